@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point down only: C shims <- Kits <- Core <- stages <- CLI <- executable.
+let package = Package(
+    name: "OwnerDash",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "ownerdash", targets: ["ownerdash"]),
+    ],
+    targets: [
+        // MARK: - C libraries from Debian (systemLibrary: module map + shim header only)
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // What Swift cannot call: curl's variadic setopt/getinfo, through typed wrappers.
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+
+        // MARK: - One Swift wrapper per C library
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        .target(name: "ZipKit", dependencies: ["CZlib"]),
+        .target(name: "XMLKit", dependencies: ["CLibXML2"]),
+
+        // MARK: - Formats and domain
+        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
+        .target(name: "OwnerDashCore"),
+
+        // MARK: - Stages
+        .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit"]),
+        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "Parse"]),
+
+        // MARK: - Command line
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit"]),
+        .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
+
+        // MARK: - Tests mirror the sources
+        .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
+        .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
+        .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore"]),
+        .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

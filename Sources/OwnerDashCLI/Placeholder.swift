@@ -1,0 +1,4 @@
+/// The command tree.
+public enum CLI {
+    public static func main() {}
+}

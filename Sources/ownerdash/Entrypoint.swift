@@ -1,0 +1,8 @@
+import OwnerDashCLI
+
+@main
+struct Entrypoint {
+    static func main() {
+        CLI.main()
+    }
+}
