@@ -1,0 +1,108 @@
+import CSQLite
+
+/// One SQLite connection: WAL, foreign keys on, a busy timeout; closed in deinit.
+public final class Database {
+    /// How a database file is opened.
+    public enum Mode: Sendable {
+        /// Create if missing, read and write; WAL journal.
+        case readWrite
+        /// Never writes: the mode of query, report and dashboard readers.
+        case readOnly
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    public let mode: Mode
+
+    /// Opens (or creates) a database. `busyTimeoutMilliseconds` is how long a writer waits for another.
+    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        var connection: OpaquePointer?
+        let flags: Int32 = switch mode {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        }
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(code: code, handle: connection, context: "opening \(path)")
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        self.mode = mode
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
+        try execute("PRAGMA foreign_keys = ON")
+        if mode == .readWrite {
+            try execute("PRAGMA journal_mode = WAL")
+            // NORMAL is durable across application crashes in WAL mode (kill -9), which is the failure we plan for.
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows (schema, pragmas).
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text, context: SQLiteError.describe(sql: sql))
+        }
+    }
+
+    /// Compiles a statement once, to be run for many rows.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs a query and returns its rows (for small results).
+    public func query(_ sql: String, _ values: [String: SQLValue] = [:]) throws -> [[SQLValue]] {
+        try prepare(sql).query(values)
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ values: [String: SQLValue] = [:]) throws -> SQLValue? {
+        try query(sql, values).first?.first
+    }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; on any error rolls back and rethrows the first error.
+    ///
+    /// IMMEDIATE takes the write lock up front, so a busy database fails at BEGIN
+    /// (after the busy timeout) instead of half-way through the work.
+    public func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            // The body's error is the one that explains the failure; a failed ROLLBACK adds nothing.
+            try? execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    /// `PRAGMA user_version`: the schema version this database was migrated to.
+    public func userVersion() throws -> Int {
+        Int(try scalar("PRAGMA user_version")?.integerValue ?? 0)
+    }
+
+    /// Whether a table exists.
+    public func tableExists(_ name: String) throws -> Bool {
+        try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name", [":name": .text(name)]) != nil
+    }
+}

@@ -1,0 +1,166 @@
+import CSQLite
+
+/// A prepared statement, compiled once and reused across rows; finalized in deinit.
+public final class Statement {
+    private let handle: OpaquePointer
+    private unowned let database: Database
+    /// The SQL text, for error messages.
+    public let sql: String
+
+    init(database: Database, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
+        }
+        self.handle = statement
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: - Binding
+
+    /// The 1-based index of a named parameter (`:name`, `@name` or `$name`); traps on a name the SQL lacks,
+    /// which is a programmer mistake, not bad data.
+    public func parameterIndex(_ name: String) -> Int32 {
+        let index = sqlite3_bind_parameter_index(handle, name)
+        precondition(index > 0, "no parameter \(name) in: \(sql)")
+        return index
+    }
+
+    /// Binds one value at a 1-based parameter index.
+    public func bind(_ value: SQLValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let v): code = sqlite3_bind_int64(handle, index, v)
+        case .real(let v): code = sqlite3_bind_double(handle, index, v)
+        case .text(var s):
+            code = s.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    // An empty string may have no base address; bind a zero-length text, not NULL.
+                    guard let base = chars.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+                    return sqlite3_bind_text(handle, index, base, Int32(chars.count), sqliteTransient)
+                }
+            }
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { raw in
+                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), sqliteTransient)
+            }
+        }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Binds values by parameter name (`[":unit": .text("101")]`).
+    public func bind(_ values: [String: SQLValue]) throws {
+        for (name, value) in values { try bind(value, at: parameterIndex(name)) }
+    }
+
+    /// Binds values to parameters 1, 2, ... in order.
+    public func bind(_ values: [SQLValue]) throws {
+        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Resets the statement and clears its bindings so it can run again.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Running
+
+    /// Advances one step: true when a row is available, false when done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            // Reset so the statement is reusable after the error; the step's code is the one that matters.
+            sqlite3_reset(handle)
+            throw error(code)
+        }
+    }
+
+    /// Runs a statement that returns no rows, with named bindings, then resets it for reuse.
+    public func execute(_ values: [String: SQLValue] = [:]) throws {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs with positional bindings, then resets it for reuse.
+    public func execute(_ values: [SQLValue]) throws {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs a query and returns every row as `SQLValue`s (for small results).
+    public func query(_ values: [String: SQLValue] = [:]) throws -> [[SQLValue]] {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        var rows: [[SQLValue]] = []
+        while try step() { rows.append(currentRow()) }
+        return rows
+    }
+
+    /// Runs a query, handing each row to `body` without collecting them (for large results).
+    public func forEachRow(_ values: [String: SQLValue] = [:], _ body: (Statement) throws -> Void) throws {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(self) }
+    }
+
+    // MARK: - Reading the current row
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    public func value(at index: Int) -> SQLValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return .text(text(at: index) ?? "")
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let base = sqlite3_column_blob(handle, column), count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: base, count: count)))
+        default: return .null
+        }
+    }
+
+    public func currentRow() -> [SQLValue] { (0..<columnCount).map { value(at: $0) } }
+
+    public func text(at index: Int) -> String? {
+        guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        return String(cString: bytes)
+    }
+
+    public func int(at index: Int) -> Int? {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, Int32(index)))
+    }
+
+    public func double(at index: Int) -> Double? {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, Int32(index))
+    }
+
+    private func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
+    }
+}
+
+/// SQLite's SQLITE_TRANSIENT (a destructor of -1), which the C macro hides from Swift:
+/// it tells SQLite to copy the bound bytes before the call returns.
+let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
