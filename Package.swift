@@ -32,7 +32,7 @@ let package = Package(
 
         // MARK: - Stages
         .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit"]),
-        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "Parse"]),
+        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse"]),
 
         // MARK: - Command line
         .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit"]),

@@ -1,0 +1,91 @@
+import Foundation
+import OwnerDashCore
+
+/// How a command ended (DESIGN section 2).
+public enum ExitCode: Int32, Sendable {
+    /// Everything succeeded.
+    case success = 0
+    /// Usage or configuration error.
+    case usage = 1
+    /// The run finished but some items failed; the good ones are committed.
+    case partial = 2
+    /// Nothing could be done (locked database, unreachable source, ...).
+    case failure = 3
+}
+
+/// Options every command accepts (DESIGN section 2, "Global").
+public struct GlobalOptions: Sendable {
+    public static let specs: [ArgumentSpec] = [
+        .option("--data-dir", "DIR", help: "data directory (default ./data, or $OWNERDASH_DATA_DIR)"),
+        .option("--config", "FILE", help: "configuration file (default ./report_definitions.json)"),
+        .flag("--quiet", help: "print errors only"),
+        .flag("--verbose", help: "print more detail on stderr"),
+        .option("--log-format", "text|json", help: "format of stderr log lines (default text)"),
+        .flag("--help", help: "show this help"),
+    ]
+
+    public var dataDirectory: DataDirectory
+    public var configPath: String
+    public var quiet: Bool
+    public var verbose: Bool
+    public var logFormat: Diagnostics.Format
+
+    init(_ parsed: ParsedArguments, command: String) throws {
+        dataDirectory = DataDirectory.resolve(option: parsed.value("--data-dir"))
+        configPath = parsed.value("--config") ?? "report_definitions.json"
+        quiet = parsed.flag("--quiet")
+        verbose = parsed.flag("--verbose")
+        switch parsed.value("--log-format") ?? "text" {
+        case "text": logFormat = .text
+        case "json": logFormat = .json
+        case let other: throw UsageError("\(command): --log-format must be text or json, not \"\(other)\"")
+        }
+    }
+
+    /// Reads the configuration file named by `--config`.
+    func configuration() throws -> Configuration {
+        try Configuration.load(path: configPath)
+    }
+}
+
+/// One `ownerdash` command: its name, its one-line abstract, its arguments, and what it does.
+protocol Command {
+    /// Words after `ownerdash`, e.g. `["xlsx", "dump"]`.
+    static var names: [String] { get }
+    static var abstract: String { get }
+    static var arguments: [ArgumentSpec] { get }
+    /// Extra paragraphs for `--help` (examples, rules).
+    static var discussion: String { get }
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws
+    /// Checks option values before anything runs; throws `UsageError`.
+    func validate() throws
+    func run(_ output: Diagnostics) throws -> ExitCode
+}
+
+extension Command {
+    static var discussion: String { "" }
+    func validate() throws {}
+
+    static var commandLine: String { "ownerdash " + names.joined(separator: " ") }
+
+    /// `--help` text, generated from the declarations so it cannot drift from the parser.
+    static var help: String {
+        var lines = ["OVERVIEW: \(abstract)", ""]
+        let usage = ([commandLine] + arguments.map(\.usage)).joined(separator: " ")
+        lines.append("USAGE: \(usage)")
+        if !discussion.isEmpty { lines += ["", discussion] }
+        func section(_ title: String, _ specs: [ArgumentSpec]) {
+            guard !specs.isEmpty else { return }
+            lines += ["", title]
+            let width = min(28, specs.map(\.label.count).max() ?? 0)
+            for spec in specs {
+                let padded = spec.label.padding(toLength: max(width, spec.label.count), withPad: " ", startingAt: 0)
+                lines.append("  \(padded)  \(spec.help)")
+            }
+        }
+        section("ARGUMENTS AND OPTIONS:", arguments)
+        section("GLOBAL OPTIONS:", GlobalOptions.specs)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,4 +1,0 @@
-/// The command tree.
-public enum CLI {
-    public static func main() {}
-}

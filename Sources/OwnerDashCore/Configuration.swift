@@ -1,0 +1,141 @@
+import Foundation
+
+/// Which property management system a property lives on.
+public enum PMS: String, Sendable, Codable, CaseIterable {
+    case realpage
+    case yardi
+}
+
+/// One property of the registry in report_definitions.json.
+public struct Property: Sendable, Codable, Equatable {
+    /// The registry key, also `unified_property_id` (e.g. `nexus_east`).
+    public var key: String
+    public var name: String
+    public var pms: PMS
+    /// RealPage OneSite site id (RealPage properties).
+    public var siteID: String?
+    /// Yardi property code, the `YardiPropertyId` (Yardi properties).
+    public var propertyCode: String?
+    public var address: String?
+
+    enum CodingKeys: String, CodingKey {
+        case key, name, pms, address
+        case siteID = "site_id"
+        case propertyCode = "property_code"
+    }
+
+    public init(key: String, name: String, pms: PMS, siteID: String? = nil, propertyCode: String? = nil,
+                address: String? = nil) {
+        self.key = key; self.name = name; self.pms = pms; self.siteID = siteID
+        self.propertyCode = propertyCode; self.address = address
+    }
+}
+
+/// One RealPage report of the catalogue: which report to request and which parser reads it.
+public struct ReportDefinition: Sendable, Codable, Equatable {
+    public var name: String
+    /// The parser name, equal to a `ReportType` raw value (`rent_roll`, ...).
+    public var parser: String
+    public var reportID: Int
+    public var reportKey: String
+    public var formatCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, parser
+        case reportID = "report_id"
+        case reportKey = "report_key"
+        case formatCode = "format_code"
+    }
+}
+
+/// The contents of report_definitions.json: no secrets, only what to fetch and where.
+public struct Configuration: Sendable, Codable, Equatable {
+    /// RealPage endpoints and report catalogue.
+    public struct RealPage: Sendable, Codable, Equatable {
+        public var reportsURL: String
+        public var rpxURL: String
+        public var reports: [ReportDefinition]
+        enum CodingKeys: String, CodingKey {
+            case reports
+            case reportsURL = "reports_url"
+            case rpxURL = "rpx_url"
+        }
+    }
+
+    /// Yardi endpoint base and interface names.
+    public struct Yardi: Sendable, Codable, Equatable {
+        public var url: String
+        public var interfaces: [String: String]
+    }
+
+    public var pmcID: String
+    public var managementCompany: String?
+    public var properties: [Property]
+    public var realpage: RealPage
+    public var yardi: Yardi?
+
+    enum CodingKeys: String, CodingKey {
+        case properties, realpage, yardi
+        case pmcID = "pmc_id"
+        case managementCompany = "management_company"
+    }
+
+    /// Reads and checks a configuration file; errors name the file and what is wrong.
+    public static func load(path: String) throws -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("\(path): cannot read the configuration file (use --config FILE)")
+        }
+        let configuration: Configuration
+        do {
+            configuration = try JSONDecoder().decode(Configuration.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ConfigurationError("\(path): missing field \"\(key.stringValue)\" at \(Self.codingPath(context.codingPath))")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw ConfigurationError("\(path): wrong type at \(Self.codingPath(context.codingPath)): \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ConfigurationError("\(path): not valid JSON or bad value at \(Self.codingPath(context.codingPath)): \(context.debugDescription)")
+        }
+        try configuration.validate(path: path)
+        return configuration
+    }
+
+    private static func codingPath(_ path: [any CodingKey]) -> String {
+        path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private func validate(path: String) throws {
+        var seen = Set<String>()
+        for property in properties {
+            guard seen.insert(property.key).inserted else {
+                throw ConfigurationError("\(path): property key \"\(property.key)\" appears twice")
+            }
+            if property.pms == .realpage && property.siteID == nil {
+                throw ConfigurationError("\(path): RealPage property \"\(property.key)\" has no site_id")
+            }
+            if property.pms == .yardi && property.propertyCode == nil {
+                throw ConfigurationError("\(path): Yardi property \"\(property.key)\" has no property_code")
+            }
+        }
+    }
+
+    /// The property with this registry key.
+    public func property(key: String) -> Property? {
+        properties.first { $0.key == key }
+    }
+
+    /// The property whose name matches, ignoring case, spaces and punctuation (title blocks print names loosely).
+    public func property(named name: String) -> Property? {
+        let wanted = Self.nameKey(name)
+        return properties.first { Self.nameKey($0.name) == wanted }
+    }
+
+    private static func nameKey(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+    }
+}
+
+/// A configuration problem; the message names the file and the field.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

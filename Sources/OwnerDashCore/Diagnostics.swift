@@ -1,0 +1,97 @@
+import Foundation
+
+/// Progress, warnings and errors on stderr, one line each, as text or JSON lines.
+///
+/// Errors name what failed (`nexus_east/rent_roll.xlsx: no header row found ...`);
+/// stdout is left to results, so machine formats stay clean.
+public final class Diagnostics: @unchecked Sendable {
+    /// How each stderr line is written.
+    public enum Format: Sendable { case text, json }
+
+    /// Severity of one line.
+    public enum Level: String, Sendable { case error, warning, info, debug }
+
+    public let format: Format
+    public let quiet: Bool
+    public let verbose: Bool
+    private let lock = NSLock()
+    private let sink: (String) -> Void
+    public private(set) var errorCount = 0
+    public private(set) var warningCount = 0
+
+    public init(format: Format = .text, quiet: Bool = false, verbose: Bool = false,
+                sink: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.format = format; self.quiet = quiet; self.verbose = verbose; self.sink = sink
+    }
+
+    /// `subject` is what the line is about: a file, `property/artifact`, or a stage.
+    public func error(_ subject: String?, _ message: String) { log(.error, subject, message) }
+    public func warning(_ subject: String?, _ message: String) { log(.warning, subject, message) }
+    public func info(_ subject: String?, _ message: String) { log(.info, subject, message) }
+    public func debug(_ subject: String?, _ message: String) { log(.debug, subject, message) }
+
+    public func log(_ level: Level, _ subject: String?, _ message: String) {
+        lock.lock(); defer { lock.unlock() }
+        switch level {
+        case .error: errorCount += 1
+        case .warning: warningCount += 1
+        case .info: if quiet { return }
+        case .debug: if !verbose || quiet { return }
+        }
+        // One line each, whatever the message holds.
+        let flat = message.replacingOccurrences(of: "\n", with: " ")
+        switch format {
+        case .text:
+            let prefix = level == .warning ? "warning: " : level == .error ? "error: " : ""
+            sink((subject.map { "\($0): " } ?? "") + prefix + flat)
+        case .json:
+            var object: [String: String] = ["level": level.rawValue, "message": flat,
+                                            "time": ISO8601DateFormatter().string(from: Date())]
+            if let subject { object["subject"] = subject }
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+               let line = String(data: data, encoding: .utf8) {
+                sink(line)
+            }
+        }
+    }
+}
+
+/// Buffered writes to stdout: large results (a CSV dump) are written in big blocks.
+public final class StandardOutput {
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit { flush() }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func write(bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools.
+                    exit(0)
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

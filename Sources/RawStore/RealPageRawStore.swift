@@ -1,0 +1,176 @@
+import OwnerDashCore
+import Parse
+import SQLiteKit
+
+/// realpage_raw.db opened for writing and migrated to the current schema.
+public final class RealPageRawStore {
+    public let database: Database
+
+    public init(path: String) throws {
+        database = try Database(path: path)
+        try database.migrate(RealPageRawSchema.migrations)
+    }
+
+    /// The artifact already loaded for a report snapshot, if any.
+    public func loadedArtifact(report: ReportType, property: String, asOf: LocalDate) throws -> (sha256: String, artifact: String)? {
+        let row = try database.query("""
+            SELECT artifact_sha256, artifact FROM loaded_artifacts
+            WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+            """, [":report": .text(report.rawValue), ":property": .text(property), ":as_of": .text(asOf.iso)]).first
+        guard let row, case .text(let sha) = row[0], case .text(let artifact) = row[1] else { return nil }
+        return (sha, artifact)
+    }
+
+    /// Whether these exact bytes were loaded before (under any name).
+    func wasLoaded(sha256: String) throws -> Bool {
+        try database.scalar("SELECT 1 FROM loaded_artifacts WHERE artifact_sha256 = :sha LIMIT 1",
+                            [":sha": .text(sha256)]) != nil
+    }
+}
+
+/// Lineage stamped on every raw row of one artifact.
+struct Lineage {
+    var runID: String
+    var propertyID: String
+    var asOf: LocalDate
+    var artifact: String
+    var sha256: String
+}
+
+/// Inserts one report's records into its raw table through statements prepared once per artifact.
+struct RawReportWriter {
+    private let database: Database
+    private let lineage: Lineage
+    private var statements: [ReportType: (Statement, [Int32])] = [:]
+    private(set) var rowCount = 0
+
+    init(database: Database, lineage: Lineage) {
+        self.database = database
+        self.lineage = lineage
+    }
+
+    /// Removes the rows of the snapshot this artifact replaces.
+    func clearSnapshot(of report: ReportType) throws {
+        try database.prepare("DELETE FROM \(report.rawTable) WHERE property_id = :property AND as_of_date = :as_of")
+            .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf.iso)])
+    }
+
+    mutating func insert(_ record: ReportRecord) throws {
+        let (report, values) = Self.columns(of: record)
+        let (statement, indices) = try statement(for: report, columns: values.map(\.0))
+        statement.reset()
+        try statement.bind(.text(lineage.runID), at: indices[0])
+        try statement.bind(.text(lineage.propertyID), at: indices[1])
+        try statement.bind(.text(lineage.asOf.iso), at: indices[2])
+        try statement.bind(.text(lineage.artifact), at: indices[3])
+        try statement.bind(.text(lineage.sha256), at: indices[4])
+        for (offset, (_, value)) in values.enumerated() {
+            try statement.bind(value, at: indices[offset + 5])
+        }
+        try statement.step()
+        rowCount += 1
+    }
+
+    private mutating func statement(for report: ReportType, columns: [String]) throws -> (Statement, [Int32]) {
+        if let cached = statements[report] { return cached }
+        let all = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + columns
+        let sql = """
+            INSERT INTO \(report.rawTable) (\(all.joined(separator: ", ")))
+            VALUES (\(all.map { ":" + $0 }.joined(separator: ", ")))
+            """
+        let statement = try database.prepare(sql)
+        let prepared = (statement, all.map { statement.parameterIndex(":" + $0) })
+        statements[report] = prepared
+        return prepared
+    }
+
+    /// The raw columns of a record, in a fixed order per report: this is the report -> raw table mapping.
+    static func columns(of record: ReportRecord) -> (ReportType, [(String, SQLValue)]) {
+        switch record {
+        case .boxScore(let r):
+            return (.boxScore, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("floorplan_group", SQLValue(r.floorplanGroup)),
+                ("floorplan", .text(r.floorplan)),
+                ("total_units", SQLValue(r.totalUnits)),
+                ("occupied_units", SQLValue(r.occupiedUnits)),
+                ("vacant_units", SQLValue(r.vacantUnits)),
+                ("vacant_not_leased", SQLValue(r.vacantNotLeased)),
+                ("vacant_leased", SQLValue(r.vacantLeased)),
+                ("occupied_no_notice", SQLValue(r.occupiedNoNotice)),
+                ("occupied_on_notice", SQLValue(r.occupiedOnNotice)),
+                ("notice_leased", SQLValue(r.noticeLeased)),
+                ("model_units", SQLValue(r.modelUnits)),
+                ("down_units", SQLValue(r.downUnits)),
+                ("occupancy_pct", SQLValue(r.occupancyPct)),
+                ("leased_pct", SQLValue(r.leasedPct)),
+                ("avg_sqft", SQLValue(r.avgSqft)),
+                ("avg_market_rent", SQLValue(r.avgMarketRent?.dollars)),
+                ("avg_actual_rent", SQLValue(r.avgActualRent?.dollars)),
+            ])
+        case .rentRoll(let r):
+            return (.rentRoll, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("building", SQLValue(r.building)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("sqft", SQLValue(r.sqft)),
+                ("resident_id", SQLValue(r.residentID)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("status", SQLValue(r.status)),
+                ("market_rent", SQLValue(r.marketRent?.dollars)),
+                ("actual_rent", SQLValue(r.actualRent?.dollars)),
+                ("move_in_date", SQLValue(r.moveInDate?.iso)),
+                ("lease_start", SQLValue(r.leaseStart?.iso)),
+                ("lease_end", SQLValue(r.leaseEnd?.iso)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+                ("balance", SQLValue(r.balance?.dollars)),
+            ])
+        case .delinquency(let r):
+            return (.delinquency, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("resident_id", SQLValue(r.residentID)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("resident_status", SQLValue(r.residentStatus)),
+                ("current_balance", .real(r.currentBalance.dollars)),
+                ("balance_0_30", .real(r.balance0to30.dollars)),
+                ("balance_31_60", .real(r.balance31to60.dollars)),
+                ("balance_61_90", .real(r.balance61to90.dollars)),
+                ("balance_over_90", .real(r.balanceOver90.dollars)),
+                ("prepaid", .real(r.prepaid.dollars)),
+            ])
+        case .activity(let r):
+            return (.activity, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("activity_date", .text(r.activityDate.iso)),
+                ("activity_type", .text(r.activityType)),
+                ("unit_number", SQLValue(r.unitNumber)),
+                ("party_name", SQLValue(r.partyName)),
+                ("source", SQLValue(r.source)),
+                ("agent", SQLValue(r.agent)),
+            ])
+        case .monthlySummary(let r):
+            return (.monthlySummary, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("month", .text(r.month)),
+                ("move_ins", SQLValue(r.moveIns)),
+                ("move_outs", SQLValue(r.moveOuts)),
+                ("renewals", SQLValue(r.renewals)),
+                ("notices", SQLValue(r.notices)),
+                ("skips", SQLValue(r.skips)),
+                ("evictions", SQLValue(r.evictions)),
+            ])
+        case .leaseExpiration(let r):
+            return (.leaseExpiration, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("lease_end", SQLValue(r.leaseEnd?.iso)),
+                ("current_rent", SQLValue(r.currentRent?.dollars)),
+                ("market_rent", SQLValue(r.marketRent?.dollars)),
+                ("renewal_status", SQLValue(r.renewalStatus)),
+            ])
+        }
+    }
+}
