@@ -100,7 +100,10 @@ public struct Configuration: Sendable, Codable, Equatable {
     }
 
     private static func codingPath(_ path: [any CodingKey]) -> String {
-        path.isEmpty ? "the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        guard !path.isEmpty else { return "the top level" }
+        return path.reduce(into: "") { text, key in
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
     }
 
     private func validate(path: String) throws {

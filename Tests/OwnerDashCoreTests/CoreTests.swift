@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import OwnerDashCore
+
+@Suite struct SHA256Tests {
+    func digest(_ text: String) -> String {
+        var hasher = SHA256()
+        hasher.update(Array(text.utf8))
+        return hasher.finalizeHex()
+    }
+
+    @Test func knownVectors() {
+        // FIPS 180-4 examples.
+        #expect(digest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(digest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func streamingInOddChunksEqualsOneShot() {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var whole = SHA256()
+        whole.update(bytes)
+        var pieces = SHA256()
+        var offset = 0
+        for size in [1, 63, 64, 65, 127, 1000, 3] where offset < bytes.count {
+            let end = min(bytes.count, offset + size)
+            pieces.update(Array(bytes[offset..<end]))
+            offset = end
+        }
+        pieces.update(Array(bytes[offset...]))
+        #expect(whole.finalizeHex() == pieces.finalizeHex())
+    }
+
+    @Test func fileDigestMatchesKnownValue() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try SHA256.hexDigest(ofFile: path) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}
+
+@Suite struct LocalDateTests {
+    @Test func parsesAndPrintsISO() {
+        #expect(LocalDate(iso: "2024-02-29")?.iso == "2024-02-29")
+        #expect(LocalDate(iso: "2023-02-29") == nil)
+        #expect(LocalDate(iso: "2024-2-9") == nil)
+        #expect(LocalDate(iso: "02/08/2026") == nil)
+    }
+
+    @Test func epochDayArithmeticRoundTrips() {
+        let day = LocalDate(year: 1900, month: 3, day: 1)!
+        #expect(LocalDate(year: 1970, month: 1, day: 1)!.daysSinceEpoch == 0)
+        #expect(LocalDate(daysSinceEpoch: day.daysSinceEpoch) == day)
+        #expect(LocalDate(year: 2026, month: 2, day: 28)!.adding(days: 1).iso == "2026-03-01")
+        #expect(LocalDate(year: 2024, month: 2, day: 28)!.adding(days: 1).iso == "2024-02-29")
+        #expect(LocalDate(year: 2025, month: 12, day: 31)!.adding(days: 1).iso == "2026-01-01")
+    }
+}
+
+@Suite struct MoneyTests {
+    @Test func roundsHalfAwayFromZeroToCents() {
+        #expect(Money(dollars: 1234.505).cents == 123451)
+        #expect(Money(dollars: -125.005).cents == -12501)
+        #expect(Money(dollars: 0.1 + 0.2).cents == 30)
+    }
+
+    @Test func printsTwoDecimals() {
+        #expect(Money(cents: -567560).description == "-5675.60")
+        #expect(Money(cents: 5).description == "0.05")
+    }
+}
+
+@Suite struct ConfigurationTests {
+    func write(_ json: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString).json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func theShippedRegistryHasTheTwentyFiveRealPageProperties() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let configuration = try Configuration.load(path: root.appendingPathComponent("report_definitions.json").path)
+        #expect(configuration.pmcID == "4248314")
+        #expect(configuration.properties.filter { $0.pms == .realpage }.count == 25)
+        #expect(configuration.property(key: "nexus_east")?.siteID == "5472172")
+        #expect(configuration.property(named: "EDISON AT RINO")?.key == "edison_rino")
+        #expect(configuration.property(named: "thePearl")?.key == "the_pearl")
+        #expect(configuration.realpage.reports.map(\.reportID).contains(4238))
+    }
+
+    @Test func aMissingFieldIsNamed() throws {
+        let path = try write(#"{"pmc_id": "1", "properties": [{"key": "a", "pms": "realpage", "site_id": "1"}], "realpage": {"reports_url": "x", "rpx_url": "y", "reports": []}}"#)
+        #expect {
+            try Configuration.load(path: path)
+        } throws: { error in
+            "\(error)".contains("missing field \"name\"") && "\(error)".contains("properties[0]")
+        }
+    }
+
+    @Test func duplicateKeysAreRefused() throws {
+        let path = try write(#"{"pmc_id": "1", "properties": [{"key": "a", "name": "A", "pms": "realpage", "site_id": "1"}, {"key": "a", "name": "B", "pms": "realpage", "site_id": "2"}], "realpage": {"reports_url": "x", "rpx_url": "y", "reports": []}}"#)
+        #expect {
+            try Configuration.load(path: path)
+        } throws: { error in
+            "\(error)".contains("property key \"a\" appears twice")
+        }
+    }
+}
