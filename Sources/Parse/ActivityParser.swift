@@ -1,0 +1,71 @@
+import OwnerDashCore
+import XLSXKit
+
+/// Activity (report 3837) and Leasing Activity Detail (code `LEA-236-001`): one `ActivityRow` per contact or event.
+///
+/// Layout (vendor-formats 3.8): rows with a date and an activity type, optionally grouped (a label row such as a
+/// consultant's name or an activity type, then `Total <group>: N`, whose count is checked against the rows read).
+/// A row without a date is a continuation (notes, address) and is skipped. Parsing stops at the
+/// `Follow-Up Activity` section, which lists scheduled tasks, not things that happened. Times of day are dropped.
+///
+/// | raw field (realpage_activity) | column | OneSite header texts |
+/// |---|---|---|
+/// | activity_date | Date* | Date, Activity Date, Contact Date, Event Date |
+/// | activity_type | Type* | Type, Activity Type, This contact type, Contact Type, Event Type |
+/// | unit_number | Unit | Unit, Bldg/Unit |
+/// | party_name | Name | Name, Prospect Name, Resident Name, Guest Name, Name (Last, First) |
+/// | source | Source | Source, Ad Source, Lead Source, Initial Contact Type |
+/// | agent | Leasing Consultant | Leasing Consultant, Agent, Leasing Agent, Consultant |
+///
+/// `*` = required.
+struct ActivityParser: OneSiteReportParser {
+    static let layouts = [
+        HeaderLayout(report: .activity, name: "activity", columns: [
+            ColumnSpec("Date", .date, required: true, synonyms: ["Activity Date", "Contact Date", "Event Date"]),
+            ColumnSpec("Type", .text, required: true,
+                       synonyms: ["Activity Type", "This contact type", "Contact Type", "Event Type"]),
+            ColumnSpec("Unit", .text, synonyms: ["Bldg/Unit"]),
+            ColumnSpec("Name", .text, synonyms: ["Prospect Name", "Resident Name", "Guest Name", "Name (Last, First)"]),
+            ColumnSpec("Source", .text, synonyms: ["Ad Source", "Lead Source", "Initial Contact Type"]),
+            ColumnSpec("Leasing Consultant", .text, synonyms: ["Agent", "Leasing Agent", "Consultant"]),
+        ]),
+    ]
+
+    static let endSections = ["Follow-Up Activity", "Follow Up Activity"]
+
+    let header: HeaderMap
+    let context: ParseContext
+    var mappedColumns: Set<Int> { header.mappedColumns }
+    private var counter = GroupCounter()
+
+    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
+        self.header = header; self.context = context
+    }
+
+    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+        let view = RowView(row: row, header: header, context: context)
+        switch kind {
+        case .blank, .repeatedHeader, .titleLine:
+            return true
+        case .label(let text):
+            if text.isSectionTitle(Self.endSections) { return false }
+            counter.startGroup()
+            return true
+        case .total(let label, let count):
+            counter.check(count, label: label, row: row.number, what: "activities", context: context)
+            return true
+        case .data:
+            guard let date = try view.date("Date") else { return true }
+            guard let type = view.text("Type") else {
+                throw context.error(.badValue, row: row.number, column: header.printed["Type"], "blank activity type")
+            }
+            counter.add()
+            records.append(.activity(ActivityRow(
+                activityDate: date, activityType: type, unitNumber: view.text("Unit"), partyName: view.firstLine("Name"),
+                source: view.text("Source"), agent: view.text("Leasing Consultant"), sourceRow: row.number)))
+            return true
+        }
+    }
+
+    mutating func finish(into records: inout [ReportRecord]) throws {}
+}

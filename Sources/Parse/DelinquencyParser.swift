@@ -1,0 +1,243 @@
+import OwnerDashCore
+import XLSXKit
+
+/// Delinquent and Prepaid (report 4009, code `120.080.106`) and the simpler Delinquency layout: one
+/// `DelinquencyRow` per resident account.
+///
+/// **Per-code layout** (vendor-formats 3.5): per account an account row (Unit, Name, Status, Move-In/Out, deposits),
+/// then one row per transaction code (RENT, LATEFEE, ...) with its amounts, then `Subtotals:`. The account's
+/// amounts are the `Subtotals:` row when it has one (what RealPage prints as the account total), else the sum of
+/// its code rows; when both exist they are compared and a difference is a warning. Parsing stops at
+/// `Summary By Transaction Code` / `Summary by General Ledger Account`.
+///
+/// **Simple layout**: one row per resident with a balance and aging buckets.
+///
+/// Aging: `Current` = 0-30 days, `30 Days` = 31-60, `60 Days` = 61-90, `90+ Days` = over 90 (vendor-formats 3.5,
+/// not the twin project's shifted mapping). Prepaid is stored positive whatever its printed sign;
+/// currentBalance = delinquent - prepaid (a printed Net Balance that disagrees is a warning). A report without
+/// a prepaid column stores prepaid 0. An account with no unit (Misc. Income) stores unit "".
+///
+/// | raw field (realpage_delinquency) | per-code column | OneSite header texts | simple column | header texts |
+/// |---|---|---|---|---|
+/// | unit_number | Unit* | Unit, Bldg/Unit | Unit* | Unit, Bldg/Unit |
+/// | resident_name | Name | Name / Phone Number / Email, Name, Resident | Resident | Resident, Name, Resident Name |
+/// | resident_id | Resident ID | Resident ID, Resh ID | Resident ID | Resident ID, Resh ID |
+/// | resident_status | Status | Status, Resident Status | Status | Status, Resident Status |
+/// | (code rows) | Code/Description* | Code / Description, Code, Trans Code | — | — |
+/// | prepaid | Total Prepaid* | Total Prepaid, Prepaid | Prepaid | Prepaid, Prepaids |
+/// | current_balance | Total Delinquent* (- prepaid) | Total Delinquent, Delinquent | Balance* | Balance, Current Balance, Total Balance |
+/// | (checked) | Net Balance | Net Balance | — | — |
+/// | balance_0_30 | Current* | Current | 0-30* | 0-30, 0-30 Days, Current |
+/// | balance_31_60 | 30 Days* | 30 Days | 31-60* | 31-60, 31-60 Days |
+/// | balance_61_90 | 60 Days* | 60 Days | 61-90* | 61-90, 61-90 Days |
+/// | balance_over_90 | 90+ Days* | 90+ Days, Over 90 | Over 90* | Over 90, 90+, 91+, Over 90 Days |
+///
+/// `*` = required. Prorate Credits, Deposits Held, Outstanding Deposit are recognised but not stored.
+struct DelinquencyParser: OneSiteReportParser {
+    static let layouts = [
+        HeaderLayout(report: .delinquency, name: "per code", columns: [
+            ColumnSpec("Unit", .text, required: true, synonyms: ["Bldg/Unit"]),
+            ColumnSpec("Name", .text, synonyms: ["Name / Phone Number / Email", "Name/Phone/Email", "Resident",
+                                                 "Resident Name"]),
+            ColumnSpec("Resident ID", .text, synonyms: ["Resh ID", "Resident Code"]),
+            ColumnSpec("Status", .text, synonyms: ["Resident Status"]),
+            ColumnSpec("Move-In/Out", .date, synonyms: ["Move-In/Move-Out"]),
+            ColumnSpec("Code/Description", .text, required: true,
+                       synonyms: ["Code / Description", "Code", "Trans Code", "Transaction Code"]),
+            ColumnSpec("Total Prepaid", .money, required: true, synonyms: ["Prepaid"]),
+            ColumnSpec("Total Delinquent", .money, required: true, synonyms: ["Delinquent"]),
+            ColumnSpec("Net Balance", .money),
+            ColumnSpec("Current", .money, required: true),
+            ColumnSpec("30 Days", .money, required: true),
+            ColumnSpec("60 Days", .money, required: true),
+            ColumnSpec("90+ Days", .money, required: true, synonyms: ["Over 90", "90 + Days"]),
+            ColumnSpec("Prorate Credits", .money),
+            ColumnSpec("Deposits Held", .money),
+            ColumnSpec("Outstanding Deposit", .money),
+            ColumnSpec("# Late/ # NSF", .text, synonyms: ["Late/NSF"]),
+        ]),
+        HeaderLayout(report: .delinquency, name: "simple", columns: [
+            ColumnSpec("Unit", .text, required: true, synonyms: ["Bldg/Unit"]),
+            ColumnSpec("Resident", .text, synonyms: ["Name", "Resident Name"]),
+            ColumnSpec("Resident ID", .text, synonyms: ["Resh ID", "Resident Code"]),
+            ColumnSpec("Status", .text, synonyms: ["Resident Status"]),
+            ColumnSpec("Balance", .money, required: true, synonyms: ["Current Balance", "Total Balance"]),
+            ColumnSpec("0-30", .money, required: true, synonyms: ["0-30 Days", "Current"]),
+            ColumnSpec("31-60", .money, required: true, synonyms: ["31-60 Days"]),
+            ColumnSpec("61-90", .money, required: true, synonyms: ["61-90 Days"]),
+            ColumnSpec("Over 90", .money, required: true, synonyms: ["90+", "91+", "Over 90 Days", "90+ Days"]),
+            ColumnSpec("Prepaid", .money, synonyms: ["Prepaids"]),
+        ]),
+    ]
+
+    static let trailerSections = ["Summary By Transaction Code", "Summary by General Ledger", "Summary by GL"]
+
+    let header: HeaderMap
+    let context: ParseContext
+    let perCode: Bool
+    var mappedColumns: Set<Int> { header.mappedColumns }
+
+    /// An amount set as one row (code, subtotal or simple row) prints it.
+    private struct Amounts: Equatable {
+        var prepaid = Money.zero, delinquent = Money.zero, net: Money?
+        var current = Money.zero, days30 = Money.zero, days60 = Money.zero, days90 = Money.zero
+
+        static func + (lhs: Amounts, rhs: Amounts) -> Amounts {
+            var sum = lhs
+            sum.prepaid += rhs.prepaid; sum.delinquent += rhs.delinquent
+            sum.net = lhs.net.map { $0 + (rhs.net ?? .zero) } ?? rhs.net
+            sum.current += rhs.current; sum.days30 += rhs.days30; sum.days60 += rhs.days60; sum.days90 += rhs.days90
+            return sum
+        }
+    }
+
+    /// One account being folded: its identity, the sum of its code rows, and its `Subtotals:` row.
+    private struct Account {
+        var unit: String
+        var name: String?
+        var residentID: String?
+        var status: String?
+        var row: Int
+        var codeSum = Amounts()
+        var codeRows = 0
+        var subtotal: Amounts?
+        var subtotalRow = 0
+    }
+
+    private var account: Account?
+    /// Sums over emitted accounts since the last total row, for `Totals` checks.
+    private var reportSums = Amounts()
+
+    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
+        self.header = header; self.context = context; self.perCode = layoutIndex == 0
+    }
+
+    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+        let view = RowView(row: row, header: header, context: context)
+        switch kind {
+        case .blank, .repeatedHeader, .titleLine:
+            return true
+        case .label(let text):
+            if text.isSectionTitle(Self.trailerSections) {
+                try closeAccount(into: &records)
+                return false
+            }
+            // An account row with nothing numeric (no deposits, no dates) still names unit or resident.
+            if perCode, isAccountRow(view) { try openAccount(view, into: &records) }
+            return true
+        case .total(let label, _):
+            let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+            if perCode, HeaderText.key(label).hasPrefix("subtotal"), account != nil {
+                let subtotal = try amounts(totals)
+                account?.subtotal = subtotal
+                account?.subtotalRow = row.number
+                try closeAccount(into: &records)
+                return true
+            }
+            try closeAccount(into: &records)
+            let printed = try amounts(totals)
+            context.crossCheck("delinquent", computed: reportSums.delinquent, printed: printed.delinquent,
+                               label: label, row: row.number)
+            context.crossCheck("prepaid", computed: reportSums.prepaid, printed: printed.prepaid, label: label,
+                               row: row.number)
+            if let net = printed.net {
+                context.crossCheck(perCode ? "net balance" : "balance", computed: reportSums.net ?? .zero,
+                                   printed: net, label: label, row: row.number)
+            }
+            reportSums = Amounts()
+            return true
+        case .data:
+            if perCode {
+                if isAccountRow(view) { try openAccount(view, into: &records) }
+                if view.text("Code/Description") != nil, var open = account {
+                    open.codeSum = open.codeSum + (try amounts(view))
+                    open.codeRows += 1
+                    account = open
+                }
+            } else if let unit = view.text("Unit") {
+                var amounts = try amounts(view)
+                amounts.net = amounts.net ?? (amounts.delinquent - amounts.prepaid)
+                let record = DelinquencyRow(
+                    unitNumber: unit, residentID: view.text("Resident ID"), residentName: view.firstLine("Resident"),
+                    residentStatus: view.text("Status"), currentBalance: amounts.net ?? .zero,
+                    balance0to30: amounts.current, balance31to60: amounts.days30, balance61to90: amounts.days60,
+                    balanceOver90: amounts.days90, prepaid: amounts.prepaid, sourceRow: row.number)
+                reportSums = reportSums + amounts
+                records.append(.delinquency(record))
+            }
+            return true
+        }
+    }
+
+    mutating func finish(into records: inout [ReportRecord]) throws { try closeAccount(into: &records) }
+
+    private func isAccountRow(_ view: RowView) -> Bool {
+        view.text("Unit") != nil
+            || (view.text("Code/Description") == nil && view.text("Name") != nil && view.text("Status") != nil)
+    }
+
+    private mutating func openAccount(_ view: RowView, into records: inout [ReportRecord]) throws {
+        try closeAccount(into: &records)
+        account = Account(unit: view.text("Unit") ?? "", name: view.firstLine("Name"),
+                          residentID: view.text("Resident ID"), status: view.text("Status"), row: view.number)
+    }
+
+    private mutating func closeAccount(into records: inout [ReportRecord]) throws {
+        guard let done = account else { return }
+        account = nil
+        var amounts = done.codeSum
+        if let subtotal = done.subtotal {
+            if done.codeRows > 0 { compare(done, codeSum: done.codeSum, subtotal: subtotal) }
+            amounts = subtotal
+        }
+        let balance = amounts.delinquent - amounts.prepaid
+        if let net = amounts.net, net != balance, done.subtotal != nil || done.codeRows > 0 {
+            context.warn("account \(done.unit) (row \(done.row)): Total Delinquent \(amounts.delinquent) - "
+                + "Total Prepaid \(amounts.prepaid) = \(balance) but Net Balance says \(net)")
+        }
+        amounts.net = balance
+        reportSums = reportSums + amounts
+        records.append(.delinquency(DelinquencyRow(
+            unitNumber: done.unit, residentID: done.residentID, residentName: done.name,
+            residentStatus: done.status, currentBalance: balance, balance0to30: amounts.current,
+            balance31to60: amounts.days30, balance61to90: amounts.days60, balanceOver90: amounts.days90,
+            prepaid: amounts.prepaid, sourceRow: done.row)))
+    }
+
+    private func compare(_ account: Account, codeSum: Amounts, subtotal: Amounts) {
+        let pairs: [(String, Money, Money)] = [
+            ("delinquent", codeSum.delinquent, subtotal.delinquent), ("prepaid", codeSum.prepaid, subtotal.prepaid),
+            ("current", codeSum.current, subtotal.current), ("30 days", codeSum.days30, subtotal.days30),
+            ("60 days", codeSum.days60, subtotal.days60), ("90+ days", codeSum.days90, subtotal.days90),
+        ]
+        for (what, computed, printed) in pairs where computed != printed {
+            context.warn("account \(account.unit) (row \(account.row)): code rows sum to \(computed) \(what) "
+                + "but \"Subtotals:\" (row \(account.subtotalRow)) says \(printed)")
+        }
+    }
+
+    /// The row's amounts with prepaid made positive; `net` is the printed net (per-code) or balance (simple).
+    private func amounts(_ view: RowView) throws -> Amounts {
+        var amounts = Amounts()
+        if perCode {
+            amounts.prepaid = try view.money("Total Prepaid") ?? .zero
+            amounts.delinquent = try view.money("Total Delinquent") ?? .zero
+            amounts.net = try view.money("Net Balance")
+            amounts.current = try view.money("Current") ?? .zero
+            amounts.days30 = try view.money("30 Days") ?? .zero
+            amounts.days60 = try view.money("60 Days") ?? .zero
+            amounts.days90 = try view.money("90+ Days") ?? .zero
+        } else {
+            amounts.prepaid = try view.money("Prepaid") ?? .zero
+            amounts.net = try view.money("Balance")
+            amounts.current = try view.money("0-30") ?? .zero
+            amounts.days30 = try view.money("31-60") ?? .zero
+            amounts.days60 = try view.money("61-90") ?? .zero
+            amounts.days90 = try view.money("Over 90") ?? .zero
+            amounts.delinquent = amounts.current + amounts.days30 + amounts.days60 + amounts.days90
+        }
+        // OneSite prints prepaid negative in some exports and positive in others; the record keeps it positive.
+        if amounts.prepaid < .zero { amounts.prepaid = -amounts.prepaid }
+        return amounts
+    }
+}

@@ -1,0 +1,267 @@
+import XLSXKit
+
+// Finding a report's header row by the column names a parser knows, and mapping
+// columns by name. OneSite splits headers over 2-3 physical rows, with newlines and
+// hyphenation inside cells and group headers merged over their columns
+// (vendor-formats 3.2), so a column's header is every fragment stacked above it.
+
+/// What a column holds, so the parser-independent checks (the money guard) know which columns are money.
+enum ColumnKind: Sendable {
+    case text, money, date, count, percent, number
+}
+
+/// One column a parser knows: its canonical name and every header text OneSite prints for it.
+struct ColumnSpec: Sendable {
+    /// Canonical name; parsers look columns up by it and messages quote it.
+    let name: String
+    let synonyms: [String]
+    let required: Bool
+    let kind: ColumnKind
+    /// Normalized synonyms (and the name), see `HeaderText.key`.
+    let keys: Set<String>
+
+    init(_ name: String, _ kind: ColumnKind, required: Bool = false, synonyms: [String] = []) {
+        self.name = name; self.kind = kind; self.required = required; self.synonyms = synonyms
+        self.keys = Set(([name] + synonyms).map(HeaderText.key))
+    }
+}
+
+/// One header shape of a report (a report may have several: two delinquency layouts, three summary sections).
+struct HeaderLayout: Sendable {
+    let report: ReportType
+    /// For messages and for parsers with several layouts.
+    let name: String
+    let columns: [ColumnSpec]
+
+    var requiredNames: [String] { columns.filter(\.required).map(\.name) }
+}
+
+/// Header text normalization: `Move-\nins` = `Move-ins` = `Move-Ins`; `Vacant Admini-\nstrative` = `Vacant Administrative`.
+enum HeaderText {
+    /// Lowercased, with whitespace, hyphens, dashes, dots, colons and underscores dropped; `/ + # % &` kept.
+    static func key(_ text: some StringProtocol) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "-", "\u{2013}", "\u{2014}", ".", ":", "_", ",", "(", ")", "'": continue
+            default:
+                if scalar.properties.isWhitespace { continue }
+                out.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            }
+        }
+        return out
+    }
+
+    /// The header as a person reads it: lines joined, whitespace collapsed (`Total\nBase Rent` -> `Total Base Rent`).
+    static func display(_ text: some StringProtocol) -> String {
+        let joined = String(text).replacingHyphenBreaks()
+        return joined.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+extension String {
+    /// `Move-\nins` -> `Move-ins`: a hyphen at a line break joins the two parts.
+    func replacingHyphenBreaks() -> String {
+        var out = ""
+        var pendingHyphenBreak = false
+        for character in self {
+            if character.isNewline, out.last == "-" {
+                pendingHyphenBreak = true
+                continue
+            }
+            if pendingHyphenBreak, character.isWhitespace { continue }
+            pendingHyphenBreak = false
+            out.append(character)
+        }
+        return out
+    }
+}
+
+/// Where each known column sits, found from one header block.
+struct HeaderMap: Sendable {
+    let layout: HeaderLayout
+    /// Canonical column name -> sheet columns its values may sit in (several when the header cell is merged).
+    let spans: [String: ClosedRange<Int>]
+    /// Canonical column name -> the header text as printed, for messages.
+    let printed: [String: String]
+    /// Sheet rows (1-based) the header occupies.
+    let firstRow: Int
+    let lastRow: Int
+    /// Every header column as printed, left to right, for "found: ..." in messages.
+    let foundColumns: [String]
+    /// Row signatures (see `RowSignature`) of the header rows, to skip the header repeated at page breaks.
+    let rowSignatures: Set<String>
+
+    var matchedCount: Int { spans.count }
+    var missingRequired: [String] { layout.columns.filter { $0.required && spans[$0.name] == nil }.map(\.name) }
+    var isComplete: Bool { missingRequired.isEmpty }
+
+    func has(_ name: String) -> Bool { spans[name] != nil }
+
+    /// Every column some known name occupies.
+    var mappedColumns: Set<Int> { Set(spans.values.flatMap { Array($0) }) }
+
+    /// The first non-blank cell in the column's span, `.empty` when absent.
+    func cell(_ name: String, in row: SheetRow) -> CellValue {
+        guard let span = spans[name] else { return .empty }
+        for column in span where !row[column].isBlank { return row[column] }
+        return .empty
+    }
+}
+
+/// A row reduced to its non-blank cells' normalized text, to recognise a repeated header or title line.
+enum RowSignature {
+    static func of(_ row: SheetRow) -> String {
+        row.cells.compactMap { cell -> String? in
+            guard let text = cell.text else { return nil }
+            return HeaderText.key(text)
+        }.joined(separator: "|")
+    }
+}
+
+/// Locates a report's header block among the first rows of a sheet.
+enum HeaderFinder {
+    /// Headers span at most this many physical rows.
+    static let maxHeaderRows = 3
+
+    /// The outcome of a search over the buffered rows.
+    enum Outcome {
+        /// A complete header: every required column found; `endIndex` is the index of its last row in the buffer.
+        case found(HeaderMap, layoutIndex: Int, endIndex: Int)
+        /// The best near-miss: some known columns, but a required one missing.
+        case partial(HeaderMap)
+        case none
+    }
+
+    /// Searches `rows` for the earliest complete header of any of `layouts`.
+    static func find(_ layouts: [HeaderLayout], in rows: [SheetRow], merges: [MergedRange]) -> Outcome {
+        var bestPartial: HeaderMap?
+        var endIndex = 0
+        while endIndex < rows.count {
+            if let (map, layoutIndex) = bestComplete(layouts, endingAt: endIndex, in: rows, merges: merges) {
+                // A taller header may finish on the next row or two (e.g. `Total` above `Base Rent`).
+                var chosen = (map, layoutIndex, endIndex)
+                for later in (endIndex + 1)..<min(rows.count, endIndex + maxHeaderRows) {
+                    guard rows[later].number == rows[later - 1].number + 1,
+                          let (laterMap, _) = bestComplete([layouts[layoutIndex]], endingAt: later,
+                                                           in: rows, merges: merges)
+                    else { break }
+                    if laterMap.matchedCount > chosen.0.matchedCount,
+                       laterMap.firstRow <= chosen.0.lastRow {
+                        chosen = (laterMap, layoutIndex, later)
+                    }
+                }
+                return .found(chosen.0, layoutIndex: chosen.1, endIndex: chosen.2)
+            }
+            for layout in layouts {
+                for map in windows(layout, endingAt: endIndex, in: rows, merges: merges)
+                where map.matchedCount >= 2 && map.matchedCount > (bestPartial?.matchedCount ?? 0) {
+                    bestPartial = map
+                }
+            }
+            endIndex += 1
+        }
+        return bestPartial.map { .partial($0) } ?? .none
+    }
+
+    /// The best complete header among `layouts` whose last row is `rows[endIndex]`.
+    static func bestComplete(_ layouts: [HeaderLayout], endingAt endIndex: Int, in rows: [SheetRow],
+                             merges: [MergedRange]) -> (HeaderMap, Int)? {
+        var best: (HeaderMap, Int)?
+        for (index, layout) in layouts.enumerated() {
+            for map in windows(layout, endingAt: endIndex, in: rows, merges: merges) where map.isComplete {
+                // Ties go to the shorter window, so a title line above the header is not taken for part of it.
+                if map.matchedCount > (best?.0.matchedCount ?? 0) { best = (map, index) }
+            }
+        }
+        return best
+    }
+
+    /// Matches of one layout against windows of 1-3 consecutive rows ending at `endIndex`, shortest first.
+    static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in rows: [SheetRow],
+                        merges: [MergedRange]) -> [HeaderMap] {
+        var maps: [HeaderMap] = []
+        var start = endIndex
+        while start >= 0, endIndex - start < maxHeaderRows {
+            if start < endIndex, rows[start].number + 1 != rows[start + 1].number { break }
+            // Header rows hold names, not quantities; a data row cannot be part of the header.
+            if rows[start].cells.contains(where: \.holdsValueButNotLabel) { break }
+            maps.append(match(layout, rows: Array(rows[start...endIndex]), merges: merges))
+            start -= 1
+        }
+        return maps
+    }
+
+    /// Maps `layout`'s columns onto a block of header rows.
+    static func match(_ layout: HeaderLayout, rows: [SheetRow], merges: [MergedRange]) -> HeaderMap {
+        let width = rows.map(\.cells.count).max() ?? 0
+        // fragments[column] = header texts stacked above that column, top to bottom, with the row each came from.
+        var fragments = Array(repeating: [(text: String, row: Int)](), count: width)
+        for row in rows {
+            for column in 0..<width {
+                var cell = row[column]
+                if cell.isBlank, let merge = merges.first(where: {
+                    $0.firstRow <= row.number && row.number <= $0.lastRow
+                        && $0.firstColumn < column && column <= $0.lastColumn && $0.firstRow == row.number
+                }) {
+                    // A group header merged across columns ("Vacant" over Total/Not Leased/Leased...) belongs to each.
+                    cell = row[merge.firstColumn]
+                }
+                if let text = cell.text { fragments[column].append((text, row.number)) }
+            }
+        }
+        // candidates[column][k] = normalized join of fragments k..<end: most specific (all rows) first.
+        let candidates: [[String]] = fragments.map { stack in
+            (0..<stack.count).map { start in HeaderText.key(stack[start...].map(\.text).joined(separator: " ")) }
+        }
+
+        var spans: [String: ClosedRange<Int>] = [:]
+        var printed: [String: String] = [:]
+        var taken = Set<Int>()
+        // Greedy by specificity: every exact full-stack match beats a match on a shorter suffix.
+        for level in 0..<maxHeaderRows {
+            for spec in layout.columns where spans[spec.name] == nil {
+                for column in 0..<width where !taken.contains(column) {
+                    let stack = candidates[column]
+                    guard level < stack.count, spec.keys.contains(stack[level]) else { continue }
+                    taken.insert(column)
+                    spans[spec.name] = span(of: column, bottomRow: fragments[column].last?.row, merges: merges)
+                    printed[spec.name] = HeaderText.display(fragments[column][level...].map(\.text)
+                        .joined(separator: " "))
+                    break
+                }
+            }
+        }
+        let found = fragments.compactMap { stack -> String? in
+            stack.isEmpty ? nil : HeaderText.display(stack.map(\.text).joined(separator: " "))
+        }
+        return HeaderMap(layout: layout, spans: spans, printed: printed,
+                         firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
+                         foundColumns: found, rowSignatures: Set(rows.map(RowSignature.of)))
+    }
+
+    /// A header cell merged across columns owns all of them: Crystal exports put the value under any of them.
+    static func span(of column: Int, bottomRow: Int?, merges: [MergedRange]) -> ClosedRange<Int> {
+        guard let bottomRow, let merge = merges.first(where: {
+            $0.firstRow <= bottomRow && bottomRow <= $0.lastRow && $0.firstColumn == column
+        }) else { return column...column }
+        return merge.firstColumn...max(merge.firstColumn, merge.lastColumn)
+    }
+}
+
+extension CellValue {
+    /// A number, date or amount-like text; header cells such as `0-30` or `90+ Days` are labels, not values.
+    var holdsValueButNotLabel: Bool {
+        switch self {
+        case .number, .date, .bool: return true
+        case .text(let raw):
+            let text = raw.trimmingWhitespace
+            // Headers like "31-60" and "0 - 30" read as numbers to a lenient eye; only amounts and dates count.
+            return MoneyText.looksLikeAmount(text)
+                || text.split(whereSeparator: \.isNewline).first.map {
+                    DateText.parseDate($0.trimmingWhitespace) != nil } == true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import OwnerDashCore
+import XLSXKit
+
+/// Monthly Activity Summary (report 3877, code `mgt-542-001`): one `MonthlySummaryRow` for the period.
+///
+/// Layout (vendor-formats 3.6): three sections, each with its own header and floor plan rows ending `Totals`:
+/// Occupancy activity (not used: the Box Score carries unit status), Accounting activity, Leasing activity
+/// detail (one row per event with an Action, in groups ending `Total <Action>: N`). Sections are recognised by
+/// their headers wherever they start; page headers repeat.
+///
+/// - month: the As of month (`YYYY-MM`); a report without an As of date is an error.
+/// - move_ins, move_outs, renewals: the Accounting section's `Totals` row (checked against the sum of its
+///   floor plan rows), or that sum when there is no `Totals` row. Without an Accounting section, move-ins and
+///   move-outs are counted from the detail's `Moved In` / `Moved Out` actions, and renewals from `Renewed Lease`.
+/// - notices: detail rows with Action `Move Out Notice`; nil when the report has no detail section.
+/// - evictions, skips: detail rows whose Action mentions eviction / skip; nil when there are none, because
+///   OneSite's action list has no such action and an absent action cannot be told from zero.
+///
+/// | raw field (realpage_monthly_summary) | section | column | OneSite header texts |
+/// |---|---|---|---|
+/// | move_ins | Accounting | Move-ins* | Move-ins, Move-\nins, Move Ins |
+/// | move_outs | Accounting | Move-outs* | Move-outs, Move-\nouts, Move Outs |
+/// | renewals | Accounting | Renewals | Renewals |
+/// | notices, skips, evictions | Leasing detail | Action* (+ Date*) | Action, Activity; Date, Action Date |
+/// | (not stored) | Occupancy | Floor plan*, Total Units*, Occupied no NTV* | + Vacant Not Leased, Vacant Leased, Vacant Admini-\nstrative, ... |
+///
+/// `*` = required for the section to be recognised.
+struct MonthlySummaryParser: OneSiteReportParser {
+    static let layouts = [
+        HeaderLayout(report: .monthlySummary, name: "occupancy activity", columns: [
+            ColumnSpec("Floor plan", .text, required: true, synonyms: ["Floorplan", "Floor Plan Name"]),
+            ColumnSpec("Total Units", .count, required: true, synonyms: ["Units"]),
+            ColumnSpec("Occupied no NTV", .count, required: true),
+            ColumnSpec("Vacant Not Leased", .count),
+            ColumnSpec("Vacant Leased", .count),
+            ColumnSpec("Occupied NTV not Leased", .count),
+            ColumnSpec("Occupied NTV Leased", .count),
+            ColumnSpec("Vacant Administrative", .count, synonyms: ["Vacant Admin"]),
+            ColumnSpec("Vacant Down", .count),
+            ColumnSpec("Market Rent", .text),
+            ColumnSpec("Total Base Rent", .text),
+            ColumnSpec("Total SQFT", .text),
+        ]),
+        HeaderLayout(report: .monthlySummary, name: "accounting activity", columns: [
+            ColumnSpec("Floor plan", .text, synonyms: ["Floorplan", "Floor Plan Name"]),
+            ColumnSpec("Move-ins", .count, required: true, synonyms: ["Move Ins"]),
+            ColumnSpec("Move-outs", .count, required: true, synonyms: ["Move Outs"]),
+            ColumnSpec("Cancellations/Rejections", .count),
+            ColumnSpec("Renewals", .count),
+            ColumnSpec("Leases", .count),
+            // Amounts of the section, recognised so they are not mistaken for other columns; not stored.
+            ColumnSpec("Rent Charged", .text),
+            ColumnSpec("Other Charges", .text),
+            ColumnSpec("Payments", .text),
+            ColumnSpec("Other Credits", .text),
+            ColumnSpec("Deposits In", .text),
+            ColumnSpec("Deposits Out", .text),
+        ]),
+        HeaderLayout(report: .monthlySummary, name: "leasing activity detail", columns: [
+            ColumnSpec("Unit", .text, synonyms: ["Bldg/Unit"]),
+            ColumnSpec("Status", .text),
+            ColumnSpec("Name", .text),
+            ColumnSpec("Action", .text, required: true, synonyms: ["Activity"]),
+            ColumnSpec("Date", .date, required: true, synonyms: ["Action Date"]),
+        ]),
+    ]
+
+    private enum Section: Int { case occupancy = 0, accounting = 1, detail = 2 }
+
+    /// Accounting section counts: floor plan rows summed, and what its `Totals` row prints.
+    private struct Movement {
+        var moveIns = 0, moveOuts = 0
+        var renewals: Int?
+    }
+
+    let context: ParseContext
+    private var header: HeaderMap
+    private var section: Section
+    var mappedColumns: Set<Int> { header.mappedColumns }
+
+    private var sawAccounting = false
+    private var accountingRows = Movement()
+    private var accountingTotals: Movement?
+    private var accountingRow = 0
+    private var sawDetail = false
+    /// Detail events per normalized action.
+    private var actions: [String: Int] = [:]
+    private var groupAction: String?
+    private var counter = GroupCounter()
+    /// Label rows just read, to recognise a section header spread over several rows.
+    private var recentLabels: [SheetRow] = []
+
+    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws {
+        guard context.metadata.asOf != nil else {
+            throw context.error(.missingAsOf, "no \"As of\" date in the title block, so the month is unknown")
+        }
+        self.context = context; self.header = header
+        self.section = Section(rawValue: layoutIndex) ?? .occupancy
+        enter(section, header: header)
+    }
+
+    private mutating func enter(_ next: Section, header next_: HeaderMap) {
+        section = next; header = next_
+        switch next {
+        case .accounting: sawAccounting = true; accountingRow = next_.lastRow
+        case .detail: sawDetail = true; groupAction = nil
+        case .occupancy: break
+        }
+    }
+
+    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+        let view = RowView(row: row, header: header, context: context)
+        if case .label = kind {} else { recentLabels.removeAll() }
+        switch kind {
+        case .blank, .titleLine, .repeatedHeader:
+            return true
+        case .label(let text):
+            if let last = recentLabels.last, last.number + 1 != row.number { recentLabels.removeAll() }
+            recentLabels.append(row)
+            if recentLabels.count > HeaderFinder.maxHeaderRows { recentLabels.removeFirst() }
+            if let (map, index) = HeaderFinder.bestComplete(Self.layouts, endingAt: recentLabels.count - 1,
+                                                           in: recentLabels, merges: []),
+               let next = Section(rawValue: index) {
+                // A taller header finishing on this row replaces the one that ended a row earlier.
+                if next != section || map.firstRow > header.lastRow || map.matchedCount > header.matchedCount {
+                    enter(next, header: map)
+                    return true
+                }
+            }
+            if section == .detail {
+                groupAction = text
+                counter.startGroup()
+            }
+            return true
+        case .total(let label, let count):
+            switch section {
+            case .accounting:
+                let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+                accountingTotals = Movement(moveIns: try totals.count("Move-ins") ?? 0,
+                                            moveOuts: try totals.count("Move-outs") ?? 0,
+                                            renewals: try totals.count("Renewals"))
+                accountingRow = row.number
+                context.crossCheck("move-ins", computed: accountingRows.moveIns, printed: accountingTotals?.moveIns,
+                                   label: label, row: row.number)
+                context.crossCheck("move-outs", computed: accountingRows.moveOuts,
+                                   printed: accountingTotals?.moveOuts, label: label, row: row.number)
+                if let renewals = accountingRows.renewals {
+                    context.crossCheck("renewals", computed: renewals, printed: accountingTotals?.renewals,
+                                       label: label, row: row.number)
+                }
+            case .detail:
+                counter.check(count, label: label, row: row.number, what: "events", context: context)
+            case .occupancy:
+                break
+            }
+            return true
+        case .data:
+            switch section {
+            case .accounting:
+                accountingRows.moveIns += try view.count("Move-ins") ?? 0
+                accountingRows.moveOuts += try view.count("Move-outs") ?? 0
+                if header.has("Renewals") {
+                    accountingRows.renewals = (accountingRows.renewals ?? 0) + (try view.count("Renewals") ?? 0)
+                }
+            case .detail:
+                guard try view.date("Date") != nil, let action = view.text("Action") ?? groupAction else {
+                    return true
+                }
+                actions[HeaderText.key(action), default: 0] += 1
+                counter.add()
+            case .occupancy:
+                break
+            }
+            return true
+        }
+    }
+
+    mutating func finish(into records: inout [ReportRecord]) throws {
+        guard let asOf = context.metadata.asOf else { return }
+        let month = String(asOf.iso.prefix(7))
+        let movement: Movement
+        if sawAccounting {
+            movement = accountingTotals ?? accountingRows
+        } else if sawDetail {
+            movement = Movement(moveIns: actions["movedin"] ?? 0, moveOuts: actions["movedout"] ?? 0,
+                                renewals: actions["renewedlease"] ?? 0)
+        } else {
+            throw context.error(.missingColumn, row: header.firstRow,
+                                "no Accounting activity section (Move-ins, Move-outs) and no Leasing activity detail")
+        }
+        let evictions = actions.filter { $0.key.contains("evict") }.values.reduce(0, +)
+        let skips = actions.filter { $0.key.contains("skip") }.values.reduce(0, +)
+        records.append(.monthlySummary(MonthlySummaryRow(
+            month: month, moveIns: movement.moveIns, moveOuts: movement.moveOuts,
+            renewals: movement.renewals ?? (sawDetail ? actions["renewedlease"] ?? 0 : nil),
+            notices: sawDetail ? actions["moveoutnotice"] ?? 0 : nil,
+            skips: skips > 0 ? skips : nil, evictions: evictions > 0 ? evictions : nil,
+            sourceRow: accountingRow)))
+    }
+}

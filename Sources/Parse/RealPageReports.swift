@@ -1,0 +1,133 @@
+import OwnerDashCore
+import XLSXKit
+
+/// Entry point for the six RealPage OneSite report parsers: detects the report, finds its header, streams records.
+public enum RealPageReports {
+    /// Rows buffered for the title block and header; everything after streams through.
+    public static let headerSearchRows = 40
+
+    /// The report a sheet holds, from its title (`BOXSCORE`), its report code (`120.080.305`), or its header columns.
+    public static func detect(rows: [SheetRow], merges: [MergedRange] = []) -> ReportType? {
+        var earliest: (type: ReportType, endIndex: Int, matched: Int)?
+        for type in ReportType.allCases {
+            guard case .found(let map, _, let endIndex) = HeaderFinder.find(layouts(for: type), in: rows,
+                                                                            merges: merges) else { continue }
+            if earliest.map({ endIndex < $0.endIndex || (endIndex == $0.endIndex && map.matchedCount > $0.matched) })
+                ?? true {
+                earliest = (type, endIndex, map.matchedCount)
+            }
+        }
+        // The title sits above the header; below it, cells are data and prove nothing.
+        let titleRows = earliest.map { rows.prefix($0.endIndex + 1) } ?? rows.prefix(15)
+        if let type = TitleBlock(rows: titleRows).reportType { return type }
+        return earliest?.type
+    }
+
+    /// Parses one sheet: `type` nil detects it. Buffers only the first `headerSearchRows` rows, then streams
+    /// every record to `sink` (whose `begin` comes first) and returns the summary with any cross-check warnings.
+    public static func parse(_ type: ReportType?, rows: inout some SheetRowSource, merges: [MergedRange],
+                             sheetName: String, sink: inout some ReportSink) throws -> ReportSummary {
+        var buffer: [SheetRow] = []
+        while buffer.count < headerSearchRows, let row = try rows.nextRow() { buffer.append(row) }
+
+        guard let report = type ?? detect(rows: buffer, merges: merges) else {
+            if let message = TitleBlock(rows: buffer).errorMessage {
+                throw ReportParseError(.reportIsError, report: nil, sheet: sheetName,
+                                       detail: "RealPage returned an error instead of a report: \"\(message)\"")
+            }
+            throw ReportParseError(.unknownLayout, report: nil, sheet: sheetName,
+                                   detail: "unknown layout: no OneSite report title (BOXSCORE, RENT ROLL, "
+                                       + "DELINQUENT AND PREPAID, ...) and no known header row in the first "
+                                       + "\(buffer.count) rows")
+        }
+        var driver = Driver(report: report, buffer: buffer, merges: merges, sheetName: sheetName)
+        switch report {
+        case .boxScore: return try driver.run(BoxScoreParser.self, rows: &rows, sink: &sink)
+        case .rentRoll: return try driver.run(RentRollParser.self, rows: &rows, sink: &sink)
+        case .delinquency: return try driver.run(DelinquencyParser.self, rows: &rows, sink: &sink)
+        case .activity: return try driver.run(ActivityParser.self, rows: &rows, sink: &sink)
+        case .monthlySummary: return try driver.run(MonthlySummaryParser.self, rows: &rows, sink: &sink)
+        case .leaseExpiration: return try driver.run(LeaseExpirationParser.self, rows: &rows, sink: &sink)
+        }
+    }
+
+    static func layouts(for type: ReportType) -> [HeaderLayout] {
+        switch type {
+        case .boxScore: return BoxScoreParser.layouts
+        case .rentRoll: return RentRollParser.layouts
+        case .delinquency: return DelinquencyParser.layouts
+        case .activity: return ActivityParser.layouts
+        case .monthlySummary: return MonthlySummaryParser.layouts
+        case .leaseExpiration: return LeaseExpirationParser.layouts
+        }
+    }
+}
+
+/// Runs one report parser over a sheet: header, title block, then every row streamed to the sink.
+private struct Driver {
+    let report: ReportType
+    let buffer: [SheetRow]
+    let merges: [MergedRange]
+    let sheetName: String
+
+    mutating func run<P: OneSiteReportParser>(_: P.Type, rows: inout some SheetRowSource,
+                                              sink: inout some ReportSink) throws -> ReportSummary {
+        let (header, layoutIndex, endIndex) = try findHeader(P.layouts)
+        let headerStart = buffer.firstIndex { $0.number == header.firstRow } ?? endIndex
+        let title = TitleBlock(rows: buffer[..<headerStart])
+        let metadata = ReportMetadata(reportType: report, propertyName: title.propertyName, asOf: title.asOf,
+                                      periodStart: title.periodStart)
+        let context = ParseContext(report: report, sheet: sheetName, metadata: metadata)
+        var parser = try P(layoutIndex: layoutIndex, header: header, context: context)
+        let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title)
+        try sink.begin(metadata)
+
+        var records: [ReportRecord] = []
+        var recordCount = 0
+        var index = endIndex + 1
+        while true {
+            let row: SheetRow
+            if index < buffer.count {
+                row = buffer[index]
+                index += 1
+            } else if let next = try rows.nextRow() {
+                row = next
+            } else {
+                break
+            }
+            let kind = classifier.classify(row)
+            let keepGoing = try parser.consume(row, kind: kind, into: &records)
+            if kind == .data, P.hasMoneyColumns { context.noteUnmappedAmounts(in: row, mapped: parser.mappedColumns) }
+            for record in records { try sink.emit(record) }
+            recordCount += records.count
+            records.removeAll(keepingCapacity: true)
+            if !keepGoing { break }
+        }
+        try parser.finish(into: &records)
+        for record in records { try sink.emit(record) }
+        recordCount += records.count
+        try context.checkMoneyGuard(recordCount: recordCount, hasMoneyColumns: P.hasMoneyColumns)
+        return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings)
+    }
+
+    private func findHeader(_ layouts: [HeaderLayout]) throws -> (HeaderMap, Int, Int) {
+        let outcome = HeaderFinder.find(layouts, in: buffer, merges: merges)
+        if case .found(let map, let layoutIndex, let endIndex) = outcome { return (map, layoutIndex, endIndex) }
+        if let message = TitleBlock(rows: buffer).errorMessage {
+            throw ReportParseError(.reportIsError, report: report, sheet: sheetName,
+                                   detail: "RealPage returned an error instead of the report: \"\(message)\"")
+        }
+        if case .partial(let map) = outcome {
+            let missing = map.missingRequired.map { "\"\($0)\"" }
+            let noun = missing.count == 1 ? "column" : "columns"
+            throw ReportParseError(.missingColumn, report: report, sheet: sheetName, row: map.firstRow,
+                                   detail: "missing required \(noun) \(missing.joined(separator: ", ")) "
+                                       + "(found: \(map.foundColumns.joined(separator: ", ")))")
+        }
+        var lookedFor: [String] = []
+        for name in layouts.flatMap(\.requiredNames) where !lookedFor.contains(name) { lookedFor.append(name) }
+        throw ReportParseError(.noHeaderRow, report: report, sheet: sheetName,
+                               detail: "no header row found (looked for \(lookedFor.joined(separator: ", "))) "
+                                   + "in the first \(buffer.count) rows")
+    }
+}

@@ -1,0 +1,260 @@
+import OwnerDashCore
+import XLSXKit
+
+// The parts every report parser shares once the header is found: what kind of row
+// this is, typed access to a row's cells by column name, cross-checks against total
+// rows, and the all-money-zero guard.
+
+// MARK: - Row classification
+
+/// What a sheet row is, before a parser looks at its columns.
+enum RowKind: Equatable {
+    case blank
+    /// The header block repeated at a page break.
+    case repeatedHeader
+    /// The title block (or a line of it) repeated at a page break.
+    case titleLine
+    /// `Total`, `Totals`, `Subtotals:`, `Property Totals`, `Grand Totals:`, `Total leases: 61`;
+    /// `count` is a number embedded in the label, which is a total and never data.
+    case total(label: String, count: Int?)
+    /// Text and no quantity: a group (`1x1`, `February 2026`, `MTM`) or a section title.
+    case label(String)
+    /// Holds at least one quantity: the parser decides whether it is a record.
+    case data
+}
+
+/// Classifies rows by their shape, using the header and title found at the top of the sheet.
+struct RowClassifier {
+    var headerSignatures: Set<String>
+    let title: TitleBlock
+
+    func classify(_ row: SheetRow) -> RowKind {
+        guard let first = row.cells.first(where: { !$0.isBlank }) else { return .blank }
+        // The total label leads the row, sometimes after the group's name (`1x1 | Total`).
+        for cell in row.cells.lazy.filter({ !$0.isBlank }).prefix(2) {
+            guard case .text(let raw) = cell else { break }
+            if let count = TotalLabel.match(raw.trimmingWhitespace) {
+                return .total(label: HeaderText.display(raw), count: count.value)
+            }
+        }
+        if row.cells.contains(where: \.holdsValue) {
+            // A run timestamp line holds a date; the repeated title block must not pass for data.
+            if case .text = first, title.isRepeatedTitle(row) { return .titleLine }
+            return .data
+        }
+        if headerSignatures.contains(RowSignature.of(row)) { return .repeatedHeader }
+        if title.isRepeatedTitle(row) { return .titleLine }
+        return .label(first.text ?? "")
+    }
+}
+
+/// Recognises total-row labels and the count some of them carry (`Total leases expiring in February 2026: 7`).
+enum TotalLabel {
+    /// The wrapped count is nil when the label carries none (`Subtotals:`); nil overall when not a total label.
+    struct Count { let value: Int? }
+
+    static func match(_ text: some StringProtocol) -> Count? {
+        let words = text.lowercased().split { !$0.isLetter }
+        guard let firstWord = words.first else { return nil }
+        let totalWords: Set<Substring> = ["total", "totals", "subtotal", "subtotals"]
+        let isTotal = totalWords.contains(firstWord)
+            || (words.count > 1 && ["grand", "property", "sub"].contains(firstWord) && totalWords.contains(words[1]))
+        guard isTotal else { return nil }
+        guard let colon = text.lastIndex(of: ":") else { return Count(value: nil) }
+        let tail = String(text[text.index(after: colon)...].trimmingWhitespace).filter { $0 != "," }
+        return Count(value: tail.isEmpty ? nil : Int(tail))
+    }
+}
+
+// MARK: - Parse context
+
+/// State one parse shares between the driver and the report parser: names for messages, warnings, the money guard.
+final class ParseContext {
+    let report: ReportType
+    let sheet: String
+    let metadata: ReportMetadata
+    private(set) var warnings: [String] = []
+
+    // The money guard (DESIGN 5.2): amounts seen in money columns vs amounts that came out non-zero.
+    var moneyCellsWithDigits = 0
+    var nonzeroMoney = 0
+    /// First amount-looking text in a column no header names, seen while every mapped amount was zero.
+    var strayAmount: (row: Int, column: Int, text: String)?
+
+    init(report: ReportType, sheet: String, metadata: ReportMetadata) {
+        self.report = report; self.sheet = sheet; self.metadata = metadata
+    }
+
+    func warn(_ message: String) { warnings.append("\(report.displayName): \(message)") }
+
+    /// Warns when the sum of data rows differs from what a total row prints.
+    func crossCheck<T: Equatable & CustomStringConvertible>(_ what: String, computed: T, printed: T?,
+                                                           label: String, row: Int) {
+        guard let printed, printed != computed else { return }
+        warn("data rows sum to \(computed) \(what) but \"\(label)\" (row \(row)) says \(printed)")
+    }
+
+    func error(_ kind: ReportParseError.Kind, row: Int? = nil, column: String? = nil,
+               _ detail: String) -> ReportParseError {
+        ReportParseError(kind, report: report, sheet: sheet, row: row, column: column, detail: detail)
+    }
+
+    /// Looks for the symptom of a misaligned header: amounts sitting in columns no header names.
+    func noteUnmappedAmounts(in row: SheetRow, mapped: Set<Int>) {
+        guard nonzeroMoney == 0, strayAmount == nil else { return }
+        for (column, cell) in row.cells.enumerated() where !mapped.contains(column) {
+            if case .text(let text) = cell, MoneyText.looksLikeAmount(text) {
+                strayAmount = (row.number, column, String(text.trimmingWhitespace))
+                return
+            }
+        }
+    }
+
+    /// Throws when money columns all came out zero or blank although the sheet holds amounts.
+    func checkMoneyGuard(recordCount: Int, hasMoneyColumns: Bool) throws {
+        guard hasMoneyColumns, recordCount > 0, nonzeroMoney == 0 else { return }
+        if let stray = strayAmount {
+            throw error(.moneyAllZero, "every money column parsed as zero or blank, yet row \(stray.row) "
+                + "column \(ColumnLetters.of(stray.column)) holds \"\(stray.text)\" under no known header "
+                + "(header and values misaligned?)")
+        }
+        if moneyCellsWithDigits > 0 {
+            throw error(.moneyAllZero, "every money column parsed as zero or blank, yet \(moneyCellsWithDigits) "
+                + "money cells hold non-zero digits")
+        }
+    }
+}
+
+/// Excel column letters for messages (0 -> A, 27 -> AB).
+enum ColumnLetters {
+    static func of(_ index: Int) -> String {
+        var number = index + 1
+        var letters = ""
+        while number > 0 {
+            let remainder = (number - 1) % 26
+            letters = String(UnicodeScalar(UInt8(65 + remainder))) + letters
+            number = (number - 1) / 26
+        }
+        return letters
+    }
+}
+
+/// Counts data rows per group and holds them against counts embedded in total labels (`Total Moved In: 12`).
+struct GroupCounter {
+    private(set) var inGroup = 0
+    private(set) var all = 0
+    private var sinceLastTotal = 0
+
+    mutating func add() { inGroup += 1; all += 1; sinceLastTotal += 1 }
+
+    mutating func startGroup() { inGroup = 0 }
+
+    /// A total right after another total (`Total leases: 61` after the last month's total) counts the whole report.
+    mutating func check(_ printed: Int?, label: String, row: Int, what: String, context: ParseContext) {
+        let computed = sinceLastTotal == 0 ? all : inGroup
+        context.crossCheck(what, computed: computed, printed: printed, label: label, row: row)
+        inGroup = 0
+        sinceLastTotal = 0
+    }
+}
+
+// MARK: - Typed access by column name
+
+/// One sheet row read through a header map: values by canonical column name, errors naming row and column.
+struct RowView {
+    let row: SheetRow
+    let header: HeaderMap
+    let context: ParseContext
+    /// False for total rows: their amounts must not satisfy the money guard on the data rows' behalf.
+    var countsForMoneyGuard = true
+
+    var number: Int { row.number }
+
+    func has(_ column: String) -> Bool { header.has(column) }
+
+    func cell(_ column: String) -> CellValue { header.cell(column, in: row) }
+
+    func text(_ column: String) -> String? { cell(column).text }
+
+    /// The first line of a stacked cell (`Name\nPhone/email` puts the name first).
+    func firstLine(_ column: String) -> String? {
+        guard let text = text(column) else { return nil }
+        return text.split(whereSeparator: \.isNewline).first.map { String($0.trimmingWhitespace) }
+    }
+
+    func money(_ column: String) throws -> Money? {
+        let value = cell(column)
+        do {
+            let money = try value.money()
+            guard countsForMoneyGuard else { return money }
+            if let text = value.text, text.contains(where: { $0.isASCIIDigit && $0 != "0" }) {
+                context.moneyCellsWithDigits += 1
+            }
+            if let money, money != .zero { context.nonzeroMoney += 1 }
+            return money
+        } catch {
+            throw failure(column, error)
+        }
+    }
+
+    func date(_ column: String) throws -> LocalDate? {
+        do { return try cell(column).date() } catch { throw failure(column, error) }
+    }
+
+    func stackedDates(_ column: String) throws -> [LocalDate] {
+        do { return try cell(column).stackedDates() } catch { throw failure(column, error) }
+    }
+
+    func count(_ column: String) throws -> Int? {
+        do { return try cell(column).count() } catch { throw failure(column, error) }
+    }
+
+    func decimal(_ column: String) throws -> Double? {
+        do { return try cell(column).decimal() } catch { throw failure(column, error) }
+    }
+
+    func percent(_ column: String) throws -> Double? {
+        do { return try cell(column).percent() } catch { throw failure(column, error) }
+    }
+
+    /// A required count: blank is an error too, because the record cannot hold "unknown".
+    func requiredCount(_ column: String) throws -> Int {
+        guard let value = try count(column) else {
+            throw context.error(.badValue, row: number, column: header.printed[column] ?? column, "blank count")
+        }
+        return value
+    }
+
+    private func failure(_ column: String, _ error: CellTextError) -> ReportParseError {
+        context.error(.badValue, row: number, column: header.printed[column] ?? column, error.description)
+    }
+}
+
+// MARK: - Parser shape
+
+/// What the driver hands each report parser: rows after the header, one at a time, in sheet order.
+protocol OneSiteReportParser {
+    /// The header shapes this report comes in; the driver finds the first that appears.
+    static var layouts: [HeaderLayout] { get }
+    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws
+    /// Appends the records this row completes; returns false to stop reading (the report's data section ended).
+    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool
+    /// Appends records still pending at the end of the sheet and runs end-of-report checks.
+    mutating func finish(into records: inout [ReportRecord]) throws
+    /// Columns whose amounts count for the money guard.
+    var mappedColumns: Set<Int> { get }
+}
+
+extension OneSiteReportParser {
+    static var hasMoneyColumns: Bool {
+        layouts.contains { $0.columns.contains { $0.kind == .money } }
+    }
+}
+
+extension String {
+    /// True when a label names one of `titles` (normalized comparison, prefix allowed: `Summary By Transaction Code (cont.)`).
+    func isSectionTitle(_ titles: [String]) -> Bool {
+        let key = HeaderText.key(self)
+        return titles.contains { key.hasPrefix(HeaderText.key($0)) }
+    }
+}

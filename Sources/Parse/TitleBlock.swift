@@ -1,0 +1,181 @@
+import OwnerDashCore
+import XLSXKit
+
+/// What the rows above a OneSite report's header say about it: property, dates, UPPERCASE title, report code.
+public struct TitleBlock: Sendable, Equatable {
+    /// Text after the last " - " of the `<Management company> - <Property name>` line.
+    public var propertyName: String?
+    /// From `As of MM/DD/YYYY` (also inside `Fiscal Period 022026 As of 01/29/2026`), else the end of a date range.
+    public var asOf: LocalDate?
+    /// Start of a date range line (`01/01/2026 - 01/31/2026`, `Start Date: ...`).
+    public var periodStart: LocalDate?
+    /// The first UPPERCASE title line, e.g. `BOXSCORE`.
+    public var title: String?
+    /// The report code, e.g. `120.080.305`.
+    public var reportCode: String?
+    /// RealPage's error text when the file is an error dressed as a report (`Invalid end date entered - ...`).
+    public var errorMessage: String?
+    /// Normalized text of every title cell, so the title repeated at a page break is recognised.
+    var cellKeys: Set<String> = []
+
+    /// Reads the title block from the rows above the header (or the first rows, before the header is known).
+    public init(rows: some Sequence<SheetRow>) {
+        var rangeEnd: LocalDate?
+        for row in rows {
+            for cell in row.cells {
+                guard case .text(let raw) = cell, let text = cell.text else { continue }
+                cellKeys.insert(HeaderText.key(text))
+                // Parameter cells list the report's options (`Accounting activity since: ...`), not its identity.
+                if text.lowercased().hasPrefix("parameters") { continue }
+                for lineText in raw.split(whereSeparator: \.isNewline) {
+                    let line = lineText.trimmingWhitespace
+                    if line.isEmpty { continue }
+                    read(line: line, rangeEnd: &rangeEnd)
+                }
+            }
+        }
+        if asOf == nil { asOf = rangeEnd }
+    }
+
+    /// The report the title or code names, if any.
+    public var reportType: ReportType? {
+        if let reportCode, let type = Self.codes[reportCode.lowercased()] { return type }
+        if let title, let type = Self.titles[HeaderText.key(title)] { return type }
+        return nil
+    }
+
+    private mutating func read(line: Substring, rangeEnd: inout LocalDate?) {
+        let lower = line.lowercased()
+        if errorMessage == nil, lower.hasPrefix("invalid"), lower.contains("date") {
+            errorMessage = String(line)
+            return
+        }
+        if Self.isProductLine(line) || Self.isPageLine(line) || Self.isTimestamp(line) { return }
+        if Self.isReportCode(line) {
+            if reportCode == nil { reportCode = String(line) }
+            return
+        }
+        if let range = lower.firstRange(of: "as of") {
+            let after = lower[range.upperBound...]
+            if asOf == nil, let date = Self.dates(in: after).first { asOf = date }
+            return
+        }
+        let dates = Self.dates(in: line)
+        if dates.count >= 2 {
+            if periodStart == nil { periodStart = dates[0]; rangeEnd = dates[1] }
+            return
+        }
+        if dates.count == 1 {
+            // Split range: `Start Date: 01/01/2026` and `End Date: 01/31/2026` in separate cells.
+            if lower.contains("start") || lower.contains("from") || lower.contains("begin") {
+                if periodStart == nil { periodStart = dates[0] }
+            } else if lower.contains("end") || lower.contains("through") || lower.hasPrefix("to") {
+                if rangeEnd == nil { rangeEnd = dates[0] }
+            }
+            return
+        }
+        let key = HeaderText.key(line)
+        if Self.titles[key] != nil || Self.isUppercaseTitle(line) {
+            if title == nil { title = String(line) }
+            return
+        }
+        if propertyName == nil, let name = Self.propertyName(fromCompanyLine: line) {
+            propertyName = name
+        }
+    }
+
+    // MARK: - Line kinds
+
+    /// OneSite report titles (normalized) and the report each names.
+    static let titles: [String: ReportType] = [
+        "boxscore": .boxScore, "boxscorereport": .boxScore,
+        "rentroll": .rentRoll, "rentrolldetail": .rentRoll, "rentrolldetailexcel": .rentRoll,
+        "rentrollwithleasecharges": .rentRoll,
+        "delinquentandprepaid": .delinquency, "delinquentandprepaidreport": .delinquency,
+        "delinquency": .delinquency, "delinquencyreport": .delinquency,
+        "activity": .activity, "activityreport": .activity, "leasingactivitydetail": .activity,
+        "monthlyactivitysummary": .monthlySummary,
+        "leaseexpirationdetail": .leaseExpiration, "leaseexpiration": .leaseExpiration,
+        "leaseexpirations": .leaseExpiration, "leaseexpiration/renewaldetail": .leaseExpiration,
+        "leaseexpirationdetailexcel": .leaseExpiration,
+    ]
+
+    /// OneSite report codes printed under the title.
+    static let codes: [String: ReportType] = [
+        "120.080.305": .boxScore, "120.080.106": .delinquency, "mgt-542-001": .monthlySummary,
+        "rpt-001-702": .leaseExpiration, "lea-236-001": .activity,
+    ]
+
+    static func isProductLine(_ line: Substring) -> Bool {
+        line.lowercased().hasPrefix("onesite")
+    }
+
+    static func isPageLine(_ line: Substring) -> Bool {
+        let words = line.split(separator: " ")
+        return words.count == 4 && words[0].lowercased() == "page" && words[2].lowercased() == "of"
+            && words[1].allSatisfy(\.isASCIIDigit) && words[3].allSatisfy(\.isASCIIDigit)
+    }
+
+    /// A run timestamp: a date followed by a clock time (`02/08/2026 06:58:21AM`, `2/8/2026  7:57:40AM`).
+    static func isTimestamp(_ line: Substring) -> Bool {
+        line.contains(":") && DateText.parseDate(line) != nil && line.contains(where: \.isWhitespace)
+    }
+
+    /// `120.080.305`, `mgt-542-001`, `LEA-236-001`.
+    static func isReportCode(_ line: Substring) -> Bool {
+        let parts = line.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "-" }
+        guard parts.count == 3, line.count <= 12, !line.contains(" ") else { return false }
+        return parts[1].allSatisfy(\.isASCIIDigit) && parts[2].allSatisfy(\.isASCIIDigit)
+            && !parts[1].isEmpty && !parts[2].isEmpty && parts[0].allSatisfy { $0.isLetter || $0.isASCIIDigit }
+    }
+
+    static func isUppercaseTitle(_ line: Substring) -> Bool {
+        line.count >= 4 && line.contains(where: \.isLetter)
+            && !line.contains(where: \.isLowercase) && !line.contains(where: \.isASCIIDigit)
+            && !line.contains(" - ")
+    }
+
+    static func propertyName(fromCompanyLine line: Substring) -> String? {
+        let separators = [" - ", " \u{2013} ", " \u{2014} "]
+        var best: Range<Substring.Index>?
+        for separator in separators {
+            if let range = line.ranges(of: separator).last,
+               best.map({ range.lowerBound > $0.lowerBound }) ?? true { best = range }
+        }
+        guard let range = best else { return nil }
+        let name = line[range.upperBound...].trimmingWhitespace
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// The dates among a line's words, in order (punctuation around them ignored).
+    static func dates(in text: some StringProtocol) -> [LocalDate] {
+        text.split { $0.isWhitespace || $0 == "," || $0 == ";" }.compactMap { word in
+            let token = word.trimmingCharacters(in: ":()[]")
+            guard token.first?.isASCIIDigit == true else { return nil }
+            return DateText.parseDate(token[...])
+        }
+    }
+
+    /// True when every non-blank cell of a row is a title line: the title block repeated at a page break.
+    func isRepeatedTitle(_ row: SheetRow) -> Bool {
+        var any = false
+        for cell in row.cells where !cell.isBlank {
+            guard case .text(let raw) = cell else { return false }
+            let line = raw.trimmingWhitespace
+            let known = cellKeys.contains(HeaderText.key(line)) || Self.isPageLine(line)
+                || Self.isTimestamp(line) || Self.isProductLine(line) || Self.isReportCode(line)
+            if !known { return false }
+            any = true
+        }
+        return any
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var view = Substring(self)
+        while let first = view.first, set.contains(first) { view = view.dropFirst() }
+        while let last = view.last, set.contains(last) { view = view.dropLast() }
+        return String(view)
+    }
+}
