@@ -1,0 +1,41 @@
+import ZipKit
+import XMLKit
+
+/// Why a workbook or sheet could not be read; one line without the file path (callers prefix it), naming the part or sheet.
+public enum XLSXError: Error, Equatable, CustomStringConvertible {
+    case cannotOpen(reason: String)
+    /// The bytes are some other kind of file.
+    case notXLSX(FileKind)
+    case zip(ZipError)
+    case missingPart(String)
+    case malformedPart(part: String, detail: String)
+    case noSuchSheet(name: String, available: [String])
+    case sheetIndexOutOfRange(index: Int, count: Int)
+    case notAWorksheet(sheet: String)
+    case malformedSheet(sheet: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let reason): return "cannot open: \(reason)"
+        case .notXLSX(let kind): return kind.refusal
+        case .zip(let error): return error.description
+        case .missingPart(let part): return "missing part \(part)"
+        case .malformedPart(let part, let detail): return "\(part): \(detail)"
+        case .noSuchSheet(let name, let available):
+            return "no sheet named \"\(name)\" (sheets: \(available.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        case .sheetIndexOutOfRange(let index, let count):
+            return "no sheet at index \(index) (the workbook has \(count) sheet\(count == 1 ? "" : "s"))"
+        case .notAWorksheet(let sheet): return "sheet \"\(sheet)\" is a chart sheet, not a worksheet"
+        case .malformedSheet(let sheet, let detail): return "sheet \"\(sheet)\": \(detail)"
+        }
+    }
+
+    static func wrap(_ error: any Error, part: String) -> XLSXError {
+        switch error {
+        case let error as XLSXError: return error
+        case let error as ZipError: return .zip(error)
+        case let error as XMLError: return .malformedPart(part: part, detail: error.description)
+        default: return .malformedPart(part: part, detail: "\(error)")
+        }
+    }
+}

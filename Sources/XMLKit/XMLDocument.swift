@@ -1,0 +1,341 @@
+import CLibXML2
+
+/// libxml2 must be initialised once before documents are parsed from several threads.
+private let parserReady: Void = { xmlInitParser() }()
+
+/// How a document is parsed; network access, entity substitution and DTD loading are always off.
+public struct XMLParseOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Drop whitespace-only text between elements (pretty-printing), except under `xml:space="preserve"`.
+    public static let removeBlankText = XMLParseOptions(rawValue: 1)
+}
+
+/// A parsed XML (or HTML) document; owns libxml2's tree and frees it when the last element referring to it is gone.
+public final class XMLDocument {
+    private let doc: xmlDocPtr
+
+    /// Parses XML bytes. Refuses documents whose DOCTYPE declares external entities.
+    public convenience init(bytes: [UInt8], options: XMLParseOptions = []) throws {
+        let doc = try bytes.withUnsafeBytes { (buffer) throws -> xmlDocPtr in
+            try XMLDocument.parse(buffer, options: options)
+        }
+        self.init(owning: doc)
+    }
+
+    /// Parses XML bytes in place (no copy). Refuses documents whose DOCTYPE declares external entities.
+    public convenience init(bytes: UnsafeRawBufferPointer, options: XMLParseOptions = []) throws {
+        self.init(owning: try XMLDocument.parse(bytes, options: options))
+    }
+
+    /// Parses an HTML page leniently (HTML is rarely well-formed); element names come out lower-case, without namespaces.
+    public static func html(bytes: [UInt8]) throws -> XMLDocument {
+        _ = parserReady
+        guard bytes.count < Int(Int32.max) else { throw XMLError(message: "document is larger than 2 GiB") }
+        guard let ctxt = htmlNewParserCtxt() else { throw XMLError(message: "out of memory creating the HTML parser") }
+        defer { htmlFreeParserCtxt(ctxt) }
+        let options = Int32(HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            | HTML_PARSE_RECOVER.rawValue | HTML_PARSE_COMPACT.rawValue)
+        let doc = bytes.withUnsafeBytes { buffer -> xmlDocPtr? in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return htmlCtxtReadMemory(ctxt, base, Int32(buffer.count), nil, nil, options)
+        }
+        guard let doc else { throw lastError(ctxt, fallback: "HTML could not be parsed") }
+        return XMLDocument(owning: doc)
+    }
+
+    private init(owning doc: xmlDocPtr) {
+        self.doc = doc
+    }
+
+    deinit {
+        xmlFreeDoc(doc)
+    }
+
+    /// The document (root) element, nil for an HTML page without any element.
+    public var root: XMLElement? {
+        guard let node = xmlDocGetRootElement(doc) else { return nil }
+        return XMLElement(document: self, node: node)
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, options: XMLParseOptions) throws -> xmlDocPtr {
+        _ = parserReady
+        guard bytes.count < Int(Int32.max) else { throw XMLError(message: "document is larger than 2 GiB") }
+        guard let ctxt = xmlNewParserCtxt() else { throw XMLError(message: "out of memory creating the XML parser") }
+        defer { xmlFreeParserCtxt(ctxt) }
+        // libxml2 keeps only the last error, which after a mismatch is often "Premature end of data";
+        // the first one is what a user needs, so catch it as it is raised.
+        let firstError = FirstError()
+        ctxt.pointee._private = Unmanaged.passUnretained(firstError).toOpaque()
+        ctxt.pointee.sax?.pointee.serror = { userData, error in
+            guard let userData, let error else { return }
+            let ctxt = userData.assumingMemoryBound(to: xmlParserCtxt.self)
+            guard let box = ctxt.pointee._private else { return }
+            let first = Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue()
+            if first.error == nil && error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
+                first.error = XMLError(libxml2: error.pointee)
+            }
+        }
+        // No XML_PARSE_NOENT / DTDLOAD / DTDATTR: entities stay unexpanded and nothing outside the bytes is read.
+        var flags = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
+        if options.contains(.removeBlankText) { flags |= XML_PARSE_NOBLANKS.rawValue }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count > 0 else {
+            throw XMLError(message: "Document is empty", line: 1)
+        }
+        let parsed = withExtendedLifetime(firstError) {
+            xmlCtxtReadMemory(ctxt, base, Int32(bytes.count), nil, nil, Int32(flags))
+        }
+        guard let doc = parsed else {
+            throw firstError.error ?? lastError(ctxt, fallback: "document could not be parsed")
+        }
+        if let refusal = externalEntityRefusal(doc) {
+            xmlFreeDoc(doc)
+            throw refusal
+        }
+        return doc
+    }
+
+    /// An external entity in a document we were sent is an XXE attempt or a broken export; either way we do not read it.
+    private static func externalEntityRefusal(_ doc: xmlDocPtr) -> XMLError? {
+        guard let dtd = doc.pointee.intSubset else { return nil }
+        var node = dtd.pointee.children
+        while let current = node {
+            if current.pointee.type == XML_ENTITY_DECL {
+                let entity = UnsafeRawPointer(current).assumingMemoryBound(to: xmlEntity.self)
+                let kind = entity.pointee.etype
+                if kind == XML_EXTERNAL_GENERAL_PARSED_ENTITY || kind == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY
+                    || kind == XML_EXTERNAL_PARAMETER_ENTITY {
+                    let name = entity.pointee.name.map { String(cString: $0) } ?? "?"
+                    let system = entity.pointee.SystemID.map { String(cString: $0) } ?? ""
+                    return XMLError(message: "the DOCTYPE declares external entity '\(name)' (\"\(system)\"); documents with external entities are refused")
+                }
+            }
+            node = current.pointee.next
+        }
+        return nil
+    }
+
+    private static func lastError(_ ctxt: UnsafeMutableRawPointer, fallback: String) -> XMLError {
+        guard let error = xmlCtxtGetLastError(ctxt) else { return XMLError(message: fallback) }
+        return XMLError(libxml2: error.pointee)
+    }
+
+    private static func lastError(_ ctxt: xmlParserCtxtPtr, fallback: String) -> XMLError {
+        lastError(UnsafeMutableRawPointer(ctxt), fallback: fallback)
+    }
+
+    // MARK: - Text of entity references
+
+    /// The replacement text of an internal entity (one level; nested references are left as they are).
+    fileprivate func entityText(_ name: UnsafePointer<xmlChar>) -> UnsafePointer<xmlChar>? {
+        guard let entity = xmlGetDocEntity(doc, name) else { return nil }
+        return UnsafePointer(entity.pointee.content)
+    }
+}
+
+/// Where the structured-error callback leaves the first error of a parse.
+private final class FirstError {
+    var error: XMLError?
+}
+
+extension XMLError {
+    init(libxml2 error: xmlError) {
+        var message = error.message.map { String(cString: $0) } ?? "unknown libxml2 error"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        self.init(message: message, line: Int(error.line), code: Int(error.code))
+    }
+}
+
+/// An attribute as written, matched by local name so that namespace prefixes do not matter.
+public struct XMLAttribute: Sendable, Equatable {
+    public var localName: String
+    public var namespaceURI: String?
+    public var value: String
+}
+
+/// One element of a parsed document; keeps its document alive.
+public struct XMLElement {
+    private let document: XMLDocument
+    private let node: xmlNodePtr
+
+    fileprivate init(document: XMLDocument, node: xmlNodePtr) {
+        self.document = document
+        self.node = node
+    }
+
+    /// The name without its prefix (`row` for `<x:row>`).
+    public var localName: String { string(node.pointee.name) ?? "" }
+
+    /// The namespace URI the element's prefix (or default namespace) is bound to, nil when none.
+    public var namespaceURI: String? { node.pointee.ns.flatMap { string($0.pointee.href) } }
+
+    /// The prefix as written, nil when unprefixed.
+    public var prefix: String? { node.pointee.ns.flatMap { string($0.pointee.prefix) } }
+
+    /// The line the element starts on (1-based).
+    public var line: Int { Int(xmlGetLineNo(node)) }
+
+    /// True when the local names match (`hasLocalName("row")` for `<x:row>` and `<row>`).
+    public func hasLocalName(_ name: String) -> Bool {
+        guard let raw = node.pointee.name else { return false }
+        return equal(raw, name)
+    }
+
+    /// The value of the first attribute with this local name (any namespace), nil when absent.
+    public func attribute(_ localName: String) -> String? {
+        var attr = node.pointee.properties
+        while let current = attr {
+            if let name = current.pointee.name, equal(name, localName) {
+                return attributeValue(current)
+            }
+            attr = current.pointee.next
+        }
+        return nil
+    }
+
+    /// The value of the attribute with this local name in exactly this namespace (nil URI = no namespace).
+    public func attribute(_ localName: String, namespaceURI: String?) -> String? {
+        var attr = node.pointee.properties
+        while let current = attr {
+            if let name = current.pointee.name, equal(name, localName),
+               current.pointee.ns.flatMap({ string($0.pointee.href) }) == namespaceURI {
+                return attributeValue(current)
+            }
+            attr = current.pointee.next
+        }
+        return nil
+    }
+
+    /// All attributes in document order.
+    public var attributes: [XMLAttribute] {
+        var result: [XMLAttribute] = []
+        var attr = node.pointee.properties
+        while let current = attr {
+            result.append(XMLAttribute(localName: string(current.pointee.name) ?? "",
+                                       namespaceURI: current.pointee.ns.flatMap { string($0.pointee.href) },
+                                       value: attributeValue(current)))
+            attr = current.pointee.next
+        }
+        return result
+    }
+
+    /// Child elements in document order (text, comments and processing instructions skipped).
+    public var children: [XMLElement] {
+        var result: [XMLElement] = []
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE { result.append(XMLElement(document: document, node: current)) }
+            child = current.pointee.next
+        }
+        return result
+    }
+
+    /// Child elements with this local name.
+    public func children(named localName: String) -> [XMLElement] {
+        var result: [XMLElement] = []
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
+                result.append(XMLElement(document: document, node: current))
+            }
+            child = current.pointee.next
+        }
+        return result
+    }
+
+    /// The first child element with this local name.
+    public func child(named localName: String) -> XMLElement? {
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
+                return XMLElement(document: document, node: current)
+            }
+            child = current.pointee.next
+        }
+        return nil
+    }
+
+    /// Every element below this one with this local name, in document order.
+    public func descendants(named localName: String) -> [XMLElement] {
+        var result: [XMLElement] = []
+        collect(node, localName, into: &result)
+        return result
+    }
+
+    private func collect(_ parent: xmlNodePtr, _ localName: String, into result: inout [XMLElement]) {
+        var child = parent.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                if let name = current.pointee.name, equal(name, localName) {
+                    result.append(XMLElement(document: document, node: current))
+                }
+                collect(current, localName, into: &result)
+            }
+            child = current.pointee.next
+        }
+    }
+
+    /// All text below this element (text and CDATA, internal entities replaced), concatenated as written.
+    public var text: String {
+        var bytes: [UInt8] = []
+        appendText(of: node, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func appendText(of parent: xmlNodePtr, to bytes: inout [UInt8]) {
+        var child = parent.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                append(current.pointee.content, to: &bytes)
+            case XML_ELEMENT_NODE:
+                appendText(of: current, to: &bytes)
+            case XML_ENTITY_REF_NODE:
+                if let name = current.pointee.name { append(document.entityText(name), to: &bytes) }
+            default:
+                break
+            }
+            child = current.pointee.next
+        }
+    }
+
+    private func attributeValue(_ attr: xmlAttrPtr) -> String {
+        var bytes: [UInt8] = []
+        var child = attr.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ENTITY_REF_NODE {
+                if let name = current.pointee.name { append(document.entityText(name), to: &bytes) }
+            } else {
+                append(current.pointee.content, to: &bytes)
+            }
+            child = current.pointee.next
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+// MARK: - xmlChar strings
+
+private func string(_ p: UnsafePointer<xmlChar>?) -> String? {
+    p.map { String(cString: $0) }
+}
+
+private func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
+    guard var p else { return }
+    while p.pointee != 0 {
+        bytes.append(p.pointee)
+        p += 1
+    }
+}
+
+/// Compares a NUL-terminated xmlChar string with a Swift string without allocating.
+private func equal(_ p: UnsafePointer<xmlChar>, _ name: String) -> Bool {
+    var i = 0
+    for byte in name.utf8 {
+        if p[i] != byte { return false }
+        i += 1
+    }
+    return p[i] == 0
+}
