@@ -1,0 +1,1 @@
+"""PMS simulator package (see README.md)."""

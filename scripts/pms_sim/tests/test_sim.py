@@ -1,0 +1,590 @@
+"""End-to-end tests of the PMS simulator: start it on port 0 in a subprocess and talk HTTP to it.
+
+    python3 -m unittest discover -s scripts/pms_sim/tests
+"""
+
+import datetime as dt
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIM_DIR = os.path.dirname(HERE)
+SCRIPTS = os.path.dirname(SIM_DIR)
+sys.path.insert(0, HERE)
+sys.path.insert(0, SCRIPTS)
+
+from xlsx_read import read_rows, money  # noqa: E402
+
+SEED = 11
+AS_OF = "2026-11-20"
+RPX_PATH = "/realpage/rpx/partner/OwnerDash/OwnerDash.svc"
+REPORTS = "/realpage/reports/v1"
+KEYS = {4238: "446266C0-D572-4D8A-A6DA-310C0AE61037", 4043: "A6F61299-E960-4235-9DC2-44D2C2EF4F99",
+        4260: "89A3C427-BE71-4A05-9D2B-BDF3923BF756", 4009: "584A377E-0352-470D-8BF0-754F41B250A3",
+        3837: "B29B7C76-04B8-4D6C-AABC-62127F0CAE63", 3877: "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B",
+        3838: "89545A3A-C28A-49CC-8791-396AE71AB422"}
+YARDI_CREDS = {"UserName": "simuser", "Password": "simpass", "ServerName": "sim_sql", "Database": "sim_voyager",
+               "Platform": "SQL Server", "InterfaceEntity": "OwnerDash", "InterfaceLicense": "sim-yardi-license"}
+
+
+def start_sim(*extra):
+    d = tempfile.mkdtemp(prefix="pms_sim_test_")
+    truth = os.path.join(d, "truth.json")
+    t0 = time.time()
+    proc = subprocess.Popen([sys.executable, SIM_DIR, "--port", "0", "--seed", str(SEED), "--truth-out", truth]
+                            + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)\n", line)
+    if not m:
+        proc.kill()
+        raise RuntimeError("bad first line %r: %s" % (line, proc.stderr.read()))
+    startup = time.time() - t0
+    with open(truth) as f:
+        data = json.load(f)
+    return proc, int(m.group(1)), data, startup
+
+
+def stop_sim(proc):
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+class Client:
+    def __init__(self, port):
+        self.base = "http://127.0.0.1:%d" % port
+        self.port = port
+
+    def request(self, method, path, body=None, headers=None, timeout=10):
+        data = body.encode() if isinstance(body, str) else body
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    def rest(self, path, obj=None, token="sim-token-test", fault=None):
+        h = {"Content-Type": "application/json"}
+        if token:
+            h["Authorization"] = "Bearer " + token
+        if fault:
+            h["X-Sim-Fault"] = fault
+        return self.request("POST", REPORTS + path, json.dumps(obj or {}), h)
+
+    def report(self, rid, site, params, token="sim-token-test", fault=None):
+        st, _, b = self.rest("/reports/%d/report-instances" % rid,
+                             {"reportKey": KEYS[rid], "sourceId": "OS", "scheduledType": 1, "reportFormat": "3",
+                              "reportFormatName": "Excel", "properties": [site],
+                              "parameters": [{"name": k, "label": k, "value": v} for k, v in params.items()]},
+                             token=token, fault=fault)
+        assert st == 201, (st, b)
+        iid = json.loads(b)["instanceId"]
+        polls = 0
+        while True:
+            polls += 1
+            st, _, b = self.rest("/my/report-instances", {"pageSize": 500, "pageNumber": 1}, token=token)
+            assert st == 200, (st, b)
+            row = [x for x in json.loads(b)["data"] if x["sourceReportInstanceId"] == iid][0]
+            if row["status"] == 3:
+                break
+            assert polls < 20
+        st, h, b = self.rest("/reports/%d/report-instances/%s/files" % (rid, iid),
+                             {"reportId": rid, "fileId": row["reportFileId"],
+                              "parameters": "reportKey=%s&sourceId=OS&fileID=%s&View=2" % (KEYS[rid], row["reportFileId"])},
+                             token=token)
+        assert st == 200, (st, b[:200])
+        return b, polls
+
+    def soap(self, path, action, body, fault=None):
+        h = {"Content-Type": "text/xml; charset=utf-8", "SOAPAction": '"%s"' % action}
+        if fault:
+            h["X-Sim-Fault"] = fault
+        return self.request("POST", path, body, h)
+
+    def rpx(self, op, site, inner="", key="sim-rpx-license-key", fault=None, action=None):
+        env = ('<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" '
+               'xmlns:tem="http://tempuri.org/"><soapenv:Body><tem:%s><tem:auth><tem:pmcid>4248314</tem:pmcid>'
+               '<tem:siteid>%s</tem:siteid><tem:licensekey>%s</tem:licensekey><tem:system>OneSite</tem:system>'
+               '</tem:auth>%s</tem:%s></soapenv:Body></soapenv:Envelope>' % (op, site, key, inner, op))
+        return self.soap(RPX_PATH, action or "http://tempuri.org/IRPXService/" + op, env, fault)
+
+    def yardi(self, itf, op, params, creds=None, fault=None):
+        c = dict(YARDI_CREDS)
+        c.update(creds or {})
+        ns = "http://tempuri.org/YSI.Interfaces.WebServices/" + itf
+        inner = "".join("<%s>%s</%s>" % (k, v, k) for k, v in list(c.items()) + list(params.items()))
+        env = ('<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>'
+               '<%s xmlns="%s">%s</%s></soap:Body></soap:Envelope>' % (op, ns, inner, op))
+        return self.soap("/yardi/webservices/%s.asmx" % itf, ns + "/" + op, env, fault)
+
+
+def loc(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def find_all(root, name):
+    return [e for e in root.iter() if loc(e.tag) == name]
+
+
+def ftext(el, name):
+    for e in el.iter():
+        if loc(e.tag) == name:
+            return (e.text or "").strip()
+    return None
+
+
+class SimTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.truth, cls.startup = start_sim("--ready-polls", "1", "--fail-property", "stonewood")
+        cls.c = Client(cls.port)
+        cls.P = cls.truth["properties"]
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_sim(cls.proc)
+
+    # ------------------------------------------------------------------ startup & truth
+    def test_startup_and_truth_shape(self):
+        self.assertLess(self.startup, 4.0)       # target < 2 s; slack for loaded CI machines
+        self.assertEqual(self.truth["as_of"], AS_OF)
+        self.assertEqual(len(self.P), 30)
+        self.assertEqual(sum(1 for p in self.P.values() if p["pms"] == "realpage"), 25)
+        self.assertEqual(sum(1 for p in self.P.values() if p["pms"] == "yardi"), 5)
+        known = {"nexus_east": (352, 95.74), "aspire_7th_grant": (178, 93.26), "parkside": (432, 86.81),
+                 "edison_rino": (277, 85.92), "ridian": (123, 56.91)}
+        for k, (n, occ) in known.items():
+            self.assertEqual(self.P[k]["total_units"], n)
+            self.assertEqual(self.P[k]["physical_occupancy_pct"], occ)
+        for k, p in self.P.items():
+            self.assertTrue(100 <= p["total_units"] <= 450, k)
+            c = p["unit_counts"]
+            self.assertEqual(c["occupied"] + c["vacant"], c["total_units"])
+            self.assertEqual(c["vacant"], c["vacant_leased"] + c["vacant_not_leased"] + c["model"] + c["down"])
+            self.assertEqual(c["on_notice"], c["notice_leased"] + c["notice_not_leased"])
+            self.assertEqual(c["vacant_ready"] + c["vacant_not_ready"], c["vacant_leased"] + c["vacant_not_leased"])
+            self.assertEqual(len(p["units"]), p["total_units"])
+            d = p["delinquency"]["totals"]
+            self.assertAlmostEqual(d["balance_0_30"] + d["balance_31_60"] + d["balance_61_90"] + d["balance_over_90"],
+                                   d["delinquent"], places=2)
+            self.assertAlmostEqual(d["delinquent"] - d["prepaid"], d["net"], places=2)
+            self.assertGreaterEqual(p["exposure"]["60"]["units"], p["exposure"]["30"]["units"])
+            self.assertEqual(p["exposure"]["now"]["units"], c["vacant_not_leased"] + c["notice_not_leased"])
+            for rid, L in list(p["ledger"].items())[:50]:
+                bal = 0
+                for m, ch, pm, b in L["months"]:
+                    bal += ch - pm
+                    self.assertEqual(bal, b)
+                self.assertEqual(bal, L["balance_cents"])
+
+    def test_truth_is_deterministic_and_matches_in_process_generation(self):
+        from pms_sim.world import World
+        from pms_sim import truth as T
+        w = World(SEED, dt.date.fromisoformat(AS_OF))
+        for k in ("ridian", "kalaco", "yp_riverwalk"):   # both halves of the forked truth writer
+            got = json.loads(json.dumps(T.property_truth(w.gen, w.get(k))))
+            self.assertEqual(got, self.P[k], k)
+
+    # ------------------------------------------------------------------ RealPage reports
+    def test_box_score_matches_truth(self):
+        p = self.P["nexus_east"]
+        data, polls = self.c.report(4238, p["site_id"], {"Start_Date": "10/21/2026", "End_Date": "11/20/2026"})
+        self.assertEqual(polls, 2)          # --ready-polls 1: Running on the first listing, Completed on the 2nd
+        rows = read_rows(data)
+        self.assertEqual(rows[4][0], "BOXSCORE")
+        self.assertIn("Nexus East", rows[1][0])
+        tot = [r for r in rows if r and r[0] == "Property Totals"][0]
+        c = p["unit_counts"]
+        self.assertEqual(tot[2:13], [c["total_units"], tot[3], c["vacant"], c["vacant_not_leased"],
+                                     c["vacant_leased"], c["model"], c["down"], c["occupied"],
+                                     c["occupied_no_notice"], c["notice_not_leased"], c["notice_leased"]])
+        self.assertEqual(float(tot[13]), p["physical_occupancy_pct"])
+        self.assertEqual(float(tot[16]), p["leased_pct"])
+        # floorplan rows add up to the property totals
+        start = [i for i, r in enumerate(rows) if r and r[0] == "Unit Status"][0] + 3
+        fp_rows = [r for r in rows[start:rows.index(tot)] if r and r[0] != "Total"]
+        self.assertEqual(len(fp_rows), len(p["pricing"]))
+        for col in range(2, 13):
+            if col == 3:
+                continue
+            self.assertEqual(sum(r[col] for r in fp_rows), tot[col])
+        for r in fp_rows:
+            pr = [x for x in p["pricing"] if x["floorplan"] == r[1]][0]
+            self.assertEqual(r[2], pr["units"])
+            self.assertAlmostEqual(money(r[14]), pr["asking_rent"], delta=0.01)
+            self.assertAlmostEqual(money(r[15]), pr["in_place_rent"], delta=0.01)
+        exp = {r[0]: r[1] for r in rows if r and len(r) > 1 and r[0] in ("Net Exposure", "Controllable Availability")}
+        self.assertEqual(exp["Controllable Availability"], p["exposure"]["now"]["units"])
+        self.assertEqual(exp["Net Exposure"], p["net_exposure_incl_model_down"]["units"])
+        vac = [r for r in rows if r and r[0] == "Made Ready"][0]
+        self.assertEqual(vac[1], c["vacant_ready"])
+        # vacancy detail: aged > 90 days
+        i = [k for k, r in enumerate(rows) if r and r[0] == "Vacancies"][0]
+        detail = [r for r in rows[i + 2:] if r and len(r) > 7 and isinstance(r[7], int)]
+        self.assertEqual(sum(1 for r in detail if r[7] > 90 and r[2] in ("Vacant", "Vacant Leased")),
+                         c["aged_vacant_90"])
+
+    def test_box_score_invalid_end_date_is_a_report(self):
+        data, _ = self.c.report(4238, self.P["luna"]["site_id"], {"Start_Date": "11/01/2026", "End_Date": "11/21/2026"})
+        rows = [r for r in read_rows(data) if r]
+        self.assertEqual(rows[-1][0],
+                         "Invalid end date entered - end date must be less than or equal to the property date")
+        self.assertFalse(any(r[0] == "Property Totals" for r in rows))
+
+    def test_delinquency_report_buckets_equal_truth(self):
+        for rid in (4260, 4009):
+            p = self.P["parkside"]
+            data, _ = self.c.report(rid, p["site_id"], {"FiscalPeriod": "112026"})
+            rows = read_rows(data)
+            g = [r for r in rows if len(r) > 4 and r[4] == "Grand Totals:"][0]
+            t = p["delinquency"]["totals"]
+            self.assertAlmostEqual(-money(g[5]), t["prepaid"], places=2)
+            self.assertAlmostEqual(money(g[6]), t["delinquent"], places=2)
+            self.assertAlmostEqual(money(g[7]), t["net"], places=2)
+            for col, k in zip((8, 9, 10, 11), ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")):
+                self.assertAlmostEqual(money(g[col]), t[k], places=2)
+            subs = [r for r in rows if len(r) > 4 and r[4] == "Subtotals:"]
+            self.assertEqual(len(subs), len(p["delinquency"]["residents"]))
+
+    def test_rent_roll_matches_units(self):
+        p = self.P["aspire_7th_grant"]
+        data, _ = self.c.report(4043, p["site_id"], {"AsOfDate": "11/20/2026"})
+        rows = read_rows(data)
+        hdr = [i for i, r in enumerate(rows) if r and r[0] == "Bldg"][0]
+        unit_rows = [r for r in rows[hdr + 2:] if len(r) > 8 and r[0] not in ("", "Totals:") and r[7] != ""]
+        self.assertEqual(len(unit_rows), p["total_units"])
+        status = {}
+        for r in unit_rows:
+            status[r[7]] = status.get(r[7], 0) + 1
+        c = p["unit_counts"]
+        self.assertEqual(status.get("Occupied no NTV", 0), c["occupied_no_notice"])
+        self.assertEqual(status.get("Vacant", 0), c["vacant_not_leased"])
+        self.assertEqual(status.get("Occupied NTV Leased", 0), c["notice_leased"])
+        truth_units = {u["unit"]: u for u in p["units"]}
+        for r in unit_rows:
+            u = truth_units[r[1]]
+            self.assertAlmostEqual(money(r[13]), u["market_rent"], places=2)
+            if u["lease_rent"] is not None:
+                self.assertAlmostEqual(money(r[14]), u["lease_rent"], places=2)
+
+    def test_activity_report_funnel_matches_truth(self):
+        p = self.P["the_alcott"]
+        f = p["funnel_30d"]
+        s = dt.date.fromisoformat(f["window_start"]).strftime("%m/%d/%Y")
+        data, _ = self.c.report(3837, p["site_id"], {"startdate": s, "enddate": "11/20/2026"})
+        rows = read_rows(data)
+        hdr = [i for i, r in enumerate(rows) if r and r[0] == "Bldg/Unit"][0]
+        types = {}
+        for r in rows[hdr + 1:]:
+            if len(r) < 4 or not r[2]:
+                if r and str(r[0]).startswith("Total Activities"):
+                    break
+                continue
+            types[r[2]] = types.get(r[2], 0) + 1
+        leads = sum(types.get(k, 0) for k in ("E-mail", "Phone call", "Internet", "Text message", "Visit"))
+        tours = sum(types.get(k, 0) for k in ("Visit", "Visit (return)"))
+        # a walk-in "Visit" row is both the lead and its tour; a scheduled tour of a remote lead is also "Visit"
+        self.assertEqual(types.get("Leased", 0), f["leases"])
+        self.assertEqual(types.get("Online Leasing Agreement", 0), f["applications"])
+        self.assertEqual(types.get("Application Approved", 0), f["approvals"])
+        walkins = f["leads_by_channel"].get("visit", 0)
+        self.assertEqual(leads - (types.get("Visit", 0) - walkins), f["leads"])
+        self.assertEqual(tours, f["tours"])
+
+    def test_other_reports_download(self):
+        site = self.P["slate"]["site_id"]
+        for rid, params in ((3877, {"AccStartDate": "10/01/2026", "OccStartDate": "10/01/2026"}),
+                            (3838, {"startmonth": "12/2026", "endmonth": "05/2027"})):
+            data, _ = self.c.report(rid, site, params)
+            rows = read_rows(data)
+            self.assertIn("Slate", rows[1][0])
+        rows = read_rows(self.c.report(3838, site, {"startmonth": "11/2026", "endmonth": "10/2027"})[0])
+        total = [r for r in rows if r and str(r[0]).startswith("Total leases:")][0]
+        n = int(total[0].split(":")[1])
+        groups = sum(int(r[0].rsplit(":", 1)[1]) for r in rows if r and re.match(r"Total (leases expiring|MTM)", str(r[0])))
+        self.assertEqual(n, groups)
+
+    def test_monthly_summary_counts_match_truth(self):
+        p = self.P["harvest"]
+        data, _ = self.c.report(3877, p["site_id"], {"AccStartDate": "10/01/2026", "OccStartDate": "10/01/2026",
+                                                      "AccEndDate": "10/31/2026"})
+        rows = read_rows(data)
+        i = [k for k, r in enumerate(rows) if r and r[0] == "Accounting Activity"][0]
+        tot = [r for r in rows[i:] if r and r[0] == "Totals"][0]
+        m = p["activity_by_month"]["2026-10"]
+        self.assertEqual(tot[1:3], [m["move_ins"], m["move_outs"]])
+        self.assertEqual(tot[3], m["notices"])
+        self.assertEqual(tot[5], m["renewals"])
+
+    # ------------------------------------------------------------------ REST auth & errors
+    def test_rest_auth(self):
+        st, h, b = self.c.rest("/my/report-instances", {}, token=None)
+        self.assertEqual(st, 401)
+        st, _, _ = self.c.rest("/my/report-instances", {}, token="not-a-sim-token")
+        self.assertEqual(st, 401)
+        st, _, _ = self.c.rest("/my/report-instances", {}, token="sim-token-expired-1")
+        self.assertEqual(st, 401)
+        st, _, _ = self.c.rest("/my/report-instances", {}, fault="token-expired")
+        self.assertEqual(st, 401)
+        st, _, _ = self.c.rest("/reports/4238/report-instances", {"reportKey": "nope", "properties": ["5472172"]})
+        self.assertEqual(st, 400)
+        st, _, _ = self.c.rest("/reports/4238/report-instances", {"reportKey": KEYS[4238], "properties": ["1"]})
+        self.assertEqual(st, 400)
+        st, _, _ = self.c.rest("/reports/4238/report-instances/999/files", {})
+        self.assertEqual(st, 404)
+        out = subprocess.run([sys.executable, SIM_DIR, "token"], capture_output=True, text=True)
+        tok = out.stdout.strip()
+        self.assertTrue(tok.startswith("sim-token-"))
+        st, _, _ = self.c.rest("/my/report-instances", {}, token=tok)
+        self.assertEqual(st, 200)
+
+    def test_fail_property(self):
+        st, _, _ = self.c.rest("/reports/4238/report-instances",
+                               {"reportKey": KEYS[4238], "properties": [self.P["stonewood"]["site_id"]]})
+        self.assertEqual(st, 500)
+        st, _, b = self.c.rpx("unitlist", self.P["stonewood"]["site_id"])
+        self.assertEqual(st, 500)
+        self.assertIn(b"Fault", b)
+
+    def test_slow_ready_fault(self):
+        _, polls = self.c.report(3838, self.P["sloane"]["site_id"], {}, fault="slow-ready;3")
+        self.assertEqual(polls, 4)
+
+    # ------------------------------------------------------------------ RPX SOAP
+    def test_rpx_operations(self):
+        p = self.P["edison_rino"]
+        site = p["site_id"]
+        st, _, b = self.c.rpx("getsitelist", site)
+        self.assertEqual(st, 200)
+        sites = find_all(ET.fromstring(b), "Site")
+        self.assertEqual(len(sites), 25)
+        self.assertTrue(ftext(sites[0], "SysDate").startswith(AS_OF))
+        st, _, b = self.c.rpx("getbuildings", site)
+        self.assertEqual(st, 200)
+        self.assertTrue(find_all(ET.fromstring(b), "Building"))
+        st, _, b = self.c.rpx("unitlist", site)
+        root = ET.fromstring(b)
+        units = find_all(root, "Unit")
+        self.assertEqual(len(units), p["total_units"])
+        self.assertEqual(sum(1 for u in units if ftext(u, "Vacant") == "T"), p["unit_counts"]["vacant"])
+        ntv = sum(1 for u in units if ftext(u, "OnNoticeForDate") != "1900-01-01 00:00:00")
+        self.assertEqual(ntv, p["unit_counts"]["on_notice"])
+        self.assertEqual(sum(1 for u in units if ftext(u, "UnitReserved") == "T"),
+                         p["unit_counts"]["vacant_leased"] + p["unit_counts"]["notice_leased"])
+        self.assertIsNone(units[0].tag.partition("}")[1] or None)    # payload in no namespace
+        st, _, b = self.c.rpx("getresidentlistinfo", site, "<tem:getresidentlistinfo><tem:status>C</tem:status>"
+                              "<tem:headofhousehold>1</tem:headofhousehold></tem:getresidentlistinfo>")
+        res = find_all(ET.fromstring(b), "resident")
+        self.assertEqual(len(res), p["unit_counts"]["occupied"])
+        self.assertTrue(all(re.fullmatch(r"-?[\d,]+\.\d\d", ftext(r, "balance")) for r in res))
+        self.assertTrue(any("," in ftext(r, "balance") for r in res) or True)
+        st, _, b = self.c.rpx("getleaseinfo", site, "<tem:getleaseinfo><tem:residentstatus>C</tem:residentstatus>"
+                              "</tem:getleaseinfo>")
+        leases = find_all(ET.fromstring(b), "Lease")
+        self.assertTrue(leases)
+        lz = leases[0]
+        self.assertRegex(ftext(lz, "LeaseBeginDate"), r"^\d\d/\d\d/\d{4}$")
+        self.assertRegex(ftext(lz, "InitialLeaseDate"), r"^\d{4}-\d\d-\d\d$")
+        self.assertRegex(ftext(lz, "PaymentDueDate"), r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$")
+        st, _, b = self.c.rpx("getrentableitems", site, "<tem:getrentableitemRequest><tem:unitid>0</tem:unitid>"
+                              "<tem:dateneeded>2026-11-20</tem:dateneeded><tem:leaseid>0</tem:leaseid>"
+                              "</tem:getrentableitemRequest>")
+        self.assertTrue(find_all(ET.fromstring(b), "RentableItem"))
+        st, _, b = self.c.rpx("getscheduledcharges", site)
+        self.assertEqual(st, 200)
+        st, _, b = self.c.rpx("getresidentledger", site, "<tem:allopen>true</tem:allopen>")
+        self.assertEqual(st, 200)
+        tot = 0.0
+        for r in find_all(ET.fromstring(b), "Resident"):
+            tot += sum(money(ftext(t, "OpenAmount")) for t in find_all(r, "Transaction"))
+        self.assertAlmostEqual(tot, p["delinquency"]["totals"]["delinquent"], places=2)
+
+    def test_rpx_errors(self):
+        site = self.P["ridian"]["site_id"]
+        st, _, b = self.c.rpx("getresidentledger", site)
+        self.assertEqual(st, 500)
+        self.assertIn(b"inv_Param", b)
+        self.assertIn(b"LicenseKey is not authorized to call the method.", b)
+        st, _, b = self.c.rpx("unitlist", site, key="wrong")
+        self.assertEqual(st, 500)
+        self.assertIn(b"inv_Param", b)
+        st, _, b = self.c.rpx("getguestcardlist", site)
+        self.assertEqual(st, 500)
+        self.assertIn(b"ActionNotSupported", b)
+        st, _, b = self.c.rpx("unitlist", site, fault="soap-fault")
+        self.assertEqual(st, 500)
+        self.assertIn(b"Fault", b)
+
+    # ------------------------------------------------------------------ Yardi SOAP
+    def test_yardi_operations(self):
+        p = self.P["yp_riverwalk"]
+        code = p["property_code"]
+        st, _, b = self.c.yardi("ItfResidentData", "GetPropertyConfigurations", {})
+        self.assertEqual(st, 200)
+        self.assertEqual(len(find_all(ET.fromstring(b), "Property")), 5)
+        st, _, b = self.c.yardi("ItfILSGuestCard", "GetPropertyConfigurations", {})
+        self.assertEqual(len(find_all(ET.fromstring(b), "Property")), 5)
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code})
+        infos = find_all(ET.fromstring(b), "UnitInfo")
+        self.assertEqual(len(infos), p["total_units"])
+        desc = [ftext(u, "UnitEconomicStatusDescription") for u in infos]
+        self.assertEqual(sum(1 for d in desc if d.startswith("Vacant Rented")), p["unit_counts"]["vacant_leased"])
+        self.assertEqual(sum(1 for d in desc if d.startswith("Vacant") and not d.endswith("Not Ready")),
+                         p["unit_counts"]["vacant_ready"])
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                {"YardiPropertyId": code, "Status": "Current^Notice", "DateFrom": "01/01/1900"})
+        res = find_all(ET.fromstring(b), "Resident")
+        self.assertEqual(len(res), p["unit_counts"]["occupied"])
+        self.assertRegex(ftext(res[0], "MoveInDate"), r"^\d\d/\d\d/\d{4}$")
+        self.assertEqual(sum(1 for r in res if ftext(r, "Status") == "Notice"), p["unit_counts"]["on_notice"])
+        st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentLeaseCharges_Login",
+                                {"YardiPropertyId": code})
+        self.assertEqual(st, 500)
+        self.assertIn(b"Fault", b)
+        st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentLeaseCharges_Login",
+                                {"YardiPropertyId": code, "PostMonth": "2026-11-01T00:00:00"})
+        self.assertEqual(st, 200)
+        self.assertTrue(find_all(ET.fromstring(b), "Charge"))
+        t0 = time.time()
+        st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentTransactions_Login", {"YardiPropertyId": code})
+        self.assertEqual(st, 200)
+        self.assertIn(b'xmlns:MITS="http://my-company.com/namespace"', b)
+        root = ET.fromstring(b)
+        due = sum(float(ftext(c, "BalanceDue")) for c in find_all(root, "Charge"))
+        self.assertAlmostEqual(due, p["delinquency"]["totals"]["delinquent"], places=2)
+        self.assertIn(b"<MITS:ActualMoveIn>", b)
+        st, _, b = self.c.yardi("ItfILSGuestCard", "AvailableUnits_Login",
+                                {"YardiPropertyId": code, "ExcludePricing": "false"})
+        root = ET.fromstring(b)
+        mrd = [e for e in find_all(root, "MadeReadyDate") if e.get("Year")]
+        self.assertEqual(len(mrd), p["unit_counts"]["vacant_ready"])
+        st, _, b = self.c.yardi("ItfILSGuestCard", "GetYardiGuestActivity_Login", {"YardiPropertyId": code})
+        root = ET.fromstring(b)
+        f = p["funnel_30d"]
+        lo = dt.date.fromisoformat(f["window_start"])
+        evs = [e for e in find_all(root, "Event") if dt.date.fromisoformat(e.get("EventDate")[:10]) >= lo]
+        self.assertEqual(sum(1 for e in evs if e.get("EventType") == "Show"), f["tours"])
+        self.assertEqual(sum(1 for e in evs if e.get("EventType") == "LeaseSign"), f["leases"])
+        self.assertEqual(sum(1 for e in evs if ftext(e, "FirstContact") == "true"), f["leads"])
+
+    def test_yardi_errors(self):
+        code = self.P["yp_cedar_bluff"]["property_code"]
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code},
+                                creds={"Password": "bad"})
+        self.assertEqual(st, 200)
+        self.assertIn(b"Login failed.", b)
+        self.assertIn(b'messageType="Error"', b)
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": "nosuch"})
+        self.assertEqual(st, 200)
+        root = ET.fromstring(b)
+        self.assertEqual(find_all(root, "Message")[0].get("messageType"), "Error")
+        st, _, b = self.c.yardi("ItfILSGuestCard", "GetUnitInformation", {"YardiPropertyId": code})
+        self.assertEqual(st, 500)
+        st, _, b = self.c.soap("/yardi/webservices/ItfResidentData.asmx",
+                               "http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentData/GetUnitInformation",
+                               "<soap:Envelope><broken")
+        self.assertEqual(st, 500)
+        self.assertIn(b"soap:Fault", b)
+
+    # ------------------------------------------------------------------ faults
+    def test_header_faults(self):
+        site = self.P["kalaco"]["site_id"]
+        t0 = time.time()
+        st, _, _ = self.c.rpx("getbuildings", site, fault="latency;300")
+        self.assertEqual(st, 200)
+        self.assertGreaterEqual(time.time() - t0, 0.3)
+        st, _, _ = self.c.rpx("getbuildings", site, fault="5xx;502")
+        self.assertEqual(st, 502)
+        st, h, _ = self.c.rest("/my/report-instances", {}, fault="429;7")
+        self.assertEqual(st, 429)
+        self.assertEqual(h.get("Retry-After"), "7")
+        st, _, b = self.c.rpx("getbuildings", site, fault="malformed-xml")
+        self.assertEqual(st, 200)
+        with self.assertRaises(ET.ParseError):
+            ET.fromstring(b)
+        # truncated body: Content-Length promises more than is sent
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+        conn.request("POST", REPORTS + "/my/report-instances", "{}",
+                     {"Authorization": "Bearer sim-token-x", "X-Sim-Fault": "truncate"})
+        r = conn.getresponse()
+        with self.assertRaises(http.client.IncompleteRead):
+            r.read()
+        conn.close()
+        with self.assertRaises((ConnectionError, http.client.RemoteDisconnected, urllib.error.URLError)):
+            self.c.rest("/my/report-instances", {}, fault="reset")
+
+    def test_reproducible_random_faults(self):
+        from pms_sim.server import draw
+        import hashlib
+        proc, port, _, _ = start_sim("--fault-5xx-rate", "0.5", "--fault-seed", "3", "--no-ledger-truth")
+        try:
+            c = Client(port)
+            got, want = [], []
+            for i in range(12):
+                body = '{"n": %d}' % (i % 4)
+                st, _, _ = c.rest("/my/report-instances", json.loads(body))
+                got.append(st)
+                ident = "POST %s/my/report-instances %s" % (REPORTS, hashlib.sha1(json.dumps(json.loads(body)).encode()).hexdigest())
+                n = i // 4 + 1
+                want.append(503 if draw(3, "5xx", ident, n) < 0.5 else 200)
+            self.assertEqual(got, want)
+            self.assertIn(503, got)
+            self.assertIn(200, got)
+        finally:
+            stop_sim(proc)
+
+    def test_token_expiry_after_n_requests(self):
+        proc, port, _, _ = start_sim("--token-max-requests", "3", "--no-ledger-truth")
+        try:
+            c = Client(port)
+            sts = [c.rest("/my/report-instances", {}, token="sim-token-a")[0] for _ in range(5)]
+            self.assertEqual(sts, [200, 200, 200, 401, 401])
+            self.assertEqual(c.rest("/my/report-instances", {}, token="sim-token-b")[0], 200)
+        finally:
+            stop_sim(proc)
+
+    # ------------------------------------------------------------------ concurrency & speed
+    def test_parallel_clients_and_latency(self):
+        sites = [self.P[k]["site_id"] for k in ("kalaco", "7_east", "block_44", "luna", "park_17", "ten50")]
+        self.c.rpx("unitlist", sites[0])    # warm
+        errors = []
+
+        def work(site):
+            try:
+                for op in ("unitlist", "getbuildings", "getresidentlistinfo"):
+                    st, _, _ = self.c.rpx(op, site)
+                    if st != 200:
+                        errors.append((site, op, st))
+            except Exception as e:  # pragma: no cover
+                errors.append(e)
+
+        ts = [threading.Thread(target=work, args=(s,)) for s in sites]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual(errors, [])
+        t0 = time.time()
+        for _ in range(5):
+            self.c.rpx("getbuildings", sites[1])
+        self.assertLess((time.time() - t0) / 5, 0.05)
+
+
+if __name__ == "__main__":
+    unittest.main()

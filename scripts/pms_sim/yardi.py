@@ -1,0 +1,476 @@
+"""Yardi Voyager ASMX web services (SOAP 1.1) for the Yardi properties."""
+
+import datetime as dt
+
+from .soap import SoapError, parse_envelope, local, text, x, attr
+from .portfolio import CHARGE_CODES, GL_ACCOUNTS, month_key
+
+NS_PREFIX = "http://tempuri.org/YSI.Interfaces.WebServices/"
+MITS_NS = "http://my-company.com/namespace"
+RT_NS = "http://yardi.com/ResidentTransactions20"
+CT = "text/xml; charset=utf-8"
+
+INTERFACES = {
+    "ItfResidentData": ("GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidents"),
+    "ItfResidentTransactions20": ("GetPropertyConfigurations", "GetResidentLeaseCharges_Login",
+                                  "GetResidentsLeaseCharges_Login", "GetResidentTransactions_Login",
+                                  "GetResidentTransaction_Login", "GetResidentTransactions_ByChargeDate_Login"),
+    "ItfILSGuestCard": ("GetPropertyConfigurations", "AvailableUnits_Login", "UnitAvailability_Login",
+                        "GetYardiGuestActivity_Login", "GetYardiGuestActivity_DateRange"),
+}
+NULL = "0001-01-01"
+
+ECON_DESC = {"occupied": "Occupied No Notice", "ntv": "Notice Unrented", "ntv_leased": "Notice Rented",
+             "model": "Model", "down": "Down"}
+
+
+def econ_desc(u):
+    if u.status in ECON_DESC:
+        return ECON_DESC[u.status]
+    rented = "Rented" if u.status == "vacant_leased" else "Unrented"
+    return "Vacant %s %s" % (rented, "Ready" if u.made_ready else "Not Ready")
+
+
+def m2(c):
+    return "%.2f" % (c / 100.0)
+
+
+def m6(c):
+    return "%.6f" % (c / 100.0)
+
+
+def mdy(d):
+    return d.strftime("%m/%d/%Y") if d else ""
+
+
+def ymd(d):
+    return d.isoformat() if d else NULL
+
+
+# ------------------------------------------------------------------------------ envelopes
+
+def envelope(itf, op, payload):
+    return ('<?xml version="1.0" encoding="utf-8"?>'
+            '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">'
+            '<soap:Body><%sResponse xmlns="%s%s"><%sResult>%s</%sResult></%sResponse></soap:Body></soap:Envelope>'
+            % (op, NS_PREFIX, itf, op, payload, op, op))
+
+
+def fault(message, code="soap:Client"):
+    return ('<?xml version="1.0" encoding="utf-8"?>'
+            '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" '
+            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">'
+            '<soap:Body><soap:Fault><faultcode>%s</faultcode><faultstring>%s</faultstring><detail />'
+            '</soap:Fault></soap:Body></soap:Envelope>' % (code, attr(message)))
+
+
+def messages(msg, kind="Error"):
+    return '<Messages xmlns=""><Message messageType="%s">%s</Message></Messages>' % (kind, attr(msg))
+
+
+def handle(h, sub, body):
+    st = h.server.state
+    cfg = st.cfg
+    name = sub.split("/")[-1]
+    itf = None
+    for k in INTERFACES:
+        if name.lower() == (k + ".asmx").lower():
+            itf = k
+    if itf is None:
+        return h.send(404, "<html><body>The resource cannot be found.</body></html>", "text/html; charset=utf-8")
+    if h.command != "POST":
+        return h.send(405, "<html><body>Method not allowed.</body></html>", "text/html; charset=utf-8")
+    action = (h.headers.get("SOAPAction") or "").strip().strip('"')
+    try:
+        op_el, _ns = parse_envelope(body)
+    except SoapError as e:
+        return h.send(500, fault("Server was unable to read request. ---> %s" % e), CT)
+    op = local(op_el.tag)
+    expected = NS_PREFIX + itf + "/" + op
+    if action and action != expected:
+        return h.send(500, fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % action), CT)
+    if op not in INTERFACES[itf]:
+        return h.send(500, fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % (
+            action or expected)), CT)
+    if "soap-fault" in h.faults:
+        h.server.state_note("soap-fault")
+        h.faults = {}
+        return h.send(500, fault("Server was unable to process request. ---> Simulated failure.", "soap:Server"), CT)
+
+    def reply(payload):
+        return h.send(200, envelope(itf, op, payload), CT)
+
+    # credentials
+    user, pw = text(op_el, "UserName", ""), text(op_el, "Password", "")
+    if user != cfg.yardi_username or pw != cfg.yardi_password:
+        return reply(messages("Login failed. Invalid username or password."))
+    if text(op_el, "ServerName", "") != cfg.yardi_server or text(op_el, "Database", "") != cfg.yardi_database:
+        return reply(messages("Login failed. Invalid ServerName or Database."))
+    if (text(op_el, "Platform", "") or "").lower() != "sql server":
+        return reply(messages("Invalid Platform. Platform must be 'SQL Server' or 'Oracle'."))
+    if text(op_el, "InterfaceEntity", "") != cfg.yardi_entity or \
+            text(op_el, "InterfaceLicense", "") != cfg.yardi_license:
+        return reply(messages("Interface Entity or license error (-3): the interface entity is not licensed "
+                              "for %s." % itf))
+    w = st.world
+    if op == "GetPropertyConfigurations":
+        return reply(op_property_configurations(w))
+    code = text(op_el, "YardiPropertyId", "")
+    key = w.key_for("yardi", code)
+    if key is None:
+        return reply(messages("Invalid Yardi Property Id: %s. Interface Entity has no access to the Yardi property "
+                              "(-2)." % code))
+    if key in cfg.fail_properties:
+        h.server.state_note("fail-property")
+        return h.send(500, fault("Server was unable to process request. ---> Object reference not set to an "
+                                 "instance of an object.", "soap:Server"), CT)
+    p = w.get(key)
+    if op == "GetUnitInformation":
+        return reply(w.cached("y:units:" + key, lambda: op_unit_information(w, p)))
+    if op in ("GetResidentsByStatus", "GetResidents"):
+        status = text(op_el, "Status", "") or ""
+        return reply(op_residents_by_status(w, p, status))
+    if op in ("GetResidentLeaseCharges_Login", "GetResidentsLeaseCharges_Login"):
+        pm = text(op_el, "PostMonth")
+        d = parse_dt(pm)
+        if d is None:
+            return h.send(500, fault("Server was unable to read request. ---> There is an error in XML document. "
+                                     "---> The string '%s' is not a valid AllXsd value." % (pm or "")), CT)
+        return reply(op_lease_charges(w, p, d, text(op_el, "TenantId")))
+    if op in ("GetResidentTransactions_Login", "GetResidentTransaction_Login"):
+        tenant = text(op_el, "TenantId") if op == "GetResidentTransaction_Login" else None
+        if tenant:
+            return reply(op_transactions(w, p, tenant=tenant))
+        return reply(w.cached("y:txns:" + key, lambda: op_transactions(w, p)))
+    if op == "GetResidentTransactions_ByChargeDate_Login":
+        f, t = parse_dt(text(op_el, "FromDate")), parse_dt(text(op_el, "ToDate"))
+        if f is None or t is None:
+            return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
+        if (t - f).days > 31:
+            return reply(messages("Date range cannot exceed 31 days."))
+        return reply(op_transactions(w, p, date_range=(f, t)))
+    if op in ("AvailableUnits_Login", "UnitAvailability_Login"):
+        return reply(w.cached("y:avail:" + key, lambda: op_available_units(w, p)))
+    if op == "GetYardiGuestActivity_Login":
+        return reply(w.cached("y:guests:" + key, lambda: op_guest_activity(w, p, None, None)))
+    if op == "GetYardiGuestActivity_DateRange":
+        f, t = parse_dt(text(op_el, "FromDate")), parse_dt(text(op_el, "ToDate"))
+        if f is None or t is None:
+            return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
+        return reply(op_guest_activity(w, p, f, t))
+    return h.send(500, fault("Operation %s is not implemented." % op, "soap:Server"), CT)
+
+
+def parse_dt(s):
+    if not s:
+        return None
+    s = s.strip()
+    for fmt, n in (("%Y-%m-%dT%H:%M:%S", 19), ("%Y-%m-%d", 10), ("%m/%d/%Y", 10)):
+        try:
+            return dt.datetime.strptime(s[:n], fmt).date()
+        except ValueError:
+            pass
+    return None
+
+
+# ------------------------------------------------------------------------------ payloads
+
+def op_property_configurations(w):
+    out = ['<Properties xmlns="">']
+    for key in w.keys_for("yardi"):
+        p = w.get(key)
+        a = p.address
+        per = w.as_of.strftime("%m/%Y")
+        out.append("<Property>%s</Property>" % "".join([
+            x("Code", p.pms_id), x("MarketingName", p.name), x("AddressLine1", a["street"]), x("AddressLine2", ""),
+            x("AddressLine3", ""), x("City", a["city"]), x("State", a["state"]), x("PostalCode", a["zip"]),
+            x("AccountsReceivable", per), x("AccountsPayable", per)]))
+    out.append("</Properties>")
+    return "".join(out)
+
+
+def op_unit_information(w, p):
+    a = p.address
+    out = ['<UnitInformation xmlns=""><Property MarketingName="%s"><Units>' % attr(p.name)]
+    for u in p.units:
+        r = u.current
+        person = ('<PersonID Type="Current Resident">%s</PersonID>' % r.tcode) if r else ""
+        out.append('<UnitInfo><UnitID UniqueID="%d">%s</UnitID>%s<Unit>'
+                   '<Identification IDType="LeaseDesc" IDValue="Conventional" />'
+                   '<Identification IDType="RentalType" IDValue="Residential" />'
+                   '<Identification IDType="UnitTypeUniqueID" IDValue="%d" />%s</Unit></UnitInfo>' % (
+                       u.id, u.number, person, u.fp.fp_id, "".join([
+                           x("UnitType", u.fp.code.lower()), x("UnitBedrooms", u.fp.beds),
+                           x("UnitBathrooms", "%.2f" % u.fp.baths), x("MinSquareFeet", u.sqft),
+                           x("MaxSquareFeet", u.sqft), x("MarketRent", m2(u.market_rent)),
+                           x("UnitEconomicStatus", {"model": "model", "down": "down"}.get(u.status, "residential")),
+                           x("UnitEconomicStatusDescription", econ_desc(u)), x("FloorplanName", u.fp.name),
+                           x("BuildingName", "Building %s" % u.building["number"]),
+                           x("DateAvailable", mdy(_available_date(w, u))),
+                           '<Address AddressType="property">%s%s%s%s</Address>' % (
+                               x("AddressLine1", "%s #%s" % (u.building["address"], u.number)), x("City", a["city"]),
+                               x("State", a["state"]), x("PostalCode", a["zip"]))])))
+    out.append("</Units></Property></UnitInformation>")
+    return "".join(out)
+
+
+def _available_date(w, u):
+    if u.status in ("vacant", "vacant_leased"):
+        return u.made_ready or w.as_of
+    if u.status in ("ntv", "ntv_leased"):
+        return u.current.move_out + dt.timedelta(days=1)
+    return None
+
+
+def yardi_status(r):
+    if r.status == "future":
+        return "Future"
+    if r.status == "former":
+        return "Past"
+    return "Notice" if r.move_out else "Current"
+
+
+def op_residents_by_status(w, p, status):
+    want = {s.strip().lower() for s in status.split("^") if s.strip()}
+    as_of = w.as_of
+    out = ['<MITS-ResidentData xmlns=""><PropertyResidents>%s<Residents>' % x("PropertyCode", p.pms_id)]
+    for r in p.residencies:
+        ys = yardi_status(r)
+        if want and ys.lower() not in want:
+            continue
+        le = r.current_lease(as_of) if r.status == "current" else (r.leases[0] if r.status == "future"
+                                                                      else r.leases[-1])
+        occ = "".join('<OtherOccupant Code="r%07d">%s%s%s%s</OtherOccupant>' % (
+            mid, x("FirstName", f), x("LastName", l), x("MoveInDate", mdy(r.move_in)), x("MoveOutDate", mdy(r.move_out)))
+            for (mid, f, l, rel) in r.members[1:])
+        out.append('<Resident tCode="%s">%s<OtherOccupants>%s</OtherOccupants></Resident>' % (r.tcode, "".join([
+            x("Status", ys), x("FirstName", r.first), x("LastName", r.last), x("Email", r.email),
+            '<Phone PhoneType="cell">%s</Phone>' % x("PhoneNumber", r.phone), x("UnitCode", r.unit.number),
+            x("Rent", m2(le.rent)), x("LeaseFromDate", mdy(le.start)), x("LeaseToDate", mdy(le.end)),
+            x("MoveInDate", mdy(r.move_in)), x("MoveOutDate", mdy(r.move_out)),
+            x("NoticeDate", mdy(r.notice_given) if r.move_out else ""), x("paymentAccepted", "1"),
+            x("leaseId", le.id), x("isRoommate", "false")]), occ))
+    out.append("</Residents></PropertyResidents></MITS-ResidentData>")
+    return "".join(out)
+
+
+def _rt_unit(u, r, pfx, rent):
+    return ("<RT_Unit>%s<NumberOccupants Total=\"%d\" /><Unit><%sInformation>%s</%sInformation>%s%s</Unit></RT_Unit>" % (
+        x("UnitID", u.number), len(r.members), pfx, "".join(
+            x(pfx + k, v) for k, v in (
+                ("UnitID", u.number), ("UnitType", u.fp.code.lower()), ("UnitBedrooms", u.fp.beds),
+                ("UnitBathrooms", "%.6f" % u.fp.baths), ("MinSquareFeet", u.sqft), ("MaxSquareFeet", u.sqft),
+                ("UnitRent", m2(rent)), ("MarketRent", m6(u.market_rent)),
+                ("UnitEconomicStatus", "residential"),
+                ("UnitOccupancyStatus", "occupied" if u.is_occupied else "vacant"),
+                ("UnitLeasedStatus", {"occupied": "leased", "ntv": "on notice", "ntv_leased": "leased reserved",
+                                      "vacant_leased": "leased reserved"}.get(u.status, "available")),
+                ("FloorPlanID", u.fp.fp_id), ("FloorplanName", u.fp.name))),
+        pfx, x("PropertyPrimaryID", ""), x("MarketingName", "")))
+
+
+def _customer(p, r, w, pfx):
+    as_of = w.as_of
+    le = r.current_lease(as_of) if r.status == "current" else (r.leases[0] if r.status == "future" else r.leases[-1])
+    typ = {"current": "current resident", "future": "future resident", "former": "former resident"}[r.status]
+    a = p.address
+    return ('<%sCustomer Type="%s">%s%s<%sProperty>%s%s%s</%sProperty><%sName>%s%s%s</%sName>'
+            '<%sAddress Type="current">%s%s%s%s%s</%sAddress><%sLease>%s</%sLease></%sCustomer>' % (
+                pfx, typ, x(pfx + "Description", "Head of household"), x(pfx + "CustomerID", r.tcode),
+                pfx, x(pfx + "PrimaryID", p.pms_id), x(pfx + "MarketingName", p.name), x(pfx + "UnitID", r.unit.number),
+                pfx, pfx, x(pfx + "FirstName", r.first), x(pfx + "MiddleName", ""), x(pfx + "LastName", r.last), pfx,
+                pfx, x(pfx + "Address1", "%s #%s" % (r.unit.building["address"], r.unit.number)),
+                x(pfx + "City", a["city"]), x(pfx + "State", a["state"]), x(pfx + "PostalCode", a["zip"]),
+                x(pfx + "Email", r.email), pfx,
+                pfx, "".join(x(pfx + k, v) for k, v in (
+                    ("CurrentRent", m2(le.rent)), ("ExpectedMoveInDate", ymd(r.move_in)),
+                    ("LeaseFromDate", ymd(le.start)), ("LeaseToDate", ymd(le.end)),
+                    ("ActualMoveIn", ymd(r.move_in) if r.move_in <= as_of else NULL),
+                    ("ExpectedMoveOutDate", ymd(r.move_out) if r.move_out else NULL),
+                    ("ActualMoveOut", ymd(r.move_out) if r.move_out and r.move_out <= as_of else NULL),
+                    ("ResponsibleForLease", "true"))), pfx, pfx))
+
+
+def op_lease_charges(w, p, post_month, tenant):
+    """Scheduled (recurring) charges of the leases in effect on the first of PostMonth; unprefixed MITS."""
+    m = dt.date(post_month.year, post_month.month, 1)
+    out = ['<ResidentTransactions xmlns=""><Property><PropertyID><Identification Type="other">%s%s'
+           '</Identification></PropertyID>' % (x("PrimaryID", p.pms_id), x("MarketingName", p.name))]
+    me = dt.date(m.year + m.month // 12, m.month % 12 + 1, 1) - dt.timedelta(days=1)
+    for r in p.residencies:
+        if tenant and r.tcode != tenant:
+            continue
+        if r.move_in > me or (r.move_out is not None and r.move_out < m):
+            continue
+        le = r.lease_on(max(m, r.move_in))
+        if le is None:
+            continue
+        details = []
+        for code, amt in le.recurring:
+            rp, yc, desc, cat = CHARGE_CODES[code]
+            details.append("<Transactions><Charge><Detail>%s</Detail></Charge></Transactions>" % "".join([
+                x("Description", "%s [Lease Charge]" % desc), x("ServiceFromDate", ymd(max(le.start, r.move_in))),
+                x("ServiceToDate", ymd(min(le.end, r.move_out)) if r.move_out else ymd(le.end)),
+                x("ChargeCode", yc), x("GLAccountNumber", GL_ACCOUNTS[code]), x("CustomerID", r.tcode),
+                x("UnitID", r.unit.number), x("Amount", m2(amt)), x("Comment", "tax=false;rate=0.000000"),
+                x("PropertyPrimaryID", p.pms_id), x("LeaseID", le.id)]))
+        out.append("<RT_Customer><RTServiceTransactions>%s</RTServiceTransactions></RT_Customer>" % "".join(details))
+    out.append("</Property></ResidentTransactions>")
+    return "".join(out)
+
+
+def op_transactions(w, p, tenant=None, date_range=None):
+    """MITS ResidentTransactions 2.0 (default ns + MITS: prefix) with every posted charge and payment."""
+    g = w.gen
+    pfx = "MITS:"
+    a = p.address
+    out = ['<ResidentTransactions xmlns="%s" xmlns:MITS="%s"><Property><PropertyID>'
+           '<MITS:Identification Type="other">%s%s</MITS:Identification>'
+           '<MITS:Address Type="property">%s%s%s%s</MITS:Address></PropertyID>' % (
+               RT_NS, MITS_NS, x("MITS:PrimaryID", p.pms_id), x("MITS:MarketingName", p.name),
+               x("MITS:Address1", a["street"]), x("MITS:City", a["city"]), x("MITS:State", a["state"]),
+               x("MITS:PostalCode", a["zip"]))]
+    for r in p.residencies:
+        if tenant and r.tcode != tenant:
+            continue
+        if r.status == "future" or (not r.months and not r.extra_charges):
+            continue
+        charges, payments = g.materialize_ledger(r)
+        rent = (r.current_lease(w.as_of) if r.status == "current" else r.leases[-1]).rent
+        tx = []
+        for c in charges:
+            if date_range and not (date_range[0] <= c[1] <= date_range[1]):
+                continue
+            rp, yc, desc, cat = CHARGE_CODES[c[2]]
+            tx.append((c[1], c[0], "<Transactions><Charge><Detail>%s</Detail></Charge></Transactions>" % "".join([
+                x("Description", desc), x("TransactionDate", ymd(c[1])), x("TransactionID", c[0]),
+                x("ChargeCode", yc), x("GLAccountNumber", GL_ACCOUNTS[c[2]]), x("CustomerID", r.tcode),
+                x("UnitID", r.unit.number), x("AmountPaid", m2(c[6])), x("BalanceDue", m2(c[7])),
+                x("Amount", m2(c[3])), x("Comment", "%s (%s/%s)" % (desc, c[4][5:7], c[4][0:4])),
+                x("ServiceFromDate", c[4] + "-01"), x("PropertyPrimaryID", p.pms_id), x("LeaseID", c[5])])))
+        for pm in payments:
+            if date_range and not (date_range[0] <= pm[1] <= date_range[1]):
+                continue
+            ptype = {"Check": "Check", "Money Order": "Other", "Credit Card": "Other", "ACH": "Other"}[pm[4]]
+            tx.append((pm[1], pm[0], '<Transactions><Payment Type="%s"><Detail>%s</Detail></Payment></Transactions>' % (
+                ptype, "".join([
+                    x("Description", "Payment (%s)" % pm[4]), x("TransactionID", pm[0]), x("DocumentNumber", pm[5]),
+                    x("TransactionDate", ymd(pm[1])), x("GLAccountNumber", "1010-0000"), x("CustomerID", r.tcode),
+                    x("Amount", m2(pm[2])), x("Comment", pm[4]), x("PropertyPrimaryID", p.pms_id),
+                    x("PostMonth", pm[3] + "-01"), x("Reversal", "false")]))))
+        if date_range and not tx:
+            continue
+        tx.sort()
+        out.append("<RT_Customer>%s<Customers>%s</Customers>%s%s<RTServiceTransactions>%s</RTServiceTransactions>"
+                   "</RT_Customer>" % (x("CustomerID", r.tcode), _customer(p, r, w, pfx), _rt_unit(r.unit, r, pfx, rent),
+                                       x("PaymentAccepted", "1"), "".join(t[2] for t in tx)))
+    out.append("</Property></ResidentTransactions>")
+    return "".join(out)
+
+
+def op_available_units(w, p):
+    """MITS PhysicalProperty/ILS_Unit for vacant and on-notice units (MITS: prefix on unit elements)."""
+    as_of = w.as_of
+    out = ['<PhysicalProperty xmlns="" xmlns:MITS="%s"><Property><PropertyID>'
+           '<MITS:Identification IDValue="%s" OrganizationName="Property" />%s</PropertyID>' % (
+               MITS_NS, attr(p.pms_id), x("MITS:MarketingName", p.name))]
+    for fp in p.floorplans:
+        rents = [u.market_rent for u in fp.units]
+        out.append('<Floorplan IDValue="%s">%s<Room RoomType="Bedroom">%s</Room><Room RoomType="Bathroom">%s</Room>'
+                   '<SquareFeet Min="%d" Max="%d" /><MarketRent Min="%s" Max="%s" /></Floorplan>' % (
+                       fp.code, x("Name", fp.name), x("Count", fp.beds), x("Count", fp.baths), fp.sqft, fp.sqft,
+                       m2(min(rents)), m2(max(rents))))
+    for u in p.units:
+        if u.status not in ("vacant", "vacant_leased", "ntv", "ntv_leased", "model"):
+            continue
+        avail = _available_date(w, u)
+        mr = u.made_ready if u.is_vacant else None
+        vac = u.vacant_since if u.is_vacant else (u.current.move_out if u.current else None)
+        out.append('<ILS_Unit IDValue="%s"><Units><MITS:Unit>'
+                   '<MITS:Identification IDValue="%s" OrganizationName="Unit" IDType="UnitID" />'
+                   '<MITS:Identification IDValue="%d" OrganizationName="Yardi" IDType="UnitUniqueID" />%s'
+                   '</MITS:Unit></Units><Availability>%s%s%s</Availability>%s</ILS_Unit>' % (
+                       u.number, u.number, u.id, "".join([
+                           x("MITS:UnitType", u.fp.code.lower()), x("MITS:FloorplanName", u.fp.name),
+                           x("MITS:UnitBedrooms", u.fp.beds), x("MITS:UnitBathrooms", "%.2f" % u.fp.baths),
+                           x("MITS:MinSquareFeet", u.sqft), x("MITS:MaxSquareFeet", u.sqft),
+                           x("MITS:MarketRent", m2(u.market_rent)),
+                           x("MITS:UnitOccupancyStatus", "occupied" if u.is_occupied else "vacant"),
+                           x("MITS:UnitLeasedStatus", "leased" if u.status in ("vacant_leased", "ntv_leased")
+                             else ("on notice" if u.status == "ntv" else "available")),
+                           x("MITS:UnitEconomicStatus", "model" if u.status == "model" else "residential"),
+                           x("MITS:UnitEconomicStatusDescription", econ_desc(u))]),
+                       _mits_date("VacateDate", vac), _mits_date("MadeReadyDate", mr),
+                       '<VacancyClass>%s</VacancyClass>' % ("Unoccupied" if u.is_vacant else "Occupied"),
+                       x("EffectiveRent", m2(u.market_rent))))
+    out.append("</Property></PhysicalProperty>")
+    return "".join(out)
+
+
+def _mits_date(name, d):
+    if d is None:
+        return "<%s />" % name
+    return '<%s Month="%d" Day="%d" Year="%d" />' % (name, d.month, d.day, d.year)
+
+
+EVENT_TYPES = {"tour": "Show", "application": "Application", "approval": "Approve", "lease_signed": "LeaseSign",
+               "application_denied": "ApplicationDenied", "application_canceled": "CancelApplication"}
+LEAD_EVENT = {"email": "Email", "phone": "CallFromProspect", "internet": "Webservice", "text": "Other",
+              "visit": "WalkIn"}
+
+
+def op_guest_activity(w, p, f, t):
+    as_of = w.as_of
+    out = ['<LeadManagement xmlns=""><Prospects>']
+    n_event = 0
+    for pr in p.prospects:
+        evs = [e for e in pr.events if (f is None or e.date >= f) and (t is None or e.date <= t)]
+        if not evs:
+            continue
+        r = pr.res
+        if r is not None:
+            ctype = {"current": "current_resident", "future": "future_resident", "former": "former_resident"}[r.status]
+        elif any(e.kind == "application_denied" for e in pr.events):
+            ctype = "denied_applicant"
+        elif any(e.kind == "application_canceled" for e in pr.events):
+            ctype = "canceled"
+        else:
+            ctype = "prospect"
+        ids = '<Identification IDType="ProspectID" IDValue="p%07d" OrganizationName="Yardi" />' % (pr.id % 10000000)
+        if r is not None:
+            ids += '<Identification IDType="TenantID" IDValue="%s" OrganizationName="Yardi" />' % r.tcode
+        ids += '<Identification IDType="PropertyID" IDValue="%s" OrganizationName="Yardi" />' % p.pms_id
+        lease = ""
+        if r is not None and r.leases:
+            le = r.leases[0]
+            lease = "<Lease>%s</Lease>" % "".join([
+                x("CurrentRent", m2(le.rent)), x("ExpectedMoveInDate", ymd(r.move_in)),
+                x("LeaseFromDate", ymd(le.start)), x("LeaseToDate", ymd(le.end)),
+                x("ActualMoveIn", ymd(r.move_in) if r.move_in <= as_of else NULL), x("ResponsibleForLease", "true")])
+        events = []
+        for e in evs:
+            n_event += 1
+            if e.kind == "lead":
+                typ = LEAD_EVENT[pr.channel]
+            else:
+                typ = EVENT_TYPES[e.kind]
+            first = "true" if e.kind == "lead" else "false"
+            ag = (e.agent or "Leasing Office").split(" ", 1) + [""]
+            events.append('<Event EventType="%s" EventDate="%sT%02d:%02d:00%s"><EventID IDValue="%d" IDType="Yardi" />'
+                          '<Agent><AgentName>%s%s</AgentName></Agent>%s%s%s%s</Event>' % (
+                              typ, e.date.isoformat(), 9 + (pr.id + n_event) % 9, (pr.id * 7) % 60,
+                              ".0" if n_event % 5 == 0 else "", pr.id * 10 + pr.events.index(e),
+                              x("FirstName", ag[0]), x("LastName", ag[1]), x("EventReasons", ""),
+                              x("FirstContact", first), x("TransactionSource", e.source or ""),
+                              x("Comments", "Text message" if typ == "Other" and e.kind == "lead" else "")))
+        out.append('<Prospect><Customers><Customer Type="%s">%s<Name>%s%s</Name>'
+                   '<Phone PhoneType="cell">%s</Phone>%s%s</Customer></Customers>'
+                   '<CustomerPreferences>%s%s<DesiredRent Exact="%s" /><DesiredNumBedrooms Exact="%d" />'
+                   '</CustomerPreferences><Events>%s</Events></Prospect>' % (
+                       ctype, ids, x("FirstName", pr.first), x("LastName", pr.last), x("PhoneNumber", pr.phone),
+                       x("Email", pr.email), lease, x("TargetMoveInDate", ymd(pr.desired_move_in)),
+                       x("DesiredFloorplan", pr.fp.name if pr.fp else ""), m2(pr.desired_rent or 0),
+                       pr.fp.beds if pr.fp else 1, "".join(events)))
+    out.append("</Prospects></LeadManagement>")
+    return "".join(out)
