@@ -9,8 +9,10 @@ Two halves:
 """
 
 import datetime as dt
+import io
 import os
 import sys
+from decimal import Decimal
 
 from . import truth as T
 from .portfolio import MANAGEMENT_COMPANY, CHARGE_CODES, month_key
@@ -97,8 +99,8 @@ def _external_layout(name):
                     _EXT = onesite_reports
                 except Exception as e:  # pragma: no cover
                     sys.stderr.write("pms_sim: onesite_reports unusable (%s); using built-in layouts\n" % e)
-    if _EXT:
-        return getattr(_EXT, name, None)
+    if _EXT and (name is None or hasattr(_EXT, name)):
+        return _EXT
     return None
 
 
@@ -553,35 +555,250 @@ def layout_lease_expiration(g, p, start_month, end_month):
     return wb
 
 
+# ------------------------------------------------------------------------------ shared layouts (onesite_reports)
+
+def _D(cents):
+    return Decimal(int(cents)) / 100
+
+
+def ext_box_score(mod, g, p, start, end):
+    as_of = g.as_of
+    fps = []
+    for fp in sorted(p.floorplans, key=lambda f: _group_order(p).index(f.group)):
+        c = T.unit_counts(fp.units, as_of)
+        s = T.floorplan_stats(fp, as_of)
+        fps.append({"group": fp.group, "floorplan": fp.code, "units": c["total_units"],
+                    "vacant_not_leased": c["vacant_not_leased"], "vacant_leased": c["vacant_leased"],
+                    "model": c["model"], "down": c["down"], "occupied_no_ntv": c["occupied_no_notice"],
+                    "ntv_not_leased": c["notice_not_leased"], "ntv_leased": c["notice_leased"],
+                    "avg_sqft": s["avg_sqft"],
+                    "avg_market_rent": _D(s["market_total"]) / s["units"] if s["units"] else None,
+                    "avg_leased_rent": _D(s["in_place_total"]) / s["occupied"] if s["occupied"] else None})
+    buf = io.BytesIO()
+    mod.write_box_score(buf, p.name, end, fps, start_date=start, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def _group_order(p):
+    order = []
+    for fp in p.floorplans:
+        if fp.group not in order:
+            order.append(fp.group)
+    return order
+
+
+RR_STATUS = {"occupied": "Occupied no NTV", "ntv": "Occupied NTV", "ntv_leased": "Occupied NTV Leased",
+             "vacant_leased": "Vacant Leased", "vacant": "Vacant", "model": "Model", "down": "Down"}
+
+
+def _charges(le):
+    out = []
+    for code, amt in le.recurring:
+        if code == "RENT":
+            out.insert(0, {"code": "RENT", "lease_rent": _D(amt)})
+        else:
+            out.append({"code": code, "other": _D(amt)})
+    return out
+
+
+def ext_rent_roll(mod, g, p):
+    as_of = g.as_of
+    units = []
+    for u in sorted(p.units, key=lambda x: (x.building["number"], x.number)):
+        r = u.current
+        d = {"unit": u.number, "floorplan": u.fp.code, "sqft": u.sqft, "status": RR_STATUS[u.status],
+             "market_rent": _D(u.market_rent)}
+        if r is not None:
+            le = r.current_lease(as_of)
+            d.update({"name": r.name, "resident_id": str(r.id), "move_in": r.move_in, "move_out": r.move_out,
+                      "lease_start": le.start, "lease_end": le.end, "balance": _D(r.charge_total - r.payment_total),
+                      "dep_on_hand": _D(r.deposit), "charges": _charges(le)})
+        f = u.future
+        if f is not None:
+            le = f.leases[0]
+            d["others"] = [{"name": f.name, "status": "Applicant - Lease Signed", "move_in": f.move_in,
+                            "lease_start": le.start, "lease_end": le.end, "charges": _charges(le)}]
+        units.append(d)
+    buf = io.BytesIO()
+    mod.write_rent_roll(buf, p.name, as_of, units, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+DQ_STATUS = {"current": "Current resident", "notice": "Notice", "former": "Former resident"}
+
+
+def ext_delinquency(mod, g, p, simple, fiscal):
+    rows = T.delinquency_rows(g, p)
+    buf = io.BytesIO()
+    if simple:
+        res = []
+        for x in rows:
+            b = x["buckets"]
+            res.append({"unit": x["unit"], "resident_id": str(x["resident_id"]), "name": x["name"],
+                        "status": DQ_STATUS[x["status"]], "balance": _D(x["current_balance"]), "b0_30": _D(b[0]),
+                        "b31_60": _D(b[1]), "b61_90": _D(b[2]), "over_90": _D(b[3]), "prepaid": _D(x["prepaid"])})
+        mod.write_delinquency(buf, p.name, g.as_of, res, company=MANAGEMENT_COMPANY)
+    else:
+        accounts = []
+        for x in rows:
+            r = x["res"]
+            codes = []
+            for code in sorted(x["by_code"]):
+                b = x["by_code"][code]
+                codes.append({"code": code, "description": CHARGE_CODES[code][2], "prepaid": _D(b[4]),
+                              "delinquent": _D(sum(b[:4])), "current": _D(b[0]), "days_30": _D(b[1]),
+                              "days_60": _D(b[2]), "days_90_plus": _D(b[3])})
+            late = sum(1 for rec in r.months if rec[6] is not None)
+            accounts.append({"unit": x["unit"], "name": x["name"], "phone": r.phone, "email": r.email,
+                             "resident_id": str(r.id), "status": DQ_STATUS[x["status"]], "move_in": r.move_in,
+                             "move_out": r.move_out, "deposits_held": _D(r.deposit), "outstanding_deposit": _D(0),
+                             "late_nsf": "%d/0" % late, "codes": codes})
+        mod.write_delinquent_prepaid(buf, p.name, g.as_of, accounts, fiscal_period=fiscal, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def activity_rows(p, start, end):
+    """Activity report rows (one per activity) -- shared by both layouts."""
+    out = []
+    for e in p.events:
+        if not (start <= e.date <= end):
+            continue
+        if e.kind == "lead":
+            typ = ACTIVITY_TYPE[e.prospect.channel]
+        elif e.kind == "tour" and e.notes == "walk-in":
+            continue      # a walk-in lead is one "Visit" row (lead + tour)
+        else:
+            typ = EVENT_TYPE[e.kind]
+        name = "%s, %s" % (e.prospect.last, e.prospect.first) if e.prospect is not None else e.res.name
+        unit = ("%s-%s" % (e.unit.building["number"], e.unit.number)) if e.unit else None
+        note = {"lead": "First contact"}.get(e.kind)
+        if e.kind == "notice" and e.res and e.res.move_out:
+            note = "Notice for %s" % mdY(e.res.move_out)
+        out.append({"date": e.date, "type": typ, "unit": unit, "name": name, "source": e.source,
+                    "agent": e.agent, "notes": note})
+    return out
+
+
+def ext_activity(mod, g, p, start, end):
+    rows = activity_rows(p, start, end)
+    rows.sort(key=lambda a: (a["agent"] or "", a["date"]))
+    buf = io.BytesIO()
+    mod.write_activity(buf, p.name, start, end, rows, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def monthly_counts(g, p, start, end):
+    """Per floorplan code: occupancy snapshot, movement counts and ledger sums for [start, end]."""
+    as_of = g.as_of
+    out = {}
+    led = _ledger_sums(g, p, start, end)
+    for fp in p.floorplans:
+        c = T.unit_counts(fp.units, as_of)
+        s = T.floorplan_stats(fp, as_of)
+        ls = led.get(fp.code, (0, 0, 0))
+        out[fp.code] = {"floorplan": fp.name, "units": c["total_units"], "market_rent": _D(s["market_total"]),
+                        "base_rent": _D(s["in_place_total"]), "sqft": sum(u.sqft for u in fp.units),
+                        "occupied_no_ntv": c["occupied_no_notice"], "vacant_not_leased": c["vacant_not_leased"],
+                        "vacant_leased": c["vacant_leased"], "ntv_not_leased": c["notice_not_leased"],
+                        "ntv_leased": c["notice_leased"], "vacant_admin": c["model"], "vacant_down": c["down"],
+                        "move_ins": 0, "move_outs": 0, "cancellations": 0, "renewals": 0, "leases": 0, "notices": 0,
+                        "rent_charged": _D(ls[0]), "other_charges": _D(ls[1]), "payments": _D(ls[2]),
+                        "other_credits": _D(0), "deposits_in": _D(0), "deposits_out": _D(0)}
+    for e in p.events:
+        if start <= e.date <= end and e.kind in ("application_denied", "application_canceled") and e.prospect:
+            out[e.prospect.fp.code]["cancellations"] += 1
+    key = {"move_in": "move_ins", "move_out": "move_outs", "notice": "notices", "renewal": "renewals",
+           "new_lease": "leases"}
+    events = []
+    label = {"new_lease": "Lease approved", "move_in": "Moved In", "move_out": "Moved Out",
+             "notice": "Move Out Notice", "renewal": "Renewed Lease"}
+    for d, kind, r in sorted(T.resident_events(p, start, min(end, as_of)), key=lambda x: (x[0], x[2].unit.number)):
+        out[r.unit.fp.code][key[kind]] += 1
+        events.append({"unit": r.unit.number, "status": {"current": "Current", "future": "Applicant",
+                                                         "former": "Former"}[r.status],
+                       "name": r.name, "action": label[kind], "date": d})
+    return out, events
+
+
+def ext_monthly_summary(mod, g, p, start, end):
+    fps, events = monthly_counts(g, p, start, end)
+    buf = io.BytesIO()
+    mod.write_monthly_activity_summary(buf, p.name, start, end, [fps[fp.code] for fp in p.floorplans], events,
+                                       company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def expiring_leases(g, p, start_month, end_month):
+    """(unit, residency, lease, is_mtm) for current leases that are MTM/expired or end within the month range."""
+    as_of = g.as_of
+    out = []
+    for u in p.units:
+        r = u.current
+        if r is None:
+            continue
+        le = r.current_lease(as_of)
+        if le.mtm or le.end < as_of:
+            out.append((u, r, le, True))
+        elif start_month <= dt.date(le.end.year, le.end.month, 1) <= end_month:
+            out.append((u, r, le, False))
+    out.sort(key=lambda x: (x[2].end, x[0].number))
+    return out
+
+
+def ext_lease_expiration(mod, g, p, start_month, end_month):
+    leases = []
+    for u, r, le, mtm in expiring_leases(g, p, start_month, end_month):
+        decision = "Vacating" if r.move_out else ("Renewed" if le.next is not None else "Unknown")
+        prior = le.prior
+        leases.append({"unit": u.number, "floorplan": u.fp.code, "sqft": u.sqft, "name": r.name, "phone": r.phone,
+                       "email": r.email, "term": "MTM" if mtm else le.term, "lease_end": le.end,
+                       "move_in": r.move_in, "expected_move_out": r.move_out, "do_not_renew": False,
+                       "late_nsf": "%d/0" % sum(1 for rec in r.months if rec[6] is not None),
+                       "last_rent_change": le.start if prior is not None else None,
+                       "market_rent": _D(u.market_rent), "lease_rent": _D(le.rent),
+                       "other_charges": _D(le.total - le.rent), "balance": _D(r.charge_total - r.payment_total),
+                       "decision": decision})
+    buf = io.BytesIO()
+    mod.write_lease_expiration(buf, p.name, g.as_of, leases, with_decision=True, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
 # ------------------------------------------------------------------------------ entry point
 
 def build_report(g, p, report_id, params):
     """Report file bytes for one (property, report, parameters) request."""
     kind = REPORTS[report_id][0]
     as_of = g.as_of
-    ext = _external_layout("build_" + kind)
+    mod = _external_layout(None)
     if kind == "box_score":
         end = parse_date(param(params, "End_Date", "EndDate", "enddate", "AsOfDate")) or as_of
-        start = parse_date(param(params, "Start_Date", "StartDate", "startdate")) or (end - dt.timedelta(days=30))
+        start = parse_date(param(params, "Start_Date", "StartDate", "startdate")) or dt.date(end.year, end.month, 1)
         if end > as_of:
             return layout_invalid_box_score(p, as_of, start, end).to_bytes()
-        d = box_score_data(g, p, start, end)
-        if ext:
-            return ext(d)
-        return layout_box_score(d).to_bytes()
+        if mod:
+            return ext_box_score(mod, g, p, start, end)
+        return layout_box_score(box_score_data(g, p, start, end)).to_bytes()
     if kind == "rent_roll":
+        if mod:
+            return ext_rent_roll(mod, g, p)
         return layout_rent_roll(g, p, as_of).to_bytes()
     if kind == "delinquency":
-        fiscal = param(params, "FiscalPeriod", "AR_FiscalPeriodSelect") or as_of.strftime("%m%Y")
-        return layout_delinquency(g, p, as_of, str(fiscal)).to_bytes()
+        fiscal = str(param(params, "FiscalPeriod", "AR_FiscalPeriodSelect") or as_of.strftime("%m%Y"))
+        if mod:
+            return ext_delinquency(mod, g, p, report_id == 4260, fiscal)
+        return layout_delinquency(g, p, as_of, fiscal).to_bytes()
     if kind == "activity":
         end = min(parse_date(param(params, "enddate", "End_Date", "EndDate")) or as_of, as_of)
         start = parse_date(param(params, "startdate", "Start_Date", "StartDate")) or (end - dt.timedelta(days=29))
+        if mod:
+            return ext_activity(mod, g, p, start, end)
         return layout_activity(g, p, start, end).to_bytes()
     if kind == "monthly_summary":
         acc = parse_date(param(params, "AccStartDate")) or dt.date(as_of.year, as_of.month, 1)
         occ = parse_date(param(params, "OccStartDate")) or acc
         end = min(parse_date(param(params, "AccEndDate", "EndDate", "End_Date")) or as_of, as_of)
+        if mod:
+            return ext_monthly_summary(mod, g, p, acc, end)
         return layout_monthly_summary(g, p, acc, occ, end).to_bytes()
     if kind == "lease_expiration":
         sm = parse_date(param(params, "startmonth", "StartMonth")) or dt.date(as_of.year, as_of.month, 1)
@@ -589,5 +806,8 @@ def build_report(g, p, report_id, params):
         if em is None:
             y, m = sm.year + (sm.month + 10) // 12, (sm.month + 10) % 12 + 1
             em = dt.date(y, m, 1)
-        return layout_lease_expiration(g, p, dt.date(sm.year, sm.month, 1), dt.date(em.year, em.month, 1)).to_bytes()
+        sm, em = dt.date(sm.year, sm.month, 1), dt.date(em.year, em.month, 1)
+        if mod:
+            return ext_lease_expiration(mod, g, p, sm, em)
+        return layout_lease_expiration(g, p, sm, em).to_bytes()
     raise KeyError(report_id)

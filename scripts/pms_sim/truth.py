@@ -5,11 +5,18 @@ agrees with what is written here.  Definitions are documented in README.md.
 """
 
 import datetime as dt
+from decimal import Decimal, ROUND_HALF_UP
 
 from .portfolio import money, month_key
 
 AGING_BUCKETS = ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")
 FUNNEL_WINDOW_DAYS = 30
+
+
+def avg_dollars(total_cents, n):
+    """Average in dollars rounded half-up to the cent (as the report writers print it)."""
+    q = (Decimal(total_cents) / n / 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return float(q)
 
 
 def pct(n, d):
@@ -118,13 +125,13 @@ def pricing(p, as_of):
     for fp in p.floorplans:
         s = floorplan_stats(fp, as_of)
         n = s["units"]
-        asking = s["market_total"] / n / 100.0 if n else 0.0
-        inplace = s["in_place_total"] / s["occupied"] / 100.0 if s["occupied"] else None
+        asking = avg_dollars(s["market_total"], n) if n else 0.0
+        inplace = avg_dollars(s["in_place_total"], s["occupied"]) if s["occupied"] else None
         rows.append({"floorplan": fp.code, "floorplan_name": fp.name, "group": fp.group, "bedrooms": fp.beds,
                      "bathrooms": fp.baths, "units": n, "avg_sqft": s["avg_sqft"], "occupied_units": s["occupied"],
-                     "in_place_rent": round(inplace, 2) if inplace is not None else None,
+                     "in_place_rent": inplace,
                      "in_place_psf": round(inplace / s["avg_sqft"], 4) if inplace is not None else None,
-                     "asking_rent": round(asking, 2),
+                     "asking_rent": asking,
                      "asking_psf": round(asking / s["avg_sqft"], 4) if n else None})
     return rows
 
