@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "ZipKit", dependencies: ["CZlib"]),
         .target(name: "XMLKit", dependencies: ["CLibXML2"]),
+        .target(name: "CurlKit", dependencies: ["CCurl", "CCurlShim"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
@@ -41,6 +42,7 @@ let package = Package(
         // MARK: - Tests mirror the sources
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
+        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore"]),

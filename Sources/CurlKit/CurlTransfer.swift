@@ -1,0 +1,156 @@
+import CCurl
+import CCurlShim
+import Foundation
+
+/// One libcurl easy handle, configured for a single transfer and cleaned up in deinit.
+final class CurlTransfer {
+    private let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Receives body and header bytes from libcurl's C callbacks.
+    let sink: TransferSink
+
+    init(sink: TransferSink) throws {
+        CurlGlobal.initializeOnce()
+        guard let handle = curl_easy_init() else {
+            throw HTTPError(kind: .usage, curlCode: nil, message: "libcurl could not create a handle", url: "")
+        }
+        self.handle = handle
+        self.sink = sink
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        if let headerList { curl_slist_free_all(headerList) }
+    }
+
+    func set(_ option: CURLoption, _ value: Int) throws {
+        try check(ownerdash_curl_setopt_long(handle, option, value), "setting option \(option.rawValue)")
+    }
+
+    func set(_ option: CURLoption, _ value: String) throws {
+        try check(ownerdash_curl_setopt_string(handle, option, value), "setting option \(option.rawValue)")
+    }
+
+    func setHeaders(_ headers: [(name: String, value: String)]) throws {
+        for (name, value) in headers {
+            guard let appended = curl_slist_append(headerList, "\(name): \(value)") else {
+                throw HTTPError(kind: .usage, curlCode: nil, message: "libcurl could not build the header list", url: "")
+            }
+            headerList = appended
+        }
+        try check(ownerdash_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "setting headers")
+    }
+
+    func setBody(_ body: [UInt8]) throws {
+        try set(CURLOPT_POSTFIELDSIZE, body.count)
+        // COPYPOSTFIELDS copies the bytes, so the Swift array need not outlive this call.
+        let code = body.withUnsafeBytes { raw in
+            ownerdash_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+        }
+        try check(code, "setting the request body")
+    }
+
+    func installCallbacks() throws {
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        try check(ownerdash_curl_setopt_write_function(handle) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            return sink.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+        }, "setting the write callback")
+        try check(ownerdash_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "setting the write context")
+        try check(ownerdash_curl_setopt_header_function(handle) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            sink.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+            return size * count
+        }, "setting the header callback")
+        try check(ownerdash_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "setting the header context")
+    }
+
+    /// Runs the transfer; returns libcurl's result code.
+    func perform() -> CURLcode { curl_easy_perform(handle) }
+
+    func responseCode() -> Int {
+        var code = 0
+        _ = ownerdash_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    func totalSeconds() -> Double {
+        var seconds = 0.0
+        _ = ownerdash_curl_getinfo_double(handle, CURLINFO_TOTAL_TIME, &seconds)
+        return seconds
+    }
+
+    private func check(_ code: CURLcode, _ doing: String) throws {
+        guard code != CURLE_OK else { return }
+        throw HTTPError(kind: .usage, curlCode: Int32(code.rawValue),
+                        message: "libcurl error \(code.rawValue) while \(doing): \(String(cString: curl_easy_strerror(code)))", url: "")
+    }
+}
+
+/// Collects a transfer's headers and body (in memory or into a file) as libcurl hands them over.
+final class TransferSink {
+    private(set) var headers: [String: String] = [:]
+    private(set) var body: [UInt8] = []
+    private(set) var bodySize = 0
+    private let file: FileHandle?
+    private(set) var writeFailed = false
+
+    init(destination: ResponseDestination) throws {
+        switch destination {
+        case .memory:
+            file = nil
+        case .file(let path):
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: path) else {
+                throw HTTPError(kind: .localIO, curlCode: nil, message: "cannot create \(path)", url: "")
+            }
+            file = handle
+        }
+    }
+
+    deinit { try? file?.close() }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bodySize += bytes.count
+        guard let file else {
+            body.append(contentsOf: bytes)
+            return true
+        }
+        do {
+            try file.write(contentsOf: Data(bytes))
+            return true
+        } catch {
+            writeFailed = true
+            return false
+        }
+    }
+
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response (after a redirect or 100-continue): forget the previous one's headers.
+            headers = [:]
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+
+    func finish() throws {
+        try file?.synchronize()
+        try file?.close()
+    }
+}
+
+/// curl_global_init must run once, before any thread uses libcurl.
+enum CurlGlobal {
+    private static let initialized: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func initializeOnce() { _ = initialized }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import CurlKit
+
+/// Starts scripts/fixtures/http_test_server.py on an ephemeral loopback port for one test.
+final class LoopbackServer {
+    let process = Process()
+    let input = Pipe()
+    let base: String
+
+    init() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("scripts/fixtures/http_test_server.py").path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on ") else { throw CocoaError(.fileReadUnknown) }
+        base = String(text.dropFirst("listening on ".count))
+    }
+
+    deinit {
+        // The server exits when its stdin closes (see the script), whatever wrapper started it.
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+@Suite(.serialized) struct HTTPClientTests {
+    let server: LoopbackServer
+    let client: HTTPClient
+
+    init() throws {
+        server = try LoopbackServer()
+        var settings = HTTPClientSettings()
+        settings.totalTimeout = 5
+        settings.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.05)
+        client = HTTPClient(settings: settings, redactor: Redactor(secrets: ["s3cret-token"]))
+    }
+
+    @Test func getReturnsStatusHeadersAndBody() throws {
+        let response = try client.send(HTTPRequest(url: server.base + "/ok"))
+        #expect(response.status == 200)
+        #expect(response.bodyText == "hello")
+        #expect(response.headers["content-length"] == "5")
+    }
+
+    @Test func gzipBodiesAreDecoded() throws {
+        let response = try client.send(HTTPRequest(url: server.base + "/gzip"))
+        #expect(response.bodyText == "compressed hello")
+    }
+
+    @Test func postSendsBodyAndHeaders() throws {
+        let body = Array(#"{"reportKey": "A6F6"}"#.utf8)
+        let response = try client.send(HTTPRequest(method: "POST", url: server.base + "/echo",
+                                                    headers: [("Content-Type", "application/json")], body: body))
+        #expect(response.body == body)
+        let headers = try client.send(HTTPRequest(url: server.base + "/headers", headers: [("X-Sim-Fault", "none")]))
+        #expect(headers.bodyText.contains("X-Sim-Fault: none"))
+    }
+
+    @Test func bodyStreamsToAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let response = try client.send(HTTPRequest(url: server.base + "/ok"), to: .file(path))
+        #expect(response.body.isEmpty)
+        #expect(response.bodySize == 5)
+        #expect(FileManager.default.contents(atPath: path) == Data("hello".utf8))
+    }
+
+    @Test func transient503And429AreRetriedThenSucceed() throws {
+        let (response, attempts) = try client.sendRetrying(HTTPRequest(url: server.base + "/flaky/a/2/503"), sleep: { _ in })
+        #expect(response.status == 200)
+        #expect(response.bodyText == "recovered")
+        #expect(attempts == 3)
+        var waits: [Double] = []
+        let (limited, tries) = try client.sendRetrying(HTTPRequest(url: server.base + "/flaky/b/1/429"), sleep: { waits.append($0) })
+        #expect(limited.status == 200)
+        #expect(tries == 2)
+        #expect(waits == [0])  // the server's Retry-After: 0, not the backoff
+    }
+
+    @Test func clientErrorsAreNotRetried() throws {
+        let (response, attempts) = try client.sendRetrying(HTTPRequest(url: server.base + "/flaky/c/5/404"), sleep: { _ in })
+        #expect(response.status == 404)
+        #expect(attempts == 1)
+    }
+
+    @Test func retriesStopAtTheLimit() throws {
+        let (response, attempts) = try client.sendRetrying(HTTPRequest(url: server.base + "/flaky/d/9/500"), sleep: { _ in })
+        #expect(response.status == 500)
+        #expect(attempts == 3)
+    }
+
+    @Test func aRefusedConnectionIsATransientErrorWithARedactedURL() throws {
+        // Port 9 (discard) is closed on loopback here; the URL carries a secret that must not leak.
+        #expect {
+            try client.send(HTTPRequest(url: "http://127.0.0.1:9/report?token=s3cret-token"))
+        } throws: { error in
+            guard let error = error as? HTTPError else { return false }
+            return error.kind == .connection && error.isTransient && !error.description.contains("s3cret")
+                && error.description.contains("token=***")
+        }
+    }
+
+    @Test func aTruncatedBodyIsAnError() throws {
+        #expect(throws: HTTPError.self) { try client.send(HTTPRequest(url: server.base + "/truncated")) }
+    }
+
+    @Test func aSlowServerTimesOut() throws {
+        var settings = HTTPClientSettings()
+        settings.totalTimeout = 0.3
+        let impatient = HTTPClient(settings: settings)
+        #expect {
+            try impatient.send(HTTPRequest(url: server.base + "/slow/2000"))
+        } throws: { error in
+            (error as? HTTPError)?.kind == .timeout
+        }
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    @Test func backoffGrowsExponentiallyWithJitterAndIsCapped() {
+        let policy = RetryPolicy(maxAttempts: 6, baseDelay: 1, maxDelay: 10)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: nil, random: 1) == 1)
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil, random: 1) == 4)
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil, random: 0) == 2)
+        #expect(policy.delay(afterAttempt: 9, retryAfter: nil, random: 1) == 10)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: 7, random: 0) == 7)
+    }
+
+    @Test func retryAfterAcceptsSecondsAndHTTPDates() {
+        #expect(RetryPolicy.retryAfterSeconds("120") == 120)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
+        #expect(RetryPolicy.retryAfterSeconds("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == 30)
+        #expect(RetryPolicy.retryAfterSeconds(nil) == nil)
+    }
+
+    @Test func redactionHidesEverySecret() {
+        let redactor = Redactor(secrets: ["hunter22", "LICENSE-KEY-123"])
+        #expect(redactor.redact("pw=hunter22&key=LICENSE-KEY-123") == "pw=***&key=***")
+    }
+}
