@@ -7,6 +7,9 @@ public enum CLI {
 
     /// Every command, in the order `ownerdash --help` lists them.
     static let commands: [any Command.Type] = [
+        LoadCommand.self,
+        XLSXDumpCommand.self,
+        DemoCommand.self,
     ]
 
     public static func main() {

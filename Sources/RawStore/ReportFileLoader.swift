@@ -1,0 +1,165 @@
+import OwnerDashCore
+import Parse
+import SQLiteKit
+import XLSXKit
+
+/// What the caller knows about a report file beyond its bytes (command-line overrides).
+public struct ReportFileHints: Sendable {
+    public var report: ReportType?
+    public var propertyKey: String?
+    public var asOf: LocalDate?
+
+    public init(report: ReportType? = nil, propertyKey: String? = nil, asOf: LocalDate? = nil) {
+        self.report = report; self.propertyKey = propertyKey; self.asOf = asOf
+    }
+}
+
+/// The result of loading one report file.
+public struct ReportLoadOutcome: Sendable, Equatable {
+    public var artifact: String
+    public var report: ReportType
+    public var propertyKey: String
+    public var asOf: LocalDate
+    public var rows: Int
+    public var warnings: [String]
+    /// True when these exact bytes were loaded before: nothing was written.
+    public var alreadyLoaded: Bool
+}
+
+/// A report file that could not be loaded; `description` is the one-line reason, without the path.
+public struct ReportLoadError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Loads RealPage report files into realpage_raw.db, one transaction per file.
+///
+/// A file's rows replace the earlier snapshot of the same (report, property, as-of date);
+/// loading the same bytes again changes nothing; a file that fails leaves the database as it was.
+public struct ReportFileLoader {
+    private let store: RealPageRawStore
+    private let configuration: Configuration
+    private let runID: RunID
+
+    public init(store: RealPageRawStore, configuration: Configuration, runID: RunID) {
+        self.store = store; self.configuration = configuration; self.runID = runID
+    }
+
+    public func load(path: String, hints: ReportFileHints = ReportFileHints()) throws -> ReportLoadOutcome {
+        if let key = hints.propertyKey, configuration.property(key: key) == nil {
+            throw ReportLoadError("unknown property \"\(key)\" (not in the configuration's property registry)")
+        }
+        let sha256: String
+        do {
+            sha256 = try SHA256.hexDigest(ofFile: path)
+        } catch {
+            throw ReportLoadError("cannot read the file")
+        }
+        if let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
+
+        let workbook = try Workbook(path: path)
+        let database = store.database
+        return try database.withTransaction {
+            var firstError: Error?
+            for index in workbook.sheetNames.indices {
+                let sheet = try workbook.worksheet(at: index)
+                var sink = LoadingSink(store: store, configuration: configuration, hints: hints,
+                                       lineage: (runID.value, path, sha256))
+                do {
+                    var rows = try sheet.rows()
+                    let merges = try sheet.mergedRanges()
+                    let summary = try RealPageReports.parse(hints.report, rows: &rows, merges: merges,
+                                                            sheetName: sheet.name, sink: &sink)
+                    guard let writer = sink.writer, let target = sink.target else {
+                        throw ReportLoadError("sheet \"\(sheet.name)\": the parser produced no report header")
+                    }
+                    try store.database.prepare("""
+                        INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256,
+                                                      run_id, row_count, warnings)
+                        VALUES (:report, :property, :as_of, :artifact, :sha, :run, :rows, :warnings)
+                        ON CONFLICT (report_type, property_id, as_of_date) DO UPDATE SET
+                            artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256,
+                            run_id = excluded.run_id, row_count = excluded.row_count,
+                            warnings = excluded.warnings, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                        """).execute([
+                            ":report": .text(target.report.rawValue), ":property": .text(target.property),
+                            ":as_of": .text(target.asOf.iso), ":artifact": .text(path), ":sha": .text(sha256),
+                            ":run": .text(runID.value), ":rows": .integer(Int64(writer.rowCount)),
+                            ":warnings": summary.warnings.isEmpty ? .null : .text(summary.warnings.joined(separator: "\n")),
+                        ])
+                    return ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
+                                             asOf: target.asOf, rows: writer.rowCount, warnings: summary.warnings,
+                                             alreadyLoaded: false)
+                } catch {
+                    // A sheet whose header was never recognized (a table of contents, a legend) is not the
+                    // report: try the next sheet. Any failure after the header is the file's failure.
+                    if sink.target != nil || workbook.sheetNames.count == 1 { throw error }
+                    if firstError == nil { firstError = error }
+                }
+            }
+            throw firstError ?? ReportLoadError("the workbook has no sheets")
+        }
+    }
+
+    private func previousLoad(sha256: String, hints: ReportFileHints) throws -> ReportLoadOutcome? {
+        let rows = try store.database.query("""
+            SELECT report_type, property_id, as_of_date, row_count, artifact FROM loaded_artifacts
+            WHERE artifact_sha256 = :sha
+            """, [":sha": .text(sha256)])
+        for row in rows {
+            guard let report = row[0].textValue.flatMap(ReportType.init(rawValue:)),
+                  let property = row[1].textValue,
+                  let asOf = row[2].textValue.flatMap({ LocalDate(iso: $0) }) else { continue }
+            if let wanted = hints.report, wanted != report { continue }
+            if let wanted = hints.propertyKey, wanted != property { continue }
+            if let wanted = hints.asOf, wanted != asOf { continue }
+            return ReportLoadOutcome(artifact: row[4].textValue ?? "", report: report, propertyKey: property, asOf: asOf,
+                                     rows: Int(row[3].integerValue ?? 0), warnings: [], alreadyLoaded: true)
+        }
+        return nil
+    }
+}
+
+/// Receives parsed records: resolves property and as-of date from hints or the title block,
+/// replaces the snapshot, and inserts rows.
+struct LoadingSink: ReportSink {
+    let store: RealPageRawStore
+    let configuration: Configuration
+    let hints: ReportFileHints
+    let lineage: (runID: String, artifact: String, sha256: String)
+    private(set) var target: (report: ReportType, property: String, asOf: LocalDate)?
+    private(set) var writer: RawReportWriter?
+
+    init(store: RealPageRawStore, configuration: Configuration, hints: ReportFileHints,
+         lineage: (runID: String, artifact: String, sha256: String)) {
+        self.store = store; self.configuration = configuration; self.hints = hints; self.lineage = lineage
+    }
+
+    mutating func begin(_ metadata: ReportMetadata) throws {
+        let property: String
+        if let key = hints.propertyKey {
+            property = key
+        } else if let name = metadata.propertyName {
+            guard let match = configuration.property(named: name) else {
+                throw ReportLoadError("property \"\(name)\" from the title block is not in the registry; pass --property KEY")
+            }
+            property = match.key
+        } else {
+            throw ReportLoadError("no property name in the title block; pass --property KEY")
+        }
+        guard let asOf = hints.asOf ?? metadata.asOf else {
+            throw ReportLoadError("no as-of date in the title block; pass --as-of YYYY-MM-DD")
+        }
+        let lineage = Lineage(runID: lineage.runID, propertyID: property, asOf: asOf,
+                              artifact: lineage.artifact, sha256: lineage.sha256)
+        let writer = RawReportWriter(database: store.database, lineage: lineage)
+        try writer.clearSnapshot(of: metadata.reportType)
+        self.writer = writer
+        self.target = (metadata.reportType, property, asOf)
+    }
+
+    mutating func emit(_ record: ReportRecord) throws {
+        guard writer != nil else { throw ReportLoadError("a record arrived before the report header") }
+        try writer?.insert(record)
+    }
+}
