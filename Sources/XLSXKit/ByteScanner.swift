@@ -62,7 +62,7 @@ struct ScratchBytes {
 
 /// The inflated bytes of one zip entry, seen through a window that slides forward as they are consumed.
 final class PartWindow {
-    private let reader: ZipEntryReader
+    private let reader: any EntryByteStream
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
     /// Offset in the part of `base[0]`, for error messages.
@@ -77,7 +77,7 @@ final class PartWindow {
     private let chunk: Int
 
     /// `chunk` is only made tiny by tests, so that every token straddles a refill.
-    init(reader: ZipEntryReader, chunk: Int = PartWindow.standardChunk) {
+    init(reader: any EntryByteStream, chunk: Int = PartWindow.standardChunk) {
         self.reader = reader
         self.chunk = max(chunk, 1)
         capacity = 2 * self.chunk
@@ -191,7 +191,7 @@ struct ByteScanner {
     private(set) var attributes: UnsafeMutablePointer<Int>
     private var attributeCapacity = 16
 
-    init(reader: ZipEntryReader, chunk: Int = PartWindow.standardChunk) {
+    init(reader: any EntryByteStream, chunk: Int = PartWindow.standardChunk) {
         window = PartWindow(reader: reader, chunk: chunk)
         part = reader.entry.name
         base = window.base
@@ -227,10 +227,11 @@ struct ByteScanner {
                 return .end
             }
             if base[pos] != 0x3C {
-                if let lt = memchr(base + pos, 0x3C, end - pos) {
+                let lt = index(of: 0x3C, from: pos)
+                if lt >= 0 {
                     textStart = pos
-                    textEnd = lt.assumingMemoryBound(to: UInt8.self) - base
-                    pos = textEnd
+                    textEnd = lt
+                    pos = lt
                     return .text
                 }
                 if try refill(keep: pos) { continue }
@@ -245,11 +246,11 @@ struct ByteScanner {
             }
             switch base[pos + 1] {
             case 0x2F: // </name>
-                guard let gt = memchr(base + pos + 2, 0x3E, end - pos - 2) else {
+                let close = index(of: 0x3E, from: pos + 2)
+                guard close >= 0 else {
                     if try refill(keep: pos) { continue }
                     throw malformed("the XML ends inside an end tag")
                 }
-                let close = gt.assumingMemoryBound(to: UInt8.self) - base
                 var p = pos + 2
                 var local = p
                 while p < close {
@@ -340,8 +341,8 @@ struct ByteScanner {
             guard p < end else { return nil }
             let quote = base[p]
             guard quote == 0x22 || quote == 0x27 else { throw malformed("an unquoted attribute value") }
-            guard let close = memchr(base + p + 1, Int32(quote), end - p - 1) else { return nil }
-            let valueEnd = close.assumingMemoryBound(to: UInt8.self) - base
+            let valueEnd = index(of: quote, from: p + 1)
+            guard valueEnd >= 0 else { return nil }
             if attributeCount == attributeCapacity { growAttributes() }
             let slot = attributes + attributeCount * 4
             slot[0] = attrLocal
@@ -351,6 +352,48 @@ struct ByteScanner {
             attributeCount += 1
             p = valueEnd + 1
         }
+    }
+
+    /// For the common `<v>123</v>`: when the bytes at `pos` are plain text (no entity, CR or markup)
+    /// followed by an end tag, all inside the window, consumes both and returns the text's range,
+    /// with `name` set to the end tag's. Otherwise returns nil and consumes nothing.
+    @inline(__always) mutating func plainTextThenEndTag() -> (start: Int, end: Int)? {
+        var p = pos
+        let limit = min(end, pos + 64)
+        while p < limit {
+            let b = base[p]
+            if b == 0x3C { break }
+            if b == 0x26 || b == 0x0D { return nil }
+            p += 1
+        }
+        guard p + 1 < limit, base[p + 1] == 0x2F else { return nil }
+        let textEnd = p
+        var q = p + 2
+        var local = q
+        while q < limit {
+            let b = base[q]
+            if b == 0x3E { break }
+            if b == 0x3A { local = q + 1 } else if ByteScanner.isSpace(b) { return nil }
+            q += 1
+        }
+        guard q < limit else { return nil }
+        name = ElementName.classify(base + local, q - local)
+        let start = pos
+        pos = q + 1
+        return (start, textEnd)
+    }
+
+    /// Index of the first `byte` at or after `from` in the window, -1 if none. Runs in sheets are short
+    /// (a cell value, an attribute), where a plain loop beats a call to memchr; long runs go to memchr.
+    @inline(__always) private func index(of byte: UInt8, from: Int) -> Int {
+        var p = from
+        let shortEnd = min(end, from + 24)
+        while p < shortEnd {
+            if base[p] == byte { return p }
+            p += 1
+        }
+        guard p < end, let hit = memchr(base + p, Int32(byte), end - p) else { return -1 }
+        return hit.assumingMemoryBound(to: UInt8.self) - base
     }
 
     private mutating func growAttributes() {

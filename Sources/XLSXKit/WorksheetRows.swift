@@ -234,6 +234,18 @@ struct RowTokenizer {
             case .startTag:
                 switch scanner.name {
                 case .v:
+                    if let (start, end) = scanner.plainTextThenEndTag() {
+                        // Numbers and shared-string indices are read in place; other text is copied.
+                        guard scanner.name == .v else { throw malformed("<v> of cell \(CellReference.name(column: column, row: row)) is not closed by </v>") }
+                        if end > start, kind == .number || kind == .sharedString, let value = try valueInPlace(kind: kind, style: style, start: start, end: end, column: column, row: row) {
+                            try closeCell(column: column, row: row)
+                            return value
+                        }
+                        text.removeAll()
+                        text.append(scanner.base + start, end - start)
+                        hasValue = true
+                        continue
+                    }
                     text.removeAll()
                     try scanner.collectText(into: &text)
                     hasValue = true
@@ -254,6 +266,40 @@ struct RowTokenizer {
             case .end:
                 throw malformed("the sheet XML ends inside cell \(CellReference.name(column: column, row: row)) (truncated?)")
             case .text, .cdata:
+                continue
+            }
+        }
+    }
+
+    /// A number or shared string read straight from the window; nil to fall back to the general path.
+    @inline(__always) private func valueInPlace(kind: CellKind, style: Int, start: Int, end: Int, column: Int, row: Int) throws -> CellValue? {
+        let p = UnsafePointer(scanner.base + start)
+        if kind == .sharedString {
+            guard let index = NumberText.parseIndex(p, end - start) else { return nil }
+            guard index < sharedStrings.count else {
+                throw malformed("cell \(CellReference.name(column: column, row: row)) refers to shared string \(index), but \(sharedStringsPart) has \(sharedStrings.count)")
+            }
+            return .text(sharedStrings[index])
+        }
+        guard let number = NumberText.parseDouble(p, end - start) else { return nil }
+        if let isDate = styles.isDate, style < isDate.count, isDate[style],
+           let date = ExcelDateTime(serial: number, uses1904DateSystem: uses1904) {
+            return .date(date)
+        }
+        return .number(number)
+    }
+
+    /// Reads to the cell's `</c>` after its value was taken in place (a `<f>` after `<v>` is skipped).
+    private mutating func closeCell(column: Int, row: Int) throws {
+        while true {
+            switch try scanner.next() {
+            case .endTag:
+                return
+            case .startTag:
+                try scanner.skipElement()
+            case .end:
+                throw malformed("the sheet XML ends inside cell \(CellReference.name(column: column, row: row)) (truncated?)")
+            default:
                 continue
             }
         }

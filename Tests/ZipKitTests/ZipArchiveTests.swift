@@ -108,3 +108,41 @@ private func message(_ body: () throws -> Void) -> String? {
         #expect(message { _ = try archive.contents(named: "xl/styles.xml") } == "no entry xl/styles.xml in the zip")
     }
 }
+
+@Suite struct PrefetchingEntryReaderTests {
+    @Test func givesTheSameBytesAsReadingDirectly() throws {
+        let archive = try ZipArchive(path: fixture("shared_and_rich_strings.xlsx"))
+        for entry in archive.entries {
+            let reader = try PrefetchingEntryReader(archive.reader(for: entry), chunkSize: 4096, depth: 2)
+            var streamed: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 5)
+            while true {
+                let n = try chunk.withUnsafeMutableBytes { try reader.read(into: $0) }
+                if n == 0 { break }
+                streamed += chunk[0..<n]
+            }
+            #expect(streamed == (try archive.contents(of: entry)), "\(entry.name)")
+        }
+    }
+
+    @Test func passesOnTheCRCErrorAtTheEnd() throws {
+        let archive = try ZipArchive(path: fixture("crc_mismatch.xlsx"))
+        let entry = try #require(archive.entry(named: "xl/worksheets/sheet1.xml"))
+        let reader = try PrefetchingEntryReader(archive.reader(for: entry))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        #expect(message {
+            while try buffer.withUnsafeMutableBytes({ try reader.read(into: $0) }) > 0 {}
+        } == "entry xl/worksheets/sheet1.xml is corrupt: CRC mismatch")
+    }
+
+    @Test func canBeAbandonedHalfWay() throws {
+        let archive = try ZipArchive(path: fixture("zip_bomb.xlsx"), limits: ZipLimits(maxCompressionRatio: 1 << 20))
+        let entry = try #require(archive.entry(named: "xl/worksheets/sheet1.xml"))
+        var buffer = [UInt8](repeating: 0, count: 100)
+        for _ in 0..<20 {
+            // The inflating thread is blocked on full buffers; deinit must stop and join it.
+            let reader = try PrefetchingEntryReader(archive.reader(for: entry), chunkSize: 4096, depth: 2)
+            #expect(try buffer.withUnsafeMutableBytes { try reader.read(into: $0) } == 100)
+        }
+    }
+}
