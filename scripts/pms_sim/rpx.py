@@ -396,6 +396,13 @@ def op_getresidentledger(w, p, el):
     start = _parse_d(text(el, "startdate")) or g.win_start
     end = _parse_d(text(el, "enddate")) or g.as_of
     allopen = (text(el, "allopen", "false") or "false").lower() in ("true", "1", "t", "y")
+    if reshid in ("", "0"):
+        return w.cached("rpx:ledger:%s:%s:%s:%s" % (p.key, start, end, allopen),
+                        lambda: _ledger(g, p, reshid, start, end, allopen))
+    return _ledger(g, p, reshid, start, end, allopen)
+
+
+def _ledger(g, p, reshid, start, end, allopen):
     out = ['<ResidentLedger xmlns="">']
     for r in p.residencies:
         if reshid not in ("", "0") and str(r.id) != reshid:
