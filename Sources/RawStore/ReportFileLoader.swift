@@ -1,3 +1,4 @@
+import Foundation
 import OwnerDashCore
 import Parse
 import SQLiteKit
@@ -49,6 +50,7 @@ public struct ReportFileLoader {
         if let key = hints.propertyKey, configuration.property(key: key) == nil {
             throw ReportLoadError("unknown property \"\(key)\" (not in the configuration's property registry)")
         }
+        guard FileManager.default.fileExists(atPath: path) else { throw ReportLoadError("no such file") }
         let sha256: String
         do {
             sha256 = try SHA256.hexDigest(ofFile: path)

@@ -70,10 +70,8 @@ enum ReportBatch {
         var loaded: [ReportLoadOutcome] = []
         var failed: [(file: String, reason: String)] = []
 
-        var exitCode: ExitCode {
-            if failed.isEmpty { return .success }
-            return loaded.isEmpty ? .partial : .partial
-        }
+        /// Bad files make the batch partial (2), even when none loaded: the run itself finished.
+        var exitCode: ExitCode { failed.isEmpty ? .success : .partial }
     }
 
     static func load(_ files: [String], loader: ReportFileLoader, hints: ReportFileHints, log: Diagnostics) -> Result {

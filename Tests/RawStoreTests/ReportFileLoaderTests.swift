@@ -1,0 +1,132 @@
+import Foundation
+import OwnerDashCore
+import Parse
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+/// A temporary data directory with a fresh realpage_raw.db, removed afterwards.
+final class LoaderFixture {
+    let directory: URL
+    let store: RealPageRawStore
+    let configuration: Configuration
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rawstore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try RealPageRawStore(path: directory.appendingPathComponent("realpage_raw.db").path)
+        configuration = try Configuration.load(path: Self.repository.appendingPathComponent("report_definitions.json").path)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func report(_ name: String) -> String {
+        Self.repository.appendingPathComponent("Tests/Fixtures/reports/\(name)").path
+    }
+
+    func loader(run: String = "run-1") -> ReportFileLoader {
+        ReportFileLoader(store: store, configuration: configuration, runID: RunID(run))
+    }
+
+    func count(_ table: String) throws -> Int64 {
+        try store.database.scalar("SELECT count(*) FROM \(table)")?.integerValue ?? -1
+    }
+
+    /// Every row of every report table, for before/after comparisons.
+    func snapshot() throws -> [[SQLValue]] {
+        try ReportType.allCases.flatMap { try store.database.query("SELECT * FROM \($0.rawTable) ORDER BY id") }
+            + store.database.query("SELECT report_type, property_id, as_of_date, artifact_sha256, run_id, row_count FROM loaded_artifacts ORDER BY 1, 2, 3")
+    }
+}
+
+@Suite struct ReportFileLoaderTests {
+    @Test func aRentRollLoadsWithLineageAndTheTitleBlocksPropertyAndDate() throws {
+        let fixture = try LoaderFixture()
+        let file = fixture.report("rent_roll_two_row_header.xlsx")
+        let outcome = try fixture.loader().load(path: file)
+        #expect(outcome.report == .rentRoll)
+        #expect(outcome.propertyKey == "nexus_east")
+        #expect(outcome.asOf.iso == "2026-02-08")
+        #expect(outcome.alreadyLoaded == false)
+        #expect(try fixture.count("realpage_rent_roll") == Int64(outcome.rows))
+        let lineage = try fixture.store.database.query("""
+            SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM realpage_rent_roll
+            """)
+        #expect(lineage == [[.text("run-1"), .text("nexus_east"), .text("2026-02-08"), .text(file),
+                             .text(try SHA256.hexDigest(ofFile: file))]])
+        // The first unit of the fixture: 1101, Garcia, Ana; its lease rent is RENT "1,400.00" (text)
+        // plus PETRENT 25.00 on the trans-code row below it.
+        let first = try fixture.store.database.query("""
+            SELECT unit_number, resident_name, actual_rent, lease_start FROM realpage_rent_roll ORDER BY source_row LIMIT 1
+            """)
+        #expect(first == [[.text("1101"), .text("Garcia, Ana"), .real(1425), .text("2025-12-06")]])
+    }
+
+    @Test func loadingTheSameFileTwiceChangesNothing() throws {
+        let fixture = try LoaderFixture()
+        let file = fixture.report("box_score_nexus_east.xlsx")
+        _ = try fixture.loader(run: "run-1").load(path: file)
+        let before = try fixture.snapshot()
+        let again = try fixture.loader(run: "run-2").load(path: file)
+        #expect(again.alreadyLoaded)
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test func aNewFileForTheSameSnapshotReplacesTheOldRows() throws {
+        let fixture = try LoaderFixture()
+        _ = try fixture.loader(run: "run-1").load(path: fixture.report("box_score_totals_mismatch.xlsx"))
+        let outcome = try fixture.loader(run: "run-2").load(path: fixture.report("box_score_nexus_east.xlsx"))
+        #expect(outcome.alreadyLoaded == false)
+        #expect(try fixture.count("realpage_box_score") == Int64(outcome.rows))
+        #expect(try fixture.store.database.query("SELECT DISTINCT run_id FROM realpage_box_score") == [[.text("run-2")]])
+        #expect(try fixture.count("loaded_artifacts") == 1)
+    }
+
+    @Test func aTotalsMismatchIsKeptAsAWarning() throws {
+        let fixture = try LoaderFixture()
+        let outcome = try fixture.loader().load(path: fixture.report("box_score_totals_mismatch.xlsx"))
+        #expect(outcome.warnings.contains { $0.contains("350") && $0.contains("352") })
+        let stored = try fixture.store.database.scalar("SELECT warnings FROM loaded_artifacts")?.textValue ?? ""
+        #expect(stored.contains("Property Totals"))
+    }
+
+    @Test(arguments: ["rent_roll_missing_column.xlsx", "unknown_layout.xlsx", "delinquency_text_money_all_zero_bug.xlsx"])
+    func aBadFileWritesNothingAndLeavesEarlierDataIntact(name: String) throws {
+        let fixture = try LoaderFixture()
+        _ = try fixture.loader().load(path: fixture.report("box_score_nexus_east.xlsx"))
+        let before = try fixture.snapshot()
+        #expect(throws: (any Error).self) { try fixture.loader(run: "run-bad").load(path: fixture.report(name)) }
+        #expect(try fixture.snapshot() == before)
+    }
+
+    @Test func hintsOverrideTheTitleBlock() throws {
+        let fixture = try LoaderFixture()
+        let outcome = try fixture.loader().load(path: fixture.report("box_score_nexus_east.xlsx"),
+                                                hints: ReportFileHints(report: .boxScore, propertyKey: "ridian",
+                                                                       asOf: LocalDate(iso: "2026-03-01")))
+        #expect(outcome.propertyKey == "ridian")
+        #expect(outcome.asOf.iso == "2026-03-01")
+        #expect(try fixture.store.database.query("SELECT DISTINCT property_id, as_of_date FROM realpage_box_score")
+                == [[.text("ridian"), .text("2026-03-01")]])
+    }
+
+    @Test func anUnknownPropertyIsRefusedBeforeAnythingIsRead() throws {
+        let fixture = try LoaderFixture()
+        #expect {
+            try fixture.loader().load(path: fixture.report("box_score_nexus_east.xlsx"),
+                                      hints: ReportFileHints(propertyKey: "no_such_place"))
+        } throws: { error in
+            "\(error)".contains("unknown property \"no_such_place\"")
+        }
+    }
+
+    @Test func aMissingFileIsNamedAsSuch() throws {
+        let fixture = try LoaderFixture()
+        #expect {
+            try fixture.loader().load(path: fixture.directory.appendingPathComponent("nope.xlsx").path)
+        } throws: { error in
+            "\(error)" == "no such file"
+        }
+    }
+}
