@@ -82,7 +82,7 @@ struct BoxScoreParser: OneSiteReportParser {
     mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine:
+        case .blank, .repeatedHeader, .titleLine, .continuation:
             return true
         case .label(let text):
             let cellCount = row.cells.filter { !$0.isBlank }.count

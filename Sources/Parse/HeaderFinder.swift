@@ -88,6 +88,8 @@ struct HeaderMap: Sendable {
     /// Sheet rows (1-based) the header occupies.
     let firstRow: Int
     let lastRow: Int
+    /// The leftmost column holding header text.
+    let firstColumn: Int
     /// Every header column as printed, left to right, for "found: ..." in messages.
     let foundColumns: [String]
     /// Row signatures (see `RowSignature`) of the header rows, to skip the header repeated at page breaks.
@@ -238,6 +240,7 @@ enum HeaderFinder {
         }
         return HeaderMap(layout: layout, spans: spans, printed: printed,
                          firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
+                         firstColumn: fragments.firstIndex { !$0.isEmpty } ?? 0,
                          foundColumns: found, rowSignatures: Set(rows.map(RowSignature.of)))
     }
 

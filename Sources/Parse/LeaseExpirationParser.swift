@@ -60,7 +60,7 @@ struct LeaseExpirationParser: OneSiteReportParser {
     mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine:
+        case .blank, .repeatedHeader, .titleLine, .continuation:
             return true
         case .label(let text):
             if text.isSectionTitle(["Summary"]) { return false }

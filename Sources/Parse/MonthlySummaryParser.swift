@@ -110,11 +110,14 @@ struct MonthlySummaryParser: OneSiteReportParser {
 
     mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
-        if case .label = kind {} else { recentLabels.removeAll() }
+        switch kind {
+        case .label, .continuation: break
+        default: recentLabels.removeAll()
+        }
         switch kind {
         case .blank, .titleLine, .repeatedHeader:
             return true
-        case .label(let text):
+        case .label(let text), .continuation(let text):
             if let last = recentLabels.last, last.number + 1 != row.number { recentLabels.removeAll() }
             recentLabels.append(row)
             if recentLabels.count > HeaderFinder.maxHeaderRows { recentLabels.removeFirst() }
@@ -127,7 +130,7 @@ struct MonthlySummaryParser: OneSiteReportParser {
                     return true
                 }
             }
-            if section == .detail {
+            if section == .detail, case .label = kind {
                 groupAction = text
                 counter.startGroup()
             }

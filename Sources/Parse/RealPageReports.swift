@@ -38,7 +38,7 @@ public enum RealPageReports {
             throw ReportParseError(.unknownLayout, report: nil, sheet: sheetName,
                                    detail: "unknown layout: no OneSite report title (BOXSCORE, RENT ROLL, "
                                        + "DELINQUENT AND PREPAID, ...) and no known header row in the first "
-                                       + "\(buffer.count) rows")
+                                       + "\(buffer.last?.number ?? 0) rows")
         }
         var driver = Driver(report: report, buffer: buffer, merges: merges, sheetName: sheetName)
         switch report {
@@ -79,7 +79,8 @@ private struct Driver {
                                       periodStart: title.periodStart)
         let context = ParseContext(report: report, sheet: sheetName, metadata: metadata)
         var parser = try P(layoutIndex: layoutIndex, header: header, context: context)
-        let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title)
+        let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title,
+                                       firstColumn: header.firstColumn)
         try sink.begin(metadata)
 
         var records: [ReportRecord] = []
@@ -128,6 +129,6 @@ private struct Driver {
         for name in layouts.flatMap(\.requiredNames) where !lookedFor.contains(name) { lookedFor.append(name) }
         throw ReportParseError(.noHeaderRow, report: report, sheet: sheetName,
                                detail: "no header row found (looked for \(lookedFor.joined(separator: ", "))) "
-                                   + "in the first \(buffer.count) rows")
+                                   + "in the first \(buffer.last?.number ?? 0) rows")
     }
 }

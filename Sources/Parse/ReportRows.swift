@@ -17,8 +17,11 @@ enum RowKind: Equatable {
     /// `Total`, `Totals`, `Subtotals:`, `Property Totals`, `Grand Totals:`, `Total leases: 61`;
     /// `count` is a number embedded in the label, which is a total and never data.
     case total(label: String, count: Int?)
-    /// Text and no quantity: a group (`1x1`, `February 2026`, `MTM`) or a section title.
+    /// Text and no quantity, starting in the report's first column: a group (`1x1`, `February 2026`, `MTM`)
+    /// or a section title.
     case label(String)
+    /// Text and no quantity starting further right: a record's continuation (notes, `Phone/email`).
+    case continuation(String)
     /// Holds at least one quantity: the parser decides whether it is a record.
     case data
 }
@@ -27,6 +30,8 @@ enum RowKind: Equatable {
 struct RowClassifier {
     var headerSignatures: Set<String>
     let title: TitleBlock
+    /// The header's leftmost column: labels there are groups, labels further right continue a record.
+    let firstColumn: Int
 
     func classify(_ row: SheetRow) -> RowKind {
         guard let first = row.cells.first(where: { !$0.isBlank }) else { return .blank }
@@ -44,7 +49,8 @@ struct RowClassifier {
         }
         if headerSignatures.contains(RowSignature.of(row)) { return .repeatedHeader }
         if title.isRepeatedTitle(row) { return .titleLine }
-        return .label(first.text ?? "")
+        let column = row.cells.firstIndex { !$0.isBlank } ?? 0
+        return column <= firstColumn ? .label(first.text ?? "") : .continuation(first.text ?? "")
     }
 }
 

@@ -1,0 +1,155 @@
+import OwnerDashCore
+@testable import Parse
+import Testing
+import XLSXKit
+
+@Suite("Box Score")
+struct BoxScoreParserTests {
+    /// Title, a two-row header with "Vacant"/"Occupied" merged over their sub-columns, two groups, totals, next section.
+    func sheet(propertyUnits: Int = 150) -> (SheetBuilder, [MergedRange]) {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "BOXSCORE", code: "120.080.305", asOf: "02/01/2026 - 02/08/2026")
+        let top = sheet.add(nil, nil, nil, "Vacant", nil, nil, nil, nil, "Occupied")
+        sheet.add("Floor Plan\nGroup", "Floor Plan", "Units", "Total\nVacant", "Not\nLeased", "Leased", "Model/\nAdmin",
+                  "Down", "Total\nOccupied", "No NTV", "NTV-NL", "NTV-L", "Occupancy\nPercent", "Avg Market\nRent",
+                  "Avg Leased\nRent")
+        sheet.add("1x1")
+        sheet.add(nil, "A1", 100, 6, 3, 2, 1, 0, 94, 90, 3, 1, "94.00", 1450.0, "$1,412.25")
+        sheet.add("Total", nil, 100, 6, 3, 2, 1, 0, 94, 90, 3, 1, "94.00")
+        sheet.add("2x2")
+        sheet.add(nil, "B1", 50, 2, 1, 1, 0, 0, 48, 46, 0, 2, "96.00%", "1,895.00", "(0.00)")
+        sheet.add("Total", nil, 50, 2, 1, 1, 0, 0, 48, 46, 0, 2, "96.00")
+        sheet.add("Property Totals", nil, propertyUnits, 8, 4, 3, 1, 0, 142, 136, 3, 3, "94.67")
+        sheet.skip()
+        sheet.add("Availability/Exposure")
+        sheet.add(nil, "Number", "%")
+        sheet.add("Total Vacant Units", 8, "5.33")
+        let merges = [MergedRange(firstRow: top, firstColumn: 3, lastRow: top, lastColumn: 7),
+                      MergedRange(firstRow: top, firstColumn: 8, lastRow: top, lastColumn: 11)]
+        return (sheet, merges)
+    }
+
+    @Test("floorplan rows with their group; merged Vacant/Occupied headers map Leased and NTV-L apart")
+    func floorplans() throws {
+        let (sheet, merges) = sheet()
+        let result = try parse(.boxScore, sheet, merges: merges)
+        #expect(result.boxScores.map(\.floorplan) == ["A1", "B1"])
+        #expect(result.boxScores.map(\.floorplanGroup) == ["1x1", "2x2"])
+        let a1 = try #require(result.boxScores.first)
+        #expect(a1.totalUnits == 100 && a1.vacantUnits == 6 && a1.vacantNotLeased == 3 && a1.vacantLeased == 2)
+        #expect(a1.modelUnits == 1 && a1.downUnits == 0 && a1.occupiedUnits == 94 && a1.occupiedNoNotice == 90)
+        #expect(a1.occupiedOnNotice == 4, "NTV-NL 3 + NTV-L 1")
+        #expect(a1.noticeLeased == 1)
+        #expect(a1.occupancyPct == 94.0)
+        #expect(a1.avgMarketRent == usd(1450) && a1.avgActualRent == usd(1412, 25))
+        #expect(result.boxScores.last?.occupancyPct == 96.0)
+        #expect(result.summary.warnings.isEmpty)
+        #expect(result.metadata?.propertyName == "Nexus East")
+        #expect(result.metadata?.asOf == ymd("2026-02-08"))
+        #expect(result.metadata?.periodStart == ymd("2026-02-01"))
+    }
+
+    @Test("the Availability section after Property Totals is not read as floorplans")
+    func stopsAtNextSection() throws {
+        let (sheet, merges) = sheet()
+        #expect(try parse(.boxScore, sheet, merges: merges).recordCount == 2)
+    }
+
+    @Test("a Property Totals row that disagrees with the floorplans is a warning")
+    func totalsMismatch() throws {
+        let (sheet, merges) = sheet(propertyUnits: 152)
+        let result = try parse(.boxScore, sheet, merges: merges)
+        #expect(result.summary.warnings == [
+            "box score: data rows sum to 150 units but \"Property Totals\" (row 16) says 152",
+        ])
+    }
+
+    @Test("single-row header with synonyms (Floorplan, Total Units, Vacant Leased, NTV Leased, ...)")
+    func synonyms() throws {
+        var sheet = SheetBuilder()
+        sheet.add("BOXSCORE")
+        sheet.add("Floorplan", "Total Units", "Total Vacant", "Vacant Leased", "Model/Admin", "Vacant Down",
+                  "Total Occupied", "NTV Not Leased", "NTV Leased", "Occupancy %", "Average Market Rent")
+        sheet.add("S1", "48", "3", "1", "0", "0", "45", "2", "1", "93.75", "$1,295.00")
+        let row = try #require(try parse(nil, sheet).boxScores.first)
+        #expect(row.floorplan == "S1" && row.totalUnits == 48 && row.vacantLeased == 1 && row.occupiedOnNotice == 3)
+        #expect(row.noticeLeased == 1 && row.avgMarketRent == usd(1295) && row.vacantNotLeased == nil)
+    }
+}
+
+extension ParseResult {
+    var recordCount: Int { summary.recordCount }
+}
+
+@Suite("Rent Roll")
+struct RentRollParserTests {
+    func sheet(totalBalance: String = "$1,109.50") -> SheetBuilder {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "RENT ROLL DETAIL")
+        let header: [Any?] = [nil, "Floor", nil, "Unit/Lease", nil, "Move-In/", "Lease", "Lease", "Market", "Trans",
+                              "Lease", "Other Charges/", "Dep on", nil]
+        let header2: [Any?] = ["Unit", "Plan", "SQFT", "Status", "Name", "Move-Out", "Start", "End", "+ Addl.", "Code",
+                               "Rent", "Credits", "Hand", "Balance"]
+        sheet.addRow(header)
+        sheet.addRow(header2)
+        sheet.add("1101", "A1", 715, "Occupied no NTV", "Garcia, Ana", "12/06/2024", "12/06/2025", "12/05/2026",
+                  1450.0, "RENT", "1,400.00", nil, 500.0, "$0.00")
+        sheet.add(nil, nil, nil, nil, nil, nil, nil, nil, nil, "PETRENT", "25.00")
+        sheet.add(nil, nil, nil, nil, nil, nil, nil, nil, nil, "PARKING", nil, "50.00")
+        sheet.add("1103", "A2", 780, "Occupied NTV", "Nguyen, Bao\n(512) 555-0103", "04/18/2023\n03/15/2026",
+                  "04/18/2025", "04/17/2026", 1535.5, "RENT", "1,498.00", nil, 500.0, "$1,234.50")
+        sheet.add(nil, nil, nil, "Applicant", "Patel, Riya", nil, "03/20/2026", "03/19/2027", nil, "RENT",
+                  "*1,535.50", nil, nil, "*0.00")
+        sheet.add(nil, nil, nil, nil, nil, nil, nil, nil, nil, "PARKING", nil, "*50.00")
+        // Page break: the title lines and the header repeat.
+        sheet.add("OneSite Rents v3.0", nil, nil, nil, "Page 2 of 2")
+        sheet.add("Kairoi Residential - Nexus East", nil, nil, nil, "02/09/2026 06:58:21AM")
+        sheet.add("RENT ROLL DETAIL")
+        sheet.addRow(header)
+        sheet.addRow(header2)
+        sheet.add("1102", "A1", 715, "Vacant", nil, nil, nil, nil, 1450.0, nil, "0.00")
+        sheet.add("1203", "A2", 780, "Occupied no NTV", "Smith, Jordan", "06/01/2025", "06/01/2025", "05/31/2026",
+                  1535.5, "RENT", "1,480.00", nil, 750.0, "(125.00)")
+        sheet.add("1203", nil, nil, "Former resident", "Lee, Chris", "06/01/2021\n04/01/2023", nil, nil, nil, "RENT",
+                  "*1,300.00", nil, nil, "*310.00")
+        sheet.add("Totals:", nil, nil, nil, nil, nil, nil, nil, 5971.0, nil, "4,403.00", nil, nil, totalBalance)
+        sheet.skip()
+        sheet.add("Rent Analysis by Floor Plan")
+        sheet.add("Floor Plan", "# Units", "Average Market + Addl.")
+        sheet.add("A1", 2, "1,450.00")
+        return sheet
+    }
+
+    @Test("one row per unit: the current lease; Trans Code rows add to its rent; applicants and formers skipped")
+    func units() throws {
+        let result = try parse(.rentRoll, sheet())
+        #expect(result.rentRolls.map(\.unitNumber) == ["1101", "1103", "1102", "1203"])
+        let garcia = try #require(result.rentRolls.first)
+        #expect(garcia.actualRent == usd(1425), "RENT 1,400.00 + PETRENT 25.00; PARKING is an other charge")
+        #expect(garcia.marketRent == usd(1450) && garcia.balance == .zero && garcia.sqft == 715)
+        #expect(garcia.status == "Occupied no NTV" && garcia.floorplan == "A1" && garcia.residentName == "Garcia, Ana")
+        #expect(garcia.moveInDate == ymd("2024-12-06") && garcia.moveOutDate == nil)
+        #expect(garcia.leaseStart == ymd("2025-12-06") && garcia.leaseEnd == ymd("2026-12-05"))
+        let nguyen = result.rentRolls[1]
+        #expect(nguyen.actualRent == usd(1498), "the applicant's *1,535.50 and *50.00 are not Nguyen's")
+        #expect(nguyen.residentName == "Nguyen, Bao")
+        #expect(nguyen.moveInDate == ymd("2023-04-18") && nguyen.moveOutDate == ymd("2026-03-15"))
+        #expect(nguyen.balance == usd(1234, 50))
+        #expect(result.rentRolls[2].status == "Vacant" && result.rentRolls[2].actualRent == .zero)
+        #expect(result.rentRolls[3].balance == usd(-125), "(125.00) is a credit")
+        #expect(result.rentRolls[3].residentName == "Smith, Jordan", "the former resident on the repeated unit is skipped")
+    }
+
+    @Test("Totals that add up give no warning; a balance total that does not is named")
+    func totals() throws {
+        #expect(try parse(.rentRoll, sheet()).summary.warnings.isEmpty)
+        let warnings = try parse(.rentRoll, sheet(totalBalance: "$1,209.50")).summary.warnings
+        #expect(warnings == ["rent roll: data rows sum to 1109.50 balance but \"Totals:\" (row 23) says 1209.50"])
+    }
+
+    @Test("the summary sections after the detail are not units")
+    func stopsAtSummary() throws {
+        #expect(try parse(.rentRoll, sheet()).rentRolls.contains { $0.unitNumber == "A1" } == false)
+    }
+}
+

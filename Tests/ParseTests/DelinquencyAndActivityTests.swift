@@ -1,0 +1,150 @@
+import OwnerDashCore
+@testable import Parse
+import Testing
+import XLSXKit
+
+@Suite("Delinquent and Prepaid / Delinquency")
+struct DelinquencyParserTests {
+    var header1: [Any?] {
+        [nil, "Name /", nil, "Move-In/", "Code /", "Total", "Total", "Net", nil, "30", "60",
+                                  "90+", "Deposits"]
+    }
+    var header2: [Any?] {
+        ["Unit", "Phone Number / Email", "Status", "Out", "Description", "Prepaid",
+                                  "Delinquent", "Balance", "Current", "Days", "Days", "Days", "Held"]
+    }
+
+    func perCode(subtotalDelinquent: String = "2,620.25") -> SheetBuilder {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "DELINQUENT AND PREPAID", code: "120.080.106",
+                 asOf: "Fiscal Period 022026 As of 01/29/2026")
+        sheet.addRow(header1)
+        sheet.addRow(header2)
+        sheet.add("1103", "Nguyen, Bao\n(512) 555-0103", "Current resident", "04/18/2023", nil, nil, nil, nil, nil,
+                  nil, nil, nil, 500.0)
+        sheet.add(nil, nil, nil, nil, "RENT\nRent", "0.00", "1,184.50", "1,184.50", "1,184.50", "0.00", "0.00", "0.00")
+        sheet.add(nil, nil, nil, nil, "LATEFEE\nLate fee", "0.00", "50.00", "50.00", "50.00", "0.00", "0.00", "0.00")
+        sheet.add(nil, nil, nil, nil, "Subtotals:", 0.0, 1234.5, 1234.5, 1234.5, 0.0, 0.0, 0.0)
+        sheet.add("1203", "Smith, Jordan", "Current resident", "06/01/2025", nil, nil, nil, nil, nil, nil, nil, nil,
+                  750.0)
+        sheet.add(nil, nil, nil, nil, "RENT", "(125.00)", "0.00", "(125.00)", "0.00", "0.00", "0.00", "0.00")
+        sheet.add(nil, nil, nil, nil, "Subtotals:", -125.0, 0.0, -125.0, 0.0, 0.0, 0.0, 0.0)
+        sheet.add("3105", "Diaz, Luis", "Former resident", "01/10/2022\n09/30/2025", nil, nil, nil, nil, nil, nil, nil,
+                  nil, 0.0)
+        sheet.add(nil, nil, nil, nil, "RENT", "0.00", "2,400.00", "2,400.00", "0.00", "0.00", "0.00", "2,400.00")
+        sheet.add(nil, nil, nil, nil, "CLEANING", "0.00", "175.00", "175.00", "0.00", "0.00", "0.00", "175.00")
+        sheet.add(nil, nil, nil, nil, "SEWER", "0.00", "45.25", "45.25", "0.00", "0.00", "45.25", "0.00")
+        sheet.add(nil, nil, nil, nil, "Subtotals:", "0.00", subtotalDelinquent, subtotalDelinquent, "0.00", "0.00",
+                  "45.25", "2,575.00")
+        sheet.add(nil, nil, nil, nil, "Totals:", "(125.00)", "$3,854.75", "$3,729.75")
+        sheet.skip()
+        sheet.add("Summary By Transaction Code")
+        sheet.add("RENT", "1200-0002", "0.00", "(125.00)", "3,584.50")
+        return sheet
+    }
+
+    @Test("one row per account: code rows folded, aging Current=0-30 ... 90+=over 90, prepaid positive")
+    func perCodeAccounts() throws {
+        let result = try parse(.delinquency, perCode())
+        #expect(result.delinquencies.map(\.unitNumber) == ["1103", "1203", "3105"])
+        let nguyen = result.delinquencies[0]
+        #expect(nguyen.residentName == "Nguyen, Bao" && nguyen.residentStatus == "Current resident")
+        #expect(nguyen.currentBalance == usd(1234, 50) && nguyen.balance0to30 == usd(1234, 50))
+        #expect(nguyen.prepaid == .zero && nguyen.sourceRow == 10)
+        let smith = result.delinquencies[1]
+        #expect(smith.prepaid == usd(125), "printed (125.00); stored positive")
+        #expect(smith.currentBalance == usd(-125), "net balance = delinquent 0.00 - prepaid 125.00")
+        let diaz = result.delinquencies[2]
+        #expect(diaz.balance61to90 == usd(45, 25) && diaz.balanceOver90 == usd(2575))
+        #expect(diaz.balance0to30 == .zero && diaz.balance31to60 == .zero)
+        #expect(diaz.currentBalance == usd(2620, 25))
+        #expect(result.summary.warnings.isEmpty)
+        #expect(result.metadata?.asOf == ymd("2026-01-29"))
+    }
+
+    @Test("a Subtotals: row that disagrees with its code rows is taken, and the difference is a warning")
+    func subtotalMismatch() throws {
+        let result = try parse(.delinquency, perCode(subtotalDelinquent: "2,720.25"))
+        #expect(result.delinquencies[2].currentBalance == usd(2720, 25))
+        #expect(result.summary.warnings.contains(
+            "delinquency: account 3105 (row 17): code rows sum to 2620.25 delinquent but \"Subtotals:\" (row 21) says 2720.25"))
+    }
+
+    @Test("the simple layout: one row per resident")
+    func simple() throws {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "DELINQUENCY")
+        sheet.add("Unit", "Resident ID", "Resident", "Status", "Balance", "0-30", "31-60", "61-90", "Over 90", "Prepaid")
+        sheet.add("2202", "t0010008", "Chen, Mei", "Notice", "1,050.00", 350.0, 700.0, 0.0, 0.0, nil)
+        sheet.add("1203", "t0010004", "Smith, Jordan", "Current", "-125.00", 0.0, 0.0, 0.0, 0.0, "125.00-")
+        sheet.add("Total", nil, nil, nil, 925.0, 350.0, 700.0, 0.0, 0.0, -125.0)
+        let rows = try parse(.delinquency, sheet)
+        #expect(rows.delinquencies.count == 2)
+        #expect(rows.delinquencies[0].residentID == "t0010008" && rows.delinquencies[0].balance31to60 == usd(700))
+        #expect(rows.delinquencies[0].currentBalance == usd(1050) && rows.delinquencies[0].prepaid == .zero)
+        #expect(rows.delinquencies[1].prepaid == usd(125), "trailing minus 125.00- stored as prepaid 125.00")
+        #expect(rows.delinquencies[1].currentBalance == usd(-125))
+        #expect(rows.summary.warnings.isEmpty)
+    }
+
+    @Test("amounts sitting beside their headers (all money columns empty) is a bug, not zero balances")
+    func moneyGuard() {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "DELINQUENCY")
+        sheet.add("Unit", "Resident", "Balance", nil, "0-30", nil, "31-60", nil, "61-90", nil, "Over 90")
+        sheet.add("1103", "Nguyen, Bao", nil, "$1,234.50", nil, "$1,234.50", nil, "$0.00", nil, "$0.00", nil, "$0.00")
+        let error = parseError(.delinquency, sheet)
+        #expect(error?.kind == .moneyAllZero)
+        #expect(error?.description == "delinquency: every money column parsed as zero or blank, yet row 8 column D "
+            + "holds \"$1,234.50\" under no known header (header and values misaligned?) (sheet \"Report\")")
+    }
+
+    @Test("a delinquency report where everyone owes nothing is data, not the bug")
+    func allZeroIsFine() throws {
+        var sheet = SheetBuilder()
+        sheet.add("Unit", "Resident", "Balance", "0-30", "31-60", "61-90", "Over 90")
+        sheet.add("1103", "Nguyen, Bao", "0.00", "0.00", "0.00", "0.00", "$0.00")
+        #expect(try parse(.delinquency, sheet).delinquencies.first?.currentBalance == .zero)
+    }
+}
+
+@Suite("Activity")
+struct ActivityParserTests {
+    func sheet(totalKim: Int = 2) -> SheetBuilder {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "ACTIVITY", asOf: "01/01/2026 - 01/31/2026")
+        sheet.add("Date", "Type", "Bldg/\nUnit", "Name", "Ad Source", "Leasing\nConsultant", "Notes")
+        sheet.add("Jones, Taylor")
+        sheet.add("01/03/2026 09:15:00AM", "Phone call", nil, "Alvarez, Rosa", "Apartments.com", "Jones, Taylor")
+        sheet.add(ymd("2026-01-05"), "Visit", "1102", "Alvarez, Rosa", "Apartments.com", "Jones, Taylor")
+        sheet.add(nil, nil, nil, nil, nil, nil, "Toured 1102, liked the view")
+        sheet.add("Total for Jones, Taylor: 2")
+        sheet.add("Kim, Alex")
+        sheet.add(46029.0, "Visit (return)", "2101", "Cole, Jada", "Website", "Kim, Alex")
+        sheet.add("01/28/2026 4:45:00PM", "Leased", "2101", "Cole, Jada", "Website", "Kim, Alex")
+        sheet.add("Total for Kim, Alex: \(totalKim)")
+        sheet.skip()
+        sheet.add("Follow-Up Activity")
+        sheet.add("Date", "Type", "Bldg/\nUnit", "Name")
+        sheet.add("02/01/2026", "Phone call", nil, "Follow, Up")
+        return sheet
+    }
+
+    @Test("one row per activity: dates with times or serials, notes rows skipped, follow-ups not read")
+    func activities() throws {
+        let result = try parse(.activity, sheet())
+        #expect(result.activities.map(\.activityType) == ["Phone call", "Visit", "Visit (return)", "Leased"])
+        #expect(result.activities.map(\.activityDate) == [ymd("2026-01-03"), ymd("2026-01-05"), ymd("2026-01-07"),
+                                                           ymd("2026-01-28")].compactMap { $0 })
+        #expect(result.activities[1].unitNumber == "1102" && result.activities[1].source == "Apartments.com")
+        #expect(result.activities[3].agent == "Kim, Alex" && result.activities[3].partyName == "Cole, Jada")
+        #expect(result.summary.warnings.isEmpty)
+        #expect(result.metadata?.periodStart == ymd("2026-01-01") && result.metadata?.asOf == ymd("2026-01-31"))
+    }
+
+    @Test("a group count that disagrees with its rows is a warning")
+    func groupCount() throws {
+        #expect(try parse(.activity, sheet(totalKim: 3)).summary.warnings
+            == ["activity: data rows sum to 2 activities but \"Total for Kim, Alex: 3\" (row 16) says 3"])
+    }
+}

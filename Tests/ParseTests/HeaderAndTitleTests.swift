@@ -1,0 +1,156 @@
+import OwnerDashCore
+@testable import Parse
+import Testing
+import XLSXKit
+
+@Suite("Header finding, title block, detection, errors")
+struct HeaderAndTitleTests {
+    @Test("header names compare without case, spacing, hyphenation or line breaks")
+    func headerKeys() {
+        #expect(HeaderText.key("Move-\nins") == HeaderText.key("Move-ins"))
+        #expect(HeaderText.key("Move-ins") == HeaderText.key("Move-Ins"))
+        #expect(HeaderText.key("Vacant Admini-\nstrative") == HeaderText.key("Vacant Administrative"))
+        #expect(HeaderText.key("Avg. Market\nRent") == HeaderText.key("avg market rent"))
+        #expect(HeaderText.key("NTV-L") != HeaderText.key("NTV-NL"))
+        #expect(HeaderText.display("Move-\nins") == "Move-ins")
+        #expect(HeaderText.display("Total\nBase Rent") == "Total Base Rent")
+    }
+
+    @Test("title block: property after the last ' - ', As of date; timestamp, page, code, parameters ignored")
+    func titleBlock() {
+        var sheet = SheetBuilder()
+        sheet.add("OneSite Rents v3.0", nil, "Page 1 of 3")
+        sheet.add("02/09/2026 06:58:21AM")
+        sheet.add("Kairoi Residential - Phase II - Nexus East")
+        sheet.add("BOXSCORE")
+        sheet.add("120.080.305")
+        sheet.add("Parameters:\nStart_Date: 01/01/2025\nEnd_Date: 01/31/2025")
+        sheet.add("As of 02/08/2026")
+        let title = TitleBlock(rows: sheet.rows)
+        #expect(title.propertyName == "Nexus East")
+        #expect(title.asOf == ymd("2026-02-08"))
+        #expect(title.periodStart == nil)
+        #expect(title.title == "BOXSCORE")
+        #expect(title.reportCode == "120.080.305")
+        #expect(title.reportType == .boxScore)
+    }
+
+    @Test("as-of from a fiscal-period line, a date range, or Start/End Date cells")
+    func asOfForms() {
+        var fiscal = SheetBuilder()
+        fiscal.add("Fiscal Period 022026 As of 01/29/2026")
+        #expect(TitleBlock(rows: fiscal.rows).asOf == ymd("2026-01-29"))
+
+        var range = SheetBuilder()
+        range.add("01/01/2026 - 01/31/2026")
+        #expect(TitleBlock(rows: range.rows).asOf == ymd("2026-01-31"))
+        #expect(TitleBlock(rows: range.rows).periodStart == ymd("2026-01-01"))
+        #expect(TitleBlock(rows: range.rows).propertyName == nil)
+
+        var split = SheetBuilder()
+        split.add("Start Date: 01/01/2026", nil, "End Date: 01/31/2026")
+        #expect(TitleBlock(rows: split.rows).periodStart == ymd("2026-01-01"))
+        #expect(TitleBlock(rows: split.rows).asOf == ymd("2026-01-31"))
+    }
+
+    @Test("detects the report from its title, its code, or its header")
+    func detection() {
+        var byTitle = SheetBuilder()
+        byTitle.add("DELINQUENT AND PREPAID")
+        #expect(RealPageReports.detect(rows: byTitle.rows) == .delinquency)
+
+        var byCode = SheetBuilder()
+        byCode.add("mgt-542-001")
+        #expect(RealPageReports.detect(rows: byCode.rows) == .monthlySummary)
+
+        var byHeader = SheetBuilder()
+        byHeader.add("Bldg/Unit", "Name", "Lease End", "Market Rent", "Lease Rent")
+        #expect(RealPageReports.detect(rows: byHeader.rows) == .leaseExpiration)
+
+        var neither = SheetBuilder()
+        neither.add("INCOME STATEMENT")
+        neither.add("Account", "Description", "Month", "YTD")
+        #expect(RealPageReports.detect(rows: neither.rows) == nil)
+    }
+
+    @Test("a required column missing names it and what was found")
+    func missingColumn() {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "RENT ROLL DETAIL")
+        sheet.add("Unit", "Floor Plan", "SQFT", "Unit/Lease Status", "Name", "Market Rent", "Balance")
+        sheet.add("1101", "A1", 715, "Occupied no NTV", "Garcia, Ana", 1450.0, "$0.00")
+        let error = parseError(.rentRoll, sheet)
+        #expect(error?.kind == .missingColumn)
+        #expect(error?.description == "rent roll: missing required column \"Lease Rent\" (found: Unit, Floor Plan, "
+            + "SQFT, Unit/Lease Status, Name, Market Rent, Balance) in the header at row 7 of sheet \"Report\"")
+    }
+
+    @Test("no header at all says what was looked for and how far")
+    func noHeader() {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "RENT ROLL DETAIL")
+        sheet.add("nothing", "here")
+        let error = parseError(.rentRoll, sheet)
+        #expect(error?.kind == .noHeaderRow)
+        #expect(error?.description == "rent roll: no header row found (looked for Unit, Unit/Lease Status, "
+            + "Market Rent, Lease Rent) in the first 7 rows of sheet \"Report\"")
+    }
+
+    @Test("a header below the first 40 rows is not found: only 40 rows are buffered")
+    func headerBeyondSearch() {
+        var sheet = SheetBuilder()
+        for index in 1...40 { sheet.add("note \(index)") }
+        sheet.add("Date", "Type", "Name")
+        sheet.add("01/05/2026", "Visit", "Alvarez, Rosa")
+        #expect(parseError(.activity, sheet)?.kind == .noHeaderRow)
+    }
+
+    @Test("an unknown report is refused, not parsed")
+    func unknownLayout() {
+        var sheet = SheetBuilder()
+        sheet.add("INCOME STATEMENT")
+        sheet.add("Account", "Description", "Month", "YTD")
+        sheet.add("4000-0000", "Gross potential rent", "512,345.00", "512,345.00")
+        let error = parseError(nil, sheet)
+        #expect(error?.kind == .unknownLayout)
+        #expect(error?.description.hasPrefix("unknown layout: no OneSite report title") == true)
+    }
+
+    @Test("RealPage's 'Invalid end date' file is reported as the error it is")
+    func errorAsReport() {
+        var sheet = SheetBuilder()
+        sheet.add("OneSite Rents v3.0")
+        sheet.add("Kairoi Residential - Nexus East")
+        sheet.add("BOXSCORE")
+        sheet.add("Invalid end date entered - end date must be less than or equal to the property date")
+        let error = parseError(nil, sheet)
+        #expect(error?.kind == .reportIsError)
+        #expect(error?.description.contains("Invalid end date entered") == true)
+    }
+
+    @Test("a bad cell names report, row, column and text")
+    func badCell() {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "RENT ROLL DETAIL")
+        sheet.add("Unit", "Unit/Lease Status", "Market Rent", "Lease Rent", "Balance")
+        sheet.add("1101", "Occupied no NTV", 1450.0, "1,400.00", "12.3.4")
+        #expect(parseError(.rentRoll, sheet)?.description
+            == "rent roll: sheet \"Report\" row 8, column \"Balance\": \"12.3.4\" is not a money amount")
+    }
+
+    @Test("columns are mapped by name: the same report with its columns shuffled reads the same")
+    func byName() throws {
+        var ordered = SheetBuilder()
+        ordered.add("Unit", "Resident", "Balance", "0-30", "31-60", "61-90", "Over 90")
+        ordered.add("1103", "Nguyen, Bao", "1,234.50", "1,234.50", "0.00", "0.00", "0.00")
+        var shuffled = SheetBuilder()
+        shuffled.add("Over 90", "61-90", "Resident", "31-60", "Unit", "0-30", "Balance")
+        shuffled.add("0.00", "0.00", "Nguyen, Bao", "0.00", "1103", "1,234.50", "1,234.50")
+        let first = try parse(.delinquency, ordered).delinquencies
+        var second = try parse(.delinquency, shuffled).delinquencies
+        #expect(first.count == 1)
+        second[0].sourceRow = first[0].sourceRow
+        #expect(first == second)
+        #expect(first.first?.currentBalance == usd(1234, 50))
+    }
+}

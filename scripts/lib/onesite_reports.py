@@ -1,0 +1,752 @@
+"""OneSite-shaped report workbooks from plain Python data (standard library only).
+
+Each ``write_*`` function lays out one RealPage OneSite report the way its
+Crystal "page-image" Excel export looks (reference/vendor-formats.md section 3):
+a title block (``OneSite Rents v3.0``, ``<Company> - <Property>``, ``Page 1 of N``,
+a run timestamp, the UPPERCASE title, the report code, ``As of MM/DD/YYYY``, a
+``Parameters:`` cell with newlines), a 2-row header with embedded newlines and
+hyphenation and merged group headers, group rows, subtotal/total rows, the header
+repeated at page breaks, money as text (``$1,234.50``, ``(125.00)``) in some
+columns and numbers in others, dates as text and as Excel serials.
+
+Used by scripts/fixtures/make_report_fixtures.py and by the PMS simulator
+(scripts/pms_sim). The API below is stable: add keyword arguments, do not change
+or remove existing ones.
+
+Common arguments of every writer
+--------------------------------
+dest           path (str / PathLike) or a writable binary file object
+property_name  e.g. "Nexus East"; printed as "<company> - <property_name>"
+as_of          datetime.date or "YYYY-MM-DD" text
+company        management company, default "Kairoi Residential"
+run_at         datetime of the run timestamp (default: as_of at 06:58:21 AM)
+page_size      data rows per page: the title lines and header repeat after each
+               page (default: no page breaks)
+shared_strings True (default) for a shared-string table, False for inline strings
+
+Money values are int/float/Decimal dollars (or None for blank); dates are
+datetime.date/datetime or "YYYY-MM-DD" text (or None).
+
+write_box_score(dest, property_name, as_of, floorplans, *, start_date=None, property_totals=None, ...)
+    floorplans: list of dicts, in print order, grouped by "group" (a group's rows
+    should be adjacent):
+      group              floor plan group label, e.g. "1x1" (optional)
+      floorplan          floor plan code, e.g. "A1"                       (required)
+      units              total units                                     (required)
+      vacant_not_leased, vacant_leased, model, down                       counts (default 0)
+      occupied_no_ntv, ntv_not_leased, ntv_leased                         counts (default 0)
+      avg_sqft, avg_market_rent, avg_leased_rent                          optional numbers
+    Total Vacant / Total Occupied / percents are computed. property_totals: dict of
+    column overrides for the "Property Totals" row (keys as above plus
+    total_vacant, total_occupied), to build a file whose totals do not add up.
+
+write_rent_roll(dest, property_name, as_of, units, ...)
+    units: iterable of dicts (may be a generator: rows stream to the file):
+      unit (required), floorplan, sqft, status (e.g. "Occupied no NTV", "Vacant"),
+      name, resident_id, move_in, move_out, lease_start, lease_end,
+      market_rent, balance, dep_on_hand,
+      lease_rent         rent of the current lease; printed on the unit row with code RENT
+                         when "charges" is absent
+      charges            list of {"code", "lease_rent", "other"}: one Trans Code row each,
+                         the first printed on the unit row; the unit's actual rent is the
+                         sum of their lease_rent
+      others             list of dicts for applicants / former residents of the unit
+                         (name, status, move_in, move_out, lease_start, lease_end,
+                         lease_rent, balance, charges): printed under the unit with
+                         "*"-marked amounts, excluded from totals
+    A "Totals:" row, then the "Rent Analysis by Floor Plan" and "Occupancy and
+    Rents Summary" sections follow the detail.
+
+write_delinquent_prepaid(dest, property_name, as_of, accounts, *, fiscal_period=None, ...)
+    accounts: iterable of dicts:
+      unit, name, phone, email, resident_id, status ("Current resident", "Former resident", ...),
+      move_in, move_out, deposits_held, outstanding_deposit, late_nsf ("0/1"),
+      codes: list of {"code", "description", "prepaid", "delinquent", "current",
+                      "days_30", "days_60", "days_90_plus"}  (amounts in dollars,
+                      prepaid positive; printed negative as OneSite does)
+      subtotals: optional dict overriding the printed "Subtotals:" amounts
+    fiscal_period: "MMYYYY" (default from as_of).
+
+write_delinquency(dest, property_name, as_of, residents, ...)
+    The simple one-row-per-resident layout. residents: iterable of dicts:
+      unit, resident_id, name, status, balance, b0_30, b31_60, b61_90, over_90, prepaid
+
+write_activity(dest, property_name, start_date, end_date, activities, ...)
+    activities: iterable of dicts, grouped by "agent" in print order:
+      date (date or datetime), type, unit, name, source, agent, notes
+    as_of is end_date (the title prints the date range).
+
+write_monthly_activity_summary(dest, property_name, start_date, as_of, floorplans, events, ...)
+    floorplans: list of dicts: floorplan, units, market_rent (total), base_rent, sqft,
+      occupied_no_ntv, vacant_not_leased, vacant_leased, ntv_not_leased, ntv_leased,
+      vacant_admin, vacant_down, move_ins, move_outs, cancellations, renewals, leases,
+      rent_charged, other_charges, payments, other_credits, deposits_in, deposits_out
+    events: list of dicts: unit, status, name, action, date. action is one of
+      ACTIONS ("Lease approved", "Moved In", "Moved Out", "Move Out Notice",
+      "Transfer Notice", "Renewed Lease", "Transferred to New Unit"); printed grouped
+      by action, each group ending "Total <action>: N".
+
+write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=False, ...)
+    leases: iterable of dicts:
+      unit, floorplan, sqft, name, phone, email, term (months or "MTM"), lease_end,
+      move_in, expected_move_out, do_not_renew (bool), late_nsf, last_rent_change,
+      market_rent, lease_rent, other_charges, balance, decision (with_decision=True)
+    Grouped: MTM leases (term "MTM") first, then by lease_end month, each group
+    ending "Total leases expiring in <Month YYYY>: N"; last row "Total leases: N".
+"""
+
+import datetime
+import os
+import sys
+from decimal import Decimal, ROUND_HALF_UP
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xlsx_writer import XlsxWriter  # noqa: E402
+
+__all__ = [
+    "ACTIONS", "write_box_score", "write_rent_roll", "write_delinquent_prepaid", "write_delinquency",
+    "write_activity", "write_monthly_activity_summary", "write_lease_expiration", "money_text", "date_text",
+]
+
+ACTIONS = ["Lease approved", "Moved In", "Moved Out", "Move Out Notice", "Transfer Notice", "Renewed Lease",
+           "Transferred to New Unit"]
+
+DEFAULT_COMPANY = "Kairoi Residential"
+PRODUCT_LINE = "OneSite Rents v3.0"
+
+
+# ----------------------------------------------------------------------------------------
+# Value formatting
+# ----------------------------------------------------------------------------------------
+
+def _date(value):
+    if value is None or value == "":
+        return None
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value
+    return datetime.date.fromisoformat(str(value)[:10])
+
+
+def date_text(value):
+    """MM/DD/YYYY, the way OneSite prints dates as text."""
+    value = _date(value)
+    return None if value is None else f"{value.month:02d}/{value.day:02d}/{value.year:04d}"
+
+
+def _serial(value):
+    """Excel 1900-system serial of a date, as a bare number (no date format), as some OneSite exports store it."""
+    value = _date(value)
+    if value is None:
+        return None
+    return (datetime.date(value.year, value.month, value.day) - datetime.date(1899, 12, 30)).days
+
+
+def _cents(value):
+    return Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def money_text(value, style="text"):
+    """Money as OneSite prints it as text.
+
+    style "text": 1,234.50 / (125.00); "dollar": $1,234.50 / ($125.00); "minus": -5,675.60;
+    "trailing": 125.00-; "number": the plain number (not text).
+    """
+    if value is None:
+        return None
+    amount = _cents(value)
+    if style == "number":
+        return float(amount)
+    magnitude = f"{abs(amount):,.2f}"
+    negative = amount < 0
+    if style == "text":
+        return f"({magnitude})" if negative else magnitude
+    if style == "dollar":
+        return f"(${magnitude})" if negative else f"${magnitude}"
+    if style == "minus":
+        return f"-{magnitude}" if negative else magnitude
+    if style == "trailing":
+        return f"{magnitude}-" if negative else magnitude
+    raise ValueError(f"unknown money style {style!r}")
+
+
+def _sum(values):
+    return sum((_cents(v) for v in values if v is not None), Decimal("0.00"))
+
+
+# ----------------------------------------------------------------------------------------
+# Title block and page structure
+# ----------------------------------------------------------------------------------------
+
+class _Page:
+    """Writes the title block and header, and repeats them every page_size data rows."""
+
+    def __init__(self, sheet, *, company, property_name, title, code, as_of_line, parameters, run_at, width,
+                 header_rows, merges, page_size, pages, extra_title_lines=()):
+        self.sheet = sheet
+        self.company_line = f"{company} - {property_name}"
+        self.title = title
+        self.code = code
+        self.as_of_line = as_of_line
+        self.parameters = parameters
+        self.run_at = run_at
+        self.width = width
+        self.header_rows = header_rows
+        self.merges = merges
+        self.page_size = page_size
+        self.pages = pages
+        self.extra_title_lines = list(extra_title_lines)
+        self.page = 0
+        self.rows_on_page = 0
+
+    def _stamp(self):
+        stamp = self.run_at
+        hour = stamp.hour % 12 or 12
+        suffix = "AM" if stamp.hour < 12 else "PM"
+        return f"{stamp.month:02d}/{stamp.day:02d}/{stamp.year} {hour:02d}:{stamp.minute:02d}:{stamp.second:02d}{suffix}"
+
+    def _right(self, text):
+        row = [None] * self.width
+        row[-1] = text
+        return row
+
+    def start(self):
+        self.page += 1
+        self.rows_on_page = 0
+        sheet = self.sheet
+        page_text = f"Page {self.page} of {self.pages}"
+        first = [PRODUCT_LINE] + [None] * (self.width - 1)
+        first[-1] = page_text
+        sheet.row(first)
+        second = [self.company_line] + [None] * (self.width - 1)
+        second[-1] = self._stamp()
+        sheet.row(second)
+        sheet.row([self.title])
+        if self.page == 1:
+            if self.code:
+                sheet.row([self.code])
+            if self.as_of_line:
+                sheet.row([self.as_of_line])
+            for line in self.extra_title_lines:
+                sheet.row([line])
+            if self.parameters:
+                sheet.row(["Parameters:\n" + "\n".join(self.parameters)])
+        sheet.blank()
+        first_header = sheet.next_row
+        for values in self.header_rows:
+            sheet.row(values)
+        for (row_offset, first_col, last_offset, last_col) in self.merges:
+            sheet.merge(first_header + row_offset, first_col, first_header + last_offset, last_col)
+
+    def data_row(self, values):
+        """Writes a data row, breaking the page first when it is full."""
+        if self.page_size and self.rows_on_page >= self.page_size:
+            self.sheet.blank()
+            self.start()
+        self.rows_on_page += 1
+        return self.sheet.row(values)
+
+
+def _pages_for(count, page_size):
+    if not page_size or count is None:
+        return 1
+    return max(1, -(-count // page_size))
+
+
+def _run_at(as_of, run_at):
+    if run_at is not None:
+        return run_at
+    day = _date(as_of)
+    return datetime.datetime(day.year, day.month, day.day, 6, 58, 21)
+
+
+def _count(items):
+    try:
+        return len(items)
+    except TypeError:
+        return None
+
+
+# ----------------------------------------------------------------------------------------
+# Box Score
+# ----------------------------------------------------------------------------------------
+
+BOX_SCORE_HEADER = [
+    [None, None, None, "Vacant", None, None, None, None, "Occupied", None, None, None, None, None, None, None, None],
+    ["Floor Plan\nGroup", "Floor Plan", "Units", "Total\nVacant", "Not\nLeased", "Leased", "Model/\nAdmin", "Down",
+     "Total\nOccupied", "No NTV", "NTV-NL", "NTV-L", "Occupancy\nPercent", "Avg Market\nRent", "Avg Leased\nRent",
+     "Net Leased\nPercent", "Avg\nSqFt"],
+]
+
+
+def _box_counts(fp):
+    vacant = [fp.get("vacant_not_leased", 0), fp.get("vacant_leased", 0), fp.get("model", 0), fp.get("down", 0)]
+    occupied = [fp.get("occupied_no_ntv", 0), fp.get("ntv_not_leased", 0), fp.get("ntv_leased", 0)]
+    return vacant, occupied
+
+
+def _box_row(label_group, label_fp, units, vacant, occupied, total_vacant, total_occupied, sqft=None,
+             market=None, leased=None):
+    occupancy = f"{(Decimal(total_occupied) * 100 / units):.2f}" if units else "0.00"
+    net_leased = (vacant[1] + occupied[0] + occupied[2])
+    net_leased_pct = f"{(Decimal(net_leased) * 100 / units):.2f}%" if units else "0.00%"
+    return [label_group, label_fp, units, total_vacant, vacant[0], vacant[1], vacant[2], vacant[3],
+            total_occupied, occupied[0], occupied[1], occupied[2], occupancy,
+            money_text(market, "number") if market is not None else None,
+            money_text(leased, "dollar") if leased is not None else None,
+            net_leased_pct, sqft]
+
+
+def write_box_score(dest, property_name, as_of, floorplans, *, start_date=None, property_totals=None,
+                    company=DEFAULT_COMPANY, run_at=None, page_size=None, shared_strings=True):
+    """Box Score (4238): Unit Status section by floor plan group, then the Availability section."""
+    floorplans = list(floorplans)
+    as_of_d = _date(as_of)
+    start = _date(start_date) or as_of_d.replace(day=1)
+    width = len(BOX_SCORE_HEADER[1])
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="BOXSCORE", code="120.080.305",
+                     as_of_line=f"{date_text(start)} - {date_text(as_of_d)}",
+                     parameters=["SubProperty: ALL", "ShowUnitDesignations: Yes"],
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=BOX_SCORE_HEADER,
+                     merges=[(0, 3, 0, 7), (0, 8, 0, 11)], page_size=page_size,
+                     pages=_pages_for(len(floorplans) + 8, page_size), extra_title_lines=["Unit Status"])
+        page.start()
+        all_units = 0
+        all_vacant = [0, 0, 0, 0]
+        all_occupied = [0, 0, 0]
+        group, started = None, False
+        group_units, group_vacant, group_occupied = 0, [0, 0, 0, 0], [0, 0, 0]
+
+        def group_total():
+            page.data_row(_box_row("Total", None, group_units, group_vacant, group_occupied, sum(group_vacant),
+                                   sum(group_occupied)))
+
+        for fp in floorplans:
+            if not started or fp.get("group") != group:
+                if started and group is not None:
+                    group_total()
+                group, started = fp.get("group"), True
+                group_units, group_vacant, group_occupied = 0, [0, 0, 0, 0], [0, 0, 0]
+                if group is not None:
+                    page.data_row([group])
+            vacant, occupied = _box_counts(fp)
+            page.data_row(_box_row(None, fp["floorplan"], fp["units"], vacant, occupied, sum(vacant), sum(occupied),
+                                   fp.get("avg_sqft"), fp.get("avg_market_rent"), fp.get("avg_leased_rent")))
+            group_units += fp["units"]
+            all_units += fp["units"]
+            for i in range(4):
+                group_vacant[i] += vacant[i]
+                all_vacant[i] += vacant[i]
+            for i in range(3):
+                group_occupied[i] += occupied[i]
+                all_occupied[i] += occupied[i]
+        if started and group is not None:
+            group_total()
+        totals = _box_row("Property Totals", None, all_units, all_vacant, all_occupied, sum(all_vacant),
+                          sum(all_occupied))
+        overrides = {"units": 2, "total_vacant": 3, "vacant_not_leased": 4, "vacant_leased": 5, "model": 6,
+                     "down": 7, "total_occupied": 8, "occupied_no_ntv": 9, "ntv_not_leased": 10, "ntv_leased": 11}
+        for key, value in (property_totals or {}).items():
+            totals[overrides[key]] = value
+        page.data_row(totals)
+        # The next section: the parser must stop before it.
+        sheet.blank()
+        sheet.row(["Availability/Exposure"])
+        sheet.row([None, "Number", "%"])
+        total_vacant = sum(all_vacant)
+        pct = (lambda n: f"{(Decimal(n) * 100 / all_units):.2f}" if all_units else "0.00")
+        sheet.row(["Total Vacant Units", total_vacant, pct(total_vacant)])
+        sheet.row(["Vacant Units Leased", all_vacant[1], pct(all_vacant[1])])
+        sheet.row(["Occupied On-Notice", all_occupied[1] + all_occupied[2], pct(all_occupied[1] + all_occupied[2])])
+
+
+# ----------------------------------------------------------------------------------------
+# Rent Roll
+# ----------------------------------------------------------------------------------------
+
+RENT_ROLL_HEADER = [
+    [None, "Floor", None, "Unit/Lease", None, "Move-In/", "Lease", "Lease", "Market", "Trans", "Lease",
+     "Other Charges/", "Total", "Dep on", None],
+    ["Unit", "Plan", "SQFT", "Status", "Name", "Move-Out", "Start", "End", "+ Addl.", "Code", "Rent", "Credits",
+     "Billing", "Hand", "Balance"],
+]
+
+
+def _charges_of(entry):
+    charges = entry.get("charges")
+    if charges:
+        return list(charges)
+    if entry.get("lease_rent") is not None:
+        return [{"code": "RENT", "lease_rent": entry["lease_rent"]}]
+    return []
+
+
+def _move_text(move_in, move_out):
+    if move_in is None and move_out is None:
+        return None
+    if move_out is None:
+        return date_text(move_in)
+    return f"{date_text(move_in) or ''}\n{date_text(move_out)}"
+
+
+def _marked(text):
+    return None if text is None else f"*{text}"
+
+
+def write_rent_roll(dest, property_name, as_of, units, *, company=DEFAULT_COMPANY, run_at=None, page_size=None,
+                    shared_strings=True):
+    """Rent Roll Detail (4043): unit rows, Trans Code rows, applicant/former rows, totals, summary sections."""
+    count = _count(units)
+    width = len(RENT_ROLL_HEADER[1])
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="RENT ROLL DETAIL", code=None,
+                     as_of_line=f"As of {date_text(as_of)}",
+                     parameters=["Report Type: Details + Summary", "Market Rent Type: Market + Addl.",
+                                 "Exclude Formers: No"],
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=RENT_ROLL_HEADER, merges=[],
+                     page_size=page_size, pages=_pages_for(count, page_size))
+        page.start()
+        market_total = rent_total = balance_total = Decimal("0.00")
+        by_plan = {}
+        for unit in units:
+            charges = _charges_of(unit)
+            first = charges[0] if charges else {}
+            row = [unit["unit"], unit.get("floorplan"), unit.get("sqft"), unit.get("status"), unit.get("name"),
+                   _move_text(_date(unit.get("move_in")), _date(unit.get("move_out"))),
+                   date_text(unit.get("lease_start")), date_text(unit.get("lease_end")),
+                   money_text(unit.get("market_rent"), "number"), first.get("code"),
+                   money_text(first.get("lease_rent"), "text"), money_text(first.get("other"), "text"),
+                   money_text(_sum([first.get("lease_rent"), first.get("other")]), "text") if first else None,
+                   money_text(unit.get("dep_on_hand"), "number"), money_text(unit.get("balance"), "dollar")]
+            page.data_row(row)
+            for charge in charges[1:]:
+                page.data_row([None] * 9 + [charge.get("code"), money_text(charge.get("lease_rent"), "text"),
+                                            money_text(charge.get("other"), "text"),
+                                            money_text(_sum([charge.get("lease_rent"), charge.get("other")]), "text")])
+            rent = _sum(c.get("lease_rent") for c in charges)
+            market_total += _sum([unit.get("market_rent")])
+            rent_total += rent
+            balance_total += _sum([unit.get("balance")])
+            plan = by_plan.setdefault(unit.get("floorplan") or "", {"units": 0, "market": Decimal(0), "occupied": 0})
+            plan["units"] += 1
+            plan["market"] += _sum([unit.get("market_rent")])
+            if (unit.get("status") or "").lower().startswith("occupied"):
+                plan["occupied"] += 1
+            for other in unit.get("others", []):
+                other_charges = _charges_of(other)
+                head = other_charges[0] if other_charges else {}
+                page.data_row([None, None, None, other.get("status"), other.get("name"),
+                               _move_text(_date(other.get("move_in")), _date(other.get("move_out"))),
+                               date_text(other.get("lease_start")), date_text(other.get("lease_end")),
+                               None, head.get("code"), _marked(money_text(head.get("lease_rent"), "text")),
+                               _marked(money_text(head.get("other"), "text")), None, None,
+                               _marked(money_text(other.get("balance"), "text"))])
+                for charge in other_charges[1:]:
+                    page.data_row([None] * 9 + [charge.get("code"), _marked(money_text(charge.get("lease_rent"))),
+                                                _marked(money_text(charge.get("other")))])
+        sheet.row(["Totals:", None, None, None, None, None, None, None, float(market_total), None,
+                   money_text(rent_total, "text"), None, None, None, money_text(balance_total, "dollar")])
+        sheet.blank()
+        sheet.row(["Rent Analysis by Floor Plan"])
+        sheet.row(["Floor Plan", "# Units", "Average Market + Addl.", "Units Occupied", "Occupancy %"])
+        for plan, numbers in by_plan.items():
+            avg = numbers["market"] / numbers["units"] if numbers["units"] else Decimal(0)
+            pct = Decimal(numbers["occupied"]) * 100 / numbers["units"] if numbers["units"] else Decimal(0)
+            sheet.row([plan, numbers["units"], money_text(avg, "text"), numbers["occupied"], f"{pct:.2f}"])
+        sheet.blank()
+        sheet.row(["Occupancy and Rents Summary"])
+        sheet.row(["Unit Status", "# Units", "Market + Addl."])
+        sheet.row(["All units", sum(p["units"] for p in by_plan.values()), money_text(market_total, "dollar")])
+
+
+# ----------------------------------------------------------------------------------------
+# Delinquent and Prepaid (per transaction code) and the simple Delinquency layout
+# ----------------------------------------------------------------------------------------
+
+DELINQUENT_PREPAID_HEADER = [
+    [None, "Name /", None, "Move-In/", "Code /", "Total", "Total", "Net", None, "30", "60", "90+", "Prorate",
+     "Deposits", "Outstanding", "# Late/"],
+    ["Unit", "Phone Number / Email", "Status", "Out", "Description", "Prepaid", "Delinquent", "Balance", "Current",
+     "Days", "Days", "Days", "Credits", "Held", "Deposit", "# NSF"],
+]
+
+_DP_KEYS = ["prepaid", "delinquent", "current", "days_30", "days_60", "days_90_plus"]
+
+
+def _dp_amounts(amounts, style):
+    prepaid = _sum([amounts.get("prepaid")])
+    delinquent = _sum([amounts.get("delinquent")])
+    return [money_text(-prepaid, style), money_text(delinquent, style), money_text(delinquent - prepaid, style),
+            money_text(_sum([amounts.get("current")]), style), money_text(_sum([amounts.get("days_30")]), style),
+            money_text(_sum([amounts.get("days_60")]), style),
+            money_text(_sum([amounts.get("days_90_plus")]), style)]
+
+
+def write_delinquent_prepaid(dest, property_name, as_of, accounts, *, fiscal_period=None, company=DEFAULT_COMPANY,
+                             run_at=None, page_size=None, shared_strings=True):
+    """Delinquent and Prepaid (4009): per account a row, one row per code, Subtotals:, then the trailer sections."""
+    as_of_d = _date(as_of)
+    period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    accounts = list(accounts)
+    width = len(DELINQUENT_PREPAID_HEADER[1])
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="DELINQUENT AND PREPAID",
+                     code="120.080.106", as_of_line=f"Fiscal Period {period} As of {date_text(as_of_d)}",
+                     parameters=["Report Type: Details", "Subproperties: All", "Subjournals: All",
+                                 "Statuses to include: Current resident, Notice, Former resident"],
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=DELINQUENT_PREPAID_HEADER, merges=[],
+                     page_size=page_size, pages=_pages_for(len(accounts) * 4, page_size),
+                     extra_title_lines=[f"Detail - {len(accounts)} Account(s)"])
+        page.start()
+        totals = {key: Decimal("0.00") for key in _DP_KEYS}
+        by_code = {}
+        for account in accounts:
+            name = "\n".join(part for part in [account.get("name"), account.get("phone"), account.get("email")] if part)
+            page.data_row([account.get("unit"), name or None, account.get("status"),
+                           _move_text(_date(account.get("move_in")), _date(account.get("move_out"))),
+                           None, None, None, None, None, None, None, None, None,
+                           money_text(account.get("deposits_held"), "number"),
+                           money_text(account.get("outstanding_deposit"), "number"), account.get("late_nsf")])
+            sums = {key: Decimal("0.00") for key in _DP_KEYS}
+            for code in account.get("codes", []):
+                label = code["code"] if not code.get("description") else f"{code['code']}\n{code['description']}"
+                page.data_row([None, None, None, None, label] + _dp_amounts(code, "text"))
+                for key in _DP_KEYS:
+                    sums[key] += _sum([code.get(key)])
+                per_code = by_code.setdefault(code["code"], {key: Decimal("0.00") for key in _DP_KEYS})
+                for key in _DP_KEYS:
+                    per_code[key] += _sum([code.get(key)])
+            printed = dict(sums)
+            printed.update(account.get("subtotals") or {})
+            page.data_row([None, None, None, None, "Subtotals:"] + _dp_amounts(printed, "number"))
+            for key in _DP_KEYS:
+                totals[key] += sums[key]
+        sheet.row([None, None, None, None, "Totals:"] + _dp_amounts(totals, "dollar"))
+        sheet.blank()
+        sheet.row(["Summary By Transaction Code"])
+        sheet.row(["Code", "GL Account", "Beginning Prepaid", "Current Prepaid", "Delinquent", "Balance"])
+        for code, sums in by_code.items():
+            sheet.row([code, "1200-0002", money_text(0, "text"), money_text(-sums["prepaid"], "text"),
+                       money_text(sums["delinquent"], "text"),
+                       money_text(sums["delinquent"] - sums["prepaid"], "text")])
+        sheet.blank()
+        sheet.row(["Summary by General Ledger Account"])
+        sheet.row(["Grand Totals:", money_text(totals["delinquent"] - totals["prepaid"], "text")])
+        sheet.row(["* Resident under eviction  \u2020 Includes NSF  \u2021 Includes 120+ days past due  "
+                   "\u00a7 Cash-basis code"])
+
+
+def write_delinquency(dest, property_name, as_of, residents, *, company=DEFAULT_COMPANY, run_at=None,
+                      page_size=None, shared_strings=True):
+    """The simpler Delinquency layout: one row per resident with a balance and aging buckets."""
+    residents = list(residents)
+    header = [["Unit", "Resident ID", "Resident", "Status", "Balance", "0-30", "31-60", "61-90", "Over 90",
+               "Prepaid"]]
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Delinquency") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="DELINQUENCY", code=None,
+                     as_of_line=f"As of {date_text(as_of)}", parameters=None, run_at=_run_at(as_of, run_at),
+                     width=len(header[0]), header_rows=header, merges=[], page_size=page_size,
+                     pages=_pages_for(len(residents), page_size))
+        page.start()
+        keys = ["balance", "b0_30", "b31_60", "b61_90", "over_90", "prepaid"]
+        totals = {key: Decimal("0.00") for key in keys}
+        for resident in residents:
+            page.data_row([resident.get("unit"), resident.get("resident_id"), resident.get("name"),
+                           resident.get("status"), money_text(resident.get("balance"), "minus"),
+                           money_text(resident.get("b0_30"), "number"), money_text(resident.get("b31_60"), "number"),
+                           money_text(resident.get("b61_90"), "number"), money_text(resident.get("over_90"), "number"),
+                           money_text(resident.get("prepaid"), "trailing")])
+            for key in keys:
+                totals[key] += _sum([resident.get(key)])
+        sheet.row(["Total", None, None, None] + [money_text(totals[key], "number") for key in keys])
+
+
+# ----------------------------------------------------------------------------------------
+# Activity
+# ----------------------------------------------------------------------------------------
+
+def _activity_date(value, index):
+    """Alternates text with a time of day and real date cells, as OneSite exports mix both."""
+    value = _date(value)
+    if index % 2 == 0:
+        if isinstance(value, datetime.datetime):
+            hour = value.hour % 12 or 12
+            suffix = "AM" if value.hour < 12 else "PM"
+            return f"{date_text(value)} {hour:02d}:{value.minute:02d}:{value.second:02d}{suffix}"
+        return date_text(value)
+    return datetime.date(value.year, value.month, value.day)
+
+
+def write_activity(dest, property_name, start_date, end_date, activities, *, company=DEFAULT_COMPANY, run_at=None,
+                   page_size=None, shared_strings=True):
+    """Activity (3837): rows grouped by leasing consultant, each group ending "Total for <agent>: N"."""
+    activities = list(activities)
+    header = [["Date", "Type", "Bldg/\nUnit", "Name", "Ad Source", "Leasing\nConsultant", "Notes"]]
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Activity") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="ACTIVITY", code=None,
+                     as_of_line=f"{date_text(start_date)} - {date_text(end_date)}",
+                     parameters=["Statuses: Prospect, Applicant", "Activity types: All"],
+                     run_at=_run_at(end_date, run_at), width=len(header[0]), header_rows=header, merges=[],
+                     page_size=page_size, pages=_pages_for(len(activities), page_size))
+        page.start()
+        agent = object()
+        in_group = 0
+        for index, activity in enumerate(activities):
+            if activity.get("agent") != agent:
+                if in_group:
+                    page.data_row([f"Total for {agent}: {in_group}"])
+                agent = activity.get("agent")
+                in_group = 0
+                page.data_row([agent or "(no consultant)"])
+            page.data_row([_activity_date(activity["date"], index), activity.get("type"), activity.get("unit"),
+                           activity.get("name"), activity.get("source"), activity.get("agent"), None])
+            if activity.get("notes"):
+                page.data_row([None, None, None, None, None, None, activity["notes"]])
+            in_group += 1
+        if in_group:
+            page.data_row([f"Total for {agent}: {in_group}"])
+        sheet.row([f"Total activities: {len(activities)}"])
+        sheet.blank()
+        sheet.row(["Follow-Up Activity"])
+        sheet.row(["Date", "Type", "Bldg/\nUnit", "Name", "Ad Source", "Leasing\nConsultant", "Notes"])
+        sheet.row([date_text(end_date), "Phone call", None, "Follow, Up", None, "Scheduled", "call back"])
+
+
+# ----------------------------------------------------------------------------------------
+# Monthly Activity Summary
+# ----------------------------------------------------------------------------------------
+
+MONTHLY_OCCUPANCY_HEADER = [
+    [None, "Market", "Total", "Total", "Total", "Occupied", "Vacant", "Vacant", "Occupied NTV", "Occupied NTV",
+     "Vacant Admini-", "Vacant"],
+    ["Floor plan", "Rent", "Base Rent", "SQFT", "Units", "no NTV", "Not Leased", "Leased", "not Leased", "Leased",
+     "strative", "Down"],
+]
+MONTHLY_ACCOUNTING_HEADER = [
+    ["Floor plan", "Move-\nins", "Move-\nouts", "Cancellations/\nRejections", "Renewals", "Leases", "Rent\nCharged",
+     "Other\nCharges", "Payments", "Other\nCredits", "Deposits\nIn", "Deposits\nOut"],
+]
+MONTHLY_DETAIL_HEADER = [["Unit", "Status", "Name", "Action", "Date"]]
+
+
+def write_monthly_activity_summary(dest, property_name, start_date, as_of, floorplans, events, *,
+                                   company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """Monthly Activity Summary (3877): occupancy, accounting and leasing-detail sections."""
+    floorplans = list(floorplans)
+    events = list(events)
+    width = len(MONTHLY_OCCUPANCY_HEADER[1])
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="MONTHLY ACTIVITY SUMMARY",
+                     code="mgt-542-001", as_of_line=f"As of {date_text(as_of)}",
+                     parameters=[f"Occupancy activity since: {date_text(start_date)}",
+                                 f"Accounting activity since: {date_text(start_date)}",
+                                 "Subtotals by: Floorplan Name"],
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=MONTHLY_OCCUPANCY_HEADER, merges=[],
+                     page_size=None, pages=2, extra_title_lines=["Occupancy Activity"])
+        page.start()
+        occ_keys = ["units", "occupied_no_ntv", "vacant_not_leased", "vacant_leased", "ntv_not_leased", "ntv_leased",
+                    "vacant_admin", "vacant_down"]
+        occ_totals = {key: 0 for key in occ_keys}
+        for fp in floorplans:
+            sheet.row([fp["floorplan"], money_text(fp.get("market_rent"), "text"),
+                       money_text(fp.get("base_rent"), "number"), fp.get("sqft")]
+                      + [fp.get(key, 0) for key in occ_keys])
+            for key in occ_keys:
+                occ_totals[key] += fp.get(key, 0)
+        sheet.row(["Totals", None, None, None] + [occ_totals[key] for key in occ_keys])
+        sheet.blank()
+        sheet.row(["Accounting Activity"])
+        for values in MONTHLY_ACCOUNTING_HEADER:
+            sheet.row(values)
+        acc_keys = ["move_ins", "move_outs", "cancellations", "renewals", "leases"]
+        money_keys = ["rent_charged", "other_charges", "payments", "other_credits", "deposits_in", "deposits_out"]
+        acc_totals = {key: 0 for key in acc_keys}
+        for fp in floorplans:
+            sheet.row([fp["floorplan"]] + [fp.get(key, 0) for key in acc_keys]
+                      + [money_text(fp.get(key, 0), "text") for key in money_keys])
+            for key in acc_keys:
+                acc_totals[key] += fp.get(key, 0)
+        sheet.row(["Totals"] + [acc_totals[key] for key in acc_keys])
+        # Page 2 starts with the title lines again, then the detail section.
+        sheet.blank()
+        sheet.row([PRODUCT_LINE] + [None] * (width - 2) + ["Page 2 of 2"])
+        sheet.row([page.company_line])
+        sheet.row(["MONTHLY ACTIVITY SUMMARY"])
+        sheet.blank()
+        sheet.row(["Leasing Activity Detail"])
+        for values in MONTHLY_DETAIL_HEADER:
+            sheet.row(values)
+        for action in ACTIONS + sorted({e["action"] for e in events} - set(ACTIONS)):
+            group = [e for e in events if e["action"] == action]
+            if not group:
+                continue
+            for index, event in enumerate(group):
+                day = _date(event["date"])
+                # Leasing detail stores real date serials (vendor-formats 3.2); alternate with text.
+                when = _serial(day) if index % 2 else date_text(day)
+                sheet.row([event.get("unit"), event.get("status"), event.get("name"), action, when])
+            sheet.row([f"Total {action}: {len(group)}"])
+
+
+# ----------------------------------------------------------------------------------------
+# Lease Expiration
+# ----------------------------------------------------------------------------------------
+
+LEASE_EXPIRATION_HEADER = [
+    ["Bldg/", "Floorplan", "SQFT", "Name", "Term", "Lease", "Move-In", "Expected", "Do Not", "Late/", "Market",
+     "Lease", "Other", "Total", "Balance"],
+    ["Unit", None, None, "Phone/email", None, "End", None, "Move-out", "Renew", "NSF", "+ Addl.", "Rent", "Charges",
+     "Billing", None],
+]
+
+
+def write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=False, company=DEFAULT_COMPANY,
+                           run_at=None, page_size=None, shared_strings=True):
+    """Lease Expiration Detail (4299): MTM group, then one group per lease-end month, totals with counts."""
+    leases = list(leases)
+    header = [list(row) for row in LEASE_EXPIRATION_HEADER]
+    if with_decision:
+        header[0].append("Decision")
+        header[1].append(None)
+    groups = []
+    mtm = [lease for lease in leases if str(lease.get("term")).upper() == "MTM"]
+    if mtm:
+        groups.append(("MTM", "Total MTM/Expired leases", mtm))
+    months = {}
+    for lease in leases:
+        if str(lease.get("term")).upper() == "MTM":
+            continue
+        end = _date(lease["lease_end"])
+        months.setdefault((end.year, end.month), []).append(lease)
+    for (year, month) in sorted(months):
+        name = datetime.date(year, month, 1).strftime("%B %Y")
+        groups.append((name, f"Total leases expiring in {name}", months[(year, month)]))
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="LEASE EXPIRATION DETAIL",
+                     code="rpt-001-702", as_of_line=f"As of {date_text(as_of)}",
+                     parameters=["Renewals: Include", "Preleased: Include", "Sort by: Unit"],
+                     run_at=_run_at(as_of, run_at), width=len(header[0]), header_rows=header, merges=[],
+                     page_size=page_size, pages=_pages_for(len(leases) * 2 + len(groups) * 2, page_size))
+        page.start()
+        for name, total_label, group in groups:
+            page.data_row([name])
+            rent = market = Decimal("0.00")
+            for lease in group:
+                row = [lease["unit"], lease.get("floorplan"), lease.get("sqft"), lease.get("name"),
+                       lease.get("term"), date_text(lease.get("lease_end")), date_text(lease.get("move_in")),
+                       date_text(lease.get("expected_move_out")), "c" if lease.get("do_not_renew") else None,
+                       lease.get("late_nsf"), money_text(lease.get("market_rent"), "number"),
+                       money_text(lease.get("lease_rent"), "text"), money_text(lease.get("other_charges"), "text"),
+                       money_text(_sum([lease.get("lease_rent"), lease.get("other_charges")]), "text"),
+                       money_text(lease.get("balance"), "dollar")]
+                if with_decision:
+                    row.append(lease.get("decision"))
+                page.data_row(row)
+                contact = " / ".join(part for part in [lease.get("phone"), lease.get("email")] if part)
+                if contact:
+                    page.data_row([None, None, None, contact])
+                rent += _sum([lease.get("lease_rent")])
+                market += _sum([lease.get("market_rent")])
+            page.data_row([f"{total_label}: {len(group)}"] + [None] * 9
+                          + [float(market), money_text(rent, "text")])
+        sheet.row([f"Total leases: {len(leases)}"])
