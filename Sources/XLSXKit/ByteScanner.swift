@@ -354,6 +354,61 @@ struct ByteScanner {
         }
     }
 
+    /// Moves to the next start tag with this local name, stepping over everything else without tokenizing it;
+    /// returns `.startTag`/`.emptyTag` (attributes read as by `next()`), or `.end`.
+    mutating func skip(to target: ElementName) throws -> TokenKind {
+        while true {
+            let lt = index(of: 0x3C, from: pos)
+            if lt < 0 {
+                if try refill(keep: end) { continue }
+                return .end
+            }
+            pos = lt
+            guard pos + 1 < end else {
+                if try refill(keep: pos) { continue }
+                throw malformed("the XML ends inside a tag")
+            }
+            let second = base[pos + 1]
+            if second == 0x21 || second == 0x3F || second == 0x2F {
+                // Comments, CDATA and processing instructions may hold anything: let next() step over them.
+                // It returns the token after a comment or PI, which may be the one we are looking for.
+                let kind = try next()
+                if kind == .end { return .end }
+                if (kind == .startTag || kind == .emptyTag) && name == target { return kind }
+                continue
+            }
+            var p = pos + 1
+            var local = p
+            while p < end {
+                let b = base[p]
+                if b == 0x3A { local = p + 1 } else if b <= 0x20 || b == 0x2F || b == 0x3E { break }
+                p += 1
+            }
+            guard p < end else {
+                if try refill(keep: pos) { continue }
+                throw malformed("the XML ends inside a start tag")
+            }
+            if ElementName.classify(base + local, p - local) == target {
+                return try next()
+            }
+            while p < end {
+                let b = base[p]
+                if b == 0x3E { break }
+                if b == 0x22 || b == 0x27 {
+                    let close = index(of: b, from: p + 1)
+                    if close < 0 { p = end; break }
+                    p = close
+                }
+                p += 1
+            }
+            guard p < end else {
+                if try refill(keep: pos) { continue }
+                throw malformed("the XML ends inside a start tag")
+            }
+            pos = p + 1
+        }
+    }
+
     /// For the common `<v>123</v>`: when the bytes at `pos` are plain text (no entity, CR or markup)
     /// followed by an end tag, all inside the window, consumes both and returns the text's range,
     /// with `name` set to the end tag's. Otherwise returns nil and consumes nothing.

@@ -39,6 +39,17 @@ struct ReferenceWorksheetReader {
         return result
     }
 
+    /// The `ref` of every `<mergeCell>`, in document order.
+    func mergedRanges() throws -> [MergedRange] {
+        let document = try Workbook.document(sheet.workbook.archive, sheet.part)
+        return try (document.root?.descendants(named: "mergeCell") ?? []).map { element in
+            guard let ref = element.attribute("ref"), let range = MergedRange(reference: ref) else {
+                throw XLSXError.malformedSheet(sheet: sheet.name, detail: "bad merged range")
+            }
+            return range
+        }
+    }
+
     private func value(of cell: XMLElement, style: Int, strings: [String], column: Int, row: Int) throws -> CellValue? {
         let type = cell.attribute("t") ?? "n"
         let v = cell.child(named: "v")?.text

@@ -26,12 +26,16 @@ public final class Worksheet {
 
     /// The merged cell blocks (`<mergeCells>` follows the cell data, so this is a second pass over the sheet).
     public func mergedRanges() throws -> [MergedRange] {
-        var scanner = try scanner()
+        try mergedRanges(windowChunk: PartWindow.standardChunk)
+    }
+
+    /// Merged ranges read through a window of `chunk` bytes (tests use tiny windows).
+    func mergedRanges(windowChunk chunk: Int) throws -> [MergedRange] {
+        var scanner = try scanner(chunk: chunk)
         var ranges: [MergedRange] = []
         while true {
-            switch try scanner.next() {
+            switch try scanner.skip(to: .mergeCell) {
             case .startTag, .emptyTag:
-                guard scanner.name == .mergeCell else { continue }
                 for i in 0..<scanner.attributeCount where scanner.attributeName(i) == "ref" {
                     let (start, end) = scanner.attributeValue(i)
                     let ref = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: end - start), as: UTF8.self)

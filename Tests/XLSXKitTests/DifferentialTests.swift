@@ -12,8 +12,11 @@ import Testing
             let reference = try ReferenceWorksheetReader(sheet: sheet).rows()
             #expect(!reference.isEmpty, "\(file) sheet \(index) has rows")
             #expect(try allRows(sheet.rows()) == reference, "\(file) sheet \(sheet.name)")
+            let merges = try ReferenceWorksheetReader(sheet: sheet).mergedRanges()
+            #expect(try sheet.mergedRanges() == merges, "\(file) sheet \(sheet.name) merges")
             for chunk in [1, 2, 3, 5, 16] {
                 #expect(try allRows(sheet.rows(windowChunk: chunk)) == reference, "\(file) sheet \(sheet.name), \(chunk)-byte window")
+                #expect(try sheet.mergedRanges(windowChunk: chunk) == merges, "\(file) sheet \(sheet.name) merges, \(chunk)-byte window")
             }
         }
     }

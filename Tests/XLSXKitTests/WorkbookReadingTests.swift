@@ -40,6 +40,7 @@ import Testing
             SheetRow(number: 1, cells: [.text("Property"), .text("Occupancy"), .number(42)]),
             SheetRow(number: 2, cells: [.text("prefixed inline")]),
         ])
+        #expect(try workbook.worksheet(at: 0).mergedRanges() == [MergedRange(firstRow: 2, firstColumn: 0, lastRow: 2, lastColumn: 2)])
     }
 
     @Test func builtInAndCustomDateFormatsMakeDates() throws {
@@ -80,8 +81,10 @@ import Testing
     @Test func entitiesCDATACommentsAndLineEnds() throws {
         #expect(try rows("entities_cdata.xlsx") == [
             SheetRow(number: 1, cells: [.text("Tom & Jerry <3 > \"q\" 'a'"), .text("café 中"), .text("<b>raw & \"kept\"</b>")]),
-            SheetRow(number: 2, cells: [.text("line1\nline2"), .text("xyz"), .text("AT&T, Inc.")]),
+            SheetRow(number: 2, cells: [.text("line1\nline2"), .text("xyz"), .text("AT&T, Inc."), .text("<mergeCell ref=\"Z1:Z9\"/>")]),
         ])
+        let sheet = try Workbook(path: fixture("entities_cdata.xlsx")).worksheet(at: 0)
+        #expect(try sheet.mergedRanges() == [MergedRange(firstRow: 1, firstColumn: 0, lastRow: 1, lastColumn: 1)])
     }
 
     @Test func mergedHeaderCells() throws {
