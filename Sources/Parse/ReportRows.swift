@@ -28,10 +28,19 @@ enum RowKind: Equatable {
 
 /// Classifies rows by their shape, using the header and title found at the top of the sheet.
 struct RowClassifier {
-    var headerSignatures: Set<String>
+    let headerSignatures: Set<String>
+    /// First cell of each header row, so most data rows are ruled out without computing their signature.
+    let headerFirstKeys: Set<String>
     let title: TitleBlock
     /// The header's leftmost column: labels there are groups, labels further right continue a record.
     let firstColumn: Int
+
+    init(headerSignatures: Set<String>, title: TitleBlock, firstColumn: Int) {
+        self.headerSignatures = headerSignatures
+        self.headerFirstKeys = Set(headerSignatures.compactMap { $0.split(separator: "|").first.map(String.init) })
+        self.title = title
+        self.firstColumn = firstColumn
+    }
 
     func classify(_ row: SheetRow) -> RowKind {
         guard let first = row.cells.first(where: { !$0.isBlank }) else { return .blank }
@@ -42,12 +51,16 @@ struct RowClassifier {
                 return .total(label: HeaderText.display(raw), count: count.value)
             }
         }
+        // Checked before quantities: a repeated header has cells like `30` / `Days` that read as numbers.
+        if let key = first.text.map(HeaderText.key), headerFirstKeys.contains(key),
+           headerSignatures.contains(RowSignature.of(row)) {
+            return .repeatedHeader
+        }
         if row.cells.contains(where: \.holdsValue) {
             // A run timestamp line holds a date; the repeated title block must not pass for data.
             if case .text = first, title.isRepeatedTitle(row) { return .titleLine }
             return .data
         }
-        if headerSignatures.contains(RowSignature.of(row)) { return .repeatedHeader }
         if title.isRepeatedTitle(row) { return .titleLine }
         let column = row.cells.firstIndex { !$0.isBlank } ?? 0
         return column <= firstColumn ? .label(first.text ?? "") : .continuation(first.text ?? "")
