@@ -26,61 +26,110 @@ public enum MoneyText {
 
     /// The amount, nil for blank text; throws for text that is not an amount.
     public static func parse(_ raw: some StringProtocol) throws(CellTextError) -> Money? {
-        var text = Substring(raw).filter { !markers.contains($0) }[...]
-        text = text.trimmingWhitespace
-        if text.isEmpty { return nil }
-        let fail = CellTextError(text: String(raw), expected: "money amount")
-        // Excel's accounting format prints zero as a lone dash; text exports keep it.
-        if text == "-" { return .zero }
-
-        var negative = false
-        if text.hasPrefix("("), text.hasSuffix(")") {
-            negative = true; text = text.dropFirst().dropLast().trimmingWhitespace
-        } else if text.hasSuffix("-") {
-            negative = true; text = text.dropLast().trimmingWhitespace
-        }
-        if text.hasPrefix("-") {
-            if negative { throw fail }
-            negative = true; text = text.dropFirst().trimmingWhitespace
-        } else if text.hasPrefix("+") {
-            text = text.dropFirst().trimmingWhitespace
-        }
-        if text.hasPrefix("$") { text = text.dropFirst().trimmingWhitespace }
-        // `$(125.00)` and `$-125.00` put the sign after the currency symbol.
-        if text.hasPrefix("("), text.hasSuffix(")"), !negative {
-            negative = true; text = text.dropFirst().dropLast().trimmingWhitespace
-        } else if text.hasPrefix("-"), !negative {
-            negative = true; text = text.dropFirst()
-        }
-        guard let cents = decimalCents(text) else { throw fail }
-        return Money(cents: negative ? -cents : cents)
-    }
-
-    /// `1,234.567` -> 123457 (half away from zero); thousands separators must group by three.
-    static func decimalCents(_ text: Substring) -> Int64? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let integerText = parts.first else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard !(integerText.isEmpty && fraction.isEmpty),
-              fraction.allSatisfy(\.isASCIIDigit) else { return nil }
-        let groups = integerText.split(separator: ",", omittingEmptySubsequences: false)
-        if groups.count > 1 {
-            guard let first = groups.first, (1...3).contains(first.count),
-                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
-        }
-        var whole: Int64 = 0
-        for group in groups {
-            for character in group {
-                guard let digit = character.asciiDigitValue else { return nil }
-                let (times, overflowA) = whole.multipliedReportingOverflow(by: 10)
-                let (sum, overflowB) = times.addingReportingOverflow(Int64(digit))
-                guard !overflowA, !overflowB else { return nil }
-                whole = sum
+        // Bytes, not Characters: this runs for every amount of a 500,000-row report.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.utf8.count)
+        var iterator = raw.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case 0x2A: continue                                  // *
+            case 0xC2:                                           // § (C2 A7), no-break space (C2 A0)
+                guard let next = iterator.next() else { bytes.append(byte); continue }
+                if next == 0xA7 { continue }
+                if next == 0xA0 { bytes.append(0x20); continue }
+                bytes.append(byte); bytes.append(next)
+            case 0xE2:                                           // † (E2 80 A0), ‡ (E2 80 A1)
+                guard let second = iterator.next() else { bytes.append(byte); continue }
+                guard let third = iterator.next() else { bytes.append(byte); bytes.append(second); continue }
+                if second == 0x80, third == 0xA0 || third == 0xA1 { continue }
+                bytes.append(byte); bytes.append(second); bytes.append(third)
+            default: bytes.append(byte)
             }
         }
-        let digits = fraction.compactMap(\.asciiDigitValue)
-        var cents = Int64(digits.count > 0 ? digits[0] * 10 : 0) + Int64(digits.count > 1 ? digits[1] : 0)
-        if digits.count > 2, digits[2] >= 5 { cents += 1 }
+        switch amount(bytes) {
+        case .blank: return nil
+        case .amount(let cents): return Money(cents: cents)
+        case .invalid: throw CellTextError(text: String(raw), expected: "money amount")
+        }
+    }
+
+    enum Outcome { case blank, amount(Int64), invalid }
+
+    /// Parses marker-free bytes: sign forms `(x)`, `x-`, `-x`, `+x`, `$` before or after the sign.
+    static func amount(_ bytes: [UInt8]) -> Outcome {
+        var lo = 0, hi = bytes.count
+        func trim() {
+            while lo < hi, isSpace(bytes[lo]) { lo += 1 }
+            while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        }
+        trim()
+        if lo == hi { return .blank }
+        // Excel's accounting format prints zero as a lone dash; text exports keep it.
+        if hi - lo == 1, bytes[lo] == UInt8(ascii: "-") { return .amount(0) }
+        var negative = false
+        if bytes[lo] == UInt8(ascii: "("), bytes[hi - 1] == UInt8(ascii: ")") {
+            negative = true; lo += 1; hi -= 1; trim()
+        } else if bytes[hi - 1] == UInt8(ascii: "-") {
+            negative = true; hi -= 1; trim()
+        }
+        guard lo < hi else { return .invalid }
+        if bytes[lo] == UInt8(ascii: "-") {
+            if negative { return .invalid }
+            negative = true; lo += 1; trim()
+        } else if bytes[lo] == UInt8(ascii: "+") {
+            lo += 1; trim()
+        }
+        if lo < hi, bytes[lo] == UInt8(ascii: "$") { lo += 1; trim() }
+        // `$(125.00)` and `$-125.00` put the sign after the currency symbol.
+        if lo < hi, !negative, bytes[lo] == UInt8(ascii: "("), bytes[hi - 1] == UInt8(ascii: ")") {
+            negative = true; lo += 1; hi -= 1; trim()
+        } else if lo < hi, !negative, bytes[lo] == UInt8(ascii: "-") {
+            negative = true; lo += 1
+        }
+        guard let cents = decimalCents(bytes[lo..<hi]) else { return .invalid }
+        return .amount(negative ? -cents : cents)
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    /// `1,234.567` -> 123457 (half away from zero); thousands separators must group by three.
+    static func decimalCents(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        var whole: Int64 = 0
+        var digitsInGroup = 0
+        var groups = 0
+        var sawDigit = false
+        var index = bytes.startIndex
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: ".") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") {
+                // The first group has 1-3 digits, every later one exactly 3.
+                guard digitsInGroup > 0, digitsInGroup <= 3, groups == 0 || digitsInGroup == 3 else { return nil }
+                groups += 1; digitsInGroup = 0
+            } else if byte >= 0x30, byte <= 0x39 {
+                let (times, overflowA) = whole.multipliedReportingOverflow(by: 10)
+                let (sum, overflowB) = times.addingReportingOverflow(Int64(byte - 0x30))
+                guard !overflowA, !overflowB else { return nil }
+                whole = sum; digitsInGroup += 1; sawDigit = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        if groups > 0, digitsInGroup != 3 { return nil }
+        var fraction: [Int64] = []
+        if index < bytes.endIndex {
+            index += 1
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                if fraction.count < 3 { fraction.append(Int64(byte - 0x30)) }
+                sawDigit = true
+                index += 1
+            }
+        }
+        guard sawDigit else { return nil }
+        var cents = (fraction.count > 0 ? fraction[0] * 10 : 0) + (fraction.count > 1 ? fraction[1] : 0)
+        if fraction.count > 2, fraction[2] >= 5 { cents += 1 }
         let (scaled, overflow) = whole.multipliedReportingOverflow(by: 100)
         guard !overflow else { return nil }
         return scaled + cents
@@ -133,38 +182,77 @@ public enum DateText {
     }
 
     static func parseDate(_ text: Substring) -> LocalDate? {
-        // Only the first token is the date; a time of day may follow after spaces or a `T`.
-        let token = text.prefix { !$0.isWhitespace && $0 != "T" }
-        if token.contains("/") {
-            let parts = token.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }),
-                  parts[0].count <= 2, parts[1].count <= 2, parts[2].count == 4 || parts[2].count == 2,
-                  let month = Int(parts[0]), let day = Int(parts[1]), var year = Int(parts[2]) else { return nil }
-            // Two-digit years appear in some HTML exports; OneSite data starts after 2000.
-            if parts[2].count == 2 { year += 2000 }
-            guard validTime(text.dropFirst(token.count)) else { return nil }
-            return LocalDate(year: year, month: month, day: day)
-        }
-        if token.count == 10, let date = LocalDate(iso: token) {
-            var rest = text.dropFirst(token.count)
-            if rest.first == "T" { rest = rest.dropFirst() }
-            return validTime(rest) ? date : nil
-        }
-        return nil
+        var result: LocalDate?
+        var copy = String(text)
+        copy.withUTF8 { result = parseDate(bytes: $0) }
+        return result
     }
 
-    /// Accepts nothing, or a clock time like `06:58:21AM`, `7:57:40 PM`, `13:05`, `00:00:00`.
-    static func validTime(_ rest: Substring) -> Bool {
-        var text = rest.trimmingWhitespace
-        if text.isEmpty { return true }
-        let upper = text.uppercased()
-        if upper.hasSuffix("AM") || upper.hasSuffix("PM") { text = text.dropLast(2).trimmingWhitespace }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count) else { return false }
-        return parts.allSatisfy { part in
-            let whole = part.split(separator: ".").first ?? part
-            return !whole.isEmpty && whole.count <= 2 && whole.allSatisfy(\.isASCIIDigit)
+    /// `M/D/YYYY` or `M/D/YY` or `YYYY-MM-DD`, then nothing or a clock time (`06:58:21AM`, `T13:05:00`).
+    static func parseDate(bytes: UnsafeBufferPointer<UInt8>) -> LocalDate? {
+        var index = 0
+        func number(maxDigits: Int) -> (value: Int, digits: Int) {
+            var value = 0, digits = 0
+            while index < bytes.count, digits < maxDigits, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                value = value * 10 + Int(bytes[index] - 0x30); digits += 1; index += 1
+            }
+            return (value, digits)
         }
+        let first = number(maxDigits: 4)
+        guard first.digits > 0, index < bytes.count else { return nil }
+        let date: LocalDate?
+        if bytes[index] == UInt8(ascii: "/"), first.digits <= 2 {
+            index += 1
+            let day = number(maxDigits: 2)
+            guard day.digits > 0, index < bytes.count, bytes[index] == UInt8(ascii: "/") else { return nil }
+            index += 1
+            let year = number(maxDigits: 4)
+            guard year.digits == 4 || year.digits == 2 else { return nil }
+            // Two-digit years appear in some HTML exports; OneSite data starts after 2000.
+            date = LocalDate(year: year.digits == 2 ? 2000 + year.value : year.value, month: first.value, day: day.value)
+        } else if bytes[index] == UInt8(ascii: "-"), first.digits == 4 {
+            index += 1
+            let month = number(maxDigits: 2)
+            guard month.digits == 2, index < bytes.count, bytes[index] == UInt8(ascii: "-") else { return nil }
+            index += 1
+            let day = number(maxDigits: 2)
+            guard day.digits == 2 else { return nil }
+            date = LocalDate(year: first.value, month: month.value, day: day.value)
+            if index < bytes.count, bytes[index] == UInt8(ascii: "T") { index += 1 }
+        } else {
+            return nil
+        }
+        guard let date, index == bytes.count || validTime(bytes, from: index) else { return nil }
+        return date
+    }
+
+    /// Accepts nothing, or a clock time like `06:58:21AM`, `7:57:40 PM`, `13:05`, `00:00:00.000`.
+    static func validTime(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var lo = start, hi = bytes.count
+        while lo < hi, MoneyText.isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, MoneyText.isSpace(bytes[hi - 1]) { hi -= 1 }
+        if lo == hi { return true }
+        if hi - lo >= 2, bytes[hi - 1] | 0x20 == UInt8(ascii: "m"),
+           bytes[hi - 2] | 0x20 == UInt8(ascii: "a") || bytes[hi - 2] | 0x20 == UInt8(ascii: "p") {
+            hi -= 2
+            while hi > lo, MoneyText.isSpace(bytes[hi - 1]) { hi -= 1 }
+        }
+        var parts = 1, digits = 0, inFraction = false
+        for index in lo..<hi {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ":") {
+                guard digits > 0, !inFraction else { return false }
+                parts += 1; digits = 0
+            } else if byte == UInt8(ascii: "."), parts == 3, digits > 0 {
+                inFraction = true
+            } else if byte >= 0x30, byte <= 0x39 {
+                digits += 1
+                guard inFraction || digits <= 2 else { return false }
+            } else {
+                return false
+            }
+        }
+        return (2...3).contains(parts) && digits > 0
     }
 
     /// The 1900-system serial of 1970-01-01; serials in date columns are read in that system.
@@ -292,7 +380,7 @@ extension CellValue {
     var isBlank: Bool {
         switch self {
         case .empty: return true
-        case .text(let text): return text.allSatisfy(\.isWhitespace)
+        case .text(let text): return text.unicodeScalars.allSatisfy(\.isSpaceLike)
         default: return false
         }
     }
@@ -326,15 +414,22 @@ extension ExcelDateTime {
 // MARK: - Text helpers
 
 extension StringProtocol {
-    /// The text without leading and trailing whitespace or newlines.
+    /// The text without leading and trailing whitespace or newlines (scalar-level: cheap for ASCII).
     var trimmingWhitespace: SubSequence {
-        guard let start = firstIndex(where: { !$0.isWhitespace }),
-              let end = lastIndex(where: { !$0.isWhitespace }) else { return self[endIndex...] }
-        return self[start...end]
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
+        guard let last = scalars.lastIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
+        return self[start..<scalars.index(after: last)]
+    }
+}
+
+extension Unicode.Scalar {
+    var isSpaceLike: Bool {
+        value == 0x20 || (0x09...0x0D).contains(value) || (value >= 0x80 && properties.isWhitespace)
     }
 }
 
 extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    var isASCIIDigit: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
     var asciiDigitValue: Int? { isASCIIDigit ? asciiValue.map { Int($0) - 48 } : nil }
 }

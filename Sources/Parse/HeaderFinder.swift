@@ -40,17 +40,17 @@ struct HeaderLayout: Sendable {
 enum HeaderText {
     /// Lowercased, with whitespace, hyphens, dashes, dots, colons and underscores dropped; `/ + # % &` kept.
     static func key(_ text: some StringProtocol) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
             case "-", "\u{2013}", "\u{2014}", ".", ":", "_", ",", "(", ")", "'": continue
+            case "A"..."Z": out.append(Unicode.Scalar(scalar.value + 32) ?? scalar)
             default:
-                if scalar.properties.isWhitespace { continue }
-                out.unicodeScalars.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+                if scalar.isSpaceLike { continue }
+                if scalar.isASCII { out.append(scalar) } else { out.append(contentsOf: String(scalar).lowercased().unicodeScalars) }
             }
         }
-        return out
+        return String(out)
     }
 
     /// The header as a person reads it: lines joined, whitespace collapsed (`Total\nBase Rent` -> `Total Base Rent`).

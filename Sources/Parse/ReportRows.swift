@@ -58,7 +58,9 @@ struct RowClassifier {
         }
         if row.cells.contains(where: \.holdsValue) {
             // A run timestamp line holds a date; the repeated title block must not pass for data.
-            if case .text = first, title.isRepeatedTitle(row) { return .titleLine }
+            // Title lines have a cell or three; skip the check for full rows (this runs for every row).
+            if case .text = first, row.cells.count < 4 || row.cells.lazy.filter({ !$0.isBlank }).prefix(4).count < 4,
+               title.isRepeatedTitle(row) { return .titleLine }
             return .data
         }
         if title.isRepeatedTitle(row) { return .titleLine }
@@ -73,6 +75,8 @@ enum TotalLabel {
     struct Count { let value: Int? }
 
     static func match(_ text: some StringProtocol) -> Count? {
+        // Every total label starts with t(otal), s(ubtotal), g(rand) or p(roperty): rule out the rest cheaply.
+        guard let lead = text.unicodeScalars.first, "tTsSgGpP".unicodeScalars.contains(lead) else { return nil }
         let words = text.lowercased().split { !$0.isLetter }
         guard let firstWord = words.first else { return nil }
         let totalWords: Set<Substring> = ["total", "totals", "subtotal", "subtotals"]
@@ -206,7 +210,7 @@ struct RowView {
         do {
             let money = try value.money()
             guard countsForMoneyGuard else { return money }
-            if let text = value.text, text.contains(where: { $0.isASCIIDigit && $0 != "0" }) {
+            if case .text(let text) = value, text.utf8.contains(where: { $0 >= 0x31 && $0 <= 0x39 }) {
                 context.moneyCellsWithDigits += 1
             }
             if let money, money != .zero { context.nonzeroMoney += 1 }
