@@ -34,9 +34,10 @@ let package = Package(
         // MARK: - Stages
         .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit"]),
         .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse"]),
+        .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -48,6 +49,8 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore"]),
         .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
+        // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

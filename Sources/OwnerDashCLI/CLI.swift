@@ -7,6 +7,7 @@ public enum CLI {
 
     /// Every command, in the order `ownerdash --help` lists them.
     static let commands: [any Command.Type] = [
+        FetchCommand.self,
         LoadCommand.self,
         XLSXDumpCommand.self,
         DemoCommand.self,

@@ -1,14 +1,16 @@
+import Fetch
 import Foundation
 import OwnerDashCore
 import Parse
 import RawStore
 
-/// `ownerdash load FILE ...`: parse RealPage report files into realpage_raw.db, one transaction per file.
+/// `ownerdash load FILE ...` or `load --run RUN_ID`: parse RealPage report files into realpage_raw.db, one transaction per file.
 struct LoadCommand: Command {
     static let names = ["load"]
-    static let abstract = "Load RealPage report files (.xlsx) into realpage_raw.db."
+    static let abstract = "Load RealPage report files (.xlsx), or a fetch run's landed reports, into realpage_raw.db."
     static let arguments: [ArgumentSpec] = [
-        .positional("FILE", repeating: true, help: "report files to load; each is loaded in its own transaction"),
+        .positional("FILE", repeating: true, optional: true, help: "report files to load; each is loaded in its own transaction"),
+        .option("--run", "RUN_ID", help: "load every report a fetch run landed (report, property and as-of date from its manifest)"),
         .option("--report", "TYPE", help: "report type (\(ReportType.allCases.map(\.rawValue).joined(separator: "|"))); default: detected from the title and header"),
         .option("--property", "KEY", help: "property registry key; default: matched from the title block's property name"),
         .option("--as-of", "YYYY-MM-DD", help: "snapshot date; default: the title block's \"As of\" date"),
@@ -19,15 +21,30 @@ struct LoadCommand: Command {
         nothing from it is written, the other files still load, and the exit code is 2.
         Loading the same file again changes nothing. A newer file for the same report, property and
         as-of date replaces the earlier snapshot.
+
+        With --run RUN_ID the files are the run's landed RealPage reports, read from
+        data/landing/RUN_ID/manifest.json; their rows carry RUN_ID. --report and --property then
+        select among them. A landed file whose bytes no longer match the manifest's sha256 is refused.
         """
 
     let files: [String]
+    let run: String?
     let hints: ReportFileHints
     let global: GlobalOptions
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         files = parsed.values("FILE")
+        run = parsed.value("--run")
+        if run == nil && files.isEmpty {
+            throw UsageError("ownerdash load: missing FILE (or --run RUN_ID)")
+        }
+        if run != nil && !files.isEmpty {
+            throw UsageError("ownerdash load: give either FILE ... or --run RUN_ID, not both")
+        }
+        if run != nil && parsed.value("--as-of") != nil {
+            throw UsageError("ownerdash load: --as-of cannot be used with --run (the manifest records each file's date)")
+        }
         var hints = ReportFileHints()
         if let report = parsed.value("--report") {
             guard let type = ReportType(rawValue: report) else {
@@ -50,22 +67,65 @@ struct LoadCommand: Command {
 
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
+        var items = files.map { (file: $0, hints: hints, sha256: String?.none) }
+        var runID = RunID.new()
+        if let run {
+            runID = RunID(run)
+            items = try landedReports(of: runID, log: log)
+        }
         try global.dataDirectory.create()
         let store = try RealPageRawStore(path: global.dataDirectory.realpageRawDatabase)
-        let loader = ReportFileLoader(store: store, configuration: configuration, runID: RunID.new())
+        let loader = ReportFileLoader(store: store, configuration: configuration, runID: runID)
         let output = StandardOutput()
         defer { output.flush() }
-        let outcomes = ReportBatch.load(files, loader: loader, hints: hints, log: log)
+        let outcomes = ReportBatch.load(items, loader: loader, log: log)
         for outcome in outcomes.loaded {
             let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
             output.write("\(verb)  \(outcome.report.rawValue)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
         }
         return outcomes.exitCode
     }
+
+    /// The run's landed RealPage reports, with hints from the manifest (filtered by --report/--property).
+    private func landedReports(of runID: RunID, log: Diagnostics) throws -> [ReportBatch.Item] {
+        guard !runID.value.isEmpty, !runID.value.contains("/"), !runID.value.hasPrefix(".") else {
+            throw UsageError("ownerdash load: \"\(runID.value)\" is not a run id")
+        }
+        let path = LandingZone.manifestPath(in: global.dataDirectory, runID: runID)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw UsageError("ownerdash load: no run \(runID.value) in \(global.dataDirectory.landing) (no \(path))")
+        }
+        let manifest = try RunManifest.read(path: path)
+        let directory = LandingZone.runDirectory(in: global.dataDirectory, runID: runID)
+        var items: [ReportBatch.Item] = []
+        var notFetched = 0
+        for entry in manifest.artifacts where entry.pms == PMS.realpage.rawValue {
+            guard let reportName = entry.report, let report = ReportType(rawValue: reportName) else { continue }
+            if let wanted = hints.report, wanted != report { continue }
+            if let wanted = hints.propertyKey, wanted != entry.property { continue }
+            guard entry.error == nil, let relative = entry.path else {
+                notFetched += 1
+                continue
+            }
+            let hints = ReportFileHints(report: report, propertyKey: entry.property,
+                                        asOf: entry.asOf.flatMap { LocalDate(iso: $0) })
+            items.append(((directory as NSString).appendingPathComponent(relative), hints, entry.sha256))
+        }
+        if notFetched > 0 {
+            log.info(nil, "\(notFetched) report(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
+        }
+        if items.isEmpty {
+            log.info(nil, "run \(runID.value) landed no RealPage reports to load")
+        }
+        return items
+    }
 }
 
 /// Loads a list of files, keeping going after a bad one, and says how the batch ended.
 enum ReportBatch {
+    /// A file, what is known about it, and the sha256 its bytes must have (from a run's manifest).
+    typealias Item = (file: String, hints: ReportFileHints, sha256: String?)
+
     struct Result {
         var loaded: [ReportLoadOutcome] = []
         var failed: [(file: String, reason: String)] = []
@@ -75,9 +135,21 @@ enum ReportBatch {
     }
 
     static func load(_ files: [String], loader: ReportFileLoader, hints: ReportFileHints, log: Diagnostics) -> Result {
+        load(files.map { ($0, hints, nil) }, loader: loader, log: log)
+    }
+
+    static func load(_ items: [Item], loader: ReportFileLoader, log: Diagnostics) -> Result {
         var result = Result()
-        for file in files {
+        for (file, hints, expectedSHA256) in items {
             do {
+                if let expectedSHA256 {
+                    // Landed bytes are never edited; a mismatch means someone did, so the file is not trusted.
+                    let actual = try? SHA256.hexDigest(ofFile: file)
+                    guard actual == expectedSHA256 else {
+                        throw ReportLoadError(actual == nil ? "cannot read the landed file"
+                                              : "the file's sha256 differs from the run's manifest (edited after it landed?)")
+                    }
+                }
                 let outcome = try loader.load(path: file, hints: hints)
                 for warning in outcome.warnings { log.warning(file, warning) }
                 result.loaded.append(outcome)
@@ -87,7 +159,7 @@ enum ReportBatch {
             }
         }
         if !result.failed.isEmpty {
-            log.error(nil, "\(result.failed.count) of \(files.count) file(s) failed: \(result.failed.map(\.file).joined(separator: ", "))")
+            log.error(nil, "\(result.failed.count) of \(items.count) file(s) failed: \(result.failed.map(\.file).joined(separator: ", "))")
         }
         return result
     }

@@ -1,0 +1,207 @@
+import CurlKit
+import Foundation
+import OwnerDashCore
+import XLSXKit
+
+/// A download that could not be landed, or a landing zone that could not be written; the message says why.
+public struct LandingError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a downloaded body must be before it may land.
+public struct ExpectedContent: Sendable {
+    /// The kind sniffed from the first bytes (an .xlsx is a zip).
+    public var kind: FileKind
+    /// Smaller bodies are failures: RealPage answers a failed download with a few hundred bytes.
+    public var minimumSize: Int
+    /// How the artifact is named in messages (`an .xlsx report`).
+    public var label: String
+
+    public init(kind: FileKind, minimumSize: Int, label: String) {
+        self.kind = kind; self.minimumSize = minimumSize; self.label = label
+    }
+
+    /// A RealPage report download.
+    public static let xlsxReport = ExpectedContent(kind: .zip, minimumSize: 500, label: "an .xlsx report")
+}
+
+/// A file that landed: where, how big, and the digest of its bytes.
+public struct LandedArtifact: Sendable, Equatable {
+    /// Relative to the run directory.
+    public var relativePath: String
+    public var size: Int
+    public var sha256: String
+}
+
+/// `data/landing/<run_id>/<pms>/<property>/<artifact>` plus the run's `manifest.json`.
+///
+/// Bodies are streamed to a hidden staging name in the artifact's own directory (same file system,
+/// so the rename is atomic) and renamed into place only once checked: the landing zone never holds
+/// a half file under an artifact's name, and landed files are never rewritten. The manifest is
+/// rewritten (temp + rename) after every artifact, so a killed run still lists what landed.
+public final class LandingZone: Sendable {
+    public let runID: RunID
+    /// `data/landing/<run_id>`.
+    public let runDirectory: String
+    private let manifest: Locked<RunManifest>
+
+    public static func runDirectory(in dataDirectory: DataDirectory, runID: RunID) -> String {
+        (dataDirectory.landing as NSString).appendingPathComponent(runID.value)
+    }
+
+    public static func manifestPath(in dataDirectory: DataDirectory, runID: RunID) -> String {
+        (runDirectory(in: dataDirectory, runID: runID) as NSString).appendingPathComponent("manifest.json")
+    }
+
+    /// Creates the run directory and an empty manifest; a run id that already has a directory is refused.
+    public init(dataDirectory: DataDirectory, runID: RunID, now: Date = Date()) throws {
+        self.runID = runID
+        runDirectory = Self.runDirectory(in: dataDirectory, runID: runID)
+        manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.string(now)))
+        if FileManager.default.fileExists(atPath: runDirectory) {
+            throw LandingError("\(runDirectory): a run with this id already exists; landed runs are never rewritten")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw LandingError("\(runDirectory): cannot create the run directory: \(error.localizedDescription)")
+        }
+        try manifest.withLock { try write($0) }
+    }
+
+    public var manifestPath: String { (runDirectory as NSString).appendingPathComponent("manifest.json") }
+
+    /// A fresh staging path next to where the artifact will land (the directory is created).
+    public func stagingPath(pms: PMS, property: String, name: String) throws -> String {
+        let directory = (runDirectory as NSString).appendingPathComponent("\(pms.rawValue)/\(property)")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LandingError("\(directory): cannot create the directory: \(error.localizedDescription)")
+        }
+        return (directory as NSString).appendingPathComponent(".\(name).partial-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Checks a staged body against what was expected; returns its size. The error quotes a short,
+    /// redacted excerpt of an error body, so `HTTP 500: An error has occurred.` reaches the operator.
+    public static func check(staged path: String, status: Int, expected: ExpectedContent,
+                             redactor: Redactor = Redactor(secrets: [])) throws -> Int {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let head = Self.head(of: path, bytes: 4096)
+        guard status == 200 else {
+            let excerpt = Self.excerpt(head, redactor: redactor)
+            throw LandingError("HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)"))
+        }
+        let kind = FileKind.sniff(head)
+        let firstByte = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        if kind != expected.kind {
+            let what: String
+            switch kind {
+            case .html: what = "an HTML page"
+            case .empty: what = "an empty body"
+            case .pdf: what = "a PDF"
+            case .ole2: what = "a legacy .xls (OLE2) file"
+            case .xml: what = "XML"
+            case .zip: what = "a zip file"
+            case .csvText, .unknown: what = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") ? "JSON" : "something else"
+            }
+            let excerpt = kind == .zip || kind == .ole2 || kind == .pdf ? "" : Self.excerpt(head, redactor: redactor)
+            throw LandingError("the server sent \(what) instead of \(expected.label)" + (excerpt.isEmpty ? "" : " (\"\(excerpt)\")"))
+        }
+        guard size > expected.minimumSize else {
+            throw LandingError("only \(size) bytes, too small for \(expected.label) (a failed download?)")
+        }
+        return size
+    }
+
+    /// Renames a checked staging file to its artifact name; refuses to replace a landed file.
+    public func commit(staged path: String, pms: PMS, property: String, name: String) throws -> LandedArtifact {
+        let relative = "\(pms.rawValue)/\(property)/\(name)"
+        let target = (runDirectory as NSString).appendingPathComponent(relative)
+        let sha256: String
+        let size: Int
+        do {
+            sha256 = try SHA256.hexDigest(ofFile: path)
+            size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        } catch {
+            throw LandingError("\(relative): cannot read the downloaded file: \(error)")
+        }
+        // link(2) then unlink: unlike rename(2) it fails instead of replacing a file that already landed.
+        guard link(path, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw LandingError("\(relative): cannot land the file: \(reason)")
+        }
+        unlink(path)
+        return LandedArtifact(relativePath: relative, size: size, sha256: sha256)
+    }
+
+    /// Removes a staging file that will not land.
+    public func discard(staged path: String) {
+        unlink(path)
+    }
+
+    /// Adds or replaces an artifact's entry and rewrites the manifest.
+    public func record(_ entry: ManifestEntry) throws {
+        try manifest.withLock { manifest in
+            manifest.artifacts.removeAll {
+                $0.pms == entry.pms && $0.property == entry.property && $0.report == entry.report && $0.operation == entry.operation
+            }
+            manifest.artifacts.append(entry)
+            manifest.artifacts.sort { ($0.pms, $0.property, $0.artifactName) < ($1.pms, $1.property, $1.artifactName) }
+            try write(manifest)
+        }
+    }
+
+    /// Stamps the end of the run into the manifest.
+    public func finish(now: Date = Date()) throws {
+        try manifest.withLock { manifest in
+            manifest.finishedAt = Timestamp.string(now)
+            try write(manifest)
+        }
+    }
+
+    /// The manifest as it stands.
+    public var snapshot: RunManifest { manifest.withLock { $0 } }
+
+    private func write(_ manifest: RunManifest) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let temporary = manifestPath + ".tmp-\(UUID().uuidString.prefix(8))"
+        do {
+            let data = try encoder.encode(manifest)
+            guard FileManager.default.createFile(atPath: temporary, contents: data + Data("\n".utf8)),
+                  let handle = FileHandle(forWritingAtPath: temporary) else {
+                throw LandingError("cannot create \(temporary)")
+            }
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            unlink(temporary)
+            throw LandingError("\(manifestPath): cannot write the manifest: \(error)")
+        }
+        guard rename(temporary, manifestPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw LandingError("\(manifestPath): cannot replace the manifest: \(reason)")
+        }
+    }
+
+    private static func head(of path: String, bytes: Int) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: bytes)) ?? Data())
+    }
+
+    /// One line of readable text from an error body: tags dropped, whitespace collapsed, secrets redacted.
+    static func excerpt(_ bytes: [UInt8], redactor: Redactor, limit: Int = 160) -> String {
+        var text = String(decoding: bytes.prefix(2048), as: UTF8.self)
+        if let regex = try? NSRegularExpression(pattern: "<[^>]*>") {
+            text = regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: " ")
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true })
+        var line = redactor.redact(words.joined(separator: " "))
+        if line.count > limit { line = String(line.prefix(limit)) + "..." }
+        return line
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// One artifact of a run as recorded in `manifest.json`: where it came from, what landed, or why it failed.
+public struct ManifestEntry: Codable, Sendable, Equatable {
+    public var pms: String
+    public var property: String
+    /// Report type (parser name, e.g. `rent_roll`) for report downloads; nil for SOAP operations.
+    public var report: String?
+    /// SOAP operation name; nil for report downloads.
+    public var operation: String?
+    /// Vendor report id (`4238`), for reports.
+    public var reportID: Int?
+    /// The date asked for.
+    public var asOfRequested: String?
+    /// The date the landed file is for (earlier than asked when the vendor refused a later end date).
+    public var asOf: String?
+    /// Path relative to the run directory (`realpage/nexus_east/rent_roll.xlsx`); nil when nothing landed.
+    public var path: String?
+    /// The final request's URL, secrets redacted.
+    public var url: String?
+    public var httpStatus: Int?
+    public var size: Int?
+    public var sha256: String?
+    public var startedAt: String
+    public var finishedAt: String
+    public var seconds: Double
+    /// HTTP requests made for this artifact, retries included.
+    public var attempts: Int
+    /// What happened on the way (an error-as-report date retried, a token refreshed).
+    public var notes: [String]
+    /// Why nothing landed; nil on success.
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case pms, property, report, operation, path, url, size, sha256, seconds, attempts, notes, error
+        case reportID = "report_id"
+        case asOfRequested = "as_of_requested"
+        case asOf = "as_of"
+        case httpStatus = "http_status"
+        case startedAt = "started_at"
+        case finishedAt = "finished_at"
+    }
+
+    public init(pms: String, property: String, report: String? = nil, operation: String? = nil, reportID: Int? = nil,
+                asOfRequested: String? = nil, startedAt: String) {
+        self.pms = pms; self.property = property; self.report = report; self.operation = operation
+        self.reportID = reportID; self.asOfRequested = asOfRequested; self.startedAt = startedAt
+        finishedAt = startedAt; seconds = 0; attempts = 0; notes = []
+    }
+
+    /// Explicit nulls: readers of the manifest see every field, `"error": null` on success.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pms, forKey: .pms)
+        try container.encode(property, forKey: .property)
+        try container.encode(report, forKey: .report)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(reportID, forKey: .reportID)
+        try container.encode(asOfRequested, forKey: .asOfRequested)
+        try container.encode(asOf, forKey: .asOf)
+        try container.encode(path, forKey: .path)
+        try container.encode(url, forKey: .url)
+        try container.encode(httpStatus, forKey: .httpStatus)
+        try container.encode(size, forKey: .size)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(finishedAt, forKey: .finishedAt)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// `realpage/nexus_east/rent_roll.xlsx`-style name for messages, whether or not anything landed.
+    public var subject: String { "\(property)/\(artifactName)" }
+
+    /// The file name the artifact has (or would have had) in the landing zone.
+    public var artifactName: String {
+        if let path { return (path as NSString).lastPathComponent }
+        return report.map { "\($0).xlsx" } ?? operation.map { "\($0).xml" } ?? "artifact"
+    }
+}
+
+/// `data/landing/<run_id>/manifest.json`: the run and every artifact it fetched or failed to fetch.
+public struct RunManifest: Codable, Sendable, Equatable {
+    public var runID: String
+    public var startedAt: String
+    /// Nil while the run is still going (or when it was killed).
+    public var finishedAt: String?
+    public var artifacts: [ManifestEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case artifacts
+        case runID = "run_id"
+        case startedAt = "started_at"
+        case finishedAt = "finished_at"
+    }
+
+    public init(runID: String, startedAt: String, finishedAt: String? = nil, artifacts: [ManifestEntry] = []) {
+        self.runID = runID; self.startedAt = startedAt; self.finishedAt = finishedAt; self.artifacts = artifacts
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(runID, forKey: .runID)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(finishedAt, forKey: .finishedAt)
+        try container.encode(artifacts, forKey: .artifacts)
+    }
+
+    /// Reads a run's manifest; the error names the file.
+    public static func read(path: String) throws -> RunManifest {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LandingError("\(path): no manifest.json (no such run, or it was never started)")
+        }
+        do {
+            return try JSONDecoder().decode(RunManifest.self, from: data)
+        } catch {
+            throw LandingError("\(path): not a readable manifest: \(error)")
+        }
+    }
+}
+
+/// ISO-8601 UTC timestamps with milliseconds, as the manifest stores them.
+enum Timestamp {
+    static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,280 @@
+import CurlKit
+import Foundation
+import OwnerDashCore
+import XLSXKit
+
+/// How the RealPage report flow talks to the server: base URL, retries, polling bounds.
+public struct RealPageReportSettings: Sendable {
+    /// Reporting REST base, e.g. `https://reportingapi.realpage.com/v1` (no trailing slash).
+    public var baseURL: String
+    public var http: HTTPClientSettings
+    /// Polls of `/my/report-instances` before a report is given up as not ready.
+    public var pollLimit = 60
+    /// First wait before a poll, seconds; each later wait is 1.5 times longer, up to `pollMaxInterval`.
+    public var pollInterval = 0.25
+    public var pollMaxInterval = 5.0
+    /// Earlier end dates tried when the server answers with the error-as-report file.
+    public var earlierDays = 3
+    /// Concurrent requests allowed to one host, whatever the number of worker threads.
+    public var perHostLimit = 8
+    public var expected = ExpectedContent.xlsxReport
+
+    public init(baseURL: String) {
+        var trimmed = baseURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.baseURL = trimmed
+        var http = HTTPClientSettings()
+        http.connectTimeout = 10
+        http.totalTimeout = 300  // a large rent roll over a slow link
+        // One more attempt than CurlKit's default: a report costs three requests, each may meet a 429/5xx.
+        http.retry = RetryPolicy(maxAttempts: 5, baseDelay: 0.5, maxDelay: 30)
+        self.http = http
+    }
+
+    /// `OWNERDASH_REALPAGE_REPORTS_URL` when set, else the configuration's `realpage.reports_url`.
+    public static func baseURL(configuration: Configuration, environment: [String: String]) -> String {
+        if let url = environment["OWNERDASH_REALPAGE_REPORTS_URL"], !url.isEmpty { return url }
+        return configuration.realpage.reportsURL
+    }
+}
+
+/// One report download that failed; the message names the step and the reason, never a secret.
+public struct ReportFetchError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    /// True when the token was refused even after a refresh.
+    public var isAuthentication: Bool
+
+    init(_ description: String, isAuthentication: Bool = false) {
+        self.description = description
+        self.isAuthentication = isAuthentication
+    }
+
+    static let tokenRefused = ReportFetchError(
+        "RealPage token expired or invalid (refreshed once); set REALPAGE_TOKEN or REALPAGE_TOKEN_COMMAND",
+        isAuthentication: true)
+}
+
+/// The RealPage Reporting REST flow (reference 3.1): create a report instance, poll until it is ready,
+/// download its file into the landing zone.
+///
+/// A 401 on any request refreshes the token once and repeats the request. A file that is really the
+/// "Invalid end date entered" error-as-report is not landed; the report is requested again for the
+/// previous day, up to `earlierDays` days back, and the manifest records the date that worked.
+public final class RealPageReportClient: Sendable {
+    public let settings: RealPageReportSettings
+    private let tokens: TokenSource
+    private let limiter: HostLimiter
+
+    public init(settings: RealPageReportSettings, tokens: TokenSource) {
+        self.settings = settings
+        self.tokens = tokens
+        limiter = HostLimiter(perHost: settings.perHostLimit)
+    }
+
+    /// Fetches one report for one property as of `asOf` into `landing`, records it in the manifest and
+    /// returns the entry (with `error` set when nothing landed). Never throws: a batch goes on.
+    public func fetch(report: ReportDefinition, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+        let started = Date()
+        var entry = ManifestEntry(pms: PMS.realpage.rawValue, property: property.key, report: report.parser,
+                                  reportID: report.reportID, asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
+        var counter = RequestCounter()
+        do {
+            let landed = try fetchLanding(report: report, property: property, asOf: asOf, landing: landing,
+                                          entry: &entry, counter: &counter)
+            entry.path = landed.relativePath
+            entry.size = landed.size
+            entry.sha256 = landed.sha256
+        } catch {
+            entry.error = tokens.redactor.redact("\(error)")
+        }
+        let finished = Date()
+        entry.attempts = counter.requests
+        entry.finishedAt = Timestamp.string(finished)
+        entry.seconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
+        do {
+            try landing.record(entry)
+        } catch {
+            entry.error = (entry.error.map { $0 + "; " } ?? "") + "\(error)"
+        }
+        return entry
+    }
+
+    // MARK: - The flow
+
+    private func fetchLanding(report: ReportDefinition, property: Property, asOf: LocalDate, landing: LandingZone,
+                              entry: inout ManifestEntry, counter: inout RequestCounter) throws -> LandedArtifact {
+        guard let siteID = property.siteID else {
+            throw ReportFetchError("property \(property.key) has no RealPage site_id in the registry")
+        }
+        let name = "\(report.parser).xlsx"
+        var date = asOf
+        var refusedDates: [String] = []
+        for _ in 0...settings.earlierDays {
+            let instanceID = try createInstance(report: report, property: property, siteID: siteID, date: date, counter: &counter)
+            let fileID = try waitUntilReady(instanceID: instanceID, report: report, counter: &counter)
+            let staged = try landing.stagingPath(pms: .realpage, property: property.key, name: name)
+            do {
+                let response = try download(report: report, instanceID: instanceID, fileID: fileID, property: property,
+                                            to: staged, counter: &counter)
+                entry.url = response.url
+                entry.httpStatus = response.status
+                _ = try LandingZone.check(staged: staged, status: response.status, expected: settings.expected,
+                                          redactor: tokens.redactor)
+                if let message = try Self.errorAsReport(at: staged) {
+                    landing.discard(staged: staged)
+                    refusedDates.append(date.iso)
+                    entry.notes.append("\(date.iso): the server sent an error-as-report (\"\(message)\"); trying \(date.adding(days: -1).iso)")
+                    date = date.adding(days: -1)
+                    continue
+                }
+                let landed = try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name)
+                entry.asOf = date.iso
+                return landed
+            } catch {
+                landing.discard(staged: staged)
+                throw error
+            }
+        }
+        throw ReportFetchError("the server answered every date from \(refusedDates.first ?? asOf.iso) back to \(refusedDates.last ?? asOf.iso) "
+                               + "with \"Invalid end date entered\" (the property date lags more than \(settings.earlierDays) days?)")
+    }
+
+    private func createInstance(report: ReportDefinition, property: Property, siteID: String, date: LocalDate,
+                                counter: inout RequestCounter) throws -> String {
+        let body = CreateInstanceBody(report: report, property: property, siteID: siteID,
+                                      parameters: RealPageReportParameters.parameters(for: report, asOf: date))
+        let response = try send(step: "create report instance", path: "/reports/\(report.reportID)/report-instances",
+                                body: body, counter: &counter)
+        guard response.status == 200 || response.status == 201 else {
+            throw stepFailure("create report instance", response)
+        }
+        guard let created = try? JSONDecoder().decode(CreatedInstance.self, from: Data(response.body)),
+              let id = created.instanceId?.value ?? created.reportInstanceId?.value else {
+            throw ReportFetchError("create report instance: the answer has no instanceId: \(excerpt(response.body))")
+        }
+        return id
+    }
+
+    /// Polls the instance list until the instance is completed (status 3) with a file id.
+    private func waitUntilReady(instanceID: String, report: ReportDefinition, counter: inout RequestCounter) throws -> String {
+        var interval = settings.pollInterval
+        var waited = 0.0
+        let today = LocalDate(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        for _ in 0..<settings.pollLimit {
+            Thread.sleep(forTimeInterval: interval)
+            waited += interval
+            interval = min(settings.pollMaxInterval, interval * 1.5)
+            var page = 1
+            // Newest first: our instance is usually on page 1, but a busy account can push it further.
+            while page <= 20 {
+                let body = ListInstancesBody(pageNumber: page, startDate: today.adding(days: -2).iso + "T00:00:00.000Z",
+                                             endDate: today.adding(days: 1).iso + "T23:59:59.999Z")
+                let response = try send(step: "poll report instances", path: "/my/report-instances", body: body, counter: &counter)
+                guard response.status == 200 else { throw stepFailure("poll report instances", response) }
+                guard let list = try? JSONDecoder().decode(InstanceList.self, from: Data(response.body)) else {
+                    throw ReportFetchError("poll report instances: not the expected JSON: \(excerpt(response.body))")
+                }
+                if let item = list.data.first(where: { $0.sourceReportInstanceId?.value == instanceID || $0.reportInstanceId?.value == instanceID }) {
+                    if item.status == 3, let fileID = item.reportFileId?.value { return fileID }
+                    break
+                }
+                guard page * body.pageSize < (list.totalCount ?? 0) else { break }
+                page += 1
+            }
+        }
+        throw ReportFetchError("report \(report.reportID) instance \(instanceID) was not ready after \(settings.pollLimit) polls "
+                               + "(\(Int(waited.rounded())) s); the report server may be busy, try again later")
+    }
+
+    private func download(report: ReportDefinition, instanceID: String, fileID: String, property: Property,
+                          to staged: String, counter: inout RequestCounter) throws -> (status: Int, url: String) {
+        let body = DownloadBody(reportId: report.reportID, reportKey: report.reportKey, fileId: fileID, propertyName: property.name)
+        let path = "/reports/\(report.reportID)/report-instances/\(instanceID)/files"
+        let response = try send(step: "download report file", path: path, body: body, destination: .file(staged), counter: &counter)
+        return (response.status, tokens.redactor.redact(settings.baseURL + path))
+    }
+
+    // MARK: - Requests
+
+    /// One JSON POST with retries (CurlKit) and the one-refresh 401 rule.
+    private func send(step: String, path: String, body: some Encodable, destination: ResponseDestination = .memory,
+                      counter: inout RequestCounter) throws -> HTTPResponse {
+        let url = settings.baseURL + path
+        let payload: [UInt8]
+        do {
+            payload = Array(try JSONEncoder().encode(body))
+        } catch {
+            throw ReportFetchError("\(step): cannot encode the request: \(error)")
+        }
+        var token = try tokens.token()
+        var refreshed = false
+        while true {
+            let request = HTTPRequest(method: "POST", url: url, headers: [
+                ("Authorization", "Bearer \(token)"),
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json, application/octet-stream"),
+                // The reporting API serves the RealPage web UI and checks where calls come from.
+                ("Origin", "https://www.realpage.com"),
+                ("Referer", "https://www.realpage.com/"),
+            ], body: payload)
+            let client = HTTPClient(settings: settings.http, redactor: tokens.redactor)
+            let response: HTTPResponse
+            do {
+                let result = try limiter.withPermit(host: request.host) {
+                    try client.sendRetrying(request, to: destination)
+                }
+                counter.requests += result.attempts
+                response = result.response
+            } catch let error as HTTPError {
+                counter.requests += settings.http.retry.maxAttempts
+                throw ReportFetchError("\(step): \(tokens.redactor.redact(error.message)) (\(tokens.redactor.redact(url)), after \(settings.http.retry.maxAttempts) attempts)")
+            }
+            guard response.status == 401 else { return response }
+            guard !refreshed else { throw ReportFetchError.tokenRefused }
+            refreshed = true
+            do {
+                token = try tokens.refresh(replacing: token)
+            } catch {
+                throw ReportFetchError("\(step): the token was refused and could not be refreshed: \(error)", isAuthentication: true)
+            }
+        }
+    }
+
+    private func stepFailure(_ step: String, _ response: HTTPResponse) -> ReportFetchError {
+        let detail = excerpt(response.body)
+        return ReportFetchError("\(step): HTTP \(response.status)" + (detail.isEmpty ? "" : ": \(detail)"))
+    }
+
+    private func excerpt(_ body: [UInt8]) -> String {
+        LandingZone.excerpt(body, redactor: tokens.redactor)
+    }
+
+    // MARK: - Error-as-report
+
+    /// The "Invalid end date entered ..." line when the workbook is RealPage's error-as-report, else nil.
+    /// A workbook that cannot be read at all is an error: it would only fail later, at load.
+    static func errorAsReport(at path: String) throws -> String? {
+        do {
+            let workbook = try Workbook(path: path)
+            guard !workbook.sheetNames.isEmpty else { throw ReportFetchError("the workbook has no sheets") }
+            let rows = try workbook.worksheet(at: 0).rows()
+            // The message sits right under the title block; real reports have data by row 40.
+            for _ in 0..<40 {
+                guard let row = try rows.nextRow() else { break }
+                for case .text(let text) in row.cells where text.contains("Invalid end date entered") {
+                    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+            }
+            return nil
+        } catch let error as ReportFetchError {
+            throw error
+        } catch {
+            throw ReportFetchError("the download is not a readable .xlsx workbook: \(error)")
+        }
+    }
+}
+
+/// Requests made for one artifact, retries included.
+struct RequestCounter {
+    var requests = 0
+}

@@ -1,0 +1,125 @@
+import CurlKit
+import Foundation
+
+/// A missing, unreadable or refused credential; the message names the variable to set, never the secret.
+public struct CredentialError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The RealPage bearer token: `REALPAGE_TOKEN`, or the stdout of `REALPAGE_TOKEN_COMMAND`, refreshable.
+///
+/// When both are set the token variable is used first and the command supplies fresh ones.
+/// Every token seen is kept in `redactor`, so an old token cannot leak through a late error either.
+public final class TokenSource: Sendable {
+    /// Where tokens come from.
+    public enum Origin: Sendable, Equatable {
+        case fixed(String)
+        case command(String)
+        case fixedThenCommand(String, command: String)
+    }
+
+    public static let tokenVariable = "REALPAGE_TOKEN"
+    public static let commandVariable = "REALPAGE_TOKEN_COMMAND"
+
+    private let origin: Origin
+    private let commandTimeout: Double
+    private let state = Locked<(current: String?, seen: [String])>((nil, []))
+
+    public init(origin: Origin, commandTimeout: Double = 60) {
+        self.origin = origin
+        self.commandTimeout = commandTimeout
+    }
+
+    /// Reads the two variables; neither set is a configuration error naming both.
+    public convenience init(environment: [String: String]) throws {
+        let token = environment[Self.tokenVariable].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let command = environment[Self.commandVariable].map { $0.trimmingCharacters(in: .whitespaces) }
+        switch (token, command) {
+        case let (token?, command?) where !token.isEmpty && !command.isEmpty:
+            self.init(origin: .fixedThenCommand(token, command: command))
+        case let (token?, _) where !token.isEmpty:
+            self.init(origin: .fixed(token))
+        case let (_, command?) where !command.isEmpty:
+            self.init(origin: .command(command))
+        default:
+            throw CredentialError("no RealPage token: set \(Self.tokenVariable) or \(Self.commandVariable) (a command that prints one)")
+        }
+    }
+
+    /// The current token, obtained on first use.
+    public func token() throws -> String {
+        try state.withLock { state in
+            if let current = state.current { return current }
+            let first: String
+            switch origin {
+            case .fixed(let token), .fixedThenCommand(let token, _): first = token
+            case .command(let command): first = try Self.run(command, timeout: commandTimeout)
+            }
+            state.current = first
+            state.seen.append(first)
+            return first
+        }
+    }
+
+    /// A token to use after `stale` was refused. If another thread already replaced `stale`, its
+    /// replacement is returned without asking again, so one expiry costs one refresh for all threads.
+    /// Without a command the same token comes back: the caller's retry then fails with a clear message.
+    public func refresh(replacing stale: String) throws -> String {
+        try state.withLock { state in
+            if let current = state.current, current != stale { return current }
+            let fresh: String
+            switch origin {
+            case .fixed(let token): fresh = token
+            case .command(let command), .fixedThenCommand(_, let command): fresh = try Self.run(command, timeout: commandTimeout)
+            }
+            state.current = fresh
+            if !state.seen.contains(fresh) { state.seen.append(fresh) }
+            return fresh
+        }
+    }
+
+    /// Replaces every token seen so far with `***`.
+    public var redactor: Redactor {
+        Redactor(secrets: state.withLock { $0.seen })
+    }
+
+    /// Runs the command through `/bin/sh -c`; its stdout, trimmed, is the token. Its stderr is passed
+    /// through to ours untouched, so the operator sees the command's own complaint.
+    static func run(_ command: String, timeout: Double) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw CredentialError("\(commandVariable) could not be started: \(error.localizedDescription)")
+        }
+        // Read before waiting: a token command that prints more than a pipe buffer would block otherwise.
+        let reader = Locked(Data())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            reader.withLock { $0 = data }
+            done.signal()
+        }.start()
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            throw CredentialError("\(commandVariable) did not finish within \(Int(timeout)) s")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CredentialError("\(commandVariable) failed with exit status \(process.terminationStatus)")
+        }
+        let text = String(decoding: reader.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw CredentialError("\(commandVariable) printed no token") }
+        guard !text.contains(where: \.isNewline) else {
+            // A multi-line answer is most likely a message, not a token; do not echo it (it may hold the token).
+            throw CredentialError("\(commandVariable) printed more than one line; it must print only the token")
+        }
+        return text
+    }
+}

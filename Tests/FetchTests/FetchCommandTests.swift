@@ -1,0 +1,194 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+
+/// `ownerdash fetch` and `load --run`, end to end: the built binary against the pms_sim simulator.
+@Suite struct FetchCommandTests {
+    @Test func twoPropertiesLandEveryReportWithAManifestThatMatchesTheBytes() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let token = freshToken()
+        let result = try workspace.ownerdash(
+            ["fetch", "--property", "nexus_east", "--property", "parkside", "--as-of", "2026-11-20", "--parallel", "4"],
+            environment: ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": token])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let runID = try #require(result.runID)
+        let landedLines = result.stdoutLines.filter { $0.hasPrefix("landed  ") }
+        #expect(landedLines.count == 12)
+
+        let run = workspace.runDirectory(runID)
+        var expectedFiles = ["manifest.json"]
+        for property in ["nexus_east", "parkside"] {
+            for report in allReports { expectedFiles.append("realpage/\(property)/\(report).xlsx") }
+        }
+        // Nothing else: no staging leftovers, no temp manifest.
+        #expect(workspace.files(under: run) == expectedFiles.sorted())
+
+        let manifest = try workspace.manifest(runID)
+        #expect(manifest.artifacts.count == 12)
+        for artifact in manifest.artifacts {
+            let path = try #require(artifact["path"] as? String)
+            let bytes = try Data(contentsOf: run.appendingPathComponent(path))
+            var digest = SHA256()
+            digest.update([UInt8](bytes))
+            #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)")
+            #expect(artifact["size"] as? Int == bytes.count, "\(path)")
+            #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]), "\(path) is an xlsx (zip)")
+            #expect(artifact["http_status"] as? Int == 200)
+            #expect(artifact["error"] is NSNull, "\(path): error is an explicit null")
+            #expect(artifact["as_of"] as? String == "2026-11-20")
+            #expect((artifact["url"] as? String)?.hasPrefix(simulator.reportsURL + "/reports/") == true)
+            #expect((artifact["attempts"] as? Int ?? 0) >= 3, "create, at least one poll, download")
+        }
+        #expect(!manifest.text.contains(token))
+        #expect(!result.stdout.contains(token) && !result.stderr.contains(token))
+    }
+
+    @Test func loadRunFillsTheRawDatabaseWithTheSimulatorsNumbers() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let environment = ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()]
+        let fetch = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--property", "parkside",
+                                             "--reports", "box_score,rent_roll,delinquency", "--as-of", "2026-11-20"],
+                                            environment: environment)
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 6)
+
+        let database = try Database(path: workspace.data.appendingPathComponent("realpage_raw.db").path, mode: .readOnly)
+        for property in ["nexus_east", "parkside"] {
+            let truth = try simulator.truth(property)
+            let units = try database.query("SELECT sum(total_units) FROM realpage_box_score WHERE property_id = :p",
+                                           [":p": .text(property)])
+            #expect(units.first?[0].integerValue == Int64(truth["total_units"] as? Int ?? -1), "\(property) box score units")
+            let rentRoll = try database.query("SELECT count(*), min(run_id), max(run_id), min(as_of_date) FROM realpage_rent_roll WHERE property_id = :p",
+                                              [":p": .text(property)])
+            #expect(rentRoll.first?[0].integerValue == Int64(truth["total_units"] as? Int ?? -1), "\(property) one rent-roll row per unit")
+            #expect(rentRoll.first?[1].textValue == runID && rentRoll.first?[2].textValue == runID, "rows carry the fetch run's id")
+            #expect(rentRoll.first?[3].textValue == "2026-11-20")
+            let delinquency = try database.query(
+                "SELECT sum(CAST(round(current_balance * 100) AS INTEGER)) FROM realpage_delinquency WHERE property_id = :p",
+                [":p": .text(property)])
+            let totals = (truth["delinquency"] as? [String: Any])?["totals"] as? [String: Any]
+            let net = try #require(totals?["net"] as? Double)
+            #expect(delinquency.first?[0].integerValue == Int64((net * 100).rounded()), "\(property) net delinquency")
+        }
+
+        // A landed file edited afterwards is refused by its manifest sha256; the others are untouched.
+        let edited = workspace.runDirectory(runID).appendingPathComponent("realpage/parkside/rent_roll.xlsx")
+        let handle = try FileHandle(forWritingTo: edited)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x00]))
+        try handle.close()
+        let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("parkside/rent_roll.xlsx: error: the file's sha256 differs from the run's manifest"))
+        #expect(again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 5)
+    }
+
+    @Test func injectedFaultsStillLandEveryGoodArtifactAndNameEachFailedOne() throws {
+        let simulator = try Simulator.faulty.get()
+        let workspace = try Workspace()
+        let result = try workspace.ownerdash(
+            ["fetch", "--property", "nexus_east", "--property", "ridian", "--property", "parkside", "--as-of", "2026-11-20", "--parallel", "8"],
+            environment: ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()])
+        #expect(result.status == 2, "stderr: \(result.stderr)")
+        let runID = try #require(result.runID)
+        let run = workspace.runDirectory(runID)
+
+        var expectedFiles = ["manifest.json"]
+        for property in ["nexus_east", "parkside"] {
+            for report in allReports { expectedFiles.append("realpage/\(property)/\(report).xlsx") }
+        }
+        #expect(workspace.files(under: run) == expectedFiles.sorted(), "every good artifact landed, nothing of ridian")
+        for report in allReports {
+            let line = result.stderrLines.first { $0.hasPrefix("realpage/ridian/\(report).xlsx: error: ") }
+            // ridian answers 500; a random 503 or 429 may be the last answer, after the retries.
+            #expect(line?.contains("create report instance: HTTP ") == true, "stderr names ridian/\(report).xlsx and why: \(result.stderr)")
+        }
+        let manifest = try workspace.manifest(runID)
+        let failed = manifest.artifacts.filter { !($0["error"] is NSNull) }
+        #expect(failed.count == 6)
+        #expect(failed.allSatisfy { $0["property"] as? String == "ridian" && $0["path"] is NSNull })
+        let retried = manifest.artifacts.filter { ($0["error"] is NSNull) && ($0["attempts"] as? Int ?? 0) > 3 }
+        let faults = try simulator.faultCounts()
+        // The faults really happened, and the good artifacts got through them by retrying.
+        #expect((faults["429"] ?? 0) > 0 && (faults["5xx"] ?? 0) > 0, "faults injected: \(faults)")
+        #expect(!retried.isEmpty)
+    }
+
+    @Test func anExpiredTokenIsRefreshedOnceThroughTheTokenCommand() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        // The first token the command prints is expired, the second is good: one refresh must fix the run.
+        let counter = workspace.root.appendingPathComponent("calls")
+        let script = workspace.root.appendingPathComponent("token.sh")
+        try """
+            n=$(cat '\(counter.path)' 2>/dev/null || echo 0); n=$((n + 1)); echo $n > '\(counter.path)'
+            if [ $n -eq 1 ]; then echo sim-token-expired-first; else echo "  sim-token-fresh-$n  "; fi
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try workspace.ownerdash(
+            ["fetch", "--property", "nexus_east", "--reports", "box_score,rent_roll", "--as-of", "2026-11-20", "--parallel", "2"],
+            environment: ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN_COMMAND": "sh '\(script.path)'"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try String(contentsOf: counter, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "2",
+                "the command ran once for the first token and once for the refresh, shared by both downloads")
+        let manifest = try workspace.manifest(try #require(result.runID))
+        #expect(manifest.artifacts.count == 2)
+        #expect(!manifest.text.contains("sim-token-"))
+        #expect(!result.stderr.contains("sim-token-"))
+    }
+
+    @Test func anAlwaysExpiredTokenFailsWithAClearMessage() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let token = "sim-token-expired-\(UUID().uuidString.lowercased())"
+        let result = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--reports", "box_score", "--as-of", "2026-11-20"],
+                                             environment: ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL,
+                                                           "REALPAGE_TOKEN": token])
+        #expect(result.status == 3, "nothing landed")
+        #expect(result.stderr.contains("realpage/nexus_east/box_score.xlsx: error: RealPage token expired or invalid (refreshed once); set REALPAGE_TOKEN or REALPAGE_TOKEN_COMMAND"))
+        let manifest = try workspace.manifest(try #require(result.runID))
+        #expect(!manifest.text.contains(token) && !result.stderr.contains(token) && !result.stdout.contains(token))
+    }
+
+    @Test func theErrorAsReportIsRetriedWithEarlierDates() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let environment = ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()]
+        // The simulator's property date is 2026-11-20: a box score ending on the 22nd is refused twice.
+        let result = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--reports", "box_score", "--as-of", "2026-11-22"],
+                                             environment: environment)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdoutLines.contains { $0.hasPrefix("landed  realpage/nexus_east/box_score.xlsx  as of 2026-11-20  ") })
+        let manifest = try workspace.manifest(try #require(result.runID))
+        let entry = try #require(manifest.artifacts.first)
+        #expect(entry["as_of_requested"] as? String == "2026-11-22")
+        #expect(entry["as_of"] as? String == "2026-11-20")
+        let notes = entry["notes"] as? [String] ?? []
+        #expect(notes.count == 2 && notes.allSatisfy { $0.contains("Invalid end date entered") })
+
+        // More than three days ahead of the property date: given up, with the dates tried.
+        let tooFar = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--reports", "box_score", "--as-of", "2026-11-25"],
+                                             environment: environment)
+        #expect(tooFar.status == 3)
+        #expect(tooFar.stderr.contains("realpage/nexus_east/box_score.xlsx: error: the server answered every date from 2026-11-25 back to 2026-11-22 with \"Invalid end date entered\""))
+    }
+
+    @Test func usageErrorsSayWhatIsNotPossible() throws {
+        let workspace = try Workspace()
+        let yardi = try workspace.ownerdash(["fetch", "--pms", "yardi"], environment: ["REALPAGE_TOKEN": freshToken()])
+        #expect(yardi.status == 1)
+        #expect(yardi.stderr.contains("fetching from Yardi (Voyager SOAP) is not implemented yet"))
+        let noToken = try workspace.ownerdash(["fetch", "--property", "nexus_east"], environment: [:])
+        #expect(noToken.status == 1)
+        #expect(noToken.stderr.contains("set REALPAGE_TOKEN or REALPAGE_TOKEN_COMMAND"))
+        let unknown = try workspace.ownerdash(["load", "--run", "20990101T000000Z-0000"], environment: [:])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no run 20990101T000000Z-0000"))
+    }
+}

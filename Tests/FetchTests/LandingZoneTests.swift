@@ -1,0 +1,141 @@
+import CurlKit
+import Foundation
+@testable import OwnerDashCore
+import Testing
+@testable import Fetch
+
+/// The landing zone's checks, without a server: what may land, what is refused and how it is said.
+@Suite struct LandingZoneTests {
+    let data: DataDirectory
+    let landing: LandingZone
+
+    init() throws {
+        data = DataDirectory(root: FileManager.default.temporaryDirectory.appendingPathComponent("landing-\(UUID().uuidString)").path)
+        landing = try LandingZone(dataDirectory: data, runID: RunID("20261120T000000Z-test"))
+    }
+
+    private func stage(_ bytes: [UInt8]) throws -> String {
+        let path = try landing.stagingPath(pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    private var zipBytes: [UInt8] { [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 7, count: 900) }
+
+    @Test func anHTMLErrorPageSentWithStatus200IsRefusedAndNeverLands() throws {
+        let page = Array("<!DOCTYPE html><html><head><title>Session expired</title></head><body>\(String(repeating: "x", count: 600))</body></html>".utf8)
+        let staged = try stage(page)
+        #expect {
+            _ = try LandingZone.check(staged: staged, status: 200, expected: .xlsxReport)
+        } throws: { error in
+            "\(error)".hasPrefix("the server sent an HTML page instead of an .xlsx report (\"Session expired")
+        }
+        landing.discard(staged: staged)
+        let directory = (landing.runDirectory as NSString).appendingPathComponent("realpage/nexus_east")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    @Test func aJSONBodyOrAnErrorStatusIsQuotedWithSecretsRedacted() throws {
+        let json = try stage(Array(#"{"message": "token sim-token-abc123 is not allowed for site 5472172"}"#.utf8) + [UInt8](repeating: 0x20, count: 600))
+        #expect {
+            _ = try LandingZone.check(staged: json, status: 200, expected: .xlsxReport)
+        } throws: { "\($0)".hasPrefix("the server sent JSON instead of an .xlsx report") }
+        let failed = try stage(Array(#"{"message": "An error has occurred for sim-token-abc123."}"#.utf8))
+        #expect {
+            _ = try LandingZone.check(staged: failed, status: 500, expected: .xlsxReport,
+                                      redactor: Redactor(secrets: ["sim-token-abc123"]))
+        } throws: { "\($0)" == #"HTTP 500: {"message": "An error has occurred for ***."}"# }
+    }
+
+    @Test func aTinyZipIsTooSmallToBeAReport() throws {
+        let staged = try stage([0x50, 0x4B, 0x03, 0x04, 0, 0, 0, 0])
+        #expect {
+            _ = try LandingZone.check(staged: staged, status: 200, expected: .xlsxReport)
+        } throws: { "\($0)" == "only 8 bytes, too small for an .xlsx report (a failed download?)" }
+    }
+
+    @Test func aCheckedFileLandsOnceWithItsDigestAndIsNeverReplaced() throws {
+        let staged = try stage(zipBytes)
+        #expect(try LandingZone.check(staged: staged, status: 200, expected: .xlsxReport) == zipBytes.count)
+        let landed = try landing.commit(staged: staged, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
+        var digest = SHA256()
+        digest.update(zipBytes)
+        #expect(landed == LandedArtifact(relativePath: "realpage/nexus_east/rent_roll.xlsx", size: zipBytes.count,
+                                         sha256: digest.finalizeHex()))
+        #expect(!FileManager.default.fileExists(atPath: staged))
+
+        let second = try stage(zipBytes.reversed())
+        #expect(throws: LandingError.self) {
+            _ = try landing.commit(staged: second, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
+        }
+        let target = (landing.runDirectory as NSString).appendingPathComponent(landed.relativePath)
+        #expect(FileManager.default.contents(atPath: target) == Data(zipBytes))
+    }
+
+    @Test func theManifestListsEveryFieldWithExplicitNullsAndIsReadBack() throws {
+        var failed = ManifestEntry(pms: "realpage", property: "ridian", report: "box_score", reportID: 4238,
+                                   asOfRequested: "2026-11-20", startedAt: "2026-11-20T04:00:00.000Z")
+        failed.error = "create report instance: HTTP 500"
+        try landing.record(failed)
+        try landing.finish()
+        let text = try String(contentsOfFile: landing.manifestPath, encoding: .utf8)
+        for field in ["\"path\" : null", "\"sha256\" : null", "\"operation\" : null", "\"error\" : \"create report instance: HTTP 500\"",
+                      "\"run_id\" : \"20261120T000000Z-test\""] {
+            #expect(text.contains(field), "\(field) in \(text)")
+        }
+        let manifest = try RunManifest.read(path: landing.manifestPath)
+        #expect(manifest.artifacts == [failed])
+        #expect(manifest.finishedAt != nil)
+        // Rewritten through a temporary name: no leftovers beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: landing.runDirectory) == ["manifest.json"])
+    }
+
+    @Test func aRunIDIsNeverReused() throws {
+        #expect(throws: LandingError.self) {
+            _ = try LandingZone(dataDirectory: data, runID: RunID("20261120T000000Z-test"))
+        }
+    }
+}
+
+/// Where the RealPage token comes from and how it is refreshed.
+@Suite struct TokenSourceTests {
+    @Test func neitherVariableIsAnErrorNamingBoth() {
+        #expect {
+            _ = try TokenSource(environment: [:])
+        } throws: { "\($0)" == "no RealPage token: set REALPAGE_TOKEN or REALPAGE_TOKEN_COMMAND (a command that prints one)" }
+    }
+
+    @Test func theCommandsTrimmedOutputIsTheTokenAndRefreshRunsItAgain() throws {
+        let counter = FileManager.default.temporaryDirectory.appendingPathComponent("count-\(UUID().uuidString)").path
+        let command = "n=$(cat \(counter) 2>/dev/null || echo 0); n=$((n+1)); echo $n > \(counter); printf '  tok-%s\\n' $n"
+        let tokens = try TokenSource(environment: ["REALPAGE_TOKEN_COMMAND": command])
+        #expect(try tokens.token() == "tok-1")
+        #expect(try tokens.token() == "tok-1", "asked once, then kept")
+        #expect(try tokens.refresh(replacing: "tok-1") == "tok-2")
+        // A thread still holding the old token gets the new one without running the command again.
+        #expect(try tokens.refresh(replacing: "tok-1") == "tok-2")
+        #expect(tokens.redactor.redact("Bearer tok-1 then tok-2") == "Bearer *** then ***")
+    }
+
+    @Test func aFixedTokenIsUsedFirstAndTheCommandRefreshesIt() throws {
+        let tokens = try TokenSource(environment: ["REALPAGE_TOKEN": "fixed-token", "REALPAGE_TOKEN_COMMAND": "echo fresh-token"])
+        #expect(try tokens.token() == "fixed-token")
+        #expect(try tokens.refresh(replacing: "fixed-token") == "fresh-token")
+    }
+
+    @Test func aFailingOrSilentCommandSaysWhichVariable() throws {
+        let failing = try TokenSource(environment: ["REALPAGE_TOKEN_COMMAND": "exit 7"])
+        #expect { _ = try failing.token() } throws: { "\($0)" == "REALPAGE_TOKEN_COMMAND failed with exit status 7" }
+        let silent = try TokenSource(environment: ["REALPAGE_TOKEN_COMMAND": "true"])
+        #expect { _ = try silent.token() } throws: { "\($0)" == "REALPAGE_TOKEN_COMMAND printed no token" }
+    }
+
+    @Test func reportParametersUseUSDatesFiscalPeriodsAndMonths() throws {
+        let boxScore = ReportDefinition(name: "Box Score", parser: "box_score", reportID: 4238, reportKey: "K", formatCode: "1683")
+        let date = try #require(LocalDate(year: 2026, month: 3, day: 5))
+        let values = RealPageReportParameters.parameters(for: boxScore, asOf: date).map { "\($0.name)=\($0.value)" }
+        #expect(values == ["SubProperty=ALL", "Start_Date=03/01/2026", "End_Date=03/05/2026", "ShowUnitDesignations=Yes"])
+        let expirations = ReportDefinition(name: "Lease Expiration", parser: "lease_expiration", reportID: 3838, reportKey: "K", formatCode: "3")
+        #expect(RealPageReportParameters.parameters(for: expirations, asOf: date).map(\.value) == ["03/2026", "02/2027"])
+    }
+}
