@@ -112,31 +112,72 @@ public final class RealPageReportClient: Sendable {
         for _ in 0...settings.earlierDays {
             let instanceID = try createInstance(report: report, property: property, siteID: siteID, date: date, counter: &counter)
             let fileID = try waitUntilReady(instanceID: instanceID, report: report, counter: &counter)
-            let staged = try landing.stagingPath(pms: .realpage, property: property.key, name: name)
-            do {
-                let response = try download(report: report, instanceID: instanceID, fileID: fileID, property: property,
-                                            to: staged, counter: &counter)
-                entry.url = response.url
-                entry.httpStatus = response.status
-                _ = try LandingZone.check(staged: staged, status: response.status, expected: settings.expected,
-                                          redactor: tokens.redactor)
-                if let message = try Self.errorAsReport(at: staged) {
-                    landing.discard(staged: staged)
-                    refusedDates.append(date.iso)
-                    entry.notes.append("\(date.iso): the server sent an error-as-report (\"\(message)\"); trying \(date.adding(days: -1).iso)")
-                    date = date.adding(days: -1)
-                    continue
+            var outcome: DownloadOutcome?
+            // A 200 whose bytes are wrong (cut short, not a workbook) is downloaded again, twice at most:
+            // the file is ready on the server, so a second copy usually arrives intact.
+            for downloadTry in 1...3 {
+                do {
+                    outcome = try downloadChecked(report: report, instanceID: instanceID, fileID: fileID, property: property,
+                                                  name: name, landing: landing, entry: &entry, counter: &counter)
+                    break
+                } catch let error as ContentError where downloadTry < 3 {
+                    entry.notes.append("download \(downloadTry): \(error.description); downloading again")
+                } catch let error as ContentError {
+                    throw ReportFetchError(error.description)
                 }
-                let landed = try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name)
+            }
+            switch outcome {
+            case .landed(let landed)?:
                 entry.asOf = date.iso
                 return landed
-            } catch {
-                landing.discard(staged: staged)
-                throw error
+            case .errorAsReport(let message)?:
+                refusedDates.append(date.iso)
+                entry.notes.append("\(date.iso): the server sent an error-as-report (\"\(message)\"); trying \(date.adding(days: -1).iso)")
+                date = date.adding(days: -1)
+            case nil:
+                throw ReportFetchError("download report file: no file")
             }
         }
         throw ReportFetchError("the server answered every date from \(refusedDates.first ?? asOf.iso) back to \(refusedDates.last ?? asOf.iso) "
                                + "with \"Invalid end date entered\" (the property date lags more than \(settings.earlierDays) days?)")
+    }
+
+    /// What one download turned out to be.
+    private enum DownloadOutcome {
+        case landed(LandedArtifact)
+        case errorAsReport(String)
+    }
+
+    /// A 200 response whose bytes are not the report; worth downloading again.
+    private struct ContentError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Downloads into a staging file, checks it and lands it; the staging file never outlives the call.
+    private func downloadChecked(report: ReportDefinition, instanceID: String, fileID: String, property: Property, name: String,
+                                 landing: LandingZone, entry: inout ManifestEntry, counter: inout RequestCounter) throws -> DownloadOutcome {
+        let staged = try landing.stagingPath(pms: .realpage, property: property.key, name: name)
+        defer { landing.discard(staged: staged) }
+        let response = try download(report: report, instanceID: instanceID, fileID: fileID, property: property,
+                                    to: staged, counter: &counter)
+        entry.url = response.url
+        entry.httpStatus = response.status
+        guard response.status == 200 else {
+            // Not retried here: CurlKit already retried 429/5xx, and other statuses are answers.
+            do {
+                _ = try LandingZone.check(staged: staged, status: response.status, expected: settings.expected, redactor: tokens.redactor)
+            } catch {
+                throw ReportFetchError("download report file: \(error)")
+            }
+            throw ReportFetchError("download report file: HTTP \(response.status)")
+        }
+        do {
+            _ = try LandingZone.check(staged: staged, status: 200, expected: settings.expected, redactor: tokens.redactor)
+            if let message = try Self.errorAsReport(at: staged) { return .errorAsReport(message) }
+        } catch {
+            throw ContentError(description: "\(error)")
+        }
+        return .landed(try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name))
     }
 
     private func createInstance(report: ReportDefinition, property: Property, siteID: String, date: LocalDate,
