@@ -114,7 +114,8 @@ import Testing
         let failed = manifest.artifacts.filter { !($0["error"] is NSNull) }
         #expect(failed.count == 6)
         #expect(failed.allSatisfy { $0["property"] as? String == "ridian" && $0["path"] is NSNull })
-        let retried = manifest.artifacts.filter { ($0["error"] is NSNull) && ($0["attempts"] as? Int ?? 0) > 3 }
+        // A clean report costs 3-4 requests (create, one or two polls, download); more means retries.
+        let retried = manifest.artifacts.filter { ($0["error"] is NSNull) && ($0["attempts"] as? Int ?? 0) > 4 }
         let faults = try simulator.faultCounts()
         // The faults really happened, and the good artifacts got through them by retrying.
         #expect((faults["429"] ?? 0) > 0 && (faults["5xx"] ?? 0) > 0, "faults injected: \(faults)")

@@ -45,6 +45,11 @@ final class Simulator: @unchecked Sendable {
             throw HarnessError("the simulator did not start (stdout: \"\(text)\")")
         }
         base = String(text.dropFirst("listening on ".count))
+        // pms_sim loads its OneSite layout module on the first report it builds, without a lock: requests
+        // racing that first load get the built-in layouts instead. One report first, alone, avoids the race.
+        _ = try? Workspace().ownerdash(["fetch", "--property", "nexus_east", "--reports", "box_score", "--as-of", "2026-11-20",
+                                        "--parallel", "1", "--quiet"],
+                                       environment: ["OWNERDASH_REALPAGE_REPORTS_URL": reportsURL, "REALPAGE_TOKEN": freshToken()])
     }
 
     deinit {
