@@ -33,11 +33,14 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `YYYY-MM-DD`.
     public var iso: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        // Ten ASCII digits and dashes written straight into the string: this runs for every date of every row loaded.
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            func digit(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + value % 10) }
+            buffer[0] = digit(year / 1000); buffer[1] = digit(year / 100); buffer[2] = digit(year / 10); buffer[3] = digit(year)
+            buffer[4] = 0x2D; buffer[5] = digit(month / 10); buffer[6] = digit(month)
+            buffer[7] = 0x2D; buffer[8] = digit(day / 10); buffer[9] = digit(day)
+            return 10
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
     public var description: String { iso }

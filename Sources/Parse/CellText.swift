@@ -387,6 +387,14 @@ extension CellValue {
 
     /// True when the cell holds a quantity (number, date, or text reading as money, count, percent or date),
     /// which is what separates data rows from label-only group rows.
+    /// A number, date or boolean cell: a quantity without looking at any text.
+    var isTypedQuantity: Bool {
+        switch self {
+        case .number, .date, .bool: return true
+        default: return false
+        }
+    }
+
     var holdsValue: Bool {
         switch self {
         case .empty, .error: return false

@@ -85,6 +85,8 @@ private struct Driver {
 
         var records: [ReportRecord] = []
         var recordCount = 0
+        // The header does not change while rows stream: compute the columns it maps once, not per row.
+        let mappedColumns = parser.mappedColumns
         var index = endIndex + 1
         while true {
             let row: SheetRow
@@ -98,7 +100,7 @@ private struct Driver {
             }
             let kind = classifier.classify(row)
             let keepGoing = try parser.consume(row, kind: kind, into: &records)
-            if kind == .data, P.hasMoneyColumns { context.noteUnmappedAmounts(in: row, mapped: parser.mappedColumns) }
+            if kind == .data, P.hasMoneyColumns { context.noteUnmappedAmounts(in: row, mapped: mappedColumns) }
             for record in records { try sink.emit(record) }
             recordCount += records.count
             records.removeAll(keepingCapacity: true)

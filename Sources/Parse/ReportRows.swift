@@ -56,7 +56,8 @@ struct RowClassifier {
            headerSignatures.contains(RowSignature.of(row)) {
             return .repeatedHeader
         }
-        if row.cells.contains(where: \.holdsValue) {
+        // Typed quantities first: most data rows have one, and it spares parsing their text cells as amounts.
+        if row.cells.contains(where: \.isTypedQuantity) || row.cells.contains(where: \.holdsValue) {
             // A run timestamp line holds a date; the repeated title block must not pass for data.
             // Title lines have a cell or three; skip the check for full rows (this runs for every row).
             if case .text = first, row.cells.count < 4 || row.cells.lazy.filter({ !$0.isBlank }).prefix(4).count < 4,

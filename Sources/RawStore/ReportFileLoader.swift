@@ -72,9 +72,10 @@ public struct ReportFileLoader {
                     let merges = try sheet.mergedRanges()
                     let summary = try RealPageReports.parse(hints.report, rows: &rows, merges: merges,
                                                             sheetName: sheet.name, sink: &sink)
-                    guard let writer = sink.writer, let target = sink.target else {
+                    guard let pipeline = sink.pipeline, let target = sink.target else {
                         throw ReportLoadError("sheet \"\(sheet.name)\": the parser produced no report header")
                     }
+                    let rowCount = try pipeline.finish()
                     try store.database.prepare("""
                         INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256,
                                                       run_id, row_count, warnings)
@@ -86,13 +87,14 @@ public struct ReportFileLoader {
                         """).execute([
                             ":report": .text(target.report.rawValue), ":property": .text(target.property),
                             ":as_of": .text(target.asOf.iso), ":artifact": .text(path), ":sha": .text(sha256),
-                            ":run": .text(runID.value), ":rows": .integer(Int64(writer.rowCount)),
+                            ":run": .text(runID.value), ":rows": .integer(Int64(rowCount)),
                             ":warnings": summary.warnings.isEmpty ? .null : .text(summary.warnings.joined(separator: "\n")),
                         ])
                     return ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
-                                             asOf: target.asOf, rows: writer.rowCount, warnings: summary.warnings,
+                                             asOf: target.asOf, rows: rowCount, warnings: summary.warnings,
                                              alreadyLoaded: false)
                 } catch {
+                    sink.pipeline?.abort()
                     // A sheet whose header was never recognized (a table of contents, a legend) is not the
                     // report: try the next sheet. Any failure after the header is the file's failure.
                     if sink.target != nil || workbook.sheetNames.count == 1 { throw error }
@@ -130,7 +132,7 @@ struct LoadingSink: ReportSink {
     let hints: ReportFileHints
     let lineage: (runID: String, artifact: String, sha256: String)
     private(set) var target: (report: ReportType, property: String, asOf: LocalDate)?
-    private(set) var writer: RawReportWriter?
+    private(set) var pipeline: RecordPipeline?
 
     init(store: RealPageRawStore, configuration: Configuration, hints: ReportFileHints,
          lineage: (runID: String, artifact: String, sha256: String)) {
@@ -156,12 +158,12 @@ struct LoadingSink: ReportSink {
                               artifact: lineage.artifact, sha256: lineage.sha256)
         let writer = RawReportWriter(database: store.database, lineage: lineage)
         try writer.clearSnapshot(of: metadata.reportType)
-        self.writer = writer
+        self.pipeline = RecordPipeline(writer: writer)
         self.target = (metadata.reportType, property, asOf)
     }
 
     mutating func emit(_ record: ReportRecord) throws {
-        guard writer != nil else { throw ReportLoadError("a record arrived before the report header") }
-        try writer?.insert(record)
+        guard let pipeline else { throw ReportLoadError("a record arrived before the report header") }
+        try pipeline.append(record)
     }
 }

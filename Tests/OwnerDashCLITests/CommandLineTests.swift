@@ -87,7 +87,7 @@ final class DataDir {
     @Test func helpIsGeneratedFromTheDeclarations() throws {
         let help = try OwnerDash.run(["load", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("USAGE: ownerdash load FILE ... [--report TYPE] [--property KEY] [--as-of YYYY-MM-DD]"))
+        #expect(help.stdout.contains("USAGE: ownerdash load [FILE ...] [--run RUN_ID] [--report TYPE] [--property KEY] [--as-of YYYY-MM-DD]"))
         #expect(help.stdout.contains("--data-dir DIR"))
         let overview = try OwnerDash.run(["--help"])
         #expect(overview.stdout.contains("xlsx dump"))
