@@ -72,7 +72,7 @@ struct LeaseExpirationParser: OneSiteReportParser {
             return true
         case .data:
             guard let unit = view.text("Unit") else { return true }
-            let leaseEnd = view.text("Lease End")?.uppercased() == "MTM" ? nil : try view.date("Lease End")
+            let leaseEnd = try view.leaseEnd("Lease End")
             counter.add()
             records.append(.leaseExpiration(LeaseExpirationRow(
                 unitNumber: unit, residentName: view.firstLine("Name"), leaseEnd: leaseEnd,

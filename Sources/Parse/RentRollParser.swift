@@ -161,7 +161,7 @@ struct RentRollParser: OneSiteReportParser {
             unitNumber: unit, building: view.text("Building"), floorplan: view.text("Floor Plan"),
             sqft: try view.count("SQFT"), residentID: view.text("Resident ID"), residentName: view.firstLine("Name"),
             status: view.text("Unit/Lease Status"), marketRent: try view.money("Market Rent"), actualRent: nil,
-            moveInDate: moveIn, leaseStart: try view.date("Lease Start"), leaseEnd: try view.date("Lease End"),
+            moveInDate: moveIn, leaseStart: try view.date("Lease Start"), leaseEnd: try view.leaseEnd("Lease End"),
             moveOutDate: moveOut, balance: try view.money("Balance"), sourceRow: view.number)
     }
 

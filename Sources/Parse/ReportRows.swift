@@ -225,6 +225,12 @@ struct RowView {
         do { return try cell(column).date() } catch { throw failure(column, error) }
     }
 
+    /// A lease end date; `MTM` (month-to-month, the lease has run out) is a lease without an end date.
+    func leaseEnd(_ column: String) throws -> LocalDate? {
+        if text(column)?.uppercased() == "MTM" { return nil }
+        return try date(column)
+    }
+
     func stackedDates(_ column: String) throws -> [LocalDate] {
         do { return try cell(column).stackedDates() } catch { throw failure(column, error) }
     }

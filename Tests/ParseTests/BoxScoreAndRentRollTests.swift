@@ -147,6 +147,19 @@ struct RentRollParserTests {
         #expect(warnings == ["rent roll: data rows sum to 1109.50 balance but \"Totals:\" (row 23) says 1209.50"])
     }
 
+    @Test("a month-to-month lease (Lease End \"MTM\") has no end date instead of failing the report")
+    func monthToMonth() throws {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "RENT ROLL DETAIL")
+        sheet.add("Unit", "Floor Plan", "SQFT", "Unit/Lease Status", "Name", "Move-In", "Lease Start", "Lease End",
+                  "Market Rent", "Lease Rent", "Balance")
+        sheet.add("2201", "B1", 1015, "Occupied no NTV", "Ortiz, Sam", "01/15/2022", "01/15/2024", "MTM",
+                  1650.0, "1,700.00", "0.00")
+        let unit = try #require(try parse(.rentRoll, sheet).rentRolls.first)
+        #expect(unit.leaseEnd == nil)
+        #expect(unit.leaseStart == ymd("2024-01-15") && unit.actualRent == usd(1700))
+    }
+
     @Test("the summary sections after the detail are not units")
     func stopsAtSummary() throws {
         #expect(try parse(.rentRoll, sheet()).rentRolls.contains { $0.unitNumber == "A1" } == false)

@@ -12,6 +12,7 @@ import datetime as dt
 import io
 import os
 import sys
+import threading
 from decimal import Decimal
 
 from . import truth as T
@@ -83,10 +84,18 @@ def param(params, *names):
 # ------------------------------------------------------------------------------ external layouts
 
 _EXT = None
+_EXT_LOCK = threading.Lock()
 
 
 def _external_layout(name):
     """The shared OneSite layout module (scripts/lib/onesite_reports.py) when present."""
+    with _EXT_LOCK:
+        # Under the lock: a request arriving while another thread imports the module must wait for it,
+        # or it would see "unavailable" and serve the built-in layout (different bytes for the same report).
+        return _load_external_layout(name)
+
+
+def _load_external_layout(name):
     global _EXT
     if _EXT is None:
         _EXT = False
