@@ -49,7 +49,7 @@ public struct GlobalOptions: Sendable {
 }
 
 /// One `ownerdash` command: its name, its one-line abstract, its arguments, and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     /// Words after `ownerdash`, e.g. `["xlsx", "dump"]`.
     static var names: [String] { get }
     static var abstract: String { get }

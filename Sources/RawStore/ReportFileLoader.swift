@@ -8,10 +8,15 @@ import XLSXKit
 public struct ReportFileHints: Sendable {
     public var report: ReportType?
     public var propertyKey: String?
+    /// Overrides the title block's date.
     public var asOf: LocalDate?
+    /// Used only when the title block has no date: a fetch's requested date is not the property date
+    /// the report was run for (RealPage's property date can lag by days).
+    public var fallbackAsOf: LocalDate?
 
-    public init(report: ReportType? = nil, propertyKey: String? = nil, asOf: LocalDate? = nil) {
-        self.report = report; self.propertyKey = propertyKey; self.asOf = asOf
+    public init(report: ReportType? = nil, propertyKey: String? = nil, asOf: LocalDate? = nil,
+                fallbackAsOf: LocalDate? = nil) {
+        self.report = report; self.propertyKey = propertyKey; self.asOf = asOf; self.fallbackAsOf = fallbackAsOf
     }
 }
 
@@ -151,7 +156,7 @@ struct LoadingSink: ReportSink {
         } else {
             throw ReportLoadError("no property name in the title block; pass --property KEY")
         }
-        guard let asOf = hints.asOf ?? metadata.asOf else {
+        guard let asOf = hints.asOf ?? metadata.asOf ?? hints.fallbackAsOf else {
             throw ReportLoadError("no as-of date in the title block; pass --as-of YYYY-MM-DD")
         }
         let lineage = Lineage(runID: lineage.runID, propertyID: property, asOf: asOf,

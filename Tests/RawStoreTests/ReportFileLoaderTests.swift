@@ -111,6 +111,14 @@ final class LoaderFixture {
                 == [[.text("ridian"), .text("2026-03-01")]])
     }
 
+    @Test func theTitleBlocksDateWinsOverAFallbackDate() throws {
+        let fixture = try LoaderFixture()
+        // A fetch asked for 2030-01-01; the report says it was run as of 02/08/2026.
+        let outcome = try fixture.loader().load(path: fixture.report("box_score_nexus_east.xlsx"),
+                                                hints: ReportFileHints(fallbackAsOf: LocalDate(iso: "2030-01-01")))
+        #expect(outcome.asOf.iso == "2026-02-08")
+    }
+
     @Test func anUnknownPropertyIsRefusedBeforeAnythingIsRead() throws {
         let fixture = try LoaderFixture()
         #expect {

@@ -107,8 +107,9 @@ struct LoadCommand: Command {
                 notFetched += 1
                 continue
             }
+            // The report's own title says which property date it was run for; the manifest's date is a fallback.
             let hints = ReportFileHints(report: report, propertyKey: entry.property,
-                                        asOf: entry.asOf.flatMap { LocalDate(iso: $0) })
+                                        fallbackAsOf: entry.asOf.flatMap { LocalDate(iso: $0) })
             items.append(((directory as NSString).appendingPathComponent(relative), hints, entry.sha256))
         }
         if notFetched > 0 {
