@@ -15,7 +15,7 @@ import XLSXKit
 /// Aging: `Current` = 0-30 days, `30 Days` = 31-60, `60 Days` = 61-90, `90+ Days` = over 90 (vendor-formats 3.5,
 /// not the twin project's shifted mapping). Prepaid is stored positive whatever its printed sign;
 /// currentBalance = delinquent - prepaid (a printed Net Balance that disagrees is a warning). A report without
-/// a prepaid column stores prepaid 0. An account with no unit (Misc. Income) stores unit "".
+/// a prepaid column stores prepaid NULL (unknown, not zero). An account with no unit (Misc. Income) stores unit "".
 ///
 /// | raw field (realpage_delinquency) | per-code column | OneSite header texts | simple column | header texts |
 /// |---|---|---|---|---|
@@ -161,7 +161,8 @@ struct DelinquencyParser: OneSiteReportParser {
                     unitNumber: unit, residentID: view.text("Resident ID"), residentName: view.firstLine("Resident"),
                     residentStatus: view.text("Status"), currentBalance: amounts.net ?? .zero,
                     balance0to30: amounts.current, balance31to60: amounts.days30, balance61to90: amounts.days60,
-                    balanceOver90: amounts.days90, prepaid: amounts.prepaid, sourceRow: row.number)
+                    balanceOver90: amounts.days90, prepaid: header.has("Prepaid") ? amounts.prepaid : nil,
+                    sourceRow: row.number)
                 reportSums = reportSums + amounts
                 records.append(.delinquency(record))
             }

@@ -88,13 +88,13 @@ public struct DelinquencyRow: Sendable, Equatable {
     public var balance31to60: Money
     public var balance61to90: Money
     public var balanceOver90: Money
-    /// Prepaid credit as a positive amount.
-    public var prepaid: Money
+    /// Prepaid credit as a positive amount; nil when the report has no prepaid column.
+    public var prepaid: Money?
     public var sourceRow: Int
 
     public init(unitNumber: String, residentID: String? = nil, residentName: String? = nil,
                 residentStatus: String? = nil, currentBalance: Money, balance0to30: Money,
-                balance31to60: Money, balance61to90: Money, balanceOver90: Money, prepaid: Money,
+                balance31to60: Money, balance61to90: Money, balanceOver90: Money, prepaid: Money?,
                 sourceRow: Int) {
         self.unitNumber = unitNumber; self.residentID = residentID; self.residentName = residentName
         self.residentStatus = residentStatus; self.currentBalance = currentBalance

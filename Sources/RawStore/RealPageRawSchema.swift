@@ -94,7 +94,7 @@ public enum RealPageRawSchema {
                 balance_31_60   REAL NOT NULL,
                 balance_61_90   REAL NOT NULL,
                 balance_over_90 REAL NOT NULL,
-                prepaid         REAL NOT NULL
+                prepaid         REAL
             ) STRICT;
             \(naturalKey("realpage_delinquency"))
 

@@ -138,7 +138,7 @@ struct RawReportWriter {
                 ("balance_31_60", .real(r.balance31to60.dollars)),
                 ("balance_61_90", .real(r.balance61to90.dollars)),
                 ("balance_over_90", .real(r.balanceOver90.dollars)),
-                ("prepaid", .real(r.prepaid.dollars)),
+                ("prepaid", SQLValue(r.prepaid?.dollars)),
             ])
         case .activity(let r):
             return (.activity, [

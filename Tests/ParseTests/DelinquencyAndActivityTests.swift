@@ -87,6 +87,17 @@ struct DelinquencyParserTests {
         #expect(rows.summary.warnings.isEmpty)
     }
 
+    @Test("a report without a prepaid column leaves prepaid unknown rather than zero")
+    func noPrepaidColumn() throws {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "DELINQUENCY")
+        sheet.add("Unit", "Resident", "Status", "Balance", "0-30", "31-60", "61-90", "Over 90")
+        sheet.add("2202", "Chen, Mei", "Notice", "1,050.00", 350.0, 700.0, 0.0, 0.0)
+        let row = try #require(try parse(.delinquency, sheet).delinquencies.first)
+        #expect(row.prepaid == nil)
+        #expect(row.currentBalance == usd(1050))
+    }
+
     @Test("amounts sitting beside their headers (all money columns empty) is a bug, not zero balances")
     func moneyGuard() {
         var sheet = SheetBuilder()
