@@ -365,6 +365,9 @@ extension CellValue {
         switch self {
         case .empty: return nil
         case .text(let raw):
+            // Most cells start and end with a printable ASCII byte: hand back the same string, no trimming copy.
+            if let first = raw.utf8.first, let last = raw.utf8.last,
+               (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) { return raw }
             let text = raw.trimmingWhitespace
             return text.isEmpty ? nil : String(text)
         case .number(let value):

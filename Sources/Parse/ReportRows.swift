@@ -203,6 +203,8 @@ struct RowView {
     /// The first line of a stacked cell (`Name\nPhone/email` puts the name first).
     func firstLine(_ column: String) -> String? {
         guard let text = text(column) else { return nil }
+        // One line of ASCII (the usual cell) is its own first line; only other text needs splitting.
+        if !text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }) { return text }
         return text.split(whereSeparator: \.isNewline).first.map { String($0.trimmingWhitespace) }
     }
 
