@@ -3,22 +3,19 @@ import Parse
 
 /// Inserts records on a writer thread while the parser reads the next rows on the caller's thread.
 ///
-/// Parsing a sheet and writing SQLite pages each take about half of a large load; on two
-/// cores they overlap. Records travel in batches through a bounded queue, so memory stays
+/// Parsing a sheet and writing SQLite pages each take a good part of a large load; on two
+/// cores they overlap. Records travel in batches through a bounded channel, so memory stays
 /// flat however many rows a sheet has. The database is touched by one thread at a time:
-/// the writer thread between `start` and `finish`/`abort`, the caller's thread otherwise.
+/// the writer thread between `init` and `finish`/`abort`, the caller's thread otherwise.
 final class RecordPipeline: @unchecked Sendable {
-    // @unchecked: every mutable field below is read and written only while holding `condition`,
-    // and `writer` only by the writer thread until `done` is signalled.
-    private let condition = NSCondition()
-    private var queue: [[ReportRecord]] = []
-    private var closed = false
-    private var failure: (any Error)?
+    // @unchecked: `writer` and `writeError` belong to the writer thread until `done` is signalled;
+    // `batch` belongs to the caller's thread.
+    private let channel = BatchChannel<ReportRecord>(capacity: 4)
     private var writer: RawReportWriter
+    private var writeError: (any Error)?
     private let done = DispatchSemaphore(value: 0)
     private var batch: [ReportRecord] = []
     private let batchSize = 2048
-    private let capacity = 4
 
     init(writer: RawReportWriter) {
         self.writer = writer
@@ -37,62 +34,35 @@ final class RecordPipeline: @unchecked Sendable {
     /// Writes what is queued, waits for the writer thread, and returns the rows inserted.
     func finish() throws -> Int {
         try send()
-        close()
+        channel.close()
         done.wait()
-        if let failure { throw failure }
+        if let writeError { throw writeError }
         return writer.rowCount
     }
 
     /// Stops the writer thread without waiting for queued records (the transaction is rolled back anyway).
     func abort() {
-        condition.lock()
-        queue.removeAll()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        channel.close(failure: ChannelClosed())
         done.wait()
     }
 
     private func send() throws {
         guard !batch.isEmpty else { return }
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.count >= capacity && failure == nil { condition.wait() }
-        if let failure { throw failure }
-        queue.append(batch)
+        try channel.put(batch)
         batch.removeAll(keepingCapacity: true)
-        condition.broadcast()
-    }
-
-    private func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
     }
 
     private func drain() {
         defer { done.signal() }
-        while true {
-            condition.lock()
-            while queue.isEmpty && !closed { condition.wait() }
-            if queue.isEmpty {
-                condition.unlock()
-                return
-            }
-            let next = queue.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            do {
+        do {
+            while let next = try channel.take() {
                 for record in next { try writer.insert(record) }
-            } catch {
-                condition.lock()
-                failure = error
-                queue.removeAll()
-                condition.broadcast()
-                condition.unlock()
-                return
             }
+        } catch is ChannelClosed {
+            // Aborted by the caller: nothing to report.
+        } catch {
+            writeError = error
+            channel.close(failure: error)
         }
     }
 }
