@@ -19,6 +19,20 @@ struct OwnerDash {
         var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     }
 
+    /// The first row of a query, `|`-joined, read by Python's sqlite3 so the check does not go
+    /// through the code under test's own SQLite wrapper.
+    static func sqlite(_ path: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone(); print('|'.join(str(x) for x in r))", path, sql]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static func run(_ arguments: [String], in directory: URL = repository) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -155,7 +169,7 @@ final class DataDir {
         #expect(truth.properties.count == 3)
         let database = data.url.appendingPathComponent("realpage_raw.db").path
         for (key, fact) in truth.properties {
-            let box = try sqlite(database, """
+            let box = try OwnerDash.sqlite(database, """
                 SELECT sum(total_units), sum(occupied_units), sum(vacant_units), sum(vacant_leased),
                        sum(occupied_on_notice), sum(notice_leased), sum(model_units), sum(down_units)
                 FROM realpage_box_score WHERE property_id = '\(key)'
@@ -163,7 +177,7 @@ final class DataDir {
             let c = fact.unit_counts
             #expect(box == "\(c.total_units)|\(c.occupied)|\(c.vacant)|\(c.vacant_leased)|\(c.on_notice)|\(c.notice_leased)|\(c.model)|\(c.down)", "box score of \(key)")
             #expect(result.stdout.contains(String(format: "%.2f", fact.physical_occupancy_pct)), "occupancy of \(key)")
-            let aging = try sqlite(database, """
+            let aging = try OwnerDash.sqlite(database, """
                 SELECT printf('%.2f|%.2f|%.2f|%.2f|%.2f|%.2f', sum(current_balance), sum(balance_0_30), sum(balance_31_60),
                               sum(balance_61_90), sum(balance_over_90), sum(prepaid))
                 FROM realpage_delinquency WHERE property_id = '\(key)'
@@ -172,26 +186,12 @@ final class DataDir {
             let expected = [t.current_balance, t.balance_0_30, t.balance_31_60, t.balance_61_90, t.balance_over_90, t.prepaid]
                 .map { String(format: "%.2f", $0) }.joined(separator: "|")
             #expect(aging == expected, "delinquency of \(key)")
-            let rentRoll = try sqlite(database, "SELECT count(DISTINCT unit_number) FROM realpage_rent_roll WHERE property_id = '\(key)'")
+            let rentRoll = try OwnerDash.sqlite(database, "SELECT count(DISTINCT unit_number) FROM realpage_rent_roll WHERE property_id = '\(key)'")
             #expect(rentRoll == String(c.total_units), "rent roll units of \(key)")
         }
         // Running the demo again loads nothing new.
         let again = try OwnerDash.run(["demo", "--data-dir", data.path])
         #expect(again.status == 0)
         #expect(!again.stdout.contains("  loaded  "))
-    }
-
-    /// Reads one value with the sqlite3 C library through a tiny query runner: the test stays independent
-    /// of the code under test's own SQLite wrapper.
-    func sqlite(_ path: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone(); print('|'.join(str(x) for x in r))", path, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
