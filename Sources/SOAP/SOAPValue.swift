@@ -1,0 +1,142 @@
+import OwnerDashCore
+
+/// Vendor value formats normalized at parse time (reference 1.5 and 2.2): dates, flags, money, periods.
+///
+/// Every function trims whitespace (fixtures carry newlines inside text nodes), returns nil for an
+/// empty value or a documented null, and throws `SOAPValueError` for text that is none of the
+/// documented formats, so a new format fails loudly instead of becoming a wrong number.
+public enum SOAPValue {
+    /// Dates: `YYYY-MM-DD` (optionally followed by `THH:MM:SS...` or ` HH:MM:SS.fff`), `MM/DD/YYYY` or `M/D/YYYY`
+    /// (optionally with a time), and `Apr 18 2022 12:00AM` (RPX getleaseinfo's LastRenewalDate).
+    /// `0001-01-01` and `1900-01-01` mean "no date" in Yardi and RPX and come back nil.
+    public static func date(_ raw: String) throws -> LocalDate? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return nil }
+        let date: LocalDate?
+        let utf8 = Array(text.utf8)
+        if utf8.count >= 10, utf8[4] == UInt8(ascii: "-") {
+            let rest = utf8.dropFirst(10)
+            guard rest.isEmpty || rest.first == UInt8(ascii: "T") || rest.first == UInt8(ascii: " ") else {
+                throw SOAPValueError("\"\(text)\" is not a date")
+            }
+            date = LocalDate(iso: String(decoding: utf8.prefix(10), as: UTF8.self))
+        } else if text.contains("/") {
+            let day = text.split(separator: " ").first ?? ""
+            let parts = day.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[2].count == 4, let m = Int(parts[0]), let d = Int(parts[1]), let y = Int(parts[2]) else {
+                throw SOAPValueError("\"\(text)\" is not a date")
+            }
+            date = LocalDate(year: y, month: m, day: d)
+        } else {
+            let words = text.split(separator: " ")
+            guard words.count >= 3, let month = monthNumber(words[0]), let d = Int(words[1]), let y = Int(words[2]) else {
+                throw SOAPValueError("\"\(text)\" is not a date")
+            }
+            date = LocalDate(year: y, month: month, day: d)
+        }
+        guard let date else { throw SOAPValueError("\"\(text)\" is not a real calendar date") }
+        if isNullDate(date) { return nil }
+        return date
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.f]` (Yardi EventDate) as `YYYY-MM-DDTHH:MM:SS`; a date alone gets `T00:00:00`.
+    public static func dateTime(_ raw: String) throws -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let date = try date(text) else { return nil }
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 19, utf8[4] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":") else {
+            if utf8.count == 10 || !text.contains(":") { return date.iso + "T00:00:00" }
+            throw SOAPValueError("\"\(text)\" is not a date and time")
+        }
+        let time = String(decoding: utf8[11..<19], as: UTF8.self)
+        guard time.split(separator: ":").allSatisfy({ Int($0) != nil }) else {
+            throw SOAPValueError("\"\(text)\" is not a date and time")
+        }
+        return date.iso + "T" + time
+    }
+
+    /// Flags: `T`/`F`, `Y`/`N`, `true`/`false` (any case), `1`/`0`.
+    public static func flag(_ raw: String) throws -> Bool? {
+        switch raw.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() {
+        case "": return nil
+        case "T", "TRUE", "Y", "YES", "1": return true
+        case "F", "FALSE", "N", "NO", "0": return false
+        default: throw SOAPValueError("\"\(raw)\" is not a flag (T/F, Y/N, true/false)")
+        }
+    }
+
+    /// Money: `950.00`, `850.000000`, `1650.0000`, `-5,675.60`, `$1,234.50`, `(125.00)`; rounded half away
+    /// from zero to the cent, computed on the digits (no binary floating point on the way).
+    public static func money(_ raw: String) throws -> Money? {
+        var text = Substring(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        if text.isEmpty { return nil }
+        var negative = false
+        if text.hasPrefix("(") && text.hasSuffix(")") { negative = true; text = text.dropFirst().dropLast() }
+        if text.hasPrefix("-") { negative.toggle(); text = text.dropFirst() }
+        if text.hasSuffix("-") { negative.toggle(); text = text.dropLast() }
+        if text.hasPrefix("$") { text = text.dropFirst() }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw SOAPValueError("\"\(raw)\" is not an amount") }
+        let whole = parts[0].filter { $0 != "," }
+        let fraction = parts.count == 2 ? parts[1] : ""
+        guard !(whole.isEmpty && fraction.isEmpty), whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit),
+              whole.count <= 15 else {
+            throw SOAPValueError("\"\(raw)\" is not an amount")
+        }
+        var cents = (Int64(whole) ?? 0) * 100
+        let digits = Array(fraction.utf8).map { Int64($0 - 0x30) }
+        if digits.count > 0 { cents += digits[0] * 10 }
+        if digits.count > 1 { cents += digits[1] }
+        if digits.count > 2, digits[2] >= 5 { cents += 1 }
+        return Money(cents: negative ? -cents : cents)
+    }
+
+    /// A decimal number (`1.000000` bathrooms); nil when empty.
+    public static func decimal(_ raw: String) throws -> Double? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return nil }
+        guard let value = Double(text), value.isFinite else { throw SOAPValueError("\"\(raw)\" is not a number") }
+        return value
+    }
+
+    /// A whole number (`699` square feet, `2` bedrooms); `2.00` is accepted when it is whole.
+    public static func integer(_ raw: String) throws -> Int? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return nil }
+        if let value = Int(text) { return value }
+        if let value = Double(text), value.rounded() == value, abs(value) < 1e15 { return Int(value) }
+        throw SOAPValueError("\"\(raw)\" is not a whole number")
+    }
+
+    /// An accounting period, `MM/YYYY` (Yardi AR/AP) or `MMYYYY` (RPX AR_AccountingPeriod), as `YYYY-MM`.
+    public static func month(_ raw: String) throws -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return nil }
+        let digits = text.filter { $0 != "/" }
+        guard digits.count == 6, digits.allSatisfy(\.isASCIIDigit), text.count == 6 || (text.count == 7 && text.dropFirst(2).first == "/"),
+              let month = Int(digits.prefix(2)), (1...12).contains(month) else {
+            throw SOAPValueError("\"\(raw)\" is not a period MM/YYYY")
+        }
+        return "\(digits.suffix(4))-\(digits.prefix(2))"
+    }
+
+    /// Sentinels both vendors use for "never".
+    static func isNullDate(_ date: LocalDate) -> Bool {
+        (date.year == 1 && date.month == 1 && date.day == 1) || (date.year == 1900 && date.month == 1 && date.day == 1)
+    }
+
+    private static func monthNumber(_ word: Substring) -> Int? {
+        let names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        return names.firstIndex(of: word.prefix(3).lowercased()).map { $0 + 1 }
+    }
+}
+
+/// A value that is none of the formats a vendor documents; the message quotes it.
+public struct SOAPValueError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

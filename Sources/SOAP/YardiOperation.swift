@@ -1,0 +1,114 @@
+/// The Yardi Voyager operations OwnerDash fetches (reference 1.2): interface, parameters, payload root.
+public enum YardiOperation: String, CaseIterable, Sendable {
+    case getPropertyConfigurations = "GetPropertyConfigurations"
+    case getUnitInformation = "GetUnitInformation"
+    case getResidentsByStatus = "GetResidentsByStatus"
+    case getResidentLeaseCharges = "GetResidentLeaseCharges_Login"
+    case getResidentTransactions = "GetResidentTransactions_Login"
+    case availableUnits = "AvailableUnits_Login"
+    case getYardiGuestActivity = "GetYardiGuestActivity_Login"
+
+    /// Which interface hosts the operation, as a key of the configuration's `yardi.interfaces`.
+    public enum Interface: String, Sendable, CaseIterable {
+        case residentData = "resident_data"
+        case residentTransactions = "resident_transactions"
+        case ilsGuestCard = "ils_guest_card"
+
+        /// The `.asmx` name used when the configuration does not name one.
+        public var defaultName: String {
+            switch self {
+            case .residentData: "ItfResidentData"
+            case .residentTransactions: "ItfResidentTransactions20"
+            case .ilsGuestCard: "ItfILSGuestCard"
+            }
+        }
+    }
+
+    /// The operation's name on the wire, the SOAPAction suffix and the landed file's stem.
+    public var name: String { rawValue }
+
+    /// GetPropertyConfigurations is on every interface; ItfResidentData is the one every license has.
+    public var interface: Interface {
+        switch self {
+        case .getPropertyConfigurations, .getUnitInformation, .getResidentsByStatus: .residentData
+        case .getResidentLeaseCharges, .getResidentTransactions: .residentTransactions
+        case .availableUnits, .getYardiGuestActivity: .ilsGuestCard
+        }
+    }
+
+    /// The element the Result must hold (reference 1.3).
+    public var payloadRoot: String {
+        switch self {
+        case .getPropertyConfigurations: "Properties"
+        case .getUnitInformation: "UnitInformation"
+        case .getResidentsByStatus: "MITS-ResidentData"
+        case .getResidentLeaseCharges, .getResidentTransactions: "ResidentTransactions"
+        case .availableUnits: "PhysicalProperty"
+        case .getYardiGuestActivity: "LeadManagement"
+        }
+    }
+
+    /// Whether the operation takes `YardiPropertyId` (all but GetPropertyConfigurations).
+    public var isPerProperty: Bool { self != .getPropertyConfigurations }
+
+    /// Residents of every status: current and notice for rent, future for pre-leasing, past for balances owed.
+    public static let residentStatuses = "Current^Notice^Future^Past"
+
+    /// Parameters after `YardiPropertyId`, in WSDL order. `asOf` sets PostMonth (the first of its month).
+    public func operationParameters(asOf year: Int, month: Int) -> [SOAPParameter] {
+        switch self {
+        case .getResidentsByStatus:
+            return [.value("Status", Self.residentStatuses)]
+        case .getResidentLeaseCharges:
+            let mm = month < 10 ? "0\(month)" : "\(month)"
+            return [.value("PostMonth", "\(year)-\(mm)-01T00:00:00")]
+        case .availableUnits:
+            return [.value("ExcludePricing", "false")]
+        default:
+            return []
+        }
+    }
+
+    /// `http://tempuri.org/YSI.Interfaces.WebServices/<Interface>`, the request namespace.
+    public static func namespace(interfaceName: String) -> String {
+        "http://tempuri.org/YSI.Interfaces.WebServices/\(interfaceName)"
+    }
+}
+
+/// The Yardi credential block (reference 1.1); `interfaceEntity`/`interfaceLicense` are the ones for this interface.
+public struct YardiLogin: Sendable, Equatable {
+    public var username: String
+    public var password: String
+    public var serverName: String
+    public var database: String
+    public var platform: String
+    public var interfaceEntity: String
+    public var interfaceLicense: String
+
+    public init(username: String, password: String, serverName: String, database: String, platform: String = "SQL Server",
+                interfaceEntity: String, interfaceLicense: String) {
+        self.username = username; self.password = password; self.serverName = serverName; self.database = database
+        self.platform = platform; self.interfaceEntity = interfaceEntity; self.interfaceLicense = interfaceLicense
+    }
+}
+
+extension YardiOperation {
+    /// The request for one property: `<base>/<Interface>.asmx`, SOAPAction `<namespace>/<Operation>`, and the
+    /// body with the credential block in WSDL order (UserName ... Platform, YardiPropertyId, parameters,
+    /// InterfaceEntity, InterfaceLicense).
+    public func request(baseURL: String, interfaceName: String, login: YardiLogin, propertyCode: String,
+                        asOfYear: Int, asOfMonth: Int) -> SOAPRequest {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        let namespace = Self.namespace(interfaceName: interfaceName)
+        var parameters: [SOAPParameter] = [
+            .value("UserName", login.username), .value("Password", login.password),
+            .value("ServerName", login.serverName), .value("Database", login.database), .value("Platform", login.platform),
+        ]
+        if isPerProperty { parameters.append(.value("YardiPropertyId", propertyCode)) }
+        parameters += operationParameters(asOf: asOfYear, month: asOfMonth)
+        parameters += [.value("InterfaceEntity", login.interfaceEntity), .value("InterfaceLicense", login.interfaceLicense)]
+        return SOAPRequest(url: "\(base)/\(interfaceName).asmx", operation: name, soapAction: "\(namespace)/\(name)",
+                           body: SOAPEnvelope.build(operation: name, namespace: namespace, parameters: parameters))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import OwnerDashCore
+import Testing
+import XMLKit
+@testable import SOAP
+
+/// Tests/Fixtures/soap/<name>, as bytes.
+func soapFixture(_ name: String) throws -> [UInt8] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    return [UInt8](try Data(contentsOf: root.appendingPathComponent("Fixtures/soap/\(name)")))
+}
+
+@Suite struct SOAPEnvelopeTests {
+    let login = YardiLogin(username: "owner<dash>", password: "p&ss\"w'rd\r\nx", serverName: "sql01", database: "voyager",
+                           interfaceEntity: "OwnerDash", interfaceLicense: "LIC-123")
+
+    @Test func yardiRequestGoesToTheOperationsInterfaceWithItsSOAPAction() throws {
+        let request = YardiOperation.getResidentTransactions.request(
+            baseURL: "https://www.yardiasp14.com/12345live/webservices/", interfaceName: "ItfResidentTransactions20",
+            login: login, propertyCode: "prop01", asOfYear: 2026, asOfMonth: 11)
+        #expect(request.url == "https://www.yardiasp14.com/12345live/webservices/ItfResidentTransactions20.asmx")
+        #expect(request.soapAction == "http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentTransactions20/GetResidentTransactions_Login")
+        #expect(request.headers.contains { $0.name == "SOAPAction" && $0.value == "\"\(request.soapAction)\"" })
+        #expect(request.headers.contains { $0.name == "Content-Type" && $0.value == "text/xml; charset=utf-8" })
+    }
+
+    @Test func everyValueIsEscapedAndTheBodyHasNoLineBreaks() throws {
+        let request = YardiOperation.getUnitInformation.request(
+            baseURL: "http://h/ws", interfaceName: "ItfResidentData", login: login, propertyCode: "a&b", asOfYear: 2026, asOfMonth: 1)
+        let text = String(decoding: request.body, as: UTF8.self)
+        #expect(!request.body.contains(0x0A) && !request.body.contains(0x0D))
+        #expect(text.contains("<UserName>owner&lt;dash&gt;</UserName>"))
+        #expect(text.contains("<Password>p&amp;ss&quot;w&apos;rd&#13;&#10;x</Password>"))
+        #expect(text.contains("<YardiPropertyId>a&amp;b</YardiPropertyId>"))
+        // The server reads back exactly what was sent.
+        let document = try XMLDocument(bytes: request.body)
+        let operation = try #require(document.root?.child(named: "Body")?.child(named: "GetUnitInformation"))
+        #expect(operation.namespaceURI == "http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentData")
+        #expect(operation.child(named: "Password")?.text == "p&ss\"w'rd\r\nx")
+        #expect(operation.children.map(\.localName) == ["UserName", "Password", "ServerName", "Database", "Platform",
+                                                        "YardiPropertyId", "InterfaceEntity", "InterfaceLicense"])
+        #expect(operation.child(named: "Platform")?.text == "SQL Server")
+    }
+
+    @Test func operationParametersFollowTheReference() throws {
+        func parameters(_ operation: YardiOperation, month: Int) throws -> [String: String] {
+            let request = operation.request(baseURL: "http://h", interfaceName: "I", login: login, propertyCode: "p",
+                                            asOfYear: 2026, asOfMonth: month)
+            let element = try #require(try XMLDocument(bytes: request.body).root?.child(named: "Body")?.children.first)
+            return Dictionary(element.children.map { ($0.localName, $0.text) }, uniquingKeysWith: { a, _ in a })
+        }
+        #expect(try parameters(.getResidentLeaseCharges, month: 3)["PostMonth"] == "2026-03-01T00:00:00")
+        #expect(try parameters(.getResidentsByStatus, month: 3)["Status"] == "Current^Notice^Future^Past")
+        #expect(try parameters(.availableUnits, month: 3)["ExcludePricing"] == "false")
+        // GetPropertyConfigurations lists every licensed property: no YardiPropertyId.
+        #expect(try parameters(.getPropertyConfigurations, month: 3)["YardiPropertyId"] == nil)
+        #expect(YardiOperation.getYardiGuestActivity.interface == .ilsGuestCard)
+        #expect(YardiOperation.getResidentLeaseCharges.interface == .residentTransactions)
+        #expect(YardiOperation.getResidentsByStatus.interface == .residentData)
+    }
+}
