@@ -1,0 +1,44 @@
+import OwnerDashCore
+import SOAP
+
+/// One scheduled (recurring) charge of a lease from GetResidentLeaseCharges_Login.
+public struct YardiLeaseCharge: Sendable, Equatable {
+    /// 1-based position of the `Charge/Detail` in the payload.
+    public var sourceIndex: Int
+    /// `Detail/CustomerID` (the sample's RT_Customer carries none, reference 1.3).
+    public var tenantCode: String?
+    public var unitCode: String?
+    public var leaseID: String?
+    public var chargeCode: String
+    public var description: String?
+    public var glAccount: String?
+    public var amount: Money
+    public var serviceFromDate: LocalDate?
+    public var serviceToDate: LocalDate?
+    public var comment: String?
+}
+
+/// Decodes GetResidentLeaseCharges_Login (`ResidentTransactions/Property/RT_Customer/.../Charge/Detail`).
+public enum GetResidentLeaseCharges {
+    public static let operation = YardiOperation.getResidentLeaseCharges
+
+    public static func decode(_ bytes: [UInt8]) throws -> [YardiLeaseCharge] {
+        let response = try SOAPResponse.yardi(bytes, operation)
+        var result: [YardiLeaseCharge] = []
+        for customer in response.payload.descendants(named: "RT_Customer") {
+            let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            for charge in customer.descendants(named: "Charge") {
+                guard let detail = charge.child(named: "Detail") else { continue }
+                let index = result.count + 1
+                let f = SOAPFields(detail, operation: operation.name, record: "Charge \(index)")
+                result.append(YardiLeaseCharge(
+                    sourceIndex: index, tenantCode: f.text("CustomerID") ?? household, unitCode: f.text("UnitID"),
+                    leaseID: f.text("LeaseID"), chargeCode: try f.required("ChargeCode"), description: f.text("Description"),
+                    glAccount: f.text("GLAccountNumber"), amount: try f.requiredMoney("Amount"),
+                    serviceFromDate: try f.date("ServiceFromDate"), serviceToDate: try f.date("ServiceToDate"),
+                    comment: f.text("Comment")))
+            }
+        }
+        return result
+    }
+}

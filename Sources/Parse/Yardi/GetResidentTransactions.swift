@@ -1,0 +1,79 @@
+import OwnerDashCore
+import SOAP
+import XMLKit
+
+/// One posted charge or payment of a household's ledger from GetResidentTransactions_Login (MITS 2.0).
+public struct YardiTransaction: Sendable, Equatable {
+    /// Charge or payment: each `Transactions` element holds exactly one.
+    public enum Kind: String, Sendable { case charge, payment }
+
+    /// 1-based position of the `Transactions` element in the payload.
+    public var sourceIndex: Int
+    public var kind: Kind
+    /// `Payment@Type` (`Check`, `Cash`, `Other`); nil for charges.
+    public var paymentType: String?
+    public var transactionID: String?
+    /// Household tenant code: `Detail/CustomerID`, else the RT_Customer's.
+    public var tenantCode: String?
+    public var unitCode: String?
+    public var leaseID: String?
+    /// `.rent`, `water`, `latefee`, ...; nil for payments.
+    public var chargeCode: String?
+    public var description: String?
+    public var glAccount: String?
+    public var transactionDate: LocalDate?
+    public var serviceFromDate: LocalDate?
+    /// Payment's post month, `YYYY-MM`.
+    public var postMonth: String?
+    /// The original amount.
+    public var amount: Money
+    /// Applied to the charge so far (charges only).
+    public var amountPaid: Money?
+    /// What is still open on the charge (charges only); the household's sum is its delinquency before credits.
+    public var balanceDue: Money?
+    public var documentNumber: String?
+    public var reversal: Bool?
+    public var comment: String?
+}
+
+/// Decodes GetResidentTransactions_Login (`ResidentTransactions/Property/RT_Customer/RTServiceTransactions/Transactions`).
+public enum GetResidentTransactions {
+    public static let operation = YardiOperation.getResidentTransactions
+
+    public static func decode(_ bytes: [UInt8]) throws -> [YardiTransaction] {
+        let response = try SOAPResponse.yardi(bytes, operation)
+        var result: [YardiTransaction] = []
+        for customer in response.payload.descendants(named: "RT_Customer") {
+            let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            for transactions in customer.child(named: "RTServiceTransactions")?.children(named: "Transactions") ?? [] {
+                let index = result.count + 1
+                let kind: YardiTransaction.Kind
+                let holder: XMLElement
+                if let charge = transactions.child(named: "Charge") {
+                    kind = .charge; holder = charge
+                } else if let payment = transactions.child(named: "Payment") {
+                    kind = .payment; holder = payment
+                } else {
+                    continue  // reference: Transactions holds a Charge or a Payment; anything else is not ledger data
+                }
+                guard let detail = holder.child(named: "Detail") else {
+                    throw SOAPError(operation: operation.name, kind: .invalidValue("Transactions \(index): no Detail"))
+                }
+                let f = SOAPFields(detail, operation: operation.name, record: "Transactions \(index)")
+                let postMonth = try f.date("PostMonth").map { String($0.iso.prefix(7)) }
+                result.append(YardiTransaction(
+                    sourceIndex: index, kind: kind, paymentType: kind == .payment ? holder.attribute("Type") : nil,
+                    transactionID: f.text("TransactionID"), tenantCode: f.text("CustomerID") ?? household,
+                    unitCode: f.text("UnitID") ?? unit, leaseID: f.text("LeaseID"),
+                    chargeCode: kind == .charge ? try f.required("ChargeCode") : f.text("ChargeCode"),
+                    description: f.text("Description"), glAccount: f.text("GLAccountNumber"),
+                    transactionDate: try f.date("TransactionDate"), serviceFromDate: try f.date("ServiceFromDate"),
+                    postMonth: postMonth, amount: try f.requiredMoney("Amount"), amountPaid: try f.money("AmountPaid"),
+                    balanceDue: try f.money("BalanceDue"), documentNumber: f.text("DocumentNumber"),
+                    reversal: try f.flag("Reversal"), comment: f.text("Comment")))
+            }
+        }
+        return result
+    }
+}
