@@ -1,0 +1,174 @@
+import SQLiteKit
+
+/// The schema of yardi_raw.db (DESIGN section 4), as forward-only migrations.
+///
+/// One table per SOAP operation, shaped like its payload (source field names in snake case).
+/// Every row carries the same lineage as realpage_raw.db: run, property (registry key), as-of date,
+/// artifact path and sha256, and `source_row`, the 1-based position of the record element in the
+/// payload (`UnitInfo`, `Resident`, `Transactions`, `Charge`, `ILS_Unit`, `Event`). An operation's
+/// (property, as-of date) snapshot holds the rows of exactly one artifact (`loaded_artifacts`).
+/// Money is REAL dollars rounded to cents; dates `YYYY-MM-DD`; periods `YYYY-MM`; flags 0/1.
+public enum YardiRawSchema {
+    static let lineage = RealPageRawSchema.lineage
+
+    static func naturalKey(_ table: String) -> String {
+        "CREATE UNIQUE INDEX \(table)_snapshot_row ON \(table) (property_id, as_of_date, source_row);"
+    }
+
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "Yardi SOAP tables", sql: """
+            CREATE TABLE loaded_artifacts (
+                operation       TEXT NOT NULL,
+                property_id     TEXT NOT NULL,
+                as_of_date      TEXT NOT NULL,
+                artifact        TEXT NOT NULL,
+                artifact_sha256 TEXT NOT NULL,
+                run_id          TEXT NOT NULL,
+                row_count       INTEGER NOT NULL,
+                loaded_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                PRIMARY KEY (operation, property_id, as_of_date)
+            ) STRICT;
+
+            CREATE TABLE yardi_properties (
+                \(lineage)
+                property_code       TEXT NOT NULL,
+                marketing_name      TEXT,
+                address_line1       TEXT,
+                address_line2       TEXT,
+                city                TEXT,
+                state               TEXT,
+                postal_code         TEXT,
+                accounts_receivable TEXT,
+                accounts_payable    TEXT
+            ) STRICT;
+            \(naturalKey("yardi_properties"))
+
+            CREATE TABLE yardi_units (
+                \(lineage)
+                unit_code                     TEXT NOT NULL,
+                unit_unique_id                TEXT,
+                tenant_code                   TEXT,
+                unit_type                     TEXT,
+                bedrooms                      INTEGER,
+                bathrooms                     REAL,
+                min_sqft                      INTEGER,
+                max_sqft                      INTEGER,
+                market_rent                   REAL,
+                economic_status               TEXT,
+                economic_status_description   TEXT,
+                floorplan_name                TEXT,
+                building_name                 TEXT,
+                date_available                TEXT,
+                address_line1                 TEXT
+            ) STRICT;
+            \(naturalKey("yardi_units"))
+            CREATE INDEX yardi_units_unit ON yardi_units (property_id, as_of_date, unit_code);
+
+            CREATE TABLE yardi_residents (
+                \(lineage)
+                tenant_code      TEXT NOT NULL,
+                status           TEXT,
+                first_name       TEXT,
+                last_name        TEXT,
+                email            TEXT,
+                phone            TEXT,
+                unit_code        TEXT,
+                rent             REAL,
+                lease_from_date  TEXT,
+                lease_to_date    TEXT,
+                move_in_date     TEXT,
+                move_out_date    TEXT,
+                notice_date      TEXT,
+                payment_accepted INTEGER,
+                lease_id         TEXT,
+                is_roommate      INTEGER,
+                other_occupants  INTEGER NOT NULL
+            ) STRICT;
+            \(naturalKey("yardi_residents"))
+            CREATE INDEX yardi_residents_tenant ON yardi_residents (property_id, as_of_date, tenant_code);
+
+            CREATE TABLE yardi_lease_charges (
+                \(lineage)
+                tenant_code       TEXT,
+                unit_code         TEXT,
+                lease_id          TEXT,
+                charge_code       TEXT NOT NULL,
+                description       TEXT,
+                gl_account        TEXT,
+                amount            REAL NOT NULL,
+                service_from_date TEXT,
+                service_to_date   TEXT,
+                comment           TEXT
+            ) STRICT;
+            \(naturalKey("yardi_lease_charges"))
+
+            CREATE TABLE yardi_transactions (
+                \(lineage)
+                kind              TEXT NOT NULL CHECK (kind IN ('charge', 'payment')),
+                payment_type      TEXT,
+                transaction_id    TEXT,
+                tenant_code       TEXT,
+                unit_code         TEXT,
+                lease_id          TEXT,
+                charge_code       TEXT,
+                description       TEXT,
+                gl_account        TEXT,
+                transaction_date  TEXT,
+                service_from_date TEXT,
+                post_month        TEXT,
+                amount            REAL NOT NULL,
+                amount_paid       REAL,
+                balance_due       REAL,
+                document_number   TEXT,
+                reversal          INTEGER,
+                comment           TEXT
+            ) STRICT;
+            \(naturalKey("yardi_transactions"))
+            CREATE INDEX yardi_transactions_tenant ON yardi_transactions (property_id, as_of_date, tenant_code);
+
+            CREATE TABLE yardi_available_units (
+                \(lineage)
+                unit_code                   TEXT NOT NULL,
+                unit_unique_id              TEXT,
+                unit_type                   TEXT,
+                floorplan_name              TEXT,
+                bedrooms                    INTEGER,
+                bathrooms                   REAL,
+                min_sqft                    INTEGER,
+                max_sqft                    INTEGER,
+                market_rent                 REAL,
+                effective_rent              REAL,
+                occupancy_status            TEXT,
+                leased_status               TEXT,
+                economic_status             TEXT,
+                economic_status_description TEXT,
+                vacate_date                 TEXT,
+                made_ready_date             TEXT,
+                vacancy_class               TEXT
+            ) STRICT;
+            \(naturalKey("yardi_available_units"))
+
+            CREATE TABLE yardi_guest_activity (
+                \(lineage)
+                prospect_index     INTEGER NOT NULL,
+                prospect_id        TEXT,
+                tenant_code        TEXT,
+                customer_type      TEXT,
+                first_name         TEXT,
+                last_name          TEXT,
+                email              TEXT,
+                desired_floorplan  TEXT,
+                target_move_in     TEXT,
+                event_id           TEXT,
+                event_type         TEXT NOT NULL,
+                event_at           TEXT NOT NULL,
+                event_date         TEXT NOT NULL,
+                agent_name         TEXT,
+                first_contact      INTEGER,
+                transaction_source TEXT,
+                comments           TEXT
+            ) STRICT;
+            \(naturalKey("yardi_guest_activity"))
+            """),
+    ]
+}

@@ -1,0 +1,209 @@
+import Foundation
+import OwnerDashCore
+import Parse
+import SOAP
+import SQLiteKit
+
+/// yardi_raw.db opened for writing and migrated to the current schema.
+public final class YardiRawStore {
+    public let database: Database
+
+    public init(path: String) throws {
+        database = try Database(path: path)
+        try database.migrate(YardiRawSchema.migrations)
+    }
+
+    /// The raw table an operation's records go to.
+    public static func table(of operation: YardiOperation) -> String {
+        switch operation {
+        case .getPropertyConfigurations: "yardi_properties"
+        case .getUnitInformation: "yardi_units"
+        case .getResidentsByStatus: "yardi_residents"
+        case .getResidentLeaseCharges: "yardi_lease_charges"
+        case .getResidentTransactions: "yardi_transactions"
+        case .availableUnits: "yardi_available_units"
+        case .getYardiGuestActivity: "yardi_guest_activity"
+        }
+    }
+}
+
+/// The result of loading one landed Yardi response.
+public struct YardiLoadOutcome: Sendable, Equatable {
+    public var artifact: String
+    public var operation: YardiOperation
+    public var propertyKey: String
+    public var asOf: LocalDate
+    public var rows: Int
+    /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
+    public var alreadyLoaded: Bool
+}
+
+/// Loads landed Yardi SOAP responses into yardi_raw.db, one transaction per artifact.
+///
+/// The same rules as the report loader: an artifact's rows replace the earlier snapshot of the same
+/// (operation, property, as-of date); the same bytes again change nothing; an artifact that fails to
+/// decode or insert leaves the database as it was.
+public struct YardiArtifactLoader {
+    private let store: YardiRawStore
+    private let runID: RunID
+
+    public init(store: YardiRawStore, runID: RunID) {
+        self.store = store; self.runID = runID
+    }
+
+    /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
+    public func load(path: String, operation: YardiOperation, property: Property, asOf: LocalDate,
+                     expectedSHA256: String? = nil) throws -> YardiLoadOutcome {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReportLoadError("cannot read the file") }
+        let bytes = [UInt8](data)
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        let sha256 = hasher.finalizeHex()
+        if let expectedSHA256, expectedSHA256 != sha256 {
+            throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
+        }
+        let database = store.database
+        let previous = try database.query("""
+            SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
+            WHERE operation = :operation AND property_id = :property AND as_of_date = :as_of
+            """, [":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso)]).first
+        if let previous, previous[0].textValue == sha256 {
+            return YardiLoadOutcome(artifact: previous[2].textValue ?? path, operation: operation, propertyKey: property.key,
+                                    asOf: asOf, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
+        }
+        // Decoded before the transaction opens: a bad artifact fails without touching the database.
+        let rows: [[(String, SQLValue)]]
+        do {
+            rows = try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
+        } catch let error as SOAPError {
+            throw ReportLoadError(error.forProperty(property.key).description)
+        }
+        let table = YardiRawStore.table(of: operation)
+        try database.withTransaction {
+            try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
+                .execute([":property": .text(property.key), ":as_of": .text(asOf.iso)])
+            var insert: (Statement, [Int32])?
+            for row in rows {
+                if insert == nil {
+                    let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0)
+                    let statement = try database.prepare("""
+                        INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                        VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
+                        """)
+                    insert = (statement, columns.map { statement.parameterIndex(":" + $0) })
+                }
+                guard let (statement, indices) = insert else { continue }
+                statement.reset()
+                let lineage: [SQLValue] = [.text(runID.value), .text(property.key), .text(asOf.iso), .text(path), .text(sha256)]
+                for (offset, value) in (lineage + row.map(\.1)).enumerated() {
+                    try statement.bind(value, at: indices[offset])
+                }
+                _ = try statement.step()
+            }
+            try database.prepare("""
+                INSERT INTO loaded_artifacts (operation, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+                VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
+                ON CONFLICT (operation, property_id, as_of_date) DO UPDATE SET
+                    artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
+                    row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                """).execute([
+                    ":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso),
+                    ":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
+                    ":rows": .integer(Int64(rows.count)),
+                ])
+        }
+        return YardiLoadOutcome(artifact: path, operation: operation, propertyKey: property.key, asOf: asOf,
+                                rows: rows.count, alreadyLoaded: false)
+    }
+
+    // MARK: - Records -> raw columns (the operation -> raw table mapping)
+
+    static func rows(operation: YardiOperation, bytes: [UInt8], propertyCode: String) throws -> [[(String, SQLValue)]] {
+        switch operation {
+        case .getPropertyConfigurations:
+            // The list covers every property the entity is licensed for; this artifact is stored for one.
+            let all = try GetPropertyConfigurations.decode(bytes)
+            let mine = all.filter { $0.code.caseInsensitiveCompare(propertyCode) == .orderedSame }
+            guard !mine.isEmpty else {
+                throw SOAPError(operation: operation.name, kind: .invalidValue(
+                    "property code \(propertyCode) is not among the \(all.count) properties the interface entity is licensed for"))
+            }
+            return mine.map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("property_code", .text(r.code)),
+                ("marketing_name", SQLValue(r.marketingName)), ("address_line1", SQLValue(r.addressLine1)),
+                ("address_line2", SQLValue(r.addressLine2)), ("city", SQLValue(r.city)), ("state", SQLValue(r.state)),
+                ("postal_code", SQLValue(r.postalCode)), ("accounts_receivable", SQLValue(r.accountsReceivable)),
+                ("accounts_payable", SQLValue(r.accountsPayable)),
+            ] }
+        case .getUnitInformation:
+            return try GetUnitInformation.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("unit_code", .text(r.unitCode)),
+                ("unit_unique_id", SQLValue(r.unitUniqueID)), ("tenant_code", SQLValue(r.tenantCode)),
+                ("unit_type", SQLValue(r.unitType)), ("bedrooms", SQLValue(r.bedrooms)), ("bathrooms", SQLValue(r.bathrooms)),
+                ("min_sqft", SQLValue(r.minSquareFeet)), ("max_sqft", SQLValue(r.maxSquareFeet)),
+                ("market_rent", money(r.marketRent)), ("economic_status", SQLValue(r.economicStatus)),
+                ("economic_status_description", SQLValue(r.economicStatusDescription)),
+                ("floorplan_name", SQLValue(r.floorplanName)), ("building_name", SQLValue(r.buildingName)),
+                ("date_available", SQLValue(r.dateAvailable?.iso)), ("address_line1", SQLValue(r.addressLine1)),
+            ] }
+        case .getResidentsByStatus:
+            return try GetResidentsByStatus.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("tenant_code", .text(r.tenantCode)),
+                ("status", SQLValue(r.status)), ("first_name", SQLValue(r.firstName)), ("last_name", SQLValue(r.lastName)),
+                ("email", SQLValue(r.email)), ("phone", SQLValue(r.phone)), ("unit_code", SQLValue(r.unitCode)),
+                ("rent", money(r.rent)), ("lease_from_date", SQLValue(r.leaseFromDate?.iso)),
+                ("lease_to_date", SQLValue(r.leaseToDate?.iso)), ("move_in_date", SQLValue(r.moveInDate?.iso)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)), ("notice_date", SQLValue(r.noticeDate?.iso)),
+                ("payment_accepted", flag(r.paymentAccepted)), ("lease_id", SQLValue(r.leaseID)),
+                ("is_roommate", flag(r.isRoommate)), ("other_occupants", .integer(Int64(r.otherOccupants))),
+            ] }
+        case .getResidentLeaseCharges:
+            return try GetResidentLeaseCharges.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("tenant_code", SQLValue(r.tenantCode)),
+                ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)), ("charge_code", .text(r.chargeCode)),
+                ("description", SQLValue(r.description)), ("gl_account", SQLValue(r.glAccount)),
+                ("amount", .real(r.amount.dollars)), ("service_from_date", SQLValue(r.serviceFromDate?.iso)),
+                ("service_to_date", SQLValue(r.serviceToDate?.iso)), ("comment", SQLValue(r.comment)),
+            ] }
+        case .getResidentTransactions:
+            return try GetResidentTransactions.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
+                ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
+                ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),
+                ("charge_code", SQLValue(r.chargeCode)), ("description", SQLValue(r.description)),
+                ("gl_account", SQLValue(r.glAccount)), ("transaction_date", SQLValue(r.transactionDate?.iso)),
+                ("service_from_date", SQLValue(r.serviceFromDate?.iso)), ("post_month", SQLValue(r.postMonth)),
+                ("amount", .real(r.amount.dollars)), ("amount_paid", money(r.amountPaid)), ("balance_due", money(r.balanceDue)),
+                ("document_number", SQLValue(r.documentNumber)), ("reversal", flag(r.reversal)), ("comment", SQLValue(r.comment)),
+            ] }
+        case .availableUnits:
+            return try AvailableUnits.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("unit_code", .text(r.unitCode)),
+                ("unit_unique_id", SQLValue(r.unitUniqueID)), ("unit_type", SQLValue(r.unitType)),
+                ("floorplan_name", SQLValue(r.floorplanName)), ("bedrooms", SQLValue(r.bedrooms)),
+                ("bathrooms", SQLValue(r.bathrooms)), ("min_sqft", SQLValue(r.minSquareFeet)), ("max_sqft", SQLValue(r.maxSquareFeet)),
+                ("market_rent", money(r.marketRent)), ("effective_rent", money(r.effectiveRent)),
+                ("occupancy_status", SQLValue(r.occupancyStatus)), ("leased_status", SQLValue(r.leasedStatus)),
+                ("economic_status", SQLValue(r.economicStatus)),
+                ("economic_status_description", SQLValue(r.economicStatusDescription)),
+                ("vacate_date", SQLValue(r.vacateDate?.iso)), ("made_ready_date", SQLValue(r.madeReadyDate?.iso)),
+                ("vacancy_class", SQLValue(r.vacancyClass)),
+            ] }
+        case .getYardiGuestActivity:
+            return try GetYardiGuestActivity.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("prospect_index", .integer(Int64(r.prospectIndex))),
+                ("prospect_id", SQLValue(r.prospectID)), ("tenant_code", SQLValue(r.tenantCode)),
+                ("customer_type", SQLValue(r.customerType)), ("first_name", SQLValue(r.firstName)),
+                ("last_name", SQLValue(r.lastName)), ("email", SQLValue(r.email)),
+                ("desired_floorplan", SQLValue(r.desiredFloorplan)), ("target_move_in", SQLValue(r.targetMoveInDate?.iso)),
+                ("event_id", SQLValue(r.eventID)), ("event_type", .text(r.eventType)), ("event_at", .text(r.eventAt)),
+                ("event_date", .text(r.eventDate.iso)), ("agent_name", SQLValue(r.agentName)),
+                ("first_contact", flag(r.firstContact)), ("transaction_source", SQLValue(r.transactionSource)),
+                ("comments", SQLValue(r.comments)),
+            ] }
+        }
+    }
+
+    private static func money(_ value: Money?) -> SQLValue { value.map { .real($0.dollars) } ?? .null }
+    private static func flag(_ value: Bool?) -> SQLValue { value.map { .integer($0 ? 1 : 0) } ?? .null }
+}
