@@ -184,7 +184,7 @@ import Testing
         let workspace = try Workspace()
         let yardi = try workspace.ownerdash(["fetch", "--pms", "yardi"], environment: ["REALPAGE_TOKEN": freshToken()])
         #expect(yardi.status == 1)
-        #expect(yardi.stderr.contains("fetching from Yardi (Voyager SOAP) is not implemented yet"))
+        #expect(yardi.stderr.contains("no Yardi credentials for ItfResidentData: set YARDI_USERNAME, YARDI_PASSWORD"))
         let noToken = try workspace.ownerdash(["fetch", "--property", "nexus_east"], environment: [:])
         #expect(noToken.status == 1)
         #expect(noToken.stderr.contains("set REALPAGE_TOKEN or REALPAGE_TOKEN_COMMAND"))

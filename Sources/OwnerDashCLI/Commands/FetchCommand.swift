@@ -1,15 +1,16 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+import SOAP
 
-/// `ownerdash fetch`: download RealPage reports into the landing zone (no load).
+/// `ownerdash fetch`: download RealPage reports and Yardi SOAP responses into the landing zone (no load).
 struct FetchCommand: Command {
     static let names = ["fetch"]
-    static let abstract = "Download RealPage reports into data/landing/<run_id>/ (load them with 'load --run')."
+    static let abstract = "Download RealPage reports and Yardi SOAP data into data/landing/<run_id>/ (load them with 'load --run')."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property of the PMS"),
-        .option("--pms", "realpage", help: "source system (only realpage for now; Yardi and RPX SOAP are not implemented yet)"),
-        .option("--reports", "a,b", help: "report types to fetch, comma-separated; default: the whole catalogue"),
+        .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
+        .option("--reports", "a,b", help: "RealPage report types and/or Yardi operations to fetch, comma-separated; default: all"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
     ]
@@ -19,15 +20,26 @@ struct FetchCommand: Command {
         once complete and checked; manifest.json in the run directory lists every artifact with its url,
         status, size, sha256, timings and error. stdout: the run id, then one line per artifact.
 
-        Credentials: REALPAGE_TOKEN, or REALPAGE_TOKEN_COMMAND (a command that prints a fresh token; it
-        is run again when the token expires). Base URL: OWNERDASH_REALPAGE_REPORTS_URL, else the
-        configuration's realpage.reports_url.
+        Yardi properties: each operation (GetPropertyConfigurations, GetUnitInformation,
+        GetResidentsByStatus, GetResidentLeaseCharges_Login, GetResidentTransactions_Login,
+        AvailableUnits_Login, GetYardiGuestActivity_Login) lands as
+        data/landing/<run_id>/yardi/<property>/<Operation>.xml once it is HTTP 200, XML, and free of SOAP
+        faults and error messages. --reports takes report types and operation names alike.
+
+        Credentials (environment, or a 0600 JSON file named by OWNERDASH_CREDENTIALS; the environment
+        wins): REALPAGE_TOKEN, or REALPAGE_TOKEN_COMMAND (a command that prints a fresh token; it is run
+        again when the token expires); YARDI_USERNAME, YARDI_PASSWORD, YARDI_SERVER_NAME, YARDI_DATABASE,
+        YARDI_PLATFORM (default "SQL Server"), YARDI_INTERFACE_ENTITY, YARDI_INTERFACE_LICENSE (each of the
+        last two may be overridden per interface with a _<INTERFACE> suffix, e.g.
+        YARDI_INTERFACE_LICENSE_ITFILSGUESTCARD). Base URLs: OWNERDASH_REALPAGE_REPORTS_URL, else the
+        configuration's realpage.reports_url; OWNERDASH_YARDI_URL, else yardi.url.
 
         Exit codes: 0 every artifact landed; 2 some failed (each named on stderr, the others landed);
         3 nothing landed.
         """
 
     let global: GlobalOptions
+    let pms: PMS?
     let propertyKeys: [String]
     let reportNames: [String]?
     let asOf: LocalDate
@@ -35,12 +47,13 @@ struct FetchCommand: Command {
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
-        if let pms = parsed.value("--pms") {
-            switch pms {
-            case "realpage": break
-            case "yardi": throw UsageError("ownerdash fetch: fetching from Yardi (Voyager SOAP) is not implemented yet; only --pms realpage")
-            default: throw UsageError("ownerdash fetch: unknown --pms \"\(pms)\" (realpage or yardi)")
+        if let name = parsed.value("--pms") {
+            guard let pms = PMS(rawValue: name) else {
+                throw UsageError("ownerdash fetch: unknown --pms \"\(name)\" (realpage or yardi)")
             }
+            self.pms = pms
+        } else {
+            pms = nil
         }
         propertyKeys = parsed.values("--property")
         reportNames = parsed.value("--reports").map {
@@ -67,20 +80,22 @@ struct FetchCommand: Command {
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
         let properties = try selectedProperties(configuration)
-        let reports = try selectedReports(configuration)
+        let (reports, operations) = try selectedArtifacts(configuration)
         let environment = ProcessInfo.processInfo.environment
-        let tokens: TokenSource
+        let credentials: Credentials
         do {
-            tokens = try TokenSource(environment: environment)
+            credentials = try Credentials(environment: environment)
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
-        let settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
-                                                                                       environment: environment))
-        guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
-            throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
+        let reportJobs = RealPageFetch.jobs(properties: properties.filter { $0.pms == .realpage }, reports: reports)
+        let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations)
+        guard !reportJobs.isEmpty || !yardiJobs.isEmpty else {
+            throw UsageError("ownerdash fetch: nothing to fetch: --reports names no artifact of the selected properties' PMS")
         }
-        let client = RealPageReportClient(settings: settings, tokens: tokens)
+        let client = reportJobs.isEmpty ? nil : try reportClient(configuration, credentials: credentials, environment: environment)
+        let yardi = yardiJobs.isEmpty ? nil : try yardiClient(configuration, credentials: credentials, operations: operations,
+                                                               environment: environment)
 
         try global.dataDirectory.create()
         let runID = RunID.new()
@@ -89,10 +104,10 @@ struct FetchCommand: Command {
         output.write("run \(runID.value)\n")
         output.flush()
 
-        let jobs = RealPageFetch.jobs(properties: properties, reports: reports)
-        log.info(nil, "fetching \(jobs.count) report(s) for \(properties.count) propert\(properties.count == 1 ? "y" : "ies") as of \(asOf.iso), \(parallel) at a time, into \(landing.runDirectory)")
+        let jobs = reportJobs.map(FetchJob.report) + yardiJobs.map(FetchJob.yardi)
+        log.info(nil, "fetching \(jobs.count) artifact(s) for \(properties.count) propert\(properties.count == 1 ? "y" : "ies") as of \(asOf.iso), \(parallel) at a time, into \(landing.runDirectory)")
         let total = jobs.count
-        let entries = try RealPageFetch.run(jobs, asOf: asOf, client: client, landing: landing, parallel: parallel) { entry, done in
+        let entries = try FetchBatch.run(jobs, asOf: asOf, reports: client, yardi: yardi, landing: landing, parallel: parallel) { entry, done in
             // One line per artifact as it ends, so a long run shows progress and failures at once.
             if let error = entry.error {
                 log.error("\(entry.pms)/\(entry.subject)", error)
@@ -120,8 +135,10 @@ struct FetchCommand: Command {
 
     private func selectedProperties(_ configuration: Configuration) throws -> [Property] {
         guard !propertyKeys.isEmpty else {
-            let all = configuration.properties.filter { $0.pms == .realpage }
-            guard !all.isEmpty else { throw ConfigurationError("\(global.configPath): no RealPage properties in the registry") }
+            let all = configuration.properties.filter { pms == nil || $0.pms == pms }
+            guard !all.isEmpty else {
+                throw ConfigurationError("\(global.configPath): no \(pms.map { "\($0.rawValue) " } ?? "")properties in the registry")
+            }
             return all
         }
         var seen = Set<String>()
@@ -129,22 +146,60 @@ struct FetchCommand: Command {
             guard let property = configuration.property(key: key) else {
                 throw UsageError("ownerdash fetch: unknown property \"\(key)\" (not in \(global.configPath))")
             }
-            guard property.pms == .realpage else {
-                throw UsageError("ownerdash fetch: \(key) is a Yardi property; fetching from Yardi is not implemented yet")
+            if let pms, property.pms != pms {
+                throw UsageError("ownerdash fetch: \(key) is a \(property.pms.rawValue) property, not \(pms.rawValue) (--pms)")
             }
             return property
         }
     }
 
-    private func selectedReports(_ configuration: Configuration) throws -> [ReportDefinition] {
+    /// The RealPage reports and Yardi operations named by --reports (default: all of both).
+    private func selectedArtifacts(_ configuration: Configuration) throws -> ([ReportDefinition], [YardiOperation]) {
         let catalogue = configuration.realpage.reports
-        guard let names = reportNames else { return catalogue }
-        guard !names.isEmpty else { throw UsageError("ownerdash fetch: --reports needs at least one report type") }
-        return try names.map { name in
-            guard let report = catalogue.first(where: { $0.parser == name }) else {
-                throw UsageError("ownerdash fetch: unknown report \"\(name)\" (one of \(catalogue.map(\.parser).joined(separator: ", ")))")
+        guard let names = reportNames else { return (catalogue, YardiOperation.allCases) }
+        guard !names.isEmpty else { throw UsageError("ownerdash fetch: --reports needs at least one report type or operation") }
+        var reports: [ReportDefinition] = []
+        var operations: [YardiOperation] = []
+        for name in names {
+            if let report = catalogue.first(where: { $0.parser == name }) {
+                reports.append(report)
+            } else if let operation = YardiOperation.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+                operations.append(operation)
+            } else {
+                throw UsageError("ownerdash fetch: unknown report or operation \"\(name)\" (reports: \(catalogue.map(\.parser).joined(separator: ", ")); "
+                                 + "Yardi operations: \(YardiOperation.allCases.map(\.name).joined(separator: ", ")))")
             }
-            return report
+        }
+        return (reports, operations)
+    }
+
+    private func reportClient(_ configuration: Configuration, credentials: Credentials,
+                              environment: [String: String]) throws -> RealPageReportClient {
+        let tokens: TokenSource
+        do {
+            tokens = try TokenSource(environment: credentials.values)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
+        let settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
+                                                                                       environment: environment))
+        guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
+            throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
+        }
+        return RealPageReportClient(settings: settings, tokens: tokens)
+    }
+
+    private func yardiClient(_ configuration: Configuration, credentials: Credentials, operations: [YardiOperation],
+                             environment: [String: String]) throws -> YardiClient {
+        guard let base = Credentials.yardiBaseURL(configured: configuration.yardi?.url, environment: environment),
+              base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            throw ConfigurationError("no http(s) Yardi web-services URL: set OWNERDASH_YARDI_URL or yardi.url in \(global.configPath)")
+        }
+        let settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
+        do {
+            return try YardiClient(settings: settings, credentials: credentials, operations: operations)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
         }
     }
 

@@ -3,11 +3,13 @@ import Foundation
 import OwnerDashCore
 import Parse
 import RawStore
+import SOAP
 
-/// `ownerdash load FILE ...` or `load --run RUN_ID`: parse RealPage report files into realpage_raw.db, one transaction per file.
+/// `ownerdash load FILE ...` or `load --run RUN_ID`: parse RealPage report files into realpage_raw.db, and a run's
+/// landed Yardi SOAP responses into yardi_raw.db, one transaction per file.
 struct LoadCommand: Command {
     static let names = ["load"]
-    static let abstract = "Load RealPage report files (.xlsx), or a fetch run's landed reports, into realpage_raw.db."
+    static let abstract = "Load RealPage report files (.xlsx), or a fetch run's landed artifacts, into realpage_raw.db and yardi_raw.db."
     static let arguments: [ArgumentSpec] = [
         .positional("FILE", repeating: true, optional: true, help: "report files to load; each is loaded in its own transaction"),
         .option("--run", "RUN_ID", help: "load every report a fetch run landed (report, property and as-of date from its manifest)"),
@@ -22,9 +24,11 @@ struct LoadCommand: Command {
         Loading the same file again changes nothing. A newer file for the same report, property and
         as-of date replaces the earlier snapshot.
 
-        With --run RUN_ID the files are the run's landed RealPage reports, read from
-        data/landing/RUN_ID/manifest.json; their rows carry RUN_ID. --report and --property then
-        select among them. A landed file whose bytes no longer match the manifest's sha256 is refused.
+        With --run RUN_ID the files are the run's landed RealPage reports and Yardi SOAP responses, read
+        from data/landing/RUN_ID/manifest.json; their rows carry RUN_ID. Yardi responses go to
+        yardi_raw.db (one table per operation), as of the run's requested date. --property selects
+        among them; --report selects RealPage reports only. A landed file whose bytes no longer match the
+        manifest's sha256 is refused.
         """
 
     let files: [String]
@@ -83,7 +87,74 @@ struct LoadCommand: Command {
             let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
             output.write("\(verb)  \(outcome.report.rawValue)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
         }
-        return outcomes.exitCode
+        guard run != nil else { return outcomes.exitCode }
+        let yardi = try loadYardi(try landedYardi(of: runID, configuration: configuration, log: log), runID: runID,
+                                  log: log, output: output)
+        return outcomes.exitCode == .success && yardi ? .success : .partial
+    }
+
+    /// A landed Yardi response and what the manifest says about it.
+    private struct YardiItem {
+        var file: String
+        var operation: YardiOperation
+        var property: Property
+        var asOf: LocalDate
+        var sha256: String?
+    }
+
+    /// The run's landed Yardi responses (filtered by --property; none when --report names a RealPage report).
+    private func landedYardi(of runID: RunID, configuration: Configuration, log: Diagnostics) throws -> [YardiItem] {
+        guard hints.report == nil else { return [] }
+        let manifest = try RunManifest.read(path: LandingZone.manifestPath(in: global.dataDirectory, runID: runID))
+        let directory = LandingZone.runDirectory(in: global.dataDirectory, runID: runID)
+        var items: [YardiItem] = []
+        var notFetched = 0
+        for entry in manifest.artifacts where entry.pms == PMS.yardi.rawValue {
+            guard let name = entry.operation, let operation = YardiOperation(rawValue: name) else { continue }
+            if let wanted = hints.propertyKey, wanted != entry.property { continue }
+            guard entry.error == nil, let relative = entry.path else {
+                notFetched += 1
+                continue
+            }
+            guard let property = configuration.property(key: entry.property), property.pms == .yardi else {
+                log.error("\(PMS.yardi.rawValue)/\(entry.property)/\(name).xml", "property \(entry.property) is not a Yardi property of the registry")
+                continue
+            }
+            guard let asOf = (entry.asOf ?? entry.asOfRequested).flatMap({ LocalDate(iso: $0) }) else {
+                log.error(relative, "the manifest records no as-of date for this artifact")
+                continue
+            }
+            items.append(YardiItem(file: (directory as NSString).appendingPathComponent(relative), operation: operation,
+                                   property: property, asOf: asOf, sha256: entry.sha256))
+        }
+        if notFetched > 0 {
+            log.info(nil, "\(notFetched) Yardi response(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
+        }
+        return items
+    }
+
+    /// Loads Yardi responses into yardi_raw.db, one transaction each; false when any failed.
+    private func loadYardi(_ items: [YardiItem], runID: RunID, log: Diagnostics, output: StandardOutput) throws -> Bool {
+        guard !items.isEmpty else { return true }
+        let store = try YardiRawStore(path: global.dataDirectory.yardiRawDatabase)
+        let loader = YardiArtifactLoader(store: store, runID: runID)
+        var failed: [String] = []
+        for item in items {
+            do {
+                // Landed bytes are never edited; the loader refuses a file whose sha256 differs from the manifest's.
+                let outcome = try loader.load(path: item.file, operation: item.operation, property: item.property,
+                                              asOf: item.asOf, expectedSHA256: item.sha256)
+                let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
+                output.write("\(verb)  \(outcome.operation.name)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
+            } catch {
+                log.error(item.file, "\(error)")
+                failed.append(item.file)
+            }
+        }
+        if !failed.isEmpty {
+            log.error(nil, "\(failed.count) of \(items.count) Yardi response(s) failed: \(failed.joined(separator: ", "))")
+        }
+        return failed.isEmpty
     }
 
     /// The run's landed RealPage reports, with hints from the manifest (filtered by --report/--property).
@@ -115,7 +186,7 @@ struct LoadCommand: Command {
         if notFetched > 0 {
             log.info(nil, "\(notFetched) report(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
         }
-        if items.isEmpty {
+        if items.isEmpty && !manifest.artifacts.contains(where: { $0.pms == PMS.yardi.rawValue }) {
             log.info(nil, "run \(runID.value) landed no RealPage reports to load")
         }
         return items

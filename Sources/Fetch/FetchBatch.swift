@@ -1,0 +1,53 @@
+import Foundation
+import OwnerDashCore
+
+/// One artifact of a fetch run: a RealPage report download or a Yardi SOAP call.
+public enum FetchJob: Sendable, Equatable {
+    case report(ReportJob)
+    case yardi(YardiJob)
+}
+
+/// Runs a mixed batch (reports and SOAP calls) on one bounded pool, so every PMS shares `--parallel`.
+public enum FetchBatch {
+    /// Fetches every job into `landing` and stamps the manifest finished. A job whose client is nil
+    /// fails with a message (the caller builds the clients its jobs need). Entries come back in job order.
+    public static func run(_ jobs: [FetchJob], asOf: LocalDate, reports: RealPageReportClient?, yardi: YardiClient?,
+                           landing: LandingZone, parallel: Int,
+                           progress: @escaping @Sendable (ManifestEntry, Int) -> Void = { _, _ in }) throws -> [ManifestEntry] {
+        let results = Locked([ManifestEntry?](repeating: nil, count: jobs.count))
+        let done = Locked(0)
+        WorkerPool.run(items: jobs.count, width: parallel) { index in
+            let entry: ManifestEntry
+            switch jobs[index] {
+            case .report(let job):
+                if let reports {
+                    entry = reports.fetch(report: job.report, property: job.property, asOf: asOf, into: landing)
+                } else {
+                    entry = Self.unconfigured(pms: .realpage, property: job.property.key, report: job.report.parser, landing: landing)
+                }
+            case .yardi(let job):
+                if let yardi {
+                    entry = yardi.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+                } else {
+                    entry = Self.unconfigured(pms: .yardi, property: job.property.key, operation: job.operation.name, landing: landing)
+                }
+            }
+            results.withLock { $0[index] = entry }
+            done.withLock { count in
+                count += 1
+                progress(entry, count)
+            }
+        }
+        try landing.finish()
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    private static func unconfigured(pms: PMS, property: String, report: String? = nil, operation: String? = nil,
+                                     landing: LandingZone) -> ManifestEntry {
+        var entry = ManifestEntry(pms: pms.rawValue, property: property, report: report, operation: operation,
+                                  startedAt: Timestamp.string(Date()))
+        entry.error = "no \(pms.rawValue) client was configured for this run"
+        try? landing.record(entry)
+        return entry
+    }
+}

@@ -1,0 +1,181 @@
+import CurlKit
+import Foundation
+import OwnerDashCore
+import SOAP
+
+/// Where and how Yardi is called: web-services base, interface names, retries.
+public struct YardiFetchSettings: Sendable {
+    /// `https://host/webshare/webservices` (no trailing slash); `<base>/<Interface>.asmx` is posted to.
+    public var baseURL: String
+    /// `.asmx` names per interface (the configuration's `yardi.interfaces`, else Yardi's standard names).
+    public var interfaceNames: [YardiOperation.Interface: String]
+    public var http: HTTPClientSettings
+    /// Concurrent requests allowed to one host, whatever the number of worker threads.
+    public var perHostLimit = 8
+
+    public init(baseURL: String, configured interfaces: [String: String] = [:]) {
+        var trimmed = baseURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.baseURL = trimmed
+        var names: [YardiOperation.Interface: String] = [:]
+        for interface in YardiOperation.Interface.allCases {
+            names[interface] = interfaces[interface.rawValue] ?? interface.defaultName
+        }
+        interfaceNames = names
+        var http = HTTPClientSettings()
+        http.connectTimeout = 10
+        http.totalTimeout = 300  // a full 24-month ledger is tens of MB
+        http.retry = RetryPolicy(maxAttempts: 4, baseDelay: 0.5, maxDelay: 30)
+        self.http = http
+    }
+
+    public func interfaceName(_ interface: YardiOperation.Interface) -> String {
+        interfaceNames[interface] ?? interface.defaultName
+    }
+}
+
+/// One Yardi call of a run: an operation for one property.
+public struct YardiJob: Sendable, Equatable {
+    public var property: Property
+    public var operation: YardiOperation
+
+    public init(property: Property, operation: YardiOperation) {
+        self.property = property; self.operation = operation
+    }
+}
+
+/// Yardi Voyager SOAP calls into the landing zone: each response lands as `yardi/<property>/<Operation>.xml`
+/// once it is HTTP 200, parses as XML and carries its payload without a fault or error message.
+public final class YardiClient: Sendable {
+    public let settings: YardiFetchSettings
+    private let logins: [YardiOperation.Interface: YardiLogin]
+    private let redactor: Redactor
+    private let limiter: HostLimiter
+
+    /// Resolves the credential block of every interface up front, so a missing variable is one clear error.
+    public init(settings: YardiFetchSettings, credentials: Credentials, operations: [YardiOperation] = YardiOperation.allCases) throws {
+        self.settings = settings
+        var logins: [YardiOperation.Interface: YardiLogin] = [:]
+        for interface in Set(operations.map(\.interface)) {
+            logins[interface] = try credentials.yardiLogin(interface: settings.interfaceName(interface))
+        }
+        self.logins = logins
+        redactor = credentials.redactor
+        limiter = HostLimiter(perHost: settings.perHostLimit)
+    }
+
+    /// The request for one operation and property (the body holds the credentials: never log it).
+    public func request(_ operation: YardiOperation, property: Property, asOf: LocalDate) throws -> SOAPRequest {
+        guard let code = property.propertyCode else {
+            throw LandingError("property \(property.key) has no Yardi property_code in the registry")
+        }
+        guard let login = logins[operation.interface] else {
+            throw LandingError("no Yardi credentials resolved for \(settings.interfaceName(operation.interface))")
+        }
+        return operation.request(baseURL: settings.baseURL, interfaceName: settings.interfaceName(operation.interface),
+                                 login: login, propertyCode: code, asOfYear: asOf.year, asOfMonth: asOf.month)
+    }
+
+    /// Calls one operation and lands its response; records the entry in the manifest and returns it
+    /// (with `error` set when nothing landed). Never throws: a batch goes on.
+    public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+        let started = Date()
+        var entry = ManifestEntry(pms: PMS.yardi.rawValue, property: property.key, operation: operation.name,
+                                  asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
+        entry.asOf = asOf.iso
+        do {
+            let request = try request(operation, property: property, asOf: asOf)
+            entry.url = redactor.redact(request.url)
+            let (response, attempts) = try SOAPTransport.send(request, settings: settings.http, limiter: limiter, redactor: redactor)
+            entry.attempts = attempts
+            entry.httpStatus = response.status
+            // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
+            _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation.name,
+                                 expectedRoot: operation.payloadRoot, property: property.key)
+            let name = operation.name + ".xml"
+            let staged = try landing.stagingPath(pms: .yardi, property: property.key, name: name)
+            defer { landing.discard(staged: staged) }
+            guard FileManager.default.createFile(atPath: staged, contents: Data(response.body)) else {
+                throw LandingError("cannot write \(staged)")
+            }
+            let landed = try landing.commit(staged: staged, pms: .yardi, property: property.key, name: name)
+            entry.path = landed.relativePath
+            entry.size = landed.size
+            entry.sha256 = landed.sha256
+        } catch let error as SOAPError {
+            entry.error = redactor.redact(error.reason)
+        } catch {
+            entry.error = redactor.redact("\(error)")
+        }
+        let finished = Date()
+        entry.finishedAt = Timestamp.string(finished)
+        entry.seconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
+        do {
+            try landing.record(entry)
+        } catch {
+            entry.error = (entry.error.map { $0 + "; " } ?? "") + "\(error)"
+        }
+        return entry
+    }
+}
+
+/// Posting a SOAP request with retries that know SOAP: connection errors, 429 and 5xx are retried,
+/// except a 500 carrying a client fault (`soap:Client`, RPX `inv_Param`, `ActionNotSupported`) —
+/// the same request would only fail the same way.
+enum SOAPTransport {
+    static func send(_ request: SOAPRequest, settings: HTTPClientSettings, limiter: HostLimiter,
+                     redactor: Redactor) throws -> (HTTPResponse, Int) {
+        let http = HTTPRequest(method: "POST", url: request.url, headers: request.headers, body: request.body)
+        let client = HTTPClient(settings: settings, redactor: redactor)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try limiter.withPermit(host: http.host) { try client.send(http) }
+                let transient = response.status == 429 || ((500...599).contains(response.status) && !isClientFault(response.body))
+                guard transient, attempt < settings.retry.maxAttempts else { return (response, attempt) }
+                Thread.sleep(forTimeInterval: settings.retry.delay(
+                    afterAttempt: attempt, retryAfter: RetryPolicy.retryAfterSeconds(response.headers["retry-after"])))
+            } catch let error as HTTPError {
+                guard error.isTransient, attempt < settings.retry.maxAttempts else {
+                    throw LandingError("\(redactor.redact(error.message)) (\(redactor.redact(request.url)), after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
+                }
+                Thread.sleep(forTimeInterval: settings.retry.delay(afterAttempt: attempt, retryAfter: nil))
+            }
+        }
+    }
+
+    /// A fault whose code says the request itself is wrong.
+    static func isClientFault(_ body: [UInt8]) -> Bool {
+        let head = String(decoding: body.prefix(2048), as: UTF8.self)
+        guard let start = head.range(of: "<faultcode")?.upperBound, let end = head.range(of: "</faultcode>", range: start..<head.endIndex)
+        else { return false }
+        let code = head[start..<end.lowerBound]
+        return code.contains("Client") || code.contains("inv_Param") || code.contains("ActionNotSupported")
+    }
+}
+
+/// Runs a batch of Yardi calls on a bounded number of threads.
+public enum YardiFetch {
+    /// Every (property, operation) pair, properties in the given order, operations in catalogue order.
+    public static func jobs(properties: [Property], operations: [YardiOperation]) -> [YardiJob] {
+        properties.flatMap { property in operations.map { YardiJob(property: property, operation: $0) } }
+    }
+
+    /// Fetches every job into `landing`, `parallel` at a time; `progress` is called once per job as it ends.
+    public static func run(_ jobs: [YardiJob], asOf: LocalDate, client: YardiClient, landing: LandingZone, parallel: Int,
+                           progress: @escaping @Sendable (ManifestEntry, Int) -> Void = { _, _ in }) -> [ManifestEntry] {
+        let results = Locked([ManifestEntry?](repeating: nil, count: jobs.count))
+        let done = Locked(0)
+        WorkerPool.run(items: jobs.count, width: parallel) { index in
+            let job = jobs[index]
+            let entry = client.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+            results.withLock { $0[index] = entry }
+            done.withLock { count in
+                count += 1
+                progress(entry, count)
+            }
+        }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+
+extension Simulator {
+    /// Fault-free except that every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`.
+    static let yardiFailing = Result { try Simulator(flags: ["--fail-property", "yp_harbor_point"]) }
+
+    var yardiURL: String { base + "/yardi/webservices" }
+
+    /// The simulator's Yardi credentials (its README), with the password given.
+    func yardiEnvironment(password: String = "simpass") -> [String: String] {
+        ["OWNERDASH_YARDI_URL": yardiURL, "YARDI_USERNAME": "simuser", "YARDI_PASSWORD": password,
+         "YARDI_SERVER_NAME": "sim_sql", "YARDI_DATABASE": "sim_voyager", "YARDI_INTERFACE_ENTITY": "OwnerDash",
+         "YARDI_INTERFACE_LICENSE": "sim-yardi-license"]
+    }
+}
+
+let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidentLeaseCharges_Login",
+                       "GetResidentTransactions_Login", "AvailableUnits_Login", "GetYardiGuestActivity_Login"]
+
+/// `ownerdash fetch` + `load --run` for Yardi properties, end to end against pms_sim.
+@Suite struct YardiFetchTests {
+    @Test func twoYardiPropertiesLandAndLoadWithTheSimulatorsNumbers() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--pms", "yardi", "--property", "yp_cedar_bluff", "--property", "yp_harbor_point",
+                                             "--as-of", "2026-11-20", "--parallel", "4"],
+                                            environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+        let run = workspace.runDirectory(runID)
+        var expected = ["manifest.json"]
+        for property in ["yp_cedar_bluff", "yp_harbor_point"] {
+            for operation in yardiOperations { expected.append("yardi/\(property)/\(operation).xml") }
+        }
+        #expect(workspace.files(under: run) == expected.sorted())
+        let manifest = try workspace.manifest(runID)
+        #expect(manifest.artifacts.count == 14)
+        for artifact in manifest.artifacts {
+            let path = try #require(artifact["path"] as? String)
+            let bytes = try Data(contentsOf: run.appendingPathComponent(path))
+            var digest = SHA256()
+            digest.update([UInt8](bytes))
+            #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)")
+            #expect(artifact["http_status"] as? Int == 200 && artifact["error"] is NSNull)
+            #expect(artifact["operation"] as? String == (path as NSString).lastPathComponent.replacingOccurrences(of: ".xml", with: ""))
+            #expect((artifact["url"] as? String)?.hasPrefix(simulator.yardiURL + "/Itf") == true)
+        }
+        #expect(!manifest.text.contains("simpass") && !fetch.stderr.contains("simpass") && !fetch.stdout.contains("simpass"))
+
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 14)
+
+        let database = try Database(path: workspace.data.appendingPathComponent("yardi_raw.db").path, mode: .readOnly)
+        for property in ["yp_cedar_bluff", "yp_harbor_point"] {
+            let truth = try simulator.truth(property)
+            let counts = truth["unit_counts"] as? [String: Any]
+            func one(_ sql: String) throws -> SQLValue? { try database.query(sql, [":p": .text(property)]).first?.first }
+            #expect(try one("SELECT count(*) FROM yardi_units WHERE property_id = :p")?.integerValue
+                    == Int64(truth["total_units"] as? Int ?? -1), "\(property) units")
+            #expect(try one("SELECT count(*) FROM yardi_units WHERE property_id = :p AND economic_status_description = 'Occupied No Notice'")?.integerValue
+                    == Int64(counts?["occupied_no_notice"] as? Int ?? -1), "\(property) occupied without notice")
+            // Open charges after FIFO payment allocation = the truth's delinquent total, to the cent.
+            let totals = (truth["delinquency"] as? [String: Any])?["totals"] as? [String: Any]
+            let delinquent = try #require(totals?["delinquent"] as? Double)
+            #expect(try one("SELECT sum(CAST(round(balance_due * 100) AS INTEGER)) FROM yardi_transactions WHERE property_id = :p")?.integerValue
+                    == Int64((delinquent * 100).rounded()), "\(property) open balance")
+            #expect(try one("""
+                SELECT count(*) FROM (SELECT tenant_code FROM yardi_transactions WHERE property_id = :p
+                                      GROUP BY tenant_code HAVING sum(balance_due) > 0)
+                """)?.integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1), "\(property) households owing")
+            #expect(try one("SELECT count(DISTINCT run_id) || '/' || min(as_of_date) FROM yardi_residents WHERE property_id = :p")?.textValue
+                    == "1/2026-11-20")
+        }
+        let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 14)
+    }
+
+    @Test func aFailingPropertyIsNamedAndTheOthersStillLand() throws {
+        let simulator = try Simulator.yardiFailing.get()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff", "--property", "yp_harbor_point",
+                                             "--reports", "GetUnitInformation,GetResidentsByStatus", "--as-of", "2026-11-20",
+                                             "--parallel", "4"], environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 2, "stderr: \(fetch.stderr)")
+        #expect(fetch.stderr.contains("yardi/yp_harbor_point/GetUnitInformation.xml: error: SOAP Fault soap:Server: Server was unable to process request."))
+        #expect(fetch.stderr.contains("yardi/yp_harbor_point/GetResidentsByStatus.xml: error:"))
+        let runID = try #require(fetch.runID)
+        #expect(workspace.files(under: workspace.runDirectory(runID)) == [
+            "manifest.json", "yardi/yp_cedar_bluff/GetResidentsByStatus.xml", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
+        let failed = try workspace.manifest(runID).artifacts.filter { !($0["error"] is NSNull) }
+        #expect(failed.map { $0["property"] as? String } == ["yp_harbor_point", "yp_harbor_point"])
+        #expect(failed.allSatisfy { $0["path"] is NSNull && $0["http_status"] as? Int == 500 })
+
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "the failed calls are reported, not loaded: \(load.stderr)")
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 2)
+    }
+
+    @Test func aWrongPasswordFailsEveryCallWithoutShowingIt() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let secret = "wrong-secret-\(UUID().uuidString)"
+        let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff", "--reports", "GetUnitInformation,AvailableUnits_Login",
+                                             "--as-of", "2026-11-20"], environment: simulator.yardiEnvironment(password: secret))
+        #expect(fetch.status == 3, "nothing landed: \(fetch.stderr)")
+        #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetUnitInformation.xml: error: login failed (check YARDI_USERNAME"))
+        #expect(!fetch.stderr.contains(secret) && !fetch.stdout.contains(secret))
+        let runID = try #require(fetch.runID)
+        #expect(!(try workspace.manifest(runID).text.contains(secret)))
+    }
+
+    @Test func aCredentialsFileOthersCanReadIsRefused() throws {
+        let workspace = try Workspace()
+        let path = workspace.root.appendingPathComponent("credentials.json").path
+        try Data(#"{"YARDI_PASSWORD": "from-the-file"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o640)
+        let result = try workspace.ownerdash(["fetch", "--pms", "yardi"], environment: ["OWNERDASH_CREDENTIALS": path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has mode 0640; it must be readable by its owner only (0600): run chmod 600 \(path)"))
+    }
+}
