@@ -14,6 +14,7 @@ final class RecordPipeline: @unchecked Sendable {
     private var writer: RawReportWriter
     private var writeError: (any Error)?
     private let done = DispatchSemaphore(value: 0)
+    private var joined = false
     private var batch: [ReportRecord] = []
     private let batchSize = 2048
 
@@ -33,17 +34,30 @@ final class RecordPipeline: @unchecked Sendable {
 
     /// Writes what is queued, waits for the writer thread, and returns the rows inserted.
     func finish() throws -> Int {
-        try send()
+        do {
+            try send()
+        } catch {
+            abort()
+            throw error
+        }
         channel.close()
-        done.wait()
+        join()
         if let writeError { throw writeError }
         return writer.rowCount
     }
 
     /// Stops the writer thread without waiting for queued records (the transaction is rolled back anyway).
+    /// Safe to call after `finish`, and more than once.
     func abort() {
         channel.close(failure: ChannelClosed())
+        join()
+    }
+
+    /// Waits for the writer thread once; later calls return at once.
+    private func join() {
+        guard !joined else { return }
         done.wait()
+        joined = true
     }
 
     private func send() throws {
