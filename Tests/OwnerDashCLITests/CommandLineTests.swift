@@ -152,10 +152,13 @@ final class DataDir {
                 }
                 let totals: Totals
             }
+            struct Month: Decodable { let move_ins: Int, move_outs: Int, renewals: Int, notices: Int }
             let unit_counts: Counts
             let physical_occupancy_pct: Double
             let delinquency: Delinquency
+            let activity_by_month: [String: Month]
         }
+        let as_of: String
         let properties: [String: Property]
     }
 
@@ -188,6 +191,12 @@ final class DataDir {
             #expect(aging == expected, "delinquency of \(key)")
             let rentRoll = try OwnerDash.sqlite(database, "SELECT count(DISTINCT unit_number) FROM realpage_rent_roll WHERE property_id = '\(key)'")
             #expect(rentRoll == String(c.total_units), "rent roll units of \(key)")
+            let month = String(truth.as_of.prefix(7))
+            let summary = try OwnerDash.sqlite(database, """
+                SELECT month, move_ins, move_outs, renewals, notices FROM realpage_monthly_summary WHERE property_id = '\(key)'
+                """)
+            let m = try #require(fact.activity_by_month[month])
+            #expect(summary == "\(month)|\(m.move_ins)|\(m.move_outs)|\(m.renewals)|\(m.notices)", "monthly summary of \(key)")
         }
         // Running the demo again loads nothing new.
         let again = try OwnerDash.run(["demo", "--data-dir", data.path])
