@@ -52,6 +52,7 @@ public struct Redactor: Sendable {
         self.secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
     }
 
+    /// The text with every known secret replaced by `***`.
     public func redact(_ text: String) -> String {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
     }

@@ -14,14 +14,17 @@ public struct ArgumentSpec: Sendable {
     public var kind: Kind
     public var help: String
 
+    /// `--name VALUE`.
     public static func option(_ name: String, _ valueName: String, repeating: Bool = false, help: String) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .option(valueName: valueName, repeating: repeating), help: help)
     }
 
+    /// `--name` without a value.
     public static func flag(_ name: String, help: String) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .flag, help: help)
     }
 
+    /// A bare word (or all remaining bare words when repeating).
     public static func positional(_ name: String, repeating: Bool = false, optional: Bool = false, help: String) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: .positional(repeating: repeating, optional: optional), help: help)
     }
@@ -117,7 +120,10 @@ public struct ParsedArguments: Sendable {
         }
     }
 
+    /// The last value given for an option or positional.
     public func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value given for a repeating option or positional.
     public func values(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether a flag was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }

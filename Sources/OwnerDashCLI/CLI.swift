@@ -13,6 +13,7 @@ public enum CLI {
         DemoCommand.self,
     ]
 
+    /// Runs the process's command line and exits with its code.
     public static func main() {
         let code = run(Array(CommandLine.arguments.dropFirst()))
         exit(code.rawValue)

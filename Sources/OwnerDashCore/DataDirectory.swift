@@ -16,6 +16,7 @@ public struct DataDirectory: Sendable {
     public var unifiedDatabase: String { path("unified.db") }
     public var landing: String { path("landing") }
 
+    /// A file inside the data directory.
     public func path(_ name: String) -> String {
         (root as NSString).appendingPathComponent(name)
     }
@@ -36,6 +37,7 @@ public struct RunID: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ value: String) { self.value = value }
 
+    /// A fresh id for a run starting now.
     public static func new(now: Date = Date()) -> RunID {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt

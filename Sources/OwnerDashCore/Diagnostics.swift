@@ -26,10 +26,14 @@ public final class Diagnostics: @unchecked Sendable {
 
     /// `subject` is what the line is about: a file, `property/artifact`, or a stage.
     public func error(_ subject: String?, _ message: String) { log(.error, subject, message) }
+    /// A problem that did not stop the work (counted, always printed).
     public func warning(_ subject: String?, _ message: String) { log(.warning, subject, message) }
+    /// Progress; silenced by --quiet.
     public func info(_ subject: String?, _ message: String) { log(.info, subject, message) }
+    /// Detail; printed only with --verbose.
     public func debug(_ subject: String?, _ message: String) { log(.debug, subject, message) }
 
+    /// Writes one line at a level (errors and warnings are counted).
     public func log(_ level: Level, _ subject: String?, _ message: String) {
         lock.lock(); defer { lock.unlock() }
         switch level {
@@ -68,22 +72,26 @@ public final class StandardOutput {
 
     deinit { flush() }
 
+    /// Queues text for stdout.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flush() }
     }
 
+    /// Queues bytes for stdout.
     public func write(bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }
 
+    /// Writes everything queued.
     public func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(1, raw.baseAddress! + offset, raw.count - offset)
+                let written = Foundation.write(1, base + offset, raw.count - offset)
                 if written <= 0 {
                     if written < 0 && errno == EINTR { continue }
                     // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools.

@@ -26,7 +26,9 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
         return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
+    /// Compares amounts.
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.cents < rhs.cents }
+    /// Exact cent arithmetic.
     public static func + (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents + rhs.cents) }
     public static func - (lhs: Money, rhs: Money) -> Money { Money(cents: lhs.cents - rhs.cents) }
     public static func += (lhs: inout Money, rhs: Money) { lhs.cents += rhs.cents }

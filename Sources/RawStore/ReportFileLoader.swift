@@ -51,6 +51,7 @@ public struct ReportFileLoader {
         self.store = store; self.configuration = configuration; self.runID = runID
     }
 
+    /// Loads one report file in one transaction; throws a one-line reason (without the path) when it cannot.
     public func load(path: String, hints: ReportFileHints = ReportFileHints()) throws -> ReportLoadOutcome {
         if let key = hints.propertyKey, configuration.property(key: key) == nil {
             throw ReportLoadError("unknown property \"\(key)\" (not in the configuration's property registry)")

@@ -123,10 +123,12 @@ public final class Statement {
 
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The name of a result column (0-based).
     public func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
 
+    /// The current row's value in a column (0-based), in its stored SQLite type.
     public func value(at index: Int) -> SQLValue {
         let column = Int32(index)
         switch sqlite3_column_type(handle, column) {
@@ -141,17 +143,21 @@ public final class Statement {
         }
     }
 
+    /// Every column of the current row.
     public func currentRow() -> [SQLValue] { (0..<columnCount).map { value(at: $0) } }
 
+    /// A column as text; nil for NULL.
     public func text(at index: Int) -> String? {
         guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return nil }
         return String(cString: bytes)
     }
 
+    /// A column as an integer; nil for NULL.
     public func int(at index: Int) -> Int? {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, Int32(index)))
     }
 
+    /// A column as a double; nil for NULL.
     public func double(at index: Int) -> Double? {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, Int32(index))
     }

@@ -10,7 +10,7 @@ struct FetchCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property of the PMS"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
-        .option("--reports", "a,b", help: "RealPage report types and/or Yardi operations to fetch, comma-separated; default: all"),
+        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all six) and Yardi operations, comma-separated; default: all"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
     ]
@@ -26,8 +26,14 @@ struct FetchCommand: Command {
         data/landing/<run_id>/yardi/<property>/<Operation>.xml once it is HTTP 200, XML, and free of SOAP
         faults and error messages. --reports takes report types and operation names alike.
 
+        RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo,
+        getrentableitems) lands as data/landing/<run_id>/realpage/<property>/<operation>.xml beside the
+        reports: by default whenever REALPAGE_RPX_LICENSE_KEY is set, or when --reports names them
+        ("rpx" selects all six). Endpoint: OWNERDASH_REALPAGE_RPX_URL, else realpage.rpx_url.
+
         Credentials (environment, or a 0600 JSON file named by OWNERDASH_CREDENTIALS; the environment
-        wins): REALPAGE_TOKEN, or REALPAGE_TOKEN_COMMAND (a command that prints a fresh token; it is run
+        wins): REALPAGE_RPX_LICENSE_KEY (+ optional REALPAGE_RPX_USERNAME, REALPAGE_RPX_PASSWORD);
+        REALPAGE_TOKEN, or REALPAGE_TOKEN_COMMAND (a command that prints a fresh token; it is run
         again when the token expires); YARDI_USERNAME, YARDI_PASSWORD, YARDI_SERVER_NAME, YARDI_DATABASE,
         YARDI_PLATFORM (default "SQL Server"), YARDI_INTERFACE_ENTITY, YARDI_INTERFACE_LICENSE (each of the
         last two may be overridden per interface with a _<INTERFACE> suffix, e.g.
@@ -80,7 +86,6 @@ struct FetchCommand: Command {
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
         let properties = try selectedProperties(configuration)
-        let (reports, operations) = try selectedArtifacts(configuration)
         let environment = ProcessInfo.processInfo.environment
         let credentials: Credentials
         do {
@@ -88,12 +93,16 @@ struct FetchCommand: Command {
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
-        let reportJobs = RealPageFetch.jobs(properties: properties.filter { $0.pms == .realpage }, reports: reports)
+        let (reports, rpxOperations, operations) = try selectedArtifacts(configuration, credentials: credentials)
+        let realpage = properties.filter { $0.pms == .realpage }
+        let reportJobs = RealPageFetch.jobs(properties: realpage, reports: reports)
+        let rpxJobs = realpage.flatMap { property in rpxOperations.map { RPXJob(property: property, operation: $0) } }
         let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations)
-        guard !reportJobs.isEmpty || !yardiJobs.isEmpty else {
+        guard !reportJobs.isEmpty || !rpxJobs.isEmpty || !yardiJobs.isEmpty else {
             throw UsageError("ownerdash fetch: nothing to fetch: --reports names no artifact of the selected properties' PMS")
         }
         let client = reportJobs.isEmpty ? nil : try reportClient(configuration, credentials: credentials, environment: environment)
+        let rpx = rpxJobs.isEmpty ? nil : try rpxClient(configuration, credentials: credentials, environment: environment)
         let yardi = yardiJobs.isEmpty ? nil : try yardiClient(configuration, credentials: credentials, operations: operations,
                                                                environment: environment)
 
@@ -104,10 +113,10 @@ struct FetchCommand: Command {
         output.write("run \(runID.value)\n")
         output.flush()
 
-        let jobs = reportJobs.map(FetchJob.report) + yardiJobs.map(FetchJob.yardi)
+        let jobs = reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi)
         log.info(nil, "fetching \(jobs.count) artifact(s) for \(properties.count) propert\(properties.count == 1 ? "y" : "ies") as of \(asOf.iso), \(parallel) at a time, into \(landing.runDirectory)")
         let total = jobs.count
-        let entries = try FetchBatch.run(jobs, asOf: asOf, reports: client, yardi: yardi, landing: landing, parallel: parallel) { entry, done in
+        let entries = try FetchBatch.run(jobs, asOf: asOf, reports: client, rpx: rpx, yardi: yardi, landing: landing, parallel: parallel) { entry, done in
             // One line per artifact as it ends, so a long run shows progress and failures at once.
             if let error = entry.error {
                 log.error("\(entry.pms)/\(entry.subject)", error)
@@ -153,24 +162,48 @@ struct FetchCommand: Command {
         }
     }
 
-    /// The RealPage reports and Yardi operations named by --reports (default: all of both).
-    private func selectedArtifacts(_ configuration: Configuration) throws -> ([ReportDefinition], [YardiOperation]) {
+    /// The RealPage reports, RPX operations and Yardi operations named by --reports. Default: every report and
+    /// Yardi operation, and the RPX operations when an RPX license key is configured.
+    private func selectedArtifacts(_ configuration: Configuration,
+                                   credentials: Credentials) throws -> ([ReportDefinition], [RPXOperation], [YardiOperation]) {
         let catalogue = configuration.realpage.reports
-        guard let names = reportNames else { return (catalogue, YardiOperation.allCases) }
+        guard let names = reportNames else {
+            let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases
+            return (catalogue, rpx, YardiOperation.allCases)
+        }
         guard !names.isEmpty else { throw UsageError("ownerdash fetch: --reports needs at least one report type or operation") }
         var reports: [ReportDefinition] = []
+        var rpx: [RPXOperation] = []
         var operations: [YardiOperation] = []
         for name in names {
             if let report = catalogue.first(where: { $0.parser == name }) {
-                reports.append(report)
+                if !reports.contains(report) { reports.append(report) }
+            } else if name.lowercased() == "rpx" {
+                rpx += RPXOperation.allCases.filter { !rpx.contains($0) }
+            } else if let operation = RPXOperation(rawValue: name.lowercased()) {
+                if !rpx.contains(operation) { rpx.append(operation) }
             } else if let operation = YardiOperation.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
-                operations.append(operation)
+                if !operations.contains(operation) { operations.append(operation) }
             } else {
                 throw UsageError("ownerdash fetch: unknown report or operation \"\(name)\" (reports: \(catalogue.map(\.parser).joined(separator: ", ")); "
+                                 + "RPX: rpx or \(RPXOperation.allCases.map(\.name).joined(separator: ", ")); "
                                  + "Yardi operations: \(YardiOperation.allCases.map(\.name).joined(separator: ", ")))")
             }
         }
-        return (reports, operations)
+        return (reports, rpx, operations)
+    }
+
+    private func rpxClient(_ configuration: Configuration, credentials: Credentials,
+                           environment: [String: String]) throws -> RPXClient {
+        guard let url = Credentials.rpxURL(configured: configuration.realpage.rpxURL, environment: environment),
+              url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw ConfigurationError("no http(s) RPX endpoint: set OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url in \(global.configPath)")
+        }
+        do {
+            return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
     }
 
     private func reportClient(_ configuration: Configuration, credentials: Credentials,
