@@ -4,6 +4,7 @@ import OwnerDashCore
 /// One artifact of a fetch run: a RealPage report download or a Yardi SOAP call.
 public enum FetchJob: Sendable, Equatable {
     case report(ReportJob)
+    case rpx(RPXJob)
     case yardi(YardiJob)
 }
 
@@ -11,7 +12,7 @@ public enum FetchJob: Sendable, Equatable {
 public enum FetchBatch {
     /// Fetches every job into `landing` and stamps the manifest finished. A job whose client is nil
     /// fails with a message (the caller builds the clients its jobs need). Entries come back in job order.
-    public static func run(_ jobs: [FetchJob], asOf: LocalDate, reports: RealPageReportClient?, yardi: YardiClient?,
+    public static func run(_ jobs: [FetchJob], asOf: LocalDate, reports: RealPageReportClient?, rpx: RPXClient? = nil, yardi: YardiClient?,
                            landing: LandingZone, parallel: Int,
                            progress: @escaping @Sendable (ManifestEntry, Int) -> Void = { _, _ in }) throws -> [ManifestEntry] {
         let results = Locked([ManifestEntry?](repeating: nil, count: jobs.count))
@@ -24,6 +25,12 @@ public enum FetchBatch {
                     entry = reports.fetch(report: job.report, property: job.property, asOf: asOf, into: landing)
                 } else {
                     entry = Self.unconfigured(pms: .realpage, property: job.property.key, report: job.report.parser, landing: landing)
+                }
+            case .rpx(let job):
+                if let rpx {
+                    entry = rpx.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+                } else {
+                    entry = Self.unconfigured(pms: .realpage, property: job.property.key, operation: job.operation.name, landing: landing)
                 }
             case .yardi(let job):
                 if let yardi {

@@ -79,26 +79,40 @@ public final class YardiClient: Sendable {
     /// Calls one operation and lands its response; records the entry in the manifest and returns it
     /// (with `error` set when nothing landed). Never throws: a batch goes on.
     public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+        SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
+                          asOf: asOf, landing: landing, http: settings.http, limiter: limiter, redactor: redactor) {
+            try request(operation, property: property, asOf: asOf)
+        }
+    }
+}
+
+/// Calling one SOAP operation and landing its response as `<pms>/<property>/<operation>.xml`.
+enum SOAPLanding {
+    /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
+    /// records the manifest entry either way. Never throws.
+    static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
+                      landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
+                      request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()
-        var entry = ManifestEntry(pms: PMS.yardi.rawValue, property: property.key, operation: operation.name,
+        var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
                                   asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
         entry.asOf = asOf.iso
         do {
-            let request = try request(operation, property: property, asOf: asOf)
+            let request = try makeRequest()
             entry.url = redactor.redact(request.url)
-            let (response, attempts) = try SOAPTransport.send(request, settings: settings.http, limiter: limiter, redactor: redactor)
+            let (response, attempts) = try SOAPTransport.send(request, settings: http, limiter: limiter, redactor: redactor)
             entry.attempts = attempts
             entry.httpStatus = response.status
             // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
-            _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation.name,
-                                 expectedRoot: operation.payloadRoot, property: property.key)
-            let name = operation.name + ".xml"
-            let staged = try landing.stagingPath(pms: .yardi, property: property.key, name: name)
+            _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
+                                 expectedRoot: expectedRoot, property: property)
+            let name = operation + ".xml"
+            let staged = try landing.stagingPath(pms: pms, property: property, name: name)
             defer { landing.discard(staged: staged) }
             guard FileManager.default.createFile(atPath: staged, contents: Data(response.body)) else {
                 throw LandingError("cannot write \(staged)")
             }
-            let landed = try landing.commit(staged: staged, pms: .yardi, property: property.key, name: name)
+            let landed = try landing.commit(staged: staged, pms: pms, property: property, name: name)
             entry.path = landed.relativePath
             entry.size = landed.size
             entry.sha256 = landed.sha256

@@ -89,3 +89,10 @@ extension SOAPResponse {
         try SOAPResponse(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot)
     }
 }
+
+extension SOAPResponse {
+    /// Parses and checks an RPX response for `operation`.
+    static func rpx(_ bytes: [UInt8], _ operation: RPXOperation) throws -> SOAPResponse {
+        try SOAPResponse(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot)
+    }
+}

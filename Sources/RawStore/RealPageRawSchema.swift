@@ -132,5 +132,138 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_lease_expirations"))
             """),
+        // RPX SOAP: one table per operation, source fields in snake case; `source_row` is the record's
+        // 1-based position in the payload. Their snapshots are recorded in loaded_artifacts with the
+        // operation name (`unitlist`, ...) as report_type.
+        Migration(version: 2, name: "RPX SOAP tables", sql: """
+            CREATE TABLE realpage_sites (
+                \(lineage)
+                site_id              TEXT NOT NULL,
+                site_number          TEXT,
+                site_name            TEXT,
+                pmc_name             TEXT,
+                address1             TEXT,
+                city                 TEXT,
+                state                TEXT,
+                zip                  TEXT,
+                phone                TEXT,
+                email                TEXT,
+                sys_date             TEXT,
+                ar_accounting_date   TEXT,
+                ar_accounting_period TEXT
+            ) STRICT;
+            \(naturalKey("realpage_sites"))
+
+            CREATE TABLE realpage_buildings (
+                \(lineage)
+                building_id     TEXT NOT NULL,
+                building_number TEXT,
+                address_line1   TEXT,
+                city            TEXT,
+                state           TEXT,
+                zip             TEXT
+            ) STRICT;
+            \(naturalKey("realpage_buildings"))
+
+            CREATE TABLE realpage_units (
+                \(lineage)
+                unit_id                  TEXT NOT NULL,
+                unit_number              TEXT NOT NULL,
+                building_id              TEXT,
+                building_number          TEXT,
+                building_name            TEXT,
+                floorplan_id             TEXT,
+                floorplan_name           TEXT,
+                gross_sqft               INTEGER,
+                rentable_sqft            INTEGER,
+                vacant                   INTEGER,
+                available                INTEGER,
+                available_date           TEXT,
+                unit_deleted             INTEGER,
+                unit_designation         TEXT,
+                market_rent              REAL,
+                reason_not_available     TEXT,
+                made_ready_date          TEXT,
+                unit_reserved            INTEGER,
+                expected_move_in_date    TEXT,
+                on_notice_for_date       TEXT,
+                fp_report_unit_occupancy INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_units"))
+
+            CREATE TABLE realpage_residents (
+                \(lineage)
+                resident_member_id TEXT,
+                household_id       TEXT,
+                lease_id           TEXT,
+                unit_id            TEXT,
+                unit_number        TEXT,
+                first_name         TEXT,
+                last_name          TEXT,
+                lease_status       TEXT,
+                lease_type         TEXT,
+                relationship       TEXT,
+                head_of_household  INTEGER,
+                balance            REAL,
+                pending_balance    REAL,
+                in_eviction        INTEGER,
+                begin_date         TEXT,
+                end_date           TEXT,
+                move_in_date       TEXT,
+                move_out_date      TEXT,
+                notice_given_date  TEXT,
+                notice_for_date    TEXT,
+                lease_signed_date  TEXT
+            ) STRICT;
+            \(naturalKey("realpage_residents"))
+
+            CREATE TABLE realpage_leases (
+                \(lineage)
+                lease_id               TEXT NOT NULL,
+                resh_id                TEXT,
+                unit_id                TEXT,
+                next_lease_id          TEXT,
+                prior_lease_id         TEXT,
+                lease_signed_date      TEXT,
+                lease_begin_date       TEXT,
+                lease_end_date         TEXT,
+                move_in_date           TEXT,
+                month_to_month_date    TEXT,
+                initial_lease_date     TEXT,
+                payment_due_date       TEXT,
+                last_renewal_date      TEXT,
+                notice_on_date         TEXT,
+                notice_for_date        TEXT,
+                inactive_date          TEXT,
+                lease_status           TEXT,
+                lease_status_text      TEXT,
+                type_text              TEXT,
+                evict                  INTEGER,
+                rent                   REAL,
+                current_balance        REAL,
+                security_deposit       REAL,
+                lease_term_desc        TEXT,
+                head_of_household_name TEXT
+            ) STRICT;
+            \(naturalKey("realpage_leases"))
+
+            CREATE TABLE realpage_rentable_items (
+                \(lineage)
+                rid_id           TEXT NOT NULL,
+                item_name        TEXT,
+                item_type        TEXT,
+                billing_amount   REAL,
+                frequency        TEXT,
+                transaction_code TEXT,
+                in_service       INTEGER,
+                status           TEXT,
+                unit_id          TEXT,
+                lease_id         TEXT,
+                resh_id          TEXT,
+                start_date       TEXT,
+                end_date         TEXT
+            ) STRICT;
+            \(naturalKey("realpage_rentable_items"))
+            """),
     ]
 }

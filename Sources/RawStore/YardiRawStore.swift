@@ -80,26 +80,8 @@ public struct YardiArtifactLoader {
         }
         let table = YardiRawStore.table(of: operation)
         try database.withTransaction {
-            try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
-                .execute([":property": .text(property.key), ":as_of": .text(asOf.iso)])
-            var insert: (Statement, [Int32])?
-            for row in rows {
-                if insert == nil {
-                    let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0)
-                    let statement = try database.prepare("""
-                        INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-                        VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
-                        """)
-                    insert = (statement, columns.map { statement.parameterIndex(":" + $0) })
-                }
-                guard let (statement, indices) = insert else { continue }
-                statement.reset()
-                let lineage: [SQLValue] = [.text(runID.value), .text(property.key), .text(asOf.iso), .text(path), .text(sha256)]
-                for (offset, value) in (lineage + row.map(\.1)).enumerated() {
-                    try statement.bind(value, at: indices[offset])
-                }
-                _ = try statement.step()
-            }
+            try SOAPSnapshot.replace(database, table: table, lineage: SOAPSnapshot.Lineage(
+                runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256), rows: rows)
             try database.prepare("""
                 INSERT INTO loaded_artifacts (operation, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
                 VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
@@ -204,6 +186,6 @@ public struct YardiArtifactLoader {
         }
     }
 
-    private static func money(_ value: Money?) -> SQLValue { value.map { .real($0.dollars) } ?? .null }
-    private static func flag(_ value: Bool?) -> SQLValue { value.map { .integer($0 ? 1 : 0) } ?? .null }
+    private static func money(_ value: Money?) -> SQLValue { SOAPSnapshot.money(value) }
+    private static func flag(_ value: Bool?) -> SQLValue { SOAPSnapshot.flag(value) }
 }

@@ -59,3 +59,23 @@ func soapFixture(_ name: String) throws -> [UInt8] {
         #expect(YardiOperation.getResidentsByStatus.interface == .residentData)
     }
 }
+
+@Suite struct RPXEnvelopeTests {
+    @Test func authComesFirstAndTheActionIsLowerCase() throws {
+        let auth = RPXAuth(pmcID: "4248314", siteID: "5472172", licenseKey: "key<&>", username: "u", password: "pw")
+        let request = RPXOperation.getleaseinfo.request(url: "https://gateway.rpx.realpage.com/rpxgateway/partner/P/P.svc",
+                                                        auth: auth, asOf: "2026-11-20")
+        #expect(request.soapAction == "http://tempuri.org/IRPXService/getleaseinfo")
+        let operation = try #require(try XMLDocument(bytes: request.body).root?.child(named: "Body")?.child(named: "getleaseinfo"))
+        #expect(operation.namespaceURI == "http://tempuri.org/")
+        #expect(operation.children.map(\.localName) == ["auth", "getleaseinfo"])
+        let block = try #require(operation.child(named: "auth"))
+        #expect(block.children.map(\.localName) == ["pmcid", "siteid", "licensekey", "system", "username", "password"])
+        #expect(block.child(named: "licensekey")?.text == "key<&>")
+        #expect(block.child(named: "licensekey")?.namespaceURI == "http://tempuri.org/")
+        #expect(operation.child(named: "getleaseinfo")?.child(named: "residentstatus")?.text == "ALL")
+        let items = RPXOperation.getrentableitems.request(url: "u", auth: auth, asOf: "2026-11-20")
+        let text = String(decoding: items.body, as: UTF8.self)
+        #expect(text.contains("<getrentableitemRequest><unitid>0</unitid><dateneeded>2026-11-20</dateneeded><leaseid>0</leaseid></getrentableitemRequest>"))
+    }
+}

@@ -88,61 +88,90 @@ struct LoadCommand: Command {
             output.write("\(verb)  \(outcome.report.rawValue)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
         }
         guard run != nil else { return outcomes.exitCode }
-        let yardi = try loadYardi(try landedYardi(of: runID, configuration: configuration, log: log), runID: runID,
-                                  log: log, output: output)
-        return outcomes.exitCode == .success && yardi ? .success : .partial
+        let soap = try landedSOAP(of: runID, configuration: configuration, log: log)
+        let rpx = try loadRPX(soap.filter { $0.rpx != nil }, store: store, runID: runID, log: log, output: output)
+        let yardi = try loadYardi(soap.filter { $0.yardi != nil }, runID: runID, log: log, output: output)
+        return outcomes.exitCode == .success && rpx && yardi ? .success : .partial
     }
 
-    /// A landed Yardi response and what the manifest says about it.
-    private struct YardiItem {
+    /// A landed SOAP response (RPX or Yardi) and what the manifest says about it.
+    private struct SOAPItem {
         var file: String
-        var operation: YardiOperation
+        var rpx: RPXOperation?
+        var yardi: YardiOperation?
         var property: Property
         var asOf: LocalDate
         var sha256: String?
     }
 
-    /// The run's landed Yardi responses (filtered by --property; none when --report names a RealPage report).
-    private func landedYardi(of runID: RunID, configuration: Configuration, log: Diagnostics) throws -> [YardiItem] {
+    /// The run's landed RPX and Yardi responses (filtered by --property; none when --report names a report type).
+    private func landedSOAP(of runID: RunID, configuration: Configuration, log: Diagnostics) throws -> [SOAPItem] {
         guard hints.report == nil else { return [] }
         let manifest = try RunManifest.read(path: LandingZone.manifestPath(in: global.dataDirectory, runID: runID))
         let directory = LandingZone.runDirectory(in: global.dataDirectory, runID: runID)
-        var items: [YardiItem] = []
+        var items: [SOAPItem] = []
         var notFetched = 0
-        for entry in manifest.artifacts where entry.pms == PMS.yardi.rawValue {
-            guard let name = entry.operation, let operation = YardiOperation(rawValue: name) else { continue }
+        for entry in manifest.artifacts {
+            guard let name = entry.operation, let pms = PMS(rawValue: entry.pms) else { continue }
+            let rpx = pms == .realpage ? RPXOperation(rawValue: name) : nil
+            let yardi = pms == .yardi ? YardiOperation(rawValue: name) : nil
+            guard rpx != nil || yardi != nil else { continue }
             if let wanted = hints.propertyKey, wanted != entry.property { continue }
             guard entry.error == nil, let relative = entry.path else {
                 notFetched += 1
                 continue
             }
-            guard let property = configuration.property(key: entry.property), property.pms == .yardi else {
-                log.error("\(PMS.yardi.rawValue)/\(entry.property)/\(name).xml", "property \(entry.property) is not a Yardi property of the registry")
+            guard let property = configuration.property(key: entry.property), property.pms == pms else {
+                log.error("\(pms.rawValue)/\(entry.property)/\(name).xml", "property \(entry.property) is not a \(pms.rawValue) property of the registry")
                 continue
             }
             guard let asOf = (entry.asOf ?? entry.asOfRequested).flatMap({ LocalDate(iso: $0) }) else {
                 log.error(relative, "the manifest records no as-of date for this artifact")
                 continue
             }
-            items.append(YardiItem(file: (directory as NSString).appendingPathComponent(relative), operation: operation,
-                                   property: property, asOf: asOf, sha256: entry.sha256))
+            items.append(SOAPItem(file: (directory as NSString).appendingPathComponent(relative), rpx: rpx, yardi: yardi,
+                                  property: property, asOf: asOf, sha256: entry.sha256))
         }
         if notFetched > 0 {
-            log.info(nil, "\(notFetched) Yardi response(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
+            log.info(nil, "\(notFetched) SOAP response(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
         }
         return items
     }
 
+    /// Loads RPX responses into realpage_raw.db, one transaction each; false when any failed.
+    private func loadRPX(_ items: [SOAPItem], store: RealPageRawStore, runID: RunID, log: Diagnostics,
+                         output: StandardOutput) throws -> Bool {
+        let loader = RPXArtifactLoader(store: store, runID: runID)
+        var failed: [String] = []
+        for item in items {
+            guard let operation = item.rpx else { continue }
+            do {
+                let outcome = try loader.load(path: item.file, operation: operation, property: item.property,
+                                              asOf: item.asOf, expectedSHA256: item.sha256)
+                let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
+                output.write("\(verb)  \(outcome.operation.name)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
+            } catch {
+                log.error(item.file, "\(error)")
+                failed.append(item.file)
+            }
+        }
+        if !failed.isEmpty {
+            log.error(nil, "\(failed.count) of \(items.count) RPX response(s) failed: \(failed.joined(separator: ", "))")
+        }
+        return failed.isEmpty
+    }
+
     /// Loads Yardi responses into yardi_raw.db, one transaction each; false when any failed.
-    private func loadYardi(_ items: [YardiItem], runID: RunID, log: Diagnostics, output: StandardOutput) throws -> Bool {
+    private func loadYardi(_ items: [SOAPItem], runID: RunID, log: Diagnostics, output: StandardOutput) throws -> Bool {
         guard !items.isEmpty else { return true }
         let store = try YardiRawStore(path: global.dataDirectory.yardiRawDatabase)
         let loader = YardiArtifactLoader(store: store, runID: runID)
         var failed: [String] = []
         for item in items {
+            guard let operation = item.yardi else { continue }
             do {
                 // Landed bytes are never edited; the loader refuses a file whose sha256 differs from the manifest's.
-                let outcome = try loader.load(path: item.file, operation: item.operation, property: item.property,
+                let outcome = try loader.load(path: item.file, operation: operation, property: item.property,
                                               asOf: item.asOf, expectedSHA256: item.sha256)
                 let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
                 output.write("\(verb)  \(outcome.operation.name)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
@@ -186,7 +215,7 @@ struct LoadCommand: Command {
         if notFetched > 0 {
             log.info(nil, "\(notFetched) report(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
         }
-        if items.isEmpty && !manifest.artifacts.contains(where: { $0.pms == PMS.yardi.rawValue }) {
+        if items.isEmpty && !manifest.artifacts.contains(where: { $0.operation != nil }) {
             log.info(nil, "run \(runID.value) landed no RealPage reports to load")
         }
         return items

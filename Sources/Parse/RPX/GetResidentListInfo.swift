@@ -1,0 +1,52 @@
+import OwnerDashCore
+import SOAP
+
+/// One `resident` of getresidentlistinfo: a household member on a lease (filter `hohbit` for one row per lease).
+public struct RPXResident: Sendable, Equatable {
+    public var sourceIndex: Int
+    public var residentMemberID: String?
+    public var residentHouseholdID: String?
+    public var leaseID: String?
+    public var unitID: String?
+    public var unitNumber: String?
+    public var firstName: String?
+    public var lastName: String?
+    /// `Current`, `Future Lease`, `Applicant - Lease Signed`, `Former`, ... (no "Notice": see noticeGivenDate).
+    public var leaseStatus: String?
+    public var leaseType: String?
+    public var residentRelationship: String?
+    public var headOfHousehold: Bool?
+    /// Money with thousands separators and a leading minus (`-5,675.60`) in the source.
+    public var balance: Money?
+    public var pendingBalance: Money?
+    public var inEviction: Bool?
+    public var beginDate: LocalDate?
+    public var endDate: LocalDate?
+    public var moveInDate: LocalDate?
+    public var moveOutDate: LocalDate?
+    public var noticeGivenDate: LocalDate?
+    public var noticeForDate: LocalDate?
+    public var leaseSignedDate: LocalDate?
+}
+
+/// Decodes getresidentlistinfo (`residentlist/resident`, lower-case names).
+public enum GetResidentListInfo {
+    public static let operation = RPXOperation.getresidentlistinfo
+
+    public static func decode(_ bytes: [UInt8]) throws -> [RPXResident] {
+        let response = try SOAPResponse.rpx(bytes, operation)
+        return try response.payload.children(named: "resident").enumerated().map { offset, element in
+            let f = SOAPFields(element, operation: operation.name, record: "resident \(offset + 1)")
+            return RPXResident(sourceIndex: offset + 1, residentMemberID: f.text("residentmemberid"),
+                               residentHouseholdID: f.text("residenthouseholdid"), leaseID: f.text("leaseid"),
+                               unitID: f.text("unitid"), unitNumber: f.text("unitnumber"), firstName: f.text("firstname"),
+                               lastName: f.text("lastname"), leaseStatus: f.text("leasestatus"), leaseType: f.text("leasetype"),
+                               residentRelationship: f.text("residentrelationship"), headOfHousehold: try f.flag("hohbit"),
+                               balance: try f.money("balance"), pendingBalance: try f.money("pendingbalance"),
+                               inEviction: try f.flag("inevict"), beginDate: try f.date("begindate"), endDate: try f.date("enddate"),
+                               moveInDate: try f.date("moveindate"), moveOutDate: try f.date("moveoutdate"),
+                               noticeGivenDate: try f.date("noticegivendate"), noticeForDate: try f.date("noticefordate"),
+                               leaseSignedDate: try f.date("leasesigneddate"))
+        }
+    }
+}

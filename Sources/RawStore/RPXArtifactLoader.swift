@@ -1,0 +1,164 @@
+import Foundation
+import OwnerDashCore
+import Parse
+import SOAP
+import SQLiteKit
+
+/// The result of loading one landed RPX response.
+public struct RPXLoadOutcome: Sendable, Equatable {
+    public var artifact: String
+    public var operation: RPXOperation
+    public var propertyKey: String
+    public var asOf: LocalDate
+    public var rows: Int
+    /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
+    public var alreadyLoaded: Bool
+}
+
+/// Loads landed RPX SOAP responses into realpage_raw.db (migration 2 tables), one transaction per artifact,
+/// with the report loader's rules: same bytes change nothing, new bytes replace the snapshot, failures roll back.
+public struct RPXArtifactLoader {
+    private let store: RealPageRawStore
+    private let runID: RunID
+
+    public init(store: RealPageRawStore, runID: RunID) {
+        self.store = store; self.runID = runID
+    }
+
+    /// The raw table an operation's records go to.
+    public static func table(of operation: RPXOperation) -> String {
+        switch operation {
+        case .getsitelist: "realpage_sites"
+        case .getbuildings: "realpage_buildings"
+        case .unitlist: "realpage_units"
+        case .getresidentlistinfo: "realpage_residents"
+        case .getleaseinfo: "realpage_leases"
+        case .getrentableitems: "realpage_rentable_items"
+        }
+    }
+
+    /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
+    public func load(path: String, operation: RPXOperation, property: Property, asOf: LocalDate,
+                     expectedSHA256: String? = nil) throws -> RPXLoadOutcome {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ReportLoadError("cannot read the file") }
+        let bytes = [UInt8](data)
+        var hasher = SHA256()
+        hasher.update(bytes)
+        let sha256 = hasher.finalizeHex()
+        if let expectedSHA256, expectedSHA256 != sha256 {
+            throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
+        }
+        let database = store.database
+        let previous = try database.query("""
+            SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
+            WHERE report_type = :operation AND property_id = :property AND as_of_date = :as_of
+            """, [":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso)]).first
+        if let previous, previous[0].textValue == sha256 {
+            return RPXLoadOutcome(artifact: previous[2].textValue ?? path, operation: operation, propertyKey: property.key,
+                                  asOf: asOf, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
+        }
+        let rows: [[(String, SQLValue)]]
+        do {
+            rows = try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
+        } catch let error as SOAPError {
+            throw ReportLoadError(error.forProperty(property.key).description)
+        }
+        try database.withTransaction {
+            try SOAPSnapshot.replace(database, table: Self.table(of: operation), lineage: SOAPSnapshot.Lineage(
+                runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256), rows: rows)
+            try database.prepare("""
+                INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+                VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
+                ON CONFLICT (report_type, property_id, as_of_date) DO UPDATE SET
+                    artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
+                    row_count = excluded.row_count, warnings = NULL, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                """).execute([
+                    ":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso),
+                    ":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
+                    ":rows": .integer(Int64(rows.count)),
+                ])
+        }
+        return RPXLoadOutcome(artifact: path, operation: operation, propertyKey: property.key, asOf: asOf,
+                              rows: rows.count, alreadyLoaded: false)
+    }
+
+    // MARK: - Records -> raw columns
+
+    static func rows(operation: RPXOperation, bytes: [UInt8], siteID: String) throws -> [[(String, SQLValue)]] {
+        let money = SOAPSnapshot.money, flag = SOAPSnapshot.flag, date = SOAPSnapshot.date
+        func index(_ value: Int) -> (String, SQLValue) { ("source_row", .integer(Int64(value))) }
+        switch operation {
+        case .getsitelist:
+            // Every site of the license comes back; this artifact is stored for its own site.
+            let all = try GetSiteList.decode(bytes)
+            let mine = all.filter { $0.siteID == siteID }
+            guard !mine.isEmpty else {
+                throw SOAPError(operation: operation.name, kind: .invalidValue(
+                    "site \(siteID) is not among the \(all.count) sites the license key reaches"))
+            }
+            return mine.map { r in [
+                index(r.sourceIndex), ("site_id", .text(r.siteID)), ("site_number", SQLValue(r.siteNumber)),
+                ("site_name", SQLValue(r.siteName)), ("pmc_name", SQLValue(r.pmcName)), ("address1", SQLValue(r.address1)),
+                ("city", SQLValue(r.city)), ("state", SQLValue(r.state)), ("zip", SQLValue(r.zip)), ("phone", SQLValue(r.phone)),
+                ("email", SQLValue(r.email)), ("sys_date", date(r.sysDate)), ("ar_accounting_date", date(r.arAccountingDate)),
+                ("ar_accounting_period", SQLValue(r.arAccountingPeriod)),
+            ] }
+        case .getbuildings:
+            return try GetBuildings.decode(bytes).map { r in [
+                index(r.sourceIndex), ("building_id", .text(r.buildingID)), ("building_number", SQLValue(r.buildingNumber)),
+                ("address_line1", SQLValue(r.addressLine1)), ("city", SQLValue(r.city)), ("state", SQLValue(r.state)),
+                ("zip", SQLValue(r.zip)),
+            ] }
+        case .unitlist:
+            return try UnitList.decode(bytes).map { r in [
+                index(r.sourceIndex), ("unit_id", .text(r.unitID)), ("unit_number", .text(r.unitNumber)),
+                ("building_id", SQLValue(r.buildingID)), ("building_number", SQLValue(r.buildingNumber)),
+                ("building_name", SQLValue(r.buildingName)), ("floorplan_id", SQLValue(r.floorplanID)),
+                ("floorplan_name", SQLValue(r.floorplanName)), ("gross_sqft", SQLValue(r.grossSqft)),
+                ("rentable_sqft", SQLValue(r.rentableSqft)), ("vacant", flag(r.vacant)), ("available", flag(r.available)),
+                ("available_date", date(r.availableDate)), ("unit_deleted", flag(r.unitDeleted)),
+                ("unit_designation", SQLValue(r.unitDesignationName)), ("market_rent", money(r.marketRent)),
+                ("reason_not_available", SQLValue(r.reasonNotAvailable)), ("made_ready_date", date(r.unitMadeReadyDate)),
+                ("unit_reserved", flag(r.unitReserved)), ("expected_move_in_date", date(r.unitExpectedMoveinDate)),
+                ("on_notice_for_date", date(r.onNoticeForDate)), ("fp_report_unit_occupancy", flag(r.fpReportUnitOccupancy)),
+            ] }
+        case .getresidentlistinfo:
+            return try GetResidentListInfo.decode(bytes).map { r in [
+                index(r.sourceIndex), ("resident_member_id", SQLValue(r.residentMemberID)),
+                ("household_id", SQLValue(r.residentHouseholdID)), ("lease_id", SQLValue(r.leaseID)),
+                ("unit_id", SQLValue(r.unitID)), ("unit_number", SQLValue(r.unitNumber)), ("first_name", SQLValue(r.firstName)),
+                ("last_name", SQLValue(r.lastName)), ("lease_status", SQLValue(r.leaseStatus)),
+                ("lease_type", SQLValue(r.leaseType)), ("relationship", SQLValue(r.residentRelationship)),
+                ("head_of_household", flag(r.headOfHousehold)), ("balance", money(r.balance)),
+                ("pending_balance", money(r.pendingBalance)), ("in_eviction", flag(r.inEviction)),
+                ("begin_date", date(r.beginDate)), ("end_date", date(r.endDate)), ("move_in_date", date(r.moveInDate)),
+                ("move_out_date", date(r.moveOutDate)), ("notice_given_date", date(r.noticeGivenDate)),
+                ("notice_for_date", date(r.noticeForDate)), ("lease_signed_date", date(r.leaseSignedDate)),
+            ] }
+        case .getleaseinfo:
+            return try GetLeaseInfo.decode(bytes).map { r in [
+                index(r.sourceIndex), ("lease_id", .text(r.leaseID)), ("resh_id", SQLValue(r.reshID)),
+                ("unit_id", SQLValue(r.unitID)), ("next_lease_id", SQLValue(r.nextLeaseID)),
+                ("prior_lease_id", SQLValue(r.priorLeaseID)), ("lease_signed_date", date(r.leaseSignedDate)),
+                ("lease_begin_date", date(r.leaseBeginDate)), ("lease_end_date", date(r.leaseEndDate)),
+                ("move_in_date", date(r.moveInDate)), ("month_to_month_date", date(r.monthToMonthDate)),
+                ("initial_lease_date", date(r.initialLeaseDate)), ("payment_due_date", date(r.paymentDueDate)),
+                ("last_renewal_date", date(r.lastRenewalDate)), ("notice_on_date", date(r.noticeOnDate)),
+                ("notice_for_date", date(r.noticeForDate)), ("inactive_date", date(r.inactiveDate)),
+                ("lease_status", SQLValue(r.leaseStatus)), ("lease_status_text", SQLValue(r.leaseStatusText)),
+                ("type_text", SQLValue(r.typeText)), ("evict", flag(r.evict)), ("rent", money(r.rent)),
+                ("current_balance", money(r.currentBalance)), ("security_deposit", money(r.securityDeposit)),
+                ("lease_term_desc", SQLValue(r.leaseTermDescription)), ("head_of_household_name", SQLValue(r.headOfHouseholdName)),
+            ] }
+        case .getrentableitems:
+            return try GetRentableItems.decode(bytes).map { r in [
+                index(r.sourceIndex), ("rid_id", .text(r.ridID)), ("item_name", SQLValue(r.itemName)),
+                ("item_type", SQLValue(r.itemType)), ("billing_amount", money(r.billingAmount)),
+                ("frequency", SQLValue(r.frequency)), ("transaction_code", SQLValue(r.transactionCode)),
+                ("in_service", flag(r.inService)), ("status", SQLValue(r.status)), ("unit_id", SQLValue(r.unitID)),
+                ("lease_id", SQLValue(r.leaseID)), ("resh_id", SQLValue(r.reshID)), ("start_date", date(r.startDate)),
+                ("end_date", date(r.endDate)),
+            ] }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// The RealPage RPX gateway operations OwnerDash fetches (reference 2.2): arguments and payload root.
+public enum RPXOperation: String, CaseIterable, Sendable {
+    case getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems
+
+    /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
+    public var name: String { rawValue }
+
+    /// The element inside `<opResult>` that holds the records.
+    public var payloadRoot: String {
+        switch self {
+        case .getsitelist: "SiteList"
+        case .getbuildings: "BuildingList"
+        case .unitlist: "UnitList"
+        case .getresidentlistinfo: "residentlist"
+        case .getleaseinfo: "GetLeaseInfo"
+        case .getrentableitems: "GetRentableItemsResponse"
+        }
+    }
+
+    public static let namespace = "http://tempuri.org/"
+    public static let actionPrefix = "http://tempuri.org/IRPXService/"
+
+    /// Arguments after `auth`: every resident and household member (one row per member), leases of current,
+    /// future and recently former residents (held the status within a year), rentable items as of the date.
+    public func arguments(asOf iso: String) -> [SOAPParameter] {
+        switch self {
+        case .getsitelist, .getbuildings, .unitlist:
+            return []
+        case .getresidentlistinfo:
+            return [.group("getresidentlistinfo", [.value("status", "ALL"), .value("headofhousehold", "0")])]
+        case .getleaseinfo:
+            return [.group("getleaseinfo", [.value("residentstatus", "ALL"), .value("residentheldthestatus", "365")])]
+        case .getrentableitems:
+            return [.group("getrentableitemRequest", [.value("unitid", "0"), .value("dateneeded", iso), .value("leaseid", "0")])]
+        }
+    }
+}
+
+/// The RPX `auth` block: management company, site, partner license key, optional username/password.
+public struct RPXAuth: Sendable, Equatable {
+    public var pmcID: String
+    public var siteID: String
+    public var licenseKey: String
+    public var system: String
+    public var username: String?
+    public var password: String?
+
+    public init(pmcID: String, siteID: String, licenseKey: String, system: String = "OneSite",
+                username: String? = nil, password: String? = nil) {
+        self.pmcID = pmcID; self.siteID = siteID; self.licenseKey = licenseKey; self.system = system
+        self.username = username; self.password = password
+    }
+
+    var parameters: [SOAPParameter] {
+        var fields: [SOAPParameter] = [.value("pmcid", pmcID), .value("siteid", siteID), .value("licensekey", licenseKey),
+                                       .value("system", system)]
+        if let username { fields.append(.value("username", username)) }
+        if let password { fields.append(.value("password", password)) }
+        return [.group("auth", fields)]
+    }
+}
+
+extension RPXOperation {
+    /// The request: POST to the partner endpoint, SOAPAction `http://tempuri.org/IRPXService/<op>`, `auth` first.
+    public func request(url: String, auth: RPXAuth, asOf iso: String) -> SOAPRequest {
+        SOAPRequest(url: url, operation: name, soapAction: Self.actionPrefix + name,
+                    body: SOAPEnvelope.build(operation: name, namespace: Self.namespace,
+                                             parameters: auth.parameters + arguments(asOf: iso)))
+    }
+}

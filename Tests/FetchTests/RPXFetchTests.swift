@@ -1,0 +1,50 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+
+/// `ownerdash fetch --reports rpx` + `load --run`, end to end against pms_sim's RPX gateway.
+@Suite struct RPXFetchTests {
+    @Test func rpxOperationsLandBesideTheReportsAndLoadWithTheSimulatorsNumbers() throws {
+        let simulator = try Simulator.clean.get()
+        let workspace = try Workspace()
+        let key = "sim-rpx-license-key"
+        let environment = ["OWNERDASH_REALPAGE_RPX_URL": simulator.base + "/realpage/rpx/partner/OwnerDash/OwnerDash.svc",
+                           "REALPAGE_RPX_LICENSE_KEY": key]
+        let fetch = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--property", "ridian", "--reports", "rpx",
+                                             "--as-of", "2026-11-20", "--parallel", "4"], environment: environment)
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+        let operations = ["getbuildings", "getleaseinfo", "getrentableitems", "getresidentlistinfo", "getsitelist", "unitlist"]
+        #expect(workspace.files(under: workspace.runDirectory(runID))
+                == ["manifest.json"] + ["nexus_east", "ridian"].flatMap { p in operations.map { "realpage/\(p)/\($0).xml" } })
+        let manifest = try workspace.manifest(runID)
+        #expect(!manifest.text.contains(key) && !fetch.stderr.contains(key))
+
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 12)
+        let database = try Database(path: workspace.data.appendingPathComponent("realpage_raw.db").path, mode: .readOnly)
+        for property in ["nexus_east", "ridian"] {
+            let truth = try simulator.truth(property)
+            let counts = truth["unit_counts"] as? [String: Any]
+            func one(_ sql: String) throws -> SQLValue? { try database.query(sql, [":p": .text(property)]).first?.first }
+            #expect(try one("SELECT count(*) FROM realpage_units WHERE property_id = :p")?.integerValue
+                    == Int64(truth["total_units"] as? Int ?? -1), "\(property) units")
+            #expect(try one("SELECT sum(vacant) FROM realpage_units WHERE property_id = :p")?.integerValue
+                    == Int64(counts?["vacant"] as? Int ?? -1), "\(property) vacant units (Vacant = T)")
+            let totals = (truth["delinquency"] as? [String: Any])?["totals"] as? [String: Any]
+            let net = try #require(totals?["net"] as? Double)
+            #expect(try one("SELECT sum(CAST(round(balance * 100) AS INTEGER)) FROM realpage_residents WHERE property_id = :p AND head_of_household = 1")?.integerValue
+                    == Int64((net * 100).rounded()), "\(property) net balance of households")
+            #expect(try one("SELECT count(*) FROM realpage_sites WHERE property_id = :p AND sys_date = '2026-11-20'")?.integerValue == 1)
+        }
+    }
+
+    @Test func askingForRPXWithoutALicenseKeyIsAConfigurationError() throws {
+        let workspace = try Workspace()
+        let result = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--reports", "unitlist"], environment: [:])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no RPX license key: set REALPAGE_RPX_LICENSE_KEY"))
+    }
+}

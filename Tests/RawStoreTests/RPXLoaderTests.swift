@@ -1,0 +1,68 @@
+import Foundation
+import OwnerDashCore
+import SOAP
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+@Suite struct RPXLoaderTests {
+    let nexus = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+    let asOf = LocalDate(year: 2026, month: 11, day: 20)!
+
+    func copy(_ fixture: LoaderFixture, _ name: String, edit: (String) -> String = { $0 }) throws -> String {
+        let source = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/soap/\(name)")
+        let path = fixture.directory.appendingPathComponent(name).path
+        try Data(edit(try String(contentsOf: source, encoding: .utf8)).utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func rpxResponsesLoadBesideTheReportsAndOnlyOnce() throws {
+        let fixture = try LoaderFixture()
+        #expect(try fixture.store.database.userVersion() == 2)
+        let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        let files: [(RPXOperation, String, Int)] = [
+            (.getbuildings, "rpx_getbuildings.xml", 2), (.unitlist, "rpx_unitlist.xml", 3),
+            (.getresidentlistinfo, "rpx_getresidentlistinfo.xml", 4), (.getleaseinfo, "rpx_getleaseinfo.xml", 3),
+            (.getrentableitems, "rpx_getrentableitems.xml", 3),
+        ]
+        for (operation, name, rows) in files {
+            let outcome = try loader.load(path: try copy(fixture, name), operation: operation, property: nexus, asOf: asOf)
+            #expect(outcome.rows == rows && !outcome.alreadyLoaded, "\(operation)")
+        }
+        let database = fixture.store.database
+        #expect(try database.query("SELECT unit_number, vacant, made_ready_date, market_rent FROM realpage_units ORDER BY source_row")
+                == [[.text("1101"), .integer(0), .null, .real(2235)], [.text("1104"), .integer(0), .null, .real(1415)],
+                    [.text("2301"), .integer(1), .text("2026-05-30"), .real(1700)]])
+        #expect(try database.scalar("SELECT sum(balance) FROM realpage_residents WHERE head_of_household = 1") == .real(634.28))
+        #expect(try database.scalar("SELECT last_renewal_date || ' ' || payment_due_date FROM realpage_leases WHERE lease_id = '9400001'")
+                == .text("2026-09-09 2026-12-01"))
+        let again = try loader.load(path: try copy(fixture, "rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
+        #expect(again.alreadyLoaded && again.rows == 3)
+        #expect(try fixture.count("realpage_units") == 3)
+        #expect(try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE report_type = 'unitlist'") == .integer(1))
+    }
+
+    @Test func theSiteListKeepsOnlyThePropertysOwnSite() throws {
+        let fixture = try LoaderFixture()
+        let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        let kalaco = Property(key: "kalaco", name: "Kalaco", pms: .realpage, siteID: "5339721")
+        _ = try loader.load(path: try copy(fixture, "rpx_getsitelist.xml"), operation: .getsitelist, property: kalaco, asOf: asOf)
+        #expect(try fixture.store.database.query("SELECT site_id, sys_date, ar_accounting_period FROM realpage_sites")
+                == [[.text("5339721"), .text("2026-11-20"), .text("2026-11")]])
+        #expect {
+            try loader.load(path: try copy(fixture, "rpx_getsitelist.xml"), operation: .getsitelist, property: nexus, asOf: asOf)
+        } throws: { "\($0)" == "getsitelist for nexus_east: site 5472172 is not among the 2 sites the license key reaches" }
+    }
+
+    @Test func aBadValueRollsTheArtifactBack() throws {
+        let fixture = try LoaderFixture()
+        let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        _ = try loader.load(path: try copy(fixture, "rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
+        let before = try fixture.store.database.query("SELECT * FROM realpage_units ORDER BY id")
+        let bad = try copy(fixture, "rpx_unitlist.xml") { $0.replacingOccurrences(of: "<Vacant>T</Vacant>", with: "<Vacant>maybe</Vacant>") }
+        #expect {
+            try loader.load(path: bad, operation: .unitlist, property: nexus, asOf: asOf)
+        } throws: { "\($0)".contains("unitlist for nexus_east: Unit 3: Vacant: \"maybe\" is not a flag") }
+        #expect(try fixture.store.database.query("SELECT * FROM realpage_units ORDER BY id") == before)
+    }
+}
