@@ -9,6 +9,7 @@ import SOAP
 /// over the file. The file is refused unless only its owner can read it (mode 0600 or 0400).
 /// Every secret value read is in `redactor`, so none reaches a log line, error or manifest.
 public struct Credentials: Sendable {
+    /// The variable naming the credentials file.
     public static let fileVariable = "OWNERDASH_CREDENTIALS"
 
     /// Variable name -> value, file first, then the environment over it.
@@ -20,6 +21,7 @@ public struct Credentials: Sendable {
         "YARDI_USERNAME", "YARDI_PASSWORD", "YARDI_INTERFACE_LICENSE",
     ]
 
+    /// Credentials from explicit values (tests, embedding).
     public init(values: [String: String]) {
         self.values = values
     }

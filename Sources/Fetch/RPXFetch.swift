@@ -8,6 +8,7 @@ public struct RPXJob: Sendable, Equatable {
     public var property: Property
     public var operation: RPXOperation
 
+    /// One operation for one property.
     public init(property: Property, operation: RPXOperation) {
         self.property = property; self.operation = operation
     }

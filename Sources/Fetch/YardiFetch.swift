@@ -13,6 +13,7 @@ public struct YardiFetchSettings: Sendable {
     /// Concurrent requests allowed to one host, whatever the number of worker threads.
     public var perHostLimit = 8
 
+    /// Settings for a base URL; `interfaces` are the configuration's `yardi.interfaces`.
     public init(baseURL: String, configured interfaces: [String: String] = [:]) {
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -29,6 +30,7 @@ public struct YardiFetchSettings: Sendable {
         self.http = http
     }
 
+    /// The `.asmx` name to call for an interface.
     public func interfaceName(_ interface: YardiOperation.Interface) -> String {
         interfaceNames[interface] ?? interface.defaultName
     }
@@ -39,6 +41,7 @@ public struct YardiJob: Sendable, Equatable {
     public var property: Property
     public var operation: YardiOperation
 
+    /// One operation for one property.
     public init(property: Property, operation: YardiOperation) {
         self.property = property; self.operation = operation
     }
@@ -56,7 +59,8 @@ public final class YardiClient: Sendable {
     public init(settings: YardiFetchSettings, credentials: Credentials, operations: [YardiOperation] = YardiOperation.allCases) throws {
         self.settings = settings
         var logins: [YardiOperation.Interface: YardiLogin] = [:]
-        for interface in Set(operations.map(\.interface)) {
+        // In catalogue order, so a missing variable is reported the same way every run.
+        for interface in YardiOperation.Interface.allCases where operations.contains(where: { $0.interface == interface }) {
             logins[interface] = try credentials.yardiLogin(interface: settings.interfaceName(interface))
         }
         self.logins = logins
@@ -100,12 +104,26 @@ enum SOAPLanding {
         do {
             let request = try makeRequest()
             entry.url = redactor.redact(request.url)
-            let (response, attempts) = try SOAPTransport.send(request, settings: http, limiter: limiter, redactor: redactor)
-            entry.attempts = attempts
-            entry.httpStatus = response.status
-            // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
-            _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
-                                 expectedRoot: expectedRoot, property: property)
+            var response: HTTPResponse
+            var tries = 0
+            while true {
+                tries += 1
+                let (answer, attempts) = try SOAPTransport.send(request, settings: http, limiter: limiter, redactor: redactor)
+                response = answer
+                entry.attempts += attempts
+                entry.httpStatus = response.status
+                do {
+                    // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
+                    _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
+                                         expectedRoot: expectedRoot, property: property)
+                    break
+                } catch let error as SOAPError {
+                    // A 200 whose body is not XML was cut or garbled on the way: the same call usually comes back
+                    // whole (three more times at most). Faults and error messages are answers, not accidents.
+                    guard case .notXML = error.kind, response.status == 200, tries < 4 else { throw error }
+                    entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
+                }
+            }
             let name = operation + ".xml"
             let staged = try landing.stagingPath(pms: pms, property: property, name: name)
             defer { landing.discard(staged: staged) }

@@ -21,6 +21,7 @@ public struct RPXArtifactLoader {
     private let store: RealPageRawStore
     private let runID: RunID
 
+    /// A loader whose rows carry `runID`.
     public init(store: RealPageRawStore, runID: RunID) {
         self.store = store; self.runID = runID
     }

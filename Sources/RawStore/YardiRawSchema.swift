@@ -15,6 +15,7 @@ public enum YardiRawSchema {
         "CREATE UNIQUE INDEX \(table)_snapshot_row ON \(table) (property_id, as_of_date, source_row);"
     }
 
+    /// Applied in order by `YardiRawStore` on open.
     public static let migrations: [Migration] = [
         Migration(version: 1, name: "Yardi SOAP tables", sql: """
             CREATE TABLE loaded_artifacts (

@@ -8,6 +8,7 @@ import SQLiteKit
 public final class YardiRawStore {
     public let database: Database
 
+    /// Opens (or creates) the database and migrates it forward.
     public init(path: String) throws {
         database = try Database(path: path)
         try database.migrate(YardiRawSchema.migrations)
@@ -47,6 +48,7 @@ public struct YardiArtifactLoader {
     private let store: YardiRawStore
     private let runID: RunID
 
+    /// A loader whose rows carry `runID`.
     public init(store: YardiRawStore, runID: RunID) {
         self.store = store; self.runID = runID
     }

@@ -17,7 +17,9 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// The request namespace of every RPX operation.
     public static let namespace = "http://tempuri.org/"
+    /// SOAPAction = this prefix + the operation name.
     public static let actionPrefix = "http://tempuri.org/IRPXService/"
 
     /// Arguments after `auth`: every resident and household member (one row per member), leases of current,
@@ -45,6 +47,7 @@ public struct RPXAuth: Sendable, Equatable {
     public var username: String?
     public var password: String?
 
+    /// The auth block; username and password only for partner contracts that use them.
     public init(pmcID: String, siteID: String, licenseKey: String, system: String = "OneSite",
                 username: String? = nil, password: String? = nil) {
         self.pmcID = pmcID; self.siteID = siteID; self.licenseKey = licenseKey; self.system = system

@@ -21,6 +21,7 @@ public struct SOAPRequest: Sendable {
 
 /// Builds SOAP 1.1 envelopes as text: element names are ours, every value goes through `XMLText.escape`.
 public enum SOAPEnvelope {
+    /// The SOAP 1.1 envelope namespace (both vendors answer 1.1).
     public static let soap11Namespace = "http://schemas.xmlsoap.org/soap/envelope/"
 
     /// `<soap:Envelope><soap:Body><operation xmlns="namespace">parameters</operation></soap:Body></soap:Envelope>`.

@@ -29,6 +29,7 @@ public struct SOAPError: Error, CustomStringConvertible, Sendable, Equatable {
     public var property: String?
     public var kind: Kind
 
+    /// An error of `kind` for `operation` (and `property`, when known).
     public init(operation: String, property: String? = nil, kind: Kind) {
         self.operation = operation; self.property = property; self.kind = kind
     }

@@ -134,6 +134,7 @@ public enum SOAPValue {
 /// A value that is none of the formats a vendor documents; the message quotes it.
 public struct SOAPValueError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// An error quoting the value and saying what it is not.
     public init(_ description: String) { self.description = description }
 }
 

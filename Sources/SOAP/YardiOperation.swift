@@ -85,6 +85,7 @@ public struct YardiLogin: Sendable, Equatable {
     public var interfaceEntity: String
     public var interfaceLicense: String
 
+    /// The credential block; Platform is `SQL Server` unless the Voyager database is on Oracle.
     public init(username: String, password: String, serverName: String, database: String, platform: String = "SQL Server",
                 interfaceEntity: String, interfaceLicense: String) {
         self.username = username; self.password = password; self.serverName = serverName; self.database = database

@@ -4,8 +4,11 @@ import SQLiteKit
 import Testing
 
 extension Simulator {
-    /// Fault-free except that every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`.
-    static let yardiFailing = Result { try Simulator(flags: ["--fail-property", "yp_harbor_point"]) }
+    /// Every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`, and half of the
+    /// 200 answers come back garbled (cut XML ending in `<broken &`).
+    static let yardiFailing = Result {
+        try Simulator(flags: ["--fail-property", "yp_harbor_point", "--fault-malformed-rate", "0.5"])
+    }
 
     var yardiURL: String { base + "/yardi/webservices" }
 
@@ -91,9 +94,13 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         let runID = try #require(fetch.runID)
         #expect(workspace.files(under: workspace.runDirectory(runID)) == [
             "manifest.json", "yardi/yp_cedar_bluff/GetResidentsByStatus.xml", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
-        let failed = try workspace.manifest(runID).artifacts.filter { !($0["error"] is NSNull) }
+        let artifacts = try workspace.manifest(runID).artifacts
+        let failed = artifacts.filter { !($0["error"] is NSNull) }
         #expect(failed.map { $0["property"] as? String } == ["yp_harbor_point", "yp_harbor_point"])
         #expect(failed.allSatisfy { $0["path"] is NSNull && $0["http_status"] as? Int == 500 })
+        // Garbled 200s were asked for again rather than landed or given up on.
+        let retried = artifacts.flatMap { $0["notes"] as? [String] ?? [] }.filter { $0.hasPrefix("a 200 answer was not XML") }
+        #expect(!retried.isEmpty, "the simulator garbled no answer: the fault rate or seed changed")
 
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "the failed calls are reported, not loaded: \(load.stderr)")

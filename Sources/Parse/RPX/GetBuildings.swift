@@ -14,8 +14,10 @@ public struct RPXBuilding: Sendable, Equatable {
 
 /// Decodes getbuildings (`BuildingList/Building`).
 public enum GetBuildings {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.getbuildings
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXBuilding] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.children(named: "Building").enumerated().map { offset, element in

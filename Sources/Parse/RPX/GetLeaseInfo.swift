@@ -33,8 +33,10 @@ public struct RPXLease: Sendable, Equatable {
 
 /// Decodes getleaseinfo (`GetLeaseInfo/Leases/Lease`).
 public enum GetLeaseInfo {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.getleaseinfo
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXLease] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.descendants(named: "Lease").enumerated().map { offset, element in

@@ -22,8 +22,10 @@ public struct RPXRentableItem: Sendable, Equatable {
 
 /// Decodes getrentableitems (`GetRentableItemsResponse/Response/RentableItem`).
 public enum GetRentableItems {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.getrentableitems
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXRentableItem] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.descendants(named: "RentableItem").enumerated().map { offset, element in

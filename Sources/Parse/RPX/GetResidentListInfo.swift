@@ -31,8 +31,10 @@ public struct RPXResident: Sendable, Equatable {
 
 /// Decodes getresidentlistinfo (`residentlist/resident`, lower-case names).
 public enum GetResidentListInfo {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.getresidentlistinfo
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXResident] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.children(named: "resident").enumerated().map { offset, element in

@@ -23,8 +23,10 @@ public struct RPXSite: Sendable, Equatable {
 
 /// Decodes getsitelist (`SiteList/Site`).
 public enum GetSiteList {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.getsitelist
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXSite] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.children(named: "Site").enumerated().map { offset, element in

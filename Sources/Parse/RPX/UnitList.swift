@@ -29,8 +29,10 @@ public struct RPXUnit: Sendable, Equatable {
 
 /// Decodes unitlist (`UnitList/Unit`, 45 fields; the ones used are kept).
 public enum UnitList {
+    /// The operation whose response this reads.
     public static let operation = RPXOperation.unitlist
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXUnit] {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.children(named: "Unit").enumerated().map { offset, element in

@@ -32,8 +32,10 @@ public struct ILSUnit: Sendable, Equatable {
 
 /// Decodes AvailableUnits_Login (`PhysicalProperty/Property/ILS_Unit`, MITS PropertyMarketingILS).
 public enum AvailableUnits {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.availableUnits
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [ILSUnit] {
         let response = try SOAPResponse.yardi(bytes, operation)
         return try response.payload.descendants(named: "ILS_Unit").enumerated().map { offset, element in

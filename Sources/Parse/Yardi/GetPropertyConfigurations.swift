@@ -21,8 +21,10 @@ public struct YardiProperty: Sendable, Equatable {
 
 /// Decodes GetPropertyConfigurations (`Properties/Property`, reference 1.3).
 public enum GetPropertyConfigurations {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getPropertyConfigurations
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiProperty] {
         let response = try SOAPResponse.yardi(bytes, operation)
         return try response.payload.children(named: "Property").enumerated().map { offset, element in

@@ -20,8 +20,10 @@ public struct YardiLeaseCharge: Sendable, Equatable {
 
 /// Decodes GetResidentLeaseCharges_Login (`ResidentTransactions/Property/RT_Customer/.../Charge/Detail`).
 public enum GetResidentLeaseCharges {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getResidentLeaseCharges
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiLeaseCharge] {
         let response = try SOAPResponse.yardi(bytes, operation)
         var result: [YardiLeaseCharge] = []

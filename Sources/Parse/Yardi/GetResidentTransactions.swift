@@ -38,8 +38,10 @@ public struct YardiTransaction: Sendable, Equatable {
 
 /// Decodes GetResidentTransactions_Login (`ResidentTransactions/Property/RT_Customer/RTServiceTransactions/Transactions`).
 public enum GetResidentTransactions {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getResidentTransactions
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiTransaction] {
         let response = try SOAPResponse.yardi(bytes, operation)
         var result: [YardiTransaction] = []

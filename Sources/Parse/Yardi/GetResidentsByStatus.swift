@@ -29,8 +29,10 @@ public struct YardiResident: Sendable, Equatable {
 
 /// Decodes GetResidentsByStatus (`MITS-ResidentData/PropertyResidents/Residents/Resident`; dates `MM/DD/YYYY`).
 public enum GetResidentsByStatus {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getResidentsByStatus
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiResident] {
         let response = try SOAPResponse.yardi(bytes, operation)
         return try response.payload.descendants(named: "Resident").enumerated().map { offset, element in

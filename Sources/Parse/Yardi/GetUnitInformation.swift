@@ -29,8 +29,10 @@ public struct UnitInfo: Sendable, Equatable {
 
 /// Decodes GetUnitInformation (`UnitInformation/Property/Units/UnitInfo`, reference 1.3).
 public enum GetUnitInformation {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getUnitInformation
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [UnitInfo] {
         let response = try SOAPResponse.yardi(bytes, operation)
         return try response.payload.descendants(named: "UnitInfo").enumerated().map { offset, element in

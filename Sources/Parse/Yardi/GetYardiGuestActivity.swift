@@ -33,8 +33,10 @@ public struct GuestEvent: Sendable, Equatable {
 
 /// Decodes GetYardiGuestActivity_Login (`LeadManagement/Prospects/Prospect/Events/Event`).
 public enum GetYardiGuestActivity {
+    /// The operation whose response this reads.
     public static let operation = YardiOperation.getYardiGuestActivity
 
+    /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [GuestEvent] {
         let response = try SOAPResponse.yardi(bytes, operation)
         var result: [GuestEvent] = []
