@@ -92,6 +92,19 @@ public final class YardiClient: Sendable {
 
 /// Calling one SOAP operation and landing its response as `<pms>/<property>/<operation>.xml`.
 enum SOAPLanding {
+    /// Bodies above this size are checked one at a time: libxml2's tree of a 26 MB ledger takes ~300 MB,
+    /// and eight of them at once (`--parallel 8`) would be gigabytes.
+    static let largeBody = 4 << 20
+    private static let largeBodyPermit = DispatchSemaphore(value: 1)
+
+    static func check(_ response: HTTPResponse, operation: String, expectedRoot: String, property: String) throws {
+        let large = response.body.count > largeBody
+        if large { largeBodyPermit.wait() }
+        defer { if large { largeBodyPermit.signal() } }
+        _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
+                             expectedRoot: expectedRoot, property: property)
+    }
+
     /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
     /// records the manifest entry either way. Never throws.
     static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
@@ -114,8 +127,7 @@ enum SOAPLanding {
                 entry.httpStatus = response.status
                 do {
                     // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
-                    _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
-                                         expectedRoot: expectedRoot, property: property)
+                    try Self.check(response, operation: operation, expectedRoot: expectedRoot, property: property)
                     break
                 } catch let error as SOAPError {
                     // A 200 whose body is not XML was cut or garbled on the way: the same call usually comes back
