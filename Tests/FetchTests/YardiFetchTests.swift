@@ -120,6 +120,15 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(!(try workspace.manifest(runID).text.contains(secret)))
     }
 
+    @Test func anUnknownOperationListsWhatCanBeFetched() throws {
+        let workspace = try Workspace()
+        let result = try workspace.ownerdash(["fetch", "--reports", "GetRentRoll"], environment: [:])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown report or operation \"GetRentRoll\""))
+        #expect(result.stderr.contains("RPX: rpx or getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems"))
+        #expect(result.stderr.contains("Yardi operations: GetPropertyConfigurations, GetUnitInformation, GetResidentsByStatus"))
+    }
+
     @Test func aCredentialsFileOthersCanReadIsRefused() throws {
         let workspace = try Workspace()
         let path = workspace.root.appendingPathComponent("credentials.json").path

@@ -1,0 +1,113 @@
+import CurlKit
+import Foundation
+import OwnerDashCore
+import SOAP
+
+/// Calling one SOAP operation and landing its response as `<pms>/<property>/<operation>.xml`.
+enum SOAPLanding {
+    /// Bodies above this size are checked one at a time: libxml2's tree of a 26 MB ledger takes ~300 MB,
+    /// and eight of them at once (`--parallel 8`) would be gigabytes.
+    static let largeBody = 4 << 20
+    private static let largeBodyPermit = DispatchSemaphore(value: 1)
+
+    static func check(_ response: HTTPResponse, operation: String, expectedRoot: String, property: String) throws {
+        let large = response.body.count > largeBody
+        if large { largeBodyPermit.wait() }
+        defer { if large { largeBodyPermit.signal() } }
+        _ = try SOAPResponse(bytes: response.body, status: response.status, operation: operation,
+                             expectedRoot: expectedRoot, property: property)
+    }
+
+    /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
+    /// records the manifest entry either way. Never throws.
+    static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
+                      landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
+                      request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
+        let started = Date()
+        var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
+                                  asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
+        entry.asOf = asOf.iso
+        do {
+            let request = try makeRequest()
+            entry.url = redactor.redact(request.url)
+            var response: HTTPResponse
+            var tries = 0
+            while true {
+                tries += 1
+                let (answer, attempts) = try SOAPTransport.send(request, settings: http, limiter: limiter, redactor: redactor)
+                response = answer
+                entry.attempts += attempts
+                entry.httpStatus = response.status
+                do {
+                    // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
+                    try Self.check(response, operation: operation, expectedRoot: expectedRoot, property: property)
+                    break
+                } catch let error as SOAPError {
+                    // A 200 whose body is not XML was cut or garbled on the way: the same call usually comes back
+                    // whole (three more times at most). Faults and error messages are answers, not accidents.
+                    guard case .notXML = error.kind, response.status == 200, tries < 4 else { throw error }
+                    entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
+                }
+            }
+            let name = operation + ".xml"
+            let staged = try landing.stagingPath(pms: pms, property: property, name: name)
+            defer { landing.discard(staged: staged) }
+            guard FileManager.default.createFile(atPath: staged, contents: Data(response.body)) else {
+                throw LandingError("cannot write \(staged)")
+            }
+            let landed = try landing.commit(staged: staged, pms: pms, property: property, name: name)
+            entry.path = landed.relativePath
+            entry.size = landed.size
+            entry.sha256 = landed.sha256
+        } catch let error as SOAPError {
+            entry.error = redactor.redact(error.reason)
+        } catch {
+            entry.error = redactor.redact("\(error)")
+        }
+        let finished = Date()
+        entry.finishedAt = Timestamp.string(finished)
+        entry.seconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
+        do {
+            try landing.record(entry)
+        } catch {
+            entry.error = (entry.error.map { $0 + "; " } ?? "") + "\(error)"
+        }
+        return entry
+    }
+}
+
+/// Posting a SOAP request with retries that know SOAP: connection errors, 429 and 5xx are retried,
+/// except a 500 carrying a client fault (`soap:Client`, RPX `inv_Param`, `ActionNotSupported`) —
+/// the same request would only fail the same way.
+enum SOAPTransport {
+    static func send(_ request: SOAPRequest, settings: HTTPClientSettings, limiter: HostLimiter,
+                     redactor: Redactor) throws -> (HTTPResponse, Int) {
+        let http = HTTPRequest(method: "POST", url: request.url, headers: request.headers, body: request.body)
+        let client = HTTPClient(settings: settings, redactor: redactor)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let response = try limiter.withPermit(host: http.host) { try client.send(http) }
+                let transient = response.status == 429 || ((500...599).contains(response.status) && !isClientFault(response.body))
+                guard transient, attempt < settings.retry.maxAttempts else { return (response, attempt) }
+                Thread.sleep(forTimeInterval: settings.retry.delay(
+                    afterAttempt: attempt, retryAfter: RetryPolicy.retryAfterSeconds(response.headers["retry-after"])))
+            } catch let error as HTTPError {
+                guard error.isTransient, attempt < settings.retry.maxAttempts else {
+                    throw LandingError("\(redactor.redact(error.message)) (\(redactor.redact(request.url)), after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
+                }
+                Thread.sleep(forTimeInterval: settings.retry.delay(afterAttempt: attempt, retryAfter: nil))
+            }
+        }
+    }
+
+    /// A fault whose code says the request itself is wrong.
+    static func isClientFault(_ body: [UInt8]) -> Bool {
+        let head = String(decoding: body.prefix(2048), as: UTF8.self)
+        guard let start = head.range(of: "<faultcode")?.upperBound, let end = head.range(of: "</faultcode>", range: start..<head.endIndex)
+        else { return false }
+        let code = head[start..<end.lowerBound]
+        return code.contains("Client") || code.contains("inv_Param") || code.contains("ActionNotSupported")
+    }
+}
