@@ -5,7 +5,7 @@ import SOAP
 import SQLiteKit
 
 /// The result of loading one landed RPX response.
-public struct RPXLoadOutcome: Sendable, Equatable {
+public struct RPXLoadOutcome: SOAPLoadOutcome, Equatable {
     public var artifact: String
     public var operation: RPXOperation
     public var propertyKey: String
@@ -13,6 +13,7 @@ public struct RPXLoadOutcome: Sendable, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    public var operationName: String { operation.name }
 }
 
 /// Loads landed RPX SOAP responses into realpage_raw.db (migration 2 tables), one transaction per artifact,
@@ -41,46 +42,13 @@ public struct RPXArtifactLoader {
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     public func load(path: String, operation: RPXOperation, property: Property, asOf: LocalDate,
                      expectedSHA256: String? = nil) throws -> RPXLoadOutcome {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReportLoadError("cannot read the file") }
-        let bytes = [UInt8](data)
-        var hasher = SHA256()
-        hasher.update(bytes)
-        let sha256 = hasher.finalizeHex()
-        if let expectedSHA256, expectedSHA256 != sha256 {
-            throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
+        let loaded = try SOAPSnapshot.load(
+            into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
+            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
+            try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
         }
-        let database = store.database
-        let previous = try database.query("""
-            SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
-            WHERE report_type = :operation AND property_id = :property AND as_of_date = :as_of
-            """, [":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso)]).first
-        if let previous, previous[0].textValue == sha256 {
-            return RPXLoadOutcome(artifact: previous[2].textValue ?? path, operation: operation, propertyKey: property.key,
-                                  asOf: asOf, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
-        }
-        let rows: [[(String, SQLValue)]]
-        do {
-            rows = try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
-        } catch let error as SOAPError {
-            throw ReportLoadError(error.forProperty(property.key).description)
-        }
-        try database.withTransaction {
-            try SOAPSnapshot.replace(database, table: Self.table(of: operation), lineage: SOAPSnapshot.Lineage(
-                runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256), rows: rows)
-            try database.prepare("""
-                INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
-                VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
-                ON CONFLICT (report_type, property_id, as_of_date) DO UPDATE SET
-                    artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
-                    row_count = excluded.row_count, warnings = NULL, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                """).execute([
-                    ":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso),
-                    ":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
-                    ":rows": .integer(Int64(rows.count)),
-                ])
-        }
-        return RPXLoadOutcome(artifact: path, operation: operation, propertyKey: property.key, asOf: asOf,
-                              rows: rows.count, alreadyLoaded: false)
+        return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
+                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
     }
 
     // MARK: - Records -> raw columns

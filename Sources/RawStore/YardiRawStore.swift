@@ -29,7 +29,7 @@ public final class YardiRawStore {
 }
 
 /// The result of loading one landed Yardi response.
-public struct YardiLoadOutcome: Sendable, Equatable {
+public struct YardiLoadOutcome: SOAPLoadOutcome, Equatable {
     public var artifact: String
     public var operation: YardiOperation
     public var propertyKey: String
@@ -37,6 +37,7 @@ public struct YardiLoadOutcome: Sendable, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    public var operationName: String { operation.name }
 }
 
 /// Loads landed Yardi SOAP responses into yardi_raw.db, one transaction per artifact.
@@ -56,48 +57,13 @@ public struct YardiArtifactLoader {
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     public func load(path: String, operation: YardiOperation, property: Property, asOf: LocalDate,
                      expectedSHA256: String? = nil) throws -> YardiLoadOutcome {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReportLoadError("cannot read the file") }
-        let bytes = [UInt8](data)
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update($0) }
-        let sha256 = hasher.finalizeHex()
-        if let expectedSHA256, expectedSHA256 != sha256 {
-            throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
+        let loaded = try SOAPSnapshot.load(
+            into: store.database, keyColumn: "operation", table: YardiRawStore.table(of: operation), operation: operation.name,
+            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
+            try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
         }
-        let database = store.database
-        let previous = try database.query("""
-            SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
-            WHERE operation = :operation AND property_id = :property AND as_of_date = :as_of
-            """, [":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso)]).first
-        if let previous, previous[0].textValue == sha256 {
-            return YardiLoadOutcome(artifact: previous[2].textValue ?? path, operation: operation, propertyKey: property.key,
-                                    asOf: asOf, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
-        }
-        // Decoded before the transaction opens: a bad artifact fails without touching the database.
-        let rows: [[(String, SQLValue)]]
-        do {
-            rows = try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
-        } catch let error as SOAPError {
-            throw ReportLoadError(error.forProperty(property.key).description)
-        }
-        let table = YardiRawStore.table(of: operation)
-        try database.withTransaction {
-            try SOAPSnapshot.replace(database, table: table, lineage: SOAPSnapshot.Lineage(
-                runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256), rows: rows)
-            try database.prepare("""
-                INSERT INTO loaded_artifacts (operation, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
-                VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
-                ON CONFLICT (operation, property_id, as_of_date) DO UPDATE SET
-                    artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
-                    row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                """).execute([
-                    ":operation": .text(operation.name), ":property": .text(property.key), ":as_of": .text(asOf.iso),
-                    ":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
-                    ":rows": .integer(Int64(rows.count)),
-                ])
-        }
-        return YardiLoadOutcome(artifact: path, operation: operation, propertyKey: property.key, asOf: asOf,
-                                rows: rows.count, alreadyLoaded: false)
+        return YardiLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
+                                rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
     }
 
     // MARK: - Records -> raw columns (the operation -> raw table mapping)

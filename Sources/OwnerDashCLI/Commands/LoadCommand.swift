@@ -142,46 +142,41 @@ struct LoadCommand: Command {
     private func loadRPX(_ items: [SOAPItem], store: RealPageRawStore, runID: RunID, log: Diagnostics,
                          output: StandardOutput) throws -> Bool {
         let loader = RPXArtifactLoader(store: store, runID: runID)
-        var failed: [String] = []
-        for item in items {
-            guard let operation = item.rpx else { continue }
-            do {
-                let outcome = try loader.load(path: item.file, operation: operation, property: item.property,
-                                              asOf: item.asOf, expectedSHA256: item.sha256)
-                let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
-                output.write("\(verb)  \(outcome.operation.name)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
-            } catch {
-                log.error(item.file, "\(error)")
-                failed.append(item.file)
-            }
+        return loadEach(items, source: "RPX", log: log, output: output) { item in
+            guard let operation = item.rpx else { return nil }
+            return try loader.load(path: item.file, operation: operation, property: item.property,
+                                   asOf: item.asOf, expectedSHA256: item.sha256)
         }
-        if !failed.isEmpty {
-            log.error(nil, "\(failed.count) of \(items.count) RPX response(s) failed: \(failed.joined(separator: ", "))")
-        }
-        return failed.isEmpty
     }
 
     /// Loads Yardi responses into yardi_raw.db, one transaction each; false when any failed.
     private func loadYardi(_ items: [SOAPItem], runID: RunID, log: Diagnostics, output: StandardOutput) throws -> Bool {
         guard !items.isEmpty else { return true }
-        let store = try YardiRawStore(path: global.dataDirectory.yardiRawDatabase)
-        let loader = YardiArtifactLoader(store: store, runID: runID)
+        let loader = YardiArtifactLoader(store: try YardiRawStore(path: global.dataDirectory.yardiRawDatabase), runID: runID)
+        return loadEach(items, source: "Yardi", log: log, output: output) { item in
+            guard let operation = item.yardi else { return nil }
+            return try loader.load(path: item.file, operation: operation, property: item.property,
+                                   asOf: item.asOf, expectedSHA256: item.sha256)
+        }
+    }
+
+    /// Loads items one by one, a line each on stdout, keeping going after a bad one; false when any failed.
+    /// Landed bytes are never edited: the loaders refuse a file whose sha256 differs from the manifest's.
+    private func loadEach(_ items: [SOAPItem], source: String, log: Diagnostics, output: StandardOutput,
+                          load: (SOAPItem) throws -> (any SOAPLoadOutcome)?) -> Bool {
         var failed: [String] = []
         for item in items {
-            guard let operation = item.yardi else { continue }
             do {
-                // Landed bytes are never edited; the loader refuses a file whose sha256 differs from the manifest's.
-                let outcome = try loader.load(path: item.file, operation: operation, property: item.property,
-                                              asOf: item.asOf, expectedSHA256: item.sha256)
+                guard let outcome = try load(item) else { continue }
                 let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
-                output.write("\(verb)  \(outcome.operation.name)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
+                output.write("\(verb)  \(outcome.operationName)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
             } catch {
                 log.error(item.file, "\(error)")
                 failed.append(item.file)
             }
         }
         if !failed.isEmpty {
-            log.error(nil, "\(failed.count) of \(items.count) Yardi response(s) failed: \(failed.joined(separator: ", "))")
+            log.error(nil, "\(failed.count) of \(items.count) \(source) response(s) failed: \(failed.joined(separator: ", "))")
         }
         return failed.isEmpty
     }
