@@ -27,7 +27,7 @@ public final class RPXClient: Sendable {
     private let limiter: HostLimiter
 
     /// `REALPAGE_RPX_LICENSE_KEY` is required; `REALPAGE_RPX_USERNAME`/`_PASSWORD` are sent when set.
-    public init(url: String, pmcID: String, credentials: Credentials, perHostLimit: Int = 8) throws {
+    public init(url: String, pmcID: String, credentials: Credentials, perHostLimit: Int = 8, caBundle: String? = nil) throws {
         guard let key = credentials["REALPAGE_RPX_LICENSE_KEY"] else {
             throw CredentialError("no RPX license key: set REALPAGE_RPX_LICENSE_KEY in the environment or in the "
                                   + "\(Credentials.fileVariable) file")
@@ -39,6 +39,7 @@ public final class RPXClient: Sendable {
         password = credentials["REALPAGE_RPX_PASSWORD"]
         var http = HTTPClientSettings()
         http.totalTimeout = 300
+        http.caBundle = caBundle
         self.http = http
         redactor = credentials.redactor
         limiter = HostLimiter(perHost: perHostLimit)

@@ -8,10 +8,10 @@ final class LoopbackServer {
     let input = Pipe()
     let base: String
 
-    init() throws {
+    init(extraArguments: [String] = []) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/fixtures/http_test_server.py").path]
+        process.arguments = ["python3", root.appendingPathComponent("scripts/fixtures/http_test_server.py").path] + extraArguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardInput = input
@@ -124,6 +124,36 @@ final class LoopbackServer {
         } throws: { error in
             (error as? HTTPError)?.kind == .timeout
         }
+    }
+}
+
+/// TLS is verified: a certificate nobody vouches for is refused, and accepted once its CA bundle is named.
+@Suite struct TLSVerificationTests {
+    @Test func aSelfSignedServerIsRefusedUnlessItsCABundleIsGiven() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path, key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+        let server = try LoopbackServer(extraArguments: ["--tls", cert, key])
+        #expect(server.base.hasPrefix("https://"))
+
+        #expect {
+            try HTTPClient().send(HTTPRequest(url: server.base + "/ok"))
+        } throws: { error in
+            (error as? HTTPError)?.description.contains("certificate") == true
+        }
+        var settings = HTTPClientSettings()
+        settings.caBundle = cert
+        let response = try HTTPClient(settings: settings).send(HTTPRequest(url: server.base + "/ok"))
+        #expect(response.status == 200 && response.bodyText == "hello")
     }
 }
 

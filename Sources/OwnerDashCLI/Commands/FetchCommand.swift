@@ -13,6 +13,7 @@ struct FetchCommand: Command {
         .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all six) and Yardi operations, comma-separated; default: all"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
+        .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's); verification is never off"),
     ]
     static let discussion = """
         Each report is requested from the RealPage reporting API (create a report instance, poll until it
@@ -50,6 +51,7 @@ struct FetchCommand: Command {
     let reportNames: [String]?
     let asOf: LocalDate
     let parallel: Int
+    let caBundle: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -80,6 +82,10 @@ struct FetchCommand: Command {
             parallel = value
         } else {
             parallel = 4
+        }
+        caBundle = parsed.value("--ca-bundle")
+        if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
+            throw UsageError("ownerdash fetch: --ca-bundle \"\(caBundle)\" is not a readable file")
         }
     }
 
@@ -200,7 +206,7 @@ struct FetchCommand: Command {
             throw ConfigurationError("no http(s) RPX endpoint: set OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url in \(global.configPath)")
         }
         do {
-            return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials)
+            return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials, caBundle: caBundle)
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
@@ -214,8 +220,9 @@ struct FetchCommand: Command {
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
-        let settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
+        var settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
                                                                                        environment: environment))
+        settings.http.caBundle = caBundle
         guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
             throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
         }
@@ -228,7 +235,8 @@ struct FetchCommand: Command {
               base.hasPrefix("http://") || base.hasPrefix("https://") else {
             throw ConfigurationError("no http(s) Yardi web-services URL: set OWNERDASH_YARDI_URL or yardi.url in \(global.configPath)")
         }
-        let settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
+        var settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
+        settings.http.caBundle = caBundle
         do {
             return try YardiClient(settings: settings, credentials: credentials, operations: operations)
         } catch let error as CredentialError {
