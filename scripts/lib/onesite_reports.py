@@ -296,6 +296,19 @@ def _box_row(label_group, label_fp, units, vacant, occupied, total_vacant, total
             net_leased_pct, sqft]
 
 
+def write_box_score_error(dest, property_name, property_date, start_date, end_date, message, *,
+                          company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """The "error-as-report" Box Score: a normal file holding only the title block and RealPage's message
+    (e.g. the end date is after the property date)."""
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="BOXSCORE", code="120.080.305",
+                     as_of_line=f"Start Date: {date_text(start_date) or ''}   End Date: {date_text(end_date) or ''}",
+                     parameters=[], run_at=_run_at(property_date, run_at), width=1, header_rows=[], merges=[],
+                     page_size=None, pages=1)
+        page.start()
+        sheet.row([message])
+
+
 def write_box_score(dest, property_name, as_of, floorplans, *, start_date=None, property_totals=None,
                     company=DEFAULT_COMPANY, run_at=None, page_size=None, shared_strings=True):
     """Box Score (4238): Unit Status section by floor plan group, then the Availability section."""

@@ -196,6 +196,12 @@ class XlsxWriter:
         return f'<c r="{ref}" t="inlineStr"{s_attr}><is>{_t_element(text)}</is></c>'
 
     # -- package parts ----------------------------------------------------------------
+    def _write_part(self, name, data):
+        # A fixed timestamp (as the streamed parts get) so the same content always gives the same bytes.
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = self._zip.compression
+        self._zip.writestr(info, data)
+
     def close(self):
         if self._closed:
             return
@@ -204,7 +210,7 @@ class XlsxWriter:
         if not self._sheets:
             raise ValueError("a workbook needs at least one sheet")
         self._closed = True
-        write = self._zip.writestr
+        write = self._write_part
         overrides = [
             '<Override PartName="/xl/workbook.xml" '
             'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>',
