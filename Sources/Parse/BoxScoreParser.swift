@@ -65,7 +65,6 @@ struct BoxScoreParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
-    var mappedColumns: Set<Int> { header.mappedColumns }
     private var group: String?
     private var groupSums = Sums()
     private var propertySums = Sums()
@@ -79,10 +78,10 @@ struct BoxScoreParser: OneSiteReportParser {
         self.header = header; self.context = context
     }
 
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine, .continuation:
+        case .continuation:
             return true
         case .label(let text):
             let cellCount = row.cells.filter { !$0.isBlank }.count

@@ -75,7 +75,6 @@ struct DelinquencyParser: OneSiteReportParser {
     let header: HeaderMap
     let context: ParseContext
     let perCode: Bool
-    var mappedColumns: Set<Int> { header.mappedColumns }
 
     /// An amount set as one row (code, subtotal or simple row) prints it.
     private struct Amounts: Equatable {
@@ -112,10 +111,10 @@ struct DelinquencyParser: OneSiteReportParser {
         self.header = header; self.context = context; self.perCode = layoutIndex == 0
     }
 
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine, .continuation:
+        case .continuation:
             return true
         case .label(let text):
             if text.isSectionTitle(Self.trailerSections) {

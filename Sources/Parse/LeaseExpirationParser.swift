@@ -50,17 +50,16 @@ struct LeaseExpirationParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
-    var mappedColumns: Set<Int> { header.mappedColumns }
     private var counter = GroupCounter()
 
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
         self.header = header; self.context = context
     }
 
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine, .continuation:
+        case .continuation:
             return true
         case .label(let text):
             if text.isSectionTitle(["Summary"]) { return false }

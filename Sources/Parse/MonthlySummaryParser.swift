@@ -74,9 +74,8 @@ struct MonthlySummaryParser: OneSiteReportParser {
     }
 
     let context: ParseContext
-    private var header: HeaderMap
+    private(set) var header: HeaderMap
     private var section: Section
-    var mappedColumns: Set<Int> { header.mappedColumns }
 
     private var sawAccounting = false
     private var accountingRows = Movement()
@@ -108,15 +107,13 @@ struct MonthlySummaryParser: OneSiteReportParser {
         }
     }
 
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
         case .label, .continuation: break
         default: recentLabels.removeAll()
         }
         switch kind {
-        case .blank, .titleLine, .repeatedHeader:
-            return true
         case .label(let text), .continuation(let text):
             if let last = recentLabels.last, last.number + 1 != row.number { recentLabels.removeAll() }
             recentLabels.append(row)

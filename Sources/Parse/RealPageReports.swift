@@ -85,8 +85,6 @@ private struct Driver {
 
         var records: [ReportRecord] = []
         var recordCount = 0
-        // The header does not change while rows stream: compute the columns it maps once, not per row.
-        let mappedColumns = parser.mappedColumns
         var index = endIndex + 1
         while true {
             let row: SheetRow
@@ -98,9 +96,12 @@ private struct Driver {
             } else {
                 break
             }
-            let kind = classifier.classify(row)
+            guard let kind = ContentKind(classifier.classify(row)) else { continue }
             let keepGoing = try parser.consume(row, kind: kind, into: &records)
-            if kind == .data, P.hasMoneyColumns { context.noteUnmappedAmounts(in: row, mapped: mappedColumns) }
+            // Only while every amount so far is zero: the columns are then computed for a few rows, not for each.
+            if kind == .data, P.hasMoneyColumns, context.looksForStrayAmounts {
+                context.noteUnmappedAmounts(in: row, mapped: parser.mappedColumns)
+            }
             for record in records { try sink.emit(record) }
             recordCount += records.count
             records.removeAll(keepingCapacity: true)

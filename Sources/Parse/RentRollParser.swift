@@ -72,7 +72,6 @@ struct RentRollParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
-    var mappedColumns: Set<Int> { header.mappedColumns }
 
     /// The current unit's record, held until its Trans Code rows have passed.
     private var pending: RentRollRow?
@@ -93,10 +92,10 @@ struct RentRollParser: OneSiteReportParser {
         self.header = header; self.context = context
     }
 
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool {
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .blank, .repeatedHeader, .titleLine, .continuation:
+        case .continuation:
             return true
         case .label(let text):
             if text.isSectionTitle(Self.summarySections) {

@@ -26,6 +26,25 @@ enum RowKind: Equatable {
     case data
 }
 
+/// A row a report parser has to look at: the driver drops blank rows, repeated headers and title lines first.
+enum ContentKind: Equatable {
+    case total(label: String, count: Int?)
+    case label(String)
+    case continuation(String)
+    case data
+
+    /// The content kind of a classified row; nil for rows that never carry report content.
+    init?(_ kind: RowKind) {
+        switch kind {
+        case .blank, .repeatedHeader, .titleLine: return nil
+        case .total(let label, let count): self = .total(label: label, count: count)
+        case .label(let text): self = .label(text)
+        case .continuation(let text): self = .continuation(text)
+        case .data: self = .data
+        }
+    }
+}
+
 /// Classifies rows by their shape, using the header and title found at the top of the sheet.
 struct RowClassifier {
     let headerSignatures: Set<String>
@@ -124,8 +143,11 @@ final class ParseContext {
     }
 
     /// Looks for the symptom of a misaligned header: amounts sitting in columns no header names.
+    /// True until an amount came out non-zero or a stray amount was found: the money guard's evidence is still open.
+    var looksForStrayAmounts: Bool { nonzeroMoney == 0 && strayAmount == nil }
+
     func noteUnmappedAmounts(in row: SheetRow, mapped: Set<Int>) {
-        guard nonzeroMoney == 0, strayAmount == nil else { return }
+        guard looksForStrayAmounts else { return }
         for (column, cell) in row.cells.enumerated() where !mapped.contains(column) {
             if case .text(let text) = cell, MoneyText.looksLikeAmount(text) {
                 strayAmount = (row.number, column, String(text.trimmingWhitespace))
@@ -269,15 +291,18 @@ protocol OneSiteReportParser {
     /// The header shapes this report comes in; the driver finds the first that appears.
     static var layouts: [HeaderLayout] { get }
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws
+    /// The header the parser maps columns with.
+    var header: HeaderMap { get }
     /// Appends the records this row completes; returns false to stop reading (the report's data section ended).
-    mutating func consume(_ row: SheetRow, kind: RowKind, into records: inout [ReportRecord]) throws -> Bool
+    mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool
     /// Appends records still pending at the end of the sheet and runs end-of-report checks.
     mutating func finish(into records: inout [ReportRecord]) throws
-    /// Columns whose amounts count for the money guard.
-    var mappedColumns: Set<Int> { get }
 }
 
 extension OneSiteReportParser {
+    /// Columns whose amounts count for the money guard: every column a known name occupies.
+    var mappedColumns: Set<Int> { header.mappedColumns }
+
     static var hasMoneyColumns: Bool {
         layouts.contains { $0.columns.contains { $0.kind == .money } }
     }
