@@ -6,3 +6,4 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/xmlreader.h>

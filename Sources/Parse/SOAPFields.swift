@@ -88,6 +88,13 @@ extension SOAPResponse {
     static func yardi(_ bytes: [UInt8], _ operation: YardiOperation) throws -> SOAPResponse {
         try SOAPResponse(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot)
     }
+
+    /// Checks a Yardi response for `operation` while streaming the `records` elements of its payload to `body`.
+    static func yardiStream(_ bytes: [UInt8], _ operation: YardiOperation, records: Set<String>,
+                            _ body: (XMLElement) throws -> Void) throws {
+        try SOAPResponse.stream(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot,
+                                records: records, body)
+    }
 }
 
 extension SOAPResponse {

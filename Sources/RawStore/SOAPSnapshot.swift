@@ -27,23 +27,51 @@ enum SOAPSnapshot {
     /// Inside an open transaction: deletes the (property, as-of) snapshot of `table` and inserts `rows`
     /// through one statement prepared for the artifact. Every row has the same columns in the same order.
     static func replace(_ database: Database, table: String, lineage: Lineage, rows: [[(String, SQLValue)]]) throws {
-        try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
-            .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)])
-        guard let first = rows.first else { return }
-        let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + first.map(\.0)
-        let statement = try database.prepare("""
-            INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-            VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
-            """)
-        let indices = columns.map { statement.parameterIndex(":" + $0) }
-        let stamp: [SQLValue] = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
-                                 .text(lineage.sha256)]
-        for row in rows {
+        let writer = try SnapshotWriter(database, table: table, lineage: lineage)
+        for row in rows { try writer.insert(row) }
+    }
+
+    /// Inside an open transaction: deletes the (property, as-of) snapshot of `table`, then inserts rows one at a
+    /// time through one statement prepared at the first row (every row has that row's columns, in its order).
+    final class SnapshotWriter {
+        private let database: Database
+        private let table: String
+        private let stamp: [SQLValue]
+        private var statement: Statement?
+        private var indices: [Int32] = []
+        private(set) var count = 0
+
+        init(_ database: Database, table: String, lineage: Lineage) throws {
+            self.database = database
+            self.table = table
+            stamp = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
+                     .text(lineage.sha256)]
+            try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
+                .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)])
+        }
+
+        func insert(_ row: [(String, SQLValue)]) throws {
+            let statement = try self.statement ?? prepare(row)
             statement.reset()
-            for (offset, value) in (stamp + row.map(\.1)).enumerated() {
+            for (offset, value) in stamp.enumerated() {
                 try statement.bind(value, at: indices[offset])
             }
+            for (offset, column) in row.enumerated() {
+                try statement.bind(column.1, at: indices[stamp.count + offset])
+            }
             _ = try statement.step()
+            count += 1
+        }
+
+        private func prepare(_ row: [(String, SQLValue)]) throws -> Statement {
+            let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0)
+            let statement = try database.prepare("""
+                INSERT INTO \(table) (\(columns.joined(separator: ", ")))
+                VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
+                """)
+            indices = columns.map { statement.parameterIndex(":" + $0) }
+            self.statement = statement
+            return statement
         }
     }
 
@@ -61,8 +89,25 @@ enum SOAPSnapshot {
     static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
                      property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?,
                      decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReportLoadError("cannot read the file") }
-        let bytes = [UInt8](data)
+        try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, decodeFirst: true) { bytes, emit in
+            for row in try decode(bytes) { try emit(row) }
+        }
+    }
+
+    /// The same flow for a response too large to hold decoded: `stream` hands rows to `emit` as it reads them and
+    /// each is inserted at once, inside the transaction, so a bad value half-way rolls the whole artifact back.
+    static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
+                     property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?,
+                     stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
+        try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, decodeFirst: false, stream: stream)
+    }
+
+    private static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
+                             property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, decodeFirst: Bool,
+                             stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
+        let bytes = try readBytes(path)
         var hasher = SHA256()
         hasher.update(bytes)
         let sha256 = hasher.finalizeHex()
@@ -77,25 +122,53 @@ enum SOAPSnapshot {
         if let previous, previous[0].textValue == sha256 {
             return Loaded(artifact: previous[2].textValue ?? path, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
         }
-        let rows: [[(String, SQLValue)]]
+        let lineage = Lineage(runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256)
         do {
-            rows = try decode(bytes)
+            // Small responses are decoded before the write lock is taken; large ones stream inside the transaction.
+            var decoded: [[(String, SQLValue)]]?
+            if decodeFirst {
+                var rows: [[(String, SQLValue)]] = []
+                try stream(bytes) { rows.append($0) }
+                decoded = rows
+            }
+            let count = try database.withTransaction {
+                let writer = try SnapshotWriter(database, table: table, lineage: lineage)
+                if let decoded {
+                    for row in decoded { try writer.insert(row) }
+                } else {
+                    try stream(bytes) { try writer.insert($0) }
+                }
+                try database.prepare("""
+                    INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+                    VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
+                    ON CONFLICT (\(keyColumn), property_id, as_of_date) DO UPDATE SET
+                        artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
+                        row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                    """).execute(key.merging([":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
+                                              ":rows": .integer(Int64(writer.count))]) { $1 })
+                return writer.count
+            }
+            return Loaded(artifact: path, rows: count, alreadyLoaded: false)
         } catch let error as SOAPError {
             throw ReportLoadError(error.forProperty(property.key).description)
         }
-        try database.withTransaction {
-            try replace(database, table: table, lineage: Lineage(runID: runID.value, propertyID: property.key,
-                                                                 asOf: asOf.iso, artifact: path, sha256: sha256), rows: rows)
-            try database.prepare("""
-                INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
-                VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
-                ON CONFLICT (\(keyColumn), property_id, as_of_date) DO UPDATE SET
-                    artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
-                    row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                """).execute(key.merging([":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
-                                          ":rows": .integer(Int64(rows.count))]) { $1 })
+    }
+
+    /// The file's bytes, read in 1 MiB pieces straight into one array: `Data` then `[UInt8]` would hold a ledger twice.
+    static func readBytes(_ path: String) throws -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ReportLoadError("cannot read the file") }
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        do {
+            bytes.reserveCapacity(Int(try handle.seekToEnd()))
+            try handle.seek(toOffset: 0)
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                bytes.append(contentsOf: chunk)
+            }
+        } catch {
+            throw ReportLoadError("cannot read the file: \(error.localizedDescription)")
         }
-        return Loaded(artifact: path, rows: rows.count, alreadyLoaded: false)
+        return bytes
     }
 
     static func money(_ value: Money?) -> SQLValue { value.map { .real($0.dollars) } ?? .null }

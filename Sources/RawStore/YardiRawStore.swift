@@ -57,10 +57,22 @@ public struct YardiArtifactLoader {
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     public func load(path: String, operation: YardiOperation, property: Property, asOf: LocalDate,
                      expectedSHA256: String? = nil) throws -> YardiLoadOutcome {
-        let loaded = try SOAPSnapshot.load(
-            into: store.database, keyColumn: "operation", table: YardiRawStore.table(of: operation), operation: operation.name,
-            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
-            try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
+        let table = YardiRawStore.table(of: operation)
+        let loaded: SOAPSnapshot.Loaded
+        switch operation {
+        case .getResidentTransactions, .getResidentLeaseCharges:
+            // Ledgers run to tens of MB: rows are inserted as they are decoded, never all held at once.
+            loaded = try SOAPSnapshot.load(
+                into: store.database, keyColumn: "operation", table: table, operation: operation.name, path: path,
+                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes, emit in
+                try Self.streamRows(operation: operation, bytes: bytes, emit)
+            }
+        default:
+            loaded = try SOAPSnapshot.load(
+                into: store.database, keyColumn: "operation", table: table, operation: operation.name, path: path,
+                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
+                try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
+            }
         }
         return YardiLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                 rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
@@ -107,25 +119,10 @@ public struct YardiArtifactLoader {
                 ("payment_accepted", flag(r.paymentAccepted)), ("lease_id", SQLValue(r.leaseID)),
                 ("is_roommate", flag(r.isRoommate)), ("other_occupants", .integer(Int64(r.otherOccupants))),
             ] }
-        case .getResidentLeaseCharges:
-            return try GetResidentLeaseCharges.decode(bytes).map { r in [
-                ("source_row", .integer(Int64(r.sourceIndex))), ("tenant_code", SQLValue(r.tenantCode)),
-                ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)), ("charge_code", .text(r.chargeCode)),
-                ("description", SQLValue(r.description)), ("gl_account", SQLValue(r.glAccount)),
-                ("amount", .real(r.amount.dollars)), ("service_from_date", SQLValue(r.serviceFromDate?.iso)),
-                ("service_to_date", SQLValue(r.serviceToDate?.iso)), ("comment", SQLValue(r.comment)),
-            ] }
-        case .getResidentTransactions:
-            return try GetResidentTransactions.decode(bytes).map { r in [
-                ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
-                ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
-                ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),
-                ("charge_code", SQLValue(r.chargeCode)), ("description", SQLValue(r.description)),
-                ("gl_account", SQLValue(r.glAccount)), ("transaction_date", SQLValue(r.transactionDate?.iso)),
-                ("service_from_date", SQLValue(r.serviceFromDate?.iso)), ("post_month", SQLValue(r.postMonth)),
-                ("amount", .real(r.amount.dollars)), ("amount_paid", money(r.amountPaid)), ("balance_due", money(r.balanceDue)),
-                ("document_number", SQLValue(r.documentNumber)), ("reversal", flag(r.reversal)), ("comment", SQLValue(r.comment)),
-            ] }
+        case .getResidentLeaseCharges, .getResidentTransactions:
+            var rows: [[(String, SQLValue)]] = []
+            try streamRows(operation: operation, bytes: bytes) { rows.append($0) }
+            return rows
         case .availableUnits:
             return try AvailableUnits.decode(bytes).map { r in [
                 ("source_row", .integer(Int64(r.sourceIndex))), ("unit_code", .text(r.unitCode)),
@@ -151,6 +148,34 @@ public struct YardiArtifactLoader {
                 ("first_contact", flag(r.firstContact)), ("transaction_source", SQLValue(r.transactionSource)),
                 ("comments", SQLValue(r.comments)),
             ] }
+        }
+    }
+
+    /// The ledger operations, streamed: each record's columns go to `emit` as soon as it is decoded.
+    static func streamRows(operation: YardiOperation, bytes: [UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws {
+        switch operation {
+        case .getResidentLeaseCharges:
+            try GetResidentLeaseCharges.decode(bytes) { r in try emit([
+                ("source_row", .integer(Int64(r.sourceIndex))), ("tenant_code", SQLValue(r.tenantCode)),
+                ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)), ("charge_code", .text(r.chargeCode)),
+                ("description", SQLValue(r.description)), ("gl_account", SQLValue(r.glAccount)),
+                ("amount", .real(r.amount.dollars)), ("service_from_date", SQLValue(r.serviceFromDate?.iso)),
+                ("service_to_date", SQLValue(r.serviceToDate?.iso)), ("comment", SQLValue(r.comment)),
+            ]) }
+        case .getResidentTransactions:
+            try GetResidentTransactions.decode(bytes) { r in try emit([
+                ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
+                ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
+                ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),
+                ("charge_code", SQLValue(r.chargeCode)), ("description", SQLValue(r.description)),
+                ("gl_account", SQLValue(r.glAccount)), ("transaction_date", SQLValue(r.transactionDate?.iso)),
+                ("service_from_date", SQLValue(r.serviceFromDate?.iso)), ("post_month", SQLValue(r.postMonth)),
+                ("amount", .real(r.amount.dollars)), ("amount_paid", money(r.amountPaid)), ("balance_due", money(r.balanceDue)),
+                ("document_number", SQLValue(r.documentNumber)), ("reversal", flag(r.reversal)), ("comment", SQLValue(r.comment)),
+            ]) }
+        default:
+            // A programmer's mistake, not bad data: the loader sends only the two ledger operations here.
+            preconditionFailure("\(operation.name) is decoded whole, not streamed")
         }
     }
 

@@ -11,66 +11,194 @@ public struct SOAPResponse {
 
     /// Parses and checks a response body; throws a `SOAPError` for every error shape the vendors use.
     ///
-    /// Order follows reference 1.4: HTTP status and SOAP Fault, then error messages inside the Result
-    /// (`Messages/Message[@messageType='Error']`, `ErrorMessages`), `Login failed.` as plain text, a bare
-    /// negative result code, and finally the expected payload root (a silent empty answer is an error:
-    /// a wrong property code comes back that way).
+    /// The check is `SOAPResponse.check` (streamed); the tree is parsed only for a response that passed it.
     public init(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String, property: String? = nil) throws {
+        try Self.check(bytes: bytes, status: status, operation: operation, expectedRoot: expectedRoot, property: property)
         func failure(_ kind: SOAPError.Kind) -> SOAPError { SOAPError(operation: operation, property: property, kind: kind) }
         let document: XMLDocument
         do {
             document = try XMLDocument(bytes: bytes)
         } catch {
-            guard status == 200 else { throw failure(.http(status: status, excerpt: Self.excerpt(bytes))) }
-            if Self.containsLoginFailed(bytes) { throw failure(.loginFailed(Self.excerpt(bytes))) }
             throw failure(.notXML("\(error)"))
         }
-        guard let root = document.root else { throw failure(.notXML("no root element")) }
-        let envelopeBody = root.hasLocalName("Envelope") ? root.child(named: "Body") : nil
-        if let fault = envelopeBody?.child(named: "Fault") ?? (root.hasLocalName("Fault") ? root : nil) {
-            throw failure(Self.faultKind(fault))
+        // Where the check found them: the first Result in the Body, and its first child named like the payload root.
+        guard let body = document.root?.child(named: "Body"),
+              let result = body.descendants(named: operation + "Result").first else {
+            throw failure(.missingPayload(expected: operation + "Result", found: nil))
         }
-        guard status == 200 else { throw failure(.http(status: status, excerpt: Self.excerpt(bytes))) }
-        guard let body = envelopeBody else {
-            if Self.containsLoginFailed(bytes) { throw failure(.loginFailed(Self.excerpt(bytes))) }
-            throw failure(.missingPayload(expected: "soap:Envelope", found: "<\(root.localName)>"))
-        }
-        // Direct path first: a full-ledger response has millions of nodes, not worth a deep search.
-        guard let result = body.child(named: operation + "Response")?.child(named: operation + "Result")
-                ?? body.descendants(named: operation + "Result").first else {
-            let found = body.children.first.map { "<\($0.localName)>" }
-            throw failure(.missingPayload(expected: operation + "Result", found: found))
-        }
-        let payloads = result.children
-        try Self.checkMessages(in: result, deep: !payloads.contains { $0.hasLocalName(expectedRoot) }, failure: failure)
-        if payloads.isEmpty {
-            let text = result.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if text.contains("Login failed") { throw failure(.loginFailed(text)) }
-            if let code = Int(text), code < 0 { throw failure(.resultCode(code)) }
-        }
-        guard let payload = payloads.first(where: { $0.hasLocalName(expectedRoot) }) else {
-            throw failure(.missingPayload(expected: expectedRoot, found: payloads.first.map { "<\($0.localName)>" }))
+        guard let payload = result.child(named: expectedRoot) else {
+            throw failure(.missingPayload(expected: expectedRoot, found: nil))
         }
         self.document = document
         self.result = result
         self.payload = payload
     }
 
-    /// Error messages inside a 200 Result; warnings and info messages are not errors.
-    /// `deep` searches the whole Result for `ErrorMessages` (they sit several levels down, reference 1.4 item 3);
-    /// when the expected payload is there, only `Messages` beside it are looked at.
-    private static func checkMessages(in result: XMLElement, deep: Bool, failure: (SOAPError.Kind) -> SOAPError) throws {
-        let errors = result.children(named: "Messages").flatMap { $0.descendants(named: "Message") }.filter {
-            ($0.attribute("messageType") ?? "").caseInsensitiveCompare("Error") == .orderedSame
-        }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        if let first = errors.first {
-            let all = errors.joined(separator: "; ")
-            throw failure(first.contains("Login failed") ? .loginFailed(all) : .errorMessage(all))
+    /// Checks a response body without building its tree (memory stays flat however long it is); throws a `SOAPError`.
+    public static func check(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String,
+                             property: String? = nil) throws {
+        try stream(bytes: bytes, status: status, operation: operation, expectedRoot: expectedRoot, property: property,
+                   records: []) { _ in }
+    }
+
+    /// Checks a response body while streaming it, and hands `body` each element named one of `records` inside the
+    /// payload root, in document order, one small subtree at a time.
+    ///
+    /// The checks are those of reference 1.4, in its order: HTTP status and SOAP Fault, then error messages inside
+    /// the Result (`Messages/Message[@messageType='Error']`, `ErrorMessages`), `Login failed.` as plain text, a bare
+    /// negative result code, and finally the expected payload root (a silent empty answer is an error: a wrong property
+    /// code comes back that way). They are decided at the end of the document, so a response with an error anywhere
+    /// throws it even after `body` has seen records: a caller stores records only inside a transaction it can roll back.
+    /// The payload is not read at all when an error met before it already decides the answer. The Result is the
+    /// first `<operation>Result` element of the Body.
+    public static func stream(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String,
+                              property: String? = nil, records: Set<String>,
+                              _ body: (XMLElement) throws -> Void) throws {
+        func failure(_ kind: SOAPError.Kind) -> SOAPError { SOAPError(operation: operation, property: property, kind: kind) }
+        var scan = Scan(operation: operation, expectedRoot: expectedRoot, status: status)
+        do {
+            let reader = try XMLStreamReader(bytes: bytes)
+            try scan.read(reader, records: records, body)
+        } catch let error as XMLError {
+            guard status == 200 else { throw failure(.http(status: status, excerpt: Self.excerpt(bytes))) }
+            if Self.containsLoginFailed(bytes) { throw failure(.loginFailed(Self.excerpt(bytes))) }
+            throw failure(.notXML("\(error)"))
         }
-        if deep, let list = result.descendants(named: "ErrorMessages").first {
+        if let kind = scan.verdict(bytes: bytes) { throw failure(kind) }
+    }
+
+    /// What a streamed reading of a response met, in the order the verdict weighs it.
+    private struct Scan {
+        let operation: String
+        let expectedRoot: String
+        let status: Int
+        var rootName = ""
+        var sawBody = false
+        var fault: SOAPError.Kind?
+        var bodyFirstChild: String?
+        var sawResult = false
+        var resultFirstChild: String?
+        /// Direct text of the Result (a bare `-4` or `Login failed.`), kept short: it matters only when there are no children.
+        var resultText = ""
+        var sawPayload = false
+        var messageErrors: [String] = []
+        /// The text of the first `ErrorMessages` in the Result; an error only when the payload is missing.
+        var errorMessages: String?
+
+        init(operation: String, expectedRoot: String, status: Int) {
+            self.operation = operation; self.expectedRoot = expectedRoot; self.status = status
+        }
+
+        mutating func read(_ reader: XMLStreamReader, records: Set<String>, _ body: (XMLElement) throws -> Void) throws {
+            var bodyDepth: Int?      // depth of the Body's children
+            var resultDepth: Int?    // depth of the Result's children
+            while try reader.read() {
+                if let depth = resultDepth, reader.depth < depth { resultDepth = nil }
+                if let depth = bodyDepth, reader.depth < depth { bodyDepth = nil }
+                switch reader.kind {
+                case .text:
+                    if let depth = resultDepth, reader.depth == depth, resultText.utf8.count < 4096 { resultText += reader.text }
+                    continue
+                case .element:
+                    break
+                default:
+                    continue
+                }
+                let depth = reader.depth
+                if depth == 0 {
+                    rootName = reader.localName
+                    if reader.hasLocalName("Fault") {
+                        fault = SOAPResponse.faultKind(try reader.expand())
+                    } else if !reader.hasLocalName("Envelope") {
+                        reader.skip()
+                    }
+                } else if depth == 1 && bodyDepth == nil && resultDepth == nil {
+                    // The Envelope's children: only its first Body is read.
+                    if reader.hasLocalName("Body") && !sawBody && !reader.isEmptyElement {
+                        sawBody = true
+                        bodyDepth = 2
+                    } else {
+                        if reader.hasLocalName("Body") { sawBody = true }
+                        reader.skip()
+                    }
+                } else if let resultChildren = resultDepth, depth == resultChildren {
+                    try resultChild(reader, records: records, body)
+                } else if resultDepth == nil, let bodyChildren = bodyDepth, depth >= bodyChildren {
+                    if depth == bodyChildren && bodyFirstChild == nil { bodyFirstChild = reader.localName }
+                    if depth == bodyChildren && reader.hasLocalName("Fault") {
+                        let kind = SOAPResponse.faultKind(try reader.expand())
+                        if fault == nil { fault = kind }
+                    } else if !sawResult && reader.hasLocalName(operation + "Result") {
+                        sawResult = true
+                        if !reader.isEmptyElement { resultDepth = depth + 1 }
+                    }
+                }
+            }
+        }
+
+        /// One child element of the Result: the payload (streamed to `body`), Messages, or anything else
+        /// (searched for `ErrorMessages`, which sit several levels down, reference 1.4 item 3).
+        private mutating func resultChild(_ reader: XMLStreamReader, records: Set<String>,
+                                          _ body: (XMLElement) throws -> Void) throws {
+            if resultFirstChild == nil { resultFirstChild = reader.localName }
+            if reader.hasLocalName(expectedRoot) && !sawPayload {
+                sawPayload = true
+                // An error already met decides the answer: its payload is not worth reading.
+                if fault != nil || status != 200 || !messageErrors.isEmpty {
+                    reader.skip()
+                } else {
+                    try reader.forEachElement(named: records, body)
+                }
+            } else if reader.hasLocalName("Messages") {
+                let messages = try reader.expand()
+                messageErrors += messages.descendants(named: "Message").filter {
+                    ($0.attribute("messageType") ?? "").caseInsensitiveCompare("Error") == .orderedSame
+                }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if errorMessages == nil, let list = messages.descendants(named: "ErrorMessages").first {
+                    errorMessages = Self.text(of: list)
+                }
+            } else if errorMessages == nil && !sawPayload {
+                var first: String?
+                try reader.forEachElement(named: ["ErrorMessages"]) { list in
+                    if first == nil { first = Self.text(of: list) }
+                }
+                errorMessages = first
+            } else {
+                reader.skip()
+            }
+        }
+
+        private static func text(of list: XMLElement) -> String {
             let items = list.children.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             let text = items.isEmpty ? list.text.trimmingCharacters(in: .whitespacesAndNewlines) : items.joined(separator: "; ")
-            throw failure(.errorMessage(text.isEmpty ? "ErrorMessages without text" : text))
+            return text.isEmpty ? "ErrorMessages without text" : text
+        }
+
+        /// The first error, weighed in reference 1.4's order; nil for a good response.
+        func verdict(bytes: [UInt8]) -> SOAPError.Kind? {
+            if let fault { return fault }
+            guard status == 200 else { return .http(status: status, excerpt: SOAPResponse.excerpt(bytes)) }
+            guard sawBody && rootName == "Envelope" else {
+                if SOAPResponse.containsLoginFailed(bytes) { return .loginFailed(SOAPResponse.excerpt(bytes)) }
+                return .missingPayload(expected: "soap:Envelope", found: "<\(rootName)>")
+            }
+            guard sawResult else {
+                return .missingPayload(expected: operation + "Result", found: bodyFirstChild.map { "<\($0)>" })
+            }
+            if let first = messageErrors.first {
+                let all = messageErrors.joined(separator: "; ")
+                return first.contains("Login failed") ? .loginFailed(all) : .errorMessage(all)
+            }
+            if !sawPayload, let errorMessages { return .errorMessage(errorMessages) }
+            if resultFirstChild == nil {
+                let text = resultText.trimmingCharacters(in: .whitespacesAndNewlines)
+                if text.contains("Login failed") { return .loginFailed(text) }
+                if let code = Int(text), code < 0 { return .resultCode(code) }
+            }
+            guard sawPayload else {
+                return .missingPayload(expected: expectedRoot, found: resultFirstChild.map { "<\($0)>" })
+            }
+            return nil
         }
     }
 

@@ -1,7 +1,7 @@
 import CLibXML2
 
 /// libxml2 must be initialised once before documents are parsed from several threads.
-private let parserReady: Void = { xmlInitParser() }()
+let parserReady: Void = { xmlInitParser() }()
 
 /// How a document is parsed; network access, entity substitution and DTD loading are always off.
 public struct XMLParseOptions: OptionSet, Sendable {
@@ -45,7 +45,7 @@ public final class XMLDocument {
         return XMLDocument(owning: doc)
     }
 
-    private init(owning doc: xmlDocPtr) {
+    init(owning doc: xmlDocPtr) {
         self.doc = doc
     }
 
@@ -98,7 +98,7 @@ public final class XMLDocument {
     }
 
     /// An external entity in a document we were sent is an XXE attempt or a broken export; either way we do not read it.
-    private static func externalEntityRefusal(_ doc: xmlDocPtr) -> XMLError? {
+    static func externalEntityRefusal(_ doc: xmlDocPtr) -> XMLError? {
         guard let dtd = doc.pointee.intSubset else { return nil }
         var node = dtd.pointee.children
         while let current = node {
@@ -136,7 +136,7 @@ public final class XMLDocument {
 }
 
 /// Where the structured-error callback leaves the first error of a parse.
-private final class FirstError {
+final class FirstError {
     var error: XMLError?
 }
 
@@ -160,7 +160,7 @@ public struct XMLElement {
     private let document: XMLDocument
     private let node: xmlNodePtr
 
-    fileprivate init(document: XMLDocument, node: xmlNodePtr) {
+    init(document: XMLDocument, node: xmlNodePtr) {
         self.document = document
         self.node = node
     }

@@ -25,22 +25,28 @@ public enum GetResidentLeaseCharges {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiLeaseCharge] {
-        let response = try SOAPResponse.yardi(bytes, operation)
         var result: [YardiLeaseCharge] = []
-        for customer in response.payload.descendants(named: "RT_Customer") {
+        try decode(bytes) { result.append($0) }
+        return result
+    }
+
+    /// Streams the response one `RT_Customer` at a time, handing each record to `each` as it is read.
+    /// Throws a `SOAPError` for every error shape, possibly after records were handed out.
+    public static func decode(_ bytes: [UInt8], each: (YardiLeaseCharge) throws -> Void) throws {
+        var count = 0
+        try SOAPResponse.yardiStream(bytes, operation, records: ["RT_Customer"]) { customer in
             let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             for charge in customer.descendants(named: "Charge") {
                 guard let detail = charge.child(named: "Detail") else { continue }
-                let index = result.count + 1
-                let f = SOAPFields(detail, operation: operation.name, record: "Charge \(index)")
-                result.append(YardiLeaseCharge(
-                    sourceIndex: index, tenantCode: f.text("CustomerID") ?? household, unitCode: f.text("UnitID"),
+                count += 1
+                let f = SOAPFields(detail, operation: operation.name, record: "Charge \(count)")
+                try each(YardiLeaseCharge(
+                    sourceIndex: count, tenantCode: f.text("CustomerID") ?? household, unitCode: f.text("UnitID"),
                     leaseID: f.text("LeaseID"), chargeCode: try f.required("ChargeCode"), description: f.text("Description"),
                     glAccount: f.text("GLAccountNumber"), amount: try f.requiredMoney("Amount"),
                     serviceFromDate: try f.date("ServiceFromDate"), serviceToDate: try f.date("ServiceToDate"),
                     comment: f.text("Comment")))
             }
         }
-        return result
     }
 }

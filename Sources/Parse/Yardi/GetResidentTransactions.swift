@@ -43,13 +43,20 @@ public enum GetResidentTransactions {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiTransaction] {
-        let response = try SOAPResponse.yardi(bytes, operation)
         var result: [YardiTransaction] = []
-        for customer in response.payload.descendants(named: "RT_Customer") {
+        try decode(bytes) { result.append($0) }
+        return result
+    }
+
+    /// Streams the response one `RT_Customer` at a time (a 24-month ledger runs to tens of MB), handing each record
+    /// to `each` as it is read. Throws a `SOAPError` for every error shape, possibly after records were handed out.
+    public static func decode(_ bytes: [UInt8], each: (YardiTransaction) throws -> Void) throws {
+        var count = 0
+        try SOAPResponse.yardiStream(bytes, operation, records: ["RT_Customer"]) { customer in
             let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             for transactions in customer.child(named: "RTServiceTransactions")?.children(named: "Transactions") ?? [] {
-                let index = result.count + 1
+                let index = count + 1
                 let kind: YardiTransaction.Kind
                 let holder: XMLElement
                 if let charge = transactions.child(named: "Charge") {
@@ -64,7 +71,8 @@ public enum GetResidentTransactions {
                 }
                 let f = SOAPFields(detail, operation: operation.name, record: "Transactions \(index)")
                 let postMonth = try f.date("PostMonth").map { String($0.iso.prefix(7)) }
-                result.append(YardiTransaction(
+                count = index
+                try each(YardiTransaction(
                     sourceIndex: index, kind: kind, paymentType: kind == .payment ? holder.attribute("Type") : nil,
                     transactionID: f.text("TransactionID"), tenantCode: f.text("CustomerID") ?? household,
                     unitCode: f.text("UnitID") ?? unit, leaseID: f.text("LeaseID"),
@@ -76,6 +84,5 @@ public enum GetResidentTransactions {
                     reversal: try f.flag("Reversal"), comment: f.text("Comment")))
             }
         }
-        return result
     }
 }

@@ -1,0 +1,187 @@
+import CLibXML2
+
+/// Reads a document node by node (libxml2's xmlTextReader), so memory stays bounded by the subtree being looked at.
+///
+/// The same safety as `XMLDocument`: no network, no entity substitution, no DTD loading, and a DOCTYPE
+/// declaring external entities is refused when it is met. Elements handed out by `expand()` are copies in
+/// a small document of their own, so they stay valid after the reader has moved on and freed the original.
+public final class XMLStreamReader {
+    /// What the reader is positioned on.
+    public enum Kind: Sendable, Equatable {
+        case element, endElement, text, other
+    }
+
+    private let reader: xmlTextReaderPtr
+    // The reader pulls its input through `source` and reports errors into `firstError`; both must outlive it.
+    private let source: ByteSource
+    private let firstError = FirstError()
+    private var started = false
+    private var skipSubtree = false
+
+    /// A reader over `bytes`; nothing is parsed until the first `read()`.
+    public init(bytes: [UInt8]) throws {
+        _ = parserReady
+        guard !bytes.isEmpty else { throw XMLError(message: "Document is empty", line: 1) }
+        source = ByteSource(bytes)
+        // No XML_PARSE_NOENT / DTDLOAD / DTDATTR, as in XMLDocument. NODICT keeps short text values out of the
+        // parser's dictionary, which otherwise grows with every distinct amount and date of a long ledger.
+        let flags = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_NODICT.rawValue
+        let context = Unmanaged.passUnretained(source).toOpaque()
+        guard let reader = xmlReaderForIO({ context, buffer, length in
+            guard let context, let buffer, length > 0 else { return -1 }
+            return Unmanaged<ByteSource>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length))
+        }, { _ in 0 }, context, nil, nil, Int32(flags)) else {
+            throw XMLError(message: "out of memory creating the XML reader")
+        }
+        self.reader = reader
+        xmlTextReaderSetStructuredErrorHandler(reader, { userData, error in
+            guard let userData, let error else { return }
+            let first = Unmanaged<FirstError>.fromOpaque(userData).takeUnretainedValue()
+            if first.error == nil && error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
+                first.error = XMLError(libxml2: error.pointee)
+            }
+        }, Unmanaged.passUnretained(firstError).toOpaque())
+    }
+
+    deinit {
+        xmlFreeTextReader(reader)
+    }
+
+    // MARK: - Moving
+
+    /// Moves to the next node in document order (past the current element's subtree after `expand()` or `skip()`);
+    /// false at the end of the document.
+    public func read() throws -> Bool {
+        let status = skipSubtree ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
+        skipSubtree = false
+        if !started {
+            started = true
+            // A document without any element ends at once without an error from libxml2; the DOM parser says this.
+            if status == 0 { throw firstError.error ?? XMLError(message: "Document is empty", line: 1) }
+        }
+        if status < 0 || firstError.error != nil {
+            throw firstError.error ?? XMLError(message: "document could not be parsed", line: Int(xmlTextReaderGetParserLineNumber(reader)))
+        }
+        if status == 0 { return false }
+        if xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue),
+           let dtd = xmlTextReaderCurrentNode(reader), let doc = dtd.pointee.doc,
+           let refusal = XMLDocument.externalEntityRefusal(doc) {
+            throw refusal
+        }
+        return true
+    }
+
+    /// Makes the next `read()` move past the current element's subtree instead of into it.
+    public func skip() {
+        skipSubtree = true
+    }
+
+    /// The current element with its whole subtree, as an element of a document of its own; the next `read()` moves past it.
+    public func expand() throws -> XMLElement {
+        guard kind == .element else { throw XMLError(message: "expand() called off an element start") }
+        guard let node = xmlTextReaderExpand(reader), firstError.error == nil else {
+            throw firstError.error ?? XMLError(message: "the element could not be read", line: Int(xmlTextReaderGetParserLineNumber(reader)))
+        }
+        skipSubtree = true
+        guard let doc = xmlNewDoc(nil) else { throw XMLError(message: "out of memory copying an element") }
+        let owner = XMLDocument(owning: doc)
+        // Internal entities stay references (no substitution); their text is looked up in the copy's DTD.
+        if let subset = node.pointee.doc?.pointee.intSubset, let dtd = xmlCopyDtd(subset) {
+            dtd.pointee.doc = doc
+            doc.pointee.intSubset = dtd
+        }
+        // xmlDocCopyNode re-declares namespaces bound on the (uncopied) ancestors at the copy's root.
+        guard let copy = xmlDocCopyNode(node, doc, 1) else { throw XMLError(message: "out of memory copying an element") }
+        xmlDocSetRootElement(doc, copy)
+        return XMLElement(document: owner, node: copy)
+    }
+
+    /// Calls `body` with every element named one of `localNames` below the current element (the whole document
+    /// before the first `read()`), each expanded and then skipped: nested matches are inside their ancestor's subtree.
+    /// Returns on the current element's end tag; a `body` that throws stops the reading there.
+    public func forEachElement(named localNames: Set<String>, _ body: (XMLElement) throws -> Void) throws {
+        let scope: Int
+        if !started {
+            scope = -1
+        } else {
+            guard kind == .element, !skipSubtree, xmlTextReaderIsEmptyElement(reader) == 0 else { return }
+            scope = depth
+        }
+        let names = localNames.map { Array($0.utf8) }
+        while try read() {
+            let nodeDepth = Int(xmlTextReaderDepth(reader))
+            if nodeDepth <= scope { return }
+            guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue),
+                  let name = xmlTextReaderConstLocalName(reader), names.contains(where: { equalBytes(name, $0) }) else { continue }
+            try body(try expand())
+        }
+    }
+
+    // MARK: - The current node
+
+    /// The kind of the current node.
+    public var kind: Kind {
+        switch Int(xmlTextReaderNodeType(reader)) {
+        case Int(XML_READER_TYPE_ELEMENT.rawValue): .element
+        case Int(XML_READER_TYPE_END_ELEMENT.rawValue): .endElement
+        case Int(XML_READER_TYPE_TEXT.rawValue), Int(XML_READER_TYPE_CDATA.rawValue),
+             Int(XML_READER_TYPE_WHITESPACE.rawValue), Int(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue): .text
+        default: .other
+        }
+    }
+
+    /// The current node's name without its prefix; empty for text.
+    public var localName: String {
+        guard kind == .element || kind == .endElement, let name = xmlTextReaderConstLocalName(reader) else { return "" }
+        return String(cString: name)
+    }
+
+    /// True when the current node is an element (start or end) with this local name.
+    public func hasLocalName(_ name: String) -> Bool {
+        guard kind == .element || kind == .endElement, let raw = xmlTextReaderConstLocalName(reader) else { return false }
+        return equalBytes(raw, Array(name.utf8))
+    }
+
+    /// The namespace URI of the current element, nil when none.
+    public var namespaceURI: String? {
+        xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
+    }
+
+    /// 0 for the document element, 1 for its children, ...
+    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+
+    /// True for `<x/>`: no end tag follows.
+    public var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+
+    /// The text of a text, CDATA or whitespace node; empty for other nodes.
+    public var text: String {
+        guard kind == .text, let value = xmlTextReaderConstValue(reader) else { return "" }
+        return String(cString: value)
+    }
+}
+
+/// The input, handed to libxml2 in the pieces it asks for (no copy of the whole document).
+private final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
+        let count = min(length, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { all in
+            guard let base = all.baseAddress else { return }
+            UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
+        }
+        offset += count
+        return Int32(count)
+    }
+}
+
+/// Compares a NUL-terminated xmlChar string with UTF-8 bytes without allocating.
+private func equalBytes(_ p: UnsafePointer<xmlChar>, _ name: [UInt8]) -> Bool {
+    for (i, byte) in name.enumerated() where p[i] != byte { return false }
+    return p[name.count] == 0
+}

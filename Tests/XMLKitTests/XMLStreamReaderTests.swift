@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import XMLKit
+
+private func fixture(_ name: String) throws -> [UInt8] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    return [UInt8](try Data(contentsOf: root.appendingPathComponent("Fixtures/soap/\(name)")))
+}
+
+/// Everything the `XMLElement` API says about an element and its subtree, as one comparable string.
+private func describe(_ element: XMLElement) -> String {
+    let attributes = element.attributes.map { "\($0.namespaceURI ?? "-")|\($0.localName)=\($0.value)" }.joined(separator: ",")
+    let children = element.children.map(describe).joined()
+    return "<\(element.namespaceURI ?? "-")|\(element.prefix ?? "-")|\(element.localName)@\(element.line) [\(attributes)] "
+        + "\(element.text.utf8.count):\(element.text)>\(children)</>"
+}
+
+/// The outermost elements named `name`, in document order (what `forEachElement` hands out: it skips past each match).
+private func outermost(_ name: String, in element: XMLElement) -> [XMLElement] {
+    if element.hasLocalName(name) { return [element] }
+    return element.children.flatMap { outermost(name, in: $0) }
+}
+
+private func allNames(_ element: XMLElement) -> Set<String> {
+    element.children.reduce(into: [element.localName]) { $0.formUnion(allNames($1)) }
+}
+
+private struct Stop: Error {}
+
+/// The streaming reader against the DOM: same elements, same values, same errors and refusals.
+@Suite struct XMLStreamReaderTests {
+    static let fixtures = ((try? FileManager.default.contentsOfDirectory(
+        atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/soap").path)) ?? []).filter { $0.hasSuffix(".xml") }.sorted()
+
+    @Test func everyFixtureIsRead() {
+        #expect(Self.fixtures.count >= 20)
+    }
+
+    @Test(arguments: fixtures) func streamedElementsMatchTheDOM(file: String) throws {
+        let bytes = try fixture(file)
+        guard let root = try XMLDocument(bytes: bytes).root else { Issue.record("no root"); return }
+        for name in allNames(root).sorted() {
+            var streamed: [String] = []
+            try XMLStreamReader(bytes: bytes).forEachElement(named: [name]) { streamed.append(describe($0)) }
+            #expect(streamed == outermost(name, in: root).map(describe), "\(file): \(name)")
+        }
+    }
+
+    @Test func internalEntitiesAndCDATAReadAsInTheDOM() throws {
+        let bytes = Array("""
+            <?xml version="1.0"?>
+            <!DOCTYPE r [<!ENTITY co "Riverwalk &amp; Co">]>
+            <r xmlns:m="urn:m"><m:item name="&co;">&co; <![CDATA[<raw>]]> &#65;</m:item><m:item/></r>
+            """.utf8)
+        guard let root = try XMLDocument(bytes: bytes).root else { Issue.record("no root"); return }
+        var streamed: [String] = []
+        try XMLStreamReader(bytes: bytes).forEachElement(named: ["item"]) { streamed.append(describe($0)) }
+        #expect(streamed == root.children.map(describe))
+        // One level deep, as the DOM reads it: the entity's own `&amp;` stays as written.
+        #expect(streamed.first?.contains("Riverwalk &amp; Co <raw> A") == true, "\(streamed)")
+    }
+
+    @Test func malformedXMLGivesLibxml2sMessageAndLine() throws {
+        let bytes = Array("<a>\n<b>one</b>\n<c>two</a>".utf8)
+        var domError: XMLError?
+        do { _ = try XMLDocument(bytes: bytes) } catch let error as XMLError { domError = error }
+        do {
+            try XMLStreamReader(bytes: bytes).forEachElement(named: ["b"]) { _ in }
+            Issue.record("accepted")
+        } catch let error as XMLError {
+            #expect(error.message == "Opening and ending tag mismatch: c line 3 and a")
+            #expect(error.line == 3)
+            #expect(error == domError)
+        }
+    }
+
+    @Test func emptyAndTruncatedDocumentsAreErrors() throws {
+        #expect(throws: XMLError(message: "Document is empty", line: 1)) { try XMLStreamReader(bytes: []) }
+        let cut = Array(try fixture("yardi_get_unit_information.xml").prefix(700))
+        #expect(throws: XMLError.self) {
+            try XMLStreamReader(bytes: cut).forEachElement(named: ["UnitInfo"]) { _ in }
+        }
+    }
+
+    @Test func anExternalEntityIsRefusedBeforeAnyContent() throws {
+        let bytes = Array("""
+            <?xml version="1.0"?>
+            <!DOCTYPE r [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+            <r><x>&secret;</x></r>
+            """.utf8)
+        var seen = 0
+        do {
+            try XMLStreamReader(bytes: bytes).forEachElement(named: ["x"]) { _ in seen += 1 }
+            Issue.record("accepted")
+        } catch let error as XMLError {
+            #expect(error.message == "the DOCTYPE declares external entity 'secret' (\"file:///etc/passwd\"); documents with external entities are refused")
+        }
+        #expect(seen == 0)
+    }
+
+    @Test func stoppingEarlyNeverReadsTheRest() throws {
+        // The tail, a megabyte on, is broken: a reader that stops at the first record never meets it.
+        let filler = String(repeating: "<item>2</item>", count: 80_000)
+        let bytes = Array("<r><item>1</item>\(filler)<broken></r>".utf8)
+        var seen: [String] = []
+        #expect(throws: Stop.self) {
+            try XMLStreamReader(bytes: bytes).forEachElement(named: ["item"]) { seen.append($0.text); throw Stop() }
+        }
+        #expect(seen == ["1"])
+        let reader = try XMLStreamReader(bytes: bytes)
+        #expect(try reader.read() && reader.hasLocalName("r"))
+        #expect(try reader.read() && reader.localName == "item" && reader.depth == 1)
+    }
+
+    @Test func forEachElementStaysInsideTheCurrentElement() throws {
+        let bytes = Array("<r><a><x>1</x><x>2</x></a><x>3</x><a/></r>".utf8)
+        let reader = try XMLStreamReader(bytes: bytes)
+        var seen: [String] = []
+        while try reader.read() {
+            guard reader.kind == .element, reader.hasLocalName("a") else { continue }
+            try reader.forEachElement(named: ["x"]) { seen.append($0.text) }
+            #expect(reader.kind == .element || reader.kind == .endElement)
+        }
+        #expect(seen == ["1", "2"])
+    }
+
+    @Test func elementsOutliveTheReader() throws {
+        var kept: [XMLElement] = []
+        try XMLStreamReader(bytes: try fixture("yardi_get_unit_information.xml")).forEachElement(named: ["UnitInfo"]) {
+            kept.append($0)
+        }
+        #expect(kept.count == 4)
+        #expect(kept.last?.child(named: "UnitID")?.text.isEmpty == false)
+    }
+}
