@@ -118,8 +118,9 @@ private func writeLedger(to path: String, customers: Int, perCustomer: Int) thro
         #expect(outcome.rows == 240_000)
         #expect(try fixture.rows("SELECT count(*), sum(amount) FROM yardi_transactions")
                 == [[.integer(240_000), .real(Double(20_000 * (12 * 1000 + 66)) + 240_000 * 0.25)]])
-        // The budget holds the response's bytes once (the loader hashes them and reads them from memory) and one
-        // household's subtree; a tree of the whole document took ~12x the size (~500 MB here).
-        #expect(growth < 64 << 20, "peak resident set grew by \(growth >> 20) MiB for a \(size >> 20) MiB response")
+        // Measured: ~46 MiB, the response's bytes held once (the loader hashes them and reads them from memory)
+        // plus one household's subtree; a tree of the whole document took ~12x the size (~500 MB here). The
+        // bound leaves room for other tests allocating in this process at the same time (they run in parallel).
+        #expect(growth < 128 << 20, "peak resident set grew by \(growth >> 20) MiB for a \(size >> 20) MiB response")
     }
 }
