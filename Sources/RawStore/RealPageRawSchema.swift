@@ -81,7 +81,6 @@ public enum RealPageRawSchema {
                 balance       REAL
             ) STRICT;
             \(naturalKey("realpage_rent_roll"))
-            CREATE INDEX realpage_rent_roll_unit ON realpage_rent_roll (property_id, as_of_date, unit_number);
 
             CREATE TABLE realpage_delinquency (
                 \(lineage)
