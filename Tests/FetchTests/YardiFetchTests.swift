@@ -42,11 +42,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         let manifest = try workspace.manifest(runID)
         #expect(manifest.artifacts.count == 14)
         for artifact in manifest.artifacts {
-            let path = try #require(artifact["path"] as? String)
-            let bytes = try Data(contentsOf: run.appendingPathComponent(path))
-            var digest = SHA256()
-            digest.update([UInt8](bytes))
-            #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)")
+            let (path, _) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["http_status"] as? Int == 200 && artifact["error"] is NSNull)
             #expect(artifact["operation"] as? String == (path as NSString).lastPathComponent.replacingOccurrences(of: ".xml", with: ""))
             #expect((artifact["url"] as? String)?.hasPrefix(simulator.yardiURL + "/Itf") == true)
