@@ -37,9 +37,11 @@ let package = Package(
         .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit", "XMLKit", "SOAP"]),
         .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse", "SOAP"]),
         .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit", "XMLKit", "SOAP"]),
+        // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
+        .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).

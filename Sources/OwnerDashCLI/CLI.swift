@@ -9,6 +9,7 @@ public enum CLI {
     static let commands: [any Command.Type] = [
         FetchCommand.self,
         LoadCommand.self,
+        SyncCommand.self,
         XLSXDumpCommand.self,
         DemoCommand.self,
     ]

@@ -18,8 +18,8 @@ public final class Database {
     public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         var connection: OpaquePointer?
         let flags: Int32 = switch mode {
-        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         }
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
@@ -94,6 +94,22 @@ public final class Database {
             throw error
         }
         return result
+    }
+
+    /// Attaches another database file under `schema` (`SELECT ... FROM schema.table`), read-only unless asked.
+    ///
+    /// Read-only attachment (a `file:` URI with `mode=ro`) keeps this connection's write transactions from
+    /// locking the attached file, so a sync reading the raw databases never blocks a load writing them.
+    public func attach(path: String, as schema: String, readOnly: Bool = true) throws {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%", "?", "#": escaped += "%" + String(character.value, radix: 16, uppercase: true)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        let uri = "file:\(escaped)?mode=\(readOnly ? "ro" : "rw")"
+        try prepare("ATTACH DATABASE :uri AS \"\(schema)\"").execute([":uri": .text(uri)])
     }
 
     /// `PRAGMA user_version`: the schema version this database was migrated to.

@@ -30,6 +30,11 @@ public final class Statement {
         return index
     }
 
+    /// Whether the SQL names this parameter (for callers that bind a shared set of values to many statements).
+    public func hasParameter(_ name: String) -> Bool {
+        sqlite3_bind_parameter_index(handle, name) > 0
+    }
+
     /// Binds one value at a 1-based parameter index.
     public func bind(_ value: SQLValue, at index: Int32) throws {
         let code: Int32

@@ -46,8 +46,7 @@ struct FetchCommand: Command {
         """
 
     let global: GlobalOptions
-    let pms: PMS?
-    let propertyKeys: [String]
+    let selection: PropertySelection
     let reportNames: [String]?
     let asOf: LocalDate
     let parallel: Int
@@ -55,15 +54,7 @@ struct FetchCommand: Command {
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
-        if let name = parsed.value("--pms") {
-            guard let pms = PMS(rawValue: name) else {
-                throw UsageError("ownerdash fetch: unknown --pms \"\(name)\" (realpage or yardi)")
-            }
-            self.pms = pms
-        } else {
-            pms = nil
-        }
-        propertyKeys = parsed.values("--property")
+        selection = try PropertySelection(parsed, command: "ownerdash fetch")
         reportNames = parsed.value("--reports").map {
             $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
@@ -149,23 +140,7 @@ struct FetchCommand: Command {
     }
 
     private func selectedProperties(_ configuration: Configuration) throws -> [Property] {
-        guard !propertyKeys.isEmpty else {
-            let all = configuration.properties.filter { pms == nil || $0.pms == pms }
-            guard !all.isEmpty else {
-                throw ConfigurationError("\(global.configPath): no \(pms.map { "\($0.rawValue) " } ?? "")properties in the registry")
-            }
-            return all
-        }
-        var seen = Set<String>()
-        return try propertyKeys.filter { seen.insert($0).inserted }.map { key in
-            guard let property = configuration.property(key: key) else {
-                throw UsageError("ownerdash fetch: unknown property \"\(key)\" (not in \(global.configPath))")
-            }
-            if let pms, property.pms != pms {
-                throw UsageError("ownerdash fetch: \(key) is a \(property.pms.rawValue) property, not \(pms.rawValue) (--pms)")
-            }
-            return property
-        }
+        try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash fetch")
     }
 
     /// The RealPage reports, RPX operations and Yardi operations named by --reports. Default: every report and

@@ -1,0 +1,204 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+
+/// The rules that turn one PMS's raw tables into the unified current-state tables for one property.
+///
+/// A source reads `realpage_raw.*` or `yardi_raw.*` (attached read-only) and writes unified rows for exactly
+/// one property; the `Synchronizer` has already cleared that property's current-state rows and will derive the
+/// occupancy and pricing snapshots from `unified_units` afterwards, the same way for every PMS.
+protocol PropertySource {
+    /// The property date to sync, from the raw snapshots present (nil: nothing loaded for this property).
+    func propertyDate(_ context: SyncContext) throws -> LocalDate?
+    /// Fills unified_units, unified_residents, unified_leases, unified_lease_residents, unified_activity and
+    /// the `asOf` rows of unified_delinquency; returns the rows written per table.
+    func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult
+    /// Compares the unified result with the PMS's own totals (e.g. Box Score) and returns the disagreements.
+    func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning]
+}
+
+/// What a source wrote for one property.
+struct SourceSyncResult {
+    /// Rows written per unified table.
+    var rows: [String: Int]
+    /// Which raw table the unit statuses came from (`realpage_units (RPX unitlist)`), stored with the snapshot.
+    var unitSource: String
+}
+
+/// What a source needs while it syncs one property: the unified connection (raw attached) and the property.
+struct SyncContext {
+    let database: Database
+    let property: Property
+    let runID: String
+
+    /// Named parameters every rule binds: the property key (`:property`) and its PMS id (`:pms_property_id`).
+    var propertyParameters: [String: SQLValue] {
+        [":property": .text(property.key), ":pms_property_id": SQLValue(property.siteID ?? property.propertyCode)]
+    }
+
+    /// Runs one rule statement for this property with `:property`, `:as_of` and any extra parameters
+    /// (only those the SQL names are bound); returns the rows it changed.
+    @discardableResult
+    func run(_ sql: String, asOf: LocalDate? = nil, _ extra: [String: SQLValue] = [:]) throws -> Int {
+        let statement = try database.prepare(sql)
+        var values = propertyParameters.merging(extra) { $1 }
+        if let asOf { values[":as_of"] = .text(asOf.iso) }
+        try statement.bind(values.filter { statement.hasParameter($0.key) })
+        while try statement.step() {}
+        return database.changes
+    }
+}
+
+/// A disagreement between two sources of one fact, beyond the rule's tolerance (kept, printed, never hidden).
+public struct SyncWarning: Sendable, Equatable {
+    public var check: String
+    public var subject: String
+    public var expected: String
+    public var actual: String
+    public var message: String
+
+    public init(check: String, subject: String = "", expected: String, actual: String, message: String) {
+        self.check = check; self.subject = subject; self.expected = expected; self.actual = actual; self.message = message
+    }
+}
+
+/// What the sync of one property did.
+public struct PropertySyncOutcome: Sendable {
+    public var property: String
+    public var asOf: LocalDate?
+    public var rows: [String: Int]
+    public var warnings: [SyncWarning]
+    public var duration: TimeInterval
+    /// Set when the property's transaction was rolled back; the unified rows are as before.
+    public var error: String?
+}
+
+/// Syncs properties raw -> unified, one transaction per property (DESIGN section 7).
+public struct Synchronizer {
+    let store: UnifiedStore
+    let runID: String
+
+    public init(store: UnifiedStore, runID: String) {
+        self.store = store
+        self.runID = runID
+    }
+
+    /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
+    public func sync(_ properties: [Property], log: Diagnostics) -> [PropertySyncOutcome] {
+        properties.map { property in
+            let started = Date()
+            do {
+                let outcome = try syncOne(property)
+                for warning in outcome.warnings { log.warning(property.key, warning.message) }
+                return outcome
+            } catch {
+                let message = "sync failed, unified rows left as before: \(error)"
+                log.error(property.key, message)
+                return PropertySyncOutcome(property: property.key, asOf: nil, rows: [:], warnings: [],
+                                           duration: Date().timeIntervalSince(started), error: message)
+            }
+        }
+    }
+
+    private func source(for property: Property) -> any PropertySource {
+        switch property.pms {
+        case .realpage: RealPageSource()
+        case .yardi: YardiSource()
+        }
+    }
+
+    func syncOne(_ property: Property) throws -> PropertySyncOutcome {
+        let started = Date()
+        let database = store.database
+        let context = SyncContext(database: database, property: property, runID: runID)
+        let source = source(for: property)
+        let rawSchema = property.pms == .realpage ? "realpage_raw" : "yardi_raw"
+        guard try store.hasRaw(rawSchema) else {
+            throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
+        }
+        return try database.withTransaction {
+            try context.run(Self.upsertProperty, [
+                ":name": .text(property.name), ":pms": .text(property.pms.rawValue), ":address": SQLValue(property.address),
+            ])
+            for table in Self.currentStateTables {
+                try context.run("DELETE FROM \(table) WHERE unified_property_id = :property")
+            }
+            guard let asOf = try source.propertyDate(context) else {
+                throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
+            }
+            for table in Self.snapshotTables {
+                try context.run("DELETE FROM \(table) WHERE unified_property_id = :property AND as_of_date = :as_of", asOf: asOf)
+            }
+            let result = try source.sync(context, asOf: asOf)
+            var rows = result.rows
+            rows["unified_occupancy_metrics"] = try context.run(OccupancySnapshot.insert, asOf: asOf, [
+                ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
+            ])
+            rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
+            let warnings = try source.crossCheck(context, asOf: asOf)
+            let insertWarning = try database.prepare(Self.insertWarning)
+            for warning in warnings {
+                try insertWarning.execute([
+                    ":property": .text(property.key), ":as_of": .text(asOf.iso), ":check": .text(warning.check),
+                    ":subject": .text(warning.subject), ":expected": .text(warning.expected),
+                    ":actual": .text(warning.actual), ":message": .text(warning.message), ":run_id": .text(runID),
+                ])
+            }
+            try context.run(Self.finishProperty, asOf: asOf, [
+                ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()),
+            ])
+            return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,
+                                       duration: Date().timeIntervalSince(started), error: nil)
+        }
+    }
+
+    /// Replaced per property on every sync (DESIGN section 4: current state).
+    static let currentStateTables = [
+        "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
+        "unified_sync_warnings",
+    ]
+    /// Replaced for the synced date only; other dates accumulate.
+    static let snapshotTables = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency"]
+
+    // An upsert, never INSERT OR REPLACE: replacing the row would cascade-delete the property's snapshots.
+    static let upsertProperty = """
+        INSERT INTO unified_properties (unified_property_id, name, pms_source, pms_property_id, address)
+        VALUES (:property, :name, :pms, :pms_property_id, :address)
+        ON CONFLICT (unified_property_id) DO UPDATE SET
+            name = excluded.name, pms_source = excluded.pms_source,
+            pms_property_id = excluded.pms_property_id, address = coalesce(excluded.address, address)
+        """
+
+    static let finishProperty = """
+        UPDATE unified_properties SET
+            total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
+            as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id
+        WHERE unified_property_id = :property
+        """
+
+    static let insertWarning = """
+        INSERT INTO unified_sync_warnings
+            (unified_property_id, as_of_date, check_name, subject, expected, actual, message, run_id)
+        VALUES (:property, :as_of, :check, :subject, :expected, :actual, :message, :run_id)
+        """
+}
+
+/// Why a property could not be synced.
+public enum SyncError: Error, CustomStringConvertible {
+    case noRawData(property: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .noRawData(let property, let detail): "\(property): cannot sync: \(detail) (run ownerdash load or ingest first)"
+        }
+    }
+}
+
+/// UTC wall-clock timestamps for `*_at` columns.
+enum Timestamp {
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
+    }
+}

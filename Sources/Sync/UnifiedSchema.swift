@@ -1,0 +1,245 @@
+import SQLiteKit
+
+/// The schema of unified.db (DESIGN section 4), as forward-only migrations.
+///
+/// Conventions (the data dictionary in ARCHITECTURE.md says, per column, where it comes from):
+/// - `unified_property_id` is the registry key of report_definitions.json (`nexus_east`).
+/// - Money is REAL dollars rounded to cents, as in the raw databases; dates `YYYY-MM-DD`; months `YYYY-MM`;
+///   flags are INTEGER 0/1; percentages are REAL 0-100 rounded to 2 decimals.
+/// - Current-state tables (units, residents, leases, lease residents, activity, sync warnings) hold one
+///   property's rows as of its last sync and are replaced per property inside the sync's transaction.
+/// - Snapshot tables (occupancy, pricing, delinquency) are keyed by `as_of_date` and accumulate: a re-sync of
+///   the same date replaces that date's rows, other dates stay (trends read them).
+public enum UnifiedSchema {
+    /// Applied in order by `UnifiedStore` on open.
+    public static let migrations: [Migration] = [
+        Migration(version: 1, name: "unified core", sql: """
+            CREATE TABLE unified_properties (
+                unified_property_id TEXT PRIMARY KEY,
+                name                TEXT NOT NULL,
+                pms_source          TEXT NOT NULL CHECK (pms_source IN ('realpage', 'yardi')),
+                pms_property_id     TEXT,
+                address             TEXT,
+                total_units         INTEGER,
+                as_of_date          TEXT,
+                last_synced_at      TEXT,
+                last_run_id         TEXT
+            ) STRICT;
+
+            CREATE TABLE unified_units (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                unit_number         TEXT    NOT NULL,
+                pms_unit_id         TEXT,
+                building            TEXT,
+                floor               TEXT,
+                floorplan           TEXT,
+                floorplan_name      TEXT,
+                bedrooms            INTEGER,
+                bathrooms           REAL,
+                sqft                INTEGER,
+                status              TEXT    NOT NULL CHECK (status IN ('occupied', 'occupied_notice',
+                                        'occupied_notice_leased', 'vacant', 'vacant_leased', 'model', 'down')),
+                pms_status          TEXT,
+                -- The flags follow from `status` alone, here and nowhere else (RealPage Box Score meanings:
+                -- leased = Net Leased = vacant leased + occupied without notice + on notice and pre-leased).
+                is_occupied         INTEGER GENERATED ALWAYS AS
+                                        (status IN ('occupied', 'occupied_notice', 'occupied_notice_leased')) VIRTUAL,
+                is_leased           INTEGER GENERATED ALWAYS AS
+                                        (status IN ('occupied', 'occupied_notice_leased', 'vacant_leased')) VIRTUAL,
+                is_on_notice        INTEGER GENERATED ALWAYS AS
+                                        (status IN ('occupied_notice', 'occupied_notice_leased')) VIRTUAL,
+                is_model            INTEGER GENERATED ALWAYS AS (status = 'model') VIRTUAL,
+                is_down             INTEGER GENERATED ALWAYS AS (status = 'down') VIRTUAL,
+                -- Vacant units only (NULL while occupied): 1 made ready, 0 not ready.
+                is_ready            INTEGER CHECK (is_ready IN (0, 1)),
+                market_rent         REAL,
+                actual_rent         REAL,
+                resident_id         TEXT,
+                lease_id            TEXT,
+                notice_for_date     TEXT,
+                available_date      TEXT,
+                made_ready_date     TEXT,
+                vacant_since        TEXT,
+                PRIMARY KEY (unified_property_id, unit_number)
+            ) STRICT;
+
+            CREATE TABLE unified_residents (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                resident_id         TEXT NOT NULL,
+                unit_number         TEXT,
+                lease_id            TEXT,
+                name                TEXT,
+                first_name          TEXT,
+                last_name           TEXT,
+                email               TEXT,
+                phone               TEXT,
+                status              TEXT NOT NULL CHECK (status IN ('current', 'notice', 'future', 'former', 'applicant')),
+                pms_status          TEXT,
+                move_in_date        TEXT,
+                notice_date         TEXT,
+                move_out_date       TEXT,
+                current_rent        REAL,
+                balance             REAL,
+                PRIMARY KEY (unified_property_id, resident_id)
+            ) STRICT;
+            CREATE INDEX unified_residents_unit ON unified_residents (unified_property_id, unit_number);
+
+            CREATE TABLE unified_leases (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                lease_id            TEXT    NOT NULL,
+                unit_number         TEXT,
+                resident_id         TEXT,
+                start_date          TEXT,
+                end_date            TEXT,
+                signed_date         TEXT,
+                move_in_date        TEXT,
+                rent_amount         REAL,
+                security_deposit    REAL,
+                status              TEXT    NOT NULL CHECK (status IN ('current', 'future', 'past')),
+                pms_status          TEXT,
+                is_renewal          INTEGER NOT NULL CHECK (is_renewal IN (0, 1)),
+                is_month_to_month   INTEGER NOT NULL DEFAULT 0 CHECK (is_month_to_month IN (0, 1)),
+                prior_lease_id      TEXT,
+                PRIMARY KEY (unified_property_id, lease_id)
+            ) STRICT;
+            CREATE INDEX unified_leases_unit ON unified_leases (unified_property_id, unit_number);
+
+            CREATE TABLE unified_lease_residents (
+                unified_property_id TEXT NOT NULL,
+                lease_id            TEXT NOT NULL,
+                resident_id         TEXT NOT NULL,
+                role                TEXT NOT NULL CHECK (role IN ('head', 'co_resident', 'occupant', 'guarantor')),
+                PRIMARY KEY (unified_property_id, lease_id, resident_id),
+                FOREIGN KEY (unified_property_id, lease_id) REFERENCES unified_leases ON DELETE CASCADE
+            ) STRICT;
+
+            CREATE TABLE unified_activity (
+                id                  INTEGER PRIMARY KEY,
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                event_date          TEXT NOT NULL,
+                event_type          TEXT NOT NULL CHECK (event_type IN ('lead', 'tour', 'application', 'approval',
+                                        'denial', 'cancellation', 'lease_signed', 'move_in', 'move_out', 'notice',
+                                        'renewal', 'other')),
+                pms_event_type      TEXT,
+                unit_number         TEXT,
+                party_name          TEXT,
+                party_id            TEXT,
+                source              TEXT,
+                agent               TEXT
+            ) STRICT;
+            CREATE INDEX unified_activity_by_date ON unified_activity (unified_property_id, event_date, event_type);
+
+            CREATE TABLE unified_occupancy_metrics (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                as_of_date          TEXT    NOT NULL,
+                total_units         INTEGER NOT NULL,
+                occupied_units      INTEGER NOT NULL,
+                vacant_units        INTEGER NOT NULL,
+                vacant_leased       INTEGER NOT NULL,
+                vacant_not_leased   INTEGER NOT NULL,
+                vacant_ready        INTEGER NOT NULL,
+                vacant_not_ready    INTEGER NOT NULL,
+                aged_vacant_90      INTEGER NOT NULL,
+                aged_vacancy_cost   REAL    NOT NULL,
+                on_notice           INTEGER NOT NULL,
+                notice_leased       INTEGER NOT NULL,
+                notice_not_leased   INTEGER NOT NULL,
+                pre_leased          INTEGER NOT NULL,
+                model_units         INTEGER NOT NULL,
+                down_units          INTEGER NOT NULL,
+                leased_units        INTEGER NOT NULL,
+                physical_occupancy  REAL    NOT NULL,
+                leased_pct          REAL    NOT NULL,
+                exposure_now        INTEGER NOT NULL,
+                exposure_30         INTEGER NOT NULL,
+                exposure_60         INTEGER NOT NULL,
+                exposure_now_pct    REAL    NOT NULL,
+                exposure_30_pct     REAL    NOT NULL,
+                exposure_60_pct     REAL    NOT NULL,
+                source              TEXT    NOT NULL,
+                run_id              TEXT,
+                PRIMARY KEY (unified_property_id, as_of_date)
+            ) STRICT;
+
+            CREATE TABLE unified_pricing_metrics (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                as_of_date          TEXT    NOT NULL,
+                floorplan           TEXT    NOT NULL,
+                floorplan_name      TEXT,
+                bedrooms            INTEGER,
+                units               INTEGER NOT NULL,
+                occupied_units      INTEGER NOT NULL,
+                avg_sqft            REAL,
+                in_place_rent       REAL,
+                in_place_psf        REAL,
+                asking_rent         REAL,
+                asking_psf          REAL,
+                loss_to_lease       REAL,
+                run_id              TEXT,
+                PRIMARY KEY (unified_property_id, as_of_date, floorplan)
+            ) STRICT;
+
+            CREATE TABLE unified_delinquency (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                as_of_date          TEXT NOT NULL,
+                resident_id         TEXT NOT NULL,
+                unit_number         TEXT,
+                name                TEXT,
+                resident_status     TEXT,
+                current_balance     REAL NOT NULL,
+                balance_0_30        REAL NOT NULL,
+                balance_31_60       REAL NOT NULL,
+                balance_61_90       REAL NOT NULL,
+                balance_over_90     REAL NOT NULL,
+                prepaid             REAL NOT NULL,
+                source              TEXT NOT NULL,
+                run_id              TEXT,
+                PRIMARY KEY (unified_property_id, as_of_date, resident_id)
+            ) STRICT;
+
+            -- Disagreements between two sources of the same fact, kept for analysts (and printed as warnings).
+            CREATE TABLE unified_sync_warnings (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                as_of_date          TEXT NOT NULL,
+                check_name          TEXT NOT NULL,
+                subject             TEXT NOT NULL DEFAULT '',
+                expected            TEXT,
+                actual              TEXT,
+                message             TEXT NOT NULL,
+                run_id              TEXT,
+                PRIMARY KEY (unified_property_id, check_name, subject)
+            ) STRICT;
+
+            CREATE TABLE etl_runs (
+                run_id              TEXT PRIMARY KEY,
+                trigger             TEXT NOT NULL,
+                command             TEXT,
+                as_of_date          TEXT,
+                started_at          TEXT NOT NULL,
+                finished_at         TEXT,
+                status              TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'partial', 'failed', 'abandoned')),
+                pid                 INTEGER,
+                host                TEXT,
+                properties          INTEGER NOT NULL DEFAULT 0,
+                artifacts_fetched   INTEGER NOT NULL DEFAULT 0,
+                rows_loaded         INTEGER NOT NULL DEFAULT 0,
+                properties_synced   INTEGER NOT NULL DEFAULT 0,
+                failures            INTEGER NOT NULL DEFAULT 0,
+                warnings            INTEGER NOT NULL DEFAULT 0
+            ) STRICT;
+
+            CREATE TABLE etl_run_items (
+                id                  INTEGER PRIMARY KEY,
+                run_id              TEXT    NOT NULL REFERENCES etl_runs ON DELETE CASCADE,
+                property_id         TEXT,
+                stage               TEXT    NOT NULL CHECK (stage IN ('fetch', 'load', 'sync')),
+                artifact            TEXT,
+                status              TEXT    NOT NULL CHECK (status IN ('succeeded', 'failed', 'skipped')),
+                rows                INTEGER,
+                duration_ms         INTEGER,
+                error               TEXT
+            ) STRICT;
+            CREATE INDEX etl_run_items_run ON etl_run_items (run_id, stage, property_id);
+            """),
+    ]
+}

@@ -1,0 +1,42 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+
+/// unified.db opened for writing and migrated, with the raw databases attached read-only for the sync rules.
+///
+/// The sync rules read raw tables as `realpage_raw.<table>` and `yardi_raw.<table>` in the same SQL that
+/// writes the unified table, so a rule is one readable `INSERT ... SELECT` and no rows cross into Swift.
+public final class UnifiedStore {
+    public let database: Database
+
+    /// Opens (creating and migrating) unified.db; attaches the raw databases of `dataDirectory` when they exist.
+    public init(dataDirectory: DataDirectory) throws {
+        database = try Database(path: dataDirectory.unifiedDatabase)
+        try database.migrate(UnifiedSchema.migrations)
+        for (path, schema) in [(dataDirectory.realpageRawDatabase, "realpage_raw"),
+                               (dataDirectory.yardiRawDatabase, "yardi_raw")] {
+            if FileManager.default.fileExists(atPath: path) {
+                try database.attach(path: path, as: schema)
+            }
+        }
+    }
+
+    /// Whether a raw database is attached (a data directory may hold only one PMS).
+    public func hasRaw(_ schema: String) throws -> Bool {
+        try database.query("PRAGMA database_list").contains { $0.count > 1 && $0[1].textValue == schema }
+    }
+
+    /// unified.db for readers (query, report, dashboard): read-only, never waits on a sync (WAL).
+    public static func openForReading(dataDirectory: DataDirectory) throws -> Database {
+        guard FileManager.default.fileExists(atPath: dataDirectory.unifiedDatabase) else {
+            throw ConfigurationError("\(dataDirectory.unifiedDatabase): no unified database yet (run ownerdash sync or ownerdash ingest first)")
+        }
+        let database = try Database(path: dataDirectory.unifiedDatabase, mode: .readOnly)
+        let version = try database.userVersion()
+        let known = UnifiedSchema.migrations.map(\.version).max() ?? 0
+        guard version == known else {
+            throw ConfigurationError("\(dataDirectory.unifiedDatabase): schema version \(version), this ownerdash reads \(known) (run ownerdash sync to migrate)")
+        }
+        return database
+    }
+}
