@@ -39,9 +39,15 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit", "XMLKit", "SOAP"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        // Read-only questions over unified.db: one file per metric family, each one query with its formula.
+        .target(name: "Metrics", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        // table / json / csv output and the self-contained HTML dashboard.
+        .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
+        // fetch + load + sync as one recorded run, under the data directory's ingest lock.
+        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Render", "Ingest"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -54,6 +60,9 @@ let package = Package(
         .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).

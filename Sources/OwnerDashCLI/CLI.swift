@@ -7,9 +7,13 @@ public enum CLI {
 
     /// Every command, in the order `ownerdash --help` lists them.
     static let commands: [any Command.Type] = [
+        IngestCommand.self,
         FetchCommand.self,
         LoadCommand.self,
         SyncCommand.self,
+        QueryCommand.self,
+        DashboardCommand.self,
+        RunsCommand.self,
         XLSXDumpCommand.self,
         DemoCommand.self,
     ]
