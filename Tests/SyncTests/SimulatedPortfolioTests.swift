@@ -1,0 +1,24 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+
+/// The shared simulated portfolio really holds every property's raw snapshots, as of the simulator's date.
+@Suite struct SimulatedPortfolioTests {
+    @Test func everyPropertyIsLoadedAsOfTheSimulatorDate() throws {
+        let portfolio = try SimulatedPortfolio.shared.get()
+        let realpage = try Database(path: portfolio.loadedData.realpageRawDatabase, mode: .readOnly)
+        let yardi = try Database(path: portfolio.loadedData.yardiRawDatabase, mode: .readOnly)
+        for property in portfolio.properties {
+            let (database, kinds) = property.pms == .realpage ? (realpage, 12) : (yardi, 7)
+            let dates = try database.query("""
+                SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p
+                """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }
+            #expect(dates == [SimulatedPortfolio.asOf], "\(property.key)")
+            let loaded = try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE property_id = :p",
+                                             [":p": .text(property.key)])?.integerValue
+            #expect(loaded == Int64(kinds), "\(property.key)")
+            #expect((try portfolio.truth(property.key)["total_units"] as? Int ?? 0) > 0)
+        }
+    }
+}
