@@ -1,15 +1,127 @@
 import OwnerDashCore
 import SQLiteKit
 
-/// Yardi rules: GetUnitInformation + AvailableUnits for units, GetResidentsByStatus for people, ledgers for delinquency.
+/// Yardi rules: GetUnitInformation wins for units (AvailableUnits and GetResidentsByStatus fill in dates and rents),
+/// GetResidentsByStatus for residents, leases and resident events, GetResidentTransactions_Login for delinquency,
+/// GetYardiGuestActivity_Login for the leasing funnel. One file per unified table under `Yardi/`.
+///
+/// Property date: Yardi payloads carry none, so it is the as-of date of the latest GetUnitInformation snapshot
+/// (the unit statuses every occupancy number comes from). Every other operation is read from its latest snapshot
+/// on or before that date, else from its latest; a snapshot of another date, or none, is reported by `crossCheck`.
 struct YardiSource: PropertySource {
     func propertyDate(_ context: SyncContext) throws -> LocalDate? {
-        throw SyncError.noRawData(property: context.property.key, detail: "Yardi sync rules not written yet")
+        let property: [String: SQLValue] = [":property": .text(context.property.key)]
+        let loaded = try context.database.query(Self.loadedOperations, property)
+        guard !loaded.isEmpty else { return nil }
+        guard let text = try context.database.scalar(Self.latestUnitSnapshot, property)?.textValue else {
+            let operations = loaded.compactMap { $0.first?.textValue }.joined(separator: ", ")
+            throw SyncError.noRawData(property: context.property.key,
+                                      detail: "no GetUnitInformation snapshot in yardi_raw.db (the Yardi property date is its as-of date; loaded: \(operations))")
+        }
+        guard let date = LocalDate(iso: text) else {
+            throw YardiRuleError("GetUnitInformation snapshot has the as-of date '\(text)', not YYYY-MM-DD")
+        }
+        return date
     }
 
     func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult {
-        SourceSyncResult(rows: [:], unitSource: "")
+        let yardi = try YardiSync(context: context, asOf: asOf)
+        // Unknown vocabulary fails the property before anything is written (see YardiUnits, YardiResidents).
+        try YardiUnits.requireKnownStatuses(yardi)
+        try YardiResidents.requireKnownStatuses(yardi)
+        var rows: [String: Int] = [:]
+        rows["unified_units"] = try yardi.run(YardiUnits.insert)
+        rows["unified_residents"] = try yardi.run(YardiResidents.insert)
+        rows["unified_leases"] = try yardi.run(YardiLeases.insert)
+        rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
+        rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
+        rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
+        return SourceSyncResult(rows: rows, unitSource: YardiUnits.source)
     }
 
-    func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] { [] }
+    func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
+        try YardiCrossChecks.warnings(YardiSync(context: context, asOf: asOf))
+    }
+
+    static let loadedOperations = """
+        SELECT DISTINCT operation FROM yardi_raw.loaded_artifacts WHERE property_id = :property ORDER BY operation
+        """
+
+    static let latestUnitSnapshot = """
+        SELECT max(as_of_date) FROM yardi_raw.loaded_artifacts
+        WHERE property_id = :property AND operation = 'GetUnitInformation'
+        """
+}
+
+/// The snapshots one Yardi property's sync reads: the as-of date chosen for each operation (nil: none loaded).
+struct YardiSnapshots {
+    /// The operations the rules read and the SQL parameter naming each one's snapshot date.
+    static let operations: [(operation: String, parameter: String)] = [
+        ("GetUnitInformation", ":units_snapshot"),
+        ("AvailableUnits_Login", ":available_snapshot"),
+        ("GetResidentsByStatus", ":residents_snapshot"),
+        ("GetResidentTransactions_Login", ":transactions_snapshot"),
+        ("GetYardiGuestActivity_Login", ":guest_snapshot"),
+    ]
+
+    /// Operation name -> as-of date of the snapshot read.
+    var dates: [String: String]
+
+    /// Each operation's latest snapshot on or before the property date, else its latest.
+    init(_ context: SyncContext, asOf: LocalDate) throws {
+        dates = [:]
+        let rows = try context.database.query(Self.chosen, [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
+        for row in rows {
+            if let operation = row[0].textValue, let date = row[1].textValue { dates[operation] = date }
+        }
+    }
+
+    /// `:units_snapshot` ... bound to the chosen dates (NULL, which matches no row, when an operation is missing).
+    var parameters: [String: SQLValue] {
+        Dictionary(uniqueKeysWithValues: Self.operations.map { ($0.parameter, SQLValue(dates[$0.operation])) })
+    }
+
+    static let chosen = """
+        SELECT operation,
+               coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date))
+        FROM yardi_raw.loaded_artifacts
+        WHERE property_id = :property
+        GROUP BY operation
+        """
+}
+
+/// One Yardi property being synced: runs rule SQL with `:property`, `:as_of`, `:run_id` and the snapshot dates bound.
+struct YardiSync {
+    let context: SyncContext
+    let asOf: LocalDate
+    let snapshots: YardiSnapshots
+
+    init(context: SyncContext, asOf: LocalDate) throws {
+        self.context = context
+        self.asOf = asOf
+        snapshots = try YardiSnapshots(context, asOf: asOf)
+    }
+
+    var parameters: [String: SQLValue] {
+        snapshots.parameters.merging([":run_id": .text(context.runID)]) { $1 }
+    }
+
+    /// Runs one INSERT rule (with any extra parameters); returns the rows it wrote.
+    func run(_ sql: String, _ extra: [String: SQLValue] = [:]) throws -> Int {
+        try context.run(sql, asOf: asOf, parameters.merging(extra) { $1 })
+    }
+
+    /// Runs one query (checks), binding only the parameters its SQL names.
+    func rows(_ sql: String) throws -> [[SQLValue]] {
+        let statement = try context.database.prepare(sql)
+        var values = context.propertyParameters.merging(parameters) { $1 }
+        values[":as_of"] = .text(asOf.iso)
+        return try statement.query(values.filter { statement.hasParameter($0.key) })
+    }
+}
+
+/// Raw Yardi data the rules refuse to guess about (an unmapped status text, a duplicated key): the property fails.
+struct YardiRuleError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,171 @@
+/// The Yardi cross-checks: where two Yardi payloads (or a payload and the unified rows built from it) state the same
+/// fact, a disagreement beyond the tolerance is a warning (unified_sync_warnings), never silently resolved.
+///
+/// | check | compares | tolerance |
+/// | --- | --- | --- |
+/// | snapshot | each operation's snapshot date with the property date (GetUnitInformation's); a missing operation | same date |
+/// | unit_status_available_units | a unit's status text in GetUnitInformation vs AvailableUnits (same date only; mapped statuses compared, GetUnitInformation wins) | exact |
+/// | unit_economic_status | `UnitEconomicStatus` model/down vs the status text (the text wins) | exact |
+/// | made_ready | `Ready`/`Not Ready` in the status text vs an AvailableUnits MadeReadyDate, for vacant units AvailableUnits lists (same date) | exact |
+/// | notice_move_out | an on-notice unit with no move-out date (exposure 30/60 cannot place it), or an `Occupied No Notice` unit whose household is on notice | exact |
+/// | current_resident | an occupied unit whose household is not in GetResidentsByStatus (no in-place rent) | exact |
+/// | ledger_balance | per household: Σ charge Amount vs Σ AmountPaid + Σ BalanceDue (the aging buckets must add up to the balance) | $0.01 |
+/// | ledger_tenant | ledger rows without a tenant code (left out of delinquency) | none allowed |
+/// | guest_event_type | guest-card event types not in YardiActivity.eventVocabulary (kept as `other`) | none allowed |
+enum YardiCrossChecks {
+    /// Runs every check for one property; a check that finds nothing returns no warning.
+    static func warnings(_ yardi: YardiSync) throws -> [SyncWarning] {
+        var warnings = snapshotWarnings(yardi)
+        for (check, sql) in checks {
+            // One warning per subject (unified_sync_warnings' key), even if a payload lists a unit twice.
+            var subjects = Set<String>()
+            for row in try yardi.rows(sql) where subjects.insert(row[0].textValue ?? "").inserted {
+                warnings.append(SyncWarning(check: check, subject: row[0].textValue ?? "",
+                                            expected: row[1].textValue ?? "", actual: row[2].textValue ?? "",
+                                            message: row[3].textValue ?? check))
+            }
+        }
+        return warnings
+    }
+
+    /// Operations read from another date than the property date, or not loaded at all.
+    static func snapshotWarnings(_ yardi: YardiSync) -> [SyncWarning] {
+        YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
+            let date = yardi.snapshots.dates[operation]
+            guard date != yardi.asOf.iso else { return nil }
+            let message = date.map {
+                "\(operation) is read from its \($0) snapshot, the property date (GetUnitInformation) is \(yardi.asOf.iso)"
+            } ?? "no \(operation) snapshot loaded: the unified rows it feeds are empty"
+            return SyncWarning(check: "snapshot", subject: operation, expected: yardi.asOf.iso, actual: date ?? "none",
+                               message: message)
+        }
+    }
+
+    /// (check name, SQL returning subject, expected, actual, message).
+    static let checks: [(String, String)] = [
+        ("unit_status_available_units", unitStatusAvailableUnits),
+        ("unit_economic_status", unitEconomicStatus),
+        ("made_ready", madeReady),
+        ("notice_move_out", noticeMoveOut),
+        ("current_resident", currentResident),
+        ("ledger_balance", ledgerBalance),
+        ("ledger_tenant", ledgerTenant),
+        ("guest_event_type", guestEventType),
+    ]
+
+    static let unitStatusAvailableUnits = """
+        WITH \(YardiUnits.statusVocabulary)
+        SELECT u.unit_code, u.economic_status_description, a.economic_status_description,
+               printf('unit %s: GetUnitInformation says ''%s'', AvailableUnits says ''%s'' (GetUnitInformation wins)',
+                      u.unit_code, u.economic_status_description, a.economic_status_description)
+        FROM yardi_raw.yardi_units u
+        JOIN yardi_raw.yardi_available_units a
+          ON a.property_id = u.property_id AND a.as_of_date = u.as_of_date AND a.unit_code = u.unit_code
+        LEFT JOIN yardi_unit_status su ON su.status_text = lower(trim(u.economic_status_description))
+        LEFT JOIN yardi_unit_status sa ON sa.status_text = lower(trim(a.economic_status_description))
+        WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND :available_snapshot = :units_snapshot
+          AND a.economic_status_description IS NOT NULL
+          AND (coalesce(su.status, lower(trim(u.economic_status_description)))
+                   IS NOT coalesce(sa.status, lower(trim(a.economic_status_description)))
+               OR su.is_ready IS NOT sa.is_ready)
+        ORDER BY u.source_row
+        """
+
+    static let unitEconomicStatus = """
+        SELECT u.unit_number, r.economic_status, u.status,
+               printf('unit %s: UnitEconomicStatus is ''%s'' but the status text ''%s'' makes it %s (the text wins)',
+                      u.unit_number, r.economic_status, u.pms_status, u.status)
+        FROM unified_units u
+        JOIN yardi_raw.yardi_units r
+          ON r.property_id = u.unified_property_id AND r.as_of_date = :units_snapshot AND r.unit_code = u.unit_number
+        WHERE u.unified_property_id = :property AND r.economic_status IS NOT NULL
+          AND CASE lower(r.economic_status) WHEN 'model' THEN 'model' WHEN 'admin' THEN 'model'
+                                            WHEN 'down' THEN 'down' ELSE 'rentable' END
+              IS NOT CASE WHEN u.status IN ('model', 'down') THEN u.status ELSE 'rentable' END
+        ORDER BY u.unit_number
+        """
+
+    static let madeReady = """
+        SELECT u.unit_number, CASE u.is_ready WHEN 1 THEN 'made ready' ELSE 'not ready' END,
+               coalesce(a.made_ready_date, 'no MadeReadyDate'),
+               printf('unit %s: the status text ''%s'' says %s, AvailableUnits has %s',
+                      u.unit_number, u.pms_status, CASE u.is_ready WHEN 1 THEN 'ready' ELSE 'not ready' END,
+                      coalesce('MadeReadyDate ' || a.made_ready_date, 'no MadeReadyDate'))
+        FROM unified_units u
+        JOIN yardi_raw.yardi_available_units a
+          ON a.property_id = u.unified_property_id AND a.as_of_date = :available_snapshot AND a.unit_code = u.unit_number
+        WHERE u.unified_property_id = :property AND :available_snapshot = :units_snapshot
+          AND u.status IN ('vacant', 'vacant_leased')
+          AND (u.is_ready = 1) <> (a.made_ready_date IS NOT NULL)
+        ORDER BY u.unit_number
+        """
+
+    static let noticeMoveOut = """
+        SELECT u.unit_number,
+               CASE WHEN u.is_on_notice THEN 'a move-out date' ELSE 'no notice' END,
+               CASE WHEN u.is_on_notice THEN 'none' ELSE 'resident ' || r.resident_id || ' ' || r.pms_status END,
+               CASE WHEN u.is_on_notice
+                    THEN printf('unit %s is ''%s'' but neither GetResidentsByStatus nor AvailableUnits gives a move-out date: exposure 30/60 leave it out',
+                                u.unit_number, u.pms_status)
+                    ELSE printf('unit %s is ''%s'' but its household %s is ''%s'' with move-out %s (the unit status wins)',
+                                u.unit_number, u.pms_status, r.resident_id, r.pms_status, coalesce(r.move_out_date, 'none')) END
+        FROM unified_units u
+        LEFT JOIN unified_residents r ON r.unified_property_id = u.unified_property_id AND r.resident_id = u.resident_id
+        WHERE u.unified_property_id = :property
+          AND ((u.is_on_notice AND u.notice_for_date IS NULL)
+               OR (u.status = 'occupied' AND (r.status = 'notice' OR r.move_out_date > :as_of)))
+        ORDER BY u.unit_number
+        """
+
+    static let currentResident = """
+        SELECT u.unit_number, 'a Current/Notice household', coalesce(u.resident_id, 'none'),
+               printf('unit %s is ''%s'' but GetResidentsByStatus has %s: its in-place rent is unknown',
+                      u.unit_number, u.pms_status,
+                      CASE WHEN u.resident_id IS NULL THEN 'no household in possession'
+                           ELSE 'no resident ' || u.resident_id END)
+        FROM unified_units u
+        LEFT JOIN unified_residents r ON r.unified_property_id = u.unified_property_id AND r.resident_id = u.resident_id
+        WHERE u.unified_property_id = :property AND u.is_occupied AND r.resident_id IS NULL
+        ORDER BY u.unit_number
+        """
+
+    static let ledgerBalance = """
+        WITH household AS (
+            SELECT tenant_code,
+                   sum(CAST(round(amount * 100) AS INTEGER)) AS charged,
+                   sum(CAST(round(coalesce(amount_paid, 0) * 100) AS INTEGER)) AS paid,
+                   sum(CAST(round(coalesce(balance_due, 0) * 100) AS INTEGER)) AS open
+            FROM yardi_raw.yardi_transactions
+            WHERE property_id = :property AND as_of_date = :transactions_snapshot AND kind = 'charge'
+              AND tenant_code IS NOT NULL
+            GROUP BY tenant_code
+        )
+        SELECT tenant_code, printf('%.2f', charged / 100.0), printf('%.2f', (paid + open) / 100.0),
+               printf('household %s: charges total %.2f but AmountPaid %.2f + BalanceDue %.2f = %.2f: its aging buckets do not add up to its balance',
+                      tenant_code, charged / 100.0, paid / 100.0, open / 100.0, (paid + open) / 100.0)
+        FROM household
+        WHERE abs(charged - paid - open) > 1
+        ORDER BY tenant_code
+        """
+
+    static let ledgerTenant = """
+        SELECT 'GetResidentTransactions_Login', '0', count(*),
+               printf('%d ledger rows name no tenant (CustomerID) and are left out of delinquency', count(*))
+        FROM yardi_raw.yardi_transactions
+        WHERE property_id = :property AND as_of_date = :transactions_snapshot AND tenant_code IS NULL
+        HAVING count(*) > 0
+        """
+
+    static let guestEventType = """
+        WITH \(YardiActivity.eventVocabulary)
+        SELECT g.event_type, 'a known event type', count(*),
+               printf('guest-card event type ''%s'' (%d events) is not in the Yardi rules: counted as other',
+                      g.event_type, count(*))
+        FROM yardi_raw.yardi_guest_activity g
+        LEFT JOIN yardi_guest_event e ON e.event_text = lower(trim(g.event_type))
+        WHERE g.property_id = :property AND g.as_of_date = :guest_snapshot AND e.event_text IS NULL
+          AND coalesce(g.first_contact, 0) = 0
+        GROUP BY g.event_type
+        ORDER BY g.event_type
+        """
+}

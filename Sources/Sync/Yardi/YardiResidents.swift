@@ -1,0 +1,105 @@
+/// unified_residents from Yardi: one row per GetResidentsByStatus `Resident` (yardi_residents) of the snapshot read.
+///
+/// Which source wins: GetResidentsByStatus is the only Yardi source of people (status, dates, rent, contact);
+/// `balance` is the household's ledger balance from GetResidentTransactions_Login (yardi_transactions: charges −
+/// payments, the same figure as unified_delinquency.current_balance; 0 when the ledger nets to zero, NULL when the
+/// household has no ledger rows, e.g. future residents).
+///
+/// `resident_id` is the Yardi tenant code (`t0001234`, the `tCode` attribute), the key every other Yardi payload uses.
+/// `name` is `Last, First`, as both PMSs print it.
+///
+/// Status (`Status`, case and surrounding blanks ignored) -> unified status:
+///
+/// | Yardi | unified |
+/// | --- | --- |
+/// | Current | current |
+/// | Notice | notice |
+/// | Eviction | current (still in possession; `pms_status` keeps `Eviction`) |
+/// | Future | future |
+/// | Past, Former | former |
+/// | Applicant, Approved, Waitlist | applicant |
+/// | Denied, Canceled, Cancelled | not a resident: skipped |
+///
+/// Any other status, or a tenant code listed twice, fails the property naming the residents (`requireKnownStatuses`).
+enum YardiResidents {
+    /// The Yardi resident status vocabulary as a CTE (`yardi_resident_status`); `status` NULL = known, not a resident.
+    static let statusVocabulary = """
+        yardi_resident_status (status_text, status) AS (VALUES
+            ('current',   'current'),
+            ('notice',    'notice'),
+            ('eviction',  'current'),
+            ('future',    'future'),
+            ('past',      'former'),
+            ('former',    'former'),
+            ('applicant', 'applicant'),
+            ('approved',  'applicant'),
+            ('waitlist',  'applicant'),
+            ('denied',    NULL),
+            ('canceled',  NULL),
+            ('cancelled', NULL)
+        )
+        """
+
+    static let unknownStatuses = """
+        WITH \(statusVocabulary)
+        SELECT tenant_code, coalesce(status, '')
+        FROM yardi_raw.yardi_residents
+        WHERE property_id = :property AND as_of_date = :residents_snapshot
+          AND coalesce(lower(trim(status)), '') NOT IN (SELECT status_text FROM yardi_resident_status)
+        ORDER BY source_row
+        LIMIT 5
+        """
+
+    static let duplicateResidents = """
+        SELECT tenant_code, count(*) FROM yardi_raw.yardi_residents
+        WHERE property_id = :property AND as_of_date = :residents_snapshot
+        GROUP BY tenant_code HAVING count(*) > 1
+        ORDER BY tenant_code
+        LIMIT 5
+        """
+
+    /// Fails the property on a resident status the vocabulary lacks or a tenant code listed twice, naming them.
+    static func requireKnownStatuses(_ yardi: YardiSync) throws {
+        let unknown = try yardi.rows(unknownStatuses)
+        if !unknown.isEmpty {
+            let residents = unknown.map { "\($0[0].textValue ?? "?") '\($0[1].textValue ?? "")'" }.joined(separator: ", ")
+            throw YardiRuleError("""
+                GetResidentsByStatus (as of \(yardi.snapshots.dates["GetResidentsByStatus"] ?? "?")) has a resident \
+                status no Yardi rule maps: \(residents); known: Current, Notice, Eviction, Future, Past, Former, \
+                Applicant, Approved, Waitlist, Denied, Canceled (add it to YardiResidents.statusVocabulary)
+                """)
+        }
+        let duplicates = try yardi.rows(duplicateResidents)
+        if !duplicates.isEmpty {
+            let residents = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
+            throw YardiRuleError("GetResidentsByStatus lists a tenant code more than once: \(residents)")
+        }
+    }
+
+    static let insert = """
+        WITH \(statusVocabulary),
+        ledger AS (
+            SELECT tenant_code,
+                   sum(CASE kind WHEN 'charge' THEN 1 ELSE -1 END * CAST(round(amount * 100) AS INTEGER)) AS balance_cents
+            FROM yardi_raw.yardi_transactions
+            WHERE property_id = :property AND as_of_date = :transactions_snapshot
+            GROUP BY tenant_code
+        )
+        INSERT INTO unified_residents (
+            unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
+            status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
+        SELECT :property, r.tenant_code, r.unit_code, r.lease_id,
+               CASE WHEN r.first_name IS NULL THEN r.last_name
+                    WHEN r.last_name IS NULL THEN r.first_name
+                    ELSE r.last_name || ', ' || r.first_name END,
+               r.first_name, r.last_name, r.email, r.phone,
+               s.status, r.status, r.move_in_date, r.notice_date, r.move_out_date, r.rent,
+               ledger.balance_cents / 100.0
+        FROM yardi_raw.yardi_residents r
+        JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
+        LEFT JOIN ledger ON ledger.tenant_code = r.tenant_code
+        WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
+          AND s.status IS NOT NULL
+        ORDER BY r.source_row
+        """
+}
