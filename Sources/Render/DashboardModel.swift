@@ -1,0 +1,157 @@
+import OwnerDashCore
+
+/// Everything the dashboard shows, as answered by the metric queries; rendering formats and draws it, never computes it.
+///
+/// A nil number means the metric has no data for that property (no snapshot synced, no ledger): the page says
+/// "no data" there instead of showing a zero that would read as a fact.
+public struct Dashboard: Sendable, Equatable {
+    /// The management company of report_definitions.json (`management_company`), the page's title.
+    public var portfolioName: String
+    /// The snapshot date shown; nil when nothing has been synced.
+    public var asOf: LocalDate?
+    /// When the page was written, already formatted (`2026-11-21 04:05 UTC`), so the page is reproducible in tests.
+    public var generatedAt: String
+    /// The leasing funnel's date range (30 days ending at the as-of date).
+    public var funnelWindow: DateRange?
+    /// One line per property in the portfolio table, and one section each below it.
+    public var properties: [PropertyDashboard]
+    /// The portfolio roll-up (weighted by units) for the table's total row; nil without any synced property.
+    public var portfolio: PropertySummary?
+
+    /// A dashboard of the given content.
+    public init(portfolioName: String, asOf: LocalDate?, generatedAt: String, funnelWindow: DateRange? = nil,
+                properties: [PropertyDashboard], portfolio: PropertySummary?) {
+        self.portfolioName = portfolioName; self.asOf = asOf; self.generatedAt = generatedAt
+        self.funnelWindow = funnelWindow; self.properties = properties; self.portfolio = portfolio
+    }
+}
+
+/// An inclusive range of dates (the funnel's period).
+public struct DateRange: Sendable, Equatable {
+    public var from: LocalDate
+    public var to: LocalDate
+    /// The range `from...to`.
+    public init(from: LocalDate, to: LocalDate) { self.from = from; self.to = to }
+}
+
+/// One property: its line in the portfolio table and the charts of its section.
+public struct PropertyDashboard: Sendable, Equatable {
+    /// The registry key (`nexus_east`), used for the section's anchor.
+    public var key: String
+    public var name: String
+    /// `realpage` or `yardi`.
+    public var pms: String
+    public var summary: PropertySummary
+    /// The occupancy snapshot series, oldest first (one point per synced as-of date).
+    public var trend: [OccupancyPoint]
+    public var aging: DelinquencyAging?
+    public var funnel: LeasingFunnel?
+    /// Pricing by floorplan at the as-of date; empty when no pricing snapshot exists.
+    public var pricing: [FloorplanPricing]
+
+    /// A property's dashboard content.
+    public init(key: String, name: String, pms: String, summary: PropertySummary, trend: [OccupancyPoint] = [],
+                aging: DelinquencyAging? = nil, funnel: LeasingFunnel? = nil, pricing: [FloorplanPricing] = []) {
+        self.key = key; self.name = name; self.pms = pms; self.summary = summary; self.trend = trend
+        self.aging = aging; self.funnel = funnel; self.pricing = pricing
+    }
+}
+
+/// The headline numbers of one line of the portfolio table (a property, or the portfolio total).
+public struct PropertySummary: Sendable, Equatable {
+    public var units: Int?
+    /// Physical occupancy, percent 0-100.
+    public var occupancyPct: Double?
+    /// RealPage Net Leased percent, 0-100.
+    public var leasedPct: Double?
+    public var exposure30Pct: Double?
+    public var exposure60Pct: Double?
+    /// Aged delinquent receivable (0-30 + 31-60 + 61-90 + 90+), before prepaid credits.
+    public var delinquent: Money?
+    /// Delinquent minus prepaid.
+    public var netDelinquent: Money?
+    /// Leads and signed leases in the funnel window.
+    public var leads: Int?
+    public var leases: Int?
+
+    /// A summary line; every number optional ("no data").
+    public init(units: Int? = nil, occupancyPct: Double? = nil, leasedPct: Double? = nil, exposure30Pct: Double? = nil,
+                exposure60Pct: Double? = nil, delinquent: Money? = nil, netDelinquent: Money? = nil,
+                leads: Int? = nil, leases: Int? = nil) {
+        self.units = units; self.occupancyPct = occupancyPct; self.leasedPct = leasedPct
+        self.exposure30Pct = exposure30Pct; self.exposure60Pct = exposure60Pct
+        self.delinquent = delinquent; self.netDelinquent = netDelinquent; self.leads = leads; self.leases = leases
+    }
+}
+
+/// One snapshot of the occupancy trend.
+public struct OccupancyPoint: Sendable, Equatable {
+    public var date: LocalDate
+    public var occupancyPct: Double
+    public var leasedPct: Double
+    /// A point of the series.
+    public init(date: LocalDate, occupancyPct: Double, leasedPct: Double) {
+        self.date = date; self.occupancyPct = occupancyPct; self.leasedPct = leasedPct
+    }
+}
+
+/// Delinquent receivable by age, prepaid credits and the net, at the as-of date.
+public struct DelinquencyAging: Sendable, Equatable {
+    public var balance0to30: Money
+    public var balance31to60: Money
+    public var balance61to90: Money
+    public var balanceOver90: Money
+    /// Prepaid credit, a positive amount.
+    public var prepaid: Money
+    /// Delinquent minus prepaid, as the metric query states it.
+    public var net: Money
+
+    /// The aging of one property (or the portfolio).
+    public init(balance0to30: Money, balance31to60: Money, balance61to90: Money, balanceOver90: Money,
+                prepaid: Money, net: Money) {
+        self.balance0to30 = balance0to30; self.balance31to60 = balance31to60; self.balance61to90 = balance61to90
+        self.balanceOver90 = balanceOver90; self.prepaid = prepaid; self.net = net
+    }
+}
+
+/// Leasing traffic and its conversions over the funnel window.
+public struct LeasingFunnel: Sendable, Equatable {
+    public var leads: Int
+    public var tours: Int
+    public var applications: Int
+    public var leases: Int
+    /// Conversions as percent 0-100 from the metric query; nil where the step's denominator is zero.
+    public var leadToTour: Double?
+    public var tourToApplication: Double?
+    public var applicationToLease: Double?
+    public var leadToLease: Double?
+
+    /// A funnel with its conversions.
+    public init(leads: Int, tours: Int, applications: Int, leases: Int, leadToTour: Double?, tourToApplication: Double?,
+                applicationToLease: Double?, leadToLease: Double?) {
+        self.leads = leads; self.tours = tours; self.applications = applications; self.leases = leases
+        self.leadToTour = leadToTour; self.tourToApplication = tourToApplication
+        self.applicationToLease = applicationToLease; self.leadToLease = leadToLease
+    }
+}
+
+/// One floorplan's in-place and asking rents.
+public struct FloorplanPricing: Sendable, Equatable {
+    public var floorplan: String
+    public var units: Int
+    public var avgSqft: Double?
+    public var inPlaceRent: Money?
+    public var inPlacePsf: Double?
+    public var askingRent: Money?
+    public var askingPsf: Double?
+    /// Monthly loss-to-lease in dollars (market minus in-place over occupied units; positive is a loss).
+    public var lossToLease: Money?
+
+    /// A pricing line.
+    public init(floorplan: String, units: Int, avgSqft: Double?, inPlaceRent: Money?, inPlacePsf: Double?,
+                askingRent: Money?, askingPsf: Double?, lossToLease: Money?) {
+        self.floorplan = floorplan; self.units = units; self.avgSqft = avgSqft; self.inPlaceRent = inPlaceRent
+        self.inPlacePsf = inPlacePsf; self.askingRent = askingRent; self.askingPsf = askingPsf
+        self.lossToLease = lossToLease
+    }
+}

@@ -1,0 +1,325 @@
+import OwnerDashCore
+
+/// The dashboard as one self-contained HTML page: inline CSS, inline SVG charts, a small inline script to sort
+/// the portfolio table. Nothing is fetched when it is opened (no fonts, images, scripts or styles by URL).
+public enum DashboardPage {
+    /// The whole page for a dashboard's content.
+    public static func render(_ dashboard: Dashboard) -> String {
+        var html = HTMLWriter()
+        html.raw("<!DOCTYPE html>\n")
+        html.element("html", [("lang", "en")]) { html in
+            html.newline()
+            head(&html, dashboard)
+            html.element("body") { html in
+                html.newline()
+                pageHeader(&html, dashboard)
+                html.element("main", [("class", "wrap")]) { html in
+                    html.newline()
+                    portfolioTable(&html, dashboard)
+                    var ids = SectionIDs()
+                    for property in dashboard.properties {
+                        propertySection(&html, property, id: ids.next(for: property.key), dashboard: dashboard)
+                    }
+                }
+                html.newline()
+                pageFooter(&html, dashboard)
+                html.element("script") { $0.raw("\n" + DashboardStyle.script + "\n") }
+                html.newline()
+            }
+            html.newline()
+        }
+        html.newline()
+        return html.html
+    }
+
+    // MARK: - Head and header
+
+    private static func head(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+        html.element("head") { html in
+            html.newline()
+            html.empty("meta", [("charset", "utf-8")])
+            html.newline()
+            html.empty("meta", [("name", "viewport"), ("content", "width=device-width, initial-scale=1")])
+            html.newline()
+            html.empty("meta", [("name", "generator"), ("content", "ownerdash dashboard")])
+            html.newline()
+            let asOf = dashboard.asOf.map { ", as of \(DashboardFormat.longDate($0))" } ?? ""
+            html.element("title", text: "\(dashboard.portfolioName) portfolio dashboard\(asOf)")
+            html.newline()
+            html.element("style") { $0.raw("\n" + DashboardStyle.css + "\n") }
+            html.newline()
+        }
+        html.newline()
+    }
+
+    private static func pageHeader(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+        html.element("header", [("class", "page")]) { html in
+            html.element("div", [("class", "wrap")]) { html in
+                html.element("h1", text: dashboard.portfolioName)
+                html.element("p", [("class", "subtitle")]) { html in
+                    html.element("span", text: "Portfolio dashboard")
+                    html.element("span") { html in
+                        html.text("As of ")
+                        if let asOf = dashboard.asOf {
+                            html.element("time", [("datetime", asOf.iso)], text: DashboardFormat.longDate(asOf))
+                        } else {
+                            html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
+                        }
+                    }
+                    let units = dashboard.portfolio?.units.map { ", \(DashboardFormat.count($0)) units" } ?? ""
+                    let count = dashboard.properties.count
+                    html.element("span", text: "\(count) propert\(count == 1 ? "y" : "ies")\(units)")
+                    html.element("span", text: "Generated \(dashboard.generatedAt)")
+                }
+            }
+        }
+        html.newline()
+    }
+
+    private static func pageFooter(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+        html.element("footer", [("class", "page wrap")]) { html in
+            html.element("p", text: "Occupancy: occupied units \u{F7} units. Leased: RealPage Net Leased (vacant leased + occupied without notice + on notice and pre-leased) \u{F7} units. Exposure 30/60: vacant not leased + on notice not pre-leased with a move-out within 30/60 days, \u{F7} units. Delinquent: open receivable aged 0-30/31-60/61-90/90+ days; net = delinquent \u{2212} prepaid credits. Portfolio totals are weighted by units.")
+            html.element("p", text: "Written by ownerdash from unified.db (read-only); every number comes from the ownerdash query metrics.")
+        }
+        html.newline()
+    }
+
+    // MARK: - Portfolio table
+
+    /// One column of the portfolio table: heading, how it sorts first, and the cell of a summary line.
+    private struct Column: Sendable {
+        var heading: String
+        var firstSort: String
+        var cell: @Sendable (PropertySummary) -> (text: String, sortKey: Double?)
+    }
+
+    private static let columns: [Column] = [
+        Column(heading: "Units", firstSort: "descending") { (DashboardFormat.count($0.units), $0.units.map(Double.init)) },
+        Column(heading: "Occupancy", firstSort: "ascending") { (DashboardFormat.percent($0.occupancyPct), $0.occupancyPct) },
+        Column(heading: "Leased", firstSort: "ascending") { (DashboardFormat.percent($0.leasedPct), $0.leasedPct) },
+        Column(heading: "Exposure 30", firstSort: "descending") { (DashboardFormat.percent($0.exposure30Pct), $0.exposure30Pct) },
+        Column(heading: "Exposure 60", firstSort: "descending") { (DashboardFormat.percent($0.exposure60Pct), $0.exposure60Pct) },
+        Column(heading: "Delinquent", firstSort: "descending") {
+            (DashboardFormat.money($0.delinquent), $0.delinquent.map(\.dollars))
+        },
+        Column(heading: "Net delinquent", firstSort: "descending") {
+            (DashboardFormat.money($0.netDelinquent), $0.netDelinquent.map(\.dollars))
+        },
+        Column(heading: "Leads", firstSort: "descending") { (DashboardFormat.count($0.leads), $0.leads.map(Double.init)) },
+        Column(heading: "Leases", firstSort: "descending") { (DashboardFormat.count($0.leases), $0.leases.map(Double.init)) },
+    ]
+
+    private static func portfolioTable(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+        html.element("section", [("id", "portfolio"), ("class", "panel"), ("aria-labelledby", "portfolio-heading")]) { html in
+            html.element("h2", [("id", "portfolio-heading")], text: "Portfolio")
+            html.element("p", [("class", "hint")]) { html in
+                html.text("Select a column heading to sort; again to reverse.")
+                if let window = dashboard.funnelWindow {
+                    html.text(" Leads and leases: \(DashboardFormat.longDate(window.from)) to \(DashboardFormat.longDate(window.to)).")
+                }
+                html.element("span", [("class", "narrow-only")], text: " Swipe the table sideways for more columns.")
+            }
+            html.element("p", [("id", "sort-status"), ("class", "visually-hidden"), ("aria-live", "polite")], text: "")
+            html.element("div", [("class", "table-scroll")]) { html in
+                html.element("table", [("id", "portfolio-table"), ("class", "sortable")]) { html in
+                    html.element("caption", [("class", "visually-hidden")],
+                                 text: "Properties of \(dashboard.portfolioName) with occupancy, leased, exposure, delinquency and leasing funnel")
+                    html.newline()
+                    html.element("thead") { html in
+                        html.element("tr") { html in
+                            html.element("th", [("scope", "col"), ("data-type", "text"), ("data-first", "ascending")]) {
+                                $0.element("button", [("type", "button")], text: "Property")
+                            }
+                            for column in columns {
+                                html.element("th", [("scope", "col"), ("data-type", "number"), ("data-first", column.firstSort)]) {
+                                    $0.element("button", [("type", "button")], text: column.heading)
+                                }
+                            }
+                        }
+                    }
+                    html.newline()
+                    var ids = SectionIDs()
+                    html.element("tbody") { html in
+                        html.newline()
+                        for property in dashboard.properties {
+                            let id = ids.next(for: property.key)
+                            html.element("tr", [("data-key", property.key)]) { html in
+                                html.element("th", [("scope", "row"), ("data-value", property.name)]) { html in
+                                    html.element("a", [("href", "#\(id)")], text: property.name)
+                                    html.element("span", [("class", "pms")], text: pmsName(property.pms))
+                                }
+                                summaryCells(&html, property.summary)
+                            }
+                            html.newline()
+                        }
+                    }
+                    html.newline()
+                    html.element("tfoot") { html in
+                        html.element("tr", [("class", "total")]) { html in
+                            html.element("th", [("scope", "row")], text: "Portfolio")
+                            summaryCells(&html, dashboard.portfolio ?? PropertySummary())
+                        }
+                    }
+                }
+            }
+        }
+        html.newline()
+    }
+
+    private static func summaryCells(_ html: inout HTMLWriter, _ summary: PropertySummary) {
+        for column in columns {
+            let (text, sortKey) = column.cell(summary)
+            html.element("td", [("data-value", DashboardFormat.sortKey(sortKey)), ("class", sortKey == nil ? "nodata" : nil)],
+                         text: text)
+        }
+    }
+
+    // MARK: - Property sections
+
+    private static func propertySection(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String,
+                                        dashboard: Dashboard) {
+        html.element("section", [("class", "property"), ("id", id), ("aria-labelledby", "\(id)-name")]) { html in
+            html.element("header") { html in
+                html.element("h2", [("id", "\(id)-name")], text: property.name)
+                html.element("span", [("class", "pms")], text: "\(pmsName(property.pms)) \u{B7} \(property.key)")
+            }
+            kpis(&html, property.summary)
+            html.element("div", [("class", "charts")]) { html in
+                html.element("figure", [("class", "panel")]) { html in
+                    html.element("figcaption", text: "Occupancy and leased")
+                    if property.trend.isEmpty {
+                        noData(&html, "No occupancy snapshots for \(property.name)")
+                    } else {
+                        SVGTrendChart(id: "\(id)-trend", propertyName: property.name, points: property.trend).write(&html)
+                        if property.trend.count == 1 {
+                            html.element("p", [("class", "note")], text: "One snapshot so far: the trend line starts with the next sync.")
+                        }
+                    }
+                }
+                html.element("figure", [("class", "panel")]) { html in
+                    html.element("figcaption", text: "Delinquency aging")
+                    if let aging = property.aging {
+                        SVGAgingChart(id: "\(id)-aging", propertyName: property.name, aging: aging).write(&html)
+                        html.element("p", [("class", "note")]) { html in
+                            html.text("Net \(DashboardFormat.money(aging.net, cents: true))")
+                            if let delinquent = property.summary.delinquent {
+                                html.text(" = delinquent \(DashboardFormat.money(delinquent, cents: true)) \u{2212} prepaid \(DashboardFormat.money(aging.prepaid, cents: true))")
+                            }
+                        }
+                    } else {
+                        noData(&html, "No delinquency snapshot for \(property.name)")
+                    }
+                }
+                html.element("figure", [("class", "panel")]) { html in
+                    html.element("figcaption") { html in
+                        html.text("Leasing funnel ")
+                        if let window = dashboard.funnelWindow {
+                            html.element("span", [("class", "range")],
+                                         text: "\(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to))")
+                        }
+                    }
+                    if let funnel = property.funnel {
+                        SVGFunnelChart(id: "\(id)-funnel", propertyName: property.name, funnel: funnel).write(&html)
+                        html.element("p", [("class", "note")],
+                                     text: "Lead to lease \(funnel.leadToLease.map(DashboardFormat.percent) ?? "n/a")")
+                    } else {
+                        noData(&html, "No leasing activity data for \(property.name)")
+                    }
+                }
+            }
+            pricingTable(&html, property, id: id)
+            html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
+        }
+        html.newline()
+    }
+
+    private static func kpis(_ html: inout HTMLWriter, _ summary: PropertySummary) {
+        let figures: [(String, String)] = [
+            ("Units", DashboardFormat.count(summary.units)),
+            ("Occupancy", DashboardFormat.percent(summary.occupancyPct)),
+            ("Leased", DashboardFormat.percent(summary.leasedPct)),
+            ("Exposure 30", DashboardFormat.percent(summary.exposure30Pct)),
+            ("Exposure 60", DashboardFormat.percent(summary.exposure60Pct)),
+            ("Net delinquent", DashboardFormat.money(summary.netDelinquent)),
+        ]
+        html.element("dl", [("class", "kpis")]) { html in
+            for (name, value) in figures {
+                html.element("div") { html in
+                    html.element("dt", text: name)
+                    html.element("dd", [("class", value == DashboardFormat.noData ? "nodata" : nil)], text: value)
+                }
+            }
+        }
+    }
+
+    private static func pricingTable(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String) {
+        html.element("div", [("class", "panel pricing")]) { html in
+            html.element("h3", [("id", "\(id)-pricing")], text: "Pricing by floorplan")
+            guard !property.pricing.isEmpty else {
+                noData(&html, "No pricing snapshot for \(property.name)")
+                return
+            }
+            html.element("div", [("class", "table-scroll")]) { html in
+                html.element("table", [("aria-labelledby", "\(id)-pricing")]) { html in
+                    html.element("thead") { html in
+                        html.element("tr") { html in
+                            for heading in ["Floorplan", "Units", "Avg sq ft", "In\u{2011}place rent", "In\u{2011}place $/sq ft",
+                                            "Asking rent", "Asking $/sq ft", "Loss to lease"] {
+                                html.element("th", [("scope", "col")], text: heading)
+                            }
+                        }
+                    }
+                    html.element("tbody") { html in
+                        for line in property.pricing {
+                            html.element("tr") { html in
+                                html.element("th", [("scope", "row")], text: line.floorplan)
+                                cell(&html, DashboardFormat.count(line.units))
+                                cell(&html, DashboardFormat.squareFeet(line.avgSqft))
+                                cell(&html, DashboardFormat.money(line.inPlaceRent))
+                                cell(&html, DashboardFormat.perSquareFoot(line.inPlacePsf))
+                                cell(&html, DashboardFormat.money(line.askingRent))
+                                cell(&html, DashboardFormat.perSquareFoot(line.askingPsf))
+                                cell(&html, DashboardFormat.money(line.lossToLease))
+                            }
+                            html.newline()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static func cell(_ html: inout HTMLWriter, _ text: String) {
+        html.element("td", [("class", text == DashboardFormat.noData ? "nodata" : nil)], text: text)
+    }
+
+    /// The placeholder where a chart has nothing to draw: says so in words, never draws zeros.
+    private static func noData(_ html: inout HTMLWriter, _ label: String) {
+        html.element("div", [("class", "nodata"), ("role", "img"), ("aria-label", label)], text: DashboardFormat.noData)
+    }
+
+    private static func pmsName(_ pms: String) -> String {
+        switch pms {
+        case "realpage": return "RealPage"
+        case "yardi": return "Yardi"
+        default: return pms
+        }
+    }
+}
+
+/// Section anchors from registry keys, unique even if two keys differ only in characters an id cannot hold.
+struct SectionIDs {
+    private var used: Set<String> = []
+
+    /// The anchor of the next property's section (`p-nexus_east`, `p-nexus_east-2` on a clash).
+    mutating func next(for key: String) -> String {
+        let base = HTMLWriter.identifier("p-", key)
+        var id = base
+        var suffix = 2
+        while !used.insert(id).inserted {
+            id = "\(base)-\(suffix)"
+            suffix += 1
+        }
+        return id
+    }
+}

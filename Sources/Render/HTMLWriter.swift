@@ -1,0 +1,88 @@
+/// Builds HTML (and inline SVG) text in which every piece of data is escaped on the way in.
+///
+/// The output is also well-formed XML (void elements self-closed, no named entities other than XML's five),
+/// so a test can parse the page with a strict XML parser and a stray `<` from the data cannot hide.
+struct HTMLWriter {
+    /// The text written so far.
+    private(set) var html = ""
+
+    /// One attribute; a nil value leaves the attribute out.
+    typealias Attribute = (name: String, value: String?)
+
+    /// Appends markup that the caller wrote itself (never data).
+    mutating func raw(_ markup: String) {
+        html += markup
+    }
+
+    /// Appends text content, escaped.
+    mutating func text(_ content: String) {
+        html += HTMLWriter.escape(content)
+    }
+
+    /// `<name attributes>body</name>`.
+    mutating func element(_ name: String, _ attributes: [Attribute] = [], _ body: (inout HTMLWriter) -> Void) {
+        open(name, attributes)
+        body(&self)
+        html += "</\(name)>"
+    }
+
+    /// `<name attributes>text</name>` with the text escaped.
+    mutating func element(_ name: String, _ attributes: [Attribute] = [], text content: String) {
+        open(name, attributes)
+        text(content)
+        html += "</\(name)>"
+    }
+
+    /// A void or childless element written `<name attributes/>` (valid HTML for void elements and for SVG shapes).
+    mutating func empty(_ name: String, _ attributes: [Attribute] = []) {
+        html += "<\(name)\(HTMLWriter.attributes(attributes))/>"
+    }
+
+    /// A line break between blocks, so the saved file reads well in an editor and diffs well as a golden file.
+    mutating func newline() {
+        html += "\n"
+    }
+
+    private mutating func open(_ name: String, _ attributes: [Attribute]) {
+        html += "<\(name)\(HTMLWriter.attributes(attributes))>"
+    }
+
+    private static func attributes(_ attributes: [Attribute]) -> String {
+        var text = ""
+        for attribute in attributes {
+            guard let value = attribute.value else { continue }
+            text += " \(attribute.name)=\"\(escape(value))\""
+        }
+        return text
+    }
+
+    /// Escapes text for element content and double- or single-quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            // Control characters other than tab and newlines are not allowed in HTML or XML text.
+            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A fragment identifier made from a registry key: letters, digits, `-` and `_` only.
+    static func identifier(_ prefix: String, _ key: String) -> String {
+        let safe = key.unicodeScalars.map { scalar -> String in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": return String(scalar)
+            default: return "_"
+            }
+        }
+        return prefix + safe.joined()
+    }
+}
