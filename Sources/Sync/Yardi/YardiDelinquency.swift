@@ -40,12 +40,6 @@ enum YardiDelinquency {
                    sum(CASE WHEN days_old > 90 THEN open_cents ELSE 0 END) AS aged_over_90
             FROM posting
             GROUP BY tenant_code
-        ),
-        resident AS (
-            SELECT r.*, s.status AS unified_status
-            FROM yardi_raw.yardi_residents r
-            LEFT JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
-            WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
         )
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
@@ -54,13 +48,15 @@ enum YardiDelinquency {
                CASE WHEN r.first_name IS NULL THEN r.last_name
                     WHEN r.last_name IS NULL THEN r.first_name
                     ELSE r.last_name || ', ' || r.first_name END,
-               coalesce(r.unified_status, r.status),
+               coalesce(s.status, r.status),
                h.balance_cents / 100.0,
                h.aged_0_30 / 100.0, h.aged_31_60 / 100.0, h.aged_61_90 / 100.0, h.aged_over_90 / 100.0,
                max(h.delinquent_cents - h.balance_cents, 0) / 100.0,
                :source, :run_id
         FROM household h
-        LEFT JOIN resident r ON r.tenant_code = h.tenant_code
+        LEFT JOIN yardi_raw.yardi_residents r
+          ON r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.tenant_code = h.tenant_code
+        LEFT JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         WHERE h.balance_cents <> 0 OR h.delinquent_cents <> 0
         ORDER BY coalesce(r.unit_code, h.unit_code), h.tenant_code
         """

@@ -101,14 +101,13 @@ enum YardiUnits {
             SELECT * FROM yardi_raw.yardi_residents
             WHERE property_id = :property AND as_of_date = :residents_snapshot
         ),
-        -- When GetUnitInformation names no PersonID: the unit's head of household in possession.
+        -- When GetUnitInformation names no PersonID: the unit's first listed head of household in possession
+        -- (SQLite takes the bare tenant_code from the row holding min(source_row)).
         in_possession AS (
-            SELECT unit_code, tenant_code FROM (
-                SELECT unit_code, tenant_code,
-                       row_number() OVER (PARTITION BY unit_code ORDER BY source_row) AS n
-                FROM resident
-                WHERE lower(trim(status)) IN ('current', 'notice', 'eviction') AND coalesce(is_roommate, 0) = 0
-            ) WHERE n = 1
+            SELECT unit_code, tenant_code, min(source_row)
+            FROM resident
+            WHERE lower(trim(status)) IN ('current', 'notice', 'eviction') AND coalesce(is_roommate, 0) = 0
+            GROUP BY unit_code
         ),
         last_move_out AS (
             SELECT unit_code, max(move_out_date) AS move_out_date
@@ -147,7 +146,9 @@ enum YardiUnits {
                CASE WHEN NOT u.occupied THEN coalesce(last_move_out.move_out_date,
                                                        CASE WHEN available.vacate_date <= :as_of THEN available.vacate_date END) END
         FROM unit_resident u
-        LEFT JOIN resident current ON current.tenant_code = u.household
+        LEFT JOIN yardi_raw.yardi_residents current
+          ON current.property_id = :property AND current.as_of_date = :residents_snapshot
+         AND current.tenant_code = u.household
         LEFT JOIN last_move_out ON last_move_out.unit_code = u.unit_code
         LEFT JOIN available ON available.unit_code = u.unit_code
         ORDER BY u.source_row
