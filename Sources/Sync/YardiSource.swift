@@ -15,8 +15,10 @@ struct YardiSource: PropertySource {
         guard !loaded.isEmpty else { return nil }
         guard let text = try context.database.scalar(Self.latestUnitSnapshot, property)?.textValue else {
             let operations = loaded.compactMap { $0.first?.textValue }.joined(separator: ", ")
-            throw SyncError.noRawData(property: context.property.key,
-                                      detail: "no GetUnitInformation snapshot in yardi_raw.db (the Yardi property date is its as-of date; loaded: \(operations))")
+            throw SyncError.noRawData(property: context.property.key, detail: """
+                no GetUnitInformation snapshot in yardi_raw.db (the Yardi property date is its as-of date; \
+                loaded: \(operations))
+                """)
         }
         guard let date = LocalDate(iso: text) else {
             throw YardiRuleError("GetUnitInformation snapshot has the as-of date '\(text)', not YYYY-MM-DD")
