@@ -1,0 +1,97 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// Delinquency totals and aging of each property at its snapshot, from `unified_delinquency` (one row per resident
+/// with a non-zero balance at that date; none means nobody owed or was owed anything).
+///
+/// Formulas (Yardi Aged Receivables, RealPage Delinquent & Prepaid, reference/vendor-formats.md section 4):
+/// - each aging bucket (0-30, 31-60, 61-90, 90+ days past due) = Σ the residents' open receivable of that age;
+/// - delinquent = 0-30 + 31-60 + 61-90 + 90+; prepaid = Σ credit balances (positive dollars);
+/// - net = delinquent − prepaid (equals Σ current balance);
+/// - residents delinquent = residents with a delinquent amount above zero.
+/// Roll-up: every amount and count summed (exact cents).
+public struct DelinquencyRow: MetricRow, Equatable {
+    /// The registry key, or `portfolio` for a roll-up.
+    public var property: String
+    /// The snapshot date (a roll-up of several dates: nil).
+    public var asOf: LocalDate?
+    public var residentsDelinquent: Int
+    public var balance0to30: Money
+    public var balance31to60: Money
+    public var balance61to90: Money
+    public var balanceOver90: Money
+    /// Prepaid credit, a positive amount.
+    public var prepaid: Money
+
+    /// 0-30 + 31-60 + 61-90 + 90+.
+    public var delinquent: Money { balance0to30 + balance31to60 + balance61to90 + balanceOver90 }
+    /// Delinquent minus prepaid.
+    public var net: Money { delinquent - prepaid }
+
+    public static let columns: [MetricResult.Column] = [
+        .init("property", .text), .init("as_of", .date), .init("residents_delinquent", .count),
+        .init("balance_0_30", .money), .init("balance_31_60", .money), .init("balance_61_90", .money),
+        .init("balance_over_90", .money), .init("delinquent", .money), .init("prepaid", .money), .init("net", .money),
+    ]
+
+    public var values: [SQLValue] {
+        [.text(property), SQLValue(asOf), SQLValue(residentsDelinquent), SQLValue(balance0to30), SQLValue(balance31to60),
+         SQLValue(balance61to90), SQLValue(balanceOver90), SQLValue(delinquent), SQLValue(prepaid), SQLValue(net)]
+    }
+
+    /// The sum of `rows` under `label`; nil for no rows.
+    public static func rollUp(_ rows: [DelinquencyRow], label: String = "portfolio") -> DelinquencyRow? {
+        guard let first = rows.first else { return nil }
+        func sum(_ field: KeyPath<DelinquencyRow, Money>) -> Money { rows.reduce(.zero) { $0 + $1[keyPath: field] } }
+        return DelinquencyRow(property: label, asOf: Set(rows.map(\.asOf)).count == 1 ? first.asOf : nil,
+                              residentsDelinquent: rows.reduce(0) { $0 + $1.residentsDelinquent },
+                              balance0to30: sum(\.balance0to30), balance31to60: sum(\.balance31to60),
+                              balance61to90: sum(\.balance61to90), balanceOver90: sum(\.balanceOver90),
+                              prepaid: sum(\.prepaid))
+    }
+}
+
+/// Delinquency per property and the residents who owe the most.
+public struct DelinquencyReport: Sendable, Equatable {
+    /// One row per property with a snapshot, in the order asked.
+    public var properties: [DelinquencyRow]
+    /// The top residents by net balance owed, largest first.
+    public var topResidents: [DelinquentResident]
+}
+
+extension Metrics {
+    /// Delinquency of each property at its snapshot (latest on or before `asOf`) and the `top` residents with the
+    /// largest balance owed across them.
+    public static func delinquency(database: Database, properties: [String], asOf: LocalDate? = nil,
+                                   top: Int = 10) throws -> DelinquencyReport {
+        let rows = try database.rows(DelinquencyQuery.sql, SnapshotSQL.parameters(properties, asOf: asOf)) { row in
+            DelinquencyRow(property: row.text("property") ?? "", asOf: row.date("as_of"),
+                           residentsDelinquent: row.count("residents_delinquent"),
+                           balance0to30: row.cents("balance_0_30") ?? .zero, balance31to60: row.cents("balance_31_60") ?? .zero,
+                           balance61to90: row.cents("balance_61_90") ?? .zero,
+                           balanceOver90: row.cents("balance_over_90") ?? .zero, prepaid: row.cents("prepaid") ?? .zero)
+        }
+        let residents = top > 0 ? try delinquentResidents(database: database, properties: properties, asOf: asOf, top: top) : []
+        return DelinquencyReport(properties: rows, topResidents: residents)
+    }
+}
+
+/// The delinquency query: each property's residents at its snapshot, summed in exact cents.
+enum DelinquencyQuery {
+    static let sql = """
+        WITH \(SnapshotSQL.latest)
+        SELECT s.property, s.as_of,
+               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END)
+                   AS residents_delinquent,
+               sum(CAST(round(d.balance_0_30 * 100) AS INTEGER))    AS balance_0_30,
+               sum(CAST(round(d.balance_31_60 * 100) AS INTEGER))   AS balance_31_60,
+               sum(CAST(round(d.balance_61_90 * 100) AS INTEGER))   AS balance_61_90,
+               sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)) AS balance_over_90,
+               sum(CAST(round(d.prepaid * 100) AS INTEGER))         AS prepaid
+        FROM snapshot s
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
+        WHERE s.as_of IS NOT NULL
+        GROUP BY s.position, s.property, s.as_of
+        ORDER BY s.position
+        """
+}

@@ -1,0 +1,108 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// The leasing funnel of each property over a date range, from `unified_activity`.
+///
+/// Formulas (Dyverse, DoorLoop; reference/vendor-formats.md section 4), every event dated within the range counted
+/// once by its type: leads (first contacts), tours, applications, approvals, leases (signed);
+/// lead→tour = tours ÷ leads, tour→app = applications ÷ tours, app→lease = leases ÷ applications,
+/// lead→lease = leases ÷ leads, each × 100 (period ratios, not cohorts; null when the denominator is zero).
+/// The range is `from`...`to`, by default the 30 days ending at the as-of date inclusive (else at the property's
+/// snapshot date). Roll-up: counts summed, conversions recomputed from the sums.
+public struct FunnelRow: MetricRow, Equatable {
+    /// The registry key, or `portfolio` for a roll-up.
+    public var property: String
+    /// The range counted (a roll-up of different ranges: the span of them).
+    public var period: Period
+    public var leads: Int
+    public var tours: Int
+    public var applications: Int
+    public var approvals: Int
+    public var leases: Int
+
+    public var leadToTourPct: Double? { Ratio.percent(tours, of: leads) }
+    public var tourToApplicationPct: Double? { Ratio.percent(applications, of: tours) }
+    public var applicationToLeasePct: Double? { Ratio.percent(leases, of: applications) }
+    public var leadToLeasePct: Double? { Ratio.percent(leases, of: leads) }
+
+    public static let columns: [MetricResult.Column] = [
+        .init("property", .text), .init("from", .date), .init("to", .date), .init("leads", .count),
+        .init("tours", .count), .init("applications", .count), .init("approvals", .count), .init("leases", .count),
+        .init("lead_to_tour_pct", .percent), .init("tour_to_app_pct", .percent), .init("app_to_lease_pct", .percent),
+        .init("lead_to_lease_pct", .percent),
+    ]
+
+    public var values: [SQLValue] {
+        [.text(property), SQLValue(period.from), SQLValue(period.to), SQLValue(leads), SQLValue(tours),
+         SQLValue(applications), SQLValue(approvals), SQLValue(leases), SQLValue(leadToTourPct),
+         SQLValue(tourToApplicationPct), SQLValue(applicationToLeasePct), SQLValue(leadToLeasePct)]
+    }
+
+    /// The sum of `rows` under `label`; nil for no rows.
+    public static func rollUp(_ rows: [FunnelRow], label: String = "portfolio") -> FunnelRow? {
+        guard let period = Period(spanning: rows.map(\.period)) else { return nil }
+        func sum(_ field: KeyPath<FunnelRow, Int>) -> Int { rows.reduce(0) { $0 + $1[keyPath: field] } }
+        return FunnelRow(property: label, period: period, leads: sum(\.leads), tours: sum(\.tours),
+                         applications: sum(\.applications), approvals: sum(\.approvals), leases: sum(\.leases))
+    }
+}
+
+/// The funnel per property and the leads by source.
+public struct FunnelReport: Sendable, Equatable {
+    /// One row per property, in the order asked.
+    public var properties: [FunnelRow]
+    /// Leads by ad source over every property asked, most leads first.
+    public var leadsBySource: [LeadSourceRow]
+}
+
+extension Metrics {
+    /// The funnel of each property over `from`...`to` (defaults: see `FunnelRow`), and its leads by source.
+    public static func funnel(database: Database, properties: [String], asOf: LocalDate? = nil,
+                              from: LocalDate? = nil, to: LocalDate? = nil) throws -> FunnelReport {
+        let parameters = FunnelQuery.parameters(properties, asOf: asOf, from: from, to: to)
+        let rows = try database.rows(FunnelQuery.sql, parameters) { row in
+            FunnelRow(property: row.text("property") ?? "",
+                      period: Period(from: row.date("window_from") ?? .init(daysSinceEpoch: 0),
+                                     to: row.date("window_to") ?? .init(daysSinceEpoch: 0)),
+                      leads: row.count("leads"), tours: row.count("tours"), applications: row.count("applications"),
+                      approvals: row.count("approvals"), leases: row.count("leases"))
+        }
+        return FunnelReport(properties: rows, leadsBySource: try leadsBySource(database: database, parameters: parameters))
+    }
+}
+
+/// The funnel query, and the window rule it shares with the leads by source.
+enum FunnelQuery {
+    /// `funnel_window(property, position, window_from, window_to)`: each property's range (NULL ends: no snapshot).
+    static let window = """
+        \(SnapshotSQL.latest),
+        funnel_window (property, position, window_from, window_to) AS (
+            SELECT property, position,
+                   coalesce(:from, date(coalesce(:to, :as_of, as_of), '-29 days')),
+                   coalesce(:to, :as_of, as_of)
+            FROM snapshot
+        )
+        """
+
+    static let sql = """
+        WITH \(window)
+        SELECT w.property, w.window_from, w.window_to,
+               count(CASE WHEN a.event_type = 'lead' THEN 1 END)         AS leads,
+               count(CASE WHEN a.event_type = 'tour' THEN 1 END)         AS tours,
+               count(CASE WHEN a.event_type = 'application' THEN 1 END)  AS applications,
+               count(CASE WHEN a.event_type = 'approval' THEN 1 END)     AS approvals,
+               count(CASE WHEN a.event_type = 'lease_signed' THEN 1 END) AS leases
+        FROM funnel_window w
+        LEFT JOIN unified_activity a
+          ON a.unified_property_id = w.property AND a.event_date BETWEEN w.window_from AND w.window_to
+        WHERE w.window_to IS NOT NULL
+        GROUP BY w.position, w.property, w.window_from, w.window_to
+        ORDER BY w.position
+        """
+
+    static func parameters(_ properties: [String], asOf: LocalDate?, from: LocalDate?, to: LocalDate?) -> [String: SQLValue] {
+        SnapshotSQL.parameters(properties, asOf: asOf).merging([
+            ":as_of": SQLValue(asOf), ":from": SQLValue(from), ":to": SQLValue(to),
+        ]) { $1 }
+    }
+}

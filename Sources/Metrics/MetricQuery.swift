@@ -1,0 +1,203 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// One `ownerdash query` question: which metric, for which properties, at which date or over which range.
+public struct MetricQuery: Sendable, Equatable {
+    /// The metrics `ownerdash query` answers.
+    public enum Metric: String, Sendable, CaseIterable {
+        case occupancy, exposure, pricing, delinquency, funnel, activity, summary
+    }
+
+    public var metric: Metric
+    /// Registry keys asked for; empty: every synced property (the portfolio).
+    public var properties: [String]
+    /// Add the portfolio roll-up (also the default when no property is named).
+    public var portfolio: Bool
+    /// Only properties on this PMS (`realpage`, `yardi`) when none is named.
+    public var pms: String?
+    public var asOf: LocalDate?
+    /// A trend (occupancy, exposure), the funnel's range, the activity months, or the trade-out period (pricing).
+    public var from: LocalDate?
+    public var to: LocalDate?
+    /// How many delinquent residents to list (delinquency; default 10).
+    public var top: Int?
+
+    /// A question; see `validate()` for the combinations each metric takes.
+    public init(metric: Metric, properties: [String] = [], portfolio: Bool = false, pms: String? = nil,
+                asOf: LocalDate? = nil, from: LocalDate? = nil, to: LocalDate? = nil, top: Int? = nil) {
+        self.metric = metric; self.properties = properties; self.portfolio = portfolio; self.pms = pms
+        self.asOf = asOf; self.from = from; self.to = to; self.top = top
+    }
+
+    /// Whether the answer is rolled up to the portfolio: `--portfolio`, or no property named.
+    public var rollsUp: Bool { portfolio || properties.isEmpty }
+
+    /// Whether occupancy or exposure is asked as a series (`--from`/`--to`).
+    public var isTrend: Bool { (metric == .occupancy || metric == .exposure) && (from != nil || to != nil) }
+
+    /// Throws `MetricsError.invalidQuery` for options the metric does not take.
+    public func validate() throws {
+        let name = "query \(metric.rawValue)"
+        if portfolio && !properties.isEmpty {
+            throw MetricsError.invalidQuery("\(name): --portfolio and --property exclude each other")
+        }
+        if let from, let to, from > to {
+            throw MetricsError.invalidQuery("\(name): --from \(from.iso) is after --to \(to.iso)")
+        }
+        if let top, top < 0 { throw MetricsError.invalidQuery("\(name): --top must be 0 or more") }
+        if top != nil && metric != .delinquency {
+            throw MetricsError.invalidQuery("\(name): --top applies to delinquency only")
+        }
+        switch metric {
+        case .delinquency, .summary:
+            if from != nil || to != nil {
+                throw MetricsError.invalidQuery("\(name): takes --as-of, not --from/--to (it reads one snapshot)")
+            }
+        case .occupancy, .exposure:
+            if isTrend && asOf != nil {
+                throw MetricsError.invalidQuery("\(name): --as-of reads one snapshot, --from/--to a series; give one or the other")
+            }
+        case .pricing, .funnel, .activity:
+            break
+        }
+    }
+}
+
+extension Metrics {
+    /// Answers a query as a `MetricResult` for the output formats: the rows per property (or per date / month), the
+    /// portfolio roll-up when asked, and the metric's extra tables.
+    ///
+    /// Throws `MetricsError` for an unknown property, nothing synced, or a named property with no snapshot on or
+    /// before `asOf`; portfolio properties without one are left out and named in `warnings`.
+    public static func run(_ query: MetricQuery, database: Database) throws -> MetricResult {
+        try query.validate()
+        let selected = try resolve(database: database, keys: query.properties, pms: query.pms).map(\.key)
+        var warnings: [String] = []
+        var keys = selected
+        if !query.isTrend {
+            keys = try withSnapshots(selected, query: query, database: database, warnings: &warnings)
+        }
+        var result = try answer(query, keys: keys, database: database)
+        if query.isTrend {
+            let present = Set(result.tables.first?.rows.compactMap { $0.first?.textValue } ?? [])
+            if present.isEmpty { throw MetricsError.noSnapshotBetween(from: query.from, to: query.to) }
+            if !query.rollsUp {
+                let absent = keys.filter { !present.contains($0) }
+                if !absent.isEmpty { warnings.append("\(absent.joined(separator: ", ")): no snapshot in the range") }
+            }
+        }
+        result.parameters = parameters(of: query, keys: keys)
+        result.warnings = warnings
+        return result
+    }
+
+    /// The keys that have a snapshot under the as-of rule; the others are an error when named, a warning otherwise.
+    private static func withSnapshots(_ keys: [String], query: MetricQuery, database: Database,
+                                      warnings: inout [String]) throws -> [String] {
+        // The funnel and activity need a snapshot only to date their default window.
+        if (query.metric == .funnel || query.metric == .activity) && (query.asOf != nil || query.to != nil) { return keys }
+        let dates = try snapshotDates(database: database, properties: keys, asOf: query.asOf)
+        let missing = keys.filter { dates[$0] == nil }
+        guard !missing.isEmpty else { return keys }
+        let earliest = missing.count == 1 ? try earliestSnapshot(database: database, property: missing[0]) : nil
+        let error = MetricsError.noSnapshot(missing, asOf: query.asOf, earliest: earliest)
+        if !query.properties.isEmpty || missing.count == keys.count { throw error }
+        warnings.append("left out: \(error)")
+        return keys.filter { dates[$0] != nil }
+    }
+
+    private static func parameters(of query: MetricQuery, keys: [String]) -> [MetricResult.Parameter] {
+        var parameters: [MetricResult.Parameter] = [
+            .init("properties", .list(keys)), .init("portfolio", .bool(query.rollsUp)),
+            .init("pms", query.pms.map { .text($0) } ?? .null), .init("as_of", date(query.asOf)),
+        ]
+        switch query.metric {
+        case .occupancy, .exposure, .pricing, .funnel, .activity:
+            parameters += [.init("from", date(query.from)), .init("to", date(query.to))]
+        case .delinquency:
+            parameters.append(.init("top", .integer(query.top ?? 10)))
+        case .summary:
+            break
+        }
+        return parameters
+    }
+
+    private static func date(_ date: LocalDate?) -> MetricResult.Parameter.Value { date.map { .text($0.iso) } ?? .null }
+
+    // MARK: - One answer per metric
+
+    private static func answer(_ query: MetricQuery, keys: [String], database: Database) throws -> MetricResult {
+        let scope = scopeText(query, keys: keys)
+        let at = query.asOf.map { "at the snapshot on or before \($0.iso)" } ?? "at the latest snapshot"
+        let range = "\(query.from?.iso ?? "the first") to \(query.to?.iso ?? "the last")"
+        func result(_ tables: [MetricTable]) -> MetricResult {
+            MetricResult(metric: query.metric.rawValue, parameters: [], tables: tables)
+        }
+        switch query.metric {
+        case .occupancy where query.isTrend:
+            let rows = try occupancyTrend(database: database, properties: keys, from: query.from, to: query.to)
+            return result([MetricTable(name: "rows", title: "Occupancy trend, \(range) — \(scope)",
+                                       rows: query.rollsUp ? OccupancyRow.rollUpByDate(rows) : rows)])
+        case .occupancy:
+            let rows = try occupancy(database: database, properties: keys, asOf: query.asOf)
+            return result([MetricTable(name: "rows", title: "Occupancy \(at) — \(scope)", rows: rows,
+                                       total: rollUp(query, rows, OccupancyRow.rollUp))])
+        case .exposure where query.isTrend:
+            let rows = try exposureTrend(database: database, properties: keys, from: query.from, to: query.to)
+            return result([MetricTable(name: "rows", title: "Exposure trend, \(range) — \(scope)",
+                                       rows: query.rollsUp ? ExposureRow.rollUpByDate(rows) : rows)])
+        case .exposure:
+            let rows = try exposure(database: database, properties: keys, asOf: query.asOf)
+            return result([MetricTable(name: "rows", title: "Exposure \(at) — \(scope)", rows: rows,
+                                       total: rollUp(query, rows, ExposureRow.rollUp))])
+        case .pricing:
+            let report = try pricing(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
+            let period = report.tradeOutPeriod.map { "leases starting \($0.from.iso) to \($0.to.iso)" } ?? "no leases with a known prior rent"
+            return result([
+                MetricTable(name: "rows", title: "Pricing by floorplan \(at) — \(scope)", rows: report.floorplans,
+                            total: PricingRow.rollUp(report.floorplans, label: query.rollsUp ? "portfolio" : nil)),
+                MetricTable(name: "trade_out", title: "Trade-out, \(period)", rows: report.tradeOut),
+            ])
+        case .delinquency:
+            let top = query.top ?? 10
+            let report = try delinquency(database: database, properties: keys, asOf: query.asOf, top: top)
+            var tables = [MetricTable(name: "rows", title: "Delinquency \(at) — \(scope)", rows: report.properties,
+                                      total: rollUp(query, report.properties, DelinquencyRow.rollUp))]
+            if top > 0 {
+                tables.append(MetricTable(name: "top_residents", title: "Top \(top) delinquent residents by balance owed",
+                                          rows: report.topResidents))
+            }
+            return result(tables)
+        case .funnel:
+            let report = try funnel(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
+            return result([
+                MetricTable(name: "rows", title: "Leasing funnel — \(scope)", rows: report.properties,
+                            total: rollUp(query, report.properties, FunnelRow.rollUp)),
+                MetricTable(name: "leads_by_source", title: "Leads by source", rows: report.leadsBySource),
+            ])
+        case .activity:
+            let rows = try activity(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
+            let shown = query.rollsUp ? ActivityRow.rollUpByMonth(rows) : rows
+            let label = query.rollsUp ? "portfolio" : keys.count == 1 ? keys[0] : "all"
+            return result([MetricTable(name: "rows", title: "Activity by month — \(scope)", rows: shown,
+                                       total: ActivityRow.rollUp(rows, label: label))])
+        case .summary:
+            let rows = try summary(database: database, properties: keys, asOf: query.asOf)
+            return result([MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
+                                       total: rollUp(query, rows, SummaryRow.rollUp))])
+        }
+    }
+
+    /// The roll-up row of a snapshot metric: for the portfolio, or across several named properties.
+    private static func rollUp<Row>(_ query: MetricQuery, _ rows: [Row], _ sum: ([Row], String) -> Row?) -> Row? {
+        if query.rollsUp { return sum(rows, "portfolio") }
+        return rows.count > 1 ? sum(rows, "all") : nil
+    }
+
+    private static func scopeText(_ query: MetricQuery, keys: [String]) -> String {
+        if query.rollsUp {
+            return "portfolio\(query.pms.map { " (\($0))" } ?? ""), \(keys.count) propert\(keys.count == 1 ? "y" : "ies")"
+        }
+        return keys.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,137 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// The headline numbers of each property at its snapshot, one row per property: occupancy and exposure from
+/// `unified_occupancy_metrics`, delinquency from `unified_delinquency` at the same date, the 30-day funnel and the
+/// month's move-ins and move-outs from `unified_activity`.
+///
+/// Formulas (each as its own metric states it):
+/// - occupancy % = occupied ÷ units; leased % = RealPage Net Leased ÷ units; exposure 30 / 60 % = exposure units ÷
+///   units (all × 100); vacant ready and aged vacant (> 90 days) as counted by occupancy;
+/// - delinquent = Σ 0-30 + 31-60 + 61-90 + 90+; net delinquent = delinquent − prepaid;
+/// - leads and leases (signed) = events in the 30 days ending at the as-of date (else the snapshot date) inclusive;
+/// - move-ins and move-outs = events from the first of that date's month to the date (month to date).
+/// Roll-up: every count and amount summed, percentages recomputed from the summed units (weighted by units).
+public struct SummaryRow: MetricRow, Equatable {
+    /// The registry key, or `portfolio` for a roll-up.
+    public var property: String
+    /// The property's name (`unified_properties.name`); the roll-up's label.
+    public var name: String
+    /// `realpage` or `yardi`; nil for a roll-up.
+    public var pms: String?
+    /// The snapshot date (a roll-up of several dates: nil).
+    public var asOf: LocalDate?
+    /// Properties summed (1 for a property's own row).
+    public var properties: Int
+    public var units: Int
+    public var occupied: Int
+    public var leased: Int
+    public var exposure30: Int
+    public var exposure60: Int
+    public var vacantReady: Int
+    public var agedVacant90: Int
+    /// 0-30 + 31-60 + 61-90 + 90+.
+    public var delinquent: Money
+    public var prepaid: Money
+    public var leads30Days: Int
+    public var leases30Days: Int
+    public var moveInsMonthToDate: Int
+    public var moveOutsMonthToDate: Int
+
+    public var occupancyPct: Double? { Ratio.percent(occupied, of: units) }
+    public var leasedPct: Double? { Ratio.percent(leased, of: units) }
+    public var exposure30Pct: Double? { Ratio.percent(exposure30, of: units) }
+    public var exposure60Pct: Double? { Ratio.percent(exposure60, of: units) }
+    /// Delinquent minus prepaid.
+    public var netDelinquent: Money { delinquent - prepaid }
+
+    public static let columns: [MetricResult.Column] = [
+        .init("property", .text), .init("as_of", .date), .init("units", .count), .init("occupancy_pct", .percent),
+        .init("leased_pct", .percent), .init("exposure_30_pct", .percent), .init("exposure_60_pct", .percent),
+        .init("vacant_ready", .count), .init("aged_vacant_90", .count), .init("delinquent", .money),
+        .init("net_delinquent", .money), .init("leads_30d", .count), .init("leases_30d", .count),
+        .init("move_ins_mtd", .count), .init("move_outs_mtd", .count),
+    ]
+
+    public var values: [SQLValue] {
+        [.text(property), SQLValue(asOf), SQLValue(units), SQLValue(occupancyPct), SQLValue(leasedPct),
+         SQLValue(exposure30Pct), SQLValue(exposure60Pct), SQLValue(vacantReady), SQLValue(agedVacant90),
+         SQLValue(delinquent), SQLValue(netDelinquent), SQLValue(leads30Days), SQLValue(leases30Days),
+         SQLValue(moveInsMonthToDate), SQLValue(moveOutsMonthToDate)]
+    }
+
+    /// The sum of `rows` under `label` (weighted by units); nil for no rows.
+    public static func rollUp(_ rows: [SummaryRow], label: String = "portfolio") -> SummaryRow? {
+        guard let first = rows.first else { return nil }
+        func sum(_ field: KeyPath<SummaryRow, Int>) -> Int { rows.reduce(0) { $0 + $1[keyPath: field] } }
+        return SummaryRow(
+            property: label, name: label, pms: nil, asOf: Set(rows.map(\.asOf)).count == 1 ? first.asOf : nil,
+            properties: sum(\.properties), units: sum(\.units), occupied: sum(\.occupied), leased: sum(\.leased),
+            exposure30: sum(\.exposure30), exposure60: sum(\.exposure60), vacantReady: sum(\.vacantReady),
+            agedVacant90: sum(\.agedVacant90), delinquent: rows.reduce(.zero) { $0 + $1.delinquent },
+            prepaid: rows.reduce(.zero) { $0 + $1.prepaid }, leads30Days: sum(\.leads30Days),
+            leases30Days: sum(\.leases30Days), moveInsMonthToDate: sum(\.moveInsMonthToDate),
+            moveOutsMonthToDate: sum(\.moveOutsMonthToDate))
+    }
+}
+
+extension Metrics {
+    /// The summary of each property at its snapshot (latest on or before `asOf`), in the order of `properties`.
+    public static func summary(database: Database, properties: [String], asOf: LocalDate? = nil) throws -> [SummaryRow] {
+        var parameters = SnapshotSQL.parameters(properties, asOf: asOf)
+        parameters[":as_of"] = SQLValue(asOf)
+        return try database.rows(SummaryQuery.sql, parameters) { row in
+            SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
+                       asOf: row.date("as_of"), properties: 1, units: row.count("total_units"),
+                       occupied: row.count("occupied_units"), leased: row.count("leased_units"),
+                       exposure30: row.count("exposure_30"), exposure60: row.count("exposure_60"),
+                       vacantReady: row.count("vacant_ready"), agedVacant90: row.count("aged_vacant_90"),
+                       delinquent: row.cents("delinquent_cents") ?? .zero, prepaid: row.cents("prepaid_cents") ?? .zero,
+                       leads30Days: row.count("leads"), leases30Days: row.count("leases"),
+                       moveInsMonthToDate: row.count("move_ins"), moveOutsMonthToDate: row.count("move_outs"))
+        }
+    }
+}
+
+/// The summary query: one pass over each property's snapshot row, its delinquency rows and its recent activity.
+enum SummaryQuery {
+    static let sql = """
+        WITH \(SnapshotSQL.latest),
+        summary_window (property, position, as_of, funnel_from, month_from, window_end) AS (
+            SELECT property, position, as_of,
+                   date(coalesce(:as_of, as_of), '-29 days'), date(coalesce(:as_of, as_of), 'start of month'),
+                   coalesce(:as_of, as_of)
+            FROM snapshot WHERE as_of IS NOT NULL
+        ),
+        delinquency (property, delinquent_cents, prepaid_cents) AS (
+            SELECT w.property,
+                   sum(CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
+                       + CAST(round(d.balance_61_90 * 100) AS INTEGER) + CAST(round(d.balance_over_90 * 100) AS INTEGER)),
+                   sum(CAST(round(d.prepaid * 100) AS INTEGER))
+            FROM summary_window w
+            JOIN unified_delinquency d ON d.unified_property_id = w.property AND d.as_of_date = w.as_of
+            GROUP BY w.property
+        ),
+        activity (property, leads, leases, move_ins, move_outs) AS (
+            SELECT w.property,
+                   count(CASE WHEN a.event_type = 'lead' AND a.event_date >= w.funnel_from THEN 1 END),
+                   count(CASE WHEN a.event_type = 'lease_signed' AND a.event_date >= w.funnel_from THEN 1 END),
+                   count(CASE WHEN a.event_type = 'move_in' AND a.event_date >= w.month_from THEN 1 END),
+                   count(CASE WHEN a.event_type = 'move_out' AND a.event_date >= w.month_from THEN 1 END)
+            FROM summary_window w
+            JOIN unified_activity a
+              ON a.unified_property_id = w.property
+                 AND a.event_date BETWEEN min(w.funnel_from, w.month_from) AND w.window_end
+            GROUP BY w.property
+        )
+        SELECT w.property, p.name, p.pms_source, w.as_of, m.total_units, m.occupied_units, m.leased_units,
+               m.exposure_30, m.exposure_60, m.vacant_ready, m.aged_vacant_90,
+               d.delinquent_cents, d.prepaid_cents, a.leads, a.leases, a.move_ins, a.move_outs
+        FROM summary_window w
+        JOIN unified_properties p ON p.unified_property_id = w.property
+        JOIN unified_occupancy_metrics m ON m.unified_property_id = w.property AND m.as_of_date = w.as_of
+        LEFT JOIN delinquency d ON d.property = w.property
+        LEFT JOIN activity a ON a.property = w.property
+        ORDER BY w.position
+        """
+}
