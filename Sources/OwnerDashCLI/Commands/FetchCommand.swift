@@ -1,7 +1,6 @@
 import Fetch
 import Foundation
 import OwnerDashCore
-import SOAP
 
 /// `ownerdash fetch`: download RealPage reports and Yardi SOAP responses into the landing zone (no load).
 struct FetchCommand: Command {
@@ -82,26 +81,15 @@ struct FetchCommand: Command {
 
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
-        let properties = try selectedProperties(configuration)
-        let environment = ProcessInfo.processInfo.environment
-        let credentials: Credentials
+        let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash fetch")
+        let plan: FetchPlan
         do {
-            credentials = try Credentials(environment: environment)
-        } catch let error as CredentialError {
-            throw ConfigurationError(error.description)
+            plan = try FetchPlan(configuration: configuration, configPath: global.configPath, properties: properties,
+                                 reportNames: reportNames, environment: ProcessInfo.processInfo.environment,
+                                 caBundle: caBundle)
+        } catch let error as FetchSelectionError {
+            throw UsageError("ownerdash fetch: \(error.description)")
         }
-        let (reports, rpxOperations, operations) = try selectedArtifacts(configuration, credentials: credentials)
-        let realpage = properties.filter { $0.pms == .realpage }
-        let reportJobs = RealPageFetch.jobs(properties: realpage, reports: reports)
-        let rpxJobs = realpage.flatMap { property in rpxOperations.map { RPXJob(property: property, operation: $0) } }
-        let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations)
-        guard !reportJobs.isEmpty || !rpxJobs.isEmpty || !yardiJobs.isEmpty else {
-            throw UsageError("ownerdash fetch: nothing to fetch: --reports names no artifact of the selected properties' PMS")
-        }
-        let client = reportJobs.isEmpty ? nil : try reportClient(configuration, credentials: credentials, environment: environment)
-        let rpx = rpxJobs.isEmpty ? nil : try rpxClient(configuration, credentials: credentials, environment: environment)
-        let yardi = yardiJobs.isEmpty ? nil : try yardiClient(configuration, credentials: credentials, operations: operations,
-                                                               environment: environment)
 
         try global.dataDirectory.create()
         let runID = RunID.new()
@@ -110,10 +98,9 @@ struct FetchCommand: Command {
         output.write("run \(runID.value)\n")
         output.flush()
 
-        let jobs = reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi)
-        log.info(nil, "fetching \(jobs.count) artifact(s) for \(properties.count) propert\(properties.count == 1 ? "y" : "ies") as of \(asOf.iso), \(parallel) at a time, into \(landing.runDirectory)")
-        let total = jobs.count
-        let entries = try FetchBatch.run(jobs, asOf: asOf, reports: client, rpx: rpx, yardi: yardi, landing: landing, parallel: parallel) { entry, done in
+        log.info(nil, "fetching \(plan.jobs.count) artifact(s) for \(properties.count) propert\(properties.count == 1 ? "y" : "ies") as of \(asOf.iso), \(parallel) at a time, into \(landing.runDirectory)")
+        let total = plan.jobs.count
+        let entries = try plan.run(asOf: asOf, landing: landing, parallel: parallel) { entry, done in
             // One line per artifact as it ends, so a long run shows progress and failures at once.
             if let error = entry.error {
                 log.error("\(entry.pms)/\(entry.subject)", error)
@@ -137,86 +124,6 @@ struct FetchCommand: Command {
         if failed.isEmpty { return .success }
         log.error(nil, "\(failed.count) of \(entries.count) artifact(s) failed: \(failed.map { "\($0.pms)/\($0.subject)" }.joined(separator: ", "))")
         return landed == 0 ? .failure : .partial
-    }
-
-    private func selectedProperties(_ configuration: Configuration) throws -> [Property] {
-        try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash fetch")
-    }
-
-    /// The RealPage reports, RPX operations and Yardi operations named by --reports. Default: every report and
-    /// Yardi operation, and the RPX operations when an RPX license key is configured.
-    private func selectedArtifacts(_ configuration: Configuration,
-                                   credentials: Credentials) throws -> ([ReportDefinition], [RPXOperation], [YardiOperation]) {
-        let catalogue = configuration.realpage.reports
-        guard let names = reportNames else {
-            let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases
-            return (catalogue, rpx, YardiOperation.allCases)
-        }
-        guard !names.isEmpty else { throw UsageError("ownerdash fetch: --reports needs at least one report type or operation") }
-        var reports: [ReportDefinition] = []
-        var rpx: [RPXOperation] = []
-        var operations: [YardiOperation] = []
-        for name in names {
-            if let report = catalogue.first(where: { $0.parser == name }) {
-                if !reports.contains(report) { reports.append(report) }
-            } else if name.lowercased() == "rpx" {
-                rpx += RPXOperation.allCases.filter { !rpx.contains($0) }
-            } else if let operation = RPXOperation(rawValue: name.lowercased()) {
-                if !rpx.contains(operation) { rpx.append(operation) }
-            } else if let operation = YardiOperation.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
-                if !operations.contains(operation) { operations.append(operation) }
-            } else {
-                throw UsageError("ownerdash fetch: unknown report or operation \"\(name)\" (reports: \(catalogue.map(\.parser).joined(separator: ", ")); "
-                                 + "RPX: rpx or \(RPXOperation.allCases.map(\.name).joined(separator: ", ")); "
-                                 + "Yardi operations: \(YardiOperation.allCases.map(\.name).joined(separator: ", ")))")
-            }
-        }
-        return (reports, rpx, operations)
-    }
-
-    private func rpxClient(_ configuration: Configuration, credentials: Credentials,
-                           environment: [String: String]) throws -> RPXClient {
-        guard let url = Credentials.rpxURL(configured: configuration.realpage.rpxURL, environment: environment),
-              url.hasPrefix("http://") || url.hasPrefix("https://") else {
-            throw ConfigurationError("no http(s) RPX endpoint: set OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url in \(global.configPath)")
-        }
-        do {
-            return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials, caBundle: caBundle)
-        } catch let error as CredentialError {
-            throw ConfigurationError(error.description)
-        }
-    }
-
-    private func reportClient(_ configuration: Configuration, credentials: Credentials,
-                              environment: [String: String]) throws -> RealPageReportClient {
-        let tokens: TokenSource
-        do {
-            tokens = try TokenSource(environment: credentials.values)
-        } catch let error as CredentialError {
-            throw ConfigurationError(error.description)
-        }
-        var settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
-                                                                                       environment: environment))
-        settings.http.caBundle = caBundle
-        guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
-            throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
-        }
-        return RealPageReportClient(settings: settings, tokens: tokens)
-    }
-
-    private func yardiClient(_ configuration: Configuration, credentials: Credentials, operations: [YardiOperation],
-                             environment: [String: String]) throws -> YardiClient {
-        guard let base = Credentials.yardiBaseURL(configured: configuration.yardi?.url, environment: environment),
-              base.hasPrefix("http://") || base.hasPrefix("https://") else {
-            throw ConfigurationError("no http(s) Yardi web-services URL: set OWNERDASH_YARDI_URL or yardi.url in \(global.configPath)")
-        }
-        var settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
-        settings.http.caBundle = caBundle
-        do {
-            return try YardiClient(settings: settings, credentials: credentials, operations: operations)
-        } catch let error as CredentialError {
-            throw ConfigurationError(error.description)
-        }
     }
 
     /// Today's date on this machine's clock and time zone: the property dates RealPage keeps are local.

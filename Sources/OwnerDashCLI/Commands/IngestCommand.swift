@@ -1,18 +1,179 @@
+import Fetch
+import Foundation
+import Ingest
 import OwnerDashCore
 
 /// `ownerdash ingest`: Fetch, load and sync the selected properties as one recorded run.
 struct IngestCommand: Command {
     static let names = ["ingest"]
     static let abstract = "Fetch, load and sync the selected properties as one recorded run."
-    static let arguments: [ArgumentSpec] = []
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
+        .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
+        .option("--reports", "a,b", help: "report types and operations to fetch, comma-separated (as for fetch); default: all"),
+        .option("--as-of", "YYYY-MM-DD", help: "date asked of the sources (default: today)"),
+        .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
+        .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's)"),
+        .option("--trigger", "ingest|schedule", help: "recorded as the run's trigger (default: $OWNERDASH_TRIGGER, else ingest)"),
+    ]
+    static let discussion = """
+        One run: fetch (as 'ownerdash fetch') into data/landing/<run_id>/, load what landed (as 'load --run'),
+        then sync each property that loaded (as 'sync'). The fetch run id is the run id. The run is recorded
+        in unified.db: etl_runs (trigger, command, as-of, start and end, status, pid, host, counts) and
+        etl_run_items (one row per fetched and loaded artifact and per synced property, with rows, duration
+        and error); 'ownerdash runs list|show' prints them.
+
+        Only one ingest runs per data directory: it holds data/ingest.lock (flock) for its lifetime; a second
+        one exits 3 naming the holder. sync and load take the same lock. A lock left by a process that died
+        is taken over with a warning, and the run it left 'running' is marked 'abandoned'.
+
+        stdout: the run id, then a summary (artifacts fetched and failed, rows loaded, properties synced and
+        failed, status). Progress and every failure (one line each) go to stderr.
+
+        Exit codes: 0 every item succeeded; 2 partial: some items failed (listed on stderr; everything else
+        is committed); 3 nothing could be done (another ingest holds the lock, or nothing could be fetched).
+        """
 
     let global: GlobalOptions
+    let selection: PropertySelection
+    let reportNames: [String]?
+    let asOf: LocalDate
+    let asOfGiven: Bool
+    let parallel: Int
+    let caBundle: String?
+    let trigger: String
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
+        selection = try PropertySelection(parsed, command: "ownerdash ingest")
+        reportNames = parsed.value("--reports").map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else {
+                throw UsageError("ownerdash ingest: --as-of must be a date YYYY-MM-DD, not \"\(text)\"")
+            }
+            asOf = date
+            asOfGiven = true
+        } else {
+            asOf = FetchCommand.today()
+            asOfGiven = false
+        }
+        if let text = parsed.value("--parallel") {
+            guard let value = Int(text), (1...32).contains(value) else {
+                throw UsageError("ownerdash ingest: --parallel must be a number from 1 to 32, not \"\(text)\"")
+            }
+            parallel = value
+        } else {
+            parallel = 4
+        }
+        caBundle = parsed.value("--ca-bundle")
+        if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
+            throw UsageError("ownerdash ingest: --ca-bundle \"\(caBundle)\" is not a readable file")
+        }
+        let trigger = parsed.value("--trigger") ?? ProcessInfo.processInfo.environment["OWNERDASH_TRIGGER"] ?? "ingest"
+        guard ["ingest", "schedule"].contains(trigger) else {
+            throw UsageError("ownerdash ingest: --trigger must be ingest or schedule, not \"\(trigger)\"")
+        }
+        self.trigger = trigger
+    }
+
+    /// The command as recorded in etl_runs.command: the options that shaped the run, in a fixed order.
+    var commandLine: String {
+        var words = ["ownerdash", "ingest"]
+        for key in selection.keys { words += ["--property", key] }
+        if let pms = selection.pms { words += ["--pms", pms.rawValue] }
+        if let reportNames { words += ["--reports", reportNames.joined(separator: ",")] }
+        if asOfGiven { words += ["--as-of", asOf.iso] }
+        words += ["--parallel", String(parallel)]
+        if let caBundle { words += ["--ca-bundle", caBundle] }
+        return words.joined(separator: " ")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        throw ConfigurationError("ownerdash ingest: not available yet in this build")
+        let configuration = try global.configuration()
+        let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
+        let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
+                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle)
+        let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
+        let plan: FetchPlan
+        do {
+            plan = try ingest.plan(request)
+        } catch let error as FetchSelectionError {
+            throw UsageError("ownerdash ingest: \(error.description)")
+        }
+        let output = StandardOutput()
+        defer { output.flush() }
+        let result: IngestResult
+        do {
+            result = try ingest.run(request, plan: plan, log: log) { runID in
+                // First, and at once: a caller (or a log file) has the run id even if the process dies later.
+                output.write("run \(runID.value)\n")
+                output.flush()
+            }
+        } catch let busy as IngestLockBusy {
+            log.error(nil, busy.description)
+            return .failure
+        }
+        output.write(Self.summary(result))
+        let failures = result.failures
+        if !failures.isEmpty {
+            log.error(nil, "\(failures.count) item(s) failed: "
+                      + failures.map { "\($0.stage.rawValue) \($0.artifact ?? $0.property ?? "")" }.joined(separator: ", ")
+                      + " (ownerdash runs show \(result.runID.value))")
+        }
+        return ExitCode(rawValue: result.exitCode) ?? .failure
+    }
+
+    /// The stdout summary after the run line.
+    static func summary(_ result: IngestResult) -> String {
+        let fetchFailed = result.fetched.filter { $0.error != nil }.count
+        let loads = result.loads
+        let loadFailed = loads.filter { $0.error != nil }.count
+        let already = loads.filter { $0.error == nil && $0.alreadyLoaded }.count
+        let rows = loads.filter { $0.error == nil && !$0.alreadyLoaded }.reduce(0) { $0 + $1.rows }
+        let syncItems = result.items.filter { $0.stage == .sync }
+        let synced = syncItems.filter { $0.status == .succeeded }.count
+        let syncFailed = syncItems.filter { $0.status == .failed }.count
+        let syncSkipped = syncItems.filter { $0.status == .skipped }.count
+        var lines = [
+            "status    \(result.status.rawValue)",
+            "fetched   \(result.fetched.count - fetchFailed) of \(result.fetched.count) artifact(s), \(fetchFailed) failed",
+            "loaded    \(rows) rows from \(loads.count - loadFailed - already) artifact(s), \(loadFailed) failed"
+                + (already > 0 ? ", \(already) already loaded" : ""),
+            "synced    \(synced) of \(syncItems.count) propert\(syncItems.count == 1 ? "y" : "ies"), \(syncFailed) failed"
+                + (syncSkipped > 0 ? ", \(syncSkipped) skipped" : ""),
+        ]
+        if !result.abandonedRuns.isEmpty {
+            lines.append("abandoned \(result.abandonedRuns.joined(separator: ", ")) (left running by a process that died)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension GlobalOptions {
+    /// Takes the data directory's lock for a command that writes the databases (sync, load); throws a
+    /// `WriterLockRefused` naming the holder (exit 3) when an ingest or another writer has it.
+    func writerLock(command: String, log: Diagnostics) throws -> IngestLock {
+        try dataDirectory.create()
+        do {
+            let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: command, runID: nil))
+            if let stale = lock.staleHolder {
+                log.warning(lock.path, "took over a stale lock: \(stale.command)\(stale.runID.map { " run \($0)" } ?? "") (pid \(stale.pid) on host \(stale.host) since \(stale.startedAt)) died holding it")
+            }
+            return lock
+        } catch let busy as IngestLockBusy {
+            throw WriterLockRefused(busy: busy, command: command)
+        }
+    }
+}
+
+/// A writer refused because another holds the data directory's lock; CLI prints it as one line and exits 3.
+struct WriterLockRefused: Error, CustomStringConvertible {
+    var busy: IngestLockBusy
+    var command: String
+
+    var description: String {
+        "\(busy.description) (\(command) writes the same databases: run it again when that has finished)"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import OwnerDashCore
 import Sync
 
@@ -17,6 +18,10 @@ struct SyncCommand: Command {
         Re-syncing gives the same rows. A property that fails is named on stderr, keeps its previous
         unified rows, and the exit code is 2. Disagreements between sources (e.g. Box Score totals vs
         RPX unit counts) are printed as warnings and kept in unified_sync_warnings.
+
+        The sync is recorded as a run in etl_runs (trigger sync, one etl_run_items row per property; see
+        'ownerdash runs'). It takes the data directory's lock (data/ingest.lock): while an ingest runs,
+        sync exits 3 naming it.
         """
 
     let global: GlobalOptions
@@ -30,10 +35,16 @@ struct SyncCommand: Command {
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash sync")
-        try global.dataDirectory.create()
-        let store = try UnifiedStore(dataDirectory: global.dataDirectory)
-        let runID = RunID.new()
-        let outcomes = Synchronizer(store: store, runID: runID.value).sync(properties, log: log)
+        var words = ["ownerdash", "sync"]
+        for key in selection.keys { words += ["--property", key] }
+        if let pms = selection.pms { words += ["--pms", pms.rawValue] }
+        let outcomes: [PropertySyncOutcome]
+        do {
+            outcomes = try RecordedSync(dataDirectory: global.dataDirectory)
+                .run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
+        } catch let busy as IngestLockBusy {
+            throw WriterLockRefused(busy: busy, command: "sync")
+        }
         let output = StandardOutput()
         defer { output.flush() }
         let rows = outcomes.map { outcome in

@@ -1,0 +1,145 @@
+import Foundation
+import OwnerDashCore
+import SOAP
+
+/// A `--reports` selection that names nothing fetchable; the CLI prints it as a usage error (exit 1).
+public struct FetchSelectionError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What one fetch run downloads and the clients it needs, from the registry, `--reports` and the credentials.
+///
+/// Shared by `ownerdash fetch` and `ownerdash ingest`, so both select artifacts and build clients the same way.
+/// Every configuration problem (no token, no endpoint, a bad credentials file) is found here, before a run
+/// directory exists.
+public struct FetchPlan {
+    /// Every artifact to fetch: reports, then RPX operations, then Yardi operations.
+    public let jobs: [FetchJob]
+    /// The RealPage reporting client; nil when no report is fetched.
+    public let reports: RealPageReportClient?
+    /// The RPX SOAP client; nil when no RPX operation is fetched.
+    public let rpx: RPXClient?
+    /// The Yardi SOAP client; nil when no Yardi operation is fetched.
+    public let yardi: YardiClient?
+
+    /// Plans the fetch of `properties`. `reportNames` is the `--reports` list (nil: every report and Yardi operation,
+    /// and the RPX operations when an RPX license key is configured). Throws `FetchSelectionError` for a selection
+    /// that names nothing or an unknown artifact, `ConfigurationError` for missing credentials or endpoints.
+    public init(configuration: Configuration, configPath: String, properties: [Property], reportNames: [String]?,
+                environment: [String: String], caBundle: String? = nil) throws {
+        let credentials: Credentials
+        do {
+            credentials = try Credentials(environment: environment)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
+        let (reports, rpxOperations, operations) = try Self.selectedArtifacts(configuration, names: reportNames,
+                                                                              credentials: credentials)
+        let realpage = properties.filter { $0.pms == .realpage }
+        let reportJobs = RealPageFetch.jobs(properties: realpage, reports: reports)
+        let rpxJobs = realpage.flatMap { property in rpxOperations.map { RPXJob(property: property, operation: $0) } }
+        let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations)
+        guard !reportJobs.isEmpty || !rpxJobs.isEmpty || !yardiJobs.isEmpty else {
+            throw FetchSelectionError("nothing to fetch: --reports names no artifact of the selected properties' PMS")
+        }
+        self.reports = reportJobs.isEmpty ? nil
+            : try Self.reportClient(configuration, configPath: configPath, credentials: credentials,
+                                    environment: environment, caBundle: caBundle)
+        rpx = rpxJobs.isEmpty ? nil
+            : try Self.rpxClient(configuration, configPath: configPath, credentials: credentials,
+                                 environment: environment, caBundle: caBundle)
+        yardi = yardiJobs.isEmpty ? nil
+            : try Self.yardiClient(configuration, configPath: configPath, credentials: credentials, operations: operations,
+                                   environment: environment, caBundle: caBundle)
+        jobs = reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi)
+    }
+
+    /// Fetches every job into `landing`, `parallel` at a time; `progress` is called as each artifact ends.
+    public func run(asOf: LocalDate, landing: LandingZone, parallel: Int,
+                    progress: @escaping @Sendable (ManifestEntry, Int) -> Void = { _, _ in }) throws -> [ManifestEntry] {
+        try FetchBatch.run(jobs, asOf: asOf, reports: reports, rpx: rpx, yardi: yardi, landing: landing,
+                           parallel: parallel, progress: progress)
+    }
+
+    // MARK: - Selection
+
+    /// The RealPage reports, RPX operations and Yardi operations named by --reports. Default: every report and
+    /// Yardi operation, and the RPX operations when an RPX license key is configured.
+    private static func selectedArtifacts(_ configuration: Configuration, names: [String]?,
+                                          credentials: Credentials) throws -> ([ReportDefinition], [RPXOperation], [YardiOperation]) {
+        let catalogue = configuration.realpage.reports
+        guard let names else {
+            let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases
+            return (catalogue, rpx, YardiOperation.allCases)
+        }
+        guard !names.isEmpty else { throw FetchSelectionError("--reports needs at least one report type or operation") }
+        var reports: [ReportDefinition] = []
+        var rpx: [RPXOperation] = []
+        var operations: [YardiOperation] = []
+        for name in names {
+            if let report = catalogue.first(where: { $0.parser == name }) {
+                if !reports.contains(report) { reports.append(report) }
+            } else if name.lowercased() == "rpx" {
+                rpx += RPXOperation.allCases.filter { !rpx.contains($0) }
+            } else if let operation = RPXOperation(rawValue: name.lowercased()) {
+                if !rpx.contains(operation) { rpx.append(operation) }
+            } else if let operation = YardiOperation.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+                if !operations.contains(operation) { operations.append(operation) }
+            } else {
+                throw FetchSelectionError("unknown report or operation \"\(name)\" (reports: \(catalogue.map(\.parser).joined(separator: ", ")); "
+                                          + "RPX: rpx or \(RPXOperation.allCases.map(\.name).joined(separator: ", ")); "
+                                          + "Yardi operations: \(YardiOperation.allCases.map(\.name).joined(separator: ", ")))")
+            }
+        }
+        return (reports, rpx, operations)
+    }
+
+    // MARK: - Clients
+
+    private static func rpxClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+                                  environment: [String: String], caBundle: String?) throws -> RPXClient {
+        guard let url = Credentials.rpxURL(configured: configuration.realpage.rpxURL, environment: environment),
+              url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw ConfigurationError("no http(s) RPX endpoint: set OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url in \(configPath)")
+        }
+        do {
+            return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials, caBundle: caBundle)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
+    }
+
+    private static func reportClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+                                     environment: [String: String], caBundle: String?) throws -> RealPageReportClient {
+        let tokens: TokenSource
+        do {
+            tokens = try TokenSource(environment: credentials.values)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
+        var settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
+                                                                                       environment: environment))
+        settings.http.caBundle = caBundle
+        guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
+            throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
+        }
+        return RealPageReportClient(settings: settings, tokens: tokens)
+    }
+
+    private static func yardiClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+                                    operations: [YardiOperation], environment: [String: String],
+                                    caBundle: String?) throws -> YardiClient {
+        guard let base = Credentials.yardiBaseURL(configured: configuration.yardi?.url, environment: environment),
+              base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            throw ConfigurationError("no http(s) Yardi web-services URL: set OWNERDASH_YARDI_URL or yardi.url in \(configPath)")
+        }
+        var settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
+        settings.http.caBundle = caBundle
+        do {
+            return try YardiClient(settings: settings, credentials: credentials, operations: operations)
+        } catch let error as CredentialError {
+            throw ConfigurationError(error.description)
+        }
+    }
+}

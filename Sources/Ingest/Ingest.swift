@@ -1,0 +1,284 @@
+import Fetch
+import Foundation
+import OwnerDashCore
+import Sync
+
+/// What one ingest is asked to do.
+public struct IngestRequest: Sendable {
+    public var properties: [Property]
+    /// `--reports`: report types and operations; nil for all.
+    public var reportNames: [String]?
+    /// The date asked of the sources.
+    public var asOf: LocalDate
+    /// Downloads at a time.
+    public var parallel: Int
+    /// `ingest`, `schedule` (the nightly timer), `demo`: recorded in etl_runs.trigger.
+    public var trigger: String
+    /// How the run was asked for, recorded in etl_runs.command (never holds a secret: those come from the environment).
+    public var commandLine: String
+    public var caBundle: String?
+    /// Credentials and endpoint overrides (DESIGN section 3 names).
+    public var environment: [String: String]
+
+    public init(properties: [Property], reportNames: [String]? = nil, asOf: LocalDate, parallel: Int = 4,
+                trigger: String = "ingest", commandLine: String, caBundle: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.properties = properties; self.reportNames = reportNames; self.asOf = asOf; self.parallel = parallel
+        self.trigger = trigger; self.commandLine = commandLine; self.caBundle = caBundle; self.environment = environment
+    }
+}
+
+/// What an ingest did, stage by stage.
+public struct IngestResult {
+    public var runID: RunID
+    public var status: RunStatus
+    /// Every artifact the fetch tried, landed or not (the run's manifest entries).
+    public var fetched: [ManifestEntry]
+    public var loads: [ArtifactLoad]
+    public var syncs: [PropertySyncOutcome]
+    /// Every item recorded in etl_run_items, in the order recorded per stage.
+    public var items: [RunItem]
+    /// What a process that died holding the lock left in it (taken over with a warning).
+    public var staleHolder: LockHolder?
+    /// Runs left `running` by dead processes, marked abandoned by this one.
+    public var abandonedRuns: [String]
+
+    /// The exit code DESIGN section 2 gives this outcome: 0 succeeded, 2 partial, 3 failed.
+    public var exitCode: Int32 {
+        switch status {
+        case .succeeded: 0
+        case .partial: 2
+        case .running, .failed, .abandoned: 3
+        }
+    }
+
+    /// The failed items, fetch first, then load, then sync.
+    public var failures: [RunItem] { items.filter { $0.status == .failed } }
+}
+
+/// `ownerdash ingest`: fetch + load + sync of the selected properties as one run, under the data directory's lock,
+/// recorded in unified.db's etl_runs / etl_run_items (DESIGN sections 1, 2, 7).
+///
+/// The fetch run id is the run id: the landing directory, the raw rows' run_id, the unified rows' last_run_id and
+/// the etl_runs row all carry it. Each stage keeps going after a bad item (one transaction per artifact on load,
+/// per property on sync); a property none of whose artifacts loaded is not synced (its item is `skipped`).
+public struct IngestRun {
+    public let dataDirectory: DataDirectory
+    public let configuration: Configuration
+    public let configPath: String
+
+    public init(dataDirectory: DataDirectory, configuration: Configuration, configPath: String) {
+        self.dataDirectory = dataDirectory; self.configuration = configuration; self.configPath = configPath
+    }
+
+    /// Plans the fetch: throws `FetchSelectionError` or `ConfigurationError` before anything is written or locked.
+    public func plan(_ request: IngestRequest) throws -> FetchPlan {
+        try FetchPlan(configuration: configuration, configPath: configPath, properties: request.properties,
+                      reportNames: request.reportNames, environment: request.environment, caBundle: request.caBundle)
+    }
+
+    /// Runs the ingest. Throws `IngestLockBusy` when another process holds the data directory (nothing done);
+    /// any other error stops the run, which is recorded `failed`. `started` is called once the lock is held and
+    /// the run recorded, with its id.
+    public func run(_ request: IngestRequest, plan: FetchPlan, log: Diagnostics,
+                    started: (RunID) -> Void = { _ in }) throws -> IngestResult {
+        let runID = RunID.new()
+        try dataDirectory.create()
+        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "ingest", runID: runID.value))
+        defer { lock.release() }
+        let journalStore = try UnifiedStore(dataDirectory: dataDirectory)
+        let (stale, abandoned) = try Self.takeOver(lock, database: journalStore, runID: runID, log: log)
+        let journal = try RunJournal(database: journalStore.database, start: RunJournal.Start(
+            runID: runID.value, trigger: request.trigger, commandLine: request.commandLine, asOf: request.asOf,
+            properties: request.properties.count, holder: lock.holder))
+        started(runID)
+        var result = IngestResult(runID: runID, status: .running, fetched: [], loads: [], syncs: [], items: [],
+                                  staleHolder: stale, abandonedRuns: abandoned)
+        var warnings = 0
+        do {
+            try fetch(request, plan: plan, runID: runID, journal: journal, log: log, into: &result)
+            if result.fetched.contains(where: { $0.error == nil }) {
+                try load(runID: runID, journal: journal, log: log, into: &result)
+                warnings += result.loads.reduce(0) { $0 + $1.warnings.count }
+                try sync(request.properties, runID: runID, journal: journal, log: log, into: &result)
+                warnings += result.syncs.reduce(0) { $0 + $1.warnings.count }
+                result.status = result.failures.isEmpty ? .succeeded : .partial
+            } else {
+                log.error(nil, "nothing landed: no artifact of run \(runID.value) could be fetched, so nothing was loaded or synced")
+                result.status = .failed
+            }
+        } catch {
+            try? journal.finish(status: .failed, warnings: warnings)
+            throw error
+        }
+        try journal.finish(status: result.status, warnings: warnings)
+        return result
+    }
+
+    /// Warns about a lock taken over from a dead process, and marks the runs it left `running` abandoned.
+    static func takeOver(_ lock: IngestLock, database: UnifiedStore, runID: RunID,
+                         log: Diagnostics) throws -> (LockHolder?, [String]) {
+        if let stale = lock.staleHolder {
+            log.warning(lock.path, "took over a stale lock: \(stale.command)\(stale.runID.map { " run \($0)" } ?? "") (pid \(stale.pid) on host \(stale.host) since \(stale.startedAt)) died holding it")
+        } else if lock.staleUnreadable {
+            log.warning(lock.path, "took over a stale lock whose holder could not be read")
+        }
+        let abandoned = try RunJournal.abandonStaleRuns(in: database.database, except: runID.value)
+        for id in abandoned {
+            log.warning(nil, "run \(id) was left running by a process that is gone: marked abandoned")
+        }
+        return (lock.staleHolder, abandoned)
+    }
+
+    // MARK: - Stages
+
+    private func fetch(_ request: IngestRequest, plan: FetchPlan, runID: RunID, journal: RunJournal, log: Diagnostics,
+                       into result: inout IngestResult) throws {
+        let landing = try LandingZone(dataDirectory: dataDirectory, runID: runID)
+        let total = plan.jobs.count
+        log.info(nil, "fetch: \(total) artifact(s) for \(request.properties.count) propert\(request.properties.count == 1 ? "y" : "ies") as of \(request.asOf.iso), \(request.parallel) at a time, into \(landing.runDirectory)")
+        let recordingErrors = Locked<[String]>([])
+        result.fetched = try plan.run(asOf: request.asOf, landing: landing, parallel: request.parallel) { entry, done in
+            if let error = entry.error {
+                log.error("\(entry.pms)/\(entry.subject)", error)
+            } else {
+                log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes")
+            }
+            // Recorded as each ends, so a run killed during the fetch still shows what landed.
+            do {
+                try journal.record(Self.fetchItem(entry))
+            } catch {
+                recordingErrors.withLock { $0.append("\(error)") }
+            }
+        }
+        if let error = recordingErrors.withLock({ $0.first }) {
+            throw IngestError("cannot record the fetch in \(dataDirectory.unifiedDatabase): \(error)")
+        }
+        result.items += result.fetched.map(Self.fetchItem)
+        let failed = result.fetched.filter { $0.error != nil }.count
+        log.info(nil, "fetch: \(result.fetched.count - failed) of \(result.fetched.count) artifact(s) landed; manifest: \(landing.manifestPath)")
+    }
+
+    static func fetchItem(_ entry: ManifestEntry) -> RunItem {
+        RunItem(stage: .fetch, property: entry.property, artifact: entry.path ?? "\(entry.pms)/\(entry.subject)",
+                status: entry.error == nil ? .succeeded : .failed, seconds: entry.seconds, error: entry.error)
+    }
+
+    private func load(runID: RunID, journal: RunJournal, log: Diagnostics, into result: inout IngestResult) throws {
+        let runLoad = try RunLoad(dataDirectory: dataDirectory, configuration: configuration, runID: runID)
+        var recorded: [RunItem] = []
+        var recordingError: (any Error)?
+        var done = 0
+        result.loads = try runLoad.load(log: log) { artifact in
+            done += 1
+            if artifact.error == nil {
+                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")")
+            }
+            let item = Self.loadItem(artifact)
+            recorded.append(item)
+            do { try journal.record(item) } catch { recordingError = recordingError ?? error }
+        }
+        if let recordingError { throw IngestError("cannot record the load in \(dataDirectory.unifiedDatabase): \(recordingError)") }
+        result.items += recorded
+    }
+
+    static func loadItem(_ artifact: ArtifactLoad) -> RunItem {
+        let status: RunItem.Status = artifact.error != nil ? .failed : artifact.alreadyLoaded ? .skipped : .succeeded
+        return RunItem(stage: .load, property: artifact.property, artifact: artifact.relativePath, status: status,
+                       rows: artifact.error == nil ? artifact.rows : nil, seconds: artifact.seconds,
+                       error: artifact.error ?? (artifact.alreadyLoaded ? "already loaded: the same bytes were loaded before" : nil))
+    }
+
+    private func sync(_ properties: [Property], runID: RunID, journal: RunJournal, log: Diagnostics,
+                      into result: inout IngestResult) throws {
+        // Opened after the load, so the raw databases it created are attached.
+        let store = try UnifiedStore(dataDirectory: dataDirectory)
+        let synchronizer = Synchronizer(store: store, runID: runID.value)
+        let loaded = Set(result.loads.filter { $0.error == nil }.map(\.property))
+        for (index, property) in properties.enumerated() {
+            let item: RunItem
+            if loaded.contains(property.key) {
+                let outcomes = synchronizer.sync([property], log: log)
+                result.syncs += outcomes
+                item = Self.syncItem(outcomes.first, property: property.key)
+                if item.status == .succeeded {
+                    log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) \(item.rows ?? 0) units")
+                }
+            } else {
+                item = RunItem(stage: .sync, property: property.key, status: .skipped,
+                               error: "not synced: nothing of this property was loaded in this run")
+                log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) skipped: nothing of it was loaded in this run")
+            }
+            try journal.record(item)
+            result.items.append(item)
+        }
+    }
+
+    static func syncItem(_ outcome: PropertySyncOutcome?, property: String) -> RunItem {
+        guard let outcome else {
+            return RunItem(stage: .sync, property: property, status: .failed, error: "the synchronizer returned no outcome")
+        }
+        return RunItem(stage: .sync, property: outcome.property, status: outcome.error == nil ? .succeeded : .failed,
+                       rows: outcome.error == nil ? outcome.rows["unified_units"] ?? 0 : nil,
+                       seconds: outcome.duration, error: outcome.error)
+    }
+}
+
+/// `ownerdash sync` as a recorded run: the same lock as ingest, one etl_runs row (trigger `sync`) with a sync item
+/// per property.
+public struct RecordedSync {
+    public let dataDirectory: DataDirectory
+
+    public init(dataDirectory: DataDirectory) { self.dataDirectory = dataDirectory }
+
+    /// Syncs each property in its own transaction under the data directory's lock; throws `IngestLockBusy` when
+    /// another process holds it. Returns the run id and every property's outcome.
+    public func run(_ properties: [Property], commandLine: String, trigger: String = "sync",
+                    log: Diagnostics) throws -> (runID: RunID, outcomes: [PropertySyncOutcome]) {
+        let runID = RunID.new()
+        try dataDirectory.create()
+        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "sync", runID: runID.value))
+        defer { lock.release() }
+        let store = try UnifiedStore(dataDirectory: dataDirectory)
+        _ = try IngestRun.takeOver(lock, database: store, runID: runID, log: log)
+        let journal = try RunJournal(database: store.database, start: RunJournal.Start(
+            runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
+            holder: lock.holder))
+        let synchronizer = Synchronizer(store: store, runID: runID.value)
+        var outcomes: [PropertySyncOutcome] = []
+        do {
+            for property in properties {
+                let outcome = synchronizer.sync([property], log: log)
+                outcomes += outcome
+                try journal.record(IngestRun.syncItem(outcome.first, property: property.key))
+            }
+        } catch {
+            try? journal.finish(status: .failed, warnings: outcomes.reduce(0) { $0 + $1.warnings.count })
+            throw error
+        }
+        let failed = outcomes.filter { $0.error != nil }.count
+        let status: RunStatus = failed == 0 ? .succeeded : failed == outcomes.count ? .failed : .partial
+        try journal.finish(status: status, warnings: outcomes.reduce(0) { $0 + $1.warnings.count })
+        return (runID, outcomes)
+    }
+}
+
+/// A run that could not go on (its records could not be written); the run is recorded `failed`.
+public struct IngestError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A value shared with the fetch worker threads, touched only under its lock.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,288 @@
+import Fetch
+import Foundation
+import OwnerDashCore
+import Parse
+import RawStore
+import SOAP
+
+/// A `--run RUN_ID` that names no landed run; the CLI prints it as a usage error (exit 1).
+public struct RunLoadError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What loading one landed artifact did: the rows it holds, or why it failed.
+public struct ArtifactLoad: Sendable {
+    /// What kind of artifact it is.
+    public enum Kind: Sendable, Equatable {
+        case report(ReportType)
+        case rpx(RPXOperation)
+        case yardi(YardiOperation)
+    }
+
+    public var kind: Kind
+    public var property: String
+    /// Path of the landed file (as the raw rows' `artifact` column records it).
+    public var file: String
+    /// Path inside the run directory (`realpage/nexus_east/rent_roll.xlsx`), as the manifest names it.
+    public var relativePath: String
+    /// The snapshot date the rows were stored under; nil when the load failed before it was known.
+    public var asOf: LocalDate?
+    /// Rows of the artifact's snapshot (written now, or earlier when `alreadyLoaded`).
+    public var rows: Int
+    /// The same bytes were loaded before: nothing was written.
+    public var alreadyLoaded: Bool
+    /// Parser warnings (e.g. a totals mismatch), kept with the snapshot.
+    public var warnings: [String]
+    public var seconds: Double
+    /// Why nothing was written; nil on success.
+    public var error: String?
+
+    /// Report type or operation name (`rent_roll`, `GetUnitInformation`).
+    public var name: String {
+        switch kind {
+        case .report(let report): report.rawValue
+        case .rpx(let operation): operation.name
+        case .yardi(let operation): operation.name
+        }
+    }
+
+    /// The line `load` prints for a loaded artifact: `loaded  rent_roll  nexus_east  2026-11-20  212 rows  FILE`.
+    public var summaryLine: String {
+        "\(alreadyLoaded ? "already loaded" : "loaded")  \(name)  \(property)  \(asOf?.iso ?? "")  \(rows) rows  \(file)"
+    }
+}
+
+/// Loads the artifacts a fetch run landed into the raw databases: `load --run RUN_ID` and ingest's load stage.
+///
+/// Reads `data/landing/<run>/manifest.json`; RealPage reports go to realpage_raw.db (report type, property and a
+/// fallback date from the manifest, the report's own title date first), RPX and Yardi SOAP responses to
+/// realpage_raw.db and yardi_raw.db as of the manifest's date. One transaction per artifact; a bad artifact is
+/// logged and the rest go on. Rows carry the run's id. A landed file whose bytes no longer match the manifest's
+/// sha256 is refused (landed bytes are never edited).
+public struct RunLoad {
+    public let dataDirectory: DataDirectory
+    public let configuration: Configuration
+    public let runID: RunID
+    /// Only this report type (and no SOAP response) when set: `load --run --report`.
+    public var report: ReportType?
+    /// Only this property's artifacts when set.
+    public var propertyKey: String?
+    private let manifest: RunManifest
+
+    /// Reads the run's manifest; throws `RunLoadError` when `runID` is not a run id or names no landed run.
+    public init(dataDirectory: DataDirectory, configuration: Configuration, runID: RunID,
+                report: ReportType? = nil, propertyKey: String? = nil) throws {
+        guard !runID.value.isEmpty, !runID.value.contains("/"), !runID.value.hasPrefix(".") else {
+            throw RunLoadError("\"\(runID.value)\" is not a run id")
+        }
+        let path = LandingZone.manifestPath(in: dataDirectory, runID: runID)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RunLoadError("no run \(runID.value) in \(dataDirectory.landing) (no \(path))")
+        }
+        self.dataDirectory = dataDirectory
+        self.configuration = configuration
+        self.runID = runID
+        self.report = report
+        self.propertyKey = propertyKey
+        manifest = try RunManifest.read(path: path)
+    }
+
+    /// Loads the reports, then the RPX responses, then the Yardi responses; `each` sees every artifact as it ends.
+    public func load(log: Diagnostics, each: (ArtifactLoad) -> Void = { _ in }) throws -> [ArtifactLoad] {
+        let reports = landedReports(log: log)
+        try dataDirectory.create()
+        let store = try RealPageRawStore(path: dataDirectory.realpageRawDatabase)
+        var results = loadReports(reports, store: store, log: log, each: each)
+        let soap = landedSOAP(log: log)
+        results += soap.refused
+        for refused in soap.refused { each(refused) }
+        let rpx = soap.items.filter { if case .rpx = $0.kind { true } else { false } }
+        let yardi = soap.items.filter { if case .yardi = $0.kind { true } else { false } }
+        let rpxLoader = RPXArtifactLoader(store: store, runID: runID)
+        results += loadEach(rpx, source: "RPX", log: log, each: each) { item in
+            guard case .rpx(let operation) = item.kind else { return nil }
+            return try rpxLoader.load(path: item.file, operation: operation, property: item.property,
+                                      asOf: item.asOf, expectedSHA256: item.sha256)
+        }
+        if !yardi.isEmpty {
+            let yardiLoader = YardiArtifactLoader(store: try YardiRawStore(path: dataDirectory.yardiRawDatabase), runID: runID)
+            results += loadEach(yardi, source: "Yardi", log: log, each: each) { item in
+                guard case .yardi(let operation) = item.kind else { return nil }
+                return try yardiLoader.load(path: item.file, operation: operation, property: item.property,
+                                            asOf: item.asOf, expectedSHA256: item.sha256)
+            }
+        }
+        return results
+    }
+
+    // MARK: - Reports
+
+    /// A landed report and what the manifest says about it.
+    private struct ReportItem {
+        var file: String
+        var relativePath: String
+        var type: ReportType
+        var hints: ReportFileHints
+        var sha256: String?
+    }
+
+    private var runDirectory: String { LandingZone.runDirectory(in: dataDirectory, runID: runID) }
+
+    /// The run's landed RealPage reports, with hints from the manifest (filtered by `report`/`propertyKey`).
+    private func landedReports(log: Diagnostics) -> [ReportItem] {
+        var items: [ReportItem] = []
+        var notFetched = 0
+        for entry in manifest.artifacts where entry.pms == PMS.realpage.rawValue {
+            guard let reportName = entry.report, let type = ReportType(rawValue: reportName) else { continue }
+            if let report, report != type { continue }
+            if let propertyKey, propertyKey != entry.property { continue }
+            guard entry.error == nil, let relative = entry.path else {
+                notFetched += 1
+                continue
+            }
+            // The report's own title says which property date it was run for; the manifest's date is a fallback.
+            let hints = ReportFileHints(report: type, propertyKey: entry.property,
+                                        fallbackAsOf: entry.asOf.flatMap { LocalDate(iso: $0) })
+            items.append(ReportItem(file: (runDirectory as NSString).appendingPathComponent(relative), relativePath: relative,
+                                    type: type, hints: hints, sha256: entry.sha256))
+        }
+        if notFetched > 0 {
+            log.info(nil, "\(notFetched) report(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
+        }
+        if items.isEmpty && !manifest.artifacts.contains(where: { $0.operation != nil }) {
+            log.info(nil, "run \(runID.value) landed no RealPage reports to load")
+        }
+        return items
+    }
+
+    private func loadReports(_ items: [ReportItem], store: RealPageRawStore, log: Diagnostics,
+                             each: (ArtifactLoad) -> Void) -> [ArtifactLoad] {
+        let loader = ReportFileLoader(store: store, configuration: configuration, runID: runID)
+        var results: [ArtifactLoad] = []
+        for item in items {
+            let started = Date()
+            var result = ArtifactLoad(kind: .report(item.type), property: item.hints.propertyKey ?? "", file: item.file,
+                                      relativePath: item.relativePath, asOf: nil, rows: 0, alreadyLoaded: false,
+                                      warnings: [], seconds: 0, error: nil)
+            do {
+                if let expected = item.sha256 {
+                    // Landed bytes are never edited; a mismatch means someone did, so the file is not trusted.
+                    let actual = try? SHA256.hexDigest(ofFile: item.file)
+                    guard actual == expected else {
+                        throw ReportLoadError(actual == nil ? "cannot read the landed file"
+                                              : "the file's sha256 differs from the run's manifest (edited after it landed?)")
+                    }
+                }
+                let outcome = try loader.load(path: item.file, hints: item.hints)
+                for warning in outcome.warnings { log.warning(item.file, warning) }
+                result.kind = .report(outcome.report)
+                result.property = outcome.propertyKey
+                result.file = outcome.artifact
+                result.asOf = outcome.asOf
+                result.rows = outcome.rows
+                result.alreadyLoaded = outcome.alreadyLoaded
+                result.warnings = outcome.warnings
+            } catch {
+                log.error(item.file, "\(error)")
+                result.error = "\(error)"
+            }
+            result.seconds = Date().timeIntervalSince(started)
+            results.append(result)
+            each(result)
+        }
+        let failed = results.filter { $0.error != nil }
+        if !failed.isEmpty {
+            log.error(nil, "\(failed.count) of \(items.count) file(s) failed: \(failed.map(\.file).joined(separator: ", "))")
+        }
+        return results
+    }
+
+    // MARK: - SOAP responses
+
+    /// A landed SOAP response (RPX or Yardi) and what the manifest says about it.
+    private struct SOAPItem {
+        var file: String
+        var relativePath: String
+        var kind: ArtifactLoad.Kind
+        var property: Property
+        var asOf: LocalDate
+        var sha256: String?
+    }
+
+    /// The run's landed RPX and Yardi responses (filtered by `propertyKey`; none when `report` is set), and those
+    /// that cannot be loaded at all (a property the registry no longer has, no as-of date).
+    private func landedSOAP(log: Diagnostics) -> (items: [SOAPItem], refused: [ArtifactLoad]) {
+        guard report == nil else { return ([], []) }
+        var items: [SOAPItem] = []
+        var refused: [ArtifactLoad] = []
+        var notFetched = 0
+        for entry in manifest.artifacts {
+            guard let name = entry.operation, let pms = PMS(rawValue: entry.pms) else { continue }
+            let kind: ArtifactLoad.Kind
+            if pms == .realpage, let operation = RPXOperation(rawValue: name) {
+                kind = .rpx(operation)
+            } else if pms == .yardi, let operation = YardiOperation(rawValue: name) {
+                kind = .yardi(operation)
+            } else {
+                continue
+            }
+            if let propertyKey, propertyKey != entry.property { continue }
+            guard entry.error == nil, let relative = entry.path else {
+                notFetched += 1
+                continue
+            }
+            let file = (runDirectory as NSString).appendingPathComponent(relative)
+            func refuse(_ reason: String) {
+                log.error(relative, reason)
+                refused.append(ArtifactLoad(kind: kind, property: entry.property, file: file, relativePath: relative,
+                                            asOf: nil, rows: 0, alreadyLoaded: false, warnings: [], seconds: 0, error: reason))
+            }
+            guard let property = configuration.property(key: entry.property), property.pms == pms else {
+                refuse("property \(entry.property) is not a \(pms.rawValue) property of the registry")
+                continue
+            }
+            guard let asOf = (entry.asOf ?? entry.asOfRequested).flatMap({ LocalDate(iso: $0) }) else {
+                refuse("the manifest records no as-of date for this artifact")
+                continue
+            }
+            items.append(SOAPItem(file: file, relativePath: relative, kind: kind, property: property, asOf: asOf,
+                                  sha256: entry.sha256))
+        }
+        if notFetched > 0 {
+            log.info(nil, "\(notFetched) SOAP response(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
+        }
+        return (items, refused)
+    }
+
+    /// Loads items one by one, keeping going after a bad one. The loaders refuse a file whose sha256 differs
+    /// from the manifest's.
+    private func loadEach(_ items: [SOAPItem], source: String, log: Diagnostics, each: (ArtifactLoad) -> Void,
+                          load: (SOAPItem) throws -> (any SOAPLoadOutcome)?) -> [ArtifactLoad] {
+        var results: [ArtifactLoad] = []
+        for item in items {
+            let started = Date()
+            var result = ArtifactLoad(kind: item.kind, property: item.property.key, file: item.file,
+                                      relativePath: item.relativePath, asOf: item.asOf, rows: 0, alreadyLoaded: false,
+                                      warnings: [], seconds: 0, error: nil)
+            do {
+                guard let outcome = try load(item) else { continue }
+                result.file = outcome.artifact
+                result.asOf = outcome.asOf
+                result.rows = outcome.rows
+                result.alreadyLoaded = outcome.alreadyLoaded
+            } catch {
+                log.error(item.file, "\(error)")
+                result.error = "\(error)"
+            }
+            result.seconds = Date().timeIntervalSince(started)
+            results.append(result)
+            each(result)
+        }
+        let failed = results.filter { $0.error != nil }
+        if !failed.isEmpty {
+            log.error(nil, "\(failed.count) of \(items.count) \(source) response(s) failed: \(failed.map(\.file).joined(separator: ", "))")
+        }
+        return results
+    }
+}
