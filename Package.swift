@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "SQLiteKit", "OwnerDashCore", "XMLKit"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),

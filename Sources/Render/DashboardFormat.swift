@@ -12,6 +12,12 @@ enum DashboardFormat {
         return fixed(value, decimals: 1) + "%"
     }
 
+    /// A change: `+3.2%`, `-1.0%`, `0.0%`.
+    static func signedPercent(_ value: Double) -> String {
+        let text = percent(value)
+        return text.hasPrefix("-") || text == "0.0%" ? text : "+" + text
+    }
+
     /// `1,234`.
     static func count(_ value: Int?) -> String {
         guard let value else { return noData }

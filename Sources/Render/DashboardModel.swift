@@ -11,18 +11,21 @@ public struct Dashboard: Sendable, Equatable {
     public var asOf: LocalDate?
     /// When the page was written, already formatted (`2026-11-21 04:05 UTC`), so the page is reproducible in tests.
     public var generatedAt: String
-    /// The leasing funnel's date range (30 days ending at the as-of date).
+    /// The leasing funnel's date range when every property shares it (30 days ending at the as-of date).
     public var funnelWindow: DateRange?
     /// One line per property in the portfolio table, and one section each below it.
     public var properties: [PropertyDashboard]
     /// The portfolio roll-up (weighted by units) for the table's total row; nil without any synced property.
     public var portfolio: PropertySummary?
+    /// The leases the pricing tables' trade-out is over (signed in this range).
+    public var tradeOutWindow: DateRange?
 
     /// A dashboard of the given content.
     public init(portfolioName: String, asOf: LocalDate?, generatedAt: String, funnelWindow: DateRange? = nil,
-                properties: [PropertyDashboard], portfolio: PropertySummary?) {
+                properties: [PropertyDashboard], portfolio: PropertySummary?, tradeOutWindow: DateRange? = nil) {
         self.portfolioName = portfolioName; self.asOf = asOf; self.generatedAt = generatedAt
         self.funnelWindow = funnelWindow; self.properties = properties; self.portfolio = portfolio
+        self.tradeOutWindow = tradeOutWindow
     }
 }
 
@@ -41,6 +44,8 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var name: String
     /// `realpage` or `yardi`.
     public var pms: String
+    /// The snapshot date the numbers are read at (latest on or before the page's as-of); nil without a snapshot.
+    public var asOf: LocalDate?
     public var summary: PropertySummary
     /// The occupancy snapshot series, oldest first (one point per synced as-of date).
     public var trend: [OccupancyPoint]
@@ -48,12 +53,20 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var funnel: LeasingFunnel?
     /// Pricing by floorplan at the as-of date; empty when no pricing snapshot exists.
     public var pricing: [FloorplanPricing]
+    /// The property's pricing over all its floorplans (the pricing metric's roll-up), for the table's total line.
+    public var pricingTotal: FloorplanPricing?
+
+    /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
+    public var hasData: Bool {
+        asOf != nil || !trend.isEmpty || aging != nil || funnel != nil || !pricing.isEmpty
+    }
 
     /// A property's dashboard content.
-    public init(key: String, name: String, pms: String, summary: PropertySummary, trend: [OccupancyPoint] = [],
-                aging: DelinquencyAging? = nil, funnel: LeasingFunnel? = nil, pricing: [FloorplanPricing] = []) {
-        self.key = key; self.name = name; self.pms = pms; self.summary = summary; self.trend = trend
-        self.aging = aging; self.funnel = funnel; self.pricing = pricing
+    public init(key: String, name: String, pms: String, asOf: LocalDate? = nil, summary: PropertySummary,
+                trend: [OccupancyPoint] = [], aging: DelinquencyAging? = nil, funnel: LeasingFunnel? = nil,
+                pricing: [FloorplanPricing] = [], pricingTotal: FloorplanPricing? = nil) {
+        self.key = key; self.name = name; self.pms = pms; self.asOf = asOf; self.summary = summary; self.trend = trend
+        self.aging = aging; self.funnel = funnel; self.pricing = pricing; self.pricingTotal = pricingTotal
     }
 }
 
@@ -116,6 +129,8 @@ public struct DelinquencyAging: Sendable, Equatable {
 
 /// Leasing traffic and its conversions over the funnel window.
 public struct LeasingFunnel: Sendable, Equatable {
+    /// The days counted (30 days ending at the as-of date).
+    public var period: DateRange?
     public var leads: Int
     public var tours: Int
     public var applications: Int
@@ -127,17 +142,20 @@ public struct LeasingFunnel: Sendable, Equatable {
     public var leadToLease: Double?
 
     /// A funnel with its conversions.
-    public init(leads: Int, tours: Int, applications: Int, leases: Int, leadToTour: Double?, tourToApplication: Double?,
-                applicationToLease: Double?, leadToLease: Double?) {
-        self.leads = leads; self.tours = tours; self.applications = applications; self.leases = leases
+    public init(period: DateRange? = nil, leads: Int, tours: Int, applications: Int, leases: Int, leadToTour: Double?,
+                tourToApplication: Double?, applicationToLease: Double?, leadToLease: Double?) {
+        self.period = period; self.leads = leads; self.tours = tours; self.applications = applications; self.leases = leases
         self.leadToTour = leadToTour; self.tourToApplication = tourToApplication
         self.applicationToLease = applicationToLease; self.leadToLease = leadToLease
     }
 }
 
-/// One floorplan's in-place and asking rents.
+/// One floorplan's in-place and asking rents (or all floorplans of a property, as the pricing roll-up states them).
 public struct FloorplanPricing: Sendable, Equatable {
+    /// The floorplan code (`A1`).
     public var floorplan: String
+    /// The marketing name when the PMS gives one that differs from the code.
+    public var floorplanName: String?
     public var units: Int
     public var avgSqft: Double?
     public var inPlaceRent: Money?
@@ -146,12 +164,18 @@ public struct FloorplanPricing: Sendable, Equatable {
     public var askingPsf: Double?
     /// Monthly loss-to-lease in dollars (market minus in-place over occupied units; positive is a loss).
     public var lossToLease: Money?
+    /// Blended trade-out % over the trade-out period's leases with a known prior rent; nil when there were none.
+    public var tradeOutPct: Double?
+    /// How many leases the trade-out is over.
+    public var tradeOutLeases: Int
 
     /// A pricing line.
-    public init(floorplan: String, units: Int, avgSqft: Double?, inPlaceRent: Money?, inPlacePsf: Double?,
-                askingRent: Money?, askingPsf: Double?, lossToLease: Money?) {
-        self.floorplan = floorplan; self.units = units; self.avgSqft = avgSqft; self.inPlaceRent = inPlaceRent
-        self.inPlacePsf = inPlacePsf; self.askingRent = askingRent; self.askingPsf = askingPsf
-        self.lossToLease = lossToLease
+    public init(floorplan: String, floorplanName: String? = nil, units: Int, avgSqft: Double?, inPlaceRent: Money?,
+                inPlacePsf: Double?, askingRent: Money?, askingPsf: Double?, lossToLease: Money?,
+                tradeOutPct: Double? = nil, tradeOutLeases: Int = 0) {
+        self.floorplan = floorplan; self.floorplanName = floorplanName; self.units = units; self.avgSqft = avgSqft
+        self.inPlaceRent = inPlaceRent; self.inPlacePsf = inPlacePsf; self.askingRent = askingRent
+        self.askingPsf = askingPsf; self.lossToLease = lossToLease; self.tradeOutPct = tradeOutPct
+        self.tradeOutLeases = tradeOutLeases
     }
 }

@@ -78,7 +78,7 @@ public enum DashboardPage {
 
     private static func pageFooter(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
         html.element("footer", [("class", "page wrap")]) { html in
-            html.element("p", text: "Occupancy: occupied units \u{F7} units. Leased: RealPage Net Leased (vacant leased + occupied without notice + on notice and pre-leased) \u{F7} units. Exposure 30/60: vacant not leased + on notice not pre-leased with a move-out within 30/60 days, \u{F7} units. Delinquent: open receivable aged 0-30/31-60/61-90/90+ days; net = delinquent \u{2212} prepaid credits. Portfolio totals are weighted by units.")
+            html.element("p", text: "Occupancy: occupied units \u{F7} units. Leased: RealPage Net Leased (vacant leased + occupied without notice + on notice and pre-leased) \u{F7} units. Exposure 30/60: vacant not leased + on notice not pre-leased with a move-out within 30/60 days, \u{F7} units. Delinquent: open receivable aged 0-30/31-60/61-90/90+ days; net = delinquent \u{2212} prepaid credits. Loss to lease: market \u{2212} in-place rent over occupied units. Trade-out: new rent \u{2212} prior rent of the same unit, \u{F7} prior rent. Portfolio totals are weighted by units.")
             html.element("p", text: "Written by ownerdash from unified.db (read-only); every number comes from the ownerdash query metrics.")
         }
         html.newline()
@@ -116,6 +116,8 @@ public enum DashboardPage {
                 html.text("Select a column heading to sort; again to reverse.")
                 if let window = dashboard.funnelWindow {
                     html.text(" Leads and leases: \(DashboardFormat.longDate(window.from)) to \(DashboardFormat.longDate(window.to)).")
+                } else {
+                    html.text(" Leads and leases: the 30 days ending at each property's snapshot date.")
                 }
                 html.element("span", [("class", "narrow-only")], text: " Swipe the table sideways for more columns.")
             }
@@ -181,7 +183,21 @@ public enum DashboardPage {
         html.element("section", [("class", "property"), ("id", id), ("aria-labelledby", "\(id)-name")]) { html in
             html.element("header") { html in
                 html.element("h2", [("id", "\(id)-name")], text: property.name)
-                html.element("span", [("class", "pms")], text: "\(pmsName(property.pms)) \u{B7} \(property.key)")
+                var detail = "\(pmsName(property.pms)) \u{B7} \(property.key)"
+                // Said only where it differs from the page's date: a property whose last sync is older.
+                if let asOf = property.asOf, asOf != dashboard.asOf {
+                    detail += " \u{B7} as of \(DashboardFormat.longDate(asOf))"
+                }
+                html.element("span", [("class", "pms")], text: detail)
+            }
+            guard property.hasData else {
+                // Never synced (or nothing on or before the as-of date): one line says so, not eight empty boxes.
+                html.element("div", [("class", "panel nodata-property")]) { html in
+                    html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
+                    html.text(dashboard.asOf.map { ": no snapshot of this property on or before \(DashboardFormat.longDate($0))." }
+                              ?? ": no snapshot of this property has been synced.")
+                }
+                return
             }
             kpis(&html, property.summary)
             html.element("div", [("class", "charts")]) { html in
@@ -213,7 +229,7 @@ public enum DashboardPage {
                 html.element("figure", [("class", "panel")]) { html in
                     html.element("figcaption") { html in
                         html.text("Leasing funnel ")
-                        if let window = dashboard.funnelWindow {
+                        if let window = property.funnel.flatMap({ $0.period ?? dashboard.funnelWindow }) {
                             html.element("span", [("class", "range")],
                                          text: "\(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to))")
                         }
@@ -227,7 +243,7 @@ public enum DashboardPage {
                     }
                 }
             }
-            pricingTable(&html, property, id: id)
+            pricingTable(&html, property, id: id, dashboard: dashboard)
             html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
         }
         html.newline()
@@ -252,7 +268,8 @@ public enum DashboardPage {
         }
     }
 
-    private static func pricingTable(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String) {
+    private static func pricingTable(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String,
+                                     dashboard: Dashboard) {
         html.element("div", [("class", "panel pricing")]) { html in
             html.element("h3", [("id", "\(id)-pricing")], text: "Pricing by floorplan")
             guard !property.pricing.isEmpty else {
@@ -264,7 +281,7 @@ public enum DashboardPage {
                     html.element("thead") { html in
                         html.element("tr") { html in
                             for heading in ["Floorplan", "Units", "Avg sq ft", "In\u{2011}place rent", "In\u{2011}place $/sq ft",
-                                            "Asking rent", "Asking $/sq ft", "Loss to lease"] {
+                                            "Asking rent", "Asking $/sq ft", "Loss to lease", "Trade\u{2011}out"] {
                                 html.element("th", [("scope", "col")], text: heading)
                             }
                         }
@@ -272,21 +289,44 @@ public enum DashboardPage {
                     html.element("tbody") { html in
                         for line in property.pricing {
                             html.element("tr") { html in
-                                html.element("th", [("scope", "row")], text: line.floorplan)
-                                cell(&html, DashboardFormat.count(line.units))
-                                cell(&html, DashboardFormat.squareFeet(line.avgSqft))
-                                cell(&html, DashboardFormat.money(line.inPlaceRent))
-                                cell(&html, DashboardFormat.perSquareFoot(line.inPlacePsf))
-                                cell(&html, DashboardFormat.money(line.askingRent))
-                                cell(&html, DashboardFormat.perSquareFoot(line.askingPsf))
-                                cell(&html, DashboardFormat.money(line.lossToLease))
+                                html.element("th", [("scope", "row")]) { html in
+                                    html.text(line.floorplan)
+                                    if let name = line.floorplanName {
+                                        html.element("span", [("class", "pms")], text: name)
+                                    }
+                                }
+                                pricingCells(&html, line)
                             }
                             html.newline()
                         }
                     }
+                    if let total = property.pricingTotal {
+                        html.element("tfoot") { html in
+                            html.element("tr") { html in
+                                html.element("th", [("scope", "row")], text: "All floorplans")
+                                pricingCells(&html, total)
+                            }
+                        }
+                    }
                 }
             }
+            if let window = dashboard.tradeOutWindow {
+                html.element("p", [("class", "note")],
+                             text: "Loss to lease per month. Trade-out: leases signed \(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to)) vs the unit's prior rent (leases).")
+            }
         }
+    }
+
+    private static func pricingCells(_ html: inout HTMLWriter, _ line: FloorplanPricing) {
+        cell(&html, DashboardFormat.count(line.units))
+        cell(&html, DashboardFormat.squareFeet(line.avgSqft))
+        cell(&html, DashboardFormat.money(line.inPlaceRent))
+        cell(&html, DashboardFormat.perSquareFoot(line.inPlacePsf))
+        cell(&html, DashboardFormat.money(line.askingRent))
+        cell(&html, DashboardFormat.perSquareFoot(line.askingPsf))
+        cell(&html, DashboardFormat.money(line.lossToLease))
+        // No lease with a known prior rent: nothing to compare, which is not a 0% change.
+        cell(&html, line.tradeOutPct.map { "\(DashboardFormat.signedPercent($0)) (\(line.tradeOutLeases))" } ?? "n/a")
     }
 
     private static func cell(_ html: inout HTMLWriter, _ text: String) {

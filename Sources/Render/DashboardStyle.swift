@@ -69,6 +69,7 @@ enum DashboardStyle {
         div.nodata { flex: 1; min-height: 150px; display: flex; align-items: center; justify-content: center;
                      border: 1px dashed var(--line); border-radius: 6px; background: #FAFBFC; }
         .pricing table { font-size: 14px; }
+        .nodata-property { color: var(--muted); padding: 12px 16px; }
         .back { margin: 8px 0 0; font-size: 13px; }
         footer.page { color: var(--muted); font-size: 12px; padding-bottom: 32px; }
         footer.page p { margin: 4px 0; }

@@ -32,13 +32,16 @@ enum DashboardFixtures {
         funnel: LeasingFunnel(leads: 48, tours: 24, applications: 12, leases: 9, leadToTour: 50.0,
                               tourToApplication: 50.0, applicationToLease: 75.0, leadToLease: 18.75),
         pricing: [
-            FloorplanPricing(floorplan: "A1", units: 120, avgSqft: 650, inPlaceRent: Money(cents: 145_000),
-                             inPlacePsf: 2.23, askingRent: Money(cents: 152_500), askingPsf: 2.35,
-                             lossToLease: Money(cents: 850_000)),
+            FloorplanPricing(floorplan: "A1", floorplanName: "One Bedroom", units: 120, avgSqft: 650,
+                             inPlaceRent: Money(cents: 145_000), inPlacePsf: 2.23, askingRent: Money(cents: 152_500),
+                             askingPsf: 2.35, lossToLease: Money(cents: 850_000), tradeOutPct: 2.46, tradeOutLeases: 4),
             FloorplanPricing(floorplan: "B2", units: 180, avgSqft: 1_050, inPlaceRent: Money(cents: 198_050),
                              inPlacePsf: 1.89, askingRent: Money(cents: 205_000), askingPsf: 1.95,
-                             lossToLease: Money(cents: 1_200_000)),
-        ])
+                             lossToLease: Money(cents: 1_200_000), tradeOutPct: -1.04, tradeOutLeases: 2),
+        ],
+        pricingTotal: FloorplanPricing(floorplan: "all", units: 300, avgSqft: 890, inPlaceRent: Money(cents: 176_830),
+                                       inPlacePsf: 1.99, askingRent: Money(cents: 184_000), askingPsf: 2.07,
+                                       lossToLease: Money(cents: 2_050_000), tradeOutPct: 1.3, tradeOutLeases: 6))
 
     static let harbor = PropertyDashboard(
         key: "harbor_sons", name: hostileName, pms: "yardi",
@@ -55,16 +58,23 @@ enum DashboardFixtures {
                              inPlacePsf: 1.78, askingRent: nil, askingPsf: nil, lossToLease: nil),
         ])
 
+    /// Synced, but without delinquency, leasing activity or pricing.
+    static let stoneRow = PropertyDashboard(
+        key: "stone_row", name: "Stone Row", pms: "realpage", asOf: date("2026-12-20"),
+        summary: PropertySummary(units: 0, occupancyPct: nil, leasedPct: nil),
+        trend: [OccupancyPoint(date: date("2026-12-20"), occupancyPct: 88.5, leasedPct: 90.0)])
+
     static let quarry = PropertyDashboard(key: "quarry_flats", name: "Quarry Flats", pms: "realpage",
                                           summary: PropertySummary())
 
     static let dashboard = Dashboard(
         portfolioName: "Kairoi & Co", asOf: date("2026-12-20"), generatedAt: "2026-12-21 04:05 UTC",
         funnelWindow: DateRange(from: date("2026-11-21"), to: date("2026-12-20")),
-        properties: [nexus, harbor, quarry],
+        properties: [nexus, harbor, stoneRow, quarry],
         portfolio: PropertySummary(units: 420, occupancyPct: 93.1, leasedPct: 94.76, exposure30Pct: 5.96,
                                    exposure60Pct: 7.38, delinquent: Money(cents: 2_092_050),
-                                   netDelinquent: Money(cents: 1_861_025), leads: 48, leases: 9))
+                                   netDelinquent: Money(cents: 1_861_025), leads: 48, leases: 9),
+        tradeOutWindow: DateRange(from: date("2026-09-22"), to: date("2026-12-20")))
 
     /// The page parsed as XML: stricter than an HTML parser, so an unescaped `<` or `&` fails here.
     static func parse(_ html: String) throws -> XMLElement {

@@ -54,7 +54,7 @@ import XMLKit
         let root = try DashboardFixtures.parse(html)
         let table = try #require(root.element(id: "portfolio-table"))
         let rows = try #require(table.child(named: "tbody")).children(named: "tr")
-        #expect(rows.map { $0.attribute("data-key") } == ["nexus_east", "harbor_sons", "quarry_flats"])
+        #expect(rows.map { $0.attribute("data-key") } == ["nexus_east", "harbor_sons", "stone_row", "quarry_flats"])
         let headings = try #require(table.child(named: "thead")?.descendants(named: "th"))
         #expect(headings.map(\.text) == ["Property", "Units", "Occupancy", "Leased", "Exposure 30", "Exposure 60",
                                          "Delinquent", "Net delinquent", "Leads", "Leases"])
@@ -70,7 +70,7 @@ import XMLKit
         #expect(rows[0].children.map(\.text).dropFirst() == ["300", "94.3%", "96.0%", "4.7%", "6.3%", "$18,421",
                                                              "$16,110", "48", "9"])
         // A property never synced has no numbers, and its empty sort keys sort last in either direction.
-        let quarry = rows[2].children.dropFirst()
+        let quarry = rows[3].children.dropFirst()
         #expect(quarry.allSatisfy { $0.text == "no data" && $0.attribute("data-value") == "" })
 
         let total = try #require(table.child(named: "tfoot")?.child(named: "tr"))
@@ -90,20 +90,34 @@ import XMLKit
     @Test func propertyWithoutSnapshotsSaysNoDataInsteadOfZeros() throws {
         let root = try DashboardFixtures.parse(html)
         let section = try #require(root.element(id: "p-quarry_flats"))
-        let placeholders = section.descendants(named: "div", classed: "nodata")
-        #expect(placeholders.count == 4)
-        #expect(placeholders.allSatisfy { $0.text == "no data" && $0.attribute("role") == "img" })
         #expect(section.descendants(named: "svg").isEmpty)
-        #expect(section.descendants(named: "dd").allSatisfy { $0.text == "no data" })
+        #expect(section.descendants(named: "dl").isEmpty)
+        #expect(section.descendants(named: "span", classed: "nodata").map(\.text) == ["no data"])
+        #expect(section.text.contains("no snapshot of this property on or before Dec 20, 2026"))
         #expect(!section.text.contains("$0"))
         #expect(!section.text.contains("0.0%"))
+    }
+
+    @Test func partlySyncedPropertySaysNoDataPerMissingChart() throws {
+        let root = try DashboardFixtures.parse(html)
+        let section = try #require(root.element(id: "p-stone_row"))
+        #expect(section.descendants(named: "svg").map { $0.attribute("id") } == ["p-stone_row-trend"])
+        let placeholders = section.descendants(named: "div", classed: "nodata")
+        #expect(placeholders.map { $0.attribute("aria-label") } == [
+            "No delinquency snapshot for Stone Row", "No leasing activity data for Stone Row", "No pricing snapshot for Stone Row",
+        ])
+        #expect(placeholders.allSatisfy { $0.text == "no data" && $0.attribute("role") == "img" })
+        // Units known (0), percentages not: the KPI strip shows the zero it has and "no data" for the rest.
+        let figures = section.descendants(named: "dd").map(\.text)
+        #expect(figures == ["0", "no data", "no data", "no data", "no data", "no data"])
+        #expect(!section.text.contains("Leasing funnel Nov"))
     }
 
     @Test func everyChartIsLabelledForScreenReaders() throws {
         let root = try DashboardFixtures.parse(html)
         let charts = root.descendants(named: "svg")
-        // Nexus: trend, aging, funnel; Harbor: the same; Quarry: none.
-        #expect(charts.count == 6)
+        // Nexus: trend, aging, funnel; Harbor: the same; Stone Row: the trend; Quarry: none.
+        #expect(charts.count == 7)
         for chart in charts {
             #expect(chart.attribute("role") == "img")
             let ids = (chart.attribute("aria-labelledby") ?? "").split(separator: " ").map(String.init)
@@ -114,18 +128,23 @@ import XMLKit
         #expect(nexusTrend.child(named: "desc")?.text.contains("Dec 20, 2026: occupancy 94.3%, leased 96.0%") == true)
     }
 
-    @Test func pricingTableShowsEachFloorplan() throws {
+    @Test func pricingTableShowsEachFloorplanAndTheRollUp() throws {
         let root = try DashboardFixtures.parse(html)
         let section = try #require(root.element(id: "p-nexus_east"))
-        let rows = try #require(section.descendants(named: "div", classed: "pricing").first?.descendants(named: "tbody").first)
-            .children(named: "tr")
+        let table = try #require(section.descendants(named: "div", classed: "pricing").first?.descendants(named: "table").first)
+        let rows = try #require(table.child(named: "tbody")).children(named: "tr")
         #expect(rows.map { $0.children.map(\.text) } == [
-            ["A1", "120", "650", "$1,450", "$2.23", "$1,525", "$2.35", "$8,500"],
-            ["B2", "180", "1,050", "$1,981", "$1.89", "$2,050", "$1.95", "$12,000"],
+            ["A1One Bedroom", "120", "650", "$1,450", "$2.23", "$1,525", "$2.35", "$8,500", "+2.5% (4)"],
+            ["B2", "180", "1,050", "$1,981", "$1.89", "$2,050", "$1.95", "$12,000", "-1.0% (2)"],
         ])
+        #expect(table.child(named: "tfoot")?.child(named: "tr")?.children.map(\.text) ==
+                ["All floorplans", "300", "890", "$1,768", "$1.99", "$1,840", "$2.07", "$20,500", "+1.3% (6)"])
+        #expect(section.text.contains("Trade-out: leases signed Sep 22 to Dec 20"))
+        // Missing values say so; a floorplan with no lease to compare has no trade-out rather than 0%.
         let harbor = try #require(root.element(id: "p-harbor_sons"))
         let harborRow = harbor.descendants(named: "div", classed: "pricing").first?.descendants(named: "tr").last
-        #expect(harborRow?.children.map(\.text) == ["2BR <b>", "120", "900", "$1,600", "$1.78", "no data", "no data", "no data"])
+        #expect(harborRow?.children.map(\.text) == ["2BR <b>", "120", "900", "$1,600", "$1.78", "no data", "no data",
+                                                    "no data", "n/a"])
     }
 
     @Test func pageMatchesItsGoldenFile() throws {

@@ -1,18 +1,78 @@
+import Foundation
 import OwnerDashCore
+import Render
+import Sync
 
 /// `ownerdash dashboard`: Write the portfolio dashboard as one self-contained HTML file.
 struct DashboardCommand: Command {
     static let names = ["dashboard"]
     static let abstract = "Write the portfolio dashboard as one self-contained HTML file."
-    static let arguments: [ArgumentSpec] = []
+    static let arguments: [ArgumentSpec] = [
+        .option("--out", "FILE.html", help: "where to write the page (default: dashboard.html in the data directory)"),
+        .option("--as-of", "YYYY-MM-DD", help: "each property's latest snapshot on or before this date (default: its latest)"),
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
+    ]
+    static let discussion = """
+        Reads unified.db read-only (a sync may be writing meanwhile) through the same metric queries as
+        ownerdash query, and writes one HTML file with everything inline (CSS, SVG charts, a small script to
+        sort the table): it opens offline and requests nothing. The page has the portfolio table (units,
+        occupancy, leased, exposure 30/60, delinquent and net, leads and leases of the last 30 days, and the
+        portfolio total weighted by units), then per property its occupancy/leased trend, delinquency aging,
+        leasing funnel and pricing by floorplan. A property without data says "no data". Prints the path written.
+        """
 
     let global: GlobalOptions
+    let out: String?
+    let asOf: LocalDate?
+    let selection: PropertySelection
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
+        out = parsed.value("--out")
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else {
+                throw UsageError("ownerdash dashboard: --as-of must be a date YYYY-MM-DD, not \"\(text)\"")
+            }
+            asOf = date
+        } else {
+            asOf = nil
+        }
+        selection = PropertySelection(keys: parsed.values("--property"))
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        throw ConfigurationError("ownerdash dashboard: not available yet in this build")
+        let configuration = try global.configuration()
+        let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash dashboard")
+        let database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        let dashboard = try Dashboard.load(
+            database: database,
+            properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms.rawValue) },
+            asOf: asOf,
+            portfolioName: configuration.managementCompany ?? "Portfolio",
+            generatedAt: Self.timestamp(Date()))
+        let withoutData = dashboard.properties.filter { $0.asOf == nil }.map(\.key)
+        if !withoutData.isEmpty {
+            log.warning(nil, "no snapshot\(asOf.map { " on or before \($0.iso)" } ?? "") for \(withoutData.joined(separator: ", ")): shown as \"no data\"")
+        }
+        let path = out ?? global.dataDirectory.path("dashboard.html")
+        do {
+            // Written to a temporary file and renamed, so a browser never shows half a page.
+            try Data(DashboardPage.render(dashboard).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ConfigurationError("\(path): cannot write the dashboard (\(error.localizedDescription))")
+        }
+        let output = StandardOutput()
+        output.write(path + "\n")
+        output.flush()
+        return .success
+    }
+
+    /// `2026-11-21 04:05 UTC`: when the page was written, in UTC so it reads the same wherever it is opened.
+    static func timestamp(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let day = LocalDate(daysSinceEpoch: Int((Double(seconds) / 86_400).rounded(.down)))
+        let secondOfDay = seconds - day.daysSinceEpoch * 86_400
+        let hour = secondOfDay / 3_600, minute = secondOfDay % 3_600 / 60
+        return "\(day.iso) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute) UTC"
     }
 }

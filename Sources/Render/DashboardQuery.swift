@@ -1,0 +1,115 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// A property the dashboard shows, as the registry names it (a property never synced still gets its line).
+public struct DashboardProperty: Sendable, Equatable {
+    /// The registry key, `unified_property_id`.
+    public var key: String
+    public var name: String
+    /// `realpage` or `yardi`.
+    public var pms: String
+    /// A property of the registry.
+    public init(key: String, name: String, pms: String) { self.key = key; self.name = name; self.pms = pms }
+}
+
+extension Dashboard {
+    /// Reads the dashboard's content from unified.db (opened read-only) through the metric queries:
+    /// `Metrics.summary` for the table and its unit-weighted roll-up, `occupancyTrend` for the lines,
+    /// `delinquency`, `funnel` and `pricing` for the charts. Every number is the metric's own; nothing is computed here.
+    ///
+    /// `asOf` follows the metrics' as-of rule (each property's latest snapshot on or before it; nil: its latest).
+    /// A property without a snapshot on or before `asOf` keeps its line, with "no data" in it.
+    public static func load(database: Database, properties: [DashboardProperty], asOf: LocalDate?,
+                            portfolioName: String, generatedAt: String) throws -> Dashboard {
+        let keys = properties.map(\.key)
+        let summaries = try Metrics.summary(database: database, properties: keys, asOf: asOf)
+        let trend = try Metrics.occupancyTrend(database: database, properties: keys, from: nil, to: asOf)
+        let delinquency = try Metrics.delinquency(database: database, properties: keys, asOf: asOf, top: 0)
+        let funnels = try Metrics.funnel(database: database, properties: keys, asOf: asOf)
+        let pricing = try Metrics.pricing(database: database, properties: keys, asOf: asOf)
+
+        let summaryByKey = Dictionary(summaries.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+        let agingByKey = Dictionary(delinquency.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+        let funnelByKey = Dictionary(funnels.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+        let trendByKey = Dictionary(grouping: trend, by: \.property)
+        let pricingByKey = Dictionary(grouping: pricing.floorplans, by: \.property)
+
+        let sections = properties.map { property in
+            let summary = summaryByKey[property.key]
+            return PropertyDashboard(
+                key: property.key, name: property.name, pms: property.pms, asOf: summary?.asOf,
+                summary: summary.map(PropertySummary.init) ?? PropertySummary(),
+                trend: (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
+                aging: agingByKey[property.key].map(DelinquencyAging.init),
+                // Only beside a snapshot: with --as-of the funnel metric also answers (zeros) for a property that
+                // has none, and the table's leads and leases (from the summary) say "no data" there.
+                funnel: summary == nil ? nil : funnelByKey[property.key].map(LeasingFunnel.init),
+                pricing: (pricingByKey[property.key] ?? []).map(FloorplanPricing.init),
+                pricingTotal: PricingRow.rollUp(pricingByKey[property.key] ?? [], label: property.key).map(FloorplanPricing.init))
+        }
+        let shownFunnels = funnels.properties.filter { summaryByKey[$0.property] != nil }
+        let windows = Set(shownFunnels.map { [$0.period.from, $0.period.to] })
+        return Dashboard(
+            portfolioName: portfolioName,
+            asOf: asOf ?? summaries.compactMap(\.asOf).max(),
+            generatedAt: generatedAt,
+            funnelWindow: windows.count == 1 ? shownFunnels.first.map { DateRange($0.period) } : nil,
+            properties: sections,
+            portfolio: SummaryRow.rollUp(summaries).map(PropertySummary.init),
+            tradeOutWindow: pricing.tradeOutPeriod.map(DateRange.init))
+    }
+}
+
+// MARK: - From the metric rows
+
+extension PropertySummary {
+    /// The table line of a summary row (a property's, or the portfolio roll-up's).
+    init(_ row: SummaryRow) {
+        self.init(units: row.units, occupancyPct: row.occupancyPct, leasedPct: row.leasedPct,
+                  exposure30Pct: row.exposure30Pct, exposure60Pct: row.exposure60Pct, delinquent: row.delinquent,
+                  netDelinquent: row.netDelinquent, leads: row.leads30Days, leases: row.leases30Days)
+    }
+}
+
+extension OccupancyPoint {
+    /// A point of the series; nil for a snapshot without units (no percentage to draw).
+    init?(_ row: OccupancyRow) {
+        guard let date = row.asOf, let occupancy = row.occupancyPct, let leased = row.leasedPct else { return nil }
+        self.init(date: date, occupancyPct: occupancy, leasedPct: leased)
+    }
+}
+
+extension DelinquencyAging {
+    /// The buckets of a delinquency row.
+    init(_ row: DelinquencyRow) {
+        self.init(balance0to30: row.balance0to30, balance31to60: row.balance31to60, balance61to90: row.balance61to90,
+                  balanceOver90: row.balanceOver90, prepaid: row.prepaid, net: row.net)
+    }
+}
+
+extension LeasingFunnel {
+    /// The stages and conversions of a funnel row.
+    init(_ row: FunnelRow) {
+        self.init(period: DateRange(row.period), leads: row.leads, tours: row.tours, applications: row.applications,
+                  leases: row.leases, leadToTour: row.leadToTourPct, tourToApplication: row.tourToApplicationPct,
+                  applicationToLease: row.applicationToLeasePct, leadToLease: row.leadToLeasePct)
+    }
+}
+
+extension FloorplanPricing {
+    /// A floorplan line of the pricing metric.
+    init(_ row: PricingRow) {
+        self.init(floorplan: row.floorplan, floorplanName: row.floorplanName == row.floorplan ? nil : row.floorplanName,
+                  units: row.units, avgSqft: row.avgSqft, inPlaceRent: row.inPlaceRent, inPlacePsf: row.inPlacePsf,
+                  askingRent: row.askingRent, askingPsf: row.askingPsf, lossToLease: row.lossToLease,
+                  tradeOutPct: row.tradeOut.changePct, tradeOutLeases: row.tradeOut.leases)
+    }
+}
+
+extension DateRange {
+    /// The metrics' period.
+    init(_ period: Period) {
+        self.init(from: period.from, to: period.to)
+    }
+}
