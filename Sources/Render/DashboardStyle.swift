@@ -104,7 +104,11 @@ enum DashboardStyle {
             #portfolio-table th { position: static; }
             section.property { break-before: page; }
             figure, .pricing, tr { break-inside: avoid; }
-            .charts { grid-template-columns: repeat(3, 1fr); }
+            /* An A4 or Letter page is about 700 CSS px wide: tables shrink to fit it, charts go two abreast. */
+            table, .pricing table, td.nodata { font-size: 8pt; }
+            th, td { padding: 3px 4px; }
+            thead th { font-size: 7pt; letter-spacing: 0; }
+            .charts { grid-template-columns: repeat(2, 1fr); }
         }
         """
 

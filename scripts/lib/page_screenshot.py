@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Screenshots of a local HTML page in headless Chromium, through the DevTools protocol over a pipe.
 
-    page_screenshot.py PAGE.html OUT.png WIDTH [--mobile] [--check-sort] [--clip=TOP:HEIGHT]
+    page_screenshot.py PAGE.html OUT.png WIDTH [--mobile] [--print] [--check-sort] [--clip=TOP:HEIGHT]
 
 Captures the full page (not just the first screen) at WIDTH CSS pixels, or with --clip only the band from
-TOP to TOP+HEIGHT CSS pixels (to look at a part of a long page at full resolution). Also reports, on stderr, every
+TOP to TOP+HEIGHT CSS pixels (to look at a part of a long page at full resolution); --print applies the
+page's print stylesheet (as a browser's print preview would, on one long sheet). Also reports, on stderr, every
 network request the page makes besides itself (a self-contained page makes none), every script error, and
 with --check-sort whether clicking the portfolio table's headings sorts it. Exit 1 on any of those problems.
 Standard library only: Chromium talks NUL-separated JSON on fds 3 (commands in) and 4 (answers out).
@@ -154,7 +155,7 @@ def main():
     if len(arguments) != 3:
         sys.exit(__doc__)
     page, output, width = pathlib.Path(arguments[0]).resolve(), pathlib.Path(arguments[1]), int(arguments[2])
-    mobile, sort = "--mobile" in sys.argv, "--check-sort" in sys.argv
+    mobile, sort, printed = "--mobile" in sys.argv, "--check-sort" in sys.argv, "--print" in sys.argv
     clip = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--clip=")), None)
     browser = Browser()
     problems = []
@@ -166,6 +167,8 @@ def main():
         metrics = {"width": width, "height": 900 if not mobile else 844, "deviceScaleFactor": 2 if mobile else 1,
                    "mobile": mobile}
         browser.send("Emulation.setDeviceMetricsOverride", metrics, session=session)
+        if printed:
+            browser.send("Emulation.setEmulatedMedia", {"media": "print"}, session=session)
         browser.send("Page.navigate", {"url": page.as_uri()}, session=session)
         browser.wait_for("Page.loadEventFired", session)
         time.sleep(0.3)
