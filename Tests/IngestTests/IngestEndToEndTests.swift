@@ -1,0 +1,195 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+@testable import Ingest
+
+/// `ownerdash ingest`, end to end: the built binary against pms_sim (where `ridian` fails every request).
+@Suite struct IngestEndToEndTests {
+    /// Rows the raw databases hold for one landed file, counted over every raw table (not what the loader said).
+    static func rawRows(of file: String, in directory: DataDir) throws -> Int {
+        var total = 0
+        for path in [directory.data.realpageRawDatabase, directory.data.yardiRawDatabase]
+        where FileManager.default.fileExists(atPath: path) {
+            let database = try Database(path: path, mode: .readOnly)
+            let tables = try database.query("""
+                SELECT name FROM sqlite_master
+                WHERE type = 'table' AND (name LIKE 'realpage\\_%' ESCAPE '\\' OR name LIKE 'yardi\\_%' ESCAPE '\\')
+                """).compactMap { $0.first?.textValue }
+            for table in tables {
+                total += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE artifact = :file", [":file": .text(file)])?
+                    .integerValue ?? 0)
+            }
+        }
+        return total
+    }
+
+    @Test func anIngestOfTwoPropertiesLandsLoadsSyncsAndRecordsOneRun() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        var environment = simulator.environment
+        environment["OWNERDASH_TRIGGER"] = "schedule"
+        let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "yp_riverwalk",
+                                              "--as-of", Simulator.asOf, "--parallel", "4"], environment: environment)
+        let runID = try #require(result.runID, "stdout: \(result.stdout) stderr: \(result.stderr)")
+
+        // The landing zone: one run directory, named by the run id, whose manifest lists every artifact.
+        #expect(directory.landedRuns() == [runID])
+        let manifestData = try Data(contentsOf: URL(fileURLWithPath: directory.data.landing)
+            .appendingPathComponent("\(runID)/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
+        let artifacts = try #require(manifest["artifacts"] as? [[String: Any]])
+        #expect(artifacts.count == 6 + 6 + 7, "6 reports and 6 RPX operations for nexus_east, 7 Yardi operations")
+
+        // etl_runs: one row, as the run went.
+        let run = try directory.runRow(runID)
+        #expect(run.text("trigger") == "schedule", "OWNERDASH_TRIGGER=schedule, as the systemd unit sets it")
+        #expect(run.text("command") == "ownerdash ingest --property nexus_east --property yp_riverwalk --as-of 2026-11-20 --parallel 4")
+        #expect(run.text("as_of_date") == Simulator.asOf)
+        #expect(run.text("host") == LockHolder.hostName() && (run.int("pid") ?? 0) > 0)
+        #expect(run.text("finished_at") != nil && run.int("properties") == 2)
+
+        // etl_run_items: a fetch item per manifest artifact, a load item per landed artifact, a sync item per property.
+        let items = try directory.items(runID)
+        let fetch = items.filter { $0.text("stage") == "fetch" }
+        #expect(Set(fetch.compactMap { $0.text("artifact") }) == Set(artifacts.compactMap { $0["path"] as? String }))
+        #expect(fetch.allSatisfy { $0.text("status") == "succeeded" && $0.text("error") == nil })
+        let load = items.filter { $0.text("stage") == "load" }
+        #expect(load.count == artifacts.count)
+        var loadedRows = 0
+        for item in load {
+            let artifact = try #require(item.text("artifact"))
+            #expect(item.text("status") == "succeeded", "\(artifact): \(item.text("error") ?? "")")
+            let file = URL(fileURLWithPath: directory.data.landing).appendingPathComponent("\(runID)/\(artifact)").path
+            let rows = try Self.rawRows(of: file, in: directory)
+            #expect(rows > 0 && item.int("rows") == rows, "\(artifact): the item's rows are the raw rows of that file")
+            loadedRows += rows
+        }
+        #expect(run.int("rows_loaded") == loadedRows && run.int("artifacts_fetched") == artifacts.count)
+
+        // Sync: per property, either synced (unified rows carry the run) or failed with its reason recorded.
+        let sync = items.filter { $0.text("stage") == "sync" }
+        #expect(sync.compactMap { $0.text("property_id") } == ["nexus_east", "yp_riverwalk"])
+        let unified = try directory.unified()
+        for item in sync {
+            let property = try #require(item.text("property_id"))
+            let units = try unified.scalar("SELECT count(*) FROM unified_units WHERE unified_property_id = :p", [":p": .text(property)])
+            if item.text("status") == "succeeded" {
+                #expect((item.int("rows") ?? 0) > 0 && units?.integerValue == Int64(item.int("rows") ?? -1), "\(property)")
+                let lastRun = try unified.scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = :p",
+                                                 [":p": .text(property)])
+                #expect(lastRun?.textValue == runID)
+            } else {
+                #expect(item.text("status") == "failed")
+                #expect(item.text("error")?.contains(property) == true, "the reason names the property: \(item.text("error") ?? "")")
+                #expect(result.stderr.contains("\(property): error: sync failed"))
+                #expect(units?.integerValue == 0, "a failed sync leaves nothing for \(property)")
+            }
+        }
+
+        // Status, exit code and summary agree with the items.
+        let failures = items.filter { $0.text("status") == "failed" }.count
+        #expect(run.int("failures") == failures)
+        #expect(run.text("status") == (failures == 0 ? "succeeded" : "partial"))
+        #expect(result.status == (failures == 0 ? 0 : 2), "stderr: \(result.stderr)")
+        let synced = sync.filter { $0.text("status") == "succeeded" }.count
+        #expect(result.stdoutLines == [
+            "run \(runID)",
+            "status    \(failures == 0 ? "succeeded" : "partial")",
+            "fetched   \(artifacts.count) of \(artifacts.count) artifact(s), 0 failed",
+            "loaded    \(loadedRows) rows from \(artifacts.count) artifact(s), 0 failed",
+            "synced    \(synced) of 2 properties, \(2 - synced) failed",
+        ])
+        #expect(result.stderr.contains("fetch: [\(artifacts.count)/\(artifacts.count)] "), "progress per stage on stderr")
+        #expect(IngestLock.recordedHolder(dataDirectory: directory.data) == nil, "the lock is released at the end")
+
+        // The same ingest again: the same bytes are already loaded, so nothing new is written.
+        let again = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", Simulator.asOf],
+                                            environment: simulator.environment)
+        let againID = try #require(again.runID)
+        let againLoad = try directory.items(againID).filter { $0.text("stage") == "load" }
+        #expect(againLoad.count == 1 && againLoad.first?.text("status") == "skipped")
+        #expect(try directory.runRow(againID).text("trigger") == "ingest")
+        #expect(try directory.runRow(againID).int("rows_loaded") == 0)
+    }
+
+    @Test func aFailedDownloadMakesThePartialRunListedWithTheFailure() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "ridian",
+                                              "--reports", "box_score,rent_roll", "--as-of", Simulator.asOf],
+                                             environment: simulator.environment)
+        #expect(result.status == 2, "stderr: \(result.stderr)")
+        let runID = try #require(result.runID)
+        let run = try directory.runRow(runID)
+        #expect(run.text("status") == "partial")
+        #expect(run.int("artifacts_fetched") == 2)
+
+        let items = try directory.items(runID)
+        let failedFetch = items.filter { $0.text("stage") == "fetch" && $0.text("status") == "failed" }
+        #expect(failedFetch.compactMap { $0.text("artifact") }.sorted() == ["realpage/ridian/box_score.xlsx", "realpage/ridian/rent_roll.xlsx"])
+        #expect(failedFetch.allSatisfy { $0.text("property_id") == "ridian" && $0.text("error")?.contains("HTTP") == true })
+        #expect(items.filter { $0.text("stage") == "load" }.compactMap { $0.text("property_id") } == ["nexus_east", "nexus_east"],
+                "nothing of ridian landed, so nothing of it is loaded")
+        let ridianSync = try #require(items.first { $0.text("stage") == "sync" && $0.text("property_id") == "ridian" })
+        #expect(ridianSync.text("status") == "skipped")
+        #expect(run.int("failures") == items.filter { $0.text("status") == "failed" }.count)
+
+        #expect(result.stdoutLines.contains("fetched   2 of 4 artifact(s), 2 failed"))
+        #expect(result.stderrLines.contains { $0.hasPrefix("realpage/ridian/box_score.xlsx: error: ") })
+        let summary = try #require(result.stderrLines.last)
+        #expect(summary.contains("fetch realpage/ridian/box_score.xlsx") && summary.contains("fetch realpage/ridian/rent_roll.xlsx"))
+        #expect(summary.hasSuffix("(ownerdash runs show \(runID))"))
+
+        let shown = try directory.ownerdash(["runs", "show", runID])
+        let fetchHeader = try #require(shown.stdoutLines.firstIndex(of: "fetch: 4 item(s), 2 failed"))
+        #expect(shown.stdoutLines[fetchHeader + 3].hasPrefix("failed ") && shown.stdoutLines[fetchHeader + 3].contains("ridian"))
+        #expect(shown.stdoutLines[fetchHeader + 4].hasPrefix("failed "))
+    }
+
+    @Test func aSyncFailureIsRecordedAgainstItsPropertyAndTheRunIsPartial() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        // Only the property configuration: no unit snapshot, so the Yardi rules cannot give the property a date.
+        let result = try directory.ownerdash(["ingest", "--property", "yp_riverwalk", "--reports", "GetPropertyConfigurations",
+                                              "--as-of", Simulator.asOf], environment: simulator.environment)
+        #expect(result.status == 2, "stderr: \(result.stderr)")
+        let runID = try #require(result.runID)
+        let items = try directory.items(runID)
+        #expect(items.map { "\($0.text("stage") ?? "") \($0.text("status") ?? "")" } == ["fetch succeeded", "load succeeded", "sync failed"])
+        let sync = try #require(items.last)
+        #expect(sync.text("property_id") == "yp_riverwalk" && sync.text("error")?.contains("yp_riverwalk") == true)
+        #expect(sync.text("error")?.hasPrefix("sync failed, unified rows left as before: ") == true)
+        #expect(sync.int("rows") == nil)
+        let run = try directory.runRow(runID)
+        #expect(run.text("status") == "partial" && run.int("properties_synced") == 0 && run.int("failures") == 1)
+        #expect(result.stdoutLines.contains("synced    0 of 1 property, 1 failed"))
+        #expect(try directory.unified().scalar("SELECT count(*) FROM unified_units")?.integerValue == 0)
+    }
+
+    @Test func whenNothingLandsTheRunFailsWithExit3() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        let result = try directory.ownerdash(["ingest", "--property", "ridian", "--reports", "box_score", "--as-of", Simulator.asOf],
+                                             environment: simulator.environment)
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        let runID = try #require(result.runID)
+        #expect(try directory.runRow(runID).text("status") == "failed")
+        #expect(try directory.items(runID).map { $0.text("stage") } == ["fetch"], "nothing to load or sync")
+        #expect(result.stderr.contains("nothing landed"))
+        #expect(!FileManager.default.fileExists(atPath: directory.data.realpageRawDatabase))
+    }
+
+    @Test func usageErrorsComeBeforeTheLockAndWriteNothing() throws {
+        let directory = try DataDir()
+        let unknown = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_scor"],
+                                              environment: ["REALPAGE_TOKEN": "t"])
+        #expect(unknown.status == 1 && unknown.stderrLines.count == 1)
+        #expect(unknown.stderr.hasPrefix("error: ownerdash ingest: unknown report or operation \"box_scor\""))
+        let noToken = try directory.ownerdash(["ingest", "--property", "nexus_east"])
+        #expect(noToken.status == 1 && noToken.stderr.contains("REALPAGE_TOKEN"))
+        let trigger = try directory.ownerdash(["ingest", "--trigger", "cron"])
+        #expect(trigger.status == 1 && trigger.stderrLines == ["error: ownerdash ingest: --trigger must be ingest or schedule, not \"cron\""])
+        #expect(!FileManager.default.fileExists(atPath: directory.data.root), "nothing written, not even the data directory")
+    }
+}
