@@ -238,6 +238,11 @@ final class UnifiedFixture {
         let badDate = try ownerdash(["dashboard", "--data-dir", fixture.root.path, "--as-of", "20261120"])
         #expect(badDate.status == 1)
         #expect(badDate.stderr.contains("--as-of must be a date YYYY-MM-DD"))
+        let nowhere = fixture.root.appendingPathComponent("missing/dir/page.html").path
+        let unwritable = try ownerdash(["dashboard", "--data-dir", fixture.root.path, "--out", nowhere])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.contains("\(nowhere): cannot write the dashboard"))
+        #expect(unwritable.stdout.isEmpty)
         let empty = fixture.root.appendingPathComponent("empty").path
         let noDatabase = try ownerdash(["dashboard", "--data-dir", empty])
         #expect(noDatabase.status == 1)

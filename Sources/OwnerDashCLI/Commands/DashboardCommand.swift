@@ -43,28 +43,36 @@ struct DashboardCommand: Command {
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash dashboard")
-        let database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        let path = out ?? global.dataDirectory.path("dashboard.html")
+        try Self.write(to: path, dataDirectory: global.dataDirectory, configuration: configuration,
+                       properties: properties, asOf: asOf, log: log)
+        let output = StandardOutput()
+        output.write(path + "\n")
+        output.flush()
+        return .success
+    }
+
+    /// Reads unified.db of `dataDirectory` read-only and writes the dashboard of `properties` to `path`
+    /// (also what `ownerdash demo` calls); properties without a snapshot are named in one warning.
+    static func write(to path: String, dataDirectory: DataDirectory, configuration: Configuration,
+                      properties: [Property], asOf: LocalDate? = nil, log: Diagnostics) throws {
+        let database = try UnifiedStore.openForReading(dataDirectory: dataDirectory)
         let dashboard = try Dashboard.load(
             database: database,
             properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms.rawValue) },
             asOf: asOf,
             portfolioName: configuration.managementCompany ?? "Portfolio",
-            generatedAt: Self.timestamp(Date()))
-        let withoutData = dashboard.properties.filter { $0.asOf == nil }.map(\.key)
+            generatedAt: timestamp(Date()))
+        let withoutData = dashboard.properties.filter { !$0.hasData }.map(\.key)
         if !withoutData.isEmpty {
             log.warning(nil, "no snapshot\(asOf.map { " on or before \($0.iso)" } ?? "") for \(withoutData.joined(separator: ", ")): shown as \"no data\"")
         }
-        let path = out ?? global.dataDirectory.path("dashboard.html")
         do {
             // Written to a temporary file and renamed, so a browser never shows half a page.
             try Data(DashboardPage.render(dashboard).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw ConfigurationError("\(path): cannot write the dashboard (\(error.localizedDescription))")
         }
-        let output = StandardOutput()
-        output.write(path + "\n")
-        output.flush()
-        return .success
     }
 
     /// `2026-11-21 04:05 UTC`: when the page was written, in UTC so it reads the same wherever it is opened.
