@@ -68,11 +68,13 @@ public struct RunLoad {
     public var report: ReportType?
     /// Only this property's artifacts when set.
     public var propertyKey: String?
+    /// Parse again artifacts whose bytes were loaded before (`load --run --reload`, after a parser fix).
+    public var reload: Bool
     private let manifest: RunManifest
 
     /// Reads the run's manifest; throws `RunLoadError` when `runID` is not a run id or names no landed run.
     public init(dataDirectory: DataDirectory, configuration: Configuration, runID: RunID,
-                report: ReportType? = nil, propertyKey: String? = nil) throws {
+                report: ReportType? = nil, propertyKey: String? = nil, reload: Bool = false) throws {
         guard !runID.value.isEmpty, !runID.value.contains("/"), !runID.value.hasPrefix(".") else {
             throw RunLoadError("\"\(runID.value)\" is not a run id")
         }
@@ -85,6 +87,7 @@ public struct RunLoad {
         self.runID = runID
         self.report = report
         self.propertyKey = propertyKey
+        self.reload = reload
         manifest = try RunManifest.read(path: path)
     }
 
@@ -99,14 +102,15 @@ public struct RunLoad {
         for refused in soap.refused { each(refused) }
         let rpx = soap.items.filter { if case .rpx = $0.kind { true } else { false } }
         let yardi = soap.items.filter { if case .yardi = $0.kind { true } else { false } }
-        let rpxLoader = RPXArtifactLoader(store: store, runID: runID)
+        let rpxLoader = RPXArtifactLoader(store: store, runID: runID, reload: reload)
         results += loadEach(rpx, source: "RPX", log: log, each: each) { item in
             guard case .rpx(let operation) = item.kind else { return nil }
             return try rpxLoader.load(path: item.file, operation: operation, property: item.property,
                                       asOf: item.asOf, expectedSHA256: item.sha256)
         }
         if !yardi.isEmpty {
-            let yardiLoader = YardiArtifactLoader(store: try YardiRawStore(path: dataDirectory.yardiRawDatabase), runID: runID)
+            let yardiLoader = YardiArtifactLoader(store: try YardiRawStore(path: dataDirectory.yardiRawDatabase), runID: runID,
+                                                  reload: reload)
             results += loadEach(yardi, source: "Yardi", log: log, each: each) { item in
                 guard case .yardi(let operation) = item.kind else { return nil }
                 return try yardiLoader.load(path: item.file, operation: operation, property: item.property,
@@ -158,7 +162,7 @@ public struct RunLoad {
 
     private func loadReports(_ items: [ReportItem], store: RealPageRawStore, log: Diagnostics,
                              each: (ArtifactLoad) -> Void) -> [ArtifactLoad] {
-        let loader = ReportFileLoader(store: store, configuration: configuration, runID: runID)
+        let loader = ReportFileLoader(store: store, configuration: configuration, runID: runID, reload: reload)
         var results: [ArtifactLoad] = []
         for item in items {
             let started = Date()

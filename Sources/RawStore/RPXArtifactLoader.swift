@@ -21,10 +21,11 @@ public struct RPXLoadOutcome: SOAPLoadOutcome, Equatable {
 public struct RPXArtifactLoader {
     private let store: RealPageRawStore
     private let runID: RunID
+    private let reload: Bool
 
-    /// A loader whose rows carry `runID`.
-    public init(store: RealPageRawStore, runID: RunID) {
-        self.store = store; self.runID = runID
+    /// A loader whose rows carry `runID`; `reload` decodes again bytes loaded before (a replay after a decoder fix).
+    public init(store: RealPageRawStore, runID: RunID, reload: Bool = false) {
+        self.store = store; self.runID = runID; self.reload = reload
     }
 
     /// The raw table an operation's records go to.
@@ -44,7 +45,7 @@ public struct RPXArtifactLoader {
                      expectedSHA256: String? = nil) throws -> RPXLoadOutcome {
         let loaded = try SOAPSnapshot.load(
             into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
-            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
+            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes in
             try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,

@@ -46,9 +46,11 @@ public struct ReportFileLoader {
     private let store: RealPageRawStore
     private let configuration: Configuration
     private let runID: RunID
+    private let reload: Bool
 
-    public init(store: RealPageRawStore, configuration: Configuration, runID: RunID) {
-        self.store = store; self.configuration = configuration; self.runID = runID
+    /// `reload`: parse again even bytes loaded before (replaying a run after a parser fix); the snapshot is replaced.
+    public init(store: RealPageRawStore, configuration: Configuration, runID: RunID, reload: Bool = false) {
+        self.store = store; self.configuration = configuration; self.runID = runID; self.reload = reload
     }
 
     /// Loads one report file in one transaction; throws a one-line reason (without the path) when it cannot.
@@ -75,7 +77,7 @@ public struct ReportFileLoader {
         } catch {
             throw ReportLoadError("cannot read the file")
         }
-        if let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
+        if !reload, let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
 
         let database = store.database
         return try database.withTransaction {

@@ -87,10 +87,10 @@ enum SOAPSnapshot {
     /// fails without touching the database), then replace the snapshot and record the artifact in
     /// `loaded_artifacts` in one transaction. `keyColumn` names the operation column of that table.
     static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
-                     property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?,
+                     property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool = false,
                      decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Loaded {
         try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
-                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, decodeFirst: true) { bytes, emit in
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: true) { bytes, emit in
             for row in try decode(bytes) { try emit(row) }
         }
     }
@@ -98,14 +98,15 @@ enum SOAPSnapshot {
     /// The same flow for a response too large to hold decoded: `stream` hands rows to `emit` as it reads them and
     /// each is inserted at once, inside the transaction, so a bad value half-way rolls the whole artifact back.
     static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
-                     property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?,
+                     property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool = false,
                      stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
-                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, decodeFirst: false, stream: stream)
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: false, stream: stream)
     }
 
     private static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
-                             property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, decodeFirst: Bool,
+                             property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool,
+                             decodeFirst: Bool,
                              stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         let bytes = try readBytes(path)
         var hasher = SHA256()
@@ -119,7 +120,8 @@ enum SOAPSnapshot {
             SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
             WHERE \(keyColumn) = :operation AND property_id = :property AND as_of_date = :as_of
             """, key).first
-        if let previous, previous[0].textValue == sha256 {
+        // `reload` (a replay after a decoder fix) decodes the same bytes again and replaces the snapshot.
+        if !reload, let previous, previous[0].textValue == sha256 {
             return Loaded(artifact: previous[2].textValue ?? path, rows: Int(previous[1].integerValue ?? 0), alreadyLoaded: true)
         }
         let lineage = Lineage(runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path, sha256: sha256)

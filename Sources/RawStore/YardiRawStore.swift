@@ -48,10 +48,11 @@ public struct YardiLoadOutcome: SOAPLoadOutcome, Equatable {
 public struct YardiArtifactLoader {
     private let store: YardiRawStore
     private let runID: RunID
+    private let reload: Bool
 
-    /// A loader whose rows carry `runID`.
-    public init(store: YardiRawStore, runID: RunID) {
-        self.store = store; self.runID = runID
+    /// A loader whose rows carry `runID`; `reload` decodes again bytes loaded before (a replay after a decoder fix).
+    public init(store: YardiRawStore, runID: RunID, reload: Bool = false) {
+        self.store = store; self.runID = runID; self.reload = reload
     }
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
@@ -64,13 +65,13 @@ public struct YardiArtifactLoader {
             // Ledgers run to tens of MB: rows are inserted as they are decoded, never all held at once.
             loaded = try SOAPSnapshot.load(
                 into: store.database, keyColumn: "operation", table: table, operation: operation.name, path: path,
-                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes, emit in
+                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes, emit in
                 try Self.streamRows(operation: operation, bytes: bytes, emit)
             }
         default:
             loaded = try SOAPSnapshot.load(
                 into: store.database, keyColumn: "operation", table: table, operation: operation.name, path: path,
-                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256) { bytes in
+                property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes in
                 try Self.rows(operation: operation, bytes: bytes, propertyCode: property.propertyCode ?? "")
             }
         }

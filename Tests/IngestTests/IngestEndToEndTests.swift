@@ -180,6 +180,50 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.data.realpageRawDatabase))
     }
 
+    @Test func aPastRunIsReplayedWithLoadRunReloadThenSyncIsRecordedAsItsOwnRun() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        let ingest = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "yp_riverwalk",
+                                              "--reports", "box_score,GetUnitInformation", "--as-of", Simulator.asOf],
+                                             environment: simulator.environment)
+        let runID = try #require(ingest.runID, "\(ingest.stderr)")
+        #expect([0, 2].contains(ingest.status))
+        let realpage = try Database(path: directory.data.realpageRawDatabase)
+        let yardi = try Database(path: directory.data.yardiRawDatabase)
+        let boxScore = "SELECT count(*), sum(total_units) FROM realpage_box_score WHERE run_id = :run"
+        let units = "SELECT count(*), sum(CAST(round(market_rent * 100) AS INTEGER)) FROM yardi_units WHERE run_id = :run"
+        let good = (try realpage.query(boxScore, [":run": .text(runID)]), try yardi.query(units, [":run": .text(runID)]))
+
+        // Without --reload the same bytes are already loaded: nothing is parsed again.
+        let plain = try directory.ownerdash(["load", "--run", runID])
+        #expect(plain.status == 0 && plain.stdoutLines.count == 2 && plain.stdoutLines.allSatisfy { $0.hasPrefix("already loaded  ") })
+
+        // What a parser bug would have left: wrong numbers in the raw snapshots of the run.
+        try realpage.execute("UPDATE realpage_box_score SET total_units = total_units + 1000 WHERE run_id = '\(runID)'")
+        try yardi.execute("UPDATE yardi_units SET market_rent = 0 WHERE run_id = '\(runID)'")
+        #expect(try realpage.query(boxScore, [":run": .text(runID)]) != good.0)
+
+        // The replay parses the landed files again and replaces the snapshots: the right numbers, no duplicates.
+        let replay = try directory.ownerdash(["load", "--run", runID, "--reload"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdoutLines.count == 2 && replay.stdoutLines.allSatisfy { $0.hasPrefix("loaded  ") })
+        #expect(try realpage.query(boxScore, [":run": .text(runID)]) == good.0)
+        #expect(try yardi.query(units, [":run": .text(runID)]) == good.1)
+
+        // Then sync, recorded as its own run (trigger sync, one item per property).
+        let sync = try directory.ownerdash(["sync", "--property", "yp_riverwalk"])
+        let syncRuns = try directory.unified().query("SELECT run_id, command, status FROM etl_runs WHERE trigger = 'sync'")
+        #expect(syncRuns.count == 1 && syncRuns.first?[1].textValue == "ownerdash sync --property yp_riverwalk")
+        let syncRun = try #require(syncRuns.first?[0].textValue)
+        let items = try directory.items(syncRun)
+        #expect(items.count == 1 && items.first?.text("stage") == "sync" && items.first?.text("property_id") == "yp_riverwalk")
+        #expect(syncRuns.first?[2].textValue == (sync.status == 0 ? "succeeded" : "failed"), "\(sync.stderr)")
+        #expect(items.first?.text("status") == (sync.status == 0 ? "succeeded" : "failed"))
+
+        let fileLoad = try directory.ownerdash(["load", "x.xlsx", "--reload"])
+        #expect(fileLoad.status == 1 && fileLoad.stderr.contains("--reload needs --run RUN_ID"))
+    }
+
     @Test func usageErrorsComeBeforeTheLockAndWriteNothing() throws {
         let directory = try DataDir()
         let unknown = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_scor"],
