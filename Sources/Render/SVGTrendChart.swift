@@ -15,11 +15,13 @@ struct SVGTrendChart {
     /// The plot area inside the frame: room on the left for the axis, on the right for the end labels.
     static let left = 40.0, right = 324.0, top = 32.0, bottom = 204.0
 
-    /// The y axis: from a round number at or below the lowest value (at least 10 points below 100) up to 100%.
+    /// The y axis: up to 100%, down to a multiple of the tick step at least a point below the lowest value
+    /// (and at least 10 points below 100), so the gridlines fall on round numbers from bottom to top.
     static func yDomain(_ points: [OccupancyPoint]) -> (low: Double, high: Double) {
         let lowest = points.flatMap { [$0.occupancyPct, $0.leasedPct] }.min() ?? 90
-        let floored = ((min(lowest, 100) - 1) / 5).rounded(.down) * 5
-        return (max(0, min(floored, 90)), 100)
+        let wanted = min(min(lowest, 100) - 1, 90)
+        let step = yStep((wanted, 100))
+        return (max(0, (wanted / step).rounded(.down) * step), 100)
     }
 
     /// The y tick step for a domain: 5 points when narrow, coarser when wide.

@@ -119,10 +119,28 @@ import XMLKit
         let low = [OccupancyPoint(date: DashboardFixtures.date("2026-01-01"), occupancyPct: 61.2, leasedPct: 70)]
         #expect(SVGTrendChart.yDomain(low) == (60, 100))
         #expect(SVGTrendChart.yStep(SVGTrendChart.yDomain(low)) == 10)
+        // A lease-up at 56.9%: ticks every 10 points from 50 up to 100, not 55, 65, ... 95.
+        let leaseUp = [OccupancyPoint(date: DashboardFixtures.date("2026-01-01"), occupancyPct: 56.9, leasedPct: 69.9)]
+        #expect(SVGTrendChart.yDomain(leaseUp) == (50, 100))
+        #expect(SVGTrendChart.yStep(SVGTrendChart.yDomain(leaseUp)) == 10)
         let full = [OccupancyPoint(date: DashboardFixtures.date("2026-01-01"), occupancyPct: 100, leasedPct: 100)]
         #expect(SVGTrendChart.yDomain(full) == (90, 100))
         let empty = [OccupancyPoint(date: DashboardFixtures.date("2026-01-01"), occupancyPct: 0, leasedPct: 0)]
         #expect(SVGTrendChart.yDomain(empty) == (0, 100))
+    }
+
+    @Test func gridlinesRunFromTheBottomToOneHundredOnRoundNumbers() throws {
+        for lowest in [0.0, 12.5, 39.9, 40.2, 56.9, 69.5, 70.5, 88.0, 99.0] {
+            let points = [OccupancyPoint(date: DashboardFixtures.date("2026-01-01"), occupancyPct: lowest, leasedPct: 100)]
+            let svg = try chart { SVGTrendChart(id: "t", propertyName: "P", points: points).write(&$0) }
+            let ticks = svg.descendants(named: "text", classed: "axis").map(\.text).filter { $0.hasSuffix("%") }
+            let domain = SVGTrendChart.yDomain(points)
+            let step = SVGTrendChart.yStep(domain)
+            #expect(ticks.first == DashboardFormat.fixed(domain.low, decimals: 0) + "%")
+            #expect(ticks.last == "100%", "lowest \(lowest): \(ticks)")
+            #expect(ticks.count == Int((100 - domain.low) / step) + 1)
+            #expect(domain.low <= lowest - 1 || domain.low == 0)
+        }
     }
 
     @Test func closeEndLabelsArePushedApartInValueOrder() throws {

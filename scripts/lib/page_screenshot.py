@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Screenshots of a local HTML page in headless Chromium, through the DevTools protocol over a pipe.
 
-    page_screenshot.py PAGE.html OUT.png WIDTH [--mobile] [--print] [--check-sort] [--clip=TOP:HEIGHT]
+    page_screenshot.py PAGE.html OUT.png WIDTH [--mobile] [--print] [--check-sort] [--clip=TOP:HEIGHT | --element=ID]
 
 Captures the full page (not just the first screen) at WIDTH CSS pixels, or with --clip only the band from
 TOP to TOP+HEIGHT CSS pixels (to look at a part of a long page at full resolution); --print applies the
-page's print stylesheet (as a browser's print preview would, on one long sheet). Also reports, on stderr, every
+page's print stylesheet (as a browser's print preview would, on one long sheet); --element only the element
+with that id (a property's section is `p-<key>`). Also reports, on stderr, every
 network request the page makes besides itself (a self-contained page makes none), every script error, and
 with --check-sort whether clicking the portfolio table's headings sorts it. Exit 1 on any of those problems.
 Standard library only: Chromium talks NUL-separated JSON on fds 3 (commands in) and 4 (answers out).
@@ -157,6 +158,7 @@ def main():
     page, output, width = pathlib.Path(arguments[0]).resolve(), pathlib.Path(arguments[1]), int(arguments[2])
     mobile, sort, printed = "--mobile" in sys.argv, "--check-sort" in sys.argv, "--print" in sys.argv
     clip = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--clip=")), None)
+    element = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--element=")), None)
     browser = Browser()
     problems = []
     try:
@@ -177,6 +179,14 @@ def main():
         height = int(content["height"] + 0.5)
         browser.send("Emulation.setDeviceMetricsOverride", dict(metrics, height=height), session=session)
         capture = {"format": "png", "captureBeyondViewport": True}
+        if element:
+            where = browser.send("Runtime.evaluate", {"returnByValue": True, "expression":
+                "(function (e) { if (!e) return null; var r = e.getBoundingClientRect();"
+                " return [r.top + window.scrollY - 8, r.height + 16]; })"
+                f"(document.getElementById({json.dumps(element)}))"}, session=session)["result"].get("value")
+            if not where:
+                sys.exit(f"page_screenshot: no element with id {element!r}")
+            clip = f"{where[0]}:{where[1]}"
         if clip:
             top, band = (float(v) for v in clip.split(":"))
             capture["clip"] = {"x": 0, "y": top, "width": width, "height": min(band, height - top), "scale": 1}
