@@ -208,7 +208,7 @@ public enum DashboardPage {
                     } else {
                         SVGTrendChart(id: "\(id)-trend", propertyName: property.name, points: property.trend).write(&html)
                         if property.trend.count == 1 {
-                            html.element("p", [("class", "note")], text: "One snapshot so far: the trend line starts with the next sync.")
+                            html.element("p", [("class", "note")], text: "One snapshot so far: the lines start once a later date is synced.")
                         }
                     }
                 }
