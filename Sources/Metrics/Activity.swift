@@ -126,13 +126,13 @@ enum ActivityQuery {
                   FROM term_end GROUP BY property, term, end_date)
             GROUP BY property, substr(end_date, 1, 7)
         )
-        SELECT m.property, substr(m.month_start, 1, 7) AS month,
-               max(m.month_start, m.range_from) AS period_from,
-               min(date(m.month_start, '+1 month', '-1 day'), m.range_to) AS period_to,
+        SELECT cal.property, substr(cal.month_start, 1, 7) AS month,
+               max(cal.month_start, cal.range_from) AS period_from,
+               min(date(cal.month_start, '+1 month', '-1 day'), cal.range_to) AS period_to,
                e.move_ins, e.move_outs, e.notices, e.renewals, x.leases_expiring, x.renewed
-        FROM month m
-        LEFT JOIN event e ON e.property = m.property AND e.month = substr(m.month_start, 1, 7)
-        LEFT JOIN expiration x ON x.property = m.property AND x.month = substr(m.month_start, 1, 7)
-        ORDER BY m.position, m.month_start
+        FROM month cal
+        LEFT JOIN event e ON e.property = cal.property AND e.month = substr(cal.month_start, 1, 7)
+        LEFT JOIN expiration x ON x.property = cal.property AND x.month = substr(cal.month_start, 1, 7)
+        ORDER BY cal.position, cal.month_start
         """
 }

@@ -143,7 +143,7 @@ enum SnapshotSQL {
         selected (property, position) AS (
             SELECT value, key FROM json_each(:properties)
         ),
-        snapshot (property, position, as_of) AS (
+        snapshot (property, position, as_of) AS MATERIALIZED (
             SELECT property, position,
                    (SELECT max(m.as_of_date) FROM unified_occupancy_metrics m
                      WHERE m.unified_property_id = selected.property AND m.as_of_date <= :snapshot_limit)

@@ -93,7 +93,8 @@ extension Metrics {
     }
 }
 
-/// The summary query: one pass over each property's snapshot row, its delinquency rows and its recent activity.
+/// The summary query: per property its snapshot row, and its delinquency and recent activity summed on their keys
+/// (correlated subqueries: each reads only that property's rows, so the portfolio costs linear in properties).
 enum SummaryQuery {
     static let sql = """
         WITH \(SnapshotSQL.latest),
@@ -102,36 +103,31 @@ enum SummaryQuery {
                    date(coalesce(:as_of, as_of), '-29 days'), date(coalesce(:as_of, as_of), 'start of month'),
                    coalesce(:as_of, as_of)
             FROM snapshot WHERE as_of IS NOT NULL
-        ),
-        delinquency (property, delinquent_cents, prepaid_cents) AS (
-            SELECT w.property,
-                   sum(CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
-                       + CAST(round(d.balance_61_90 * 100) AS INTEGER) + CAST(round(d.balance_over_90 * 100) AS INTEGER)),
-                   sum(CAST(round(d.prepaid * 100) AS INTEGER))
-            FROM summary_window w
-            JOIN unified_delinquency d ON d.unified_property_id = w.property AND d.as_of_date = w.as_of
-            GROUP BY w.property
-        ),
-        activity (property, leads, leases, move_ins, move_outs) AS (
-            SELECT w.property,
-                   count(CASE WHEN a.event_type = 'lead' AND a.event_date >= w.funnel_from THEN 1 END),
-                   count(CASE WHEN a.event_type = 'lease_signed' AND a.event_date >= w.funnel_from THEN 1 END),
-                   count(CASE WHEN a.event_type = 'move_in' AND a.event_date >= w.month_from THEN 1 END),
-                   count(CASE WHEN a.event_type = 'move_out' AND a.event_date >= w.month_from THEN 1 END)
-            FROM summary_window w
-            JOIN unified_activity a
-              ON a.unified_property_id = w.property
-                 AND a.event_date BETWEEN min(w.funnel_from, w.month_from) AND w.window_end
-            GROUP BY w.property
         )
         SELECT w.property, p.name, p.pms_source, w.as_of, m.total_units, m.occupied_units, m.leased_units,
                m.exposure_30, m.exposure_60, m.vacant_ready, m.aged_vacant_90,
-               d.delinquent_cents, d.prepaid_cents, a.leads, a.leases, a.move_ins, a.move_outs
+               (SELECT sum(CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
+                           + CAST(round(d.balance_61_90 * 100) AS INTEGER) + CAST(round(d.balance_over_90 * 100) AS INTEGER))
+                  FROM unified_delinquency d
+                 WHERE d.unified_property_id = w.property AND d.as_of_date = w.as_of) AS delinquent_cents,
+               (SELECT sum(CAST(round(d.prepaid * 100) AS INTEGER))
+                  FROM unified_delinquency d
+                 WHERE d.unified_property_id = w.property AND d.as_of_date = w.as_of) AS prepaid_cents,
+               (SELECT count(*) FROM unified_activity a
+                 WHERE a.unified_property_id = w.property AND a.event_date BETWEEN w.funnel_from AND w.window_end
+                   AND a.event_type = 'lead') AS leads,
+               (SELECT count(*) FROM unified_activity a
+                 WHERE a.unified_property_id = w.property AND a.event_date BETWEEN w.funnel_from AND w.window_end
+                   AND a.event_type = 'lease_signed') AS leases,
+               (SELECT count(*) FROM unified_activity a
+                 WHERE a.unified_property_id = w.property AND a.event_date BETWEEN w.month_from AND w.window_end
+                   AND a.event_type = 'move_in') AS move_ins,
+               (SELECT count(*) FROM unified_activity a
+                 WHERE a.unified_property_id = w.property AND a.event_date BETWEEN w.month_from AND w.window_end
+                   AND a.event_type = 'move_out') AS move_outs
         FROM summary_window w
         JOIN unified_properties p ON p.unified_property_id = w.property
         JOIN unified_occupancy_metrics m ON m.unified_property_id = w.property AND m.as_of_date = w.as_of
-        LEFT JOIN delinquency d ON d.property = w.property
-        LEFT JOIN activity a ON a.property = w.property
         ORDER BY w.position
         """
 }

@@ -1,0 +1,76 @@
+import OwnerDashCore
+import SQLiteKit
+@testable import Metrics
+import Testing
+
+/// Delinquency totals, aging buckets, prepaid and net, summed exactly in cents, and the top residents.
+///
+/// alpha at 2026-11-20 (0-30 / 31-60 / 61-90 / 90+, prepaid):
+///   r1 101 Ames  100 / 50 / 0 / 0            -> delinquent 150, net 150
+///   r2 102 Baker 0 / 0 / 0 / 400             -> 400, net 400
+///   r3 103 Cole  nothing owed, prepaid 75    -> net −75
+///   r4 104 Diaz  20 / 0 / 0 / 0, prepaid 20  -> delinquent 20, net 0
+///   Totals: 120 / 50 / 0 / 400, delinquent 570, prepaid 95, net 475, 3 residents delinquent (r1, r2, r4).
+/// beta at 2026-11-20: r9 201 Evans 300.10 / 200.20 / 100.30 / 0.40 -> delinquent 601.00 (binary fractions that a
+///   float sum would get wrong).
+/// An older alpha snapshot (2026-11-01) that must not be counted.
+/// Portfolio: 420.10 / 250.20 / 100.30 / 400.40, delinquent 1,171.00, prepaid 95, net 1,076.00, 4 residents.
+@Suite struct DelinquencyTests {
+    static func fixture() throws -> UnifiedFixture {
+        let fixture = try UnifiedFixture()
+        try fixture.property("alpha")
+        try fixture.property("beta")
+        for key in ["alpha", "beta"] {
+            try fixture.occupancy(key, "2026-11-20", total: 10, occupied: 9, leased: 9)
+        }
+        try fixture.occupancy("alpha", "2026-11-01", total: 10, occupied: 9, leased: 9)
+        try fixture.delinquency("alpha", "2026-11-01", resident: "old", unit: "109", name: "Old", 9999, 0, 0, 0)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r1", unit: "101", name: "Ames", 100, 50, 0, 0)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r2", unit: "102", name: "Baker", 0, 0, 0, 400)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r3", unit: "103", name: "Cole", 0, 0, 0, 0, prepaid: 75)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r4", unit: "104", name: "Diaz", 20, 0, 0, 0, prepaid: 20)
+        try fixture.delinquency("beta", "2026-11-20", resident: "r9", unit: "201", name: "Evans", 300.10, 200.20, 100.30, 0.40)
+        return fixture
+    }
+
+    @Test func totalsAndAgingPerPropertyAndForThePortfolio() throws {
+        let fixture = try Self.fixture()
+        let report = try Metrics.delinquency(database: try fixture.reader(), properties: ["alpha", "beta"], top: 0)
+        #expect(report.topResidents.isEmpty)
+        let alpha = report.properties[0], beta = report.properties[1]
+        #expect(alpha.property == "alpha" && alpha.asOf == day("2026-11-20") && alpha.residentsDelinquent == 3)
+        #expect([alpha.balance0to30, alpha.balance31to60, alpha.balance61to90, alpha.balanceOver90].map(\.cents)
+                == [12_000, 5_000, 0, 40_000])
+        #expect(alpha.delinquent.cents == 57_000 && alpha.prepaid.cents == 9_500 && alpha.net.cents == 47_500)
+        #expect(beta.delinquent.cents == 60_100 && beta.net.cents == 60_100)
+
+        let portfolio = try #require(DelinquencyRow.rollUp(report.properties))
+        #expect([portfolio.balance0to30, portfolio.balance31to60, portfolio.balance61to90, portfolio.balanceOver90].map(\.cents)
+                == [42_010, 25_020, 10_030, 40_040])
+        #expect(portfolio.delinquent.cents == 117_100 && portfolio.prepaid.cents == 9_500 && portfolio.net.cents == 107_600)
+        #expect(portfolio.residentsDelinquent == 4)
+    }
+
+    @Test func topResidentsByNetBalanceOwed() throws {
+        let fixture = try Self.fixture()
+        let database = try fixture.reader()
+        let top2 = try Metrics.delinquency(database: database, properties: ["alpha", "beta"], top: 2).topResidents
+        #expect(top2.map { "\($0.rank) \($0.property) \($0.residentID) \($0.balance)" } == ["1 beta r9 601.00", "2 alpha r2 400.00"])
+        #expect(top2[0].delinquent.cents == 60_100 && top2[0].unit == "201" && top2[0].name == "Evans")
+        // Everyone who owes something: Diaz (net 0) and Cole (in credit) are not delinquent residents.
+        let all = try Metrics.delinquentResidents(database: database, properties: ["alpha", "beta"], top: 10)
+        #expect(all.map(\.residentID) == ["r9", "r2", "r1"])
+        // The older snapshot is read when asked for.
+        let older = try Metrics.delinquency(database: database, properties: ["alpha"], asOf: day("2026-11-10"))
+        #expect(older.topResidents.map(\.residentID) == ["old"] && older.properties[0].balance0to30.cents == 999_900)
+    }
+
+    @Test func aSnapshotWithoutDelinquencyRowsOwesNothing() throws {
+        let fixture = try UnifiedFixture()
+        try fixture.property("gamma")
+        try fixture.occupancy("gamma", "2026-11-20", total: 5, occupied: 5, leased: 5)
+        let report = try Metrics.delinquency(database: try fixture.reader(), properties: ["gamma"])
+        #expect(report.properties.count == 1 && report.properties[0].delinquent == .zero && report.properties[0].residentsDelinquent == 0)
+        #expect(report.topResidents.isEmpty)
+    }
+}

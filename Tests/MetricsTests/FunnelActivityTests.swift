@@ -1,0 +1,139 @@
+import OwnerDashCore
+import SQLiteKit
+@testable import Metrics
+import Testing
+
+/// The leasing funnel over a window, leads by source, and the monthly activity with renewal %.
+@Suite struct FunnelTests {
+    /// alpha and beta have snapshots on 2026-11-20, so the default window is 2026-10-22 ... 2026-11-20 (30 days).
+    /// alpha: outside the window a lead and a tour on 2026-10-21 and a lead on 2026-11-21; inside: leads on
+    /// 2026-10-22 (Zillow) and 2026-11-20 (Zillow, no source, a blank source, Google) = 5, tours 2, applications 2,
+    /// approvals 1, leases 1, and a move-in (not a funnel event).
+    /// lead->tour 2/5 = 40%, tour->app 2/2 = 100%, app->lease 1/2 = 50%, lead->lease 1/5 = 20%.
+    /// beta: 3 leads (Google), nothing else: 0% to tour, no tour->app or app->lease (no denominator), 0% to lease.
+    /// Portfolio: 8 leads, 2 tours, 2 applications, 1 approval, 1 lease: 25%, 100%, 50%, 12.5%.
+    /// Sources: (none) 2, Zillow 2, Google 1 for alpha; with beta Google 4 of 8 = 50%.
+    static func fixture() throws -> UnifiedFixture {
+        let fixture = try UnifiedFixture()
+        try fixture.property("alpha")
+        try fixture.property("beta")
+        for key in ["alpha", "beta"] { try fixture.occupancy(key, "2026-11-20", total: 10, occupied: 9, leased: 9) }
+        try fixture.event("alpha", "2026-10-21", "lead", source: "Zillow")
+        try fixture.event("alpha", "2026-10-21", "tour")
+        try fixture.event("alpha", "2026-11-21", "lead", source: "Zillow")
+        try fixture.event("alpha", "2026-10-22", "lead", source: "Zillow")
+        try fixture.event("alpha", "2026-11-20", "lead", source: "Zillow")
+        try fixture.event("alpha", "2026-11-20", "lead")
+        try fixture.event("alpha", "2026-11-20", "lead", source: "  ")
+        try fixture.event("alpha", "2026-11-20", "lead", source: "Google")
+        try fixture.events("alpha", "2026-11-01", "tour", count: 2)
+        try fixture.events("alpha", "2026-11-05", "application", count: 2)
+        try fixture.event("alpha", "2026-11-06", "approval")
+        try fixture.event("alpha", "2026-11-07", "lease_signed")
+        try fixture.event("alpha", "2026-11-08", "move_in")
+        try fixture.events("beta", "2026-11-10", "lead", count: 3, source: "Google")
+        return fixture
+    }
+
+    @Test func countsConversionsAndSourcesOverTheDefaultWindow() throws {
+        let fixture = try Self.fixture()
+        let report = try Metrics.funnel(database: try fixture.reader(), properties: ["alpha", "beta"])
+        let alpha = report.properties[0], beta = report.properties[1]
+        #expect(alpha.period == Period(from: day("2026-10-22"), to: day("2026-11-20")))
+        #expect([alpha.leads, alpha.tours, alpha.applications, alpha.approvals, alpha.leases] == [5, 2, 2, 1, 1])
+        #expect([alpha.leadToTourPct, alpha.tourToApplicationPct, alpha.applicationToLeasePct, alpha.leadToLeasePct] == [40, 100, 50, 20])
+        #expect(beta.leads == 3 && beta.leadToTourPct == 0 && beta.tourToApplicationPct == nil
+                && beta.applicationToLeasePct == nil && beta.leadToLeasePct == 0)
+        let portfolio = try #require(FunnelRow.rollUp(report.properties))
+        #expect([portfolio.leads, portfolio.tours, portfolio.applications, portfolio.approvals, portfolio.leases] == [8, 2, 2, 1, 1])
+        #expect([portfolio.leadToTourPct, portfolio.tourToApplicationPct, portfolio.applicationToLeasePct, portfolio.leadToLeasePct]
+                == [25, 100, 50, 12.5])
+        #expect(report.leadsBySource.map { "\($0.source) \($0.leads) \($0.sharePct ?? -1)" }
+                == ["Google 4 50.0", "(none) 2 25.0", "Zillow 2 25.0"])
+        let alphaOnly = try Metrics.funnel(database: try fixture.reader(), properties: ["alpha"])
+        #expect(alphaOnly.leadsBySource.map { "\($0.source) \($0.leads)" } == ["(none) 2", "Zillow 2", "Google 1"])
+    }
+
+    @Test func windowFollowsAsOfOrTheGivenRange() throws {
+        let fixture = try Self.fixture()
+        let database = try fixture.reader()
+        // As of 2026-11-19: 2026-10-21 ... 2026-11-19, so the 10-21 lead and tour count and the 11-20 leads do not.
+        let earlier = try Metrics.funnel(database: database, properties: ["alpha"], asOf: day("2026-11-19"))
+        #expect(earlier.properties[0].period == Period(from: day("2026-10-21"), to: day("2026-11-19")))
+        #expect(earlier.properties[0].leads == 2 && earlier.properties[0].tours == 3)
+        let oneDay = try Metrics.funnel(database: database, properties: ["alpha"], from: day("2026-10-21"), to: day("2026-10-21"))
+        #expect(oneDay.properties[0].leads == 1 && oneDay.properties[0].tours == 1 && oneDay.properties[0].leases == 0)
+        // --from alone runs to the snapshot date.
+        let fromOnly = try Metrics.funnel(database: database, properties: ["alpha"], from: day("2026-11-06"))
+        #expect(fromOnly.properties[0].period == Period(from: day("2026-11-06"), to: day("2026-11-20")))
+        #expect(fromOnly.properties[0].leads == 4 && fromOnly.properties[0].approvals == 1)
+    }
+}
+
+@Suite struct ActivityTests {
+    /// alpha (snapshot 2026-11-20), range 2026-09-15 ... 2026-11-20:
+    /// events: 2026-09-10 a move-in (before the range); 2026-09-20 2 move-ins, a move-out, a notice;
+    ///         2026-10-05 3 move-outs; 2026-11-02 2 renewals and a move-in.
+    /// lease terms: L1 (101) ends 2026-09-30, not renewed; L2 (102) ends 2026-10-31 and L3 renews it (prior_lease_id);
+    ///   L4 (103) renews from 2026-11-01 a term that is not listed (ends 2026-10-31); L5 (104) ended 2026-10-15 and
+    ///   went month to month; L6 (105) ends 2026-11-30, after the range's end (not counted); L7 (106) ends in 2027; L8 (107) renewed
+    ///   L9, which ended 2026-08-31 (before the range).
+    /// Sep: 2 in, 1 out, net +1, 1 notice, 0 renewals; 1 expiring (L1), 0 renewed -> 0%.
+    /// Oct: 0 in, 3 out, net −3; 3 expiring (L2, L4's term, L5), 2 renewed -> 66.67%.
+    /// Nov (to the 20th): 1 in, 0 out, net +1, 2 renewals; nothing expiring -> no renewal %.
+    /// Range: 3 in, 4 out, net −1, 1 notice, 2 renewals, 4 expiring, 2 renewed -> 50%.
+    static func fixture() throws -> UnifiedFixture {
+        let fixture = try UnifiedFixture()
+        try fixture.property("alpha")
+        try fixture.property("beta")
+        for key in ["alpha", "beta"] { try fixture.occupancy(key, "2026-11-20", total: 10, occupied: 9, leased: 9) }
+        try fixture.event("alpha", "2026-09-10", "move_in")
+        try fixture.events("alpha", "2026-09-20", "move_in", count: 2)
+        try fixture.event("alpha", "2026-09-20", "move_out")
+        try fixture.event("alpha", "2026-09-20", "notice")
+        try fixture.events("alpha", "2026-10-05", "move_out", count: 3)
+        try fixture.events("alpha", "2026-11-02", "renewal", count: 2)
+        try fixture.event("alpha", "2026-11-02", "move_in")
+        try fixture.lease("alpha", "L1", unit: "101", resident: "a", start: "2025-10-01", end: "2026-09-30", rent: 1000, status: "past")
+        try fixture.lease("alpha", "L2", unit: "102", resident: "b", start: "2025-11-01", end: "2026-10-31", rent: 1000, status: "past")
+        try fixture.lease("alpha", "L3", unit: "102", resident: "b", start: "2026-11-01", end: "2027-10-31", rent: 1000,
+                          renewal: true, prior: "L2")
+        try fixture.lease("alpha", "L4", unit: "103", resident: "c", start: "2026-11-01", end: "2027-10-31", rent: 1000, renewal: true)
+        try fixture.lease("alpha", "L5", unit: "104", resident: "d", start: "2025-10-16", end: "2026-10-15", rent: 1000)
+        try fixture.lease("alpha", "L6", unit: "105", resident: "e", start: "2025-12-01", end: "2026-11-30", rent: 1000)
+        try fixture.lease("alpha", "L7", unit: "106", resident: "f", start: "2026-06-01", end: "2027-05-31", rent: 1000)
+        try fixture.lease("alpha", "L9", unit: "107", resident: "g", start: "2025-09-01", end: "2026-08-31", rent: 1000, status: "past")
+        try fixture.lease("alpha", "L8", unit: "107", resident: "g", start: "2026-09-01", end: "2027-08-31", rent: 1000,
+                          renewal: true, prior: "L9")
+        try fixture.event("beta", "2026-10-10", "move_in")
+        return fixture
+    }
+
+    @Test func monthlyCountsNetAbsorptionAndRenewalPercent() throws {
+        let fixture = try Self.fixture()
+        let rows = try Metrics.activity(database: try fixture.reader(), properties: ["alpha"],
+                                        from: day("2026-09-15"), to: day("2026-11-20"))
+        #expect(rows.map(\.month) == ["2026-09", "2026-10", "2026-11"])
+        #expect(rows[0].period == Period(from: day("2026-09-15"), to: day("2026-09-30")))
+        #expect(rows[2].period == Period(from: day("2026-11-01"), to: day("2026-11-20")))
+        #expect(rows.map { [$0.moveIns, $0.moveOuts, $0.netAbsorption, $0.notices, $0.renewals, $0.leasesExpiring, $0.renewed] }
+                == [[2, 1, 1, 1, 0, 1, 0], [0, 3, -3, 0, 0, 3, 2], [1, 0, 1, 0, 2, 0, 0]])
+        #expect(rows.map(\.renewalPct) == [0, 66.67, nil])
+        let total = try #require(ActivityRow.rollUp(rows, label: "alpha"))
+        #expect(total.month == nil && [total.moveIns, total.moveOuts, total.netAbsorption, total.renewals] == [3, 4, -1, 2])
+        #expect(total.leasesExpiring == 4 && total.renewed == 2 && total.renewalPct == 50)
+    }
+
+    @Test func defaultRangeIsTwelveMonthsAndThePortfolioIsSummedPerMonth() throws {
+        let fixture = try Self.fixture()
+        let rows = try Metrics.activity(database: try fixture.reader(), properties: ["alpha", "beta"])
+        #expect(rows.count == 24)   // 2025-12 ... 2026-11 for each, months without events included
+        #expect(rows.first?.month == "2025-12" && rows.first?.period.from == day("2025-12-01") && rows[11].month == "2026-11")
+        let byMonth = ActivityRow.rollUpByMonth(rows)
+        #expect(byMonth.count == 12)
+        let september = try #require(byMonth.first { $0.month == "2026-09" })
+        #expect(september.moveIns == 3)   // the 2026-09-10 move-in is inside the default range
+        let october = try #require(byMonth.first { $0.month == "2026-10" })
+        #expect(october.moveIns == 1 && october.moveOuts == 3 && october.netAbsorption == -2)
+    }
+}

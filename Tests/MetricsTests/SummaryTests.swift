@@ -1,0 +1,65 @@
+import OwnerDashCore
+import SQLiteKit
+@testable import Metrics
+import Testing
+
+/// The summary line per property combines occupancy, exposure, delinquency, the 30-day funnel and the month's
+/// move-ins and move-outs; the portfolio line is weighted by units.
+///
+/// alpha (snapshot 2026-11-20, the same counts as OccupancyTests): 10 units, 90% occupied, 90% leased,
+///   exposure 30 = 0 (0%), 60 = 1 (10%), 0 ready, 0 aged; delinquency 100 (0-30) + 400 (90+), prepaid 25:
+///   delinquent 500, net 475; leads 2026-10-21 (outside), 2026-10-22, 2026-11-20 = 2; a lease signed 2026-11-01;
+///   move-ins 2026-10-31 (last month) and 2026-11-01, 2026-11-20 = 2; a move-out 2026-11-05.
+/// beta (snapshot 2026-11-20): 30 units, 80% occupied, 76.67% leased, exposure 30 = 3 (10%), 60 = 4 (13.33%),
+///   3 ready, 1 aged; no delinquency rows (owes nothing); 1 lead.
+/// Portfolio: 40 units, 82.5%, 80%, exposure 30 3/40 = 7.5%, 60 5/40 = 12.5%, ready 3, aged 1, delinquent 500,
+///   net 475, 3 leads, 1 lease, 2 move-ins, 1 move-out.
+@Suite struct SummaryTests {
+    static func fixture() throws -> UnifiedFixture {
+        let fixture = try OccupancyTests.portfolio()
+        try fixture.occupancy("alpha", "2026-11-01", total: 10, occupied: 5, leased: 5)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r1", unit: "101", name: "Ames", 100, 0, 0, 400, prepaid: 25)
+        try fixture.event("alpha", "2026-10-21", "lead")
+        try fixture.event("alpha", "2026-10-22", "lead")
+        try fixture.event("alpha", "2026-11-20", "lead")
+        try fixture.event("alpha", "2026-11-01", "lease_signed")
+        try fixture.event("alpha", "2026-10-31", "move_in")
+        try fixture.event("alpha", "2026-11-01", "move_in")
+        try fixture.event("alpha", "2026-11-20", "move_in")
+        try fixture.event("alpha", "2026-11-05", "move_out")
+        try fixture.event("beta", "2026-11-11", "lead")
+        return fixture
+    }
+
+    @Test func headlineNumbersPerPropertyAndPortfolio() throws {
+        let fixture = try Self.fixture()
+        let rows = try Metrics.summary(database: try fixture.reader(), properties: ["alpha", "beta"])
+        #expect(rows.map(\.property) == ["alpha", "beta"] && rows.map(\.name) == ["Alpha", "Beta"] && rows.map(\.pms) == ["realpage", "yardi"])
+        let alpha = rows[0], beta = rows[1]
+        #expect(alpha.asOf == day("2026-11-20") && alpha.units == 10)
+        #expect([alpha.occupancyPct, alpha.leasedPct, alpha.exposure30Pct, alpha.exposure60Pct] == [90, 90, 0, 10])
+        #expect(alpha.delinquent.cents == 50_000 && alpha.netDelinquent.cents == 47_500)
+        #expect([alpha.leads30Days, alpha.leases30Days, alpha.moveInsMonthToDate, alpha.moveOutsMonthToDate] == [2, 1, 2, 1])
+        #expect([beta.occupancyPct, beta.leasedPct, beta.exposure30Pct, beta.exposure60Pct] == [80, 76.67, 10, 13.33])
+        #expect(beta.vacantReady == 3 && beta.agedVacant90 == 1 && beta.delinquent == .zero && beta.leads30Days == 1)
+
+        let portfolio = try #require(SummaryRow.rollUp(rows))
+        #expect(portfolio.units == 40 && portfolio.properties == 2)
+        #expect([portfolio.occupancyPct, portfolio.leasedPct, portfolio.exposure30Pct, portfolio.exposure60Pct] == [82.5, 80, 7.5, 12.5])
+        #expect(portfolio.vacantReady == 3 && portfolio.agedVacant90 == 1)
+        #expect(portfolio.delinquent.cents == 50_000 && portfolio.netDelinquent.cents == 47_500)
+        #expect([portfolio.leads30Days, portfolio.leases30Days, portfolio.moveInsMonthToDate, portfolio.moveOutsMonthToDate] == [3, 1, 2, 1])
+    }
+
+    /// As of 2026-11-10: alpha's 2026-11-01 snapshot (5 of 10 occupied), no delinquency rows at that date, the
+    /// window 2026-10-12 ... 2026-11-10 (2 leads, 1 lease) and the month 2026-11-01 ... 2026-11-10 (1 move-in,
+    /// 1 move-out); beta has no snapshot by then.
+    @Test func asOfPicksTheSnapshotAndEndsTheWindowsThere() throws {
+        let fixture = try Self.fixture()
+        let rows = try Metrics.summary(database: try fixture.reader(), properties: ["alpha", "beta"], asOf: day("2026-11-10"))
+        #expect(rows.map(\.property) == ["alpha"])
+        let alpha = rows[0]
+        #expect(alpha.asOf == day("2026-11-01") && alpha.occupancyPct == 50 && alpha.delinquent == .zero)
+        #expect([alpha.leads30Days, alpha.leases30Days, alpha.moveInsMonthToDate, alpha.moveOutsMonthToDate] == [2, 1, 1, 1])
+    }
+}
