@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Golden files for what people read: `--help` texts and the demo's output.
+/// Golden files for what people read: `--help` texts (the demo's output: DemoTests).
 ///
 /// `OWNERDASH_RECORD_SNAPSHOTS=1 swift test` rewrites them and fails the run, so nothing is
 /// recorded silently; review the diff and run again.
@@ -33,12 +33,5 @@ enum Snapshot {
         let result = try OwnerDash.run(arguments)
         #expect(result.status == 0)
         try Snapshot.check(result.stdout, named: snapshot)
-    }
-
-    @Test func demoOutput() throws {
-        let data = DataDir()
-        let result = try OwnerDash.run(["demo", "--data-dir", data.path])
-        #expect(result.status == 0)
-        try Snapshot.check(result.stdout.replacingOccurrences(of: data.path, with: "DATA_DIR"), named: "demo.txt")
     }
 }

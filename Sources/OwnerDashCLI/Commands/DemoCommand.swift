@@ -1,90 +1,124 @@
+import Fetch
 import Foundation
+import Ingest
+import Metrics
 import OwnerDashCore
-import RawStore
-import SQLiteKit
+import Render
+import Sync
 
-/// `ownerdash demo`: the pipeline on the bundled sample reports (the simulator-driven demo replaces this later).
+/// `ownerdash demo`: the whole pipeline against the bundled PMS simulator, on a machine with no PMS account.
 struct DemoCommand: Command {
     static let names = ["demo"]
-    static let abstract = "Load the bundled sample RealPage reports and print what was loaded."
+    static let abstract = "Run the whole pipeline against the bundled PMS simulator: ingest its portfolio, print the portfolio summary, write the dashboard."
     static let arguments: [ArgumentSpec] = [
-        .option("--samples", "DIR", help: "directory of sample report files (default: data/samples beside the configuration file)"),
+        .option("--as-of", "YYYY-MM-DD", help: "the simulated property date (default \(defaultAsOf.iso), the simulator's)"),
+        .option("--seed", "N", help: "the simulator's seed (default 7): another seed is another portfolio"),
+        .option("--parallel", "N", help: "downloads at a time, 1-32 (default 8)"),
     ]
     static let discussion = """
-        Loads every .xlsx in the samples directory into realpage_raw.db in the data directory,
-        then prints, per property and report, the rows loaded and the headline numbers they hold.
+        Starts scripts/pms_sim (Python 3, standard library only) on an ephemeral loopback port, with every
+        property of the registry (RealPage and Yardi), then runs one ingest of the whole portfolio into the
+        data directory (fetch -> landing zone, load -> realpage_raw.db and yardi_raw.db, sync -> unified.db;
+        recorded in etl_runs with trigger 'demo'), stops the simulator, prints the portfolio summary
+        (as 'ownerdash query summary --portfolio') and writes the dashboard to <data-dir>/dashboard.html.
+        The simulator's ground truth is left in <data-dir>/simulator/truth.json to compare against.
+        Credentials and endpoints of the environment are ignored: the demo talks to the simulator only.
         """
 
+    /// The simulator's default property date (scripts/pms_sim/cli.py DEFAULT_AS_OF): the demo's numbers are the
+    /// same on every day it is run.
+    static let defaultAsOf = LocalDate(year: 2026, month: 11, day: 20)!
+
     let global: GlobalOptions
-    let samples: String?
+    let asOf: LocalDate
+    let seed: Int
+    let parallel: Int
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
-        samples = parsed.value("--samples")
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else {
+                throw UsageError("ownerdash demo: --as-of must be a date YYYY-MM-DD, not \"\(text)\"")
+            }
+            asOf = date
+        } else {
+            asOf = Self.defaultAsOf
+        }
+        if let text = parsed.value("--seed") {
+            guard let value = Int(text), value >= 0 else {
+                throw UsageError("ownerdash demo: --seed must be a whole number, not \"\(text)\"")
+            }
+            seed = value
+        } else {
+            seed = 7
+        }
+        if let text = parsed.value("--parallel") {
+            guard let value = Int(text), (1...32).contains(value) else {
+                throw UsageError("ownerdash demo: --parallel must be a number from 1 to 32, not \"\(text)\"")
+            }
+            parallel = value
+        } else {
+            parallel = 8
+        }
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
-        let directory = samples ?? URL(fileURLWithPath: global.configPath).deletingLastPathComponent()
-            .appendingPathComponent("data/samples").path
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".xlsx") }.sorted().map { (directory as NSString).appendingPathComponent($0) }
-        guard !files.isEmpty else {
-            throw ConfigurationError("\(directory): no sample .xlsx files (pass --samples DIR)")
-        }
+        let configPath = URL(fileURLWithPath: global.configPath).standardizedFileURL.path
+        let scripts = URL(fileURLWithPath: configPath).deletingLastPathComponent().appendingPathComponent("scripts").path
         try global.dataDirectory.create()
-        let store = try RealPageRawStore(path: global.dataDirectory.realpageRawDatabase)
-        let loader = ReportFileLoader(store: store, configuration: configuration, runID: RunID.new())
-        let result = ReportBatch.load(files, loader: loader, hints: ReportFileHints(), log: log)
+        let started = Date()
+        log.info(nil, "starting the PMS simulator (seed \(seed), property date \(asOf.iso))")
+        let simulator = try DemoSimulator(scripts: scripts, configPath: configPath,
+                                          directory: global.dataDirectory.path("simulator"), seed: seed, asOf: asOf)
+        defer { simulator.stop() }
 
+        let request = IngestRequest(properties: configuration.properties, asOf: asOf, parallel: parallel, trigger: "demo",
+                                    commandLine: "ownerdash demo --as-of \(asOf.iso) --seed \(seed)",
+                                    environment: Self.environment(simulator: simulator))
+        let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
+        let plan: FetchPlan
+        do {
+            plan = try ingest.plan(request)
+        } catch let error as FetchSelectionError {
+            throw ConfigurationError("ownerdash demo: \(error.description)")
+        }
         let output = StandardOutput()
         defer { output.flush() }
-        output.write("Loaded into \(global.dataDirectory.realpageRawDatabase):\n")
-        let rows = result.loaded.map { outcome in
-            [outcome.propertyKey, outcome.report.rawValue, outcome.asOf.iso, String(outcome.rows),
-             outcome.alreadyLoaded ? "already loaded" : "loaded", (outcome.artifact as NSString).lastPathComponent]
+        let result: IngestResult
+        do {
+            result = try ingest.run(request, plan: plan, log: log) { runID in
+                output.write("run \(runID.value)\n")
+                output.flush()
+            }
+        } catch let busy as IngestLockBusy {
+            log.error(nil, busy.description)
+            return .failure
         }
-        output.write(TextTable.render(header: ["property", "report", "as of", "rows", "result", "file"], rows: rows))
-        output.write("\n" + (try headline(store.database)))
-        return result.exitCode
+        simulator.stop()
+        output.write(IngestCommand.summary(result))
+
+        output.write("\nPortfolio as of \(asOf.iso):\n")
+        let unified = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        let summary = try Metrics.run(MetricQuery(metric: .summary, portfolio: true, asOf: asOf), database: unified)
+        output.write(MetricOutput.render(summary, as: .table))
+        let dashboard = global.dataDirectory.path("dashboard.html")
+        try DashboardCommand.write(to: dashboard, dataDirectory: global.dataDirectory, configuration: configuration,
+                                   properties: configuration.properties, asOf: asOf, log: log)
+        output.write("\ndashboard        \(dashboard)\n")
+        output.write("unified.db       \(global.dataDirectory.unifiedDatabase)\n")
+        output.write("simulator truth  \((simulator.directory as NSString).appendingPathComponent("truth.json"))\n")
+        log.info(nil, String(format: "demo finished in %.1f s", Date().timeIntervalSince(started)))
+        return ExitCode(rawValue: result.exitCode) ?? .failure
     }
 
-    /// The numbers an owner would look at first, straight from the raw tables.
-    private func headline(_ database: Database) throws -> String {
-        let rows = try database.query("""
-            SELECT b.property_id, b.as_of_date, sum(b.total_units), sum(b.occupied_units),
-                   round(100.0 * sum(b.occupied_units) / sum(b.total_units), 2),
-                   (SELECT round(sum(d.current_balance), 2) FROM realpage_delinquency d
-                     WHERE d.property_id = b.property_id AND d.as_of_date = b.as_of_date),
-                   (SELECT count(*) FROM realpage_rent_roll r
-                     WHERE r.property_id = b.property_id AND r.as_of_date = b.as_of_date)
-            FROM realpage_box_score b
-            GROUP BY b.property_id, b.as_of_date
-            ORDER BY b.property_id, b.as_of_date
-            """)
-        let table = rows.map { row in row.map { $0.textValue ?? "" } }
-        return "Box score and delinquency by property:\n"
-            + TextTable.render(header: ["property", "as of", "units", "occupied", "occupancy %", "net delinquent $", "rent roll rows"],
-                               rows: table)
-    }
-}
-
-/// A plain aligned text table (numbers right-aligned) for terminal output.
-enum TextTable {
-    static func render(header: [String], rows: [[String]]) -> String {
-        var widths = header.map(\.count)
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+    /// The process environment without any real PMS endpoint or credential, plus the simulator's.
+    static func environment(simulator: DemoSimulator) -> [String: String] {
+        let foreign = ["REALPAGE_", "YARDI_", "OWNERDASH_REALPAGE_", "OWNERDASH_YARDI_", "OWNERDASH_CREDENTIALS"]
+        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
+            !foreign.contains { key.hasPrefix($0) }
         }
-        func isNumber(_ s: String) -> Bool { !s.isEmpty && Double(s.replacingOccurrences(of: ",", with: "")) != nil }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                return isNumber(cell) ? pad + cell : cell + pad
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }
-        var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        lines += rows.map(line)
-        return lines.joined(separator: "\n") + "\n"
+        environment.merge(simulator.environment) { $1 }
+        return environment
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import OwnerDashCore
+
+/// The bundled PMS simulator (scripts/pms_sim) on an ephemeral loopback port, for `ownerdash demo`.
+///
+/// It is started with `--exit-on-stdin-eof` and this process holds its stdin: however the demo ends (error,
+/// Ctrl-C, kill -9), the simulator sees end-of-file and exits, so no server is left behind.
+final class DemoSimulator {
+    private let process = Process()
+    private let input = Pipe()
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    /// Where the simulator wrote its ground truth (truth.json).
+    let directory: String
+    /// The simulator's package directory (`scripts/pms_sim`).
+    private let package: String
+
+    /// Starts `python3 <scripts>/pms_sim` for the registry at `configPath` and waits until it listens.
+    init(scripts: String, configPath: String, directory: String, seed: Int, asOf: LocalDate) throws {
+        package = (scripts as NSString).appendingPathComponent("pms_sim")
+        guard FileManager.default.fileExists(atPath: (package as NSString).appendingPathComponent("__main__.py")) else {
+            throw ConfigurationError("\(package): the PMS simulator is missing (ownerdash demo runs it from the repository's scripts/ directory)")
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", package, "--port", "0", "--seed", String(seed), "--as-of", asOf.iso,
+                             "--dir", directory, "--config", configPath, "--no-ledger-truth", "--exit-on-stdin-eof"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        do {
+            try process.run()
+        } catch {
+            throw ConfigurationError("cannot start the PMS simulator with python3: \(error.localizedDescription)")
+        }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on ") else {
+            let stderr = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+            process.terminate()
+            throw ConfigurationError("the PMS simulator did not start: \((stderr.isEmpty ? text : stderr).prefix(300))")
+        }
+        base = String(text.dropFirst("listening on ".count))
+        // Nobody reads the simulator's stderr from here on; a full pipe must never stall it.
+        errors.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+    }
+
+    deinit { stop() }
+
+    /// The endpoint overrides and the simulator's credentials, under the names of DESIGN section 3.
+    var environment: [String: String] {
+        [
+            "OWNERDASH_REALPAGE_REPORTS_URL": base + "/realpage/reports/v1",
+            "OWNERDASH_REALPAGE_RPX_URL": base + "/realpage/rpx/partner/OwnerDash/OwnerDash.svc",
+            "OWNERDASH_YARDI_URL": base + "/yardi/webservices",
+            "REALPAGE_TOKEN_COMMAND": "python3 '\(package)' token",
+            "REALPAGE_RPX_LICENSE_KEY": "sim-rpx-license-key",
+            "YARDI_USERNAME": "simuser", "YARDI_PASSWORD": "simpass", "YARDI_SERVER_NAME": "sim_sql",
+            "YARDI_DATABASE": "sim_voyager", "YARDI_INTERFACE_ENTITY": "OwnerDash",
+            "YARDI_INTERFACE_LICENSE": "sim-yardi-license",
+        ]
+    }
+
+    /// Closes the simulator's stdin and waits for it to exit.
+    func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

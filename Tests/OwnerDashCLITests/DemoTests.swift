@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// `ownerdash demo` end to end: the simulator's whole portfolio (25 RealPage and 5 Yardi properties) fetched, loaded
+/// and synced by the built binary, then every property's answers read back through `ownerdash query --format json`
+/// (what an analyst's script would do) and compared with the simulator's ground truth, which it computes from the
+/// generated portfolio, never from the bytes it serves (scripts/pms_sim/truth.py).
+///
+/// Exact for counts, to the cent for money. The one documented difference: Yardi renewals, which Yardi's resident
+/// records date at the renewal lease's start rather than its signing (ARCHITECTURE.md, Yardi sync rules).
+@Suite struct DemoTests {
+    typealias Object = [String: Any]
+
+    @Test func demoIngestsThePortfolioAndEveryAnswerMatchesTheSimulatorsTruth() throws {
+        let data = DataDir()
+        let demo = try OwnerDash.run(["demo", "--data-dir", data.path])
+        #expect(demo.status == 0, "stderr: \(demo.stderr.suffix(2000))")
+        let truthData = try Data(contentsOf: data.url.appendingPathComponent("simulator/truth.json"))
+        let truth = try #require(try JSONSerialization.jsonObject(with: truthData) as? Object)
+        let properties = try #require(truth["properties"] as? [String: Object])
+        #expect(properties.count == 30)
+
+        // What people read: the golden output, with the run id masked.
+        let masked = demo.stdout.replacingOccurrences(of: data.path, with: "DATA_DIR")
+            .replacingOccurrences(of: #"run \d{8}T\d{6}Z-[0-9a-f]{4}"#, with: "run RUN_ID", options: .regularExpression)
+        try Snapshot.check(masked, named: "demo.txt")
+
+        let occupancy = try rowsByProperty(query("occupancy", data))
+        let exposure = try rowsByProperty(query("exposure", data))
+        let delinquency = try rowsByProperty(query("delinquency", data))
+        let funnel = try rowsByProperty(query("funnel", data))
+        let pricing = try query("pricing", data)["rows"] as? [Object] ?? []
+        let activity = try query("activity", data, ["--from", "2025-12-01", "--to", "2026-11-20"])["rows"] as? [Object] ?? []
+
+        for (key, fact) in properties.sorted(by: { $0.key < $1.key }) {
+            let counts = try #require(fact["unit_counts"] as? Object)
+            let o = try #require(occupancy[key], "occupancy of \(key)")
+            expectEqual(o, ["units": counts["total_units"], "occupied": counts["occupied"],
+                            "occupancy_pct": fact["physical_occupancy_pct"], "leased": fact["leased_units"],
+                            "leased_pct": fact["leased_pct"], "vacant": counts["vacant"],
+                            "vacant_leased": counts["vacant_leased"], "vacant_ready": counts["vacant_ready"],
+                            "vacant_not_ready": counts["vacant_not_ready"], "aged_vacant_90": counts["aged_vacant_90"],
+                            "on_notice": counts["on_notice"], "notice_leased": counts["notice_leased"],
+                            "model": counts["model"], "down": counts["down"]], "\(key) occupancy")
+
+            let e = try #require(exposure[key], "exposure of \(key)")
+            let windows = try #require(fact["exposure"] as? [String: Object])
+            for (label, column) in [("now", "exposure_now"), ("30", "exposure_30"), ("60", "exposure_60")] {
+                expectEqual(e, [column: windows[label]?["units"], column + "_pct": windows[label]?["pct"]], "\(key) exposure")
+            }
+
+            let d = try #require(delinquency[key], "delinquency of \(key)")
+            let totals = try #require((fact["delinquency"] as? Object)?["totals"] as? Object)
+            expectEqual(d, ["balance_0_30": totals["balance_0_30"], "balance_31_60": totals["balance_31_60"],
+                            "balance_61_90": totals["balance_61_90"], "balance_over_90": totals["balance_over_90"],
+                            "delinquent": totals["delinquent"], "prepaid": totals["prepaid"], "net": totals["net"],
+                            "residents_delinquent": totals["residents_delinquent"]], "\(key) delinquency")
+
+            let f = try #require(funnel[key], "funnel of \(key)")
+            let window = try #require(fact["funnel_30d"] as? Object)
+            expectEqual(f, ["from": window["window_start"], "to": window["window_end"], "leads": window["leads"],
+                            "tours": window["tours"], "applications": window["applications"],
+                            "approvals": window["approvals"], "leases": window["leases"]], "\(key) funnel")
+
+            let plans = pricing.filter { $0["property"] as? String == key }
+            let truthPlans = try #require(fact["pricing"] as? [Object])
+            #expect(plans.count == truthPlans.count, "\(key) floorplans")
+            for plan in truthPlans {
+                let code = (plan["floorplan"] as? String ?? "").lowercased()
+                guard let row = plans.first(where: { ($0["floorplan"] as? String)?.lowercased() == code }) else {
+                    Issue.record("\(key) floorplan \(code) missing from query pricing")
+                    continue
+                }
+                expectEqual(row, ["units": plan["units"], "occupied": plan["occupied_units"], "avg_sqft": plan["avg_sqft"],
+                                  "in_place_rent": plan["in_place_rent"], "asking_rent": plan["asking_rent"]],
+                            "\(key) pricing \(code)")
+            }
+
+            let months = try #require(fact["activity_by_month"] as? [String: Object])
+            let isYardi = fact["pms"] as? String == "yardi"
+            for row in activity where row["property"] as? String == key {
+                guard let month = row["month"] as? String, let expected = months[month] else { continue }
+                var fields: Object = ["move_ins": expected["move_ins"], "move_outs": expected["move_outs"],
+                                      "notices": expected["notices"]]
+                if !isYardi { fields["renewals"] = expected["renewals"] }
+                expectEqual(row, fields, "\(key) activity \(month)")
+            }
+        }
+
+        // The run is recorded, and the dashboard names every property.
+        let runs = try OwnerDash.run(["runs", "list", "--data-dir", data.path])
+        #expect(runs.status == 0)
+        #expect(runs.stdout.contains("demo") && runs.stdout.contains("succeeded"), "\(runs.stdout)")
+        let dashboard = try String(contentsOf: data.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
+        for fact in properties.values {
+            let name = try #require(fact["name"] as? String)
+            #expect(dashboard.contains(escapeHTML(name)), "dashboard lacks \(name)")
+        }
+    }
+
+    /// `ownerdash query METRIC --format json` over the whole portfolio.
+    private func query(_ metric: String, _ data: DataDir, _ extra: [String] = []) throws -> Object {
+        let result = try OwnerDash.run(["query", metric, "--format", "json", "--data-dir", data.path] + extra)
+        #expect(result.status == 0, "query \(metric): \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? Object)
+    }
+
+    private func rowsByProperty(_ answer: Object) throws -> [String: Object] {
+        let rows = try #require(answer["rows"] as? [Object])
+        return Dictionary(rows.map { ($0["property"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Numbers compare as numbers (to the cent: both sides are printed with at most 4 decimals), text as text.
+    private func expectEqual(_ row: Object, _ expected: Object, _ what: String,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+        for (field, boxed) in expected {
+            let actual = row[field]
+            let value = Self.unwrap(boxed)
+            if let a = (actual as? NSNumber)?.doubleValue, let b = (value as? NSNumber)?.doubleValue {
+                #expect(abs(a - b) < 0.00001, "\(what): \(field) is \(a), truth \(b)", sourceLocation: sourceLocation)
+            } else {
+                let (a, b) = (actual.map { "\($0)" } ?? "nil", value.map { "\($0)" } ?? "nil")
+                #expect(a == b, "\(what): \(field) is \(a), truth \(b)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// The value inside an `Optional` boxed as `Any` (truth lookups are optional), or nil.
+    private static func unwrap(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.map(\.value)
+    }
+
+    private func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
