@@ -1,15 +1,179 @@
 import OwnerDashCore
 import SQLiteKit
 
-/// RealPage rules: RPX `unitlist`/residents/leases win for units and people, the OneSite reports fill in.
+/// RealPage rules: the RPX SOAP snapshots (unitlist, getresidentlistinfo, getleaseinfo) win for units, people and
+/// leases; the OneSite reports give what RPX lacks (floorplan codes, the delinquency aging, the prospect activity)
+/// and stand in for RPX when it is missing (the Rent Roll for units and residents, the Activity report for resident
+/// events). One file per unified table under `RealPage/`, each saying which source wins.
+///
+/// Property date: the PMS's own date, RPX `getsitelist` `SysDate` (date part) of the latest getsitelist snapshot;
+/// without one, the as-of date of the latest Rent Roll or Box Score snapshot; without those, the latest as-of date
+/// of anything loaded for the property.
+///
+/// Snapshots read (`RealPageSnapshots`): each RPX operation's latest snapshot (RPX answers "now", its as-of date is
+/// only the day it was fetched); each report's latest snapshot dated on or before the property date, else its
+/// latest. `RealPageCrossChecks` warns when a report is read from another date than the property date.
 struct RealPageSource: PropertySource {
     func propertyDate(_ context: SyncContext) throws -> LocalDate? {
-        throw SyncError.noRawData(property: context.property.key, detail: "RealPage sync rules not written yet")
+        guard let text = try context.database.scalar(Self.propertyDateQuery, [":property": .text(context.property.key)])?.textValue else {
+            return nil
+        }
+        guard let date = LocalDate(iso: text) else {
+            throw RealPageRuleError("the property date '\(text)' (getsitelist SysDate, else a report as-of date) is not YYYY-MM-DD")
+        }
+        return date
     }
 
     func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult {
-        SourceSyncResult(rows: [:], unitSource: "")
+        let realpage = try RealPageSync(context: context, asOf: asOf)
+        // Unknown vocabulary fails the property before anything is written (see each rule file).
+        try RealPageUnits.requireKnownStatuses(realpage)
+        try RealPageResidents.requireKnownStatuses(realpage)
+        try RealPageLeases.requireKnownStatuses(realpage)
+        var rows: [String: Int] = [:]
+        let unitSource: String
+        if realpage.hasUnitList {
+            rows["unified_units"] = try realpage.run(RealPageUnits.insertFromUnitList)
+            unitSource = RealPageUnits.unitListSource
+        } else {
+            rows["unified_units"] = try realpage.run(RealPageUnits.insertFromRentRoll)
+            unitSource = RealPageUnits.rentRollSource
+        }
+        if realpage.hasResidents {
+            rows["unified_residents"] = try realpage.run(RealPageResidents.insert)
+        } else {
+            rows["unified_residents"] = try realpage.run(RealPageResidents.insertFromRentRoll)
+        }
+        rows["unified_leases"] = try realpage.run(RealPageLeases.insert)
+        rows["unified_lease_residents"] = try realpage.run(RealPageLeases.insertLeaseResidents)
+        rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
+            + realpage.run(RealPageActivity.insertResidentEvents)
+        rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
+        return SourceSyncResult(rows: rows, unitSource: unitSource)
     }
 
-    func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] { [] }
+    func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
+        try RealPageCrossChecks.warnings(RealPageSync(context: context, asOf: asOf))
+    }
+
+    static let propertyDateQuery = """
+        WITH latest_site AS (
+            SELECT max(as_of_date) AS as_of_date FROM realpage_raw.loaded_artifacts
+            WHERE property_id = :property AND report_type = 'getsitelist'
+        ),
+        sys_date AS (
+            SELECT substr(s.sys_date, 1, 10) AS day
+            FROM realpage_raw.realpage_sites s, latest_site
+            WHERE s.property_id = :property AND s.as_of_date = latest_site.as_of_date AND s.sys_date IS NOT NULL
+            ORDER BY s.source_row LIMIT 1
+        )
+        SELECT coalesce(
+            (SELECT day FROM sys_date),
+            (SELECT max(as_of_date) FROM realpage_raw.loaded_artifacts
+             WHERE property_id = :property AND report_type IN ('rent_roll', 'box_score')),
+            (SELECT max(as_of_date) FROM realpage_raw.loaded_artifacts WHERE property_id = :property))
+        """
+}
+
+/// The snapshots one RealPage property's sync reads: the as-of date chosen for each report or RPX operation.
+struct RealPageSnapshots {
+    /// RPX operations (`loaded_artifacts.report_type`) and the SQL parameter naming each one's snapshot date.
+    static let rpx: [(operation: String, parameter: String)] = [
+        ("getsitelist", ":sites_snapshot"),
+        ("unitlist", ":units_snapshot"),
+        ("getresidentlistinfo", ":residents_snapshot"),
+        ("getleaseinfo", ":leases_snapshot"),
+    ]
+    /// OneSite reports (`loaded_artifacts.report_type`) and their snapshot parameters.
+    static let reports: [(report: String, parameter: String)] = [
+        ("rent_roll", ":rent_roll_snapshot"),
+        ("box_score", ":box_score_snapshot"),
+        ("delinquency", ":delinquency_snapshot"),
+        ("activity", ":activity_snapshot"),
+        ("monthly_summary", ":monthly_summary_snapshot"),
+    ]
+
+    /// report_type -> as-of date of the snapshot read.
+    var dates: [String: String] = [:]
+
+    /// RPX: the latest snapshot; reports: the latest on or before the property date, else the latest.
+    init(_ context: SyncContext, asOf: LocalDate) throws {
+        let rows = try context.database.query(Self.chosen, [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
+        for row in rows {
+            if let report = row[0].textValue, let date = row[1].textValue { dates[report] = date }
+        }
+    }
+
+    /// `:units_snapshot` ... bound to the chosen dates (NULL, which matches no row, when nothing is loaded).
+    var parameters: [String: SQLValue] {
+        var values: [String: SQLValue] = [:]
+        for (operation, parameter) in Self.rpx { values[parameter] = SQLValue(dates[operation]) }
+        for (report, parameter) in Self.reports { values[parameter] = SQLValue(dates[report]) }
+        return values
+    }
+
+    static let chosen = """
+        SELECT report_type,
+               CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
+                                         'getleaseinfo', 'getrentableitems')
+                    THEN max(as_of_date)
+                    ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
+        FROM realpage_raw.loaded_artifacts
+        WHERE property_id = :property
+        GROUP BY report_type
+        """
+}
+
+/// One RealPage property being synced: runs rule SQL with `:property`, `:as_of`, `:run_id`, the snapshot dates and
+/// the source choices (`:units_from_rpx`, `:residents_from_rpx`) bound.
+struct RealPageSync {
+    let context: SyncContext
+    let asOf: LocalDate
+    let snapshots: RealPageSnapshots
+    /// The unitlist snapshot read holds units: RPX wins for units, else the Rent Roll stands in.
+    let hasUnitList: Bool
+    /// The getresidentlistinfo snapshot read holds residents: RPX wins for people and resident events.
+    let hasResidents: Bool
+
+    init(context: SyncContext, asOf: LocalDate) throws {
+        self.context = context
+        self.asOf = asOf
+        snapshots = try RealPageSnapshots(context, asOf: asOf)
+        let parameters = snapshots.parameters.merging([":property": .text(context.property.key)]) { $1 }
+        hasUnitList = try context.database.scalar("""
+            SELECT EXISTS (SELECT 1 FROM realpage_raw.realpage_units
+                           WHERE property_id = :property AND as_of_date = :units_snapshot)
+            """, parameters.filter { [":property", ":units_snapshot"].contains($0.key) })?.integerValue == 1
+        hasResidents = try context.database.scalar("""
+            SELECT EXISTS (SELECT 1 FROM realpage_raw.realpage_residents
+                           WHERE property_id = :property AND as_of_date = :residents_snapshot)
+            """, parameters.filter { [":property", ":residents_snapshot"].contains($0.key) })?.integerValue == 1
+    }
+
+    var parameters: [String: SQLValue] {
+        snapshots.parameters.merging([
+            ":run_id": .text(context.runID),
+            ":units_from_rpx": .integer(hasUnitList ? 1 : 0),
+            ":residents_from_rpx": .integer(hasResidents ? 1 : 0),
+        ]) { $1 }
+    }
+
+    /// Runs one INSERT rule (with any extra parameters); returns the rows it wrote.
+    func run(_ sql: String, _ extra: [String: SQLValue] = [:]) throws -> Int {
+        try context.run(sql, asOf: asOf, parameters.merging(extra) { $1 })
+    }
+
+    /// Runs one query (checks), binding only the parameters its SQL names.
+    func rows(_ sql: String) throws -> [[SQLValue]] {
+        let statement = try context.database.prepare(sql)
+        var values = context.propertyParameters.merging(parameters) { $1 }
+        values[":as_of"] = .text(asOf.iso)
+        return try statement.query(values.filter { statement.hasParameter($0.key) })
+    }
+}
+
+/// Raw RealPage data the rules refuse to guess about (an unmapped status text): the property fails.
+struct RealPageRuleError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,155 @@
+/// unified_activity from RealPage: prospect events from the Activity report (realpage_activity) and resident events
+/// from RPX getresidentlistinfo / getleaseinfo (realpage_residents, realpage_leases), every event dated on or before
+/// the property date.
+///
+/// Which source wins — one source per event type, so nothing is counted twice:
+///
+/// | event_type | source | rule (Activity report `Type`, case and blanks ignored) |
+/// | --- | --- | --- |
+/// | lead | Activity report | a first contact: E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit |
+/// | tour | Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in: one row is a lead and a tour, so it gives both events) |
+/// | application | Activity report | Online Leasing Agreement, Application |
+/// | approval | Activity report | Application Approved |
+/// | denial | Activity report | Application Denied |
+/// | cancellation | Activity report | Application Canceled / Cancelled |
+/// | move_in | RPX residents | `moveindate` of each household (its head's row) that is current, on notice or former |
+/// | move_out | RPX residents | `moveoutdate` of those households |
+/// | notice | RPX residents | `noticegivendate` of those households |
+/// | renewal | RPX leases | `LeaseSignedDate` of each renewal lease (RealPageLeases.is_renewal) |
+/// | lease_signed | RPX leases | `LeaseSignedDate` of each household's first lease (is_renewal 0) |
+/// | other | Activity report | every other type (Notes, Event, Signature, ...); and Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead |
+///
+/// Without an RPX getresidentlistinfo snapshot, the Activity report is the source of the resident events too:
+/// Leased -> lease_signed, Move-In -> move_in, Move-Out -> move_out, Notice to Vacate -> notice, Renewal Signed ->
+/// renewal (only its ~30-day window then).
+///
+/// Why RPX for resident events: it holds every household's history (getresidentlistinfo status ALL), so move-ins,
+/// move-outs and notices per month cover the whole ledger window, not only the report's 30 days. Its one limit:
+/// getleaseinfo keeps a former household's leases for 365 days, and getresidentlistinfo carries only its last lease,
+/// so an older renewal or first lease of a household gone more than a year (not its last lease) has no signing date.
+///
+/// Activity report snapshots: the latest on or before the property date, plus the older ones for the days before the
+/// first activity of every newer one (each day is read from the newest snapshot that covers it, so overlapping
+/// 30-day windows of daily loads are not counted twice and the funnel keeps its history).
+///
+/// Columns: `pms_event_type` keeps the report's `Type`, or for resident events the RPX field the date came from;
+/// report events: `party_name` the report's Name (`Last, First`), `unit_number` its Bldg/Unit matched to a
+/// unified unit (`01-1401` -> `1401`), `source` the Ad Source, `agent` the Leasing Consultant; resident events:
+/// `party_name` the head of household, `party_id` the household's ReshID. A report type not in `activityVocabulary`
+/// is kept as `other` and warned about by RealPageCrossChecks.
+enum RealPageActivity {
+    /// Activity report types (lower case) -> event_type; `resident_event` types are RPX's when RPX residents are
+    /// loaded; `also_tour` rows give a tour too.
+    static let activityVocabulary = """
+        realpage_activity_type (type_text, event_type, resident_event, also_tour) AS (VALUES
+            ('e-mail',                   'lead',         0, 0),
+            ('email',                    'lead',         0, 0),
+            ('phone call',               'lead',         0, 0),
+            ('internet',                 'lead',         0, 0),
+            ('text message',             'lead',         0, 0),
+            ('text conversation',        'lead',         0, 0),
+            ('fax/letter',               'lead',         0, 0),
+            ('visit',                    'lead',         0, 1),
+            ('visit (return)',           'tour',         0, 0),
+            ('videotelephony - tour',    'tour',         0, 0),
+            ('self-guided - tour',       'tour',         0, 0),
+            ('pre-recorded - tour',      'tour',         0, 0),
+            ('tour',                     'tour',         0, 0),
+            ('online leasing agreement', 'application',  0, 0),
+            ('application',              'application',  0, 0),
+            ('application approved',     'approval',     0, 0),
+            ('application denied',       'denial',       0, 0),
+            ('application canceled',     'cancellation', 0, 0),
+            ('application cancelled',    'cancellation', 0, 0),
+            ('leased',                   'lease_signed', 1, 0),
+            ('move-in',                  'move_in',      1, 0),
+            ('move-out',                 'move_out',     1, 0),
+            ('notice to vacate',         'notice',       1, 0),
+            ('renewal signed',           'renewal',      1, 0),
+            ('notes',                    'other',        0, 0),
+            ('event',                    'other',        0, 0),
+            ('signature',                'other',        0, 0)
+        )
+        """
+
+    /// Activity rows to read: each day from the newest snapshot (on or before the chosen one) that covers it.
+    static let activityRows = """
+        activity_snapshot AS (
+            SELECT as_of_date, min(activity_date) AS first_date
+            FROM realpage_raw.realpage_activity
+            WHERE property_id = :property AND as_of_date <= :activity_snapshot
+            GROUP BY as_of_date
+        ),
+        activity_covered AS (
+            SELECT s.as_of_date,
+                   (SELECT min(n.first_date) FROM activity_snapshot n WHERE n.as_of_date > s.as_of_date) AS newer_from
+            FROM activity_snapshot s
+        ),
+        activity AS (
+            SELECT a.*, v.event_type AS mapped_type, v.resident_event, v.also_tour
+            FROM realpage_raw.realpage_activity a
+            JOIN activity_covered c ON c.as_of_date = a.as_of_date
+            LEFT JOIN realpage_activity_type v ON v.type_text = lower(trim(a.activity_type))
+            WHERE a.property_id = :property AND (c.newer_from IS NULL OR a.activity_date < c.newer_from)
+              AND a.activity_date <= :as_of
+        )
+        """
+
+    static let insertReportEvents = """
+        WITH \(activityVocabulary), \(activityRows),
+        event AS (
+            SELECT a.*, 0 AS k,
+                   CASE WHEN a.mapped_type IS NULL THEN 'other'
+                        WHEN a.resident_event = 1 AND :residents_from_rpx = 1 THEN 'other'
+                        ELSE a.mapped_type END AS event_type
+            FROM activity a
+            UNION ALL
+            SELECT a.*, 1, 'tour' FROM activity a WHERE a.also_tour = 1
+        ),
+        -- The report's Bldg/Unit (`01-1401`) or Unit, as unified_units numbers it.
+        unit_alias AS MATERIALIZED (
+            SELECT unit_number AS alias, unit_number FROM unified_units WHERE unified_property_id = :property
+            UNION ALL
+            SELECT building || '-' || unit_number, unit_number FROM unified_units
+            WHERE unified_property_id = :property AND building IS NOT NULL
+        )
+        INSERT INTO unified_activity (
+            unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
+        SELECT :property, e.activity_date, e.event_type, e.activity_type,
+               coalesce((SELECT min(u.unit_number) FROM unit_alias u WHERE u.alias = e.unit_number), e.unit_number),
+               e.party_name, NULL, nullif(trim(e.source), ''), nullif(trim(e.agent), '')
+        FROM event e
+        ORDER BY e.activity_date, e.as_of_date, e.source_row, e.k
+        """
+
+    static let insertResidentEvents = """
+        WITH \(RealPageLeases.leaseRows), \(RealPageUnits.rpxUnit),
+        resident_event (event_date, event_type, pms_event_type, unit_id, unit_number, name, household_id, source_row) AS (
+            SELECT move_in_date, 'move_in', 'moveindate', unit_id, unit_number, name, household_id, source_row
+            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            UNION ALL
+            SELECT move_out_date, 'move_out', 'moveoutdate', unit_id, unit_number, name, household_id, source_row
+            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            UNION ALL
+            SELECT notice_given_date, 'notice', 'noticegivendate', unit_id, unit_number, name, household_id, source_row
+            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            UNION ALL
+            SELECT l.signed_date, CASE WHEN l.is_renewal THEN 'renewal' ELSE 'lease_signed' END,
+                   CASE WHEN l.from_residents = 1 THEN 'leasesigneddate' ELSE 'LeaseSignedDate' END,
+                   l.unit_id, (SELECT unit_number FROM rpx_household h WHERE h.household_id = l.household_id),
+                   coalesce((SELECT name FROM rpx_household h WHERE h.household_id = l.household_id),
+                            l.head_of_household_name),
+                   l.household_id, l.source_row
+            FROM rpx_lease l
+            WHERE l.signed_date <= :as_of
+        )
+        INSERT INTO unified_activity (
+            unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
+        SELECT :property, e.event_date, e.event_type, e.pms_event_type,
+               coalesce((SELECT unified_unit FROM rpx_unit u WHERE u.unit_id = e.unit_id), e.unit_number),
+               e.name, e.household_id, NULL, NULL
+        FROM resident_event e
+        WHERE :residents_from_rpx = 1 AND e.event_date IS NOT NULL AND e.event_date <= :as_of
+        ORDER BY e.event_date, e.event_type, e.household_id, e.source_row
+        """
+}

@@ -1,0 +1,58 @@
+/// unified_delinquency from RealPage, at the property date: one row per resident account of the Delinquent and
+/// Prepaid report (realpage_delinquency) — RealPage's own aging, copied, not recomputed.
+///
+/// Which source wins: the report (RPX has balances but no aging). RPX getresidentlistinfo only names the household of
+/// a row that lacks a Resh ID; RealPageCrossChecks compares the report's total with the RPX household balances.
+///
+/// - resident_id: the row's Resh ID (the household id unified_residents, unified_units and unified_leases use). A row
+///   without one takes the ReshID of the getresidentlistinfo household on the same unit whose head is named alike
+///   (`Last, First`, case and blanks ignored; the latest move-in if several), else `unit/name` (`1230/Hall, Brian`):
+///   stable across syncs of the same report and never equal to a numeric ReshID. Rows of the same resident_id (one
+///   household printed twice) are added up.
+/// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); balance_0_30, balance_31_60,
+///   balance_61_90, balance_over_90: the report's aging columns (Current/30/60/90+ Days); prepaid: Total Prepaid as a
+///   positive amount (0 when the report prints none). Sums in integer cents, stored as dollars rounded to cents.
+/// - resident_status (`Status`): Current resident -> current, Notice -> notice, Former resident -> former, Future
+///   resident / Applicant -> future / applicant; other texts are kept as printed.
+/// - as_of_date is the property date (the report is read from its latest snapshot on or before it).
+enum RealPageDelinquency {
+    static let source = "realpage: realpage_delinquency (Delinquent and Prepaid report)"
+
+    static let insert = """
+        WITH \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember),
+        \(RealPageResidents.rpxHousehold), \(RealPageUnits.rpxUnit),
+        account AS (
+            SELECT d.*,
+                   coalesce(nullif(trim(d.resident_id), ''),
+                            (SELECT h.household_id FROM rpx_household h
+                             LEFT JOIN rpx_unit u ON u.unit_id = h.unit_id
+                             WHERE d.unit_number IN (h.unit_number, u.unified_unit)
+                               AND lower(replace(h.name, ' ', '')) = lower(replace(d.resident_name, ' ', ''))
+                             ORDER BY h.move_in_date DESC LIMIT 1),
+                            d.unit_number || '/' || coalesce(d.resident_name, '')) AS resident_key,
+                   CASE lower(trim(d.resident_status))
+                       WHEN 'current resident' THEN 'current' WHEN 'current' THEN 'current'
+                       WHEN 'notice' THEN 'notice' WHEN 'notice resident' THEN 'notice' WHEN 'on notice' THEN 'notice'
+                       WHEN 'former resident' THEN 'former' WHEN 'former' THEN 'former'
+                       WHEN 'future resident' THEN 'future' WHEN 'future' THEN 'future'
+                       WHEN 'applicant' THEN 'applicant'
+                       ELSE d.resident_status END AS unified_status
+            FROM realpage_raw.realpage_delinquency d
+            WHERE d.property_id = :property AND d.as_of_date = :delinquency_snapshot
+        )
+        INSERT INTO unified_delinquency (
+            unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
+            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
+        SELECT :property, :as_of, resident_key, min(unit_number), min(resident_name), min(unified_status),
+               sum(CAST(round(current_balance * 100) AS INTEGER)) / 100.0,
+               sum(CAST(round(balance_0_30 * 100) AS INTEGER)) / 100.0,
+               sum(CAST(round(balance_31_60 * 100) AS INTEGER)) / 100.0,
+               sum(CAST(round(balance_61_90 * 100) AS INTEGER)) / 100.0,
+               sum(CAST(round(balance_over_90 * 100) AS INTEGER)) / 100.0,
+               sum(CAST(round(abs(coalesce(prepaid, 0)) * 100) AS INTEGER)) / 100.0,
+               :source, :run_id
+        FROM account
+        GROUP BY resident_key
+        ORDER BY min(source_row)
+        """
+}

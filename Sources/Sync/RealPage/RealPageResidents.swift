@@ -1,0 +1,152 @@
+/// unified_residents from RealPage: one row per household member of RPX `getresidentlistinfo` (realpage_residents,
+/// status ALL: current, future, former households and applicants), or, without that snapshot, one row per named
+/// resident of the Rent Roll.
+///
+/// Which source wins: getresidentlistinfo is the RealPage source of people (status, dates, household balance);
+/// getleaseinfo (realpage_leases) gives `current_rent`, the rent of the member's lease. The Rent Roll stands in only
+/// when no getresidentlistinfo snapshot holds residents.
+///
+/// `resident_id`: the household's ReshID (`residenthouseholdid`) for the head of household — the id the Rent Roll,
+/// the Delinquent and Prepaid report, getleaseinfo and unified_units use — and `ReshID-ResidentMemberID` for every
+/// other member (`25200003-25600004`). The head is the member with `hohbit` TRUE (else the household's first member
+/// listed). `balance` is the household's balance, on the head's row only (RPX sends it there; the other members'
+/// rows are NULL, so sums over residents are household sums). `name` is `Last, First`, as OneSite prints it.
+/// RPX lists a member once per lease row; when a member is listed twice, the row of the most current status wins
+/// (Current, Future Lease, Applicant - Lease Signed, Applicant, Former).
+///
+/// Status (`leasestatus`, case and surrounding blanks ignored) -> unified status:
+///
+/// | RPX | unified |
+/// | --- | --- |
+/// | Current | current, or notice when `noticefordate`/`noticegivendate` is set or `leasetype` is `Notice given - move out` (RPX has no Notice status) |
+/// | Future Lease | current (a current household whose next lease is signed) |
+/// | Applicant - Lease Signed | future |
+/// | Applicant | applicant |
+/// | Former | former |
+/// | Former Applicant | not a resident: skipped |
+///
+/// Any other status fails the property naming the residents (`requireKnownStatuses`).
+///
+/// Rent Roll fallback: one row per named Rent Roll row. `resident_id` is its Resh ID, else `unit/name`
+/// (`1101/Ramirez, Laura`: stable while the same household holds the unit, never equal to a numeric ReshID); status:
+/// a resident status text as above (`Applicant - Lease Signed` -> future), else notice on an `Occupied NTV*` unit,
+/// future on a vacant unit, current otherwise; `current_rent` its Lease Rent, `balance` its Balance.
+enum RealPageResidents {
+    /// RPX `leasestatus` -> unified status; `priority` picks a member's row when it is listed twice.
+    static let residentStatusVocabulary = """
+        realpage_resident_status (status_text, status, priority) AS (VALUES
+            ('current',                  'current',   1),
+            ('future lease',             'current',   2),
+            ('applicant - lease signed', 'future',    3),
+            ('applicant',                'applicant', 4),
+            ('former',                   'former',    5),
+            ('former applicant',         NULL,        6)
+        )
+        """
+
+    /// One row per household member (`resident_key` = its unified resident_id, `is_head`), status mapped.
+    static let rpxMember = """
+        rpx_member AS MATERIALIZED (
+            SELECT m.*,
+                   row_number() OVER (PARTITION BY m.household_id
+                                      ORDER BY coalesce(m.head_of_household, 0) DESC, m.priority, m.source_row) = 1 AS is_head
+            FROM (
+                SELECT r.*, s.priority,
+                       CASE WHEN s.status = 'current' AND (r.notice_for_date IS NOT NULL OR r.notice_given_date IS NOT NULL
+                                                           OR lower(trim(r.lease_type)) LIKE 'notice given%')
+                            THEN 'notice' ELSE s.status END AS unified_status,
+                       coalesce(r.resident_member_id, 'row' || r.source_row) AS member_key,
+                       CASE WHEN r.first_name IS NULL THEN r.last_name
+                            WHEN r.last_name IS NULL THEN r.first_name
+                            ELSE r.last_name || ', ' || r.first_name END AS name,
+                       row_number() OVER (PARTITION BY r.household_id, coalesce(r.resident_member_id, 'row' || r.source_row)
+                                          ORDER BY s.priority, r.source_row) AS n
+                FROM realpage_raw.realpage_residents r
+                JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
+                WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
+                  AND s.status IS NOT NULL AND r.household_id IS NOT NULL
+            ) m
+            WHERE m.n = 1
+        )
+        """
+
+    /// The household's head row per ReshID.
+    static let rpxHousehold = """
+        rpx_household AS MATERIALIZED (SELECT * FROM rpx_member WHERE is_head)
+        """
+
+    /// The unified resident_id of a member row of `rpx_member` aliased `alias`.
+    static func residentID(_ alias: String) -> String {
+        "CASE WHEN \(alias).is_head THEN \(alias).household_id ELSE \(alias).household_id || '-' || \(alias).member_key END"
+    }
+
+    /// The unified resident_id of a Rent Roll row aliased `alias` (no RPX): its Resh ID, else `unit/name`.
+    static func rentRollResidentID(_ alias: String) -> String {
+        "coalesce(nullif(trim(\(alias).resident_id), ''), \(alias).unit_number || '/' || \(alias).resident_name)"
+    }
+
+    static let unknownStatuses = """
+        WITH \(residentStatusVocabulary)
+        SELECT coalesce(household_id, '?') || '/' || coalesce(resident_member_id, '?'), coalesce(lease_status, '')
+        FROM realpage_raw.realpage_residents
+        WHERE property_id = :property AND as_of_date = :residents_snapshot
+          AND coalesce(lower(trim(lease_status)), '') NOT IN (SELECT status_text FROM realpage_resident_status)
+        ORDER BY source_row
+        LIMIT 5
+        """
+
+    /// Fails the property on a resident status the vocabulary lacks, naming the residents (household/member).
+    static func requireKnownStatuses(_ realpage: RealPageSync) throws {
+        let unknown = try realpage.rows(unknownStatuses)
+        guard !unknown.isEmpty else { return }
+        let residents = unknown.map { "\($0[0].textValue ?? "?") '\($0[1].textValue ?? "")'" }.joined(separator: ", ")
+        throw RealPageRuleError("""
+            getresidentlistinfo (as of \(realpage.snapshots.dates["getresidentlistinfo"] ?? "?")) has a lease status \
+            no RealPage rule maps: \(residents); known: Current, Future Lease, Applicant - Lease Signed, Applicant, \
+            Former, Former Applicant (add it to RealPageResidents.residentStatusVocabulary)
+            """)
+    }
+
+    static let insert = """
+        WITH \(residentStatusVocabulary), \(rpxMember), \(RealPageUnits.rpxUnit),
+        lease AS MATERIALIZED (
+            SELECT lease_id, max(rent) AS rent FROM realpage_raw.realpage_leases
+            WHERE property_id = :property AND as_of_date = :leases_snapshot
+            GROUP BY lease_id
+        )
+        INSERT INTO unified_residents (
+            unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
+            status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
+        SELECT :property, \(residentID("m")),
+               coalesce((SELECT unified_unit FROM rpx_unit u WHERE u.unit_id = m.unit_id), m.unit_number), m.lease_id,
+               m.name, m.first_name, m.last_name, NULL, NULL,
+               m.unified_status, m.lease_status, m.move_in_date, m.notice_given_date, m.move_out_date,
+               (SELECT rent FROM lease WHERE lease.lease_id = m.lease_id), CASE WHEN m.is_head THEN m.balance END
+        FROM rpx_member m
+        ORDER BY m.source_row
+        """
+
+    static let insertFromRentRoll = """
+        WITH \(RealPageUnits.rentRollVocabulary), \(residentStatusVocabulary),
+        rent_roll AS (
+            SELECT r.*, s.status AS unit_status,
+                   (SELECT v.status FROM realpage_resident_status v WHERE v.status_text = lower(trim(r.status))) AS resident_status,
+                   row_number() OVER (PARTITION BY \(rentRollResidentID("r")) ORDER BY r.source_row) AS n
+            FROM realpage_raw.realpage_rent_roll r
+            LEFT JOIN realpage_rent_roll_status s ON s.status_text = \(RealPageUnits.normalizedRentRollStatus("r.status"))
+            WHERE r.property_id = :property AND r.as_of_date = :rent_roll_snapshot AND r.resident_name IS NOT NULL
+        )
+        INSERT INTO unified_residents (
+            unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
+            status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
+        SELECT :property, \(rentRollResidentID("r")), r.unit_number, NULL, r.resident_name, NULL, NULL, NULL, NULL,
+               CASE WHEN r.resident_status IS NOT NULL THEN r.resident_status
+                    WHEN r.unit_status IN ('occupied_notice', 'occupied_notice_leased') THEN 'notice'
+                    WHEN r.unit_status IN ('vacant', 'vacant_leased') THEN 'future'
+                    ELSE 'current' END,
+               r.status, r.move_in_date, NULL, r.move_out_date, r.actual_rent, r.balance
+        FROM rent_roll r
+        WHERE r.n = 1
+        ORDER BY r.source_row
+        """
+}
