@@ -83,7 +83,7 @@ extension Metrics {
             if present.isEmpty { throw MetricsError.noSnapshotBetween(from: query.from, to: query.to) }
             if !query.rollsUp {
                 let absent = keys.filter { !present.contains($0) }
-                if !absent.isEmpty { warnings.append("\(absent.joined(separator: ", ")): no snapshot in the range") }
+                if !absent.isEmpty { warnings.append("\(MetricsError.list(absent)): no snapshot in the range") }
             }
         }
         result.parameters = parameters(of: query, keys: keys)

@@ -114,8 +114,7 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownProperty(let key, let synced):
-            let known = synced.isEmpty ? "none synced yet" : "synced: " + synced.prefix(8).joined(separator: ", ")
-                + (synced.count > 8 ? ", ... (\(synced.count))" : "")
+            let known = synced.isEmpty ? "none synced yet" : "synced: " + Self.list(synced)
             return "unknown property \"\(key)\" (not in unified.db; \(known))"
         case .wrongPMS(let key, let pms):
             return "\(key) is a \(pms) property (--pms)"
@@ -123,12 +122,17 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
             return "no \(pms.map { "\($0) " } ?? "")property in unified.db yet (run ownerdash sync or ownerdash ingest first)"
         case .noSnapshot(let keys, let asOf, let earliest):
             let when = asOf.map { "on or before \($0.iso)" } ?? "at all"
-            return "\(keys.joined(separator: ", ")): no snapshot \(when)" + (earliest.map { " (earliest \($0.iso))" } ?? "")
+            return "\(Self.list(keys)): no snapshot \(when)" + (earliest.map { " (earliest \($0.iso))" } ?? "")
         case .noSnapshotBetween(let from, let to):
             return "no snapshot between \(from?.iso ?? "the first") and \(to?.iso ?? "the last")"
         case .invalidQuery(let message):
             return message
         }
+    }
+
+    /// Keys for a one-line message: the first eight, then how many in all (a portfolio may hold hundreds).
+    static func list(_ keys: [String]) -> String {
+        keys.prefix(8).joined(separator: ", ") + (keys.count > 8 ? ", ... (\(keys.count) in all)" : "")
     }
 }
 

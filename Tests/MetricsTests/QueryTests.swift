@@ -40,6 +40,8 @@ import Testing
         #expect(throws: MetricsError.wrongPMS("alpha", pms: "realpage")) {
             try Metrics.run(MetricQuery(metric: .summary, properties: ["alpha"], pms: "yardi"), database: database)
         }
+        #expect("\(MetricsError.unknownProperty("x", synced: (1...10).map { "p\($0)" }))"
+                == "unknown property \"x\" (not in unified.db; synced: p1, p2, p3, p4, p5, p6, p7, p8, ... (10 in all))")
         let empty = try UnifiedFixture()
         #expect(throws: MetricsError.nothingSynced(pms: nil)) {
             try Metrics.run(MetricQuery(metric: .summary), database: try empty.reader())
