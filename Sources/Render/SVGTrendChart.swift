@@ -51,15 +51,18 @@ struct SVGTrendChart {
         let xs = Self.xPositions(points)
         let occupancyYs = points.map { Self.yPosition($0.occupancyPct, domain) }
         let leasedYs = points.map { Self.yPosition($0.leasedPct, domain) }
+        // A lone snapshot has no line to tell the two series apart, and equal values would put one marker on
+        // top of the other: set them side by side, either side of the date.
+        let apart = points.count == 1 ? 5.0 : 0
         SVGChart.frame(&html, id: id, width: Self.width, height: Self.height, className: "trend",
                        title: "Occupancy and leased %, \(propertyName)", description: description) { svg in
             writeLegend(&svg)
             writeAxes(&svg, domain: domain, xs: xs)
-            series(&svg, name: "leased", xs: xs, ys: leasedYs, values: points.map(\.leasedPct),
+            series(&svg, name: "leased", xs: xs.map { $0 + apart }, ys: leasedYs, values: points.map(\.leasedPct),
                    colour: SVGChart.Palette.orange, dash: "6 4", square: true)
-            series(&svg, name: "occupancy", xs: xs, ys: occupancyYs, values: points.map(\.occupancyPct),
-                   colour: SVGChart.Palette.blue, dash: nil, square: false)
-            writeEndLabels(&svg, xs: xs, occupancyYs: occupancyYs, leasedYs: leasedYs)
+            series(&svg, name: "occupancy", xs: xs.map { $0 - apart }, ys: occupancyYs,
+                   values: points.map(\.occupancyPct), colour: SVGChart.Palette.blue, dash: nil, square: false)
+            writeEndLabels(&svg, xs: xs.map { $0 + apart }, occupancyYs: occupancyYs, leasedYs: leasedYs)
         }
     }
 
