@@ -94,6 +94,22 @@ struct HeaderMap: Sendable {
     let foundColumns: [String]
     /// Row signatures (see `RowSignature`) of the header rows, to skip the header repeated at page breaks.
     let rowSignatures: Set<String>
+    /// Every header column, known to the layout or not, as the sheet columns it spans, left to right.
+    let headerSpans: [ClosedRange<Int>]
+    /// Sheet column -> true when it lies in some header span (or left of the header, where group labels sit).
+    private let placed: [Bool]
+
+    init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
+         lastRow: Int, firstColumn: Int, foundColumns: [String], rowSignatures: Set<String>,
+         headerSpans: [ClosedRange<Int>]) {
+        self.layout = layout; self.spans = spans; self.printed = printed
+        self.firstRow = firstRow; self.lastRow = lastRow; self.firstColumn = firstColumn
+        self.foundColumns = foundColumns; self.rowSignatures = rowSignatures; self.headerSpans = headerSpans
+        var placed = Array(repeating: false, count: (headerSpans.map(\.upperBound).max() ?? -1) + 1)
+        for column in 0..<min(firstColumn, placed.count) { placed[column] = true }
+        for span in headerSpans { for column in span { placed[column] = true } }
+        self.placed = placed
+    }
 
     var matchedCount: Int { spans.count }
     var missingRequired: [String] { layout.columns.filter { $0.required && spans[$0.name] == nil }.map(\.name) }
@@ -109,6 +125,80 @@ struct HeaderMap: Sendable {
         guard let span = spans[name] else { return .empty }
         for column in span where !row[column].isBlank { return row[column] }
         return .empty
+    }
+}
+
+// MARK: - Drifting values
+
+extension HeaderMap {
+    /// How far (in columns) a Crystal page-image export moves a value from its header (vendor-formats 3.2: 1-3).
+    static let maxDrift = 3
+
+    /// The row with every value that drifted out of its header's columns moved back under that header.
+    ///
+    /// Crystal exports place a value 1-3 columns left or right of its header, differently from row to row. A row
+    /// whose values all sit under some header (every clean file, almost every row) is returned as it is; otherwise
+    /// the row's values are matched to header columns in order (a value never jumps over its neighbour), each value
+    /// to at most one header, minimizing the total distance, never farther than `maxDrift`. Markers in cells of
+    /// their own (`*`, `†`, `‡`, `§`) and values left unmatched stay where they are.
+    func aligned(_ row: SheetRow) -> SheetRow {
+        var drifted = false
+        for (column, cell) in row.cells.enumerated() where !(column < placed.count && placed[column]) {
+            if !cell.isBlank && !cell.isMarker { drifted = true; break }
+        }
+        guard drifted else { return row }
+
+        let values = row.cells.indices.filter { $0 >= firstColumn && !row.cells[$0].isBlank && !row.cells[$0].isMarker }
+        let targets = headerSpans
+        func distance(_ column: Int, _ span: ClosedRange<Int>) -> Int {
+            column < span.lowerBound ? span.lowerBound - column : (column > span.upperBound ? column - span.upperBound : 0)
+        }
+        // cost[i][j]: least cost of placing values[i...] on targets[j...]; leaving a value unplaced costs more than
+        // any allowed drift, so a value is left only when no header within reach is free.
+        let unplaced = Self.maxDrift + 1
+        let n = values.count, m = targets.count
+        var cost = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            cost[i][m] = cost[i + 1][m] + unplaced
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                var best = min(cost[i + 1][j] + unplaced, cost[i][j + 1])
+                let d = distance(values[i], targets[j])
+                if d <= Self.maxDrift { best = min(best, cost[i + 1][j + 1] + d) }
+                cost[i][j] = best
+            }
+        }
+        var cells = row.cells
+        var moves: [(from: Int, to: Int)] = []
+        var i = 0, j = 0
+        while i < n && j < m {
+            let d = distance(values[i], targets[j])
+            if d <= Self.maxDrift && cost[i][j] == cost[i + 1][j + 1] + d {
+                if d > 0 { moves.append((values[i], targets[j].lowerBound)) }
+                i += 1; j += 1
+            } else if cost[i][j] == cost[i][j + 1] {
+                j += 1
+            } else {
+                i += 1
+            }
+        }
+        guard !moves.isEmpty else { return row }
+        let moved = moves.map { (to: $0.to, value: cells[$0.from]) }
+        for move in moves { cells[move.from] = .empty }
+        for move in moved {
+            if cells.count <= move.to { cells += Array(repeating: .empty, count: move.to + 1 - cells.count) }
+            cells[move.to] = move.value
+        }
+        while let last = cells.last, last.isBlank { cells.removeLast() }
+        return SheetRow(number: row.number, cells: cells)
+    }
+}
+
+extension CellValue {
+    /// A footnote mark printed in a cell of its own (`*` eviction, `†` NSF, `‡` 120+ days, `§` cash basis).
+    var isMarker: Bool {
+        guard case .text(let text) = self else { return false }
+        let trimmed = text.trimmingWhitespace
+        return !trimmed.isEmpty && trimmed.allSatisfy { "*†‡§".contains($0) }
     }
 }
 
@@ -238,10 +328,16 @@ enum HeaderFinder {
         let found = fragments.compactMap { stack -> String? in
             stack.isEmpty ? nil : HeaderText.display(stack.map(\.text).joined(separator: " "))
         }
+        // Every printed header column's span; a column inside another's merged span is part of it.
+        var headerSpans: [ClosedRange<Int>] = []
+        for column in fragments.indices where !fragments[column].isEmpty {
+            if let last = headerSpans.last, last.contains(column) { continue }
+            headerSpans.append(span(of: column, bottomRow: fragments[column].last?.row, merges: merges))
+        }
         return HeaderMap(layout: layout, spans: spans, printed: printed,
                          firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
                          firstColumn: fragments.firstIndex { !$0.isEmpty } ?? 0,
-                         foundColumns: found, rowSignatures: Set(rows.map(RowSignature.of)))
+                         foundColumns: found, rowSignatures: Set(rows.map(RowSignature.of)), headerSpans: headerSpans)
     }
 
     /// A header cell merged across columns owns all of them: Crystal exports put the value under any of them.

@@ -87,7 +87,7 @@ private struct Driver {
         var recordCount = 0
         var index = endIndex + 1
         while true {
-            let row: SheetRow
+            var row: SheetRow
             if index < buffer.count {
                 row = buffer[index]
                 index += 1
@@ -97,6 +97,8 @@ private struct Driver {
                 break
             }
             guard let kind = ContentKind(classifier.classify(row)) else { continue }
+            // Values that drifted off their header (Crystal page-image exports) are put back under it first.
+            if kind == .data || kind.isTotal { row = parser.header.aligned(row) }
             let keepGoing = try parser.consume(row, kind: kind, into: &records)
             // Only while every amount so far is zero: the columns are then computed for a few rows, not for each.
             if kind == .data, P.hasMoneyColumns, context.looksForStrayAmounts {

@@ -33,6 +33,8 @@ enum ContentKind: Equatable {
     case continuation(String)
     case data
 
+    var isTotal: Bool { if case .total = self { return true } else { return false } }
+
     /// The content kind of a classified row; nil for rows that never carry report content.
     init?(_ kind: RowKind) {
         switch kind {

@@ -13,6 +13,8 @@ public enum XLSXError: Error, Equatable, CustomStringConvertible {
     case sheetIndexOutOfRange(index: Int, count: Int)
     case notAWorksheet(sheet: String)
     case malformedSheet(sheet: String, detail: String)
+    /// An HTML page with no table at all: what a server sends instead of the report (a login or error page).
+    case htmlWithoutTable(title: String?)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum XLSXError: Error, Equatable, CustomStringConvertible {
             return "no sheet at index \(index) (the workbook has \(count) sheet\(count == 1 ? "" : "s"))"
         case .notAWorksheet(let sheet): return "sheet \"\(sheet)\" is a chart sheet, not a worksheet"
         case .malformedSheet(let sheet, let detail): return "sheet \"\(sheet)\": \(detail)"
+        case .htmlWithoutTable(let title):
+            return "is an HTML page without any table\(title.map { " (titled \"\($0)\")" } ?? ""): an error or login page, not a report"
         }
     }
 

@@ -129,7 +129,7 @@ public final class XMLDocument {
     // MARK: - Text of entity references
 
     /// The replacement text of an internal entity (one level; nested references are left as they are).
-    fileprivate func entityText(_ name: UnsafePointer<xmlChar>) -> UnsafePointer<xmlChar>? {
+    func entityText(_ name: UnsafePointer<xmlChar>) -> UnsafePointer<xmlChar>? {
         guard let entity = xmlGetDocEntity(doc, name) else { return nil }
         return UnsafePointer(entity.pointee.content)
     }
@@ -157,8 +157,8 @@ public struct XMLAttribute: Sendable, Equatable {
 
 /// One element of a parsed document; keeps its document alive.
 public struct XMLElement {
-    private let document: XMLDocument
-    private let node: xmlNodePtr
+    let document: XMLDocument
+    let node: xmlNodePtr
 
     init(document: XMLDocument, node: xmlNodePtr) {
         self.document = document
@@ -322,7 +322,7 @@ private func string(_ p: UnsafePointer<xmlChar>?) -> String? {
     p.map { String(cString: $0) }
 }
 
-private func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
+func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
     guard var p else { return }
     while p.pointee != 0 {
         bytes.append(p.pointee)

@@ -98,15 +98,28 @@ struct DelinquencyParserTests {
         #expect(row.currentBalance == usd(1050))
     }
 
-    @Test("amounts sitting beside their headers (all money columns empty) is a bug, not zero balances")
-    func moneyGuard() {
+    @Test("amounts one column beside their headers (Crystal drift) are read under them, not as zero balances")
+    func driftedAmounts() throws {
         var sheet = SheetBuilder()
         addTitle(&sheet, title: "DELINQUENCY")
         sheet.add("Unit", "Resident", "Balance", nil, "0-30", nil, "31-60", nil, "61-90", nil, "Over 90")
-        sheet.add("1103", "Nguyen, Bao", nil, "$1,234.50", nil, "$1,234.50", nil, "$0.00", nil, "$0.00", nil, "$0.00")
+        sheet.add("1103", "Nguyen, Bao", nil, "$1,234.50", nil, "$1,034.50", nil, "$200.00", nil, "$0.00", nil, "$0.00")
+        let row = try #require(try parse(.delinquency, sheet).delinquencies.first)
+        #expect(row.currentBalance == usd(1234, 50))
+        #expect(row.balance0to30 == usd(1034, 50))
+        #expect(row.balance31to60 == usd(200))
+        #expect(row.balanceOver90 == .zero)
+    }
+
+    @Test("amounts too far from every header to be drift (all money columns empty) are a bug, not zero balances")
+    func moneyGuard() {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "DELINQUENCY")
+        sheet.add("Unit", "Resident", "Balance", "0-30", "31-60", "61-90", "Over 90")
+        sheet.add("1103", "Nguyen, Bao", nil, nil, nil, nil, nil, nil, nil, nil, nil, "$1,234.50", "$1,234.50", "$0.00")
         let error = parseError(.delinquency, sheet)
         #expect(error?.kind == .moneyAllZero)
-        #expect(error?.description == "delinquency: every money column parsed as zero or blank, yet row 8 column D "
+        #expect(error?.description == "delinquency: every money column parsed as zero or blank, yet row 8 column L "
             + "holds \"$1,234.50\" under no known header (header and values misaligned?) (sheet \"Report\")")
     }
 

@@ -113,11 +113,11 @@ struct FixtureTests {
         #expect(rows[3].balanceOver90 == usd(2575) && rows[3].residentID == "t0009001")
     }
 
-    @Test("delinquency_text_money_all_zero_bug: amounts beside their headers are refused, not read as zero")
+    @Test("delinquency_text_money_all_zero_bug: amounts far from every header are refused, not read as zero")
     func moneyAllZero() {
         let error = fixtureError("delinquency_text_money_all_zero_bug.xlsx")
         #expect(error?.kind == .moneyAllZero)
-        #expect(error?.description == "delinquency: every money column parsed as zero or blank, yet row 7 column E "
+        #expect(error?.description == "delinquency: every money column parsed as zero or blank, yet row 7 column Q "
             + "holds \"$1,234.50\" under no known header (header and values misaligned?) (sheet \"Delinquency\")")
     }
 

@@ -713,14 +713,49 @@ LEASE_EXPIRATION_HEADER = [
 ]
 
 
+# Page-image spacing: each logical column owns this many sheet columns, its header in the second.
+DRIFT_SPACING = 4
+# How far each value sits from its header, cycled over (row, column): -1 to +2, as seen in real Crystal exports
+# (`Market + Addl.` at column 28 in one row, 27 or 30 in the next).
+DRIFT_CYCLE = [0, 2, -1, 1, 0, -1, 2, 1, 1, 0]
+
+
+def _drifted(values, row_index, drift):
+    """A logical row laid out page-image style: column k at DRIFT_SPACING*k+1, its value moved by the drift cycle."""
+    if not drift:
+        return values
+    out = [None] * (DRIFT_SPACING * len(values) + 2)
+    for k, value in enumerate(values):
+        if value is None:
+            continue
+        shift = DRIFT_CYCLE[(row_index * 3 + k) % len(DRIFT_CYCLE)] if drift == "values" else 0
+        if k == 0:
+            shift = max(shift, 0)  # nothing sits left of the first header
+        out[DRIFT_SPACING * k + 1 + shift] = value
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
 def write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=False, company=DEFAULT_COMPANY,
-                           run_at=None, page_size=None, shared_strings=True):
-    """Lease Expiration Detail (4299): MTM group, then one group per lease-end month, totals with counts."""
+                           run_at=None, page_size=None, shared_strings=True, drift=False):
+    """Lease Expiration Detail (4299): MTM group, then one group per lease-end month, totals with counts.
+
+    drift=True writes the page-image layout: sparse columns, and every value moved -1..+2 columns from its header,
+    differently from row to row (group and total labels stay under the first header)."""
     leases = list(leases)
     header = [list(row) for row in LEASE_EXPIRATION_HEADER]
     if with_decision:
         header[0].append("Decision")
         header[1].append(None)
+    logical_width = len(header[0])
+    if drift:
+        header = [_drifted(row, 0, "header") for row in header]
+    row_index = [0]
+
+    def layout(values):
+        row_index[0] += 1
+        return _drifted(values, row_index[0], "values" if drift else False)
     groups = []
     mtm = [lease for lease in leases if str(lease.get("term")).upper() == "MTM"]
     if mtm:
@@ -738,11 +773,12 @@ def write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=
         page = _Page(sheet, company=company, property_name=property_name, title="LEASE EXPIRATION DETAIL",
                      code="rpt-001-702", as_of_line=f"As of {date_text(as_of)}",
                      parameters=["Renewals: Include", "Preleased: Include", "Sort by: Unit"],
-                     run_at=_run_at(as_of, run_at), width=len(header[0]), header_rows=header, merges=[],
+                     run_at=_run_at(as_of, run_at), width=DRIFT_SPACING * logical_width + 2 if drift else logical_width,
+                     header_rows=header, merges=[],
                      page_size=page_size, pages=_pages_for(len(leases) * 2 + len(groups) * 2, page_size))
         page.start()
         for name, total_label, group in groups:
-            page.data_row([name])
+            page.data_row(_drifted([name], 0, "header" if drift else False))
             rent = market = Decimal("0.00")
             for lease in group:
                 row = [lease["unit"], lease.get("floorplan"), lease.get("sqft"), lease.get("name"),
@@ -754,12 +790,12 @@ def write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=
                        money_text(lease.get("balance"), "dollar")]
                 if with_decision:
                     row.append(lease.get("decision"))
-                page.data_row(row)
+                page.data_row(layout(row))
                 contact = " / ".join(part for part in [lease.get("phone"), lease.get("email")] if part)
                 if contact:
-                    page.data_row([None, None, None, contact])
+                    page.data_row(layout([None, None, None, contact]))
                 rent += _sum([lease.get("lease_rent")])
                 market += _sum([lease.get("market_rent")])
-            page.data_row([f"{total_label}: {len(group)}"] + [None] * 9
-                          + [float(market), money_text(rent, "text")])
+            totals = [f"{total_label}: {len(group)}"] + [None] * 9 + [float(market), money_text(rent, "text")]
+            page.data_row(_drifted(totals, 0, "header") if drift else totals)
         sheet.row([f"Total leases: {len(leases)}"])

@@ -1,0 +1,51 @@
+import CLibXML2
+
+extension XMLElement {
+    /// Elements that start a new line when an HTML page is read as text (a `<br>` ends one).
+    private static let lineBreaking: Set<String> = [
+        "address", "article", "blockquote", "dd", "div", "dl", "dt", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
+        "header", "hr", "li", "ol", "p", "pre", "section", "table", "tbody", "thead", "tfoot", "tr", "ul",
+    ]
+
+    /// The element's text as a browser lays it out in lines: `<br>` and block elements break lines, runs of spaces
+    /// (including non-breaking ones) collapse to one, each line is trimmed, and empty lines are dropped.
+    /// Report exports put stacked values in one cell this way (`Name<br>Phone`), as Excel cells hold `Name\nPhone`.
+    public var renderedLines: [String] {
+        var lines: [String] = []
+        var current: [UInt8] = []
+        func endLine() {
+            let text = String(decoding: current, as: UTF8.self)
+            current.removeAll(keepingCapacity: true)
+            let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+            if !collapsed.isEmpty { lines.append(collapsed) }
+        }
+        func walk(_ parent: xmlNodePtr) {
+            var child = parent.pointee.children
+            while let node = child {
+                switch node.pointee.type {
+                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                    append(node.pointee.content, to: &current)
+                case XML_ENTITY_REF_NODE:
+                    if let name = node.pointee.name { append(document.entityText(name), to: &current) }
+                case XML_ELEMENT_NODE:
+                    let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
+                    if name == "br" {
+                        endLine()
+                    } else if name == "script" || name == "style" {
+                        break
+                    } else if Self.lineBreaking.contains(name) {
+                        endLine(); walk(node); endLine()
+                    } else {
+                        walk(node)
+                    }
+                default:
+                    break
+                }
+                child = node.pointee.next
+            }
+        }
+        walk(node)
+        endLine()
+        return lines
+    }
+}

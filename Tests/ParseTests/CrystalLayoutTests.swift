@@ -1,0 +1,60 @@
+import OwnerDashCore
+@testable import Parse
+import Testing
+import XLSXKit
+
+/// Crystal "page-image" exports: values drifting 1-3 columns off their header, headers repeated at page breaks.
+@Suite struct CrystalLayoutTests {
+    @Test func driftingValuesAndRepeatedPageHeadersGiveTheSameLeasesAsTheCleanLayout() throws {
+        let clean = try parseFixture("lease_expiration_month_groups.xlsx")
+        let drifted = try parseFixture("lease_expiration_drift.xlsx")
+        #expect(drifted.metadata == clean.metadata)
+        #expect(drifted.leases.count == clean.leases.count)
+        // Equal but for the sheet rows they came from (the page-image layout has more rows).
+        let withoutRows = { (rows: [LeaseExpirationRow]) in rows.map { row -> LeaseExpirationRow in
+            var row = row; row.sourceRow = 0; return row } }
+        #expect(withoutRows(drifted.leases) == withoutRows(clean.leases))
+        // The group totals (`Total leases expiring in ...: N`, market and rent sums) still cross-check cleanly.
+        #expect(drifted.summary.warnings == clean.summary.warnings)
+        #expect(drifted.summary.warnings.isEmpty)
+    }
+
+    static let header = HeaderLayout(report: .leaseExpiration, name: "test", columns: [
+        ColumnSpec("Unit", .text, required: true), ColumnSpec("Market Rent", .money, required: true),
+        ColumnSpec("Lease Rent", .money, required: true),
+    ])
+
+    static func map(_ cells: [CellValue]) throws -> HeaderMap {
+        guard case .found(let map, _, _) = HeaderFinder.find([header], in: [SheetRow(number: 1, cells: cells)], merges: [])
+        else { throw ReportParseError(.noHeaderRow, report: nil, sheet: "t", detail: "no header") }
+        return map
+    }
+
+    @Test func aValueIsMovedToTheNearestFreeHeaderInOrderAndNeverPastMaxDrift() throws {
+        // Headers at columns 1, 5 (unknown to the layout: "Notes"), 9 and 13.
+        let map = try Self.map([.empty, .text("Unit"), .empty, .empty, .empty, .text("Notes"), .empty, .empty, .empty,
+                                .text("Market Rent"), .empty, .empty, .empty, .text("Lease Rent")])
+        func row(_ cells: [Int: CellValue]) -> SheetRow {
+            var values = Array(repeating: CellValue.empty, count: (cells.keys.max() ?? 0) + 1)
+            for (column, value) in cells { values[column] = value }
+            return SheetRow(number: 9, cells: values)
+        }
+        // Every value under its header: returned as it is.
+        let placed = row([1: .text("101"), 9: .number(1450), 13: .number(1400)])
+        #expect(map.aligned(placed) == placed)
+        // Market drifted left by 1 and lease rent right by 2: moved back under their headers.
+        let drifted = map.aligned(row([2: .text("101"), 8: .number(1450), 15: .number(1400)]))
+        #expect(map.cell("Unit", in: drifted) == .text("101"))
+        #expect(map.cell("Market Rent", in: drifted) == .number(1450))
+        #expect(map.cell("Lease Rent", in: drifted) == .number(1400))
+        // A value between two headers goes to the one its order allows: here Notes is taken, so market stays market.
+        let crowded = map.aligned(row([1: .text("101"), 6: .text("note"), 11: .number(1450), 13: .number(1400)]))
+        #expect(map.cell("Market Rent", in: crowded) == .number(1450))
+        #expect(map.cell("Lease Rent", in: crowded) == .number(1400))
+        // A marker in a cell of its own is never taken for a value; a value 4 columns off is left alone.
+        let marked = map.aligned(row([1: .text("101"), 10: .text("*"), 17: .number(1400)]))
+        #expect(map.cell("Market Rent", in: marked) == .empty)
+        #expect(map.cell("Lease Rent", in: marked) == .empty)
+        #expect(marked[17] == .number(1400))
+    }
+}
