@@ -11,19 +11,21 @@ public struct LandingError: Error, CustomStringConvertible, Sendable {
 
 /// What a downloaded body must be before it may land.
 public struct ExpectedContent: Sendable {
-    /// The kind sniffed from the first bytes (an .xlsx is a zip).
-    public var kind: FileKind
+    /// The kinds sniffed from the first bytes that may land (an .xlsx is a zip).
+    public var kinds: Set<FileKind>
     /// Smaller bodies are failures: RealPage answers a failed download with a few hundred bytes.
     public var minimumSize: Int
-    /// How the artifact is named in messages (`an .xlsx report`).
+    /// How the artifact is named in messages (`a report (.xlsx, .xls, HTML or CSV)`).
     public var label: String
 
-    public init(kind: FileKind, minimumSize: Int, label: String) {
-        self.kind = kind; self.minimumSize = minimumSize; self.label = label
+    public init(kinds: Set<FileKind>, minimumSize: Int, label: String) {
+        self.kinds = kinds; self.minimumSize = minimumSize; self.label = label
     }
 
-    /// A RealPage report download.
-    public static let xlsxReport = ExpectedContent(kind: .zip, minimumSize: 500, label: "an .xlsx report")
+    /// A RealPage report download: OneSite sends .xlsx, Crystal .xls, HTML "Excel" exports and CSV (vendor-formats
+    /// 3.2). An HTML page without a report table (a login page) is refused after this check, by reading it.
+    public static let report = ExpectedContent(kinds: [.zip, .ole2, .html, .csvText], minimumSize: 500,
+                                               label: "a report (.xlsx, .xls, HTML or CSV)")
 }
 
 /// A file that landed: where, how big, and the digest of its bytes.
@@ -95,7 +97,8 @@ public final class LandingZone: Sendable {
         }
         let kind = FileKind.sniff(head)
         let firstByte = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        if kind != expected.kind {
+        let isJSON = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
+        if isJSON || !expected.kinds.contains(kind) {
             let what: String
             switch kind {
             case .html: what = "an HTML page"
@@ -104,7 +107,7 @@ public final class LandingZone: Sendable {
             case .ole2: what = "a legacy .xls (OLE2) file"
             case .xml: what = "XML"
             case .zip: what = "a zip file"
-            case .csvText, .unknown: what = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") ? "JSON" : "something else"
+            case .csvText, .unknown: what = isJSON ? "JSON" : "something else"
             }
             let excerpt = kind == .zip || kind == .ole2 || kind == .pdf ? "" : Self.excerpt(head, redactor: redactor)
             throw LandingError("the server sent \(what) instead of \(expected.label)" + (excerpt.isEmpty ? "" : " (\"\(excerpt)\")"))

@@ -17,7 +17,7 @@ public struct RealPageReportSettings: Sendable {
     public var earlierDays = 3
     /// Concurrent requests allowed to one host, whatever the number of worker threads.
     public var perHostLimit = 8
-    public var expected = ExpectedContent.xlsxReport
+    public var expected = ExpectedContent.report
 
     public init(baseURL: String) {
         var trimmed = baseURL
@@ -296,9 +296,9 @@ public final class RealPageReportClient: Sendable {
     /// A workbook that cannot be read at all is an error: it would only fail later, at load.
     static func errorAsReport(at path: String) throws -> String? {
         do {
-            let workbook = try Workbook(path: path)
+            let workbook = try SpreadsheetFile(path: path)
             guard !workbook.sheetNames.isEmpty else { throw ReportFetchError("the workbook has no sheets") }
-            let rows = try workbook.worksheet(at: 0).rows()
+            var rows = try workbook.sheet(at: 0).rows()
             // The message sits right under the title block; real reports have data by row 40.
             for _ in 0..<40 {
                 guard let row = try rows.nextRow() else { break }
@@ -310,7 +310,7 @@ public final class RealPageReportClient: Sendable {
         } catch let error as ReportFetchError {
             throw error
         } catch {
-            throw ReportFetchError("the download is not a readable .xlsx workbook: \(error)")
+            throw ReportFetchError("the download is not a readable report (.xlsx, .xls, HTML or CSV): \(error)")
         }
     }
 }

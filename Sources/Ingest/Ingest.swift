@@ -193,7 +193,7 @@ public struct IngestRun {
                       into result: inout IngestResult) throws {
         // Opened after the load, so the raw databases it created are attached.
         let store = try UnifiedStore(dataDirectory: dataDirectory)
-        let synchronizer = Synchronizer(store: store, runID: runID.value)
+        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories)
         let loaded = Set(result.loads.filter { $0.error == nil }.map(\.property))
         for (index, property) in properties.enumerated() {
             let item: RunItem
@@ -228,8 +228,13 @@ public struct IngestRun {
 /// per property.
 public struct RecordedSync {
     public let dataDirectory: DataDirectory
+    public let chargeCategories: ChargeCategories
 
-    public init(dataDirectory: DataDirectory) { self.dataDirectory = dataDirectory }
+    /// `chargeCategories`: the configuration's charge code -> ledger category map.
+    public init(dataDirectory: DataDirectory, chargeCategories: ChargeCategories = .standard) {
+        self.dataDirectory = dataDirectory
+        self.chargeCategories = chargeCategories
+    }
 
     /// Syncs each property in its own transaction under the data directory's lock; throws `IngestLockBusy` when
     /// another process holds it. Returns the run id and every property's outcome.
@@ -244,7 +249,7 @@ public struct RecordedSync {
         let journal = try RunJournal(database: store.database, start: RunJournal.Start(
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
-        let synchronizer = Synchronizer(store: store, runID: runID.value)
+        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories)
         var outcomes: [PropertySyncOutcome] = []
         do {
             for property in properties {

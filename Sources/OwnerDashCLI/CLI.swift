@@ -14,7 +14,7 @@ public enum CLI {
         QueryCommand.self,
         DashboardCommand.self,
         RunsCommand.self,
-        XLSXDumpCommand.self,
+        SheetDumpCommand.self,
         DemoCommand.self,
     ]
 
@@ -34,11 +34,12 @@ public enum CLI {
             print("ownerdash \(version)")
             return .success
         }
-        // The longest run of leading words that names a command ("xlsx dump" before "xlsx").
-        guard let command = commands
-            .filter({ arguments.starts(with: $0.names) })
-            .max(by: { $0.names.count < $1.names.count }) else {
-            let known = Set(commands.map { $0.names[0] })
+        // The longest run of leading words that names a command ("sheet dump" before "sheet"), aliases included.
+        let spellings = commands.flatMap { command in ([command.names] + command.aliases).map { (command, $0) } }
+        guard let (command, spelling) = spellings
+            .filter({ arguments.starts(with: $0.1) })
+            .max(by: { $0.1.count < $1.1.count }) else {
+            let known = Set(spellings.map { $0.1[0] })
             let word = arguments[0]
             let log = diagnostics ?? Diagnostics()
             if known.contains(word) {
@@ -48,7 +49,7 @@ public enum CLI {
             }
             return .usage
         }
-        let rest = Array(arguments.dropFirst(command.names.count))
+        let rest = Array(arguments.dropFirst(spelling.count))
         if rest.contains("--help") {
             print(command.help, terminator: "")
             return .success

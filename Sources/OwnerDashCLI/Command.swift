@@ -50,8 +50,10 @@ public struct GlobalOptions: Sendable {
 
 /// One `ownerdash` command: its name, its one-line abstract, its arguments, and what it does.
 protocol Command: SendableMetatype {
-    /// Words after `ownerdash`, e.g. `["xlsx", "dump"]`.
+    /// Words after `ownerdash`, e.g. `["sheet", "dump"]`.
     static var names: [String] { get }
+    /// Older spellings still accepted (scripts written against them keep working); not listed in `--help`.
+    static var aliases: [[String]] { get }
     static var abstract: String { get }
     static var arguments: [ArgumentSpec] { get }
     /// Extra paragraphs for `--help` (examples, rules).
@@ -65,6 +67,7 @@ protocol Command: SendableMetatype {
 
 extension Command {
     static var discussion: String { "" }
+    static var aliases: [[String]] { [] }
     func validate() throws {}
 
     static var commandLine: String { "ownerdash " + names.joined(separator: " ") }

@@ -73,11 +73,19 @@ public struct Configuration: Sendable, Codable, Equatable {
     public var properties: [Property]
     public var realpage: RealPage
     public var yardi: Yardi?
+    /// `charge_categories`: category name -> charge codes, over `ChargeCategories.defaults`.
+    public var chargeCategoryOverrides: [String: [String]]?
 
     enum CodingKeys: String, CodingKey {
         case properties, realpage, yardi
         case pmcID = "pmc_id"
         case managementCompany = "management_company"
+        case chargeCategoryOverrides = "charge_categories"
+    }
+
+    /// Charge code -> ledger category (checked when the file is loaded).
+    public var chargeCategories: ChargeCategories {
+        (try? ChargeCategories(overrides: chargeCategoryOverrides ?? [:])) ?? .standard
     }
 
     /// Reads and checks a configuration file; errors name the file and what is wrong.
@@ -107,6 +115,11 @@ public struct Configuration: Sendable, Codable, Equatable {
     }
 
     private func validate(path: String) throws {
+        do {
+            _ = try ChargeCategories(overrides: chargeCategoryOverrides ?? [:])
+        } catch let error as ConfigurationError {
+            throw ConfigurationError("\(path): \(error.description)")
+        }
         var seen = Set<String>()
         for property in properties {
             guard seen.insert(property.key).inserted else {

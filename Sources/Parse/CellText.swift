@@ -281,7 +281,20 @@ extension CellValue {
                 throw CellTextError(text: String(serial), expected: "date")
             }
             return date
-        case .text(let text): return try DateText.parse(text)
+        case .text(let text):
+            do {
+                return try DateText.parse(text)
+            } catch {
+                // A serial printed as text: HTML and CSV exports of a date cell stored without a date format
+                // (Leasing Activity Detail keeps real serials). Only five digits, 1950-2100, can be that.
+                let digits = text.trimmingWhitespace
+                if digits.utf8.count == 5, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                   let serial = Double(digits), serial >= 18_264, serial <= 73_051,
+                   let date = DateText.fromSerial(serial) {
+                    return date
+                }
+                throw error
+            }
         case .bool(let flag): throw CellTextError(text: flag ? "TRUE" : "FALSE", expected: "date")
         case .error(let code): throw CellTextError(text: code, expected: "date")
         }

@@ -61,12 +61,13 @@ public struct ReportFileLoader {
         guard FileManager.default.fileExists(atPath: path) else { throw ReportLoadError("no such file") }
         // Hashing the file and scanning the first sheet for merged ranges each read all of it: side by side, on two cores.
         let hashing = BackgroundWork { try SHA256.hexDigest(ofFile: path) }
-        let workbook: Workbook
+        // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.
+        let workbook: SpreadsheetFile
         let firstSheetMerges: [MergedRange]?
         do {
-            workbook = try Workbook(path: path)
+            workbook = try SpreadsheetFile(path: path)
             // An error here is reported by the sheet loop below, which scans again.
-            firstSheetMerges = workbook.sheetNames.isEmpty ? nil : try? workbook.worksheet(at: 0).mergedRanges()
+            firstSheetMerges = workbook.sheetNames.isEmpty ? nil : try? workbook.sheet(at: 0).mergedRanges()
         } catch {
             _ = try? hashing.result()
             throw error
@@ -83,7 +84,7 @@ public struct ReportFileLoader {
         return try database.withTransaction {
             var firstError: Error?
             for index in workbook.sheetNames.indices {
-                let sheet = try workbook.worksheet(at: index)
+                let sheet = try workbook.sheet(at: index)
                 var sink = LoadingSink(store: store, configuration: configuration, hints: hints,
                                        lineage: (runID.value, path, sha256))
                 do {

@@ -23,6 +23,8 @@ struct SourceSyncResult {
     var rows: [String: Int]
     /// Which raw table the unit statuses came from (`realpage_units (RPX unitlist)`), stored with the snapshot.
     var unitSource: String
+    /// Where the tenant ledger came from; nil when the property has none (the ledger reports say so).
+    var ledgerSource: String? = nil
 }
 
 /// What a source needs while it syncs one property: the unified connection (raw attached) and the property.
@@ -77,10 +79,13 @@ public struct PropertySyncOutcome: Sendable {
 public struct Synchronizer {
     let store: UnifiedStore
     let runID: String
+    let chargeCategories: ChargeCategories
 
-    public init(store: UnifiedStore, runID: String) {
+    /// `chargeCategories`: report_definitions.json's charge code -> ledger category map.
+    public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard) {
         self.store = store
         self.runID = runID
+        self.chargeCategories = chargeCategories
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
@@ -123,6 +128,7 @@ public struct Synchronizer {
             for table in Self.currentStateTables {
                 try context.run("DELETE FROM \(table) WHERE unified_property_id = :property")
             }
+            try fillChargeCategories(database)
             guard let asOf = try source.propertyDate(context) else {
                 throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
             }
@@ -135,7 +141,8 @@ public struct Synchronizer {
                 ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
             ])
             rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
-            let warnings = try source.crossCheck(context, asOf: asOf)
+            var warnings = try source.crossCheck(context, asOf: asOf)
+            warnings += try unknownChargeCodes(context)
             let insertWarning = try database.prepare(Self.insertWarning)
             for warning in warnings {
                 try insertWarning.execute([
@@ -145,7 +152,7 @@ public struct Synchronizer {
                 ])
             }
             try context.run(Self.finishProperty, asOf: asOf, [
-                ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()),
+                ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
             ])
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,
                                        duration: Date().timeIntervalSince(started), error: nil)
@@ -155,8 +162,39 @@ public struct Synchronizer {
     /// Replaced per property on every sync (DESIGN section 4: current state).
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
-        "unified_sync_warnings",
+        "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
     ]
+
+    /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
+    /// so that the table always matches this synchronizer's configuration.
+    private func fillChargeCategories(_ database: Database) throws {
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS charge_category (code TEXT PRIMARY KEY, category TEXT NOT NULL)")
+        try database.execute("DELETE FROM temp.charge_category")
+        let insert = try database.prepare("INSERT INTO temp.charge_category (code, category) VALUES (:code, :category)")
+        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) {
+            try insert.execute([":code": .text(code), ":category": .text(category.rawValue)])
+        }
+    }
+
+    /// Charge codes no category names: counted as OTHER and listed, so the registry can name them.
+    private func unknownChargeCodes(_ context: SyncContext) throws -> [SyncWarning] {
+        let rows = try context.database.query(Self.unknownCodes, [":property": .text(context.property.key)])
+        return rows.map { row in
+            let code = row[0].textValue ?? ""
+            let uses = row[1].integerValue ?? 0
+            return SyncWarning(check: "charge_category", subject: code, expected: "a category", actual: "OTHER",
+                               message: "charge code '\(code)' (\(uses) ledger row\(uses == 1 ? "" : "s")) is in no "
+                                   + "charge_categories list of report_definitions.json: counted as OTHER")
+        }
+    }
+
+    static let unknownCodes = """
+        SELECT charge_code, count(*) FROM (
+            SELECT charge_code FROM unified_charges WHERE unified_property_id = :property AND category_known = 0
+            UNION ALL
+            SELECT charge_code FROM unified_recurring_charges WHERE unified_property_id = :property AND category_known = 0)
+        GROUP BY charge_code ORDER BY charge_code
+        """
     /// Replaced for the synced date only; other dates accumulate.
     static let snapshotTables = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency"]
 
@@ -172,7 +210,7 @@ public struct Synchronizer {
     static let finishProperty = """
         UPDATE unified_properties SET
             total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
-            as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id
+            as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source
         WHERE unified_property_id = :property
         """
 

@@ -241,5 +241,63 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX etl_run_items_run ON etl_run_items (run_id, stage, property_id);
             """),
+        Migration(version: 2, name: "tenant ledger", sql: """
+            -- Where a property's ledger comes from; NULL: it has none, and every ledger report says so for it.
+            ALTER TABLE unified_properties ADD COLUMN ledger_source TEXT;
+
+            -- Posted charges (current state, replaced per property): one row per PMS charge transaction.
+            CREATE TABLE unified_charges (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                charge_id           TEXT NOT NULL,
+                resident_id         TEXT NOT NULL,
+                lease_id            TEXT,
+                unit_number         TEXT,
+                charge_code         TEXT NOT NULL,
+                description         TEXT,
+                category            TEXT NOT NULL CHECK (category IN ('RENT', 'UTILITIES', 'FEES', 'OTHER')),
+                category_known      INTEGER NOT NULL CHECK (category_known IN (0, 1)),
+                period              TEXT NOT NULL,
+                charge_date         TEXT,
+                due_date            TEXT,
+                amount              REAL NOT NULL,
+                amount_paid         REAL NOT NULL,
+                balance             REAL NOT NULL,
+                PRIMARY KEY (unified_property_id, charge_id)
+            ) STRICT;
+            CREATE INDEX unified_charges_by_resident ON unified_charges (unified_property_id, resident_id, period);
+            CREATE INDEX unified_charges_by_lease ON unified_charges (unified_property_id, lease_id, period);
+
+            -- Payments received (current state): one row per PMS payment transaction.
+            CREATE TABLE unified_payments (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                payment_id          TEXT NOT NULL,
+                resident_id         TEXT NOT NULL,
+                lease_id            TEXT,
+                unit_number         TEXT,
+                payment_date        TEXT NOT NULL,
+                period              TEXT NOT NULL,
+                amount              REAL NOT NULL,
+                reference           TEXT,
+                payment_type        TEXT,
+                PRIMARY KEY (unified_property_id, payment_id)
+            ) STRICT;
+            CREATE INDEX unified_payments_by_resident ON unified_payments (unified_property_id, resident_id, period);
+
+            -- Each lease's recurring-charge schedule (current state): what should be billed every month.
+            CREATE TABLE unified_recurring_charges (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                lease_id            TEXT NOT NULL,
+                resident_id         TEXT,
+                unit_number         TEXT,
+                charge_code         TEXT NOT NULL,
+                description         TEXT,
+                category            TEXT NOT NULL CHECK (category IN ('RENT', 'UTILITIES', 'FEES', 'OTHER')),
+                category_known      INTEGER NOT NULL CHECK (category_known IN (0, 1)),
+                amount              REAL NOT NULL,
+                start_date          TEXT NOT NULL,
+                end_date            TEXT,
+                PRIMARY KEY (unified_property_id, lease_id, charge_code, start_date)
+            ) STRICT;
+            """),
     ]
 }

@@ -38,7 +38,12 @@ struct YardiSource: PropertySource {
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
         rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
-        return SourceSyncResult(rows: rows, unitSource: YardiUnits.source)
+        rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges)
+        rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments)
+        rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
+        let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
+        return SourceSyncResult(rows: rows, unitSource: YardiUnits.source,
+                                ledgerSource: hasLedger ? YardiLedger.source : nil)
     }
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
@@ -63,6 +68,7 @@ struct YardiSnapshots {
         ("AvailableUnits_Login", ":available_snapshot"),
         ("GetResidentsByStatus", ":residents_snapshot"),
         ("GetResidentTransactions_Login", ":transactions_snapshot"),
+        ("GetResidentLeaseCharges_Login", ":lease_charges_snapshot"),
         ("GetYardiGuestActivity_Login", ":guest_snapshot"),
     ]
 

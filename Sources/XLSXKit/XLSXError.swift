@@ -13,6 +13,8 @@ public enum XLSXError: Error, Equatable, CustomStringConvertible {
     case sheetIndexOutOfRange(index: Int, count: Int)
     case notAWorksheet(sheet: String)
     case malformedSheet(sheet: String, detail: String)
+    /// Bytes that are no report form at all (`SpreadsheetFile` reads .xlsx, .xls, HTML and CSV).
+    case notAReport(FileKind)
     /// An HTML page with no table at all: what a server sends instead of the report (a login or error page).
     case htmlWithoutTable(title: String?)
 
@@ -29,6 +31,13 @@ public enum XLSXError: Error, Equatable, CustomStringConvertible {
             return "no sheet at index \(index) (the workbook has \(count) sheet\(count == 1 ? "" : "s"))"
         case .notAWorksheet(let sheet): return "sheet \"\(sheet)\" is a chart sheet, not a worksheet"
         case .malformedSheet(let sheet, let detail): return "sheet \"\(sheet)\": \(detail)"
+        case .notAReport(let kind):
+            switch kind {
+            case .pdf: return "is a PDF, not a spreadsheet: download the report in its Excel format"
+            case .xml: return "is XML text (an Excel 2003 XML spreadsheet?), which is not read: save it as .xlsx"
+            case .empty: return "is empty (0 bytes)"
+            default: return "is not a report file: neither .xlsx, .xls, HTML nor CSV"
+            }
         case .htmlWithoutTable(let title):
             return "is an HTML page without any table\(title.map { " (titled \"\($0)\")" } ?? ""): an error or login page, not a report"
         }

@@ -76,7 +76,8 @@ final class DataDir {
         #expect(result.stdout.contains("loaded  box_score  nexus_east  2026-02-08"))
         let errors = result.stderrLines
         #expect(errors.contains { $0.hasPrefix("\(truncated): error: zip file is truncated") })
-        #expect(errors.contains { $0.hasPrefix("\(legacy): error: is really a legacy Excel 97-2003 .xls (OLE2) file") })
+        // Only an OLE2 signature and zeros: read as an .xls, and refused as a damaged one.
+        #expect(errors.contains { $0.hasPrefix("\(legacy): error: is a damaged legacy .xls (OLE2) file: the OLE2 header") })
         #expect(errors.contains { $0.hasPrefix("\(missing): error: rent roll: missing required column \"Lease Rent\"") })
         #expect(errors.last == "error: 3 of 4 file(s) failed: \(truncated), \(legacy), \(missing)")
         // The good file is in the database despite the bad ones around it.
@@ -104,12 +105,12 @@ final class DataDir {
         #expect(help.stdout.contains("USAGE: ownerdash load [FILE ...] [--run RUN_ID] [--report TYPE] [--property KEY] [--as-of YYYY-MM-DD]"))
         #expect(help.stdout.contains("--data-dir DIR"))
         let overview = try OwnerDash.run(["--help"])
-        #expect(overview.stdout.contains("xlsx dump"))
+        #expect(overview.stdout.contains("sheet dump"))
         #expect(overview.stdout.contains("load"))
     }
 }
 
-@Suite struct XLSXDumpCommandTests {
+@Suite struct SheetDumpCommandTests {
     @Test func dumpsTheGridAsCSV() throws {
         let file = OwnerDash.repository.appendingPathComponent("Tests/Fixtures/reports/rent_roll_two_row_header.xlsx").path
         let result = try OwnerDash.run(["xlsx", "dump", file])
@@ -128,11 +129,36 @@ final class DataDir {
         #expect(result.stderr.contains("no sheet \"Nope\" (sheets: \"Report\""))
     }
 
-    @Test func aFileThatIsReallyHTMLSaysSo() throws {
+    @Test func anHTMLPageWithoutATableSaysWhatItIs() throws {
         let file = OwnerDash.repository.appendingPathComponent("Tests/Fixtures/xlsx/html_disguised.xlsx").path
         let result = try OwnerDash.run(["xlsx", "dump", file])
         #expect(result.status == 3)
-        #expect(result.stderr == "\(file): error: is really an HTML page, not an .xlsx workbook (an error or login page?)\n")
+        #expect(result.stderr == "\(file): error: is an HTML page without any table (titled \"Session expired\"): "
+                    + "an error or login page, not a report\n")
+    }
+
+    @Test func legacyXLSAndHTMLExportsDumpTheSameGridAsTheXLSX() throws {
+        let reports = OwnerDash.repository.appendingPathComponent("Tests/Fixtures/reports")
+        let xlsx = try OwnerDash.run(["sheet", "dump", reports.appendingPathComponent("box_score_nexus_east.xlsx").path])
+        let xls = try OwnerDash.run(["sheet", "dump", reports.appendingPathComponent("forms/box_score_nexus_east.xls").path])
+        #expect(xlsx.status == 0 && xls.status == 0)
+        #expect(xls.stdout == xlsx.stdout)
+        let html = try OwnerDash.run(["sheet", "dump", reports.appendingPathComponent("forms/box_score_nexus_east.html").path,
+                                      "--sheet", "HTML"])
+        #expect(html.status == 0)
+        // HTML cells are text as displayed: the title lines and labels read the same.
+        let lines = html.stdout.split(separator: "\n")
+        #expect(lines.first == "OneSite Rents v3.0,,,,,,,,,,,,,,,,Page 1 of 1")
+        #expect(lines.contains { $0.hasPrefix("BOXSCORE") })
+    }
+
+    @Test func allSheetsPrintsEachAfterItsName() throws {
+        let file = OwnerDash.repository.appendingPathComponent("Tests/Fixtures/xls/lo_rent_roll.xls").path
+        let result = try OwnerDash.run(["sheet", "dump", file, "--all-sheets"])
+        #expect(result.status == 0)
+        let names = result.stdout.split(separator: "\n").filter { $0.hasPrefix("== ") }
+        #expect(names.count == 3)
+        #expect(try OwnerDash.run(["sheet", "dump", file, "--all-sheets", "--sheet", "1"]).status == 1)
     }
 }
 

@@ -27,7 +27,7 @@ enum Snapshot {
     @Test(arguments: [
         (["--help"], "help.txt"),
         (["load", "--help"], "load-help.txt"),
-        (["xlsx", "dump", "--help"], "xlsx-dump-help.txt"),
+        (["sheet", "dump", "--help"], "sheet-dump-help.txt"),
     ])
     func helpTexts(arguments: [String], snapshot: String) throws {
         let result = try OwnerDash.run(arguments)

@@ -118,7 +118,7 @@ private final class PortfolioSimulator {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "--port", "0",
                              "--seed", "7", "--as-of", SimulatedPortfolio.asOf, "--dir", directory.path,
-                             "--config", config.path, "--no-ledger-truth", "--exit-on-stdin-eof"]
+                             "--config", config.path, "--exit-on-stdin-eof"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

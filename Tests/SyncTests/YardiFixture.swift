@@ -28,6 +28,7 @@ final class YardiFixture {
     static let operations = ["yardi_units": "GetUnitInformation", "yardi_residents": "GetResidentsByStatus",
                              "yardi_available_units": "AvailableUnits_Login",
                              "yardi_transactions": "GetResidentTransactions_Login",
+                             "yardi_lease_charges": "GetResidentLeaseCharges_Login",
                              "yardi_guest_activity": "GetYardiGuestActivity_Login"]
 
     /// Records a loaded snapshot (even an empty one) of an operation, as the loader does.

@@ -61,30 +61,30 @@ func xlsFixtureBytes(_ name: String) throws -> [UInt8] {
 
     @Test func aFileCutInsideAStreamIsRefused() throws {
         #expect(message { _ = try SpreadsheetFile(path: xlsFixture("truncated_inside_stream.xls")) }
-            == "stream Workbook needs bytes 10922..<11022 of its 11022, which lie past the end of the file (13482 bytes): the file is truncated")
+            == "is a damaged legacy .xls (OLE2) file: stream Workbook needs bytes 10922..<11022 of its 11022, which lie past the end of the file (13482 bytes): the file is truncated")
     }
 
     @Test func corruptChainsAreErrorsNotGarbage() throws {
         #expect(message { _ = try SpreadsheetFile(path: xlsFixture("fat_chain_loop.xls")) }
-            == "the FAT chain of stream Workbook loops at sector 5")
+            == "is a damaged legacy .xls (OLE2) file: the FAT chain of stream Workbook loops at sector 5")
         #expect(message { _ = try SpreadsheetFile(path: xlsFixture("fat_chain_past_end.xls")) }
-            == "the FAT chain of stream Workbook points at sector 5000, past the end of the file (26 sectors)")
+            == "is a damaged legacy .xls (OLE2) file: the FAT chain of stream Workbook points at sector 5000, past the end of the file (26 sectors)")
         #expect(message { _ = try SpreadsheetFile(path: xlsFixture("stream_longer_than_chain.xls")) }
-            == "stream Workbook is 11022 bytes, but its FAT chain ends after 4 sectors (2048 bytes)")
+            == "is a damaged legacy .xls (OLE2) file: stream Workbook is 11022 bytes, but its FAT chain ends after 4 sectors (2048 bytes)")
     }
 
     @Test func headersThatAreNotCompoundFiles() throws {
         // The xlsx fixture legacy_ole2.xls is only the 8-byte signature and zeros: no real container.
         #expect(message { _ = try SpreadsheetFile(path: fixture("legacy_ole2.xls")) }
-            == "the OLE2 header's byte order mark is 0x0000, not 0xFFFE (a damaged or fake compound file)")
+            == "is a damaged legacy .xls (OLE2) file: the OLE2 header's byte order mark is 0x0000, not 0xFFFE (a damaged or fake compound file)")
         #expect(message { _ = try CompoundFile(bytes: Array(try xlsFixtureBytes("every_cell_record.xls").prefix(300))) }
-            == "the OLE2 header is cut off: the file has 300 bytes, the header alone needs 512")
+            == "is a damaged legacy .xls (OLE2) file: the OLE2 header is cut off: the file has 300 bytes, the header alone needs 512")
         #expect(message { _ = try CompoundFile(bytes: [UInt8](repeating: 0, count: 1024)) }
-            == "the file does not start with the OLE2 signature D0 CF 11 E0 A1 B1 1A E1")
+            == "is a damaged legacy .xls (OLE2) file: the file does not start with the OLE2 signature D0 CF 11 E0 A1 B1 1A E1")
         var badShift = try xlsFixtureBytes("every_cell_record.xls")
         badShift[30] = 10
         #expect(message { _ = try CompoundFile(bytes: badShift) }
-            == "the OLE2 header's sector shift is 10: sectors must be 512 (shift 9) or 4096 (shift 12) bytes")
+            == "is a damaged legacy .xls (OLE2) file: the OLE2 header's sector shift is 10: sectors must be 512 (shift 9) or 4096 (shift 12) bytes")
     }
 
     @Test func aLoopInTheMiniFATChain() throws {
@@ -93,6 +93,6 @@ func xlsFixtureBytes(_ name: String) throws -> [UInt8] {
         let miniFATSector = Int(CompoundFile.uint32(bytes, 60))
         let entry = 512 + miniFATSector * 512 + 4 * 2
         bytes[entry] = 0; bytes[entry + 1] = 0; bytes[entry + 2] = 0; bytes[entry + 3] = 0
-        #expect(message { _ = try SpreadsheetFile(bytes: bytes) } == "the mini FAT chain of stream Workbook loops at mini sector 0")
+        #expect(message { _ = try SpreadsheetFile(bytes: bytes) } == "is a damaged legacy .xls (OLE2) file: the mini FAT chain of stream Workbook loops at mini sector 0")
     }
 }

@@ -178,7 +178,10 @@ func recordTypes(_ file: String) throws -> Set<Int> {
         #expect(try SpreadsheetFile(path: fixture("date1904.xlsx")).format == .xlsx)
         #expect(try SpreadsheetFile(bytes: xlsFixtureBytes("lo_date1904.xls")).format == .xls)
         #expect(message { _ = try SpreadsheetFile(path: fixture("html_disguised.xlsx")) }
-            == "is really an HTML page, not an .xlsx workbook (an error or login page?)")
+            == "is an HTML page without any table (titled \"Session expired\"): an error or login page, not a report")
+        #expect(try SpreadsheetFile(bytes: Array("<html><table><tr><td>Unit</td></tr></table></html>".utf8)).format == .html)
+        #expect(try SpreadsheetFile(bytes: Array("Unit,Rent\n101,1200\n".utf8)).format == .csv)
+        #expect(message { _ = try SpreadsheetFile(bytes: Array("%PDF-1.4 report".utf8)) } == "is a PDF, not a spreadsheet: download the report in its Excel format")
         #expect(message { _ = try SpreadsheetFile(bytes: []) } == "is empty (0 bytes)")
         #expect(message { _ = try SpreadsheetFile(path: "/nonexistent/rent_roll.xls") } == "cannot open: No such file or directory")
         // The .xlsx reader itself still refuses .xls bytes (its callers rely on that).

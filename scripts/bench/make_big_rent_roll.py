@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes a large OneSite-shaped Rent Roll .xlsx for the reader/loader benchmark.
 
-Usage: make_big_rent_roll.py OUT.xlsx ROWS [--seed N]
+Usage: make_big_rent_roll.py OUT.xlsx ROWS [--seed N] [--sheets N]
+
+--sheets N writes N such sheets ("Rent Roll", "Rent Roll 2", ...), ROWS rows each: the shape of the .xls
+benchmark, since BIFF8 holds at most 65,536 rows per sheet.
 
 Shape: a title block (product line, company - property, title, As of), one header row
 of 14 columns, then ROWS unit rows: text columns as shared strings (unit numbers,
@@ -31,38 +34,44 @@ LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "D
 MONEY = '"$"#,##0.00'
 
 
+def write_sheet(book, name, rows, rnd):
+    epoch = datetime.date(2017, 9, 22)
+    with book.sheet(name) as sheet:
+        for line in ["OneSite Rents v3.0", "Kairoi Residential - Nexus East", "RENT ROLL DETAIL",
+                     "As of 11/20/2026"]:
+            sheet.row([line])
+        sheet.row([])
+        sheet.row(HEADER)
+        for n in range(rows):
+            fp, sqft = FLOORPLANS[n % len(FLOORPLANS)]
+            status = STATUSES[rnd.randrange(len(STATUSES))]
+            market = 1100 + 150 * (n % len(FLOORPLANS)) + rnd.randrange(0, 200)
+            row = [f"{n // 40 + 1:04d}-{n % 40 + 100}", str(n // 40 + 1), fp, sqft]
+            if status.startswith("Vacant"):
+                row += [None, None, status, Cell(market, MONEY)]
+            else:
+                move_in = epoch + datetime.timedelta(days=rnd.randrange(0, 3000))
+                rent = market - rnd.randrange(0, 120) + rnd.randrange(0, 100) / 100
+                balance = rnd.choice([0, 0, 0, 0, 0, 0, 35.5, 125, rent, -50])
+                if n % 10 == 3:
+                    text = f"${abs(balance):,.2f}"
+                    balance_cell = f"({text})" if balance < 0 else text
+                else:
+                    balance_cell = Cell(round(balance, 2), MONEY)
+                name_text = f"{LAST[rnd.randrange(len(LAST))]}, {FIRST[rnd.randrange(len(FIRST))]}"
+                row += [100000 + n, name_text, status, Cell(market, MONEY), Cell(round(rent, 2), MONEY),
+                        move_in, move_in, move_in + datetime.timedelta(days=365), None, balance_cell]
+            sheet.row(row)
+
+
 def main():
     out, rows = sys.argv[1], int(sys.argv[2])
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 7
+    sheets = int(sys.argv[sys.argv.index("--sheets") + 1]) if "--sheets" in sys.argv else 1
     rnd = random.Random(seed)
-    epoch = datetime.date(2017, 9, 22)
     with XlsxWriter(out) as book:
-        with book.sheet("Rent Roll") as sheet:
-            for line in ["OneSite Rents v3.0", "Kairoi Residential - Nexus East", "RENT ROLL DETAIL",
-                         "As of 11/20/2026"]:
-                sheet.row([line])
-            sheet.row([])
-            sheet.row(HEADER)
-            for n in range(rows):
-                fp, sqft = FLOORPLANS[n % len(FLOORPLANS)]
-                status = STATUSES[rnd.randrange(len(STATUSES))]
-                market = 1100 + 150 * (n % len(FLOORPLANS)) + rnd.randrange(0, 200)
-                row = [f"{n // 40 + 1:04d}-{n % 40 + 100}", str(n // 40 + 1), fp, sqft]
-                if status.startswith("Vacant"):
-                    row += [None, None, status, Cell(market, MONEY)]
-                else:
-                    move_in = epoch + datetime.timedelta(days=rnd.randrange(0, 3000))
-                    rent = market - rnd.randrange(0, 120) + rnd.randrange(0, 100) / 100
-                    balance = rnd.choice([0, 0, 0, 0, 0, 0, 35.5, 125, rent, -50])
-                    if n % 10 == 3:
-                        text = f"${abs(balance):,.2f}"
-                        balance_cell = f"({text})" if balance < 0 else text
-                    else:
-                        balance_cell = Cell(round(balance, 2), MONEY)
-                    name = f"{LAST[rnd.randrange(len(LAST))]}, {FIRST[rnd.randrange(len(FIRST))]}"
-                    row += [100000 + n, name, status, Cell(market, MONEY), Cell(round(rent, 2), MONEY),
-                            move_in, move_in, move_in + datetime.timedelta(days=365), None, balance_cell]
-                sheet.row(row)
+        for index in range(sheets):
+            write_sheet(book, "Rent Roll" if index == 0 else f"Rent Roll {index + 1}", rows, rnd)
 
 
 if __name__ == "__main__":

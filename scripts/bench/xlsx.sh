@@ -2,21 +2,32 @@
 # Benchmark: ownerdash's xlsx reader and report loader against the Python readers a user would
 # otherwise pick, on generated rent-roll-shaped workbooks of 50,000 and 500,000 rows.
 #
-#   scripts/bench/xlsx.sh [ROWS ...]        (default: 50000 500000)
+#   scripts/bench/xlsx.sh [--no-xls | --xls-only] [ROWS ...]        (default: 50000 500000)
 #
-# Prints, per file: seconds, rows/s and peak RSS of
+# Prints, per .xlsx file: seconds, rows/s and peak RSS of
 #   (a) ownerdash xlsx dump > /dev/null      (b) ownerdash load into a fresh realpage_raw.db
 #   (c) fastexcel  (d) python-calamine  (e) openpyxl read-only  (f) pandas.read_excel (openpyxl)
 #   floor: inflating the sheet XML alone (unzip -p)
 # and the ratios of (a) and (b) to the fastest peer and of (a) to the floor.
+# Then the legacy .xls (BIFF8) reader: a workbook of 8 sheets x 62,500 rows (BIFF8 holds at most 65,536 rows a
+# sheet), written as .xlsx and converted to .xls by LibreOffice (installed with apt-get when missing), read whole by
+#   (a) ownerdash sheet dump --all-sheets    (b) python-calamine   (c) fastexcel   (d) xlrd
+# with the ratio of (a) to python-calamine (target >= 1x) and peak RSS.
 # The peers are installed into scripts/bench/.venv (git-ignored), never into the product.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 ensure_packages time unzip python3-venv libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev
 
+XLS=1
+XLSX=1
+case ${1:-} in
+    --no-xls) XLS=0; shift;;
+    --xls-only) XLSX=0; shift;;
+esac
 ROWS=("$@")
 [ ${#ROWS[@]} -eq 0 ] && ROWS=(50000 500000)
+[ "$XLSX" -eq 0 ] && ROWS=()
 OUT=scripts/bench/out
 mkdir -p "$OUT"
 
@@ -28,9 +39,9 @@ VENV=scripts/bench/.venv
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import fastexcel, python_calamine, openpyxl, pandas" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import fastexcel, python_calamine, openpyxl, pandas, xlrd" 2>/dev/null; then
     echo "installing the Python peers into $VENV ..." >&2
-    "$VENV/bin/pip" install -q fastexcel pyarrow python-calamine openpyxl pandas >&2
+    "$VENV/bin/pip" install -q fastexcel pyarrow python-calamine openpyxl pandas xlrd >&2
 fi
 PY="$VENV/bin/python"
 
@@ -46,7 +57,7 @@ measure() {
     read -r SECS[$name] RSS[$name] < <(tail -n 1 "$log")
 }
 
-for rows in "${ROWS[@]}"; do
+for rows in ${ROWS[@]+"${ROWS[@]}"}; do
     file="$OUT/rent_roll_${rows}.xlsx"
     [ -f "$file" ] || { echo "generating $file ..." >&2; python3 scripts/bench/make_big_rent_roll.py "$file" "$rows"; }
     sheet_mb=$(unzip -l "$file" xl/worksheets/sheet1.xml | awk 'NR==4 {printf "%.0f", $1/1048576}')
@@ -94,3 +105,35 @@ for rows in "${ROWS[@]}"; do
         printf "(b) load is %.1fx faster than the fastest peer (target >= 1x)\n", p / b
         printf "(a) dump takes %.1fx the inflate floor\n", a / f }'
 done
+
+[ "$XLS" -eq 1 ] || exit 0
+
+# ------------------------------------------------------------------------------------------------ legacy .xls
+ensure_packages libreoffice-calc-nogui
+SHEETS=8
+PER_SHEET=62500
+xls="$OUT/rent_roll_${SHEETS}x${PER_SHEET}.xls"
+if [ ! -f "$xls" ]; then
+    echo "generating $xls (LibreOffice converts the .xlsx; a few minutes) ..." >&2
+    python3 scripts/bench/make_big_rent_roll.py "$OUT/rent_roll_${SHEETS}x${PER_SHEET}.xlsx" "$PER_SHEET" --sheets "$SHEETS"
+    soffice --headless --norestore --convert-to xls --outdir "$OUT" "$OUT/rent_roll_${SHEETS}x${PER_SHEET}.xlsx" >&2
+fi
+total=$((SHEETS * PER_SHEET))
+measure xls_dump "$BIN" sheet dump "$xls" --all-sheets
+for peer in calamine fastexcel xlrd; do
+    measure "xls_$peer" "$PY" scripts/bench/peer_readers.py "$peer" "$xls" --all-sheets
+done
+echo
+echo "## .xls: $SHEETS sheets x $PER_SHEET rows ($(du -m "$xls" | cut -f1) MB BIFF8 file, written by LibreOffice)"
+printf "| %-40s | %8s | %12s | %9s |\n" reader seconds rows/s "peak RSS"
+printf "|%s|%s|%s|%s|\n" "------------------------------------------" "----------" "--------------" "-----------"
+for name in xls_dump xls_calamine xls_fastexcel xls_xlrd; do
+    case $name in
+        xls_dump) label="(a) ownerdash sheet dump --all-sheets";; xls_calamine) label="(b) python-calamine";;
+        xls_fastexcel) label="(c) fastexcel";; xls_xlrd) label="(d) xlrd";;
+    esac
+    awk -v l="$label" -v s="${SECS[$name]}" -v r="$total" -v k="${RSS[$name]}" 'BEGIN {
+        printf "| %-40s | %8.2f | %12.0f | %5.0f MiB |\n", l, s, (s > 0 ? r / s : 0), k / 1024 }'
+done
+awk -v a="${SECS[xls_dump]}" -v p="${SECS[xls_calamine]}" 'BEGIN {
+    printf "\n(a) sheet dump is %.2fx as fast as python-calamine (target >= 1x)\n", p / a }'

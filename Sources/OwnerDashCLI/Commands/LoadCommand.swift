@@ -8,7 +8,7 @@ import RawStore
 /// landed Yardi SOAP responses into yardi_raw.db, one transaction per file.
 struct LoadCommand: Command {
     static let names = ["load"]
-    static let abstract = "Load RealPage report files (.xlsx), or a fetch run's landed artifacts, into realpage_raw.db and yardi_raw.db."
+    static let abstract = "Load RealPage report files (.xlsx, .xls, HTML or CSV), or a fetch run's landed artifacts, into realpage_raw.db and yardi_raw.db."
     static let arguments: [ArgumentSpec] = [
         .positional("FILE", repeating: true, optional: true, help: "report files to load; each is loaded in its own transaction"),
         .option("--run", "RUN_ID", help: "load every report a fetch run landed (report, property and as-of date from its manifest)"),

@@ -40,7 +40,7 @@ struct SyncCommand: Command {
         if let pms = selection.pms { words += ["--pms", pms.rawValue] }
         let outcomes: [PropertySyncOutcome]
         do {
-            outcomes = try RecordedSync(dataDirectory: global.dataDirectory)
+            outcomes = try RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories)
                 .run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "sync")

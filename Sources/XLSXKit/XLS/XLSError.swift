@@ -20,7 +20,7 @@ public enum XLSError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .compoundFile(let detail):
-            return detail
+            return "is a damaged legacy .xls (OLE2) file: \(detail)"
         case .notXLS(let kind):
             switch kind {
             case .zip: return "is a zip file (an .xlsx?), not a legacy Excel 97-2003 .xls"

@@ -6,12 +6,17 @@ public enum SpreadsheetFormat: String, Sendable, Equatable {
     case xlsx
     /// BIFF8 in an OLE2 compound file (Excel 97-2003; Crystal Reports exports).
     case xls
+    /// A web page whose tables are the report (OneSite's "Excel" downloads of some reports).
+    case html
+    /// Comma-, tab- or semicolon-separated text.
+    case csv
 }
 
-/// A workbook opened by content, .xlsx or .xls alike, so report parsers never care which one a server sent.
+/// A downloaded report opened by content, whatever its name says, so report parsers never care what a server sent.
 ///
-/// Zip bytes open as `Workbook`, OLE2 bytes as `XLSWorkbook`; anything else is refused with what it really
-/// is (`XLSXError.notXLSX`). Both formats yield the same `SheetRow`s for the same sheet.
+/// Zip bytes open as `Workbook`, OLE2 bytes as `XLSWorkbook`, an HTML page as one `HTMLSheet`, CSV text as one
+/// `DelimitedTextSheet`; anything else (PDF, XML, binary) is refused with what it really is (`XLSXError.notXLSX`).
+/// Every format yields the same `SheetRow`s for the same grid.
 public final class SpreadsheetFile {
     /// Which reader this file went to.
     public let format: SpreadsheetFormat
@@ -24,6 +29,8 @@ public final class SpreadsheetFile {
     private enum Backing {
         case xlsx(Workbook)
         case xls(XLSWorkbook)
+        case html(HTMLSheet)
+        case csv(DelimitedTextSheet)
     }
 
     /// Opens the file at `path`, sniffing its first bytes.
@@ -33,7 +40,9 @@ public final class SpreadsheetFile {
         switch kind {
         case .zip: try self.init(backing: .xlsx(Workbook(path: path, limits: limits)))
         case .ole2: try self.init(backing: .xls(XLSWorkbook(compoundFile: CompoundFile(bytes: readWholeFile(path)))))
-        default: throw XLSXError.notXLSX(kind)
+        case .html: try self.init(backing: .html(HTMLSheet(bytes: readWholeFile(path))))
+        case .csvText: try self.init(backing: .csv(DelimitedTextSheet(bytes: readWholeFile(path))))
+        default: throw XLSXError.notAReport(kind)
         }
     }
 
@@ -43,7 +52,9 @@ public final class SpreadsheetFile {
         switch kind {
         case .zip: try self.init(backing: .xlsx(Workbook(bytes: bytes, limits: limits)))
         case .ole2: try self.init(backing: .xls(XLSWorkbook(compoundFile: CompoundFile(bytes: bytes))))
-        default: throw XLSXError.notXLSX(kind)
+        case .html: try self.init(backing: .html(HTMLSheet(bytes: bytes)))
+        case .csvText: try self.init(backing: .csv(DelimitedTextSheet(bytes: bytes)))
+        default: throw XLSXError.notAReport(kind)
         }
     }
 
@@ -58,7 +69,25 @@ public final class SpreadsheetFile {
             format = .xls
             sheetNames = workbook.sheetNames
             uses1904DateSystem = workbook.uses1904DateSystem
+        case .html:
+            format = .html
+            sheetNames = [HTMLSheet.sheetName]
+            uses1904DateSystem = false
+        case .csv:
+            format = .csv
+            sheetNames = [DelimitedTextSheet.sheetName]
+            uses1904DateSystem = false
         }
+    }
+
+    /// The one sheet of an HTML or CSV file, or the error a workbook gives for a sheet it does not have.
+    private func singleSheet(_ index: Int?, named name: String?, _ sheet: SpreadsheetSheet.Backing) throws -> SpreadsheetSheet {
+        let only = sheetNames[0]
+        if let index, index != 0 { throw XLSXError.sheetIndexOutOfRange(index: index, count: 1) }
+        if let name, name != only, name.lowercased() != only.lowercased() {
+            throw XLSXError.noSuchSheet(name: name, available: [only])
+        }
+        return SpreadsheetSheet(sheet)
     }
 
     /// The sheet at a 0-based position in workbook order.
@@ -66,6 +95,8 @@ public final class SpreadsheetFile {
         switch backing {
         case .xlsx(let workbook): return SpreadsheetSheet(.xlsx(try workbook.worksheet(at: index)))
         case .xls(let workbook): return SpreadsheetSheet(.xls(try workbook.worksheet(at: index)))
+        case .html(let page): return try singleSheet(index, named: nil, .html(page))
+        case .csv(let text): return try singleSheet(index, named: nil, .csv(text))
         }
     }
 
@@ -74,6 +105,8 @@ public final class SpreadsheetFile {
         switch backing {
         case .xlsx(let workbook): return SpreadsheetSheet(.xlsx(try workbook.worksheet(named: name)))
         case .xls(let workbook): return SpreadsheetSheet(.xls(try workbook.worksheet(named: name)))
+        case .html(let page): return try singleSheet(nil, named: name, .html(page))
+        case .csv(let text): return try singleSheet(nil, named: name, .csv(text))
         }
     }
 }
@@ -87,6 +120,8 @@ public struct SpreadsheetSheet {
     enum Backing {
         case xlsx(Worksheet)
         case xls(XLSWorksheet)
+        case html(HTMLSheet)
+        case csv(DelimitedTextSheet)
     }
 
     init(_ backing: Backing) {
@@ -94,6 +129,8 @@ public struct SpreadsheetSheet {
         switch backing {
         case .xlsx(let sheet): name = sheet.name
         case .xls(let sheet): name = sheet.name
+        case .html: name = HTMLSheet.sheetName
+        case .csv: name = DelimitedTextSheet.sheetName
         }
     }
 
@@ -102,6 +139,8 @@ public struct SpreadsheetSheet {
         switch backing {
         case .xlsx(let sheet): return SpreadsheetRows(.xlsx(try sheet.rows()))
         case .xls(let sheet): return SpreadsheetRows(.xls(try sheet.rows()))
+        case .html(let page): return SpreadsheetRows(.memory(page.rowSource()))
+        case .csv(let text): return SpreadsheetRows(.memory(text.rowSource()))
         }
     }
 
@@ -110,17 +149,21 @@ public struct SpreadsheetSheet {
         switch backing {
         case .xlsx(let sheet): return try sheet.mergedRanges()
         case .xls(let sheet): return try sheet.mergedRanges()
+        case .html(let page): return page.mergedRanges
+        case .csv: return []
         }
     }
 }
 
 /// The row stream of a `SpreadsheetSheet`; both readers are classes, so this dispatch copies nothing per row.
 public struct SpreadsheetRows: SheetRowSource {
-    private let backing: Backing
+    private var backing: Backing
 
     enum Backing {
         case xlsx(WorksheetRows)
         case xls(XLSWorksheetRows)
+        /// HTML and CSV: parsed whole (small exports), then handed out row by row.
+        case memory(InMemoryRows)
     }
 
     init(_ backing: Backing) { self.backing = backing }
@@ -130,6 +173,10 @@ public struct SpreadsheetRows: SheetRowSource {
         switch backing {
         case .xlsx(let rows): return try rows.nextRow()
         case .xls(let rows): return try rows.nextRow()
+        case .memory(var rows):
+            let row = try rows.nextRow()
+            backing = .memory(rows)
+            return row
         }
     }
 }
