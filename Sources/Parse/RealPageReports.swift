@@ -1,7 +1,7 @@
 import OwnerDashCore
 import XLSXKit
 
-/// Entry point for the six RealPage OneSite report parsers: detects the report, finds its header, streams records.
+/// Entry point for the RealPage OneSite report parsers: detects the report, finds its header, streams records.
 public enum RealPageReports {
     /// Rows buffered for the title block and header; everything after streams through.
     public static let headerSearchRows = 40
@@ -10,7 +10,7 @@ public enum RealPageReports {
     public static func detect(rows: [SheetRow], merges: [MergedRange] = []) -> ReportType? {
         var earliest: (type: ReportType, endIndex: Int, matched: Int)?
         for type in ReportType.allCases {
-            guard case .found(let map, _, let endIndex) = HeaderFinder.find(layouts(for: type), in: rows,
+            guard case .found(let map, _, let endIndex) = HeaderFinder.find(detectionLayouts(for: type), in: rows,
                                                                             merges: merges) else { continue }
             if earliest.map({ endIndex < $0.endIndex || (endIndex == $0.endIndex && map.matchedCount > $0.matched) })
                 ?? true {
@@ -48,6 +48,28 @@ public enum RealPageReports {
         case .activity: return try driver.run(ActivityParser.self, rows: &rows, sink: &sink)
         case .monthlySummary: return try driver.run(MonthlySummaryParser.self, rows: &rows, sink: &sink)
         case .leaseExpiration: return try driver.run(LeaseExpirationParser.self, rows: &rows, sink: &sink)
+        case .incomeStatement: return try driver.run(IncomeStatementParser.self, rows: &rows, sink: &sink)
+        case .makeReady: return try driver.run(MakeReadyParser.self, rows: &rows, sink: &sink)
+        case .closedMakeReady: return try driver.run(ClosedMakeReadyParser.self, rows: &rows, sink: &sink)
+        case .monthlyTransactionSummary:
+            return try driver.run(MonthlyTransactionSummaryParser.self, rows: &rows, sink: &sink)
+        case .renewalDetail: return try driver.run(RenewalDetailParser.self, rows: &rows, sink: &sink)
+        case .projectedOccupancy: return try driver.run(ProjectedOccupancyParser.self, rows: &rows, sink: &sink)
+        case .lostRent: return try driver.run(LostRentSummaryParser.self, rows: &rows, sink: &sink)
+        case .advertisingSource: return try driver.run(AdvertisingSourceParser.self, rows: &rows, sink: &sink)
+        case .moveOutReasons: return try driver.run(MoveOutReasonsParser.self, rows: &rows, sink: &sink)
+        case .leaseDetails: return try driver.run(LeaseDetailsParser.self, rows: &rows, sink: &sink)
+        }
+    }
+
+    /// The layouts that tell a report from its header alone, for sheets without a title. A layout as generic as a
+    /// list of units with move-out dates (the move-out list under Reasons for Move Out) or with lease dates (Lease
+    /// Details chosen by unit) would claim other reports' headers: those are recognised by title or `--report`.
+    static func detectionLayouts(for type: ReportType) -> [HeaderLayout] {
+        switch type {
+        case .moveOutReasons: return [MoveOutReasonsParser.layouts[0]]
+        case .leaseDetails: return [LeaseDetailsParser.layouts[1]]
+        default: return layouts(for: type)
         }
     }
 
@@ -59,6 +81,16 @@ public enum RealPageReports {
         case .activity: return ActivityParser.layouts
         case .monthlySummary: return MonthlySummaryParser.layouts
         case .leaseExpiration: return LeaseExpirationParser.layouts
+        case .incomeStatement: return IncomeStatementParser.layouts
+        case .makeReady: return MakeReadyParser.layouts
+        case .closedMakeReady: return ClosedMakeReadyParser.layouts
+        case .monthlyTransactionSummary: return MonthlyTransactionSummaryParser.layouts
+        case .renewalDetail: return RenewalDetailParser.layouts
+        case .projectedOccupancy: return ProjectedOccupancyParser.layouts
+        case .lostRent: return LostRentSummaryParser.layouts
+        case .advertisingSource: return AdvertisingSourceParser.layouts
+        case .moveOutReasons: return MoveOutReasonsParser.layouts
+        case .leaseDetails: return LeaseDetailsParser.layouts
         }
     }
 }
@@ -77,7 +109,7 @@ private struct Driver {
         let title = TitleBlock(rows: buffer[..<headerStart])
         let metadata = ReportMetadata(reportType: report, propertyName: title.propertyName, asOf: title.asOf,
                                       periodStart: title.periodStart)
-        let context = ParseContext(report: report, sheet: sheetName, metadata: metadata)
+        let context = ParseContext(report: report, sheet: sheetName, metadata: metadata, title: title)
         var parser = try P(layoutIndex: layoutIndex, header: header, context: context)
         let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title,
                                        firstColumn: header.firstColumn)

@@ -1,6 +1,6 @@
 import OwnerDashCore
 
-// Typed rows of the six RealPage OneSite reports, one struct per raw table of
+// Typed rows of the RealPage OneSite reports, one struct per raw table of
 // realpage_raw.db (DESIGN section 4). Optional fields are ones a report may lack or
 // leave blank; they are stored as NULL, never as a made-up zero.
 // `sourceRow` is the 1-based sheet row the record was read from (lineage).
@@ -159,7 +159,321 @@ public struct LeaseExpirationRow: Sendable, Equatable {
     }
 }
 
-/// A record of any of the six reports, as handed to a `ReportSink`.
+/// One GL account line of the Income Statement (or the Income Statement Worksheet).
+public struct IncomeStatementRow: Sendable, Equatable {
+    /// The outermost heading the line sits under (`INCOME`, `EXPENSES`), as printed.
+    public var section: String?
+    /// The innermost heading, when it is not the section itself (`POTENTIAL INCOME`, `Repairs & Maintenance`).
+    public var category: String?
+    /// GL account number (`5100-0001`), or the transaction type a worksheet line names instead (`PZ`).
+    public var accountNumber: String
+    public var accountName: String?
+    /// The fiscal period's amount, signed (a worksheet line marked `-` is stored negative).
+    public var periodAmount: Money?
+    public var ytdAmount: Money?
+    public var budgetAmount: Money?
+    public var ytdBudgetAmount: Money?
+    /// `YYYY-MM` from the title block's `Fiscal Period`, when it prints one.
+    public var fiscalPeriod: String?
+    public var sourceRow: Int
+
+    public init(section: String? = nil, category: String? = nil, accountNumber: String, accountName: String? = nil,
+                periodAmount: Money? = nil, ytdAmount: Money? = nil, budgetAmount: Money? = nil,
+                ytdBudgetAmount: Money? = nil, fiscalPeriod: String? = nil, sourceRow: Int) {
+        self.section = section; self.category = category; self.accountNumber = accountNumber
+        self.accountName = accountName; self.periodAmount = periodAmount; self.ytdAmount = ytdAmount
+        self.budgetAmount = budgetAmount; self.ytdBudgetAmount = ytdBudgetAmount; self.fiscalPeriod = fiscalPeriod
+        self.sourceRow = sourceRow
+    }
+}
+
+/// One unit in the make-ready (turn) pipeline of the Make Ready Summary.
+public struct MakeReadyRow: Sendable, Equatable {
+    public var unitNumber: String
+    public var floorplan: String?
+    public var sqft: Int?
+    public var unitStatus: String?
+    public var leaseStatus: String?
+    /// The day the unit was vacated (the make-ready opens).
+    public var moveOutDate: LocalDate?
+    /// Negative while the unit is still on notice; nil when OneSite prints `*`.
+    public var daysVacant: Int?
+    /// The make-ready's due date.
+    public var dueDate: LocalDate?
+    public var workOrders: Int?
+    public var assignedTo: String?
+    /// The make-ready status as printed (`Not Started`, `In Progress`).
+    public var status: String?
+    public var sourceRow: Int
+
+    public init(unitNumber: String, floorplan: String? = nil, sqft: Int? = nil, unitStatus: String? = nil,
+                leaseStatus: String? = nil, moveOutDate: LocalDate? = nil, daysVacant: Int? = nil,
+                dueDate: LocalDate? = nil, workOrders: Int? = nil, assignedTo: String? = nil, status: String? = nil,
+                sourceRow: Int) {
+        self.unitNumber = unitNumber; self.floorplan = floorplan; self.sqft = sqft; self.unitStatus = unitStatus
+        self.leaseStatus = leaseStatus; self.moveOutDate = moveOutDate; self.daysVacant = daysVacant
+        self.dueDate = dueDate; self.workOrders = workOrders; self.assignedTo = assignedTo; self.status = status
+        self.sourceRow = sourceRow
+    }
+}
+
+/// One unit whose make-ready was completed, from the Closed Make Ready Summary.
+public struct ClosedMakeReadyRow: Sendable, Equatable {
+    public var unitNumber: String
+    public var floorplan: String?
+    public var moveOutDate: LocalDate?
+    public var dueDate: LocalDate?
+    public var completedDate: LocalDate?
+    public var daysToComplete: Int?
+    public var workOrders: Int?
+    public var amountCharged: Money?
+    public var completedBy: String?
+    public var sourceRow: Int
+
+    public init(unitNumber: String, floorplan: String? = nil, moveOutDate: LocalDate? = nil, dueDate: LocalDate? = nil,
+                completedDate: LocalDate? = nil, daysToComplete: Int? = nil, workOrders: Int? = nil,
+                amountCharged: Money? = nil, completedBy: String? = nil, sourceRow: Int) {
+        self.unitNumber = unitNumber; self.floorplan = floorplan; self.moveOutDate = moveOutDate
+        self.dueDate = dueDate; self.completedDate = completedDate; self.daysToComplete = daysToComplete
+        self.workOrders = workOrders; self.amountCharged = amountCharged; self.completedBy = completedBy
+        self.sourceRow = sourceRow
+    }
+}
+
+/// One transaction code of the Monthly Transaction Summary's detail.
+public struct MonthlyTransactionRow: Sendable, Equatable {
+    /// The heading the code is listed under (`CHARGES`, `CREDITS`, `PAYMENTS`), as printed.
+    public var category: String?
+    /// OneSite's transaction group (`CA` rent-type charges, `CO` other charges, `PZ` payments).
+    public var transactionGroup: String?
+    public var code: String
+    public var description: String?
+    public var glAccount: String?
+    /// Year to date through the month before the fiscal period.
+    public var ytdPriorAmount: Money?
+    /// The fiscal period's amount (`This Month`), as printed: credits and payments negative.
+    public var periodAmount: Money?
+    /// Year to date through the fiscal period.
+    public var ytdAmount: Money?
+    /// `YYYY-MM` from the title block's `Fiscal Period`, when it prints one.
+    public var fiscalPeriod: String?
+    public var sourceRow: Int
+
+    public init(category: String? = nil, transactionGroup: String? = nil, code: String, description: String? = nil,
+                glAccount: String? = nil, ytdPriorAmount: Money? = nil, periodAmount: Money? = nil,
+                ytdAmount: Money? = nil, fiscalPeriod: String? = nil, sourceRow: Int) {
+        self.category = category; self.transactionGroup = transactionGroup; self.code = code
+        self.description = description; self.glAccount = glAccount; self.ytdPriorAmount = ytdPriorAmount
+        self.periodAmount = periodAmount; self.ytdAmount = ytdAmount; self.fiscalPeriod = fiscalPeriod
+        self.sourceRow = sourceRow
+    }
+}
+
+/// One expiring lease of the Renewal Detail sheet (Lease Expiration/Renewal Detail (Excel)), with the renewal's terms.
+public struct RenewalDetailRow: Sendable, Equatable {
+    public var unitNumber: String
+    public var floorplan: String?
+    public var residentName: String?
+    /// The current lease's rent.
+    public var actualRent: Money?
+    public var otherBillings: Money?
+    public var lastIncreaseDate: LocalDate?
+    public var lastIncreaseAmount: Money?
+    public var marketRent: Money?
+    public var moveInDate: LocalDate?
+    public var leaseEndDate: LocalDate?
+    /// `Renewed`, `Vacating`, `Unknown`, `Moved out`, as printed.
+    public var decision: String?
+    public var newLeaseStart: LocalDate?
+    /// Months.
+    public var newLeaseTerm: Int?
+    public var newRent: Money?
+    public var newOtherBillings: Money?
+    public var leasingConsultant: String?
+    public var sourceRow: Int
+
+    public init(unitNumber: String, floorplan: String? = nil, residentName: String? = nil, actualRent: Money? = nil,
+                otherBillings: Money? = nil, lastIncreaseDate: LocalDate? = nil, lastIncreaseAmount: Money? = nil,
+                marketRent: Money? = nil, moveInDate: LocalDate? = nil, leaseEndDate: LocalDate? = nil,
+                decision: String? = nil, newLeaseStart: LocalDate? = nil, newLeaseTerm: Int? = nil,
+                newRent: Money? = nil, newOtherBillings: Money? = nil, leasingConsultant: String? = nil,
+                sourceRow: Int) {
+        self.unitNumber = unitNumber; self.floorplan = floorplan; self.residentName = residentName
+        self.actualRent = actualRent; self.otherBillings = otherBillings; self.lastIncreaseDate = lastIncreaseDate
+        self.lastIncreaseAmount = lastIncreaseAmount; self.marketRent = marketRent; self.moveInDate = moveInDate
+        self.leaseEndDate = leaseEndDate; self.decision = decision; self.newLeaseStart = newLeaseStart
+        self.newLeaseTerm = newLeaseTerm; self.newRent = newRent; self.newOtherBillings = newOtherBillings
+        self.leasingConsultant = leasingConsultant; self.sourceRow = sourceRow
+    }
+}
+
+/// One week of the Projected Occupancy report.
+public struct ProjectedOccupancyRow: Sendable, Equatable {
+    public var weekStart: LocalDate
+    public var weekEnd: LocalDate
+    /// Occupied units at the week's beginning.
+    public var occupiedBegin: Int
+    /// Percent, 0-100, as printed.
+    public var occupiedBeginPct: Double?
+    public var scheduledMoveIns: Int
+    /// Includes transfers out (vendor-formats 3.9).
+    public var scheduledMoveOuts: Int
+    /// Occupied units projected at the week's end (= occupied + move-ins - move-outs).
+    public var projectedOccupied: Int
+    /// Percent, 0-100, as printed (projected occupied / total units).
+    public var projectedPct: Double?
+    /// The property's units, from the title block's `Total Units:`.
+    public var totalUnits: Int?
+    public var sourceRow: Int
+
+    public init(weekStart: LocalDate, weekEnd: LocalDate, occupiedBegin: Int, occupiedBeginPct: Double? = nil,
+                scheduledMoveIns: Int, scheduledMoveOuts: Int, projectedOccupied: Int, projectedPct: Double? = nil,
+                totalUnits: Int? = nil, sourceRow: Int) {
+        self.weekStart = weekStart; self.weekEnd = weekEnd; self.occupiedBegin = occupiedBegin
+        self.occupiedBeginPct = occupiedBeginPct; self.scheduledMoveIns = scheduledMoveIns
+        self.scheduledMoveOuts = scheduledMoveOuts; self.projectedOccupied = projectedOccupied
+        self.projectedPct = projectedPct; self.totalUnits = totalUnits; self.sourceRow = sourceRow
+    }
+}
+
+/// One unit (or floor plan) of the Lost Rent Summary: market rent and the losses that separate it from rent charged.
+public struct LostRentRow: Sendable, Equatable {
+    /// Nil in a report summarized by floor plan.
+    public var unitNumber: String?
+    public var floorplan: String?
+    public var residentName: String?
+    public var moveInDate: LocalDate?
+    public var moveOutDate: LocalDate?
+    public var daysOccupied: Int?
+    public var marketRent: Money?
+    public var leaseRent: Money?
+    public var rentCharged: Money?
+    public var lossToLease: Money?
+    public var gainToLease: Money?
+    public var vacancyLoss: Money?
+    public var vacancyAdjustments: Money?
+    public var concessions: Money?
+    public var otherLosses: Money?
+    public var totalLostRent: Money?
+    public var sourceRow: Int
+
+    public init(unitNumber: String? = nil, floorplan: String? = nil, residentName: String? = nil,
+                moveInDate: LocalDate? = nil, moveOutDate: LocalDate? = nil, daysOccupied: Int? = nil,
+                marketRent: Money? = nil, leaseRent: Money? = nil, rentCharged: Money? = nil,
+                lossToLease: Money? = nil, gainToLease: Money? = nil, vacancyLoss: Money? = nil,
+                vacancyAdjustments: Money? = nil, concessions: Money? = nil, otherLosses: Money? = nil,
+                totalLostRent: Money? = nil, sourceRow: Int) {
+        self.unitNumber = unitNumber; self.floorplan = floorplan; self.residentName = residentName
+        self.moveInDate = moveInDate; self.moveOutDate = moveOutDate; self.daysOccupied = daysOccupied
+        self.marketRent = marketRent; self.leaseRent = leaseRent; self.rentCharged = rentCharged
+        self.lossToLease = lossToLease; self.gainToLease = gainToLease; self.vacancyLoss = vacancyLoss
+        self.vacancyAdjustments = vacancyAdjustments; self.concessions = concessions; self.otherLosses = otherLosses
+        self.totalLostRent = totalLostRent; self.sourceRow = sourceRow
+    }
+}
+
+/// One advertising source of the Primary Advertising Source Evaluation: first contacts, leasing, conversion.
+public struct AdvertisingSourceRow: Sendable, Equatable {
+    public var source: String
+    /// First-time contacts (leads).
+    public var newProspects: Int?
+    public var phoneCalls: Int?
+    /// Visits among the first-time contacts.
+    public var firstVisits: Int?
+    /// Visits in the leasing activity (first and return).
+    public var visits: Int?
+    public var returnVisits: Int?
+    public var applications: Int?
+    public var waitlist: Int?
+    public var cancelledDenied: Int?
+    /// Lease applications + waitlist - cancelled/denied.
+    public var netLeases: Int?
+    /// Prospects converted to lease applications, percent 0-100 as printed.
+    public var prospectConversionPct: Double?
+    /// Visits converted to lease applications, percent 0-100 as printed.
+    public var visitConversionPct: Double?
+    public var sourceRow: Int
+
+    public init(source: String, newProspects: Int? = nil, phoneCalls: Int? = nil, firstVisits: Int? = nil,
+                visits: Int? = nil, returnVisits: Int? = nil, applications: Int? = nil, waitlist: Int? = nil,
+                cancelledDenied: Int? = nil, netLeases: Int? = nil, prospectConversionPct: Double? = nil,
+                visitConversionPct: Double? = nil, sourceRow: Int) {
+        self.source = source; self.newProspects = newProspects; self.phoneCalls = phoneCalls
+        self.firstVisits = firstVisits; self.visits = visits; self.returnVisits = returnVisits
+        self.applications = applications; self.waitlist = waitlist; self.cancelledDenied = cancelledDenied
+        self.netLeases = netLeases; self.prospectConversionPct = prospectConversionPct
+        self.visitConversionPct = visitConversionPct; self.sourceRow = sourceRow
+    }
+}
+
+/// One line of Reasons for Move Out: a reason with its count (`lineType` `reason`), or a resident of the move-out
+/// list (`lineType` `resident`).
+public struct MoveOutReasonRow: Sendable, Equatable {
+    /// `reason` or `resident`.
+    public var lineType: String
+    public var category: String?
+    public var reason: String?
+    /// Move-outs giving the reason (reason lines).
+    public var count: Int?
+    /// Percent of all move-outs, 0-100 as printed (reason lines).
+    public var percent: Double?
+    /// The resident's unit, name and move-out (resident lines).
+    public var unitNumber: String?
+    public var residentName: String?
+    public var moveOutDate: LocalDate?
+    public var sourceRow: Int
+
+    public init(lineType: String, category: String? = nil, reason: String? = nil, count: Int? = nil,
+                percent: Double? = nil, unitNumber: String? = nil, residentName: String? = nil,
+                moveOutDate: LocalDate? = nil, sourceRow: Int) {
+        self.lineType = lineType; self.category = category; self.reason = reason; self.count = count
+        self.percent = percent; self.unitNumber = unitNumber; self.residentName = residentName
+        self.moveOutDate = moveOutDate; self.sourceRow = sourceRow
+    }
+}
+
+/// One lease of Lease Details (custom columns): every field is optional, as the user picks the columns.
+public struct LeaseDetailsRow: Sendable, Equatable {
+    public var unitNumber: String?
+    public var leaseID: String?
+    public var residentName: String?
+    public var floorplan: String?
+    /// Occupancy or lease status, as printed.
+    public var status: String?
+    public var leaseStart: LocalDate?
+    /// Nil for `MTM` as well as blank.
+    public var leaseEnd: LocalDate?
+    public var moveInDate: LocalDate?
+    public var moveOutDate: LocalDate?
+    public var appliedDate: LocalDate?
+    public var approvedDate: LocalDate?
+    public var noticeDate: LocalDate?
+    /// As printed (`12`, `12 Months`).
+    public var leaseTerm: String?
+    public var leaseRent: Money?
+    public var leaseTotal: Money?
+    public var deposit: Money?
+    public var balance: Money?
+    public var noticeType: String?
+    public var moveOutReason: String?
+    public var sourceRow: Int
+
+    public init(unitNumber: String? = nil, leaseID: String? = nil, residentName: String? = nil,
+                floorplan: String? = nil, status: String? = nil, leaseStart: LocalDate? = nil,
+                leaseEnd: LocalDate? = nil, moveInDate: LocalDate? = nil, moveOutDate: LocalDate? = nil,
+                appliedDate: LocalDate? = nil, approvedDate: LocalDate? = nil, noticeDate: LocalDate? = nil,
+                leaseTerm: String? = nil, leaseRent: Money? = nil, leaseTotal: Money? = nil, deposit: Money? = nil,
+                balance: Money? = nil, noticeType: String? = nil, moveOutReason: String? = nil, sourceRow: Int) {
+        self.unitNumber = unitNumber; self.leaseID = leaseID; self.residentName = residentName
+        self.floorplan = floorplan; self.status = status; self.leaseStart = leaseStart; self.leaseEnd = leaseEnd
+        self.moveInDate = moveInDate; self.moveOutDate = moveOutDate; self.appliedDate = appliedDate
+        self.approvedDate = approvedDate; self.noticeDate = noticeDate; self.leaseTerm = leaseTerm
+        self.leaseRent = leaseRent; self.leaseTotal = leaseTotal; self.deposit = deposit; self.balance = balance
+        self.noticeType = noticeType; self.moveOutReason = moveOutReason; self.sourceRow = sourceRow
+    }
+}
+
+/// A record of any of the reports, as handed to a `ReportSink`.
 public enum ReportRecord: Sendable, Equatable {
     case boxScore(BoxScoreRow)
     case rentRoll(RentRollRow)
@@ -167,4 +481,14 @@ public enum ReportRecord: Sendable, Equatable {
     case activity(ActivityRow)
     case monthlySummary(MonthlySummaryRow)
     case leaseExpiration(LeaseExpirationRow)
+    case incomeStatement(IncomeStatementRow)
+    case makeReady(MakeReadyRow)
+    case closedMakeReady(ClosedMakeReadyRow)
+    case monthlyTransactionSummary(MonthlyTransactionRow)
+    case renewalDetail(RenewalDetailRow)
+    case projectedOccupancy(ProjectedOccupancyRow)
+    case lostRent(LostRentRow)
+    case advertisingSource(AdvertisingSourceRow)
+    case moveOutReasons(MoveOutReasonRow)
+    case leaseDetails(LeaseDetailsRow)
 }

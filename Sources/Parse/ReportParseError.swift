@@ -2,7 +2,7 @@
 public struct ReportParseError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What went wrong, for callers and tests that branch on it; the message is in `description`.
     public enum Kind: String, Sendable, Equatable {
-        /// No OneSite title and no known header in the first rows: not one of the six reports.
+        /// No OneSite title and no known header in the first rows: not one of the reports OwnerDash knows.
         case unknownLayout
         case noHeaderRow
         case missingColumn
@@ -59,6 +59,16 @@ extension ReportType {
         case .activity: return "activity"
         case .monthlySummary: return "monthly activity summary"
         case .leaseExpiration: return "lease expiration"
+        case .incomeStatement: return "income statement"
+        case .makeReady: return "make ready summary"
+        case .closedMakeReady: return "closed make ready"
+        case .monthlyTransactionSummary: return "monthly transaction summary"
+        case .renewalDetail: return "renewal detail"
+        case .projectedOccupancy: return "projected occupancy"
+        case .lostRent: return "lost rent summary"
+        case .advertisingSource: return "primary advertising source"
+        case .moveOutReasons: return "reasons for move out"
+        case .leaseDetails: return "lease details"
         }
     }
 }

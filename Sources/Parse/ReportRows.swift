@@ -118,6 +118,8 @@ final class ParseContext {
     let report: ReportType
     let sheet: String
     let metadata: ReportMetadata
+    /// The rows above the header, for what a few reports print there (fiscal period, total units).
+    let title: TitleBlock
     private(set) var warnings: [String] = []
 
     // The money guard (DESIGN 5.2): amounts seen in money columns vs amounts that came out non-zero.
@@ -126,8 +128,8 @@ final class ParseContext {
     /// First amount-looking text in a column no header names, seen while every mapped amount was zero.
     var strayAmount: (row: Int, column: Int, text: String)?
 
-    init(report: ReportType, sheet: String, metadata: ReportMetadata) {
-        self.report = report; self.sheet = sheet; self.metadata = metadata
+    init(report: ReportType, sheet: String, metadata: ReportMetadata, title: TitleBlock = TitleBlock(rows: [])) {
+        self.report = report; self.sheet = sheet; self.metadata = metadata; self.title = title
     }
 
     func warn(_ message: String) { warnings.append("\(report.displayName): \(message)") }

@@ -1,6 +1,7 @@
 import OwnerDashCore
 
-/// The RealPage OneSite reports OwnerDash parses; raw values are the `parser` names of report_definitions.json.
+/// The RealPage OneSite reports OwnerDash parses; raw values are the `parser` names of report_definitions.json
+/// (the reports the fetch catalogue does not request yet are loaded from files: `ownerdash load FILE`).
 public enum ReportType: String, Sendable, CaseIterable {
     case boxScore = "box_score"
     case rentRoll = "rent_roll"
@@ -8,6 +9,16 @@ public enum ReportType: String, Sendable, CaseIterable {
     case activity = "activity"
     case monthlySummary = "monthly_summary"
     case leaseExpiration = "lease_expiration"
+    case incomeStatement = "income_statement"
+    case makeReady = "make_ready_summary"
+    case closedMakeReady = "closed_make_ready"
+    case monthlyTransactionSummary = "monthly_transaction_summary"
+    case renewalDetail = "renewal_detail"
+    case projectedOccupancy = "projected_occupancy"
+    case lostRent = "lost_rent_summary"
+    case advertisingSource = "primary_advertising_source"
+    case moveOutReasons = "move_out_reasons"
+    case leaseDetails = "lease_details"
 
     /// The raw table of realpage_raw.db this report fills.
     public var rawTable: String {
@@ -18,6 +29,16 @@ public enum ReportType: String, Sendable, CaseIterable {
         case .activity: return "realpage_activity"
         case .monthlySummary: return "realpage_monthly_summary"
         case .leaseExpiration: return "realpage_lease_expirations"
+        case .incomeStatement: return "realpage_income_statement"
+        case .makeReady: return "realpage_make_ready"
+        case .closedMakeReady: return "realpage_closed_make_ready"
+        case .monthlyTransactionSummary: return "realpage_monthly_transactions"
+        case .renewalDetail: return "realpage_renewal_detail"
+        case .projectedOccupancy: return "realpage_projected_occupancy"
+        case .lostRent: return "realpage_lost_rent"
+        case .advertisingSource: return "realpage_advertising_source"
+        case .moveOutReasons: return "realpage_move_out_reasons"
+        case .leaseDetails: return "realpage_lease_details"
         }
     }
 }

@@ -15,6 +15,10 @@ public struct TitleBlock: Sendable, Equatable {
     public var reportCode: String?
     /// RealPage's error text when the file is an error dressed as a report (`Invalid end date entered - ...`).
     public var errorMessage: String?
+    /// The fiscal period as `YYYY-MM`, from `Fiscal Period 022026` / `Fiscal period: 012026` (parameter lines too).
+    public var fiscalPeriod: String?
+    /// The property's unit count printed above the header (`Total Units:` `352`, Projected Occupancy).
+    public var totalUnits: Int?
     /// Normalized text of every title cell, so the title repeated at a page break is recognised.
     var cellKeys: Set<String> = []
 
@@ -22,9 +26,15 @@ public struct TitleBlock: Sendable, Equatable {
     public init(rows: some Sequence<SheetRow>) {
         var rangeEnd: LocalDate?
         for row in rows {
-            for cell in row.cells {
+            var afterTotalUnits = false
+            for cell in row.cells where !cell.isBlank {
+                // `Total Units:` in one cell and the count in the next.
+                if afterTotalUnits, totalUnits == nil, let count = try? cell.count() { totalUnits = count }
+                afterTotalUnits = false
                 guard case .text(let raw) = cell, let text = cell.text else { continue }
                 cellKeys.insert(HeaderText.key(text))
+                if fiscalPeriod == nil { fiscalPeriod = Self.fiscalPeriod(in: text) }
+                if HeaderText.key(text) == "totalunits" { afterTotalUnits = true; continue }
                 // Parameter cells list the report's options (`Accounting activity since: ...`), not its identity.
                 if text.lowercased().hasPrefix("parameters") { continue }
                 for lineText in raw.split(whereSeparator: \.isNewline) {
@@ -51,6 +61,11 @@ public struct TitleBlock: Sendable, Equatable {
             return
         }
         if Self.isProductLine(line) || Self.isPageLine(line) || Self.isTimestamp(line) { return }
+        if totalUnits == nil, lower.hasPrefix("total units"), let colon = line.firstIndex(of: ":"),
+           let count = Int(line[line.index(after: colon)...].trimmingWhitespace.filter { $0 != "," }) {
+            totalUnits = count
+            return
+        }
         if Self.isReportCode(line) {
             if reportCode == nil { reportCode = String(line) }
             return
@@ -98,13 +113,33 @@ public struct TitleBlock: Sendable, Equatable {
         "leaseexpirationdetail": .leaseExpiration, "leaseexpiration": .leaseExpiration,
         "leaseexpirations": .leaseExpiration, "leaseexpiration/renewaldetail": .leaseExpiration,
         "leaseexpirationdetailexcel": .leaseExpiration,
+        "incomestatement": .incomeStatement, "incomestatementworksheet": .incomeStatement,
+        "incomestatementbygl": .incomeStatement,
+        "makereadysummary": .makeReady, "makeready": .makeReady,
+        "closedmakeready": .closedMakeReady, "closedmakereadysummary": .closedMakeReady,
+        "monthlytransactionsummary": .monthlyTransactionSummary,
+        "renewaldetail": .renewalDetail,
+        "projectedoccupancy": .projectedOccupancy,
+        "lostrentsummary": .lostRent, "lostrentsummaryexcel": .lostRent,
+        "primaryadvertisingsource": .advertisingSource, "primaryadvertisingsourceevaluation": .advertisingSource,
+        "reasonsformoveout": .moveOutReasons, "reasonsformoveouts": .moveOutReasons, "moveoutreasons": .moveOutReasons,
+        "leasedetails": .leaseDetails, "leasedetail": .leaseDetails,
     ]
 
     /// OneSite report codes printed under the title.
     static let codes: [String: ReportType] = [
         "120.080.305": .boxScore, "120.080.106": .delinquency, "mgt-542-001": .monthlySummary,
-        "rpt-001-702": .leaseExpiration, "lea-236-001": .activity,
+        "rpt-001-702": .leaseExpiration, "lea-236-001": .activity, "120.080.131": .incomeStatement,
     ]
+
+    /// `Fiscal Period 022026`, `Fiscal period: 012026`, `...; Fiscal Period: 022026; ...` -> `2026-02`.
+    static func fiscalPeriod(in text: some StringProtocol) -> String? {
+        let lower = text.lowercased()
+        guard let range = lower.range(of: "fiscal period") else { return nil }
+        let digits = lower[range.upperBound...].drop { $0 == ":" || $0.isWhitespace }.prefix { $0.isASCIIDigit }
+        guard digits.count == 6, let month = Int(digits.prefix(2)), (1...12).contains(month) else { return nil }
+        return "\(digits.suffix(4))-\(digits.prefix(2))"
+    }
 
     static func isProductLine(_ line: Substring) -> Bool {
         line.lowercased().hasPrefix("onesite")

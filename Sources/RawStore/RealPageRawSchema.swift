@@ -264,5 +264,184 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_rentable_items"))
             """),
+        // The rest of the OneSite catalogue, one migration per report (or pair) as each parser landed.
+        Migration(version: 3, name: "income statement", sql: """
+            CREATE TABLE realpage_income_statement (
+                \(lineage)
+                section           TEXT,
+                category          TEXT,
+                account_number    TEXT NOT NULL,
+                account_name      TEXT,
+                period_amount     REAL,
+                ytd_amount        REAL,
+                budget_amount     REAL,
+                ytd_budget_amount REAL,
+                fiscal_period     TEXT
+            ) STRICT;
+            \(naturalKey("realpage_income_statement"))
+            """),
+        Migration(version: 4, name: "make ready summaries", sql: """
+            CREATE TABLE realpage_make_ready (
+                \(lineage)
+                unit_number   TEXT NOT NULL,
+                floorplan     TEXT,
+                sqft          INTEGER,
+                unit_status   TEXT,
+                lease_status  TEXT,
+                move_out_date TEXT,
+                days_vacant   INTEGER,
+                due_date      TEXT,
+                work_orders   INTEGER,
+                assigned_to   TEXT,
+                status        TEXT
+            ) STRICT;
+            \(naturalKey("realpage_make_ready"))
+
+            CREATE TABLE realpage_closed_make_ready (
+                \(lineage)
+                unit_number      TEXT NOT NULL,
+                floorplan        TEXT,
+                move_out_date    TEXT,
+                due_date         TEXT,
+                completed_date   TEXT,
+                days_to_complete INTEGER,
+                work_orders      INTEGER,
+                amount_charged   REAL,
+                completed_by     TEXT
+            ) STRICT;
+            \(naturalKey("realpage_closed_make_ready"))
+            """),
+        Migration(version: 5, name: "monthly transaction summary", sql: """
+            CREATE TABLE realpage_monthly_transactions (
+                \(lineage)
+                category          TEXT,
+                transaction_group TEXT,
+                code              TEXT NOT NULL,
+                description       TEXT,
+                gl_account        TEXT,
+                ytd_prior_amount  REAL,
+                period_amount     REAL,
+                ytd_amount        REAL,
+                fiscal_period     TEXT
+            ) STRICT;
+            \(naturalKey("realpage_monthly_transactions"))
+            """),
+        Migration(version: 6, name: "renewal detail", sql: """
+            CREATE TABLE realpage_renewal_detail (
+                \(lineage)
+                unit_number          TEXT NOT NULL,
+                floorplan            TEXT,
+                resident_name        TEXT,
+                actual_rent          REAL,
+                other_billings       REAL,
+                last_increase_date   TEXT,
+                last_increase_amount REAL,
+                market_rent          REAL,
+                move_in_date         TEXT,
+                lease_end_date       TEXT,
+                decision             TEXT,
+                new_lease_start      TEXT,
+                new_lease_term       INTEGER,
+                new_rent             REAL,
+                new_other_billings   REAL,
+                leasing_consultant   TEXT
+            ) STRICT;
+            \(naturalKey("realpage_renewal_detail"))
+            """),
+        Migration(version: 7, name: "projected occupancy", sql: """
+            CREATE TABLE realpage_projected_occupancy (
+                \(lineage)
+                week_start          TEXT    NOT NULL,
+                week_end            TEXT    NOT NULL,
+                occupied_begin      INTEGER NOT NULL,
+                occupied_begin_pct  REAL,
+                scheduled_move_ins  INTEGER NOT NULL,
+                scheduled_move_outs INTEGER NOT NULL,
+                projected_occupied  INTEGER NOT NULL,
+                projected_pct       REAL,
+                total_units         INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_projected_occupancy"))
+            """),
+        Migration(version: 8, name: "lost rent summary", sql: """
+            CREATE TABLE realpage_lost_rent (
+                \(lineage)
+                unit_number         TEXT,
+                floorplan           TEXT,
+                resident_name       TEXT,
+                move_in_date        TEXT,
+                move_out_date       TEXT,
+                days_occupied       INTEGER,
+                market_rent         REAL,
+                lease_rent          REAL,
+                rent_charged        REAL,
+                loss_to_lease       REAL,
+                gain_to_lease       REAL,
+                vacancy_loss        REAL,
+                vacancy_adjustments REAL,
+                concessions         REAL,
+                other_losses        REAL,
+                total_lost_rent     REAL
+            ) STRICT;
+            \(naturalKey("realpage_lost_rent"))
+            """),
+        Migration(version: 9, name: "primary advertising source", sql: """
+            CREATE TABLE realpage_advertising_source (
+                \(lineage)
+                source                  TEXT NOT NULL,
+                new_prospects           INTEGER,
+                phone_calls             INTEGER,
+                first_visits            INTEGER,
+                visits                  INTEGER,
+                return_visits           INTEGER,
+                applications            INTEGER,
+                waitlist                INTEGER,
+                cancelled_denied        INTEGER,
+                net_leases              INTEGER,
+                prospect_conversion_pct REAL,
+                visit_conversion_pct    REAL
+            ) STRICT;
+            \(naturalKey("realpage_advertising_source"))
+            """),
+        Migration(version: 10, name: "reasons for move out", sql: """
+            CREATE TABLE realpage_move_out_reasons (
+                \(lineage)
+                line_type     TEXT NOT NULL CHECK (line_type IN ('reason', 'resident')),
+                category      TEXT,
+                reason        TEXT,
+                count         INTEGER,
+                percent       REAL,
+                unit_number   TEXT,
+                resident_name TEXT,
+                move_out_date TEXT
+            ) STRICT;
+            \(naturalKey("realpage_move_out_reasons"))
+            """),
+        Migration(version: 11, name: "lease details", sql: """
+            CREATE TABLE realpage_lease_details (
+                \(lineage)
+                unit_number     TEXT,
+                lease_id        TEXT,
+                resident_name   TEXT,
+                floorplan       TEXT,
+                status          TEXT,
+                lease_start     TEXT,
+                lease_end       TEXT,
+                move_in_date    TEXT,
+                move_out_date   TEXT,
+                applied_date    TEXT,
+                approved_date   TEXT,
+                notice_date     TEXT,
+                lease_term      TEXT,
+                lease_rent      REAL,
+                lease_total     REAL,
+                deposit         REAL,
+                balance         REAL,
+                notice_type     TEXT,
+                move_out_reason TEXT,
+                CHECK (unit_number IS NOT NULL OR lease_id IS NOT NULL)
+            ) STRICT;
+            \(naturalKey("realpage_lease_details"))
+            """),
     ]
 }

@@ -171,6 +171,164 @@ struct RawReportWriter {
                 ("market_rent", SQLValue(r.marketRent?.dollars)),
                 ("renewal_status", SQLValue(r.renewalStatus)),
             ])
+        case .incomeStatement(let r):
+            return (.incomeStatement, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("section", SQLValue(r.section)),
+                ("category", SQLValue(r.category)),
+                ("account_number", .text(r.accountNumber)),
+                ("account_name", SQLValue(r.accountName)),
+                ("period_amount", SQLValue(r.periodAmount?.dollars)),
+                ("ytd_amount", SQLValue(r.ytdAmount?.dollars)),
+                ("budget_amount", SQLValue(r.budgetAmount?.dollars)),
+                ("ytd_budget_amount", SQLValue(r.ytdBudgetAmount?.dollars)),
+                ("fiscal_period", SQLValue(r.fiscalPeriod)),
+            ])
+        case .makeReady(let r):
+            return (.makeReady, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("sqft", SQLValue(r.sqft)),
+                ("unit_status", SQLValue(r.unitStatus)),
+                ("lease_status", SQLValue(r.leaseStatus)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+                ("days_vacant", SQLValue(r.daysVacant)),
+                ("due_date", SQLValue(r.dueDate?.iso)),
+                ("work_orders", SQLValue(r.workOrders)),
+                ("assigned_to", SQLValue(r.assignedTo)),
+                ("status", SQLValue(r.status)),
+            ])
+        case .closedMakeReady(let r):
+            return (.closedMakeReady, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+                ("due_date", SQLValue(r.dueDate?.iso)),
+                ("completed_date", SQLValue(r.completedDate?.iso)),
+                ("days_to_complete", SQLValue(r.daysToComplete)),
+                ("work_orders", SQLValue(r.workOrders)),
+                ("amount_charged", SQLValue(r.amountCharged?.dollars)),
+                ("completed_by", SQLValue(r.completedBy)),
+            ])
+        case .monthlyTransactionSummary(let r):
+            return (.monthlyTransactionSummary, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("category", SQLValue(r.category)),
+                ("transaction_group", SQLValue(r.transactionGroup)),
+                ("code", .text(r.code)),
+                ("description", SQLValue(r.description)),
+                ("gl_account", SQLValue(r.glAccount)),
+                ("ytd_prior_amount", SQLValue(r.ytdPriorAmount?.dollars)),
+                ("period_amount", SQLValue(r.periodAmount?.dollars)),
+                ("ytd_amount", SQLValue(r.ytdAmount?.dollars)),
+                ("fiscal_period", SQLValue(r.fiscalPeriod)),
+            ])
+        case .renewalDetail(let r):
+            return (.renewalDetail, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("actual_rent", SQLValue(r.actualRent?.dollars)),
+                ("other_billings", SQLValue(r.otherBillings?.dollars)),
+                ("last_increase_date", SQLValue(r.lastIncreaseDate?.iso)),
+                ("last_increase_amount", SQLValue(r.lastIncreaseAmount?.dollars)),
+                ("market_rent", SQLValue(r.marketRent?.dollars)),
+                ("move_in_date", SQLValue(r.moveInDate?.iso)),
+                ("lease_end_date", SQLValue(r.leaseEndDate?.iso)),
+                ("decision", SQLValue(r.decision)),
+                ("new_lease_start", SQLValue(r.newLeaseStart?.iso)),
+                ("new_lease_term", SQLValue(r.newLeaseTerm)),
+                ("new_rent", SQLValue(r.newRent?.dollars)),
+                ("new_other_billings", SQLValue(r.newOtherBillings?.dollars)),
+                ("leasing_consultant", SQLValue(r.leasingConsultant)),
+            ])
+        case .projectedOccupancy(let r):
+            return (.projectedOccupancy, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("week_start", .text(r.weekStart.iso)),
+                ("week_end", .text(r.weekEnd.iso)),
+                ("occupied_begin", SQLValue(r.occupiedBegin)),
+                ("occupied_begin_pct", SQLValue(r.occupiedBeginPct)),
+                ("scheduled_move_ins", SQLValue(r.scheduledMoveIns)),
+                ("scheduled_move_outs", SQLValue(r.scheduledMoveOuts)),
+                ("projected_occupied", SQLValue(r.projectedOccupied)),
+                ("projected_pct", SQLValue(r.projectedPct)),
+                ("total_units", SQLValue(r.totalUnits)),
+            ])
+        case .lostRent(let r):
+            return (.lostRent, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", SQLValue(r.unitNumber)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("move_in_date", SQLValue(r.moveInDate?.iso)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+                ("days_occupied", SQLValue(r.daysOccupied)),
+                ("market_rent", SQLValue(r.marketRent?.dollars)),
+                ("lease_rent", SQLValue(r.leaseRent?.dollars)),
+                ("rent_charged", SQLValue(r.rentCharged?.dollars)),
+                ("loss_to_lease", SQLValue(r.lossToLease?.dollars)),
+                ("gain_to_lease", SQLValue(r.gainToLease?.dollars)),
+                ("vacancy_loss", SQLValue(r.vacancyLoss?.dollars)),
+                ("vacancy_adjustments", SQLValue(r.vacancyAdjustments?.dollars)),
+                ("concessions", SQLValue(r.concessions?.dollars)),
+                ("other_losses", SQLValue(r.otherLosses?.dollars)),
+                ("total_lost_rent", SQLValue(r.totalLostRent?.dollars)),
+            ])
+        case .advertisingSource(let r):
+            return (.advertisingSource, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("source", .text(r.source)),
+                ("new_prospects", SQLValue(r.newProspects)),
+                ("phone_calls", SQLValue(r.phoneCalls)),
+                ("first_visits", SQLValue(r.firstVisits)),
+                ("visits", SQLValue(r.visits)),
+                ("return_visits", SQLValue(r.returnVisits)),
+                ("applications", SQLValue(r.applications)),
+                ("waitlist", SQLValue(r.waitlist)),
+                ("cancelled_denied", SQLValue(r.cancelledDenied)),
+                ("net_leases", SQLValue(r.netLeases)),
+                ("prospect_conversion_pct", SQLValue(r.prospectConversionPct)),
+                ("visit_conversion_pct", SQLValue(r.visitConversionPct)),
+            ])
+        case .moveOutReasons(let r):
+            return (.moveOutReasons, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("line_type", .text(r.lineType)),
+                ("category", SQLValue(r.category)),
+                ("reason", SQLValue(r.reason)),
+                ("count", SQLValue(r.count)),
+                ("percent", SQLValue(r.percent)),
+                ("unit_number", SQLValue(r.unitNumber)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+            ])
+        case .leaseDetails(let r):
+            return (.leaseDetails, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", SQLValue(r.unitNumber)),
+                ("lease_id", SQLValue(r.leaseID)),
+                ("resident_name", SQLValue(r.residentName)),
+                ("floorplan", SQLValue(r.floorplan)),
+                ("status", SQLValue(r.status)),
+                ("lease_start", SQLValue(r.leaseStart?.iso)),
+                ("lease_end", SQLValue(r.leaseEnd?.iso)),
+                ("move_in_date", SQLValue(r.moveInDate?.iso)),
+                ("move_out_date", SQLValue(r.moveOutDate?.iso)),
+                ("applied_date", SQLValue(r.appliedDate?.iso)),
+                ("approved_date", SQLValue(r.approvedDate?.iso)),
+                ("notice_date", SQLValue(r.noticeDate?.iso)),
+                ("lease_term", SQLValue(r.leaseTerm)),
+                ("lease_rent", SQLValue(r.leaseRent?.dollars)),
+                ("lease_total", SQLValue(r.leaseTotal?.dollars)),
+                ("deposit", SQLValue(r.deposit?.dollars)),
+                ("balance", SQLValue(r.balance?.dollars)),
+                ("notice_type", SQLValue(r.noticeType)),
+                ("move_out_reason", SQLValue(r.moveOutReason)),
+            ])
         }
     }
 }

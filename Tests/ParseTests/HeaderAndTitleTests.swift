@@ -68,8 +68,8 @@ struct HeaderAndTitleTests {
         #expect(RealPageReports.detect(rows: byHeader.rows) == .leaseExpiration)
 
         var neither = SheetBuilder()
-        neither.add("INCOME STATEMENT")
-        neither.add("Account", "Description", "Month", "YTD")
+        neither.add("CONCESSIONS")
+        neither.add("Bldg/Unit", "Resident", "Concession", "Amount")
         #expect(RealPageReports.detect(rows: neither.rows) == nil)
     }
 
@@ -108,9 +108,9 @@ struct HeaderAndTitleTests {
     @Test("an unknown report is refused, not parsed")
     func unknownLayout() {
         var sheet = SheetBuilder()
-        sheet.add("INCOME STATEMENT")
-        sheet.add("Account", "Description", "Month", "YTD")
-        sheet.add("4000-0000", "Gross potential rent", "512,345.00", "512,345.00")
+        sheet.add("CONCESSIONS")
+        sheet.add("Bldg/Unit", "Resident", "Concession", "Amount")
+        sheet.add("1101", "Garcia, Ana", "Look and lease", "(500.00)")
         let error = parseError(nil, sheet)
         #expect(error?.kind == .unknownLayout)
         #expect(error?.description.hasPrefix("unknown layout: no OneSite report title") == true)

@@ -1,7 +1,8 @@
 """OneSite-shaped report workbooks from plain Python data (standard library only).
 
 Each ``write_*`` function lays out one RealPage OneSite report the way its
-Crystal "page-image" Excel export looks (reference/vendor-formats.md section 3):
+Crystal "page-image" Excel export looks (or, where the real report is a data-only
+"- Excel" export, CSV or HTML, the way that looks) (reference/vendor-formats.md section 3):
 a title block (``OneSite Rents v3.0``, ``<Company> - <Property>``, ``Page 1 of N``,
 a run timestamp, the UPPERCASE title, the report code, ``As of MM/DD/YYYY``, a
 ``Parameters:`` cell with newlines), a 2-row header with embedded newlines and
@@ -93,6 +94,25 @@ write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=Fals
       market_rent, lease_rent, other_charges, balance, decision (with_decision=True)
     Grouped: MTM leases (term "MTM") first, then by lease_end month, each group
     ending "Total leases expiring in <Month YYYY>: N"; last row "Total leases: N".
+
+The rest of the catalogue (each writer's docstring has its arguments):
+
+write_income_statement(dest, property_name, as_of, sections, *, fiscal_period=None, total_overrides=None, ...)
+write_income_statement_worksheet(dest, property_name, as_of, lines, *, fiscal_period=None, ...)
+write_income_statement_worksheet_html(dest, property_name, as_of, lines, *, fiscal_period=None, ...)
+write_make_ready_summary(dest, property_name, as_of, units, *, total_units=None, ...)
+write_closed_make_ready(dest, property_name, start_date, end_date, units, *, total_overrides=None, ...)
+write_monthly_transaction_summary(dest, property_name, as_of, categories, *, fiscal_period=None,
+                                  total_overrides=None, ...)
+write_renewal_detail(dest, property_name, as_of, leases, *, total_overrides=None, ...)
+write_lease_expiration_renewal_excel(dest, property_name, start_date, end_date, leases, ...)   data-only, 6 sheets
+write_projected_occupancy(dest, property_name, as_of, total_units, occupied, weeks, ...)
+write_lost_rent_summary(dest, property_name, as_of, units, *, fiscal_period=None, ...)          data-only
+write_lost_rent_by_floorplan(dest, property_name, as_of, floorplans, *, total_overrides=None, ...)
+write_primary_advertising_source(dest, property_name, start_date, end_date, sources, *, total_overrides=None, ...)
+write_reasons_for_move_out(dest, property_name, start_date, end_date, categories, *, residents=(), ...)
+write_lease_details(dest, leases, *, columns=None, ...)                                        data-only
+write_lease_details_report(dest, property_name, as_of, leases, *, total_overrides=None, ...)
 """
 
 import datetime
@@ -106,6 +126,11 @@ from xlsx_writer import XlsxWriter  # noqa: E402
 __all__ = [
     "ACTIONS", "write_box_score", "write_rent_roll", "write_delinquent_prepaid", "write_delinquency",
     "write_activity", "write_monthly_activity_summary", "write_lease_expiration", "money_text", "date_text",
+    "write_income_statement", "write_income_statement_worksheet", "write_income_statement_worksheet_html",
+    "write_make_ready_summary", "write_closed_make_ready", "write_monthly_transaction_summary", "write_renewal_detail",
+    "write_lease_expiration_renewal_excel", "write_projected_occupancy", "write_lost_rent_summary",
+    "write_lost_rent_by_floorplan", "write_primary_advertising_source", "write_reasons_for_move_out",
+    "write_lease_details", "write_lease_details_report",
 ]
 
 ACTIONS = ["Lease approved", "Moved In", "Moved Out", "Move Out Notice", "Transfer Notice", "Renewed Lease",
@@ -227,7 +252,7 @@ class _Page:
             if self.as_of_line:
                 sheet.row([self.as_of_line])
             for line in self.extra_title_lines:
-                sheet.row([line])
+                sheet.row(line if isinstance(line, list) else [line])
             if self.parameters:
                 sheet.row(["Parameters:\n" + "\n".join(self.parameters)])
         sheet.blank()
@@ -799,3 +824,702 @@ def write_lease_expiration(dest, property_name, as_of, leases, *, with_decision=
             totals = [f"{total_label}: {len(group)}"] + [None] * 9 + [float(market), money_text(rent, "text")]
             page.data_row(_drifted(totals, 0, "header") if drift else totals)
         sheet.row([f"Total leases: {len(leases)}"])
+
+
+# ----------------------------------------------------------------------------------------
+# The rest of the catalogue: shared layout helpers
+# ----------------------------------------------------------------------------------------
+
+NBSP = "\u00a0"
+
+
+def _crystal_report(dest, property_name, as_of, *, title, code, as_of_line, parameters, header, rows, merges=(),
+                    company=DEFAULT_COMPANY, run_at=None, page_size=None, shared_strings=True, trailer=(),
+                    extra_title_lines=(), sheet_name="Report"):
+    """A Crystal page-image report: title block, header (repeated every page_size rows), rows, then trailer rows
+    (written after the last page, never repeated)."""
+    rows = list(rows)
+    width = max(len(line) for line in header)
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet(sheet_name) as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title=title, code=code,
+                     as_of_line=as_of_line, parameters=parameters, run_at=_run_at(as_of, run_at), width=width,
+                     header_rows=header, merges=list(merges), page_size=page_size,
+                     pages=_pages_for(len(rows), page_size), extra_title_lines=extra_title_lines)
+        page.start()
+        for values in rows:
+            page.data_row(values)
+        for values in trailer:
+            if values is None:
+                sheet.blank()
+            else:
+                sheet.row(values)
+
+
+def _data_only_sheet(sheet, header, rows):
+    """A data-only ("- Excel") sheet: one clean header row at the top, then the rows; numbers often as text."""
+    sheet.row(header)
+    for values in rows:
+        sheet.row(values)
+
+
+def _number_text(value, places=2):
+    """A number as a data-only export stores it: text without separators ("0", "35.71", "-125.5")."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int) or places == 0:
+        return str(int(value))
+    return f"{Decimal(str(value)).quantize(Decimal(1).scaleb(-places)):f}"
+
+
+# ----------------------------------------------------------------------------------------
+# Income Statement
+# ----------------------------------------------------------------------------------------
+
+INCOME_STATEMENT_HEADER = [
+    [None, None, "Current Period", None, None, "Year to Date", None, None],
+    ["Account", "Account Name", "Actual", "Budget", "Variance", "Actual", "Budget", "Variance"],
+]
+
+
+def write_income_statement(dest, property_name, as_of, sections, *, fiscal_period=None, total_overrides=None,
+                           company=DEFAULT_COMPANY, run_at=None, page_size=None, shared_strings=True):
+    """Income Statement by GL account (the Crystal page-image layout).
+
+    sections: list of {"heading": "INCOME", "groups": [{"heading": "Rental Income", "accounts": [...]}]};
+    accounts: {"account": "5100-0001", "name": "Market Rent", "actual", "budget", "ytd", "ytd_budget"} (dollars).
+    Each group ends "Total <heading>", each section "TOTAL <HEADING>"; after two sections a "NET OPERATING
+    INCOME" line (first section minus second). total_overrides: {"TOTAL INCOME": {"actual": 1.0, ...}} replaces
+    printed total amounts, to build a file whose totals do not add up."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    keys = ["actual", "budget", "ytd", "ytd_budget"]
+    overrides = total_overrides or {}
+
+    def amounts(values):
+        actual, budget, ytd, ytd_budget = (values.get(key) for key in keys)
+        variance = None if actual is None or budget is None else _cents(actual) - _cents(budget)
+        ytd_variance = None if ytd is None or ytd_budget is None else _cents(ytd) - _cents(ytd_budget)
+        return [money_text(actual, "text"), money_text(budget, "number"), money_text(variance, "text"),
+                money_text(ytd, "text"), money_text(ytd_budget, "number"), money_text(ytd_variance, "text")]
+
+    def total_line(label, sums):
+        printed = dict(sums)
+        printed.update(overrides.get(label.strip(), {}))
+        return [label, None] + amounts(printed)
+
+    rows = []
+    section_sums = []
+    for section in sections:
+        rows.append([section["heading"]])
+        sums = {key: Decimal("0.00") for key in keys}
+        for group in section["groups"]:
+            rows.append(["  " + group["heading"]])
+            group_sums = {key: Decimal("0.00") for key in keys}
+            for account in group["accounts"]:
+                rows.append([account["account"], account["name"]] + amounts(account))
+                for key in keys:
+                    group_sums[key] += _sum([account.get(key)])
+            rows.append(total_line(f"  Total {group['heading']}", group_sums))
+            for key in keys:
+                sums[key] += group_sums[key]
+        rows.append(total_line(f"TOTAL {section['heading']}", sums))
+        section_sums.append(sums)
+    if len(section_sums) >= 2:
+        rows.append(["NET OPERATING INCOME", None]
+                    + amounts({key: section_sums[0][key] - section_sums[1][key] for key in keys}))
+    _crystal_report(dest, property_name, as_of, title="INCOME STATEMENT", code=None,
+                    as_of_line=f"Fiscal Period {fiscal_period} As of {date_text(as_of)}",
+                    parameters=["Book: Accrual", "Report Format: Income Statement by G/L"],
+                    header=INCOME_STATEMENT_HEADER, merges=[(0, 2, 0, 4), (0, 5, 0, 7)], rows=rows, company=company,
+                    run_at=run_at, page_size=page_size, shared_strings=shared_strings)
+
+
+def write_income_statement_worksheet(dest, property_name, as_of, lines, *, fiscal_period=None,
+                                     company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """Income Statement Worksheet (120.080.131), the layout OneSite exports as HTML: Account | Sign | Amount.
+
+    lines: in print order, each (indent, text) for a heading, (indent, text, sign, amount) for an account line
+    ("5100-0001 - Market Rent", "+" or "-", the unsigned amount as printed) or a total line (sign "=").
+    Indents are no-break spaces, as the HTML export pads them; amounts print with separators and
+    parentheses ("(5.00)")."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    stamp = _run_at(as_of, run_at)
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Income Statement Worksheet") as sheet:
+        sheet.row([f"{PRODUCT_LINE}\n{date_text(stamp)} {stamp.strftime('%I:%M:%S %p')}",
+                   f"{company} - {property_name}", "120.080.131"])
+        sheet.row([None, "Income Statement Worksheet"])
+        sheet.row([None, f"As of: {date_text(as_of)}"])
+        sheet.row([f"Parameters:  Fiscal Period: {fiscal_period};  Report Format: Income Statement by G/L;  "
+                   "Special Accounts Style: Advanced"])
+        sheet.row(["Account", "Sign", "Amount"])
+        for line in lines:
+            indent, text = line[0], NBSP * line[0] + line[1] + NBSP
+            if len(line) == 2:
+                sheet.row([text, NBSP, NBSP])
+            else:
+                sheet.row([text, NBSP + line[2], NBSP + money_text(line[3], "text")])
+
+
+# ----------------------------------------------------------------------------------------
+# Make Ready Summary and Closed Make Ready Summary
+# ----------------------------------------------------------------------------------------
+
+MAKE_READY_HEADER = [
+    ["Bldg/", "Floor", "Sq", "Unit", "Lease", "Date", "Days", "Make Ready", "# of", "Assigned", "Make Ready"],
+    ["Unit", "Plan", "Ft", "Status", "Status", "Vacated", "Vacant", "Date Due", "WOs", "To", "Status"],
+]
+CLOSED_MAKE_READY_HEADER = [
+    ["Bldg/", "Floor", "Date", "Make Ready", "Date", "Days to", "# of", "Amount", "Completed"],
+    ["Unit", "Plan", "Vacated", "Date Due", "Completed", "Complete", "WOs", "Charged", "By"],
+]
+
+
+def _work_order_lines(unit, width, first_column):
+    """The work-order lines printed under a unit: WO number and description, no unit."""
+    lines = []
+    for order in unit.get("orders", []):
+        line = [None] * width
+        line[first_column] = f"WO {order['number']}"
+        line[first_column + 1] = order.get("description")
+        lines.append(line)
+    return lines
+
+
+def write_make_ready_summary(dest, property_name, as_of, units, *, total_units=None, company=DEFAULT_COMPANY,
+                             run_at=None, page_size=None, shared_strings=True):
+    """Make Ready Summary (4186): one row per unit in the turn pipeline, its work-order lines under it.
+
+    units: dicts with unit, floorplan, sqft, unit_status, lease_status, vacated, days_vacant (int or "*"),
+    due, work_orders, assigned_to, status, orders ([{"number", "description"}] printed under the unit).
+    The last row is "Total Units: N" with the summed # of WOs; total_units overrides N."""
+    units = list(units)
+    width = len(MAKE_READY_HEADER[1])
+    rows = []
+    for index, unit in enumerate(units):
+        vacated = unit.get("vacated")
+        rows.append([unit["unit"], unit.get("floorplan"), unit.get("sqft"), unit.get("unit_status"),
+                     unit.get("lease_status"), date_text(vacated) if index % 2 == 0 else _date(vacated),
+                     unit.get("days_vacant"), date_text(unit.get("due")), unit.get("work_orders"),
+                     unit.get("assigned_to"), unit.get("status")])
+        rows.extend(_work_order_lines(unit, width, 3))
+    count = len(units) if total_units is None else total_units
+    orders = sum(unit.get("work_orders") or 0 for unit in units)
+    _crystal_report(dest, property_name, as_of, title="MAKE READY SUMMARY", code=None,
+                    as_of_line=f"As of {date_text(as_of)}", parameters=["Unit Status: Vacant", "Sort by: Unit"],
+                    header=MAKE_READY_HEADER, rows=rows, company=company, run_at=run_at, page_size=page_size,
+                    shared_strings=shared_strings,
+                    trailer=[None, [f"Total Units: {count}"] + [None] * 7 + [orders]])
+
+
+def write_closed_make_ready(dest, property_name, start_date, end_date, units, *, total_overrides=None,
+                            company=DEFAULT_COMPANY, run_at=None, page_size=None, shared_strings=True):
+    """Closed Make Ready Summary (4189): one row per unit made ready in the date range, work-order lines under it.
+
+    units: dicts with unit, floorplan, vacated, due, completed, days_to_complete, work_orders, amount_charged,
+    completed_by, orders. The last row is "Total Units: N" with summed # of WOs and Amount Charged;
+    total_overrides {"units", "work_orders", "amount_charged"} replaces printed totals."""
+    units = list(units)
+    width = len(CLOSED_MAKE_READY_HEADER[1])
+    rows = []
+    for unit in units:
+        rows.append([unit["unit"], unit.get("floorplan"), date_text(unit.get("vacated")), date_text(unit.get("due")),
+                     date_text(unit.get("completed")), unit.get("days_to_complete"), unit.get("work_orders"),
+                     money_text(unit.get("amount_charged"), "dollar"), unit.get("completed_by")])
+        rows.extend(_work_order_lines(unit, width, 2))
+    totals = {"units": len(units), "work_orders": sum(unit.get("work_orders") or 0 for unit in units),
+              "amount_charged": _sum([unit.get("amount_charged") for unit in units])}
+    totals.update(total_overrides or {})
+    _crystal_report(dest, property_name, end_date, title="CLOSED MAKE READY SUMMARY", code=None,
+                    as_of_line=f"{date_text(start_date)} - {date_text(end_date)}",
+                    parameters=["Date type: Date completed", "Sort by: Unit"], header=CLOSED_MAKE_READY_HEADER,
+                    rows=rows, company=company, run_at=run_at, page_size=page_size, shared_strings=shared_strings,
+                    trailer=[None, [f"Total Units: {totals['units']}"] + [None] * 5
+                             + [totals["work_orders"], money_text(totals["amount_charged"], "dollar")]])
+
+
+# ----------------------------------------------------------------------------------------
+# Monthly Transaction Summary
+# ----------------------------------------------------------------------------------------
+
+MONTHLY_TRANSACTION_HEADER = [
+    ["Group", "Trans\nCode", "Description", "GL\nAccount", "YTD\nLast Month", "This\nMonth", "YTD Through\nThis Month"],
+]
+
+
+def write_monthly_transaction_summary(dest, property_name, as_of, categories, *, fiscal_period=None,
+                                      total_overrides=None, company=DEFAULT_COMPANY, run_at=None, page_size=None,
+                                      shared_strings=True):
+    """Monthly Transaction Summary (4020): transaction codes under type headings, "Total:" per heading,
+    "Grand Total:", then the "Category" summary section (which the parser must not read as codes).
+
+    categories: [{"heading": "CHARGES", "codes": [{"group", "code", "description", "gl", "ytd_prior", "period"}]}];
+    YTD Through This Month = ytd_prior + period. total_overrides: {"CHARGES": {"period": 1.0}} replaces a printed
+    heading total ("Grand Total" for the grand total)."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    overrides = total_overrides or {}
+    keys = ["ytd_prior", "period", "ytd"]
+
+    def amounts(values):
+        return [money_text(values.get("ytd_prior"), "text"), money_text(values.get("period"), "number"),
+                money_text(values.get("ytd"), "text")]
+
+    rows = []
+    grand = {key: Decimal("0.00") for key in keys}
+    for category in categories:
+        rows.append([category["heading"]])
+        sums = {key: Decimal("0.00") for key in keys}
+        for code in category["codes"]:
+            values = dict(code)
+            values["ytd"] = _sum([code.get("ytd_prior"), code.get("period")])
+            rows.append([code.get("group"), code["code"], code.get("description"), code.get("gl")] + amounts(values))
+            for key in keys:
+                sums[key] += _sum([values.get(key)])
+        printed = dict(sums)
+        printed.update(overrides.get(category["heading"], {}))
+        rows.append([None, None, "Total:", None] + amounts(printed))
+        for key in keys:
+            grand[key] += sums[key]
+    printed = dict(grand)
+    printed.update(overrides.get("Grand Total", {}))
+    rows.append([None, None, "Grand Total:", None] + amounts(printed))
+    charges = sum((_sum([c.get("period") for c in category["codes"]]) for category in categories[:1]), Decimal(0))
+    _crystal_report(dest, property_name, as_of, title="MONTHLY TRANSACTION SUMMARY", code=None,
+                    as_of_line=f"Fiscal Period {fiscal_period} As of {date_text(as_of)}",
+                    parameters=["Report Type: Detail", "Subjournals: ALL"], header=MONTHLY_TRANSACTION_HEADER,
+                    rows=rows, company=company, run_at=run_at, page_size=page_size, shared_strings=shared_strings,
+                    trailer=[None, ["Category"], ["MONTHLY RENTAL POTENTIAL COMPUTATION"],
+                             ["Gross Market Rent", None, None, None, None, money_text(charges, "text")],
+                             ["Total Monthly Collections", None, None, None, None, money_text(charges, "text")]])
+
+
+# ----------------------------------------------------------------------------------------
+# Lease Expiration/Renewal Detail (Excel) (4156) and its Renewal Detail sheet
+# ----------------------------------------------------------------------------------------
+
+RENEWAL_DETAIL_COLUMNS = ["Bldg/Unit", "FloorPlan", "Name", "Actual rent", "Other Billings", "Last Increase",
+                          "Last Increase Amount", "Market Rent", "Move in Date", "Lease end Date", "Decision",
+                          "New Lease Start Date", "New Lease Term", "New Rent", "New Other Billings",
+                          "Leasing Consultant"]
+RENEWAL_DETAIL_HEADER = [
+    ["Bldg/", "Floor", "Name", "Actual", "Other", "Last", "Last Increase", "Market", "Move in", "Lease end",
+     "Decision", "New Lease", "New Lease", "New", "New Other", "Leasing"],
+    ["Unit", "Plan", None, "Rent", "Billings", "Increase", "Amount", "Rent", "Date", "Date", None, "Start Date",
+     "Term", "Rent", "Billings", "Consultant"],
+]
+RENEWAL_MONEY = ["actual_rent", "other_billings", "market_rent", "new_rent", "new_other_billings"]
+
+
+def _excel_datetime_text(value):
+    """A date as the data-only export writes it: `2/15/2026 12:00:00 AM`."""
+    value = _date(value)
+    return None if value is None else f"{value.month}/{value.day}/{value.year} 12:00:00 AM"
+
+
+def _renewal_totals(leases, overrides):
+    totals = {key: _sum([lease.get(key) for lease in leases]) for key in RENEWAL_MONEY}
+    totals.update(overrides or {})
+    return totals
+
+
+def write_renewal_detail(dest, property_name, as_of, leases, *, total_overrides=None, company=DEFAULT_COMPANY,
+                         run_at=None, page_size=None, shared_strings=True):
+    """The Renewal Detail columns as a Crystal page-image report titled RENEWAL DETAIL, ending "Totals:".
+
+    leases: dicts with unit, floorplan, name, actual_rent, other_billings, last_increase, last_increase_amount,
+    market_rent, move_in, lease_end, decision, new_lease_start, new_lease_term, new_rent, new_other_billings,
+    consultant. total_overrides: {"new_rent": 1.0, ...} replaces printed totals."""
+    leases = list(leases)
+    rows = []
+    for lease in leases:
+        rows.append([lease["unit"], lease.get("floorplan"), lease.get("name"),
+                     money_text(lease.get("actual_rent"), "text"), money_text(lease.get("other_billings"), "text"),
+                     date_text(lease.get("last_increase")), money_text(lease.get("last_increase_amount"), "text"),
+                     money_text(lease.get("market_rent"), "number"), date_text(lease.get("move_in")),
+                     date_text(lease.get("lease_end")), lease.get("decision"), date_text(lease.get("new_lease_start")),
+                     lease.get("new_lease_term"), money_text(lease.get("new_rent"), "text"),
+                     money_text(lease.get("new_other_billings"), "text"), lease.get("consultant")])
+    totals = _renewal_totals(leases, total_overrides)
+    _crystal_report(dest, property_name, as_of, title="RENEWAL DETAIL", code=None,
+                    as_of_line=f"As of {date_text(as_of)}", parameters=["Already renewed: Include", "MTM: Include"],
+                    header=RENEWAL_DETAIL_HEADER, rows=rows, company=company, run_at=run_at, page_size=page_size,
+                    shared_strings=shared_strings,
+                    trailer=[["Totals:", None, None, money_text(totals["actual_rent"], "text"),
+                              money_text(totals["other_billings"], "text"), None, None,
+                              money_text(totals["market_rent"], "number"), None, None, None, None, None,
+                              money_text(totals["new_rent"], "text"),
+                              money_text(totals["new_other_billings"], "text")]])
+
+
+def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_date, leases, *, company=DEFAULT_COMPANY,
+                                         shared_strings=True):
+    """Lease Expiration/Renewal Detail (Excel) (4156): the data-only multi-sheet workbook.
+
+    Sheets: Table of Contents, Lease Expiration Detail, Renewal Detail (ending "Totals:"), Summary by Floorplan,
+    Future by Floorplan, Summary by Leasing Consultant. Numbers are text ("1400", "1850.75"), dates text with a time
+    ("2/28/2026 12:00:00 AM"). leases: as write_renewal_detail, plus term (months) and balance."""
+    leases = list(leases)
+    with XlsxWriter(dest, shared_strings=shared_strings) as book:
+        with book.sheet("Table of Contents") as sheet:
+            sheet.row(["Lease Expiration/Renewal Detail (Excel)"])
+            sheet.row([f"{company} - {property_name}"])
+            sheet.row([f"Lease end dates {date_text(start_date)} through {date_text(end_date)}"])
+            sheet.blank()
+            sheet.row(["Sheet", "Contents"])
+            for name, contents in [("Lease Expiration Detail", "Leases ending in the date range"),
+                                   ("Renewal Detail", "Renewal decision and new lease terms per lease"),
+                                   ("Summary by Floorplan", "Decisions by floor plan"),
+                                   ("Future by Floorplan", "Expirations by days out"),
+                                   ("Summary by Leasing Consultant", "Decisions by leasing consultant")]:
+                sheet.row([name, contents])
+        with book.sheet("Lease Expiration Detail") as sheet:
+            _data_only_sheet(sheet, ["Bldg/Unit", "FloorPlan", "Name", "Lease Term", "Lease end Date", "Move in Date",
+                                     "Market Rent", "Actual rent", "Other Billings", "Balance"],
+                             [[lease["unit"], lease.get("floorplan"), lease.get("name"),
+                               _number_text(lease.get("term"), 0), _excel_datetime_text(lease.get("lease_end")),
+                               _excel_datetime_text(lease.get("move_in")), _number_text(lease.get("market_rent")),
+                               _number_text(lease.get("actual_rent")), _number_text(lease.get("other_billings")),
+                               _number_text(lease.get("balance"))] for lease in leases])
+        with book.sheet("Renewal Detail") as sheet:
+            rows = [[lease["unit"], lease.get("floorplan"), lease.get("name"), _number_text(lease.get("actual_rent")),
+                     _number_text(lease.get("other_billings")), _excel_datetime_text(lease.get("last_increase")),
+                     _number_text(lease.get("last_increase_amount")), _number_text(lease.get("market_rent")),
+                     _excel_datetime_text(lease.get("move_in")), _excel_datetime_text(lease.get("lease_end")),
+                     lease.get("decision"), _excel_datetime_text(lease.get("new_lease_start")),
+                     _number_text(lease.get("new_lease_term"), 0), _number_text(lease.get("new_rent")),
+                     _number_text(lease.get("new_other_billings")), lease.get("consultant")] for lease in leases]
+            totals = _renewal_totals(leases, None)
+            rows.append(["Totals:", None, None, _number_text(totals["actual_rent"]),
+                         _number_text(totals["other_billings"]), None, None, _number_text(totals["market_rent"]),
+                         None, None, None, None, None, _number_text(totals["new_rent"]),
+                         _number_text(totals["new_other_billings"]), None])
+            _data_only_sheet(sheet, RENEWAL_DETAIL_COLUMNS, rows)
+        plans = sorted({lease.get("floorplan") for lease in leases if lease.get("floorplan")})
+        decisions = ["Renewed", "Vacating", "Unknown"]
+        with book.sheet("Summary by Floorplan") as sheet:
+            rows = []
+            for plan in plans:
+                group = [lease for lease in leases if lease.get("floorplan") == plan]
+                rows.append([plan, str(len(group))] + [str(sum(1 for lease in group if lease.get("decision") == d))
+                                                       for d in decisions]
+                            + [str(sum(1 for lease in group if lease.get("term") == "MTM")), "0", "0", "0"])
+            _data_only_sheet(sheet, ["Floor Plan", "Total Possible", "Renewed", "Vacating", "Unknown",
+                                     "Month to Month", "Avg term renewed leases", "Avg new rent", "Avg market rent"],
+                             rows)
+        with book.sheet("Future by Floorplan") as sheet:
+            _data_only_sheet(sheet, ["Floor Plan", "0 - 30 days", "31 - 60 days", "61 - 90 days", "91+ days"],
+                             [[plan, "0", "0", "0", "0"] for plan in plans])
+        with book.sheet("Summary by Leasing Consultant") as sheet:
+            agents = sorted({lease.get("consultant") for lease in leases if lease.get("consultant")})
+            _data_only_sheet(sheet, ["Leasing Consultant", "Total Possible", "Renewed", "Vacating", "Unknown"],
+                             [[agent, str(sum(1 for lease in leases if lease.get("consultant") == agent)), "0", "0",
+                               "0"] for agent in agents])
+
+
+# ----------------------------------------------------------------------------------------
+# Projected Occupancy
+# ----------------------------------------------------------------------------------------
+
+PROJECTED_OCCUPANCY_HEADER = [
+    ["Week", "# Occupied", "% Occupied", "Scheduled", "Scheduled", "Projected # Occupied", "Projected %"],
+    ["Beginning", "At Week Begin", "At Week Begin", "Move-Ins", "Move-Outs", "At Week End", "Occupied At Week End"],
+]
+
+
+def write_projected_occupancy(dest, property_name, as_of, total_units, occupied, weeks, *, company=DEFAULT_COMPANY,
+                              run_at=None, shared_strings=True):
+    """Projected Occupancy (3842): `Total Units:` above the header, then one row per week.
+
+    occupied: occupied units at the first week's beginning. weeks: dicts with start (the week's first day),
+    move_ins, move_outs, and optionally projected (printed instead of occupied + move-ins - move-outs, to build a
+    week that does not add up). Each week begins with the previous week's printed projection."""
+    def pct(count):
+        return f"{(Decimal(count) * 100 / total_units):.2f}"
+    rows = []
+    for week in weeks:
+        projected = week.get("projected", occupied + week["move_ins"] - week["move_outs"])
+        rows.append([date_text(week["start"]), occupied, pct(occupied) + "%", week["move_ins"], week["move_outs"],
+                     projected, pct(projected)])
+        occupied = projected
+    _crystal_report(dest, property_name, as_of, title="PROJECTED OCCUPANCY", code=None,
+                    as_of_line=f"As of {date_text(as_of)}",
+                    parameters=["Day of week: Monday", f"Weeks projected: {len(rows)}"],
+                    header=PROJECTED_OCCUPANCY_HEADER, rows=rows, company=company, run_at=run_at,
+                    shared_strings=shared_strings, extra_title_lines=[["Total Units:", total_units]])
+
+
+# ----------------------------------------------------------------------------------------
+# Lost Rent Summary
+# ----------------------------------------------------------------------------------------
+
+LOST_RENT_COLUMNS = ["Location ID", "Location Name", "Bldg-Unit", "Resident Name", "Move In Date", "Move Out Date",
+                     "Days Occupied", "Market Rent", "Lease Rent", "Rent Charged", "Loss to Rent", "Gain to Rent",
+                     "Vacancy Current", "Vacancy Adjustments", "Concessions", "Other Losses",
+                     "Lost Rent Not Charged"]
+LOST_RENT_BY_FLOORPLAN_HEADER = [
+    ["Floor", "Market", "Lease", "Loss to", "Gain to", "Vacancy", "Concessions", "Other", "Total Lost"],
+    ["Plan", "Rent", "Rent", "Lease", "Lease", "Loss", None, "Losses", "Rent"],
+]
+LOST_RENT_MONEY = ["market_rent", "lease_rent", "rent_charged", "loss", "gain", "vacancy", "vacancy_adjustments",
+                   "concessions", "other", "total"]
+
+
+def _lost_total(entry):
+    """Total lost rent = loss to lease - gain to lease + vacancy (+ adjustments) + concessions + other losses."""
+    return (_sum([entry.get("loss"), entry.get("vacancy"), entry.get("vacancy_adjustments"), entry.get("concessions"),
+                  entry.get("other")]) - _sum([entry.get("gain")]))
+
+
+def _lost_sums(entries, overrides):
+    sums = {key: _sum([entry.get(key) for entry in entries]) for key in LOST_RENT_MONEY if key != "total"}
+    sums["total"] = _sum([_lost_total(entry) for entry in entries])
+    sums.update(overrides or {})
+    return sums
+
+
+def write_lost_rent_summary(dest, property_name, as_of, units, *, fiscal_period=None, location="NEXUS",
+                            shared_strings=True, company=DEFAULT_COMPANY):
+    """Lost Rent Summary (Excel) (4279) as OneSite exports it: an .xlsx with a few title lines, then one clean
+    header row and a row per unit (numbers as text), then "Totals".
+
+    units: dicts with unit, resident, move_in, move_out, days_occupied and the amounts market_rent, lease_rent,
+    rent_charged, loss, gain, vacancy, vacancy_adjustments, concessions, other (Lost Rent Not Charged is computed)."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    units = list(units)
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Lost Rent Summary") as sheet:
+        sheet.row(["Lost Rent Summary"])
+        sheet.row([f"{company} - {property_name}"])
+        sheet.row([f"Fiscal period: {fiscal_period}"])
+        sheet.row([f"As of {date_text(as_of)}"])
+        sheet.blank()
+        rows = []
+        for unit in units:
+            values = dict(unit)
+            values["total"] = _lost_total(unit)
+            rows.append([location, property_name, unit["unit"], unit.get("resident"),
+                         date_text(unit.get("move_in")), date_text(unit.get("move_out")),
+                         _number_text(unit.get("days_occupied"), 0)]
+                        + [_number_text(values.get(key)) for key in LOST_RENT_MONEY])
+        sums = _lost_sums(units, None)
+        rows.append(["Totals", None, None, None, None, None, None] + [_number_text(sums[key]) for key in LOST_RENT_MONEY])
+        _data_only_sheet(sheet, LOST_RENT_COLUMNS, rows)
+
+
+def write_lost_rent_by_floorplan(dest, property_name, as_of, floorplans, *, fiscal_period=None, total_overrides=None,
+                                 company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """Lost Rent Summary by floor plan as a Crystal page-image report (title block, 2-row header, "Totals").
+
+    floorplans: dicts with floorplan and market_rent, lease_rent, loss, gain, vacancy, concessions, other.
+    total_overrides: {"vacancy": 1.0, ...} replaces printed totals."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    keys = ["market_rent", "lease_rent", "loss", "gain", "vacancy", "concessions", "other", "total"]
+    rows = []
+    for plan in floorplans:
+        values = dict(plan)
+        values["total"] = _lost_total(plan)
+        rows.append([plan["floorplan"]] + [money_text(values.get(key), "text") for key in keys])
+    sums = _lost_sums(floorplans, total_overrides)
+    _crystal_report(dest, property_name, as_of, title="LOST RENT SUMMARY", code=None,
+                    as_of_line=f"Fiscal Period {fiscal_period} As of {date_text(as_of)}",
+                    parameters=["Summarize by: Floor plan"], header=LOST_RENT_BY_FLOORPLAN_HEADER, rows=rows,
+                    company=company, run_at=run_at, shared_strings=shared_strings,
+                    trailer=[["Totals"] + [money_text(sums[key], "text") for key in keys]])
+
+
+# ----------------------------------------------------------------------------------------
+# Primary Advertising Source Evaluation
+# ----------------------------------------------------------------------------------------
+
+ADVERTISING_SOURCE_HEADER = [
+    ["Advertising", "1st Time Contacts", None, None, None, None, None, "Leasing Activity Detail", None, None, None,
+     None, None, None, None, "% Converted", None],
+    ["Source", "New Prospects", "This Period % of Prospects", "Phone Calls", "This Period % of Phone Calls", "Visits",
+     "This Period % of Visits", "Visits", "Return Visits", "Off-Site Conversions", "Lease Applications", "Waitlist",
+     "Leases Cancelled / Denied", "Net Leases with Waitlist", "% of Net", "Prospects to Lease Applications",
+     "Visits to Lease Applications"],
+]
+
+
+def write_primary_advertising_source(dest, property_name, start_date, end_date, sources, *, total_overrides=None,
+                                     company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """Primary Advertising Source Evaluation (4158): a row per source, group headers merged over their columns,
+    percents as text ("35.90"), then "Totals:" and a "Contact Types" section the parser must not read.
+
+    sources: dicts with source, prospects, calls, first_visits, visits, return_visits, offsite, applications,
+    waitlist, cancelled, and optionally net (printed instead of applications + waitlist - cancelled).
+    total_overrides: {"prospects": 40, ...} replaces printed totals."""
+    sources = list(sources)
+    for source in sources:
+        source.setdefault("net", source["applications"] + source["waitlist"] - source["cancelled"])
+    keys = ["prospects", "calls", "first_visits", "visits", "return_visits", "offsite", "applications", "waitlist",
+            "cancelled", "net"]
+    totals = {key: sum(source[key] for source in sources) for key in keys}
+    totals.update(total_overrides or {})
+
+    def pct(part, whole):
+        return f"{(Decimal(part) * 100 / whole):.2f}" if whole else "0.00"
+
+    def line(label, values):
+        return [label, values["prospects"], pct(values["prospects"], totals["prospects"]), values["calls"],
+                pct(values["calls"], totals["calls"]), values["first_visits"],
+                pct(values["first_visits"], totals["first_visits"]), values["visits"], values["return_visits"],
+                values["offsite"], values["applications"], values["waitlist"], values["cancelled"], values["net"],
+                pct(values["net"], totals["net"]), pct(values["applications"], values["prospects"]),
+                pct(values["applications"], values["visits"])]
+
+    rows = [line(source["source"], source) for source in sources]
+    _crystal_report(dest, property_name, end_date, title="PRIMARY ADVERTISING SOURCE EVALUATION", code=None,
+                    as_of_line=f"{date_text(start_date)} through {date_text(end_date)}",
+                    parameters=["Leasing agents: All", "Include follow-ups: No"], header=ADVERTISING_SOURCE_HEADER,
+                    merges=[(0, 1, 0, 6), (0, 7, 0, 14), (0, 15, 0, 16)], rows=rows, company=company,
+                    run_at=run_at, shared_strings=shared_strings,
+                    trailer=[line("Totals:", totals), None, ["Contact Types"],
+                             ["Phone call", 13, "100.00"], ["Visit", 15, "100.00"]])
+
+
+# ----------------------------------------------------------------------------------------
+# Reasons for Move Out
+# ----------------------------------------------------------------------------------------
+
+MOVE_OUT_REASONS_HEADER = [["Category", None, "Reason", "Reason\nCount", "Category\nCount", "Reason %", "Category %"]]
+MOVE_OUT_LIST_HEADER = ["Unit", "Name", "Move-Out Date", "Reason", "Category"]
+
+
+def write_reasons_for_move_out(dest, property_name, start_date, end_date, categories, *, residents=(),
+                               category_overrides=None, total_override=None, company=DEFAULT_COMPANY, run_at=None,
+                               shared_strings=True):
+    """Reasons for Move Out (3879): category rows (count, %), their reasons (count, %), "Totals:", then the
+    "Move Out Detail" list (Unit, Name, Move-Out Date, Reason, Category) when residents are given.
+
+    categories: [{"category": "Voluntary", "reasons": [{"reason", "count"}]}]. category_overrides:
+    {"Voluntary": 7} prints another category count; total_override another Totals: count."""
+    total = sum(reason["count"] for category in categories for reason in category["reasons"])
+
+    def pct(count):
+        return f"{(Decimal(count) * 100 / total):.2f}" if total else "0.00"
+
+    rows = []
+    for category in categories:
+        count = sum(reason["count"] for reason in category["reasons"])
+        printed = (category_overrides or {}).get(category["category"], count)
+        rows.append([category["category"], None, None, None, printed, None, pct(count)])
+        for reason in category["reasons"]:
+            rows.append([None, None, reason["reason"], reason["count"], None, pct(reason["count"]), None])
+    trailer = [["Totals:", None, None, total if total_override is None else total_override, None, "100.00", None]]
+    if residents:
+        trailer += [None, ["Move Out Detail"], MOVE_OUT_LIST_HEADER]
+        trailer += [[resident["unit"], resident.get("name"), date_text(resident.get("move_out")),
+                     resident.get("reason"), resident.get("category")] for resident in residents]
+    _crystal_report(dest, property_name, end_date, title="REASONS FOR MOVE OUT", code=None,
+                    as_of_line=f"Report run from {date_text(start_date)} to {date_text(end_date)}",
+                    parameters=["Residents: Former Residents"], header=MOVE_OUT_REASONS_HEADER, rows=rows,
+                    company=company, run_at=run_at, shared_strings=shared_strings, trailer=trailer)
+
+
+# ----------------------------------------------------------------------------------------
+# Lease Details (custom columns)
+# ----------------------------------------------------------------------------------------
+
+LEASE_DETAILS_EXPORT_COLUMNS = [
+    ("Lease id", "lease_id"), ("Floor plan", "floorplan"), ("Occupancy status", "status"),
+    ("Lease start date", "start"), ("Lease end date", "end"), ("Move-in date", "move_in"),
+    ("Moved out date", "move_out"), ("Applied date", "applied"), ("Lease approved date", "approved"),
+    ("Notice given date", "notice"), ("Lease term", "term"), ("Lease Rent", "rent"), ("Lease Total", "total"),
+    ("Ledger Balance", "balance"), ("Move out notice type", "notice_type"), ("Move out reason", "reason"),
+]
+LEASE_DETAILS_REPORT_COLUMNS = [
+    ("Bldg/Unit", "unit"), ("Resident", "resident"), ("Lease Status", "status"), ("Lease Start", "start"),
+    ("Lease End", "end"), ("Move-In", "move_in"), ("Lease Rent", "rent"), ("Security Deposit", "deposit"),
+    ("Balance", "balance"),
+]
+_LEASE_DATES = {"start", "end", "move_in", "move_out", "applied", "approved", "notice"}
+_LEASE_MONEY = {"rent", "total", "deposit", "balance"}
+
+
+def write_lease_details(dest, leases, *, columns=None, shared_strings=True):
+    """Lease Details (4048) as its data-only export (OneSite sends CSV or HTML): the chosen columns' header at the
+    top, one row per lease, no title block; dates M/D/YYYY text, amounts plain text. columns: (header, key) pairs,
+    default the columns bary249/NASAdash's CSV had. leases: dicts keyed as in LEASE_DETAILS_EXPORT_COLUMNS
+    ("end": "MTM" prints MTM)."""
+    columns = columns or LEASE_DETAILS_EXPORT_COLUMNS
+
+    def cell(lease, key):
+        value = lease.get(key)
+        if key in _LEASE_DATES and value not in (None, "MTM"):
+            value = _date(value)
+            return f"{value.month}/{value.day}/{value.year}"
+        if key in _LEASE_MONEY:
+            return _number_text(value)
+        return value
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Lease Details") as sheet:
+        _data_only_sheet(sheet, [header for header, _ in columns],
+                         [[cell(lease, key) for _, key in columns] for lease in leases])
+
+
+def write_lease_details_report(dest, property_name, as_of, leases, *, total_overrides=None, company=DEFAULT_COMPANY,
+                               run_at=None, shared_strings=True):
+    """Lease Details with unit-keyed columns under a LEASE DETAILS title block, ending "Total" (rent, deposit,
+    balance summed; total_overrides {"deposit": 1.0} replaces printed totals)."""
+    rows = []
+    for lease in leases:
+        row = []
+        for _, key in LEASE_DETAILS_REPORT_COLUMNS:
+            value = lease.get(key)
+            if key in _LEASE_DATES and value != "MTM":
+                value = date_text(value)
+            elif key in _LEASE_MONEY:
+                value = money_text(value, "dollar")
+            row.append(value)
+        rows.append(row)
+    totals = {key: _sum([lease.get(key) for lease in leases]) for key in ("rent", "deposit", "balance")}
+    totals.update(total_overrides or {})
+    _crystal_report(dest, property_name, as_of, title="LEASE DETAILS", code=None, as_of_line=f"As of {date_text(as_of)}",
+                    parameters=["Columns: Bldg/Unit, Resident, Lease Status, Lease Start, Lease End, Move-In, "
+                                "Lease Rent, Security Deposit, Balance"],
+                    header=[[header for header, _ in LEASE_DETAILS_REPORT_COLUMNS]], rows=rows, company=company,
+                    run_at=run_at, shared_strings=shared_strings,
+                    trailer=[["Total", None, None, None, None, None, money_text(totals["rent"], "dollar"),
+                              money_text(totals["deposit"], "dollar"), money_text(totals["balance"], "dollar")]])
+
+
+def write_income_statement_worksheet_html(dest, property_name, as_of, lines, *, fiscal_period=None,
+                                          company=DEFAULT_COMPANY, run_at=None):
+    """The Income Statement Worksheet as OneSite really sends it: an HTML page (saved as .xlsx) whose page-header
+    table holds the title block and whose LeaseVarianceTable holds Account | Sign | Amount, indented with &nbsp;.
+    lines: as write_income_statement_worksheet."""
+    as_of_d = _date(as_of)
+    fiscal_period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
+    stamp = _run_at(as_of, run_at)
+
+    def text(value):
+        return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace(" ", "&nbsp;"))
+    cells = "style='text-align:left;'class='RowCell'"
+    right = "style='text-align:right;'class='RowCell'"
+    rows = []
+    for line in lines:
+        label = "&nbsp;" * line[0] + text(line[1]) + "&nbsp;"
+        if len(line) == 2:
+            rows.append(f"<tr class='SectionHeader' ><td {cells}>{label}</td><td {right}>&nbsp;</td>"
+                        f"<td {right}>&nbsp;</td></tr>")
+        else:
+            rows.append(f"<tr><td {cells}>{label}</td><td {right}>&nbsp;{line[2]}</td>"
+                        f"<td {right}>&nbsp;{money_text(line[3], 'text')}</td></tr>")
+    page = (
+        "<html>\n  <head>\n    <META http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">\n"
+        "    <title>Income Statement Worksheet</title>\n</head><body><table class=\"Container\"><thead><tr><th>"
+        "<table class=\"PageHeader\"><tr>"
+        f"<td class=\"PH_left\">{PRODUCT_LINE}<br>{date_text(stamp)} {stamp.strftime('%I:%M:%S %p')}</td>"
+        f"<td class=\"PH_center\"><b><div class=\"CompanySite\">{text(company)}&nbsp;-&nbsp;{text(property_name)}</div>"
+        "<div class=\"ReportTitle\">Income Statement Worksheet</div><div class=\"ReportSubTitle\">\n"
+        f"\t\t\t\t\t\t\t\t\tAs of: {date_text(as_of)}</div><br></b></td><td class=\"PH_right\">120.080.131</td></tr>"
+        f"<tr><td class=\"ParamList\" colspan=\"3\"><b>Parameters:</b>&nbsp;&nbsp;Fiscal Period: {fiscal_period};  "
+        "Report Format: Income Statement by G/L;  Special Accounts Style: Advanced<hr></td></tr></table></th></tr>"
+        "</thead><tr><td style=\"text-align: left;\"><table class=\"LeaseVarianceTable\" id=\"LeaseVarianceTable\" >"
+        "<thead><tr class=\"DetailsHeader\"><th style=\"text-align:left;\">Account</th><th>Sign</th><th>Amount</th>"
+        "</tr></thead>" + "".join(rows) + "</table></td></tr></table></body></html>")
+    with open(dest, "w", encoding="utf-8") as out:
+        out.write(page)
