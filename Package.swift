@@ -41,13 +41,15 @@ let package = Package(
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Read-only questions over unified.db: one file per metric family, each one query with its formula.
         .target(name: "Metrics", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        // Tenant-ledger reports over unified.db (read-only): lease payment status, ...
+        .target(name: "Ledger", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
         // table / json / csv output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Render", "Ingest"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Render", "Ingest"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -59,8 +61,9 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),

@@ -13,6 +13,7 @@ public enum CLI {
         SyncCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
+        LeaseStatusReportCommand.self,
         RunsCommand.self,
         SheetDumpCommand.self,
         DemoCommand.self,

@@ -1,0 +1,222 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// The payment status of one month's billings of one kind (rent or utilities) for one lease.
+public enum PaymentStatus: String, Sendable, Equatable, CaseIterable {
+    case paid = "PAID"
+    case overdue = "OVERDUE"
+    case partial = "PARTIAL"
+    case pending = "PENDING"
+
+    /// One posted charge as the status rule sees it: amounts in cents, the date it falls due.
+    public struct Billing: Sendable, Equatable {
+        public var billedCents: Int64
+        public var paidCents: Int64
+        public var balanceCents: Int64
+        public var dueDate: String?
+
+        public init(billedCents: Int64, paidCents: Int64, balanceCents: Int64, dueDate: String?) {
+            self.billedCents = billedCents; self.paidCents = paidCents; self.balanceCents = balanceCents; self.dueDate = dueDate
+        }
+    }
+
+    /// The status of a month's billings, by precedence: PAID when every billing is paid (nothing left to pay), else
+    /// OVERDUE when any billing is past due (due before `asOf`) and unpaid, else PARTIAL when any is partly paid,
+    /// else PENDING. No billing at all: nil (the report leaves the cell blank).
+    public static func of(_ billings: [Billing], asOf: String) -> PaymentStatus? {
+        guard !billings.isEmpty else { return nil }
+        if billings.allSatisfy({ $0.balanceCents <= 0 }) { return .paid }
+        if billings.contains(where: { $0.balanceCents > 0 && ($0.dueDate.map { $0 < asOf } ?? false) }) { return .overdue }
+        if billings.contains(where: { $0.paidCents > 0 && $0.balanceCents > 0 }) { return .partial }
+        return .pending
+    }
+}
+
+/// `ownerdash report lease-status`: for each lease (by floor and unit), each month of the window, the status of its
+/// RENT and its UTILITIES billings (`PaymentStatus.of`), with what was billed, paid and is still owed.
+///
+/// Source: unified_charges (categories from `charge_categories`), read-only. A lease is a household's tenancy of a
+/// unit (resident_id + unit); its tenants are the household's residents. A property whose
+/// `unified_properties.ledger_source` is NULL has no tenant ledger: it is listed in `noLedger`, never shown as zeros.
+public struct LeasePaymentStatusReport: Sendable {
+    /// One month's RENT or UTILITIES billings of one lease.
+    public struct Cell: Sendable, Equatable {
+        public var status: PaymentStatus
+        public var billedCents: Int64
+        public var paidCents: Int64
+        public var balanceCents: Int64
+        /// The earliest due date of the month's billings.
+        public var dueDate: String?
+    }
+
+    /// One lease's line of the grid.
+    public struct Line: Sendable, Equatable {
+        public var property: String
+        public var floor: String?
+        public var unit: String
+        public var residentID: String
+        public var leaseIDs: [String]
+        public var tenants: [String]
+        /// unified_residents.status of the household (current, notice, former ...), nil when not listed.
+        public var residentStatus: String?
+        /// Month (`YYYY-MM`) -> the rent and utilities cells (nil: no billing of that kind in the month).
+        public var rent: [String: Cell]
+        public var utilities: [String: Cell]
+    }
+
+    public var months: [String]
+    public var lines: [Line]
+    /// Properties asked for that have no ledger source.
+    public var noLedger: [String]
+    /// The date statuses are judged on (OVERDUE = due before it), per property.
+    public var asOf: [String: String]
+
+    /// Runs the report over `properties` for `months` months from `start` (`YYYY-MM`).
+    /// `asOf` nil: each property's own date (its last sync's property date).
+    public static func run(database: Database, properties: [String], start: String, months count: Int,
+                           asOf: LocalDate?, includeInactive: Bool) throws -> LeasePaymentStatusReport {
+        let months = Self.months(from: start, count: count)
+        var report = LeasePaymentStatusReport(months: months, lines: [], noLedger: [], asOf: [:])
+        let propertyRows = try database.query("""
+            SELECT unified_property_id, ledger_source, as_of_date FROM unified_properties ORDER BY unified_property_id
+            """)
+        var known: [String: (ledger: String?, asOf: String?)] = [:]
+        for row in propertyRows { known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue) }
+        let charges = try database.prepare(Self.chargesSQL)
+        let tenants = try database.prepare(Self.tenantsSQL)
+        for property in properties {
+            guard let info = known[property] else { continue }
+            guard info.ledger != nil else { report.noLedger.append(property); continue }
+            let date = asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
+            report.asOf[property] = date
+            var lines: [String: Line] = [:], order: [String] = []
+            var billings: [String: [String: [PaymentStatus.Billing]]] = [:]   // line key -> "month|category" -> billings
+            for row in try charges.query([":property": .text(property), ":first": .text(months.first ?? ""),
+                                          ":last": .text(months.last ?? "")]) {
+                let resident = row[2].textValue ?? "", unit = row[1].textValue ?? ""
+                let status = row[4].textValue
+                if !includeInactive && !(status == "current" || status == "notice") { continue }
+                let key = unit + "\u{1}" + resident
+                if lines[key] == nil {
+                    order.append(key)
+                    lines[key] = Line(property: property, floor: row[0].textValue, unit: unit, residentID: resident,
+                                      leaseIDs: [], tenants: [], residentStatus: status, rent: [:], utilities: [:])
+                }
+                if let lease = row[3].textValue, !(lines[key]?.leaseIDs.contains(lease) ?? true) {
+                    lines[key]?.leaseIDs.append(lease)
+                }
+                let bucket = "\(row[5].textValue ?? "")|\(row[6].textValue ?? "")"
+                billings[key, default: [:]][bucket, default: []].append(PaymentStatus.Billing(
+                    billedCents: row[7].integerValue ?? 0, paidCents: row[8].integerValue ?? 0,
+                    balanceCents: row[9].integerValue ?? 0, dueDate: row[10].textValue))
+            }
+            for key in order {
+                guard var line = lines[key] else { continue }
+                line.tenants = try tenants.query([":property": .text(property), ":resident": .text(line.residentID)])
+                    .compactMap { $0[0].textValue }
+                for (bucket, items) in billings[key] ?? [:] {
+                    let parts = bucket.split(separator: "|", omittingEmptySubsequences: false)
+                    guard parts.count == 2, let status = PaymentStatus.of(items, asOf: date) else { continue }
+                    let cell = Cell(status: status, billedCents: items.reduce(0) { $0 + $1.billedCents },
+                                    paidCents: items.reduce(0) { $0 + $1.paidCents },
+                                    balanceCents: items.reduce(0) { $0 + $1.balanceCents },
+                                    dueDate: items.compactMap(\.dueDate).min())
+                    if parts[1] == "RENT" { line.rent[String(parts[0])] = cell } else { line.utilities[String(parts[0])] = cell }
+                }
+                report.lines.append(line)
+            }
+        }
+        return report
+    }
+
+    /// `count` months from `start` (`YYYY-MM`), in order.
+    static func months(from start: String, count: Int) -> [String] {
+        let parts = start.split(separator: "-")
+        guard parts.count == 2, var year = Int(parts[0]), var month = Int(parts[1]) else { return [] }
+        var out: [String] = []
+        for _ in 0..<count {
+            out.append(String(format: "%04d-%02d", year, month))
+            month += 1
+            if month > 12 { month = 1; year += 1 }
+        }
+        return out
+    }
+
+    // Floors, then units, then households (numeric-looking units sort as numbers); RENT and UTILITIES only.
+    static let chargesSQL = """
+        SELECT u.floor, c.unit_number, c.resident_id, c.lease_id, r.status, c.period, c.category,
+               CAST(round(c.amount * 100) AS INTEGER), CAST(round(c.amount_paid * 100) AS INTEGER),
+               CAST(round(c.balance * 100) AS INTEGER), c.due_date
+        FROM unified_charges c
+        LEFT JOIN unified_units u ON u.unified_property_id = c.unified_property_id AND u.unit_number = c.unit_number
+        LEFT JOIN unified_residents r ON r.unified_property_id = c.unified_property_id AND r.resident_id = c.resident_id
+        WHERE c.unified_property_id = :property AND c.period BETWEEN :first AND :last
+          AND c.category IN ('RENT', 'UTILITIES')
+        ORDER BY coalesce(u.floor, ''), length(c.unit_number), c.unit_number, c.resident_id, c.period, c.charge_id
+        """
+
+    // The household's head first, then everyone on its leases.
+    static let tenantsSQL = """
+        SELECT name FROM (
+            SELECT r.name, 0 AS rank, r.resident_id FROM unified_residents r
+            WHERE r.unified_property_id = :property AND r.resident_id = :resident
+            UNION
+            SELECT r.name, 1, r.resident_id FROM unified_lease_residents lr
+            JOIN unified_leases l ON l.unified_property_id = lr.unified_property_id AND l.lease_id = lr.lease_id
+            JOIN unified_residents r ON r.unified_property_id = lr.unified_property_id AND r.resident_id = lr.resident_id
+            WHERE lr.unified_property_id = :property AND l.resident_id = :resident AND r.resident_id <> :resident)
+        WHERE name IS NOT NULL
+        GROUP BY name ORDER BY min(rank), min(resident_id)
+        """
+}
+
+extension LeasePaymentStatusReport {
+    /// The grid as a result for the table / JSON / CSV writers. `detailed`: per month and kind the status, billed,
+    /// paid, balance and due date (JSON, CSV); otherwise one column per month with both statuses (`R PAID  U OVERDUE`).
+    public func result(detailed: Bool, parameters: [MetricResult.Parameter]) -> MetricResult {
+        var columns: [MetricResult.Column] = [
+            .init("property", .text), .init("floor", .text), .init("unit", .text), .init("resident_id", .text),
+            .init("leases", .text), .init("tenants", .text), .init("resident_status", .text),
+        ]
+        for month in months {
+            if detailed {
+                for kind in ["rent", "utilities"] {
+                    columns += [.init("\(month)_\(kind)_status", .text), .init("\(month)_\(kind)_billed", .money),
+                                .init("\(month)_\(kind)_paid", .money), .init("\(month)_\(kind)_balance", .money),
+                                .init("\(month)_\(kind)_due", .date)]
+                }
+            } else {
+                columns.append(.init(month, .text))
+            }
+        }
+        func money(_ cents: Int64?) -> SQLValue { cents.map { .real(Double($0) / 100) } ?? .null }
+        let rows: [[SQLValue]] = lines.map { line in
+            var row: [SQLValue] = [.text(line.property), SQLValue(line.floor), .text(line.unit), .text(line.residentID),
+                                   .text(line.leaseIDs.joined(separator: " ")), .text(line.tenants.joined(separator: "; ")),
+                                   SQLValue(line.residentStatus)]
+            for month in months {
+                let rent = line.rent[month], utilities = line.utilities[month]
+                if detailed {
+                    for cell in [rent, utilities] {
+                        row += [SQLValue(cell?.status.rawValue), money(cell?.billedCents), money(cell?.paidCents),
+                                money(cell?.balanceCents), SQLValue(cell?.dueDate)]
+                    }
+                } else {
+                    let parts = [rent.map { "R \($0.status.rawValue)" }, utilities.map { "U \($0.status.rawValue)" }]
+                        .compactMap { $0 }
+                    row.append(parts.isEmpty ? .null : .text(parts.joined(separator: "  ")))
+                }
+            }
+            return row
+        }
+        var tables = [MetricTable(name: "rows", title: "Lease payment status (R = rent, U = utilities)",
+                                  columns: columns, rows: rows)]
+        if !noLedger.isEmpty {
+            tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not shown as zeros)",
+                                      columns: [.init("property", .text)], rows: noLedger.map { [.text($0)] }))
+        }
+        let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+        return MetricResult(metric: "lease-status", parameters: parameters, tables: tables, warnings: warnings)
+    }
+}

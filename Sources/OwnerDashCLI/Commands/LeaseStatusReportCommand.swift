@@ -1,0 +1,111 @@
+import Foundation
+import Ledger
+import Metrics
+import OwnerDashCore
+import Render
+import SQLiteKit
+import Sync
+
+/// `ownerdash report lease-status`: the monthly rent / utilities payment status of every lease, from unified.db.
+struct LeaseStatusReportCommand: Command {
+    static let names = ["report", "lease-status"]
+    static let abstract = "Monthly rent and utility payment status per lease (PAID, OVERDUE, PARTIAL, PENDING), from the tenant ledger."
+    static let arguments: [ArgumentSpec] = [
+        .option("--start", "YYYY-MM", help: "first month of the grid (required)"),
+        .option("--months", "N", help: "how many months, 1-12 (default 3)"),
+        .flag("--include-inactive", help: "also former and future households that were billed in those months"),
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
+        .flag("--portfolio", help: "every synced property (the default)"),
+        .option("--as-of", "YYYY-MM-DD", help: "judge 'past due' on this date (default: each property's date)"),
+        .option("--format", "table|json|csv", help: "output format (default table)"),
+        .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
+    ]
+    static let discussion = """
+        One line per lease (a household in a unit), by floor and unit, with its tenants; for each month and for RENT
+        and UTILITIES billings (charge_categories in report_definitions.json) a status, by precedence:
+          PAID     every billing of that month and kind is paid
+          OVERDUE  else, any is past due (due before the as-of date) and not paid
+          PARTIAL  else, any is partly paid
+          PENDING  else (billed, not yet due)
+        blank when there was no such billing. The table shows both statuses per month (R = rent, U = utilities);
+        json and csv add billed, paid, balance and due date per month and kind. A property without a tenant
+        ledger is named on stderr and in the no_ledger table, never shown as zeros.
+        Exit 1: bad usage (--start not YYYY-MM, --months not 1-12, unknown property); 3: no unified.db.
+        """
+
+    let global: GlobalOptions
+    let start: String
+    let months: Int
+    let includeInactive: Bool
+    let properties: [String]
+    let asOf: LocalDate?
+    let format: OutputFormat
+    let out: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = "ownerdash report lease-status"
+        guard let start = parsed.value("--start") else { throw UsageError("\(command): --start YYYY-MM is required") }
+        let parts = start.split(separator: "-", omittingEmptySubsequences: false)
+        guard start.count == 7, parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), year >= 1900,
+              let month = Int(parts[1]), (1...12).contains(month) else {
+            throw UsageError("\(command): --start \"\(start)\" is not a month (YYYY-MM, e.g. 2026-09)")
+        }
+        self.start = start
+        let monthsText = parsed.value("--months") ?? "3"
+        guard let months = Int(monthsText), (1...12).contains(months) else {
+            throw UsageError("\(command): --months \"\(monthsText)\" must be a whole number from 1 to 12")
+        }
+        self.months = months
+        includeInactive = parsed.flag("--include-inactive")
+        properties = parsed.values("--property")
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
+            asOf = date
+        } else {
+            asOf = nil
+        }
+        let formatName = parsed.value("--format") ?? "table"
+        guard let format = OutputFormat(rawValue: formatName) else {
+            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv)")
+        }
+        self.format = format
+        out = parsed.value("--out")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        let database: Database
+        do {
+            database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        } catch let error as ConfigurationError {
+            log.error(nil, "ownerdash report lease-status: \(error.description)")
+            return .failure
+        }
+        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+        for key in properties where !synced.contains(key) {
+            throw UsageError("ownerdash report lease-status: property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
+        }
+        let report = try LeasePaymentStatusReport.run(database: database, properties: properties.isEmpty ? synced : properties,
+                                                      start: start, months: months, asOf: asOf, includeInactive: includeInactive)
+        let parameters: [MetricResult.Parameter] = [
+            .init("properties", .list(properties.isEmpty ? synced : properties)), .init("start", .text(start)),
+            .init("months", .integer(months)), .init("as_of", asOf.map { .text($0.iso) } ?? .null),
+            .init("include_inactive", .bool(includeInactive)),
+        ]
+        let result = report.result(detailed: format != .table, parameters: parameters)
+        for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
+        let text = MetricOutput.render(result, as: format)
+        if let out {
+            do {
+                try text.write(toFile: out, atomically: true, encoding: .utf8)
+            } catch {
+                throw UsageError("ownerdash report lease-status: cannot write --out \(out): \(error.localizedDescription)")
+            }
+        } else {
+            let output = StandardOutput()
+            output.write(text)
+            output.flush()
+        }
+        return .success
+    }
+}

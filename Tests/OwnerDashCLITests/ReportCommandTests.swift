@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// `ownerdash report lease-status` from the command line: validation, output formats, a property without a ledger.
+@Suite struct LeaseStatusReportCommandTests {
+    @Test(arguments: [
+        (["--months", "3"], "--start YYYY-MM is required"),
+        (["--start", "2026-13"], "--start \"2026-13\" is not a month (YYYY-MM, e.g. 2026-09)"),
+        (["--start", "09/2026"], "--start \"09/2026\" is not a month (YYYY-MM, e.g. 2026-09)"),
+        (["--start", "2026-09", "--months", "0"], "--months \"0\" must be a whole number from 1 to 12"),
+        (["--start", "2026-09", "--months", "13"], "--months \"13\" must be a whole number from 1 to 12"),
+        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv)"),
+    ])
+    func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
+        let data = DataDir()
+        let result = try OwnerDash.run(["report", "lease-status"] + arguments + ["--data-dir", data.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: ownerdash report lease-status: \(message)\n")
+    }
+
+    @Test func withoutUnifiedDBThereIsNothingToReport() throws {
+        let data = DataDir()
+        let result = try OwnerDash.run(["report", "lease-status", "--start", "2026-09", "--data-dir", data.path])
+        #expect(result.status == 3)
+    }
+
+    @Test func theGridInEveryFormatAndAPropertyWithoutALedgerIsNamed() throws {
+        let data = DataDir()
+        try FileManager.default.createDirectory(at: data.url, withIntermediateDirectories: true)
+        // A unified.db with the schema (sync of a property with nothing loaded creates it), then a small ledger.
+        _ = try OwnerDash.run(["sync", "--property", "yp_riverwalk", "--data-dir", data.path, "--quiet"])
+        let database = data.url.appendingPathComponent("unified.db").path
+        let script = """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test'),
+                   ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
+            INSERT INTO unified_units (unified_property_id, unit_number, floor, status) VALUES ('yp_riverwalk', '101', '1', 'occupied');
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
+            VALUES ('yp_riverwalk', 't1', '101', 'Lee, Ann', 'current');
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp_riverwalk', 'c1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0),
+                   ('yp_riverwalk', 'c2', 't1', 'L1', '101', 'water', 'UTILITIES', 1, '2026-11', '2026-11-01', '2026-11-01', 40.5, 0, 40.5);
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+                            database, "DELETE FROM unified_properties;" + script]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+
+        let table = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--data-dir", data.path])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("R PAID"))
+        #expect(table.stdout.contains("U OVERDUE"))
+        #expect(table.stderr.contains("nexus_east: no tenant ledger synced for this property (left out, not shown as zeros)"))
+
+        let json = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--format", "json",
+                                      "--property", "yp_riverwalk", "--data-dir", data.path])
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let row = try #require((object["rows"] as? [[String: Any]])?.first)
+        #expect(row["tenants"] as? String == "Lee, Ann")
+        #expect(row["2026-10_rent_status"] as? String == "PAID")
+        #expect(row["2026-11_utilities_status"] as? String == "OVERDUE")
+        #expect(row["2026-11_utilities_balance"] as? Double == 40.5)
+        #expect(row["2026-11_rent_status"] is NSNull, "no rent billed in November: blank, not a status")
+
+        let out = data.url.appendingPathComponent("grid.csv").path
+        let csv = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--format", "csv",
+                                     "--out", out, "--data-dir", data.path])
+        #expect(csv.status == 0 && csv.stdout.isEmpty)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.hasPrefix("property,floor,unit,resident_id,leases,tenants,resident_status,2026-10_rent_status"))
+        #expect(text.contains("yp_riverwalk,1,101,t1,L1,\"Lee, Ann\",current,PAID,1400.00,1400.00,0.00,2026-10-01"))
+
+        let unknown = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--property", "nope", "--data-dir", data.path])
+        #expect(unknown.status == 1)
+    }
+}
