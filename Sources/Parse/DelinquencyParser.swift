@@ -99,6 +99,8 @@ struct DelinquencyParser: OneSiteReportParser {
         var row: Int
         var codeSum = Amounts()
         var codeRows = 0
+        /// The code rows, emitted as the account's children after it.
+        var codes: [DelinquencyCodeRow] = []
         var subtotal: Amounts?
         var subtotalRow = 0
     }
@@ -148,9 +150,16 @@ struct DelinquencyParser: OneSiteReportParser {
         case .data:
             if perCode {
                 if isAccountRow(view) { try openAccount(view, into: &records) }
-                if view.text("Code/Description") != nil, var open = account {
-                    open.codeSum = open.codeSum + (try amounts(view))
+                if let codeText = view.text("Code/Description"), var open = account {
+                    let line = try amounts(view)
+                    open.codeSum = open.codeSum + line
                     open.codeRows += 1
+                    let (code, description) = Self.splitCode(codeText)
+                    open.codes.append(DelinquencyCodeRow(
+                        unitNumber: open.unit, residentID: open.residentID, accountRow: open.row, code: code,
+                        description: description, prepaid: line.prepaid, delinquent: line.delinquent,
+                        balance0to30: line.current, balance31to60: line.days30, balance61to90: line.days60,
+                        balanceOver90: line.days90, sourceRow: row.number))
                     account = open
                 }
             } else if let unit = view.text("Unit") {
@@ -170,6 +179,14 @@ struct DelinquencyParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws { try closeAccount(into: &records) }
+
+    /// `RENT`, `RENT\nRent`, `RENT - Rent` or `RENT Rent`: the code is the first word, the rest describes it.
+    static func splitCode(_ text: String) -> (code: String, description: String?) {
+        let trimmed = text.trimmingWhitespace
+        guard let end = trimmed.firstIndex(where: { $0.isWhitespace || $0.isNewline }) else { return (String(trimmed), nil) }
+        let rest = trimmed[end...].drop { $0.isWhitespace || $0.isNewline || $0 == "-" || $0 == "\u{2013}" }
+        return (String(trimmed[..<end]), rest.isEmpty ? nil : String(rest).replacingOccurrences(of: "\n", with: " "))
+    }
 
     private func isAccountRow(_ view: RowView) -> Bool {
         view.text("Unit") != nil
@@ -202,6 +219,7 @@ struct DelinquencyParser: OneSiteReportParser {
             residentStatus: done.status, currentBalance: balance, balance0to30: amounts.current,
             balance31to60: amounts.days30, balance61to90: amounts.days60, balanceOver90: amounts.days90,
             prepaid: amounts.prepaid, sourceRow: done.row)))
+        records += done.codes.map { .delinquencyCode($0) }
     }
 
     private func compare(_ account: Account, codeSum: Amounts, subtotal: Amounts) {

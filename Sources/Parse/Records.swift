@@ -76,6 +76,24 @@ public struct RentRollRow: Sendable, Equatable {
     }
 }
 
+/// One transaction code's line under a Delinquent and Prepaid account (RENT, LATEFEE ...): a child of that account.
+public struct DelinquencyCodeRow: Sendable, Equatable {
+    public var unitNumber: String
+    public var residentID: String?
+    /// The sheet row of the account the code belongs to.
+    public var accountRow: Int
+    public var code: String
+    public var description: String?
+    /// Prepaid credit as a positive amount.
+    public var prepaid: Money
+    public var delinquent: Money
+    public var balance0to30: Money
+    public var balance31to60: Money
+    public var balance61to90: Money
+    public var balanceOver90: Money
+    public var sourceRow: Int
+}
+
 /// One resident account of the Delinquent and Prepaid report (transaction-code rows summed).
 public struct DelinquencyRow: Sendable, Equatable {
     public var unitNumber: String
@@ -478,6 +496,8 @@ public enum ReportRecord: Sendable, Equatable {
     case boxScore(BoxScoreRow)
     case rentRoll(RentRollRow)
     case delinquency(DelinquencyRow)
+    /// Follows its account's `.delinquency` record (per-code layout only).
+    case delinquencyCode(DelinquencyCodeRow)
     case activity(ActivityRow)
     case monthlySummary(MonthlySummaryRow)
     case leaseExpiration(LeaseExpirationRow)

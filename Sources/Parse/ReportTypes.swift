@@ -21,6 +21,11 @@ public enum ReportType: String, Sendable, CaseIterable {
     case leaseDetails = "lease_details"
 
     /// The raw table of realpage_raw.db this report fills.
+    /// Tables holding the children of this report's records (cleared with its snapshot).
+    public var childTables: [String] {
+        self == .delinquency ? ["realpage_delinquency_codes"] : []
+    }
+
     public var rawTable: String {
         switch self {
         case .boxScore: return "realpage_box_score"

@@ -443,5 +443,24 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_lease_details"))
             """),
+        // The children of a Delinquent and Prepaid account: one row per transaction code (RENT, LATEFEE, WATER ...),
+        // so the ledger can say what a resident owes for what, not only how much.
+        Migration(version: 12, name: "delinquency per transaction code", sql: """
+            CREATE TABLE realpage_delinquency_codes (
+                \(lineage)
+                unit_number     TEXT NOT NULL,
+                resident_id     TEXT,
+                account_row     INTEGER NOT NULL,
+                code            TEXT NOT NULL,
+                description     TEXT,
+                prepaid         REAL NOT NULL,
+                delinquent      REAL NOT NULL,
+                balance_0_30    REAL NOT NULL,
+                balance_31_60   REAL NOT NULL,
+                balance_61_90   REAL NOT NULL,
+                balance_over_90 REAL NOT NULL
+            ) STRICT;
+            \(naturalKey("realpage_delinquency_codes"))
+            """),
     ]
 }

@@ -41,7 +41,7 @@ struct Lineage {
 struct RawReportWriter {
     private let database: Database
     private let lineage: Lineage
-    private var statements: [ReportType: (Statement, [Int32])] = [:]
+    private var statements: [String: (Statement, [Int32])] = [:]
     private(set) var rowCount = 0
 
     init(database: Database, lineage: Lineage) {
@@ -51,13 +51,16 @@ struct RawReportWriter {
 
     /// Removes the rows of the snapshot this artifact replaces.
     func clearSnapshot(of report: ReportType) throws {
-        try database.prepare("DELETE FROM \(report.rawTable) WHERE property_id = :property AND as_of_date = :as_of")
-            .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf.iso)])
+        for table in [report.rawTable] + report.childTables {
+            try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
+                .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf.iso)])
+        }
     }
 
     mutating func insert(_ record: ReportRecord) throws {
         let (report, values) = Self.columns(of: record)
-        let (statement, indices) = try statement(for: report, columns: values.map(\.0))
+        let table = Self.table(of: record) ?? report.rawTable
+        let (statement, indices) = try statement(for: table, columns: values.map(\.0))
         statement.reset()
         try statement.bind(.text(lineage.runID), at: indices[0])
         try statement.bind(.text(lineage.propertyID), at: indices[1])
@@ -71,17 +74,23 @@ struct RawReportWriter {
         rowCount += 1
     }
 
-    private mutating func statement(for report: ReportType, columns: [String]) throws -> (Statement, [Int32]) {
-        if let cached = statements[report] { return cached }
+    private mutating func statement(for table: String, columns: [String]) throws -> (Statement, [Int32]) {
+        if let cached = statements[table] { return cached }
         let all = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + columns
         let sql = """
-            INSERT INTO \(report.rawTable) (\(all.joined(separator: ", ")))
+            INSERT INTO \(table) (\(all.joined(separator: ", ")))
             VALUES (\(all.map { ":" + $0 }.joined(separator: ", ")))
             """
         let statement = try database.prepare(sql)
         let prepared = (statement, all.map { statement.parameterIndex(":" + $0) })
-        statements[report] = prepared
+        statements[table] = prepared
         return prepared
+    }
+
+    /// The child table a record goes to, nil for a report's own rows (its `rawTable`).
+    static func table(of record: ReportRecord) -> String? {
+        if case .delinquencyCode = record { return "realpage_delinquency_codes" }
+        return nil
     }
 
     /// The raw columns of a record, in a fixed order per report: this is the report -> raw table mapping.
@@ -125,6 +134,21 @@ struct RawReportWriter {
                 ("lease_end", SQLValue(r.leaseEnd?.iso)),
                 ("move_out_date", SQLValue(r.moveOutDate?.iso)),
                 ("balance", SQLValue(r.balance?.dollars)),
+            ])
+        case .delinquencyCode(let r):
+            return (.delinquency, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("resident_id", SQLValue(r.residentID)),
+                ("account_row", .integer(Int64(r.accountRow))),
+                ("code", .text(r.code)),
+                ("description", SQLValue(r.description)),
+                ("prepaid", .real(r.prepaid.dollars)),
+                ("delinquent", .real(r.delinquent.dollars)),
+                ("balance_0_30", .real(r.balance0to30.dollars)),
+                ("balance_31_60", .real(r.balance31to60.dollars)),
+                ("balance_61_90", .real(r.balance61to90.dollars)),
+                ("balance_over_90", .real(r.balanceOver90.dollars)),
             ])
         case .delinquency(let r):
             return (.delinquency, [

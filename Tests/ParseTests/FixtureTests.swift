@@ -102,6 +102,25 @@ struct FixtureTests {
         #expect(rows[3].balance61to90 == usd(45, 25) && rows[3].balanceOver90 == usd(2575))
         #expect(rows[0].residentName == "Nguyen, Bao" && rows[3].residentStatus == "Former resident")
         #expect(result.summary.warnings.isEmpty)
+
+        // Each account's code rows are kept as its children, right after it, and add up to it.
+        let codes = result.records.compactMap { if case .delinquencyCode(let c) = $0 { return c } else { return nil } }
+        let first = codes.filter { $0.unitNumber == "1103" }
+        #expect(first.map(\.code) == ["RENT", "LATEFEE"])
+        #expect(first.map(\.description) == ["Rent", "Late fee"])
+        #expect(first.map(\.delinquent) == [usd(1184, 50), usd(50)])
+        #expect(first.allSatisfy { $0.accountRow == rows[0].sourceRow })
+        #expect(codes.first { $0.unitNumber == "1203" }?.prepaid == usd(125), "prepaid kept positive per code too")
+        for account in rows {
+            let children = codes.filter { $0.accountRow == account.sourceRow }
+            #expect(!children.isEmpty, "account \(account.unitNumber) has its code rows")
+            let delinquent = children.reduce(Money.zero) { $0 + $1.delinquent }
+            let prepaid = children.reduce(Money.zero) { $0 + $1.prepaid }
+            #expect(delinquent - prepaid == account.currentBalance, "account \(account.unitNumber) = its codes")
+        }
+        guard case .delinquency = result.records[0], case .delinquencyCode = result.records[1] else {
+            Issue.record("the account comes first, then its codes"); return
+        }
     }
 
     @Test("delinquency_simple: 4 residents, balances total 4,779.75")

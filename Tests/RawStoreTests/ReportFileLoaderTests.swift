@@ -138,3 +138,35 @@ final class LoaderFixture {
         }
     }
 }
+
+/// A Delinquent and Prepaid account's transaction-code rows land in realpage_delinquency_codes with the account,
+/// and a later snapshot of the same date replaces both.
+@Suite struct DelinquencyCodeLoaderTests {
+    @Test func codeRowsLoadBesideTheirAccountsAndAreReplacedWithTheSnapshot() throws {
+        let fixture = try LoaderFixture()
+        let file = fixture.report("delinquent_prepaid_per_code.xlsx")
+        let outcome = try fixture.loader().load(path: file)
+        let accounts = try fixture.count("realpage_delinquency"), codes = try fixture.count("realpage_delinquency_codes")
+        #expect(accounts == 5)
+        #expect(codes > accounts)
+        #expect(Int64(outcome.rows) == accounts + codes, "the snapshot's rows: accounts and their codes")
+        // Per account, its codes add up to its balance (delinquent - prepaid).
+        let mismatched = try fixture.store.database.query("""
+            SELECT d.unit_number FROM realpage_delinquency d
+            JOIN realpage_delinquency_codes c ON c.property_id = d.property_id AND c.as_of_date = d.as_of_date
+                 AND c.account_row = d.source_row
+            GROUP BY d.id HAVING abs(sum(c.delinquent) - sum(c.prepaid) - d.current_balance) > 0.005
+            """)
+        #expect(mismatched.isEmpty)
+        #expect(try fixture.store.database.query("""
+            SELECT code, delinquent FROM realpage_delinquency_codes WHERE unit_number = '1103' ORDER BY source_row
+            """) == [[.text("RENT"), .real(1184.5)], [.text("LATEFEE"), .real(50)]])
+        // The same bytes again change nothing; --reload of them replaces accounts and codes alike.
+        _ = try fixture.loader(run: "run-2").load(path: file)
+        #expect(try fixture.count("realpage_delinquency_codes") == codes)
+        _ = try ReportFileLoader(store: fixture.store, configuration: fixture.configuration, runID: RunID("run-3"),
+                                 reload: true).load(path: file)
+        #expect(try fixture.count("realpage_delinquency_codes") == codes)
+        #expect(try fixture.store.database.scalar("SELECT DISTINCT run_id FROM realpage_delinquency_codes")?.textValue == "run-3")
+    }
+}
