@@ -10,7 +10,10 @@ import XLSXKit
 @Suite struct ReportFormsTests {
     static let fixtures = ["activity_report", "box_score_nexus_east", "delinquency_simple", "delinquent_prepaid_per_code",
                            "lease_expiration_month_groups", "lease_expiration_drift", "monthly_activity_summary",
-                           "rent_roll_two_row_header"]
+                           "rent_roll_two_row_header", "closed_make_ready", "income_statement_by_gl",
+                           "income_statement_worksheet", "lease_details", "lost_rent_summary", "make_ready_summary",
+                           "monthly_transaction_summary", "primary_advertising_source", "projected_occupancy",
+                           "reasons_for_move_out", "renewal_detail"]
 
     static func parseAnyForm(_ path: String) throws -> (ParseResult, SpreadsheetFormat) {
         let book = try SpreadsheetFile(path: path)
