@@ -457,3 +457,24 @@ extension Character {
     var isASCIIDigit: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
     var asciiDigitValue: Int? { isASCIIDigit ? asciiValue.map { Int($0) - 48 } : nil }
 }
+
+/// Phone numbers and e-mail addresses printed under a resident's name (stacked lines, `Phone/email` continuation
+/// rows, `(512) 555-0150 / ann@example.com`).
+enum ContactText {
+    /// The first phone number and the first e-mail address among `lines` (each may hold several, split by `/` or `;`).
+    static func split(_ lines: [Substring]) -> (phone: String?, email: String?) {
+        var phone: String?, email: String?
+        for line in lines {
+            for part in line.split(whereSeparator: { $0 == "/" || $0 == ";" || $0 == "," }) {
+                let text = part.trimmingWhitespace
+                if text.contains("@"), !text.contains(" ") {
+                    email = email ?? String(text)
+                } else if text.filter(\.isNumber).count >= 7,
+                          text.allSatisfy({ $0.isNumber || " ()+-.xX".contains($0) }) {
+                    phone = phone ?? String(text)
+                }
+            }
+        }
+        return (phone, email)
+    }
+}

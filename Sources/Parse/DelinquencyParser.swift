@@ -94,6 +94,8 @@ struct DelinquencyParser: OneSiteReportParser {
     private struct Account {
         var unit: String
         var name: String?
+        var phone: String?
+        var email: String?
         var residentID: String?
         var status: String?
         var row: Int
@@ -117,6 +119,13 @@ struct DelinquencyParser: OneSiteReportParser {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
         case .continuation:
+            // A contact line printed on a row of its own under the account: folded into it.
+            if perCode, var open = account {
+                let (phone, email) = ContactText.split(row.cells.compactMap(\.text).flatMap { $0.split(whereSeparator: \.isNewline) })
+                open.phone = open.phone ?? phone
+                open.email = open.email ?? email
+                account = open
+            }
             return true
         case .label(let text):
             if text.isSectionTitle(Self.trailerSections) {
@@ -195,7 +204,8 @@ struct DelinquencyParser: OneSiteReportParser {
 
     private mutating func openAccount(_ view: RowView, into records: inout [ReportRecord]) throws {
         try closeAccount(into: &records)
-        account = Account(unit: view.text("Unit") ?? "", name: view.firstLine("Name"),
+        let (phone, email) = ContactText.split(Array(view.text("Name")?.split(whereSeparator: \.isNewline).dropFirst() ?? []))
+        account = Account(unit: view.text("Unit") ?? "", name: view.firstLine("Name"), phone: phone, email: email,
                           residentID: view.text("Resident ID"), status: view.text("Status"), row: view.number)
     }
 
@@ -214,11 +224,14 @@ struct DelinquencyParser: OneSiteReportParser {
         }
         amounts.net = balance
         reportSums = reportSums + amounts
-        records.append(.delinquency(DelinquencyRow(
+        var record = DelinquencyRow(
             unitNumber: done.unit, residentID: done.residentID, residentName: done.name,
             residentStatus: done.status, currentBalance: balance, balance0to30: amounts.current,
             balance31to60: amounts.days30, balance61to90: amounts.days60, balanceOver90: amounts.days90,
-            prepaid: amounts.prepaid, sourceRow: done.row)))
+            prepaid: amounts.prepaid, sourceRow: done.row)
+        record.phone = done.phone
+        record.email = done.email
+        records.append(.delinquency(record))
         records += done.codes.map { .delinquencyCode($0) }
     }
 

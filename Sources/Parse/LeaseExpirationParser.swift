@@ -7,7 +7,7 @@ import XLSXKit
 /// Layout (vendor-formats 3.7): month groups (`MTM` first, then `February 2026` ...), each ending
 /// `Total leases expiring in February 2026: 7` (or `Total MTM/Expired leases: 3`), and a final `Total leases: 61`;
 /// those counts are checked against the rows read. A row without a unit (the `Phone/email` continuation) is
-/// skipped. A Lease End of `MTM` is stored as no date. Parsing stops at a `Summary ...` section.
+/// folded into the lease above it (phone, email). A Lease End of `MTM` is stored as no date. Parsing stops at a `Summary ...` section.
 ///
 /// renewal_status: the Decision / Renewal Status text when the report has that column (Renewed, Vacating,
 /// Unknown, Moved out); otherwise `Do Not Renew` when the Do Not Renew column holds a mark (an `X`, or the
@@ -51,6 +51,8 @@ struct LeaseExpirationParser: OneSiteReportParser {
     let header: HeaderMap
     let context: ParseContext
     private var counter = GroupCounter()
+    /// The last lease read, held until the next row: its `Phone/email` continuation row is folded into it.
+    private var pending: LeaseExpirationRow?
 
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
         self.header = header; self.context = context
@@ -58,6 +60,18 @@ struct LeaseExpirationParser: OneSiteReportParser {
 
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
+        if case .continuation = kind, var open = pending {
+            let lines = row.cells.compactMap(\.text).flatMap { $0.split(whereSeparator: \.isNewline) }
+            let (phone, email) = ContactText.split(lines)
+            open.phone = open.phone ?? phone
+            open.email = open.email ?? email
+            pending = open
+            return true
+        }
+        if let done = pending {
+            records.append(.leaseExpiration(done))
+            pending = nil
+        }
         switch kind {
         case .continuation:
             return true
@@ -73,15 +87,21 @@ struct LeaseExpirationParser: OneSiteReportParser {
             guard let unit = view.text("Unit") else { return true }
             let leaseEnd = try view.leaseEnd("Lease End")
             counter.add()
-            records.append(.leaseExpiration(LeaseExpirationRow(
+            // A name cell may already stack the contact lines under the name.
+            let stacked = view.text("Name")?.split(whereSeparator: \.isNewline).dropFirst() ?? []
+            let (phone, email) = ContactText.split(Array(stacked))
+            pending = LeaseExpirationRow(
                 unitNumber: unit, residentName: view.firstLine("Name"), leaseEnd: leaseEnd,
                 currentRent: try view.money("Lease Rent"), marketRent: try view.money("Market Rent"),
-                renewalStatus: renewalStatus(view), sourceRow: row.number)))
+                renewalStatus: renewalStatus(view), phone: phone, email: email, sourceRow: row.number)
             return true
         }
     }
 
-    mutating func finish(into records: inout [ReportRecord]) throws {}
+    mutating func finish(into records: inout [ReportRecord]) throws {
+        if let done = pending { records.append(.leaseExpiration(done)) }
+        pending = nil
+    }
 
     private func renewalStatus(_ view: RowView) -> String? {
         if let decision = view.text("Decision") { return decision }

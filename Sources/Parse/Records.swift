@@ -108,6 +108,9 @@ public struct DelinquencyRow: Sendable, Equatable {
     public var balanceOver90: Money
     /// Prepaid credit as a positive amount; nil when the report has no prepaid column.
     public var prepaid: Money?
+    /// From the lines stacked under the name (`Name / Phone Number / Email`).
+    public var phone: String?
+    public var email: String?
     public var sourceRow: Int
 
     public init(unitNumber: String, residentID: String? = nil, residentName: String? = nil,
@@ -166,14 +169,17 @@ public struct LeaseExpirationRow: Sendable, Equatable {
     public var currentRent: Money?
     public var marketRent: Money?
     public var renewalStatus: String?
+    /// From the record's `Phone/email` continuation row, folded into it.
+    public var phone: String?
+    public var email: String?
     public var sourceRow: Int
 
     public init(unitNumber: String, residentName: String? = nil, leaseEnd: LocalDate? = nil,
                 currentRent: Money? = nil, marketRent: Money? = nil, renewalStatus: String? = nil,
-                sourceRow: Int) {
+                phone: String? = nil, email: String? = nil, sourceRow: Int) {
         self.unitNumber = unitNumber; self.residentName = residentName; self.leaseEnd = leaseEnd
         self.currentRent = currentRent; self.marketRent = marketRent; self.renewalStatus = renewalStatus
-        self.sourceRow = sourceRow
+        self.phone = phone; self.email = email; self.sourceRow = sourceRow
     }
 }
 

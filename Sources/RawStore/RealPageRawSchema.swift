@@ -462,5 +462,12 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_delinquency_codes"))
             """),
+        // Contact lines folded into their record: stacked under the name, or on a continuation row of their own.
+        Migration(version: 13, name: "resident phone and email", sql: """
+            ALTER TABLE realpage_delinquency ADD COLUMN phone TEXT;
+            ALTER TABLE realpage_delinquency ADD COLUMN email TEXT;
+            ALTER TABLE realpage_lease_expirations ADD COLUMN phone TEXT;
+            ALTER TABLE realpage_lease_expirations ADD COLUMN email TEXT;
+            """),
     ]
 }

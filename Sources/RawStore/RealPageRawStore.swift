@@ -163,6 +163,8 @@ struct RawReportWriter {
                 ("balance_61_90", .real(r.balance61to90.dollars)),
                 ("balance_over_90", .real(r.balanceOver90.dollars)),
                 ("prepaid", SQLValue(r.prepaid?.dollars)),
+                ("phone", SQLValue(r.phone)),
+                ("email", SQLValue(r.email)),
             ])
         case .activity(let r):
             return (.activity, [
@@ -194,6 +196,8 @@ struct RawReportWriter {
                 ("current_rent", SQLValue(r.currentRent?.dollars)),
                 ("market_rent", SQLValue(r.marketRent?.dollars)),
                 ("renewal_status", SQLValue(r.renewalStatus)),
+                ("phone", SQLValue(r.phone)),
+                ("email", SQLValue(r.email)),
             ])
         case .incomeStatement(let r):
             return (.incomeStatement, [

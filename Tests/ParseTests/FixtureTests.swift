@@ -101,6 +101,10 @@ struct FixtureTests {
         #expect(rows[2].balance0to30 == usd(350) && rows[2].balance31to60 == usd(700))
         #expect(rows[3].balance61to90 == usd(45, 25) && rows[3].balanceOver90 == usd(2575))
         #expect(rows[0].residentName == "Nguyen, Bao" && rows[3].residentStatus == "Former resident")
+        // Phone and e-mail stacked under the name are the account's.
+        #expect(rows[0].phone == "(512) 555-0103" && rows[0].email == "bao.nguyen@example.com")
+        #expect(rows[1].phone == "(512) 555-0104" && rows[1].email == nil)
+        #expect(rows[2].phone == nil && rows[2].email == "mei.chen@example.com")
         #expect(result.summary.warnings.isEmpty)
 
         // Each account's code rows are kept as its children, right after it, and add up to it.
@@ -173,6 +177,10 @@ struct FixtureTests {
         #expect(rows.filter { $0.renewalStatus == "Do Not Renew" }.map(\.unitNumber) == ["2105", "1103"])
         #expect(rows[4].leaseEnd == ymd("2026-02-14") && rows[4].currentRent == usd(1498))
         #expect(rows[4].marketRent == usd(1535, 50) && rows[4].residentName == "Nguyen, Bao")
+        // The `Phone/email` continuation rows are folded into the lease above them.
+        #expect(rows.filter { $0.phone != nil || $0.email != nil }.map(\.unitNumber) == ["1105", "2105", "1101"])
+        #expect(rows[0].phone == "(512) 555-0150" && rows[0].email == nil)
+        #expect(rows[2].email == "ann.ross@example.com" && rows[2].phone == nil)
         #expect(result.summary.warnings.isEmpty)
     }
 
