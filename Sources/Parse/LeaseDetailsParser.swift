@@ -81,7 +81,7 @@ struct LeaseDetailsParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
-    private var sums = Array(repeating: Money.zero, count: Self.totalled.count)
+    private var totals = MoneyColumnTotals(Self.totalled)
 
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
         self.header = header; self.context = context
@@ -93,12 +93,7 @@ struct LeaseDetailsParser: OneSiteReportParser {
         case .label, .continuation:
             return true
         case .total(let label, _):
-            let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
-            for (index, column) in Self.totalled.enumerated() {
-                context.crossCheck(column.lowercased(), computed: sums[index], printed: try totals.money(column),
-                                   label: label, row: row.number)
-            }
-            sums = Array(repeating: .zero, count: Self.totalled.count)
+            try totals.check(row, label: label, header: header, context: context)
             return true
         case .data:
             let unit = view.text("Unit"), leaseID = view.text("Lease ID")
@@ -114,9 +109,7 @@ struct LeaseDetailsParser: OneSiteReportParser {
                 deposit: try view.money("Deposit"), balance: try view.money("Balance"),
                 noticeType: view.text("Notice Type"), moveOutReason: view.text("Move Out Reason"),
                 sourceRow: row.number)
-            for (index, amount) in [record.leaseRent, record.deposit, record.balance].enumerated() {
-                sums[index] += amount ?? .zero
-            }
+            totals.add([record.leaseRent, record.deposit, record.balance])
             records.append(.leaseDetails(record))
             return true
         }

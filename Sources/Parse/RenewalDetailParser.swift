@@ -71,7 +71,7 @@ struct RenewalDetailParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
-    private var sums = Array(repeating: Money.zero, count: Self.totalled.count)
+    private var totals = MoneyColumnTotals(Self.totalled)
 
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
         self.header = header; self.context = context
@@ -83,12 +83,7 @@ struct RenewalDetailParser: OneSiteReportParser {
         case .label, .continuation:
             return true
         case .total(let label, _):
-            let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
-            for (index, column) in Self.totalled.enumerated() {
-                context.crossCheck(column.lowercased(), computed: sums[index], printed: try totals.money(column),
-                                   label: label, row: row.number)
-            }
-            sums = Array(repeating: .zero, count: Self.totalled.count)
+            try totals.check(row, label: label, header: header, context: context)
             return true
         case .data:
             guard let unit = view.text("Unit") else { return true }
@@ -102,9 +97,7 @@ struct RenewalDetailParser: OneSiteReportParser {
                 newLeaseTerm: try view.count("New Lease Term"), newRent: try view.money("New Rent"),
                 newOtherBillings: try view.money("New Other Billings"),
                 leasingConsultant: view.text("Leasing Consultant"), sourceRow: row.number)
-            for (index, column) in Self.totalled.enumerated() {
-                sums[index] += Self.amount(column, of: record) ?? .zero
-            }
+            totals.add(Self.totalled.map { Self.amount($0, of: record) })
             records.append(.renewalDetail(record))
             return true
         }

@@ -208,6 +208,33 @@ struct GroupCounter {
     }
 }
 
+/// Sums of money columns over the data rows since the last total row, held against what the total row prints.
+struct MoneyColumnTotals {
+    /// The canonical column names summed, in the order `add` takes their amounts.
+    let columns: [String]
+    private var sums: [Money]
+
+    init(_ columns: [String]) {
+        self.columns = columns
+        sums = Array(repeating: .zero, count: columns.count)
+    }
+
+    /// Adds one data row's amounts, one per column (nil counts as zero).
+    mutating func add(_ amounts: [Money?]) {
+        for (index, amount) in amounts.enumerated() where index < sums.count { sums[index] += amount ?? .zero }
+    }
+
+    /// Warns for every column whose sum differs from the total row's figure, then starts the next group.
+    mutating func check(_ row: SheetRow, label: String, header: HeaderMap, context: ParseContext) throws {
+        let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+        for (index, column) in columns.enumerated() {
+            context.crossCheck(column.lowercased(), computed: sums[index], printed: try totals.money(column),
+                               label: label, row: row.number)
+        }
+        sums = Array(repeating: .zero, count: columns.count)
+    }
+}
+
 // MARK: - Typed access by column name
 
 /// One sheet row read through a header map: values by canonical column name, errors naming row and column.
