@@ -179,14 +179,16 @@ public struct RunLoad {
                     }
                 }
                 let outcome = try loader.load(path: item.file, hints: item.hints)
-                for warning in outcome.warnings { log.warning(item.file, warning) }
+                let warnings = outcome.all.flatMap(\.warnings)
+                for warning in warnings { log.warning(item.file, warning) }
                 result.kind = .report(outcome.report)
                 result.property = outcome.propertyKey
                 result.file = outcome.artifact
                 result.asOf = outcome.asOf
-                result.rows = outcome.rows
+                // A workbook with several report sheets is one artifact: its rows are all its snapshots' rows.
+                result.rows = outcome.all.reduce(0) { $0 + $1.rows }
                 result.alreadyLoaded = outcome.alreadyLoaded
-                result.warnings = outcome.warnings
+                result.warnings = warnings
             } catch {
                 log.error(item.file, "\(error)")
                 result.error = "\(error)"

@@ -30,6 +30,12 @@ public struct ReportLoadOutcome: Sendable, Equatable {
     public var warnings: [String]
     /// True when these exact bytes were loaded before: nothing was written.
     public var alreadyLoaded: Bool
+    /// Other sheets of the same workbook that held a report too, each loaded as its own snapshot
+    /// (Lease Expiration/Renewal Detail (Excel) carries two).
+    public var additional: [ReportLoadOutcome] = []
+
+    /// This outcome and the additional ones, in sheet order.
+    public var all: [ReportLoadOutcome] { [self] + additional }
 }
 
 /// A report file that could not be loaded; `description` is the one-line reason, without the path.
@@ -80,13 +86,18 @@ public struct ReportFileLoader {
         }
         if !reload, let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
 
+        // A data-only workbook prints its title block once, on its first sheet (a table of contents): the property
+        // and date of sheets that print none.
+        let workbookTitle = workbook.sheetNames.count > 1 ? try? Self.firstSheetTitle(workbook) : nil
         let database = store.database
         return try database.withTransaction {
             var firstError: Error?
+            var outcomes: [ReportLoadOutcome] = []
             for index in workbook.sheetNames.indices {
                 let sheet = try workbook.sheet(at: index)
                 var sink = LoadingSink(store: store, configuration: configuration, hints: hints,
-                                       lineage: (runID.value, path, sha256))
+                                       lineage: (runID.value, path, sha256), workbookTitle: workbookTitle,
+                                       loadedTargets: Set(outcomes.map { "\($0.report.rawValue)|\($0.propertyKey)|\($0.asOf.iso)" }))
                 do {
                     var rows = try sheet.rows()
                     let merges = try (index == 0 ? firstSheetMerges : nil) ?? sheet.mergedRanges()
@@ -110,19 +121,30 @@ public struct ReportFileLoader {
                             ":run": .text(runID.value), ":rows": .integer(Int64(rowCount)),
                             ":warnings": summary.warnings.isEmpty ? .null : .text(summary.warnings.joined(separator: "\n")),
                         ])
-                    return ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
-                                             asOf: target.asOf, rows: rowCount, warnings: summary.warnings,
-                                             alreadyLoaded: false)
+                    outcomes.append(ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
+                                                      asOf: target.asOf, rows: rowCount, warnings: summary.warnings,
+                                                      alreadyLoaded: false))
                 } catch {
                     sink.pipeline?.abort()
-                    // A sheet whose header was never recognized (a table of contents, a legend) is not the
-                    // report: try the next sheet. Any failure after the header is the file's failure.
+                    // A sheet whose header was never recognized (a table of contents, a legend) is not a report:
+                    // go on with the next sheet. Any failure after the header is the file's failure.
                     if sink.target != nil || workbook.sheetNames.count == 1 { throw error }
-                    if firstError == nil { firstError = error }
+                    // A sheet the loader could not place (no property or date) says more than one without a header.
+                    if firstError == nil || (sink.placing && !(firstError is ReportLoadError)) { firstError = error }
                 }
             }
-            throw firstError ?? ReportLoadError("the workbook has no sheets")
+            guard var first = outcomes.first else { throw firstError ?? ReportLoadError("the workbook has no sheets") }
+            first.additional = Array(outcomes.dropFirst())
+            return first
         }
+    }
+
+    /// The title block of the first sheet (its first rows).
+    static func firstSheetTitle(_ workbook: SpreadsheetFile) throws -> TitleBlock {
+        var rows = try workbook.sheet(at: 0).rows()
+        var buffer: [SheetRow] = []
+        while buffer.count < 15, let row = try rows.nextRow() { buffer.append(row) }
+        return TitleBlock(rows: buffer)
     }
 
     private func previousLoad(sha256: String, hints: ReportFileHints) throws -> ReportLoadOutcome? {
@@ -151,19 +173,28 @@ struct LoadingSink: ReportSink {
     let configuration: Configuration
     let hints: ReportFileHints
     let lineage: (runID: String, artifact: String, sha256: String)
+    /// The workbook's first-sheet title block, for sheets without their own (data-only exports).
+    let workbookTitle: TitleBlock?
+    /// `report|property|as-of` of the snapshots earlier sheets of this file loaded: a sheet repeating one is skipped.
+    let loadedTargets: Set<String>
     private(set) var target: (report: ReportType, property: String, asOf: LocalDate)?
     private(set) var pipeline: RecordPipeline?
+    /// True once a report header was recognized and the sink was asked to place it (property, date).
+    private(set) var placing = false
 
     init(store: RealPageRawStore, configuration: Configuration, hints: ReportFileHints,
-         lineage: (runID: String, artifact: String, sha256: String)) {
+         lineage: (runID: String, artifact: String, sha256: String), workbookTitle: TitleBlock? = nil,
+         loadedTargets: Set<String> = []) {
         self.store = store; self.configuration = configuration; self.hints = hints; self.lineage = lineage
+        self.workbookTitle = workbookTitle; self.loadedTargets = loadedTargets
     }
 
     mutating func begin(_ metadata: ReportMetadata) throws {
+        placing = true
         let property: String
         if let key = hints.propertyKey {
             property = key
-        } else if let name = metadata.propertyName {
+        } else if let name = metadata.propertyName ?? workbookTitle?.propertyName {
             guard let match = configuration.property(named: name) else {
                 throw ReportLoadError("property \"\(name)\" from the title block is not in the registry; pass --property KEY")
             }
@@ -171,8 +202,13 @@ struct LoadingSink: ReportSink {
         } else {
             throw ReportLoadError("no property name in the title block; pass --property KEY")
         }
-        guard let asOf = hints.asOf ?? metadata.asOf ?? hints.fallbackAsOf else {
+        guard let asOf = hints.asOf ?? metadata.asOf ?? workbookTitle?.asOf ?? hints.fallbackAsOf else {
             throw ReportLoadError("no as-of date in the title block; pass --as-of YYYY-MM-DD")
+        }
+        if loadedTargets.contains("\(metadata.reportType.rawValue)|\(property)|\(asOf.iso)") {
+            // Another sheet of this file already holds this snapshot (a summary sheet of the same report).
+            placing = false
+            throw ReportLoadError("sheet repeats a report snapshot an earlier sheet of the file holds")
         }
         let lineage = Lineage(runID: lineage.runID, propertyID: property, asOf: asOf,
                               artifact: lineage.artifact, sha256: lineage.sha256)

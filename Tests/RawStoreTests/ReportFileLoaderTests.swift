@@ -170,3 +170,23 @@ final class LoaderFixture {
         #expect(try fixture.store.database.scalar("SELECT DISTINCT run_id FROM realpage_delinquency_codes")?.textValue == "run-3")
     }
 }
+
+/// A data-only workbook with several report sheets (Lease Expiration/Renewal Detail (Excel), 4156).
+@Suite struct MultiSheetWorkbookTests {
+    @Test func everyReportSheetLoadsAsItsOwnSnapshotPlacedByTheTableOfContents() throws {
+        let fixture = try LoaderFixture()
+        let file = fixture.report("lease_expiration_renewal_excel.xlsx")
+        let outcome = try fixture.loader().load(path: file)
+        // The Table of Contents names the property and the date range; its sheets print neither.
+        #expect(outcome.all.map(\.report) == [.leaseExpiration, .renewalDetail])
+        #expect(outcome.all.allSatisfy { $0.propertyKey == "nexus_east" && $0.asOf.iso == "2026-02-28" })
+        #expect(try fixture.count("realpage_lease_expirations") == 5)
+        #expect(try fixture.count("realpage_renewal_detail") == 5)
+        #expect(try fixture.store.database.scalar("SELECT count(DISTINCT report_type) FROM loaded_artifacts")?.integerValue == 2)
+        // --report picks one of them.
+        let other = try LoaderFixture()
+        let renewal = try other.loader().load(path: file, hints: ReportFileHints(report: .renewalDetail))
+        #expect(renewal.all.map(\.report) == [.renewalDetail])
+        #expect(try other.count("realpage_lease_expirations") == 0)
+    }
+}

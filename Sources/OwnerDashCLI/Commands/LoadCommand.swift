@@ -133,9 +133,10 @@ enum ReportBatch {
         var result = Result()
         for file in files {
             do {
-                let outcome = try loader.load(path: file, hints: hints)
-                for warning in outcome.warnings { log.warning(file, warning) }
-                result.loaded.append(outcome)
+                for outcome in try loader.load(path: file, hints: hints).all {
+                    for warning in outcome.warnings { log.warning(file, warning) }
+                    result.loaded.append(outcome)
+                }
             } catch {
                 log.error(file, "\(error)")
                 result.failed.append((file, "\(error)"))
