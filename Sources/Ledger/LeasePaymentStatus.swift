@@ -48,6 +48,11 @@ public struct LeasePaymentStatusReport: Sendable {
         public var balanceCents: Int64
         /// The earliest due date of the month's billings.
         public var dueDate: String?
+
+        public init(status: PaymentStatus, billedCents: Int64, paidCents: Int64, balanceCents: Int64, dueDate: String?) {
+            self.status = status; self.billedCents = billedCents; self.paidCents = paidCents
+            self.balanceCents = balanceCents; self.dueDate = dueDate
+        }
     }
 
     /// One lease's line of the grid.
@@ -63,6 +68,13 @@ public struct LeasePaymentStatusReport: Sendable {
         /// Month (`YYYY-MM`) -> the rent and utilities cells (nil: no billing of that kind in the month).
         public var rent: [String: Cell]
         public var utilities: [String: Cell]
+
+        public init(property: String, floor: String?, unit: String, residentID: String, leaseIDs: [String],
+                    tenants: [String], residentStatus: String?, rent: [String: Cell], utilities: [String: Cell]) {
+            self.property = property; self.floor = floor; self.unit = unit; self.residentID = residentID
+            self.leaseIDs = leaseIDs; self.tenants = tenants; self.residentStatus = residentStatus
+            self.rent = rent; self.utilities = utilities
+        }
     }
 
     public var months: [String]
@@ -71,6 +83,10 @@ public struct LeasePaymentStatusReport: Sendable {
     public var noLedger: [String]
     /// The date statuses are judged on (OVERDUE = due before it), per property.
     public var asOf: [String: String]
+
+    public init(months: [String], lines: [Line], noLedger: [String], asOf: [String: String]) {
+        self.months = months; self.lines = lines; self.noLedger = noLedger; self.asOf = asOf
+    }
 
     /// Runs the report over `properties` for `months` months from `start` (`YYYY-MM`).
     /// `asOf` nil: each property's own date (its last sync's property date).

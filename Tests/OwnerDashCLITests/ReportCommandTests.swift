@@ -9,7 +9,7 @@ import Testing
         (["--start", "09/2026"], "--start \"09/2026\" is not a month (YYYY-MM, e.g. 2026-09)"),
         (["--start", "2026-09", "--months", "0"], "--months \"0\" must be a whole number from 1 to 12"),
         (["--start", "2026-09", "--months", "13"], "--months \"13\" must be a whole number from 1 to 12"),
-        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv)"),
+        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv, html)"),
     ])
     func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
         let data = DataDir()
@@ -74,6 +74,14 @@ import Testing
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.hasPrefix("property,floor,unit,resident_id,leases,tenants,resident_status,2026-10_rent_status"))
         #expect(text.contains("yp_riverwalk,1,101,t1,L1,\"Lee, Ann\",current,PAID,1400.00,1400.00,0.00,2026-10-01"))
+
+        let page = data.url.appendingPathComponent("grid.html").path
+        let html = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--format", "html",
+                                      "--out", page, "--data-dir", data.path])
+        #expect(html.status == 0)
+        let markup = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(markup.hasPrefix("<!DOCTYPE html>"))
+        #expect(markup.contains(#"title="Utilities: billed $40.50, paid $0.00, due 2026-11-01, balance $40.50">U OVERDUE</span>"#))
 
         let unknown = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--property", "nope", "--data-dir", data.path])
         #expect(unknown.status == 1)

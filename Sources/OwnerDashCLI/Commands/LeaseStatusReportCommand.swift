@@ -17,7 +17,7 @@ struct LeaseStatusReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "judge 'past due' on this date (default: each property's date)"),
-        .option("--format", "table|json|csv", help: "output format (default table)"),
+        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -28,7 +28,8 @@ struct LeaseStatusReportCommand: Command {
           PARTIAL  else, any is partly paid
           PENDING  else (billed, not yet due)
         blank when there was no such billing. The table shows both statuses per month (R = rent, U = utilities);
-        json and csv add billed, paid, balance and due date per month and kind. A property without a tenant
+        json and csv add billed, paid, balance and due date per month and kind; html is one self-contained,
+        printable page with colored badges whose tooltips give those figures. A property without a tenant
         ledger is named on stderr and in the no_ledger table, never shown as zeros.
         Exit 1: bad usage (--start not YYYY-MM, --months not 1-12, unknown property); 3: no unified.db.
         """
@@ -39,7 +40,8 @@ struct LeaseStatusReportCommand: Command {
     let includeInactive: Bool
     let properties: [String]
     let asOf: LocalDate?
-    let format: OutputFormat
+    /// nil: the HTML page.
+    let format: OutputFormat?
     let out: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -66,10 +68,10 @@ struct LeaseStatusReportCommand: Command {
             asOf = nil
         }
         let formatName = parsed.value("--format") ?? "table"
-        guard let format = OutputFormat(rawValue: formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv)")
+        guard formatName == "html" || OutputFormat(rawValue: formatName) != nil else {
+            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv, html)")
         }
-        self.format = format
+        self.format = OutputFormat(rawValue: formatName)
         out = parsed.value("--out")
     }
 
@@ -94,7 +96,8 @@ struct LeaseStatusReportCommand: Command {
         ]
         let result = report.result(detailed: format != .table, parameters: parameters)
         for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
-        let text = MetricOutput.render(result, as: format)
+        let text = format.map { MetricOutput.render(result, as: $0) }
+            ?? LeaseStatusPage.render(report, generatedAt: DashboardCommand.timestamp(Date()))
         if let out {
             do {
                 try text.write(toFile: out, atomically: true, encoding: .utf8)

@@ -1,0 +1,122 @@
+import Ledger
+
+/// The lease payment-status grid as one printable, self-contained HTML page (inline CSS, no script, no requests):
+/// per property, floors -> units -> leases with their tenants, and per month a rent and a utilities badge colored by
+/// status (green PAID, blue PENDING, yellow PARTIAL, red OVERDUE) whose tooltip says what was billed, paid, when it
+/// was due and what is still owed.
+public enum LeaseStatusPage {
+    /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
+    public static func render(_ report: LeasePaymentStatusReport, generatedAt: String) -> String {
+        var page = HTMLWriter()
+        page.raw("<!DOCTYPE html>\n")
+        page.element("html", [("lang", "en")]) { html in
+            html.element("head") { head in
+                head.empty("meta", [("charset", "utf-8")])
+                head.element("title", text: "Lease payment status")
+                head.element("style") { $0.raw(style) }
+            }
+            html.newline()
+            html.element("body") { body in
+                body.element("h1", text: "Lease payment status")
+                let range = "\(report.months.first ?? "") to \(report.months.last ?? "")"
+                body.element("p", [("class", "meta")], text: "Months \(range) · written \(generatedAt) · R = rent, U = utilities")
+                legend(&body)
+                for property in Array(Set(report.lines.map(\.property))).sorted() {
+                    section(property, report, &body)
+                }
+                if !report.noLedger.isEmpty {
+                    body.element("p", [("class", "no-ledger")],
+                                 text: "No tenant ledger synced (not shown as zeros): \(report.noLedger.joined(separator: ", "))")
+                }
+            }
+            html.newline()
+        }
+        page.newline()
+        return page.html
+    }
+
+    private static func legend(_ body: inout HTMLWriter) {
+        body.element("p", [("class", "legend")]) { p in
+            for status in PaymentStatus.allCases {
+                p.element("span", [("class", "badge \(status.rawValue.lowercased())")], text: status.rawValue)
+                p.text(" ")
+            }
+        }
+    }
+
+    private static func section(_ property: String, _ report: LeasePaymentStatusReport, _ body: inout HTMLWriter) {
+        let lines = report.lines.filter { $0.property == property }
+        body.element("section", [("class", "property")]) { section in
+            section.element("h2", text: property)
+            section.element("p", [("class", "meta")], text: "Past due = due before \(report.asOf[property] ?? "the property date")")
+            section.element("table") { table in
+                table.element("thead") { head in
+                    head.element("tr") { row in
+                        for title in ["Unit", "Lease", "Tenants"] { row.element("th", [("scope", "col")], text: title) }
+                        for month in report.months { row.element("th", [("scope", "col")], text: month) }
+                    }
+                }
+                table.element("tbody") { tbody in
+                    var floor: String?? = .none
+                    for line in lines {
+                        if floor != .some(line.floor) {
+                            floor = .some(line.floor)
+                            tbody.element("tr", [("class", "floor")]) { row in
+                                row.element("th", [("colspan", String(3 + report.months.count)), ("scope", "rowgroup")],
+                                            text: line.floor.map { "Floor \($0)" } ?? "Floor not recorded")
+                            }
+                        }
+                        tbody.newline()
+                        tbody.element("tr") { row in
+                            row.element("td", text: line.unit)
+                            row.element("td", text: line.leaseIDs.isEmpty ? line.residentID : line.leaseIDs.joined(separator: ", "))
+                            row.element("td", text: line.tenants.isEmpty ? line.residentID : line.tenants.joined(separator: "; "))
+                            for month in report.months {
+                                row.element("td", [("class", "month")]) { cell in
+                                    badge("R", "Rent", line.rent[month], &cell)
+                                    badge("U", "Utilities", line.utilities[month], &cell)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        body.newline()
+    }
+
+    private static func badge(_ letter: String, _ kind: String, _ cell: LeasePaymentStatusReport.Cell?,
+                              _ html: inout HTMLWriter) {
+        guard let cell else { return }
+        let tooltip = "\(kind): billed \(dollars(cell.billedCents)), paid \(dollars(cell.paidCents)), "
+            + "due \(cell.dueDate ?? "not recorded"), balance \(dollars(cell.balanceCents))"
+        html.element("span", [("class", "badge \(cell.status.rawValue.lowercased())"), ("title", tooltip)],
+                     text: "\(letter) \(cell.status.rawValue)")
+    }
+
+    static func dollars(_ cents: Int64) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let magnitude = cents.magnitude
+        return "\(sign)$\(ValueText.grouped(String(magnitude / 100))).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100)"
+    }
+
+    // Okabe-Ito-leaning colors with dark text, so the badges print legibly in grey scale too.
+    static let style = """
+        body { font: 13px/1.4 system-ui, sans-serif; margin: 24px; color: #1b1b1b; }
+        h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 2px; }
+        .meta { color: #555; margin: 0 0 8px; } .no-ledger { color: #8a1c1c; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
+        thead th { background: #f3f3f3; position: sticky; top: 0; }
+        tr.floor th { background: #fafafa; font-weight: 600; }
+        td.month { white-space: nowrap; }
+        .badge { display: inline-block; border-radius: 3px; padding: 0 4px; margin: 1px 2px 1px 0; font-size: 11px;
+                 font-weight: 600; border: 1px solid rgba(0,0,0,.25); }
+        .badge.paid { background: #bfe5c8; } .badge.pending { background: #c6dcf5; }
+        .badge.partial { background: #f7e3a1; } .badge.overdue { background: #f4b5ad; }
+        @page { size: landscape; margin: 12mm; }
+        @media print { body { margin: 0; font-size: 10px; } thead th { position: static; }
+                       section.property { break-before: page; } section.property:first-of-type { break-before: auto; }
+                       .badge { -webkit-print-color-adjust: exact; print-color-adjust: exact; } }
+        """
+}
