@@ -14,6 +14,7 @@ public enum CLI {
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,
+        RentalTrackerReportCommand.self,
         RunsCommand.self,
         SheetDumpCommand.self,
         DemoCommand.self,

@@ -85,5 +85,16 @@ import Testing
 
         let unknown = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--property", "nope", "--data-dir", data.path])
         #expect(unknown.status == 1)
+
+        // The rental tracker on the same ledger: November's water is open but no rent is, so nobody is behind.
+        let tracker = try OwnerDash.run(["report", "rental-tracker", "--format", "json", "--as-of", "2026-11-20",
+                                         "--data-dir", data.path])
+        #expect(tracker.status == 0)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(tracker.stdout.utf8)) as? [String: Any])
+        #expect((answer["rows"] as? [Any])?.isEmpty == true)
+        #expect(tracker.stderr.contains("nexus_east: no tenant ledger synced for this property"))
+        let badSort = try OwnerDash.run(["report", "rental-tracker", "--sort", "age", "--data-dir", data.path])
+        #expect(badSort.status == 1)
+        #expect(badSort.stderr == "error: ownerdash report rental-tracker: --sort \"age\" must be balance, name or unit\n")
     }
 }

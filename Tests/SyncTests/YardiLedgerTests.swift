@@ -115,6 +115,41 @@ import Testing
         #expect(checkedPaid > 100 && owing > 0, "the portfolio must exercise both paid-up and owing households")
     }
 
+    /// The rental tracker against the simulator's ledger: every resident listed owes what the truth says and was behind
+    /// at the end of each month it lists as missing; residents are ordered by balance.
+    @Test func rentalTrackerAgreesWithTheSimulatorsLedger() throws {
+        let portfolio = try SimulatedPortfolio.shared.get()
+        let data = try portfolio.copyOfLoadedData()
+        defer { try? FileManager.default.removeItem(atPath: data.root) }
+        let store = try UnifiedStore(dataDirectory: data)
+        let properties = portfolio.properties.filter { $0.pms == .yardi }
+        _ = Synchronizer(store: store, runID: "ledger").sync(properties, log: Diagnostics(sink: { _ in }))
+        let tracker = try RentalTracker.run(database: store.database, properties: properties.map(\.key), asOf: nil,
+                                            minBalance: nil, minMonthsBehind: 1, sort: .balance)
+        #expect(tracker.residents.count > 5, "the simulated portfolio has residents behind on rent")
+        #expect(tracker.residents.map(\.balanceCents) == tracker.residents.map(\.balanceCents).sorted(by: >))
+        for property in properties {
+            let ledger = try #require(try portfolio.truth(property.key)["ledger"] as? [String: [String: Any]])
+            let byTenant = Dictionary(ledger.values.compactMap { entry in
+                (entry["tenant_code"] as? String).map { ($0, entry) } }, uniquingKeysWith: { a, _ in a })
+            let listed = tracker.residents.filter { $0.property == property.key }
+            for resident in listed {
+                let truth = try #require(byTenant[resident.residentID], "\(resident.residentID) is not in the truth")
+                #expect(resident.balanceCents == (truth["balance_cents"] as? NSNumber)?.int64Value,
+                        "\(property.key) \(resident.residentID) balance")
+                let running = Dictionary((truth["months"] as? [[Any]] ?? []).compactMap { month -> (String, Int64)? in
+                    guard let period = month[0] as? String, let end = month[3] as? NSNumber else { return nil }
+                    return (period, end.int64Value)
+                }, uniquingKeysWith: { a, _ in a })
+                for month in resident.monthsMissing {
+                    #expect((running[month] ?? 0) > 0, "\(property.key) \(resident.residentID) \(month): listed missing but paid up")
+                }
+                #expect(resident.owed.reduce(0) { $0 + $1.amountCents } >= resident.balanceCents,
+                        "what is owed covers the balance (credits only lower it)")
+            }
+        }
+    }
+
     @Test func categoriesComeFromTheRegistryOverTheDefaultsAndUnknownCodesAreListed() throws {
         let categories = try ChargeCategories(overrides: ["UTILITIES": ["parking"], "fees": ["KEYFEE"]])
         #expect(categories.category(of: "rent") == .rent)

@@ -76,21 +76,13 @@ struct LeaseStatusReportCommand: Command {
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        let database: Database
-        do {
-            database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
-        } catch let error as ConfigurationError {
-            log.error(nil, "ownerdash report lease-status: \(error.description)")
-            return .failure
-        }
-        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
-        for key in properties where !synced.contains(key) {
-            throw UsageError("ownerdash report lease-status: property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
-        }
-        let report = try LeasePaymentStatusReport.run(database: database, properties: properties.isEmpty ? synced : properties,
+        guard let session = try LedgerReportSession(command: "ownerdash report lease-status",
+                                                    dataDirectory: global.dataDirectory, asked: properties, log: log)
+        else { return .failure }
+        let report = try LeasePaymentStatusReport.run(database: session.database, properties: session.properties,
                                                       start: start, months: months, asOf: asOf, includeInactive: includeInactive)
         let parameters: [MetricResult.Parameter] = [
-            .init("properties", .list(properties.isEmpty ? synced : properties)), .init("start", .text(start)),
+            .init("properties", .list(session.properties)), .init("start", .text(start)),
             .init("months", .integer(months)), .init("as_of", asOf.map { .text($0.iso) } ?? .null),
             .init("include_inactive", .bool(includeInactive)),
         ]
@@ -98,17 +90,7 @@ struct LeaseStatusReportCommand: Command {
         for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
         let text = format.map { MetricOutput.render(result, as: $0) }
             ?? LeaseStatusPage.render(report, generatedAt: DashboardCommand.timestamp(Date()))
-        if let out {
-            do {
-                try text.write(toFile: out, atomically: true, encoding: .utf8)
-            } catch {
-                throw UsageError("ownerdash report lease-status: cannot write --out \(out): \(error.localizedDescription)")
-            }
-        } else {
-            let output = StandardOutput()
-            output.write(text)
-            output.flush()
-        }
+        try session.write(text, to: out)
         return .success
     }
 }

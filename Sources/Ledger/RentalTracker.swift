@@ -1,0 +1,175 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// `ownerdash report rental-tracker`: the residents behind on rent as of the date, with what they owe and what they
+/// paid.
+///
+/// Definitions (unified_charges, unified_payments; read-only):
+/// - balance = Σ charges − Σ payments of the household (every posting synced; negative = in credit).
+/// - a month missing = a month (`period`) with a RENT charge past due (due before the as-of date) and not fully paid;
+///   months behind = how many such months.
+/// - owed = every charge, of any category, with a balance left: due date, period, code, what is left;
+///   paid = the household's payments from the first month missing on: date, reference, amount, period, unit.
+/// Listed when months behind ≥ `minMonthsBehind` and balance ≥ `minBalance` (default: any positive balance).
+public struct RentalTracker: Sendable {
+    /// One resident (household) behind on rent.
+    public struct Resident: Sendable, Equatable {
+        public var property: String
+        public var unit: String
+        public var residentID: String
+        public var name: String?
+        public var status: String?
+        public var balanceCents: Int64
+        public var monthsMissing: [String]
+        public var owed: [Owed]
+        public var paid: [Paid]
+    }
+
+    /// A charge with something left to pay.
+    public struct Owed: Sendable, Equatable {
+        public var dueDate: String?
+        public var period: String
+        public var code: String
+        public var amountCents: Int64
+    }
+
+    /// A payment received.
+    public struct Paid: Sendable, Equatable {
+        public var date: String
+        public var reference: String?
+        public var amountCents: Int64
+        public var period: String
+        public var unit: String?
+    }
+
+    /// How the residents are ordered.
+    public enum Sort: String, Sendable, CaseIterable { case balance, name, unit }
+
+    public var residents: [Resident]
+    public var noLedger: [String]
+    public var asOf: [String: String]
+
+    public static func run(database: Database, properties: [String], asOf: LocalDate?, minBalance: Double?,
+                           minMonthsBehind: Int, sort: Sort) throws -> RentalTracker {
+        var tracker = RentalTracker(residents: [], noLedger: [], asOf: [:])
+        var known: [String: (ledger: String?, asOf: String?)] = [:]
+        for row in try database.query("SELECT unified_property_id, ledger_source, as_of_date FROM unified_properties") {
+            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue)
+        }
+        let households = try database.prepare(Self.householdsSQL)
+        let owed = try database.prepare(Self.owedSQL)
+        let paid = try database.prepare(Self.paidSQL)
+        let minimumCents = minBalance.map { Int64(($0 * 100).rounded()) }
+        for property in properties {
+            guard let info = known[property] else { continue }
+            guard info.ledger != nil else { tracker.noLedger.append(property); continue }
+            let date = asOf?.iso ?? info.asOf ?? ""
+            tracker.asOf[property] = date
+            for row in try households.query([":property": .text(property), ":as_of": .text(date)]) {
+                let balance = row[4].integerValue ?? 0
+                let missing = (row[5].textValue ?? "").split(separator: ",").map(String.init).sorted()
+                guard missing.count >= minMonthsBehind, minMonthsBehind > 0 || balance > 0,
+                      balance >= (minimumCents ?? 1) else { continue }
+                let resident = row[0].textValue ?? ""
+                let keys: [String: SQLValue] = [":property": .text(property), ":resident": .text(resident),
+                                                ":from": .text(missing.first ?? "0000-00")]
+                tracker.residents.append(Resident(
+                    property: property, unit: row[1].textValue ?? "", residentID: resident, name: row[2].textValue,
+                    status: row[3].textValue, balanceCents: balance, monthsMissing: missing,
+                    owed: try owed.query(keys.filter { owed.hasParameter($0.key) }).map {
+                        Owed(dueDate: $0[0].textValue, period: $0[1].textValue ?? "", code: $0[2].textValue ?? "",
+                             amountCents: $0[3].integerValue ?? 0)
+                    },
+                    paid: try paid.query(keys).map {
+                        Paid(date: $0[0].textValue ?? "", reference: $0[1].textValue, amountCents: $0[2].integerValue ?? 0,
+                             period: $0[3].textValue ?? "", unit: $0[4].textValue)
+                    }))
+            }
+        }
+        tracker.residents.sort { a, b in
+            switch sort {
+            case .balance: return (a.balanceCents, b.property, b.unit) > (b.balanceCents, a.property, a.unit)
+            case .name: return ((a.name ?? "").lowercased(), a.unit) < ((b.name ?? "").lowercased(), b.unit)
+            case .unit: return (a.property, a.unit.count, a.unit) < (b.property, b.unit.count, b.unit)
+            }
+        }
+        return tracker
+    }
+
+    // One row per household with postings: its unit, name, status, balance and the months of past-due unpaid rent.
+    static let householdsSQL = """
+        WITH posted AS (
+            SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents FROM unified_charges
+            WHERE unified_property_id = :property
+            UNION ALL
+            SELECT resident_id, -CAST(round(amount * 100) AS INTEGER) FROM unified_payments
+            WHERE unified_property_id = :property
+        ),
+        balance AS (SELECT resident_id, sum(cents) AS cents FROM posted GROUP BY resident_id),
+        missing AS (
+            SELECT resident_id, group_concat(DISTINCT period) AS months FROM unified_charges
+            WHERE unified_property_id = :property AND category = 'RENT' AND balance > 0.004 AND due_date < :as_of
+            GROUP BY resident_id
+        )
+        SELECT b.resident_id,
+               coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
+                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
+               r.name, r.status, b.cents, m.months
+        FROM balance b
+        LEFT JOIN missing m ON m.resident_id = b.resident_id
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
+        ORDER BY b.resident_id
+        """
+
+    static let owedSQL = """
+        SELECT due_date, period, charge_code, CAST(round(balance * 100) AS INTEGER) FROM unified_charges
+        WHERE unified_property_id = :property AND resident_id = :resident AND balance > 0.004
+        ORDER BY due_date, period, charge_id
+        """
+
+    static let paidSQL = """
+        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER), period, unit_number FROM unified_payments
+        WHERE unified_property_id = :property AND resident_id = :resident AND period >= :from
+        ORDER BY payment_date, payment_id
+        """
+}
+
+extension RentalTracker {
+    /// The tracker for the table / JSON / CSV writers: the residents (with the portfolio's total balance), what they
+    /// owe, and what they paid.
+    public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
+        func money(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
+        let residentsTable = MetricTable(
+            name: "rows", title: "Residents behind on rent",
+            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
+                      .init("status", .text), .init("balance", .money), .init("months_behind", .count),
+                      .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money)],
+            rows: residents.map { r in
+                [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue(r.name), SQLValue(r.status),
+                 money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
+                 SQLValue(r.paid.last?.date), r.paid.last.map { money($0.amountCents) } ?? .null]
+            },
+            total: [.text("total"), .null, .null, .null, .null, money(residents.reduce(0) { $0 + $1.balanceCents }),
+                    .integer(Int64(residents.count)), .null, .null, .null])
+        let owedTable = MetricTable(
+            name: "owed", title: "What they owe",
+            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),
+                      .init("period", .month), .init("charge_code", .text), .init("amount", .money)],
+            rows: residents.flatMap { r in r.owed.map {
+                [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue($0.dueDate), .text($0.period),
+                 .text($0.code), money($0.amountCents)]
+            } })
+        let paidTable = MetricTable(
+            name: "paid", title: "What they paid since the first month missing",
+            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("date", .date),
+                      .init("reference", .text), .init("amount", .money), .init("period", .month)],
+            rows: residents.flatMap { r in r.paid.map {
+                [.text(r.property), SQLValue($0.unit ?? r.unit), .text(r.residentID), .text($0.date), SQLValue($0.reference),
+                 money($0.amountCents), .text($0.period)]
+            } })
+        let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+        return MetricResult(metric: "rental-tracker", parameters: parameters, tables: [residentsTable, owedTable, paidTable],
+                            warnings: warnings)
+    }
+}

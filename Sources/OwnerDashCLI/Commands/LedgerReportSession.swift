@@ -1,0 +1,44 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Sync
+
+/// What every `ownerdash report ...` command does around its report: open unified.db read-only, check the properties
+/// asked for, and write the output to stdout or `--out FILE`.
+struct LedgerReportSession {
+    let command: String
+    let database: Database
+    /// The properties to report on: those asked for, else every synced one.
+    let properties: [String]
+
+    /// nil (after logging why) when there is no unified.db to read: the command exits 3.
+    init?(command: String, dataDirectory: DataDirectory, asked: [String], log: Diagnostics) throws {
+        self.command = command
+        do {
+            database = try UnifiedStore.openForReading(dataDirectory: dataDirectory)
+        } catch let error as ConfigurationError {
+            log.error(nil, "\(command): \(error.description)")
+            return nil
+        }
+        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+        for key in asked where !synced.contains(key) {
+            throw UsageError("\(command): property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
+        }
+        properties = asked.isEmpty ? synced : asked
+    }
+
+    /// Writes the report text to `out`, or to stdout.
+    func write(_ text: String, to out: String?) throws {
+        guard let out else {
+            let output = StandardOutput()
+            output.write(text)
+            output.flush()
+            return
+        }
+        do {
+            try text.write(toFile: out, atomically: true, encoding: .utf8)
+        } catch {
+            throw UsageError("\(command): cannot write --out \(out): \(error.localizedDescription)")
+        }
+    }
+}
