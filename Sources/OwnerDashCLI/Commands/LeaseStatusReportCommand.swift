@@ -60,19 +60,11 @@ struct LeaseStatusReportCommand: Command {
         }
         self.months = months
         includeInactive = parsed.flag("--include-inactive")
-        properties = parsed.values("--property")
-        if let text = parsed.value("--as-of") {
-            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
-            asOf = date
-        } else {
-            asOf = nil
-        }
-        let formatName = parsed.value("--format") ?? "table"
-        guard formatName == "html" || OutputFormat(rawValue: formatName) != nil else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv, html)")
-        }
-        self.format = OutputFormat(rawValue: formatName)
-        out = parsed.value("--out")
+        let options = try LedgerReportOptions(parsed, command: command, formats: ["table", "json", "csv", "html"])
+        properties = options.properties
+        asOf = options.asOf
+        format = OutputFormat(rawValue: options.formatName)
+        out = options.out
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {

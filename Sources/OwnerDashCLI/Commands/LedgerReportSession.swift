@@ -42,3 +42,28 @@ struct LedgerReportSession {
         }
     }
 }
+
+/// The options every ledger report takes: which properties, the as-of date, the output format and file.
+struct LedgerReportOptions {
+    let properties: [String]
+    let asOf: LocalDate?
+    /// The `--format` value, one of `formats`.
+    let formatName: String
+    let out: String?
+
+    /// `formats`: the formats this report writes, in the order the error lists them.
+    init(_ parsed: ParsedArguments, command: String, formats: [String]) throws {
+        properties = parsed.values("--property")
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
+            asOf = date
+        } else {
+            asOf = nil
+        }
+        formatName = parsed.value("--format") ?? "table"
+        guard formats.contains(formatName) else {
+            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(formats.joined(separator: ", ")))")
+        }
+        out = parsed.value("--out")
+    }
+}

@@ -54,19 +54,11 @@ struct RentalTrackerReportCommand: Command {
             throw UsageError("\(command): --sort \"\(sortText)\" must be balance, name or unit")
         }
         self.sort = sort
-        properties = parsed.values("--property")
-        if let text = parsed.value("--as-of") {
-            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
-            asOf = date
-        } else {
-            asOf = nil
-        }
-        let formatName = parsed.value("--format") ?? "table"
-        guard let format = OutputFormat(rawValue: formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv)")
-        }
-        self.format = format
-        out = parsed.value("--out")
+        let options = try LedgerReportOptions(parsed, command: command, formats: OutputFormat.allCases.map(\.rawValue))
+        properties = options.properties
+        asOf = options.asOf
+        format = OutputFormat(rawValue: options.formatName) ?? .table
+        out = options.out
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
