@@ -477,4 +477,15 @@ enum ContactText {
         }
         return (phone, email)
     }
+
+    /// The contact on a continuation row of its own: every line of every cell.
+    static func of(_ row: SheetRow) -> (phone: String?, email: String?) {
+        split(row.cells.compactMap(\.text).flatMap { $0.split(whereSeparator: \.isNewline) })
+    }
+
+    /// The contact stacked under a name in its cell (`Lee, Ann\n(512) 555-0101\nann@example.com`): every line but
+    /// the first.
+    static func underName(_ cell: String?) -> (phone: String?, email: String?) {
+        split(Array(cell?.split(whereSeparator: \.isNewline).dropFirst() ?? []))
+    }
 }

@@ -121,7 +121,7 @@ struct DelinquencyParser: OneSiteReportParser {
         case .continuation:
             // A contact line printed on a row of its own under the account: folded into it.
             if perCode, var open = account {
-                let (phone, email) = ContactText.split(row.cells.compactMap(\.text).flatMap { $0.split(whereSeparator: \.isNewline) })
+                let (phone, email) = ContactText.of(row)
                 open.phone = open.phone ?? phone
                 open.email = open.email ?? email
                 account = open
@@ -204,7 +204,7 @@ struct DelinquencyParser: OneSiteReportParser {
 
     private mutating func openAccount(_ view: RowView, into records: inout [ReportRecord]) throws {
         try closeAccount(into: &records)
-        let (phone, email) = ContactText.split(Array(view.text("Name")?.split(whereSeparator: \.isNewline).dropFirst() ?? []))
+        let (phone, email) = ContactText.underName(view.text("Name"))
         account = Account(unit: view.text("Unit") ?? "", name: view.firstLine("Name"), phone: phone, email: email,
                           residentID: view.text("Resident ID"), status: view.text("Status"), row: view.number)
     }

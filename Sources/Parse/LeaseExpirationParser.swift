@@ -61,8 +61,7 @@ struct LeaseExpirationParser: OneSiteReportParser {
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         if case .continuation = kind, var open = pending {
-            let lines = row.cells.compactMap(\.text).flatMap { $0.split(whereSeparator: \.isNewline) }
-            let (phone, email) = ContactText.split(lines)
+            let (phone, email) = ContactText.of(row)
             open.phone = open.phone ?? phone
             open.email = open.email ?? email
             pending = open
@@ -88,8 +87,7 @@ struct LeaseExpirationParser: OneSiteReportParser {
             let leaseEnd = try view.leaseEnd("Lease End")
             counter.add()
             // A name cell may already stack the contact lines under the name.
-            let stacked = view.text("Name")?.split(whereSeparator: \.isNewline).dropFirst() ?? []
-            let (phone, email) = ContactText.split(Array(stacked))
+            let (phone, email) = ContactText.underName(view.text("Name"))
             pending = LeaseExpirationRow(
                 unitNumber: unit, residentName: view.firstLine("Name"), leaseEnd: leaseEnd,
                 currentRent: try view.money("Lease Rent"), marketRent: try view.money("Market Rent"),
