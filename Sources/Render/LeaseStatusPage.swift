@@ -1,4 +1,5 @@
 import Ledger
+import OwnerDashCore
 
 /// The lease payment-status grid as one printable, self-contained HTML page (inline CSS, no script, no requests):
 /// per property, floors -> units -> leases with their tenants, and per month a rent and a utilities badge colored by
@@ -94,11 +95,8 @@ public enum LeaseStatusPage {
                      text: "\(letter) \(cell.status.rawValue)")
     }
 
-    static func dollars(_ cents: Int64) -> String {
-        let sign = cents < 0 ? "-" : ""
-        let magnitude = cents.magnitude
-        return "\(sign)$\(ValueText.grouped(String(magnitude / 100))).\(magnitude % 100 < 10 ? "0" : "")\(magnitude % 100)"
-    }
+    /// `$1,234.56`, as the dashboard writes amounts to the cent.
+    static func dollars(_ cents: Int64) -> String { DashboardFormat.money(Money(cents: cents), cents: true) }
 
     // Okabe-Ito-leaning colors with dark text, so the badges print legibly in grey scale too.
     static let style = """
