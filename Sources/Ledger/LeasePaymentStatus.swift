@@ -107,7 +107,7 @@ public struct LeasePaymentStatusReport: Sendable {
             let date = asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
             report.asOf[property] = date
             var lines: [String: Line] = [:], order: [String] = []
-            var billings: [String: [String: [PaymentStatus.Billing]]] = [:]   // line key -> "month|category" -> billings
+            var billings: [String: [Bucket: [PaymentStatus.Billing]]] = [:]   // line key -> (month, category) -> billings
             for row in try charges.query([":property": .text(property), ":first": .text(months.first ?? ""),
                                           ":last": .text(months.last ?? "")]) {
                 let resident = row[2].textValue ?? "", unit = row[1].textValue ?? ""
@@ -122,7 +122,7 @@ public struct LeasePaymentStatusReport: Sendable {
                 if let lease = row[3].textValue, !(lines[key]?.leaseIDs.contains(lease) ?? true) {
                     lines[key]?.leaseIDs.append(lease)
                 }
-                let bucket = "\(row[5].textValue ?? "")|\(row[6].textValue ?? "")"
+                let bucket = Bucket(month: row[5].textValue ?? "", category: row[6].textValue ?? "")
                 billings[key, default: [:]][bucket, default: []].append(PaymentStatus.Billing(
                     billedCents: row[7].integerValue ?? 0, paidCents: row[8].integerValue ?? 0,
                     balanceCents: row[9].integerValue ?? 0, dueDate: row[10].textValue))
@@ -132,18 +132,23 @@ public struct LeasePaymentStatusReport: Sendable {
                 line.tenants = try tenants.query([":property": .text(property), ":resident": .text(line.residentID)])
                     .compactMap { $0[0].textValue }
                 for (bucket, items) in billings[key] ?? [:] {
-                    let parts = bucket.split(separator: "|", omittingEmptySubsequences: false)
-                    guard parts.count == 2, let status = PaymentStatus.of(items, asOf: date) else { continue }
+                    guard let status = PaymentStatus.of(items, asOf: date) else { continue }
                     let cell = Cell(status: status, billedCents: items.reduce(0) { $0 + $1.billedCents },
                                     paidCents: items.reduce(0) { $0 + $1.paidCents },
                                     balanceCents: items.reduce(0) { $0 + $1.balanceCents },
                                     dueDate: items.compactMap(\.dueDate).min())
-                    if parts[1] == "RENT" { line.rent[String(parts[0])] = cell } else { line.utilities[String(parts[0])] = cell }
+                    if bucket.category == "RENT" { line.rent[bucket.month] = cell } else { line.utilities[bucket.month] = cell }
                 }
                 report.lines.append(line)
             }
         }
         return report
+    }
+
+    /// One month's billings of one category (RENT or UTILITIES) of one line.
+    private struct Bucket: Hashable {
+        var month: String
+        var category: String
     }
 
     /// `count` months from `start` (`YYYY-MM`), in order.
