@@ -38,6 +38,21 @@ public struct ReportLoadOutcome: Sendable, Equatable {
     public var all: [ReportLoadOutcome] { [self] + additional }
 }
 
+/// What identifies a raw report snapshot: a later load of the same key replaces it.
+struct SnapshotKey: Hashable {
+    var report: ReportType
+    var property: String
+    var asOf: LocalDate
+
+    init(report: ReportType, property: String, asOf: LocalDate) {
+        self.report = report; self.property = property; self.asOf = asOf
+    }
+
+    init(_ outcome: ReportLoadOutcome) {
+        self.init(report: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf)
+    }
+}
+
 /// A report file that could not be loaded; `description` is the one-line reason, without the path.
 public struct ReportLoadError: Error, CustomStringConvertible {
     public var description: String
@@ -97,7 +112,7 @@ public struct ReportFileLoader {
                 let sheet = try workbook.sheet(at: index)
                 var sink = LoadingSink(store: store, configuration: configuration, hints: hints,
                                        lineage: (runID.value, path, sha256), workbookTitle: workbookTitle,
-                                       loadedTargets: Set(outcomes.map { "\($0.report.rawValue)|\($0.propertyKey)|\($0.asOf.iso)" }))
+                                       loadedTargets: Set(outcomes.map(SnapshotKey.init)))
                 do {
                     var rows = try sheet.rows()
                     let merges = try (index == 0 ? firstSheetMerges : nil) ?? sheet.mergedRanges()
@@ -175,8 +190,8 @@ struct LoadingSink: ReportSink {
     let lineage: (runID: String, artifact: String, sha256: String)
     /// The workbook's first-sheet title block, for sheets without their own (data-only exports).
     let workbookTitle: TitleBlock?
-    /// `report|property|as-of` of the snapshots earlier sheets of this file loaded: a sheet repeating one is skipped.
-    let loadedTargets: Set<String>
+    /// The snapshots earlier sheets of this file loaded: a sheet repeating one is skipped.
+    let loadedTargets: Set<SnapshotKey>
     private(set) var target: (report: ReportType, property: String, asOf: LocalDate)?
     private(set) var pipeline: RecordPipeline?
     /// True once a report header was recognized and the sink was asked to place it (property, date).
@@ -184,7 +199,7 @@ struct LoadingSink: ReportSink {
 
     init(store: RealPageRawStore, configuration: Configuration, hints: ReportFileHints,
          lineage: (runID: String, artifact: String, sha256: String), workbookTitle: TitleBlock? = nil,
-         loadedTargets: Set<String> = []) {
+         loadedTargets: Set<SnapshotKey> = []) {
         self.store = store; self.configuration = configuration; self.hints = hints; self.lineage = lineage
         self.workbookTitle = workbookTitle; self.loadedTargets = loadedTargets
     }
@@ -205,7 +220,7 @@ struct LoadingSink: ReportSink {
         guard let asOf = hints.asOf ?? metadata.asOf ?? workbookTitle?.asOf ?? hints.fallbackAsOf else {
             throw ReportLoadError("no as-of date in the title block; pass --as-of YYYY-MM-DD")
         }
-        if loadedTargets.contains("\(metadata.reportType.rawValue)|\(property)|\(asOf.iso)") {
+        if loadedTargets.contains(SnapshotKey(report: metadata.reportType, property: property, asOf: asOf)) {
             // Another sheet of this file already holds this snapshot (a summary sheet of the same report).
             placing = false
             throw ReportLoadError("sheet repeats a report snapshot an earlier sheet of the file holds")
