@@ -30,9 +30,12 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var notes: [String]
     /// Why nothing landed; nil on success.
     public var error: String?
+    /// Why nothing landed although nothing failed: the vendor does not offer this artifact for the property (an RPX
+    /// license key not authorized for the ledger). Not counted as a failure; nil otherwise.
+    public var skipped: String?
 
     enum CodingKeys: String, CodingKey {
-        case pms, property, report, operation, path, url, size, sha256, seconds, attempts, notes, error
+        case pms, property, report, operation, path, url, size, sha256, seconds, attempts, notes, error, skipped
         case reportID = "report_id"
         case asOfRequested = "as_of_requested"
         case asOf = "as_of"
@@ -69,6 +72,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try container.encode(attempts, forKey: .attempts)
         try container.encode(notes, forKey: .notes)
         try container.encode(error, forKey: .error)
+        try container.encode(skipped, forKey: .skipped)
     }
 
     /// `realpage/nexus_east/rent_roll.xlsx`-style name for messages, whether or not anything landed.

@@ -57,7 +57,8 @@ public final class RPXClient: Sendable {
     /// Calls one operation and lands its response; never throws (the entry carries the error).
     public func fetch(_ operation: RPXOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
         SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
-                          asOf: asOf, landing: landing, http: http, limiter: limiter, redactor: redactor) {
+                          asOf: asOf, landing: landing, http: http, limiter: limiter, redactor: redactor,
+                          optional: operation.isLedger) {
             try request(operation, property: property, asOf: asOf)
         }
     }

@@ -13,9 +13,11 @@ enum SOAPLanding {
 
     /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
     /// records the manifest entry either way. Never throws.
+    /// `optional`: the operation is licensed separately, so a "not authorized" fault means the property has no such
+    /// data (the entry is `skipped`), not that the run failed.
     static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
                       landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
-                      request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
+                      optional: Bool = false, request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
                                   asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
@@ -53,7 +55,11 @@ enum SOAPLanding {
             entry.size = landed.size
             entry.sha256 = landed.sha256
         } catch let error as SOAPError {
-            entry.error = redactor.redact(error.reason)
+            if optional, case let .fault(_, message, detail) = error.kind, Self.isNotAuthorized(message + " " + (detail ?? "")) {
+                entry.skipped = "the license key is not authorized for \(operation) at this site (\(redactor.redact(message)))"
+            } else {
+                entry.error = redactor.redact(error.reason)
+            }
         } catch {
             entry.error = redactor.redact("\(error)")
         }
@@ -66,6 +72,11 @@ enum SOAPLanding {
             entry.error = (entry.error.map { $0 + "; " } ?? "") + "\(error)"
         }
         return entry
+    }
+
+    /// RPX's refusal of an operation the license does not cover (reference 2.3).
+    static func isNotAuthorized(_ text: String) -> Bool {
+        text.range(of: "not authorized", options: .caseInsensitive) != nil
     }
 }
 

@@ -141,6 +141,8 @@ public struct IngestRun {
         result.fetched = try plan.run(asOf: request.asOf, landing: landing, parallel: request.parallel) { entry, done in
             if let error = entry.error {
                 log.error("\(entry.pms)/\(entry.subject)", error)
+            } else if let skipped = entry.skipped {
+                log.warning("\(entry.pms)/\(entry.subject)", "not fetched: \(skipped)")
             } else {
                 log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes")
             }
@@ -155,13 +157,14 @@ public struct IngestRun {
             throw IngestError("cannot record the fetch in \(dataDirectory.unifiedDatabase): \(error)")
         }
         result.items += result.fetched.map(Self.fetchItem)
-        let failed = result.fetched.filter { $0.error != nil }.count
-        log.info(nil, "fetch: \(result.fetched.count - failed) of \(result.fetched.count) artifact(s) landed; manifest: \(landing.manifestPath)")
+        let landed = result.fetched.filter { $0.path != nil && $0.error == nil }.count
+        log.info(nil, "fetch: \(landed) of \(result.fetched.count) artifact(s) landed; manifest: \(landing.manifestPath)")
     }
 
     static func fetchItem(_ entry: ManifestEntry) -> RunItem {
         RunItem(stage: .fetch, property: entry.property, artifact: entry.path ?? "\(entry.pms)/\(entry.subject)",
-                status: entry.error == nil ? .succeeded : .failed, seconds: entry.seconds, error: entry.error)
+                status: entry.error != nil ? .failed : entry.skipped != nil ? .skipped : .succeeded, seconds: entry.seconds,
+                error: entry.error ?? entry.skipped)
     }
 
     private func load(runID: RunID, journal: RunJournal, log: Diagnostics, into result: inout IngestResult) throws {

@@ -142,7 +142,7 @@ public struct RunLoad {
             if let report, report != type { continue }
             if let propertyKey, propertyKey != entry.property { continue }
             guard entry.error == nil, let relative = entry.path else {
-                notFetched += 1
+                if entry.skipped == nil { notFetched += 1 }
                 continue
             }
             // The report's own title says which property date it was run for; the manifest's date is a fallback.
@@ -235,7 +235,7 @@ public struct RunLoad {
             }
             if let propertyKey, propertyKey != entry.property { continue }
             guard entry.error == nil, let relative = entry.path else {
-                notFetched += 1
+                if entry.skipped == nil { notFetched += 1 }
                 continue
             }
             let file = (runDirectory as NSString).appendingPathComponent(relative)

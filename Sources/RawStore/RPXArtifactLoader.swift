@@ -37,6 +37,8 @@ public struct RPXArtifactLoader {
         case .getresidentlistinfo: "realpage_residents"
         case .getleaseinfo: "realpage_leases"
         case .getrentableitems: "realpage_rentable_items"
+        case .getresidentledger: "realpage_ledger"
+        case .getscheduledcharges: "realpage_scheduled_charges"
         }
     }
 
@@ -127,6 +129,25 @@ public struct RPXArtifactLoader {
                 ("frequency", SQLValue(r.frequency)), ("transaction_code", SQLValue(r.transactionCode)),
                 ("in_service", flag(r.inService)), ("status", SQLValue(r.status)), ("unit_id", SQLValue(r.unitID)),
                 ("lease_id", SQLValue(r.leaseID)), ("resh_id", SQLValue(r.reshID)), ("start_date", date(r.startDate)),
+                ("end_date", date(r.endDate)),
+            ] }
+        case .getresidentledger:
+            return try GetResidentLedger.decode(bytes).map { r in [
+                index(r.sourceIndex), ("resh_id", .text(r.reshID)), ("unit_id", SQLValue(r.unitID)),
+                ("unit_number", SQLValue(r.unitNumber)), ("household_balance", money(r.householdBalance)),
+                ("household_prepaid", money(r.householdPrepaid)), ("transaction_id", .text(r.transactionID)),
+                ("transaction_type", .text(r.transactionType)), ("transaction_date", date(r.transactionDate)),
+                ("post_month", SQLValue(r.postMonth)), ("transaction_code", SQLValue(r.transactionCode)),
+                ("description", SQLValue(r.description)), ("lease_id", SQLValue(r.leaseID)), ("amount", money(r.amount)),
+                ("amount_paid", money(r.amountPaid)), ("open_amount", money(r.openAmount)),
+                ("reference", SQLValue(r.reference)),
+            ] }
+        case .getscheduledcharges:
+            return try GetScheduledCharges.decode(bytes).map { r in [
+                index(r.sourceIndex), ("resh_id", SQLValue(r.reshID)), ("lease_id", .text(r.leaseID)),
+                ("unit_id", SQLValue(r.unitID)), ("unit_number", SQLValue(r.unitNumber)),
+                ("transaction_code", .text(r.transactionCode)), ("description", SQLValue(r.description)),
+                ("amount", money(r.amount)), ("frequency", SQLValue(r.frequency)), ("start_date", date(r.startDate)),
                 ("end_date", date(r.endDate)),
             ] }
         }

@@ -469,5 +469,45 @@ public enum RealPageRawSchema {
             ALTER TABLE realpage_lease_expirations ADD COLUMN phone TEXT;
             ALTER TABLE realpage_lease_expirations ADD COLUMN email TEXT;
             """),
+        // The tenant ledger from RPX, where the license key is authorized for it (reference 2.2).
+        Migration(version: 14, name: "rpx tenant ledger", sql: """
+            -- getresidentledger: one row per transaction (source_row numbers them across households).
+            CREATE TABLE realpage_ledger (
+                \(lineage)
+                resh_id           TEXT NOT NULL,
+                unit_id           TEXT,
+                unit_number       TEXT,
+                household_balance REAL,
+                household_prepaid REAL,
+                transaction_id    TEXT NOT NULL,
+                transaction_type  TEXT NOT NULL,
+                transaction_date  TEXT,
+                post_month        TEXT,
+                transaction_code  TEXT,
+                description       TEXT,
+                lease_id          TEXT,
+                amount            REAL NOT NULL,
+                amount_paid       REAL,
+                open_amount       REAL,
+                reference         TEXT
+            ) STRICT;
+            \(naturalKey("realpage_ledger"))
+
+            -- getscheduledcharges: current residents' current recurring charges.
+            CREATE TABLE realpage_scheduled_charges (
+                \(lineage)
+                resh_id          TEXT,
+                lease_id         TEXT NOT NULL,
+                unit_id          TEXT,
+                unit_number      TEXT,
+                transaction_code TEXT NOT NULL,
+                description      TEXT,
+                amount           REAL NOT NULL,
+                frequency        TEXT,
+                start_date       TEXT,
+                end_date         TEXT
+            ) STRICT;
+            \(naturalKey("realpage_scheduled_charges"))
+            """),
     ]
 }

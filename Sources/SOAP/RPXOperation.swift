@@ -1,6 +1,15 @@
 /// The RealPage RPX gateway operations OwnerDash fetches (reference 2.2): arguments and payload root.
 public enum RPXOperation: String, CaseIterable, Sendable {
     case getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems
+    case getresidentledger, getscheduledcharges
+
+    /// Months of posted charges and payments getresidentledger asks for, the as-of month included (the audit and
+    /// the ledger reports look back two years).
+    public static let ledgerMonths = 24
+
+    /// The tenant-ledger operations: many license keys are not authorized for them (reference 2.2), and a site that
+    /// refuses them simply has no RPX ledger, which is not a failure of the run.
+    public var isLedger: Bool { self == .getresidentledger || self == .getscheduledcharges }
 
     /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
     public var name: String { rawValue }
@@ -14,6 +23,8 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         case .getresidentlistinfo: "residentlist"
         case .getleaseinfo: "GetLeaseInfo"
         case .getrentableitems: "GetRentableItemsResponse"
+        case .getresidentledger: "ResidentLedger"
+        case .getscheduledcharges: "ScheduledCharges"
         }
     }
 
@@ -23,7 +34,10 @@ public enum RPXOperation: String, CaseIterable, Sendable {
     public static let actionPrefix = "http://tempuri.org/IRPXService/"
 
     /// Arguments after `auth`: every resident and household member (one row per member), leases of current,
-    /// future and recently former residents (held the status within a year), rentable items as of the date.
+    /// future and recently former residents (held the status within a year), rentable items as of the date, every
+    /// household's ledger over the `ledgerMonths` ending with the as-of date (`reshid` 0 = all; `allopen` false = every
+    /// transaction of the window, paid or not), current residents' scheduled charges (`postmonth` is echoed and
+    /// ignored by RPX, sent as MMYYYY like `AR_AccountingPeriod`).
     public func arguments(asOf iso: String) -> [SOAPParameter] {
         switch self {
         case .getsitelist, .getbuildings, .unitlist:
@@ -34,7 +48,22 @@ public enum RPXOperation: String, CaseIterable, Sendable {
             return [.group("getleaseinfo", [.value("residentstatus", "ALL"), .value("residentheldthestatus", "365")])]
         case .getrentableitems:
             return [.group("getrentableitemRequest", [.value("unitid", "0"), .value("dateneeded", iso), .value("leaseid", "0")])]
+        case .getresidentledger:
+            return [.group("getresidentledger", [.value("reshid", "0"), .value("startdate", Self.ledgerStart(asOf: iso)),
+                                                 .value("enddate", iso), .value("allopen", "false")])]
+        case .getscheduledcharges:
+            let month = iso.count >= 7 ? String(iso.dropFirst(5).prefix(2)) + String(iso.prefix(4)) : iso
+            return [.group("getscheduledcharge", [.value("residentstatus", "C"), .value("postmonth", month)])]
         }
+    }
+
+    /// The first day of the ledger window: the first of the month `ledgerMonths - 1` months before the as-of month.
+    static func ledgerStart(asOf iso: String) -> String {
+        let parts = iso.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return iso }
+        let index = parts[0] * 12 + (parts[1] - 1) - (ledgerMonths - 1)
+        let year = index / 12, month = index % 12 + 1
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-01"
     }
 }
 

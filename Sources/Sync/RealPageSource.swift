@@ -49,7 +49,11 @@ struct RealPageSource: PropertySource {
         rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
             + realpage.run(RealPageActivity.insertResidentEvents)
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
-        return SourceSyncResult(rows: rows, unitSource: unitSource)
+        rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges)
+        rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments)
+        rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
+        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
+        return SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
     }
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
@@ -83,6 +87,8 @@ struct RealPageSnapshots {
         ("unitlist", ":units_snapshot"),
         ("getresidentlistinfo", ":residents_snapshot"),
         ("getleaseinfo", ":leases_snapshot"),
+        ("getresidentledger", ":ledger_snapshot"),
+        ("getscheduledcharges", ":scheduled_charges_snapshot"),
     ]
     /// OneSite reports (`loaded_artifacts.report_type`) and their snapshot parameters.
     static let reports: [(report: String, parameter: String)] = [
@@ -115,7 +121,7 @@ struct RealPageSnapshots {
     static let chosen = """
         SELECT report_type,
                CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
-                                         'getleaseinfo', 'getrentableitems')
+                                         'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
                     THEN max(as_of_date)
                     ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
         FROM realpage_raw.loaded_artifacts

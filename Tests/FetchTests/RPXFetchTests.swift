@@ -13,17 +13,22 @@ import Testing
                            "REALPAGE_RPX_LICENSE_KEY": key]
         let fetch = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--property", "ridian", "--reports", "rpx",
                                              "--as-of", "2026-11-20", "--parallel", "4"], environment: environment)
+        // ridian's license is not authorized for the ledger (the simulator's rpx_ledger_denied): skipped, not failed.
         #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
         let runID = try #require(fetch.runID)
-        let operations = ["getbuildings", "getleaseinfo", "getrentableitems", "getresidentlistinfo", "getsitelist", "unitlist"]
+        let operations = ["getbuildings", "getleaseinfo", "getrentableitems", "getresidentledger", "getresidentlistinfo",
+                          "getscheduledcharges", "getsitelist", "unitlist"]
         #expect(workspace.files(under: workspace.runDirectory(runID))
-                == ["manifest.json"] + ["nexus_east", "ridian"].flatMap { p in operations.map { "realpage/\(p)/\($0).xml" } })
+                == ["manifest.json"] + operations.map { "realpage/nexus_east/\($0).xml" }
+                + operations.filter { !["getresidentledger", "getscheduledcharges"].contains($0) }.map { "realpage/ridian/\($0).xml" })
+        #expect(fetch.stdoutLines.contains("skipped realpage/ridian/getresidentledger.xml"))
+        #expect(fetch.stderr.contains("realpage/ridian/getresidentledger.xml: warning: not fetched: the license key is not authorized for getresidentledger at this site"))
         let manifest = try workspace.manifest(runID)
         #expect(!manifest.text.contains(key) && !fetch.stderr.contains(key))
 
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "stderr: \(load.stderr)")
-        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 12)
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 14)
         let database = try Database(path: workspace.data.appendingPathComponent("realpage_raw.db").path, mode: .readOnly)
         for property in ["nexus_east", "ridian"] {
             let truth = try simulator.truth(property)

@@ -73,4 +73,40 @@ private func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate? { LocalDate(year: y
     @Test func faultsAreErrorsNotEmptyLists() throws {
         #expect(throws: SOAPError.self) { try UnitList.decode(try fixture("rpx_inv_param_fault.xml")) }
     }
+
+    @Test func residentLedgerChargesPaymentsAndTheHouseholdBalance() throws {
+        let transactions = try GetResidentLedger.decode(try fixture("rpx_getresidentledger.xml"))
+        #expect(Set(transactions.map(\.reshID)) == ["9200012", "9200036"])
+        #expect(transactions.map(\.sourceIndex) == Array(1...transactions.count))
+        let rent = try #require(transactions.first { $0.transactionID == "9200012921" })
+        #expect(rent.transactionType == "Charge" && rent.transactionCode == "RENT" && rent.postMonth == "2026-11")
+        #expect(rent.transactionDate == day(2026, 11, 1) && rent.leaseID == "9400030" && rent.unitNumber == "1107")
+        #expect(rent.amount == Money(cents: 221_000) && rent.amountPaid == Money(cents: 120_172)
+                && rent.openAmount == Money(cents: 100_828))
+        let payment = try #require(transactions.first { $0.transactionID == "9200012955" })
+        #expect(payment.transactionType == "Payment" && payment.amount == Money(cents: -120_172) && payment.reference == "EP012955")
+        // RealPage states each household's balance twice: its open charges less its prepaid credit make its Balance.
+        for household in ["9200012", "9200036"] {
+            let mine = transactions.filter { $0.reshID == household }
+            let open = mine.filter { $0.transactionType == "Charge" }.reduce(0) { $0 + ($1.openAmount?.cents ?? 0) }
+            #expect(open - (mine[0].householdPrepaid?.cents ?? 0) == mine[0].householdBalance?.cents, "\(household)")
+        }
+    }
+
+    @Test func scheduledChargesOfTheCurrentLease() throws {
+        let charges = try GetScheduledCharges.decode(try fixture("rpx_getscheduledcharges.xml"))
+        #expect(charges.map(\.transactionCode) == ["RENT", "WATER", "SEWER", "TRASH"])
+        #expect(charges.allSatisfy { $0.leaseID == "9400003" && $0.reshID == "9200001" && $0.unitNumber == "1101" })
+        #expect(charges[0].amount == Money(cents: 230_500) && charges[0].frequency == "Monthly")
+        #expect(charges[0].startDate == day(2026, 9, 9) && charges[0].endDate == day(2027, 10, 8))
+    }
+
+    @Test func aLicenseNotAuthorizedForTheLedgerIsAFault() throws {
+        #expect {
+            try GetResidentLedger.decode(try fixture("rpx_not_authorized_fault.xml"))
+        } throws: { error in
+            guard let error = error as? SOAPError, case let .fault(code, message, _) = error.kind else { return false }
+            return code == "s:inv_Param" && message == "LicenseKey is not authorized to call the method."
+        }
+    }
 }

@@ -24,6 +24,7 @@ import Testing
             (.getbuildings, "rpx_getbuildings.xml", 2), (.unitlist, "rpx_unitlist.xml", 3),
             (.getresidentlistinfo, "rpx_getresidentlistinfo.xml", 4), (.getleaseinfo, "rpx_getleaseinfo.xml", 3),
             (.getrentableitems, "rpx_getrentableitems.xml", 3),
+            (.getresidentledger, "rpx_getresidentledger.xml", 22), (.getscheduledcharges, "rpx_getscheduledcharges.xml", 4),
         ]
         for (operation, name, rows) in files {
             let outcome = try loader.load(path: try copy(fixture, name), operation: operation, property: nexus, asOf: asOf)
@@ -36,6 +37,12 @@ import Testing
         #expect(try database.scalar("SELECT sum(balance) FROM realpage_residents WHERE head_of_household = 1") == .real(634.28))
         #expect(try database.scalar("SELECT last_renewal_date || ' ' || payment_due_date FROM realpage_leases WHERE lease_id = '9400001'")
                 == .text("2026-09-09 2026-12-01"))
+        #expect(try database.query("""
+            SELECT transaction_type, post_month, transaction_code, amount, amount_paid, open_amount, household_balance
+            FROM realpage_ledger WHERE transaction_id IN ('9200012921', '9200012955') ORDER BY transaction_id
+            """) == [[.text("Charge"), .text("2026-11"), .text("RENT"), .real(2210), .real(1201.72), .real(1008.28), .real(1184.28)],
+                       [.text("Payment"), .text("2026-11"), .text("PAYMENT"), .real(-1201.72), .real(0), .real(0), .real(1184.28)]])
+        #expect(try database.scalar("SELECT sum(amount) FROM realpage_scheduled_charges WHERE lease_id = '9400003'") == .real(2411))
         let again = try loader.load(path: try copy(fixture, "rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
         #expect(again.alreadyLoaded && again.rows == 3)
         #expect(try fixture.count("realpage_units") == 3)

@@ -77,5 +77,12 @@ func soapFixture(_ name: String) throws -> [UInt8] {
         let items = RPXOperation.getrentableitems.request(url: "u", auth: auth, asOf: "2026-11-20")
         let text = String(decoding: items.body, as: UTF8.self)
         #expect(text.contains("<getrentableitemRequest><unitid>0</unitid><dateneeded>2026-11-20</dateneeded><leaseid>0</leaseid></getrentableitemRequest>"))
+        // Every household's ledger over the 24 months ending with the as-of date (the year rolls back over January).
+        let ledger = String(decoding: RPXOperation.getresidentledger.request(url: "u", auth: auth, asOf: "2026-11-20").body, as: UTF8.self)
+        #expect(ledger.contains("<getresidentledger><reshid>0</reshid><startdate>2024-12-01</startdate><enddate>2026-11-20</enddate><allopen>false</allopen></getresidentledger>"))
+        let january = String(decoding: RPXOperation.getresidentledger.request(url: "u", auth: auth, asOf: "2027-01-05").body, as: UTF8.self)
+        #expect(january.contains("<startdate>2025-02-01</startdate>"))
+        let schedule = String(decoding: RPXOperation.getscheduledcharges.request(url: "u", auth: auth, asOf: "2026-11-20").body, as: UTF8.self)
+        #expect(schedule.contains("<getscheduledcharge><residentstatus>C</residentstatus><postmonth>112026</postmonth></getscheduledcharge>"))
     }
 }

@@ -104,6 +104,8 @@ struct FetchCommand: Command {
             // One line per artifact as it ends, so a long run shows progress and failures at once.
             if let error = entry.error {
                 log.error("\(entry.pms)/\(entry.subject)", error)
+            } else if let skipped = entry.skipped {
+                log.warning("\(entry.pms)/\(entry.subject)", "not fetched: \(skipped)")
             } else {
                 log.info(nil, "[\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes")
             }
@@ -113,13 +115,15 @@ struct FetchCommand: Command {
             if let path = entry.path, entry.error == nil {
                 let date = entry.asOf ?? asOf.iso
                 output.write("landed  \(path)  as of \(date)  \(entry.size ?? 0) bytes\n")
+            } else if entry.skipped != nil, entry.error == nil {
+                output.write("skipped \(entry.pms)/\(entry.subject)\n")
             } else {
                 output.write("failed  \(entry.pms)/\(entry.subject)\n")
             }
         }
         output.flush()
         let failed = entries.filter { $0.error != nil }
-        let landed = entries.count - failed.count
+        let landed = entries.filter { $0.path != nil && $0.error == nil }.count
         log.info(nil, "\(landed) of \(entries.count) artifact(s) landed; manifest: \(landing.manifestPath)")
         if failed.isEmpty { return .success }
         log.error(nil, "\(failed.count) of \(entries.count) artifact(s) failed: \(failed.map { "\($0.pms)/\($0.subject)" }.joined(separator: ", "))")

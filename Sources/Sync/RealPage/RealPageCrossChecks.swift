@@ -14,6 +14,8 @@ import SQLiteKit
 /// | notice_move_out | an on-notice unit without a move-out date (exposure 30/60 cannot place it) | none allowed |
 /// | current_resident | an occupied unit (unitlist) with no Current household in getresidentlistinfo (no resident, lease or in-place rent) | none allowed |
 /// | activity_type | Activity report types not in RealPageActivity.activityVocabulary (kept as `other`) | none allowed |
+/// | ledger_balance | per household of getresidentledger: its `Balance` vs its charges' `OpenAmount` less its `Prepaid` | $0.01 |
+/// | ledger_type | getresidentledger transactions neither Charge nor Payment (left out of the ledger) | none allowed |
 enum RealPageCrossChecks {
     /// Runs every check for one property; a check that finds nothing returns no warning.
     static func warnings(_ realpage: RealPageSync) throws -> [SyncWarning] {
@@ -85,6 +87,8 @@ enum RealPageCrossChecks {
         ("notice_move_out", noticeMoveOut),
         ("current_resident", currentResident),
         ("activity_type", activityType),
+        ("ledger_balance", RealPageLedger.balanceCheck),
+        ("ledger_type", RealPageLedger.typeCheck),
     ]
 
     static let boxScore = """

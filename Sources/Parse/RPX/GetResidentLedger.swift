@@ -1,0 +1,62 @@
+import OwnerDashCore
+import SOAP
+
+/// One `Transaction` of getresidentledger, with its household (`Resident`) fields: a posted charge or a payment.
+public struct RPXLedgerTransaction: Sendable, Equatable {
+    public var sourceIndex: Int
+    /// The household (`Resident/ReshID`): the id the Rent Roll and getresidentlistinfo's `residenthouseholdid` use.
+    public var reshID: String
+    public var unitID: String?
+    public var unitNumber: String?
+    /// The household's balance and prepaid credit, repeated on each of its transactions.
+    public var householdBalance: Money?
+    public var householdPrepaid: Money?
+    public var transactionID: String
+    /// `Charge` or `Payment` as sent (other types are kept and left to the sync's rules).
+    public var transactionType: String
+    public var transactionDate: LocalDate?
+    /// `PostMonth` (MMYYYY) as YYYY-MM.
+    public var postMonth: String?
+    public var transactionCode: String?
+    public var description: String?
+    public var leaseID: String?
+    /// As posted: charges positive, payments negative (RPX signs the ledger from the property's side).
+    public var amount: Money
+    public var amountPaid: Money?
+    public var openAmount: Money?
+    public var reference: String?
+}
+
+/// Decodes getresidentledger (`ResidentLedger/Resident*/Transactions/Transaction*`).
+///
+/// No public capture of this response exists (reference 2.2: "often not authorized"); the element names are those of
+/// the simulator, modelled on the other RPX payloads (PascalCase, `-1,234.56` money, `MM/DD/YYYY` dates).
+public enum GetResidentLedger {
+    /// The operation whose response this reads.
+    public static let operation = RPXOperation.getresidentledger
+
+    /// Checks the response for every error shape (a `SOAPError`), then reads its transactions in document order.
+    public static func decode(_ bytes: [UInt8]) throws -> [RPXLedgerTransaction] {
+        let response = try SOAPResponse.rpx(bytes, operation)
+        var transactions: [RPXLedgerTransaction] = []
+        for (householdOffset, household) in response.payload.descendants(named: "Resident").enumerated() {
+            let h = SOAPFields(household, operation: operation.name, record: "Resident \(householdOffset + 1)")
+            let reshID = try h.required("ReshID")
+            let unitID = h.text("UnitID"), unitNumber = h.text("UnitNumber")
+            let balance = try h.money("Balance"), prepaid = try h.money("Prepaid")
+            for element in household.descendants(named: "Transaction") {
+                let index = transactions.count + 1
+                let f = SOAPFields(element, operation: operation.name, record: "Resident \(reshID) Transaction \(index)")
+                transactions.append(RPXLedgerTransaction(
+                    sourceIndex: index, reshID: reshID, unitID: unitID, unitNumber: unitNumber, householdBalance: balance,
+                    householdPrepaid: prepaid, transactionID: try f.required("TransactionID"),
+                    transactionType: try f.required("TransactionType"), transactionDate: try f.date("TransactionDate"),
+                    postMonth: try f.month("PostMonth"), transactionCode: f.text("TransactionCode"),
+                    description: f.text("Description"), leaseID: f.text("LeaseID"), amount: try f.requiredMoney("Amount"),
+                    amountPaid: try f.money("AmountPaid"), openAmount: try f.money("OpenAmount"),
+                    reference: f.text("Reference")))
+            }
+        }
+        return transactions
+    }
+}

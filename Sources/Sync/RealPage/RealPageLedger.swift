@@ -1,0 +1,91 @@
+/// The tenant ledger from RealPage RPX: unified_charges and unified_payments from `getresidentledger`
+/// (realpage_ledger), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
+/// license key is not authorized for them has no RPX ledger: `ledger_source` stays NULL and every ledger report says so.
+///
+/// Rules (reference 2.2; the response shape is the simulator's, no public capture exists):
+/// - A transaction's household is its `Resident/ReshID`, the `resident_id` of the household's head in
+///   unified_residents (RealPageResidents); its lease is the transaction's `LeaseID`, its unit the household's
+///   `UnitNumber`.
+/// - Charges (`TransactionType` Charge): the period is `PostMonth` (MMYYYY), else the month of `TransactionDate`; the
+///   due date is the `TransactionDate` (OneSite posts a charge on the day it falls due); amount_paid and balance are
+///   RealPage's own `AmountPaid` / `OpenAmount`, never recomputed here (one missing: the other subtracted from `Amount`).
+/// - Payments (`TransactionType` Payment): RPX signs them from the property's side (a payment of $1,200 is
+///   `-1,200.00`), so the amount is negated: positive received, a reversal negative. The period is `PostMonth`, else
+///   the month of `TransactionDate`; the reference is `Reference` (check or confirmation number), the payment type
+///   the `Description`.
+/// - Other transaction types are left out and listed by the cross-checks (`ledger_type`).
+/// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code in
+///   neither is OTHER with category_known = 0 and is listed by the sync's warnings.
+/// - Recurring charges: each current lease's scheduled charges, per lease and code, from the lease's `StartDate` to its
+///   `EndDate` (RPX sends only current residents' current charges, so former leases have no schedule).
+enum RealPageLedger {
+    static let source = "realpage: RPX getresidentledger + getscheduledcharges"
+
+    static let insertCharges = """
+        INSERT INTO unified_charges (
+            unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
+            category_known, period, charge_date, due_date, amount, amount_paid, balance)
+        SELECT :property, l.transaction_id, l.resh_id, l.lease_id, l.unit_number, l.transaction_code, l.description,
+               coalesce(c.category, 'OTHER'), c.category IS NOT NULL,
+               coalesce(l.post_month, substr(l.transaction_date, 1, 7)),
+               l.transaction_date, l.transaction_date,
+               round(l.amount, 2),
+               round(coalesce(l.amount_paid, l.amount - coalesce(l.open_amount, l.amount)), 2),
+               round(coalesce(l.open_amount, l.amount - coalesce(l.amount_paid, 0)), 2)
+        FROM realpage_raw.realpage_ledger l
+        LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
+        WHERE l.property_id = :property AND l.as_of_date = :ledger_snapshot AND l.transaction_type = 'Charge'
+          AND l.transaction_code IS NOT NULL AND coalesce(l.post_month, l.transaction_date) IS NOT NULL
+        """
+
+    static let insertPayments = """
+        INSERT INTO unified_payments (
+            unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
+            reference, payment_type)
+        SELECT :property, l.transaction_id, l.resh_id, l.lease_id, l.unit_number, l.transaction_date,
+               coalesce(l.post_month, substr(l.transaction_date, 1, 7)), round(-l.amount, 2),
+               l.reference, l.description
+        FROM realpage_raw.realpage_ledger l
+        WHERE l.property_id = :property AND l.as_of_date = :ledger_snapshot AND l.transaction_type = 'Payment'
+          AND l.transaction_date IS NOT NULL
+        """
+
+    static let insertRecurring = """
+        INSERT INTO unified_recurring_charges (
+            unified_property_id, lease_id, resident_id, unit_number, charge_code, description, category,
+            category_known, amount, start_date, end_date)
+        SELECT :property, s.lease_id, min(s.resh_id), min(s.unit_number), s.transaction_code, min(s.description),
+               coalesce(c.category, 'OTHER'), c.category IS NOT NULL, round(sum(s.amount), 2),
+               coalesce(s.start_date, date(:as_of, 'start of month')), max(s.end_date)
+        FROM realpage_raw.realpage_scheduled_charges s
+        LEFT JOIN temp.charge_category c ON c.code = upper(s.transaction_code)
+        WHERE s.property_id = :property AND s.as_of_date = :scheduled_charges_snapshot
+        GROUP BY s.lease_id, s.transaction_code, coalesce(s.start_date, date(:as_of, 'start of month'))
+        """
+
+    /// Per household: its open charges less its prepaid credit must be its `Balance` (RealPage states it twice).
+    static let balanceCheck = """
+        WITH household AS (
+            SELECT resh_id, max(household_balance) AS balance, max(coalesce(household_prepaid, 0)) AS prepaid,
+                   sum(CASE WHEN transaction_type = 'Charge' THEN coalesce(open_amount, 0) ELSE 0 END) AS open
+            FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND as_of_date = :ledger_snapshot
+            GROUP BY resh_id
+        )
+        SELECT resh_id, printf('%.2f', balance), printf('%.2f', open - prepaid),
+               printf('household %s: Balance %.2f but its open charges %.2f less prepaid %.2f make %.2f',
+                      resh_id, balance, open, prepaid, open - prepaid)
+        FROM household
+        WHERE balance IS NOT NULL AND abs(round((open - prepaid) * 100) - round(balance * 100)) >= 1
+        ORDER BY resh_id
+        """
+
+    /// Transaction types the rules do not read.
+    static let typeCheck = """
+        SELECT transaction_type, 'Charge or Payment', count(*),
+               printf('%d getresidentledger transaction(s) of type ''%s'' left out of the ledger', count(*), transaction_type)
+        FROM realpage_raw.realpage_ledger
+        WHERE property_id = :property AND as_of_date = :ledger_snapshot AND transaction_type NOT IN ('Charge', 'Payment')
+        GROUP BY transaction_type ORDER BY transaction_type
+        """
+}
