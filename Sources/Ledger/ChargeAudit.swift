@@ -280,23 +280,22 @@ public enum ChargeAudit {
     // Charges without a lease id count for their resident's lease: the one expecting that code that month, else the
     // first of the resident's leases that schedules the code.
     static let insertPostedByResident = """
-        INSERT INTO temp.audit_posted (property, lease_id, charge_code, month, cents)
-        SELECT property, lease_id, charge_code, month, sum(cents) FROM (
-            SELECT c.unified_property_id AS property, upper(c.charge_code) AS charge_code, c.period AS month,
+        WITH candidate AS (
+            SELECT c.unified_property_id AS property, h.lease_id, k.charge_code, c.period AS month,
                    CAST(round(c.amount * 100) AS INTEGER) AS cents,
-                   (SELECT h.lease_id FROM temp.audit_household h
-                    JOIN temp.audit_codes k ON k.property = h.property AND k.lease_id = h.lease_id
-                                           AND k.charge_code = upper(c.charge_code)
-                    WHERE h.property = c.unified_property_id AND h.resident_id = c.resident_id
-                    ORDER BY EXISTS (SELECT 1 FROM temp.audit_expected e
-                                     WHERE e.property = h.property AND e.lease_id = h.lease_id
-                                       AND e.charge_code = k.charge_code AND e.month = c.period) DESC, h.lease_id
-                    LIMIT 1) AS lease_id
+                   row_number() OVER (PARTITION BY c.rowid ORDER BY e.lease_id IS NULL, h.lease_id) AS rank
             FROM unified_charges c
             JOIN temp.audit_scope s ON s.property = c.unified_property_id
+            JOIN temp.audit_household h ON h.property = c.unified_property_id AND h.resident_id = c.resident_id
+            JOIN temp.audit_codes k ON k.property = h.property AND k.lease_id = h.lease_id
+                                   AND k.charge_code = upper(c.charge_code)
+            LEFT JOIN temp.audit_expected e ON e.property = h.property AND e.lease_id = h.lease_id
+                                           AND e.charge_code = k.charge_code AND e.month = c.period
             WHERE c.lease_id IS NULL AND c.period BETWEEN :first AND :last
         )
-        WHERE lease_id IS NOT NULL
+        INSERT INTO temp.audit_posted (property, lease_id, charge_code, month, cents)
+        SELECT property, lease_id, charge_code, month, sum(cents) FROM candidate
+        WHERE rank = 1
         GROUP BY property, lease_id, charge_code, month
         ON CONFLICT (property, lease_id, charge_code, month) DO UPDATE SET cents = cents + excluded.cents
         """
