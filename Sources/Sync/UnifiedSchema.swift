@@ -299,5 +299,106 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, lease_id, charge_code, start_date)
             ) STRICT;
             """),
+        Migration(version: 3, name: "lease-charge audit", sql: """
+            -- History, not current state: a re-sync deletes and re-inserts a property's leases and charges, so no
+            -- audit table references a table the sync replaces (no ON DELETE CASCADE can reach them) and the sync
+            -- never touches them. Runs are numbered, kept and never rewritten. Money is REAL dollars rounded to cents.
+
+            -- One row per `ownerdash audit run`: its window, what it audited and the portfolio totals.
+            CREATE TABLE audit_runs (
+                run_id              INTEGER PRIMARY KEY AUTOINCREMENT,
+                started_at          TEXT    NOT NULL,
+                finished_at         TEXT,
+                as_of_date          TEXT    NOT NULL,
+                first_month         TEXT    NOT NULL,
+                last_month          TEXT    NOT NULL,
+                -- JSON array of the registry keys asked for (properties without a ledger included).
+                properties          TEXT    NOT NULL,
+                leases              INTEGER NOT NULL DEFAULT 0,
+                lines               INTEGER NOT NULL DEFAULT 0,
+                matched             INTEGER NOT NULL DEFAULT 0,
+                missing             INTEGER NOT NULL DEFAULT 0,
+                unexpected          INTEGER NOT NULL DEFAULT 0,
+                undercharge         INTEGER NOT NULL DEFAULT 0,
+                overcharge          INTEGER NOT NULL DEFAULT 0,
+                undercharge_total   REAL    NOT NULL DEFAULT 0,
+                overcharge_total    REAL    NOT NULL DEFAULT 0
+            ) STRICT;
+
+            -- Per run and property: the same totals. A property without a tenant ledger has has_ledger 0 and NULL
+            -- counts (never zeros).
+            CREATE TABLE audit_run_properties (
+                run_id              INTEGER NOT NULL REFERENCES audit_runs ON DELETE CASCADE,
+                unified_property_id TEXT    NOT NULL,
+                has_ledger          INTEGER NOT NULL CHECK (has_ledger IN (0, 1)),
+                -- The date charges are judged due on: the run's as-of, or the property's own date when earlier.
+                as_of_date          TEXT,
+                leases              INTEGER,
+                lines               INTEGER,
+                matched             INTEGER,
+                missing             INTEGER,
+                unexpected          INTEGER,
+                undercharge         INTEGER,
+                overcharge          INTEGER,
+                undercharge_total   REAL,
+                overcharge_total    REAL,
+                PRIMARY KEY (run_id, unified_property_id)
+            ) STRICT;
+
+            -- Per run, lease and charge code: how many months were audited, matched and flagged. Matched months
+            -- are counted here rather than stored one row each in audit_results: a portfolio run (500 properties x
+            -- 24 months) has millions of them, and every run is kept.
+            CREATE TABLE audit_lease_charges (
+                run_id              INTEGER NOT NULL REFERENCES audit_runs ON DELETE CASCADE,
+                unified_property_id TEXT    NOT NULL,
+                lease_id            TEXT    NOT NULL,
+                resident_id         TEXT,
+                unit_number         TEXT,
+                charge_code         TEXT    NOT NULL,
+                months              INTEGER NOT NULL,
+                matched             INTEGER NOT NULL,
+                exceptions          INTEGER NOT NULL,
+                expected_total      REAL    NOT NULL,
+                posted_total        REAL    NOT NULL,
+                PRIMARY KEY (run_id, unified_property_id, lease_id, charge_code)
+            ) STRICT;
+
+            -- Per run: every exception, one row per (property, lease, charge code, month); variance = posted - expected.
+            CREATE TABLE audit_results (
+                run_id              INTEGER NOT NULL REFERENCES audit_runs ON DELETE CASCADE,
+                unified_property_id TEXT    NOT NULL,
+                lease_id            TEXT    NOT NULL,
+                resident_id         TEXT,
+                unit_number         TEXT,
+                charge_code         TEXT    NOT NULL,
+                month               TEXT    NOT NULL,
+                expected            REAL    NOT NULL,
+                posted              REAL    NOT NULL,
+                variance            REAL    NOT NULL,
+                kind                TEXT    NOT NULL CHECK (kind IN ('missing', 'unexpected', 'undercharge', 'overcharge')),
+                PRIMARY KEY (run_id, unified_property_id, lease_id, charge_code, month)
+            ) STRICT;
+            CREATE INDEX audit_results_by_key ON audit_results (unified_property_id, lease_id, charge_code, month);
+
+            -- What operators did about an exception, keyed by (property, lease, charge code, month) so it carries
+            -- across runs. Append-only: a resolution or a reopening is a new event, the latest event of a key wins.
+            CREATE TABLE audit_resolutions (
+                event_id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                unified_property_id TEXT    NOT NULL,
+                lease_id            TEXT    NOT NULL,
+                charge_code         TEXT    NOT NULL,
+                month               TEXT    NOT NULL,
+                event               TEXT    NOT NULL CHECK (event IN ('resolved', 'reopened')),
+                fix                 TEXT,
+                action              TEXT,
+                by_name             TEXT    NOT NULL,
+                at                  TEXT    NOT NULL,
+                note                TEXT,
+                -- The latest audit run when the event was recorded (the run the operator was looking at).
+                run_id              INTEGER NOT NULL REFERENCES audit_runs,
+                CHECK (event = 'reopened' OR (fix IS NOT NULL AND action IS NOT NULL))
+            ) STRICT;
+            CREATE INDEX audit_resolutions_by_key ON audit_resolutions (unified_property_id, lease_id, charge_code, month, event_id);
+            """),
     ]
 }

@@ -1,0 +1,196 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// Where an exception, or a lease's charge code, stands in a run.
+public enum AuditStatus: String, Sendable, CaseIterable {
+    /// No exception in the run.
+    case passed = "Passed"
+    /// An exception nobody resolved, or one reopened since.
+    case open = "Open"
+    /// Every exception has a resolution (the latest event of its key is a resolution).
+    case resolved = "Resolved"
+}
+
+/// `ownerdash audit show` (`report audit`): one recorded run read back, with each exception's status recomputed from
+/// the resolutions recorded against that run or any earlier one (the latest event of a key wins; one row per
+/// exception, however many events its key has). A resolution recorded against an earlier run is `historical`.
+public struct AuditReport: Sendable {
+    /// One exception with its key and where it stands.
+    public struct Exception: Sendable, Equatable {
+        public var key: AuditKey
+        public var residentID: String?
+        public var unit: String?
+        public var kind: String
+        public var expected: Money
+        public var posted: Money
+        public var variance: Money
+        public var status: AuditStatus
+        /// The latest resolution event of the key: resolved or reopened, with who, when and the run it was recorded against.
+        public var event: String?
+        public var fix: String?
+        public var action: String?
+        public var by: String?
+        public var at: String?
+        public var note: String?
+        public var eventRun: Int64?
+        /// The event was recorded against an earlier run than this one.
+        public var historical: Bool { eventRun.map { $0 < runID } ?? false }
+        public var runID: Int64
+    }
+
+    /// One lease and charge code: months audited, matched and flagged, and its status.
+    public struct LeaseCharge: Sendable, Equatable {
+        public var property: String
+        public var unit: String?
+        public var leaseID: String
+        public var residentID: String?
+        public var chargeCode: String
+        public var months: Int
+        public var matched: Int
+        public var exceptions: Int
+        public var expectedTotal: Money
+        public var postedTotal: Money
+        public var status: AuditStatus
+    }
+
+    public var runID: Int64
+    public var startedAt: String
+    public var asOf: String
+    public var firstMonth: String
+    public var lastMonth: String
+    public var properties: [ChargeAudit.PropertyTotals]
+    public var noLedger: [String]
+    public var leaseCharges: [LeaseCharge]
+    public var exceptions: [Exception]
+
+    /// Reads run `runID`, or the latest run when nil; throws when there is no such run.
+    public static func load(database: Database, runID: Int64?) throws -> AuditReport {
+        let id: Int64
+        if let runID {
+            id = runID
+        } else {
+            guard let latest = try database.scalar("SELECT max(run_id) FROM audit_runs")?.integerValue else {
+                throw AuditError("no audit run yet (run ownerdash audit run first)")
+            }
+            id = latest
+        }
+        guard let run = try database.query("""
+            SELECT started_at, as_of_date, first_month, last_month FROM audit_runs WHERE run_id = :run
+            """, [":run": .integer(id)]).first else {
+            let latest = try database.scalar("SELECT max(run_id) FROM audit_runs")?.integerValue
+            throw AuditError("no audit run \(id)\(latest.map { " (the latest is \($0))" } ?? " (no audit run yet)")")
+        }
+        let parameters: [String: SQLValue] = [":run": .integer(id)]
+        let exceptions = try database.query(exceptionsSQL, parameters).map { row in
+            let money = { (index: Int) in Money(cents: row[index].integerValue ?? 0) }
+            let event = row[10].textValue
+            return Exception(
+                key: AuditKey(property: row[0].textValue ?? "", lease: row[1].textValue ?? "",
+                              chargeCode: row[4].textValue ?? "", month: row[5].textValue ?? ""),
+                residentID: row[2].textValue, unit: row[3].textValue, kind: row[6].textValue ?? "",
+                expected: money(7), posted: money(8), variance: money(9),
+                status: event == "resolved" ? .resolved : .open, event: event, fix: row[11].textValue,
+                action: row[12].textValue, by: row[13].textValue, at: row[14].textValue, note: row[15].textValue,
+                eventRun: row[16].integerValue, runID: id)
+        }
+        var open: Set<String> = [], flagged: Set<String> = []
+        for exception in exceptions {
+            let lease = [exception.key.property, exception.key.lease, exception.key.chargeCode].joined(separator: "\u{1}")
+            flagged.insert(lease)
+            if exception.status == .open { open.insert(lease) }
+        }
+        let leaseCharges = try database.query(leaseChargesSQL, parameters).map { row in
+            let lease = [row[0].textValue ?? "", row[2].textValue ?? "", row[4].textValue ?? ""].joined(separator: "\u{1}")
+            let status: AuditStatus = open.contains(lease) ? .open : flagged.contains(lease) ? .resolved : .passed
+            return LeaseCharge(property: row[0].textValue ?? "", unit: row[1].textValue, leaseID: row[2].textValue ?? "",
+                               residentID: row[3].textValue, chargeCode: row[4].textValue ?? "",
+                               months: Int(row[5].integerValue ?? 0), matched: Int(row[6].integerValue ?? 0),
+                               exceptions: Int(row[7].integerValue ?? 0),
+                               expectedTotal: Money(cents: row[8].integerValue ?? 0),
+                               postedTotal: Money(cents: row[9].integerValue ?? 0), status: status)
+        }
+        let noLedger = try database.query("""
+            SELECT unified_property_id FROM audit_run_properties WHERE run_id = :run AND has_ledger = 0 ORDER BY 1
+            """, parameters).compactMap { $0[0].textValue }
+        return AuditReport(runID: id, startedAt: run[0].textValue ?? "", asOf: run[1].textValue ?? "",
+                           firstMonth: run[2].textValue ?? "", lastMonth: run[3].textValue ?? "",
+                           properties: try ChargeAudit.totals(database: database, runID: id), noLedger: noLedger,
+                           leaseCharges: leaseCharges, exceptions: exceptions)
+    }
+
+    // Each exception with the latest resolution event of its key recorded against this run or an earlier one.
+    static let exceptionsSQL = """
+        SELECT r.unified_property_id, r.lease_id, r.resident_id, r.unit_number, r.charge_code, r.month, r.kind,
+               CAST(round(r.expected * 100) AS INTEGER), CAST(round(r.posted * 100) AS INTEGER),
+               CAST(round(r.variance * 100) AS INTEGER),
+               e.event, e.fix, e.action, e.by_name, e.at, e.note, e.run_id
+        FROM audit_results r
+        LEFT JOIN audit_resolutions e ON e.event_id = (
+            SELECT max(x.event_id) FROM audit_resolutions x
+            WHERE x.unified_property_id = r.unified_property_id AND x.lease_id = r.lease_id
+              AND x.charge_code = r.charge_code AND x.month = r.month AND x.run_id <= r.run_id)
+        WHERE r.run_id = :run
+        ORDER BY r.unified_property_id, length(r.unit_number), r.unit_number, r.lease_id, r.charge_code, r.month
+        """
+
+    static let leaseChargesSQL = """
+        SELECT unified_property_id, unit_number, lease_id, resident_id, charge_code, months, matched, exceptions,
+               CAST(round(expected_total * 100) AS INTEGER), CAST(round(posted_total * 100) AS INTEGER)
+        FROM audit_lease_charges WHERE run_id = :run
+        ORDER BY unified_property_id, length(unit_number), unit_number, lease_id, charge_code
+        """
+}
+
+extension AuditReport {
+    /// The run as tables for the table / JSON / CSV writers: properties (totals), leases (per lease and charge
+    /// code, left out with `exceptionsOnly`) and exceptions (with the key to resolve them by).
+    public func result(exceptionsOnly: Bool, parameters: [MetricResult.Parameter]) -> MetricResult {
+        func money(_ value: Money) -> SQLValue { .real(value.dollars) }
+        var tables: [MetricTable] = []
+        tables.append(MetricTable(
+            name: "properties", title: "Lease-charge audit, run \(runID): \(firstMonth) to \(lastMonth), as of \(asOf)",
+            columns: [.init("property", .text), .init("as_of", .date), .init("leases", .count), .init("lines", .count),
+                      .init("matched", .count), .init("exceptions", .count), .init("missing", .count),
+                      .init("unexpected", .count), .init("undercharge", .count), .init("overcharge", .count),
+                      .init("undercharge_total", .money), .init("overcharge_total", .money)],
+            rows: properties.map { p in
+                [.text(p.property), .text(p.asOf), .integer(Int64(p.leases)), .integer(Int64(p.lines)),
+                 .integer(Int64(p.matched)), .integer(Int64(p.exceptions)), .integer(Int64(p.missing)),
+                 .integer(Int64(p.unexpected)), .integer(Int64(p.undercharge)), .integer(Int64(p.overcharge)),
+                 money(p.underchargeTotal), money(p.overchargeTotal)]
+            }))
+        if !exceptionsOnly {
+            tables.append(MetricTable(
+                name: "leases", title: "Per lease and charge code",
+                columns: [.init("property", .text), .init("unit", .text), .init("lease_id", .text),
+                          .init("resident_id", .text), .init("charge_code", .text), .init("months", .count),
+                          .init("matched", .count), .init("exceptions", .count), .init("expected", .money),
+                          .init("posted", .money), .init("status", .text)],
+                rows: leaseCharges.map { l in
+                    [.text(l.property), SQLValue(l.unit), .text(l.leaseID), SQLValue(l.residentID), .text(l.chargeCode),
+                     .integer(Int64(l.months)), .integer(Int64(l.matched)), .integer(Int64(l.exceptions)),
+                     money(l.expectedTotal), money(l.postedTotal), .text(l.status.rawValue)]
+                }))
+        }
+        tables.append(MetricTable(
+            name: "exceptions", title: "Exceptions (resolve with: ownerdash audit resolve KEY --fix LABEL --action TYPE --by NAME)",
+            columns: [.init("key", .text), .init("unit", .text), .init("resident_id", .text), .init("kind", .text),
+                      .init("expected", .money), .init("posted", .money), .init("variance", .money),
+                      .init("status", .text), .init("fix", .text), .init("action", .text), .init("by", .text),
+                      .init("at", .text), .init("note", .text), .init("resolution_run", .count),
+                      .init("historical", .text)],
+            rows: exceptions.map { e in
+                [.text(e.key.description), SQLValue(e.unit), SQLValue(e.residentID), .text(e.kind), money(e.expected),
+                 money(e.posted), money(e.variance), .text(e.status.rawValue), SQLValue(e.fix), SQLValue(e.action),
+                 SQLValue(e.by), SQLValue(e.at), SQLValue(e.note), SQLValue(e.eventRun),
+                 e.eventRun == nil ? .null : .text(e.historical ? "yes" : "no")]
+            }))
+        if !noLedger.isEmpty {
+            tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not audited, not zeros)",
+                                      columns: [.init("property", .text)], rows: noLedger.map { [.text($0)] }))
+        }
+        let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (not audited)" }
+        return MetricResult(metric: "audit", parameters: parameters, tables: tables, warnings: warnings)
+    }
+}

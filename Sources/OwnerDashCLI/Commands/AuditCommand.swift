@@ -1,0 +1,298 @@
+import Foundation
+import Ledger
+import Metrics
+import OwnerDashCore
+import Render
+import SQLiteKit
+import Sync
+
+// `ownerdash audit run | show | resolve | reopen`: the lease-charge audit (Sources/Ledger/ChargeAudit.swift says the
+// rules). `run`, `resolve` and `reopen` write the audit tables of unified.db (migrating it forward first); `show`
+// (and its report spelling `report audit`) only reads.
+
+/// `ownerdash audit run`: audits the tenant ledger and records the run.
+struct AuditRunCommand: Command {
+    static let names = ["audit", "run"]
+    static let abstract = "Lease-charge audit: each lease's recurring charges, expected vs. posted, recorded as a run."
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
+        .flag("--portfolio", help: "every synced property (the default)"),
+        .option("--as-of", "YYYY-MM-DD", help: "last day charges are due by (default: the latest property date)"),
+        .option("--months", "N", help: "months audited, ending with the as-of month, 1-120 (default 12)"),
+    ]
+    static let discussion = """
+        For every lease, charge code and month: expected = the lease's recurring charge in effect on the first day
+        of possession that month, prorated for a partial month at move-in or move-out (amount x days in possession /
+        days in month, rounded half up to the cent); posted = the charges of that lease (or its residents), code and
+        period. Each line is matched, or an exception: missing, undercharge, overcharge, or unexpected (posted in a
+        month the lease schedules nothing of that code; codes a lease never schedules, such as late fees, are not
+        audited). Prints the run id and, per property, leases, lines, exceptions and the under- and overcharge
+        totals. Runs are kept; see them with ownerdash audit show [RUN].
+        Example: ownerdash audit run --property nexus_east --as-of 2026-11-20 --months 6
+        Exit 1: bad usage or unknown property; 3: no unified.db.
+        """
+
+    let global: GlobalOptions
+    let properties: [String]
+    let asOf: LocalDate?
+    let months: Int
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = Self.commandLine
+        properties = parsed.values("--property")
+        if parsed.flag("--portfolio") && !properties.isEmpty {
+            throw UsageError("\(command): --portfolio and --property exclude each other")
+        }
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
+            asOf = date
+        } else {
+            asOf = nil
+        }
+        let monthsText = parsed.value("--months") ?? "12"
+        guard let months = Int(monthsText), (1...120).contains(months) else {
+            throw UsageError("\(command): --months \"\(monthsText)\" must be a whole number from 1 to 120")
+        }
+        self.months = months
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let database = try AuditDatabase.openForWriting(command: Self.commandLine, global.dataDirectory, log) else {
+            return .failure
+        }
+        let keys = try AuditDatabase.properties(database, asked: properties, command: Self.commandLine)
+        let run = try ChargeAudit.run(database: database, properties: keys, asOf: asOf, months: months,
+                                      now: { AuditDatabase.timestamp(Date()) })
+        for key in run.noLedger { log.warning(key, "\(Self.commandLine): no tenant ledger synced for this property (not audited)") }
+        let report = try AuditReport.load(database: database, runID: run.runID)
+        let result = report.result(exceptionsOnly: true, parameters: [])
+        let output = StandardOutput()
+        output.write("audit run \(run.runID): \(run.months.first ?? "") to \(run.months.last ?? ""), as of \(run.asOf.iso)\n")
+        output.write(MetricOutput.render(MetricResult(metric: "audit", parameters: [], tables: [result.tables[0]]), as: .table))
+        output.flush()
+        return .success
+    }
+}
+
+/// `ownerdash audit show` (also `ownerdash report audit`): a recorded run, its exceptions and their status.
+struct AuditShowCommand: Command {
+    static let names = ["audit", "show"]
+    static let aliases = [["report", "audit"]]
+    static let abstract = "A recorded lease-charge audit run: per property, per lease and charge code, and the exceptions."
+    static let arguments: [ArgumentSpec] = [
+        .positional("RUN", optional: true, help: "audit run id (default: the latest run)"),
+        .flag("--exceptions-only", help: "only the property totals and the exceptions, not every lease and code"),
+        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
+    ]
+    static let discussion = """
+        Three tables: properties (leases, lines, matched, exceptions by kind, under- and overcharge totals), leases
+        (per lease and charge code: months, matched, exceptions, status Passed / Open / Resolved) and exceptions,
+        each with the KEY to resolve it by (property:lease:code:YYYY-MM), the amounts, its status and the latest
+        resolution or reopening of that key recorded against this run or an earlier one (historical = yes when it
+        was recorded against an earlier run; the latest event wins).
+        Example: ownerdash audit show --exceptions-only --format csv --out audit.csv
+        Exit 1: bad usage, no such run; 3: no unified.db.
+        """
+
+    /// Formats this command writes; xlsx joins here once the report writer has it (DESIGN lists it for every report).
+    static let formats = ["table", "json", "csv", "html"]
+
+    let global: GlobalOptions
+    let runID: Int64?
+    let exceptionsOnly: Bool
+    let formatName: String
+    let out: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = Self.commandLine
+        if let text = parsed.value("RUN") {
+            guard let id = Int64(text), id > 0 else { throw UsageError("\(command): RUN \"\(text)\" is not an audit run id (a number)") }
+            runID = id
+        } else {
+            runID = nil
+        }
+        exceptionsOnly = parsed.flag("--exceptions-only")
+        formatName = parsed.value("--format") ?? "table"
+        guard Self.formats.contains(formatName) else {
+            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(Self.formats.joined(separator: ", ")))")
+        }
+        out = parsed.value("--out")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
+                                                    asked: [], log: log) else { return .failure }
+        let report: AuditReport
+        do {
+            report = try AuditReport.load(database: session.database, runID: runID)
+        } catch let error as AuditError {
+            throw UsageError("\(Self.commandLine): \(error.description)")
+        }
+        let result = report.result(exceptionsOnly: exceptionsOnly, parameters: [
+            .init("run", .integer(Int(report.runID))), .init("as_of", .text(report.asOf)),
+            .init("first_month", .text(report.firstMonth)), .init("last_month", .text(report.lastMonth)),
+            .init("exceptions_only", .bool(exceptionsOnly)),
+        ])
+        for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
+        let text: String
+        switch formatName {
+        case "html": text = AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))
+        // case "xlsx": the workbook writer for reports (in progress elsewhere) goes here.
+        default: text = MetricOutput.render(result, as: OutputFormat(rawValue: formatName) ?? .table)
+        }
+        try session.write(text, to: out)
+        return .success
+    }
+}
+
+/// `ownerdash audit resolve`: records what was done about an exception.
+struct AuditResolveCommand: Command {
+    static let names = ["audit", "resolve"]
+    static let abstract = "Records the resolution of a lease-charge audit exception (kept across runs)."
+    static let arguments: [ArgumentSpec] = [
+        .positional("KEY", help: "the exception, property:lease:charge code:YYYY-MM as audit show prints it"),
+        .option("--fix", "LABEL", help: "what was done, in a few words (required)"),
+        .option("--action", "TYPE", help: "charge|credit|schedule|waive|none (required)"),
+        .option("--by", "NAME", help: "who resolved it (required)"),
+        .option("--note", "TEXT", help: "anything else worth keeping"),
+    ]
+    static let discussion = """
+        KEY must be an exception of the latest run that audited its property. Actions: charge (the missing or short
+        amount was posted), credit (the overcharge was credited back), schedule (the lease's recurring charges were
+        corrected), waive (forgiven on purpose), none (the posted amount is right). Resolutions are never
+        overwritten: a later resolve or reopen of the same key is a new event, and the latest one wins in this and
+        every later run.
+        Example: ownerdash audit resolve nexus_east:L123:WATER:2026-09 --fix "posted water" --action charge --by dana
+        """
+
+    let global: GlobalOptions
+    let key: AuditKey
+    let fix: String
+    let action: AuditResolutions.Action
+    let by: String
+    let note: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = Self.commandLine
+        key = try AuditDatabase.key(parsed, command: command)
+        guard let fix = parsed.value("--fix"), !fix.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw UsageError("\(command): --fix LABEL is required (what was done)")
+        }
+        self.fix = fix
+        guard let actionText = parsed.value("--action") else {
+            throw UsageError("\(command): --action TYPE is required (\(AuditResolutions.Action.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let action = AuditResolutions.Action(rawValue: actionText) else {
+            throw UsageError("\(command): --action \"\(actionText)\" must be one of \(AuditResolutions.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.action = action
+        by = try AuditDatabase.by(parsed, command: command)
+        note = parsed.value("--note")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let database = try AuditDatabase.openForWriting(command: Self.commandLine, global.dataDirectory, log) else {
+            return .failure
+        }
+        let run = try AuditDatabase.usage(Self.commandLine) {
+            try AuditResolutions.resolve(database: database, key: key, fix: fix, action: action, by: by, note: note,
+                                         at: AuditDatabase.timestamp(Date()))
+        }
+        print("\(key): resolved (\(action.rawValue): \(fix)) by \(by), recorded against audit run \(run)")
+        return .success
+    }
+}
+
+/// `ownerdash audit reopen`: makes a resolved exception Open again.
+struct AuditReopenCommand: Command {
+    static let names = ["audit", "reopen"]
+    static let abstract = "Reopens a resolved lease-charge audit exception (the resolution stays in the history)."
+    static let arguments: [ArgumentSpec] = [
+        .positional("KEY", help: "the exception, property:lease:charge code:YYYY-MM as audit show prints it"),
+        .option("--by", "NAME", help: "who reopened it (required)"),
+        .option("--note", "TEXT", help: "why"),
+    ]
+    static let discussion = """
+        KEY must be an exception of the latest run that audited its property, and resolved now.
+        Example: ownerdash audit reopen nexus_east:L123:WATER:2026-09 --by dana --note "water still not posted"
+        """
+
+    let global: GlobalOptions
+    let key: AuditKey
+    let by: String
+    let note: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        key = try AuditDatabase.key(parsed, command: Self.commandLine)
+        by = try AuditDatabase.by(parsed, command: Self.commandLine)
+        note = parsed.value("--note")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let database = try AuditDatabase.openForWriting(command: Self.commandLine, global.dataDirectory, log) else {
+            return .failure
+        }
+        let run = try AuditDatabase.usage(Self.commandLine) {
+            try AuditResolutions.reopen(database: database, key: key, by: by, note: note, at: AuditDatabase.timestamp(Date()))
+        }
+        print("\(key): reopened by \(by), recorded against audit run \(run)")
+        return .success
+    }
+}
+
+/// What the audit commands share: unified.db opened for writing, the properties, the key and `--by` checks.
+enum AuditDatabase {
+    /// unified.db opened read-write and migrated forward; nil (after logging why) when there is none yet (exit 3).
+    static func openForWriting(command: String, _ dataDirectory: DataDirectory, _ log: Diagnostics) throws -> Database? {
+        guard FileManager.default.fileExists(atPath: dataDirectory.unifiedDatabase) else {
+            log.error(nil, "\(command): \(dataDirectory.unifiedDatabase): no unified database yet (run ownerdash sync or ownerdash ingest first)")
+            return nil
+        }
+        let database = try Database(path: dataDirectory.unifiedDatabase)
+        try database.migrate(UnifiedSchema.migrations)
+        return database
+    }
+
+    /// The properties asked for (each must be synced), else every synced one.
+    static func properties(_ database: Database, asked: [String], command: String) throws -> [String] {
+        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+        for key in asked where !synced.contains(key) {
+            throw UsageError("\(command): property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
+        }
+        var seen = Set<String>()
+        return asked.isEmpty ? synced : asked.filter { seen.insert($0).inserted }
+    }
+
+    static func key(_ parsed: ParsedArguments, command: String) throws -> AuditKey {
+        try usage(command) { try AuditKey(parsing: parsed.value("KEY") ?? "") }
+    }
+
+    static func by(_ parsed: ParsedArguments, command: String) throws -> String {
+        guard let by = parsed.value("--by"), !by.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw UsageError("\(command): --by NAME is required (who did it)")
+        }
+        return by
+    }
+
+    /// Runs `body`, turning an audit error (unknown key, not resolved) into a one-line usage error (exit 1).
+    static func usage<T>(_ command: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as AuditError {
+            throw UsageError("\(command): \(error.description)")
+        }
+    }
+
+    /// ISO-8601 UTC to the second (`2026-11-22T14:05:09Z`).
+    static func timestamp(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let day = LocalDate(daysSinceEpoch: Int((Double(seconds) / 86_400).rounded(.down)))
+        let secondOfDay = seconds - day.daysSinceEpoch * 86_400
+        return day.iso + String(format: "T%02d:%02d:%02dZ", secondOfDay / 3_600, secondOfDay % 3_600 / 60, secondOfDay % 60)
+    }
+}
