@@ -15,6 +15,8 @@ public enum CLI {
         DashboardCommand.self,
         LeaseStatusReportCommand.self,
         RentalTrackerReportCommand.self,
+        MaintenanceReportCommand.self,
+        ExpensesReportCommand.self,
         RunsCommand.self,
         SheetDumpCommand.self,
         DemoCommand.self,
