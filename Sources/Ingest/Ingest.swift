@@ -196,7 +196,8 @@ public struct IngestRun {
                       into result: inout IngestResult) throws {
         // Opened after the load, so the raw databases it created are attached.
         let store = try UnifiedStore(dataDirectory: dataDirectory)
-        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories)
+        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
+                                        glCategories: configuration.glCategories)
         let loaded = Set(result.loads.filter { $0.error == nil }.map(\.property))
         for (index, property) in properties.enumerated() {
             let item: RunItem
@@ -232,11 +233,15 @@ public struct IngestRun {
 public struct RecordedSync {
     public let dataDirectory: DataDirectory
     public let chargeCategories: ChargeCategories
+    public let glCategories: GLCategories
 
-    /// `chargeCategories`: the configuration's charge code -> ledger category map.
-    public init(dataDirectory: DataDirectory, chargeCategories: ChargeCategories = .standard) {
+    /// `chargeCategories`: the configuration's charge code -> ledger category map; `glCategories`: its GL account ->
+    /// expense category map.
+    public init(dataDirectory: DataDirectory, chargeCategories: ChargeCategories = .standard,
+                glCategories: GLCategories = .standard) {
         self.dataDirectory = dataDirectory
         self.chargeCategories = chargeCategories
+        self.glCategories = glCategories
     }
 
     /// Syncs each property in its own transaction under the data directory's lock; throws `IngestLockBusy` when
@@ -252,7 +257,8 @@ public struct RecordedSync {
         let journal = try RunJournal(database: store.database, start: RunJournal.Start(
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
-        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories)
+        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
+                                        glCategories: glCategories)
         var outcomes: [PropertySyncOutcome] = []
         do {
             for property in properties {

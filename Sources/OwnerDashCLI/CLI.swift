@@ -19,6 +19,8 @@ public enum CLI {
         AuditShowCommand.self,
         AuditResolveCommand.self,
         AuditReopenCommand.self,
+        MaintenanceReportCommand.self,
+        ExpensesReportCommand.self,
         RunsCommand.self,
         SheetDumpCommand.self,
         DemoCommand.self,

@@ -75,17 +75,25 @@ public struct Configuration: Sendable, Codable, Equatable {
     public var yardi: Yardi?
     /// `charge_categories`: category name -> charge codes, over `ChargeCategories.defaults`.
     public var chargeCategoryOverrides: [String: [String]]?
+    /// `gl_categories`: expense category name -> GL account prefixes, over `GLCategories.defaults`.
+    public var glCategoryOverrides: [String: [String]]?
 
     enum CodingKeys: String, CodingKey {
         case properties, realpage, yardi
         case pmcID = "pmc_id"
         case managementCompany = "management_company"
         case chargeCategoryOverrides = "charge_categories"
+        case glCategoryOverrides = "gl_categories"
     }
 
     /// Charge code -> ledger category (checked when the file is loaded).
     public var chargeCategories: ChargeCategories {
         (try? ChargeCategories(overrides: chargeCategoryOverrides ?? [:])) ?? .standard
+    }
+
+    /// GL account -> expense category (checked when the file is loaded).
+    public var glCategories: GLCategories {
+        (try? GLCategories(overrides: glCategoryOverrides ?? [:])) ?? .standard
     }
 
     /// Reads and checks a configuration file; errors name the file and what is wrong.
@@ -117,6 +125,7 @@ public struct Configuration: Sendable, Codable, Equatable {
     private func validate(path: String) throws {
         do {
             _ = try ChargeCategories(overrides: chargeCategoryOverrides ?? [:])
+            _ = try GLCategories(overrides: glCategoryOverrides ?? [:])
         } catch let error as ConfigurationError {
             throw ConfigurationError("\(path): \(error.description)")
         }

@@ -55,6 +55,10 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var pricing: [FloorplanPricing]
     /// The property's pricing over all its floorplans (the pricing metric's roll-up), for the table's total line.
     public var pricingTotal: FloorplanPricing?
+    /// Work orders at the as-of date (`report maintenance`); nil: no work-order source synced.
+    public var maintenance: MaintenanceSummary?
+    /// Expenses by GL category over the last months (`report expenses`); nil: no expense source synced.
+    public var expenses: ExpenseSummary?
 
     /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
     public var hasData: Bool {
@@ -64,10 +68,50 @@ public struct PropertyDashboard: Sendable, Equatable {
     /// A property's dashboard content.
     public init(key: String, name: String, pms: String, asOf: LocalDate? = nil, summary: PropertySummary,
                 trend: [OccupancyPoint] = [], aging: DelinquencyAging? = nil, funnel: LeasingFunnel? = nil,
-                pricing: [FloorplanPricing] = [], pricingTotal: FloorplanPricing? = nil) {
+                pricing: [FloorplanPricing] = [], pricingTotal: FloorplanPricing? = nil,
+                maintenance: MaintenanceSummary? = nil, expenses: ExpenseSummary? = nil) {
         self.key = key; self.name = name; self.pms = pms; self.asOf = asOf; self.summary = summary; self.trend = trend
         self.aging = aging; self.funnel = funnel; self.pricing = pricing; self.pricingTotal = pricingTotal
+        self.maintenance = maintenance; self.expenses = expenses
     }
+}
+
+/// A property's work orders on the as-of date, as `ownerdash report maintenance` counts them.
+public struct MaintenanceSummary: Sendable, Equatable {
+    public var open: Int
+    /// Open and opened more than `olderThanDays` days before the as-of date.
+    public var agedOpen: Int
+    public var olderThanDays: Int
+    /// Completed in the `months` months ending at the as-of date.
+    public var closedInWindow: Int
+    public var months: Int
+    public var medianDays: Double?
+    public var averageDays: Double?
+
+    /// A property's work-order figures.
+    public init(open: Int, agedOpen: Int, olderThanDays: Int, closedInWindow: Int, months: Int, medianDays: Double?,
+                averageDays: Double?) {
+        self.open = open; self.agedOpen = agedOpen; self.olderThanDays = olderThanDays
+        self.closedInWindow = closedInWindow; self.months = months; self.medianDays = medianDays; self.averageDays = averageDays
+    }
+}
+
+/// A property's expenses by GL category, one amount per month (nil: no statement that month), as `report expenses`.
+public struct ExpenseSummary: Sendable, Equatable {
+    /// One GL category (or `All categories`) and its amount per month of `months`.
+    public struct Line: Sendable, Equatable {
+        public var category: String
+        public var amounts: [Money?]
+        /// A category's amounts.
+        public init(category: String, amounts: [Money?]) { self.category = category; self.amounts = amounts }
+    }
+
+    public var months: [String]
+    /// The categories, then the all-categories line last.
+    public var lines: [Line]
+
+    /// A property's expense grid.
+    public init(months: [String], lines: [Line]) { self.months = months; self.lines = lines }
 }
 
 /// The headline numbers of one line of the portfolio table (a property, or the portfolio total).

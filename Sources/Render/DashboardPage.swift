@@ -244,6 +244,10 @@ public enum DashboardPage {
                 }
             }
             pricingTable(&html, property, id: id, dashboard: dashboard)
+            html.element("div", [("class", "charts")]) { html in
+                maintenancePanel(&html, property, id: id)
+                expensePanel(&html, property, id: id)
+            }
             html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
         }
         html.newline()
@@ -313,6 +317,66 @@ public enum DashboardPage {
             if let window = dashboard.tradeOutWindow {
                 html.element("p", [("class", "note")],
                              text: "Loss to lease per month. Trade-out: leases signed \(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to)) vs the unit's prior rent (leases).")
+            }
+        }
+    }
+
+    /// Work orders as `ownerdash report maintenance` counts them; a property without a source says so.
+    private static func maintenancePanel(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String) {
+        html.element("div", [("class", "panel")]) { html in
+            html.element("h3", [("id", "\(id)-maintenance")], text: "Maintenance")
+            guard let work = property.maintenance else {
+                noData(&html, "No work-order source for \(property.name)")
+                html.element("p", [("class", "note")], text: "No work-order source synced.")
+                return
+            }
+            let days = { (value: Double?) in value.map { DashboardFormat.fixed($0, decimals: 1) } ?? "n/a" }
+            let figures: [(String, String)] = [
+                ("Open work orders", DashboardFormat.count(work.open)),
+                ("Open over \(work.olderThanDays) days", DashboardFormat.count(work.agedOpen)),
+                ("Closed, last \(work.months) months", DashboardFormat.count(work.closedInWindow)),
+                ("Median days to complete", days(work.medianDays)),
+                ("Average days to complete", days(work.averageDays)),
+            ]
+            html.element("table", [("aria-labelledby", "\(id)-maintenance")]) { html in
+                html.element("tbody") { html in
+                    for (name, value) in figures {
+                        html.element("tr") { html in
+                            html.element("th", [("scope", "row")], text: name)
+                            cell(&html, value)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Expenses by GL category per month as `ownerdash report expenses`; a month without a statement is "no data".
+    private static func expensePanel(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String) {
+        html.element("div", [("class", "panel")]) { html in
+            html.element("h3", [("id", "\(id)-expenses")], text: "Expenses by GL category")
+            guard let expenses = property.expenses else {
+                noData(&html, "No expense source for \(property.name)")
+                html.element("p", [("class", "note")], text: "No expense source synced.")
+                return
+            }
+            html.element("div", [("class", "table-scroll")]) { html in
+                html.element("table", [("aria-labelledby", "\(id)-expenses")]) { html in
+                    html.element("thead") { html in
+                        html.element("tr") { html in
+                            html.element("th", [("scope", "col")], text: "Category")
+                            for month in expenses.months { html.element("th", [("scope", "col")], text: month) }
+                        }
+                    }
+                    html.element("tbody") { html in
+                        for line in expenses.lines {
+                            html.element("tr", [("class", line == expenses.lines.last ? "total" : nil)]) { html in
+                                html.element("th", [("scope", "row")], text: line.category)
+                                for amount in line.amounts { cell(&html, DashboardFormat.money(amount)) }
+                            }
+                        }
+                    }
+                }
             }
         }
     }

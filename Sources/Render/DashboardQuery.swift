@@ -34,6 +34,14 @@ extension Dashboard {
         let funnelByKey = Dictionary(funnels.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
         let trendByKey = Dictionary(grouping: trend, by: \.property)
         let pricingByKey = Dictionary(grouping: pricing.floorplans, by: \.property)
+        let synced = Set(try database.query("SELECT unified_property_id FROM unified_properties").compactMap { $0[0].textValue })
+        let maintenance = try MaintenanceReport.run(database: database, properties: keys.filter(synced.contains), asOf: asOf,
+                                                    months: MaintenanceSummary.standardMonths,
+                                                    olderThanDays: MaintenanceSummary.standardOlderThanDays)
+        let maintenanceByKey = Dictionary(maintenance.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+        let expenses = try ExpenseReport.run(database: database, properties: keys.filter(synced.contains),
+                                             start: asOf.map { ExpenseReport.month(String($0.iso.prefix(7)), adding: -2) },
+                                             months: 3)
 
         let sections = properties.map { property in
             let summary = summaryByKey[property.key]
@@ -46,7 +54,9 @@ extension Dashboard {
                 // has none, and the table's leads and leases (from the summary) say "no data" there.
                 funnel: summary == nil ? nil : funnelByKey[property.key].map(LeasingFunnel.init),
                 pricing: (pricingByKey[property.key] ?? []).map(FloorplanPricing.init),
-                pricingTotal: PricingRow.rollUp(pricingByKey[property.key] ?? [], label: property.key).map(FloorplanPricing.init))
+                pricingTotal: PricingRow.rollUp(pricingByKey[property.key] ?? [], label: property.key).map(FloorplanPricing.init),
+                maintenance: maintenanceByKey[property.key].map(MaintenanceSummary.init),
+                expenses: ExpenseSummary(expenses, property: property.key))
         }
         let shownFunnels = funnels.properties.filter { summaryByKey[$0.property] != nil }
         let windows = Set(shownFunnels.map { [$0.period.from, $0.period.to] })
@@ -111,5 +121,31 @@ extension DateRange {
     /// The metrics' period.
     init(_ period: Period) {
         self.init(from: period.from, to: period.to)
+    }
+}
+
+extension MaintenanceSummary {
+    /// The dashboard's window: work orders closed in the last 3 months; open ones older than 30 days.
+    static let standardMonths = 3
+    static let standardOlderThanDays = 30
+
+    /// A property's line of the maintenance report.
+    init(_ counts: MaintenanceReport.Counts) {
+        self.init(open: counts.open, agedOpen: counts.agedOpen, olderThanDays: Self.standardOlderThanDays,
+                  closedInWindow: counts.closedInWindow, months: Self.standardMonths, medianDays: counts.medianDays,
+                  averageDays: counts.averageDays)
+    }
+}
+
+extension ExpenseSummary {
+    /// A property's lines of the expenses report; nil when it has no expense source.
+    init?(_ report: ExpenseReport, property: String) {
+        let lines = report.lines.filter { $0.property == property }
+        guard !lines.isEmpty else { return nil }
+        let covered = report.covered[property] ?? []
+        self.init(months: report.months, lines: lines.map { line in
+            Line(category: line.category ?? "All categories",
+                 amounts: report.months.map { covered.contains($0) ? Money(cents: line.cents[$0] ?? 0) : nil })
+        })
     }
 }

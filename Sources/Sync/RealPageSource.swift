@@ -53,7 +53,19 @@ struct RealPageSource: PropertySource {
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments)
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
-        return SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
+        var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
+        if try realpage.rows(RealPageMaintenance.hasSnapshots).first?.first?.integerValue == 1 {
+            let source: [String: SQLValue] = [":source": .text(RealPageMaintenance.source)]
+            result.rows["unified_work_orders"] = try realpage.run(RealPageMaintenance.insertClosed, source)
+                + realpage.run(RealPageMaintenance.insertOpen, source)
+            result.workOrderSource = RealPageMaintenance.source
+        }
+        if try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1 {
+            try RealPageExpenses.fillAccountCategories(context)
+            result.rows["unified_expenses"] = try realpage.run(RealPageExpenses.insert, [":source": .text(RealPageExpenses.source)])
+            result.expenseSource = RealPageExpenses.source
+        }
+        return result
     }
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
@@ -97,6 +109,7 @@ struct RealPageSnapshots {
         ("delinquency", ":delinquency_snapshot"),
         ("activity", ":activity_snapshot"),
         ("monthly_summary", ":monthly_summary_snapshot"),
+        ("make_ready_summary", ":make_ready_snapshot"),
     ]
 
     /// report_type -> as-of date of the snapshot read.

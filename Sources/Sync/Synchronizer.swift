@@ -25,6 +25,10 @@ struct SourceSyncResult {
     var unitSource: String
     /// Where the tenant ledger came from; nil when the property has none (the ledger reports say so).
     var ledgerSource: String? = nil
+    /// Where unified_work_orders came from; nil when the property has none (`report maintenance` says so).
+    var workOrderSource: String? = nil
+    /// Where unified_expenses came from; nil when the property has none (`report expenses` says so).
+    var expenseSource: String? = nil
 }
 
 /// What a source needs while it syncs one property: the unified connection (raw attached) and the property.
@@ -32,6 +36,8 @@ struct SyncContext {
     let database: Database
     let property: Property
     let runID: String
+    /// GL account -> expense category (report_definitions.json `gl_categories` over the defaults).
+    var glCategories: GLCategories = .standard
 
     /// Named parameters every rule binds: the property key (`:property`) and its PMS id (`:pms_property_id`).
     var propertyParameters: [String: SQLValue] {
@@ -80,12 +86,16 @@ public struct Synchronizer {
     let store: UnifiedStore
     let runID: String
     let chargeCategories: ChargeCategories
+    let glCategories: GLCategories
 
-    /// `chargeCategories`: report_definitions.json's charge code -> ledger category map.
-    public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard) {
+    /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
+    /// account -> expense category map.
+    public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard,
+                glCategories: GLCategories = .standard) {
         self.store = store
         self.runID = runID
         self.chargeCategories = chargeCategories
+        self.glCategories = glCategories
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
@@ -115,7 +125,7 @@ public struct Synchronizer {
     func syncOne(_ property: Property) throws -> PropertySyncOutcome {
         let started = Date()
         let database = store.database
-        let context = SyncContext(database: database, property: property, runID: runID)
+        let context = SyncContext(database: database, property: property, runID: runID, glCategories: glCategories)
         let source = source(for: property)
         let rawSchema = property.pms == .realpage ? "realpage_raw" : "yardi_raw"
         guard try store.hasRaw(rawSchema) else {
@@ -143,6 +153,7 @@ public struct Synchronizer {
             rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
             var warnings = try source.crossCheck(context, asOf: asOf)
             warnings += try unknownChargeCodes(context)
+            warnings += try UnknownGLAccounts.warnings(context)
             let insertWarning = try database.prepare(Self.insertWarning)
             for warning in warnings {
                 try insertWarning.execute([
@@ -154,6 +165,9 @@ public struct Synchronizer {
             try context.run(Self.finishProperty, asOf: asOf, [
                 ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
             ])
+            try context.run(Self.recordMaintenanceSources, [
+                ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
+            ])
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,
                                        duration: Date().timeIntervalSince(started), error: nil)
         }
@@ -163,6 +177,7 @@ public struct Synchronizer {
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
+        "unified_work_orders", "unified_expenses",
     ]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
@@ -211,6 +226,11 @@ public struct Synchronizer {
         UPDATE unified_properties SET
             total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
             as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source
+        WHERE unified_property_id = :property
+        """
+
+    static let recordMaintenanceSources = """
+        UPDATE unified_properties SET work_order_source = :work_order_source, expense_source = :expense_source
         WHERE unified_property_id = :property
         """
 

@@ -400,5 +400,44 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX audit_resolutions_by_key ON audit_resolutions (unified_property_id, lease_id, charge_code, month, event_id);
             """),
+        Migration(version: 4, name: "maintenance and expenses", sql: """
+            -- Where a property's work orders and expenses come from; NULL: it has none, and the maintenance and
+            -- expenses reports name it ("no work-order source") instead of showing zeros.
+            ALTER TABLE unified_properties ADD COLUMN work_order_source TEXT;
+            ALTER TABLE unified_properties ADD COLUMN expense_source TEXT;
+
+            -- Work orders (current state, replaced per property): RealPage make-readies, Yardi service requests.
+            CREATE TABLE unified_work_orders (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                work_order_id       TEXT    NOT NULL,
+                unit_number         TEXT,
+                category            TEXT    NOT NULL,
+                description         TEXT,
+                status              TEXT    NOT NULL CHECK (status IN ('open', 'closed')),
+                pms_status          TEXT,
+                opened_date         TEXT,
+                due_date            TEXT,
+                completed_date      TEXT,
+                -- completed_date − opened_date in days (closed work orders only).
+                days_to_complete    INTEGER,
+                source              TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, work_order_id),
+                CHECK ((status = 'closed') = (completed_date IS NOT NULL))
+            ) STRICT;
+            CREATE INDEX unified_work_orders_by_status ON unified_work_orders (unified_property_id, status, completed_date);
+
+            -- Operating expenses per month and GL account (current state): amount as the income statement counts it.
+            CREATE TABLE unified_expenses (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                month               TEXT    NOT NULL,
+                gl_account          TEXT    NOT NULL,
+                account_name        TEXT,
+                gl_category         TEXT    NOT NULL,
+                category_known      INTEGER NOT NULL CHECK (category_known IN (0, 1)),
+                amount              REAL    NOT NULL,
+                source              TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, month, gl_account)
+            ) STRICT;
+            """),
     ]
 }

@@ -98,3 +98,37 @@ import Testing
         #expect(badSort.stderr == "error: ownerdash report rental-tracker: --sort \"age\" must be balance, name or unit\n")
     }
 }
+
+/// `ownerdash report maintenance` and `report expenses` from the command line: validation and the fixtures end to end.
+@Suite struct MaintenanceReportCommandTests {
+    @Test(arguments: [
+        (["maintenance", "--months", "0"], "ownerdash report maintenance: --months \"0\" must be a whole number from 1 to 24"),
+        (["maintenance", "--older-than", "soon"], "ownerdash report maintenance: --older-than \"soon\" is not a number of days (0 or more)"),
+        (["maintenance", "--format", "pdf"], "ownerdash report maintenance: unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["expenses", "--start", "2026-13"], "ownerdash report expenses: --start \"2026-13\" is not a month (YYYY-MM, e.g. 2026-09)"),
+    ])
+    func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
+        let data = DataDir()
+        let result = try OwnerDash.run(["report"] + arguments + ["--data-dir", data.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(message)\n")
+    }
+
+    @Test func theMakeReadyAndIncomeStatementFixturesLoadSyncAndReport() throws {
+        let data = DataDir()
+        let reports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/reports")
+        let files = ["make_ready_summary.xlsx", "closed_make_ready.xlsx", "income_statement_by_gl.xlsx"]
+            .map { reports.appendingPathComponent($0).path }
+        #expect(try OwnerDash.run(["load"] + files + ["--data-dir", data.path, "--quiet"]).status == 0)
+        _ = try OwnerDash.run(["sync", "--property", "nexus_east", "--data-dir", data.path, "--quiet"])
+        let maintenance = try OwnerDash.run(["report", "maintenance", "--format", "csv", "--data-dir", data.path])
+        #expect(maintenance.status == 0)
+        // As of 2026-02-08: 4 turns open (1102, 2101, 2201, 3105), 3 closed in January (7, 8, 14 days).
+        #expect(maintenance.stdout.contains("nexus_east,2026-02-08,4,1,3,3,8,9.7"), "\(maintenance.stdout)")
+        let expenses = try OwnerDash.run(["report", "expenses", "--format", "csv", "--data-dir", data.path])
+        #expect(expenses.stdout.contains("nexus_east,All categories,,,36005.25,36005.25"), "\(expenses.stdout)")
+        let html = try OwnerDash.run(["report", "expenses", "--format", "html", "--data-dir", data.path])
+        #expect(html.stdout.hasPrefix("<!DOCTYPE html>") && html.stdout.contains("Repairs &amp; Maintenance"))
+    }
+}

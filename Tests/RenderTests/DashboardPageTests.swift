@@ -105,6 +105,7 @@ import XMLKit
         let placeholders = section.descendants(named: "div", classed: "nodata")
         #expect(placeholders.map { $0.attribute("aria-label") } == [
             "No delinquency snapshot for Stone Row", "No leasing activity data for Stone Row", "No pricing snapshot for Stone Row",
+            "No work-order source for Stone Row", "No expense source for Stone Row",
         ])
         #expect(placeholders.allSatisfy { $0.text == "no data" && $0.attribute("role") == "img" })
         // Units known (0), percentages not: the KPI strip shows the zero it has and "no data" for the rest.

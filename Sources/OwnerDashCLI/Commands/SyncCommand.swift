@@ -40,7 +40,8 @@ struct SyncCommand: Command {
         if let pms = selection.pms { words += ["--pms", pms.rawValue] }
         let outcomes: [PropertySyncOutcome]
         do {
-            outcomes = try RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories)
+            outcomes = try RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
+                                    glCategories: configuration.glCategories)
                 .run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "sync")

@@ -1,0 +1,170 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// `ownerdash report maintenance`: work orders per property as of a date (unified_work_orders, read-only).
+///
+/// Definitions, per property, on the as-of date D (each property's synced date unless `--as-of`):
+/// - open = opened on or before D (or with no open date) and not completed by D;
+/// - closed = completed on or before D; closed in the window = completed in the `months` months ending at D
+///   (after D − months, up to D);
+/// - days to complete = completed − opened, in days; median and average over the work orders closed in the window;
+/// - aged open = open work orders opened more than `olderThanDays` days before D (days open = D − opened).
+/// A property whose sync found no work-order source is listed in `no_work_order_source`, never shown as zeros.
+public struct MaintenanceReport: Sendable {
+    /// One property's (or one category's) counts.
+    public struct Counts: Sendable, Equatable {
+        public var property: String
+        public var category: String?
+        public var open = 0
+        public var closed = 0
+        public var closedInWindow = 0
+        public var agedOpen = 0
+        /// Days to complete of the work orders closed in the window.
+        public var days: [Int] = []
+
+        public var medianDays: Double? {
+            guard !days.isEmpty else { return nil }
+            let sorted = days.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+        }
+
+        public var averageDays: Double? {
+            days.isEmpty ? nil : Double(days.reduce(0, +)) / Double(days.count)
+        }
+
+        mutating func add(_ other: Counts) {
+            open += other.open; closed += other.closed; closedInWindow += other.closedInWindow
+            agedOpen += other.agedOpen; days += other.days
+        }
+    }
+
+    /// An open work order older than the threshold.
+    public struct AgedOrder: Sendable, Equatable {
+        public var property: String
+        public var workOrderID: String
+        public var unit: String?
+        public var category: String
+        public var description: String?
+        public var openedDate: String?
+        public var daysOpen: Int?
+        public var dueDate: String?
+        public var pmsStatus: String?
+    }
+
+    public var properties: [Counts] = []
+    public var categories: [Counts] = []
+    public var aged: [AgedOrder] = []
+    public var noSource: [String] = []
+    public var asOf: [String: String] = [:]
+    public var months: Int
+    public var olderThanDays: Int
+
+    public static func run(database: Database, properties: [String], asOf: LocalDate?, months: Int,
+                           olderThanDays: Int) throws -> MaintenanceReport {
+        var report = MaintenanceReport(months: months, olderThanDays: olderThanDays)
+        var known: [String: (source: String?, asOf: String?)] = [:]
+        for row in try database.query("SELECT unified_property_id, work_order_source, as_of_date FROM unified_properties") {
+            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue)
+        }
+        let orders = try database.prepare(Self.ordersSQL)
+        for property in properties {
+            guard let info = known[property] else { continue }
+            guard info.source != nil, let date = asOf?.iso ?? info.asOf else { report.noSource.append(property); continue }
+            report.asOf[property] = date
+            var total = Counts(property: property)
+            var byCategory: [String: Counts] = [:]
+            for row in try orders.query([":property": .text(property), ":as_of": .text(date),
+                                         ":months": .text("-\(months) months")]) {
+                let category = row[1].textValue ?? ""
+                var counts = Counts(property: property, category: category)
+                let isOpen = row[5].integerValue == 1
+                let daysOpen = row[7].integerValue.map(Int.init)
+                if isOpen {
+                    counts.open = 1
+                    if let daysOpen, daysOpen > olderThanDays {
+                        counts.agedOpen = 1
+                        report.aged.append(AgedOrder(
+                            property: property, workOrderID: row[0].textValue ?? "", unit: row[2].textValue,
+                            category: category, description: row[3].textValue, openedDate: row[4].textValue,
+                            daysOpen: daysOpen, dueDate: row[9].textValue, pmsStatus: row[10].textValue))
+                    }
+                } else if row[6].integerValue == 1 {
+                    counts.closed = 1
+                    if row[8].integerValue == 1 {
+                        counts.closedInWindow = 1
+                        if let days = row[11].integerValue { counts.days = [Int(days)] }
+                    }
+                }
+                total.add(counts)
+                byCategory[category, default: Counts(property: property, category: category)].add(counts)
+            }
+            report.properties.append(total)
+            report.categories += byCategory.keys.sorted().compactMap { byCategory[$0] }
+        }
+        report.aged.sort { ($0.property, -($0.daysOpen ?? 0), $0.workOrderID) < ($1.property, -($1.daysOpen ?? 0), $1.workOrderID) }
+        return report
+    }
+
+    // Every work order of the property with its state on :as_of: open, closed, closed in the window, days open.
+    static let ordersSQL = """
+        SELECT work_order_id, category, unit_number, description, opened_date,
+               coalesce(opened_date, '') <= :as_of AND (completed_date IS NULL OR completed_date > :as_of) AS is_open,
+               completed_date <= :as_of AS is_closed,
+               CAST(round(julianday(:as_of) - julianday(opened_date)) AS INTEGER) AS days_open,
+               completed_date > date(:as_of, :months) AND completed_date <= :as_of AS in_window,
+               due_date, pms_status, days_to_complete
+        FROM unified_work_orders
+        WHERE unified_property_id = :property
+        ORDER BY work_order_id
+        """
+}
+
+extension MaintenanceReport {
+    /// The report for the table / JSON / CSV / HTML writers: per property, per category, the aged open work orders,
+    /// and the properties without a work-order source.
+    public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
+        func days(_ value: Double?) -> SQLValue { value.map { .real(($0 * 10).rounded() / 10) } ?? .null }
+        var portfolio = Counts(property: "portfolio")
+        for counts in properties { portfolio.add(counts) }
+        let window = "closed_\(months)m"
+        let summary = MetricTable(
+            name: "rows", title: "Work orders (closed in the \(months) months to each property's date; open older than \(olderThanDays) days)",
+            columns: [.init("property", .text), .init("as_of", .date), .init("open", .count),
+                      .init("open_over_\(olderThanDays)d", .count), .init("closed", .count), .init(window, .count),
+                      .init("median_days", .decimal(1)), .init("avg_days", .decimal(1))],
+            rows: properties.map { c in
+                [.text(c.property), SQLValue(asOf[c.property]), .integer(Int64(c.open)), .integer(Int64(c.agedOpen)),
+                 .integer(Int64(c.closed)), .integer(Int64(c.closedInWindow)), days(c.medianDays), days(c.averageDays)]
+            },
+            total: properties.count > 1
+                ? [.text("portfolio"), .null, .integer(Int64(portfolio.open)), .integer(Int64(portfolio.agedOpen)),
+                   .integer(Int64(portfolio.closed)), .integer(Int64(portfolio.closedInWindow)),
+                   days(portfolio.medianDays), days(portfolio.averageDays)]
+                : nil)
+        let byCategory = MetricTable(
+            name: "by_category", title: "By category",
+            columns: [.init("property", .text), .init("category", .text), .init("open", .count),
+                      .init("open_over_\(olderThanDays)d", .count), .init("closed", .count), .init(window, .count),
+                      .init("median_days", .decimal(1)), .init("avg_days", .decimal(1))],
+            rows: categories.map { c in
+                [.text(c.property), SQLValue(c.category), .integer(Int64(c.open)), .integer(Int64(c.agedOpen)),
+                 .integer(Int64(c.closed)), .integer(Int64(c.closedInWindow)), days(c.medianDays), days(c.averageDays)]
+            })
+        let agedTable = MetricTable(
+            name: "aged_open", title: "Open work orders older than \(olderThanDays) days",
+            columns: [.init("property", .text), .init("work_order_id", .text), .init("unit", .text),
+                      .init("category", .text), .init("description", .text), .init("opened", .date),
+                      .init("days_open", .count), .init("due", .date), .init("pms_status", .text)],
+            rows: aged.map { a in
+                [.text(a.property), .text(a.workOrderID), SQLValue(a.unit), .text(a.category), SQLValue(a.description),
+                 SQLValue(a.openedDate), a.daysOpen.map { .integer(Int64($0)) } ?? .null, SQLValue(a.dueDate),
+                 SQLValue(a.pmsStatus)]
+            })
+        let none = MetricTable(name: "no_work_order_source", title: "Properties without a work-order source (not shown as zeros)",
+                               columns: [.init("property", .text)], rows: noSource.map { [.text($0)] })
+        let warnings = noSource.map { "\($0): no work-order source synced for this property (left out, not shown as zeros)" }
+        return MetricResult(metric: "maintenance", parameters: parameters,
+                            tables: [summary, byCategory, agedTable, none], warnings: warnings)
+    }
+}

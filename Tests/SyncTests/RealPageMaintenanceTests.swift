@@ -1,0 +1,136 @@
+import Foundation
+import OwnerDashCore
+import RawStore
+import SQLiteKit
+@testable import Sync
+import Testing
+
+/// Make-ready turns and income-statement expenses synced from the OneSite report fixtures (Tests/Fixtures/reports,
+/// made by scripts/fixtures/make_report_fixtures.py).
+@Suite struct RealPageMaintenanceTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A data directory with the given fixtures loaded for nexus_east, and its unified store.
+    final class Loaded {
+        let data: DataDirectory
+        let store: UnifiedStore
+        let raw: RealPageRawStore
+        let property: Property
+
+        init(_ files: [String]) throws {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("maintenance-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            data = DataDirectory(root: root.path)
+            raw = try RealPageRawStore(path: data.realpageRawDatabase)
+            let configuration = try Configuration.load(path: RealPageMaintenanceTests.repository
+                .appendingPathComponent("report_definitions.json").path)
+            let loader = ReportFileLoader(store: raw, configuration: configuration, runID: RunID("run-1"))
+            for file in files {
+                _ = try loader.load(path: RealPageMaintenanceTests.repository
+                    .appendingPathComponent("Tests/Fixtures/reports/\(file)").path)
+            }
+            store = try UnifiedStore(dataDirectory: data)
+            property = try #require(configuration.property(key: "nexus_east"))
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: data.root) }
+
+        func sync(_ categories: GLCategories = .standard) throws -> PropertySyncOutcome {
+            let outcome = try #require(Synchronizer(store: store, runID: "sync-1", glCategories: categories)
+                .sync([property], log: Diagnostics(sink: { _ in })).first)
+            #expect(outcome.error == nil, "\(outcome.error ?? "")")
+            return outcome
+        }
+    }
+
+    @Test func eachUnitTurnIsOneWorkOrderOpenUntilTheClosedReportListsIt() throws {
+        let loaded = try Loaded(["make_ready_summary.xlsx", "closed_make_ready.xlsx"])
+        _ = try loaded.sync()
+        let database = loaded.store.database
+        let rows = try database.query("""
+            SELECT unit_number, status, opened_date, completed_date, days_to_complete FROM unified_work_orders
+            ORDER BY status, unit_number
+            """)
+        // Closed: the three turns of the Closed Make Ready fixture (days = completed − vacated).
+        // Open: the Make Ready units except 2102, still on notice (Days Vacant -6).
+        #expect(rows == [
+            [.text("1203"), .text("closed"), .text("2026-01-02"), .text("2026-01-10"), .integer(8)],
+            [.text("1301"), .text("closed"), .text("2026-01-05"), .text("2026-01-19"), .integer(14)],
+            [.text("2204"), .text("closed"), .text("2026-01-09"), .text("2026-01-16"), .integer(7)],
+            [.text("1102"), .text("open"), .text("2026-01-20"), .null, .null],
+            [.text("2101"), .text("open"), .text("2026-02-01"), .null, .null],
+            [.text("2201"), .text("open"), .text("2025-12-15"), .null, .null],
+            [.text("3105"), .text("open"), .null, .null, .null],
+        ])
+        #expect(try database.scalar("SELECT work_order_source FROM unified_properties")?.textValue == RealPageMaintenance.source)
+        #expect(try database.scalar("SELECT expense_source FROM unified_properties") == .null)
+    }
+
+    @Test func aTurnTheClosedReportListsIsNotAlsoOpen() throws {
+        let loaded = try Loaded(["make_ready_summary.xlsx", "closed_make_ready.xlsx"])
+        // The 2026-02-08 Make Ready snapshot as if 1102's turn had since been completed (a later closed snapshot).
+        try loaded.raw.database.execute("""
+            INSERT INTO realpage_closed_make_ready (run_id, property_id, as_of_date, artifact, artifact_sha256,
+                source_row, unit_number, move_out_date, completed_date)
+            VALUES ('run-2', 'nexus_east', '2026-02-28', 'closed-feb.xlsx', 'sha', 9, '1102', '2026-01-20', '2026-02-20')
+            """)
+        _ = try loaded.sync()
+        let rows = try loaded.store.database.query("""
+            SELECT status, completed_date, days_to_complete FROM unified_work_orders WHERE unit_number = '1102'
+            """)
+        #expect(rows == [[.text("closed"), .text("2026-02-20"), .integer(31)]])
+    }
+
+    @Test func expensesAreTheStatementsExpenseLinesByCategoryAndAddUpToItsTotal() throws {
+        let loaded = try Loaded(["income_statement_by_gl.xlsx"])
+        let outcome = try loaded.sync()
+        let database = loaded.store.database
+        let byCategory = try database.query("""
+            SELECT month, gl_category, round(sum(amount), 2) FROM unified_expenses GROUP BY 1, 2 ORDER BY 1, 2
+            """)
+        #expect(byCategory == [
+            [.text("2026-01"), .text("Payroll"), .real(33_050)],
+            [.text("2026-01"), .text("Repairs & Maintenance"), .real(2_955.25)],
+        ])
+        // The fixture prints TOTAL EXPENSES 36,005.25; no income line is counted.
+        #expect(try database.scalar("SELECT round(sum(amount), 2) FROM unified_expenses") == .real(36_005.25))
+        #expect(!outcome.warnings.contains { $0.check == "gl_category" })
+        #expect(try database.scalar("SELECT expense_source FROM unified_properties")?.textValue == RealPageExpenses.source)
+        #expect(try database.scalar("SELECT work_order_source FROM unified_properties") == .null)
+    }
+
+    @Test func anAccountNoCategoryNamesCountsAsOtherAndIsNamedInAWarning() throws {
+        let loaded = try Loaded(["income_statement_by_gl.xlsx"])
+        try loaded.raw.database.execute("""
+            INSERT INTO realpage_income_statement (run_id, property_id, as_of_date, artifact, artifact_sha256,
+                source_row, section, category, account_number, account_name, period_amount, fiscal_period)
+            SELECT run_id, property_id, as_of_date, artifact, artifact_sha256, 999, 'EXPENSES', 'Other',
+                   '8100-0001', 'Bad Debt', 412.50, fiscal_period
+            FROM realpage_income_statement LIMIT 1
+            """)
+        let outcome = try loaded.sync()
+        let warning = try #require(outcome.warnings.first { $0.check == "gl_category" })
+        #expect(warning.subject == "8100-0001" && warning.message.contains("Bad Debt") && warning.message.contains("gl_categories"))
+        #expect(try loaded.store.database.query("""
+            SELECT gl_category, category_known, amount FROM unified_expenses WHERE gl_account = '8100-0001'
+            """) == [[.text("Other"), .integer(0), .real(412.5)]])
+        // Named in report_definitions.json's gl_categories, it is categorised and the warning goes.
+        let named = try loaded.sync(GLCategories(overrides: ["Bad Debt": ["81"]]))
+        #expect(!named.warnings.contains { $0.check == "gl_category" })
+        #expect(try loaded.store.database.scalar("""
+            SELECT gl_category FROM unified_expenses WHERE gl_account = '8100-0001'
+            """)?.textValue == "Bad Debt")
+    }
+
+    @Test func resyncingGivesTheSameRows() throws {
+        let loaded = try Loaded(["make_ready_summary.xlsx", "closed_make_ready.xlsx", "income_statement_by_gl.xlsx"])
+        _ = try loaded.sync()
+        let read = { try loaded.store.database.query("SELECT * FROM unified_work_orders ORDER BY 2")
+            + loaded.store.database.query("SELECT * FROM unified_expenses ORDER BY 2, 3") }
+        let first = try read()
+        _ = try loaded.sync()
+        #expect(try read() == first)
+        #expect(first.count == 11)
+    }
+}
