@@ -72,6 +72,7 @@ final class BIFFStream {
         }
     }
 
+    /// Starts counting `bytesRead` and `readSpan` afresh (before reading one sheet).
     func resetReadCount() {
         bytesRead = 0
         readSpan = nil

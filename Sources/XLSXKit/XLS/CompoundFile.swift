@@ -363,6 +363,7 @@ final class CompoundFileBytes: @unchecked Sendable {
 
     /// Copies bytes `offset..<offset + count`, which the caller has checked lie inside the file, to `destination`.
     func read(into destination: UnsafeMutableRawPointer, at offset: Int, count: Int) throws {
+        guard count > 0 else { return }
         guard descriptor >= 0 else {
             memory.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
             return
