@@ -39,7 +39,7 @@ public final class SpreadsheetFile {
         let kind = FileKind.sniff(try readWholeFile(path, upTo: 4096))
         switch kind {
         case .zip: try self.init(backing: .xlsx(Workbook(path: path, limits: limits)))
-        case .ole2: try self.init(backing: .xls(XLSWorkbook(compoundFile: CompoundFile(bytes: readWholeFile(path)))))
+        case .ole2: try self.init(backing: .xls(XLSWorkbook(compoundFile: CompoundFile(path: path))))
         case .html: try self.init(backing: .html(HTMLSheet(bytes: readWholeFile(path))))
         case .csvText: try self.init(backing: .csv(DelimitedTextSheet(bytes: readWholeFile(path))))
         default: throw XLSXError.notAReport(kind)

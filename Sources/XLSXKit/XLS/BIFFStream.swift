@@ -1,32 +1,185 @@
-/// The bytes of a BIFF8 Workbook stream, owned once and read through a raw pointer (the row loop touches every byte).
-final class BIFFStream: @unchecked Sendable {
-    let base: UnsafeMutablePointer<UInt8>
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A BIFF8 Workbook stream, read where it lies: a big one sector by sector from the file along its chain
+/// (checked whole when opened), a small one (from the mini stream, under 4,096 bytes) from a copy.
+///
+/// Readers walk it through `BIFFCursor`s, each with a buffer of `BIFFCursor.capacity` bytes; the stream counts
+/// the bytes those buffers hold and the bytes read, so tests can see that memory does not grow with the file
+/// and that reading a sheet reads only that sheet.
+final class BIFFStream {
+    /// The stream's size in bytes.
     let count: Int
+    private let file: CompoundFileBytes?
+    private let memory: [UInt8]
+    private let sectors: [UInt32]
+    private let sectorSize: Int
 
-    /// An uninitialized buffer of `count` bytes, for the caller to fill (`CompoundFile.biffStream(named:)`).
-    init(count: Int) {
+    /// Bytes the open cursors' buffers hold now, and at most so far.
+    private(set) var bytesHeld = 0
+    private(set) var peakBytesHeld = 0
+    /// Stream bytes read (copied into cursor buffers) since the last `resetReadCount()`, and the lowest and
+    /// highest stream offsets they came from.
+    private(set) var bytesRead = 0
+    private(set) var readSpan: Range<Int>?
+
+    /// A stream kept in the mini stream: small, so held (and counted as held).
+    init(bytes: [UInt8]) {
+        count = bytes.count
+        memory = bytes
+        file = nil
+        sectors = []
+        sectorSize = 512
+        hold(bytes.count)
+    }
+
+    /// A stream left in the file: `sectors` is its chain, already checked to cover `count` bytes inside the file.
+    init(file: CompoundFileBytes, sectors: [UInt32], sectorSize: Int, count: Int) {
         self.count = count
-        // UInt8 is trivial: the filler initializes the bytes by copying into them.
-        base = .allocate(capacity: max(count, 1))
+        self.file = file
+        self.sectors = sectors
+        self.sectorSize = sectorSize
+        memory = []
     }
 
-    deinit { base.deallocate() }
-
-    @inline(__always) func u8(_ offset: Int) -> Int { Int(base[offset]) }
-    @inline(__always) func u16(_ offset: Int) -> Int { Int(base[offset]) | Int(base[offset + 1]) << 8 }
-    @inline(__always) func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt32.self))
+    /// Copies stream bytes `offset..<offset + count` (inside the stream) to `destination`, one `pread` per run
+    /// of consecutive sectors (writers lay a stream out mostly in order, so a buffer's worth is one or two reads).
+    func read(into destination: UnsafeMutablePointer<UInt8>, at offset: Int, count: Int) throws {
+        guard count > 0 else { return }
+        bytesRead += count
+        readSpan = readSpan.map { min($0.lowerBound, offset)..<max($0.upperBound, offset + count) } ?? offset..<(offset + count)
+        guard let file else {
+            memory.withUnsafeBufferPointer { (destination).update(from: $0.baseAddress! + offset, count: count) }
+            return
+        }
+        var done = 0
+        while done < count {
+            let position = offset + done
+            var index = position / sectorSize
+            let within = position % sectorSize
+            let first = Int(sectors[index])
+            var run = sectorSize - within
+            while run < count - done, index + 1 < sectors.count, Int(sectors[index + 1]) == Int(sectors[index]) + 1 {
+                index += 1
+                run += sectorSize
+            }
+            let take = min(run, count - done)
+            try file.read(into: destination + done, at: (first + 1) * sectorSize + within, count: take)
+            done += take
+        }
     }
-    @inline(__always) func f64(_ offset: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
+
+    /// Starts counting `bytesRead` and `readSpan` afresh (before reading one sheet).
+    func resetReadCount() {
+        bytesRead = 0
+        readSpan = nil
     }
 
-    /// The record at `offset`: type, body offset and body length; nil when its header or body runs past the end.
-    @inline(__always) func record(at offset: Int) -> (type: Int, body: Int, length: Int)? {
-        guard offset + 4 <= count else { return nil }
-        let length = u16(offset + 2)
-        guard offset + 4 + length <= count else { return nil }
-        return (u16(offset), offset + 4, length)
+    fileprivate func hold(_ bytes: Int) {
+        bytesHeld += bytes
+        peakBytesHeld = max(peakBytesHeld, bytesHeld)
+    }
+
+    fileprivate func release(_ bytes: Int) { bytesHeld -= bytes }
+}
+
+/// A walk over the records of a `BIFFStream`, through a buffer refilled as it goes.
+///
+/// The current record's body is contiguous in the buffer (a BIFF8 record is at most 8,228 bytes with its header,
+/// the buffer twice that) and stays valid until the cursor moves to another record. Moving to a record's
+/// offset (`seek`) and reading from there is how a sheet is read from its BOUNDSHEET offset without touching
+/// the sheets before it.
+final class BIFFCursor {
+    /// Buffer size: a few sectors, enough for the largest record; one `pread` per buffer when reading in order.
+    static let capacity = 16 << 10
+
+    let stream: BIFFStream
+    private let buffer: UnsafeMutablePointer<UInt8>
+    /// The stream bytes in the buffer: `bufferStart..<bufferEnd`.
+    private var bufferStart = 0
+    private var bufferEnd = 0
+    /// Stream offset of the next record's header.
+    private(set) var position: Int
+    /// The current record: its type, body length, header offset in the stream, and body.
+    private(set) var type = 0
+    private(set) var length = 0
+    private(set) var offset = -1
+    private(set) var body: UnsafePointer<UInt8>
+
+    /// A cursor whose first `next()` reads the record at `offset`.
+    init(stream: BIFFStream, at offset: Int) {
+        self.stream = stream
+        buffer = .allocate(capacity: Self.capacity)
+        body = UnsafePointer(buffer)
+        position = offset
+        stream.hold(Self.capacity)
+    }
+
+    deinit {
+        stream.release(Self.capacity)
+        buffer.deallocate()
+    }
+
+    /// Makes the record at `offset` the next one `next()` reads.
+    func seek(to offset: Int) { position = offset }
+
+    /// Moves to the record at `position`; false (not moving) when its header or body runs past the end of the stream.
+    @inline(__always) func next() throws -> Bool {
+        if position < bufferStart || position + 4 > bufferEnd {
+            guard try load(position, 4) else { return false }
+        }
+        var p = buffer + (position - bufferStart)
+        let length = Int(p[2]) | Int(p[3]) << 8
+        if position + 4 + length > bufferEnd {
+            guard try load(position, 4 + length) else { return false }
+            p = buffer + (position - bufferStart)
+        }
+        type = Int(p[0]) | Int(p[1]) << 8
+        self.length = length
+        offset = position
+        body = UnsafePointer(p + 4)
+        position += 4 + length
+        return true
+    }
+
+    /// The type of the record at `position` without moving to it; nil when its header runs past the end.
+    func peekType() throws -> Int? {
+        if position < bufferStart || position + 4 > bufferEnd {
+            guard try load(position, 4) else { return nil }
+        }
+        let p = buffer + (position - bufferStart)
+        return Int(p[0]) | Int(p[1]) << 8
+    }
+
+    /// Makes stream bytes `start..<start + count` present; false when they run past the end of the stream.
+    /// The current record is kept when it lies just before them, so `body` stays valid across a `peekType()`.
+    private func load(_ start: Int, _ count: Int) throws -> Bool {
+        guard start >= 0, start + count <= stream.count else { return false }
+        var from = start
+        if offset >= bufferStart, offset < start, offset < bufferEnd, start + count - offset <= Self.capacity { from = offset }
+        var kept = 0
+        if from >= bufferStart && from < bufferEnd {
+            kept = bufferEnd - from
+            if from > bufferStart { memmove(buffer, buffer + (from - bufferStart), kept) }
+        }
+        let end = min(from + Self.capacity, stream.count)
+        try stream.read(into: buffer + kept, at: from + kept, count: end - from - kept)
+        bufferStart = from
+        bufferEnd = end
+        if offset >= bufferStart && offset + 4 <= bufferEnd { body = UnsafePointer(buffer + (offset + 4 - bufferStart)) }
+        return true
+    }
+
+    @inline(__always) func u8(_ at: Int) -> Int { Int(body[at]) }
+    @inline(__always) func u16(_ at: Int) -> Int { Int(body[at]) | Int(body[at + 1]) << 8 }
+    @inline(__always) func u32(_ at: Int) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(body + at).loadUnaligned(as: UInt32.self))
+    }
+    @inline(__always) func f64(_ at: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: UnsafeRawPointer(body + at).loadUnaligned(as: UInt64.self)))
     }
 }
 
@@ -110,20 +263,31 @@ enum BIFFRecord {
 
 // MARK: - Strings
 
-/// Decodes BIFF8 character data, which each string stores either as UTF-16LE or "compressed" (one byte per character).
-///
-/// Compressed bytes are the low halves of UTF-16 code units, i.e. Latin-1. Bytes 0x80-0x9F are C1 control
-/// characters there, never text; writers that put Windows-1252 bytes into compressed strings mean `€ ‘ ’ “ ” † ‡ …`
-/// by them, so those bytes are read as Windows-1252 (as the CODEPAGE 1252 such writers declare says).
+/// Decodes BIFF8 character data, which each string stores either as UTF-16LE or "compressed" (one byte per
+/// character, in the workbook's `CodePage`: see there for which code pages are read and why).
 struct BIFFText {
     private var units: [UInt16] = []
+    /// The code page compressed strings are decoded in (the CODEPAGE record, once the globals have read it).
+    var codePage: CodePage
 
-    init() { units.reserveCapacity(256) }
+    init(codePage: CodePage = .unicode) {
+        self.codePage = codePage
+        units.reserveCapacity(256)
+    }
 
     mutating func removeAll() { units.removeAll(keepingCapacity: true) }
 
-    mutating func appendCompressed(_ p: UnsafePointer<UInt8>, _ count: Int) {
-        for i in 0..<count { units.append(Self.scalar(p[i])) }
+    mutating func appendCompressed(_ p: UnsafePointer<UInt8>, _ count: Int) throws {
+        for i in 0..<count {
+            let byte = p[i]
+            if byte < 0x80 {
+                units.append(UInt16(byte))
+            } else if let high = codePage.high {
+                units.append(high[Int(byte) - 0x80])
+            } else {
+                throw XLSError.unsupportedCodePage(codePage.number ?? 0)
+            }
+        }
     }
 
     mutating func appendUTF16(_ p: UnsafePointer<UInt8>, _ count: Int) {
@@ -133,12 +297,12 @@ struct BIFFText {
     func string() -> String { String(decoding: units, as: UTF16.self) }
 
     /// A compressed string read in place: ASCII (nearly every string) becomes a String without a copy through `units`.
-    mutating func compressed(_ p: UnsafePointer<UInt8>, _ count: Int) -> String {
+    mutating func compressed(_ p: UnsafePointer<UInt8>, _ count: Int) throws -> String {
         var i = 0
         while i < count && p[i] < 0x80 { i += 1 }
         if i == count { return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) }
         removeAll()
-        appendCompressed(p, count)
+        try appendCompressed(p, count)
         return string()
     }
 
@@ -147,66 +311,50 @@ struct BIFFText {
         appendUTF16(p, count)
         return string()
     }
-
-    @inline(__always) static func scalar(_ byte: UInt8) -> UInt16 {
-        byte >= 0x80 && byte < 0xA0 ? windows1252High[Int(byte - 0x80)] : UInt16(byte)
-    }
-
-    /// Windows-1252 for 0x80-0x9F; its five undefined bytes stay as they are.
-    private static let windows1252High: [UInt16] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
-    ]
 }
 
 /// A record's body followed by its CONTINUE records, read as one sequence (SST, STRING).
 ///
 /// Raw fields run straight across record boundaries; character data does not: a string's characters that
 /// continue in the next record are preceded there by a fresh flags byte saying whether they are compressed.
+/// The CONTINUE records are pulled from the cursor as they are reached, so a big SST is never held as bytes.
 struct ContinuedRecord {
-    private let stream: BIFFStream
-    private var segments: [Range<Int>]
-    private var segment = 0
-    private(set) var position: Int
+    private let cursor: BIFFCursor
+    /// Read position in the cursor's current record, and that record's body length.
+    private var position = 0
+    private var length: Int
     private let what: String
 
-    /// The record whose body starts at `body`, and every CONTINUE record right after it.
-    init(stream: BIFFStream, recordAt offset: Int, what: String) {
-        self.stream = stream
+    /// Starts at the body of the record the cursor is on; the CONTINUE records right after it follow on.
+    init(cursor: BIFFCursor, what: String) {
+        self.cursor = cursor
         self.what = what
-        var segments: [Range<Int>] = []
-        var next = offset
-        while let record = stream.record(at: next), next == offset || record.type == BIFFRecord.continueRecord {
-            segments.append(record.body..<(record.body + record.length))
-            next = record.body + record.length
-        }
-        self.segments = segments
-        position = segments.first?.lowerBound ?? offset
+        length = cursor.length
     }
 
-    /// The stream offset just after the last CONTINUE record.
-    var end: Int { segments.last.map { $0.upperBound } ?? position }
-
     /// True when every byte has been read.
-    var atEnd: Bool { segment >= segments.count || (segment == segments.count - 1 && position >= segments[segment].upperBound) }
+    func atEnd() throws -> Bool {
+        try position >= length && cursor.peekType() != BIFFRecord.continueRecord
+    }
 
     private func cutOff(_ detail: String) -> XLSError {
         .malformedWorkbook("\(what) ends inside \(detail) (a cut-off record or a missing CONTINUE)")
     }
 
-    /// Moves to the next record when the current one is used up; false when there is none.
-    private mutating func ensureByte() -> Bool {
-        while segment < segments.count && position >= segments[segment].upperBound {
-            segment += 1
-            if segment < segments.count { position = segments[segment].lowerBound }
+    /// Moves to the next CONTINUE record when the current one is used up; false when there is none.
+    private mutating func ensureByte() throws -> Bool {
+        while position >= length {
+            guard try cursor.peekType() == BIFFRecord.continueRecord, try cursor.next() else { return false }
+            position = 0
+            length = cursor.length
         }
-        return segment < segments.count
+        return true
     }
 
     mutating func byte(_ detail: @autoclosure () -> String) throws -> Int {
-        guard ensureByte() else { throw cutOff(detail()) }
+        guard try ensureByte() else { throw cutOff(detail()) }
         defer { position += 1 }
-        return stream.u8(position)
+        return cursor.u8(position)
     }
 
     mutating func u16(_ detail: @autoclosure () -> String) throws -> Int {
@@ -220,8 +368,8 @@ struct ContinuedRecord {
     mutating func skip(_ count: Int, _ detail: @autoclosure () -> String) throws {
         var left = count
         while left > 0 {
-            guard ensureByte() else { throw cutOff(detail()) }
-            let step = min(left, segments[segment].upperBound - position)
+            guard try ensureByte() else { throw cutOff(detail()) }
+            let step = min(left, length - position)
             position += step
             left -= step
         }
@@ -230,32 +378,32 @@ struct ContinuedRecord {
     /// `count` characters starting in the given form; a record boundary inside them brings a new flags byte.
     mutating func characters(_ count: Int, highByte: Bool, text: inout BIFFText, _ detail: @autoclosure () -> String) throws -> String {
         if count == 0 { return "" }
-        // No ensureByte() here: characters that start in the next record start with its flags byte.
-        guard segment < segments.count else { throw cutOff(detail()) }
         let bytes = highByte ? 2 * count : count
-        if position + bytes <= segments[segment].upperBound {
+        if position + bytes <= length {
             defer { position += bytes }
-            let p = UnsafePointer(stream.base + position)
-            return highByte ? text.utf16(p, count) : text.compressed(p, count)
+            let p = cursor.body + position
+            return highByte ? text.utf16(p, count) : try text.compressed(p, count)
         }
         text.removeAll()
         var left = count
         var wide = highByte
         var first = true
         while left > 0 {
-            if !first || position >= segments[segment].upperBound {
-                guard position >= segments[segment].upperBound else { throw cutOff(detail()) }
-                segment += 1
-                guard segment < segments.count, !segments[segment].isEmpty else { throw cutOff(detail()) }
-                position = segments[segment].lowerBound
-                wide = stream.u8(position) & 1 != 0
-                position += 1
+            // No ensureByte() here: characters that start in the next record start with its flags byte.
+            if !first || position >= length {
+                guard position >= length else { throw cutOff(detail()) }
+                guard try cursor.peekType() == BIFFRecord.continueRecord, try cursor.next(), cursor.length > 0 else {
+                    throw cutOff(detail())
+                }
+                length = cursor.length
+                wide = cursor.u8(0) & 1 != 0
+                position = 1
             }
             first = false
-            let room = segments[segment].upperBound - position
+            let room = length - position
             let take = min(left, wide ? room / 2 : room)
-            let p = UnsafePointer(stream.base + position)
-            if wide { text.appendUTF16(p, take) } else { text.appendCompressed(p, take) }
+            let p = cursor.body + position
+            if wide { text.appendUTF16(p, take) } else { try text.appendCompressed(p, take) }
             position += wide ? 2 * take : take
             left -= take
             if left > 0 && wide && room % 2 == 1 {

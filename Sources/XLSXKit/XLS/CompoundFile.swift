@@ -1,16 +1,27 @@
-/// An OLE2 compound file (the container a legacy .xls is), held in memory; its streams are read by name.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An OLE2 compound file (the container a legacy .xls is); its streams are read by name.
+///
+/// Only the tables are held (header, FAT, directory, mini FAT and mini stream: under 1% of the file); a big
+/// stream's sectors are read from the file when a reader gets to them (`biffStream(named:)`), so an 80 MB .xls
+/// is never held whole.
 ///
 /// Lenient where real exports are sloppy: Crystal Reports writes files whose size is not the header plus a
 /// whole number of sectors, so the last sector is read as if padded with zeros (only a stream that needs the
 /// missing bytes is refused). Strict where leniency would mean reading garbage: a chain that loops, leaves
 /// the file or ends before its stream does is a `XLSError.compoundFile` naming the stream and the sector.
+/// A stream's whole chain is checked when the stream is opened, so these errors come before any of its bytes.
 public struct CompoundFile: Sendable {
     /// 512 (version 3 files, all .xls seen in practice) or 4096 (version 4).
     public let sectorSize: Int
     /// The names of the stream entries, in directory order.
     public let streamNames: [String]
 
-    private let bytes: [UInt8]
+    private let file: CompoundFileBytes
     /// Sectors in the file, the last one counted even when the file cuts it short.
     private let sectorCount: Int
     private let fat: [UInt32]
@@ -41,12 +52,23 @@ public struct CompoundFile: Sendable {
         var missing: Range<Int>?
     }
 
-    /// Parses the header, the FAT (through the DIFAT), the directory and the mini stream.
+    /// Opens the file at `path`: the tables are read now, stream sectors when a stream is read.
+    public init(path: String) throws {
+        try self.init(file: CompoundFileBytes(path: path))
+    }
+
+    /// Parses a compound file held in memory (a downloaded artifact).
     public init(bytes: [UInt8]) throws {
-        self.bytes = bytes
-        guard bytes.count >= 512 else {
-            throw XLSError.compoundFile("the OLE2 header is cut off: the file has \(bytes.count) bytes, the header alone needs 512")
+        try self.init(file: CompoundFileBytes(bytes: bytes))
+    }
+
+    /// Parses the header, the FAT (through the DIFAT), the directory and the mini stream.
+    private init(file: CompoundFileBytes) throws {
+        self.file = file
+        guard file.count >= 512 else {
+            throw XLSError.compoundFile("the OLE2 header is cut off: the file has \(file.count) bytes, the header alone needs 512")
         }
+        let bytes = try file.bytes(at: 0, count: 512)
         guard bytes.starts(with: Self.signature) else {
             throw XLSError.compoundFile("the file does not start with the OLE2 signature D0 CF 11 E0 A1 B1 1A E1")
         }
@@ -65,7 +87,7 @@ public struct CompoundFile: Sendable {
         let sectorSize = 1 << sectorShift
         self.sectorSize = sectorSize
         // Sector 0 starts after the header sector; a short last sector still counts (read as zero-padded).
-        sectorCount = bytes.count > sectorSize ? (bytes.count - sectorSize + sectorSize - 1) / sectorSize : 0
+        sectorCount = file.count > sectorSize ? (file.count - sectorSize + sectorSize - 1) / sectorSize : 0
         let fatSectorCount = Int(Self.uint32(bytes, 44))
         let firstDirectorySector = Self.uint32(bytes, 48)
         let cutoff = Int(Self.uint32(bytes, 56))
@@ -96,7 +118,7 @@ public struct CompoundFile: Sendable {
                 guard seen.insert(difat).inserted else {
                     throw XLSError.compoundFile("the DIFAT chain loops at sector \(difat)")
                 }
-                let sector = Self.sectorBytes(bytes, Int(difat), sectorSize)
+                let sector = try Self.sectorBytes(file, Int(difat), sectorSize)
                 for i in 0..<perSector where fatSectors.count < fatSectorCount {
                     fatSectors.append(Self.uint32(sector, 4 * i))
                 }
@@ -112,13 +134,13 @@ public struct CompoundFile: Sendable {
             guard Int(sector) < sectorCount else {
                 throw XLSError.compoundFile("the DIFAT lists FAT sector \(position) at sector \(sector), past the end of the file (\(sectorCount) sectors)")
             }
-            let data = Self.sectorBytes(bytes, Int(sector), sectorSize)
+            let data = try Self.sectorBytes(file, Int(sector), sectorSize)
             for i in 0..<(sectorSize / 4) { fat.append(Self.uint32(data, 4 * i)) }
         }
         self.fat = fat
 
         // MARK: Directory
-        let directory = try Self.followChain(bytes, fat: fat, start: firstDirectorySector, sectorSize: sectorSize,
+        let directory = try Self.followChain(file, fat: fat, start: firstDirectorySector, sectorSize: sectorSize,
                                              sectorCount: sectorCount, size: nil, what: "the directory")
         let isVersion3 = Self.uint16(bytes, 26) == 3
         var entries: [DirectoryEntry] = []
@@ -143,7 +165,7 @@ public struct CompoundFile: Sendable {
 
         // MARK: Mini FAT and mini stream
         if firstMiniFATSector != Self.endOfChain && firstMiniFATSector != Self.freeSector {
-            let table = try Self.followChain(bytes, fat: fat, start: firstMiniFATSector, sectorSize: sectorSize,
+            let table = try Self.followChain(file, fat: fat, start: firstMiniFATSector, sectorSize: sectorSize,
                                              sectorCount: sectorCount, size: nil, what: "the mini FAT")
             var miniFAT: [UInt32] = []
             miniFAT.reserveCapacity(table.bytes.count / 4)
@@ -153,7 +175,7 @@ public struct CompoundFile: Sendable {
             miniFAT = []
         }
         if let root = entries.first, root.type == 5, root.size > 0 {
-            miniStream = try Self.followChain(bytes, fat: fat, start: root.startSector, sectorSize: sectorSize,
+            miniStream = try Self.followChain(file, fat: fat, start: root.startSector, sectorSize: sectorSize,
                                               sectorCount: sectorCount, size: root.size, what: "the mini stream (Root Entry)")
         } else {
             miniStream = ChainBytes(bytes: [], missing: nil)
@@ -162,47 +184,43 @@ public struct CompoundFile: Sendable {
 
     /// The bytes of the first stream with this name (compared ignoring case, as OLE2 does), or nil when there is none.
     public func stream(named name: String) throws -> [UInt8]? {
-        guard let entry = entry(named: name) else { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(entry.size)
-        try copy(entry) { result.append(contentsOf: $0) }
-        return result
+        guard let stream = try biffStream(named: name) else { return nil }
+        return try [UInt8](unsafeUninitializedCapacity: stream.count) { buffer, initialized in
+            if let base = buffer.baseAddress { try stream.read(into: base, at: 0, count: stream.count) }
+            initialized = stream.count
+        }
     }
 
-    /// The stream straight into the buffer the BIFF reader keeps, so a big Workbook stream is copied once.
+    /// The stream as the BIFF reader reads it: a small one (in the mini stream) copied, a big one left in the
+    /// file and read sector by sector as the reader walks it. Its whole chain is checked here.
     func biffStream(named name: String) throws -> BIFFStream? {
         guard let entry = entry(named: name) else { return nil }
-        let stream = BIFFStream(count: entry.size)
-        var filled = 0
-        try copy(entry) { piece in
-            piece.withUnsafeBufferPointer { (stream.base + filled).initialize(from: $0.baseAddress!, count: $0.count) }
-            filled += piece.count
+        guard entry.size > 0 else { return BIFFStream(bytes: []) }
+        let what = "stream \(entry.name)"
+        if entry.size < miniStreamCutoff {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(entry.size)
+            try copyFromMiniStream(entry, what: what) { bytes.append(contentsOf: $0) }
+            return BIFFStream(bytes: bytes)
         }
-        return stream
+        var sectors: [UInt32] = []
+        sectors.reserveCapacity((entry.size + sectorSize - 1) / sectorSize)
+        var position = 0
+        try Self.walkChain(fat: fat, start: entry.startSector, sectorSize: sectorSize, sectorCount: sectorCount,
+                           size: entry.size, what: what) { offset, used in
+            let available = max(0, min(used, file.count - offset))
+            guard available == used else {
+                throw XLSError.compoundFile("\(what) needs bytes \(position + available)..<\(position + used) of its \(entry.size), which lie past the end of the file (\(file.count) bytes): the file is truncated")
+            }
+            sectors.append(UInt32(offset / sectorSize - 1))
+            position += used
+        }
+        return BIFFStream(file: file, sectors: sectors, sectorSize: sectorSize, count: entry.size)
     }
 
     private func entry(named name: String) -> DirectoryEntry? {
         let folded = name.lowercased()
         return entries.first { $0.type == 2 && $0.name.lowercased() == folded }
-    }
-
-    /// Hands the stream's bytes to `sink` piece by piece, in order.
-    private func copy(_ entry: DirectoryEntry, to sink: (ArraySlice<UInt8>) -> Void) throws {
-        guard entry.size > 0 else { return }
-        let what = "stream \(entry.name)"
-        if entry.size < miniStreamCutoff {
-            return try copyFromMiniStream(entry, what: what, to: sink)
-        }
-        var position = 0
-        try Self.walkChain(fat: fat, start: entry.startSector, sectorSize: sectorSize, sectorCount: sectorCount,
-                           size: entry.size, what: what) { offset, used in
-            let available = max(0, min(used, bytes.count - offset))
-            guard available == used else {
-                throw XLSError.compoundFile("\(what) needs bytes \(position + available)..<\(position + used) of its \(entry.size), which lie past the end of the file (\(bytes.count) bytes): the file is truncated")
-            }
-            sink(bytes[offset..<(offset + used)])
-            position += used
-        }
     }
 
     /// A small stream, stored in 64-byte mini sectors inside the mini stream and chained by the mini FAT.
@@ -225,7 +243,7 @@ public struct CompoundFile: Sendable {
             let start = Int(current) * Self.miniSectorSize
             let used = min(Self.miniSectorSize, entry.size - index * Self.miniSectorSize)
             if let missing = miniStream.missing, missing.overlaps(start..<(start + used)) {
-                throw XLSError.compoundFile("\(what) lies partly past the end of the file (\(bytes.count) bytes): the file is truncated")
+                throw XLSError.compoundFile("\(what) lies partly past the end of the file (\(file.count) bytes): the file is truncated")
             }
             sink(miniStream.bytes[start..<(start + used)])
             current = miniFAT[Int(current)]
@@ -264,14 +282,14 @@ public struct CompoundFile: Sendable {
 
     /// The bytes along a chain of the container itself (directory, mini FAT, mini stream); a sector the file
     /// cuts short reads as zeros, and `missing` says where, so a stream stored there can still be refused.
-    private static func followChain(_ bytes: [UInt8], fat: [UInt32], start: UInt32, sectorSize: Int, sectorCount: Int,
+    private static func followChain(_ file: CompoundFileBytes, fat: [UInt32], start: UInt32, sectorSize: Int, sectorCount: Int,
                                     size: Int?, what: String) throws -> ChainBytes {
         var result: [UInt8] = []
         if let size { result.reserveCapacity(size) }
         var missing: Range<Int>?
         try walkChain(fat: fat, start: start, sectorSize: sectorSize, sectorCount: sectorCount, size: size, what: what) { offset, used in
-            let available = max(0, min(used, bytes.count - offset))
-            if available > 0 { result.append(contentsOf: bytes[offset..<(offset + available)]) }
+            let available = max(0, min(used, file.count - offset))
+            if available > 0 { result.append(contentsOf: try file.bytes(at: offset, count: available)) }
             if available < used {
                 // Only the file's last sector can be short, so the missing bytes are one range.
                 missing = result.count..<(result.count + used - available)
@@ -292,10 +310,10 @@ public struct CompoundFile: Sendable {
     }
 
     /// One sector's bytes, zero-padded when the file ends inside it.
-    private static func sectorBytes(_ bytes: [UInt8], _ sector: Int, _ sectorSize: Int) -> [UInt8] {
+    private static func sectorBytes(_ file: CompoundFileBytes, _ sector: Int, _ sectorSize: Int) throws -> [UInt8] {
         let offset = (sector + 1) * sectorSize
-        let end = min(offset + sectorSize, bytes.count)
-        var data = offset < end ? Array(bytes[offset..<end]) : []
+        let end = min(offset + sectorSize, file.count)
+        var data = offset < end ? try file.bytes(at: offset, count: end - offset) : []
         if data.count < sectorSize { data.append(contentsOf: repeatElement(0, count: sectorSize - data.count)) }
         return data
     }
@@ -306,5 +324,70 @@ public struct CompoundFile: Sendable {
 
     static func uint32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+    }
+}
+
+/// The bytes of a compound file: an array already in memory, or an open file read with `pread` when asked.
+///
+/// Owns the file descriptor and closes it in `deinit`. `pread` takes its own offset, so readers that share one
+/// (the workbook's globals cursor and a sheet's) never disturb each other.
+final class CompoundFileBytes: @unchecked Sendable {
+    /// The file's size in bytes.
+    let count: Int
+    private let memory: [UInt8]
+    private let descriptor: Int32
+
+    init(bytes: [UInt8]) {
+        memory = bytes
+        count = bytes.count
+        descriptor = -1
+    }
+
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw XLSXError.cannotOpen(reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw XLSXError.cannotOpen(reason: reason)
+        }
+        descriptor = fd
+        count = max(Int(info.st_size), 0)
+        memory = []
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Copies bytes `offset..<offset + count`, which the caller has checked lie inside the file, to `destination`.
+    func read(into destination: UnsafeMutableRawPointer, at offset: Int, count: Int) throws {
+        guard count > 0 else { return }
+        guard descriptor >= 0 else {
+            memory.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+            return
+        }
+        var done = 0
+        while done < count {
+            let n = pread(descriptor, destination + done, count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw XLSError.compoundFile("reading bytes \(offset + done)..<\(offset + count) of the file failed: \(String(cString: strerror(errno)))")
+            }
+            // The size was taken when the file was opened; a file cut short since then is refused, not zero-filled.
+            guard n > 0 else {
+                throw XLSError.compoundFile("the file ended at byte \(offset + done) while bytes up to \(offset + count) were read (it was \(self.count) bytes when opened; did it change?)")
+            }
+            done += n
+        }
+    }
+
+    /// The bytes `offset..<offset + count` as an array (header, table sectors).
+    func bytes(at offset: Int, count: Int) throws -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { try read(into: buffer.baseAddress!, at: offset, count: count) }
+            initialized = count
+        }
     }
 }

@@ -16,6 +16,8 @@ public enum XLSError: Error, Equatable, CustomStringConvertible {
     case malformedSheet(sheet: String, detail: String)
     /// A BOUNDSHEET of a kind that holds no cells (macro sheet, VBA module).
     case notAWorksheet(sheet: String, kind: String)
+    /// A compressed string has a byte 0x80 or above in a code page (CODEPAGE record) this reader does not decode.
+    case unsupportedCodePage(Int)
 
     public var description: String {
         switch self {
@@ -50,6 +52,9 @@ public enum XLSError: Error, Equatable, CustomStringConvertible {
             return "sheet \"\(sheet)\": \(detail)"
         case .notAWorksheet(let sheet, let kind):
             return "sheet \"\(sheet)\" is \(kind), not a worksheet"
+        case .unsupportedCodePage(let codePage):
+            let read = CodePage.supported.map(String.init).joined(separator: ", ")
+            return "the workbook's 8-bit strings are in code page \(codePage) (its CODEPAGE record), which is not read; only code pages \(read) are (re-save it from Excel as .xlsx)"
         }
     }
 }

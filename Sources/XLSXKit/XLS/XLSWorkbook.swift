@@ -6,14 +6,15 @@ import Darwin
 
 /// An open BIFF8 .xls workbook (Excel 97-2003, the format of Crystal Reports exports); sheets decode on demand.
 ///
-/// The whole Workbook stream is held in memory: BIFF8 caps a sheet at 65,536 rows, so it stays a few tens of MB,
-/// and holding it lets a sheet be read in row order even when a writer stored its cells out of order.
+/// Opened from a path, the Workbook stream stays in the file: the globals (sheet list, formats, shared strings)
+/// are read once, and each sheet's records are read from its BOUNDSHEET offset when it is read, through a
+/// small buffer, so memory does not grow with the file (the shared strings excepted: cells refer to them).
 public final class XLSWorkbook {
     /// Sheet names in workbook order (hidden sheets, chart and macro sheets included, as the tabs are).
     public let sheetNames: [String]
     /// True when serials count from 1904-01-01 (the DATEMODE record).
     public let uses1904DateSystem: Bool
-    /// The CODEPAGE record: 1200 (UTF-16) as BIFF8 requires, though some writers say 1252; nil when absent.
+    /// The CODEPAGE record: 1200 (UTF-16) as BIFF8 requires, though some writers say 1252 or 1251; nil when absent.
     public let codePage: Int?
 
     let stream: BIFFStream
@@ -21,6 +22,8 @@ public final class XLSWorkbook {
     let sharedStrings: [String]
     /// Per XF record: does its number format show a date or time.
     let isDateXF: [Bool]
+    /// How compressed strings in the sheets decode (from `codePage`).
+    let characters: CodePage
 
     struct SheetEntry {
         var name: String
@@ -30,9 +33,11 @@ public final class XLSWorkbook {
         var kind: Int
     }
 
-    /// Opens the .xls at `path`; other files are refused with what they really are.
+    /// Opens the .xls at `path`, reading sectors as they are needed; other files are refused with what they really are.
     public convenience init(path: String) throws {
-        try self.init(bytes: readWholeFile(path))
+        let kind = FileKind.sniff(try readWholeFile(path, upTo: 4096))
+        guard kind == .ole2 else { throw XLSError.notXLS(kind) }
+        try self.init(compoundFile: CompoundFile(path: path))
     }
 
     /// Reads an .xls held in memory (a downloaded artifact).
@@ -59,6 +64,7 @@ public final class XLSWorkbook {
         sheets = globals.sheets
         uses1904DateSystem = globals.uses1904
         codePage = globals.codePage
+        characters = CodePage(number: globals.codePage)
         sharedStrings = globals.sharedStrings
         isDateXF = globals.xfFormats.map { globals.customFormatIsDate[$0] ?? NumberFormat.isBuiltInDate($0) }
     }
@@ -99,87 +105,87 @@ private struct Globals {
     var customFormatIsDate: [Int: Bool] = [:]
 
     init(stream: BIFFStream, streamName: String) throws {
-        guard let bof = stream.record(at: 0) else {
+        let cursor = BIFFCursor(stream: stream, at: 0)
+        guard try cursor.next() else {
             throw XLSError.malformedWorkbook("the \(streamName) stream is \(stream.count) bytes, too short for a BOF record")
         }
-        if let version = BIFFRecord.olderBOFs[bof.type] {
+        if let version = BIFFRecord.olderBOFs[cursor.type] {
             throw XLSError.unsupportedBIFFVersion(stream: streamName, version: version)
         }
-        guard bof.type == BIFFRecord.bof, bof.length >= 4 else {
-            throw XLSError.malformedWorkbook("the stream starts with \(BIFFRecord.name(bof.type)), not a BOF record")
+        guard cursor.type == BIFFRecord.bof, cursor.length >= 4 else {
+            throw XLSError.malformedWorkbook("the stream starts with \(BIFFRecord.name(cursor.type)), not a BOF record")
         }
-        let version = stream.u16(bof.body)
+        let version = cursor.u16(0)
         guard version == 0x0600 else { throw XLSError.unsupportedBIFFVersion(stream: streamName, version: version) }
-        guard stream.u16(bof.body + 2) == 0x0005 else {
-            throw XLSError.malformedWorkbook("the first BOF record is of substream type \(biffHex(stream.u16(bof.body + 2), width: 4)), not workbook globals (0x0005)")
+        guard cursor.u16(2) == 0x0005 else {
+            throw XLSError.malformedWorkbook("the first BOF record is of substream type \(biffHex(cursor.u16(2), width: 4)), not workbook globals (0x0005)")
         }
         var text = BIFFText()
-        var offset = bof.body + bof.length
         while true {
-            guard let record = stream.record(at: offset) else {
+            guard try cursor.next() else {
+                let offset = cursor.position
                 throw XLSError.malformedWorkbook(offset >= stream.count
                     ? "the workbook globals end without an EOF record (truncated?)"
                     : "the record at offset \(biffHex(offset)) runs past the end of the stream (\(stream.count) bytes; truncated?)")
             }
-            let body = record.body
-            let length = record.length
+            let length = cursor.length
             func tooShort(_ needed: Int) -> XLSError {
-                .malformedWorkbook("\(BIFFRecord.name(record.type)) record at offset \(biffHex(offset)) is \(length) bytes, shorter than the \(needed) it needs")
+                .malformedWorkbook("\(BIFFRecord.name(cursor.type)) record at offset \(biffHex(cursor.offset)) is \(length) bytes, shorter than the \(needed) it needs")
             }
-            switch record.type {
+            switch cursor.type {
             case BIFFRecord.eof:
                 return
             case BIFFRecord.filePass:
                 throw XLSError.encrypted
             case BIFFRecord.boundSheet:
                 guard length >= 8 else { throw tooShort(8) }
-                let count = stream.u8(body + 6)
-                let wide = stream.u8(body + 7) & 1 != 0
+                let count = cursor.u8(6)
+                let wide = cursor.u8(7) & 1 != 0
                 guard 8 + (wide ? 2 : 1) * count <= length else { throw tooShort(8 + (wide ? 2 : 1) * count) }
-                let p = UnsafePointer(stream.base + body + 8)
-                let name = wide ? text.utf16(p, count) : text.compressed(p, count)
-                let position = Int(stream.u32(body))
+                let p = cursor.body + 8
+                let name = wide ? text.utf16(p, count) : try text.compressed(p, count)
+                let position = Int(cursor.u32(0))
                 guard position < stream.count else {
                     throw XLSError.malformedWorkbook("BOUNDSHEET of sheet \"\(name)\" points at offset \(biffHex(position)), past the end of the stream (\(stream.count) bytes)")
                 }
-                sheets.append(XLSWorkbook.SheetEntry(name: name, offset: position, kind: stream.u8(body + 5)))
+                sheets.append(XLSWorkbook.SheetEntry(name: name, offset: position, kind: cursor.u8(5)))
             case BIFFRecord.dateMode:
                 guard length >= 2 else { throw tooShort(2) }
-                uses1904 = stream.u16(body) == 1
+                uses1904 = cursor.u16(0) == 1
             case BIFFRecord.codePage:
                 guard length >= 2 else { throw tooShort(2) }
-                codePage = stream.u16(body)
+                codePage = cursor.u16(0)
+                // Writers put CODEPAGE before any string (BOUNDSHEET, FORMAT, SST), so every string decodes in it.
+                text.codePage = CodePage(number: codePage)
             case BIFFRecord.format:
                 guard length >= 5 else { throw tooShort(5) }
-                let count = stream.u16(body + 2)
-                let wide = stream.u8(body + 4) & 1 != 0
+                let count = cursor.u16(2)
+                let wide = cursor.u8(4) & 1 != 0
                 guard 5 + (wide ? 2 : 1) * count <= length else { throw tooShort(5 + (wide ? 2 : 1) * count) }
-                let p = UnsafePointer(stream.base + body + 5)
-                let code = wide ? text.utf16(p, count) : text.compressed(p, count)
-                customFormatIsDate[stream.u16(body)] = NumberFormat.isDateFormat(code: code)
+                let p = cursor.body + 5
+                let code = wide ? text.utf16(p, count) : try text.compressed(p, count)
+                customFormatIsDate[cursor.u16(0)] = NumberFormat.isDateFormat(code: code)
             case BIFFRecord.xf:
                 guard length >= 4 else { throw tooShort(4) }
-                xfFormats.append(stream.u16(body + 2))
+                xfFormats.append(cursor.u16(2))
             case BIFFRecord.sst:
-                offset = try readSST(stream: stream, at: offset, text: &text)
-                continue
+                try readSST(cursor: cursor, text: &text)
             default:
                 break
             }
-            offset = body + length
         }
     }
 
-    /// The shared strings (SST and its CONTINUE records); returns the offset after the last CONTINUE.
-    private mutating func readSST(stream: BIFFStream, at offset: Int, text: inout BIFFText) throws -> Int {
-        var reader = ContinuedRecord(stream: stream, recordAt: offset, what: "the SST record at offset \(biffHex(offset))")
+    /// The shared strings: the SST record the cursor is on and its CONTINUE records, which the cursor moves past.
+    private mutating func readSST(cursor: BIFFCursor, text: inout BIFFText) throws {
+        var reader = ContinuedRecord(cursor: cursor, what: "the SST record at offset \(biffHex(cursor.offset))")
         _ = try reader.u32("its header")
         let unique = try reader.u32("its header")
         // Reserve from the declared count, capped so a lying header cannot allocate much.
         sharedStrings.reserveCapacity(min(unique, 1 << 20))
         for index in 0..<unique {
             // Fewer strings than declared is harmless: a cell that refers to a missing one fails by itself.
-            if reader.atEnd { break }
+            if try reader.atEnd() { break }
             let count = try reader.u16("the header of string \(index)")
             let flags = try reader.byte("the header of string \(index)")
             let runs = flags & 0x08 != 0 ? try reader.u16("the header of string \(index)") : 0
@@ -189,13 +195,12 @@ private struct Globals {
             if runs > 0 { try reader.skip(4 * runs, "the formatting runs of string \(index)") }
             if phonetic > 0 { try reader.skip(phonetic, "the phonetic block of string \(index)") }
         }
-        return reader.end
     }
 }
 
 // MARK: - Files
 
-/// The bytes of a file, or of its first `limit` bytes (an .xls is read whole; BIFF8's row limit keeps it small).
+/// The bytes of a file, or of its first `limit` bytes (HTML and CSV reports are read whole; they are small).
 func readWholeFile(_ path: String, upTo limit: Int = .max) throws -> [UInt8] {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { throw XLSXError.cannotOpen(reason: String(cString: strerror(errno))) }
