@@ -9,7 +9,7 @@ import Testing
         (["--start", "09/2026"], "--start \"09/2026\" is not a month (YYYY-MM, e.g. 2026-09)"),
         (["--start", "2026-09", "--months", "0"], "--months \"0\" must be a whole number from 1 to 12"),
         (["--start", "2026-09", "--months", "13"], "--months \"13\" must be a whole number from 1 to 12"),
-        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
     ])
     func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
         let data = DataDir()
