@@ -22,8 +22,8 @@ public enum ZipWriteError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotCreate(let path, let reason): return "\(path): cannot create: \(reason)"
         case .writeFailed(let path, let reason): return "\(path): cannot write: \(reason)"
         case .deflateFailed(let entry, let detail): return "zip entry \(entry): deflate failed: \(detail)"
-        case .tooLarge(let entry, let limit):
-            return "zip entry \(entry) would take the archive past \(byteCount(limit + 1)) (Zip64 is not written)"
+        case .tooLarge(let entry, _):
+            return "zip entry \(entry) would take the archive past 4 GiB, the most a zip without Zip64 holds (Zip64 is not written)"
         case .tooManyEntries(let limit): return "a zip without Zip64 holds at most \(limit) entries"
         case .duplicateEntry(let name): return "zip entry \(name) is written twice"
         case .invalidEntryName(let name): return "\"\(name)\" is not a valid zip entry name"

@@ -142,20 +142,20 @@ private func xml(_ archive: ZipArchive, _ part: String) throws -> XMLElement {
     }
 
     @Test func rowsAreStreamedNotHeld() throws {
-        // 200,000 rows: the writer keeps no row, so this finishes quickly and reads back whole.
+        // 100,000 rows: the writer keeps no row; every one reads back.
         let scratch = try Scratch()
         let path = scratch.path("long.xlsx")
         let writer = try XLSXWriter(path: path)
         try writer.startSheet("Long")
-        for i in 0..<200_000 {
+        for i in 0..<100_000 {
             try writer.appendRow([.text("unit \(i)"), WorkbookCell(.money(cents: Int64(i)))])
         }
         try writer.finish()
         var source = try Workbook(path: path).worksheet(at: 0).rows()
         var count = 0, last: SheetRow?
         while let row = try source.nextRow() { count += 1; last = row }
-        #expect(count == 200_000)
-        #expect(last?.cells == [.text("unit 199999"), .number(1999.99)])
+        #expect(count == 100_000)
+        #expect(last?.cells == [.text("unit 99999"), .number(999.99)])
     }
 
     @Test func badSheetNamesAndValuesAreOneLineErrors() throws {
@@ -168,7 +168,7 @@ private func xml(_ archive: ZipArchive, _ part: String) throws -> XMLElement {
         try writer.startSheet("More")
         #expect(message { try writer.appendRow([.empty, WorkbookCell(.number(.nan))]) } == "sheet \"More\" cell B1: not a finite number")
         #expect(message { try writer.appendRow([WorkbookCell(.date(ExcelDateTime(year: 1899, month: 1, day: 1)))]) }
-                == "sheet \"More\" cell A2: a date before 1900 has no Excel serial")
+                == "sheet \"More\" cell A1: a date before 1900 has no Excel serial", "a refused row is not written: the next takes its number")
         #expect(XLSXWriter.sheetName("nexus/east: [A]", avoiding: []) == "nexus east   A")
         #expect(XLSXWriter.sheetName("Residents", avoiding: ["residents"]) == "Residents (2)")
         #expect(XLSXWriter.sheetName(String(repeating: "y", count: 40), avoiding: []).count == 31)

@@ -94,7 +94,7 @@ private func sampleBytes(_ count: Int, seed: UInt32) -> [UInt8] {
             try writer.write(sampleBytes(60_000, seed: 1))
         }
         let real = ZipWriteError.tooLarge(entry: "xl/worksheets/sheet1.xml", limit: 0xFFFF_FFFE)
-        #expect(real.description == "zip entry xl/worksheets/sheet1.xml would take the archive past 4 GiB (Zip64 is not written)")
+        #expect(real.description == "zip entry xl/worksheets/sheet1.xml would take the archive past 4 GiB, the most a zip without Zip64 holds (Zip64 is not written)")
     }
 
     @Test func mistakesAndBadPathsAreTypedErrors() throws {
