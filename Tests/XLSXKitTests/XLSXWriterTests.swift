@@ -172,6 +172,7 @@ private func xml(_ archive: ZipArchive, _ part: String) throws -> XMLElement {
         #expect(XLSXWriter.sheetName("nexus/east: [A]", avoiding: []) == "nexus east   A")
         #expect(XLSXWriter.sheetName("Residents", avoiding: ["residents"]) == "Residents (2)")
         #expect(XLSXWriter.sheetName(String(repeating: "y", count: 40), avoiding: []).count == 31)
+        #expect(XLSXWriter.sheetName(String(repeating: "y", count: 30) + " z", avoiding: []) == String(repeating: "y", count: 30))
         #expect(throws: XLSXWriteError.noSheets) { try XLSXWriter(path: scratch.path("empty.xlsx")).finish() }
     }
 

@@ -104,11 +104,17 @@ public final class XLSXWriter {
         while name.last == " " || name.last == "'" { name.removeLast() }
         if name.isEmpty { name = "Sheet" }
         let folded = Set(taken.map { $0.lowercased() })
-        var candidate = String(name.prefix(31))
+        // Cut, then trimmed again: a cut may end on the space or apostrophe Excel refuses at the end.
+        func cut(_ count: Int) -> String {
+            var text = String(name.prefix(count))
+            while text.last == " " || text.last == "'" { text.removeLast() }
+            return text
+        }
+        var candidate = cut(31)
         var n = 2
         while folded.contains(candidate.lowercased()) {
             let suffix = " (\(n))"
-            candidate = String(name.prefix(31 - suffix.count)) + suffix
+            candidate = cut(31 - suffix.count) + suffix
             n += 1
         }
         return candidate
