@@ -43,8 +43,8 @@ let package = Package(
         .target(name: "Metrics", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Tenant-ledger reports over unified.db (read-only): lease payment status, ...
         .target(name: "Ledger", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
-        // table / json / csv output and the self-contained HTML dashboard.
-        .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics", "Ledger"]),
+        // table / json / csv / xlsx output and the self-contained HTML dashboard.
+        .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),

@@ -98,7 +98,7 @@ public enum LeaseStatusPage {
     /// `$1,234.56`, as the dashboard writes amounts to the cent.
     static func dollars(_ cents: Int64) -> String { DashboardFormat.money(Money(cents: cents), cents: true) }
 
-    // Okabe-Ito-leaning colors with dark text, so the badges print legibly in grey scale too.
+    // The badge colors are PaymentStatus.badgeColor, shared with the workbook's status fills.
     static let style = """
         body { font: 13px/1.4 system-ui, sans-serif; margin: 24px; color: #1b1b1b; }
         h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 20px 0 2px; }
@@ -110,8 +110,8 @@ public enum LeaseStatusPage {
         td.month { white-space: nowrap; }
         .badge { display: inline-block; border-radius: 3px; padding: 0 4px; margin: 1px 2px 1px 0; font-size: 11px;
                  font-weight: 600; border: 1px solid rgba(0,0,0,.25); }
-        .badge.paid { background: #bfe5c8; } .badge.pending { background: #c6dcf5; }
-        .badge.partial { background: #f7e3a1; } .badge.overdue { background: #f4b5ad; }
+        .badge.paid { background: \(PaymentStatus.paid.badgeColor); } .badge.pending { background: \(PaymentStatus.pending.badgeColor); }
+        .badge.partial { background: \(PaymentStatus.partial.badgeColor); } .badge.overdue { background: \(PaymentStatus.overdue.badgeColor); }
         @page { size: landscape; margin: 12mm; }
         @media print { body { margin: 0; font-size: 10px; } thead th { position: static; }
                        section.property { break-before: page; } section.property:first-of-type { break-before: auto; }

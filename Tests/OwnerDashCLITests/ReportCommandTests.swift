@@ -9,7 +9,8 @@ import Testing
         (["--start", "09/2026"], "--start \"09/2026\" is not a month (YYYY-MM, e.g. 2026-09)"),
         (["--start", "2026-09", "--months", "0"], "--months \"0\" must be a whole number from 1 to 12"),
         (["--start", "2026-09", "--months", "13"], "--months \"13\" must be a whole number from 1 to 12"),
-        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["--start", "2026-09", "--format", "pdf"], "unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
+        (["--start", "2026-09", "--format", "xlsx"], "--format xlsx needs --out FILE (a workbook is never written to the terminal)"),
     ])
     func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
         let data = DataDir()
@@ -83,6 +84,23 @@ import Testing
         #expect(markup.hasPrefix("<!DOCTYPE html>"))
         #expect(markup.contains(#"title="Utilities: billed $40.50, paid $0.00, due 2026-11-01, balance $40.50">U OVERDUE</span>"#))
 
+        // The workbook: read back by `ownerdash sheet dump`, one sheet per property and one naming those without a ledger.
+        let book = data.url.appendingPathComponent("grid.xlsx").path
+        let xlsx = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--format", "xlsx",
+                                      "--out", book, "--data-dir", data.path])
+        #expect(xlsx.status == 0 && xlsx.stdout.isEmpty)
+        let dump = try OwnerDash.run(["sheet", "dump", "--all-sheets", book])
+        #expect(dump.status == 0)
+        #expect(dump.stdout.contains("== yp_riverwalk ==\nLease payment status — yp_riverwalk\n"))
+        #expect(dump.stdout.contains("\nFloor,Unit,Lease,Tenants,Household,Rent,Utilities,Rent,Utilities\n1,101,L1,\"Lee, Ann\",current,PAID,,,OVERDUE\n"))
+        #expect(dump.stdout.contains("== No ledger ==") && dump.stdout.contains("\nnexus_east\n"))
+        let unwritable = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--format", "xlsx",
+                                            "--out", data.url.appendingPathComponent("no/such/dir/grid.xlsx").path,
+                                            "--data-dir", data.path])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.stderr.contains("ownerdash report lease-status: cannot write --out "))
+        #expect(unwritable.stderr.hasSuffix("no/such/dir/grid.xlsx: cannot create: No such file or directory\n"))
+
         let unknown = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--property", "nope", "--data-dir", data.path])
         #expect(unknown.status == 1)
 
@@ -93,6 +111,19 @@ import Testing
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(tracker.stdout.utf8)) as? [String: Any])
         #expect((answer["rows"] as? [Any])?.isEmpty == true)
         #expect(tracker.stderr.contains("nexus_east: no tenant ledger synced for this property"))
+        let trackerBook = data.url.appendingPathComponent("tracker.xlsx").path
+        let trackerXLSX = try OwnerDash.run(["report", "rental-tracker", "--format", "xlsx", "--out", trackerBook,
+                                             "--min-months-behind", "0", "--as-of", "2026-11-20", "--data-dir", data.path])
+        #expect(trackerXLSX.status == 0)
+        let trackerDump = try OwnerDash.run(["sheet", "dump", "--all-sheets", trackerBook])
+        #expect(trackerDump.stdout.contains("== Residents =="))
+        // Balance = every charge less every payment (none synced here); no rent month missing.
+        #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",current,1440.5,0,\n"))
+        #expect(trackerDump.stdout.contains("== Open charges and payments =="))
+        #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",owed,2026-11-01,2026-11,water,40.5\n"))
+        let noOut = try OwnerDash.run(["report", "rental-tracker", "--format", "xlsx", "--data-dir", data.path])
+        #expect(noOut.status == 1)
+        #expect(noOut.stderr == "error: ownerdash report rental-tracker: --format xlsx needs --out FILE (a workbook is never written to the terminal)\n")
         let badSort = try OwnerDash.run(["report", "rental-tracker", "--sort", "age", "--data-dir", data.path])
         #expect(badSort.status == 1)
         #expect(badSort.stderr == "error: ownerdash report rental-tracker: --sort \"age\" must be balance, name or unit\n")

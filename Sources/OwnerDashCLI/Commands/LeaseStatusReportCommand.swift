@@ -17,7 +17,7 @@ struct LeaseStatusReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "judge 'past due' on this date (default: each property's date)"),
-        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        .option("--format", "table|json|csv|xlsx|html", help: "output format (default table); xlsx a workbook (needs --out), html a printable page"),
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -29,9 +29,12 @@ struct LeaseStatusReportCommand: Command {
           PENDING  else (billed, not yet due)
         blank when there was no such billing. The table shows both statuses per month (R = rent, U = utilities);
         json and csv add billed, paid, balance and due date per month and kind; html is one self-contained,
-        printable page with colored badges whose tooltips give those figures. A property without a tenant
-        ledger is named on stderr and in the no_ledger table, never shown as zeros.
-        Exit 1: bad usage (--start not YYYY-MM, --months not 1-12, unknown property); 3: no unified.db.
+        printable page with colored badges whose tooltips give those figures; xlsx (with --out FILE) is a
+        workbook with a sheet per property, the status cells filled in the badge colors and a comment on
+        each with those figures. A property without a tenant ledger is named on stderr and in the no_ledger
+        table (the "No ledger" sheet), never shown as zeros.
+        Exit 1: bad usage (--start not YYYY-MM, --months not 1-12, unknown property, xlsx without --out);
+        3: no unified.db.
         """
 
     let global: GlobalOptions
@@ -40,8 +43,9 @@ struct LeaseStatusReportCommand: Command {
     let includeInactive: Bool
     let properties: [String]
     let asOf: LocalDate?
-    /// nil: the HTML page.
+    /// nil: the HTML page or the workbook (`formatName`).
     let format: OutputFormat?
+    let formatName: String
     let out: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -60,10 +64,11 @@ struct LeaseStatusReportCommand: Command {
         }
         self.months = months
         includeInactive = parsed.flag("--include-inactive")
-        let options = try LedgerReportOptions(parsed, command: command, formats: ["table", "json", "csv", "html"])
+        let options = try LedgerReportOptions(parsed, command: command, formats: ["table", "json", "csv", LedgerReportOptions.workbook, "html"])
         properties = options.properties
         asOf = options.asOf
         format = OutputFormat(rawValue: options.formatName)
+        formatName = options.formatName
         out = options.out
     }
 
@@ -80,6 +85,12 @@ struct LeaseStatusReportCommand: Command {
         ]
         let result = report.result(detailed: format != .table, parameters: parameters)
         for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
+        if formatName == LedgerReportOptions.workbook, let out {
+            try session.writeWorkbook(to: out) {
+                try LeaseStatusWorkbook.write(report, generatedAt: DashboardCommand.timestamp(Date()), to: $0)
+            }
+            return .success
+        }
         let text = format.map { MetricOutput.render(result, as: $0) }
             ?? LeaseStatusPage.render(report, generatedAt: DashboardCommand.timestamp(Date()))
         try session.write(text, to: out)

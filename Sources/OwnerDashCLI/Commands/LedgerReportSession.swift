@@ -2,6 +2,7 @@ import Foundation
 import OwnerDashCore
 import SQLiteKit
 import Sync
+import XLSXKit
 
 /// What every `ownerdash report ...` command does around its report: open unified.db read-only, check the properties
 /// asked for, and write the output to stdout or `--out FILE`.
@@ -41,6 +42,16 @@ struct LedgerReportSession {
             throw UsageError("\(command): cannot write --out \(out): \(error.localizedDescription)")
         }
     }
+
+    /// Writes a workbook to `out` through `body` (ReportWorkbook, LeaseStatusWorkbook ...); a failure is one line
+    /// naming the file, and nothing is left under its name.
+    func writeWorkbook(to out: String, _ body: (String) throws -> Void) throws {
+        do {
+            try body(out)
+        } catch let error as XLSXWriteError {
+            throw UsageError("\(command): cannot write --out \(out): \(error.description)")
+        }
+    }
 }
 
 /// The options every ledger report takes: which properties, the as-of date, the output format and file.
@@ -65,5 +76,11 @@ struct LedgerReportOptions {
             throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(formats.joined(separator: ", ")))")
         }
         out = parsed.value("--out")
+        if formatName == LedgerReportOptions.workbook && out == nil {
+            throw UsageError("\(command): --format xlsx needs --out FILE (a workbook is never written to the terminal)")
+        }
     }
+
+    /// The `--format` value of the .xlsx workbook, which only goes to `--out FILE`.
+    static let workbook = "xlsx"
 }

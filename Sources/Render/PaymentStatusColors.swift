@@ -1,0 +1,14 @@
+import Ledger
+
+extension PaymentStatus {
+    /// The badge color of the status, one place for the HTML page's badges and the workbook's status fills:
+    /// Okabe-Ito-leaning pastels under dark text, so they print legibly in grey scale too.
+    var badgeColor: String {
+        switch self {
+        case .paid: "#bfe5c8"
+        case .pending: "#c6dcf5"
+        case .partial: "#f7e3a1"
+        case .overdue: "#f4b5ad"
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+@testable import Ledger
+import Metrics
+@testable import Render
+import SQLiteKit
+import Testing
+import XLSXKit
+import XMLKit
+import ZipKit
+
+/// A written workbook opened for checking: its values through OwnerDash's reader, its styles and comments as XML.
+private struct WrittenWorkbook {
+    let path: String
+    let archive: ZipArchive
+    let book: Workbook
+
+    init(_ path: String) throws {
+        self.path = path
+        archive = try ZipArchive(path: path)
+        book = try Workbook(path: path)
+    }
+
+    func rows(_ sheet: String) throws -> [SheetRow] {
+        var source = try book.worksheet(named: sheet).rows()
+        var rows: [SheetRow] = []
+        while let row = try source.nextRow() { rows.append(row) }
+        return rows
+    }
+
+    func xml(_ part: String) throws -> XMLElement {
+        try #require(try XMLDocument(bytes: archive.contents(named: part)).root)
+    }
+
+    /// The solid fill color (`BFE5C8`) of a cell, nil when it has none.
+    func fill(sheet number: Int, cell: String) throws -> String? {
+        let sheet = try xml("xl/worksheets/sheet\(number).xml")
+        let styles = try xml("xl/styles.xml")
+        guard let c = sheet.descendants(named: "c").first(where: { $0.attribute("r") == cell }),
+              let s = c.attribute("s").flatMap(Int.init) else { return nil }
+        let xf = try #require(styles.child(named: "cellXfs")).children(named: "xf")[s]
+        let fill = try #require(styles.child(named: "fills")).children(named: "fill")[Int(xf.attribute("fillId") ?? "0") ?? 0]
+        return fill.descendants(named: "fgColor").first?.attribute("rgb").map { String($0.dropFirst(2)) }
+    }
+
+    /// Cell reference -> comment text of a sheet.
+    func comments(sheet number: Int) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for comment in try xml("xl/comments\(number).xml").descendants(named: "comment") {
+            out[comment.attribute("ref") ?? ""] = comment.text
+        }
+        return out
+    }
+}
+
+private final class Scratch {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-\(UUID().uuidString)")
+    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+@Suite struct LeaseStatusWorkbookTests {
+    @Test func theGridHasTheBadgeColorsAndACommentPerStatusCell() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("lease-status.xlsx")
+        try LeaseStatusWorkbook.write(LeaseStatusPageTests.report, generatedAt: "2026-11-22 14:00", to: path)
+        let workbook = try WrittenWorkbook(path)
+        #expect(workbook.book.sheetNames == ["yp_riverwalk", "No ledger"])
+
+        let rows = try workbook.rows("yp_riverwalk")
+        #expect(rows[0].cells == [.text("Lease payment status — yp_riverwalk")])
+        #expect(rows[1][0] == .text("As of 2026-11-20 (past due = due before it) · months 2026-10 to 2026-11 · written 2026-11-22 14:00"))
+        #expect(rows[2].cells == [.empty, .empty, .empty, .empty, .empty, .text("2026-10"), .empty, .text("2026-11")])
+        #expect(rows[3].cells.map { if case .text(let t) = $0 { t } else { "" } }
+                == ["Floor", "Unit", "Lease", "Tenants", "Household", "Rent", "Utilities", "Rent", "Utilities"])
+        #expect(rows[4].cells == [.text("1"), .text("101"), .text("L1"), .text("Lee, Ann; Lee, Bo"), .text("current"),
+                                  .text("PAID"), .empty, .text("OVERDUE"), .text("PENDING")])
+        #expect(rows[5].cells.prefix(5) == [.text("2"), .text("201"), .text("t2"), .text("O'Neil <Kim> & Co"), .text("current")])
+        #expect(rows[5].cells.dropFirst(5).allSatisfy { $0 == .empty }, "nothing billed: blank, not a status")
+
+        // The same colors as the HTML badges, taken from the one place both use.
+        #expect(try workbook.fill(sheet: 1, cell: "F5") == "BFE5C8")
+        #expect(try workbook.fill(sheet: 1, cell: "H5") == "F4B5AD")
+        #expect(try workbook.fill(sheet: 1, cell: "I5") == "C6DCF5")
+        #expect(try workbook.fill(sheet: 1, cell: "G5") == nil)
+        for status in PaymentStatus.allCases {
+            let hex = String(status.badgeColor.dropFirst()).uppercased()
+            #expect(LeaseStatusPage.style.contains("background: \(status.badgeColor)") && hex.count == 6)
+        }
+
+        let comments = try workbook.comments(sheet: 1)
+        #expect(comments.count == 3, "one comment per status cell, none on blank cells")
+        #expect(comments["H5"] == "Rent 2026-11: OVERDUE\nbilled $1,400.00\npaid $500.00\ndue 2026-11-01\nbalance $900.00")
+        #expect(comments["I5"] == "Utilities 2026-11: PENDING\nbilled $40.50\npaid $0.00\ndue 2026-11-25\nbalance $40.50")
+        _ = try workbook.xml("xl/drawings/vmlDrawing1.vml")
+
+        let sheet = try workbook.xml("xl/worksheets/sheet1.xml")
+        let pane = try #require(sheet.descendants(named: "pane").first)
+        #expect(pane.attribute("ySplit") == "4" && pane.attribute("xSplit") == "5" && pane.attribute("state") == "frozen")
+        #expect(sheet.descendants(named: "autoFilter").first?.attribute("ref") == "A4:I6")
+        #expect(sheet.descendants(named: "mergeCell").map { $0.attribute("ref") } == ["F3:G3", "H3:I3"])
+
+        let noLedger = try workbook.rows("No ledger")
+        #expect(noLedger.last?.cells == [.text("nexus_east")])
+    }
+}
+
+@Suite struct ReportWorkbookTests {
+    static let result = MetricResult(
+        metric: "rental-tracker",
+        parameters: [.init("properties", .list(["yp"])), .init("as_of", .null), .init("min_months_behind", .integer(1))],
+        tables: [
+            MetricTable(name: "rows", title: "Residents behind on rent",
+                        columns: [.init("unit", .text), .init("balance", .money), .init("months_behind", .count),
+                                  .init("last_payment", .date), .init("occupancy", .percent), .init("psf", .decimal(2)),
+                                  .init("period", .month)],
+                        rows: [[.text("101"), .real(2340.5), .integer(2), .text("2026-11-05"), .real(95.35), .real(1.625), .text("2026-10")],
+                               [.text("201"), .real(-12.25), .integer(0), .null, .null, .null, .text("2026-11")],
+                               [.text("301"), .integer(7), .integer(1), .text("not a date"), .real(0), .real(0), .null]],
+                        total: [.text("total"), .real(2335.25), .integer(3), .null, .null, .null, .null]),
+            MetricTable(name: "paid", title: "What they paid since the first month missing",
+                        columns: [.init("date", .date), .init("amount", .money)], rows: [[.text("2026-11-05"), .real(500)]]),
+        ])
+
+    @Test func aMetricResultIsAWorkbookInOneCallWithTypedCells() throws {
+        let scratch = try Scratch()
+        let path = scratch.path("tracker.xlsx")
+        try ReportWorkbook.write(Self.result, to: path)
+        let workbook = try WrittenWorkbook(path)
+        // Titles that fit name the tabs; a long one falls back to the table's JSON name.
+        #expect(workbook.book.sheetNames == ["Residents behind on rent", "paid"])
+        let rows = try workbook.rows("Residents behind on rent")
+        #expect(rows[0].cells == [.text("Residents behind on rent")])
+        #expect(rows[1].cells == [.text("properties: yp · min months behind: 1")])
+        #expect(rows[2].cells == ["Unit", "Balance", "Months behind", "Last payment", "Occupancy", "Psf", "Period"].map { .text($0) })
+        #expect(rows[3].cells == [.text("101"), .number(2340.5), .number(2), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
+                                  .number(95.35), .number(1.625), .text("2026-10")])
+        #expect(rows[4].cells == [.text("201"), .number(-12.25), .number(0), .empty, .empty, .empty, .text("2026-11")])
+        // Text that is not a date stays text, never a zero or a blank.
+        #expect(rows[5].cells == [.text("301"), .number(7), .number(1), .text("not a date"), .number(0), .number(0)])
+        #expect(rows[6].cells == [.text("total"), .number(2335.25), .number(3)])
+        let sheet = try workbook.xml("xl/worksheets/sheet1.xml")
+        #expect(sheet.descendants(named: "autoFilter").first?.attribute("ref") == "A3:G6", "the total row is outside the filter")
+        #expect(sheet.descendants(named: "pane").first?.attribute("ySplit") == "3")
+        let formats = try workbook.xml("xl/styles.xml").descendants(named: "numFmt").compactMap { $0.attribute("formatCode") }
+        #expect(Set(formats) == ["#,##0.00;(#,##0.00)", "yyyy-mm-dd", "0.00\"%\"", "0.00"])
+        #expect(try workbook.rows("paid").last?.cells == [.date(ExcelDateTime(year: 2026, month: 11, day: 5)), .number(500)])
+    }
+
+    @Test func columnsAreFittedToWhatTheyShow() {
+        let money = ReportWorkbook.fittedWidth(WorkbookColumn("balance", .money), values: [.real(1_234_567.5)], total: nil)
+        #expect(money == Double("$1,234,567.50".count + 2))
+        #expect(ReportWorkbook.fittedWidth(WorkbookColumn("x", .text), values: [SQLValue](), total: nil) == 6)
+        #expect(ReportWorkbook.fittedWidth(WorkbookColumn("x", .text), values: [.text(String(repeating: "n", count: 99))], total: nil) == 60)
+    }
+}
+
+@Suite struct RentalTrackerWorkbookTests {
+    @Test func residentsAndTheirOpenChargesAndPaymentsAreTwoSheets() throws {
+        let tracker = RentalTracker(
+            residents: [.init(property: "yp", unit: "101", residentID: "t1", name: "Lee, Ann", status: "current",
+                              balanceCents: 94_000, monthsMissing: ["2026-10", "2026-11"],
+                              owed: [.init(dueDate: "2026-10-01", period: "2026-10", code: "water", amountCents: 4_000),
+                                     .init(dueDate: "2026-11-01", period: "2026-11", code: "rent", amountCents: 90_000)],
+                              paid: [.init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000, period: "2026-11", unit: "101")])],
+            noLedger: [], asOf: ["yp": "2026-11-20"])
+        let result = tracker.result(parameters: [.init("properties", .list(["yp"])), .init("as_of", .null)])
+        let scratch = try Scratch()
+        let path = scratch.path("tracker.xlsx")
+        try RentalTrackerWorkbook.write(tracker, result: result, generatedAt: "2026-11-22 14:00", to: path)
+        let workbook = try WrittenWorkbook(path)
+        #expect(workbook.book.sheetNames == ["Residents", "Open charges and payments"])
+        let residents = try workbook.rows("Residents")
+        #expect(residents[1].cells == [.text("as of 2026-11-20 · properties: yp · written 2026-11-22 14:00")])
+        #expect(residents[3].cells == [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("current"), .number(940),
+                                       .number(2), .text("2026-10 2026-11"), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
+                                       .number(500)])
+        #expect(residents[4].cells == [.text("total"), .empty, .empty, .empty, .empty, .number(940), .number(1)])
+        let entries = try workbook.rows("Open charges and payments")
+        #expect(entries.dropFirst(3).map(\.cells) == [
+            [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("owed"), .date(ExcelDateTime(year: 2026, month: 10, day: 1)),
+             .text("2026-10"), .text("water"), .number(40)],
+            [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("owed"), .date(ExcelDateTime(year: 2026, month: 11, day: 1)),
+             .text("2026-11"), .text("rent"), .number(900)],
+            [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("paid"), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
+             .text("2026-11"), .text("ACH 77"), .number(500)],
+        ])
+    }
+}
