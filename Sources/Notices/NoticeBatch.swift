@@ -31,9 +31,9 @@ public enum NoticeBatch {
                 "units": person.units.map { "\($0.unit) (\(propertyNames[$0.property] ?? $0.property))" }.joined(separator: ", "),
                 "property": properties.joined(separator: ", "),
                 "total": dollars(person.totalCents),
-                "due_date": lines.compactMap(\.1.dueDate).min() ?? "",
+                "due_date": lines.compactMap { $0.1.dueDate }.min() ?? "",
                 "as_of": dates.last ?? "",
-                "month_count": String(Set(lines.map(\.1.period)).count),
+                "month_count": String(Set(lines.map { $0.1.period }).count),
             ]
             let months = lines.map { unit, month in
                 ["period": month.period, "amount": dollars(month.amountCents), "unit": unit.unit,

@@ -91,18 +91,22 @@ public struct NoticeDelivery {
     /// The JSON a webhook receives: who, what is owed (per unit and month), the total, the hash and the notice text.
     static func body(_ notice: Notice) -> [UInt8] {
         let person = notice.person
+        func nullable(_ value: String?) -> Any {
+            if let value { return value }
+            return NSNull()
+        }
         let object: [String: Any] = [
             "debtor": person.key,
-            "name": person.name ?? NSNull(),
-            "email": person.email ?? NSNull(),
-            "phone": person.phone ?? NSNull(),
+            "name": nullable(person.name),
+            "email": nullable(person.email),
+            "phone": nullable(person.phone),
             "total": Double(person.totalCents) / 100,
             "content_hash": notice.contentHash,
             "file": notice.fileName,
             "units": person.units.map { unit -> [String: Any] in
                 ["property": unit.property, "unit": unit.unit, "resident_id": unit.residentID,
                  "balance": Double(unit.balanceCents) / 100,
-                 "months": unit.months.map { ["period": $0.period, "due_date": $0.dueDate ?? NSNull(),
+                 "months": unit.months.map { ["period": $0.period, "due_date": nullable($0.dueDate),
                                               "amount": Double($0.amountCents) / 100] as [String: Any] }]
             },
             "text": notice.text,

@@ -497,6 +497,8 @@ class Generator:
         rest = [r for r in current if id(r) not in taken]
         rng.shuffle(rest)
         pairs.append((rest[0], rest[1]))
+        targets = {id(target) for _, target in pairs}
+        converted = [pr for pr in p.prospects if pr.res is not None and id(pr.res) in targets]
         for source, target in pairs:
             target.first, target.last = source.first, source.last
             target.email, target.phone = source.email, source.phone
@@ -504,7 +506,7 @@ class Generator:
                 mid, _, _, rel = target.members[0]
                 target.members[0] = (mid, source.first, source.last, rel)
             # A prospect converted into this household carries its name too (the leasing funnel names it).
-            for pr in p.prospects:
+            for pr in converted:
                 if pr.res is target:
                     pr.first, pr.last, pr.email, pr.phone = source.first, source.last, source.email, source.phone
             p.multi_unit_persons.append({"name": source.name, "email": source.email, "phone": source.phone,

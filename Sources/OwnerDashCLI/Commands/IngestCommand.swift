@@ -160,10 +160,10 @@ struct IngestCommand: Command {
             log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
             return code
         }
-        let notices = try notices(noticeTemplate, properties: properties.map(\.key).filter(synced.contains),
-                                  runID: result.runID.value, output: output, log: log)
+        let noticesCode = try notices(noticeTemplate, properties: properties.map(\.key).filter { synced.contains($0) },
+                                      runID: result.runID.value, output: output, log: log)
         // The worse of the two: 3 (nothing done) over 2 (some items failed) over 0.
-        return ExitCode(rawValue: max(code.rawValue, notices.rawValue)) ?? .failure
+        return ExitCode(rawValue: max(code.rawValue, noticesCode.rawValue)) ?? .failure
     }
 
     /// The nightly notices step: write them (and send them, with a webhook) under the data directory's lock.

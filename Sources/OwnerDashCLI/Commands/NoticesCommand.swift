@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import Ledger
 import Notices
 import OwnerDashCore
