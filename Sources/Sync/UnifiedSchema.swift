@@ -439,5 +439,30 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, month, gl_account)
             ) STRICT;
             """),
+        Migration(version: 5, name: "debtor notices", sql: """
+            -- Which debtor notice (its content hash) went to whom, when and through which channel, so a nightly run
+            -- sends only new or changed notices. A history, not current state: no foreign key to anything a sync
+            -- replaces (no ON DELETE CASCADE from unified_properties or unified_residents), and sync never deletes
+            -- from it.
+            CREATE TABLE notices_sent (
+                id                  INTEGER PRIMARY KEY,
+                debtor_key          TEXT    NOT NULL,
+                debtor_name         TEXT,
+                email               TEXT,
+                phone               TEXT,
+                properties          TEXT    NOT NULL,
+                resident_ids        TEXT    NOT NULL,
+                total               REAL    NOT NULL,
+                content_hash        TEXT    NOT NULL,
+                channel             TEXT    NOT NULL CHECK (channel IN ('webhook')),
+                destination         TEXT    NOT NULL,
+                sent_at             TEXT    NOT NULL,
+                http_status         INTEGER,
+                attempts            INTEGER NOT NULL,
+                run_id              TEXT,
+                UNIQUE (debtor_key, content_hash, channel, destination)
+            ) STRICT;
+            CREATE INDEX notices_sent_by_time ON notices_sent (sent_at);
+            """),
     ]
 }

@@ -311,6 +311,7 @@ class Property:
         self.residencies, self.prospects, self.events = [], [], []
         self.rentable_items = []
         self.audit_exceptions = []
+        self.multi_unit_persons = []
         self.address = None
         self.site_number = None
 
@@ -474,7 +475,44 @@ class Generator:
         for r in p.residencies:
             self.gen_ledger(p, r, rng)
         self.gen_activity(p, rng)
+        self.share_households(p)
         return p
+
+    def share_households(self, p):
+        """A few people rent two units: after everything else is generated, with an RNG of its own (seeded from the
+        main seed), a handful of current households take the name, e-mail and phone of another current household of
+        the same property. Nothing else is drawn differently, so the rest of the output is unchanged; the pairs are
+        recorded in p.multi_unit_persons for the truth (debtors are grouped by person across units)."""
+        rng = Rng("%s:%s:multi-unit" % (self.seed, p.key))
+        current = [r for r in p.residencies if r.status == "current" and r.leases]
+        owing = [r for r in current if r.charge_total - r.payment_total > 0]
+        p.multi_unit_persons = []
+        if len(current) < 6:
+            return
+        # Two pairs where both units owe (the person's debt adds up across units), one where either may.
+        pool = owing[:] if len(owing) >= 4 else []
+        rng.shuffle(pool)
+        pairs = [(pool[0], pool[1]), (pool[2], pool[3])] if pool else []
+        taken = {id(r) for pair in pairs for r in pair}
+        rest = [r for r in current if id(r) not in taken]
+        rng.shuffle(rest)
+        pairs.append((rest[0], rest[1]))
+        targets = {id(target) for _, target in pairs}
+        converted = [pr for pr in p.prospects if pr.res is not None and id(pr.res) in targets]
+        for source, target in pairs:
+            target.first, target.last = source.first, source.last
+            target.email, target.phone = source.email, source.phone
+            if target.members:
+                mid, _, _, rel = target.members[0]
+                target.members[0] = (mid, source.first, source.last, rel)
+            # A prospect converted into this household carries its name too (the leasing funnel names it).
+            for pr in converted:
+                if pr.res is target:
+                    pr.first, pr.last, pr.email, pr.phone = source.first, source.last, source.email, source.phone
+            p.multi_unit_persons.append({"name": source.name, "email": source.email, "phone": source.phone,
+                                         "resident_ids": [str(source.id), str(target.id)],
+                                         "tenant_codes": [source.tcode, target.tcode],
+                                         "units": [source.unit.number, target.unit.number]})
 
     def next_id(self, kind):
         self.ids[kind] += 1

@@ -306,6 +306,8 @@ def property_truth(g, p, include_ledger=True):
     t["units"] = unit_rows(p, as_of)
     if include_ledger:
         t["ledger"] = ledger_truth(g, p)
+    # Households sharing one person's name, e-mail and phone (one person renting two units).
+    t["multi_unit_persons"] = getattr(p, "multi_unit_persons", [])
     return t
 
 

@@ -1,7 +1,9 @@
 import Fetch
 import Foundation
 import Ingest
+import Notices
 import OwnerDashCore
+import Sync
 
 /// `ownerdash ingest`: Fetch, load and sync the selected properties as one recorded run.
 struct IngestCommand: Command {
@@ -15,6 +17,9 @@ struct IngestCommand: Command {
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's)"),
         .option("--trigger", "ingest|schedule", help: "recorded as the run's trigger (default: $OWNERDASH_TRIGGER, else ingest)"),
+        .flag("--notices", help: "after a sync that succeeded, write the debtor notices (as 'notices generate')"),
+        .option("--notices-webhook", "URL", help: "with --notices: also send the new or changed ones there (as 'notices send')"),
+        .option("--notices-template", "FILE", help: "with --notices: the notice template (default: the built-in one)"),
     ]
     static let discussion = """
         One run: fetch (as 'ownerdash fetch') into data/landing/<run_id>/, load what landed (as 'load --run'),
@@ -30,6 +35,11 @@ struct IngestCommand: Command {
         stdout: the run id, then a summary (artifacts fetched and failed, rows loaded, properties synced and
         failed, status). Progress and every failure (one line each) go to stderr.
 
+        --notices (nightly): once the run has synced at least one property, the debtor notices of the
+        selected properties are written to DATA_DIR/notices (as 'notices generate'), and with
+        --notices-webhook sent (as 'notices send': only new or changed notices; a notice that fails makes
+        the run exit 2).
+
         Exit codes: 0 every item succeeded; 2 partial: some items failed (listed on stderr; everything else
         is committed); 3 nothing could be done (another ingest holds the lock, or nothing could be fetched).
         """
@@ -42,6 +52,9 @@ struct IngestCommand: Command {
     let parallel: Int
     let caBundle: String?
     let trigger: String
+    /// `--notices`: the template to write notices with after the sync; nil: no notices.
+    let noticeTemplate: NoticeTemplate?
+    let noticesWebhook: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -76,6 +89,23 @@ struct IngestCommand: Command {
             throw UsageError("ownerdash ingest: --trigger must be ingest or schedule, not \"\(trigger)\"")
         }
         self.trigger = trigger
+        if parsed.flag("--notices") {
+            do {
+                noticeTemplate = try parsed.value("--notices-template").map { try NoticeTemplate(path: $0) }
+                    ?? NoticeTemplate(text: NoticeTemplate.builtIn, source: "built-in template")
+            } catch let error as NoticeTemplateError {
+                throw UsageError("ownerdash ingest: \(error.description)")
+            }
+            noticesWebhook = try parsed.value("--notices-webhook").map {
+                try NoticesSendCommand.webhook($0, option: "--notices-webhook", command: "ownerdash ingest")
+            }
+        } else {
+            for option in ["--notices-webhook", "--notices-template"] where parsed.value(option) != nil {
+                throw UsageError("ownerdash ingest: \(option) needs --notices")
+            }
+            noticeTemplate = nil
+            noticesWebhook = nil
+        }
     }
 
     /// The command as recorded in etl_runs.command: the options that shaped the run, in a fixed order.
@@ -87,6 +117,7 @@ struct IngestCommand: Command {
         if asOfGiven { words += ["--as-of", asOf.iso] }
         words += ["--parallel", String(parallel)]
         if let caBundle { words += ["--ca-bundle", caBundle] }
+        if noticeTemplate != nil { words.append("--notices") }
         return words.joined(separator: " ")
     }
 
@@ -122,7 +153,36 @@ struct IngestCommand: Command {
                       + failures.map { "\($0.stage.rawValue) \($0.artifact ?? $0.property ?? "")" }.joined(separator: ", ")
                       + " (ownerdash runs show \(result.runID.value))")
         }
-        return ExitCode(rawValue: result.exitCode) ?? .failure
+        let code = ExitCode(rawValue: result.exitCode) ?? .failure
+        guard let noticeTemplate else { return code }
+        let synced = result.syncs.filter { $0.error == nil }.map(\.property)
+        guard !synced.isEmpty else {
+            log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
+            return code
+        }
+        let noticesCode = try notices(noticeTemplate, properties: properties.map(\.key).filter { synced.contains($0) },
+                                      runID: result.runID.value, output: output, log: log)
+        // The worse of the two: 3 (nothing done) over 2 (some items failed) over 0.
+        return ExitCode(rawValue: max(code.rawValue, noticesCode.rawValue)) ?? .failure
+    }
+
+    /// The nightly notices step: write them (and send them, with a webhook) under the data directory's lock.
+    private func notices(_ template: NoticeTemplate, properties: [String], runID: String, output: StandardOutput,
+                         log: Diagnostics) throws -> ExitCode {
+        let lock = try global.writerLock(command: "ingest --notices", log: log)
+        defer { lock.release() }
+        let selection = NoticeSelection(template: template, properties: properties)
+        let store = try UnifiedStore(dataDirectory: global.dataDirectory)
+        let notices = try selection.notices(database: store.database, properties: properties,
+                                            command: "ownerdash ingest", log: log)
+        output.write(try NoticesGenerateCommand.write(notices, to: global.dataDirectory.notices, dryRun: false,
+                                                      command: "ownerdash ingest"))
+        guard let noticesWebhook else { return .success }
+        let (text, code) = try NoticesSendCommand.send(selection, webhook: noticesWebhook, dryRun: false,
+                                                       dataDirectory: global.dataDirectory, runID: runID,
+                                                       command: "ownerdash ingest", log: log)
+        output.write(text)
+        return code
     }
 
     /// The stdout summary after the run line.

@@ -1,0 +1,207 @@
+import Foundation
+import Ingest
+import Ledger
+import Notices
+import OwnerDashCore
+import SQLiteKit
+import Sync
+
+/// `ownerdash notices generate`: one notice file per debtor, from a template, plus a CSV manifest.
+struct NoticesGenerateCommand: Command {
+    static let names = ["notices", "generate"]
+    static let abstract = "Write one past-due notice per debtor (from a template) and a manifest with each notice's hash."
+    static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
+        .option("--out", "DIR", help: "where the notices go (default DATA_DIR/notices)"),
+        .flag("--dry-run", help: "print what would be written; write nothing"),
+    ]
+    static let discussion = """
+        The debtors are those of 'ownerdash report debtors' (same --property, --as-of and --min-debt). Each
+        notice is rendered from the template (default: a built-in plain-text notice) and written to
+        DIR/<name>-<id>.txt; DIR/manifest.csv lists debtor, name, file, total and the SHA-256 of the notice.
+        Notices hold nothing that changes from run to run (no generation time), so the same ledger gives the
+        same files and hashes. Notices of an earlier run whose debtor no longer owes are removed.
+
+        Template placeholders: {{name}} {{email}} {{phone}} {{contact}} {{units}} {{property}} {{total}}
+        {{due_date}} (the oldest month's due date) {{as_of}} {{month_count}}, and one repeated block
+        {{#months}} ... {{/months}} with {{period}} {{amount}} {{unit}} {{property}} {{due_date}} per month
+        line. An unknown placeholder is a one-line error naming it and the template file (exit 1).
+        """
+
+    let global: GlobalOptions
+    let selection: NoticeSelection
+    let out: String?
+    let dryRun: Bool
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        selection = try NoticeSelection(parsed, command: Self.commandLine)
+        out = parsed.value("--out")
+        dryRun = parsed.flag("--dry-run")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
+                                                    asked: selection.properties, log: log)
+        else { return .failure }
+        let notices = try selection.notices(database: session.database, properties: session.properties,
+                                            command: Self.commandLine, log: log)
+        let directory = out ?? global.dataDirectory.notices
+        let output = StandardOutput()
+        defer { output.flush() }
+        output.write(try Self.write(notices, to: directory, dryRun: dryRun, command: Self.commandLine))
+        return .success
+    }
+
+    /// Writes (or, dry, lists) the notices; returns the stdout summary. Shared with `ingest --notices`.
+    static func write(_ notices: [Notice], to directory: String, dryRun: Bool, command: String) throws -> String {
+        let total = notices.reduce(Int64(0)) { $0 + $1.person.totalCents }
+        if dryRun {
+            return notices.map { "would write \(directory)/\($0.fileName)  \(Money(cents: $0.person.totalCents))  \($0.contentHash)\n" }.joined()
+                + "notices   \(notices.count) would be written to \(directory) (dry run), total \(Money(cents: total))\n"
+        }
+        let written: NoticeBatch.Written
+        do {
+            written = try NoticeBatch.write(notices, to: directory)
+        } catch let error as NoticeOutputError {
+            throw UsageError("\(command): \(error.description)")
+        }
+        return "notices   \(written.files) written to \(directory), total \(Money(cents: total))"
+            + (written.removed.isEmpty ? "" : ", \(written.removed.count) paid off removed") + "\n"
+            + "manifest  \(written.manifest)\n"
+    }
+}
+
+/// `ownerdash notices send`: each notice not sent yet, as JSON, to a webhook; recorded in notices_sent.
+struct NoticesSendCommand: Command {
+    static let names = ["notices", "send"]
+    static let abstract = "POST each new or changed debtor notice to a webhook (JSON), with retries; record it in notices_sent."
+    static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
+        .option("--webhook", "URL", help: "where each notice is POSTed as JSON (required)"),
+        .flag("--dry-run", help: "count what would be sent; send and record nothing"),
+    ]
+    static let discussion = """
+        The notices are those 'notices generate' writes (same options), rendered again from unified.db. A
+        notice whose content hash was already sent to this webhook (notices_sent) is skipped and counted, so
+        a nightly run sends only new and changed notices. The body: debtor, name, email, phone, units (with
+        their months), total, content_hash, file, text; header Idempotency-Key: the content hash.
+
+        Connection errors, timeouts, 429 and 5xx are retried with exponential backoff (4 attempts); a notice
+        that still fails is one line on stderr and the others are sent. Takes the data directory's lock
+        (it writes notices_sent in unified.db). Exit 0: every notice sent or skipped; 2: some failed;
+        3: no unified.db, or the lock is held.
+        """
+
+    let global: GlobalOptions
+    let selection: NoticeSelection
+    let webhook: String
+    let dryRun: Bool
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        selection = try NoticeSelection(parsed, command: Self.commandLine)
+        webhook = try Self.webhook(parsed.value("--webhook"), option: "--webhook", command: Self.commandLine)
+        dryRun = parsed.flag("--dry-run")
+    }
+
+    /// A webhook URL: required, http or https.
+    static func webhook(_ value: String?, option: String, command: String) throws -> String {
+        guard let value, !value.isEmpty else { throw UsageError("\(command): \(option) URL is required") }
+        guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+            throw UsageError("\(command): \(option) \"\(value)\" is not an http(s) URL")
+        }
+        return value
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard FileManager.default.fileExists(atPath: global.dataDirectory.unifiedDatabase) else {
+            log.error(nil, "\(Self.commandLine): \(global.dataDirectory.unifiedDatabase): no unified database yet (run ownerdash sync or ownerdash ingest first)")
+            return .failure
+        }
+        let lock = try global.writerLock(command: "notices send", log: log)
+        defer { lock.release() }
+        let output = StandardOutput()
+        defer { output.flush() }
+        let (text, code) = try Self.send(selection, webhook: webhook, dryRun: dryRun, dataDirectory: global.dataDirectory,
+                                         runID: nil, command: Self.commandLine, log: log)
+        output.write(text)
+        return code
+    }
+
+    /// Renders and sends the notices of `selection` (the caller holds the data directory's lock); returns the
+    /// stdout summary and the exit code. Shared with `ingest --notices-webhook`.
+    static func send(_ selection: NoticeSelection, webhook: String, dryRun: Bool, dataDirectory: DataDirectory,
+                     runID: String?, command: String, log: Diagnostics) throws -> (String, ExitCode) {
+        let store = try UnifiedStore(dataDirectory: dataDirectory)
+        let properties = try selection.checkedProperties(store.database, command: command)
+        let notices = try selection.notices(database: store.database, properties: properties, command: command, log: log)
+        let delivery = NoticeDelivery(database: store.database, webhook: webhook, runID: runID)
+        let outcome = try delivery.send(notices, dryRun: dryRun)
+        for failure in outcome.failures { log.error(nil, "\(command): \(failure)") }
+        let text = dryRun
+            ? "sent      0 (dry run: \(outcome.wouldSend) would be sent to \(delivery.destination)), \(outcome.skipped) already sent\n"
+            : "sent      \(outcome.sent) to \(delivery.destination), \(outcome.skipped) already sent, \(outcome.failures.count) failed\n"
+        return (text, outcome.failures.isEmpty ? .success : .partial)
+    }
+}
+
+/// What the notices commands share: the template and which debtors (properties, as-of date, minimum debt).
+struct NoticeSelection {
+    static let specs: [ArgumentSpec] = [
+        .option("--template", "FILE", help: "notice template (default: the built-in one; placeholders below)"),
+        .option("--min-debt", "DOLLARS", help: "only people owing at least this much in total (default: any debt)"),
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
+        .flag("--portfolio", help: "every synced property (the default)"),
+        .option("--as-of", "YYYY-MM-DD", help: "count postings up to this date (default: each property's date)"),
+    ]
+
+    let template: NoticeTemplate
+    let minDebt: Double?
+    let properties: [String]
+    let asOf: LocalDate?
+
+    init(_ parsed: ParsedArguments, command: String) throws {
+        do {
+            template = try parsed.value("--template").map { try NoticeTemplate(path: $0) }
+                ?? NoticeTemplate(text: NoticeTemplate.builtIn, source: "built-in template")
+        } catch let error as NoticeTemplateError {
+            throw UsageError("\(command): \(error.description)")
+        }
+        minDebt = try DebtorsReportCommand.minDebt(parsed, command: command)
+        properties = parsed.values("--property")
+        if let text = parsed.value("--as-of") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
+            asOf = date
+        } else {
+            asOf = nil
+        }
+    }
+
+    /// For ingest: every debtor of `properties`, with the built-in template (or `template`).
+    init(template: NoticeTemplate, properties: [String]) {
+        self.template = template; minDebt = nil; self.properties = properties; asOf = nil
+    }
+
+    /// The properties asked for (each must have been synced), else every synced one.
+    func checkedProperties(_ database: Database, command: String) throws -> [String] {
+        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+        for key in properties where !synced.contains(key) {
+            throw UsageError("\(command): property \"\(key)\" has not been synced")
+        }
+        return properties.isEmpty ? synced : properties
+    }
+
+    /// The debtors' notices; a property without a ledger is named on stderr.
+    func notices(database: Database, properties: [String], command: String, log: Diagnostics) throws -> [Notice] {
+        let debtors = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
+        for property in debtors.noLedger {
+            log.warning(nil, "\(command): \(property): no tenant ledger synced for this property (no notices for it)")
+        }
+        return NoticeBatch.notices(for: debtors, template: template,
+                                   propertyNames: try DebtorsReportCommand.propertyNames(database))
+    }
+}
+
+extension DataDirectory {
+    /// Where `notices generate` (and `ingest --notices`) write by default.
+    var notices: String { (root as NSString).appendingPathComponent("notices") }
+}

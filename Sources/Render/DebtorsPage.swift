@@ -1,0 +1,96 @@
+import Ledger
+import OwnerDashCore
+
+/// The debtors report as one printable, self-contained HTML page (inline CSS, no script, no requests): one block per
+/// person, largest total first, with their contact, each unit's debt and the months it covers, and the portfolio
+/// total. Same look as the lease-status page (its stylesheet, plus a few rules of its own).
+public enum DebtorsPage {
+    /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
+    public static func render(_ report: Debtors, propertyNames: [String: String], generatedAt: String) -> String {
+        var page = HTMLWriter()
+        page.raw("<!DOCTYPE html>\n")
+        page.element("html", [("lang", "en")]) { html in
+            html.element("head") { head in
+                head.empty("meta", [("charset", "utf-8")])
+                head.element("title", text: "Debtors")
+                head.element("style") { $0.raw(LeaseStatusPage.style + style) }
+            }
+            html.newline()
+            html.element("body") { body in
+                body.element("h1", text: "Debtors")
+                let dates = Set(report.asOf.values).sorted()
+                body.element("p", [("class", "meta")],
+                             text: "As of \(dates.joined(separator: ", ")) · written \(generatedAt) · "
+                                 + "\(report.people.count) debtor\(report.people.count == 1 ? "" : "s")")
+                body.element("table") { table in
+                    table.element("thead") { head in
+                        head.element("tr") { row in
+                            for title in ["Debtor", "Property", "Unit", "Months owed", "Unit debt", "Total"] {
+                                row.element("th", [("scope", "col")], text: title)
+                            }
+                        }
+                    }
+                    for person in report.people {
+                        table.newline()
+                        table.element("tbody", [("class", "person")]) { group in
+                            for (index, unit) in person.units.enumerated() {
+                                group.element("tr") { row in
+                                    if index == 0 {
+                                        let span = String(person.units.count)
+                                        row.element("th", [("scope", "rowgroup"), ("rowspan", span)]) { cell in
+                                            cell.text(person.name ?? unit.residentID)
+                                            let contact = [person.email, person.phone].compactMap { $0 }
+                                            if !contact.isEmpty {
+                                                cell.element("div", [("class", "contact")], text: contact.joined(separator: " · "))
+                                            }
+                                        }
+                                    }
+                                    row.element("td", text: propertyNames[unit.property] ?? unit.property)
+                                    row.element("td", text: unit.unit)
+                                    row.element("td") { cell in
+                                        for month in unit.months {
+                                            cell.element("span", [("class", "badge overdue"),
+                                                                  ("title", "due \(month.dueDate ?? "not recorded")")],
+                                                         text: "\(month.period) \(dollars(month.amountCents))")
+                                            cell.text(" ")
+                                        }
+                                    }
+                                    row.element("td", [("class", "money")], text: dollars(unit.balanceCents))
+                                    if index == 0 {
+                                        row.element("td", [("class", "money total"), ("rowspan", String(person.units.count))],
+                                                    text: dollars(person.totalCents))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    table.newline()
+                    table.element("tfoot") { foot in
+                        foot.element("tr") { row in
+                            row.element("th", [("scope", "row"), ("colspan", "5")], text: "Portfolio total")
+                            row.element("td", [("class", "money total")], text: dollars(report.totalCents))
+                        }
+                    }
+                }
+                if !report.noLedger.isEmpty {
+                    body.element("p", [("class", "no-ledger")],
+                                 text: "No tenant ledger synced (not shown as zeros): \(report.noLedger.joined(separator: ", "))")
+                }
+            }
+            html.newline()
+        }
+        page.newline()
+        return page.html
+    }
+
+    static func dollars(_ cents: Int64) -> String { LeaseStatusPage.dollars(cents) }
+
+    // Rules the lease-status stylesheet has no need for: person blocks, contact lines, right-aligned money.
+    static let style = """
+
+        tbody.person { break-inside: avoid; } tbody.person th { font-weight: 600; }
+        .contact { color: #555; font-weight: normal; font-size: 11px; }
+        td.money { text-align: right; white-space: nowrap; } td.total, tfoot td { font-weight: 600; }
+        tfoot th { text-align: right; }
+        """
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// `ownerdash report debtors` and `ownerdash notices generate|send` from the command line, on a small ledger: Ann Lee
+/// rents 101 at Riverwalk and 7A at Cedar Bluff (same e-mail), Ken Ito owes on 201, Nexus East has no ledger.
+@Suite struct DebtorsCommandTests {
+    /// A data directory whose unified.db (made by a sync, so it has every migration) holds the small ledger.
+    static func ledger() throws -> DataDir {
+        let data = DataDir()
+        try FileManager.default.createDirectory(at: data.url, withIntermediateDirectories: true)
+        _ = try OwnerDash.run(["sync", "--property", "yp_riverwalk", "--data-dir", data.path, "--quiet"])
+        try execute(data, """
+            DELETE FROM unified_properties;
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test'),
+                   ('yp_cedar_bluff', 'Cedar Bluff', 'yardi', '2026-11-20', 'yardi: test'),
+                   ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, email, phone, status)
+            VALUES ('yp_riverwalk', 't1', '101', 'Lee, Ann', 'ann@example.com', '555-010-1234', 'current'),
+                   ('yp_riverwalk', 't2', '201', 'Ito, Ken', NULL, '555-010-9999', 'current'),
+                   ('yp_cedar_bluff', 'c1', '7A', 'Lee, Ann', 'Ann@Example.com', NULL, 'current');
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp_riverwalk', 'a1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 1400, 0, 1400),
+                   ('yp_riverwalk', 'a2', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-11', '2026-11-01', '2026-11-01', 1400, 0, 1400),
+                   ('yp_riverwalk', 'a3', 't2', 'L2', '201', 'water', 'UTILITIES', 1, '2026-11', '2026-11-01', '2026-11-01', 40.5, 0, 40.5),
+                   ('yp_cedar_bluff', 'b1', 'c1', 'M1', '7A', 'rent', 'RENT', 1, '2026-11', '2026-11-01', '2026-11-01', 900, 0, 900);
+            """)
+        return data
+    }
+
+    static func execute(_ data: DataDir, _ script: String) throws {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+                            data.url.appendingPathComponent("unified.db").path, script]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+    }
+
+    @Test(arguments: [
+        (["report", "debtors", "--min-debt", "lots"], "ownerdash report debtors: --min-debt \"lots\" is not an amount (0 or more)"),
+        (["report", "debtors", "--format", "pdf"], "ownerdash report debtors: unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["notices", "send"], "ownerdash notices send: --webhook URL is required"),
+        (["notices", "send", "--webhook", "ftp://x"], "ownerdash notices send: --webhook \"ftp://x\" is not an http(s) URL"),
+        (["ingest", "--notices-webhook", "http://x"], "ownerdash ingest: --notices-webhook needs --notices"),
+    ])
+    func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
+        let data = DataDir()
+        let result = try OwnerDash.run(arguments + ["--data-dir", data.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(message)\n")
+    }
+
+    @Test func anUnknownPlaceholderNamesItAndTheTemplateFile() throws {
+        let data = try Self.ledger()
+        let template = data.url.appendingPathComponent("notice.txt")
+        try "Dear {{name}}, you owe {{totl}}.".write(to: template, atomically: true, encoding: .utf8)
+        let result = try OwnerDash.run(["notices", "generate", "--template", template.path, "--data-dir", data.path])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("error: ownerdash notices generate: \(template.path): unknown placeholder {{totl}} (known: "))
+    }
+
+    @Test func theReportInEveryFormatGroupsAnnsTwoUnits() throws {
+        let data = try Self.ledger()
+        let json = try OwnerDash.run(["report", "debtors", "--format", "json", "--data-dir", data.path])
+        #expect(json.status == 0)
+        #expect(json.stderr.contains("nexus_east: no tenant ledger synced for this property (left out, not shown as zeros)"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == ["Lee, Ann", "Ito, Ken"])
+        #expect(rows.first?["total"] as? Double == 3700)
+        #expect(rows.first?["units"] as? String == "101 7A")
+        #expect(rows.first?["debtor"] as? String == "email:ann@example.com")
+        let months = try #require(object["months"] as? [[String: Any]])
+        #expect(months.filter { $0["unit"] as? String == "101" }.map { $0["period"] as? String } == ["2026-10", "2026-11"])
+
+        let csv = try OwnerDash.run(["report", "debtors", "--format", "csv", "--min-debt", "100", "--data-dir", data.path])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.contains("email:ann@example.com,\"Lee, Ann\""))
+        #expect(!csv.stdout.contains("Ito, Ken"), "Ken owes $40.50, under --min-debt 100")
+
+        let page = data.url.appendingPathComponent("debtors.html").path
+        let html = try OwnerDash.run(["report", "debtors", "--format", "html", "--out", page, "--data-dir", data.path])
+        #expect(html.status == 0 && html.stdout.isEmpty)
+        let markup = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(markup.hasPrefix("<!DOCTYPE html>"))
+        #expect(!markup.contains("<script") && !markup.contains("http"), "self-contained")
+        #expect(markup.contains("Cedar Bluff") && markup.contains("$3,700.00") && markup.contains("$3,740.50"))
+        #expect(markup.contains("No tenant ledger synced (not shown as zeros): nexus_east"))
+
+        let table = try OwnerDash.run(["report", "debtors", "--property", "yp_cedar_bluff", "--data-dir", data.path])
+        #expect(table.status == 0 && table.stdout.contains("Lee, Ann") && !table.stdout.contains("Ito, Ken"))
+    }
+
+    @Test func generatingTwiceWritesTheSameNoticesAndHashes() throws {
+        let data = try Self.ledger()
+        let out = data.url.appendingPathComponent("notices")
+        let first = try OwnerDash.run(["notices", "generate", "--out", out.path, "--data-dir", data.path])
+        #expect(first.status == 0)
+        #expect(first.stdout.contains("notices   2 written to \(out.path), total 3740.50"))
+        let manifest = try String(contentsOf: out.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        let lines = manifest.split(separator: "\n").map(String.init)
+        #expect(lines.first == "debtor,name,file,total,sha256")
+        #expect(lines.count == 3)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".txt") }.sorted()
+        #expect(files.count == 2)
+        let ann = try String(contentsOf: out.appendingPathComponent(try #require(files.first { $0.hasPrefix("lee-ann-") })), encoding: .utf8)
+        #expect(ann.contains("Total due: $3700.00") && ann.contains("Unit(s): 101 (Riverwalk), 7A (Cedar Bluff)"))
+
+        let second = try OwnerDash.run(["notices", "generate", "--out", out.path, "--data-dir", data.path])
+        #expect(second.status == 0)
+        #expect(try String(contentsOf: out.appendingPathComponent("manifest.csv"), encoding: .utf8) == manifest,
+                "the same ledger gives the same files and hashes")
+
+        // Ken pays: his notice goes, Ann's stays.
+        try Self.execute(data, """
+            INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, unit_number, payment_date, period, amount)
+            VALUES ('yp_riverwalk', 'p1', 't2', '201', '2026-11-10', '2026-11', 40.5);
+            """)
+        let third = try OwnerDash.run(["notices", "generate", "--out", out.path, "--data-dir", data.path])
+        #expect(third.stdout.contains("1 paid off removed"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".txt") }.count == 1)
+
+        let dry = try OwnerDash.run(["notices", "generate", "--dry-run", "--out", data.url.appendingPathComponent("dry").path,
+                                     "--data-dir", data.path])
+        #expect(dry.status == 0 && dry.stdout.contains("1 would be written"))
+        #expect(!FileManager.default.fileExists(atPath: data.url.appendingPathComponent("dry").path))
+    }
+
+    @Test func sendRetriesRecordsEachNoticeAndSendsNothingTwice() throws {
+        let data = try Self.ledger()
+        let receiver = try WebhookReceiver()
+        let database = data.url.appendingPathComponent("unified.db").path
+        // The receiver answers 503 twice before taking anything: the first notice needs three attempts.
+        let send = try OwnerDash.run(["notices", "send", "--webhook", "\(receiver.base)/inbox/run1/2", "--data-dir", data.path])
+        #expect(send.status == 0, "\(send.stderr)")
+        #expect(send.stdout.contains("sent      2 to \(receiver.base)/inbox/run1/2, 0 already sent, 0 failed"))
+        let bodies = try receiver.inbox("run1")
+        #expect(bodies.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(bodies[0].utf8)) as? [String: Any])
+        #expect(first["name"] as? String == "Lee, Ann" && first["total"] as? Double == 3700)
+        #expect((first["text"] as? String)?.contains("Total due: $3700.00") == true)
+        #expect(try OwnerDash.sqlite(database, "SELECT count(*), sum(attempts), max(attempts), min(channel) FROM notices_sent")
+                == "2|4|3|webhook")
+        #expect(try OwnerDash.sqlite(database, "SELECT content_hash FROM notices_sent WHERE debtor_key = 'email:ann@example.com'")
+                == first["content_hash"] as? String)
+
+        let again = try OwnerDash.run(["notices", "send", "--webhook", "\(receiver.base)/inbox/run1/2", "--data-dir", data.path])
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("sent      0 to \(receiver.base)/inbox/run1/2, 2 already sent, 0 failed"))
+        #expect(try receiver.inbox("run1").count == 2, "nothing new was posted")
+    }
+
+    @Test func aChangedNoticeIsSentAgainAndFailuresAreOneLineEachWithExitTwo() throws {
+        let data = try Self.ledger()
+        let receiver = try WebhookReceiver()
+        #expect(try OwnerDash.run(["notices", "send", "--webhook", "\(receiver.base)/inbox/a/0", "--data-dir", data.path]).status == 0)
+        try Self.execute(data, "UPDATE unified_charges SET amount = 41.5 WHERE charge_id = 'a3';")
+        let changed = try OwnerDash.run(["notices", "send", "--webhook", "\(receiver.base)/inbox/a/0", "--dry-run",
+                                         "--data-dir", data.path])
+        #expect(changed.stdout.contains("1 would be sent"), "Ken's notice changed, Ann's did not")
+        #expect(try receiver.inbox("a").count == 2, "a dry run posts nothing")
+
+        let failing = try OwnerDash.run(["notices", "send", "--webhook", "\(receiver.base)/status/400", "--data-dir", data.path])
+        #expect(failing.status == 2)
+        let errors = failing.stderrLines.filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 2, "one line per notice that failed")
+        #expect(errors.allSatisfy { $0.hasPrefix("error: ownerdash notices send: notice for ") && $0.contains("answered HTTP 400 after 1 attempt") })
+    }
+}
+
+/// scripts/fixtures/http_test_server.py on a loopback port: its /inbox endpoints stand in for a webhook.
+final class WebhookReceiver {
+    let process = Process()
+    let input = Pipe()
+    let base: String
+
+    init() throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", OwnerDash.repository.appendingPathComponent("scripts/fixtures/http_test_server.py").path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on ") else { throw CocoaError(.fileReadUnknown) }
+        base = String(text.dropFirst("listening on ".count))
+    }
+
+    /// The bodies posted to /inbox/KEY/..., oldest first.
+    func inbox(_ key: String) throws -> [String] {
+        // Read with Python's urllib: Foundation on Linux fetches http:// URLs only through FoundationNetworking.
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
+                            "\(base)/inbox/\(key)"]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        return try JSONSerialization.jsonObject(with: data) as? [String] ?? []
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
