@@ -23,19 +23,11 @@ public struct AuditKey: Hashable, Sendable, CustomStringConvertible {
         let lease = parts[1..<(parts.count - 2)].joined(separator: ":")
         guard !lease.isEmpty else { throw AuditError("\"\(text)\": the lease id is empty") }
         let month = parts[parts.count - 1]
-        guard Self.isMonth(month) else { throw AuditError("\"\(text)\": \"\(month)\" is not a month (YYYY-MM)") }
+        guard LocalDate.isMonth(month) else { throw AuditError("\"\(text)\": \"\(month)\" is not a month (YYYY-MM)") }
         self.init(property: parts[0], lease: lease, chargeCode: parts[parts.count - 2].uppercased(), month: month)
     }
 
     public var description: String { "\(property):\(lease):\(chargeCode):\(month)" }
-
-    /// `YYYY-MM` with a month 01-12.
-    static func isMonth(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 7, parts.count == 2, parts[0].count == 4, Int(parts[0]) != nil,
-              parts[1].count == 2, let month = Int(parts[1]) else { return false }
-        return (1...12).contains(month)
-    }
 
     var parameters: [String: SQLValue] {
         [":property": .text(property), ":lease": .text(lease), ":code": .text(chargeCode), ":month": .text(month)]

@@ -15,6 +15,8 @@ public enum CLI {
         DashboardCommand.self,
         LeaseStatusReportCommand.self,
         RentalTrackerReportCommand.self,
+        StatementReportCommand.self,
+        TenantHistoryReportCommand.self,
         AuditRunCommand.self,
         AuditShowCommand.self,
         AuditResolveCommand.self,

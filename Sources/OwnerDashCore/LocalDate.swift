@@ -19,6 +19,14 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
+    /// `YYYY-MM` with a four-digit year and a month 01-12: how months are written everywhere (periods, --start).
+    public static func isMonth(_ text: some StringProtocol) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 7, parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), year >= 1900,
+              parts[1].count == 2, let month = Int(parts[1]) else { return false }
+        return (1...12).contains(month)
+    }
+
     /// Gregorian leap year.
     public static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

@@ -27,11 +27,7 @@ import Testing
 
     @Test func theGridInEveryFormatAndAPropertyWithoutALedgerIsNamed() throws {
         let data = DataDir()
-        try FileManager.default.createDirectory(at: data.url, withIntermediateDirectories: true)
-        // A unified.db with the schema (sync of a property with nothing loaded creates it), then a small ledger.
-        _ = try OwnerDash.run(["sync", "--property", "yp_riverwalk", "--data-dir", data.path, "--quiet"])
-        let database = data.url.appendingPathComponent("unified.db").path
-        let script = """
+        try data.unifiedDatabase(with: """
             INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
             VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test'),
                    ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
@@ -42,14 +38,7 @@ import Testing
                 category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
             VALUES ('yp_riverwalk', 'c1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0),
                    ('yp_riverwalk', 'c2', 't1', 'L1', '101', 'water', 'UTILITIES', 1, '2026-11', '2026-11-01', '2026-11-01', 40.5, 0, 40.5);
-            """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
-                            database, "DELETE FROM unified_properties;" + script]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+            """)
 
         let table = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--months", "2", "--data-dir", data.path])
         #expect(table.status == 0)
@@ -127,6 +116,77 @@ import Testing
         let badSort = try OwnerDash.run(["report", "rental-tracker", "--sort", "age", "--data-dir", data.path])
         #expect(badSort.status == 1)
         #expect(badSort.stderr == "error: ownerdash report rental-tracker: --sort \"age\" must be balance, name or unit\n")
+    }
+}
+
+extension DataDir {
+    /// A unified.db with the real schema (a sync of a property with nothing loaded creates it), its properties
+    /// replaced by what `script` inserts.
+    func unifiedDatabase(with script: String) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        _ = try OwnerDash.run(["sync", "--property", "yp_riverwalk", "--data-dir", path, "--quiet"])
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+                            url.appendingPathComponent("unified.db").path, "DELETE FROM unified_properties;" + script]
+        try python.run()
+        python.waitUntilExit()
+        try #require(python.terminationStatus == 0)
+    }
+}
+
+/// `ownerdash report statement` and `report tenant-history` from the command line.
+@Suite struct StatementReportCommandTests {
+    @Test(arguments: [
+        (["statement"], "ownerdash report statement: --resident ID is required"),
+        (["statement", "--resident", "t1", "--from", "2026-9"], "ownerdash report statement: --from \"2026-9\" is not a month (YYYY-MM)"),
+        (["tenant-history", "--unit", "101"], "ownerdash report tenant-history: --property KEY is required"),
+        (["tenant-history", "--property", "yp_riverwalk"], "ownerdash report tenant-history: --unit UNIT is required"),
+    ])
+    func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
+        let data = DataDir()
+        let result = try OwnerDash.run(["report"] + arguments + ["--data-dir", data.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: \(message)\n")
+    }
+
+    @Test func aStatementAndAUnitsHistoryFromTheCommandLine() throws {
+        let data = DataDir()
+        try data.unifiedDatabase(with: """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test'),
+                   ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status, move_in_date)
+            VALUES ('yp_riverwalk', 't1', '101', 'Lee, Ann', 'current', '2026-10-01'),
+                   ('nexus_east', 'r9', '2201', 'Diaz, Eva', 'current', '2025-05-01');
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp_riverwalk', 'c1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0),
+                   ('yp_riverwalk', 'c2', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-11', '2026-11-01', '2026-11-01', 1400, 0, 1400);
+            INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date,
+                period, amount, reference, payment_type)
+            VALUES ('yp_riverwalk', 'p1', 't1', 'L1', '101', '2026-10-02', '2026-10', 1400, 'CHK 12', 'Check');
+            """)
+        let csv = try OwnerDash.run(["report", "statement", "--resident", "t1", "--format", "csv", "--data-dir", data.path])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout.contains("2026-10-02,payment,2026-10,Check,CHK 12,,1400.00,0.00"))
+        #expect(csv.stdout.contains("total,,,,,2800.00,1400.00,1400.00"))
+        let unknown = try OwnerDash.run(["report", "statement", "--resident", "t7", "--data-dir", data.path])
+        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("error: ownerdash report statement: no resident \"t7\" in the synced properties"))
+        // A household of a property without a ledger has no statement: said, never a statement of zeros.
+        let noLedger = try OwnerDash.run(["report", "statement", "--resident", "r9", "--data-dir", data.path])
+        #expect(noLedger.status == 3)
+        #expect(noLedger.stderr == "error: ownerdash report statement: nexus_east: no tenant ledger synced for this property, so no statement\n")
+
+        let history = try OwnerDash.run(["report", "tenant-history", "--property", "yp_riverwalk", "--unit", "101",
+                                         "--format", "json", "--data-dir", data.path])
+        #expect(history.status == 0, "\(history.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [String: Any])
+        let rows = try #require(answer["rows"] as? [[String: Any]])
+        #expect(rows.map { $0["resident_id"] as? String } == ["t1"])
+        #expect((rows.first?["balance"] as? NSNumber)?.doubleValue == 1400)
+        let noUnit = try OwnerDash.run(["report", "tenant-history", "--property", "yp_riverwalk", "--unit", "999", "--data-dir", data.path])
+        #expect(noUnit.status == 1 && noUnit.stderr == "error: ownerdash report tenant-history: yp_riverwalk has no unit \"999\"\n")
     }
 }
 

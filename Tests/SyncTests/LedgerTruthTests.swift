@@ -175,6 +175,45 @@ import Testing
         }
     }
 
+    /// Every household's statement against the simulator: its closing balance is the truth's balance to the cent, and
+    /// the running balance after the last posting of each month is the truth's balance at that month's end; the tenant
+    /// history of each unit lists every household the truth placed in it.
+    @Test func statementsAndTenantHistoriesAgreeWithTheSimulatorsLedger() throws {
+        let portfolio = try SimulatedPortfolio.shared.get()
+        let data = try portfolio.copyOfLoadedData()
+        defer { try? FileManager.default.removeItem(atPath: data.root) }
+        let store = try UnifiedStore(dataDirectory: data)
+        _ = Synchronizer(store: store, runID: "ledger").sync(portfolio.properties, log: Diagnostics(sink: { _ in }))
+        var statements = 0, monthEnds = 0
+        for property in portfolio.properties where property.key != Self.deniedSite {
+            let ledger = try #require(try portfolio.truth(property.key)["ledger"] as? [String: [String: Any]])
+            var unitsOfTruth: [String: Set<String>] = [:]
+            for (truthKey, entry) in ledger {
+                guard let resident = Self.residentID(property.pms, truthKey: truthKey, entry: entry),
+                      let months = entry["months"] as? [[Any]], let unit = entry["unit"] as? String else { continue }
+                unitsOfTruth[unit, default: []].insert(resident)
+                let households = try ResidentStatement.households(database: store.database, residentID: resident,
+                                                                  properties: [property.key])
+                let household = try #require(households.first, "\(property.key) \(resident) has no statement")
+                let statement = try ResidentStatement.run(database: store.database, household: household, asOf: nil, from: nil)
+                #expect(statement.closingBalanceCents == (entry["balance_cents"] as? NSNumber)?.int64Value,
+                        "\(property.key) \(resident) closing balance")
+                statements += 1
+                for month in months {
+                    guard let period = month[0] as? String, let end = (month[3] as? NSNumber)?.int64Value,
+                          let last = statement.lines.last(where: { $0.date.hasPrefix(period) }) else { continue }
+                    #expect(last.balanceCents == end, "\(property.key) \(resident) balance at the end of \(period)")
+                    monthEnds += 1
+                }
+            }
+            for (unit, residents) in unitsOfTruth {
+                let history = try #require(try TenantHistory.run(database: store.database, property: property.key, unit: unit))
+                #expect(residents.isSubset(of: Set(history.tenants.map(\.residentID))), "\(property.key) unit \(unit)")
+            }
+        }
+        #expect(statements > 100 && monthEnds > 500)
+    }
+
     @Test func categoriesComeFromTheRegistryOverTheDefaultsAndUnknownCodesAreListed() throws {
         let categories = try ChargeCategories(overrides: ["UTILITIES": ["parking"], "fees": ["KEYFEE"]])
         #expect(categories.category(of: "rent") == .rent)

@@ -52,9 +52,7 @@ struct LeaseStatusReportCommand: Command {
         self.global = global
         let command = "ownerdash report lease-status"
         guard let start = parsed.value("--start") else { throw UsageError("\(command): --start YYYY-MM is required") }
-        let parts = start.split(separator: "-", omittingEmptySubsequences: false)
-        guard start.count == 7, parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), year >= 1900,
-              let month = Int(parts[1]), (1...12).contains(month) else {
+        guard LocalDate.isMonth(start) else {
             throw UsageError("\(command): --start \"\(start)\" is not a month (YYYY-MM, e.g. 2026-09)")
         }
         self.start = start

@@ -1,0 +1,133 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// `ownerdash report statement`: one household's ledger in date order with a running balance, as a resident or an
+/// auditor reads it.
+///
+/// Definitions (unified_charges, unified_payments, unified_residents; read-only):
+/// - A line is a posted charge (on its charge date, else its due date) or a payment (on its payment date); on the same
+///   day charges come before payments, then by id, so a balance never dips below what was billed that day.
+/// - running balance = the opening balance + Σ charges − Σ payments up to and including the line.
+/// - `from` (YYYY-MM) starts the listing at that month: everything dated earlier is the opening balance line.
+/// - Lines dated after the as-of date are left out (the statement is as of that date).
+public struct ResidentStatement: Sendable {
+    /// The household the statement is for.
+    public struct Household: Sendable, Equatable {
+        public var property: String
+        public var residentID: String
+        public var unit: String?
+        public var name: String?
+        public var status: String?
+        public var moveIn: String?
+        public var moveOut: String?
+    }
+
+    /// One posted charge or payment.
+    public struct Line: Sendable, Equatable {
+        public enum Kind: String, Sendable { case charge, payment }
+        public var date: String
+        public var kind: Kind
+        public var period: String
+        /// The charge code, or the payment's type.
+        public var code: String?
+        /// The charge's description, or the payment's reference.
+        public var detail: String?
+        public var amountCents: Int64
+        public var balanceCents: Int64
+    }
+
+    public var household: Household
+    public var asOf: String
+    public var openingBalanceCents: Int64
+    public var lines: [Line]
+    public var closingBalanceCents: Int64 { lines.last?.balanceCents ?? openingBalanceCents }
+
+    /// The households a resident id names: one per property that has it (the caller asks which one when several do).
+    public static func households(database: Database, residentID: String, properties: [String]) throws -> [Household] {
+        let statement = try database.prepare(Self.householdSQL)
+        return try properties.flatMap { property in
+            try statement.query([":property": .text(property), ":resident": .text(residentID)]).map { row in
+                Household(property: property, residentID: residentID, unit: row[0].textValue, name: row[1].textValue,
+                          status: row[2].textValue, moveIn: row[3].textValue, moveOut: row[4].textValue)
+            }
+        }
+    }
+
+    /// The statement of `household` as of `asOf` (default: its property's date), listing from month `from` on.
+    public static func run(database: Database, household: Household, asOf: LocalDate?, from: String?) throws -> ResidentStatement {
+        let propertyDate = try database.scalar("SELECT as_of_date FROM unified_properties WHERE unified_property_id = :p",
+                                               [":p": .text(household.property)])?.textValue
+        let date = asOf?.iso ?? propertyDate ?? "9999-12-31"
+        let start = from.map { "\($0)-01" } ?? "0000-01-01"
+        var statement = ResidentStatement(household: household, asOf: date, openingBalanceCents: 0, lines: [])
+        var balance: Int64 = 0
+        for row in try database.query(Self.linesSQL, [":property": .text(household.property),
+                                                       ":resident": .text(household.residentID), ":as_of": .text(date)]) {
+            let kind = Line.Kind(rawValue: row[1].textValue ?? "") ?? .charge
+            let amount = row[5].integerValue ?? 0
+            balance += kind == .charge ? amount : -amount
+            let lineDate = row[0].textValue ?? ""
+            guard lineDate >= start else { statement.openingBalanceCents = balance; continue }
+            statement.lines.append(Line(date: lineDate, kind: kind, period: row[2].textValue ?? "", code: row[3].textValue,
+                                        detail: row[4].textValue, amountCents: amount, balanceCents: balance))
+        }
+        return statement
+    }
+
+    static let householdSQL = """
+        SELECT coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
+                                        WHERE c.unified_property_id = :property AND c.resident_id = :resident)),
+               r.name, r.status, r.move_in_date, r.move_out_date
+        FROM (SELECT 1) AS one
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = :resident
+        WHERE r.resident_id IS NOT NULL
+           OR EXISTS (SELECT 1 FROM unified_charges WHERE unified_property_id = :property AND resident_id = :resident)
+           OR EXISTS (SELECT 1 FROM unified_payments WHERE unified_property_id = :property AND resident_id = :resident)
+        """
+
+    // Charges sort before payments on the same day (order 0 / 1), then by id.
+    static let linesSQL = """
+        SELECT day, kind, period, code, detail, cents FROM (
+            SELECT coalesce(charge_date, due_date, period || '-01') AS day, 'charge' AS kind, 0 AS sort, charge_id AS id,
+                   period, charge_code AS code, description AS detail, CAST(round(amount * 100) AS INTEGER) AS cents
+            FROM unified_charges WHERE unified_property_id = :property AND resident_id = :resident
+            UNION ALL
+            SELECT payment_date, 'payment', 1, payment_id, period, payment_type, reference,
+                   CAST(round(amount * 100) AS INTEGER)
+            FROM unified_payments WHERE unified_property_id = :property AND resident_id = :resident)
+        WHERE day <= :as_of
+        ORDER BY day, sort, id
+        """
+}
+
+extension ResidentStatement {
+    /// The statement for the table / JSON / CSV writers: the household, then its lines with the running balance.
+    public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
+        func money(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
+        let h = household
+        let householdTable = MetricTable(
+            name: "household", title: "Resident",
+            columns: [.init("property", .text), .init("resident_id", .text), .init("unit", .text), .init("name", .text),
+                      .init("status", .text), .init("move_in", .date), .init("move_out", .date), .init("as_of", .date),
+                      .init("balance", .money)],
+            rows: [[.text(h.property), .text(h.residentID), SQLValue(h.unit), SQLValue(h.name), SQLValue(h.status),
+                    SQLValue(h.moveIn), SQLValue(h.moveOut), .text(asOf), money(closingBalanceCents)]])
+        var rows: [[SQLValue]] = [[.null, .text("opening balance"), .null, .null, .null, .null, .null,
+                                   money(openingBalanceCents)]]
+        rows += lines.map { line in
+            [.text(line.date), .text(line.kind.rawValue), .text(line.period), SQLValue(line.code), SQLValue(line.detail),
+             line.kind == .charge ? money(line.amountCents) : .null, line.kind == .payment ? money(line.amountCents) : .null,
+             money(line.balanceCents)]
+        }
+        let charged = lines.filter { $0.kind == .charge }.reduce(0) { $0 + $1.amountCents }
+        let paid = lines.filter { $0.kind == .payment }.reduce(0) { $0 + $1.amountCents }
+        let linesTable = MetricTable(
+            name: "lines", title: "Statement",
+            columns: [.init("date", .date), .init("type", .text), .init("period", .month), .init("code", .text),
+                      .init("detail", .text), .init("charge", .money), .init("payment", .money), .init("balance", .money)],
+            rows: rows,
+            total: [.text("total"), .null, .null, .null, .null, money(charged), money(paid), money(closingBalanceCents)])
+        return MetricResult(metric: "statement", parameters: parameters, tables: [householdTable, linesTable], warnings: [])
+    }
+}

@@ -1,0 +1,120 @@
+import Metrics
+import OwnerDashCore
+import SQLiteKit
+
+/// `ownerdash report tenant-history`: everyone who has lived in (or is coming to) one unit, oldest first, with their
+/// leases and what they owe.
+///
+/// Definitions (unified_residents, unified_leases, unified_charges, unified_payments; read-only):
+/// - The unit's households: residents whose `unit_number` is the unit, plus households with a lease or a ledger posting
+///   on the unit (a resident record may have moved on to another unit).
+/// - Ordered by move-in date (households without one last), then resident id.
+/// - Leases: the household's leases on this unit (start, end, rent, renewal).
+/// - Balance: the household's ledger balance (charges less payments) where the property has a ledger, else the PMS's
+///   own resident balance.
+public struct TenantHistory: Sendable, Equatable {
+    /// One household of the unit.
+    public struct Tenant: Sendable, Equatable {
+        public var residentID: String
+        public var name: String?
+        public var status: String?
+        public var moveIn: String?
+        public var moveOut: String?
+        public var balanceCents: Int64?
+        public var leases: [Lease]
+    }
+
+    /// One lease of a household on the unit.
+    public struct Lease: Sendable, Equatable {
+        public var leaseID: String
+        public var start: String?
+        public var end: String?
+        public var rentCents: Int64?
+        public var status: String
+        public var isRenewal: Bool
+    }
+
+    public var property: String
+    public var unit: String
+    public var tenants: [Tenant]
+
+    /// The history of `unit` of `property`; nil when no unit record, resident, lease or posting names that unit.
+    public static func run(database: Database, property: String, unit: String) throws -> TenantHistory? {
+        let keys: [String: SQLValue] = [":property": .text(property), ":unit": .text(unit)]
+        let leases = try database.prepare(Self.leasesSQL)
+        var history = TenantHistory(property: property, unit: unit, tenants: [])
+        for row in try database.query(Self.tenantsSQL, keys) {
+            let resident = row[0].textValue ?? ""
+            history.tenants.append(Tenant(
+                residentID: resident, name: row[1].textValue, status: row[2].textValue, moveIn: row[3].textValue,
+                moveOut: row[4].textValue, balanceCents: row[5].integerValue,
+                leases: try leases.query(keys.merging([":resident": .text(resident)]) { $1 }).map {
+                    Lease(leaseID: $0[0].textValue ?? "", start: $0[1].textValue, end: $0[2].textValue,
+                          rentCents: $0[3].integerValue, status: $0[4].textValue ?? "", isRenewal: $0[5].integerValue == 1)
+                }))
+        }
+        let unitKnown = try database.scalar("""
+            SELECT EXISTS (SELECT 1 FROM unified_units WHERE unified_property_id = :property AND unit_number = :unit)
+            """, keys)?.integerValue == 1
+        return unitKnown || !history.tenants.isEmpty ? history : nil
+    }
+
+    static let tenantsSQL = """
+        WITH household(resident_id) AS (
+            SELECT resident_id FROM unified_residents WHERE unified_property_id = :property AND unit_number = :unit
+            UNION SELECT resident_id FROM unified_leases
+                  WHERE unified_property_id = :property AND unit_number = :unit AND resident_id IS NOT NULL
+            UNION SELECT resident_id FROM unified_charges WHERE unified_property_id = :property AND unit_number = :unit
+            UNION SELECT resident_id FROM unified_payments WHERE unified_property_id = :property AND unit_number = :unit
+        ),
+        ledger AS (
+            SELECT resident_id, sum(cents) AS cents FROM (
+                SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents FROM unified_charges
+                WHERE unified_property_id = :property AND resident_id IN (SELECT resident_id FROM household)
+                UNION ALL
+                SELECT resident_id, -CAST(round(amount * 100) AS INTEGER) FROM unified_payments
+                WHERE unified_property_id = :property AND resident_id IN (SELECT resident_id FROM household))
+            GROUP BY resident_id
+        )
+        SELECT h.resident_id, r.name, r.status, r.move_in_date, r.move_out_date,
+               CASE WHEN p.ledger_source IS NOT NULL THEN coalesce(l.cents, 0)
+                    ELSE CAST(round(r.balance * 100) AS INTEGER) END
+        FROM household h
+        JOIN unified_properties p ON p.unified_property_id = :property
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = h.resident_id
+        LEFT JOIN ledger l ON l.resident_id = h.resident_id
+        ORDER BY r.move_in_date IS NULL, r.move_in_date, h.resident_id
+        """
+
+    static let leasesSQL = """
+        SELECT lease_id, start_date, end_date, CAST(round(rent_amount * 100) AS INTEGER), status, is_renewal
+        FROM unified_leases
+        WHERE unified_property_id = :property AND unit_number = :unit AND resident_id = :resident
+        ORDER BY start_date, lease_id
+        """
+}
+
+extension TenantHistory {
+    /// The history for the table / JSON / CSV writers: the households, then their leases.
+    public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
+        func money(_ cents: Int64?) -> SQLValue { cents.map { .real(Double($0) / 100) } ?? .null }
+        let tenantsTable = MetricTable(
+            name: "rows", title: "Residents of \(property) unit \(unit)",
+            columns: [.init("resident_id", .text), .init("name", .text), .init("status", .text), .init("move_in", .date),
+                      .init("move_out", .date), .init("leases", .count), .init("balance", .money)],
+            rows: tenants.map { t in
+                [.text(t.residentID), SQLValue(t.name), SQLValue(t.status), SQLValue(t.moveIn), SQLValue(t.moveOut),
+                 .integer(Int64(t.leases.count)), money(t.balanceCents)]
+            })
+        let leasesTable = MetricTable(
+            name: "leases", title: "Leases",
+            columns: [.init("resident_id", .text), .init("lease_id", .text), .init("start", .date), .init("end", .date),
+                      .init("rent", .money), .init("status", .text), .init("renewal", .text)],
+            rows: tenants.flatMap { t in t.leases.map { l in
+                [.text(t.residentID), .text(l.leaseID), SQLValue(l.start), SQLValue(l.end), money(l.rentCents),
+                 .text(l.status), .text(l.isRenewal ? "yes" : "no")]
+            } })
+        return MetricResult(metric: "tenant-history", parameters: parameters, tables: [tenantsTable, leasesTable],
+                            warnings: [])
+    }
+}

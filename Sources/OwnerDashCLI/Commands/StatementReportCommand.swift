@@ -1,0 +1,126 @@
+import Foundation
+import Ledger
+import Metrics
+import OwnerDashCore
+import Render
+
+/// `ownerdash report statement`: one resident's ledger with a running balance.
+struct StatementReportCommand: Command {
+    static let names = ["report", "statement"]
+    static let abstract = "One resident's statement: every charge and payment in date order with the running balance."
+    static let arguments: [ArgumentSpec] = [
+        .option("--resident", "ID", help: "the household's resident id (Yardi tenant code, RealPage ReshID), as other reports print it"),
+        .option("--property", "KEY", help: "the property (needed only when several synced properties have that resident id)"),
+        .option("--from", "YYYY-MM", help: "list from this month on; everything earlier is the opening balance"),
+        .option("--as-of", "YYYY-MM-DD", help: "leave out postings after this date (default: the property's date)"),
+        .option("--format", "table|json|csv", help: "output format (default table)"),
+        .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
+    ]
+    static let discussion = """
+        Charges are dated by their charge date, payments by their payment date; on one day charges come first. The
+        balance column runs from the opening balance; the last line's balance is what the resident owes (negative: in
+        credit). A property without a tenant ledger has no statement.
+        """
+
+    let global: GlobalOptions
+    let resident: String
+    let from: String?
+    let options: LedgerReportOptions
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = "ownerdash report statement"
+        guard let resident = parsed.value("--resident"), !resident.isEmpty else {
+            throw UsageError("\(command): --resident ID is required")
+        }
+        self.resident = resident
+        if let month = parsed.value("--from") {
+            guard LocalDate.isMonth(month) else { throw UsageError("\(command): --from \"\(month)\" is not a month (YYYY-MM)") }
+            from = month
+        } else {
+            from = nil
+        }
+        options = try LedgerReportOptions(parsed, command: command, formats: OutputFormat.allCases.map(\.rawValue))
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        let command = "ownerdash report statement"
+        guard let session = try LedgerReportSession(command: command, dataDirectory: global.dataDirectory,
+                                                    asked: options.properties, log: log)
+        else { return .failure }
+        let found = try ResidentStatement.households(database: session.database, residentID: resident,
+                                                     properties: session.properties)
+        guard let household = found.first else {
+            throw UsageError("\(command): no resident \"\(resident)\" in \(session.properties.count == 1 ? session.properties[0] : "the synced properties") (resident ids are those of unified_residents, as report rental-tracker prints them)")
+        }
+        guard found.count == 1 else {
+            throw UsageError("\(command): resident \"\(resident)\" is in several properties (\(found.map(\.property).joined(separator: ", "))): add --property KEY")
+        }
+        let hasLedger = try session.database.scalar(
+            "SELECT ledger_source IS NOT NULL FROM unified_properties WHERE unified_property_id = :p",
+            [":p": .text(household.property)])?.integerValue == 1
+        guard hasLedger else {
+            log.error(nil, "\(command): \(household.property): no tenant ledger synced for this property, so no statement")
+            return .failure
+        }
+        let statement = try ResidentStatement.run(database: session.database, household: household, asOf: options.asOf,
+                                                  from: from)
+        let result = statement.result(parameters: [
+            .init("property", .text(household.property)), .init("resident", .text(resident)),
+            .init("from", from.map { .text($0) } ?? .null), .init("as_of", .text(statement.asOf)),
+        ])
+        try session.write(MetricOutput.render(result, as: OutputFormat(rawValue: options.formatName) ?? .table), to: options.out)
+        return .success
+    }
+}
+
+/// `ownerdash report tenant-history`: the households of one unit, past and present.
+struct TenantHistoryReportCommand: Command {
+    static let names = ["report", "tenant-history"]
+    static let abstract = "Everyone who has lived in one unit: move-in, move-out, leases and balance, oldest first."
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", help: "the property registry key"),
+        .option("--unit", "UNIT", help: "the unit number, as the other reports print it"),
+        .option("--format", "table|json|csv", help: "output format (default table)"),
+        .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
+    ]
+    static let discussion = """
+        Two tables: the households (former, current and future residents of the unit, by move-in date) with their
+        balance — from the tenant ledger where the property has one, else the PMS's own resident balance — and their
+        leases on the unit.
+        """
+
+    let global: GlobalOptions
+    let property: String
+    let unit: String
+    let format: OutputFormat
+    let out: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let command = "ownerdash report tenant-history"
+        guard let property = parsed.value("--property") else { throw UsageError("\(command): --property KEY is required") }
+        guard let unit = parsed.value("--unit"), !unit.isEmpty else { throw UsageError("\(command): --unit UNIT is required") }
+        self.property = property
+        self.unit = unit
+        let formatName = parsed.value("--format") ?? "table"
+        guard let format = OutputFormat(rawValue: formatName) else {
+            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self.format = format
+        out = parsed.value("--out")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        let command = "ownerdash report tenant-history"
+        guard let session = try LedgerReportSession(command: command, dataDirectory: global.dataDirectory,
+                                                    asked: [property], log: log)
+        else { return .failure }
+        guard let history = try TenantHistory.run(database: session.database, property: property, unit: unit) else {
+            throw UsageError("\(command): \(property) has no unit \"\(unit)\"")
+        }
+        let result = history.result(parameters: [.init("property", .text(property)), .init("unit", .text(unit))])
+        try session.write(MetricOutput.render(result, as: format), to: out)
+        return .success
+    }
+}

@@ -1,0 +1,57 @@
+import OwnerDashCore
+import SQLiteKit
+import Testing
+@testable import Ledger
+
+/// The resident statement and the tenant history over the hand-built ledger of `LedgerFixture`.
+@Suite struct ResidentStatementTests {
+    @Test func theStatementRunsTheBalanceInDateOrderChargesBeforePaymentsOnTheSameDay() throws {
+        let fixture = try LedgerFixture()
+        let households = try ResidentStatement.households(database: fixture.database, residentID: "t1", properties: ["yp", "rp"])
+        #expect(households.map(\.property) == ["yp"])
+        let household = try #require(households.first)
+        #expect(household.unit == "101" && household.name == "Lee, Ann" && household.status == "current")
+
+        let statement = try ResidentStatement.run(database: fixture.database, household: household, asOf: nil, from: nil)
+        #expect(statement.asOf == "2026-11-20" && statement.openingBalanceCents == 0)
+        #expect(statement.lines.map(\.date) == ["2026-10-01", "2026-10-01", "2026-10-03", "2026-11-01", "2026-11-05"])
+        #expect(statement.lines.map(\.kind) == [.charge, .charge, .payment, .charge, .payment])
+        #expect(statement.lines.map(\.balanceCents) == [140_000, 144_000, 4_000, 144_000, 94_000])
+        #expect(statement.lines[2].detail == "CHK 1001" && statement.lines[2].code == "Check")
+        // The closing balance is what the rental tracker calls the balance: charges less payments.
+        #expect(statement.closingBalanceCents == 94_000)
+
+        let november = try ResidentStatement.run(database: fixture.database, household: household, asOf: nil, from: "2026-11")
+        #expect(november.openingBalanceCents == 4_000 && november.lines.count == 2 && november.closingBalanceCents == 94_000)
+        let october = try ResidentStatement.run(database: fixture.database, household: household,
+                                                asOf: LocalDate(iso: "2026-10-31"), from: nil)
+        #expect(october.lines.count == 3 && october.closingBalanceCents == 4_000)
+
+        let result = statement.result(parameters: [])
+        #expect(result.tables.map(\.name) == ["household", "lines"])
+        #expect(result.tables[1].rows.count == 6, "the opening balance line, then the five postings")
+        #expect(result.tables[1].total?[7] == .real(940))
+        #expect(try ResidentStatement.households(database: fixture.database, residentID: "nobody", properties: ["yp"]).isEmpty)
+    }
+
+    @Test func tenantHistoryListsEveryHouseholdOfTheUnitWithItsLeasesAndBalance() throws {
+        let fixture = try LedgerFixture()
+        try fixture.database.execute("""
+            UPDATE unified_residents SET move_in_date = '2025-02-01', move_out_date = '2026-10-31' WHERE resident_id = 't3';
+            UPDATE unified_residents SET move_in_date = '2026-11-01' WHERE resident_id = 't1';
+            INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, end_date,
+                                        rent_amount, status, is_renewal)
+            VALUES ('yp', 'L0', '101', 't3', '2025-02-01', '2026-01-31', 1250, 'past', 0),
+                   ('yp', 'L0b', '101', 't3', '2026-02-01', '2027-01-31', 1300, 'past', 1),
+                   ('yp', 'L1', '101', 't1', '2026-11-01', '2027-10-31', 1400, 'current', 0);
+            """)
+        let history = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
+        #expect(history.tenants.map(\.residentID) == ["t3", "t1"], "oldest move-in first")
+        #expect(history.tenants.map(\.balanceCents) == [130_000, 94_000])
+        #expect(history.tenants[0].leases.map(\.leaseID) == ["L0", "L0b"] && history.tenants[0].leases[1].isRenewal)
+        #expect(history.tenants[0].moveOut == "2026-10-31" && history.tenants[1].leases.first?.rentCents == 140_000)
+        #expect(try TenantHistory.run(database: fixture.database, property: "yp", unit: "999") == nil)
+        let result = history.result(parameters: [])
+        #expect(result.tables.map { $0.rows.count } == [2, 3])
+    }
+}
