@@ -59,6 +59,8 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var maintenance: MaintenanceSummary?
     /// Expenses by GL category over the last months (`report expenses`); nil: no expense source synced.
     public var expenses: ExpenseSummary?
+    /// The property's tenant-ledger pages written beside the dashboard; nil: the property has no tenant ledger.
+    public var ledgerViews: LedgerViews?
 
     /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
     public var hasData: Bool {
@@ -73,6 +75,19 @@ public struct PropertyDashboard: Sendable, Equatable {
         self.key = key; self.name = name; self.pms = pms; self.asOf = asOf; self.summary = summary; self.trend = trend
         self.aging = aging; self.funnel = funnel; self.pricing = pricing; self.pricingTotal = pricingTotal
         self.maintenance = maintenance; self.expenses = expenses
+    }
+}
+
+/// Links from a property's dashboard section to its tenant-ledger pages (paths relative to the dashboard file).
+public struct LedgerViews: Sendable, Equatable {
+    /// `report lease-status --format html` of the property.
+    public var leaseStatus: String
+    /// `report debtors --format html` of the property.
+    public var debtors: String
+
+    /// The two pages' hrefs.
+    public init(leaseStatus: String, debtors: String) {
+        self.leaseStatus = leaseStatus; self.debtors = debtors
     }
 }
 

@@ -190,6 +190,7 @@ public enum DashboardPage {
                 }
                 html.element("span", [("class", "pms")], text: detail)
             }
+            ledgerLinks(&html, property)
             guard property.hasData else {
                 // Never synced (or nothing on or before the as-of date): one line says so, not eight empty boxes.
                 html.element("div", [("class", "panel nodata-property")]) { html in
@@ -251,6 +252,20 @@ public enum DashboardPage {
             html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
         }
         html.newline()
+    }
+
+    /// The property's tenant-ledger pages, or a line saying it has no ledger (never a page of zeros).
+    private static func ledgerLinks(_ html: inout HTMLWriter, _ property: PropertyDashboard) {
+        html.element("p", [("class", "ledger")]) { html in
+            guard let views = property.ledgerViews else {
+                html.text("Tenant ledger: none synced for this property.")
+                return
+            }
+            html.text("Tenant ledger: ")
+            html.element("a", [("href", views.leaseStatus)], text: "lease payment status")
+            html.text(" \u{B7} ")
+            html.element("a", [("href", views.debtors)], text: "debtors")
+        }
     }
 
     private static func kpis(_ html: inout HTMLWriter, _ summary: PropertySummary) {

@@ -46,6 +46,7 @@ enum DashboardStyle {
         section.property { margin-top: 28px; scroll-margin-top: 12px; }
         section.property > header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 12px; margin-bottom: 10px; }
         section.property > header .pms { color: var(--muted); font-size: 13px; }
+        section.property > p.ledger { margin: 4px 0 10px; font-size: 13px; color: var(--muted); }
         dl.kpis { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 12px; }
         dl.kpis div { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px;
                       min-width: 104px; }

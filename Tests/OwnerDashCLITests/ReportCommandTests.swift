@@ -150,6 +150,31 @@ extension DataDir {
         #expect(result.stderr == "error: \(message)\n")
     }
 
+    @Test func theDashboardLinksEachLedgerPropertysLeaseStatusAndDebtorsPages() throws {
+        let data = DataDir()
+        try data.unifiedDatabase(with: """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test'),
+                   ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
+            VALUES ('yp_riverwalk', 't1', '101', 'Lee, Ann', 'current');
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp_riverwalk', 'c1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-11', '2026-11-01', '2026-11-01', 1400, 0, 1400);
+            """)
+        let result = try OwnerDash.run(["dashboard", "--property", "yp_riverwalk", "--property", "nexus_east", "--data-dir", data.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: data.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
+        #expect(page.contains(#"<a href="ledger/yp_riverwalk-lease-status.html">lease payment status</a>"#))
+        #expect(page.contains(#"<a href="ledger/yp_riverwalk-debtors.html">debtors</a>"#))
+        #expect(page.contains("Tenant ledger: none synced for this property."), "nexus_east has no ledger: said, no links")
+        #expect(!page.contains("ledger/nexus_east"))
+        let status = try String(contentsOf: data.url.appendingPathComponent("ledger/yp_riverwalk-lease-status.html"), encoding: .utf8)
+        #expect(status.contains("2026-06") && status.contains("R OVERDUE"), "six months to the property date; November's rent is past due")
+        let debtors = try String(contentsOf: data.url.appendingPathComponent("ledger/yp_riverwalk-debtors.html"), encoding: .utf8)
+        #expect(debtors.contains("Lee, Ann") && debtors.contains("1,400.00"))
+    }
+
     @Test func aStatementAndAUnitsHistoryFromTheCommandLine() throws {
         let data = DataDir()
         try data.unifiedDatabase(with: """

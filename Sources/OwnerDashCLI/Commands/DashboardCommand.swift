@@ -1,6 +1,8 @@
 import Foundation
+import Ledger
 import OwnerDashCore
 import Render
+import SQLiteKit
 import Sync
 
 /// `ownerdash dashboard`: Write the portfolio dashboard as one self-contained HTML file.
@@ -18,7 +20,9 @@ struct DashboardCommand: Command {
         sort the table): it opens offline and requests nothing. The page has the portfolio table (units,
         occupancy, leased, exposure 30/60, delinquent and net, leads and leases of the last 30 days, and the
         portfolio total weighted by units), then per property its occupancy/leased trend, delinquency aging,
-        leasing funnel and pricing by floorplan. A property without data says "no data". Prints the path written.
+        leasing funnel and pricing by floorplan. A property without data says "no data". Each property with a tenant
+        ledger also gets its lease payment-status page (the last six months) and its debtors page in ledger/ beside
+        the dashboard, linked from its section. Prints the path written.
         """
 
     let global: GlobalOptions
@@ -57,7 +61,7 @@ struct DashboardCommand: Command {
     static func write(to path: String, dataDirectory: DataDirectory, configuration: Configuration,
                       properties: [Property], asOf: LocalDate? = nil, log: Diagnostics) throws {
         let database = try UnifiedStore.openForReading(dataDirectory: dataDirectory)
-        let dashboard = try Dashboard.load(
+        var dashboard = try Dashboard.load(
             database: database,
             properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms.rawValue) },
             asOf: asOf,
@@ -67,11 +71,54 @@ struct DashboardCommand: Command {
         if !withoutData.isEmpty {
             log.warning(nil, "no snapshot\(asOf.map { " on or before \($0.iso)" } ?? "") for \(withoutData.joined(separator: ", ")): shown as \"no data\"")
         }
+        try writeLedgerPages(&dashboard, beside: path, database: database)
+        try writePage(DashboardPage.render(dashboard), to: path, what: "the dashboard")
+    }
+
+    /// Months of payment status on each property's lease-status page: the as-of month and the five before it.
+    static let ledgerMonths = 6
+
+    /// Each property with a tenant ledger gets its lease-status and debtors pages in `ledger/` beside the dashboard
+    /// (`ledger/<key>-lease-status.html`, `ledger/<key>-debtors.html`), which its section links to.
+    static func writeLedgerPages(_ dashboard: inout Dashboard, beside path: String, database: Database) throws {
+        let directory = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("ledger")
+        // Registry key -> (name, property date) of the properties with a tenant ledger.
+        var ledgerProperties: [String: String] = [:], propertyDates: [String: LocalDate] = [:]
+        for row in try database.query("""
+            SELECT unified_property_id, name, as_of_date FROM unified_properties WHERE ledger_source IS NOT NULL
+            """) {
+            let key = row[0].textValue ?? ""
+            ledgerProperties[key] = row[1].textValue
+            propertyDates[key] = row[2].textValue.flatMap { LocalDate(iso: $0) }
+        }
+        let generatedAt = timestamp(Date())
+        for index in dashboard.properties.indices {
+            let property = dashboard.properties[index]
+            guard ledgerProperties[property.key] != nil, let asOf = property.asOf ?? propertyDates[property.key] else { continue }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let monthIndex = asOf.year * 12 + asOf.month - 1 - (ledgerMonths - 1)
+            let start = String(format: "%04d-%02d", monthIndex / 12, monthIndex % 12 + 1)
+            let status = try LeasePaymentStatusReport.run(database: database, properties: [property.key], start: start,
+                                                          months: ledgerMonths, asOf: nil, includeInactive: false)
+            let debtors = try Debtors.run(database: database, properties: [property.key], asOf: nil, minDebt: nil)
+            let views = LedgerViews(leaseStatus: "ledger/\(property.key)-lease-status.html",
+                                    debtors: "ledger/\(property.key)-debtors.html")
+            try writePage(LeaseStatusPage.render(status, generatedAt: generatedAt),
+                          to: (directory as NSString).appendingPathComponent("\(property.key)-lease-status.html"),
+                          what: "the lease-status page of \(property.key)")
+            try writePage(DebtorsPage.render(debtors, propertyNames: ledgerProperties, generatedAt: generatedAt),
+                          to: (directory as NSString).appendingPathComponent("\(property.key)-debtors.html"),
+                          what: "the debtors page of \(property.key)")
+            dashboard.properties[index].ledgerViews = views
+        }
+    }
+
+    /// Written to a temporary file and renamed, so a browser never shows half a page.
+    static func writePage(_ text: String, to path: String, what: String) throws {
         do {
-            // Written to a temporary file and renamed, so a browser never shows half a page.
-            try Data(DashboardPage.render(dashboard).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw ConfigurationError("\(path): cannot write the dashboard (\(error.localizedDescription))")
+            throw ConfigurationError("\(path): cannot write \(what) (\(error.localizedDescription))")
         }
     }
 
