@@ -7,7 +7,7 @@ import Testing
     @Test(arguments: [
         (["audit", "run", "--months", "0"], "ownerdash audit run: --months \"0\" must be a whole number from 1 to 120"),
         (["audit", "run", "--as-of", "2026-02-30"], "ownerdash audit run: --as-of \"2026-02-30\" is not a date (YYYY-MM-DD)"),
-        (["audit", "show", "--format", "pdf"], "ownerdash audit show: unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["audit", "show", "--format", "pdf"], "ownerdash audit show: unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
         (["audit", "show", "latest"], "ownerdash audit show: RUN \"latest\" is not an audit run id (a number)"),
         (["audit", "resolve", "yp:L1:WATER:2026-13", "--fix", "x", "--action", "charge", "--by", "dana"],
          "ownerdash audit resolve: \"yp:L1:WATER:2026-13\": \"2026-13\" is not a month (YYYY-MM)"),

@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: [
         (["report", "debtors", "--min-debt", "lots"], "ownerdash report debtors: --min-debt \"lots\" is not an amount (0 or more)"),
-        (["report", "debtors", "--format", "pdf"], "ownerdash report debtors: unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["report", "debtors", "--format", "pdf"], "ownerdash report debtors: unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
         (["notices", "send"], "ownerdash notices send: --webhook URL is required"),
         (["notices", "send", "--webhook", "ftp://x"], "ownerdash notices send: --webhook \"ftp://x\" is not an http(s) URL"),
         (["ingest", "--notices-webhook", "http://x"], "ownerdash ingest: --notices-webhook needs --notices"),

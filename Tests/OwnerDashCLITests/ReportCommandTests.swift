@@ -196,6 +196,17 @@ extension DataDir {
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(csv.stdout.contains("2026-10-02,payment,2026-10,Check,CHK 12,,1400.00,0.00"))
         #expect(csv.stdout.contains("total,,,,,2800.00,1400.00,1400.00"))
+        // Every ledger report also writes a workbook (read back here by `sheet dump`) and a printable page.
+        let book = data.url.appendingPathComponent("statement.xlsx").path
+        let xlsx = try OwnerDash.run(["report", "statement", "--resident", "t1", "--format", "xlsx", "--out", book, "--data-dir", data.path])
+        #expect(xlsx.status == 0, "\(xlsx.stderr)")
+        let sheets = try OwnerDash.run(["sheet", "dump", book, "--all-sheets"])
+        #expect(sheets.stdout.contains("2026-10-02,payment,2026-10,Check,CHK 12,,1400,0"), "\(sheets.stdout)")
+        let noOut = try OwnerDash.run(["report", "tenant-history", "--property", "yp_riverwalk", "--unit", "101", "--format", "xlsx",
+                                       "--data-dir", data.path])
+        #expect(noOut.status == 1 && noOut.stderr.contains("--format xlsx needs --out FILE"))
+        let page = try OwnerDash.run(["report", "statement", "--resident", "t1", "--format", "html", "--data-dir", data.path])
+        #expect(page.stdout.hasPrefix("<!DOCTYPE html>") && page.stdout.contains("Statement of Lee, Ann"))
         let unknown = try OwnerDash.run(["report", "statement", "--resident", "t7", "--data-dir", data.path])
         #expect(unknown.status == 1 && unknown.stderr.hasPrefix("error: ownerdash report statement: no resident \"t7\" in the synced properties"))
         // A household of a property without a ledger has no statement: said, never a statement of zeros.
@@ -220,7 +231,7 @@ extension DataDir {
     @Test(arguments: [
         (["maintenance", "--months", "0"], "ownerdash report maintenance: --months \"0\" must be a whole number from 1 to 24"),
         (["maintenance", "--older-than", "soon"], "ownerdash report maintenance: --older-than \"soon\" is not a number of days (0 or more)"),
-        (["maintenance", "--format", "pdf"], "ownerdash report maintenance: unknown --format \"pdf\" (one of table, json, csv, html)"),
+        (["maintenance", "--format", "pdf"], "ownerdash report maintenance: unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
         (["expenses", "--start", "2026-13"], "ownerdash report expenses: --start \"2026-13\" is not a month (YYYY-MM, e.g. 2026-09)"),
     ])
     func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {

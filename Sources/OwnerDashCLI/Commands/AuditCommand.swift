@@ -83,7 +83,7 @@ struct AuditShowCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .positional("RUN", optional: true, help: "audit run id (default: the latest run)"),
         .flag("--exceptions-only", help: "only the property totals and the exceptions, not every lease and code"),
-        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -97,8 +97,6 @@ struct AuditShowCommand: Command {
         """
 
     /// Formats this command writes; xlsx joins here once the report writer has it (DESIGN lists it for every report).
-    static let formats = ["table", "json", "csv", "html"]
-
     let global: GlobalOptions
     let runID: Int64?
     let exceptionsOnly: Bool
@@ -115,11 +113,7 @@ struct AuditShowCommand: Command {
             runID = nil
         }
         exceptionsOnly = parsed.flag("--exceptions-only")
-        formatName = parsed.value("--format") ?? "table"
-        guard Self.formats.contains(formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(Self.formats.joined(separator: ", ")))")
-        }
-        out = parsed.value("--out")
+        (formatName, out) = try LedgerReportOptions.output(parsed, command: command)
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -137,13 +131,9 @@ struct AuditShowCommand: Command {
             .init("exceptions_only", .bool(exceptionsOnly)),
         ])
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-        let text: String
-        switch formatName {
-        case "html": text = AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))
-        // case "xlsx": the workbook writer for reports (in progress elsewhere) goes here.
-        default: text = MetricOutput.render(result, as: OutputFormat(rawValue: formatName) ?? .table)
+        try session.write(result, format: formatName, title: "Lease-charge audit", to: out) {
+            AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))
         }
-        try session.write(text, to: out)
         return .success
     }
 }

@@ -14,7 +14,7 @@ struct DebtorsReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "count postings up to this date (default: each property's date)"),
-        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -27,9 +27,6 @@ struct DebtorsReportCommand: Command {
         shown as zeros. Exit 1: bad usage (unknown property, --min-debt not an amount); 3: no unified.db.
         """
 
-    /// The formats written; `xlsx` joins them when the workbook writer lands (it renders the same MetricResult).
-    static let formats = ["table", "json", "csv", "html"]
-
     let global: GlobalOptions
     let minDebt: Double?
     let properties: [String]
@@ -41,7 +38,7 @@ struct DebtorsReportCommand: Command {
         self.global = global
         let command = Self.commandLine
         minDebt = try Self.minDebt(parsed, command: command)
-        let options = try LedgerReportOptions(parsed, command: command, formats: Self.formats)
+        let options = try LedgerReportOptions(parsed, command: command)
         properties = options.properties
         asOf = options.asOf
         formatName = options.formatName
@@ -67,16 +64,10 @@ struct DebtorsReportCommand: Command {
             .init("min_debt", minDebt.map { .text(String(format: "%.2f", $0)) } ?? .null),
         ])
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-        let text: String
-        switch formatName {
-        case "html":
-            text = DebtorsPage.render(report, propertyNames: try Self.propertyNames(session.database),
-                                      generatedAt: DashboardCommand.timestamp(Date()))
-        // case "xlsx": the workbook writer's MetricResult export goes here.
-        default:
-            text = MetricOutput.render(result, as: OutputFormat(rawValue: formatName) ?? .table)
+        try session.write(result, format: formatName, title: "Debtors", to: out) {
+            DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
+                               generatedAt: DashboardCommand.timestamp(Date()))
         }
-        try session.write(text, to: out)
         return .success
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import Metrics
 import OwnerDashCore
+import Render
 import SQLiteKit
 import Sync
 import XLSXKit
@@ -43,6 +45,21 @@ struct LedgerReportSession {
         }
     }
 
+    /// Writes `result` as `format` asks: `xlsx` as a workbook of one sheet per table (ReportWorkbook), `html` as `page`
+    /// (default: the generic printable page titled `title`), anything else as MetricOutput text.
+    func write(_ result: MetricResult, format: String, title: String, to out: String?,
+               page: (() -> String)? = nil) throws {
+        switch format {
+        case LedgerReportOptions.workbook:
+            guard let out else { throw UsageError("\(command): --format xlsx needs --out FILE") }
+            try writeWorkbook(to: out) { try ReportWorkbook.write(result, to: $0) }
+        case "html":
+            try write(page?() ?? ReportPage.render(result, title: title, generatedAt: DashboardCommand.timestamp(Date())), to: out)
+        default:
+            try write(MetricOutput.render(result, as: OutputFormat(rawValue: format) ?? .table), to: out)
+        }
+    }
+
     /// Writes a workbook to `out` through `body` (ReportWorkbook, LeaseStatusWorkbook ...); a failure is one line
     /// naming the file, and nothing is left under its name.
     func writeWorkbook(to out: String, _ body: (String) throws -> Void) throws {
@@ -62,8 +79,11 @@ struct LedgerReportOptions {
     let formatName: String
     let out: String?
 
+    /// Every format a report writes, in the order errors list them.
+    static let allFormats = ["table", "json", "csv", "xlsx", "html"]
+
     /// `formats`: the formats this report writes, in the order the error lists them.
-    init(_ parsed: ParsedArguments, command: String, formats: [String]) throws {
+    init(_ parsed: ParsedArguments, command: String, formats: [String] = allFormats) throws {
         properties = parsed.values("--property")
         if let text = parsed.value("--as-of") {
             guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
@@ -71,15 +91,25 @@ struct LedgerReportOptions {
         } else {
             asOf = nil
         }
-        formatName = parsed.value("--format") ?? "table"
-        guard formats.contains(formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(formats.joined(separator: ", ")))")
+        (formatName, out) = try Self.output(parsed, command: command, formats: formats)
+    }
+
+    /// `--format` (checked against `formats`) and `--out`, which a workbook needs.
+    static func output(_ parsed: ParsedArguments, command: String, formats: [String] = allFormats) throws -> (String, String?) {
+        let format = parsed.value("--format") ?? "table"
+        guard formats.contains(format) else {
+            throw UsageError("\(command): unknown --format \"\(format)\" (one of \(formats.joined(separator: ", ")))")
         }
-        out = parsed.value("--out")
-        if formatName == LedgerReportOptions.workbook && out == nil {
+        let out = parsed.value("--out")
+        if format == workbook && out == nil {
             throw UsageError("\(command): --format xlsx needs --out FILE (a workbook is never written to the terminal)")
         }
+        return (format, out)
     }
+
+    /// The `--format` option line of a report that writes every format.
+    static let formatHelp = ArgumentSpec.option("--format", "table|json|csv|xlsx|html",
+                                                help: "output format (default table); html is a printable page, xlsx a workbook (needs --out)")
 
     /// The `--format` value of the .xlsx workbook, which only goes to `--out FILE`.
     static let workbook = "xlsx"

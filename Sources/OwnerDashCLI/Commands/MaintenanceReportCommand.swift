@@ -13,7 +13,7 @@ struct MaintenanceReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "count as of this date (default: each property's date)"),
-        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -43,8 +43,7 @@ struct MaintenanceReportCommand: Command {
             throw UsageError("\(command): --older-than \"\(olderText)\" is not a number of days (0 or more)")
         }
         olderThan = older
-        // xlsx: another format writer is being added; list it here once Render has it.
-        options = try LedgerReportOptions(parsed, command: command, formats: ["table", "json", "csv", "html"])
+        options = try LedgerReportOptions(parsed, command: command)
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -58,7 +57,7 @@ struct MaintenanceReportCommand: Command {
             .init("months", .integer(months)), .init("older_than_days", .integer(olderThan)),
         ])
         for warning in result.warnings { log.warning(nil, "ownerdash report maintenance: \(warning)") }
-        try session.write(ReportOutput.render(result, format: options.formatName, title: "Maintenance"), to: options.out)
+        try session.write(result, format: options.formatName, title: "Maintenance", to: options.out)
         return .success
     }
 }
@@ -72,7 +71,7 @@ struct ExpensesReportCommand: Command {
         .option("--months", "N", help: "how many months, 1-24 (default 3)"),
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
-        .option("--format", "table|json|csv|html", help: "output format (default table); html is a printable page"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -108,8 +107,7 @@ struct ExpensesReportCommand: Command {
             throw UsageError("\(command): --months \"\(monthsText)\" must be a whole number from 1 to 24")
         }
         self.months = months
-        // xlsx: another format writer is being added; list it here once Render has it.
-        options = try LedgerReportOptions(parsed, command: command, formats: ["table", "json", "csv", "html"])
+        options = try LedgerReportOptions(parsed, command: command)
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -123,18 +121,8 @@ struct ExpensesReportCommand: Command {
             .init("months", .integer(months)),
         ])
         for warning in result.warnings { log.warning(nil, "ownerdash report expenses: \(warning)") }
-        try session.write(ReportOutput.render(result, format: options.formatName, title: "Operating expenses"), to: options.out)
+        try session.write(result, format: options.formatName, title: "Operating expenses", to: options.out)
         return .success
     }
 }
 
-/// The output of the maintenance and expenses reports in the format asked for.
-enum ReportOutput {
-    static func render(_ result: MetricResult, format: String, title: String) -> String {
-        switch format {
-        case "html": ReportPage.render(result, title: title, generatedAt: DashboardCommand.timestamp(Date()))
-        // case "xlsx": the workbook writer goes here.
-        default: MetricOutput.render(result, as: OutputFormat(rawValue: format) ?? .table)
-        }
-    }
-}

@@ -13,7 +13,7 @@ struct StatementReportCommand: Command {
         .option("--property", "KEY", help: "the property (needed only when several synced properties have that resident id)"),
         .option("--from", "YYYY-MM", help: "list from this month on; everything earlier is the opening balance"),
         .option("--as-of", "YYYY-MM-DD", help: "leave out postings after this date (default: the property's date)"),
-        .option("--format", "table|json|csv", help: "output format (default table)"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -40,7 +40,7 @@ struct StatementReportCommand: Command {
         } else {
             from = nil
         }
-        options = try LedgerReportOptions(parsed, command: command, formats: OutputFormat.allCases.map(\.rawValue))
+        options = try LedgerReportOptions(parsed, command: command)
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -69,7 +69,7 @@ struct StatementReportCommand: Command {
             .init("property", .text(household.property)), .init("resident", .text(resident)),
             .init("from", from.map { .text($0) } ?? .null), .init("as_of", .text(statement.asOf)),
         ])
-        try session.write(MetricOutput.render(result, as: OutputFormat(rawValue: options.formatName) ?? .table), to: options.out)
+        try session.write(result, format: options.formatName, title: "Statement of \(household.name ?? resident)", to: options.out)
         return .success
     }
 }
@@ -81,7 +81,7 @@ struct TenantHistoryReportCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", help: "the property registry key"),
         .option("--unit", "UNIT", help: "the unit number, as the other reports print it"),
-        .option("--format", "table|json|csv", help: "output format (default table)"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -93,7 +93,7 @@ struct TenantHistoryReportCommand: Command {
     let global: GlobalOptions
     let property: String
     let unit: String
-    let format: OutputFormat
+    let formatName: String
     let out: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -103,12 +103,7 @@ struct TenantHistoryReportCommand: Command {
         guard let unit = parsed.value("--unit"), !unit.isEmpty else { throw UsageError("\(command): --unit UNIT is required") }
         self.property = property
         self.unit = unit
-        let formatName = parsed.value("--format") ?? "table"
-        guard let format = OutputFormat(rawValue: formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        self.format = format
-        out = parsed.value("--out")
+        (formatName, out) = try LedgerReportOptions.output(parsed, command: command)
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -120,7 +115,7 @@ struct TenantHistoryReportCommand: Command {
             throw UsageError("\(command): \(property) has no unit \"\(unit)\"")
         }
         let result = history.result(parameters: [.init("property", .text(property)), .init("unit", .text(unit))])
-        try session.write(MetricOutput.render(result, as: format), to: out)
+        try session.write(result, format: formatName, title: "Tenant history of \(property) unit \(unit)", to: out)
         return .success
     }
 }
