@@ -137,49 +137,52 @@ def _generate(g, p):
 
 def _turns(rng, p, as_of, keep_from):
     """One make-ready per vacate date: closed when the unit was made ready (or re-let), open while vacant and not
-    ready. Model and down units are not turned; a notice unit's turn opens on its move-out date."""
+    ready. Model and down units are not turned; a notice unit's turn opens on its move-out date. Turns completed
+    before the history kept draw nothing (start-up time: most former residencies are older)."""
     turns, upcoming = [], []
     for u in sorted(p.units, key=lambda x: x.id):
         if u.status in ("ntv", "ntv_leased") and u.current is not None and u.current.move_out is not None:
             upcoming.append((u, u.current))
-        history = [r for r in u.residencies if r.move_out is not None and r.move_out <= as_of]
-        for r in history:
-            nxt = None
-            for later in u.residencies:
-                if later.move_in is not None and later.move_in > r.move_out:
-                    nxt = later
-                    break
+        residencies = u.residencies
+        for i, r in enumerate(residencies):
+            if r.move_out is None or r.move_out > as_of:
+                continue
             last_turn = r.move_out == u.vacant_since and u.is_vacant
-            if last_turn and u.status in ("model", "down"):
+            if last_turn:
+                if u.status in ("model", "down"):
+                    continue
+                completed = u.made_ready
+            else:
+                nxt = None
+                for later in residencies[i + 1:]:
+                    if later.move_in is not None and later.move_in > r.move_out:
+                        nxt = later
+                        break
+                if nxt is None or nxt.move_in <= keep_from:
+                    continue        # no next tenant (not the last vacancy), or completed before the history kept
+                k = rng.randint(1, 12)
+                completed = max(r.move_out, min(r.move_out + dt.timedelta(days=k), nxt.move_in - DAY))
+            if completed is not None and completed < keep_from:
                 continue
             wo = WorkOrder("MR-%s-%s" % (u.number, r.move_out.isoformat()), "turn", u)
             wo.opened = wo.vacated = r.move_out
+            wo.completed = completed
             wo.due = r.move_out + dt.timedelta(days=MAKE_READY_DUE_DAYS)
             wo.brief = "Make ready"
             wo.work_orders = rng.randint(1, 5)
             wo.assigned_to = rng.choice(TECHS)
             wo.opened_time = _at(rng, r.move_out)
-            if last_turn:
-                wo.completed = u.made_ready
-            elif nxt is not None:
-                k = rng.randint(1, 12)
-                latest = nxt.move_in - DAY
-                wo.completed = max(r.move_out, min(r.move_out + dt.timedelta(days=k), latest))
-            else:
-                continue        # a former residency with no next tenant and not the last vacancy: none
             wo.full = "Unit turn after move-out: paint, clean, %d work order%s" % (
                 wo.work_orders, "" if wo.work_orders == 1 else "s")
-            if wo.completed is None:
+            if completed is None:
                 wo.status = rng.choice(OPEN_TURN_STATUS)
                 wo.history = [("Open", wo.opened_time)]
                 if wo.status != "Not Started":
                     wo.history.append(("In Progress", wo.opened_time + dt.timedelta(hours=rng.randint(20, 60))))
             else:
-                if wo.completed < keep_from:
-                    continue
                 wo.status = "Completed"
                 wo.amount_cents = rng.randint(150, 1800) * 100 + rng.choice((0, 25, 50, 75))
-                wo.completed_time = _at(rng, wo.completed, 12, 18)
+                wo.completed_time = _at(rng, completed, 12, 18)
                 if wo.completed_time <= wo.opened_time:
                     wo.completed_time = wo.opened_time + dt.timedelta(hours=2)
                 wo.history = [("Open", wo.opened_time), ("Completed", wo.completed_time)]
