@@ -15,7 +15,7 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
         let landedLines = result.stdoutLines.filter { $0.hasPrefix("landed  ") }
-        #expect(landedLines.count == 12)
+        #expect(landedLines.count == 2 * allReports.count)
 
         let run = workspace.runDirectory(runID)
         var expectedFiles = ["manifest.json"]
@@ -26,7 +26,7 @@ import Testing
         #expect(workspace.files(under: run) == expectedFiles.sorted())
 
         let manifest = try workspace.manifest(runID)
-        #expect(manifest.artifacts.count == 12)
+        #expect(manifest.artifacts.count == 2 * allReports.count)
         for artifact in manifest.artifacts {
             let (path, bytes) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["size"] as? Int == bytes.count, "\(path)")

@@ -4,6 +4,12 @@ import SQLiteKit
 import Testing
 
 extension Simulator {
+    /// The interface entity holds no ItfServiceRequests license: every GetServiceRequest_Search answers 200 with
+    /// Messages "Interface Entity or license error (-3)".
+    static let yardiWithoutServiceRequests = Result {
+        try Simulator(flags: ["--yardi-unlicensed-interface", "ItfServiceRequests"])
+    }
+
     /// Every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`, and half of the
     /// 200 answers come back garbled (cut XML ending in `<broken &`).
     static let yardiFailing = Result {
@@ -82,6 +88,19 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         }
         let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 2 * yardiOperations.count)
+    }
+
+    @Test func anEntityWithoutTheServiceRequestsLicenseSkipsThatCallAndTheRunSucceeds() throws {
+        let simulator = try Simulator.yardiWithoutServiceRequests.get()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff",
+                                             "--reports", "GetUnitInformation,GetServiceRequest_Search", "--as-of", "2026-11-20"],
+                                            environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "a license the entity does not hold is no failure: \(fetch.stderr)")
+        #expect(fetch.stdoutLines.contains("skipped yardi/yp_cedar_bluff/GetServiceRequest_Search.xml"))
+        #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetServiceRequest_Search.xml: warning: not fetched: the Yardi interface entity holds no license for GetServiceRequest_Search"))
+        let runID = try #require(fetch.runID)
+        #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
     }
 
     @Test func aFailingPropertyIsNamedAndTheOthersStillLand() throws {

@@ -117,7 +117,7 @@ def handle(h, sub, body):
     if (text(op_el, "Platform", "") or "").lower() != "sql server":
         return reply(messages("Invalid Platform. Platform must be 'SQL Server' or 'Oracle'."))
     if text(op_el, "InterfaceEntity", "") != cfg.yardi_entity or \
-            text(op_el, "InterfaceLicense", "") != cfg.yardi_license:
+            text(op_el, "InterfaceLicense", "") != cfg.yardi_license or itf.lower() in cfg.yardi_unlicensed:
         return reply(messages("Interface Entity or license error (-3): the interface entity is not licensed "
                               "for %s." % itf))
     w = st.world
