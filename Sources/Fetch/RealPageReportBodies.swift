@@ -12,6 +12,9 @@ struct ReportParameter: Encodable, Equatable {
 
 /// The parameters each catalogue report is requested with, for an as-of date.
 public enum RealPageReportParameters {
+    /// Months of completed turns each Closed Make Ready request covers (the as-of month and the 11 before).
+    public static let closedMakeReadyMonths = 12
+
     /// Dates as `MM/DD/YYYY`, fiscal periods `MMYYYY`, months `MM/YYYY`, as the reporting API expects.
     static func parameters(for report: ReportDefinition, asOf: LocalDate) -> [ReportParameter] {
         let day = usDate(asOf)
@@ -35,6 +38,19 @@ public enum RealPageReportParameters {
         case "lease_expiration":
             let end = LocalDate(year: asOf.year + (asOf.month + 10) / 12, month: (asOf.month + 10) % 12 + 1, day: 1) ?? asOf
             return [p("startmonth", month(asOf)), p("endmonth", month(end))]
+        case "make_ready_summary":
+            // Vacant units in the turn pipeline as of the date (notice units print with negative Days Vacant).
+            return [p("AsOfDate", day), p("UnitStatus", "Vacant"), p("SortBy", "Unit")]
+        case "closed_make_ready":
+            // Turns completed from the first of the month `closedMakeReadyMonths` − 1 before the as-of month: each
+            // run's snapshot covers that year, so one run holds the work-order history the maintenance report reads.
+            let months = asOf.year * 12 + asOf.month - 1 - (closedMakeReadyMonths - 1)
+            let first = LocalDate(year: months / 12, month: months % 12 + 1, day: 1) ?? asOf
+            return [p("StartDate", usDate(first)), p("EndDate", day), p("DateType", "Date completed"), p("SortBy", "Unit")]
+        case "income_statement":
+            // The as-of month's statement (month to date): unified_expenses keeps every month loaded.
+            return [p("FiscalPeriod", fiscalPeriod(asOf)), p("BookType", "Accrual"),
+                    p("ReportFormat", "Income Statement by G/L")]
         default:
             return [p("AsOfDate", day)]
         }

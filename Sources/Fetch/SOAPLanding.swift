@@ -57,6 +57,8 @@ enum SOAPLanding {
         } catch let error as SOAPError {
             if optional, case let .fault(_, message, detail) = error.kind, Self.isNotAuthorized(message + " " + (detail ?? "")) {
                 entry.skipped = "the license key is not authorized for \(operation) at this site (\(redactor.redact(message)))"
+            } else if optional, Self.isUnlicensedInterface(error.kind) {
+                entry.skipped = "the Yardi interface entity holds no license for \(operation) (\(redactor.redact(error.reason)))"
             } else {
                 entry.error = redactor.redact(error.reason)
             }
@@ -72,6 +74,20 @@ enum SOAPLanding {
             entry.error = (entry.error.map { $0 + "; " } ?? "") + "\(error)"
         }
         return entry
+    }
+
+    /// Yardi's refusal of an interface the entity is not licensed for (reference 1.4: Messages "Interface Entity or
+    /// license error", or the bare result code -3).
+    static func isUnlicensedInterface(_ kind: SOAPError.Kind) -> Bool {
+        switch kind {
+        case .errorMessage(let message):
+            message.range(of: "license error", options: .caseInsensitive) != nil
+                || message.range(of: "not licensed", options: .caseInsensitive) != nil
+        case .resultCode(let code):
+            code == -3
+        default:
+            false
+        }
     }
 
     /// RPX's refusal of an operation the license does not cover (reference 2.3).

@@ -83,8 +83,11 @@ public final class YardiClient: Sendable {
     /// Calls one operation and lands its response; records the entry in the manifest and returns it
     /// (with `error` set when nothing landed). Never throws: a batch goes on.
     public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+        // ItfServiceRequests is licensed apart from the resident interfaces: an entity without it has no work orders
+        // from Yardi (the entry is skipped, the run does not fail).
         SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
-                          asOf: asOf, landing: landing, http: settings.http, limiter: limiter, redactor: redactor) {
+                          asOf: asOf, landing: landing, http: settings.http, limiter: limiter, redactor: redactor,
+                          optional: operation.interface == .serviceRequests) {
             try request(operation, property: property, asOf: asOf)
         }
     }

@@ -171,5 +171,24 @@ public enum YardiRawSchema {
             ) STRICT;
             \(naturalKey("yardi_guest_activity"))
             """),
+        // GetServiceRequest_Search (ItfServiceRequests): work orders. Timestamps `YYYY-MM-DDTHH:MM:SS` as printed;
+        // status_history keeps every `StatusHistory/Status` as `Type@TimeStamp`, `; `-joined.
+        Migration(version: 2, name: "Yardi service requests", sql: """
+            CREATE TABLE yardi_service_requests (
+                \(lineage)
+                service_request_id TEXT NOT NULL,
+                unit_code          TEXT,
+                tenant_code        TEXT,
+                category           TEXT,
+                brief_description  TEXT,
+                full_description   TEXT,
+                current_status     TEXT,
+                requested_at       TEXT,
+                updated_at         TEXT,
+                completed_at       TEXT,
+                status_history     TEXT
+            ) STRICT;
+            \(naturalKey("yardi_service_requests"))
+            """),
     ]
 }

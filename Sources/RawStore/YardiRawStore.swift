@@ -24,6 +24,7 @@ public final class YardiRawStore {
         case .getResidentTransactions: "yardi_transactions"
         case .availableUnits: "yardi_available_units"
         case .getYardiGuestActivity: "yardi_guest_activity"
+        case .getServiceRequests: "yardi_service_requests"
         }
     }
 }
@@ -148,6 +149,15 @@ public struct YardiArtifactLoader {
                 ("event_date", .text(r.eventDate.iso)), ("agent_name", SQLValue(r.agentName)),
                 ("first_contact", flag(r.firstContact)), ("transaction_source", SQLValue(r.transactionSource)),
                 ("comments", SQLValue(r.comments)),
+            ] }
+        case .getServiceRequests:
+            return try GetServiceRequestSearch.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("service_request_id", .text(r.serviceRequestID)),
+                ("unit_code", SQLValue(r.unitCode)), ("tenant_code", SQLValue(r.tenantCode)),
+                ("category", SQLValue(r.category)), ("brief_description", SQLValue(r.briefDescription)),
+                ("full_description", SQLValue(r.fullDescription)), ("current_status", SQLValue(r.currentStatus)),
+                ("requested_at", SQLValue(r.requestedAt)), ("updated_at", SQLValue(r.updatedAt)),
+                ("completed_at", SQLValue(r.completedAt)), ("status_history", SQLValue(r.statusHistory)),
             ] }
         }
     }

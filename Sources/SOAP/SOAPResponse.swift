@@ -157,6 +157,9 @@ public struct SOAPResponse {
                 if errorMessages == nil, let list = messages.descendants(named: "ErrorMessages").first {
                     errorMessages = Self.text(of: list)
                 }
+            } else if reader.hasLocalName("ErrorMessages") && errorMessages == nil && !sawPayload {
+                // ItfServiceRequests answers a refusal with `ErrorMessages/Error` straight under the Result.
+                errorMessages = Self.text(of: try reader.expand())
             } else if errorMessages == nil && !sawPayload {
                 var first: String?
                 try reader.forEachElement(named: ["ErrorMessages"]) { list in

@@ -7,12 +7,14 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     case getResidentTransactions = "GetResidentTransactions_Login"
     case availableUnits = "AvailableUnits_Login"
     case getYardiGuestActivity = "GetYardiGuestActivity_Login"
+    case getServiceRequests = "GetServiceRequest_Search"
 
     /// Which interface hosts the operation, as a key of the configuration's `yardi.interfaces`.
     public enum Interface: String, Sendable, CaseIterable {
         case residentData = "resident_data"
         case residentTransactions = "resident_transactions"
         case ilsGuestCard = "ils_guest_card"
+        case serviceRequests = "service_requests"
 
         /// The `.asmx` name used when the configuration does not name one.
         public var defaultName: String {
@@ -20,6 +22,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
             case .residentData: "ItfResidentData"
             case .residentTransactions: "ItfResidentTransactions20"
             case .ilsGuestCard: "ItfILSGuestCard"
+            case .serviceRequests: "ItfServiceRequests"
             }
         }
     }
@@ -33,6 +36,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case .getPropertyConfigurations, .getUnitInformation, .getResidentsByStatus: .residentData
         case .getResidentLeaseCharges, .getResidentTransactions: .residentTransactions
         case .availableUnits, .getYardiGuestActivity: .ilsGuestCard
+        case .getServiceRequests: .serviceRequests
         }
     }
 
@@ -45,6 +49,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case .getResidentLeaseCharges, .getResidentTransactions: "ResidentTransactions"
         case .availableUnits: "PhysicalProperty"
         case .getYardiGuestActivity: "LeadManagement"
+        case .getServiceRequests: "ServiceRequests"
         }
     }
 
@@ -53,6 +58,10 @@ public enum YardiOperation: String, CaseIterable, Sendable {
 
     /// Residents of every status: current and notice for rent, future for pre-leasing, past for balances owed.
     public static let residentStatuses = "Current^Notice^Future^Past"
+
+    /// Every service request, open and closed: the work-order history is one call ([I]: the WSDL names
+    /// `OpenOrClosed`, no capture shows its values; the simulator takes Open, Closed and All).
+    public static let serviceRequestFilter = "All"
 
     /// Parameters after `YardiPropertyId`, in WSDL order. `asOf` sets PostMonth (the first of its month).
     public func operationParameters(asOf year: Int, month: Int) -> [SOAPParameter] {
@@ -64,6 +73,8 @@ public enum YardiOperation: String, CaseIterable, Sendable {
             return [.value("PostMonth", "\(year)-\(mm)-01T00:00:00")]
         case .availableUnits:
             return [.value("ExcludePricing", "false")]
+        case .getServiceRequests:
+            return [.value("OpenOrClosed", Self.serviceRequestFilter)]
         default:
             return []
         }

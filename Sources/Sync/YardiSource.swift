@@ -3,7 +3,7 @@ import SQLiteKit
 
 /// Yardi rules: GetUnitInformation wins for units (AvailableUnits and GetResidentsByStatus fill in dates and rents),
 /// GetResidentsByStatus for residents, leases and resident events, GetResidentTransactions_Login for delinquency,
-/// GetYardiGuestActivity_Login for the leasing funnel. One file per unified table under `Yardi/`.
+/// GetYardiGuestActivity_Login for the leasing funnel, GetServiceRequest_Search for work orders. One file per unified table under `Yardi/`.
 ///
 /// Property date: Yardi payloads carry none, so it is the as-of date of the latest GetUnitInformation snapshot
 /// (the unit statuses every occupancy number comes from). Every other operation is read from its latest snapshot
@@ -42,8 +42,14 @@ struct YardiSource: PropertySource {
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments)
         rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
-        return SourceSyncResult(rows: rows, unitSource: YardiUnits.source,
-                                ledgerSource: hasLedger ? YardiLedger.source : nil)
+        var result = SourceSyncResult(rows: rows, unitSource: YardiUnits.source,
+                                      ledgerSource: hasLedger ? YardiLedger.source : nil)
+        // A service-request snapshot, even an empty one, is a work-order source; without one the reports say so.
+        if yardi.snapshots.dates["GetServiceRequest_Search"] != nil {
+            result.rows["unified_work_orders"] = try yardi.run(YardiMaintenance.insert, [":source": .text(YardiMaintenance.source)])
+            result.workOrderSource = YardiMaintenance.source
+        }
+        return result
     }
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
@@ -70,6 +76,7 @@ struct YardiSnapshots {
         ("GetResidentTransactions_Login", ":transactions_snapshot"),
         ("GetResidentLeaseCharges_Login", ":lease_charges_snapshot"),
         ("GetYardiGuestActivity_Login", ":guest_snapshot"),
+        ("GetServiceRequest_Search", ":service_requests_snapshot"),
     ]
 
     /// Operation name -> as-of date of the snapshot read.

@@ -15,7 +15,7 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
         let landedLines = result.stdoutLines.filter { $0.hasPrefix("landed  ") }
-        #expect(landedLines.count == 12)
+        #expect(landedLines.count == 2 * allReports.count)
 
         let run = workspace.runDirectory(runID)
         var expectedFiles = ["manifest.json"]
@@ -26,7 +26,7 @@ import Testing
         #expect(workspace.files(under: run) == expectedFiles.sorted())
 
         let manifest = try workspace.manifest(runID)
-        #expect(manifest.artifacts.count == 12)
+        #expect(manifest.artifacts.count == 2 * allReports.count)
         for artifact in manifest.artifacts {
             let (path, bytes) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["size"] as? Int == bytes.count, "\(path)")
@@ -108,7 +108,7 @@ import Testing
         }
         let manifest = try workspace.manifest(runID)
         let failed = manifest.artifacts.filter { !($0["error"] is NSNull) }
-        #expect(failed.count == 6)
+        #expect(failed.count == allReports.count)
         #expect(failed.allSatisfy { $0["property"] as? String == "ridian" && $0["path"] is NSNull })
         // A clean report costs 3-4 requests (create, one or two polls, download); more means retries.
         let retried = manifest.artifacts.filter { ($0["error"] is NSNull) && ($0["attempts"] as? Int ?? 0) > 4 }

@@ -194,4 +194,5 @@ final class OnceBox<Value>: @unchecked Sendable {
 /// A fresh simulator token (any `sim-token-` string is valid) that tests then look for in outputs.
 func freshToken() -> String { "sim-token-test-\(UUID().uuidString.lowercased())" }
 
-let allReports = ["box_score", "rent_roll", "delinquency", "activity", "monthly_summary", "lease_expiration"]
+let allReports = ["box_score", "rent_roll", "delinquency", "activity", "monthly_summary", "lease_expiration",
+                  "make_ready_summary", "closed_make_ready", "income_statement"]

@@ -4,6 +4,12 @@ import SQLiteKit
 import Testing
 
 extension Simulator {
+    /// The interface entity holds no ItfServiceRequests license: every GetServiceRequest_Search answers 200 with
+    /// Messages "Interface Entity or license error (-3)".
+    static let yardiWithoutServiceRequests = Result {
+        try Simulator(flags: ["--yardi-unlicensed-interface", "ItfServiceRequests"])
+    }
+
     /// Every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`, and half of the
     /// 200 answers come back garbled (cut XML ending in `<broken &`).
     static let yardiFailing = Result {
@@ -21,7 +27,8 @@ extension Simulator {
 }
 
 let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidentLeaseCharges_Login",
-                       "GetResidentTransactions_Login", "AvailableUnits_Login", "GetYardiGuestActivity_Login"]
+                       "GetResidentTransactions_Login", "AvailableUnits_Login", "GetYardiGuestActivity_Login",
+                       "GetServiceRequest_Search"]
 
 /// `ownerdash fetch` + `load --run` for Yardi properties, end to end against pms_sim.
 @Suite struct YardiFetchTests {
@@ -40,7 +47,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         }
         #expect(workspace.files(under: run) == expected.sorted())
         let manifest = try workspace.manifest(runID)
-        #expect(manifest.artifacts.count == 14)
+        #expect(manifest.artifacts.count == 2 * yardiOperations.count)
         for artifact in manifest.artifacts {
             let (path, _) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["http_status"] as? Int == 200 && artifact["error"] is NSNull)
@@ -51,7 +58,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
 
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "stderr: \(load.stderr)")
-        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 14)
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 2 * yardiOperations.count)
 
         let database = try Database(path: workspace.data.appendingPathComponent("yardi_raw.db").path, mode: .readOnly)
         for property in ["yp_cedar_bluff", "yp_harbor_point"] {
@@ -73,9 +80,27 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
                 """)?.integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1), "\(property) households owing")
             #expect(try one("SELECT count(DISTINCT run_id) || '/' || min(as_of_date) FROM yardi_residents WHERE property_id = :p")?.textValue
                     == "1/2026-11-20")
+            // Every service request of the simulator's history, open and closed, in one call (OpenOrClosed=All).
+            let workOrders = truth["work_orders"] as? [String: Any]
+            let requests = (workOrders?["open"] as? Int ?? -1) + (workOrders?["closed"] as? Int ?? -1)
+            #expect(try one("SELECT count(*) FROM yardi_service_requests WHERE property_id = :p")?.integerValue
+                    == Int64(requests), "\(property) service requests")
         }
         let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
-        #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 14)
+        #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 2 * yardiOperations.count)
+    }
+
+    @Test func anEntityWithoutTheServiceRequestsLicenseSkipsThatCallAndTheRunSucceeds() throws {
+        let simulator = try Simulator.yardiWithoutServiceRequests.get()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff",
+                                             "--reports", "GetUnitInformation,GetServiceRequest_Search", "--as-of", "2026-11-20"],
+                                            environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "a license the entity does not hold is no failure: \(fetch.stderr)")
+        #expect(fetch.stdoutLines.contains("skipped yardi/yp_cedar_bluff/GetServiceRequest_Search.xml"))
+        #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetServiceRequest_Search.xml: warning: not fetched: the Yardi interface entity holds no license for GetServiceRequest_Search"))
+        let runID = try #require(fetch.runID)
+        #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
     }
 
     @Test func aFailingPropertyIsNamedAndTheOthersStillLand() throws {

@@ -39,7 +39,7 @@ import Testing
             .appendingPathComponent("\(runID)/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         let artifacts = try #require(manifest["artifacts"] as? [[String: Any]])
-        #expect(artifacts.count == 6 + 8 + 7, "6 reports and 8 RPX operations for nexus_east, 7 Yardi operations")
+        #expect(artifacts.count == 9 + 8 + 8, "9 reports and 8 RPX operations for nexus_east, 8 Yardi operations")
 
         // etl_runs: one row, as the run went.
         let run = try directory.runRow(runID)

@@ -10,8 +10,9 @@ import Testing
         let realpage = try Database(path: portfolio.loadedData.realpageRawDatabase, mode: .readOnly)
         let yardi = try Database(path: portfolio.loadedData.yardiRawDatabase, mode: .readOnly)
         for property in portfolio.properties {
-            // 6 reports + 8 RPX operations, less the two ledger operations where the license refuses them (ridian).
-            let (database, kinds) = property.pms == .yardi ? (yardi, 7) : (realpage, property.key == "ridian" ? 12 : 14)
+            // 9 reports + 8 RPX operations, less the two ledger operations where the license refuses them (ridian);
+            // 8 Yardi operations.
+            let (database, kinds) = property.pms == .yardi ? (yardi, 8) : (realpage, property.key == "ridian" ? 15 : 17)
             let dates = try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }

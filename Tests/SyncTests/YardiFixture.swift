@@ -29,7 +29,8 @@ final class YardiFixture {
                              "yardi_available_units": "AvailableUnits_Login",
                              "yardi_transactions": "GetResidentTransactions_Login",
                              "yardi_lease_charges": "GetResidentLeaseCharges_Login",
-                             "yardi_guest_activity": "GetYardiGuestActivity_Login"]
+                             "yardi_guest_activity": "GetYardiGuestActivity_Login",
+                             "yardi_service_requests": "GetServiceRequest_Search"]
 
     /// Records a loaded snapshot (even an empty one) of an operation, as the loader does.
     func loaded(_ operation: String, asOf: String = asOf, property: String = property.key) throws {
@@ -114,6 +115,17 @@ final class YardiFixture {
             "kind": .text("payment"), "payment_type": .text("Other"), "tenant_code": .text(tenant),
             "transaction_date": .text(date), "amount": .real(amount),
         ], asOf: asOf)
+    }
+
+    /// A GetServiceRequest_Search request of unit `unit` (times `YYYY-MM-DDTHH:MM:SS`).
+    func serviceRequest(_ id: String, unit: String, category: String? = "Plumbing", status: String, requestedAt: String,
+                        updatedAt: String? = nil, completedAt: String? = nil) throws {
+        try insert("yardi_service_requests", [
+            "service_request_id": .text(id), "unit_code": .text(unit), "category": SQLValue(category),
+            "brief_description": .text("Leaking faucet"), "current_status": .text(status),
+            "requested_at": .text(requestedAt), "updated_at": SQLValue(updatedAt ?? completedAt ?? requestedAt),
+            "completed_at": SQLValue(completedAt),
+        ])
     }
 
     /// A GetYardiGuestActivity_Login event of prospect `prospect`.

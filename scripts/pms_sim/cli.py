@@ -46,12 +46,14 @@ class Config:
         self.yardi_database = a.yardi_database
         self.yardi_entity = a.yardi_entity
         self.yardi_license = a.yardi_license
+        self.yardi_unlicensed = {x.lower() for x in (a.yardi_unlicensed_interface or [])}
 
     def public(self):
         d = dict(self.__dict__)
         d["as_of"] = self.as_of.isoformat()
         d["fail_properties"] = sorted(self.fail_properties)
         d["rpx_denied_sites"] = sorted(self.rpx_denied_sites)
+        d["yardi_unlicensed"] = sorted(self.yardi_unlicensed)
         return d
 
 
@@ -89,6 +91,8 @@ def parser():
     c.add_argument("--rpx-license-key", default="sim-rpx-license-key")
     c.add_argument("--rpx-denied-site", action="append",
                    help="property KEY refused getresidentledger/getscheduledcharges (default ridian; repeatable)")
+    c.add_argument("--yardi-unlicensed-interface", action="append",
+                   help="Yardi interface (e.g. ItfServiceRequests) the entity holds no license for (repeatable)")
     c.add_argument("--yardi-username", default="simuser")
     c.add_argument("--yardi-password", default="simpass")
     c.add_argument("--yardi-server", default="sim_sql")

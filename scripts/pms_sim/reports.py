@@ -12,7 +12,8 @@ import sys
 from decimal import Decimal
 
 from . import truth as T
-from .portfolio import MANAGEMENT_COMPANY, CHARGE_CODES, month_key
+from . import maintenance as M
+from .portfolio import MANAGEMENT_COMPANY, CHARGE_CODES, GL_ACCOUNTS, month_key, month_start, month_end, add_months
 
 REPORTS = {
     4238: ("box_score", "Box Score", "446266C0-D572-4D8A-A6DA-310C0AE61037"),
@@ -22,6 +23,10 @@ REPORTS = {
     3837: ("activity", "Activity Report", "B29B7C76-04B8-4D6C-AABC-62127F0CAE63"),
     3877: ("monthly_summary", "Monthly Activity Summary", "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B"),
     3838: ("lease_expiration", "Lease Expiration", "89545A3A-C28A-49CC-8791-396AE71AB422"),
+    # Ids as bary249/NASAdash names them; no capture shows their report keys, so these GUIDs are the simulator's own.
+    4186: ("make_ready_summary", "Make Ready Summary", "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01"),
+    4189: ("closed_make_ready", "Closed Make Ready Summary", "7D4E3B52-9F1C-4A8B-8C26-3E5F7A9B2D02"),
+    3836: ("income_statement", "Income Statement", "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03"),
 }
 
 INVALID_END_DATE = "Invalid end date entered - end date must be less than or equal to the property date"
@@ -305,6 +310,102 @@ def ext_lease_expiration(mod, g, p, start_month, end_month):
     return buf.getvalue()
 
 
+# ------------------------------------------------------------------------------ maintenance and expenses
+
+MR_LEASE_STATUS = {True: "Pre-leased", False: "Not leased"}
+
+
+def _order_lines(wo):
+    return [{"number": "%s-%d" % (wo.unit.number, k + 1), "description": ("Paint", "Clean", "Carpet", "Punch list",
+                                                                           "Appliances")[k % 5]}
+            for k in range(wo.work_orders)]
+
+
+def ext_make_ready(mod, g, p):
+    """Make Ready Summary: the open turns (vacated, not made ready) and the notice units about to turn
+    (negative Days Vacant: no turn open yet)."""
+    as_of = g.as_of
+    m = M.of(g, p)
+    rows = []
+    for wo in m.turns:
+        if not wo.is_open:
+            continue
+        u = wo.unit
+        rows.append({"unit": u.number, "floorplan": u.fp.code, "sqft": u.sqft, "unit_status": RR_STATUS[u.status],
+                     "lease_status": MR_LEASE_STATUS[u.future is not None], "vacated": wo.vacated,
+                     "days_vacant": (as_of - wo.vacated).days, "due": wo.due, "work_orders": wo.work_orders,
+                     "assigned_to": wo.assigned_to, "status": wo.status, "orders": _order_lines(wo)})
+    for u, r in m.upcoming:
+        rows.append({"unit": u.number, "floorplan": u.fp.code, "sqft": u.sqft, "unit_status": RR_STATUS[u.status],
+                     "lease_status": MR_LEASE_STATUS[u.future is not None], "vacated": r.move_out,
+                     "days_vacant": (as_of - r.move_out).days,
+                     "due": r.move_out + dt.timedelta(days=M.MAKE_READY_DUE_DAYS), "work_orders": 0,
+                     "assigned_to": None, "status": "Scheduled"})
+    rows.sort(key=lambda x: x["unit"])
+    buf = io.BytesIO()
+    mod.write_make_ready_summary(buf, p.name, as_of, rows, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def ext_closed_make_ready(mod, g, p, start, end):
+    """Closed Make Ready Summary: the turns completed in [start, end] (the simulator keeps M.WORK_ORDER_MONTHS)."""
+    rows = []
+    for wo in M.of(g, p).turns:
+        if wo.is_open or not (start <= wo.completed <= end):
+            continue
+        rows.append({"unit": wo.unit.number, "floorplan": wo.unit.fp.code, "vacated": wo.vacated, "due": wo.due,
+                     "completed": wo.completed, "days_to_complete": wo.days_to_complete,
+                     "work_orders": wo.work_orders, "amount_charged": _D(wo.amount_cents),
+                     "completed_by": wo.assigned_to, "orders": _order_lines(wo)})
+    rows.sort(key=lambda x: (x["unit"], x["vacated"]))
+    buf = io.BytesIO()
+    mod.write_closed_make_ready(buf, p.name, start, end, rows, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+EXPENSE_GROUPS = [("61", "Payroll"), ("62", "Administrative"), ("63", "Repairs & Maintenance"), ("64", "Turnover"),
+                  ("65", "Contract Services"), ("66", "Marketing"), ("67", "Utilities"), ("68", "Insurance"),
+                  ("69", "Taxes"), ("70", "Management Fees")]
+
+
+def ext_income_statement(mod, g, p, month):
+    """Income Statement by GL for the fiscal period `month` (first day): income from the ledger's charges posted in
+    the month, expenses as generated (month to date for the as-of month); budget per unit, YTD from January."""
+    as_of = g.as_of
+    key = month_key(month)
+    expenses = M.of(g, p).expenses
+    end = min(month_end(month), as_of)
+    n_units = len(p.units)
+    ytd_months = [month_key(add_months(month, -k)) for k in range(month.month)]
+    # income: charges posted in the month (ledger sums), by the income accounts of the charge codes
+    rent = other = 0
+    for r_, o_, _ in _ledger_sums(g, p, month, end).values():
+        rent += r_
+        other += o_
+    income = [{"account": GL_ACCOUNTS["RENT"], "name": "Rental Income", "actual": _D(rent), "budget": None,
+               "ytd": None, "ytd_budget": None},
+              {"account": "4400-0000", "name": "Other Resident Income", "actual": _D(other), "budget": None,
+               "ytd": None, "ytd_budget": None}]
+    groups = []
+    for prefix, heading in EXPENSE_GROUPS:
+        accounts = []
+        for account, name, per_unit, _share in M.EXPENSE_ACCOUNTS:
+            if not account.startswith(prefix) or account not in expenses.get(key, {}):
+                continue
+            budget = int(round(per_unit * n_units * 100))
+            ytd = sum(expenses.get(mk, {}).get(account, 0) for mk in ytd_months)
+            accounts.append({"account": account, "name": name, "actual": _D(expenses[key][account]),
+                             "budget": _D(budget), "ytd": _D(ytd), "ytd_budget": _D(budget * len(ytd_months))})
+        if accounts:
+            groups.append({"heading": heading, "accounts": accounts})
+    sections = [{"heading": "INCOME", "groups": [{"heading": "Rental Income", "accounts": income}]},
+                {"heading": "EXPENSES", "groups": groups}]
+    buf = io.BytesIO()
+    mod.write_income_statement(buf, p.name, end, sections, fiscal_period="%02d%04d" % (month.month, month.year),
+                               company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
 # ------------------------------------------------------------------------------ entry point
 
 
@@ -348,4 +449,16 @@ def build_report(g, p, report_id, params):
             em = dt.date(y, m, 1)
         sm, em = dt.date(sm.year, sm.month, 1), dt.date(em.year, em.month, 1)
         return ext_lease_expiration(mod, g, p, sm, em)
+    if kind == "make_ready_summary":
+        return ext_make_ready(mod, g, p)
+    if kind == "closed_make_ready":
+        end = min(parse_date(param(params, "EndDate", "End_Date", "enddate")) or as_of, as_of)
+        start = parse_date(param(params, "StartDate", "Start_Date", "startdate")) or M.horizon_start(as_of)
+        return ext_closed_make_ready(mod, g, p, start, end)
+    if kind == "income_statement":
+        fiscal = str(param(params, "FiscalPeriod", "AR_FiscalPeriodSelect") or as_of.strftime("%m%Y"))
+        month = parse_date(fiscal)
+        if month is None or month > as_of or month < g.months[0][0]:
+            month = month_start(as_of)
+        return ext_income_statement(mod, g, p, month_start(month))
     raise KeyError(report_id)

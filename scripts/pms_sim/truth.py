@@ -7,6 +7,7 @@ agrees with what is written here.  Definitions are documented in README.md.
 import datetime as dt
 from decimal import Decimal, ROUND_HALF_UP
 
+from . import maintenance
 from .portfolio import money, month_key
 
 AGING_BUCKETS = ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")
@@ -308,6 +309,7 @@ def property_truth(g, p, include_ledger=True):
         t["ledger"] = ledger_truth(g, p)
     # Households sharing one person's name, e-mail and phone (one person renting two units).
     t["multi_unit_persons"] = getattr(p, "multi_unit_persons", [])
+    t["work_orders"], t["expenses"] = maintenance.truth(g, p)
     return t
 
 

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from .soap import SoapError, parse_envelope, local, text, x, attr
+from . import maintenance as M
 from .portfolio import CHARGE_CODES, GL_ACCOUNTS, month_key
 
 NS_PREFIX = "http://tempuri.org/YSI.Interfaces.WebServices/"
@@ -17,6 +18,7 @@ INTERFACES = {
                                   "GetResidentTransaction_Login", "GetResidentTransactions_ByChargeDate_Login"),
     "ItfILSGuestCard": ("GetPropertyConfigurations", "AvailableUnits_Login", "UnitAvailability_Login",
                         "GetYardiGuestActivity_Login", "GetYardiGuestActivity_DateRange"),
+    "ItfServiceRequests": ("GetPropertyConfigurations", "GetServiceRequest_Search"),
 }
 NULL = "0001-01-01"
 
@@ -69,6 +71,11 @@ def messages(msg, kind="Error"):
     return '<Messages xmlns=""><Message messageType="%s">%s</Message></Messages>' % (kind, attr(msg))
 
 
+def error_messages(msg):
+    """ItfServiceRequests reports business errors as ErrorMessages/Error (reference 1.4 item 3)."""
+    return '<ErrorMessages xmlns=""><Error>%s</Error></ErrorMessages>' % attr(msg)
+
+
 def handle(h, sub, body):
     st = h.server.state
     cfg = st.cfg
@@ -110,7 +117,7 @@ def handle(h, sub, body):
     if (text(op_el, "Platform", "") or "").lower() != "sql server":
         return reply(messages("Invalid Platform. Platform must be 'SQL Server' or 'Oracle'."))
     if text(op_el, "InterfaceEntity", "") != cfg.yardi_entity or \
-            text(op_el, "InterfaceLicense", "") != cfg.yardi_license:
+            text(op_el, "InterfaceLicense", "") != cfg.yardi_license or itf.lower() in cfg.yardi_unlicensed:
         return reply(messages("Interface Entity or license error (-3): the interface entity is not licensed "
                               "for %s." % itf))
     w = st.world
@@ -118,6 +125,8 @@ def handle(h, sub, body):
         return reply(op_property_configurations(w))
     code = text(op_el, "YardiPropertyId", "")
     key = w.key_for("yardi", code)
+    if key is None and itf == "ItfServiceRequests":
+        return reply(error_messages("Invalid Yardi Property Id: %s." % code))
     if key is None:
         return reply(messages("Invalid Yardi Property Id: %s. Interface Entity has no access to the Yardi property "
                               "(-2)." % code))
@@ -159,6 +168,12 @@ def handle(h, sub, body):
         if f is None or t is None:
             return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
         return reply(op_guest_activity(w, p, f, t))
+    if op == "GetServiceRequest_Search":
+        which = (text(op_el, "OpenOrClosed", "") or "").strip().lower()
+        if which not in SERVICE_REQUEST_FILTERS:
+            return reply(error_messages("OpenOrClosed must be Open, Closed or All (got '%s')."
+                                        % text(op_el, "OpenOrClosed", "")))
+        return reply(w.cached("y:sr:%s:%s" % (key, which), lambda: op_service_requests(w, p, which)))
     return h.send(500, fault("Operation %s is not implemented." % op, "soap:Server"), CT)
 
 
@@ -473,4 +488,36 @@ def op_guest_activity(w, p, f, t):
                        x("DesiredFloorplan", pr.fp.name if pr.fp else ""), m2(pr.desired_rent or 0),
                        pr.fp.beds if pr.fp else 1, "".join(events)))
     out.append("</Prospects></LeadManagement>")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------ ItfServiceRequests
+
+# OpenOrClosed values accepted ([I]: the WSDL names the parameter, no capture shows its values) -> statuses served.
+SERVICE_REQUEST_FILTERS = {"open": ("open",), "closed": ("closed",), "all": ("open", "closed"),
+                           "both": ("open", "closed"), "": ("open", "closed")}
+
+
+def _sr_stamp(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def op_service_requests(w, p, which):
+    """GetServiceRequest_Search: the unit turns (Category `Make Ready`) and resident service requests, open and
+    closed in the simulator's history (maintenance.WORK_ORDER_MONTHS)."""
+    wanted = SERVICE_REQUEST_FILTERS[which]
+    out = ['<ServiceRequests xmlns="">']
+    for wo in M.of(w.gen, p).orders:
+        if ("open" if wo.is_open else "closed") not in wanted:
+            continue
+        update = wo.history[-1][1]
+        out.append("<ServiceRequest>%s%s%s%s%s%s%s%s%s%s%s<StatusHistory>%s</StatusHistory></ServiceRequest>" % (
+            x("ServiceRequestId", wo.id),
+            x("PropertyCode", p.pms_id), x("UnitCode", wo.unit.number), x("TenantCode", wo.tenant_code or ""),
+            x("Category", wo.category), x("ServiceRequestBriefDescription", wo.brief),
+            x("ServiceRequestFullDescription", wo.full or ""), x("CurrentStatus", wo.status),
+            x("ServiceRequestDate", _sr_stamp(wo.opened_time)), x("UpdateDate", _sr_stamp(update)),
+            x("Priority", "Normal"),
+            "".join('<Status Type="%s" TimeStamp="%s" />' % (attr(st), _sr_stamp(t)) for st, t in wo.history)))
+    out.append("</ServiceRequests>")
     return "".join(out)

@@ -33,7 +33,8 @@ REPORTS = "/realpage/reports/v1"
 KEYS = {4238: "446266C0-D572-4D8A-A6DA-310C0AE61037", 4043: "A6F61299-E960-4235-9DC2-44D2C2EF4F99",
         4260: "89A3C427-BE71-4A05-9D2B-BDF3923BF756", 4009: "584A377E-0352-470D-8BF0-754F41B250A3",
         3837: "B29B7C76-04B8-4D6C-AABC-62127F0CAE63", 3877: "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B",
-        3838: "89545A3A-C28A-49CC-8791-396AE71AB422"}
+        3838: "89545A3A-C28A-49CC-8791-396AE71AB422", 4186: "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01",
+        4189: "7D4E3B52-9F1C-4A8B-8C26-3E5F7A9B2D02", 3836: "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03"}
 YARDI_CREDS = {"UserName": "simuser", "Password": "simpass", "ServerName": "sim_sql", "Database": "sim_voyager",
                "Platform": "SQL Server", "InterfaceEntity": "OwnerDash", "InterfaceLicense": "sim-yardi-license"}
 
@@ -343,6 +344,66 @@ class SimTest(unittest.TestCase):
         counts = {r[0].split(":")[0]: int(r[0].split(":")[1]) for r in rows if r and str(r[0]).startswith("Total ")
                   and ":" in str(r[0])}
         self.assertEqual(counts.get("Total Move Out Notice", 0), m["notices"])
+
+    # ------------------------------------------------------------------ maintenance and expenses
+    def test_make_ready_reports_match_truth(self):
+        p = self.P["ridian"]
+        orders = p["work_orders"]["orders"]
+        rows = read_rows(self.c.report(4186, p["site_id"], {})[0])
+        total = [r for r in rows if r and str(r[0]).startswith("Total Units:")][0]
+        vacant = [r for r in rows if r and re.match(r"^\d+$", str(r[0])) and isinstance(r[6], (int, float))
+                  and r[6] >= 0]
+        self.assertEqual(len(vacant), p["work_orders"]["open"])
+        self.assertGreaterEqual(int(total[0].split(":")[1]), len(vacant))   # + notice units (negative days)
+        rows = read_rows(self.c.report(4189, p["site_id"], {"StartDate": p["work_orders"]["history_start"][5:7] + "/01/"
+                                                                         + p["work_orders"]["history_start"][:4],
+                                                            "EndDate": "11/20/2026"})[0])
+        total = [r for r in rows if r and str(r[0]).startswith("Total Units:")][0]
+        self.assertEqual(int(total[0].split(":")[1]), p["work_orders"]["closed"])
+        days = sorted(r[5] for r in rows if r and re.match(r"^\d+$", str(r[0])))
+        self.assertEqual(days, sorted(o["days_to_complete"] for o in orders if o["status"] == "closed"))
+
+    def test_income_statement_expenses_match_truth(self):
+        p = self.P["harvest"]
+        rows = read_rows(self.c.report(3836, p["site_id"], {"FiscalPeriod": "102026"})[0])
+        start = [k for k, r in enumerate(rows) if r and r[0] == "EXPENSES"][0]
+        lines = {r[0]: r[2] for r in rows[start:] if r and re.match(r"^\d{4}-\d{4}$", str(r[0]))}
+        want = p["expenses"]["2026-10"]
+        self.assertEqual(set(lines), set(want))
+        for account, amount in want.items():
+            text = str(lines[account]).replace("$", "").replace(",", "")
+            value = -float(text[1:-1]) if text.startswith("(") else float(text)
+            self.assertAlmostEqual(value, amount, places=2)
+        self.assertEqual(self.P["yp_riverwalk"]["expenses"], {})
+
+    def test_yardi_service_requests(self):
+        p = self.P["yp_magnolia_yards"]
+        code = p["property_code"]
+        wo = p["work_orders"]
+        st, _, b = self.c.yardi("ItfServiceRequests", "GetServiceRequest_Search",
+                                {"YardiPropertyId": code, "OpenOrClosed": "All"})
+        self.assertEqual(st, 200)
+        reqs = find_all(ET.fromstring(b), "ServiceRequest")
+        self.assertEqual(len(reqs), wo["open"] + wo["closed"])
+        self.assertEqual(sorted(ftext(r, "ServiceRequestId") for r in reqs), sorted(o["id"] for o in wo["orders"]))
+        done = [r for r in reqs if ftext(r, "CurrentStatus") == "Completed"]
+        self.assertEqual(len(done), wo["closed"])
+        by_id = {o["id"]: o for o in wo["orders"]}
+        for r in done:
+            stamps = [s.get("TimeStamp") for s in find_all(r, "Status") if s.get("Type") == "Completed"]
+            days = (dt.date.fromisoformat(stamps[0][:10])
+                    - dt.date.fromisoformat(ftext(r, "ServiceRequestDate")[:10])).days
+            self.assertEqual(days, by_id[ftext(r, "ServiceRequestId")]["days_to_complete"])
+        st, _, b = self.c.yardi("ItfServiceRequests", "GetServiceRequest_Search",
+                                {"YardiPropertyId": code, "OpenOrClosed": "Open"})
+        self.assertEqual(len(find_all(ET.fromstring(b), "ServiceRequest")), wo["open"])
+        st, _, b = self.c.yardi("ItfServiceRequests", "GetServiceRequest_Search",
+                                {"YardiPropertyId": "nosuch01", "OpenOrClosed": "Open"})
+        self.assertEqual(st, 200)
+        self.assertEqual(len(find_all(ET.fromstring(b), "Error")), 1)
+        st, _, b = self.c.yardi("ItfServiceRequests", "GetServiceRequest_Search",
+                                {"YardiPropertyId": code, "OpenOrClosed": "Sometimes"})
+        self.assertIn(b"<ErrorMessages", b)
 
     # ------------------------------------------------------------------ REST auth & errors
     def test_rest_auth(self):
