@@ -193,7 +193,6 @@ extension Debtors {
     /// The debtors for the table / JSON / CSV writers: the people (with the portfolio total), their units, and the
     /// months each unit's debt covers.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
-        func money(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
         let peopleTable = MetricTable(
             name: "rows", title: "Debtors (by person, largest total first)",
             columns: [.init("debtor", .text), .init("name", .text), .init("email", .text), .init("phone", .text),

@@ -211,7 +211,6 @@ extension LeasePaymentStatusReport {
                 columns.append(.init(month, .text))
             }
         }
-        func money(_ cents: Int64?) -> SQLValue { cents.map { .real(Double($0) / 100) } ?? .null }
         let rows: [[SQLValue]] = lines.map { line in
             var row: [SQLValue] = [.text(line.property), SQLValue(line.floor), .text(line.unit), .text(line.residentID),
                                    .text(line.leaseIDs.joined(separator: " ")), .text(line.tenants.joined(separator: "; ")),

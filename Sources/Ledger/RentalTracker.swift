@@ -139,7 +139,6 @@ extension RentalTracker {
     /// The tracker for the table / JSON / CSV writers: the residents (with the portfolio's total balance), what they
     /// owe, and what they paid.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
-        func money(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
         let residentsTable = MetricTable(
             name: "rows", title: "Residents behind on rent",
             columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),

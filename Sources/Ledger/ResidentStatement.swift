@@ -104,7 +104,6 @@ public struct ResidentStatement: Sendable {
 extension ResidentStatement {
     /// The statement for the table / JSON / CSV writers: the household, then its lines with the running balance.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
-        func money(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
         let h = household
         let householdTable = MetricTable(
             name: "household", title: "Resident",

@@ -97,7 +97,6 @@ public struct TenantHistory: Sendable, Equatable {
 extension TenantHistory {
     /// The history for the table / JSON / CSV writers: the households, then their leases.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
-        func money(_ cents: Int64?) -> SQLValue { cents.map { .real(Double($0) / 100) } ?? .null }
         let tenantsTable = MetricTable(
             name: "rows", title: "Residents of \(property) unit \(unit)",
             columns: [.init("resident_id", .text), .init("name", .text), .init("status", .text), .init("move_in", .date),

@@ -51,10 +51,7 @@ public enum AuditPage {
                     }
                     body.newline()
                 }
-                if !report.noLedger.isEmpty {
-                    body.element("p", [("class", "no-ledger")],
-                                 text: "No tenant ledger synced (not audited, not zeros): \(report.noLedger.joined(separator: ", "))")
-                }
+                LeaseStatusPage.noLedgerNote(report.noLedger, consequence: "not audited, not zeros", &body)
             }
             html.newline()
         }

@@ -72,10 +72,7 @@ public enum DebtorsPage {
                         }
                     }
                 }
-                if !report.noLedger.isEmpty {
-                    body.element("p", [("class", "no-ledger")],
-                                 text: "No tenant ledger synced (not shown as zeros): \(report.noLedger.joined(separator: ", "))")
-                }
+                LeaseStatusPage.noLedgerNote(report.noLedger, &body)
             }
             html.newline()
         }

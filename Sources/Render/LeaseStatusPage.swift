@@ -25,10 +25,7 @@ public enum LeaseStatusPage {
                 for property in Array(Set(report.lines.map(\.property))).sorted() {
                     section(property, report, &body)
                 }
-                if !report.noLedger.isEmpty {
-                    body.element("p", [("class", "no-ledger")],
-                                 text: "No tenant ledger synced (not shown as zeros): \(report.noLedger.joined(separator: ", "))")
-                }
+                noLedgerNote(report.noLedger, &body)
             }
             html.newline()
         }
@@ -84,6 +81,13 @@ public enum LeaseStatusPage {
             }
         }
         body.newline()
+    }
+
+    /// The properties left out for having no tenant ledger, named under the report (never shown as zeros).
+    static func noLedgerNote(_ properties: [String], consequence: String = "not shown as zeros", _ body: inout HTMLWriter) {
+        guard !properties.isEmpty else { return }
+        body.element("p", [("class", "no-ledger")],
+                     text: "No tenant ledger synced (\(consequence)): \(properties.joined(separator: ", "))")
     }
 
     private static func badge(_ letter: String, _ kind: String, _ cell: LeasePaymentStatusReport.Cell?,
