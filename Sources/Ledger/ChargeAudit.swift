@@ -11,7 +11,9 @@ import SQLiteKit
 ///   day of possession in the month (the day the month's charges post), prorated when the household holds the unit
 ///   for part of the month only: amount x days in possession / days in month, rounded half up to the cent, where
 ///   possession runs from max(move-in, month start) to min(move-out, month end). Several lines of one code in effect
-///   on that day are added. A month-to-month lease keeps billing its last scheduled amount after the term's end.
+///   on that day are added. A month-to-month lease, and a household's latest lease when it stays on past the term
+///   (a holdover), keep billing their last scheduled amount after the term's end, until move-out; a lease followed
+///   by a later lease of the same household (a renewal) ends with its term.
 ///   A month whose first day of possession is after the as-of date is not due yet and is not audited.
 /// - posted: the sum of unified_charges of that lease, code (case-insensitive) and period; a charge without a lease
 ///   id counts for its resident's lease (the household head or anyone on unified_lease_residents).
@@ -19,7 +21,8 @@ import SQLiteKit
 ///   (variance = posted - expected), or unexpected: posted in a month where nothing of that code was scheduled, for
 ///   a code the lease schedules in some other month. Codes a lease never schedules (late fees, cleaning, damages,
 ///   one-off fees) are not recurring charges and are not audited; nor are leases without any schedule (a PMS that
-///   sends the schedule of current leases only cannot be judged on older leases). A posted total of zero with nothing
+///   sends the schedule of current leases only cannot be judged on older leases): their posted (lease, code, month)
+///   lines are counted as not audited (audit_run_properties.not_audited). A posted total of zero with nothing
 ///   scheduled (a charge and its reversal) is nothing posted.
 /// - totals: undercharge = what was expected but not posted (missing and short amounts), overcharge = what was posted
 ///   beyond the schedule (over amounts and unexpected charges), both as positive dollars.
@@ -59,6 +62,8 @@ public enum ChargeAudit {
         public var overcharge: Int
         public var underchargeTotal: Money
         public var overchargeTotal: Money
+        /// (lease, code, month) lines posted on leases without any schedule: not audited, counted.
+        public var notAudited: Int = 0
 
         /// Lines that are not matched.
         public var exceptions: Int { missing + unexpected + undercharge + overcharge }
@@ -128,15 +133,18 @@ public enum ChargeAudit {
     public static func totals(database: Database, runID: Int64) throws -> [PropertyTotals] {
         try database.query("""
             SELECT unified_property_id, as_of_date, leases, lines, matched, missing, unexpected, undercharge, overcharge,
-                   CAST(round(undercharge_total * 100) AS INTEGER), CAST(round(overcharge_total * 100) AS INTEGER)
+                   CAST(round(undercharge_total * 100) AS INTEGER), CAST(round(overcharge_total * 100) AS INTEGER),
+                   not_audited
             FROM audit_run_properties WHERE run_id = :run AND has_ledger = 1 ORDER BY unified_property_id
             """, [":run": .integer(runID)]).map { row in
             let count = { (index: Int) in Int(row[index].integerValue ?? 0) }
-            return PropertyTotals(property: row[0].textValue ?? "", asOf: row[1].textValue ?? "", leases: count(2),
-                                  lines: count(3), matched: count(4), missing: count(5), unexpected: count(6),
-                                  undercharge: count(7), overcharge: count(8),
-                                  underchargeTotal: Money(cents: row[9].integerValue ?? 0),
-                                  overchargeTotal: Money(cents: row[10].integerValue ?? 0))
+            var totals = PropertyTotals(property: row[0].textValue ?? "", asOf: row[1].textValue ?? "", leases: count(2),
+                                        lines: count(3), matched: count(4), missing: count(5), unexpected: count(6),
+                                        undercharge: count(7), overcharge: count(8),
+                                        underchargeTotal: Money(cents: row[9].integerValue ?? 0),
+                                        overchargeTotal: Money(cents: row[10].integerValue ?? 0))
+            totals.notAudited = count(11)
+            return totals
         }
     }
 

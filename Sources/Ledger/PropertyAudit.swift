@@ -98,8 +98,8 @@ struct PropertyAudit {
         var lines: [LeaseCode] = []
         var byKey: [LeaseCodeKey: Int] = [:]
         try expect(statements, dueByDay: dueByDay, into: &lines, byKey: &byKey)
-        try post(statements, lines: &lines, byKey: byKey)
-        try record(statements, lines)
+        let notAudited = try post(statements, lines: &lines, byKey: byKey)
+        try record(statements, lines, notAudited: notAudited)
     }
 
     // MARK: - Expected
@@ -132,7 +132,7 @@ struct PropertyAudit {
             guard let start = try field(4, "schedule start_date"), let moveIn = try field(7, "move-in date") else {
                 throw AuditError("\(property): lease \(lease), charge code \(code): the schedule line has no start_date")
             }
-            // A month-to-month lease keeps billing its last scheduled amount after the term, until move-out.
+            // A month-to-month or held-over lease keeps billing its last scheduled amount after the term, until move-out.
             var end: Int?
             if row.int(at: 9) != 1 { end = try field(5, "schedule end_date") }
             let moveOut = try field(8, "move-out date")
@@ -164,8 +164,11 @@ struct PropertyAudit {
 
     /// Reads the window's posted charges once and adds each to its (lease, code, month); a charge without a lease
     /// id goes to its resident's lease expecting that code that month, else the first (by id) scheduling the code.
-    private func post(_ statements: Statements, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws {
-        guard let firstIndex = window.first?.index else { return }
+    /// Returns how many (lease, code, month) lines were posted (non-zero) on leases without any schedule.
+    private func post(_ statements: Statements, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> Int {
+        guard let firstIndex = window.first?.index else { return 0 }
+        let scheduled = Set(lines.map(\.lease))
+        var unscheduled: [LeaseCodeKey: [Int64]] = [:]
         var household: [String: [String]]?
         try statements.charges.forEachRow([":property": .text(property), ":first": .text(statements.first),
                                            ":last": .text(statements.last)]) { row in
@@ -173,7 +176,14 @@ struct PropertyAudit {
             let period = row.text(at: 3) ?? ""
             let line: Int
             if let lease = row.text(at: 0) {
-                guard let known = byKey[LeaseCodeKey(lease: lease, code: code)] else { return }
+                guard let known = byKey[LeaseCodeKey(lease: lease, code: code)] else {
+                    if !scheduled.contains(lease), let index = AuditMonth.index(of: period),
+                       window.indices.contains(index - firstIndex) {
+                        unscheduled[LeaseCodeKey(lease: lease, code: code), default: Array(repeating: 0, count: window.count)][
+                            index - firstIndex] += Int64(row.int(at: 4) ?? 0)
+                    }
+                    return
+                }
                 line = known
             } else {
                 if household == nil { household = try self.household(statements, lines: lines) }
@@ -190,6 +200,7 @@ struct PropertyAudit {
             }
             lines[line].posted[index - firstIndex] += Int64(row.int(at: 4) ?? 0)
         }
+        return unscheduled.values.reduce(0) { $0 + $1.filter { $0 != 0 }.count }
     }
 
     /// Resident -> the leases they may be billed for (as head of household or on unified_lease_residents), lease
@@ -213,7 +224,7 @@ struct PropertyAudit {
     // MARK: - Lines
 
     /// Classifies every line and writes the exceptions, the per-(lease, code) counts and the property's totals.
-    private func record(_ statements: Statements, _ lines: [LeaseCode]) throws {
+    private func record(_ statements: Statements, _ lines: [LeaseCode], notAudited: Int) throws {
         let run = SQLValue.integer(statements.runID), property = SQLValue.text(property)
         var leases = Set<String>()
         var count = 0, matched = 0, missing = 0, unexpected = 0, undercharge = 0, overcharge = 0
@@ -264,7 +275,7 @@ struct PropertyAudit {
             ":lines": .integer(Int64(count)), ":matched": .integer(Int64(matched)), ":missing": .integer(Int64(missing)),
             ":unexpected": .integer(Int64(unexpected)), ":undercharge": .integer(Int64(undercharge)),
             ":overcharge": .integer(Int64(overcharge)), ":undercharge_total": .real(Double(underTotal) / 100),
-            ":overcharge_total": .real(Double(overTotal) / 100),
+            ":overcharge_total": .real(Double(overTotal) / 100), ":not_audited": .integer(Int64(notAudited)),
         ])
     }
 
@@ -272,17 +283,24 @@ struct PropertyAudit {
 
     // The property's schedule, one row per line, grouped by lease and charge code (case-insensitive) in start order,
     // with the household (resident) and unit of each (lease, code), its possession dates and whether the line
-    // bills on after the term (the last line of a month-to-month lease). One pass over the primary key.
+    // bills on after the term: the last line of a month-to-month lease, or of the household's latest lease (a
+    // holdover: the household stays on past the term with no new lease, and is billed the last amount until it moves
+    // out). A lease followed by a later one of the same household (a renewal) ends with its term.
     static let schedule = """
-        WITH line AS (
+        WITH lease AS (
+            SELECT lease_id, resident_id, unit_number, start_date, move_in_date, is_month_to_month,
+                   resident_id IS NOT NULL AND start_date >= max(start_date) OVER (PARTITION BY resident_id) AS is_latest
+            FROM unified_leases WHERE unified_property_id = :property
+        ),
+        line AS (
             SELECT rc.lease_id, upper(rc.charge_code) AS charge_code, rc.start_date, rc.end_date,
                    CAST(round(rc.amount * 100) AS INTEGER) AS cents,
                    coalesce(min(rc.resident_id) OVER code, l.resident_id) AS resident_id,
                    coalesce(min(rc.unit_number) OVER code, l.unit_number) AS unit_number,
                    coalesce(l.move_in_date, l.start_date, rc.start_date) AS lease_move_in,
-                   l.is_month_to_month = 1 AND rc.start_date = max(rc.start_date) OVER code AS bills_on
+                   (l.is_month_to_month = 1 OR l.is_latest) AND rc.start_date = max(rc.start_date) OVER code AS bills_on
             FROM unified_recurring_charges rc
-            LEFT JOIN unified_leases l ON l.unified_property_id = rc.unified_property_id AND l.lease_id = rc.lease_id
+            LEFT JOIN lease l ON l.lease_id = rc.lease_id
             WHERE rc.unified_property_id = :property
             WINDOW code AS (PARTITION BY rc.lease_id, upper(rc.charge_code))
         )
@@ -319,8 +337,9 @@ struct PropertyAudit {
 
     static let insertProperty = """
         INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger, as_of_date, leases, lines, matched,
-                                          missing, unexpected, undercharge, overcharge, undercharge_total, overcharge_total)
+                                          missing, unexpected, undercharge, overcharge, undercharge_total, overcharge_total,
+                                          not_audited)
         VALUES (:run, :property, 1, :as_of, :leases, :lines, :matched, :missing, :unexpected, :undercharge, :overcharge,
-                :undercharge_total, :overcharge_total)
+                :undercharge_total, :overcharge_total, :not_audited)
         """
 }
