@@ -39,8 +39,8 @@ import Testing
             .appendingPathComponent("\(runID)/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         let artifacts = try #require(manifest["artifacts"] as? [[String: Any]])
-        #expect(artifacts.count == 6 + 6 + 7 + 23,
-                "6 reports and 6 RPX operations for nexus_east, 7 Yardi operations and 23 earlier months of lease charges")
+        #expect(artifacts.count == 6 + 8 + 7 + 23,
+                "6 reports and 8 RPX operations (the ledger two included) for nexus_east, 7 Yardi operations and 23 earlier months of lease charges")
 
         // etl_runs: one row, as the run went.
         let run = try directory.runRow(runID)
