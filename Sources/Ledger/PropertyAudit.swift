@@ -24,8 +24,25 @@ struct AuditMonth: Sendable, Equatable {
 
     /// `YYYY-MM` -> year x 12 + month - 1, read straight from the bytes (this runs for every posted charge); nil
     /// when the text is not seven characters of that shape.
-    static func index(of text: String) -> Int? {
-        var utf8 = text.utf8.makeIterator()
+    static func index(of text: String) -> Int? { index(bytes: text.utf8) }
+
+    /// The first ten bytes `YYYY-MM-DD` as days since 1970-01-01 (LocalDate's count), read without making a String
+    /// (this runs for every date of every schedule line); nil when they are not a real date.
+    static func day(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        var value = [0, 0, 0]
+        for (part, range) in [(0, 0..<4), (1, 5..<7), (2, 8..<10)] {
+            for position in range {
+                let byte = bytes[position]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value[part] = value[part] * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+        }
+        return LocalDate(year: value[0], month: value[1], day: value[2])?.daysSinceEpoch
+    }
+
+    static func index<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Int? {
+        var utf8 = bytes.makeIterator()
         var year = 0, month = 0
         for position in 0..<7 {
             guard let byte = utf8.next() else { return nil }
@@ -123,11 +140,12 @@ struct PropertyAudit {
                                        expected: noMonths, posted: nothingPosted))
             }
             let field = { (column: Int, name: String) throws -> Int? in
-                guard let text = row.text(at: column) else { return nil }
-                guard let date = LocalDate(iso: text.prefix(10)) else {
-                    throw AuditError("\(property): lease \(lease), charge code \(code): \(name) \"\(text)\" is not a date (YYYY-MM-DD)")
+                let day = row.withTextBytes(at: column) { $0.map { AuditMonth.day(bytes: $0) } }
+                guard let day else { return nil }
+                guard let day else {
+                    throw AuditError("\(property): lease \(lease), charge code \(code): \(name) \"\(row.text(at: column) ?? "")\" is not a date (YYYY-MM-DD)")
                 }
-                return date.daysSinceEpoch
+                return day
             }
             guard let start = try field(4, "schedule start_date"), let moveIn = try field(7, "move-in date") else {
                 throw AuditError("\(property): lease \(lease), charge code \(code): the schedule line has no start_date")
@@ -165,26 +183,48 @@ struct PropertyAudit {
     /// Reads the window's posted charges once and adds each to its (lease, code, month); a charge without a lease
     /// id goes to its resident's lease expecting that code that month, else the first (by id) scheduling the code.
     /// Returns how many (lease, code, month) lines were posted (non-zero) on leases without any schedule.
+    ///
+    /// This runs for every posted charge of the portfolio, so the usual case is read from the column bytes without
+    /// making a String: the index hands a lease's charges over one after another, so its codes are looked up once
+    /// per lease, and a charge's code is compared (ASCII case-insensitively, as SQLite's upper()) with that lease's few.
     private func post(_ statements: Statements, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> Int {
         guard let firstIndex = window.first?.index else { return 0 }
-        let scheduled = Set(lines.map(\.lease))
+        var codesOfLease: [String: [(code: [UInt8], line: Int)]] = [:]
+        for (index, line) in lines.enumerated() { codesOfLease[line.lease, default: []].append((Array(line.code.utf8), index)) }
         var unscheduled: [LeaseCodeKey: [Int64]] = [:]
         var household: [String: [String]]?
+        var lease: [UInt8] = [], codes: [(code: [UInt8], line: Int)]? = nil
         try statements.charges.forEachRow([":property": .text(property), ":first": .text(statements.first),
                                            ":last": .text(statements.last)]) { row in
-            let code = row.text(at: 2) ?? ""
+            let fast: Int? = try row.withTextBytes(at: 0) { leaseBytes in
+                guard let leaseBytes else { return nil }
+                if !leaseBytes.elementsEqual(lease) {
+                    lease = Array(leaseBytes)
+                    codes = codesOfLease[String(decoding: leaseBytes, as: UTF8.self)]
+                }
+                guard let codes else { return nil }  // a lease without any schedule: counted below
+                let line = row.withTextBytes(at: 2) { code in
+                    codes.first { Self.equalIgnoringASCIICase(code, $0.code) }?.line
+                }
+                guard let line else { return -1 }  // a code the lease never schedules: not audited
+                guard let month = row.withTextBytes(at: 3, { $0.flatMap { AuditMonth.index(bytes: $0) } }),
+                      window.indices.contains(month - firstIndex) else {
+                    throw AuditError("\(property): a \(lines[line].code) charge of lease \(lines[line].lease) has period \"\(row.text(at: 3) ?? "")\", not a month of the window (YYYY-MM)")
+                }
+                lines[line].posted[month - firstIndex] += Self.cents(row.double(at: 4) ?? 0)
+                return -1
+            }
+            if fast != nil { return }
+            let code = Self.asciiUppercased(row.text(at: 2) ?? "")
             let period = row.text(at: 3) ?? ""
             let line: Int
             if let lease = row.text(at: 0) {
-                guard let known = byKey[LeaseCodeKey(lease: lease, code: code)] else {
-                    if !scheduled.contains(lease), let index = AuditMonth.index(of: period),
-                       window.indices.contains(index - firstIndex) {
-                        unscheduled[LeaseCodeKey(lease: lease, code: code), default: Array(repeating: 0, count: window.count)][
-                            index - firstIndex] += Int64(row.int(at: 4) ?? 0)
-                    }
-                    return
+                // Only leases without any schedule come here (see the fast path above).
+                if let index = AuditMonth.index(of: period), window.indices.contains(index - firstIndex) {
+                    unscheduled[LeaseCodeKey(lease: lease, code: code), default: Array(repeating: 0, count: window.count)][
+                        index - firstIndex] += Self.cents(row.double(at: 4) ?? 0)
                 }
-                line = known
+                return
             } else {
                 if household == nil { household = try self.household(statements, lines: lines) }
                 guard let resident = row.text(at: 1), let leases = household?[resident] else { return }
@@ -198,9 +238,30 @@ struct PropertyAudit {
             guard let index = AuditMonth.index(of: period), window.indices.contains(index - firstIndex) else {
                 throw AuditError("\(property): a \(code) charge of lease \(lines[line].lease) has period \"\(period)\", not a month of the window (YYYY-MM)")
             }
-            lines[line].posted[index - firstIndex] += Int64(row.int(at: 4) ?? 0)
+            lines[line].posted[index - firstIndex] += Self.cents(row.double(at: 4) ?? 0)
         }
         return unscheduled.values.reduce(0) { $0 + $1.filter { $0 != 0 }.count }
+    }
+
+    /// Dollars to cents as SQLite's CAST(round(x * 100) AS INTEGER) does it (add a half, truncate, sign apart),
+    /// so that amounts round here exactly as in every other query of the ledger.
+    static func cents(_ dollars: Double) -> Int64 {
+        let r = dollars * 100
+        return r >= 0 ? Int64(r + 0.5) : -Int64(-r + 0.5)
+    }
+
+    /// SQLite's upper(): ASCII letters only.
+    static func asciiUppercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `bytes` equals `upper` (already upper-cased) once its ASCII letters are upper-cased.
+    static func equalIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>?, _ upper: [UInt8]) -> Bool {
+        guard let bytes, bytes.count == upper.count else { return false }
+        for (byte, other) in zip(bytes, upper) where (byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) != other {
+            return false
+        }
+        return true
     }
 
     /// Resident -> the leases they may be billed for (as head of household or on unified_lease_residents), lease
@@ -311,9 +372,10 @@ struct PropertyAudit {
         ORDER BY line.lease_id, line.charge_code, line.start_date
         """
 
-    // The window's posted charges of the property, in one pass; codes case-insensitive, amounts in cents.
+    // The window's posted charges of the property, in one pass over the covering index unified_charges_by_lease
+    // (a lease's charges one after another); codes compared case-insensitively and amounts made cents in the pass.
     static let charges = """
-        SELECT lease_id, resident_id, upper(charge_code), period, CAST(round(amount * 100) AS INTEGER)
+        SELECT lease_id, resident_id, charge_code, period, amount
         FROM unified_charges
         WHERE unified_property_id = :property AND period BETWEEN :first AND :last
         """
