@@ -34,7 +34,8 @@ public enum FetchBatch {
                 }
             case .yardi(let job):
                 if let yardi {
-                    entry = yardi.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+                    entry = yardi.fetch(job.operation, property: job.property, asOf: asOf, into: landing,
+                                        monthsBack: job.monthsBack)
                 } else {
                     entry = Self.unconfigured(pms: .yardi, property: job.property.key, operation: job.operation.name, landing: landing)
                 }

@@ -14,10 +14,12 @@ enum SOAPLanding {
     /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
     /// records the manifest entry either way. Never throws.
     /// `optional`: the operation is licensed separately, so a "not authorized" fault means the property has no such
-    /// data (the entry is `skipped`), not that the run failed.
+    /// data (the entry is `skipped`), not that the run failed. `artifact`: the landed file's name when one property
+    /// calls the operation more than once in a run (default `<operation>.xml`).
     static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
                       landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
-                      optional: Bool = false, request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
+                      optional: Bool = false, artifact: String? = nil,
+                      request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
                                   asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
@@ -44,7 +46,7 @@ enum SOAPLanding {
                     entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
                 }
             }
-            let name = operation + ".xml"
+            let name = artifact ?? operation + ".xml"
             let staged = try landing.stagingPath(pms: pms, property: property, name: name)
             defer { landing.discard(staged: staged) }
             guard FileManager.default.createFile(atPath: staged, contents: Data(response.body)) else {

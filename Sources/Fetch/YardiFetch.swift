@@ -36,14 +36,16 @@ public struct YardiFetchSettings: Sendable {
     }
 }
 
-/// One Yardi call of a run: an operation for one property.
+/// One Yardi call of a run: an operation for one property (for GetResidentLeaseCharges_Login, one PostMonth).
 public struct YardiJob: Sendable, Equatable {
     public var property: Property
     public var operation: YardiOperation
+    /// 0: the run's as-of month; n: the month n months earlier (GetResidentLeaseCharges_Login's PostMonth).
+    public var monthsBack: Int
 
-    /// One operation for one property.
-    public init(property: Property, operation: YardiOperation) {
-        self.property = property; self.operation = operation
+    /// One operation for one property; `monthsBack` months before the run's as-of month.
+    public init(property: Property, operation: YardiOperation, monthsBack: Int = 0) {
+        self.property = property; self.operation = operation; self.monthsBack = monthsBack
     }
 }
 
@@ -82,22 +84,35 @@ public final class YardiClient: Sendable {
 
     /// Calls one operation and lands its response; records the entry in the manifest and returns it
     /// (with `error` set when nothing landed). Never throws: a batch goes on.
-    public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+    /// `monthsBack` > 0 asks for an earlier month (GetResidentLeaseCharges_Login's PostMonth): the response lands as
+    /// `<Operation>.<YYYY-MM>.xml` with the first of that month as its as-of date, a snapshot of its own.
+    public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone,
+                      monthsBack: Int = 0) -> ManifestEntry {
+        let index = asOf.year * 12 + asOf.month - 1 - monthsBack
+        let month = monthsBack == 0 ? asOf : LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
+        let artifact = monthsBack == 0 ? nil : "\(operation.name).\(month.iso.prefix(7)).xml"
         // ItfServiceRequests is licensed apart from the resident interfaces: an entity without it has no work orders
         // from Yardi (the entry is skipped, the run does not fail).
-        SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
-                          asOf: asOf, landing: landing, http: settings.http, limiter: limiter, redactor: redactor,
-                          optional: operation.interface == .serviceRequests) {
-            try request(operation, property: property, asOf: asOf)
+        return SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name,
+                                 expectedRoot: operation.payloadRoot, asOf: month, landing: landing, http: settings.http,
+                                 limiter: limiter, redactor: redactor, optional: operation.interface == .serviceRequests,
+                                 artifact: artifact) {
+            try request(operation, property: property, asOf: month)
         }
     }
 }
 
 /// Runs a batch of Yardi calls on a bounded number of threads.
 public enum YardiFetch {
-    /// Every (property, operation) pair, properties in the given order, operations in catalogue order.
+    /// Every (property, operation) pair, properties in the given order, operations in catalogue order;
+    /// GetResidentLeaseCharges_Login once per month of its window (`leaseChargeMonths`), the as-of month first.
     public static func jobs(properties: [Property], operations: [YardiOperation]) -> [YardiJob] {
-        properties.flatMap { property in operations.map { YardiJob(property: property, operation: $0) } }
+        properties.flatMap { property in
+            operations.flatMap { operation in
+                let months = operation == .getResidentLeaseCharges ? YardiOperation.leaseChargeMonths : 1
+                return (0..<months).map { YardiJob(property: property, operation: operation, monthsBack: $0) }
+            }
+        }
     }
 
     /// Fetches every job into `landing`, `parallel` at a time; `progress` is called once per job as it ends.
@@ -107,7 +122,7 @@ public enum YardiFetch {
         let done = Locked(0)
         WorkerPool.run(items: jobs.count, width: parallel) { index in
             let job = jobs[index]
-            let entry = client.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+            let entry = client.fetch(job.operation, property: job.property, asOf: asOf, into: landing, monthsBack: job.monthsBack)
             results.withLock { $0[index] = entry }
             done.withLock { count in
                 count += 1

@@ -64,8 +64,9 @@ public struct AuditReport: Sendable {
     public var leaseCharges: [LeaseCharge]
     public var exceptions: [Exception]
 
-    /// Reads run `runID`, or the latest run when nil; throws when there is no such run.
-    public static func load(database: Database, runID: Int64?) throws -> AuditReport {
+    /// Reads run `runID`, or the latest run when nil; throws when there is no such run. `details` false reads the
+    /// totals only (no leases, no exceptions): what `audit run` prints, without reading back a portfolio's rows.
+    public static func load(database: Database, runID: Int64?, details: Bool = true) throws -> AuditReport {
         let id: Int64
         if let runID {
             id = runID
@@ -82,7 +83,7 @@ public struct AuditReport: Sendable {
             throw AuditError("no audit run \(id)\(latest.map { " (the latest is \($0))" } ?? " (no audit run yet)")")
         }
         let parameters: [String: SQLValue] = [":run": .integer(id)]
-        let exceptions = try database.query(exceptionsSQL, parameters).map { row in
+        let exceptions = try (details ? database.query(exceptionsSQL, parameters) : []).map { row in
             let money = { (index: Int) in Money(cents: row[index].integerValue ?? 0) }
             let event = row[10].textValue
             return Exception(
@@ -100,7 +101,7 @@ public struct AuditReport: Sendable {
             flagged.insert(lease)
             if exception.status == .open { open.insert(lease) }
         }
-        let leaseCharges = try database.query(leaseChargesSQL, parameters).map { row in
+        let leaseCharges = try (details ? database.query(leaseChargesSQL, parameters) : []).map { row in
             let lease = [row[0].textValue ?? "", row[2].textValue ?? "", row[4].textValue ?? ""].joined(separator: "\u{1}")
             let status: AuditStatus = open.contains(lease) ? .open : flagged.contains(lease) ? .resolved : .passed
             return LeaseCharge(property: row[0].textValue ?? "", unit: row[1].textValue, leaseID: row[2].textValue ?? "",

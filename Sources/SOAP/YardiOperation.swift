@@ -63,6 +63,12 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     /// `OpenOrClosed`, no capture shows its values; the simulator takes Open, Closed and All).
     public static let serviceRequestFilter = "All"
 
+    /// The months GetResidentLeaseCharges_Login is fetched for, ending with the as-of month: the ledger's window
+    /// (as RPX's `ledgerMonths`). The operation answers for one required `PostMonth` only, with the leases in effect
+    /// on its first day (no date range, no "every month"), so a lease renewed within the window has its earlier
+    /// schedule only in the answers for its own months: one request per month is the only way to have them all.
+    public static let leaseChargeMonths = 24
+
     /// Parameters after `YardiPropertyId`, in WSDL order. `asOf` sets PostMonth (the first of its month).
     public func operationParameters(asOf year: Int, month: Int) -> [SOAPParameter] {
         switch self {

@@ -157,6 +157,13 @@ public final class Statement {
         return String(cString: bytes)
     }
 
+    /// A column's text as UTF-8 bytes, valid only inside `body`; nil for NULL. No String is made: for loops over
+    /// millions of rows that compare or parse a column rather than keep it.
+    public func withTextBytes<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard let bytes = sqlite3_column_text(handle, Int32(index)) else { return try body(nil) }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index)))))
+    }
+
     /// A column as an integer; nil for NULL.
     public func int(at index: Int) -> Int? {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, Int32(index)))

@@ -464,5 +464,19 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX notices_sent_by_time ON notices_sent (sent_at);
             """),
+        Migration(version: 6, name: "audit: charges not audited, covering charges index", sql: """
+            -- The audit reads every posted charge of a property in the window: with amount, code and resident in
+            -- the index those reads stay in the index, in lease order, instead of one table lookup per charge (8x the
+            -- CPU on a 100-property ledger). Same leading columns as before, so every lookup by lease still uses it.
+            DROP INDEX unified_charges_by_lease;
+            CREATE INDEX unified_charges_by_lease
+                ON unified_charges (unified_property_id, lease_id, period, charge_code, amount, resident_id);
+
+            -- Per run and property: (lease, charge code, month) lines posted on leases that have no schedule at all,
+            -- so nothing to hold them against (RPX getscheduledcharges sends current leases only): not audited,
+            -- counted here rather than passed over in silence. NULL for runs before this column and for properties
+            -- without a ledger.
+            ALTER TABLE audit_run_properties ADD COLUMN not_audited INTEGER;
+            """),
     ]
 }

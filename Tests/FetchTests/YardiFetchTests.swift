@@ -42,23 +42,34 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         let runID = try #require(fetch.runID)
         let run = workspace.runDirectory(runID)
         var expected = ["manifest.json"]
+        // GetResidentLeaseCharges_Login once more for each of the 23 months before November: its PostMonth.
+        let firstIndex = 2024 * 12 + 11, lastIndex = 2026 * 12 + 9
+        let earlierMonths: [String] = (firstIndex...lastIndex).map { (index: Int) -> String in
+            String(format: "%04d-%02d", index / 12, index % 12 + 1)
+        }
+        #expect(earlierMonths.count == 23 && earlierMonths.first == "2024-12")
         for property in ["yp_cedar_bluff", "yp_harbor_point"] {
             for operation in yardiOperations { expected.append("yardi/\(property)/\(operation).xml") }
+            for month in earlierMonths { expected.append("yardi/\(property)/GetResidentLeaseCharges_Login.\(month).xml") }
         }
         #expect(workspace.files(under: run) == expected.sorted())
         let manifest = try workspace.manifest(runID)
-        #expect(manifest.artifacts.count == 2 * yardiOperations.count)
+        #expect(manifest.artifacts.count == 2 * (yardiOperations.count + earlierMonths.count))
         for artifact in manifest.artifacts {
             let (path, _) = try workspace.landedBytes(of: artifact, in: run)
             #expect(artifact["http_status"] as? Int == 200 && artifact["error"] is NSNull)
-            #expect(artifact["operation"] as? String == (path as NSString).lastPathComponent.replacingOccurrences(of: ".xml", with: ""))
+            let name = (path as NSString).lastPathComponent.replacingOccurrences(of: ".xml", with: "")
+            #expect(artifact["operation"] as? String == String(name.prefix { $0 != "." }))
+            if let month = name.split(separator: ".").dropFirst().first {
+                #expect(artifact["as_of"] as? String == "\(month)-01", "an earlier month is the snapshot of its first day")
+            }
             #expect((artifact["url"] as? String)?.hasPrefix(simulator.yardiURL + "/Itf") == true)
         }
         #expect(!manifest.text.contains("simpass") && !fetch.stderr.contains("simpass") && !fetch.stdout.contains("simpass"))
 
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "stderr: \(load.stderr)")
-        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 2 * yardiOperations.count)
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 2 * (yardiOperations.count + earlierMonths.count))
 
         let database = try Database(path: workspace.data.appendingPathComponent("yardi_raw.db").path, mode: .readOnly)
         for property in ["yp_cedar_bluff", "yp_harbor_point"] {
@@ -87,7 +98,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
                     == Int64(requests), "\(property) service requests")
         }
         let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
-        #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 2 * yardiOperations.count)
+        #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 2 * (yardiOperations.count + earlierMonths.count))
     }
 
     @Test func anEntityWithoutTheServiceRequestsLicenseSkipsThatCallAndTheRunSucceeds() throws {

@@ -139,6 +139,7 @@ import Testing
 
         let totals = try #require(run.properties.first { $0.property == "yp" })
         #expect(totals.leases == 4, "L1-L4; L5 has no schedule and L6 is not due yet")
+        #expect(totals.notAudited == 4, "L5's rent, posted in four months with no schedule: counted, not audited")
         // L1: 3 codes x Sep-Nov + the August water; L2: Aug-Oct + November; L3 and L4: 4 months each.
         #expect(totals.lines == 10 + 4 + 4 + 4)
         #expect(totals.matched == totals.lines - 5)

@@ -21,7 +21,7 @@ import Testing
         let run = try ChargeAudit.run(database: database, properties: portfolio.properties.map(\.key),
                                       asOf: LocalDate(iso: SimulatedPortfolio.asOf), months: 24, now: { "2026-11-21T00:00:00Z" })
         let report = try AuditReport.load(database: database, runID: run.runID)
-        var injected = 0, unauditable: [String] = []
+        var injected = 0, unauditable: [String] = [], yardiInjected = 0
         // Every property with a ledger (Yardi today; RealPage once its ledger is synced) is held to the truth.
         let audited = portfolio.properties.filter { !report.noLedger.contains($0.key) }
         #expect(Set(yardi.map(\.key)).isSubset(of: Set(audited.map(\.key))))
@@ -34,12 +34,22 @@ import Testing
                 let lease = "\(exception["lease_id"] ?? "")"
                 let key = "\(property.key):\(lease):\(exception["charge_code"] ?? ""):\(exception["month"] ?? "")"
                 injected += 1
-                // GetResidentLeaseCharges_Login is fetched for the as-of month only, so a lease renewed since has
-                // no schedule in unified.db and cannot be audited (the rule says so); counted, and the lease checked.
+                // Yardi: GetResidentLeaseCharges_Login is fetched for every month of the window, so every lease in
+                // effect in it (renewed ones too) has its schedule and every injected exception must be found.
+                // RealPage: getscheduledcharges sends current leases only, so an earlier lease has no schedule:
+                // its months are not audited (counted as such), and that must be the only reason one is missed.
                 let scheduled = try database.scalar("""
                     SELECT count(*) FROM unified_recurring_charges WHERE unified_property_id = :p AND lease_id = :lease
                     """, [":p": .text(property.key), ":lease": .text(lease)])?.integerValue ?? 0
-                guard scheduled > 0 else { unauditable.append(key); continue }
+                if property.pms == .yardi { yardiInjected += 1 }
+                guard scheduled > 0 || property.pms == .yardi else {
+                    let status = try database.scalar("""
+                        SELECT status FROM unified_leases WHERE unified_property_id = :p AND lease_id = :lease
+                        """, [":p": .text(property.key), ":lease": .text(lease)])?.textValue
+                    #expect(status != "current", "\(key): a current RealPage lease must have its schedule")
+                    unauditable.append(key)
+                    continue
+                }
                 expectedKeys.insert(key)
                 let e = try #require(found[key], "\(key): injected by the simulator, not found")
                 let expected = Money(dollars: (exception["expected"] as? NSNumber)?.doubleValue ?? -1)
@@ -48,15 +58,18 @@ import Testing
                 let kind = exception["kind"] as? String
                 #expect(kind == "missing" ? e.kind == "missing" : (e.kind == "undercharge" || e.kind == "overcharge"), "\(key)")
                 #expect(e.kind != "overcharge" || posted > expected)
-                // The household as unified.db names it: Yardi's tenant code, RealPage's ReshID.
-                let household = property.pms == .yardi ? exception["tenant_code"] as? String : exception["resident_id"].map { "\($0)" }
-                #expect(e.unit == exception["unit"] as? String && e.residentID == household)
+                // The truth names the household by its Yardi tenant code and by its resident id (RPX's).
+                let household = [exception["tenant_code"] as? String, (exception["resident_id"] as? NSNumber)?.stringValue]
+                #expect(e.unit == exception["unit"] as? String && household.contains(e.residentID), "\(key): \(e.residentID ?? "-")")
             }
             #expect(Set(found.keys) == expectedKeys, "\(property.key): flagged beyond the injected exceptions")
             let totals = try #require(run.properties.first { $0.property == property.key })
             #expect(totals.matched > 1_000 && totals.leases > 50, "\(property.key): the audit must cover the ledger")
+            let missed = unauditable.filter { $0.hasPrefix(property.key + ":") }.count
+            #expect(totals.notAudited >= missed, "\(property.key): the months of leases without a schedule are counted")
         }
         #expect(injected >= 5, "the simulator must inject enough exceptions to prove anything")
+        #expect(yardiInjected >= 2, "the Yardi properties must have injected exceptions to find")
         #expect(unauditable.count * 3 < injected, "most injected exceptions must be auditable: \(unauditable)")
         // The RealPage site whose RPX license refuses the ledger: named, not audited, not zeros.
         #expect(report.noLedger == ["ridian"])

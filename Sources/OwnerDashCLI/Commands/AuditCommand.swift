@@ -65,7 +65,7 @@ struct AuditRunCommand: Command {
         let run = try ChargeAudit.run(database: database, properties: keys, asOf: asOf, months: months,
                                       now: { AuditDatabase.timestamp(Date()) })
         for key in run.noLedger { log.warning(key, "\(Self.commandLine): no tenant ledger synced for this property (not audited)") }
-        let report = try AuditReport.load(database: database, runID: run.runID)
+        let report = try AuditReport.load(database: database, runID: run.runID, details: false)
         let result = report.result(exceptionsOnly: true, parameters: [])
         let output = StandardOutput()
         output.write("audit run \(run.runID): \(run.months.first ?? "") to \(run.months.last ?? ""), as of \(run.asOf.iso)\n")

@@ -10,8 +10,10 @@
 ///   `DocumentNumber` (check or confirmation number). Reversals are kept as posted (negative amounts stay negative).
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code
 ///   in neither is OTHER with category_known = 0 and is listed by the sync's cross-checks.
-/// - Recurring charges: the schedule in effect on the first of the fetch's month, per lease and charge code, from
-///   `ServiceFromDate` to `ServiceToDate`.
+/// - Recurring charges: per lease and charge code, from `ServiceFromDate` to `ServiceToDate`, gathered from every
+///   GetResidentLeaseCharges_Login snapshot up to the chosen one (one per month of the ledger window: each answers
+///   with the leases in effect on the first of its PostMonth, so a lease renewed within the window keeps the schedule
+///   of its earlier months); a line in several snapshots is taken from the latest that has it.
 /// - Transactions without a tenant code cannot belong to a lease or resident and are left out (the delinquency rule
 ///   does the same).
 enum YardiLedger {
@@ -57,9 +59,15 @@ enum YardiLedger {
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL, round(sum(l.amount), 2),
                l.service_from_date, max(l.service_to_date)
         FROM yardi_raw.yardi_lease_charges l
+        JOIN (SELECT lease_id, charge_code, service_from_date, max(as_of_date) AS as_of_date
+              FROM yardi_raw.yardi_lease_charges
+              WHERE property_id = :property AND as_of_date <= :lease_charges_snapshot
+                AND lease_id IS NOT NULL AND service_from_date IS NOT NULL
+              GROUP BY lease_id, charge_code, service_from_date) AS latest
+          ON latest.lease_id = l.lease_id AND latest.charge_code = l.charge_code
+         AND latest.service_from_date = l.service_from_date AND latest.as_of_date = l.as_of_date
         LEFT JOIN temp.charge_category c ON c.code = upper(l.charge_code)
-        WHERE l.property_id = :property AND l.as_of_date = :lease_charges_snapshot
-          AND l.lease_id IS NOT NULL AND l.service_from_date IS NOT NULL
+        WHERE l.property_id = :property
         GROUP BY l.lease_id, l.charge_code, l.service_from_date
         """
 }
