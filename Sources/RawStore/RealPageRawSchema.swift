@@ -509,5 +509,11 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_scheduled_charges"))
             """),
+        // getresidentlistinfo's contact fields, so RealPage people carry an e-mail and phone like Yardi's (the debtors
+        // identity rule joins units by them). `phone` is the decoder's pick of cellphone, homephone, workphone.
+        Migration(version: 15, name: "rpx resident email and phone", sql: """
+            ALTER TABLE realpage_residents ADD COLUMN email TEXT;
+            ALTER TABLE realpage_residents ADD COLUMN phone TEXT;
+            """),
     ]
 }

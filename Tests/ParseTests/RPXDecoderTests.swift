@@ -50,6 +50,23 @@ private func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate? { LocalDate(year: y
         #expect(residents[0].moveOutDate == nil)
     }
 
+    @Test func residentEmailAndPhoneBlankForTheMembersOneSiteLeavesThemOff() throws {
+        let residents = try GetResidentListInfo.decode(try fixture("rpx_getresidentlistinfo.xml"))
+        #expect(residents[2].email == "robert.robinson85@example.com" && residents[2].phone == "(779) 555-3898")
+        #expect(residents[1].email == "aiden.johnson90@example.com", "a former head keeps the e-mail")
+        let coHead = residents[0]  // <email />, <cellphone />, <homephone />, <workphone />
+        #expect(coHead.headOfHousehold == false && coHead.email == nil && coHead.phone == nil)
+    }
+
+    /// cellphone, else homephone, else workphone (fixture: the simulator's numbers moved to the other elements).
+    @Test func residentPhoneIsTheCellPhoneElseHomeElseWork() throws {
+        let residents = try GetResidentListInfo.decode(try fixture("rpx_getresidentlistinfo_phones.xml"))
+        #expect(residents.map(\.residentMemberID) == ["9600001", "9600003", "9600005"])
+        #expect(residents.map(\.phone) == ["(381) 555-3172", "(255) 555-2606", "(436) 555-1498"])
+        #expect(residents.map(\.email) == ["daniel.white88@example.com", "patricia.thompson35@example.com",
+                                           "sandra.roberts67@example.com"])
+    }
+
     @Test func leaseDatesInFourFormatsInOneRecord() throws {
         let leases = try GetLeaseInfo.decode(try fixture("rpx_getleaseinfo.xml"))
         #expect(leases.map(\.leaseID) == ["9400001", "9400002", "9400003"])

@@ -49,6 +49,43 @@ import Testing
         #expect(try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE report_type = 'unitlist'") == .integer(1))
     }
 
+    @Test func residentsKeepTheirEmailAndPhoneAndBlankIsNull() throws {
+        let fixture = try LoaderFixture()
+        let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        _ = try loader.load(path: try copy(fixture, "rpx_getresidentlistinfo_phones.xml"), operation: .getresidentlistinfo,
+                            property: nexus, asOf: asOf)
+        _ = try loader.load(path: try copy(fixture, "rpx_getresidentlistinfo.xml"), operation: .getresidentlistinfo,
+                            property: nexus, asOf: LocalDate(year: 2026, month: 11, day: 21)!)
+        #expect(try fixture.store.database.query("""
+            SELECT resident_member_id, email, phone FROM realpage_residents
+            WHERE resident_member_id IN ('9600003', '9600005', '9600002') ORDER BY resident_member_id
+            """) == [[.text("9600002"), .null, .null],
+                     [.text("9600003"), .text("patricia.thompson35@example.com"), .text("(255) 555-2606")],
+                     [.text("9600005"), .text("sandra.roberts67@example.com"), .text("(436) 555-1498")]])
+    }
+
+    /// A realpage_raw.db made before the contact columns migrates forward: its residents stay, without e-mail or phone.
+    @Test func aDatabaseFromBeforeTheContactColumnsMigratesKeepingItsResidents() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rpx-contact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("realpage_raw.db").path
+        let contact = try #require(RealPageRawSchema.migrations.first { $0.name == "rpx resident email and phone" }).version
+        do {
+            let old = try Database(path: path)
+            try old.migrate(RealPageRawSchema.migrations.filter { $0.version < contact })
+            try old.execute("""
+                INSERT INTO realpage_residents (run_id, property_id, as_of_date, artifact, artifact_sha256, source_row,
+                                                household_id, last_name)
+                VALUES ('run-0', 'nexus_east', '2026-11-19', 'a.xml', 'x', 1, '9200001', 'Mitchell')
+                """)
+        }
+        let store = try RealPageRawStore(path: path)
+        #expect(try store.database.userVersion() == RealPageRawSchema.migrations.last?.version)
+        #expect(try store.database.query("SELECT household_id, last_name, email, phone FROM realpage_residents")
+                == [[.text("9200001"), .text("Mitchell"), .null, .null]])
+    }
+
     @Test func theSiteListKeepsOnlyThePropertysOwnSite() throws {
         let fixture = try LoaderFixture()
         let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))

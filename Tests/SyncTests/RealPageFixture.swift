@@ -112,7 +112,8 @@ final class RealPageFixture {
                   type: String = "First Lease", head: Bool = true, relationship: String? = nil,
                   first: String = "Ann", last: String = "Lee", balance: Double = 0, moveIn: String? = nil,
                   moveOut: String? = nil, noticeGiven: String? = nil, noticeFor: String? = nil, begin: String? = nil,
-                  end: String? = nil, signed: String? = nil, asOf: String = asOf, property: String = property.key) throws {
+                  end: String? = nil, signed: String? = nil, email: String? = nil, phone: String? = nil,
+                  asOf: String = asOf, property: String = property.key) throws {
         try insert("realpage_residents", [
             "resident_member_id": .text(member ?? "m\(household)"), "household_id": .text(household),
             "lease_id": SQLValue(lease), "unit_id": .text("u\(unit)"), "unit_number": .text(unit),
@@ -122,7 +123,7 @@ final class RealPageFixture {
             "in_eviction": .integer(0), "begin_date": SQLValue(begin), "end_date": SQLValue(end),
             "move_in_date": SQLValue(moveIn), "move_out_date": SQLValue(moveOut),
             "notice_given_date": SQLValue(noticeGiven), "notice_for_date": SQLValue(noticeFor),
-            "lease_signed_date": SQLValue(signed),
+            "lease_signed_date": SQLValue(signed), "email": SQLValue(email), "phone": SQLValue(phone),
         ], asOf: asOf, property: property)
     }
 

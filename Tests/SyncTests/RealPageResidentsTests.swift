@@ -66,6 +66,23 @@ import Testing
         #expect(residents.count == 3)
     }
 
+    /// Each member keeps the e-mail and phone RPX sent for it (OneSite fills the head's), so debtors can join a person's
+    /// units; the Rent Roll fallback has none.
+    @Test func membersCarryTheirEmailAndPhone() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.resident(household: "25200001", member: "25600001", unit: "101", status: "Current", lease: "L1",
+                              first: "Laura", last: "Ramirez", email: "Laura.Ramirez7@example.com", phone: "(313) 555-2434")
+        try realpage.resident(household: "25200001", member: "25600002", unit: "101", status: "Current", lease: "L1",
+                              head: false, first: "Ethan", last: "Walker")
+        #expect(realpage.sync().first?.error == nil)
+
+        let residents = try realpage.keyed("SELECT resident_id, email, phone FROM unified_residents")
+        #expect(residents["25200001"] == [.text("Laura.Ramirez7@example.com"), .text("(313) 555-2434")])
+        #expect(residents["25200001-25600002"] == [.null, .null])
+    }
+
     @Test func leasesComeFromGetLeaseInfoAndTheResidentListFillsTheOldHouseholds() throws {
         let realpage = try RealPageFixture()
         try realpage.loadedEverything()

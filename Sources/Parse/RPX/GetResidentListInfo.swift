@@ -11,6 +11,10 @@ public struct RPXResident: Sendable, Equatable {
     public var unitNumber: String?
     public var firstName: String?
     public var lastName: String?
+    /// `email`, trimmed as sent (case kept, as Yardi's `Email` is); nil when blank.
+    public var email: String?
+    /// `cellphone`, else `homephone`, else `workphone`, as sent; nil when all three are blank.
+    public var phone: String?
     /// `Current`, `Future Lease`, `Applicant - Lease Signed`, `Former`, ... (no "Notice": see noticeGivenDate).
     public var leaseStatus: String?
     public var leaseType: String?
@@ -39,10 +43,15 @@ public enum GetResidentListInfo {
         let response = try SOAPResponse.rpx(bytes, operation)
         return try response.payload.children(named: "resident").enumerated().map { offset, element in
             let f = SOAPFields(element, operation: operation.name, record: "resident \(offset + 1)")
+            // One phone per resident, the number most likely to reach the person: the cell phone first, then home,
+            // then work (an employer's switchboard reaches them least). The order is fixed, so a person listed on two
+            // units with the same numbers gets the same phone on both, which the debtors identity rule relies on.
+            let phone = f.text("cellphone") ?? f.text("homephone") ?? f.text("workphone")
             return RPXResident(sourceIndex: offset + 1, residentMemberID: f.text("residentmemberid"),
                                residentHouseholdID: f.text("residenthouseholdid"), leaseID: f.text("leaseid"),
                                unitID: f.text("unitid"), unitNumber: f.text("unitnumber"), firstName: f.text("firstname"),
-                               lastName: f.text("lastname"), leaseStatus: f.text("leasestatus"), leaseType: f.text("leasetype"),
+                               lastName: f.text("lastname"), email: f.text("email"), phone: phone,
+                               leaseStatus: f.text("leasestatus"), leaseType: f.text("leasetype"),
                                residentRelationship: f.text("residentrelationship"), headOfHousehold: try f.flag("hohbit"),
                                balance: try f.money("balance"), pendingBalance: try f.money("pendingbalance"),
                                inEviction: try f.flag("inevict"), beginDate: try f.date("begindate"), endDate: try f.date("enddate"),

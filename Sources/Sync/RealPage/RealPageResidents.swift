@@ -11,6 +11,9 @@
 /// other member (`25200003-25600004`). The head is the member with `hohbit` TRUE (else the household's first member
 /// listed). `balance` is the household's balance, on the head's row only (RPX sends it there; the other members'
 /// rows are NULL, so sums over residents are household sums). `name` is `Last, First`, as OneSite prints it.
+/// `email` and `phone` are the member's own (`email`; `cellphone`, else `homephone`, else `workphone`), as sent,
+/// trimmed, like Yardi's: OneSite fills them for the head of household, so they are what the debtors report joins a
+/// person's units by. The Rent Roll fallback has neither.
 /// RPX lists a member once per lease row; when a member is listed twice, the row of the most current status wins
 /// (Current, Future Lease, Applicant - Lease Signed, Applicant, Former).
 ///
@@ -119,7 +122,7 @@ enum RealPageResidents {
             status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
         SELECT :property, \(residentID("m")),
                coalesce((SELECT unified_unit FROM rpx_unit u WHERE u.unit_id = m.unit_id), m.unit_number), m.lease_id,
-               m.name, m.first_name, m.last_name, NULL, NULL,
+               m.name, m.first_name, m.last_name, m.email, m.phone,
                m.unified_status, m.lease_status, m.move_in_date, m.notice_given_date, m.move_out_date,
                (SELECT rent FROM lease WHERE lease.lease_id = m.lease_id), CASE WHEN m.is_head THEN m.balance END
         FROM rpx_member m
