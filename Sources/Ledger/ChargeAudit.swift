@@ -26,7 +26,8 @@ import SQLiteKit
 ///
 /// The work is a handful of set-based statements over temp tables, prepared once per run and executed inside one
 /// transaction: a run is recorded whole or not at all. Properties without a tenant ledger
-/// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros.
+/// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros; so are those
+/// whose ledger is partial (`ledger_coverage` 'partial': a schedule, no posted charges), with that reason.
 public enum ChargeAudit {
     /// What one run audited and found, per property.
     public struct Run: Sendable, Equatable {
@@ -84,13 +85,14 @@ public enum ChargeAudit {
             let started = now()
             var ledger: [(key: String, date: String)] = [], noLedger: [String] = []
             let propertyInfo = try database.prepare("""
-                SELECT ledger_source, as_of_date FROM unified_properties WHERE unified_property_id = :property
+                SELECT ledger_source, as_of_date, ledger_coverage FROM unified_properties WHERE unified_property_id = :property
                 """)
             for key in properties {
                 guard let row = try propertyInfo.query([":property": .text(key)]).first else {
                     throw AuditError("property \"\(key)\" has not been synced")
                 }
-                if row[0].isNull { noLedger.append(key) } else { ledger.append((key, row[1].textValue ?? "")) }
+                // A partial ledger has a schedule but no posted charge: nothing to hold it against, so not audited.
+                if row[0].isNull || row[2].textValue == "partial" { noLedger.append(key) } else { ledger.append((key, row[1].textValue ?? "")) }
             }
             let latest = ledger.map(\.date).max().flatMap { LocalDate(iso: $0) }
             guard let date = asOf ?? latest ?? LocalDate(iso: String(started.prefix(10))) else {
@@ -132,7 +134,9 @@ public enum ChargeAudit {
                 try database.prepare(sql).execute(run)
             }
             let noLedgerRow = try database.prepare("""
-                INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger) VALUES (:run, :property, 0)
+                INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger, not_audited_reason)
+                SELECT :run, :property, 0, CASE WHEN ledger_coverage = 'partial' THEN '\(Self.scheduleOnly)' ELSE 'no tenant ledger' END
+                FROM unified_properties WHERE unified_property_id = :property
                 """)
             for key in noLedger { try noLedgerRow.execute([":run": .integer(runID), ":property": .text(key)]) }
             try database.prepare(Self.finishRun).execute([":run": .integer(runID), ":finished_at": .text(now())])
@@ -164,6 +168,9 @@ public enum ChargeAudit {
     }
 
     // MARK: - SQL
+
+    /// Why a partial-ledger property is not audited (audit_run_properties.not_audited_reason).
+    static let scheduleOnly = "schedule only, no posted charges"
 
     static let insertRun = """
         INSERT INTO audit_runs (started_at, as_of_date, first_month, last_month, properties)

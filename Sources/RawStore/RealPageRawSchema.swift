@@ -509,5 +509,21 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_scheduled_charges"))
             """),
+        // The Rent Roll's transaction-code rows of each unit's current lease: the recurring-charge schedule of a site
+        // whose RPX license refuses getscheduledcharges. Self-contained (a table of its own, no ALTER) so that it can
+        // be renumbered when merged next to another migration of the same number.
+        Migration(version: 15, name: "rent roll transaction codes", sql: """
+            CREATE TABLE realpage_rent_roll_charges (
+                \(lineage)
+                unit_number     TEXT NOT NULL,
+                resident_id     TEXT,
+                unit_row        INTEGER NOT NULL,
+                code            TEXT NOT NULL,
+                lease_rent      REAL,
+                other_charges   REAL,
+                amount          REAL NOT NULL
+            ) STRICT;
+            \(naturalKey("realpage_rent_roll_charges"))
+            """),
     ]
 }
