@@ -56,7 +56,7 @@ enum RealPageReportLedger {
 
     static let insertSchedule = """
         WITH code_line AS (
-            SELECT c.unit_number, c.resident_id, upper(trim(c.code)) AS code, c.amount,
+            SELECT c.unit_number, c.resident_id, upper(trim(c.code)) AS charge_code, c.amount,
                    coalesce(u.lease_start, date(:as_of, 'start of month')) AS start_date, u.lease_end,
                    (SELECT l.lease_id || char(31) || coalesce(l.resident_id, '')
                     FROM unified_leases l
@@ -74,10 +74,10 @@ enum RealPageReportLedger {
         SELECT :property,
                coalesce(substr(lease, 1, instr(lease, char(31)) - 1), 'rent-roll:' || unit_number),
                coalesce(nullif(substr(min(lease), instr(min(lease), char(31)) + 1), ''), min(resident_id)),
-               min(unit_number), code, NULL, coalesce(min(cat.category), 'OTHER'), min(cat.category) IS NOT NULL,
+               min(unit_number), charge_code, NULL, coalesce(min(cat.category), 'OTHER'), min(cat.category) IS NOT NULL,
                round(sum(amount), 2), start_date, max(lease_end)
         FROM code_line
-        LEFT JOIN temp.charge_category cat ON cat.code = code_line.code
-        GROUP BY 2, code_line.code, start_date
+        LEFT JOIN temp.charge_category cat ON cat.code = code_line.charge_code
+        GROUP BY 2, charge_code, start_date
         """
 }
