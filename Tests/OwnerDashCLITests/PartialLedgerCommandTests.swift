@@ -112,6 +112,20 @@ import Testing
         #expect(table.stdout.contains("R OVERDUE  U OVERDUE") && table.stdout.contains("R PAID"))
     }
 
+    @Test func theWorkbooksAndPagesOfAPartialLedgerAreWritten() throws {
+        let data = try Self.ledger()
+        for (report, extra) in [("debtors", [String]()), ("rental-tracker", []), ("lease-status", ["--start", "2026-10", "--months", "2"])] {
+            for format in report == "rental-tracker" ? ["xlsx"] : ["xlsx", "html"] {
+                let out = data.url.appendingPathComponent("\(report).\(format)").path
+                let result = try OwnerDash.run(["report", report] + extra + ["--format", format, "--out", out, "--data-dir", data.path])
+                #expect(result.status == 0, "\(report) \(format): \(result.stderr)")
+                #expect(FileManager.default.fileExists(atPath: out))
+            }
+        }
+        let grid = try String(contentsOfFile: data.url.appendingPathComponent("lease-status.html").path, encoding: .utf8)
+        #expect(grid.contains("only the month of the balances is known): ridian"))
+    }
+
     @Test func theAuditRecordsThePropertyAsScheduleOnlyNotAudited() throws {
         let data = try Self.ledger()
         let run = try OwnerDash.run(["audit", "run", "--data-dir", data.path])
