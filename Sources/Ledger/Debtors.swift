@@ -97,9 +97,9 @@ public struct Debtors: Sendable {
             guard info.ledger != nil else { report.noLedger.append(property); continue }
             if info.partial {
                 report.partialLedger.append(property)
+                report.asOf[property] = info.asOf
                 for household in try partialHouseholds.query([":property": .text(property)]).map(PartialLedger.Household.init)
                 where household.balanceCents > 0 {
-                    report.asOf[property] = household.asOf ?? info.asOf
                     let buckets = zip(PartialLedger.buckets, household.aging).map { (period: $0.0, due: String?.none, cents: $0.1) }
                     add(UnitDebt(property: property, unit: household.unit, residentID: household.residentID,
                                  name: household.name, status: household.status, balanceCents: household.balanceCents,
