@@ -61,6 +61,8 @@ public struct AuditReport: Sendable {
     public var lastMonth: String
     public var properties: [ChargeAudit.PropertyTotals]
     public var noLedger: [String]
+    /// Properties not audited because their ledger is partial (a schedule, no posted charges).
+    public var partialLedger: [String] = []
     public var leaseCharges: [LeaseCharge]
     public var exceptions: [Exception]
 
@@ -111,12 +113,15 @@ public struct AuditReport: Sendable {
                                expectedTotal: Money(cents: row[8].integerValue ?? 0),
                                postedTotal: Money(cents: row[9].integerValue ?? 0), status: status)
         }
-        let noLedger = try database.query("""
-            SELECT unified_property_id FROM audit_run_properties WHERE run_id = :run AND has_ledger = 0 ORDER BY 1
-            """, parameters).compactMap { $0[0].textValue }
+        let notAudited = try database.query("""
+            SELECT unified_property_id, not_audited_reason = '\(ChargeAudit.scheduleOnly)'
+            FROM audit_run_properties WHERE run_id = :run AND has_ledger = 0 ORDER BY 1
+            """, parameters)
         return AuditReport(runID: id, startedAt: run[0].textValue ?? "", asOf: run[1].textValue ?? "",
                            firstMonth: run[2].textValue ?? "", lastMonth: run[3].textValue ?? "",
-                           properties: try ChargeAudit.totals(database: database, runID: id), noLedger: noLedger,
+                           properties: try ChargeAudit.totals(database: database, runID: id),
+                           noLedger: notAudited.filter { $0[1].integerValue != 1 }.compactMap { $0[0].textValue },
+                           partialLedger: notAudited.filter { $0[1].integerValue == 1 }.compactMap { $0[0].textValue },
                            leaseCharges: leaseCharges, exceptions: exceptions)
     }
 
@@ -191,7 +196,13 @@ extension AuditReport {
             tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not audited, not zeros)",
                                       columns: [.init("property", .text)], rows: noLedger.map { [.text($0)] }))
         }
+        if !partialLedger.isEmpty {
+            tables.append(MetricTable(name: "partial_ledger", title: "Properties with a partial ledger (not audited)",
+                                      columns: [.init("property", .text), .init("reason", .text)],
+                                      rows: partialLedger.map { [.text($0), .text(ChargeAudit.scheduleOnly)] }))
+        }
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (not audited)" }
+            + partialLedger.map { "\($0): partial ledger, \(ChargeAudit.scheduleOnly) (not audited)" }
         return MetricResult(metric: "audit", parameters: parameters, tables: tables, warnings: warnings)
     }
 }

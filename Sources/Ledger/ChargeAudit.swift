@@ -32,7 +32,8 @@ import SQLiteKit
 /// only exceptions and per-(lease, code) counts written, all inside one transaction: a run is recorded whole or not
 /// at all. (A first version joined temp tables of every line in SQL: about 27 µs of CPU per line, minutes for a
 /// 500-property portfolio; the passes run in well under the 30 s target, see the README.) Properties without a tenant ledger
-/// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros.
+/// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros; so are those
+/// whose ledger is partial (`ledger_coverage` 'partial': a schedule, no posted charges), with that reason.
 public enum ChargeAudit {
     /// What one run audited and found, per property.
     public struct Run: Sendable, Equatable {
@@ -92,13 +93,14 @@ public enum ChargeAudit {
             let started = now()
             var ledger: [(key: String, date: String)] = [], noLedger: [String] = []
             let propertyInfo = try database.prepare("""
-                SELECT ledger_source, as_of_date FROM unified_properties WHERE unified_property_id = :property
+                SELECT ledger_source, as_of_date, ledger_coverage FROM unified_properties WHERE unified_property_id = :property
                 """)
             for key in properties {
                 guard let row = try propertyInfo.query([":property": .text(key)]).first else {
                     throw AuditError("property \"\(key)\" has not been synced")
                 }
-                if row[0].isNull { noLedger.append(key) } else { ledger.append((key, row[1].textValue ?? "")) }
+                // A partial ledger has a schedule but no posted charge: nothing to hold it against, so not audited.
+                if row[0].isNull || row[2].textValue == "partial" { noLedger.append(key) } else { ledger.append((key, row[1].textValue ?? "")) }
             }
             let latest = ledger.map(\.date).max().flatMap { LocalDate(iso: $0) }
             guard let date = asOf ?? latest ?? LocalDate(iso: String(started.prefix(10))) else {
@@ -120,7 +122,9 @@ public enum ChargeAudit {
                 try PropertyAudit(property: key, dueBy: dueBy, window: window).run(pass)
             }
             let noLedgerRow = try database.prepare("""
-                INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger) VALUES (:run, :property, 0)
+                INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger, not_audited_reason)
+                SELECT :run, :property, 0, CASE WHEN ledger_coverage = 'partial' THEN '\(Self.scheduleOnly)' ELSE 'no tenant ledger' END
+                FROM unified_properties WHERE unified_property_id = :property
                 """)
             for key in noLedger { try noLedgerRow.execute([":run": .integer(runID), ":property": .text(key)]) }
             try database.prepare(Self.finishRun).execute([":run": .integer(runID), ":finished_at": .text(now())])
@@ -154,6 +158,9 @@ public enum ChargeAudit {
     }
 
     // MARK: - SQL
+
+    /// Why a partial-ledger property is not audited (audit_run_properties.not_audited_reason).
+    static let scheduleOnly = "schedule only, no posted charges"
 
     static let insertRun = """
         INSERT INTO audit_runs (started_at, as_of_date, first_month, last_month, properties)

@@ -17,6 +17,11 @@ import SQLiteKit
 ///   same phone (its last 10 digits); with neither, the household alone. A person's units may be in several
 ///   properties; their total is the sum of their units' debts.
 /// Listed when the person's total ≥ `minDebt` (default: any positive debt), sorted by total, largest first.
+///
+/// A property whose ledger is partial (`PartialLedger`: balances without postings) is read from
+/// unified_ledger_balances instead, as of the balances' date whatever `asOf` says: a unit's debt is the household's
+/// net balance (delinquent − prepaid, all codes), and the "months" it covers are the PMS's aging buckets (`0-30 days`
+/// ... `over 90 days`), attributed newest first like charges; such properties are listed in `partialLedger`.
 public struct Debtors: Sendable {
     /// One person who owes, across all their units.
     public struct Person: Sendable, Equatable {
@@ -57,6 +62,8 @@ public struct Debtors: Sendable {
     public var people: [Person]
     /// Properties asked for that have no tenant ledger (named, never shown as zeros).
     public var noLedger: [String]
+    /// Properties asked for whose ledger is partial: their debts come from the Delinquent and Prepaid balances.
+    public var partialLedger: [String] = []
     /// The date each property's debts were judged on.
     public var asOf: [String: String]
     public var totalCents: Int64 { people.reduce(0) { $0 + $1.totalCents } }
@@ -64,17 +71,43 @@ public struct Debtors: Sendable {
     /// Reads the debtors of `properties` as of `asOf` (default: each property's own date).
     public static func run(database: Database, properties: [String], asOf: LocalDate?, minDebt: Double?) throws -> Debtors {
         var report = Debtors(people: [], noLedger: [], asOf: [:])
-        var known: [String: (ledger: String?, asOf: String?)] = [:]
-        for row in try database.query("SELECT unified_property_id, ledger_source, as_of_date FROM unified_properties") {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue)
+        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
+        for row in try database.query(PartialLedger.propertiesSQL) {
+            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
         }
         let households = try database.prepare(Self.householdsSQL)
         let charges = try database.prepare(Self.chargesSQL)
+        let partialHouseholds = try database.prepare(PartialLedger.householdsSQL)
         var byKey: [String: Person] = [:]
         var order: [String] = []
+        func add(_ unit: UnitDebt, email: String?, phone: String?) {
+            let key = personKey(email: email, name: unit.name, phone: phone, property: unit.property, resident: unit.residentID)
+            if byKey[key] == nil {
+                order.append(key)
+                byKey[key] = Person(key: key, name: nil, email: nil, phone: nil, units: [], totalCents: 0)
+            }
+            byKey[key]?.units.append(unit)
+            byKey[key]?.totalCents += unit.balanceCents
+            if byKey[key]?.name == nil { byKey[key]?.name = unit.name }
+            if byKey[key]?.email == nil { byKey[key]?.email = email }
+            if byKey[key]?.phone == nil { byKey[key]?.phone = phone }
+        }
         for property in properties {
             guard let info = known[property] else { continue }
             guard info.ledger != nil else { report.noLedger.append(property); continue }
+            if info.partial {
+                report.partialLedger.append(property)
+                report.asOf[property] = info.asOf
+                for household in try partialHouseholds.query([":property": .text(property)]).map(PartialLedger.Household.init)
+                where household.balanceCents > 0 {
+                    let buckets = zip(PartialLedger.buckets, household.aging).map { (period: $0.0, due: String?.none, cents: $0.1) }
+                    add(UnitDebt(property: property, unit: household.unit, residentID: household.residentID,
+                                 name: household.name, status: household.status, balanceCents: household.balanceCents,
+                                 months: Self.months(covering: household.balanceCents, newestFirst: buckets)),
+                        email: household.email, phone: household.phone)
+                }
+                continue
+            }
             let date = asOf?.iso ?? info.asOf ?? "9999-12-31"
             report.asOf[property] = date
             for row in try households.query([":property": .text(property), ":as_of": .text(date)]) {
@@ -84,20 +117,10 @@ public struct Debtors: Sendable {
                 try charges.forEachRow([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) {
                     recent.append(($0.text(at: 0) ?? "", $0.text(at: 1), $0.value(at: 2).integerValue ?? 0))
                 }
-                let unit = UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
-                                    name: row[2].textValue, status: row[5].textValue, balanceCents: balance,
-                                    months: Self.months(covering: balance, newestFirst: recent))
-                let key = personKey(email: row[3].textValue, name: row[2].textValue, phone: row[4].textValue,
-                                    property: property, resident: resident)
-                if byKey[key] == nil {
-                    order.append(key)
-                    byKey[key] = Person(key: key, name: nil, email: nil, phone: nil, units: [], totalCents: 0)
-                }
-                byKey[key]?.units.append(unit)
-                byKey[key]?.totalCents += balance
-                if byKey[key]?.name == nil { byKey[key]?.name = row[2].textValue }
-                if byKey[key]?.email == nil { byKey[key]?.email = row[3].textValue }
-                if byKey[key]?.phone == nil { byKey[key]?.phone = row[4].textValue }
+                add(UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
+                             name: row[2].textValue, status: row[5].textValue, balanceCents: balance,
+                             months: Self.months(covering: balance, newestFirst: recent)),
+                    email: row[3].textValue, phone: row[4].textValue)
             }
         }
         let minimumCents = minDebt.map { Int64(($0 * 100).rounded()) } ?? 1
@@ -221,6 +244,7 @@ extension Debtors {
                  money(m.amountCents)]
             } } })
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+            + partialLedger.map { PartialLedger.note($0, asOf: asOf[$0], "its months are aging buckets, not posting months") }
         return MetricResult(metric: "debtors", parameters: parameters, tables: [peopleTable, unitsTable, monthsTable],
                             warnings: warnings)
     }

@@ -39,6 +39,12 @@ public enum PaymentStatus: String, Sendable, Equatable, CaseIterable {
 /// Source: unified_charges (categories from `charge_categories`), read-only. A lease is a household's tenancy of a
 /// unit (resident_id + unit); its tenants are the household's residents. A property whose
 /// `unified_properties.ledger_source` is NULL has no tenant ledger: it is listed in `noLedger`, never shown as zeros.
+///
+/// A property whose ledger is partial (`PartialLedger`: balances and a schedule, no postings) is listed in
+/// `partialLedger` with the one month it can tell, the month of its balances (the property date): per household of
+/// the schedule and kind, billed = the recurring charges of that kind, owed = what the kind's codes still owe in the
+/// 0-30 days aging bucket (at most the billing), paid = billed − owed (inferred, not a payment on record), due the
+/// first of the month. Every other month of the window stays blank: it cannot be known.
 public struct LeasePaymentStatusReport: Sendable {
     /// One month's RENT or UTILITIES billings of one lease.
     public struct Cell: Sendable, Equatable {
@@ -83,6 +89,8 @@ public struct LeasePaymentStatusReport: Sendable {
     public var noLedger: [String]
     /// The date statuses are judged on (OVERDUE = due before it), per property.
     public var asOf: [String: String]
+    /// Properties whose ledger is partial -> the one month (`YYYY-MM`) their balances tell.
+    public var partialLedger: [String: String] = [:]
 
     public init(months: [String], lines: [Line], noLedger: [String], asOf: [String: String]) {
         self.months = months; self.lines = lines; self.noLedger = noLedger; self.asOf = asOf
@@ -95,21 +103,30 @@ public struct LeasePaymentStatusReport: Sendable {
         let months = Self.months(from: start, count: count)
         var report = LeasePaymentStatusReport(months: months, lines: [], noLedger: [], asOf: [:])
         let propertyRows = try database.query("""
-            SELECT unified_property_id, ledger_source, as_of_date FROM unified_properties ORDER BY unified_property_id
+            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
+            ORDER BY unified_property_id
             """)
-        var known: [String: (ledger: String?, asOf: String?)] = [:]
-        for row in propertyRows { known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue) }
+        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
+        for row in propertyRows {
+            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
+        }
         let charges = try database.prepare(Self.chargesSQL)
+        let partialBillings = try database.prepare(Self.partialBillingsSQL)
         let tenants = try database.prepare(Self.tenantsSQL)
         for property in properties {
             guard let info = known[property] else { continue }
             guard info.ledger != nil else { report.noLedger.append(property); continue }
-            let date = asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
+            let date = info.partial ? info.asOf ?? "" : asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
             report.asOf[property] = date
+            if info.partial { report.partialLedger[property] = String(date.prefix(7)) }
             var lines: [String: Line] = [:], order: [String] = []
             var billings: [String: [Bucket: [PaymentStatus.Billing]]] = [:]   // line key -> (month, category) -> billings
-            for row in try charges.query([":property": .text(property), ":first": .text(months.first ?? ""),
-                                          ":last": .text(months.last ?? "")]) {
+            let month = String(date.prefix(7))
+            let rows = info.partial
+                ? (months.contains(month) ? try partialBillings.query([":property": .text(property), ":month": .text(month)]) : [])
+                : try charges.query([":property": .text(property), ":first": .text(months.first ?? ""),
+                                     ":last": .text(months.last ?? "")])
+            for row in rows {
                 let resident = row[2].textValue ?? "", unit = row[1].textValue ?? ""
                 let status = row[4].textValue
                 if !includeInactive && !(status == "current" || status == "notice") { continue }
@@ -119,7 +136,10 @@ public struct LeasePaymentStatusReport: Sendable {
                     lines[key] = Line(property: property, floor: row[0].textValue, unit: unit, residentID: resident,
                                       leaseIDs: [], tenants: [], residentStatus: status, rent: [:], utilities: [:])
                 }
-                if let lease = row[3].textValue, !(lines[key]?.leaseIDs.contains(lease) ?? true) {
+                // A partial ledger's line lists its leases comma-separated (group_concat); a posted charge names one.
+                let leases = info.partial ? (row[3].textValue ?? "").split(separator: ",").map(String.init) : row[3].textValue.map { [$0] } ?? []
+                for lease in leases
+                where !(lines[key]?.leaseIDs.contains(lease) ?? true) {
                     lines[key]?.leaseIDs.append(lease)
                 }
                 let bucket = Bucket(month: row[5].textValue ?? "", category: row[6].textValue ?? "")
@@ -175,6 +195,32 @@ public struct LeasePaymentStatusReport: Sendable {
         WHERE c.unified_property_id = :property AND c.period BETWEEN :first AND :last
           AND c.category IN ('RENT', 'UTILITIES')
         ORDER BY coalesce(u.floor, ''), length(c.unit_number), c.unit_number, c.resident_id, c.period, c.charge_id
+        """
+
+    // A partial ledger's one month, in the columns of chargesSQL: per household and kind of the schedule, billed = the
+    // recurring charges in effect in :month, balance = the kind's 0-30 days bucket (at most billed), paid the rest.
+    static let partialBillingsSQL = """
+        WITH billed AS (
+            SELECT resident_id, unit_number, group_concat(DISTINCT lease_id) AS leases, category,
+                   sum(CAST(round(amount * 100) AS INTEGER)) AS cents
+            FROM unified_recurring_charges
+            WHERE unified_property_id = :property AND category IN ('RENT', 'UTILITIES')
+              AND start_date <= date(:month || '-01', '+1 month', '-1 day')
+            GROUP BY resident_id, unit_number, category
+        ),
+        owed AS (
+            SELECT resident_id, category, sum(CAST(round(balance_0_30 * 100) AS INTEGER)) AS cents
+            FROM unified_ledger_balances WHERE unified_property_id = :property
+            GROUP BY resident_id, category
+        )
+        SELECT u.floor, b.unit_number, b.resident_id, b.leases, r.status, :month, b.category, b.cents,
+               b.cents - max(0, min(b.cents, coalesce(o.cents, 0))), max(0, min(b.cents, coalesce(o.cents, 0))),
+               :month || '-01'
+        FROM billed b
+        LEFT JOIN owed o ON o.resident_id = b.resident_id AND o.category = b.category
+        LEFT JOIN unified_units u ON u.unified_property_id = :property AND u.unit_number = b.unit_number
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
+        ORDER BY coalesce(u.floor, ''), length(b.unit_number), b.unit_number, b.resident_id
         """
 
     // The household's head first, then everyone on its leases.
@@ -236,7 +282,20 @@ extension LeasePaymentStatusReport {
             tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not shown as zeros)",
                                       columns: [.init("property", .text)], rows: noLedger.map { [.text($0)] }))
         }
+        if !partialLedger.isEmpty {
+            tables.append(MetricTable(
+                name: "partial_ledger", title: "Properties with a partial ledger (balances, no posted charges or payments)",
+                columns: [.init("property", .text), .init("known_month", .month), .init("unknown_months", .text)],
+                rows: partialLedger.keys.sorted().map { property in
+                    let known = partialLedger[property] ?? ""
+                    return [.text(property), .text(known), .text(months.filter { $0 != known }.joined(separator: " "))]
+                }))
+        }
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+            + partialLedger.keys.sorted().map { property in
+                PartialLedger.note(property, asOf: asOf[property],
+                                   "only \(partialLedger[property] ?? "its balances' month") is known, the other months cannot be")
+            }
         return MetricResult(metric: "lease-status", parameters: parameters, tables: tables, warnings: warnings)
     }
 }

@@ -12,6 +12,11 @@ import SQLiteKit
 /// - owed = every charge, of any category, with a balance left: due date, period, code, what is left;
 ///   paid = the household's payments from the first month missing on: date, reference, amount, period, unit.
 /// Listed when months behind ≥ `minMonthsBehind` and balance ≥ `minBalance` (default: any positive balance).
+///
+/// A property whose ledger is partial (`PartialLedger`, listed in `partialLedger`) has balances, not postings: balance
+/// = the household's net balance of the Delinquent and Prepaid report; the months missing are the aging buckets
+/// holding unpaid RENT (`0-30 days` ... `over 90 days`, the last counting once however old); owed = each code's
+/// positive bucket amounts (no due date); paid is empty (no payment is known).
 public struct RentalTracker: Sendable {
     /// One resident (household) behind on rent.
     public struct Resident: Sendable, Equatable {
@@ -49,21 +54,49 @@ public struct RentalTracker: Sendable {
     public var residents: [Resident]
     public var noLedger: [String]
     public var asOf: [String: String]
+    /// Properties whose ledger is partial: read from the Delinquent and Prepaid balances.
+    public var partialLedger: [String] = []
 
     public static func run(database: Database, properties: [String], asOf: LocalDate?, minBalance: Double?,
                            minMonthsBehind: Int, sort: Sort) throws -> RentalTracker {
         var tracker = RentalTracker(residents: [], noLedger: [], asOf: [:])
-        var known: [String: (ledger: String?, asOf: String?)] = [:]
-        for row in try database.query("SELECT unified_property_id, ledger_source, as_of_date FROM unified_properties") {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue)
+        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
+        for row in try database.query(PartialLedger.propertiesSQL) {
+            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
         }
         let households = try database.prepare(Self.householdsSQL)
         let owed = try database.prepare(Self.owedSQL)
         let paid = try database.prepare(Self.paidSQL)
+        let partialHouseholds = try database.prepare(PartialLedger.householdsSQL)
+        let partialOwed = try database.prepare(PartialLedger.owedSQL)
         let minimumCents = minBalance.map { Int64(($0 * 100).rounded()) }
         for property in properties {
             guard let info = known[property] else { continue }
             guard info.ledger != nil else { tracker.noLedger.append(property); continue }
+            if info.partial {
+                tracker.partialLedger.append(property)
+                tracker.asOf[property] = info.asOf
+                for household in try partialHouseholds.query([":property": .text(property)]).map(PartialLedger.Household.init) {
+                    let missing = household.rentBucketsBehind
+                    let balance = household.balanceCents
+                    guard missing.count >= minMonthsBehind, minMonthsBehind > 0 || balance > 0,
+                          balance >= (minimumCents ?? 1) else { continue }
+                    tracker.asOf[property] = household.asOf ?? info.asOf
+                    let owedRows = try partialOwed.query([":property": .text(property), ":resident": .text(household.residentID)])
+                    tracker.residents.append(Resident(
+                        property: property, unit: household.unit, residentID: household.residentID, name: household.name,
+                        status: household.status, balanceCents: balance, monthsMissing: missing,
+                        owed: owedRows.flatMap { row in
+                            (1...4).reversed().compactMap { bucket -> Owed? in
+                                guard let cents = row[bucket].integerValue, cents > 0 else { return nil }
+                                return Owed(dueDate: nil, period: PartialLedger.buckets[bucket - 1],
+                                            code: row[0].textValue ?? "", amountCents: cents)
+                            }
+                        },
+                        paid: []))
+                }
+                continue
+            }
             let date = asOf?.iso ?? info.asOf ?? ""
             tracker.asOf[property] = date
             for row in try households.query([":property": .text(property), ":as_of": .text(date)]) {
@@ -168,6 +201,7 @@ extension RentalTracker {
                  money($0.amountCents), .text($0.period)]
             } })
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+            + partialLedger.map { PartialLedger.note($0, asOf: asOf[$0], "months behind are aging buckets holding unpaid rent, no payments listed") }
         return MetricResult(metric: "rental-tracker", parameters: parameters, tables: [residentsTable, owedTable, paidTable],
                             warnings: warnings)
     }

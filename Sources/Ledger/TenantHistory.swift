@@ -77,7 +77,10 @@ public struct TenantHistory: Sendable, Equatable {
             GROUP BY resident_id
         )
         SELECT h.resident_id, r.name, r.status, r.move_in_date, r.move_out_date,
-               CASE WHEN p.ledger_source IS NOT NULL THEN coalesce(l.cents, 0)
+               CASE WHEN p.ledger_coverage = 'partial'
+                    THEN coalesce((SELECT sum(CAST(round(b.balance * 100) AS INTEGER)) FROM unified_ledger_balances b
+                                   WHERE b.unified_property_id = :property AND b.resident_id = h.resident_id), 0)
+                    WHEN p.ledger_source IS NOT NULL THEN coalesce(l.cents, 0)
                     ELSE CAST(round(r.balance * 100) AS INTEGER) END
         FROM household h
         JOIN unified_properties p ON p.unified_property_id = :property

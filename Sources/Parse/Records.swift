@@ -76,6 +76,24 @@ public struct RentRollRow: Sendable, Equatable {
     }
 }
 
+/// One transaction code of a unit's current lease on the Rent Roll (RENT, WATER, PARK ...): what the lease bills
+/// every month under that code, a child of the unit's `RentRollRow`.
+public struct RentRollChargeRow: Sendable, Equatable {
+    public var unitNumber: String
+    public var residentID: String?
+    /// The sheet row of the unit the charge belongs to.
+    public var unitRow: Int
+    public var code: String
+    /// The amount printed under Lease Rent (the RENT line), else nil.
+    public var leaseRent: Money?
+    /// The amount printed under Other Charges/Credits (every other code), else nil.
+    public var otherCharges: Money?
+    public var sourceRow: Int
+
+    /// What the code bills a month: Lease Rent plus Other Charges/Credits.
+    public var amount: Money { (leaseRent ?? .zero) + (otherCharges ?? .zero) }
+}
+
 /// One transaction code's line under a Delinquent and Prepaid account (RENT, LATEFEE ...): a child of that account.
 public struct DelinquencyCodeRow: Sendable, Equatable {
     public var unitNumber: String
@@ -501,6 +519,8 @@ public struct LeaseDetailsRow: Sendable, Equatable {
 public enum ReportRecord: Sendable, Equatable {
     case boxScore(BoxScoreRow)
     case rentRoll(RentRollRow)
+    /// Follows its unit's `.rentRoll` record (the current lease's transaction codes).
+    case rentRollCharge(RentRollChargeRow)
     case delinquency(DelinquencyRow)
     /// Follows its account's `.delinquency` record (per-code layout only).
     case delinquencyCode(DelinquencyCodeRow)

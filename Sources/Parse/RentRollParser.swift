@@ -6,7 +6,9 @@ import XLSXKit
 /// Layout (vendor-formats 3.4): the first row of a unit is its current lease (or the vacant unit). It may be
 /// followed by
 /// - Trans Code rows (Unit blank, one per scheduled charge): they belong to the unit above; the unit's
-///   `actualRent` is the sum of Lease Rent over its own row and these rows;
+///   `actualRent` is the sum of Lease Rent over its own row and these rows. Each code of the current lease (the
+///   unit's own row's code first) is also kept as a `RentRollChargeRow` (realpage_rent_roll_charges), emitted after
+///   its unit's record: the recurring-charge schedule where RPX getscheduledcharges is refused;
 /// - rows for applicants and former residents (a Name or Status, Unit blank or repeated, amounts marked `*`):
 ///   **skipped**, with their Trans Code rows. RealPage excludes them from its totals, and one row per unit
 ///   keeps `realpage_rent_roll` a unit list that occupancy can be counted from; the applicant's lease shows
@@ -32,12 +34,14 @@ import XLSXKit
 /// | lease_start | Lease Start | Lease Start, Lease Start Date, Lease Begin |
 /// | lease_end | Lease End | Lease End, Lease End Date, Lease Expiration |
 /// | market_rent | Market Rent* | Market Rent, Market + Addl., Market Effective Rent, Market |
-/// | (charge rows) | Trans Code | Trans Code, Transaction Code, Charge Code |
+/// | code (realpage_rent_roll_charges) | Trans Code | Trans Code, Transaction Code, Charge Code |
 /// | actual_rent | Lease Rent* | Lease Rent, Actual Rent |
 /// | balance | Balance | Balance, Current Balance, Account Balance |
 ///
-/// `*` = required. Other Charges/Credits, Total Billing and Dep on Hand are recognised (so amounts there are
-/// not taken for a misaligned header) but not stored.
+/// | other_charges (realpage_rent_roll_charges) | Other Charges/Credits | Other Charges/Credits, Other Charges |
+///
+/// `*` = required. Total Billing and Dep on Hand are recognised (so amounts there are not taken for a misaligned
+/// header) but not stored.
 struct RentRollParser: OneSiteReportParser {
     static let layouts = [
         HeaderLayout(report: .rentRoll, name: "detail", columns: [
@@ -76,6 +80,8 @@ struct RentRollParser: OneSiteReportParser {
     /// The current unit's record, held until its Trans Code rows have passed.
     private var pending: RentRollRow?
     private var pendingRent: Money?
+    /// The current lease's transaction codes, emitted after the unit's record.
+    private var pendingCharges: [RentRollChargeRow] = []
     /// Whose Trans Code rows are coming: the current lease's, or a skipped applicant's/former resident's.
     private var chargesBelongToCurrentLease = false
     private var sectionSums = Sums()
@@ -125,18 +131,30 @@ struct RentRollParser: OneSiteReportParser {
         let startsPerson = view.text("Name") != nil || view.text("Unit/Lease Status") != nil
         if let unit, unit != pending?.unitNumber {
             flush(into: &records)
-            pending = try makeRow(view, unit: unit)
+            let row = try makeRow(view, unit: unit)
+            pending = row
             pendingRent = try view.money("Lease Rent")
             chargesBelongToCurrentLease = true
+            try keepCharge(view, of: row)
         } else if startsPerson {
             // An applicant's or former resident's line under the unit's current lease: not current, skipped.
             chargesBelongToCurrentLease = false
         } else if view.text("Trans Code") != nil || view.has("Trans Code") == false {
             let rent = try view.money("Lease Rent")
-            if chargesBelongToCurrentLease, pending != nil, let rent {
-                pendingRent = (pendingRent ?? .zero) + rent
+            if chargesBelongToCurrentLease, let unitRow = pending {
+                if let rent { pendingRent = (pendingRent ?? .zero) + rent }
+                try keepCharge(view, of: unitRow)
             }
         }
+    }
+
+    /// Keeps the row's transaction code (if it prints one) as a charge of the unit's current lease.
+    private mutating func keepCharge(_ view: RowView, of unit: RentRollRow) throws {
+        guard let code = view.text("Trans Code") else { return }
+        pendingCharges.append(RentRollChargeRow(
+            unitNumber: unit.unitNumber, residentID: unit.residentID, unitRow: unit.sourceRow, code: code,
+            leaseRent: try view.money("Lease Rent"), otherCharges: try view.money("Other Charges/Credits"),
+            sourceRow: view.number))
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws { flush(into: &records) }
@@ -146,7 +164,8 @@ struct RentRollParser: OneSiteReportParser {
         row.actualRent = pendingRent
         sectionSums.add(row); allSums.add(row)
         records.append(.rentRoll(row))
-        pending = nil; pendingRent = nil
+        records += pendingCharges.map { .rentRollCharge($0) }
+        pending = nil; pendingRent = nil; pendingCharges = []
         chargesBelongToCurrentLease = false
     }
 

@@ -23,7 +23,11 @@ public enum ReportType: String, Sendable, CaseIterable {
     /// The raw table of realpage_raw.db this report fills.
     /// Tables holding the children of this report's records (cleared with its snapshot).
     public var childTables: [String] {
-        self == .delinquency ? ["realpage_delinquency_codes"] : []
+        switch self {
+        case .delinquency: ["realpage_delinquency_codes"]
+        case .rentRoll: ["realpage_rent_roll_charges"]
+        default: []
+        }
     }
 
     public var rawTable: String {

@@ -515,5 +515,20 @@ public enum RealPageRawSchema {
             ALTER TABLE realpage_residents ADD COLUMN email TEXT;
             ALTER TABLE realpage_residents ADD COLUMN phone TEXT;
             """),
+        // The Rent Roll's transaction-code rows of each unit's current lease: the recurring-charge schedule of a site
+        // whose RPX license refuses getscheduledcharges.
+        Migration(version: 16, name: "rent roll transaction codes", sql: """
+            CREATE TABLE realpage_rent_roll_charges (
+                \(lineage)
+                unit_number     TEXT NOT NULL,
+                resident_id     TEXT,
+                unit_row        INTEGER NOT NULL,
+                code            TEXT NOT NULL,
+                lease_rent      REAL,
+                other_charges   REAL,
+                amount          REAL NOT NULL
+            ) STRICT;
+            \(naturalKey("realpage_rent_roll_charges"))
+            """),
     ]
 }

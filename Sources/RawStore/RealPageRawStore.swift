@@ -90,6 +90,7 @@ struct RawReportWriter {
     /// The child table a record goes to, nil for a report's own rows (its `rawTable`).
     static func table(of record: ReportRecord) -> String? {
         if case .delinquencyCode = record { return "realpage_delinquency_codes" }
+        if case .rentRollCharge = record { return "realpage_rent_roll_charges" }
         return nil
     }
 
@@ -134,6 +135,17 @@ struct RawReportWriter {
                 ("lease_end", SQLValue(r.leaseEnd?.iso)),
                 ("move_out_date", SQLValue(r.moveOutDate?.iso)),
                 ("balance", SQLValue(r.balance?.dollars)),
+            ])
+        case .rentRollCharge(let r):
+            return (.rentRoll, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("resident_id", SQLValue(r.residentID)),
+                ("unit_row", .integer(Int64(r.unitRow))),
+                ("code", .text(r.code)),
+                ("lease_rent", SQLValue(r.leaseRent?.dollars)),
+                ("other_charges", SQLValue(r.otherCharges?.dollars)),
+                ("amount", .real(r.amount.dollars)),
             ])
         case .delinquencyCode(let r):
             return (.delinquency, [

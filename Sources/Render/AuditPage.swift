@@ -52,6 +52,7 @@ public enum AuditPage {
                     body.newline()
                 }
                 LeaseStatusPage.noLedgerNote(report.noLedger, consequence: "not audited, not zeros", &body)
+                LeaseStatusPage.partialLedgerNote(report.partialLedger, consequence: "schedule only, not audited", &body)
             }
             html.newline()
         }

@@ -73,6 +73,7 @@ public enum DebtorsPage {
                     }
                 }
                 LeaseStatusPage.noLedgerNote(report.noLedger, &body)
+                LeaseStatusPage.partialLedgerNote(report.partialLedger, consequence: "months are aging buckets", &body)
             }
             html.newline()
         }

@@ -26,6 +26,7 @@ public enum LeaseStatusPage {
                     section(property, report, &body)
                 }
                 noLedgerNote(report.noLedger, &body)
+                partialLedgerNote(report.partialLedger.keys.sorted(), consequence: "only the month of the balances is known", &body)
             }
             html.newline()
         }
@@ -88,6 +89,14 @@ public enum LeaseStatusPage {
         guard !properties.isEmpty else { return }
         body.element("p", [("class", "no-ledger")],
                      text: "No tenant ledger synced (\(consequence)): \(properties.joined(separator: ", "))")
+    }
+
+    /// The properties whose ledger is partial (balances and schedule, no postings), named with what that means.
+    static func partialLedgerNote(_ properties: [String], consequence: String, _ body: inout HTMLWriter) {
+        guard !properties.isEmpty else { return }
+        body.element("p", [("class", "no-ledger")],
+                     text: "Partial ledger, from the Delinquent and Prepaid and Rent Roll reports, no posted charges or "
+                         + "payments (\(consequence)): \(properties.joined(separator: ", "))")
     }
 
     private static func badge(_ letter: String, _ kind: String, _ cell: LeasePaymentStatusReport.Cell?,

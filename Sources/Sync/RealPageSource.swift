@@ -54,6 +54,15 @@ struct RealPageSource: PropertySource {
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
+        if !hasLedger, try realpage.rows(RealPageReportLedger.hasSnapshots).first?.first?.integerValue == 1 {
+            result.rows["unified_ledger_balances"] = try realpage.run(
+                RealPageReportLedger.insertBalances, [":source": .text(RealPageReportLedger.balancesSource)])
+            if result.rows["unified_recurring_charges"] == 0 {
+                result.rows["unified_recurring_charges"] = try realpage.run(RealPageReportLedger.insertSchedule)
+            }
+            result.ledgerSource = RealPageReportLedger.source
+            result.partialLedgerNote = RealPageReportLedger.note
+        }
         if try realpage.rows(RealPageMaintenance.hasSnapshots).first?.first?.integerValue == 1 {
             let source: [String: SQLValue] = [":source": .text(RealPageMaintenance.source)]
             result.rows["unified_work_orders"] = try realpage.run(RealPageMaintenance.insertClosed, source)

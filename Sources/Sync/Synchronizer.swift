@@ -25,6 +25,8 @@ struct SourceSyncResult {
     var unitSource: String
     /// Where the tenant ledger came from; nil when the property has none (the ledger reports say so).
     var ledgerSource: String? = nil
+    /// Set when the ledger is partial (balances and schedule, no posted charge or payment): what it can answer.
+    var partialLedgerNote: String? = nil
     /// Where unified_work_orders came from; nil when the property has none (`report maintenance` says so).
     var workOrderSource: String? = nil
     /// Where unified_expenses came from; nil when the property has none (`report expenses` says so).
@@ -164,6 +166,8 @@ public struct Synchronizer {
             }
             try context.run(Self.finishProperty, asOf: asOf, [
                 ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
+                ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
+                ":ledger_note": SQLValue(result.partialLedgerNote),
             ])
             try context.run(Self.recordMaintenanceSources, [
                 ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
@@ -177,7 +181,7 @@ public struct Synchronizer {
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
-        "unified_work_orders", "unified_expenses",
+        "unified_work_orders", "unified_expenses", "unified_ledger_balances",
     ]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
@@ -207,7 +211,9 @@ public struct Synchronizer {
         SELECT charge_code, count(*) FROM (
             SELECT charge_code FROM unified_charges WHERE unified_property_id = :property AND category_known = 0
             UNION ALL
-            SELECT charge_code FROM unified_recurring_charges WHERE unified_property_id = :property AND category_known = 0)
+            SELECT charge_code FROM unified_recurring_charges WHERE unified_property_id = :property AND category_known = 0
+            UNION ALL
+            SELECT charge_code FROM unified_ledger_balances WHERE unified_property_id = :property AND category_known = 0)
         GROUP BY charge_code ORDER BY charge_code
         """
     /// Replaced for the synced date only; other dates accumulate.
@@ -225,7 +231,8 @@ public struct Synchronizer {
     static let finishProperty = """
         UPDATE unified_properties SET
             total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
-            as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source
+            as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source,
+            ledger_coverage = :ledger_coverage, ledger_note = :ledger_note
         WHERE unified_property_id = :property
         """
 

@@ -478,5 +478,40 @@ public enum UnifiedSchema {
             -- without a ledger.
             ALTER TABLE audit_run_properties ADD COLUMN not_audited INTEGER;
             """),
+        Migration(version: 7, name: "partial tenant ledger", sql: """
+            -- How much of the tenant ledger a property has: 'full' (posted charges, payments and the recurring
+            -- schedule) or 'partial' (balances and aging per household and transaction code, and the recurring
+            -- schedule; no posted charge or payment). NULL when ledger_source is NULL (no ledger at all).
+            ALTER TABLE unified_properties ADD COLUMN ledger_coverage TEXT CHECK (ledger_coverage IN ('full', 'partial'));
+            -- What a partial ledger can and cannot answer, in words, for the analyst reading the row.
+            ALTER TABLE unified_properties ADD COLUMN ledger_note TEXT;
+
+            -- A partial ledger's balances (current state, replaced per property): what each household owes per
+            -- transaction code, aged as the PMS ages it, as of as_of_date. Money is REAL dollars rounded to cents;
+            -- balance = delinquent - prepaid (negative: in credit).
+            CREATE TABLE unified_ledger_balances (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                resident_id         TEXT NOT NULL,
+                unit_number         TEXT,
+                charge_code         TEXT NOT NULL,
+                description         TEXT,
+                category            TEXT NOT NULL CHECK (category IN ('RENT', 'UTILITIES', 'FEES', 'OTHER')),
+                category_known      INTEGER NOT NULL CHECK (category_known IN (0, 1)),
+                as_of_date          TEXT NOT NULL,
+                balance             REAL NOT NULL,
+                delinquent          REAL NOT NULL,
+                balance_0_30        REAL NOT NULL,
+                balance_31_60       REAL NOT NULL,
+                balance_61_90       REAL NOT NULL,
+                balance_over_90     REAL NOT NULL,
+                prepaid             REAL NOT NULL,
+                source              TEXT NOT NULL,
+                PRIMARY KEY (unified_property_id, resident_id, charge_code)
+            ) STRICT;
+
+            -- Why a property of an audit run was not audited (has_ledger 0): 'no tenant ledger', or 'schedule only,
+            -- no posted charges' for a partial ledger. NULL for runs recorded before this migration.
+            ALTER TABLE audit_run_properties ADD COLUMN not_audited_reason TEXT;
+            """),
     ]
 }

@@ -140,6 +140,28 @@ struct RentRollParserTests {
         #expect(result.rentRolls[3].residentName == "Smith, Jordan", "the former resident on the repeated unit is skipped")
     }
 
+    @Test("each Trans Code of the current lease is kept after its unit: code, Lease Rent, Other Charges/Credits")
+    func transactionCodes() throws {
+        let result = try parse(.rentRoll, sheet())
+        let charges = result.records.compactMap { if case .rentRollCharge(let c) = $0 { return c } else { return nil } }
+        #expect(charges.map { "\($0.unitNumber) \($0.code) \($0.amount.description)" }
+                == ["1101 RENT 1400.00", "1101 PETRENT 25.00", "1101 PARKING 50.00", "1103 RENT 1498.00", "1203 RENT 1480.00"],
+                "the applicant's and the former resident's codes are not the unit's; a vacant unit has none")
+        #expect(charges[2].leaseRent == nil && charges[2].otherCharges == usd(50))
+        let garcia = try #require(result.rentRolls.first)
+        #expect(charges.prefix(3).allSatisfy { $0.unitRow == garcia.sourceRow })
+        #expect(charges[0].sourceRow == garcia.sourceRow && charges[1].sourceRow == garcia.sourceRow + 1)
+        // Each unit's codes follow its record (the loader's order: the parent first).
+        let kinds = result.records.map { record -> String in
+            switch record {
+            case .rentRoll(let r): return "unit \(r.unitNumber)"
+            case .rentRollCharge(let c): return c.code
+            default: return "?"
+            }
+        }
+        #expect(kinds == ["unit 1101", "RENT", "PETRENT", "PARKING", "unit 1103", "RENT", "unit 1102", "unit 1203", "RENT"])
+    }
+
     @Test("Totals that add up give no warning; a balance total that does not is named")
     func totals() throws {
         #expect(try parse(.rentRoll, sheet()).summary.warnings.isEmpty)

@@ -49,7 +49,14 @@ final class LoaderFixture {
         #expect(outcome.propertyKey == "nexus_east")
         #expect(outcome.asOf.iso == "2026-02-08")
         #expect(outcome.alreadyLoaded == false)
-        #expect(try fixture.count("realpage_rent_roll") == Int64(outcome.rows))
+        // Rows loaded: the units and their transaction-code rows (the current leases' schedule).
+        #expect(try fixture.count("realpage_rent_roll") + fixture.count("realpage_rent_roll_charges") == Int64(outcome.rows))
+        #expect(try fixture.store.database.query("""
+            SELECT c.code, c.amount FROM realpage_rent_roll_charges c
+            JOIN realpage_rent_roll u ON u.property_id = c.property_id AND u.as_of_date = c.as_of_date AND u.source_row = c.unit_row
+            WHERE u.unit_number = '1101' ORDER BY c.source_row
+            """) == [[.text("RENT"), .real(1400)], [.text("PETRENT"), .real(25)], [.text("PARKING"), .real(50)]],
+                "1101's codes (Lease Rent or Other Charges/Credits), tied to its unit row")
         let lineage = try fixture.store.database.query("""
             SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM realpage_rent_roll
             """)

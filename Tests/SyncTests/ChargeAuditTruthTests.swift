@@ -23,7 +23,10 @@ import Testing
         let report = try AuditReport.load(database: database, runID: run.runID)
         var injected = 0, unauditable: [String] = [], yardiInjected = 0
         // Every property with a ledger (Yardi today; RealPage once its ledger is synced) is held to the truth.
-        let audited = portfolio.properties.filter { !report.noLedger.contains($0.key) }
+        // A partial ledger (ridian: a schedule, no posted charges) is recorded as not audited, never flagged line by line.
+        #expect(report.partialLedger == [LedgerTruthTests.deniedSite])
+        #expect(!report.exceptions.contains { $0.key.property == LedgerTruthTests.deniedSite })
+        let audited = portfolio.properties.filter { !report.noLedger.contains($0.key) && !report.partialLedger.contains($0.key) }
         #expect(Set(yardi.map(\.key)).isSubset(of: Set(audited.map(\.key))))
         for property in audited {
             let truth = try #require(try portfolio.truth(property.key)["audit_exceptions"] as? [[String: Any]])
@@ -71,8 +74,11 @@ import Testing
         #expect(injected >= 5, "the simulator must inject enough exceptions to prove anything")
         #expect(yardiInjected >= 2, "the Yardi properties must have injected exceptions to find")
         #expect(unauditable.count * 3 < injected, "most injected exceptions must be auditable: \(unauditable)")
-        // The RealPage site whose RPX license refuses the ledger: named, not audited, not zeros.
-        #expect(report.noLedger == ["ridian"])
+        // The RealPage site whose RPX license refuses the ledger: its partial ledger is named, not audited, not zeros.
+        #expect(report.noLedger.isEmpty)
+        #expect(try database.scalar("""
+            SELECT not_audited_reason FROM audit_run_properties WHERE run_id = :run AND unified_property_id = 'ridian'
+            """, [":run": .integer(run.runID)])?.textValue == "schedule only, no posted charges")
     }
 
     @Test func aReSyncKeepsEveryAuditRunAndResolution() throws {

@@ -189,6 +189,10 @@ def delinquency(g, p):
         for k, v in zip(AGING_BUCKETS, x["buckets"]):
             d[k] = money(v)
             tot[k] += v
+        # The same aging per charge code, as the Delinquent and Prepaid report prints it (prepaid on RENT): what a
+        # ledger built from that report alone can know (derived from the same rows, no random draw).
+        d["aging_by_code"] = {code: dict(zip(AGING_BUCKETS + ("prepaid",), (money(v) for v in b)))
+                              for code, b in sorted(x["by_code"].items())}
         tot["current_balance"] += x["current_balance"]
         tot["delinquent"] += x["delinquent"]
         tot["prepaid"] += x["prepaid"]

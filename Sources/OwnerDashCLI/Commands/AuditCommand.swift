@@ -64,8 +64,11 @@ struct AuditRunCommand: Command {
         let keys = try AuditDatabase.properties(database, asked: properties, command: Self.commandLine)
         let run = try ChargeAudit.run(database: database, properties: keys, asOf: asOf, months: months,
                                       now: { AuditDatabase.timestamp(Date()) })
-        for key in run.noLedger { log.warning(key, "\(Self.commandLine): no tenant ledger synced for this property (not audited)") }
         let report = try AuditReport.load(database: database, runID: run.runID, details: false)
+        for key in report.noLedger { log.warning(key, "\(Self.commandLine): no tenant ledger synced for this property (not audited)") }
+        for key in report.partialLedger {
+            log.warning(key, "\(Self.commandLine): partial ledger, schedule only, no posted charges (not audited)")
+        }
         let result = report.result(exceptionsOnly: true, parameters: [])
         let output = StandardOutput()
         output.write("audit run \(run.runID): \(run.months.first ?? "") to \(run.months.last ?? ""), as of \(run.asOf.iso)\n")

@@ -56,11 +56,15 @@ struct StatementReportCommand: Command {
         guard found.count == 1 else {
             throw UsageError("\(command): resident \"\(resident)\" is in several properties (\(found.map(\.property).joined(separator: ", "))): add --property KEY")
         }
-        let hasLedger = try session.database.scalar(
-            "SELECT ledger_source IS NOT NULL FROM unified_properties WHERE unified_property_id = :p",
-            [":p": .text(household.property)])?.integerValue == 1
-        guard hasLedger else {
-            log.error(nil, "\(command): \(household.property): no tenant ledger synced for this property, so no statement")
+        // 0: no ledger, 1: a full one, 2: a partial one (balances, no posting to list).
+        let ledger = try session.database.scalar("""
+            SELECT CASE WHEN ledger_source IS NULL THEN 0 WHEN ledger_coverage = 'partial' THEN 2 ELSE 1 END
+            FROM unified_properties WHERE unified_property_id = :p
+            """, [":p": .text(household.property)])?.integerValue
+        guard ledger == 1 else {
+            log.error(nil, "\(command): \(household.property): " + (ledger == 2
+                ? "partial ledger (Delinquent and Prepaid balances, no posted charges or payments), so no statement"
+                : "no tenant ledger synced for this property, so no statement"))
             return .failure
         }
         let statement = try ResidentStatement.run(database: session.database, household: household, asOf: options.asOf,

@@ -18,8 +18,10 @@
 enum RealPageDelinquency {
     static let source = "realpage: realpage_delinquency (Delinquent and Prepaid report)"
 
-    static let insert = """
-        WITH \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember),
+    /// The report's accounts at the property date, each with its `resident_key` (the resident_id rule above) and its
+    /// unified status; RealPageReportLedger keys the per-code rows by the same `resident_key`.
+    static let accounts = """
+        \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember),
         \(RealPageResidents.rpxHousehold), \(RealPageUnits.rpxUnit),
         account AS (
             SELECT d.*,
@@ -40,6 +42,10 @@ enum RealPageDelinquency {
             FROM realpage_raw.realpage_delinquency d
             WHERE d.property_id = :property AND d.as_of_date = :delinquency_snapshot
         )
+        """
+
+    static let insert = """
+        WITH \(accounts)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)

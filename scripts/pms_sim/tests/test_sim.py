@@ -269,6 +269,15 @@ class SimTest(unittest.TestCase):
         self.assertAlmostEqual(money(tot[5]), t["balance_0_30"], places=2)
         self.assertAlmostEqual(money(tot[8]), t["balance_over_90"], places=2)
 
+    def test_aging_by_code_adds_up_to_each_residents_aging(self):
+        for p in self.P.values():
+            if p["pms"] != "realpage":
+                continue
+            for x in p["delinquency"]["residents"]:
+                by_code = x["aging_by_code"]
+                for k in ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90", "prepaid"):
+                    self.assertAlmostEqual(sum(b[k] for b in by_code.values()), x[k], places=2)
+
     def test_rent_roll_matches_units(self):
         p = self.P["aspire_7th_grant"]
         data, _ = self.c.report(4043, p["site_id"], {"AsOfDate": "11/20/2026"})

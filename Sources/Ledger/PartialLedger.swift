@@ -1,0 +1,88 @@
+import SQLiteKit
+
+/// What the ledger reports read for a property whose ledger is partial (`unified_properties.ledger_coverage`
+/// 'partial': a RealPage site without RPX getresidentledger): unified_ledger_balances, each household's balance per
+/// transaction code aged in the PMS's buckets as of one date, and the recurring schedule. There is no posted charge
+/// or payment, so the months of a debt are the aging buckets, never invented posting months.
+public enum PartialLedger {
+    /// The PMS's aging buckets, newest first, as the reports label them in place of a month.
+    public static let buckets = ["0-30 days", "31-60 days", "61-90 days", "over 90 days"]
+
+    /// The `known` table of the ledger reports: per property its ledger_source, as_of_date and whether it is partial.
+    static let propertiesSQL = """
+        SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
+        """
+
+    /// The one-line note every ledger report prints for a partial-ledger property.
+    static func note(_ property: String, asOf: String?, _ consequence: String) -> String {
+        "\(property): partial ledger (balances and aging from the Delinquent and Prepaid report as of \(asOf ?? "?"), "
+            + "no posted charges or payments): \(consequence)"
+    }
+
+    /// One row per household owing or in credit: resident, unit, name, e-mail, phone, status, balance cents, the four
+    /// aging buckets (all codes; then RENT codes only) in cents, the balances' date.
+    static let householdsSQL = """
+        WITH household AS (
+            SELECT resident_id, min(unit_number) AS unit_number, max(as_of_date) AS as_of_date,
+                   sum(CAST(round(balance * 100) AS INTEGER)) AS cents,
+                   sum(CAST(round(balance_0_30 * 100) AS INTEGER)) AS b0,
+                   sum(CAST(round(balance_31_60 * 100) AS INTEGER)) AS b1,
+                   sum(CAST(round(balance_61_90 * 100) AS INTEGER)) AS b2,
+                   sum(CAST(round(balance_over_90 * 100) AS INTEGER)) AS b3,
+                   sum(CASE WHEN category = 'RENT' THEN CAST(round(balance_0_30 * 100) AS INTEGER) ELSE 0 END) AS r0,
+                   sum(CASE WHEN category = 'RENT' THEN CAST(round(balance_31_60 * 100) AS INTEGER) ELSE 0 END) AS r1,
+                   sum(CASE WHEN category = 'RENT' THEN CAST(round(balance_61_90 * 100) AS INTEGER) ELSE 0 END) AS r2,
+                   sum(CASE WHEN category = 'RENT' THEN CAST(round(balance_over_90 * 100) AS INTEGER) ELSE 0 END) AS r3
+            FROM unified_ledger_balances WHERE unified_property_id = :property
+            GROUP BY resident_id
+        )
+        SELECT h.resident_id, coalesce(r.unit_number, h.unit_number), coalesce(r.name, d.name), r.email, r.phone,
+               coalesce(r.status, d.resident_status), h.cents, h.b0, h.b1, h.b2, h.b3, h.r0, h.r1, h.r2, h.r3,
+               h.as_of_date
+        FROM household h
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = h.resident_id
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = h.resident_id
+                                       AND d.as_of_date = h.as_of_date
+        ORDER BY h.resident_id
+        """
+
+    /// A household's positive balances per code and bucket: code, four bucket amounts in cents (newest first).
+    static let owedSQL = """
+        SELECT charge_code, CAST(round(balance_0_30 * 100) AS INTEGER), CAST(round(balance_31_60 * 100) AS INTEGER),
+               CAST(round(balance_61_90 * 100) AS INTEGER), CAST(round(balance_over_90 * 100) AS INTEGER)
+        FROM unified_ledger_balances WHERE unified_property_id = :property AND resident_id = :resident
+        ORDER BY charge_code
+        """
+
+    /// One household of the partial ledger, as `householdsSQL` reads it.
+    struct Household {
+        var residentID: String
+        var unit: String
+        var name: String?
+        var email: String?
+        var phone: String?
+        var status: String?
+        var balanceCents: Int64
+        /// Every code's aging buckets, newest first (cents).
+        var aging: [Int64]
+        /// The RENT codes' aging buckets, newest first (cents).
+        var rentAging: [Int64]
+        var asOf: String?
+
+        init(_ row: [SQLValue]) {
+            residentID = row[0].textValue ?? ""
+            unit = row[1].textValue ?? ""
+            name = row[2].textValue; email = row[3].textValue; phone = row[4].textValue; status = row[5].textValue
+            balanceCents = row[6].integerValue ?? 0
+            aging = (7...10).map { row[$0].integerValue ?? 0 }
+            rentAging = (11...14).map { row[$0].integerValue ?? 0 }
+            asOf = row[15].textValue
+        }
+
+        /// The buckets holding unpaid rent, oldest first: the months behind a partial ledger can tell (the last
+        /// bucket, over 90 days, counts once however old it is).
+        var rentBucketsBehind: [String] {
+            zip(PartialLedger.buckets, rentAging).filter { $0.1 > 0 }.map(\.0).reversed()
+        }
+    }
+}
