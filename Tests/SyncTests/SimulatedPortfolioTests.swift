@@ -11,8 +11,8 @@ import Testing
         let yardi = try Database(path: portfolio.loadedData.yardiRawDatabase, mode: .readOnly)
         for property in portfolio.properties {
             // 9 reports + 8 RPX operations, less the two ledger operations where the license refuses them (ridian);
-            // 8 Yardi operations.
-            let (database, kinds) = property.pms == .yardi ? (yardi, 8) : (realpage, property.key == "ridian" ? 15 : 17)
+            // 9 Yardi operations.
+            let (database, kinds) = property.pms == .yardi ? (yardi, 9) : (realpage, property.key == "ridian" ? 15 : 17)
             let dates = try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }
