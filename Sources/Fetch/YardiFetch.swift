@@ -91,11 +91,11 @@ public final class YardiClient: Sendable {
         let index = asOf.year * 12 + asOf.month - 1 - monthsBack
         let month = monthsBack == 0 ? asOf : LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
         let artifact = monthsBack == 0 ? nil : "\(operation.name).\(month.iso.prefix(7)).xml"
-        // ItfServiceRequests is licensed apart from the resident interfaces: an entity without it has no work orders
-        // from Yardi (the entry is skipped, the run does not fail).
+        // ItfServiceRequests and ItfVendorInvoicing are licensed apart from the resident interfaces: an entity without
+        // one has no work orders (or expenses) from Yardi (the entry is skipped, the run does not fail).
         return SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name,
                                  expectedRoot: operation.payloadRoot, asOf: month, landing: landing, http: settings.http,
-                                 limiter: limiter, redactor: redactor, optional: operation.interface == .serviceRequests,
+                                 limiter: limiter, redactor: redactor, optional: operation.interface.isLicensedApart,
                                  artifact: artifact) {
             try request(operation, property: property, asOf: month)
         }

@@ -190,5 +190,27 @@ public enum YardiRawSchema {
             ) STRICT;
             \(naturalKey("yardi_service_requests"))
             """),
+        // GetInvoiceRegister (ItfVendorInvoicing): accounts-payable invoice lines, one row per Detail with its invoice's
+        // header ([I]: the response shape is inferred, see GetInvoiceRegister). post_month `YYYY-MM`; amount positive
+        // = spent, a credit line negative. The expenses sync sums these per post month and GL account.
+        Migration(version: 3, name: "Yardi invoice lines", sql: """
+            CREATE TABLE yardi_invoice_lines (
+                \(lineage)
+                invoice_index    INTEGER NOT NULL,
+                invoice_id       TEXT NOT NULL,
+                invoice_number   TEXT,
+                vendor_id        TEXT,
+                vendor_name      TEXT,
+                invoice_date     TEXT,
+                post_month       TEXT NOT NULL,
+                due_date         TEXT,
+                detail_id        TEXT,
+                gl_account       TEXT NOT NULL,
+                gl_account_name  TEXT,
+                amount           REAL NOT NULL,
+                description      TEXT
+            ) STRICT;
+            \(naturalKey("yardi_invoice_lines"))
+            """),
     ]
 }

@@ -25,6 +25,7 @@ public final class YardiRawStore {
         case .availableUnits: "yardi_available_units"
         case .getYardiGuestActivity: "yardi_guest_activity"
         case .getServiceRequests: "yardi_service_requests"
+        case .getInvoiceRegister: "yardi_invoice_lines"
         }
     }
 }
@@ -158,6 +159,16 @@ public struct YardiArtifactLoader {
                 ("full_description", SQLValue(r.fullDescription)), ("current_status", SQLValue(r.currentStatus)),
                 ("requested_at", SQLValue(r.requestedAt)), ("updated_at", SQLValue(r.updatedAt)),
                 ("completed_at", SQLValue(r.completedAt)), ("status_history", SQLValue(r.statusHistory)),
+            ] }
+        case .getInvoiceRegister:
+            return try GetInvoiceRegister.decode(bytes).map { r in [
+                ("source_row", .integer(Int64(r.sourceIndex))), ("invoice_index", .integer(Int64(r.invoiceIndex))),
+                ("invoice_id", .text(r.invoiceID)), ("invoice_number", SQLValue(r.invoiceNumber)),
+                ("vendor_id", SQLValue(r.vendorID)), ("vendor_name", SQLValue(r.vendorName)),
+                ("invoice_date", SQLValue(r.invoiceDate?.iso)), ("post_month", .text(r.postMonth)),
+                ("due_date", SQLValue(r.dueDate?.iso)), ("detail_id", SQLValue(r.detailID)),
+                ("gl_account", .text(r.glAccount)), ("gl_account_name", SQLValue(r.glAccountName)),
+                ("amount", .real(r.amount.dollars)), ("description", SQLValue(r.description)),
             ] }
         }
     }

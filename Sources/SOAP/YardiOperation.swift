@@ -8,6 +8,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     case availableUnits = "AvailableUnits_Login"
     case getYardiGuestActivity = "GetYardiGuestActivity_Login"
     case getServiceRequests = "GetServiceRequest_Search"
+    case getInvoiceRegister = "GetInvoiceRegister"
 
     /// Which interface hosts the operation, as a key of the configuration's `yardi.interfaces`.
     public enum Interface: String, Sendable, CaseIterable {
@@ -15,6 +16,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case residentTransactions = "resident_transactions"
         case ilsGuestCard = "ils_guest_card"
         case serviceRequests = "service_requests"
+        case vendorInvoicing = "vendor_invoicing"
 
         /// The `.asmx` name used when the configuration does not name one.
         public var defaultName: String {
@@ -23,8 +25,13 @@ public enum YardiOperation: String, CaseIterable, Sendable {
             case .residentTransactions: "ItfResidentTransactions20"
             case .ilsGuestCard: "ItfILSGuestCard"
             case .serviceRequests: "ItfServiceRequests"
+            case .vendorInvoicing: "ItfVendorInvoicing"
             }
         }
+
+        /// Licensed apart from the resident interfaces: an entity without the license has no such data, and the
+        /// operation's artifact is skipped rather than failed.
+        public var isLicensedApart: Bool { self == .serviceRequests || self == .vendorInvoicing }
     }
 
     /// The operation's name on the wire, the SOAPAction suffix and the landed file's stem.
@@ -37,6 +44,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case .getResidentLeaseCharges, .getResidentTransactions: .residentTransactions
         case .availableUnits, .getYardiGuestActivity: .ilsGuestCard
         case .getServiceRequests: .serviceRequests
+        case .getInvoiceRegister: .vendorInvoicing
         }
     }
 
@@ -50,6 +58,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case .availableUnits: "PhysicalProperty"
         case .getYardiGuestActivity: "LeadManagement"
         case .getServiceRequests: "ServiceRequests"
+        case .getInvoiceRegister: "InvoiceRegister"
         }
     }
 
@@ -69,7 +78,11 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     /// schedule only in the answers for its own months: one request per month is the only way to have them all.
     public static let leaseChargeMonths = 24
 
-    /// Parameters after `YardiPropertyId`, in WSDL order. `asOf` sets PostMonth (the first of its month).
+    /// The post months GetInvoiceRegister asks for, ending with the as-of month: a year of operating expenses.
+    public static let invoiceMonths = 12
+
+    /// Parameters after `YardiPropertyId`, in WSDL order. `asOf` sets PostMonth (the first of its month) and
+    /// GetInvoiceRegister's post-month range (`invoiceMonths` months ending with it).
     public func operationParameters(asOf year: Int, month: Int) -> [SOAPParameter] {
         switch self {
         case .getResidentsByStatus:
@@ -81,6 +94,21 @@ public enum YardiOperation: String, CaseIterable, Sendable {
             return [.value("ExcludePricing", "false")]
         case .getServiceRequests:
             return [.value("OpenOrClosed", Self.serviceRequestFilter)]
+        case .getInvoiceRegister:
+            // Post months as MM/DD/YYYY, the first of the month ([I]: the WSDL's parameters are strings and no capture
+            // shows a value; Voyager's interfaces read MM/DD/YYYY date strings). The other ranges are sent empty: the
+            // post month is what the general ledger counts.
+            let first = year * 12 + month - 1 - (Self.invoiceMonths - 1)
+            func mdy(_ index: Int) -> String {
+                let m = index % 12 + 1
+                return "\(m < 10 ? "0" : "")\(m)/01/\(index / 12)"
+            }
+            return [
+                .value("InvoicePostMonthFrom", mdy(first)), .value("InvoicePostMonthTo", mdy(year * 12 + month - 1)),
+                .value("InvoiceFromDate", ""), .value("InvoiceToDate", ""),
+                .value("InvoiceCreationFromDate", ""), .value("InvoiceCreationToDate", ""),
+                .value("InvoiceLastModifiedFromDate", ""), .value("InvoiceLastModifiedToDate", ""),
+            ]
         default:
             return []
         }
@@ -113,7 +141,8 @@ public struct YardiLogin: Sendable, Equatable {
 extension YardiOperation {
     /// The request for one property: `<base>/<Interface>.asmx`, SOAPAction `<namespace>/<Operation>`, and the
     /// body with the credential block in WSDL order (UserName ... Platform, YardiPropertyId, parameters,
-    /// InterfaceEntity, InterfaceLicense).
+    /// InterfaceEntity, InterfaceLicense; GetInvoiceRegister's WSDL has InterfaceEntity, InterfaceLicense before
+    /// YardiPropertyId).
     public func request(baseURL: String, interfaceName: String, login: YardiLogin, propertyCode: String,
                         asOfYear: Int, asOfMonth: Int) -> SOAPRequest {
         var base = baseURL
@@ -123,9 +152,13 @@ extension YardiOperation {
             .value("UserName", login.username), .value("Password", login.password),
             .value("ServerName", login.serverName), .value("Database", login.database), .value("Platform", login.platform),
         ]
+        let license: [SOAPParameter] = [.value("InterfaceEntity", login.interfaceEntity),
+                                        .value("InterfaceLicense", login.interfaceLicense)]
+        let licenseFirst = self == .getInvoiceRegister
+        if licenseFirst { parameters += license }
         if isPerProperty { parameters.append(.value("YardiPropertyId", propertyCode)) }
         parameters += operationParameters(asOf: asOfYear, month: asOfMonth)
-        parameters += [.value("InterfaceEntity", login.interfaceEntity), .value("InterfaceLicense", login.interfaceLicense)]
+        if !licenseFirst { parameters += license }
         return SOAPRequest(url: "\(base)/\(interfaceName).asmx", operation: name, soapAction: "\(namespace)/\(name)",
                            body: SOAPEnvelope.build(operation: name, namespace: namespace, parameters: parameters))
     }

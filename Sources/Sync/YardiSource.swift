@@ -3,7 +3,8 @@ import SQLiteKit
 
 /// Yardi rules: GetUnitInformation wins for units (AvailableUnits and GetResidentsByStatus fill in dates and rents),
 /// GetResidentsByStatus for residents, leases and resident events, GetResidentTransactions_Login for delinquency,
-/// GetYardiGuestActivity_Login for the leasing funnel, GetServiceRequest_Search for work orders. One file per unified table under `Yardi/`.
+/// GetYardiGuestActivity_Login for the leasing funnel, GetServiceRequest_Search for work orders, GetInvoiceRegister for
+/// operating expenses. One file per unified table under `Yardi/`.
 ///
 /// Property date: Yardi payloads carry none, so it is the as-of date of the latest GetUnitInformation snapshot
 /// (the unit statuses every occupancy number comes from). Every other operation is read from its latest snapshot
@@ -49,6 +50,14 @@ struct YardiSource: PropertySource {
             result.rows["unified_work_orders"] = try yardi.run(YardiMaintenance.insert, [":source": .text(YardiMaintenance.source)])
             result.workOrderSource = YardiMaintenance.source
         }
+        // The same for expenses: an invoice register that landed (even empty) is an expense source; none (the entity
+        // holds no ItfVendorInvoicing license, or the call failed) and `report expenses` says so.
+        if yardi.snapshots.dates["GetInvoiceRegister"] != nil {
+            try ExpenseAccountCategories.fill(context, accounts: YardiExpenses.accounts)
+            result.rows["unified_expenses"] = try yardi.run(YardiExpenses.insert, [
+                ":source": .text(YardiExpenses.source), ":requested_months": .integer(Int64(YardiExpenses.requestedMonths))])
+            result.expenseSource = YardiExpenses.source
+        }
         return result
     }
 
@@ -77,6 +86,7 @@ struct YardiSnapshots {
         ("GetResidentLeaseCharges_Login", ":lease_charges_snapshot"),
         ("GetYardiGuestActivity_Login", ":guest_snapshot"),
         ("GetServiceRequest_Search", ":service_requests_snapshot"),
+        ("GetInvoiceRegister", ":invoices_snapshot"),
     ]
 
     /// Operation name -> as-of date of the snapshot read.

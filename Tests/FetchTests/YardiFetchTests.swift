@@ -10,6 +10,12 @@ extension Simulator {
         try Simulator(flags: ["--yardi-unlicensed-interface", "ItfServiceRequests"])
     }
 
+    /// The interface entity holds no ItfVendorInvoicing license: every GetInvoiceRegister answers 200 with Messages
+    /// "Interface Entity or license error (-3)".
+    static let yardiWithoutVendorInvoicing = Result {
+        try Simulator(flags: ["--yardi-unlicensed-interface", "ItfVendorInvoicing"])
+    }
+
     /// Every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`, and half of the
     /// 200 answers come back garbled (cut XML ending in `<broken &`).
     static let yardiFailing = Result {
@@ -28,7 +34,7 @@ extension Simulator {
 
 let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidentLeaseCharges_Login",
                        "GetResidentTransactions_Login", "AvailableUnits_Login", "GetYardiGuestActivity_Login",
-                       "GetServiceRequest_Search"]
+                       "GetServiceRequest_Search", "GetInvoiceRegister"]
 
 /// `ownerdash fetch` + `load --run` for Yardi properties, end to end against pms_sim.
 @Suite struct YardiFetchTests {
@@ -96,6 +102,14 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
             let requests = (workOrders?["open"] as? Int ?? -1) + (workOrders?["closed"] as? Int ?? -1)
             #expect(try one("SELECT count(*) FROM yardi_service_requests WHERE property_id = :p")?.integerValue
                     == Int64(requests), "\(property) service requests")
+            // A year of invoice lines in one call: the post months and the money of the simulator's expenses.
+            let expenses = try #require(truth["expenses"] as? [String: [String: Double]])
+            let spent = expenses.values.flatMap(\.values).map { Int64(($0 * 100).rounded()) }.reduce(0, +)
+            #expect(expenses.count == 12, "\(property): the simulator's invoices cover 12 post months")
+            #expect(try one("SELECT count(DISTINCT post_month) FROM yardi_invoice_lines WHERE property_id = :p")?.integerValue
+                    == Int64(expenses.count), "\(property) post months")
+            #expect(try one("SELECT sum(CAST(round(amount * 100) AS INTEGER)) FROM yardi_invoice_lines WHERE property_id = :p")?
+                        .integerValue == spent, "\(property) invoice lines")
         }
         let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(again.status == 0 && again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 2 * (yardiOperations.count + earlierMonths.count))
@@ -112,6 +126,31 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetServiceRequest_Search.xml: warning: not fetched: the Yardi interface entity holds no license for GetServiceRequest_Search"))
         let runID = try #require(fetch.runID)
         #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
+    }
+
+    @Test func anEntityWithoutTheVendorInvoicingLicenseSkipsTheRegisterAndHasNoExpenseSource() throws {
+        let simulator = try Simulator.yardiWithoutVendorInvoicing.get()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff",
+                                             "--reports", "GetUnitInformation,GetInvoiceRegister", "--as-of", "2026-11-20"],
+                                            environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "a license the entity does not hold is no failure: \(fetch.stderr)")
+        #expect(fetch.stdoutLines.contains("skipped yardi/yp_cedar_bluff/GetInvoiceRegister.xml"))
+        #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetInvoiceRegister.xml: warning: not fetched: the Yardi interface entity holds no license for GetInvoiceRegister"))
+        let runID = try #require(fetch.runID)
+        #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
+        let skipped = try workspace.manifest(runID).artifacts.filter { $0["operation"] as? String == "GetInvoiceRegister" }
+        #expect(skipped.count == 1 && skipped.allSatisfy { $0["error"] is NSNull && $0["skipped"] is String })
+
+        // Loaded and synced, the property has no expense source: the report names it instead of printing zeros.
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        let sync = try workspace.ownerdash(["sync", "--property", "yp_cedar_bluff"], environment: [:])
+        #expect(sync.status == 0, "stderr: \(sync.stderr)")
+        let report = try workspace.ownerdash(["report", "expenses", "--property", "yp_cedar_bluff", "--format", "csv"],
+                                             environment: [:])
+        #expect(report.status == 0, "stderr: \(report.stderr)")
+        #expect(report.stderr.contains("yp_cedar_bluff: no expense source synced for this property (left out, not shown as zeros)"))
     }
 
     @Test func aFailingPropertyIsNamedAndTheOthersStillLand() throws {

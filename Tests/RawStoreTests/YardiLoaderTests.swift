@@ -140,10 +140,10 @@ final class YardiFixture {
 
     @Test func theSchemaIsVersionedAndReopensWithoutMigrating() throws {
         let fixture = try YardiFixture()
-        // Migration 2 (yardi_service_requests) came after the first SOAP tables.
-        #expect(try fixture.store.database.userVersion() == 2)
-        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2])
+        // Migration 2 (yardi_service_requests) and 3 (yardi_invoice_lines) came after the first SOAP tables.
+        #expect(try fixture.store.database.userVersion() == 3)
+        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2, 3])
         let again = try YardiRawStore(path: fixture.store.database.path)
-        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(2))
+        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(3))
     }
 }

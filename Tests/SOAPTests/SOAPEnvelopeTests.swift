@@ -58,6 +58,37 @@ func soapFixture(_ name: String) throws -> [UInt8] {
         #expect(YardiOperation.getResidentLeaseCharges.interface == .residentTransactions)
         #expect(YardiOperation.getResidentsByStatus.interface == .residentData)
     }
+
+    @Test func invoiceRegisterAsksForTheTwelvePostMonthsEndingWithTheAsOfMonthInWSDLOrder() throws {
+        func operation(year: Int, month: Int) throws -> XMLElement {
+            let request = YardiOperation.getInvoiceRegister.request(
+                baseURL: "http://h/ws", interfaceName: "ItfVendorInvoicing", login: login, propertyCode: "rvwalk01",
+                asOfYear: year, asOfMonth: month)
+            #expect(request.url == "http://h/ws/ItfVendorInvoicing.asmx")
+            #expect(request.soapAction == "http://tempuri.org/YSI.Interfaces.WebServices/ItfVendorInvoicing/GetInvoiceRegister")
+            return try #require(try XMLDocument(bytes: request.body).root?.child(named: "Body")?.child(named: "GetInvoiceRegister"))
+        }
+        let november = try operation(year: 2026, month: 11)
+        // The WSDL's order: the license block before YardiPropertyId, then the date ranges.
+        #expect(november.children.map(\.localName) == [
+            "UserName", "Password", "ServerName", "Database", "Platform", "InterfaceEntity", "InterfaceLicense",
+            "YardiPropertyId", "InvoicePostMonthFrom", "InvoicePostMonthTo", "InvoiceFromDate", "InvoiceToDate",
+            "InvoiceCreationFromDate", "InvoiceCreationToDate", "InvoiceLastModifiedFromDate", "InvoiceLastModifiedToDate",
+        ])
+        #expect(november.child(named: "InvoicePostMonthFrom")?.text == "12/01/2025")
+        #expect(november.child(named: "InvoicePostMonthTo")?.text == "11/01/2026")
+        #expect(november.child(named: "InvoiceFromDate")?.text == "")
+        // Across a year boundary, and a December as-of month.
+        let january = try operation(year: 2026, month: 1)
+        #expect(january.child(named: "InvoicePostMonthFrom")?.text == "02/01/2025")
+        #expect(january.child(named: "InvoicePostMonthTo")?.text == "01/01/2026")
+        let december = try operation(year: 2026, month: 12)
+        #expect(december.child(named: "InvoicePostMonthFrom")?.text == "01/01/2026")
+        #expect(december.child(named: "InvoicePostMonthTo")?.text == "12/01/2026")
+        #expect(YardiOperation.getInvoiceRegister.interface == .vendorInvoicing)
+        #expect(YardiOperation.Interface.vendorInvoicing.defaultName == "ItfVendorInvoicing")
+        #expect(YardiOperation.Interface.allCases.filter(\.isLicensedApart) == [.serviceRequests, .vendorInvoicing])
+    }
 }
 
 @Suite struct RPXEnvelopeTests {

@@ -6,7 +6,7 @@ import SQLiteKit
 import Testing
 
 /// Work orders and expenses fetched from the PMSs themselves (RealPage Make Ready / Closed Make Ready / Income
-/// Statement reports, Yardi GetServiceRequest_Search), synced, and read back through `report maintenance` and
+/// Statement reports, Yardi GetServiceRequest_Search and GetInvoiceRegister), synced, and read back through `report maintenance` and
 /// `report expenses`, against the simulator's truth (`work_orders`, `expenses` of truth.json).
 @Suite struct MaintenanceTruthTests {
     /// Syncs every simulated property of `pms` into a fresh copy of the loaded raw databases.
@@ -65,7 +65,7 @@ import Testing
         }
     }
 
-    @Test func realPageExpensesMatchTheIncomeStatementTruthToTheCentAndYardiHasNoSource() throws {
+    @Test func realPageExpensesMatchTheIncomeStatementTruthToTheCent() throws {
         let (portfolio, store, realpage, outcomes, root) = try Self.synced(.realpage)
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(outcomes.allSatisfy { $0.error == nil && !$0.warnings.contains { $0.check == "gl_category" } },
@@ -75,7 +75,7 @@ import Testing
         let month = String(SimulatedPortfolio.asOf.prefix(7))
         let report = try ExpenseReport.run(database: store.database, properties: (realpage + yardi).map(\.key),
                                            start: month, months: 1)
-        #expect(report.noSource == yardi.map(\.key))
+        #expect(report.noSource == [], "every property has an expense source: RealPage's statements, Yardi's register")
         for property in realpage {
             let expenses = try #require(try portfolio.truth(property.key)["expenses"] as? [String: [String: Double]])
             let truth = try #require(expenses[month], "truth.json has no \(month) expenses for \(property.key)")
@@ -89,6 +89,50 @@ import Testing
             #expect(report.covered[property.key] == [month])
             let total = report.lines.first { $0.property == property.key && $0.category == nil }
             #expect(total?.cents[month] == expected.values.reduce(0, +), "\(property.key) total")
+        }
+    }
+
+    @Test func yardiExpensesMatchTheInvoiceRegisterTruthToTheCentForEveryPostMonth() throws {
+        let (portfolio, store, yardi, outcomes, root) = try Self.synced(.yardi)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try #require(!yardi.isEmpty)
+        #expect(outcomes.allSatisfy { $0.error == nil && !$0.warnings.contains { $0.check == "gl_category" } },
+                "\(outcomes.map { ($0.property, $0.error, $0.warnings.map(\.message)) })")
+        let months = 12
+        let asOf = SimulatedPortfolio.asOf
+        let year = Int(asOf.prefix(4)) ?? 0, month = Int(asOf.dropFirst(5).prefix(2)) ?? 0
+        let first = year * 12 + month - 1 - (months - 1)
+        let start = String(format: "%04d-%02d", first / 12, first % 12 + 1)
+        let report = try ExpenseReport.run(database: store.database, properties: yardi.map(\.key), start: start,
+                                           months: months)
+        #expect(report.noSource == [])
+        for property in yardi {
+            #expect(try store.database.scalar("SELECT expense_source FROM unified_properties WHERE unified_property_id = :p",
+                                              [":p": .text(property.key)])?.textValue == YardiExpenses.source)
+            let truth = try #require(try portfolio.truth(property.key)["expenses"] as? [String: [String: Double]],
+                                     "truth.json has no expenses for \(property.key)")
+            #expect(truth.keys.sorted() == report.months, "\(property.key): the simulator's post months are the report's")
+            // Every (post month, GL account) the simulator invoiced, to the cent, and nothing else.
+            var expected: [String: Int64] = [:]
+            for (month, accounts) in truth {
+                for (account, dollars) in accounts { expected["\(month) \(account)"] = Int64((dollars * 100).rounded()) }
+            }
+            var actual: [String: Int64] = [:]
+            for line in report.accounts where line.property == property.key {
+                actual["\(line.month) \(line.account)", default: 0] += line.cents
+            }
+            #expect(actual == expected, "\(property.key) expenses by post month and GL account")
+            #expect(report.covered[property.key] == Set(report.months))
+            // The all-categories line of each month is the month's invoice lines, summed.
+            let total = report.lines.first { $0.property == property.key && $0.category == nil }
+            for (month, accounts) in truth {
+                #expect(total?.cents[month] == accounts.values.map { Int64(($0 * 100).rounded()) }.reduce(0, +),
+                        "\(property.key) \(month) total")
+            }
+            // The categories are the registry's: repairs, utilities, taxes ... all named, none Other.
+            let categories = Set(report.accounts.filter { $0.property == property.key }.map(\.category))
+            #expect(categories.isSuperset(of: ["Repairs & Maintenance", "Utilities", "Taxes", "Insurance"]))
+            #expect(!categories.contains(GLCategories.other))
         }
     }
 }

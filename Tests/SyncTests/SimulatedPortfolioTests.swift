@@ -11,12 +11,20 @@ import Testing
         let yardi = try Database(path: portfolio.loadedData.yardiRawDatabase, mode: .readOnly)
         for property in portfolio.properties {
             // 9 reports + 8 RPX operations, less the two ledger operations where the license refuses them (ridian);
-            // 8 Yardi operations.
-            let (database, kinds) = property.pms == .yardi ? (yardi, 8) : (realpage, property.key == "ridian" ? 15 : 17)
+            // 9 Yardi operations, and GetResidentLeaseCharges_Login for each of the 23 months before the as-of month
+            // (each the snapshot of its month's first day).
+            let (database, kinds) = property.pms == .yardi ? (yardi, 9 + 23) : (realpage, property.key == "ridian" ? 15 : 17)
             let dates = try database.query("""
-                SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p
+                SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p ORDER BY as_of_date
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }
-            #expect(dates == [SimulatedPortfolio.asOf], "\(property.key)")
+            let earlierMonths = property.pms == .realpage ? [] : try database.query("""
+                SELECT DISTINCT as_of_date FROM loaded_artifacts
+                WHERE property_id = :p AND operation = 'GetResidentLeaseCharges_Login' AND as_of_date < :as_of
+                ORDER BY as_of_date
+                """, [":p": .text(property.key), ":as_of": .text(SimulatedPortfolio.asOf)]).map { $0[0].textValue ?? "" }
+            #expect(property.pms == .realpage || (earlierMonths.count == 23 && earlierMonths.allSatisfy { $0.hasSuffix("-01") }),
+                    "\(property.key)")
+            #expect(dates == earlierMonths + [SimulatedPortfolio.asOf], "\(property.key)")
             let loaded = try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE property_id = :p",
                                              [":p": .text(property.key)])?.integerValue
             #expect(loaded == Int64(kinds), "\(property.key)")

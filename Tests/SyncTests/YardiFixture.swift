@@ -30,7 +30,8 @@ final class YardiFixture {
                              "yardi_transactions": "GetResidentTransactions_Login",
                              "yardi_lease_charges": "GetResidentLeaseCharges_Login",
                              "yardi_guest_activity": "GetYardiGuestActivity_Login",
-                             "yardi_service_requests": "GetServiceRequest_Search"]
+                             "yardi_service_requests": "GetServiceRequest_Search",
+                             "yardi_invoice_lines": "GetInvoiceRegister"]
 
     /// Records a loaded snapshot (even an empty one) of an operation, as the loader does.
     func loaded(_ operation: String, asOf: String = asOf, property: String = property.key) throws {
@@ -126,6 +127,16 @@ final class YardiFixture {
             "requested_at": .text(requestedAt), "updated_at": SQLValue(updatedAt ?? completedAt ?? requestedAt),
             "completed_at": SQLValue(completedAt),
         ])
+    }
+
+    /// A GetInvoiceRegister detail line of invoice `invoice`, posted to `postMonth` (`YYYY-MM`).
+    func invoiceLine(_ invoice: String, postMonth: String, invoiceDate: String, account: String, name: String? = nil,
+                     amount: Double, asOf: String = asOf) throws {
+        try insert("yardi_invoice_lines", [
+            "invoice_index": .integer(1), "invoice_id": .text(invoice), "vendor_id": .text("v0000120"),
+            "invoice_date": .text(invoiceDate), "post_month": .text(postMonth), "gl_account": .text(account),
+            "gl_account_name": SQLValue(name), "amount": .real(amount),
+        ], asOf: asOf)
     }
 
     /// A GetYardiGuestActivity_Login event of prospect `prospect`.

@@ -25,7 +25,7 @@ import Testing
             .map { ($0.subject, $0.actual) })
         #expect(snapshots == ["GetResidentsByStatus": "2026-11-19", "GetResidentTransactions_Login": "2026-11-22",
                               "GetResidentLeaseCharges_Login": "none", "GetYardiGuestActivity_Login": "none",
-                              "GetServiceRequest_Search": "none"])
+                              "GetServiceRequest_Search": "none", "GetInvoiceRegister": "none"])
         let message = outcome.warnings.first { $0.subject == "GetResidentsByStatus" }?.message ?? ""
         #expect(message.contains("2026-11-19 snapshot") && message.contains("2026-11-20"))
     }

@@ -12,6 +12,7 @@ GetServiceRequest_Search serve). Expenses: every month of the ledger window, the
 
 import datetime as dt
 
+from . import invoices
 from .portfolio import Rng, add_months, month_start, month_key, days_in_month, AGENTS
 
 WORK_ORDER_MONTHS = 12          # closed work orders kept: completed in the as-of month and the 11 before
@@ -296,4 +297,6 @@ def truth(g, p):
           "days_to_complete_in_window": sorted(o["days_to_complete"] for o in in_window), "orders": orders}
     expenses = {month: {a: round(c / 100.0, 2) for a, c in sorted(accts.items())}
                 for month, accts in sorted(m.expenses.items())}
+    if p.pms == "yardi":
+        expenses = invoices.truth(g, p)     # the invoice register's lines by post month (invoices.py)
     return wo, expenses

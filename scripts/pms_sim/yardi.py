@@ -4,6 +4,7 @@ import datetime as dt
 
 from .soap import SoapError, parse_envelope, local, text, x, attr
 from . import maintenance as M
+from . import invoices as INV
 from .portfolio import CHARGE_CODES, GL_ACCOUNTS, month_key
 
 NS_PREFIX = "http://tempuri.org/YSI.Interfaces.WebServices/"
@@ -19,6 +20,7 @@ INTERFACES = {
     "ItfILSGuestCard": ("GetPropertyConfigurations", "AvailableUnits_Login", "UnitAvailability_Login",
                         "GetYardiGuestActivity_Login", "GetYardiGuestActivity_DateRange"),
     "ItfServiceRequests": ("GetPropertyConfigurations", "GetServiceRequest_Search"),
+    "ItfVendorInvoicing": ("GetPropertyConfigurations", "GetInvoiceRegister"),
 }
 NULL = "0001-01-01"
 
@@ -174,6 +176,8 @@ def handle(h, sub, body):
             return reply(error_messages("OpenOrClosed must be Open, Closed or All (got '%s')."
                                         % text(op_el, "OpenOrClosed", "")))
         return reply(w.cached("y:sr:%s:%s" % (key, which), lambda: op_service_requests(w, p, which)))
+    if op == "GetInvoiceRegister":
+        return invoice_register(h, reply, w, p, op_el)
     return h.send(500, fault("Operation %s is not implemented." % op, "soap:Server"), CT)
 
 
@@ -520,4 +524,57 @@ def op_service_requests(w, p, which):
             x("Priority", "Normal"),
             "".join('<Status Type="%s" TimeStamp="%s" />' % (attr(st), _sr_stamp(t)) for st, t in wo.history)))
     out.append("</ServiceRequests>")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------ ItfVendorInvoicing
+
+# GetInvoiceRegister's date-range parameters, in WSDL order, as (from, to) pairs; what each one filters on.
+INVOICE_RANGES = [("InvoicePostMonthFrom", "InvoicePostMonthTo", "post_month"),
+                  ("InvoiceFromDate", "InvoiceToDate", "invoice_date"),
+                  ("InvoiceCreationFromDate", "InvoiceCreationToDate", "created"),
+                  ("InvoiceLastModifiedFromDate", "InvoiceLastModifiedToDate", "created")]
+
+
+def invoice_register(h, reply, w, p, op_el):
+    """GetInvoiceRegister ([I]: no capture of its response exists; the parameters are the WSDL's). Every range given
+    must be whole (both ends, parseable, from <= to) and at least one must be; post months compare by month. The
+    optional VendorId / InvoiceNumber narrow the register; the other optional filters are accepted and ignored."""
+    ranges = []
+    for a, b, field in INVOICE_RANGES:
+        ra, rb = (text(op_el, a, "") or "").strip(), (text(op_el, b, "") or "").strip()
+        if not ra and not rb:
+            continue
+        fa, fb = parse_dt(ra), parse_dt(rb)
+        if fa is None or fb is None:
+            return reply(error_messages("%s and %s must both be dates (got '%s', '%s')." % (a, b, ra, rb)))
+        if field == "post_month":
+            fa, fb = dt.date(fa.year, fa.month, 1), dt.date(fb.year, fb.month, 1)
+        if fa > fb:
+            return reply(error_messages("%s is after %s." % (a, b)))
+        ranges.append((field, fa, fb))
+    if not ranges:
+        return reply(error_messages("At least one date range (post month, invoice date, creation or last modified) "
+                                    "is required."))
+    vendor = (text(op_el, "VendorId", "") or "").strip()
+    number = (text(op_el, "InvoiceNumber", "") or "").strip()
+    picked = [inv for inv in INV.of(w.gen, p)
+              if all(lo <= getattr(inv, field) <= hi for field, lo, hi in ranges)
+              and (not vendor or inv.vendor_id == vendor) and (not number or inv.number == number)]
+    return reply(op_invoice_register(p, picked))
+
+
+def op_invoice_register(p, picked):
+    """`InvoiceRegister/Invoice{header, Details/Detail{GL account, amount, description}}` ([I])."""
+    out = ['<InvoiceRegister xmlns="">']
+    for inv in picked:
+        details = "".join("<Detail>%s</Detail>" % "".join([
+            x("DetailId", lid), x("GLAccountNumber", account), x("GLAccountName", name), x("Amount", m2(c)),
+            x("Description", desc), x("PropertyCode", p.pms_id)]) for lid, account, name, c, desc in inv.lines)
+        out.append("<Invoice>%s<Details>%s</Details></Invoice>" % ("".join([
+            x("InvoiceRegisterId", inv.id), x("InvoiceNumber", inv.number), x("PropertyCode", p.pms_id),
+            x("VendorId", inv.vendor_id), x("VendorName", inv.vendor_name), x("InvoiceDate", mdy(inv.invoice_date)),
+            x("PostMonth", inv.post_month.strftime("%m/%Y")), x("DueDate", mdy(inv.due_date)),
+            x("InvoiceTotal", m2(inv.total_cents)), x("Status", "Posted")]), details))
+    out.append("</InvoiceRegister>")
     return "".join(out)

@@ -22,9 +22,10 @@ struct FetchCommand: Command {
 
         Yardi properties: each operation (GetPropertyConfigurations, GetUnitInformation,
         GetResidentsByStatus, GetResidentLeaseCharges_Login, GetResidentTransactions_Login,
-        AvailableUnits_Login, GetYardiGuestActivity_Login) lands as
+        AvailableUnits_Login, GetYardiGuestActivity_Login, GetServiceRequest_Search, GetInvoiceRegister) lands as
         data/landing/<run_id>/yardi/<property>/<Operation>.xml once it is HTTP 200, XML, and free of SOAP
-        faults and error messages. --reports takes report types and operation names alike.
+        faults and error messages; an entity without the ItfServiceRequests or ItfVendorInvoicing license
+        skips that operation (not a failure). --reports takes report types and operation names alike.
 
         RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo,
         getrentableitems) lands as data/landing/<run_id>/realpage/<property>/<operation>.xml beside the

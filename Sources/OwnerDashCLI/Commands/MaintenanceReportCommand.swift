@@ -75,7 +75,8 @@ struct ExpensesReportCommand: Command {
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
-        Expense lines of each month's Income Statement, summed per GL category (gl_categories in
+        Expense lines of each month's Income Statement (RealPage), or the accounts-payable invoice lines posted
+        to the month (Yardi GetInvoiceRegister, by post month), summed per GL category (gl_categories in
         report_definitions.json over the defaults by account range: 61xx Payroll, 62xx Administrative, 63xx Repairs
         & Maintenance, 64xx Turnover, 65xx Contract Services, 66xx Marketing, 67xx Utilities, 68xx Insurance, 69xx
         Taxes, 70xx Management Fees; unknown accounts count as Other). One line per category and an all-categories

@@ -24,23 +24,14 @@ enum RealPageExpenses {
                        WHERE property_id = :property AND report_type = 'income_statement')
         """
 
-    /// Fills `temp.gl_account_category` (account -> category, NULL when unknown) for the property's accounts, in
-    /// Swift, so that the prefix rule has one definition (`GLCategories`).
+    /// Fills `temp.gl_account_category` (account -> category, NULL when unknown) for the property's accounts.
     static func fillAccountCategories(_ context: SyncContext) throws {
-        let database = context.database
-        try database.execute("""
-            CREATE TEMP TABLE IF NOT EXISTS gl_account_category (account TEXT PRIMARY KEY, category TEXT)
-            """)
-        try database.execute("DELETE FROM temp.gl_account_category")
-        let accounts = try database.query("""
-            SELECT DISTINCT account_number FROM realpage_raw.realpage_income_statement WHERE property_id = :property
-            """, [":property": .text(context.property.key)])
-        let insert = try database.prepare("INSERT INTO temp.gl_account_category (account, category) VALUES (:account, :category)")
-        for row in accounts {
-            guard let account = row[0].textValue else { continue }
-            try insert.execute([":account": .text(account), ":category": SQLValue(context.glCategories.category(of: account))])
-        }
+        try ExpenseAccountCategories.fill(context, accounts: accounts)
     }
+
+    static let accounts = """
+        SELECT DISTINCT account_number FROM realpage_raw.realpage_income_statement WHERE property_id = :property
+        """
 
     static let insert = """
         WITH statement AS (

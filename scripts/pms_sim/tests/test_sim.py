@@ -383,7 +383,6 @@ class SimTest(unittest.TestCase):
             text = str(lines[account]).replace("$", "").replace(",", "")
             value = -float(text[1:-1]) if text.startswith("(") else float(text)
             self.assertAlmostEqual(value, amount, places=2)
-        self.assertEqual(self.P["yp_riverwalk"]["expenses"], {})
 
     def test_yardi_service_requests(self):
         p = self.P["yp_magnolia_yards"]
@@ -413,6 +412,61 @@ class SimTest(unittest.TestCase):
         st, _, b = self.c.yardi("ItfServiceRequests", "GetServiceRequest_Search",
                                 {"YardiPropertyId": code, "OpenOrClosed": "Sometimes"})
         self.assertIn(b"<ErrorMessages", b)
+
+    def test_yardi_invoice_register_lines_add_up_to_the_expense_truth(self):
+        p = self.P["yp_riverwalk"]
+        code, want = p["property_code"], p["expenses"]
+        self.assertEqual(sorted(want), ["2025-12", "2026-01", "2026-02", "2026-03", "2026-04", "2026-05", "2026-06",
+                                        "2026-07", "2026-08", "2026-09", "2026-10", "2026-11"])
+        st, _, b = self.c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {
+            "YardiPropertyId": code, "InvoicePostMonthFrom": "12/01/2025", "InvoicePostMonthTo": "11/01/2026"})
+        self.assertEqual(st, 200)
+        invoices = find_all(ET.fromstring(b), "Invoice")
+        got, late_utility = {}, 0
+        for inv in invoices:
+            month, year = ftext(inv, "PostMonth").split("/")
+            key = "%s-%s" % (year, month)
+            invoice_date = dt.datetime.strptime(ftext(inv, "InvoiceDate"), "%m/%d/%Y").date()
+            self.assertLessEqual(invoice_date.isoformat(), AS_OF)
+            if invoice_date.strftime("%Y-%m") < key:
+                late_utility += 1
+            lines = find_all(inv, "Detail")
+            self.assertAlmostEqual(sum(float(ftext(d, "Amount")) for d in lines), float(ftext(inv, "InvoiceTotal")),
+                                   places=2)
+            for d in lines:
+                cents = got.setdefault(key, {})
+                account = ftext(d, "GLAccountNumber")
+                cents[account] = cents.get(account, 0) + round(float(ftext(d, "Amount")) * 100)
+        self.assertGreater(late_utility, 0)      # billed in arrears: invoice date in the month before the post month
+        self.assertEqual({m: {a: c / 100.0 for a, c in accts.items()} for m, accts in got.items()}, want)
+        # One post month alone, and invoice dates instead of post months.
+        st, _, b = self.c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {
+            "YardiPropertyId": code, "InvoicePostMonthFrom": "10/01/2026", "InvoicePostMonthTo": "10/31/2026"})
+        self.assertEqual({ftext(i, "PostMonth") for i in find_all(ET.fromstring(b), "Invoice")}, {"10/2026"})
+        st, _, b = self.c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {
+            "YardiPropertyId": code, "InvoiceFromDate": "11/01/2026", "InvoiceToDate": "11/30/2026"})
+        self.assertTrue(all(ftext(i, "InvoiceDate").startswith("11/") for i in find_all(ET.fromstring(b), "Invoice")))
+        # No range at all, or half of one: an error message, not an empty register.
+        st, _, b = self.c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {"YardiPropertyId": code})
+        self.assertEqual(st, 200)
+        self.assertIn(b"<ErrorMessages", b)
+        st, _, b = self.c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {
+            "YardiPropertyId": code, "InvoicePostMonthFrom": "10/01/2026"})
+        self.assertIn(b"<ErrorMessages", b)
+
+    def test_yardi_vendor_invoicing_unlicensed(self):
+        proc, port, truth, _ = start_sim("--yardi-unlicensed-interface", "ItfVendorInvoicing")
+        try:
+            c = Client(port)
+            code = truth["properties"]["yp_riverwalk"]["property_code"]
+            st, _, b = c.yardi("ItfVendorInvoicing", "GetInvoiceRegister", {
+                "YardiPropertyId": code, "InvoicePostMonthFrom": "12/01/2025", "InvoicePostMonthTo": "11/01/2026"})
+            self.assertEqual(st, 200)
+            self.assertIn(b"Interface Entity or license error (-3)", b)
+            st, _, b = c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code})
+            self.assertIn(b"<UnitInformation", b)
+        finally:
+            stop_sim(proc)
 
     # ------------------------------------------------------------------ REST auth & errors
     def test_rest_auth(self):
