@@ -76,6 +76,8 @@ public struct Debtors: Sendable {
             known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
         }
         let households = try database.prepare(Self.householdsSQL)
+        let balances = try database.prepare(Self.balancesSQL)
+        let hasBalances = try database.prepare(Self.hasBalancesSQL)
         let charges = try database.prepare(Self.chargesSQL)
         let partialHouseholds = try database.prepare(PartialLedger.householdsSQL)
         var byKey: [String: Person] = [:]
@@ -110,7 +112,11 @@ public struct Debtors: Sendable {
             }
             let date = asOf?.iso ?? info.asOf ?? "9999-12-31"
             report.asOf[property] = date
-            for row in try households.query([":property": .text(property), ":as_of": .text(date)]) {
+            let parameters: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date)]
+            // On the property's own date the sync has summed every household already (one row each instead of every
+            // posting); another date, or a unified.db synced before those sums existed, sums the postings here.
+            let summed = try asOf == nil && !hasBalances.query(parameters).isEmpty
+            for row in try (summed ? balances : households).query(parameters) {
                 let resident = row[0].textValue ?? ""
                 let balance = row[6].integerValue ?? 0
                 var recent: [(period: String, due: String?, cents: Int64)] = []
@@ -195,6 +201,22 @@ public struct Debtors: Sendable {
         FROM owing o
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = o.resident_id
         ORDER BY o.resident_id
+        """
+
+    // The same rows from the balances the sync wrote for the property's own date (HouseholdBalances).
+    static let balancesSQL = """
+        SELECT b.resident_id,
+               coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
+                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
+               r.name, r.email, r.phone, r.status, CAST(round(b.balance * 100) AS INTEGER)
+        FROM unified_household_balances b
+        LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
+        WHERE b.unified_property_id = :property AND b.as_of_date = :as_of AND b.balance > 0
+        ORDER BY b.resident_id
+        """
+
+    static let hasBalancesSQL = """
+        SELECT 1 FROM unified_household_balances WHERE unified_property_id = :property AND as_of_date = :as_of LIMIT 1
         """
 
     // A household's charges up to the date, newest first (the order the debt is attributed in).

@@ -84,17 +84,20 @@ enum DashboardFormat {
 
     /// Adds thousands separators to the integer part of a plain decimal.
     static func grouped(_ digits: String) -> String {
-        var sign = ""
-        var body = Substring(digits)
-        if body.first == "-" { sign = "-"; body = body.dropFirst() }
-        let integer = body.prefix { $0 != "." }
-        let rest = body.dropFirst(integer.count)
-        var result = ""
-        for (index, digit) in integer.enumerated() {
-            if index > 0 && (integer.count - index) % 3 == 0 { result += "," }
-            result.append(digit)
+        let bytes = Array(digits.utf8)
+        let signed = bytes.first == UInt8(ascii: "-")
+        let start = signed ? 1 : 0
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: ".")) ?? bytes.count
+        if end - start <= 3 { return digits }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + (end - start) / 3)
+        if signed { result.append(UInt8(ascii: "-")) }
+        for index in start..<end {
+            if index > start && (end - index) % 3 == 0 { result.append(UInt8(ascii: ",")) }
+            result.append(bytes[index])
         }
-        return sign + result + rest
+        result.append(contentsOf: bytes[end...])
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

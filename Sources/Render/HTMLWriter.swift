@@ -58,21 +58,33 @@ struct HTMLWriter {
 
     /// Escapes text for element content and double- or single-quoted attribute values.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            // Control characters other than tab and newlines are not allowed in HTML or XML text.
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(character)
+        // Most text (names, amounts, dates) has nothing to escape: it is returned as it is, without a copy. Every byte
+        // to replace is ASCII, so the rest is copied as UTF-8 bytes, never decoded to scalars.
+        guard text.utf8.contains(where: needsEscape) else { return text }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): escaped.append(contentsOf: "&#39;".utf8)
+            // Control characters other than tab and newlines are not allowed in HTML or XML text: U+FFFD instead.
+            case _ where needsEscape(byte): escaped.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            default: escaped.append(byte)
             }
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// The markup characters and the control characters other than tab, LF and CR.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F: true
+        default: false
+        }
     }
 
     /// A fragment identifier made from a registry key: letters, digits, `-` and `_` only.

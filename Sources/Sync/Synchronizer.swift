@@ -149,6 +149,9 @@ public struct Synchronizer {
             }
             let result = try source.sync(context, asOf: asOf)
             var rows = result.rows
+            if result.ledgerSource != nil && result.partialLedgerNote == nil {
+                rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
+            }
             rows["unified_occupancy_metrics"] = try context.run(OccupancySnapshot.insert, asOf: asOf, [
                 ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
             ])
@@ -181,7 +184,7 @@ public struct Synchronizer {
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
-        "unified_work_orders", "unified_expenses", "unified_ledger_balances",
+        "unified_work_orders", "unified_expenses", "unified_ledger_balances", "unified_household_balances",
     ]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property

@@ -513,5 +513,20 @@ public enum UnifiedSchema {
             -- no posted charges' for a partial ledger. NULL for runs recorded before this migration.
             ALTER TABLE audit_run_properties ADD COLUMN not_audited_reason TEXT;
             """),
+        Migration(version: 8, name: "household balances", sql: """
+            -- Each household's tenant-ledger balance as of the property's date (current state, replaced per property
+            -- on every sync of a full ledger): charges posted up to that date less payments up to it, in dollars
+            -- rounded to cents. `report debtors` reads these rows, one per household, instead of every posting
+            -- (a portfolio holds millions); asked for another date, it sums the postings itself.
+            CREATE TABLE unified_household_balances (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                resident_id         TEXT NOT NULL,
+                as_of_date          TEXT NOT NULL,
+                charges             REAL NOT NULL,
+                payments            REAL NOT NULL,
+                balance             REAL NOT NULL,
+                PRIMARY KEY (unified_property_id, resident_id)
+            ) STRICT;
+            """),
     ]
 }

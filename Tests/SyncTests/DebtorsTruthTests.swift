@@ -18,6 +18,13 @@ import Testing
         #expect(outcomes.allSatisfy { $0.error == nil }, "\(outcomes.compactMap(\.error))")
         let keys = portfolio.properties.map(\.key)
         let report = try Debtors.run(database: store.database, properties: keys, asOf: nil, minDebt: nil)
+        // On each property's own date the report reads the balances the sync summed (unified_household_balances);
+        // asked for that same date it sums the postings itself, as for any other date: the same debtors either way.
+        #expect(try store.database.scalar("SELECT count(*) FROM unified_household_balances")?.integerValue ?? 0 > 1_000)
+        let dates = Set(report.asOf.values)
+        let date = try #require(dates.count == 1 ? dates.first.flatMap(LocalDate.init(iso:)) : nil, "one date: \(dates)")
+        let summedFromPostings = try Debtors.run(database: store.database, properties: keys, asOf: date, minDebt: nil)
+        #expect(summedFromPostings.people == report.people, "the sync's balances and the postings agree")
 
         var ledgers = 0
         var joinedByPMS: [PMS: Int] = [:]

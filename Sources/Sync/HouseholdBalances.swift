@@ -1,0 +1,19 @@
+/// Each household's balance as of the property's date, from a full tenant ledger -> unified_household_balances.
+///
+/// What was posted up to the date: a charge by its charge date (else its due date, else the first of its period), a
+/// payment by its payment date; the balance is the charges less the payments, summed in cents so that it is exact.
+/// `Debtors.householdsSQL` applies the same rule to any other date; DebtorsTruthTests holds the two to each other.
+enum HouseholdBalances {
+    static let insert = """
+        INSERT INTO unified_household_balances (unified_property_id, resident_id, as_of_date, charges, payments, balance)
+        SELECT :property, resident_id, :as_of, sum(charged) / 100.0, sum(paid) / 100.0, (sum(charged) - sum(paid)) / 100.0
+        FROM (
+            SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS charged, 0 AS paid FROM unified_charges
+            WHERE unified_property_id = :property AND coalesce(charge_date, due_date, period || '-01') <= :as_of
+            UNION ALL
+            SELECT resident_id, 0, CAST(round(amount * 100) AS INTEGER) FROM unified_payments
+            WHERE unified_property_id = :property AND payment_date <= :as_of
+        )
+        GROUP BY resident_id
+        """
+}
