@@ -111,6 +111,8 @@ public struct LeasePaymentStatusReport: Sendable {
             known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
         }
         let charges = try database.prepare(Self.chargesSQL)
+        let floors = try database.prepare(Self.floorsSQL)
+        let statuses = try database.prepare(Self.statusesSQL)
         let partialBillings = try database.prepare(Self.partialBillingsSQL)
         let tenants = try database.prepare(Self.tenantsSQL)
         for property in properties {
@@ -122,10 +124,24 @@ public struct LeasePaymentStatusReport: Sendable {
             var lines: [String: Line] = [:], order: [String] = []
             var billings: [String: [Bucket: [PaymentStatus.Billing]]] = [:]   // line key -> (month, category) -> billings
             let month = String(date.prefix(7))
-            let rows = info.partial
-                ? (months.contains(month) ? try partialBillings.query([":property": .text(property), ":month": .text(month)]) : [])
-                : try charges.query([":property": .text(property), ":first": .text(months.first ?? ""),
-                                     ":last": .text(months.last ?? "")])
+            let rows: [[SQLValue]]
+            if info.partial {
+                rows = months.contains(month) ? try partialBillings.query([":property": .text(property), ":month": .text(month)]) : []
+            } else {
+                // The unit's floor and the household's status looked up here, once each, rather than joined to every
+                // charge (a 450-unit property has ~20,000 in 12 months); the lines are put in order below.
+                var floorOf: [String: SQLValue] = [:], statusOf: [String: SQLValue] = [:]
+                try floors.forEachRow([":property": .text(property)]) { floorOf[$0.text(at: 0) ?? ""] = $0.value(at: 1) }
+                try statuses.forEachRow([":property": .text(property)]) { statusOf[$0.text(at: 0) ?? ""] = $0.value(at: 1) }
+                var charged: [[SQLValue]] = []
+                try charges.forEachRow([":property": .text(property), ":first": .text(months.first ?? ""),
+                                        ":last": .text(months.last ?? "")]) { row in
+                    let unit = row.value(at: 0), resident = row.value(at: 1)
+                    charged.append([floorOf[unit.textValue ?? ""] ?? .null, unit, resident, row.value(at: 2),
+                                    statusOf[resident.textValue ?? ""] ?? .null] + (3..<9).map(row.value(at:)))
+                }
+                rows = charged
+            }
             for row in rows {
                 let resident = row[2].textValue ?? "", unit = row[1].textValue ?? ""
                 let status = row[4].textValue
@@ -147,6 +163,7 @@ public struct LeasePaymentStatusReport: Sendable {
                     billedCents: row[7].integerValue ?? 0, paidCents: row[8].integerValue ?? 0,
                     balanceCents: row[9].integerValue ?? 0, dueDate: row[10].textValue))
             }
+            order.sort { a, b in lines[a].map { Self.precedes($0, lines[b]) } ?? false }
             for key in order {
                 guard var line = lines[key] else { continue }
                 line.tenants = try tenants.query([":property": .text(property), ":resident": .text(line.residentID)])
@@ -184,18 +201,30 @@ public struct LeasePaymentStatusReport: Sendable {
         return out
     }
 
-    // Floors, then units, then households (numeric-looking units sort as numbers); RENT and UTILITIES only.
+    /// Floors, then units, then households, as SQLite would order them (`coalesce(floor, '')`, `length(unit)`, unit,
+    /// resident id: text by its bytes, lengths in characters), so that numeric-looking units sort as numbers.
+    static func precedes(_ a: Line, _ b: Line?) -> Bool {
+        guard let b else { return true }
+        let floorA = a.floor ?? "", floorB = b.floor ?? ""
+        if floorA != floorB { return floorA.utf8.lexicographicallyPrecedes(floorB.utf8) }
+        let lengthA = a.unit.unicodeScalars.count, lengthB = b.unit.unicodeScalars.count
+        if lengthA != lengthB { return lengthA < lengthB }
+        if a.unit != b.unit { return a.unit.utf8.lexicographicallyPrecedes(b.unit.utf8) }
+        return a.residentID.utf8.lexicographicallyPrecedes(b.residentID.utf8)
+    }
+
+    // RENT and UTILITIES billings of the months, in the household index's order (no sort of every charge).
     static let chargesSQL = """
-        SELECT u.floor, c.unit_number, c.resident_id, c.lease_id, r.status, c.period, c.category,
-               CAST(round(c.amount * 100) AS INTEGER), CAST(round(c.amount_paid * 100) AS INTEGER),
-               CAST(round(c.balance * 100) AS INTEGER), c.due_date
-        FROM unified_charges c
-        LEFT JOIN unified_units u ON u.unified_property_id = c.unified_property_id AND u.unit_number = c.unit_number
-        LEFT JOIN unified_residents r ON r.unified_property_id = c.unified_property_id AND r.resident_id = c.resident_id
-        WHERE c.unified_property_id = :property AND c.period BETWEEN :first AND :last
-          AND c.category IN ('RENT', 'UTILITIES')
-        ORDER BY coalesce(u.floor, ''), length(c.unit_number), c.unit_number, c.resident_id, c.period, c.charge_id
+        SELECT unit_number, resident_id, lease_id, period, category, CAST(round(amount * 100) AS INTEGER),
+               CAST(round(amount_paid * 100) AS INTEGER), CAST(round(balance * 100) AS INTEGER), due_date
+        FROM unified_charges
+        WHERE unified_property_id = :property AND period BETWEEN :first AND :last AND category IN ('RENT', 'UTILITIES')
+        ORDER BY resident_id, period, charge_id
         """
+
+    static let floorsSQL = "SELECT unit_number, floor FROM unified_units WHERE unified_property_id = :property"
+
+    static let statusesSQL = "SELECT resident_id, status FROM unified_residents WHERE unified_property_id = :property"
 
     // A partial ledger's one month, in the columns of chargesSQL: per household and kind of the schedule, billed = the
     // recurring charges in effect in :month, balance = the kind's 0-30 days bucket (at most billed), paid the rest.
