@@ -124,50 +124,52 @@ public struct LeasePaymentStatusReport: Sendable {
             var lines: [String: Line] = [:], order: [String] = []
             var billings: [String: [Bucket: [PaymentStatus.Billing]]] = [:]   // line key -> (month, category) -> billings
             let month = String(date.prefix(7))
-            let rows: [[SQLValue]]
-            if info.partial {
-                rows = months.contains(month) ? try partialBillings.query([":property": .text(property), ":month": .text(month)]) : []
-            } else {
-                // The unit's floor and the household's status looked up here, once each, rather than joined to every
-                // charge (a 450-unit property has ~20,000 in 12 months); the lines are put in order below.
-                var floorOf: [String: SQLValue] = [:], statusOf: [String: SQLValue] = [:]
-                try floors.forEachRow([":property": .text(property)]) { floorOf[$0.text(at: 0) ?? ""] = $0.value(at: 1) }
-                try statuses.forEachRow([":property": .text(property)]) { statusOf[$0.text(at: 0) ?? ""] = $0.value(at: 1) }
-                var charged: [[SQLValue]] = []
-                try charges.forEachRow([":property": .text(property), ":first": .text(months.first ?? ""),
-                                        ":last": .text(months.last ?? "")]) { row in
-                    let unit = row.value(at: 0), resident = row.value(at: 1)
-                    charged.append([floorOf[unit.textValue ?? ""] ?? .null, unit, resident, row.value(at: 2),
-                                    statusOf[resident.textValue ?? ""] ?? .null] + (3..<9).map(row.value(at:)))
-                }
-                rows = charged
-            }
-            for row in rows {
-                let resident = row[2].textValue ?? "", unit = row[1].textValue ?? ""
-                let status = row[4].textValue
-                if !includeInactive && !(status == "current" || status == "notice") { continue }
+            // One billing row: floor, unit, resident, lease(s), status, month, category, billed, paid, balance, due.
+            func take(_ row: Statement, floor: String?, status: String?, leases: [String]) {
+                if !includeInactive && !(status == "current" || status == "notice") { return }
+                let resident = row.text(at: 1) ?? "", unit = row.text(at: 0) ?? ""
                 let key = unit + "\u{1}" + resident
                 if lines[key] == nil {
                     order.append(key)
-                    lines[key] = Line(property: property, floor: row[0].textValue, unit: unit, residentID: resident,
+                    lines[key] = Line(property: property, floor: floor, unit: unit, residentID: resident,
                                       leaseIDs: [], tenants: [], residentStatus: status, rent: [:], utilities: [:])
                 }
-                // A partial ledger's line lists its leases comma-separated (group_concat); a posted charge names one.
-                let leases = info.partial ? (row[3].textValue ?? "").split(separator: ",").map(String.init) : row[3].textValue.map { [$0] } ?? []
-                for lease in leases
-                where !(lines[key]?.leaseIDs.contains(lease) ?? true) {
+                for lease in leases where !(lines[key]?.leaseIDs.contains(lease) ?? true) {
                     lines[key]?.leaseIDs.append(lease)
                 }
-                let bucket = Bucket(month: row[5].textValue ?? "", category: row[6].textValue ?? "")
+                let bucket = Bucket(month: row.text(at: 3) ?? "", category: row.text(at: 4) ?? "")
                 billings[key, default: [:]][bucket, default: []].append(PaymentStatus.Billing(
-                    billedCents: row[7].integerValue ?? 0, paidCents: row[8].integerValue ?? 0,
-                    balanceCents: row[9].integerValue ?? 0, dueDate: row[10].textValue))
+                    billedCents: row.value(at: 5).integerValue ?? 0, paidCents: row.value(at: 6).integerValue ?? 0,
+                    balanceCents: row.value(at: 7).integerValue ?? 0, dueDate: row.text(at: 8)))
+            }
+            if info.partial {
+                if months.contains(month) {
+                    // A partial ledger's line lists its leases comma-separated (group_concat).
+                    try partialBillings.forEachRow([":property": .text(property), ":month": .text(month)]) { row in
+                        take(row, floor: row.text(at: 9), status: row.text(at: 10),
+                             leases: (row.text(at: 2) ?? "").split(separator: ",").map(String.init))
+                    }
+                }
+            } else {
+                // The unit's floor and the household's status looked up here, once each, rather than joined to every
+                // charge (a 450-unit property has ~20,000 in 12 months); the lines are put in order below.
+                var floorOf: [String: String] = [:], statusOf: [String: String] = [:]
+                try floors.forEachRow([":property": .text(property)]) { floorOf[$0.text(at: 0) ?? ""] = $0.text(at: 1) }
+                try statuses.forEachRow([":property": .text(property)]) { statusOf[$0.text(at: 0) ?? ""] = $0.text(at: 1) }
+                try charges.forEachRow([":property": .text(property), ":first": .text(months.first ?? ""),
+                                        ":last": .text(months.last ?? "")]) { row in
+                    take(row, floor: floorOf[row.text(at: 0) ?? ""], status: statusOf[row.text(at: 1) ?? ""],
+                         leases: row.text(at: 2).map { [$0] } ?? [])
+                }
+            }
+            var tenantsOf: [String: [String]] = [:]
+            try tenants.forEachRow([":property": .text(property)]) { row in
+                if let household = row.text(at: 0), let name = row.text(at: 1) { tenantsOf[household, default: []].append(name) }
             }
             order.sort { a, b in lines[a].map { Self.precedes($0, lines[b]) } ?? false }
             for key in order {
                 guard var line = lines[key] else { continue }
-                line.tenants = try tenants.query([":property": .text(property), ":resident": .text(line.residentID)])
-                    .compactMap { $0[0].textValue }
+                line.tenants = tenantsOf[line.residentID] ?? []
                 for (bucket, items) in billings[key] ?? [:] {
                     guard let status = PaymentStatus.of(items, asOf: date) else { continue }
                     let cell = Cell(status: status, billedCents: items.reduce(0) { $0 + $1.billedCents },
@@ -242,28 +244,27 @@ public struct LeasePaymentStatusReport: Sendable {
             FROM unified_ledger_balances WHERE unified_property_id = :property
             GROUP BY resident_id, category
         )
-        SELECT u.floor, b.unit_number, b.resident_id, b.leases, r.status, :month, b.category, b.cents,
+        SELECT b.unit_number, b.resident_id, b.leases, :month, b.category, b.cents,
                b.cents - max(0, min(b.cents, coalesce(o.cents, 0))), max(0, min(b.cents, coalesce(o.cents, 0))),
-               :month || '-01'
+               :month || '-01', u.floor, r.status
         FROM billed b
         LEFT JOIN owed o ON o.resident_id = b.resident_id AND o.category = b.category
         LEFT JOIN unified_units u ON u.unified_property_id = :property AND u.unit_number = b.unit_number
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
-        ORDER BY coalesce(u.floor, ''), length(b.unit_number), b.unit_number, b.resident_id
         """
 
-    // The household's head first, then everyone on its leases.
+    // Every household's tenants, read once per property: the household's head first, then everyone on its leases.
     static let tenantsSQL = """
-        SELECT name FROM (
-            SELECT r.name, 0 AS rank, r.resident_id FROM unified_residents r
-            WHERE r.unified_property_id = :property AND r.resident_id = :resident
+        SELECT household, name FROM (
+            SELECT r.resident_id AS household, r.name, 0 AS rank, r.resident_id AS member FROM unified_residents r
+            WHERE r.unified_property_id = :property
             UNION
-            SELECT r.name, 1, r.resident_id FROM unified_lease_residents lr
+            SELECT l.resident_id, r.name, 1, r.resident_id FROM unified_lease_residents lr
             JOIN unified_leases l ON l.unified_property_id = lr.unified_property_id AND l.lease_id = lr.lease_id
             JOIN unified_residents r ON r.unified_property_id = lr.unified_property_id AND r.resident_id = lr.resident_id
-            WHERE lr.unified_property_id = :property AND l.resident_id = :resident AND r.resident_id <> :resident)
+            WHERE lr.unified_property_id = :property AND l.resident_id IS NOT NULL AND r.resident_id <> l.resident_id)
         WHERE name IS NOT NULL
-        GROUP BY name ORDER BY min(rank), min(resident_id)
+        GROUP BY household, name ORDER BY household, min(rank), min(member)
         """
 }
 
