@@ -231,8 +231,10 @@ public struct Debtors: Sendable {
 }
 
 extension String {
+    // Called for every household owing: trims in place on the characters, without reversing copies.
     fileprivate var trimmingWhitespace: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[first...last])
     }
 }
 

@@ -33,10 +33,6 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
-        // Pages read through a memory map instead of a read() copy into SQLite's own cache each: a portfolio's
-        // ledger is millions of rows that the audit and the reports scan once per run. Address space only; the
-        // pages are the file's, shared with the OS cache, not memory held per row.
-        try execute("PRAGMA mmap_size = 1073741824")
         if mode == .readWrite {
             try execute("PRAGMA journal_mode = WAL")
             // NORMAL is durable across application crashes in WAL mode (kill -9), which is the failure we plan for.
