@@ -121,9 +121,14 @@ public struct Debtors: Sendable {
             for row in try (summed ? balances : households).query(parameters) {
                 let resident = row[0].textValue ?? ""
                 let balance = row[6].integerValue ?? 0
+                // Newest first, only as far back as the debt goes: the months it covers are the most recent charges.
                 var recent: [(period: String, due: String?, cents: Int64)] = []
-                try charges.forEachRow([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) {
-                    recent.append(($0.text(at: 0) ?? "", $0.text(at: 1), $0.value(at: 2).integerValue ?? 0))
+                var covered: Int64 = 0
+                try charges.forEachRowWhile([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) { row in
+                    let cents = row.value(at: 2).integerValue ?? 0
+                    recent.append((row.text(at: 0) ?? "", row.text(at: 1), cents))
+                    covered += max(0, cents)
+                    return covered < balance
                 }
                 add(UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
                              name: row[2].textValue, status: row[5].textValue, balanceCents: balance,

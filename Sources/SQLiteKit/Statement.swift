@@ -124,6 +124,15 @@ public final class Statement {
         while try step() { try body(self) }
     }
 
+    /// Like `forEachRow`, but stops as soon as `body` returns false: a reader that needs only the first rows of an
+    /// ordered result does not step through the rest.
+    public func forEachRowWhile(_ values: [String: SQLValue] = [:], _ body: (Statement) throws -> Bool) throws {
+        reset()
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step(), try body(self) {}
+    }
+
     // MARK: - Reading the current row
 
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }

@@ -34,6 +34,23 @@ final class TemporaryDirectory {
         #expect(recorded == [[.integer(1), .text("units")], [.integer(2), .text("unit floor")]])
     }
 
+    @Test func aReaderStopsAtTheRowItNeedsAndTheStatementRunsAgain() throws {
+        let dir = try TemporaryDirectory()
+        let db = try Database(path: dir.path("a.db"))
+        try db.migrate([units])
+        try db.execute("INSERT INTO units VALUES ('101', 1000, NULL), ('102', 1100, NULL), ('103', 1200, NULL)")
+        let rents = try db.prepare("SELECT market_rent FROM units WHERE market_rent >= :floor ORDER BY unit_number")
+        var read: [Double] = []
+        try rents.forEachRowWhile([":floor": .real(0)]) { row in
+            read.append(row.double(at: 0) ?? 0)
+            return read.reduce(0, +) < 2_000
+        }
+        #expect(read == [1000, 1100], "stops once 2,000 is covered")
+        var again: [Double] = []
+        try rents.forEachRowWhile([":floor": .real(1_100)]) { again.append($0.double(at: 0) ?? 0); return true }
+        #expect(again == [1100, 1200])
+    }
+
     @Test func aNewerDatabaseIsRefused() throws {
         let dir = try TemporaryDirectory()
         let db = try Database(path: dir.path("a.db"))
