@@ -80,13 +80,7 @@ import Testing
             // first of the month (GetResidentLeaseCharges_Login asks for the leases in effect then; getscheduledcharges
             // sends every current resident's current lease).
             #expect(try database.scalar("SELECT count(*) FROM unified_charges WHERE unified_property_id = :p AND category_known = 0", key)?.integerValue == 0)
-            #expect(try database.scalar("""
-                SELECT count(*) FROM unified_leases l WHERE l.unified_property_id = :p AND l.status = 'current'
-                  AND l.start_date <= date(:as_of, 'start of month')
-                  AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges r
-                                  WHERE r.unified_property_id = l.unified_property_id AND r.lease_id = l.lease_id
-                                    AND r.category = 'RENT')
-                """, key.merging([":as_of": .text(SimulatedPortfolio.asOf)]) { $1 })?.integerValue == 0,
+            #expect(try SimulatedPortfolio.currentLeasesWithoutRent(database, property: property.key) == 0,
                     "\(property.key): a current lease without a recurring rent charge")
         }
     }

@@ -41,13 +41,7 @@ import Testing
 
         // The schedule from the Rent Roll: every current lease that began by the first of the month bills rent, under
         // its own lease id, and the unit's rent is what the truth says the lease bills.
-        #expect(try database.scalar("""
-            SELECT count(*) FROM unified_leases l WHERE l.unified_property_id = :p AND l.status = 'current'
-              AND l.start_date <= date(:as_of, 'start of month')
-              AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges r
-                              WHERE r.unified_property_id = l.unified_property_id AND r.lease_id = l.lease_id
-                                AND r.category = 'RENT')
-            """, key.merging([":as_of": .text(SimulatedPortfolio.asOf)]) { $1 })?.integerValue == 0)
+        #expect(try SimulatedPortfolio.currentLeasesWithoutRent(database, property: Self.site) == 0)
         #expect(try database.scalar("""
             SELECT count(*) FROM unified_recurring_charges WHERE unified_property_id = :p AND lease_id LIKE 'rent-roll:%'
             """, key)?.integerValue == 0, "every schedule line found its RPX lease")

@@ -1,5 +1,6 @@
 import Foundation
 import OwnerDashCore
+import SQLiteKit
 
 /// A small simulated portfolio (4 RealPage and 2 Yardi properties of the registry), served by pms_sim, fetched and
 /// loaded by the built `ownerdash` binary once per test process; tests sync copies of its raw databases and compare
@@ -173,3 +174,18 @@ struct PortfolioError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+extension SimulatedPortfolio {
+    /// How many current leases of the property that began by the first of the as-of month have no recurring RENT
+    /// charge under their own lease id (both ledgers, full and partial, must schedule rent for every one).
+    static func currentLeasesWithoutRent(_ database: Database, property: String) throws -> Int64? {
+        try database.scalar("""
+            SELECT count(*) FROM unified_leases l WHERE l.unified_property_id = :p AND l.status = 'current'
+              AND l.start_date <= date(:as_of, 'start of month')
+              AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges r
+                              WHERE r.unified_property_id = l.unified_property_id AND r.lease_id = l.lease_id
+                                AND r.category = 'RENT')
+            """, [":p": .text(property), ":as_of": .text(asOf)])?.integerValue
+    }
+}
+
