@@ -65,7 +65,7 @@ struct MaintenanceReportCommand: Command {
 /// `ownerdash report expenses`: operating expenses per property by GL category and month.
 struct ExpensesReportCommand: Command {
     static let names = ["report", "expenses"]
-    static let abstract = "Operating expenses per property: GL category × month, with totals, from the income statements."
+    static let abstract = "Operating expenses per property: GL category × month, with totals (RealPage income statements, Yardi invoice registers)."
     static let arguments: [ArgumentSpec] = [
         .option("--start", "YYYY-MM", help: "first month (default: the --months months ending with the latest synced)"),
         .option("--months", "N", help: "how many months, 1-24 (default 3)"),
