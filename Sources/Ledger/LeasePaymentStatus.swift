@@ -121,24 +121,35 @@ public struct LeasePaymentStatusReport: Sendable {
             let date = info.partial ? info.asOf ?? "" : asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
             report.asOf[property] = date
             if info.partial { report.partialLedger[property] = String(date.prefix(7)) }
-            var lines: [String: Line] = [:], order: [String] = []
-            var billings: [String: [Bucket: [PaymentStatus.Billing]]] = [:]   // line key -> (month, category) -> billings
+            // Lines by position; rows come a household at a time, so the previous row's line is checked first.
+            var lines: [Line] = [], lineAt: [String: Int] = [:]
+            var billings: [[Bucket: [PaymentStatus.Billing]]] = []   // per line: (month, category) -> billings
+            var previousKey = "", previousLine = -1
             let month = String(date.prefix(7))
             // One billing row: floor, unit, resident, lease(s), status, month, category, billed, paid, balance, due.
             func take(_ row: Statement, floor: String?, status: String?, leases: [String]) {
                 if !includeInactive && !(status == "current" || status == "notice") { return }
                 let resident = row.text(at: 1) ?? "", unit = row.text(at: 0) ?? ""
                 let key = unit + "\u{1}" + resident
-                if lines[key] == nil {
-                    order.append(key)
-                    lines[key] = Line(property: property, floor: floor, unit: unit, residentID: resident,
-                                      leaseIDs: [], tenants: [], residentStatus: status, rent: [:], utilities: [:])
+                let line: Int
+                if key == previousKey {
+                    line = previousLine
+                } else if let known = lineAt[key] {
+                    line = known
+                } else {
+                    line = lines.count
+                    lineAt[key] = line
+                    lines.append(Line(property: property, floor: floor, unit: unit, residentID: resident,
+                                      leaseIDs: [], tenants: [], residentStatus: status, rent: [:], utilities: [:]))
+                    billings.append([:])
                 }
-                for lease in leases where !(lines[key]?.leaseIDs.contains(lease) ?? true) {
-                    lines[key]?.leaseIDs.append(lease)
+                previousKey = key
+                previousLine = line
+                for lease in leases where !lines[line].leaseIDs.contains(lease) {
+                    lines[line].leaseIDs.append(lease)
                 }
                 let bucket = Bucket(month: row.text(at: 3) ?? "", category: row.text(at: 4) ?? "")
-                billings[key, default: [:]][bucket, default: []].append(PaymentStatus.Billing(
+                billings[line][bucket, default: []].append(PaymentStatus.Billing(
                     billedCents: row.value(at: 5).integerValue ?? 0, paidCents: row.value(at: 6).integerValue ?? 0,
                     balanceCents: row.value(at: 7).integerValue ?? 0, dueDate: row.text(at: 8)))
             }
@@ -166,11 +177,11 @@ public struct LeasePaymentStatusReport: Sendable {
             try tenants.forEachRow([":property": .text(property)]) { row in
                 if let household = row.text(at: 0), let name = row.text(at: 1) { tenantsOf[household, default: []].append(name) }
             }
-            order.sort { a, b in lines[a].map { Self.precedes($0, lines[b]) } ?? false }
-            for key in order {
-                guard var line = lines[key] else { continue }
+            let order = lines.indices.sorted { Self.precedes(lines[$0], lines[$1]) }
+            for index in order {
+                var line = lines[index]
                 line.tenants = tenantsOf[line.residentID] ?? []
-                for (bucket, items) in billings[key] ?? [:] {
+                for (bucket, items) in billings[index] {
                     guard let status = PaymentStatus.of(items, asOf: date) else { continue }
                     let cell = Cell(status: status, billedCents: items.reduce(0) { $0 + $1.billedCents },
                                     paidCents: items.reduce(0) { $0 + $1.paidCents },
@@ -205,8 +216,7 @@ public struct LeasePaymentStatusReport: Sendable {
 
     /// Floors, then units, then households, as SQLite would order them (`coalesce(floor, '')`, `length(unit)`, unit,
     /// resident id: text by its bytes, lengths in characters), so that numeric-looking units sort as numbers.
-    static func precedes(_ a: Line, _ b: Line?) -> Bool {
-        guard let b else { return true }
+    static func precedes(_ a: Line, _ b: Line) -> Bool {
         let floorA = a.floor ?? "", floorB = b.floor ?? ""
         if floorA != floorB { return floorA.utf8.lexicographicallyPrecedes(floorB.utf8) }
         let lengthA = a.unit.unicodeScalars.count, lengthB = b.unit.unicodeScalars.count

@@ -23,19 +23,22 @@ struct HTMLWriter {
     mutating func element(_ name: String, _ attributes: [Attribute] = [], _ body: (inout HTMLWriter) -> Void) {
         open(name, attributes)
         body(&self)
-        html += "</\(name)>"
+        close(name)
     }
 
     /// `<name attributes>text</name>` with the text escaped.
     mutating func element(_ name: String, _ attributes: [Attribute] = [], text content: String) {
         open(name, attributes)
         text(content)
-        html += "</\(name)>"
+        close(name)
     }
 
     /// A void or childless element written `<name attributes/>` (valid HTML for void elements and for SVG shapes).
     mutating func empty(_ name: String, _ attributes: [Attribute] = []) {
-        html += "<\(name)\(HTMLWriter.attributes(attributes))/>"
+        html += "<"
+        html += name
+        append(attributes)
+        html += "/>"
     }
 
     /// A line break between blocks, so the saved file reads well in an editor and diffs well as a golden file.
@@ -43,17 +46,30 @@ struct HTMLWriter {
         html += "\n"
     }
 
+    // Pieces appended one by one rather than interpolated: a page of thousands of elements builds no temporary
+    // string per tag.
     private mutating func open(_ name: String, _ attributes: [Attribute]) {
-        html += "<\(name)\(HTMLWriter.attributes(attributes))>"
+        html += "<"
+        html += name
+        append(attributes)
+        html += ">"
     }
 
-    private static func attributes(_ attributes: [Attribute]) -> String {
-        var text = ""
+    private mutating func close(_ name: String) {
+        html += "</"
+        html += name
+        html += ">"
+    }
+
+    private mutating func append(_ attributes: [Attribute]) {
         for attribute in attributes {
             guard let value = attribute.value else { continue }
-            text += " \(attribute.name)=\"\(escape(value))\""
+            html += " "
+            html += attribute.name
+            html += "=\""
+            html += HTMLWriter.escape(value)
+            html += "\""
         }
-        return text
     }
 
     /// Escapes text for element content and double- or single-quoted attribute values.
