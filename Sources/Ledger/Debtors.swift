@@ -73,10 +73,7 @@ public struct Debtors: Sendable {
     public static func run(database: Database, properties: [String], asOf: LocalDate?, minDebt: Double?,
                            syncedBalances: Bool = true) throws -> Debtors {
         var report = Debtors(people: [], noLedger: [], asOf: [:])
-        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
-        for row in try database.query(PartialLedger.propertiesSQL) {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
-        }
+        let known = try PartialLedger.sources(database)
         let households = try database.prepare(Self.householdsSQL)
         let balances = try database.prepare(Self.balancesSQL)
         let hasBalances = try database.prepare(Self.hasBalancesSQL)

@@ -102,14 +102,7 @@ public struct LeasePaymentStatusReport: Sendable {
                            asOf: LocalDate?, includeInactive: Bool) throws -> LeasePaymentStatusReport {
         let months = Self.months(from: start, count: count)
         var report = LeasePaymentStatusReport(months: months, lines: [], noLedger: [], asOf: [:])
-        let propertyRows = try database.query("""
-            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
-            ORDER BY unified_property_id
-            """)
-        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
-        for row in propertyRows {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
-        }
+        let known = try PartialLedger.sources(database)
         let charges = try database.prepare(Self.chargesSQL)
         let floors = try database.prepare(Self.floorsSQL)
         let statuses = try database.prepare(Self.statusesSQL)

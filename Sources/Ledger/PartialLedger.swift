@@ -8,10 +8,27 @@ public enum PartialLedger {
     /// The PMS's aging buckets, newest first, as the reports label them in place of a month.
     public static let buckets = ["0-30 days", "31-60 days", "61-90 days", "over 90 days"]
 
-    /// The `known` table of the ledger reports: per property its ledger_source, as_of_date and whether it is partial.
-    static let propertiesSQL = """
-        SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
-        """
+    /// What the ledger reports need to know of a synced property before reading its ledger.
+    struct Source {
+        /// unified_properties.ledger_source; nil: no tenant ledger.
+        var ledger: String?
+        /// The property's date (its last sync's).
+        var asOf: String?
+        /// ledger_coverage 'partial'.
+        var partial: Bool
+    }
+
+    /// Every synced property's ledger source, date and coverage, by registry key: read once per report.
+    static func sources(_ database: Database) throws -> [String: Source] {
+        var sources: [String: Source] = [:]
+        for row in try database.query("""
+            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
+            """) {
+            sources[row[0].textValue ?? ""] = Source(ledger: row[1].textValue, asOf: row[2].textValue,
+                                                     partial: row[3].integerValue == 1)
+        }
+        return sources
+    }
 
     /// The one-line note every ledger report prints for a partial-ledger property.
     static func note(_ property: String, asOf: String?, _ consequence: String) -> String {

@@ -60,10 +60,7 @@ public struct RentalTracker: Sendable {
     public static func run(database: Database, properties: [String], asOf: LocalDate?, minBalance: Double?,
                            minMonthsBehind: Int, sort: Sort) throws -> RentalTracker {
         var tracker = RentalTracker(residents: [], noLedger: [], asOf: [:])
-        var known: [String: (ledger: String?, asOf: String?, partial: Bool)] = [:]
-        for row in try database.query(PartialLedger.propertiesSQL) {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue, row[3].integerValue == 1)
-        }
+        let known = try PartialLedger.sources(database)
         let households = try database.prepare(Self.householdsSQL)
         let owed = try database.prepare(Self.owedSQL)
         let paid = try database.prepare(Self.paidSQL)
