@@ -68,7 +68,7 @@ struct PropertyAudit {
     let window: [AuditMonth]
 
     /// A lease and a charge code it schedules, with the cents expected and posted in each month of the window.
-    struct LeaseCode {
+    struct LeaseCode: Sendable {
         let lease: String
         let code: String
         let resident: String?
@@ -84,46 +84,61 @@ struct PropertyAudit {
         let code: String
     }
 
-    /// The statements of a run, prepared once and executed per property.
-    final class Statements {
-        let runID: Int64
+    /// The reading statements of a run, prepared once per connection and executed per property.
+    final class Reads {
         let first: String
         let last: String
         let schedule: Statement
         let charges: Statement
         let leaseResidents: Statement
+
+        init(database: Database, first: String, last: String) throws {
+            self.first = first; self.last = last
+            schedule = try database.prepare(PropertyAudit.schedule)
+            charges = try database.prepare(PropertyAudit.charges)
+            leaseResidents = try database.prepare(PropertyAudit.leaseResidents)
+        }
+    }
+
+    /// The writing statements of a run, prepared once on the run's connection.
+    final class Writes {
+        let runID: Int64
         let insertResult: Statement
         let insertLeaseCharge: Statement
         let insertProperty: Statement
 
-        init(database: Database, runID: Int64, first: String, last: String) throws {
-            self.runID = runID; self.first = first; self.last = last
-            schedule = try database.prepare(PropertyAudit.schedule)
-            charges = try database.prepare(PropertyAudit.charges)
-            leaseResidents = try database.prepare(PropertyAudit.leaseResidents)
+        init(database: Database, runID: Int64) throws {
+            self.runID = runID
             insertResult = try database.prepare(PropertyAudit.insertResult)
             insertLeaseCharge = try database.prepare(PropertyAudit.insertLeaseCharge)
             insertProperty = try database.prepare(PropertyAudit.insertProperty)
         }
     }
 
-    /// Audits the property and writes its exceptions, (lease, code) counts and totals under the run.
-    func run(_ statements: Statements) throws {
+    /// What the property's passes found, before anything is written: its (lease, code) lines and how many posted
+    /// lines were not audited. Plain values, so a worker thread can compute it and the run's connection record it.
+    struct Tally: Sendable {
+        var lines: [LeaseCode]
+        var notAudited: Int
+    }
+
+    /// Reads the property's schedule and posted charges and holds them against each other.
+    func tally(_ reads: Reads) throws -> Tally {
         guard let dueByDay = LocalDate(iso: dueBy.prefix(10))?.daysSinceEpoch else {
             throw AuditError("\(property): as-of date \"\(dueBy)\" is not a date (YYYY-MM-DD)")
         }
         var lines: [LeaseCode] = []
         var byKey: [LeaseCodeKey: Int] = [:]
-        try expect(statements, dueByDay: dueByDay, into: &lines, byKey: &byKey)
-        let notAudited = try post(statements, lines: &lines, byKey: byKey)
-        try record(statements, lines, notAudited: notAudited)
+        try expect(reads, dueByDay: dueByDay, into: &lines, byKey: &byKey)
+        let notAudited = try post(reads, lines: &lines, byKey: byKey)
+        return Tally(lines: lines, notAudited: notAudited)
     }
 
     // MARK: - Expected
 
     /// Reads the schedule, one row per line of unified_recurring_charges, and adds each line's prorated cents to
     /// the months it is in effect on the first day of possession.
-    private func expect(_ statements: Statements, dueByDay: Int, into lines: inout [LeaseCode],
+    private func expect(_ statements: Reads, dueByDay: Int, into lines: inout [LeaseCode],
                         byKey: inout [LeaseCodeKey: Int]) throws {
         let noMonths = [Int64?](repeating: nil, count: window.count)
         let nothingPosted = [Int64](repeating: 0, count: window.count)
@@ -187,7 +202,7 @@ struct PropertyAudit {
     /// This runs for every posted charge of the portfolio, so the usual case is read from the column bytes without
     /// making a String: the index hands a lease's charges over one after another, so its codes are looked up once
     /// per lease, and a charge's code is compared (ASCII case-insensitively, as SQLite's upper()) with that lease's few.
-    private func post(_ statements: Statements, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> Int {
+    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> Int {
         guard let firstIndex = window.first?.index else { return 0 }
         var codesOfLease: [String: [(code: [UInt8], line: Int)]] = [:]
         for (index, line) in lines.enumerated() { codesOfLease[line.lease, default: []].append((Array(line.code.utf8), index)) }
@@ -266,7 +281,7 @@ struct PropertyAudit {
 
     /// Resident -> the leases they may be billed for (as head of household or on unified_lease_residents), lease
     /// ids in byte order; read only when the property has a charge without a lease id.
-    private func household(_ statements: Statements, lines: [LeaseCode]) throws -> [String: [String]] {
+    private func household(_ statements: Reads, lines: [LeaseCode]) throws -> [String: [String]] {
         var pairs = Set<LeaseCodeKey>()  // (resident, lease), spelled with the same two-string key
         var scheduled = Set<String>()
         for line in lines {
@@ -284,8 +299,10 @@ struct PropertyAudit {
 
     // MARK: - Lines
 
-    /// Classifies every line and writes the exceptions, the per-(lease, code) counts and the property's totals.
-    private func record(_ statements: Statements, _ lines: [LeaseCode], notAudited: Int) throws {
+    /// Classifies every line of the tally and writes the exceptions, the per-(lease, code) counts and the property's
+    /// totals.
+    func record(_ tally: Tally, _ statements: Writes) throws {
+        let lines = tally.lines, notAudited = tally.notAudited
         let run = SQLValue.integer(statements.runID), property = SQLValue.text(property)
         var leases = Set<String>()
         var count = 0, matched = 0, missing = 0, unexpected = 0, undercharge = 0, overcharge = 0
