@@ -1,5 +1,14 @@
 import CSQLite
 
+/// SQLite's process-wide settings, applied once before the first connection is opened (sqlite3_config refuses them
+/// after SQLite has initialized; it then runs with its defaults, which are only slower).
+private let processSettings: Void = {
+    // Memory statistics off: SQLite updates them on every allocation under one process-wide mutex, which connections
+    // reading side by side on several threads (the audit's workers) then contend for on every row. OwnerDash never
+    // reads them (sqlite3_memory_used, soft heap limits).
+    _ = ownerdash_sqlite3_config_memstatus(0)
+}()
+
 /// One SQLite connection: WAL, foreign keys on, a busy timeout; closed in deinit.
 public final class Database {
     /// How a database file is opened.
@@ -16,6 +25,7 @@ public final class Database {
 
     /// Opens (or creates) a database. `busyTimeoutMilliseconds` is how long a writer waits for another.
     public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        _ = processSettings
         var connection: OpaquePointer?
         let flags: Int32 = switch mode {
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
