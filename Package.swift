@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP"]),
     ],
     swiftLanguageModes: [.v6]
 )

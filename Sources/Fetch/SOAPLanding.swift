@@ -5,12 +5,6 @@ import SOAP
 
 /// Calling one SOAP operation and landing its response as `<pms>/<property>/<operation>.xml`.
 enum SOAPLanding {
-    /// Streams through the body (no tree: memory stays flat whatever its size, so any number can be checked at once).
-    static func check(_ response: HTTPResponse, operation: String, expectedRoot: String, property: String) throws {
-        try SOAPResponse.check(bytes: response.body, status: response.status, operation: operation,
-                               expectedRoot: expectedRoot, property: property)
-    }
-
     /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
     /// records the manifest entry either way. Never throws.
     /// `optional`: the operation is licensed separately, so a "not authorized" fault means the property has no such
@@ -27,17 +21,22 @@ enum SOAPLanding {
         do {
             let request = try makeRequest()
             entry.url = redactor.redact(request.url)
-            var response: HTTPResponse
+            // The body goes straight to the staging file and is checked from there, streamed: a ledger of any size is
+            // never held in memory, so the fetch's memory stays flat however many run at once.
+            let name = artifact ?? operation + ".xml"
+            let staged = try landing.stagingPath(pms: pms, property: property, name: name)
+            defer { landing.discard(staged: staged) }
             var tries = 0
             while true {
                 tries += 1
-                let (answer, attempts) = try SOAPTransport.send(request, settings: http, limiter: limiter, redactor: redactor)
-                response = answer
+                let (response, attempts) = try SOAPTransport.send(request, to: staged, settings: http, limiter: limiter,
+                                                                  redactor: redactor)
                 entry.attempts += attempts
                 entry.httpStatus = response.status
                 do {
                     // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
-                    try Self.check(response, operation: operation, expectedRoot: expectedRoot, property: property)
+                    try SOAPResponse.check(path: staged, status: response.status, operation: operation,
+                                           expectedRoot: expectedRoot, property: property)
                     break
                 } catch let error as SOAPError {
                     // A 200 whose body is not XML was cut or garbled on the way: the same call usually comes back
@@ -45,12 +44,6 @@ enum SOAPLanding {
                     guard case .notXML = error.kind, response.status == 200, tries < 4 else { throw error }
                     entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
                 }
-            }
-            let name = artifact ?? operation + ".xml"
-            let staged = try landing.stagingPath(pms: pms, property: property, name: name)
-            defer { landing.discard(staged: staged) }
-            guard FileManager.default.createFile(atPath: staged, contents: Data(response.body)) else {
-                throw LandingError("cannot write \(staged)")
             }
             let landed = try landing.commit(staged: staged, pms: pms, property: property, name: name)
             entry.path = landed.relativePath
@@ -102,7 +95,8 @@ enum SOAPLanding {
 /// except a 500 carrying a client fault (`soap:Client`, RPX `inv_Param`, `ActionNotSupported`) —
 /// the same request would only fail the same way.
 enum SOAPTransport {
-    static func send(_ request: SOAPRequest, settings: HTTPClientSettings, limiter: HostLimiter,
+    /// Posts `request` until it gets an answer worth keeping, each attempt's body written over the file at `path`.
+    static func send(_ request: SOAPRequest, to path: String, settings: HTTPClientSettings, limiter: HostLimiter,
                      redactor: Redactor) throws -> (HTTPResponse, Int) {
         let http = HTTPRequest(method: "POST", url: request.url, headers: request.headers, body: request.body)
         let client = HTTPClient(settings: settings, redactor: redactor)
@@ -110,8 +104,9 @@ enum SOAPTransport {
         while true {
             attempt += 1
             do {
-                let response = try limiter.withPermit(host: http.host) { try client.send(http) }
-                let transient = response.status == 429 || ((500...599).contains(response.status) && !isClientFault(response.body))
+                let response = try limiter.withPermit(host: http.host) { try client.send(http, to: .file(path)) }
+                let transient = response.status == 429
+                    || ((500...599).contains(response.status) && !isClientFault(SOAPResponse.head(ofFile: path, count: 2048)))
                 guard transient, attempt < settings.retry.maxAttempts else { return (response, attempt) }
                 Thread.sleep(forTimeInterval: settings.retry.delay(
                     afterAttempt: attempt, retryAfter: RetryPolicy.retryAfterSeconds(response.headers["retry-after"])))

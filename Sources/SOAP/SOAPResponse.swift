@@ -41,6 +41,22 @@ public struct SOAPResponse {
                    records: []) { _ in }
     }
 
+    /// Checks a response body saved in the file at `path`, reading it in pieces: a download is checked without ever
+    /// being held in memory, however large the ledger. The same checks and errors as `check(bytes:)`.
+    public static func check(path: String, status: Int = 200, operation: String, expectedRoot: String,
+                             property: String? = nil) throws {
+        try scan(head: head(ofFile: path), status: status, operation: operation, expectedRoot: expectedRoot,
+                 property: property, records: [], reader: { try XMLStreamReader(path: path) }) { _ in }
+    }
+
+    /// The first bytes of a file (what an error's excerpt quotes); empty when it cannot be read, which the reader then
+    /// reports.
+    public static func head(ofFile path: String, count: Int = 4096) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
+    }
+
     /// Checks a response body while streaming it, and hands `body` each element named one of `records` inside the
     /// payload root, in document order, one small subtree at a time.
     ///
@@ -54,17 +70,25 @@ public struct SOAPResponse {
     public static func stream(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String,
                               property: String? = nil, records: Set<String>,
                               _ body: (XMLElement) throws -> Void) throws {
+        try scan(head: Array(bytes.prefix(4096)), status: status, operation: operation, expectedRoot: expectedRoot,
+                 property: property, records: records, reader: { try XMLStreamReader(bytes: bytes) }, body)
+    }
+
+    /// `stream`'s work over any input: `head` is the input's first bytes (what error excerpts quote), `reader` opens it.
+    private static func scan(head: [UInt8], status: Int, operation: String, expectedRoot: String, property: String?,
+                             records: Set<String>, reader makeReader: () throws -> XMLStreamReader,
+                             _ body: (XMLElement) throws -> Void) throws {
         func failure(_ kind: SOAPError.Kind) -> SOAPError { SOAPError(operation: operation, property: property, kind: kind) }
         var scan = Scan(operation: operation, expectedRoot: expectedRoot, status: status)
         do {
-            let reader = try XMLStreamReader(bytes: bytes)
+            let reader = try makeReader()
             try scan.read(reader, records: records, body)
         } catch let error as XMLError {
-            guard status == 200 else { throw failure(.http(status: status, excerpt: Self.excerpt(bytes))) }
-            if Self.containsLoginFailed(bytes) { throw failure(.loginFailed(Self.excerpt(bytes))) }
+            guard status == 200 else { throw failure(.http(status: status, excerpt: Self.excerpt(head))) }
+            if Self.containsLoginFailed(head) { throw failure(.loginFailed(Self.excerpt(head))) }
             throw failure(.notXML("\(error)"))
         }
-        if let kind = scan.verdict(bytes: bytes) { throw failure(kind) }
+        if let kind = scan.verdict(head: head) { throw failure(kind) }
     }
 
     /// What a streamed reading of a response met, in the order the verdict weighs it.
@@ -178,11 +202,11 @@ public struct SOAPResponse {
         }
 
         /// The first error, weighed in reference 1.4's order; nil for a good response.
-        func verdict(bytes: [UInt8]) -> SOAPError.Kind? {
+        func verdict(head: [UInt8]) -> SOAPError.Kind? {
             if let fault { return fault }
-            guard status == 200 else { return .http(status: status, excerpt: SOAPResponse.excerpt(bytes)) }
+            guard status == 200 else { return .http(status: status, excerpt: SOAPResponse.excerpt(head)) }
             guard sawBody && rootName == "Envelope" else {
-                if SOAPResponse.containsLoginFailed(bytes) { return .loginFailed(SOAPResponse.excerpt(bytes)) }
+                if SOAPResponse.containsLoginFailed(head) { return .loginFailed(SOAPResponse.excerpt(head)) }
                 return .missingPayload(expected: "soap:Envelope", found: "<\(rootName)>")
             }
             guard sawResult else {
@@ -219,6 +243,7 @@ public struct SOAPResponse {
         return .fault(code: code, message: message, detail: detail)
     }
 
+    /// `Login failed.` in the first 4096 bytes: Yardi's plain-text refusal.
     private static func containsLoginFailed(_ bytes: [UInt8]) -> Bool {
         String(decoding: bytes.prefix(4096), as: UTF8.self).contains("Login failed")
     }

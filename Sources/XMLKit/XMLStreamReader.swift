@@ -1,4 +1,5 @@
 import CLibXML2
+import Glibc
 
 /// Reads a document node by node (libxml2's xmlTextReader), so memory stays bounded by the subtree being looked at.
 ///
@@ -19,10 +20,21 @@ public final class XMLStreamReader {
     private var skipSubtree = false
 
     /// A reader over `bytes`; nothing is parsed until the first `read()`.
-    public init(bytes: [UInt8]) throws {
-        _ = parserReady
+    public convenience init(bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { throw XMLError(message: "Document is empty", line: 1) }
-        source = ByteSource(bytes)
+        try self.init(source: ByteSource(bytes))
+    }
+
+    /// A reader over the file at `path`, read in the pieces libxml2 asks for: memory stays bounded by the subtree being
+    /// looked at, however large the file. Throws when the file cannot be opened or is empty.
+    public convenience init(path: String) throws {
+        let source = try FileSource(path: path)
+        try self.init(source: source)
+    }
+
+    private init(source: ByteSource) throws {
+        _ = parserReady
+        self.source = source
         // No XML_PARSE_NOENT / DTDLOAD / DTDATTR, as in XMLDocument. NODICT keeps short text values out of the
         // parser's dictionary, which otherwise grows with every distinct amount and date of a long ledger.
         let flags = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
@@ -162,12 +174,13 @@ public final class XMLStreamReader {
 }
 
 /// The input, handed to libxml2 in the pieces it asks for (no copy of the whole document).
-private final class ByteSource {
+private class ByteSource {
     let bytes: [UInt8]
     var offset = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Copies up to `length` bytes into `buffer`; the count, 0 at the end, -1 on an error.
     func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
         let count = min(length, bytes.count - offset)
         guard count > 0 else { return 0 }
@@ -177,6 +190,34 @@ private final class ByteSource {
         }
         offset += count
         return Int32(count)
+    }
+}
+
+/// A file as the input, read straight into libxml2's buffer; the descriptor is closed with the reader.
+private final class FileSource: ByteSource {
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw XMLError(message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else {
+            close(descriptor)
+            throw XMLError(message: "Document is empty", line: 1)
+        }
+        super.init([])
+    }
+
+    deinit { close(descriptor) }
+
+    override func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
+        while true {
+            let count = Glibc.read(descriptor, buffer, length)
+            if count < 0 && errno == EINTR { continue }
+            return Int32(clamping: count)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import CurlKit
 import Foundation
 @testable import OwnerDashCore
+import SOAP
 import Testing
 @testable import Fetch
 
@@ -140,5 +141,19 @@ import Testing
         #expect(values == ["SubProperty=ALL", "Start_Date=03/01/2026", "End_Date=03/05/2026", "ShowUnitDesignations=Yes"])
         let expirations = ReportDefinition(name: "Lease Expiration", parser: "lease_expiration", reportID: 3838, reportKey: "K", formatCode: "3")
         #expect(RealPageReportParameters.parameters(for: expirations, asOf: date).map(\.value) == ["03/2026", "02/2027"])
+    }
+}
+
+/// A 500 is retried unless its fault says the request itself is wrong; the fault is read from the head of the file the
+/// body was saved to (SOAP bodies go to the staging file, never into memory).
+@Suite struct SOAPRetryTests {
+    @Test(arguments: [("yardi_soap_fault.xml", true), ("rpx_inv_param_fault.xml", true),
+                      ("rpx_action_not_supported_fault.xml", true), ("rpx_not_authorized_fault.xml", true),
+                      ("yardi_get_unit_information.xml", false)])
+    func aClientFaultIsNotRetried(fixture: String, isClientFault: Bool) throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/soap")
+        let path = fixtures.appendingPathComponent(fixture).path
+        #expect(SOAPTransport.isClientFault(SOAPResponse.head(ofFile: path, count: 2048)) == isClientFault, "\(fixture)")
     }
 }

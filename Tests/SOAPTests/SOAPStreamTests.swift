@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import XMLKit
 @testable import SOAP
@@ -32,6 +33,46 @@ import XMLKit
                                         ("yardi_get_resident_lease_charges.xml", "GetResidentLeaseCharges_Login", "ResidentTransactions"),
                                         ("rpx_unitlist.xml", "unitlist", "UnitList")] {
             try SOAPResponse.check(bytes: try soapFixture(file), operation: operation, expectedRoot: root)
+        }
+    }
+
+    /// What fetch does: the body is saved first and checked from the file. Every fixture, good or bad, as a 200 and as a
+    /// 500, must get the very same verdict from the file as from its bytes (excerpts included).
+    @Test func aSavedBodyGetsTheVerdictItsBytesGet() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("soap-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func verdict(_ check: () throws -> Void) -> String {
+            do { try check(); return "accepted" } catch { return "\(error)" }
+        }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/soap")
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted()
+        var accepted = 0
+        for name in names {
+            let bytes = try soapFixture(name)
+            let path = directory.appendingPathComponent(name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            for (operation, root) in [("GetUnitInformation", "UnitInformation"), ("unitlist", "UnitList"),
+                                      ("GetResidentTransactions_Login", "ResidentTransactions")] {
+                for status in [200, 500] {
+                    let fromBytes = verdict { try SOAPResponse.check(bytes: bytes, status: status, operation: operation, expectedRoot: root) }
+                    let fromFile = verdict { try SOAPResponse.check(path: path, status: status, operation: operation, expectedRoot: root) }
+                    #expect(fromFile == fromBytes, "\(name) as \(operation), HTTP \(status)")
+                    if fromFile == "accepted" { accepted += 1 }
+                }
+            }
+        }
+        #expect(accepted == 3, "one good fixture per operation asked")
+        let empty = directory.appendingPathComponent("empty.xml").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for path in [empty, directory.appendingPathComponent("missing.xml").path] {
+            do {
+                try SOAPResponse.check(path: path, operation: "unitlist", expectedRoot: "UnitList")
+                Issue.record("\(path) was accepted")
+            } catch let error as SOAPError {
+                guard case .notXML = error.kind else { Issue.record("\(path): \(error)"); continue }
+            }
         }
     }
 }

@@ -40,11 +40,26 @@ private struct Stop: Error {}
     @Test(arguments: fixtures) func streamedElementsMatchTheDOM(file: String) throws {
         let bytes = try fixture(file)
         guard let root = try XMLDocument(bytes: bytes).root else { Issue.record("no root"); return }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/soap/\(file)").path
         for name in allNames(root).sorted() {
-            var streamed: [String] = []
+            var streamed: [String] = [], fromFile: [String] = []
             try XMLStreamReader(bytes: bytes).forEachElement(named: [name]) { streamed.append(describe($0)) }
+            try XMLStreamReader(path: path).forEachElement(named: [name]) { fromFile.append(describe($0)) }
             #expect(streamed == outermost(name, in: root).map(describe), "\(file): \(name)")
+            #expect(fromFile == streamed, "\(file) read from its file: \(name)")
         }
+    }
+
+    @Test func aFileThatCannotBeReadIsAnError() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).xml").path
+        #expect(throws: XMLError(message: "\(missing): cannot open: No such file or directory")) {
+            try XMLStreamReader(path: missing)
+        }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).xml").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: XMLError(message: "Document is empty", line: 1)) { try XMLStreamReader(path: empty) }
     }
 
     @Test func internalEntitiesAndCDATAReadAsInTheDOM() throws {
