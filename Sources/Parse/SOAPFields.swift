@@ -102,4 +102,11 @@ extension SOAPResponse {
     static func rpx(_ bytes: [UInt8], _ operation: RPXOperation) throws -> SOAPResponse {
         try SOAPResponse(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot)
     }
+
+    /// Checks an RPX response for `operation` while streaming the `records` elements of its payload to `body`.
+    static func rpxStream(_ bytes: [UInt8], _ operation: RPXOperation, records: Set<String>,
+                          _ body: (XMLElement) throws -> Void) throws {
+        try SOAPResponse.stream(bytes: bytes, operation: operation.name, expectedRoot: operation.payloadRoot,
+                                records: records, body)
+    }
 }

@@ -45,16 +45,40 @@ public struct RPXArtifactLoader {
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     public func load(path: String, operation: RPXOperation, property: Property, asOf: LocalDate,
                      expectedSHA256: String? = nil) throws -> RPXLoadOutcome {
-        let loaded = try SOAPSnapshot.load(
-            into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
-            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes in
-            try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
+        let loaded: SOAPSnapshot.Loaded
+        if operation == .getresidentledger {
+            // The ledger is the one large RPX response: streamed, each transaction inserted as it is read.
+            loaded = try SOAPSnapshot.load(
+                into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
+                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes, emit in
+                try GetResidentLedger.decode(bytes) { try emit(Self.ledgerRow($0)) }
+            }
+        } else {
+            loaded = try SOAPSnapshot.load(
+                into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
+                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes in
+                try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
+            }
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                               rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
     }
 
     // MARK: - Records -> raw columns
+
+    /// One getresidentledger transaction as realpage_ledger's columns.
+    static func ledgerRow(_ r: RPXLedgerTransaction) -> [(String, SQLValue)] {
+        let money = SOAPSnapshot.money, date = SOAPSnapshot.date
+        return [
+            ("source_row", .integer(Int64(r.sourceIndex))), ("resh_id", .text(r.reshID)), ("unit_id", SQLValue(r.unitID)),
+            ("unit_number", SQLValue(r.unitNumber)), ("household_balance", money(r.householdBalance)),
+            ("household_prepaid", money(r.householdPrepaid)), ("transaction_id", .text(r.transactionID)),
+            ("transaction_type", .text(r.transactionType)), ("transaction_date", date(r.transactionDate)),
+            ("post_month", SQLValue(r.postMonth)), ("transaction_code", SQLValue(r.transactionCode)),
+            ("description", SQLValue(r.description)), ("lease_id", SQLValue(r.leaseID)), ("amount", money(r.amount)),
+            ("amount_paid", money(r.amountPaid)), ("open_amount", money(r.openAmount)), ("reference", SQLValue(r.reference)),
+        ]
+    }
 
     static func rows(operation: RPXOperation, bytes: [UInt8], siteID: String) throws -> [[(String, SQLValue)]] {
         let money = SOAPSnapshot.money, flag = SOAPSnapshot.flag, date = SOAPSnapshot.date
@@ -133,16 +157,7 @@ public struct RPXArtifactLoader {
                 ("end_date", date(r.endDate)),
             ] }
         case .getresidentledger:
-            return try GetResidentLedger.decode(bytes).map { r in [
-                index(r.sourceIndex), ("resh_id", .text(r.reshID)), ("unit_id", SQLValue(r.unitID)),
-                ("unit_number", SQLValue(r.unitNumber)), ("household_balance", money(r.householdBalance)),
-                ("household_prepaid", money(r.householdPrepaid)), ("transaction_id", .text(r.transactionID)),
-                ("transaction_type", .text(r.transactionType)), ("transaction_date", date(r.transactionDate)),
-                ("post_month", SQLValue(r.postMonth)), ("transaction_code", SQLValue(r.transactionCode)),
-                ("description", SQLValue(r.description)), ("lease_id", SQLValue(r.leaseID)), ("amount", money(r.amount)),
-                ("amount_paid", money(r.amountPaid)), ("open_amount", money(r.openAmount)),
-                ("reference", SQLValue(r.reference)),
-            ] }
+            return try GetResidentLedger.decode(bytes).map(ledgerRow)
         case .getscheduledcharges:
             return try GetScheduledCharges.decode(bytes).map { r in [
                 index(r.sourceIndex), ("resh_id", SQLValue(r.reshID)), ("lease_id", .text(r.leaseID)),

@@ -1,5 +1,6 @@
 import OwnerDashCore
 import SOAP
+import XMLKit
 
 /// One `Transaction` of getresidentledger, with its household (`Resident`) fields: a posted charge or a payment.
 public struct RPXLedgerTransaction: Sendable, Equatable {
@@ -37,17 +38,26 @@ public enum GetResidentLedger {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its transactions in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXLedgerTransaction] {
-        let response = try SOAPResponse.rpx(bytes, operation)
         var transactions: [RPXLedgerTransaction] = []
-        for (householdOffset, household) in response.payload.descendants(named: "Resident").enumerated() {
-            let h = SOAPFields(household, operation: operation.name, record: "Resident \(householdOffset + 1)")
+        try decode(bytes) { transactions.append($0) }
+        return transactions
+    }
+
+    /// Streams the response one `Resident` (household) at a time (24 months of a property's ledger run to tens of MB,
+    /// and a tree of them to several times that), handing each transaction to `each` as it is read. Throws a
+    /// `SOAPError` for every error shape, possibly after transactions were handed out.
+    public static func decode(_ bytes: [UInt8], each: (RPXLedgerTransaction) throws -> Void) throws {
+        var count = 0, householdOffset = 0
+        try SOAPResponse.rpxStream(bytes, operation, records: ["Resident"]) { household in
+            householdOffset += 1
+            let h = SOAPFields(household, operation: operation.name, record: "Resident \(householdOffset)")
             let reshID = try h.required("ReshID")
             let unitID = h.text("UnitID"), unitNumber = h.text("UnitNumber")
             let balance = try h.money("Balance"), prepaid = try h.money("Prepaid")
             for element in household.descendants(named: "Transaction") {
-                let index = transactions.count + 1
+                let index = count + 1
                 let f = SOAPFields(element, operation: operation.name, record: "Resident \(reshID) Transaction \(index)")
-                transactions.append(RPXLedgerTransaction(
+                try each(RPXLedgerTransaction(
                     sourceIndex: index, reshID: reshID, unitID: unitID, unitNumber: unitNumber, householdBalance: balance,
                     householdPrepaid: prepaid, transactionID: try f.required("TransactionID"),
                     transactionType: try f.required("TransactionType"), transactionDate: try f.date("TransactionDate"),
@@ -55,8 +65,8 @@ public enum GetResidentLedger {
                     description: f.text("Description"), leaseID: f.text("LeaseID"), amount: try f.requiredMoney("Amount"),
                     amountPaid: try f.money("AmountPaid"), openAmount: try f.money("OpenAmount"),
                     reference: f.text("Reference")))
+                count = index
             }
         }
-        return transactions
     }
 }

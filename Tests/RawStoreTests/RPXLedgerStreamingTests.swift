@@ -1,0 +1,97 @@
+import Foundation
+import OwnerDashCore
+import SOAP
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+/// Writes a getresidentledger response of `households` households with `perHousehold` charges each, a household at a
+/// time (the test must not itself hold the document while it measures).
+private func writeRPXLedger(to path: String, households: Int, perHousehold: Int) throws -> Int {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+        throw ReportLoadError("cannot create \(path)")
+    }
+    defer { try? file.close() }
+    var size = 0
+    func write(_ text: String) throws {
+        try file.write(contentsOf: Data(text.utf8))
+        size += text.utf8.count
+    }
+    try write("""
+        <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><getresidentledgerResponse \
+        xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns="">
+        """)
+    for household in 0..<households {
+        var text = "<Resident><ReshID>\(9_000_000 + household)</ReshID><UnitNumber>\(1000 + household % 400)</UnitNumber>"
+            + "<Balance>0.00</Balance><Prepaid>0.00</Prepaid><Transactions>"
+        for charge in 0..<perHousehold {
+            text += "<Transaction><TransactionID>\(household * perHousehold + charge)</TransactionID>"
+                + "<TransactionType>Charge</TransactionType><TransactionDate>10/01/2026</TransactionDate>"
+                + "<PostMonth>102026</PostMonth><TransactionCode>RENT</TransactionCode><LeaseID>L\(household)</LeaseID>"
+                + "<Amount>\(1000 + charge).25</Amount><AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount></Transaction>"
+        }
+        try write(text + "</Transactions></Resident>")
+    }
+    try write("</ResidentLedger></getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>")
+    return size
+}
+
+/// getresidentledger, the one large RPX response, is streamed into realpage_raw.db as Yardi's ledger is: rows go in
+/// as they are decoded, and the artifact is still one transaction.
+@Suite(.serialized) struct RPXLedgerStreamingTests {
+    let nexus = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+    let asOf = LocalDate(year: 2026, month: 11, day: 20)!
+
+    func copy(_ fixture: LoaderFixture, as name: String, edit: (String) -> String = { $0 }) throws -> String {
+        let source = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/soap/rpx_getresidentledger.xml")
+        let path = fixture.directory.appendingPathComponent(name).path
+        try Data(edit(try String(contentsOf: source, encoding: .utf8)).utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aBadValueHalfWayRollsTheWholeLedgerBack() throws {
+        let fixture = try LoaderFixture()
+        let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        _ = try loader.load(path: try copy(fixture, as: "good.xml"), operation: .getresidentledger, property: nexus, asOf: asOf)
+        let database = fixture.store.database
+        let before = try database.query("SELECT * FROM realpage_ledger ORDER BY source_row")
+        #expect(before.count == 22)
+        // The last transaction's amount is bad: 21 rows were already inserted when the decoder meets it.
+        let bad = try copy(fixture, as: "bad.xml") { text in
+            guard let range = text.range(of: "<Amount>", options: .backwards),
+                  let end = text.range(of: "</Amount>", range: range.upperBound..<text.endIndex) else { return text }
+            return text.replacingCharacters(in: range.upperBound..<end.lowerBound, with: "lots")
+        }
+        #expect {
+            try loader.load(path: bad, operation: .getresidentledger, property: nexus, asOf: asOf)
+        } throws: { "\($0)".hasPrefix("getresidentledger for nexus_east: Resident ") && "\($0)".hasSuffix("Transaction 22: Amount: \"lots\" is not an amount") }
+        // A document cut short after some households: not XML, nothing kept.
+        let cut = try copy(fixture, as: "cut.xml") { String($0.prefix($0.count - 300)) }
+        #expect {
+            try loader.load(path: cut, operation: .getresidentledger, property: nexus, asOf: asOf)
+        } throws: { "\($0)".hasPrefix("getresidentledger for nexus_east: the response is not XML:") }
+        #expect(try database.query("SELECT * FROM realpage_ledger ORDER BY source_row") == before)
+        #expect(try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE report_type = 'getresidentledger'") == .integer(1))
+    }
+
+    @Test func aFortyMegabyteLedgerLoadsInFlatMemory() throws {
+        let fixture = try LoaderFixture()
+        let path = fixture.directory.appendingPathComponent("getresidentledger.xml").path
+        let size = try writeRPXLedger(to: path, households: 10_000, perHousehold: 12)
+        #expect(size > 36_000_000)
+        guard resetPeakResident(), let start = peakResidentBytes() else {
+            Issue.record("cannot measure the peak resident set here (/proc/self/clear_refs, VmHWM)")
+            return
+        }
+        let outcome = try RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+            .load(path: path, operation: .getresidentledger, property: nexus, asOf: asOf)
+        let growth = (peakResidentBytes() ?? .max) - start
+        #expect(outcome.rows == 120_000)
+        #expect(try fixture.store.database.query("SELECT count(*), sum(amount) FROM realpage_ledger")
+                == [[.integer(120_000), .real(Double(10_000 * (12 * 1000 + 66)) + 120_000 * 0.25)]])
+        // The response's bytes held once (the loader hashes them and reads them from memory) plus one household's
+        // subtree; the tree of the whole document it was read from before took several times the size. The bound leaves
+        // room for other tests allocating in this process at the same time.
+        #expect(growth < 128 << 20, "peak resident set grew by \(growth >> 20) MiB for a \(size >> 20) MiB response")
+    }
+}
