@@ -6,34 +6,26 @@ import Testing
 @testable import RawStore
 
 /// Writes a getresidentledger response of `households` households with `perHousehold` charges each, a household at a
-/// time (the test must not itself hold the document while it measures).
+/// time (the test must not itself hold the document while it measures); its size in bytes.
 private func writeRPXLedger(to path: String, households: Int, perHousehold: Int) throws -> Int {
-    guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-        throw ReportLoadError("cannot create \(path)")
-    }
-    defer { try? file.close() }
-    var size = 0
-    func write(_ text: String) throws {
-        try file.write(contentsOf: Data(text.utf8))
-        size += text.utf8.count
-    }
-    try write("""
-        <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><getresidentledgerResponse \
-        xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns="">
-        """)
-    for household in 0..<households {
-        var text = "<Resident><ReshID>\(9_000_000 + household)</ReshID><UnitNumber>\(1000 + household % 400)</UnitNumber>"
-            + "<Balance>0.00</Balance><Prepaid>0.00</Prepaid><Transactions>"
-        for charge in 0..<perHousehold {
-            text += "<Transaction><TransactionID>\(household * perHousehold + charge)</TransactionID>"
-                + "<TransactionType>Charge</TransactionType><TransactionDate>10/01/2026</TransactionDate>"
-                + "<PostMonth>102026</PostMonth><TransactionCode>RENT</TransactionCode><LeaseID>L\(household)</LeaseID>"
-                + "<Amount>\(1000 + charge).25</Amount><AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount></Transaction>"
+    try writeDocument(to: path) { write in
+        try write("""
+            <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><getresidentledgerResponse \
+            xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns="">
+            """)
+        for household in 0..<households {
+            var text = "<Resident><ReshID>\(9_000_000 + household)</ReshID><UnitNumber>\(1000 + household % 400)</UnitNumber>"
+                + "<Balance>0.00</Balance><Prepaid>0.00</Prepaid><Transactions>"
+            for charge in 0..<perHousehold {
+                text += "<Transaction><TransactionID>\(household * perHousehold + charge)</TransactionID>"
+                    + "<TransactionType>Charge</TransactionType><TransactionDate>10/01/2026</TransactionDate>"
+                    + "<PostMonth>102026</PostMonth><TransactionCode>RENT</TransactionCode><LeaseID>L\(household)</LeaseID>"
+                    + "<Amount>\(1000 + charge).25</Amount><AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount></Transaction>"
+            }
+            try write(text + "</Transactions></Resident>")
         }
-        try write(text + "</Transactions></Resident>")
+        try write("</ResidentLedger></getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>")
     }
-    try write("</ResidentLedger></getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>")
-    return size
 }
 
 /// getresidentledger, the one large RPX response, is streamed into realpage_raw.db as Yardi's ledger is: rows go in
@@ -42,22 +34,15 @@ private func writeRPXLedger(to path: String, households: Int, perHousehold: Int)
     let nexus = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
     let asOf = LocalDate(year: 2026, month: 11, day: 20)!
 
-    func copy(_ fixture: LoaderFixture, as name: String, edit: (String) -> String = { $0 }) throws -> String {
-        let source = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/soap/rpx_getresidentledger.xml")
-        let path = fixture.directory.appendingPathComponent(name).path
-        try Data(edit(try String(contentsOf: source, encoding: .utf8)).utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test func aBadValueHalfWayRollsTheWholeLedgerBack() throws {
         let fixture = try LoaderFixture()
         let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
-        _ = try loader.load(path: try copy(fixture, as: "good.xml"), operation: .getresidentledger, property: nexus, asOf: asOf)
+        _ = try loader.load(path: try fixture.soapCopy("rpx_getresidentledger.xml", as: "good.xml"), operation: .getresidentledger, property: nexus, asOf: asOf)
         let database = fixture.store.database
         let before = try database.query("SELECT * FROM realpage_ledger ORDER BY source_row")
         #expect(before.count == 22)
         // The last transaction's amount is bad: 21 rows were already inserted when the decoder meets it.
-        let bad = try copy(fixture, as: "bad.xml") { text in
+        let bad = try fixture.soapCopy("rpx_getresidentledger.xml", as: "bad.xml") { text in
             guard let range = text.range(of: "<Amount>", options: .backwards),
                   let end = text.range(of: "</Amount>", range: range.upperBound..<text.endIndex) else { return text }
             return text.replacingCharacters(in: range.upperBound..<end.lowerBound, with: "lots")
@@ -66,7 +51,7 @@ private func writeRPXLedger(to path: String, households: Int, perHousehold: Int)
             try loader.load(path: bad, operation: .getresidentledger, property: nexus, asOf: asOf)
         } throws: { "\($0)".hasPrefix("getresidentledger for nexus_east: Resident ") && "\($0)".hasSuffix("Transaction 22: Amount: \"lots\" is not an amount") }
         // A document cut short after some households: not XML, nothing kept.
-        let cut = try copy(fixture, as: "cut.xml") { String($0.prefix($0.count - 300)) }
+        let cut = try fixture.soapCopy("rpx_getresidentledger.xml", as: "cut.xml") { String($0.prefix($0.count - 300)) }
         #expect {
             try loader.load(path: cut, operation: .getresidentledger, property: nexus, asOf: asOf)
         } throws: { "\($0)".hasPrefix("getresidentledger for nexus_east: the response is not XML:") }

@@ -9,13 +9,6 @@ import Testing
     let nexus = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
     let asOf = LocalDate(year: 2026, month: 11, day: 20)!
 
-    func copy(_ fixture: LoaderFixture, _ name: String, edit: (String) -> String = { $0 }) throws -> String {
-        let source = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/soap/\(name)")
-        let path = fixture.directory.appendingPathComponent(name).path
-        try Data(edit(try String(contentsOf: source, encoding: .utf8)).utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test func rpxResponsesLoadBesideTheReportsAndOnlyOnce() throws {
         let fixture = try LoaderFixture()
         #expect(try fixture.store.database.userVersion() == RealPageRawSchema.migrations.last?.version)
@@ -27,7 +20,7 @@ import Testing
             (.getresidentledger, "rpx_getresidentledger.xml", 22), (.getscheduledcharges, "rpx_getscheduledcharges.xml", 4),
         ]
         for (operation, name, rows) in files {
-            let outcome = try loader.load(path: try copy(fixture, name), operation: operation, property: nexus, asOf: asOf)
+            let outcome = try loader.load(path: try fixture.soapCopy(name), operation: operation, property: nexus, asOf: asOf)
             #expect(outcome.rows == rows && !outcome.alreadyLoaded, "\(operation)")
         }
         let database = fixture.store.database
@@ -43,7 +36,7 @@ import Testing
             """) == [[.text("Charge"), .text("2026-11"), .text("RENT"), .real(2210), .real(1201.72), .real(1008.28), .real(1184.28)],
                        [.text("Payment"), .text("2026-11"), .text("PAYMENT"), .real(-1201.72), .real(0), .real(0), .real(1184.28)]])
         #expect(try database.scalar("SELECT sum(amount) FROM realpage_scheduled_charges WHERE lease_id = '9400003'") == .real(2411))
-        let again = try loader.load(path: try copy(fixture, "rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
+        let again = try loader.load(path: try fixture.soapCopy("rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
         #expect(again.alreadyLoaded && again.rows == 3)
         #expect(try fixture.count("realpage_units") == 3)
         #expect(try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE report_type = 'unitlist'") == .integer(1))
@@ -52,9 +45,9 @@ import Testing
     @Test func residentsKeepTheirEmailAndPhoneAndBlankIsNull() throws {
         let fixture = try LoaderFixture()
         let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
-        _ = try loader.load(path: try copy(fixture, "rpx_getresidentlistinfo_phones.xml"), operation: .getresidentlistinfo,
+        _ = try loader.load(path: try fixture.soapCopy("rpx_getresidentlistinfo_phones.xml"), operation: .getresidentlistinfo,
                             property: nexus, asOf: asOf)
-        _ = try loader.load(path: try copy(fixture, "rpx_getresidentlistinfo.xml"), operation: .getresidentlistinfo,
+        _ = try loader.load(path: try fixture.soapCopy("rpx_getresidentlistinfo.xml"), operation: .getresidentlistinfo,
                             property: nexus, asOf: LocalDate(year: 2026, month: 11, day: 21)!)
         #expect(try fixture.store.database.query("""
             SELECT resident_member_id, email, phone FROM realpage_residents
@@ -90,20 +83,20 @@ import Testing
         let fixture = try LoaderFixture()
         let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
         let kalaco = Property(key: "kalaco", name: "Kalaco", pms: .realpage, siteID: "5339721")
-        _ = try loader.load(path: try copy(fixture, "rpx_getsitelist.xml"), operation: .getsitelist, property: kalaco, asOf: asOf)
+        _ = try loader.load(path: try fixture.soapCopy("rpx_getsitelist.xml"), operation: .getsitelist, property: kalaco, asOf: asOf)
         #expect(try fixture.store.database.query("SELECT site_id, sys_date, ar_accounting_period FROM realpage_sites")
                 == [[.text("5339721"), .text("2026-11-20"), .text("2026-11")]])
         #expect {
-            try loader.load(path: try copy(fixture, "rpx_getsitelist.xml"), operation: .getsitelist, property: nexus, asOf: asOf)
+            try loader.load(path: try fixture.soapCopy("rpx_getsitelist.xml"), operation: .getsitelist, property: nexus, asOf: asOf)
         } throws: { "\($0)" == "getsitelist for nexus_east: site 5472172 is not among the 2 sites the license key reaches" }
     }
 
     @Test func aBadValueRollsTheArtifactBack() throws {
         let fixture = try LoaderFixture()
         let loader = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
-        _ = try loader.load(path: try copy(fixture, "rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
+        _ = try loader.load(path: try fixture.soapCopy("rpx_unitlist.xml"), operation: .unitlist, property: nexus, asOf: asOf)
         let before = try fixture.store.database.query("SELECT * FROM realpage_units ORDER BY id")
-        let bad = try copy(fixture, "rpx_unitlist.xml") { $0.replacingOccurrences(of: "<Vacant>T</Vacant>", with: "<Vacant>maybe</Vacant>") }
+        let bad = try fixture.soapCopy("rpx_unitlist.xml") { $0.replacingOccurrences(of: "<Vacant>T</Vacant>", with: "<Vacant>maybe</Vacant>") }
         #expect {
             try loader.load(path: bad, operation: .unitlist, property: nexus, asOf: asOf)
         } throws: { "\($0)".contains("unitlist for nexus_east: Unit 3: Vacant: \"maybe\" is not a flag") }

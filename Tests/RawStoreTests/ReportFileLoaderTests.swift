@@ -25,6 +25,14 @@ final class LoaderFixture {
         Self.repository.appendingPathComponent("Tests/Fixtures/reports/\(name)").path
     }
 
+    /// Tests/Fixtures/soap/`fixture`, edited by `edit`, written into the fixture's directory as `name`; its path.
+    func soapCopy(_ fixture: String, as name: String? = nil, edit: (String) -> String = { $0 }) throws -> String {
+        let source = Self.repository.appendingPathComponent("Tests/Fixtures/soap/\(fixture)")
+        let path = directory.appendingPathComponent(name ?? fixture).path
+        try Data(edit(try String(contentsOf: source, encoding: .utf8)).utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     func loader(run: String = "run-1") -> ReportFileLoader {
         ReportFileLoader(store: store, configuration: configuration, runID: RunID(run))
     }

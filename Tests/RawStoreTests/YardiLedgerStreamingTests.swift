@@ -24,29 +24,35 @@ func resetPeakResident() -> Bool {
 /// Writes a GetResidentTransactions_Login response of `customers` households with `perCustomer` charges each,
 /// a household at a time (the test must not itself hold the document while it measures).
 private func writeLedger(to path: String, customers: Int, perCustomer: Int) throws -> Int {
+    try writeDocument(to: path) { write in
+        try write("""
+            <?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">\
+            <soap:Body><GetResidentTransactions_LoginResponse xmlns="http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentTransactions20">\
+            <GetResidentTransactions_LoginResult><ResidentTransactions xmlns="http://yardi.com/ResidentTransactions20"><Property>
+            """)
+        for customer in 0..<customers {
+            var text = "<RT_Customer><CustomerID>t\(customer)</CustomerID><RT_Unit><UnitID>\(1000 + customer % 400)</UnitID></RT_Unit><RTServiceTransactions>"
+            for charge in 0..<perCustomer {
+                text += "<Transactions><Charge><Detail><TransactionID>\(customer * perCustomer + charge)</TransactionID><ChargeCode>rent</ChargeCode>"
+                    + "<Amount>\(1000 + charge).25</Amount><BalanceDue>0.00</BalanceDue></Detail></Charge></Transactions>"
+            }
+            try write(text + "</RTServiceTransactions></RT_Customer>")
+        }
+        try write("</Property></ResidentTransactions></GetResidentTransactions_LoginResult></GetResidentTransactions_LoginResponse></soap:Body></soap:Envelope>")
+    }
+}
+
+/// Writes a document to `path` piece by piece as `body` hands the pieces to `write`; the bytes written.
+func writeDocument(to path: String, _ body: (_ write: (String) throws -> Void) throws -> Void) throws -> Int {
     guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
         throw ReportLoadError("cannot create \(path)")
     }
     defer { try? file.close() }
     var size = 0
-    func write(_ text: String) throws {
+    try body { text in
         try file.write(contentsOf: Data(text.utf8))
         size += text.utf8.count
     }
-    try write("""
-        <?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">\
-        <soap:Body><GetResidentTransactions_LoginResponse xmlns="http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentTransactions20">\
-        <GetResidentTransactions_LoginResult><ResidentTransactions xmlns="http://yardi.com/ResidentTransactions20"><Property>
-        """)
-    for customer in 0..<customers {
-        var text = "<RT_Customer><CustomerID>t\(customer)</CustomerID><RT_Unit><UnitID>\(1000 + customer % 400)</UnitID></RT_Unit><RTServiceTransactions>"
-        for charge in 0..<perCustomer {
-            text += "<Transactions><Charge><Detail><TransactionID>\(customer * perCustomer + charge)</TransactionID><ChargeCode>rent</ChargeCode>"
-                + "<Amount>\(1000 + charge).25</Amount><BalanceDue>0.00</BalanceDue></Detail></Charge></Transactions>"
-        }
-        try write(text + "</RTServiceTransactions></RT_Customer>")
-    }
-    try write("</Property></ResidentTransactions></GetResidentTransactions_LoginResult></GetResidentTransactions_LoginResponse></soap:Body></soap:Envelope>")
     return size
 }
 
