@@ -110,6 +110,13 @@ import Testing
         #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",current,1440.5,0,\n"))
         #expect(trackerDump.stdout.contains("== Open charges and payments =="))
         #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",owed,2026-11-01,2026-11,water,40.5\n"))
+        // html: the same tables as one printable, self-contained page.
+        let trackerHTML = try OwnerDash.run(["report", "rental-tracker", "--format", "html", "--min-months-behind", "0",
+                                             "--as-of", "2026-11-20", "--data-dir", data.path])
+        #expect(trackerHTML.status == 0)
+        #expect(trackerHTML.stdout.hasPrefix("<!DOCTYPE html>") && trackerHTML.stdout.contains("<title>Rental tracker</title>"))
+        #expect(trackerHTML.stdout.contains("@media print") && !trackerHTML.stdout.contains("<script") && !trackerHTML.stdout.contains("href=\"http"))
+        #expect(trackerHTML.stdout.contains("Lee, Ann") && trackerHTML.stdout.contains("1,440.50"))
         let noOut = try OwnerDash.run(["report", "rental-tracker", "--format", "xlsx", "--data-dir", data.path])
         #expect(noOut.status == 1)
         #expect(noOut.stderr == "error: ownerdash report rental-tracker: --format xlsx needs --out FILE (a workbook is never written to the terminal)\n")

@@ -15,7 +15,7 @@ struct RentalTrackerReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "judge 'past due' on this date (default: each property's date)"),
-        .option("--format", "table|json|csv|xlsx", help: "output format (default table); xlsx a workbook (needs --out)"),
+        LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -23,8 +23,8 @@ struct RentalTrackerReportCommand: Command {
         balance is every charge less every payment of the household. Three tables: the residents (with the total
         balance), what they owe (each charge with something left: due date, period, code, amount) and what they paid
         since their first missing month (date, reference, amount, period, unit). A property without a tenant ledger
-        is named on stderr, never shown as zeros. xlsx (with --out FILE) is a workbook of two sheets: the
-        residents, and their open charges and payments.
+        is named on stderr, never shown as zeros. html is the three tables as one printable page; xlsx (with --out
+        FILE) is a workbook of two sheets: the residents, and their open charges and payments.
         """
 
     let global: GlobalOptions
@@ -33,8 +33,8 @@ struct RentalTrackerReportCommand: Command {
     let sort: RentalTracker.Sort
     let properties: [String]
     let asOf: LocalDate?
-    /// nil: the workbook.
-    let format: OutputFormat?
+    /// One of LedgerReportOptions.allFormats.
+    let format: String
     let out: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -56,10 +56,10 @@ struct RentalTrackerReportCommand: Command {
             throw UsageError("\(command): --sort \"\(sortText)\" must be balance, name or unit")
         }
         self.sort = sort
-        let options = try LedgerReportOptions(parsed, command: command, formats: OutputFormat.allCases.map(\.rawValue) + [LedgerReportOptions.workbook])
+        let options = try LedgerReportOptions(parsed, command: command)
         properties = options.properties
         asOf = options.asOf
-        format = OutputFormat(rawValue: options.formatName)
+        format = options.formatName
         out = options.out
     }
 
@@ -75,14 +75,14 @@ struct RentalTrackerReportCommand: Command {
             .init("min_months_behind", .integer(minMonthsBehind)), .init("sort", .text(sort.rawValue)),
         ])
         for warning in result.warnings { log.warning(nil, "ownerdash report rental-tracker: \(warning)") }
-        guard let format else {
+        if format == LedgerReportOptions.workbook {
             guard let out else { return .usage }   // LedgerReportOptions refuses xlsx without --out
             try session.writeWorkbook(to: out) {
                 try RentalTrackerWorkbook.write(tracker, result: result, generatedAt: DashboardCommand.timestamp(Date()), to: $0)
             }
             return .success
         }
-        try session.write(MetricOutput.render(result, as: format), to: out)
+        try session.write(result, format: format, title: "Rental tracker", to: out)
         return .success
     }
 }
