@@ -7,25 +7,55 @@ import SQLiteKit
 /// (money with two decimals), unknown values null. One row per line, so the output diffs well.
 enum JSONFormat {
     static func render(_ result: MetricResult) -> String {
-        var members: [(String, String)] = [
-            ("metric", string(result.metric)),
-            ("parameters", "{" + result.parameters.map { string($0.name) + ": " + parameter($0.value) }.joined(separator: ", ") + "}"),
-        ]
+        // Appended into one string as it goes: a report of tens of thousands of cells is otherwise a string per
+        // cell, per row and per table, joined and copied again at each level.
+        var out = "{\n  \"metric\": "
+        appendString(result.metric, to: &out)
+        out += ",\n  \"parameters\": {"
+        for (index, parameter) in result.parameters.enumerated() {
+            if index > 0 { out += ", " }
+            appendString(parameter.name, to: &out)
+            out += ": " + Self.parameter(parameter.value)
+        }
+        out += "}"
         for (index, table) in result.tables.enumerated() {
-            let rows = table.rows.map { "    " + object($0, table.columns) }
-            members.append((table.name, rows.isEmpty ? "[]" : "[\n" + rows.joined(separator: ",\n") + "\n  ]"))
+            let keys = table.columns.map { string($0.name) + ": " }
+            out += ",\n  "
+            appendString(table.name, to: &out)
+            if table.rows.isEmpty {
+                out += ": []"
+            } else {
+                out += ": [\n"
+                for (number, row) in table.rows.enumerated() {
+                    out += number == 0 ? "    " : ",\n    "
+                    appendObject(row, table.columns, keys: keys, to: &out)
+                }
+                out += "\n  ]"
+            }
             if index == 0 {
-                members.append(("total", table.total.map { object($0, table.columns) } ?? "null"))
+                out += ",\n  \"total\": "
+                if let total = table.total { appendObject(total, table.columns, keys: keys, to: &out) } else { out += "null" }
             } else if let total = table.total {
-                members.append((table.name + "_total", object(total, table.columns)))
+                out += ",\n  "
+                appendString(table.name + "_total", to: &out)
+                out += ": "
+                appendObject(total, table.columns, keys: keys, to: &out)
             }
         }
-        return "{\n" + members.map { "  " + string($0.0) + ": " + $0.1 }.joined(separator: ",\n") + "\n}\n"
+        out += "\n}\n"
+        return out
     }
 
-    static func object(_ row: [SQLValue], _ columns: [MetricResult.Column]) -> String {
-        "{" + zip(columns, row).map { column, value in string(column.name) + ": " + json(value, column.kind) }
-            .joined(separator: ", ") + "}"
+    /// `{"column": value, ...}`; `keys` are the columns' names already quoted, with their `: `.
+    private static func appendObject(_ row: [SQLValue], _ columns: [MetricResult.Column], keys: [String],
+                                     to out: inout String) {
+        out += "{"
+        for (index, (column, value)) in zip(columns, row).enumerated() {
+            if index > 0 { out += ", " }
+            out += keys[index]
+            if case .text(let text) = value { appendString(text, to: &out) } else { out += json(value, column.kind) }
+        }
+        out += "}"
     }
 
     static func json(_ value: SQLValue, _ kind: MetricResult.Kind) -> String {
@@ -50,6 +80,18 @@ enum JSONFormat {
         case .integer(let number): String(number)
         case .bool(let flag): flag ? "true" : "false"
         case .list(let items): "[" + items.map(string).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// Appends `text` as a JSON string literal; text with nothing to escape (nearly all) is appended as it is.
+    static func appendString(_ text: String, to out: inout String) {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        if plain {
+            out += "\""
+            out += text
+            out += "\""
+        } else {
+            out += string(text)
         }
     }
 

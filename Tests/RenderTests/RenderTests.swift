@@ -90,6 +90,42 @@ import Testing
         #expect(firstRow.contains("\"vacancy_cost\": 1234567.50"))
     }
 
+    @Test func jsonIsOneRowPerLineWithEveryStringEscaped() {
+        let expected = #"""
+            {
+              "metric": "occupancy",
+              "parameters": {"properties": ["nexus_east", "b"], "portfolio": true, "as_of": null, "top": 10},
+              "rows": [
+                {"property": "nexus_east", "as_of": "2026-11-20", "units": 1250, "occupancy_pct": 95.35, "vacancy_cost": 1234567.50, "avg_sqft": 698.4},
+                {"property": "b", "as_of": null, "units": 7, "occupancy_pct": null, "vacancy_cost": -12.50, "avg_sqft": 1000}
+              ],
+              "total": {"property": "portfolio", "as_of": null, "units": 1257, "occupancy_pct": 94.8, "vacancy_cost": 1234555.00, "avg_sqft": null},
+              "top_residents": [
+                {"name": "Smith, J \"Jr\"", "balance": 1500.00},
+                {"name": "two\nlines", "balance": 3.00}
+              ]
+            }
+
+            """#
+        #expect(MetricOutput.render(Self.result, as: .json) == expected)
+        let odd = MetricResult(metric: "m\\", parameters: [.init("p\"", .text("tab\there"))], tables: [
+            MetricTable(name: "rows", title: "T", columns: [.init("na\"me", .text)],
+                        rows: [[.text("bell\u{7}del\u{7F}cr\r")], [.text("Zoë → Ñ")]], total: [.text("")]),
+        ])
+        #expect(MetricOutput.render(odd, as: .json) == #"""
+            {
+              "metric": "m\\",
+              "parameters": {"p\"": "tab\there"},
+              "rows": [
+                {"na\"me": "bell\u0007del\u007fcr\r"},
+                {"na\"me": "Zoë → Ñ"}
+              ],
+              "total": {"na\"me": ""}
+            }
+
+            """#)
+    }
+
     @Test func withoutARollUpTheTotalIsNullAndTheTableHasNoSecondRule() throws {
         let single = MetricResult(metric: "exposure", parameters: [], tables: [
             MetricTable(name: "rows", title: "Exposure", columns: [.init("property", .text), .init("exposure_30", .count)],
