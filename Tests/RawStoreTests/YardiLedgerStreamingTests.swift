@@ -6,7 +6,7 @@ import Testing
 @testable import RawStore
 
 /// The peak resident set of this process so far, in bytes (Linux `VmHWM`); nil where /proc is missing.
-func peakResidentBytes() -> Int? {
+private func peakResidentBytes() -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
           let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
@@ -15,7 +15,7 @@ func peakResidentBytes() -> Int? {
 
 /// Resets `VmHWM` to the current resident set, so that a peak reached earlier (by another test, or by making the
 /// input) is not mistaken for headroom. False where the kernel does not allow it.
-func resetPeakResident() -> Bool {
+private func resetPeakResident() -> Bool {
     guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
     defer { try? handle.close() }
     return (try? handle.write(contentsOf: Data("5".utf8))) != nil
