@@ -7,7 +7,7 @@ import Testing
 @testable import RawStore
 
 /// Writes a getresidentledger response of `households` households with `perHousehold` charges each, a household at a
-/// time (the test must not itself hold the document while it measures); its size in bytes.
+/// time; its size in bytes.
 private func writeRPXLedger(to path: String, households: Int, perHousehold: Int) throws -> Int {
     try writeDocument(to: path) { write in
         try write("""
