@@ -25,7 +25,7 @@ final class AuditWorkers: @unchecked Sendable {
     /// How many workers a run of `properties` properties on the database at `path` gets: one per core, at most four,
     /// none when there is only one core or one property, or when the database is in memory (another connection
     /// would not see it): then the run's own connection does the passes.
-    static func count(properties: Int, path: String, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    static func count(properties: Int, path: String, cores: Int) -> Int {
         guard properties > 1, cores > 1, !path.isEmpty, !path.contains(":memory:"), !path.contains("mode=memory") else {
             return 0
         }
@@ -62,17 +62,11 @@ final class AuditWorkers: @unchecked Sendable {
 
     /// Stops the workers after the property each is on and waits until every thread has closed its connection.
     func finish() {
-        stop()
         condition.lock()
-        while running > 0 { condition.wait() }
-        condition.unlock()
-    }
-
-    private func stop() {
-        condition.lock()
+        defer { condition.unlock() }
         stopped = true
         condition.broadcast()
-        condition.unlock()
+        while running > 0 { condition.wait() }
     }
 
     private func work(path: String, first: String, last: String) {

@@ -94,15 +94,11 @@ public enum ChargeAudit {
         try database.withTransaction {
             let started = now()
             var ledger: [(key: String, date: String)] = [], noLedger: [String] = []
-            let propertyInfo = try database.prepare("""
-                SELECT ledger_source, as_of_date, ledger_coverage FROM unified_properties WHERE unified_property_id = :property
-                """)
+            let known = try PartialLedger.sources(database)
             for key in properties {
-                guard let row = try propertyInfo.query([":property": .text(key)]).first else {
-                    throw AuditError("property \"\(key)\" has not been synced")
-                }
+                guard let info = known[key] else { throw AuditError("property \"\(key)\" has not been synced") }
                 // A partial ledger has a schedule but no posted charge: nothing to hold it against, so not audited.
-                if row[0].isNull || row[2].textValue == "partial" { noLedger.append(key) } else { ledger.append((key, row[1].textValue ?? "")) }
+                if info.ledger == nil || info.partial { noLedger.append(key) } else { ledger.append((key, info.asOf ?? "")) }
             }
             let latest = ledger.map(\.date).max().flatMap { LocalDate(iso: $0) }
             guard let date = asOf ?? latest ?? LocalDate(iso: String(started.prefix(10))) else {

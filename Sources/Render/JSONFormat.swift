@@ -83,21 +83,15 @@ enum JSONFormat {
         }
     }
 
-    /// Appends `text` as a JSON string literal; text with nothing to escape (nearly all) is appended as it is.
+    /// Appends `text` as a JSON string literal (RFC 8259 escapes); text with nothing to escape (nearly all) is appended
+    /// as it is, without going through its scalars.
     static func appendString(_ text: String, to out: inout String) {
-        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
-        if plain {
-            out += "\""
+        out += "\""
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) else {
             out += text
             out += "\""
-        } else {
-            out += string(text)
+            return
         }
-    }
-
-    /// A JSON string literal (RFC 8259 escapes).
-    static func string(_ text: String) -> String {
-        var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -111,6 +105,13 @@ enum JSONFormat {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
+    }
+
+    /// A JSON string literal.
+    static func string(_ text: String) -> String {
+        var out = ""
+        appendString(text, to: &out)
+        return out
     }
 }

@@ -49,9 +49,12 @@ public struct SOAPResponse {
                  property: property, records: [], reader: { try XMLStreamReader(path: path) }) { _ in }
     }
 
+    /// How much of a response's start the error checks look at (`Login failed.`, excerpts); the rest is only streamed.
+    public static let headLength = 4096
+
     /// The first bytes of a file (what an error's excerpt quotes); empty when it cannot be read, which the reader then
     /// reports.
-    public static func head(ofFile path: String, count: Int = 4096) -> [UInt8] {
+    public static func head(ofFile path: String, count: Int = headLength) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
@@ -70,7 +73,7 @@ public struct SOAPResponse {
     public static func stream(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String,
                               property: String? = nil, records: Set<String>,
                               _ body: (XMLElement) throws -> Void) throws {
-        try scan(head: Array(bytes.prefix(4096)), status: status, operation: operation, expectedRoot: expectedRoot,
+        try scan(head: Array(bytes.prefix(headLength)), status: status, operation: operation, expectedRoot: expectedRoot,
                  property: property, records: records, reader: { try XMLStreamReader(bytes: bytes) }, body)
     }
 
@@ -243,9 +246,9 @@ public struct SOAPResponse {
         return .fault(code: code, message: message, detail: detail)
     }
 
-    /// `Login failed.` in the first 4096 bytes: Yardi's plain-text refusal.
-    private static func containsLoginFailed(_ bytes: [UInt8]) -> Bool {
-        String(decoding: bytes.prefix(4096), as: UTF8.self).contains("Login failed")
+    /// `Login failed.` in the head (`headLength` bytes): Yardi's plain-text refusal.
+    private static func containsLoginFailed(_ head: [UInt8]) -> Bool {
+        String(decoding: head, as: UTF8.self).contains("Login failed")
     }
 
     /// One line of readable text from a body: tags dropped, whitespace collapsed, at most 160 characters.

@@ -14,7 +14,7 @@ public final class XMLStreamReader {
 
     private let reader: xmlTextReaderPtr
     // The reader pulls its input through `source` and reports errors into `firstError`; both must outlive it.
-    private let source: ByteSource
+    private let source: InputSource
     private let firstError = FirstError()
     private var started = false
     private var skipSubtree = false
@@ -22,17 +22,16 @@ public final class XMLStreamReader {
     /// A reader over `bytes`; nothing is parsed until the first `read()`.
     public convenience init(bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { throw XMLError(message: "Document is empty", line: 1) }
-        try self.init(source: ByteSource(bytes))
+        try self.init(source: InputSource(bytes: bytes))
     }
 
     /// A reader over the file at `path`, read in the pieces libxml2 asks for: memory stays bounded by the subtree being
     /// looked at, however large the file. Throws when the file cannot be opened or is empty.
     public convenience init(path: String) throws {
-        let source = try FileSource(path: path)
-        try self.init(source: source)
+        try self.init(source: InputSource(path: path))
     }
 
-    private init(source: ByteSource) throws {
+    private init(source: InputSource) throws {
         _ = parserReady
         self.source = source
         // No XML_PARSE_NOENT / DTDLOAD / DTDATTR, as in XMLDocument. NODICT keeps short text values out of the
@@ -42,7 +41,7 @@ public final class XMLStreamReader {
         let context = Unmanaged.passUnretained(source).toOpaque()
         guard let reader = xmlReaderForIO({ context, buffer, length in
             guard let context, let buffer, length > 0 else { return -1 }
-            return Unmanaged<ByteSource>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length))
+            return Unmanaged<InputSource>.fromOpaque(context).takeUnretainedValue().read(into: buffer, length: Int(length))
         }, { _ in 0 }, context, nil, nil, Int32(flags)) else {
             throw XMLError(message: "out of memory creating the XML reader")
         }
@@ -173,32 +172,21 @@ public final class XMLStreamReader {
     }
 }
 
-/// The input, handed to libxml2 in the pieces it asks for (no copy of the whole document).
-private class ByteSource {
-    let bytes: [UInt8]
-    var offset = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// Copies up to `length` bytes into `buffer`; the count, 0 at the end, -1 on an error.
-    func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
-        let count = min(length, bytes.count - offset)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { all in
-            guard let base = all.baseAddress else { return }
-            UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
-        }
-        offset += count
-        return Int32(count)
+/// The input, handed to libxml2 in the pieces it asks for: bytes in memory (copied a piece at a time, no copy of the
+/// whole document) or a file (read straight into libxml2's buffer; the descriptor is closed with the reader).
+private final class InputSource {
+    private enum Origin {
+        case bytes([UInt8])
+        case file(descriptor: Int32)
     }
-}
 
-/// A file as the input, read straight into libxml2's buffer; the descriptor is closed with the reader.
-private final class FileSource: ByteSource {
-    private let descriptor: Int32
+    private let origin: Origin
+    private var offset = 0
+
+    init(bytes: [UInt8]) { origin = .bytes(bytes) }
 
     init(path: String) throws {
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw XMLError(message: "\(path): cannot open: \(String(cString: strerror(errno)))")
         }
@@ -207,16 +195,31 @@ private final class FileSource: ByteSource {
             close(descriptor)
             throw XMLError(message: "Document is empty", line: 1)
         }
-        super.init([])
+        origin = .file(descriptor: descriptor)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        if case .file(let descriptor) = origin { close(descriptor) }
+    }
 
-    override func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
-        while true {
-            let count = Glibc.read(descriptor, buffer, length)
-            if count < 0 && errno == EINTR { continue }
-            return Int32(clamping: count)
+    /// Copies up to `length` bytes into `buffer`; the count, 0 at the end, -1 on an error.
+    func read(into buffer: UnsafeMutablePointer<CChar>, length: Int) -> Int32 {
+        switch origin {
+        case .bytes(let bytes):
+            let count = min(length, bytes.count - offset)
+            guard count > 0 else { return 0 }
+            bytes.withUnsafeBytes { all in
+                guard let base = all.baseAddress else { return }
+                UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
+            }
+            offset += count
+            return Int32(count)
+        case .file(let descriptor):
+            while true {
+                let count = Glibc.read(descriptor, buffer, length)
+                if count < 0 && errno == EINTR { continue }
+                return Int32(clamping: count)
+            }
         }
     }
 }
