@@ -67,15 +67,10 @@ private func writeRPXLedger(to path: String, households: Int, perHousehold: Int)
         let fixture = try LoaderFixture()
         let path = fixture.directory.appendingPathComponent("getresidentledger.xml").path
         _ = try writeRPXLedger(to: path, households: 50, perHousehold: 12)
-        let whole = try SOAPSnapshot.readBytes(path)
-        var handedOut = 0
-        try GetResidentLedger.decode(whole) { _ in handedOut += 1 }
-        #expect(handedOut == 600)
-        handedOut = 0
-        #expect(throws: SOAPError.self) {
-            try GetResidentLedger.decode(Array(whole.dropLast(200))) { _ in handedOut += 1 }
-        }
-        #expect(handedOut >= 48 * 12, "\(handedOut) transactions handed out before the cut")
+        let handedOut = try recordsHandedOut(path) { bytes, each in try GetResidentLedger.decode(bytes) { _ in each() } }
+        #expect(handedOut.whole == 600)
+        #expect(handedOut.cutError is SOAPError, "\(String(describing: handedOut.cutError))")
+        #expect(handedOut.beforeCut >= 48 * 12, "\(handedOut.beforeCut) transactions handed out before the cut")
     }
 
     @Test func aLargeLedgerLoadsWhole() throws {

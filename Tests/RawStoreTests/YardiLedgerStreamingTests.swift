@@ -27,6 +27,22 @@ private func writeLedger(to path: String, customers: Int, perCustomer: Int) thro
     }
 }
 
+/// How many records `decode` hands out of the document at `path`; then, of the same document cut 200 bytes short
+/// (its last records and closing tags gone), how many it hands out before it throws, and what it throws (nil: it
+/// did not).
+func recordsHandedOut(_ path: String, decode: ([UInt8], () -> Void) throws -> Void) throws
+    -> (whole: Int, beforeCut: Int, cutError: (any Error)?) {
+    let document = try SOAPSnapshot.readBytes(path)
+    var whole = 0, beforeCut = 0
+    try decode(document) { whole += 1 }
+    do {
+        try decode(Array(document.dropLast(200))) { beforeCut += 1 }
+        return (whole, beforeCut, nil)
+    } catch {
+        return (whole, beforeCut, error)
+    }
+}
+
 /// Writes a document to `path` piece by piece as `body` hands the pieces to `write`; the bytes written.
 func writeDocument(to path: String, _ body: (_ write: (String) throws -> Void) throws -> Void) throws -> Int {
     guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
@@ -102,15 +118,10 @@ func writeDocument(to path: String, _ body: (_ write: (String) throws -> Void) t
         let fixture = try YardiFixture()
         let path = fixture.directory.appendingPathComponent("GetResidentTransactions_Login.xml").path
         _ = try writeLedger(to: path, customers: 50, perCustomer: 12)
-        let whole = try SOAPSnapshot.readBytes(path)
-        var handedOut = 0
-        try GetResidentTransactions.decode(whole) { _ in handedOut += 1 }
-        #expect(handedOut == 600)
-        handedOut = 0
-        #expect(throws: SOAPError.self) {
-            try GetResidentTransactions.decode(Array(whole.dropLast(200))) { _ in handedOut += 1 }
-        }
-        #expect(handedOut >= 48 * 12, "\(handedOut) records handed out before the cut")
+        let handedOut = try recordsHandedOut(path) { bytes, each in try GetResidentTransactions.decode(bytes) { _ in each() } }
+        #expect(handedOut.whole == 600)
+        #expect(handedOut.cutError is SOAPError, "\(String(describing: handedOut.cutError))")
+        #expect(handedOut.beforeCut >= 48 * 12, "\(handedOut.beforeCut) records handed out before the cut")
     }
 
     @Test func aLargeLedgerLoadsWhole() throws {
