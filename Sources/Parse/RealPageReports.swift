@@ -41,60 +41,17 @@ public enum RealPageReports {
                                        + "\(buffer.last?.number ?? 0) rows")
         }
         var driver = Driver(report: report, buffer: buffer, merges: merges, sheetName: sheetName)
-        switch report {
-        case .boxScore: return try driver.run(BoxScoreParser.self, rows: &rows, sink: &sink)
-        case .rentRoll: return try driver.run(RentRollParser.self, rows: &rows, sink: &sink)
-        case .delinquency: return try driver.run(DelinquencyParser.self, rows: &rows, sink: &sink)
-        case .activity: return try driver.run(ActivityParser.self, rows: &rows, sink: &sink)
-        case .monthlySummary: return try driver.run(MonthlySummaryParser.self, rows: &rows, sink: &sink)
-        case .leaseExpiration: return try driver.run(LeaseExpirationParser.self, rows: &rows, sink: &sink)
-        case .incomeStatement: return try driver.run(IncomeStatementParser.self, rows: &rows, sink: &sink)
-        case .makeReady: return try driver.run(MakeReadyParser.self, rows: &rows, sink: &sink)
-        case .closedMakeReady: return try driver.run(ClosedMakeReadyParser.self, rows: &rows, sink: &sink)
-        case .monthlyTransactionSummary:
-            return try driver.run(MonthlyTransactionSummaryParser.self, rows: &rows, sink: &sink)
-        case .renewalDetail: return try driver.run(RenewalDetailParser.self, rows: &rows, sink: &sink)
-        case .projectedOccupancy: return try driver.run(ProjectedOccupancyParser.self, rows: &rows, sink: &sink)
-        case .lostRent: return try driver.run(LostRentSummaryParser.self, rows: &rows, sink: &sink)
-        case .advertisingSource: return try driver.run(AdvertisingSourceParser.self, rows: &rows, sink: &sink)
-        case .moveOutReasons: return try driver.run(MoveOutReasonsParser.self, rows: &rows, sink: &sink)
-        case .leaseDetails: return try driver.run(LeaseDetailsParser.self, rows: &rows, sink: &sink)
-        }
+        return try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
     }
 
-    /// The layouts that tell a report from its header alone, for sheets without a title. A layout as generic as a
-    /// list of units with move-out dates (the move-out list under Reasons for Move Out) or with lease dates (Lease
-    /// Details chosen by unit) would claim other reports' headers: those are recognised by title or `--report`.
+    /// The layouts that tell a report from its header alone, for sheets without a title (the descriptor's
+    /// `detectionLayouts`: some layouts are too generic to prove anything without a title).
     static func detectionLayouts(for type: ReportType) -> [HeaderLayout] {
-        switch type {
-        case .moveOutReasons: return [MoveOutReasonsParser.layouts[0]]
-        case .leaseDetails: return [LeaseDetailsParser.layouts[1]]
-        default: return layouts(for: type)
-        }
+        type.descriptor.detectionLayouts ?? layouts(for: type)
     }
 
-    static func layouts(for type: ReportType) -> [HeaderLayout] {
-        switch type {
-        case .boxScore: return BoxScoreParser.layouts
-        case .rentRoll: return RentRollParser.layouts
-        case .delinquency: return DelinquencyParser.layouts
-        case .activity: return ActivityParser.layouts
-        case .monthlySummary: return MonthlySummaryParser.layouts
-        case .leaseExpiration: return LeaseExpirationParser.layouts
-        case .incomeStatement: return IncomeStatementParser.layouts
-        case .makeReady: return MakeReadyParser.layouts
-        case .closedMakeReady: return ClosedMakeReadyParser.layouts
-        case .monthlyTransactionSummary: return MonthlyTransactionSummaryParser.layouts
-        case .renewalDetail: return RenewalDetailParser.layouts
-        case .projectedOccupancy: return ProjectedOccupancyParser.layouts
-        case .lostRent: return LostRentSummaryParser.layouts
-        case .advertisingSource: return AdvertisingSourceParser.layouts
-        case .moveOutReasons: return MoveOutReasonsParser.layouts
-        case .leaseDetails: return LeaseDetailsParser.layouts
-        }
-    }
+    static func layouts(for type: ReportType) -> [HeaderLayout] { type.descriptor.parser.layouts }
 }
-
 /// Runs one report parser over a sheet: header, title block, then every row streamed to the sink.
 private struct Driver {
     let report: ReportType

@@ -537,4 +537,6 @@ public enum ReportRecord: Sendable, Equatable {
     case advertisingSource(AdvertisingSourceRow)
     case moveOutReasons(MoveOutReasonRow)
     case leaseDetails(LeaseDetailsRow)
+    /// A record of a descriptor-declared table (every report type added since the first sixteen).
+    case row(RawRow)
 }

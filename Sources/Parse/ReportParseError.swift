@@ -48,27 +48,3 @@ public struct ReportParseError: Error, CustomStringConvertible, Equatable, Senda
         }
     }
 }
-
-extension ReportType {
-    /// The report's name as a person says it, for messages.
-    public var displayName: String {
-        switch self {
-        case .boxScore: return "box score"
-        case .rentRoll: return "rent roll"
-        case .delinquency: return "delinquency"
-        case .activity: return "activity"
-        case .monthlySummary: return "monthly activity summary"
-        case .leaseExpiration: return "lease expiration"
-        case .incomeStatement: return "income statement"
-        case .makeReady: return "make ready summary"
-        case .closedMakeReady: return "closed make ready"
-        case .monthlyTransactionSummary: return "monthly transaction summary"
-        case .renewalDetail: return "renewal detail"
-        case .projectedOccupancy: return "projected occupancy"
-        case .lostRent: return "lost rent summary"
-        case .advertisingSource: return "primary advertising source"
-        case .moveOutReasons: return "reasons for move out"
-        case .leaseDetails: return "lease details"
-        }
-    }
-}

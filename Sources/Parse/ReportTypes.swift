@@ -1,55 +1,38 @@
 import OwnerDashCore
 
-/// The RealPage OneSite reports OwnerDash parses; raw values are the `parser` names of report_definitions.json
-/// (the reports the fetch catalogue does not request yet are loaded from files: `ownerdash load FILE`).
-public enum ReportType: String, Sendable, CaseIterable {
-    case boxScore = "box_score"
-    case rentRoll = "rent_roll"
-    case delinquency = "delinquency"
-    case activity = "activity"
-    case monthlySummary = "monthly_summary"
-    case leaseExpiration = "lease_expiration"
-    case incomeStatement = "income_statement"
-    case makeReady = "make_ready_summary"
-    case closedMakeReady = "closed_make_ready"
-    case monthlyTransactionSummary = "monthly_transaction_summary"
-    case renewalDetail = "renewal_detail"
-    case projectedOccupancy = "projected_occupancy"
-    case lostRent = "lost_rent_summary"
-    case advertisingSource = "primary_advertising_source"
-    case moveOutReasons = "move_out_reasons"
-    case leaseDetails = "lease_details"
+/// A RealPage OneSite report type, named as report_definitions.json's `parser` names it (`box_score`, ...).
+///
+/// Each type is declared by its `ReportDescriptor` (raw table, columns, titles, parser) and listed once in
+/// `ReportCatalog.all`; this value is only its name. Reports the fetch catalogue does not request are loaded
+/// from files (`ownerdash load FILE`).
+public struct ReportType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// A type some descriptor declares; nil for any other name.
+    public init?(rawValue: String) {
+        guard ReportCatalog.byName[rawValue] != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// Declares a type's name; only descriptors call this.
+    init(declaring name: String) { rawValue = name }
+
+    /// Every known report type, in catalogue order.
+    public static var allCases: [ReportType] { ReportCatalog.all.map(\.type) }
+
+    /// Everything known about this type.
+    public var descriptor: ReportDescriptor { ReportCatalog.descriptor(for: self) }
 
     /// The raw table of realpage_raw.db this report fills.
-    /// Tables holding the children of this report's records (cleared with its snapshot).
-    public var childTables: [String] {
-        switch self {
-        case .delinquency: ["realpage_delinquency_codes"]
-        case .rentRoll: ["realpage_rent_roll_charges"]
-        default: []
-        }
-    }
+    public var rawTable: String { descriptor.table.name }
 
-    public var rawTable: String {
-        switch self {
-        case .boxScore: return "realpage_box_score"
-        case .rentRoll: return "realpage_rent_roll"
-        case .delinquency: return "realpage_delinquency"
-        case .activity: return "realpage_activity"
-        case .monthlySummary: return "realpage_monthly_summary"
-        case .leaseExpiration: return "realpage_lease_expirations"
-        case .incomeStatement: return "realpage_income_statement"
-        case .makeReady: return "realpage_make_ready"
-        case .closedMakeReady: return "realpage_closed_make_ready"
-        case .monthlyTransactionSummary: return "realpage_monthly_transactions"
-        case .renewalDetail: return "realpage_renewal_detail"
-        case .projectedOccupancy: return "realpage_projected_occupancy"
-        case .lostRent: return "realpage_lost_rent"
-        case .advertisingSource: return "realpage_advertising_source"
-        case .moveOutReasons: return "realpage_move_out_reasons"
-        case .leaseDetails: return "realpage_lease_details"
-        }
-    }
+    /// Tables holding the children of this report's records (cleared with its snapshot).
+    public var childTables: [String] { descriptor.childTables.map(\.name) }
+
+    /// The report's name as a person says it, for messages.
+    public var displayName: String { descriptor.displayName }
+
+    public var description: String { rawValue }
 }
 
 /// What the title block of a report says about itself.

@@ -101,36 +101,11 @@ public struct TitleBlock: Sendable, Equatable {
 
     // MARK: - Line kinds
 
-    /// OneSite report titles (normalized) and the report each names.
-    static let titles: [String: ReportType] = [
-        "boxscore": .boxScore, "boxscorereport": .boxScore,
-        "rentroll": .rentRoll, "rentrolldetail": .rentRoll, "rentrolldetailexcel": .rentRoll,
-        "rentrollwithleasecharges": .rentRoll,
-        "delinquentandprepaid": .delinquency, "delinquentandprepaidreport": .delinquency,
-        "delinquency": .delinquency, "delinquencyreport": .delinquency,
-        "activity": .activity, "activityreport": .activity, "leasingactivitydetail": .activity,
-        "monthlyactivitysummary": .monthlySummary,
-        "leaseexpirationdetail": .leaseExpiration, "leaseexpiration": .leaseExpiration,
-        "leaseexpirations": .leaseExpiration, "leaseexpiration/renewaldetail": .leaseExpiration,
-        "leaseexpirationdetailexcel": .leaseExpiration,
-        "incomestatement": .incomeStatement, "incomestatementworksheet": .incomeStatement,
-        "incomestatementbygl": .incomeStatement,
-        "makereadysummary": .makeReady, "makeready": .makeReady,
-        "closedmakeready": .closedMakeReady, "closedmakereadysummary": .closedMakeReady,
-        "monthlytransactionsummary": .monthlyTransactionSummary,
-        "renewaldetail": .renewalDetail,
-        "projectedoccupancy": .projectedOccupancy,
-        "lostrentsummary": .lostRent, "lostrentsummaryexcel": .lostRent,
-        "primaryadvertisingsource": .advertisingSource, "primaryadvertisingsourceevaluation": .advertisingSource,
-        "reasonsformoveout": .moveOutReasons, "reasonsformoveouts": .moveOutReasons, "moveoutreasons": .moveOutReasons,
-        "leasedetails": .leaseDetails, "leasedetail": .leaseDetails,
-    ]
+    /// OneSite report titles (normalized) and the report each names: the descriptors' titles.
+    static var titles: [String: ReportType] { ReportCatalog.titles }
 
-    /// OneSite report codes printed under the title.
-    static let codes: [String: ReportType] = [
-        "120.080.305": .boxScore, "120.080.106": .delinquency, "mgt-542-001": .monthlySummary,
-        "rpt-001-702": .leaseExpiration, "lea-236-001": .activity, "120.080.131": .incomeStatement,
-    ]
+    /// OneSite report codes printed under the title: the descriptors' codes.
+    static var codes: [String: ReportType] { ReportCatalog.codes }
 
     /// `Fiscal Period 022026`, `Fiscal period: 012026`, `...; Fiscal Period: 022026; ...` -> `2026-02`.
     static func fiscalPeriod(in text: some StringProtocol) -> String? {

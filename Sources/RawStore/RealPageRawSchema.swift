@@ -1,4 +1,5 @@
 import SQLiteKit
+import Parse
 
 /// The schema of realpage_raw.db (DESIGN section 4), as forward-only migrations.
 ///
@@ -26,7 +27,10 @@ public enum RealPageRawSchema {
         """
     }
 
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] = handWritten + descriptorMigrations
+
+    /// The first sixteen report types' tables and the RPX tables, written out.
+    static let handWritten: [Migration] = [
         Migration(version: 1, name: "report tables", sql: """
             CREATE TABLE loaded_artifacts (
                 report_type     TEXT NOT NULL,
@@ -531,4 +535,41 @@ public enum RealPageRawSchema {
             \(naturalKey("realpage_rent_roll_charges"))
             """),
     ]
+
+    // MARK: - Tables declared by report descriptors
+
+    /// One migration per version that report descriptors name: the tables created at that version (their columns
+    /// as declared) and the columns added to older tables. Forward-only like the rest: a descriptor's table or
+    /// column, once released, only ever gains columns, each with the later `since` that adds it.
+    static var descriptorMigrations: [Migration] {
+        let tables = ReportCatalog.all.flatMap { [$0.table] + $0.childTables }.filter { $0.since != nil }
+        var versions = Set(tables.compactMap(\.since))
+        for table in tables { versions.formUnion(table.columns.compactMap(\.since)) }
+        return versions.sorted().map { version in
+            let created = tables.filter { $0.since == version }
+            var sql = created.map(createStatement).joined(separator: "\n")
+            for table in tables where table.since != version {
+                for column in table.columns where column.since == version {
+                    sql += "\nALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.kind.sqlType);"
+                }
+            }
+            let names = created.map(\.name).joined(separator: ", ")
+            return Migration(version: version, name: names.isEmpty ? "report columns" : "report tables: \(names)",
+                             sql: sql)
+        }
+    }
+
+    /// `CREATE TABLE` of a descriptor's table: lineage, then its columns created with it (keys NOT NULL).
+    static func createStatement(_ table: RawTable) -> String {
+        let columns = table.columns.filter { $0.since == nil || $0.since == table.since }.map { column in
+            "    \(column.name) \(column.kind.sqlType)\(column.isKey ? " NOT NULL" : "")"
+        }
+        return """
+            CREATE TABLE \(table.name) (
+            \(lineage)
+            \(columns.joined(separator: ",\n"))
+            ) STRICT;
+            \(naturalKey(table.name))
+            """
+    }
 }

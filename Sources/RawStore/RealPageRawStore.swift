@@ -58,8 +58,7 @@ struct RawReportWriter {
     }
 
     mutating func insert(_ record: ReportRecord) throws {
-        let (report, values) = Self.columns(of: record)
-        let table = Self.table(of: record) ?? report.rawTable
+        let (table, values) = Self.tableAndColumns(of: record)
         let (statement, indices) = try statement(for: table, columns: values.map(\.0))
         statement.reset()
         try statement.bind(.text(lineage.runID), at: indices[0])
@@ -87,6 +86,21 @@ struct RawReportWriter {
         return prepared
     }
 
+    /// The table a record goes to and its raw columns: a descriptor row's own, or a typed record's mapping.
+    static func tableAndColumns(of record: ReportRecord) -> (String, [(String, SQLValue)]) {
+        if case .row(let row) = record { return (row.table.name, columns(of: row)) }
+        let (report, values) = columns(of: record)
+        return (table(of: record) ?? report.rawTable, values)
+    }
+
+    /// A descriptor row's columns in its table's order, after `source_row`.
+    static func columns(of row: RawRow) -> [(String, SQLValue)] {
+        var values: [(String, SQLValue)] = [("source_row", .integer(Int64(row.sourceRow)))]
+        values.reserveCapacity(row.values.count + 1)
+        for (column, value) in zip(row.table.columns, row.values) { values.append((column.name, SQLValue(value))) }
+        return values
+    }
+
     /// The child table a record goes to, nil for a report's own rows (its `rawTable`).
     static func table(of record: ReportRecord) -> String? {
         if case .delinquencyCode = record { return "realpage_delinquency_codes" }
@@ -97,6 +111,8 @@ struct RawReportWriter {
     /// The raw columns of a record, in a fixed order per report: this is the report -> raw table mapping.
     static func columns(of record: ReportRecord) -> (ReportType, [(String, SQLValue)]) {
         switch record {
+        case .row(let row):
+            preconditionFailure("\(row.table.name) rows are mapped by their table's columns, not here")
         case .boxScore(let r):
             return (.boxScore, [
                 ("source_row", .integer(Int64(r.sourceRow))),
@@ -369,6 +385,20 @@ struct RawReportWriter {
                 ("notice_type", SQLValue(r.noticeType)),
                 ("move_out_reason", SQLValue(r.moveOutReason)),
             ])
+        }
+    }
+}
+
+extension SQLValue {
+    /// A descriptor column's value as stored: money as REAL dollars, dates as `YYYY-MM-DD`.
+    init(_ value: RawValue) {
+        switch value {
+        case .null: self = .null
+        case .text(let text): self = .text(text)
+        case .integer(let number): self = .integer(Int64(number))
+        case .number(let number): self = .real(number)
+        case .money(let amount): self = .real(amount.dollars)
+        case .date(let date): self = .text(date.iso)
         }
     }
 }
