@@ -317,8 +317,10 @@ enum HeaderFinder {
                 for column in 0..<width where !taken.contains(column) {
                     let stack = candidates[column]
                     guard level < stack.count, spec.keys.contains(stack[level]) else { continue }
-                    taken.insert(column)
-                    spans[spec.name] = span(of: column, bottomRow: fragments[column].last?.row, merges: merges)
+                    // A header merged across columns owns all of them: none is another column's header.
+                    let owned = span(of: column, bottomRow: fragments[column].last?.row, merges: merges)
+                    taken.formUnion(owned)
+                    spans[spec.name] = owned
                     printed[spec.name] = HeaderText.display(fragments[column][level...].map(\.text)
                         .joined(separator: " "))
                     break

@@ -61,11 +61,21 @@ private struct Driver {
 
     mutating func run<P: OneSiteReportParser>(_: P.Type, rows: inout some SheetRowSource,
                                               sink: inout some ReportSink) throws -> ReportSummary {
-        let (header, layoutIndex, endIndex) = try findHeader(P.layouts)
+        let found: (HeaderMap, Int, Int)
+        do {
+            found = try findHeader(P.layouts)
+        } catch let error as ReportParseError where error.kind != .reportIsError {
+            // A report run for parameters that match nothing prints its title and one line instead of a table.
+            guard let message = EmptyReport.message(in: buffer) else { throw error }
+            let title = TitleBlock(rows: buffer)
+            try sink.begin(metadata(from: title, headerStart: buffer.endIndex))
+            return ReportSummary(metadata: metadata(from: title, headerStart: buffer.endIndex), recordCount: 0,
+                                 warnings: [], notes: ["\(report.displayName): empty report: \"\(message)\""])
+        }
+        let (header, layoutIndex, endIndex) = found
         let headerStart = buffer.firstIndex { $0.number == header.firstRow } ?? endIndex
         let title = TitleBlock(rows: buffer[..<headerStart])
-        let metadata = ReportMetadata(reportType: report, propertyName: title.propertyName, asOf: title.asOf,
-                                      periodStart: title.periodStart)
+        let metadata = metadata(from: title, headerStart: headerStart)
         let context = ParseContext(report: report, sheet: sheetName, metadata: metadata, title: title)
         var parser = try P(layoutIndex: layoutIndex, header: header, context: context)
         let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title,
@@ -102,7 +112,20 @@ private struct Driver {
         for record in records { try sink.emit(record) }
         recordCount += records.count
         try context.checkMoneyGuard(recordCount: recordCount, hasMoneyColumns: P.hasMoneyColumns)
-        return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings)
+        // Headers and totals labels but not one record: the report is empty, which the user should hear of.
+        let notes = recordCount == 0 ? ["\(report.displayName): empty report: no records under its header"] : []
+        return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings, notes: notes)
+    }
+
+    /// The metadata the title block gives, the property from the line above the header where the report puts it.
+    private func metadata(from title: TitleBlock, headerStart: Int) -> ReportMetadata {
+        var propertyName = title.propertyName
+        if propertyName == nil, report.descriptor.propertyAboveHeader {
+            propertyName = buffer[..<headerStart].last { $0.cells.contains { !$0.isBlank } }?
+                .cells.lazy.compactMap(\.text).first
+        }
+        return ReportMetadata(reportType: report, propertyName: propertyName, asOf: title.asOf,
+                              periodStart: title.periodStart)
     }
 
     private func findHeader(_ layouts: [HeaderLayout]) throws -> (HeaderMap, Int, Int) {
@@ -124,5 +147,24 @@ private struct Driver {
         throw ReportParseError(.noHeaderRow, report: report, sheet: sheetName,
                                detail: "no header row found (looked for \(lookedFor.joined(separator: ", "))) "
                                    + "in the first \(buffer.last?.number ?? 0) rows")
+    }
+}
+
+/// The line OneSite prints instead of a table when a report's parameters match nothing.
+enum EmptyReport {
+    /// `No results were returned for the selected parameters.`, `No data found`, ...: the line as printed.
+    static func message(in rows: [SheetRow]) -> String? {
+        for row in rows {
+            for cell in row.cells {
+                guard let text = cell.text else { continue }
+                for line in text.split(whereSeparator: \.isNewline) {
+                    let lower = line.lowercased()
+                    if lower.hasPrefix("no results") || lower.hasPrefix("no data") || lower.hasPrefix("no records") {
+                        return String(line.trimmingWhitespace)
+                    }
+                }
+            }
+        }
+        return nil
     }
 }

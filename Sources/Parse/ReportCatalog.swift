@@ -4,6 +4,11 @@ import OwnerDashCore
 public enum ReportCatalog {
     /// Every descriptor, in the order detection breaks ties (earlier first).
     public static let all: [ReportDescriptor] = legacy + [
+        LeaseSummaryReport.descriptor,
+        LeasingActivitySummaryParser.descriptor,
+        MakeReadyAnalysisReport.descriptor,
+        ManagementFeeSummaryReport.descriptor,
+        ConcessionsReport.descriptor,
     ]
 
     /// Descriptors by type name.
@@ -35,48 +40,51 @@ public enum ReportCatalog {
 
     // MARK: - The first sixteen types: typed records, tables in RealPageRawSchema's numbered migrations
 
+    // Their header layouts also identify them on a sheet without a title (`detectionLayouts: nil`), as they always
+    // have; later types are recognised by their printed title or code only.
+
     static let legacy: [ReportDescriptor] = [
         ReportDescriptor(.boxScore, "box score", titles: ["boxscore", "boxscorereport"], codes: ["120.080.305"],
-                         table: RawTable("realpage_box_score"), parser: BoxScoreParser.self),
+                         table: RawTable("realpage_box_score"), parser: BoxScoreParser.self, detectionLayouts: nil),
         ReportDescriptor(.rentRoll, "rent roll",
                          titles: ["rentroll", "rentrolldetail", "rentrolldetailexcel", "rentrollwithleasecharges"],
                          table: RawTable("realpage_rent_roll"), childTables: [RawTable("realpage_rent_roll_charges")],
-                         parser: RentRollParser.self),
+                         parser: RentRollParser.self, detectionLayouts: nil),
         ReportDescriptor(.delinquency, "delinquency",
                          titles: ["delinquentandprepaid", "delinquentandprepaidreport", "delinquency",
                                   "delinquencyreport"],
                          codes: ["120.080.106"], table: RawTable("realpage_delinquency"),
-                         childTables: [RawTable("realpage_delinquency_codes")], parser: DelinquencyParser.self),
+                         childTables: [RawTable("realpage_delinquency_codes")], parser: DelinquencyParser.self, detectionLayouts: nil),
         ReportDescriptor(.activity, "activity", titles: ["activity", "activityreport", "leasingactivitydetail"],
-                         codes: ["lea-236-001"], table: RawTable("realpage_activity"), parser: ActivityParser.self),
+                         codes: ["lea-236-001"], table: RawTable("realpage_activity"), parser: ActivityParser.self, detectionLayouts: nil),
         ReportDescriptor(.monthlySummary, "monthly activity summary", titles: ["monthlyactivitysummary"],
                          codes: ["mgt-542-001"], table: RawTable("realpage_monthly_summary"),
-                         parser: MonthlySummaryParser.self),
+                         parser: MonthlySummaryParser.self, detectionLayouts: nil),
         ReportDescriptor(.leaseExpiration, "lease expiration",
                          titles: ["leaseexpirationdetail", "leaseexpiration", "leaseexpirations",
                                   "leaseexpiration/renewaldetail", "leaseexpirationdetailexcel"],
                          codes: ["rpt-001-702"], table: RawTable("realpage_lease_expirations"),
-                         parser: LeaseExpirationParser.self),
+                         parser: LeaseExpirationParser.self, detectionLayouts: nil),
         ReportDescriptor(.incomeStatement, "income statement",
                          titles: ["incomestatement", "incomestatementworksheet", "incomestatementbygl"],
                          codes: ["120.080.131"], table: RawTable("realpage_income_statement"),
-                         parser: IncomeStatementParser.self),
+                         parser: IncomeStatementParser.self, detectionLayouts: nil),
         ReportDescriptor(.makeReady, "make ready summary", titles: ["makereadysummary", "makeready"],
-                         table: RawTable("realpage_make_ready"), parser: MakeReadyParser.self),
+                         table: RawTable("realpage_make_ready"), parser: MakeReadyParser.self, detectionLayouts: nil),
         ReportDescriptor(.closedMakeReady, "closed make ready", titles: ["closedmakeready", "closedmakereadysummary"],
-                         table: RawTable("realpage_closed_make_ready"), parser: ClosedMakeReadyParser.self),
+                         table: RawTable("realpage_closed_make_ready"), parser: ClosedMakeReadyParser.self, detectionLayouts: nil),
         ReportDescriptor(.monthlyTransactionSummary, "monthly transaction summary",
                          titles: ["monthlytransactionsummary"], table: RawTable("realpage_monthly_transactions"),
-                         parser: MonthlyTransactionSummaryParser.self),
+                         parser: MonthlyTransactionSummaryParser.self, detectionLayouts: nil),
         ReportDescriptor(.renewalDetail, "renewal detail", titles: ["renewaldetail"],
-                         table: RawTable("realpage_renewal_detail"), parser: RenewalDetailParser.self),
+                         table: RawTable("realpage_renewal_detail"), parser: RenewalDetailParser.self, detectionLayouts: nil),
         ReportDescriptor(.projectedOccupancy, "projected occupancy", titles: ["projectedoccupancy"],
-                         table: RawTable("realpage_projected_occupancy"), parser: ProjectedOccupancyParser.self),
+                         table: RawTable("realpage_projected_occupancy"), parser: ProjectedOccupancyParser.self, detectionLayouts: nil),
         ReportDescriptor(.lostRent, "lost rent summary", titles: ["lostrentsummary", "lostrentsummaryexcel"],
-                         table: RawTable("realpage_lost_rent"), parser: LostRentSummaryParser.self),
+                         table: RawTable("realpage_lost_rent"), parser: LostRentSummaryParser.self, detectionLayouts: nil),
         ReportDescriptor(.advertisingSource, "primary advertising source",
                          titles: ["primaryadvertisingsource", "primaryadvertisingsourceevaluation"],
-                         table: RawTable("realpage_advertising_source"), parser: AdvertisingSourceParser.self),
+                         table: RawTable("realpage_advertising_source"), parser: AdvertisingSourceParser.self, detectionLayouts: nil),
         // A list of units with move-out dates would claim other reports' headers: only the reasons table detects.
         ReportDescriptor(.moveOutReasons, "reasons for move out",
                          titles: ["reasonsformoveout", "reasonsformoveouts", "moveoutreasons"],

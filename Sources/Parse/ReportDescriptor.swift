@@ -19,14 +19,20 @@ public struct ReportDescriptor: Sendable {
     public let childTables: [RawTable]
     /// Reads one sheet of the report.
     let parser: any OneSiteReportParser.Type
-    /// Header layouts that identify the report on a sheet without a title; nil: every layout of the parser.
+    /// Header layouts that identify the report on a sheet without a title; nil: every layout of the parser; none
+    /// (the default) when only its printed title or code identifies it: a header of a name and a few counts
+    /// proves nothing on its own.
     let detectionLayouts: [HeaderLayout]?
+    /// The property is named on the last line above the header (a site block: `Ridian` over the Lease Summary
+    /// table), not on the `<Company> - <Property>` line.
+    let propertyAboveHeader: Bool
 
     init(_ type: ReportType, _ displayName: String, titles: [String], codes: [String] = [], table: RawTable,
-         childTables: [RawTable] = [], parser: any OneSiteReportParser.Type, detectionLayouts: [HeaderLayout]? = nil) {
+         childTables: [RawTable] = [], parser: any OneSiteReportParser.Type, detectionLayouts: [HeaderLayout]? = [],
+         propertyAboveHeader: Bool = false) {
         self.type = type; self.displayName = displayName; self.titles = titles; self.codes = codes
         self.table = table; self.childTables = childTables; self.parser = parser
-        self.detectionLayouts = detectionLayouts
+        self.detectionLayouts = detectionLayouts; self.propertyAboveHeader = propertyAboveHeader
     }
 }
 
@@ -35,12 +41,14 @@ public enum RawColumnKind: Sendable {
     case text, integer, number, money, date
     /// Percent points (`85.29`), whether the cell holds text (`85.29%`) or a percent-formatted fraction.
     case percent
+    /// A duration printed as `H:MM` (Hrs:Min columns), stored as whole minutes.
+    case minutes
 
     /// The SQLite column type.
     public var sqlType: String {
         switch self {
         case .text, .date: "TEXT"
-        case .integer: "INTEGER"
+        case .integer, .minutes: "INTEGER"
         case .number, .money, .percent: "REAL"
         }
     }
@@ -53,6 +61,7 @@ public enum RawColumnKind: Sendable {
         case .money: .money
         case .date: .date
         case .percent: .percent
+        case .minutes: .text
         }
     }
 }
@@ -73,7 +82,9 @@ public struct RawColumn: Sendable {
     /// A column read from the cell under `header` (or one of its `synonyms`).
     static func read(_ name: String, _ kind: RawColumnKind, header: String, synonyms: [String] = [],
                      key: Bool = false, summed: Bool = false, since: Int? = nil) -> RawColumn {
-        RawColumn(name: name, kind: kind,
+        precondition(!summed || [.money, .integer, .minutes].contains(kind), "\(name): only amounts, counts and "
+                     + "durations are summed against totals rows")
+        return RawColumn(name: name, kind: kind,
                   header: ColumnSpec(header, kind.cellKind, required: key, synonyms: synonyms),
                   summed: summed, isKey: key, since: since)
     }

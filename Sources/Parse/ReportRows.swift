@@ -101,9 +101,11 @@ enum TotalLabel {
         guard let lead = text.unicodeScalars.first, "tTsSgGpP".unicodeScalars.contains(lead) else { return nil }
         let words = text.lowercased().split { !$0.isLetter }
         guard let firstWord = words.first else { return nil }
-        let totalWords: Set<Substring> = ["total", "totals", "subtotal", "subtotals"]
+        let totalWords: Set<Substring> = ["total", "totals", "subtotal", "subtotals", "sitetotal"]
+        // `Grand Totals:`, `Property Totals`, `Sub Total`, and the Lease Summary's `SiteTotal :` / `PMC Total :`.
         let isTotal = totalWords.contains(firstWord)
-            || (words.count > 1 && ["grand", "property", "sub"].contains(firstWord) && totalWords.contains(words[1]))
+            || (words.count > 1 && ["grand", "property", "sub", "pmc", "site"].contains(firstWord)
+                && totalWords.contains(words[1]))
         guard isTotal else { return nil }
         guard let colon = text.lastIndex(of: ":") else { return Count(value: nil) }
         let tail = String(text[text.index(after: colon)...].trimmingWhitespace).filter { $0 != "," }

@@ -64,8 +64,10 @@ public struct ReportSummary: Sendable, Equatable {
     public var recordCount: Int
     /// Non-fatal findings for the run output, e.g. data rows that do not add up to the totals row.
     public var warnings: [String]
+    /// What a user should know that is not a fault: the report holds no records, and why.
+    public var notes: [String]
 
-    public init(metadata: ReportMetadata, recordCount: Int, warnings: [String]) {
-        self.metadata = metadata; self.recordCount = recordCount; self.warnings = warnings
+    public init(metadata: ReportMetadata, recordCount: Int, warnings: [String], notes: [String] = []) {
+        self.metadata = metadata; self.recordCount = recordCount; self.warnings = warnings; self.notes = notes
     }
 }

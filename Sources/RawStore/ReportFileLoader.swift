@@ -28,6 +28,8 @@ public struct ReportLoadOutcome: Sendable, Equatable {
     public var asOf: LocalDate
     public var rows: Int
     public var warnings: [String]
+    /// What is not a fault but worth saying: the report was empty.
+    public var notes: [String] = []
     /// True when these exact bytes were loaded before: nothing was written.
     public var alreadyLoaded: Bool
     /// Other sheets of the same workbook that held a report too, each loaded as its own snapshot
@@ -138,7 +140,7 @@ public struct ReportFileLoader {
                         ])
                     outcomes.append(ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
                                                       asOf: target.asOf, rows: rowCount, warnings: summary.warnings,
-                                                      alreadyLoaded: false))
+                                                      notes: summary.notes, alreadyLoaded: false))
                 } catch {
                     sink.pipeline?.abort()
                     // A sheet whose header was never recognized (a table of contents, a legend) is not a report:

@@ -135,6 +135,7 @@ enum ReportBatch {
             do {
                 for outcome in try loader.load(path: file, hints: hints).all {
                     for warning in outcome.warnings { log.warning(file, warning) }
+                    for note in outcome.notes { log.info(file, note) }
                     result.loaded.append(outcome)
                 }
             } catch {
