@@ -131,6 +131,23 @@ public struct RunHistory {
         }
     }
 
+    /// The reconciliations a run's sync recorded (sync_checks): failed first, then skipped, then passed.
+    public func checks(of runID: String) throws -> [RunCheck] {
+        try database.query(Self.selectChecks, [":run_id": .text(runID)]).map { row in
+            RunCheck(property: row[0].textValue ?? "", asOf: row[1].textValue ?? "", check: row[2].textValue ?? "",
+                     measure: row[3].textValue ?? "", status: row[4].textValue ?? "", expected: row[5].doubleValue,
+                     actual: row[6].doubleValue, difference: row[7].doubleValue, detail: row[8].textValue ?? "")
+        }
+    }
+
+    static let selectChecks = """
+        SELECT unified_property_id, as_of_date, check_name, measure, status, expected, actual, difference, detail
+        FROM sync_checks
+        WHERE run_id = :run_id
+        ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'skipped' THEN 1 ELSE 2 END, unified_property_id, check_name,
+                 measure
+        """
+
     // Counts come from the items, like RunJournal's, so a run still going (or abandoned) shows what it has done.
     static let selectRuns = """
         SELECT r.run_id, r.trigger, r.command, r.as_of_date, r.started_at, r.finished_at, r.status, r.pid, r.host,
@@ -158,4 +175,22 @@ public struct RunHistory {
                  CASE status WHEN 'failed' THEN 0 WHEN 'skipped' THEN 1 ELSE 2 END,
                  property_id, artifact, id
         """
+}
+
+/// One reconciliation of a run's sync: a unified figure held against the vendor's own (sync_checks).
+public struct RunCheck: Sendable, Equatable, Encodable {
+    public var property: String
+    public var asOf: String
+    public var check: String
+    public var measure: String
+    /// `passed`, `failed` or `skipped`.
+    public var status: String
+    public var expected: Double?
+    public var actual: Double?
+    public var difference: Double?
+    public var detail: String
+
+    enum CodingKeys: String, CodingKey {
+        case property, asOf = "as_of_date", check, measure, status, expected, actual, difference, detail
+    }
 }

@@ -114,7 +114,8 @@ private struct Driver {
         try context.checkMoneyGuard(recordCount: recordCount, hasMoneyColumns: P.hasMoneyColumns)
         // Headers and totals labels but not one record: the report is empty, which the user should hear of.
         let notes = recordCount == 0 ? ["\(report.displayName): empty report: no records under its header"] : []
-        return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings, notes: notes)
+        return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings, notes: notes,
+                             totals: context.totals)
     }
 
     /// The metadata the title block gives, the property from the line above the header where the report puts it.

@@ -136,10 +136,15 @@ final class ParseContext {
 
     func warn(_ message: String) { warnings.append("\(report.displayName): \(message)") }
 
-    /// Warns when the sum of data rows differs from what a total row prints.
-    func crossCheck<T: Equatable & CustomStringConvertible>(_ what: String, computed: T, printed: T?,
-                                                           label: String, row: Int) {
-        guard let printed, printed != computed else { return }
+    /// Every figure a totals row printed and what the data rows summed to, agreeing or not, in sheet order.
+    private(set) var totals: [PrintedTotal] = []
+
+    /// Keeps what a total row prints beside the sum of the data rows, and warns when they differ.
+    func crossCheck<T: TotalFigure>(_ what: String, computed: T, printed: T?, label: String, row: Int) {
+        guard let printed else { return }
+        totals.append(PrintedTotal(label: label, row: row, measure: what, printed: printed.figure,
+                                   computed: computed.figure))
+        guard printed != computed else { return }
         warn("data rows sum to \(computed) \(what) but \"\(label)\" (row \(row)) says \(printed)")
     }
 

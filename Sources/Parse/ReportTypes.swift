@@ -66,8 +66,39 @@ public struct ReportSummary: Sendable, Equatable {
     public var warnings: [String]
     /// What a user should know that is not a fault: the report holds no records, and why.
     public var notes: [String]
+    /// The report's own printed totals beside the sums of its records: what the sync later reconciles with.
+    public var totals: [PrintedTotal]
 
-    public init(metadata: ReportMetadata, recordCount: Int, warnings: [String], notes: [String] = []) {
+    public init(metadata: ReportMetadata, recordCount: Int, warnings: [String], notes: [String] = [],
+                totals: [PrintedTotal] = []) {
         self.metadata = metadata; self.recordCount = recordCount; self.warnings = warnings; self.notes = notes
+        self.totals = totals
     }
+}
+
+/// One figure a report's totals row prints (`Property Totals`, units: 352) and the sum of the records under it.
+public struct PrintedTotal: Sendable, Equatable {
+    /// The totals row's label as printed.
+    public var label: String
+    /// Its sheet row.
+    public var row: Int
+    /// What is totalled (`units`, `net balance`).
+    public var measure: String
+    /// Dollars for money, the count or minutes otherwise.
+    public var printed: Double
+    public var computed: Double
+}
+
+/// A figure a totals row can print: a count, an amount, a duration.
+public protocol TotalFigure: Equatable, CustomStringConvertible {
+    /// The figure as stored (dollars for money).
+    var figure: Double { get }
+}
+
+extension Int: TotalFigure {
+    public var figure: Double { Double(self) }
+}
+
+extension Money: TotalFigure {
+    public var figure: Double { dollars }
 }

@@ -153,9 +153,11 @@ struct ColumnSums {
     }
 
     /// A summed figure, printed as the report prints it.
-    struct Quantity: Equatable, CustomStringConvertible {
+    struct Quantity: TotalFigure {
         let kind: RawColumnKind
         let amount: Int64
+
+        var figure: Double { kind == .money ? Money(cents: amount).dollars : Double(amount) }
 
         var description: String {
             switch kind {

@@ -534,6 +534,25 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_rent_roll_charges"))
             """),
+        // What each report's totals rows print beside the sums of its loaded rows: the vendor's own figures, which
+        // the sync reconciles the unified tables with (unified sync_checks).
+        Migration(version: 25, name: "report printed totals", sql: """
+            CREATE TABLE loaded_report_totals (
+                id              INTEGER PRIMARY KEY,
+                report_type     TEXT    NOT NULL,
+                property_id     TEXT    NOT NULL,
+                as_of_date      TEXT    NOT NULL,
+                run_id          TEXT    NOT NULL,
+                artifact_sha256 TEXT    NOT NULL,
+                source_row      INTEGER NOT NULL,
+                label           TEXT    NOT NULL,
+                measure         TEXT    NOT NULL,
+                printed         REAL    NOT NULL,
+                computed        REAL    NOT NULL
+            ) STRICT;
+            CREATE INDEX loaded_report_totals_snapshot
+                ON loaded_report_totals (report_type, property_id, as_of_date, measure);
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

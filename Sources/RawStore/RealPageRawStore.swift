@@ -21,6 +21,24 @@ public final class RealPageRawStore {
         return (sha, artifact)
     }
 
+    /// Keeps the report's printed totals (and the sums they were held against) with the snapshot.
+    func recordTotals(_ totals: [PrintedTotal], of report: ReportType, property: String, asOf: LocalDate,
+                      runID: String, sha256: String) throws {
+        let insert = try database.prepare("""
+            INSERT INTO loaded_report_totals (report_type, property_id, as_of_date, run_id, artifact_sha256,
+                                                source_row, label, measure, printed, computed)
+            VALUES (:report, :property, :as_of, :run, :sha, :row, :label, :measure, :printed, :computed)
+            """)
+        for total in totals {
+            try insert.execute([
+                ":report": .text(report.rawValue), ":property": .text(property),
+                ":as_of": .text(asOf.iso), ":run": .text(runID), ":sha": .text(sha256),
+                ":row": .integer(Int64(total.row)), ":label": .text(total.label), ":measure": .text(total.measure),
+                ":printed": .real(total.printed), ":computed": .real(total.computed),
+            ])
+        }
+    }
+
     /// Whether these exact bytes were loaded before (under any name).
     func wasLoaded(sha256: String) throws -> Bool {
         try database.scalar("SELECT 1 FROM loaded_artifacts WHERE artifact_sha256 = :sha LIMIT 1",
@@ -55,6 +73,11 @@ struct RawReportWriter {
             try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
                 .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf.iso)])
         }
+        try database.prepare("""
+            DELETE FROM loaded_report_totals
+            WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+            """).execute([":report": .text(report.rawValue), ":property": .text(lineage.propertyID),
+                          ":as_of": .text(lineage.asOf.iso)])
     }
 
     mutating func insert(_ record: ReportRecord) throws {

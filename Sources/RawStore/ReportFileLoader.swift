@@ -124,6 +124,8 @@ public struct ReportFileLoader {
                         throw ReportLoadError("sheet \"\(sheet.name)\": the parser produced no report header")
                     }
                     let rowCount = try pipeline.finish()
+                    try store.recordTotals(summary.totals, of: target.report, property: target.property,
+                                           asOf: target.asOf, runID: runID.value, sha256: sha256)
                     try store.database.prepare("""
                         INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256,
                                                       run_id, row_count, warnings)

@@ -61,6 +61,8 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var expenses: ExpenseSummary?
     /// The property's tenant-ledger pages written beside the dashboard; nil: the property has no tenant ledger.
     public var ledgerViews: LedgerViews?
+    /// The last sync's reconciliations with the vendor's own totals (sync_checks) at `asOf`; empty: none recorded.
+    public var checks: [SyncCheckLine] = []
 
     /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
     public var hasData: Bool {
@@ -75,6 +77,26 @@ public struct PropertyDashboard: Sendable, Equatable {
         self.key = key; self.name = name; self.pms = pms; self.asOf = asOf; self.summary = summary; self.trend = trend
         self.aging = aging; self.funnel = funnel; self.pricing = pricing; self.pricingTotal = pricingTotal
         self.maintenance = maintenance; self.expenses = expenses
+    }
+}
+
+/// One reconciliation of the unified figures with the vendor's own (a sync_checks row), as the dashboard shows it.
+public struct SyncCheckLine: Sendable, Equatable {
+    public var check: String
+    public var measure: String
+    /// `passed`, `failed` or `skipped`.
+    public var status: String
+    public var expected: Double?
+    public var actual: Double?
+    public var difference: Double?
+    /// Both figures and their sources, or why the check was skipped.
+    public var detail: String
+
+    /// A check's line.
+    public init(check: String, measure: String, status: String, expected: Double?, actual: Double?,
+                difference: Double?, detail: String) {
+        self.check = check; self.measure = measure; self.status = status; self.expected = expected
+        self.actual = actual; self.difference = difference; self.detail = detail
     }
 }
 

@@ -249,6 +249,7 @@ public enum DashboardPage {
                 maintenancePanel(&html, property, id: id)
                 expensePanel(&html, property, id: id)
             }
+            checksPanel(&html, property, id: id)
             html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
         }
         html.newline()
@@ -359,6 +360,41 @@ public enum DashboardPage {
                         html.element("tr") { html in
                             html.element("th", [("scope", "row")], text: name)
                             cell(&html, value)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last sync's reconciliations with the vendor's own totals: each check passed, failed (with the difference)
+    /// or skipped (with why), so a reader sees which numbers the vendor's reports confirm.
+    private static func checksPanel(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String) {
+        html.element("div", [("class", "panel checks")]) { html in
+            html.element("h3", [("id", "\(id)-checks")], text: "Checked against \(pmsName(property.pms))'s own totals")
+            guard !property.checks.isEmpty else {
+                html.element("p", [("class", "note")], text: "No reconciliation recorded: sync this property again.")
+                return
+            }
+            let failed = property.checks.filter { $0.status == "failed" }.count
+            let passed = property.checks.filter { $0.status == "passed" }.count
+            html.element("p", [("class", failed > 0 ? "banner" : "note")],
+                         text: "\(passed) passed, \(failed) failed, \(property.checks.count - passed - failed) skipped")
+            html.element("table", [("aria-labelledby", "\(id)-checks")]) { html in
+                html.element("thead") { html in
+                    html.element("tr") { html in
+                        for heading in ["Check", "Status", "Difference", "Detail"] {
+                            html.element("th", [("scope", "col")], text: heading)
+                        }
+                    }
+                }
+                html.element("tbody") { html in
+                    for line in property.checks {
+                        html.element("tr", [("class", "check-\(line.status)")]) { html in
+                            html.element("th", [("scope", "row")], text: "\(line.check) \(line.measure)")
+                            cell(&html, line.status)
+                            cell(&html, line.difference.map { DashboardFormat.fixed($0, decimals: 2) } ?? "")
+                            cell(&html, line.detail)
                         }
                     }
                 }

@@ -43,9 +43,11 @@ extension Dashboard {
                                              start: asOf.map { ExpenseReport.month(String($0.iso.prefix(7)), adding: -2) },
                                              months: 3)
 
+        let checks = try syncChecks(database: database)
+
         let sections = properties.map { property in
             let summary = summaryByKey[property.key]
-            return PropertyDashboard(
+            var section = PropertyDashboard(
                 key: property.key, name: property.name, pms: property.pms, asOf: summary?.asOf,
                 summary: summary.map(PropertySummary.init) ?? PropertySummary(),
                 trend: (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
@@ -57,6 +59,8 @@ extension Dashboard {
                 pricingTotal: PricingRow.rollUp(pricingByKey[property.key] ?? [], label: property.key).map(FloorplanPricing.init),
                 maintenance: maintenanceByKey[property.key].map(MaintenanceSummary.init),
                 expenses: ExpenseSummary(expenses, property: property.key))
+            section.checks = summary?.asOf.flatMap { checks[property.key + "|" + $0.iso] } ?? []
+            return section
         }
         let shownFunnels = funnels.properties.filter { summaryByKey[$0.property] != nil }
         let windows = Set(shownFunnels.map { [$0.period.from, $0.period.to] })
@@ -68,6 +72,28 @@ extension Dashboard {
             properties: sections,
             portfolio: SummaryRow.rollUp(summaries).map(PropertySummary.init),
             tradeOutWindow: pricing.tradeOutPeriod.map(DateRange.init))
+    }
+}
+
+extension Dashboard {
+    /// Every property's reconciliations by `property|as-of date`, failed first; none in a unified.db from before
+    /// sync_checks (its sync has not run since).
+    static func syncChecks(database: Database) throws -> [String: [SyncCheckLine]] {
+        guard try database.scalar("SELECT 1 FROM sqlite_master WHERE name = 'sync_checks'") != nil else { return [:] }
+        var byProperty: [String: [SyncCheckLine]] = [:]
+        let statement = try database.prepare("""
+            SELECT unified_property_id, as_of_date, check_name, measure, status, expected, actual, difference, detail
+            FROM sync_checks
+            ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'skipped' THEN 2 ELSE 1 END, check_name, measure
+            """)
+        try statement.forEachRow { row in
+            let key = (row.text("unified_property_id") ?? "") + "|" + (row.text("as_of_date") ?? "")
+            byProperty[key, default: []].append(SyncCheckLine(
+                check: row.text("check_name") ?? "", measure: row.text("measure") ?? "",
+                status: row.text("status") ?? "", expected: row.double("expected"), actual: row.double("actual"),
+                difference: row.double("difference"), detail: row.text("detail") ?? ""))
+        }
+        return byProperty
     }
 }
 

@@ -58,6 +58,9 @@ enum DashboardStyle {
         figcaption { font-weight: 650; margin-bottom: 6px; }
         figcaption .range { font-weight: 400; color: var(--muted); font-size: 13px; }
         .note { color: var(--muted); font-size: 13px; margin: 6px 0 0; }
+        .checks .banner { color: #9b1c1c; font-weight: 600; font-size: 13px; margin: 6px 0 0; }
+        .check-failed th, .check-failed td { color: #9b1c1c; }
+        .check-skipped th, .check-skipped td { color: var(--muted); }
         svg.chart { display: block; width: 100%; height: auto; overflow: visible; }
         svg.chart text { font-size: 12px; fill: var(--ink); }
         svg.chart text.axis { fill: var(--muted); font-size: 11px; }

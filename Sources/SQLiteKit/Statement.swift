@@ -183,6 +183,18 @@ public final class Statement {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, Int32(index))
     }
 
+    /// The position of a result column by name; a name the query does not select is a programming error.
+    public func columnIndex(_ name: String) -> Int {
+        for index in 0..<columnCount where columnName(index) == name { return index }
+        preconditionFailure("the query selects no column \(name): \(sql)")
+    }
+
+    /// A named column as text; nil for NULL.
+    public func text(_ column: String) -> String? { text(at: columnIndex(column)) }
+
+    /// A named column as a double; nil for NULL.
+    public func double(_ column: String) -> Double? { double(at: columnIndex(column)) }
+
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
     }

@@ -81,6 +81,8 @@ public struct PropertySyncOutcome: Sendable {
     public var duration: TimeInterval
     /// Set when the property's transaction was rolled back; the unified rows are as before.
     public var error: String?
+    /// The reconciliations (sync_checks) that failed, one line each.
+    public var failedChecks: [String] = []
 }
 
 /// Syncs properties raw -> unified, one transaction per property (DESIGN section 7).
@@ -107,6 +109,7 @@ public struct Synchronizer {
             do {
                 let outcome = try syncOne(property)
                 for warning in outcome.warnings { log.warning(property.key, warning.message) }
+                for failed in outcome.failedChecks { log.warning(property.key, "check failed: \(failed)") }
                 return outcome
             } catch {
                 let message = "sync failed, unified rows left as before: \(error)"
@@ -175,8 +178,12 @@ public struct Synchronizer {
             try context.run(Self.recordMaintenanceSources, [
                 ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
             ])
+            // After finishProperty: the ledger check reads the property's ledger source and coverage.
+            let checks = try SyncChecks.record(context, asOf: asOf)
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,
-                                       duration: Date().timeIntervalSince(started), error: nil)
+                                       duration: Date().timeIntervalSince(started), error: nil,
+                                       failedChecks: checks.filter { $0.status == "failed" }.map {
+                                           "\(property.key) \($0.check) \($0.measure): \($0.detail)" })
         }
     }
 

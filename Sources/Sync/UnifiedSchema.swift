@@ -528,5 +528,25 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, resident_id)
             ) STRICT;
             """),
+        Migration(version: 12, name: "sync checks", sql: """
+            -- Each sync's reconciliations of the unified figures with the vendor's own (SyncChecks): one row per
+            -- property, property date, check and measure, kept per run so that `runs show` can list a run's failures.
+            CREATE TABLE sync_checks (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                as_of_date          TEXT NOT NULL,
+                run_id              TEXT NOT NULL,
+                check_name          TEXT NOT NULL,
+                measure             TEXT NOT NULL,
+                expected_source     TEXT NOT NULL,
+                expected            REAL,
+                actual_source       TEXT NOT NULL,
+                actual              REAL,
+                difference          REAL,
+                status              TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'skipped')),
+                detail              TEXT NOT NULL,
+                PRIMARY KEY (unified_property_id, as_of_date, check_name, measure)
+            ) STRICT;
+            CREATE INDEX sync_checks_run ON sync_checks (run_id, status);
+            """),
     ]
 }

@@ -176,3 +176,31 @@ enum DashboardSnapshot {
         #expect(actual == expected, "\(name) differs from its snapshot (diff it against \(file.path))", sourceLocation: sourceLocation)
     }
 }
+
+@Suite struct DashboardChecksPanelTests {
+    @Test func eachPropertyShowsItsChecksPassedFailedAndSkippedWithTheDifference() throws {
+        var dashboard = DashboardFixtures.dashboard
+        dashboard.properties[0].checks = [
+            SyncCheckLine(check: "box_score", measure: "units", status: "failed", expected: 352, actual: 353,
+                          difference: 1, detail: "Box Score Property Totals says 352, unified_units 353 (difference 1, tolerance 0)"),
+            SyncCheckLine(check: "delinquency_totals", measure: "net balance", status: "passed", expected: -96267.53,
+                          actual: -96267.53, difference: 0, detail: "Delinquent and Prepaid Grand Totals -96267.53 = unified_delinquency -96267.53"),
+            SyncCheckLine(check: "ledger_open_balance", measure: "net balance", status: "skipped", expected: nil,
+                          actual: nil, difference: nil, detail: "no tenant ledger"),
+        ]
+        let root = try DashboardFixtures.parse(DashboardPage.render(dashboard))
+        let id = "p-\(dashboard.properties[0].key)"
+        let heading = try #require(root.element(id: "\(id)-checks"))
+        #expect(heading.text.hasPrefix("Checked against"))
+        let table = try #require(root.descendants(named: "table").first { $0.attribute("aria-labelledby") == "\(id)-checks" })
+        let rows = try #require(table.child(named: "tbody")).children(named: "tr")
+        #expect(rows.map { $0.attribute("class") } == ["check-failed", "check-passed", "check-skipped"])
+        #expect(rows[0].descendants(named: "td").map(\.text) == [
+            "failed", "1.00", "Box Score Property Totals says 352, unified_units 353 (difference 1, tolerance 0)"])
+        #expect(rows[2].descendants(named: "td").last?.text == "no tenant ledger")
+        #expect(root.descendants(named: "p").contains { $0.text == "1 passed, 1 failed, 1 skipped" })
+        // A property without checks says so instead of an empty table.
+        let other = "p-\(dashboard.properties[1].key)"
+        #expect(root.descendants(named: "table").allSatisfy { $0.attribute("aria-labelledby") != "\(other)-checks" })
+    }
+}

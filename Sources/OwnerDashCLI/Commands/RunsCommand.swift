@@ -77,10 +77,12 @@ struct RunsCommand: Command {
             throw UsageError("ownerdash runs show: no run \(runID) in \(global.dataDirectory.unifiedDatabase)")
         }
         let items = try history.items(of: runID)
+        let checks = try history.checks(of: runID)
         if json {
-            output.write(try Self.json(RunDetail(run: run, items: items)))
+            output.write(try Self.json(RunDetail(run: run, items: items, checks: checks)))
         } else {
-            output.write(Self.detail(run, items: items, holder: IngestLock.recordedHolder(dataDirectory: global.dataDirectory)))
+            output.write(Self.detail(run, items: items, holder: IngestLock.recordedHolder(dataDirectory: global.dataDirectory))
+                + Self.checks(checks))
         }
         return .success
     }
@@ -137,6 +139,29 @@ struct RunsCommand: Command {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The run's reconciliations with the vendors' own totals: how many passed, failed and were skipped, then each
+    /// failed one with both figures (the skipped ones' reasons are in sync_checks and on the dashboard).
+    static func checks(_ checks: [RunCheck]) -> String {
+        guard !checks.isEmpty else { return "" }
+        let failed = checks.filter { $0.status == "failed" }
+        let counts = ["passed", "failed", "skipped"].map { status in
+            "\(checks.filter { $0.status == status }.count) \(status)"
+        }
+        var lines = ["", "checks: \(checks.count) reconciliation(s) with the vendors' totals, \(counts.joined(separator: ", "))"]
+        if !failed.isEmpty {
+            lines.append(TextTable.render(header: ["property", "check", "measure", "expected", "actual", "detail"],
+                                          rows: failed.map { check in
+                [check.property, check.check, check.measure, check.expected.map(Self.figure) ?? "",
+                 check.actual.map(Self.figure) ?? "", check.detail]
+            }).trimmingCharacters(in: .newlines))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func figure(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
+    }
+
     /// `4m 05s`, `12s`, `1h 02m`; `-` when unknown.
     static func duration(_ seconds: Int?) -> String {
         guard let seconds else { return "-" }
@@ -152,13 +177,15 @@ struct RunsCommand: Command {
     struct RunDetail: Encodable {
         var run: RunRecord
         var items: [RunItem]
+        var checks: [RunCheck]
 
-        enum CodingKeys: String, CodingKey { case items }
+        enum CodingKeys: String, CodingKey { case items, checks }
 
         func encode(to encoder: any Encoder) throws {
             try run.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(items, forKey: .items)
+            try container.encode(checks, forKey: .checks)
         }
     }
 
