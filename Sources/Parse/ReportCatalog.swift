@@ -4,6 +4,13 @@ import OwnerDashCore
 public enum ReportCatalog {
     /// Every descriptor, in the order detection breaks ties (earlier first).
     public static let all: [ReportDescriptor] = legacy + [
+        TransactionDetailReport.descriptor,
+        TransactionDetailSummaryReport.descriptor,
+        TransactionDetailGLNetReport.descriptor,
+        ChargeJournalReport.descriptor,
+        CashBasisGLReport.descriptor,
+        MonthlyIncomeSummaryReport.descriptor,
+        CollectionsReport.descriptor,
     ]
 
     /// Descriptors by type name.
