@@ -40,7 +40,16 @@ enum ChargeJournalReport {
 
     static let descriptor = ReportDescriptor(
         .chargeJournal, "charge and adjustment journal", titles: ["Charge and Adjustment Journal"],
-        codes: ["a/r-702-001"], table: table, childTables: [codes], parser: ChargeJournalParser.self)
+        codes: ["a/r-702-001"], table: table, childTables: [codes], parser: ChargeJournalParser.self,
+        detectionLayouts: [detectionLayout])
+
+    /// `Date Posted` and `Code` head many ledgers: without a title, the journal is told by all its amount columns.
+    static let detectionLayout = HeaderLayout(
+        report: .chargeJournal, name: "charge and adjustment journal (untitled)",
+        columns: table.columns.compactMap(\.header).map { spec in
+            ["Unit", "Date Posted", "Rent", "Code", "Other", "User Name"].contains(spec.name)
+                ? ColumnSpec(spec.name, spec.kind, required: true, synonyms: spec.synonyms) : spec
+        })
 }
 
 /// Reads the Charge and Adjustment Journal; see `ChargeJournalReport`.
