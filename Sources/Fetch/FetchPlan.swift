@@ -22,6 +22,9 @@ public struct FetchPlan {
     public let rpx: RPXClient?
     /// The Yardi SOAP client; nil when no Yardi operation is fetched.
     public let yardi: YardiClient?
+    /// Catalogue reports left out of a default run because their id or key is unknown: one line each, naming what
+    /// to configure (`ReportDefinition.fetchRefusal`).
+    public let refused: [String]
 
     /// Plans the fetch of `properties`. `reportNames` is the `--reports` list (nil: every report and Yardi operation,
     /// and the RPX operations when an RPX license key is configured). Throws `FetchSelectionError` for a selection
@@ -34,8 +37,14 @@ public struct FetchPlan {
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
-        let (reports, rpxOperations, operations) = try Self.selectedArtifacts(configuration, names: reportNames,
-                                                                              credentials: credentials)
+        let (selected, rpxOperations, operations) = try Self.selectedArtifacts(configuration, names: reportNames,
+                                                                               credentials: credentials)
+        // Named in --reports, a report that cannot be requested is refused outright; in a default run it is left out.
+        if reportNames != nil, let refusal = selected.lazy.compactMap({ $0.fetchRefusal(configPath: configPath) }).first {
+            throw FetchSelectionError(refusal)
+        }
+        let reports = selected.filter { $0.fetchRefusal(configPath: configPath) == nil }
+        refused = selected.compactMap { $0.fetchRefusal(configPath: configPath) }
         let realpage = properties.filter { $0.pms == .realpage }
         let reportJobs = RealPageFetch.jobs(properties: realpage, reports: reports)
         let rpxJobs = realpage.flatMap { property in rpxOperations.map { RPXJob(property: property, operation: $0) } }

@@ -90,8 +90,8 @@ struct CreateInstanceBody: Encodable {
     var users: [String] = []
     var cloudServiceAccountId: String? = nil
 
-    init(report: ReportDefinition, property: Property, siteID: String, parameters: [ReportParameter]) {
-        reportKey = report.reportKey
+    init(report: ReportDefinition, reportKey: String, property: Property, siteID: String, parameters: [ReportParameter]) {
+        self.reportKey = reportKey
         reportFormat = report.formatCode ?? "3"
         properties = [siteID]
         propertyDetailList = [PropertyDetail(propertyId: siteID, propertyName: property.name)]

@@ -106,18 +106,22 @@ public final class RealPageReportClient: Sendable {
         guard let siteID = property.siteID else {
             throw ReportFetchError("property \(property.key) has no RealPage site_id in the registry")
         }
+        guard let id = report.reportID, let key = report.reportKey, !key.isEmpty else {
+            throw ReportFetchError(report.fetchRefusal(configPath: "the configuration") ?? "no report id or key")
+        }
+        let ids = (id: id, key: key)
         let name = "\(report.parser).xlsx"
         var date = asOf
         var refusedDates: [String] = []
         for _ in 0...settings.earlierDays {
-            let instanceID = try createInstance(report: report, property: property, siteID: siteID, date: date, counter: &counter)
-            let fileID = try waitUntilReady(instanceID: instanceID, report: report, counter: &counter)
+            let instanceID = try createInstance(report: report, ids: ids, property: property, siteID: siteID, date: date, counter: &counter)
+            let fileID = try waitUntilReady(instanceID: instanceID, reportID: ids.id, counter: &counter)
             var outcome: DownloadOutcome?
             // A 200 whose bytes are wrong (cut short, not a workbook) is downloaded again, twice at most:
             // the file is ready on the server, so a second copy usually arrives intact.
             for downloadTry in 1...3 {
                 do {
-                    outcome = try downloadChecked(report: report, instanceID: instanceID, fileID: fileID, property: property,
+                    outcome = try downloadChecked(ids: ids, instanceID: instanceID, fileID: fileID, property: property,
                                                   name: name, landing: landing, entry: &entry, counter: &counter)
                     break
                 } catch let error as ContentError where downloadTry < 3 {
@@ -154,11 +158,11 @@ public final class RealPageReportClient: Sendable {
     }
 
     /// Downloads into a staging file, checks it and lands it; the staging file never outlives the call.
-    private func downloadChecked(report: ReportDefinition, instanceID: String, fileID: String, property: Property, name: String,
+    private func downloadChecked(ids: (id: Int, key: String), instanceID: String, fileID: String, property: Property, name: String,
                                  landing: LandingZone, entry: inout ManifestEntry, counter: inout RequestCounter) throws -> DownloadOutcome {
         let staged = try landing.stagingPath(pms: .realpage, property: property.key, name: name)
         defer { landing.discard(staged: staged) }
-        let response = try download(report: report, instanceID: instanceID, fileID: fileID, property: property,
+        let response = try download(ids: ids, instanceID: instanceID, fileID: fileID, property: property,
                                     to: staged, counter: &counter)
         entry.url = response.url
         entry.httpStatus = response.status
@@ -180,11 +184,11 @@ public final class RealPageReportClient: Sendable {
         return .landed(try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name))
     }
 
-    private func createInstance(report: ReportDefinition, property: Property, siteID: String, date: LocalDate,
-                                counter: inout RequestCounter) throws -> String {
-        let body = CreateInstanceBody(report: report, property: property, siteID: siteID,
+    private func createInstance(report: ReportDefinition, ids: (id: Int, key: String), property: Property, siteID: String,
+                                date: LocalDate, counter: inout RequestCounter) throws -> String {
+        let body = CreateInstanceBody(report: report, reportKey: ids.key, property: property, siteID: siteID,
                                       parameters: RealPageReportParameters.parameters(for: report, asOf: date))
-        let response = try send(step: "create report instance", path: "/reports/\(report.reportID)/report-instances",
+        let response = try send(step: "create report instance", path: "/reports/\(ids.id)/report-instances",
                                 body: body, counter: &counter)
         guard response.status == 200 || response.status == 201 else {
             throw stepFailure("create report instance", response)
@@ -197,7 +201,7 @@ public final class RealPageReportClient: Sendable {
     }
 
     /// Polls the instance list until the instance is completed (status 3) with a file id.
-    private func waitUntilReady(instanceID: String, report: ReportDefinition, counter: inout RequestCounter) throws -> String {
+    private func waitUntilReady(instanceID: String, reportID: Int, counter: inout RequestCounter) throws -> String {
         var interval = settings.pollInterval
         var waited = 0.0
         let today = LocalDate(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
@@ -223,14 +227,14 @@ public final class RealPageReportClient: Sendable {
                 page += 1
             }
         }
-        throw ReportFetchError("report \(report.reportID) instance \(instanceID) was not ready after \(settings.pollLimit) polls "
+        throw ReportFetchError("report \(reportID) instance \(instanceID) was not ready after \(settings.pollLimit) polls "
                                + "(\(Int(waited.rounded())) s); the report server may be busy, try again later")
     }
 
-    private func download(report: ReportDefinition, instanceID: String, fileID: String, property: Property,
+    private func download(ids: (id: Int, key: String), instanceID: String, fileID: String, property: Property,
                           to staged: String, counter: inout RequestCounter) throws -> (status: Int, url: String) {
-        let body = DownloadBody(reportId: report.reportID, reportKey: report.reportKey, fileId: fileID, propertyName: property.name)
-        let path = "/reports/\(report.reportID)/report-instances/\(instanceID)/files"
+        let body = DownloadBody(reportId: ids.id, reportKey: ids.key, fileId: fileID, propertyName: property.name)
+        let path = "/reports/\(ids.id)/report-instances/\(instanceID)/files"
         let response = try send(step: "download report file", path: path, body: body, destination: .file(staged), counter: &counter)
         return (response.status, tokens.redactor.redact(settings.baseURL + path))
     }

@@ -36,15 +36,40 @@ public struct ReportDefinition: Sendable, Codable, Equatable {
     public var name: String
     /// The parser name, equal to a `ReportType` raw value (`rent_roll`, ...).
     public var parser: String
-    public var reportID: Int
-    public var reportKey: String
+    /// The reporting API's report id; nil (`null`) where no one has seen the report's id.
+    public var reportID: Int?
+    /// The report-definition GUID the reporting API is asked for; nil (`null`) where no one has seen it: such a
+    /// report is loaded from downloaded files but never fetched.
+    public var reportKey: String?
+    /// Why the key (or id) is unknown and where to find it (`report_key_note`).
+    public var reportKeyNote: String?
     public var formatCode: String?
 
     enum CodingKeys: String, CodingKey {
         case name, parser
         case reportID = "report_id"
         case reportKey = "report_key"
+        case reportKeyNote = "report_key_note"
         case formatCode = "format_code"
+    }
+
+    public init(name: String, parser: String, reportID: Int?, reportKey: String?, reportKeyNote: String? = nil,
+                formatCode: String? = nil) {
+        self.name = name; self.parser = parser; self.reportID = reportID; self.reportKey = reportKey
+        self.reportKeyNote = reportKeyNote; self.formatCode = formatCode
+    }
+
+    /// Why `fetch` cannot request the report, as one line naming what to configure; nil when it can.
+    public func fetchRefusal(configPath: String) -> String? {
+        var missing: [String] = []
+        if reportID == nil { missing.append("report_id") }
+        if reportKey?.isEmpty ?? true { missing.append("report_key") }
+        guard !missing.isEmpty else { return nil }
+        let note = reportKeyNote.map { " (\($0))" } ?? ""
+        return "report \"\(name)\" (\(parser)) cannot be fetched: its \(missing.joined(separator: " and ")) "
+            + "\(missing.count == 1 ? "is" : "are") unknown\(note); set realpage.reports[\"\(parser)\"]."
+            + "\(missing.joined(separator: "/")) in \(configPath) to the reporting API's value for it, or load its "
+            + "downloaded files with 'ownerdash load'"
     }
 }
 

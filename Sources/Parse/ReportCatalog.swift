@@ -9,6 +9,13 @@ public enum ReportCatalog {
         MakeReadyAnalysisReport.descriptor,
         ManagementFeeSummaryReport.descriptor,
         ConcessionsReport.descriptor,
+        TransactionDetailReport.descriptor,
+        TransactionDetailSummaryReport.descriptor,
+        TransactionDetailGLNetReport.descriptor,
+        ChargeJournalReport.descriptor,
+        CashBasisGLReport.descriptor,
+        MonthlyIncomeSummaryReport.descriptor,
+        CollectionsReport.descriptor,
     ]
 
     /// Descriptors by type name.

@@ -27,7 +27,7 @@ public enum RealPageRawSchema {
         """
     }
 
-    public static let migrations: [Migration] = handWritten + descriptorMigrations
+    public static let migrations: [Migration] = (handWritten + descriptorMigrations).sorted { $0.version < $1.version }
 
     /// The first sixteen report types' tables and the RPX tables, written out.
     static let handWritten: [Migration] = [

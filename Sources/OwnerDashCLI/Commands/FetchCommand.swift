@@ -92,6 +92,7 @@ struct FetchCommand: Command {
             throw UsageError("ownerdash fetch: \(error.description)")
         }
 
+        for refusal in plan.refused { log.warning(nil, "not fetched: \(refusal)") }
         try global.dataDirectory.create()
         let runID = RunID.new()
         let landing = try LandingZone(dataDirectory: global.dataDirectory, runID: runID)

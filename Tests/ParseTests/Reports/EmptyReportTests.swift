@@ -7,7 +7,7 @@ import XLSXKit
 struct EmptyReportTests {
     @Test("Concessions with no results (HTML named .xlsx): an empty snapshot for Ridian with a note quoting OneSite")
     func concessionsNoResults() throws {
-        let result = try parseRealFile("concessions_3889.xlsx")
+        let result = try parseReal("concessions_3889.xlsx")
         #expect(result.metadata?.reportType == .concessions)
         #expect(result.metadata?.propertyName == "Ridian")
         #expect(result.metadata?.asOf == ymd("2026-02-18"))
@@ -19,7 +19,7 @@ struct EmptyReportTests {
 
     @Test("Management Fee Summary with labels only: no fee rows, a note that the report is empty")
     func managementFeeLabelsOnly() throws {
-        let result = try parseRealFile("mgmt_fee_3865.xls")
+        let result = try parseReal("mgmt_fee_3865.xls")
         #expect(result.metadata?.reportType == .managementFeeSummary)
         #expect(result.metadata?.propertyName == "Ridian")
         #expect(result.records.isEmpty)
@@ -29,9 +29,9 @@ struct EmptyReportTests {
 
     @Test("The Box Score that says \"Invalid end date entered\" is refused quoting RealPage's message")
     func invalidEndDate() {
-        #expect(throws: ReportParseError.self) { try parseRealFile("box_score_8880795.xls") }
+        #expect(throws: ReportParseError.self) { try parseReal("box_score_8880795.xls") }
         do {
-            _ = try parseRealFile("box_score_8880795.xls")
+            _ = try parseReal("box_score_8880795.xls")
         } catch {
             #expect("\(error)".contains("\"Invalid end date entered - end date must be less than or equal to the property date\""))
         }

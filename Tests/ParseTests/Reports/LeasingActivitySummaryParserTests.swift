@@ -7,12 +7,12 @@ import XLSXKit
 struct LeasingActivitySummaryParserTests {
     @Test("Ridian, January 2026: 5 consultants totalling the printed 38 prospects, 375 activities, 5 net leases")
     func ridian() throws {
-        let result = try parseRealFile("Leasing_Activity_Summary.xls")
+        let result = try parseReal("Leasing_Activity_Summary.xls")
         #expect(result.metadata?.reportType == .leasingActivitySummary)
         #expect(result.metadata?.propertyName == "Ridian")
         #expect(result.metadata?.periodStart == ymd("2026-01-01"))
         #expect(result.metadata?.asOf == ymd("2026-01-31"))
-        let consultants = result.rows(of: "realpage_leasing_activity_summary")
+        let consultants = result.rows("realpage_leasing_activity_summary")
         #expect(consultants.count == 5)
         #expect(consultants.map { $0["leasing_consultant"] }.contains(.text("HOUSE")))
         #expect(consultants.count("new_prospects") == 38 && consultants.count("activities") == 375)
@@ -25,8 +25,8 @@ struct LeasingActivitySummaryParserTests {
 
     @Test("The other groupings are kept by name, each summing to the same printed Totals")
     func groupings() throws {
-        let result = try parseRealFile("Leasing_Activity_Summary.xls")
-        let groups = result.rows(of: "realpage_leasing_activity_summary_groups")
+        let result = try parseReal("Leasing_Activity_Summary.xls")
+        let groups = result.rows("realpage_leasing_activity_summary_groups")
         let names = Set(groups.compactMap { if case .text(let g) = $0["grouping"] { g } else { nil } })
         #expect(names == ["floor plan group", "floor plan", "day of week"])
         for grouping in names {
@@ -40,12 +40,11 @@ struct LeasingActivitySummaryParserTests {
 
     @Test("A consultant's figure moved under another header is caught by the Totals row")
     func shiftedValueIsCaught() throws {
-        // "Bishop, Ewing" has 5 new prospects in column D (3); put 6 there instead.
-        let (rows, merges, name) = try realRowsReplacing("Leasing_Activity_Summary.xls", inRowWith: "Bishop, Ewing",
-                                                         column: 3,
-                                                         with: .number(6))
-        var source = InMemoryRows(rows)
-        let result = try parse(nil, source: &source, merges: merges, sheetName: name)
+        // "Bishop, Ewing" has 5 new prospects in column D; put 6 there instead.
+        let result = try parseReal("Leasing_Activity_Summary.xls") { rows in
+            guard let bishop = rows.number(ofRowWith: "Bishop, Ewing") else { return }
+            rows[bishop, "D"] = .number(6)
+        }
         #expect(result.summary.warnings.contains { $0.contains("39 new prospects") && $0.contains("says 38") },
                 "\(result.summary.warnings)")
     }

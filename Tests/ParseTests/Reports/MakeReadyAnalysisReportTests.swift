@@ -7,10 +7,10 @@ import XLSXKit
 struct MakeReadyAnalysisReportTests {
     @Test("Nexus East, February 2026: one period, 5 units made ready in 0:05, renovations and costs zero")
     func nexusEast() throws {
-        let result = try parseRealFile("Make_Ready_Analysis_Nexus_East.xls")
+        let result = try parseReal("Make_Ready_Analysis_Nexus_East.xls")
         #expect(result.metadata?.reportType == .makeReadyAnalysis)
         #expect(result.metadata?.propertyName == "Nexus East")
-        let rows = result.rows(of: "realpage_make_ready_analysis")
+        let rows = result.rows("realpage_make_ready_analysis")
         #expect(rows.count == 1)
         let period = try #require(rows.first)
         #expect(period["period"] == .text("2/2026"))
@@ -28,11 +28,8 @@ struct MakeReadyAnalysisReportTests {
 
     @Test("A period's hours changed are caught by the Total row, in H:MM")
     func changedDurationIsCaught() throws {
-        // Row 10 is the period; column I (8) its Total Hrs:Min.
-        let (rows, merges, name) = try realRowsReplacing("Make_Ready_Analysis_Nexus_East.xls", row: 10, column: 8,
-                                                         with: .text("1:05"))
-        var source = InMemoryRows(rows)
-        let result = try parse(nil, source: &source, merges: merges, sheetName: name)
+        // Row 10 is the period; column I its Total Hrs:Min.
+        let result = try parseReal("Make_Ready_Analysis_Nexus_East.xls") { rows in rows[10, "I"] = .text("1:05") }
         #expect(result.summary.warnings == [
             "make ready analysis: data rows sum to 1:05 total minutes but \"Total\" (row 11) says 0:05",
         ])
