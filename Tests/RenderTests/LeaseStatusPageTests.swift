@@ -43,3 +43,20 @@ import XMLKit
         #expect(LeaseStatusPage.dollars(-12_500) == "-$125.00")
     }
 }
+
+@Suite struct PaymentStatusColorTests {
+    /// The spec's colours: green PAID, blue PARTIAL, yellow PENDING, red OVERDUE, told apart by which channel leads.
+    @Test func eachStatusHasTheSpecsHue() throws {
+        func channels(_ status: PaymentStatus) -> (red: Int, green: Int, blue: Int) {
+            let hex = status.badgeColor.dropFirst()
+            let value = Int(hex, radix: 16) ?? 0
+            return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
+        }
+        let paid = channels(.paid), partial = channels(.partial)
+        let pending = channels(.pending), overdue = channels(.overdue)
+        #expect(paid.green > paid.red && paid.green > paid.blue, "PAID is green")
+        #expect(partial.blue > partial.red && partial.blue > partial.green, "PARTIAL is blue")
+        #expect(pending.red > pending.blue + 40 && pending.green > pending.blue + 40, "PENDING is yellow")
+        #expect(overdue.red > overdue.green + 40 && overdue.red > overdue.blue + 40, "OVERDUE is red")
+    }
+}

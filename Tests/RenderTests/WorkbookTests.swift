@@ -81,7 +81,7 @@ private final class Scratch {
         // The same colors as the HTML badges, taken from the one place both use.
         #expect(try workbook.fill(sheet: 1, cell: "F5") == "BFE5C8")
         #expect(try workbook.fill(sheet: 1, cell: "H5") == "F4B5AD")
-        #expect(try workbook.fill(sheet: 1, cell: "I5") == "C6DCF5")
+        #expect(try workbook.fill(sheet: 1, cell: "I5") == "F7E3A1", "PENDING is yellow")
         #expect(try workbook.fill(sheet: 1, cell: "G5") == nil)
         for status in PaymentStatus.allCases {
             let hex = String(status.badgeColor.dropFirst()).uppercased()
