@@ -116,6 +116,8 @@ for name in "${targets[@]}"; do
     set -e
     execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)"
     last="$(grep -E '^#[0-9]+' "$log" | tail -1)"
+    # A run stopped by a finding prints no final stats: its last status line counts the executions.
+    [ -n "$execs" ] || execs="$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || true)"
     cov="$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)"
     ft="$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)"
     found="$(grep -oE "(Test unit|artifact) written to [^ ]*" "$log" | awk '{print $NF}' | tr '\n' ' ' || true)"
