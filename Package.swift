@@ -76,3 +76,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - Fuzzing: libFuzzer entry points, declared only for scripts/fuzz.sh (OWNERDASH_FUZZ=1), so a normal
+// `swift build`/`swift test` and CI never build them (they need -sanitize=fuzzer to link).
+if Context.environment["OWNERDASH_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+        .executableTarget(name: "FuzzSpreadsheet", dependencies: ["CFuzzDriver", "XLSXKit"], path: "Fuzz/FuzzSpreadsheet"),
+        .executableTarget(name: "FuzzReports", dependencies: ["CFuzzDriver", "Parse", "XLSXKit"], path: "Fuzz/FuzzReports"),
+        .executableTarget(name: "FuzzSOAP", dependencies: ["CFuzzDriver", "Parse"], path: "Fuzz/FuzzSOAP"),
+    ]
+}

@@ -196,7 +196,7 @@ struct SQLRow {
     func double(_ name: String) -> Double? { statement.double(at: column(name)) }
     func date(_ name: String) -> LocalDate? { text(name).flatMap { LocalDate(iso: $0) } }
     /// A REAL dollars column, rounded to the cent.
-    func dollars(_ name: String) -> Money? { double(name).map { Money(dollars: $0) } }
+    func dollars(_ name: String) -> Money? { double(name).flatMap { Money(dollars: $0) } }
     /// An INTEGER cents column (sums computed exactly in SQL); NULL is nil.
     func cents(_ name: String) -> Money? { statement.int(at: column(name)).map { Money(cents: Int64($0)) } }
 }

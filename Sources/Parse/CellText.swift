@@ -48,7 +48,10 @@ public enum MoneyText {
         }
         switch amount(bytes) {
         case .blank: return nil
-        case .amount(let cents): return Money(cents: cents)
+        case .amount(let cents):
+            let money = Money(cents: cents)
+            guard money.isWithinLargestAmount else { throw CellTextError(text: String(raw), expected: Money.outOfRangeExpectation) }
+            return money
         case .invalid: throw CellTextError(text: String(raw), expected: "money amount")
         }
     }
@@ -144,6 +147,11 @@ public enum MoneyText {
     }
 }
 
+extension Money {
+    /// What a money cell past `Money.largestAmount` is not, for `CellTextError`.
+    static let outOfRangeExpectation = "money amount within $10,000,000,000 either way"
+}
+
 extension CellValue {
     /// The cell as money: numbers as dollars, text through `MoneyText`, blank as nil.
     public func money() throws(CellTextError) -> Money? {
@@ -151,7 +159,10 @@ extension CellValue {
         case .empty: return nil
         case .number(let value):
             guard value.isFinite else { throw CellTextError(text: String(value), expected: "money amount") }
-            return Money(dollars: value)
+            guard let money = Money(dollars: value) else {
+                throw CellTextError(text: String(value), expected: Money.outOfRangeExpectation)
+            }
+            return money
         case .text(let text): return try MoneyText.parse(text)
         case .date(let date): throw CellTextError(text: date.isoText, expected: "money amount")
         case .bool(let flag): throw CellTextError(text: flag ? "TRUE" : "FALSE", expected: "money amount")

@@ -133,6 +133,8 @@ struct HeaderMap: Sendable {
 extension HeaderMap {
     /// How far (in columns) a Crystal page-image export moves a value from its header (vendor-formats 3.2: 1-3).
     static let maxDrift = 3
+    /// The most values x header columns a drifted row is aligned over (a million: 1,000 by 1,000).
+    static let maxAlignmentCells = 1_000_000
 
     /// The row with every value that drifted out of its header's columns moved back under that header.
     ///
@@ -150,6 +152,10 @@ extension HeaderMap {
 
         let values = row.cells.indices.filter { $0 >= firstColumn && !row.cells[$0].isBlank && !row.cells[$0].isMarker }
         let targets = headerSpans
+        // The table below is values x headers: a report's few dozen each make it tiny, but a damaged file (an HTML
+        // row of 16,000 cells under a header as wide) would make it gigabytes. Such a row is left as it is.
+        let (tableCells, overflow) = (values.count + 1).multipliedReportingOverflow(by: targets.count + 1)
+        guard !overflow, tableCells <= Self.maxAlignmentCells else { return row }
         func distance(_ column: Int, _ span: ClosedRange<Int>) -> Int {
             column < span.lowerBound ? span.lowerBound - column : (column > span.upperBound ? column - span.upperBound : 0)
         }

@@ -161,25 +161,19 @@ public final class ZipArchive: Sendable {
     /// The whole inflated content of an entry, CRC-checked and within the limits.
     public func contents(of entry: ZipEntry) throws -> [UInt8] {
         let reader = try self.reader(for: entry)
-        var out = [UInt8](repeating: 0, count: Int(entry.uncompressedSize))
-        var filled = 0
+        // The declared size passed the limits (at most 1000 times the compressed bytes, which lie in the file), but
+        // a damaged directory can still declare far more than the entry inflates to: grow with what inflates,
+        // reserving no more than a few times the compressed size up front.
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(min(entry.uncompressedSize, entry.compressedSize.multipliedReportingOverflow(by: 4).partialValue + 65_536)))
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { chunk.deallocate() }
         while true {
-            if filled == out.count {
-                // One more read proves the entry ends where the directory says (and checks the CRC).
-                var probe: UInt8 = 0
-                let n = try withUnsafeMutableBytes(of: &probe) { (buffer) throws -> Int in
-                    try reader.read(into: buffer)
-                }
-                if n == 0 { break }
-                throw ZipError.corruptEntry(entry: entry.name, detail: "inflates past its declared size")
-            }
-            let n = try out.withUnsafeMutableBytes { (buffer) throws -> Int in
-                try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            }
+            let n = try reader.read(into: chunk)
+            // The reader refuses bytes past the declared size and checks the size and CRC at the end.
             if n == 0 { break }
-            filled += n
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
-        if filled < out.count { out.removeLast(out.count - filled) }
         return out
     }
 

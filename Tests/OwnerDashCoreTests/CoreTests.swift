@@ -60,9 +60,21 @@ import Testing
 
 @Suite struct MoneyTests {
     @Test func roundsHalfAwayFromZeroToCents() {
-        #expect(Money(dollars: 1234.505).cents == 123451)
-        #expect(Money(dollars: -125.005).cents == -12501)
-        #expect(Money(dollars: 0.1 + 0.2).cents == 30)
+        #expect(Money(dollars: 1234.505)?.cents == 123451)
+        #expect(Money(dollars: -125.005)?.cents == -12501)
+        #expect(Money(dollars: 0.1 + 0.2)?.cents == 30)
+    }
+
+    /// A money cell from a file can hold any double: the ones that do not fit are refused, never a trap.
+    @Test func refusesAmountsThatDoNotFit() {
+        #expect(Money(dollars: 10_000_000_000)?.cents == 1_000_000_000_000)
+        #expect(Money(dollars: -10_000_000_000)?.cents == -1_000_000_000_000)
+        #expect(Money(dollars: 10_000_000_000.01) == nil)
+        #expect(Money(dollars: 1e17) == nil)
+        #expect(Money(dollars: -1e300) == nil)
+        #expect(Money(dollars: .nan) == nil)
+        #expect(Money(dollars: .infinity) == nil)
+        #expect(Money(dollars: -.infinity) == nil)
     }
 
     @Test func printsTwoDecimals() {

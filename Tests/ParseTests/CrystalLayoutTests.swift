@@ -57,4 +57,24 @@ import XLSXKit
         #expect(map.cell("Lease Rent", in: marked) == .empty)
         #expect(marked[17] == .number(1400))
     }
+
+    /// Found while fuzzing the parsers' inputs: a drifted row of thousands of values under a header as wide once
+    /// made the alignment table values x headers (16,000 each: 2 GB). Past a million cells the row is left as it is.
+    @Test func aRowTooWideToAlignIsLeftAsItIs() throws {
+        // Unit, Market Rent and Lease Rent at columns 0, 4 and 8, then 1,500 more header columns from 12 on.
+        var header = Array(repeating: CellValue.empty, count: 12)
+        (header[0], header[4], header[8]) = (.text("Unit"), .text("Market Rent"), .text("Lease Rent"))
+        for column in 12..<1_512 { header.append(.text("Note \(column)")) }
+        let map = try Self.map(header)
+        // A value in every column, most of them off their header: 1,512 x 1,503 is past the bound.
+        let wide = SheetRow(number: 9, cells: (0..<1_512).map { .number(Double($0)) })
+        #expect(map.aligned(wide) == wide)
+        // The same kind of drift over a report's width is still moved back.
+        let narrow = SheetRow(number: 9, cells: [.empty, .text("101"), .empty, .empty, .empty, .number(1450), .empty, .empty,
+                                                 .empty, .number(1400)])
+        let aligned = map.aligned(narrow)
+        #expect(map.cell("Unit", in: aligned) == .text("101"))
+        #expect(map.cell("Market Rent", in: aligned) == .number(1450))
+        #expect(map.cell("Lease Rent", in: aligned) == .number(1400))
+    }
 }

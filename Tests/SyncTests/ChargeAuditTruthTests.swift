@@ -55,8 +55,8 @@ import Testing
                 }
                 expectedKeys.insert(key)
                 let e = try #require(found[key], "\(key): injected by the simulator, not found")
-                let expected = Money(dollars: (exception["expected"] as? NSNumber)?.doubleValue ?? -1)
-                let posted = Money(dollars: (exception["posted"] as? NSNumber)?.doubleValue ?? -1)
+                let expected = try #require(Money(dollars: (exception["expected"] as? NSNumber)?.doubleValue ?? -1))
+                let posted = try #require(Money(dollars: (exception["posted"] as? NSNumber)?.doubleValue ?? -1))
                 #expect(e.expected == expected && e.posted == posted, "\(key): \(e.expected) / \(e.posted)")
                 let kind = exception["kind"] as? String
                 #expect(kind == "missing" ? e.kind == "missing" : (e.kind == "undercharge" || e.kind == "overcharge"), "\(key)")

@@ -133,6 +133,12 @@ final class BIFFCursor {
         }
         var p = buffer + (position - bufferStart)
         let length = Int(p[2]) | Int(p[3]) << 8
+        // The 16-bit length can say up to 65,535; BIFF8 caps records at 8,224 bytes, and a body must fit the buffer
+        // whole (every read of it goes through `body`), so a longer one is refused rather than handed out cut.
+        guard 4 + length <= Self.capacity else {
+            let type = Int(p[0]) | Int(p[1]) << 8
+            throw XLSError.malformedWorkbook("\(BIFFRecord.name(type)) record at offset \(biffHex(position)) declares \(length) bytes, more than a BIFF8 record holds (8,224; this reader takes up to 16,380)")
+        }
         if position + 4 + length > bufferEnd {
             guard try load(position, 4 + length) else { return false }
             p = buffer + (position - bufferStart)
@@ -166,6 +172,10 @@ final class BIFFCursor {
             if from > bufferStart { memmove(buffer, buffer + (from - bufferStart), kept) }
         }
         let end = min(from + Self.capacity, stream.count)
+        // What the caller asked for must be in the buffer; a request the buffer cannot hold is a reader bug.
+        guard start + count <= end else {
+            throw XLSError.malformedWorkbook("bytes \(biffHex(start))..<\(biffHex(start + count)) do not fit the \(Self.capacity)-byte record buffer")
+        }
         try stream.read(into: buffer + kept, at: from + kept, count: end - from - kept)
         bufferStart = from
         bufferEnd = end

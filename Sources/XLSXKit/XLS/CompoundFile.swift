@@ -90,8 +90,9 @@ public struct CompoundFile: Sendable {
         sectorCount = file.count > sectorSize ? (file.count - sectorSize + sectorSize - 1) / sectorSize : 0
         let fatSectorCount = Int(Self.uint32(bytes, 44))
         let firstDirectorySector = Self.uint32(bytes, 48)
+        // MS-CFB fixes the cutoff at 4096; a damaged header's value would send big streams to the mini stream.
         let cutoff = Int(Self.uint32(bytes, 56))
-        miniStreamCutoff = cutoff > 0 ? cutoff : 4096
+        miniStreamCutoff = cutoff > 0 && cutoff <= 4096 ? cutoff : 4096
         let firstMiniFATSector = Self.uint32(bytes, 60)
         let firstDIFATSector = Self.uint32(bytes, 68)
 
@@ -174,7 +175,8 @@ public struct CompoundFile: Sendable {
         } else {
             miniFAT = []
         }
-        if let root = entries.first, root.type == 5, root.size > 0 {
+        if let root = entries.first, root.type == 5, root.size != 0 {
+            try Self.checkDeclaredSize(root.size, of: "the mini stream (Root Entry)", fileSize: file.count)
             miniStream = try Self.followChain(file, fat: fat, start: root.startSector, sectorSize: sectorSize,
                                               sectorCount: sectorCount, size: root.size, what: "the mini stream (Root Entry)")
         } else {
@@ -195,9 +197,13 @@ public struct CompoundFile: Sendable {
     /// file and read sector by sector as the reader walks it. Its whole chain is checked here.
     func biffStream(named name: String) throws -> BIFFStream? {
         guard let entry = entry(named: name) else { return nil }
-        guard entry.size > 0 else { return BIFFStream(bytes: []) }
         let what = "stream \(entry.name)"
+        try Self.checkDeclaredSize(entry.size, of: what, fileSize: file.count)
+        guard entry.size > 0 else { return BIFFStream(bytes: []) }
         if entry.size < miniStreamCutoff {
+            guard entry.size <= miniStream.bytes.count else {
+                throw XLSError.compoundFile("\(what) declares \(entry.size) bytes in the mini stream, which holds only \(miniStream.bytes.count)")
+            }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entry.size)
             try copyFromMiniStream(entry, what: what) { bytes.append(contentsOf: $0) }
@@ -285,7 +291,8 @@ public struct CompoundFile: Sendable {
     private static func followChain(_ file: CompoundFileBytes, fat: [UInt32], start: UInt32, sectorSize: Int, sectorCount: Int,
                                     size: Int?, what: String) throws -> ChainBytes {
         var result: [UInt8] = []
-        if let size { result.reserveCapacity(size) }
+        // Callers checked `size` against the file; the cap keeps a reservation within the file all the same.
+        if let size { result.reserveCapacity(min(size, file.count)) }
         var missing: Range<Int>?
         try walkChain(fat: fat, start: start, sectorSize: sectorSize, sectorCount: sectorCount, size: size, what: what) { offset, used in
             let available = max(0, min(used, file.count - offset))
@@ -297,6 +304,15 @@ public struct CompoundFile: Sendable {
             }
         }
         return ChainBytes(bytes: result, missing: missing)
+    }
+
+    /// Refuses a directory entry's size that the file cannot hold, before anything is read or reserved for it:
+    /// a stream's bytes all lie in the file's sectors, so no stream is longer than the file.
+    private static func checkDeclaredSize(_ size: Int, of what: String, fileSize: Int) throws {
+        guard size >= 0, size <= fileSize else {
+            let declared = size >= 0 ? "\(size) bytes" : "a size past 2^63 bytes"
+            throw XLSError.compoundFile("\(what) declares \(declared), more than the whole file holds (\(fileSize) bytes)")
+        }
     }
 
     private static func name(_ sector: UInt32) -> String {
