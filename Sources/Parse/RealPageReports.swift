@@ -108,7 +108,7 @@ private struct Driver {
         let headerStart = buffer.firstIndex { $0.number == header.firstRow } ?? endIndex
         let title = TitleBlock(rows: buffer[..<headerStart])
         let metadata = ReportMetadata(reportType: report, propertyName: title.propertyName, asOf: title.asOf,
-                                      periodStart: title.periodStart)
+                                      periodStart: title.periodStart, siteNumber: title.siteNumber)
         let context = ParseContext(report: report, sheet: sheetName, metadata: metadata, title: title)
         var parser = try P(layoutIndex: layoutIndex, header: header, context: context)
         let classifier = RowClassifier(headerSignatures: header.rowSignatures, title: title,

@@ -209,6 +209,10 @@ struct LoadingSink: ReportSink {
         let property: String
         if let key = hints.propertyKey {
             property = key
+        } else if let site = metadata.siteNumber ?? workbookTitle?.siteNumber,
+                  let match = configuration.property(siteID: site) {
+            // The site number printed beside the name is the registry's key; the name may be spelt differently.
+            property = match.key
         } else if let name = metadata.propertyName ?? workbookTitle?.propertyName {
             guard let match = configuration.property(named: name) else {
                 throw ReportLoadError("property \"\(name)\" from the title block is not in the registry; pass --property KEY")
