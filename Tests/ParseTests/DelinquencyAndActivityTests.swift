@@ -172,3 +172,33 @@ struct ActivityParserTests {
             == ["activity: data rows sum to 2 activities but \"Total for Kim, Alex: 3\" (row 16) says 3"])
     }
 }
+
+@Suite("Leasing Activity Detail totals blocks")
+struct ActivityTotalsBlockTests {
+    /// A Crystal-shaped sheet: header, one consultant's rows, then its `Totals for` block of `Label: count` cells.
+    static func sheet(phoneCalls printed: Int) -> SheetBuilder {
+        var sheet = SheetBuilder()
+        sheet.add("LEASING ACTIVITY DETAIL")
+        sheet.add("Kairoi Management, LLC - Nexus East")
+        sheet.add("01/01/2026 through 01/31/2026")
+        sheet.add("Date", "This Contact Type", "Prospect Name", "Leases", "Waitlist", "Cancelled/Denied")
+        sheet.add("Leasing Consultant:  Lee, Ann")
+        sheet.add("01/05/2026", "Phone call", "Diaz, Al", "0", "0", "0")
+        sheet.add("01/06/2026", "Phone call", "Diaz, Al", "0", "0", "0")
+        sheet.add("01/07/2026", nil, "Diaz, Al", "1", "0", "0")
+        sheet.add("Totals for Lee, Ann  :")
+        sheet.add("¹New Prospects:", "1", "Phone Call:", "\(printed)", "Leases:", "1")
+        return sheet
+    }
+
+    @Test("a consultant block's contact-type counts are held against its rows; a lease row without a type is a Lease")
+    func blocksReconcile() throws {
+        let good = try parse(.activity, Self.sheet(phoneCalls: 2))
+        #expect(good.summary.warnings.isEmpty, "\(good.summary.warnings)")
+        #expect(good.activities.map(\.activityType) == ["Phone call", "Phone call", "Lease"])
+        #expect(good.activities.allSatisfy { $0.agent == "Lee, Ann" })
+        let bad = try parse(.activity, Self.sheet(phoneCalls: 3))
+        #expect(bad.summary.warnings.count == 1)
+        #expect(bad.summary.warnings.first?.contains("data rows count 2 Phone Call") == true)
+    }
+}

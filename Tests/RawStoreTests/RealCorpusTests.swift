@@ -122,3 +122,54 @@ extension RealCorpusTests {
         #expect(try loaded.rows(table, where: "last_increase_date IS NULL") > 0)
     }
 }
+
+extension RealCorpusTests {
+    /// Stored activity rows by contact type.
+    static func types(_ loaded: Loaded) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try loaded.fixture.store.database.query(
+            "SELECT activity_type, count(*) FROM realpage_activity GROUP BY activity_type") {
+            counts[row[0].textValue ?? ""] = Int(row[1].integerValue ?? 0)
+        }
+        return counts
+    }
+
+    @Test("Leasing Activity Detail, data-only two-sheet export: 1307 rows, Sheet2's Totals for Property reconciled")
+    func leasingActivityDetailDataOnly() throws {
+        let loaded = try Loaded("Leasing_Activity_Detail_Report.xls")
+        #expect(loaded.outcome.report == .activity)
+        // `Kairoi Management, LLC - 4248314 - The Northern - 5375283`: placed by its site number.
+        #expect(loaded.outcome.propertyKey == "the_northern")
+        // The Parameters cell's Scheduling Period (01/12/2026 to 02/12/2026).
+        #expect(loaded.outcome.asOf.iso == "2026-02-12")
+        #expect(loaded.outcome.rows == 1307)
+        #expect(loaded.outcome.all.flatMap(\.warnings).isEmpty, "\(loaded.outcome.all.flatMap(\.warnings))")
+        let types = try Self.types(loaded)
+        #expect(types["Phone call"] == 244)
+        #expect(types["E-mail"] == 843)
+        #expect(types["Text message"] == 126)
+        #expect(types["Visit"] == 35)
+        // Lease and cancel rows print no contact type: typed from their Leases / Cancelled columns.
+        #expect(types["Lease"] == 13)
+        #expect(types["Cancelled/Denied"] == 2)
+    }
+
+    @Test("Leasing Activity Detail, Crystal page-image export: 379 rows, consultant and property total blocks reconciled")
+    func leasingActivityDetailCrystal() throws {
+        let loaded = try Loaded("realpage_report.xlsx")
+        #expect(loaded.outcome.report == .activity)
+        #expect(loaded.outcome.propertyKey == "ridian")
+        #expect(loaded.outcome.asOf.iso == "2026-01-31")
+        #expect(loaded.outcome.rows == 379)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let types = try Self.types(loaded)
+        #expect(types["Phone call"] == 75)
+        #expect(types["E-mail"] == 221)
+        #expect(types["Text message"] == 48)
+        #expect(types["Visit"] == 16)
+        #expect(types["Lease"] == 5)
+        #expect(types["Videotelephony - Tour"] == 1)
+        // The consultant each `Leasing Consultant:` label names is the agent of its rows.
+        #expect(try loaded.rows("realpage_activity", where: "agent = 'HOUSE'") > 0)
+    }
+}
