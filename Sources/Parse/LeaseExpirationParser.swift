@@ -10,9 +10,9 @@ import XLSXKit
 /// folded into the lease above it (phone, email). A Lease End of `MTM` is stored as no date. Parsing stops at a `Summary ...` section.
 ///
 /// renewal_status: the Decision / Renewal Status text when the report has that column (Renewed, Vacating,
-/// Unknown, Moved out); otherwise `Do Not Renew` when the Do Not Renew column holds a mark (`X`, `Yes`, `DNR`), else
-/// nil (not known, not "renewing"). The `c` of a Webdings check, which the real export prints in every row, is not
-/// a mark. Page breaks (`April 2026     - continued -`) do not restart a month's count. Last Rent Change, its
+/// Unknown, Moved out); otherwise `Do Not Renew` when the Do Not Renew column holds a mark (`X`, `Yes`, `DNR`, or a
+/// glyph such as the `c` a check exports as, unless every unmarked lease carries it: the real export prints a
+/// Webdings check beside every lease), else nil (not known, not "renewing"). Leases are therefore emitted at the end. Page breaks (`April 2026     - continued -`) do not restart a month's count. Last Rent Change, its
 /// amount and Late/NSF are mapped (not stored) so a drifted amount is not taken for the market rent beside them.
 ///
 /// | raw field (realpage_lease_expirations) | column | OneSite header texts |
@@ -61,8 +61,14 @@ struct LeaseExpirationParser: OneSiteReportParser {
     private var all = Array(repeating: Money.zero, count: 5)
     private var sinceLastTotal = 0
     /// The Crystal layout (`Market + Addl.` ... `Total Billing`, `Balance`) whose amounts drift over merged
-    /// headers from row to row: its amounts are read in printed order, right of the lease dates.
-    private var readsAmountsInOrder: Bool { header.has("Total Billing") && header.has("Balance") }
+    /// headers from row to row: a row printing all six amounts is read in printed order, right of the lease dates.
+    private var hasBillingColumns: Bool { header.has("Total Billing") && header.has("Balance") }
+    /// True once a lease was read in printed order: the month totals' amounts are then checked too.
+    private var ordered = false
+    /// Leases read, held to the end: whether a check glyph marks Do Not Renew is known only then.
+    private var held: [(lease: LeaseExpirationRow, glyph: Bool)] = []
+    /// Whether the pending lease's Do Not Renew cell holds a glyph rather than an explicit mark.
+    private var pendingGlyph = false
     static let totalled = ["market plus addl", "lease rent", "other charges", "other credits", "total billing"]
     /// The last lease read, held until the next row: its `Phone/email` continuation row is folded into it.
     private var pending: LeaseExpirationRow?
@@ -109,7 +115,7 @@ struct LeaseExpirationParser: OneSiteReportParser {
             return true
         case .total(let label, let count):
             counter.check(count, label: label, row: row.number, what: "leases", context: context)
-            if readsAmountsInOrder {
+            if ordered {
                 // A total right after another (`Total leases: 61`) covers the whole report.
                 let covered = sinceLastTotal == 0 ? all : inGroup
                 let printed = try amountsInOrder(row)
@@ -129,14 +135,20 @@ struct LeaseExpirationParser: OneSiteReportParser {
             let (phone, email) = ContactText.underName(view.text("Name"))
             var open = LeaseExpirationRow(
                 unitNumber: unit, residentName: view.firstLine("Name"), leaseEnd: leaseEnd,
-                currentRent: readsAmountsInOrder ? nil : try view.money("Lease Rent"),
-                marketRent: readsAmountsInOrder ? nil : try view.money("Market Rent"),
                 renewalStatus: renewalStatus(view), phone: phone, email: email, sourceRow: row.number)
-            if readsAmountsInOrder {
+            pendingGlyph = open.renewalStatus == nil && view.text("Decision") == nil && view.text("Do Not Renew") != nil
+            let amounts = hasBillingColumns ? try amountsInOrder(row) : []
+            if amounts.count >= 6 {
                 // Market, lease rent, other charges, other credits, total billing, balance: the last six amounts
-                // (a seventh before them is the last rent change amount). Fewer: they wrapped to the next row.
-                let amounts = try amountsInOrder(row)
-                if amounts.count >= 6 { take(Array(amounts.suffix(6)), into: &open) } else { pendingNeedsAmounts = true }
+                // (a seventh before them is the last rent change amount).
+                take(Array(amounts.suffix(6)), into: &open)
+                ordered = true
+            } else if hasBillingColumns && amounts.isEmpty {
+                // None at all: they wrapped to the next row.
+                pendingNeedsAmounts = true
+            } else {
+                open.currentRent = try view.money("Lease Rent")
+                open.marketRent = try view.money("Market Rent")
             }
             pending = open
             return true
@@ -145,17 +157,28 @@ struct LeaseExpirationParser: OneSiteReportParser {
 
     mutating func finish(into records: inout [ReportRecord]) throws {
         flushPending(into: &records)
+        // A glyph beside every lease without an explicit mark is decoration (the real export's Webdings check);
+        // beside only some, it is the mark (a Wingdings check exported as `c`).
+        let unmarked = held.filter { $0.lease.renewalStatus == nil }
+        let glyphMarks = !unmarked.allSatisfy(\.glyph)
+        for (lease, glyph) in held {
+            var lease = lease
+            if glyph && glyphMarks { lease.renewalStatus = "Do Not Renew" }
+            records.append(.leaseExpiration(lease))
+        }
+        held = []
     }
 
     private mutating func flushPending(into records: inout [ReportRecord]) {
         guard let done = pending else { return }
-        if pendingNeedsAmounts {
+        if pendingNeedsAmounts && ordered {
             context.warn("row \(done.sourceRow): unit \(done.unitNumber) has no market rent to balance amounts; "
                          + "stored without rents")
         }
-        records.append(.leaseExpiration(done))
+        held.append((done, pendingGlyph))
         pending = nil
         pendingNeedsAmounts = false
+        pendingGlyph = false
     }
 
     /// Market, lease rent, other charges, other credits, total billing, balance of one lease.
@@ -191,7 +214,8 @@ struct LeaseExpirationParser: OneSiteReportParser {
         return nil
     }
 
-    /// What marks a lease Do Not Renew. The real Crystal export prints a Webdings check glyph (the letter `c`)
-    /// beside every lease whatever its status, so a glyph letter is decoration, not a mark.
+    /// What always marks a lease Do Not Renew. Any other text in the column is a glyph (a check exported as `c`):
+    /// the real Crystal export prints its Webdings check beside every lease whatever its status, so a glyph marks
+    /// only when some leases lack it (decided at the end of the report).
     static let doNotRenewMarks: Set<String> = ["X", "Y", "YES", "DNR", "TRUE"]
 }

@@ -173,3 +173,29 @@ extension RealCorpusTests {
         #expect(try loaded.rows("realpage_activity", where: "agent = 'HOUSE'") > 0)
     }
 }
+
+extension RealCorpusTests {
+    @Test("Delinquent and Prepaid: 241 accounts with their code lines, Grand Totals, Resident Count and Net rows reconciled")
+    func delinquentAndPrepaid() throws {
+        let loaded = try Loaded("Delinquent_and_Prepaid_Report__3_.xls")
+        #expect(loaded.outcome.report == .delinquency)
+        #expect(loaded.outcome.propertyKey == "the_northern")
+        #expect(loaded.outcome.asOf.iso == "2026-01-29")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        // 242 account blocks: `Detail - 241 Account(s)` counts the two Misc. Income blocks (unit NONE) as one.
+        #expect(try loaded.rows("realpage_delinquency") == 242)
+        #expect(try loaded.rows("realpage_delinquency", where: "unit_number = 'NONE'") == 2)
+        let table = "realpage_delinquency"
+        #expect(try loaded.value("sum(prepaid)", from: table) == 200_846.88)
+        #expect(try loaded.value("sum(current_balance)", from: table) == -96_267.53)
+        #expect(try loaded.value("sum(balance_0_30)", from: table) == -9_263.55)
+        #expect(try loaded.value("sum(balance_31_60)", from: table) == -102_858.80)
+        #expect(try loaded.value("sum(balance_61_90)", from: table) == -35_961.73)
+        #expect(try loaded.value("sum(balance_over_90)", from: table) == 51_816.55)
+        #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance > 0") == 100_197.95)
+        #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance < 0") == -196_465.48)
+        // Current and former residents of one unit stay separate accounts.
+        #expect(try loaded.rows(table, where: "unit_number = '1125'") == 2)
+        #expect(loaded.outcome.rows == 242 + (try loaded.rows("realpage_delinquency_codes")))
+    }
+}
