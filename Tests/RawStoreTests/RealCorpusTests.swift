@@ -199,3 +199,21 @@ extension RealCorpusTests {
         #expect(loaded.outcome.rows == 242 + (try loaded.rows("realpage_delinquency_codes")))
     }
 }
+
+extension RealCorpusTests {
+    @Test("Monthly Activity Summary: the Floor plan header two rows under the others is found; Accounting Totals and detail counts reconciled")
+    func monthlyActivitySummary() throws {
+        let loaded = try Loaded("test_activity_8880904.xls")
+        #expect(loaded.outcome.report == .monthlySummary)
+        #expect(loaded.outcome.propertyKey == "kalaco")
+        #expect(loaded.outcome.asOf.iso == "2026-02-07")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_monthly_summary"
+        #expect(try loaded.rows(table) == 1)
+        // The Accounting Totals row (move ins 14, move outs 7, renewals 1) and the detail's 4 move-out notices.
+        #expect(try loaded.value("move_ins", from: table) == 14)
+        #expect(try loaded.value("move_outs", from: table) == 7)
+        #expect(try loaded.value("renewals", from: table) == 1)
+        #expect(try loaded.value("notices", from: table) == 4)
+    }
+}
