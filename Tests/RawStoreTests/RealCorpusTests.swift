@@ -217,3 +217,25 @@ extension RealCorpusTests {
         #expect(try loaded.value("notices", from: table) == 4)
     }
 }
+
+extension RealCorpusTests {
+    @Test("Primary Advertising Source: 35 sources, leases / net leases / visits under their own headers, Totals: reconciled")
+    func primaryAdvertisingSource() throws {
+        let loaded = try Loaded("Primary_Advertising_Source_NexusEast.xls")
+        #expect(loaded.outcome.report == .advertisingSource)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-15")
+        #expect(loaded.outcome.rows == 35)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_advertising_source"
+        #expect(try loaded.value("sum(new_prospects)", from: table) == 193)
+        #expect(try loaded.value("sum(phone_calls)", from: table) == 54)
+        #expect(try loaded.value("sum(first_visits)", from: table) == 0)
+        #expect(try loaded.value("sum(visits)", from: table) == 33)
+        #expect(try loaded.value("sum(return_visits)", from: table) == 1)
+        #expect(try loaded.value("sum(applications)", from: table) == 15)
+        #expect(try loaded.value("sum(cancelled_denied)", from: table) == 1)
+        #expect(try loaded.value("sum(net_leases)", from: table) == 14)
+        #expect(try loaded.rows(table, where: "prospect_conversion_pct IS NOT NULL") == 35)
+    }
+}
