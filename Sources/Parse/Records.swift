@@ -282,6 +282,32 @@ public struct ClosedMakeReadyRow: Sendable, Equatable {
     }
 }
 
+/// One closed work order of a unit's make-ready, from the Closed Make Ready Summary (its lines under the unit).
+public struct ClosedMakeReadyWorkOrderRow: Sendable, Equatable {
+    public var unitNumber: String
+    /// The sheet row of the unit's `ClosedMakeReadyRow`.
+    public var unitRow: Int
+    /// OneSite's work order number (`2088-1`).
+    public var workOrder: String
+    public var serviceIssue: String?
+    public var worker: String?
+    public var closedDate: LocalDate?
+    public var amountCharged: Money?
+    /// Who logged the time, and the minutes logged (`Hrs:Min` `0:1` is 1).
+    public var timeWorkedBy: String?
+    public var minutesWorked: Int?
+    public var sourceRow: Int
+
+    public init(unitNumber: String, unitRow: Int, workOrder: String, serviceIssue: String? = nil, worker: String? = nil,
+                closedDate: LocalDate? = nil, amountCharged: Money? = nil, timeWorkedBy: String? = nil,
+                minutesWorked: Int? = nil, sourceRow: Int) {
+        self.unitNumber = unitNumber; self.unitRow = unitRow; self.workOrder = workOrder
+        self.serviceIssue = serviceIssue; self.worker = worker; self.closedDate = closedDate
+        self.amountCharged = amountCharged; self.timeWorkedBy = timeWorkedBy; self.minutesWorked = minutesWorked
+        self.sourceRow = sourceRow
+    }
+}
+
 /// One transaction code of the Monthly Transaction Summary's detail.
 public struct MonthlyTransactionRow: Sendable, Equatable {
     /// The heading the code is listed under (`CHARGES`, `CREDITS`, `PAYMENTS`), as printed.
@@ -530,6 +556,8 @@ public enum ReportRecord: Sendable, Equatable {
     case incomeStatement(IncomeStatementRow)
     case makeReady(MakeReadyRow)
     case closedMakeReady(ClosedMakeReadyRow)
+    /// Follows its unit's `.closedMakeReady` record.
+    case closedMakeReadyWorkOrder(ClosedMakeReadyWorkOrderRow)
     case monthlyTransactionSummary(MonthlyTransactionRow)
     case renewalDetail(RenewalDetailRow)
     case projectedOccupancy(ProjectedOccupancyRow)

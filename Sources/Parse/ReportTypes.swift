@@ -26,6 +26,7 @@ public enum ReportType: String, Sendable, CaseIterable {
         switch self {
         case .delinquency: ["realpage_delinquency_codes"]
         case .rentRoll: ["realpage_rent_roll_charges"]
+        case .closedMakeReady: ["realpage_closed_make_ready_work_orders"]
         default: []
         }
     }

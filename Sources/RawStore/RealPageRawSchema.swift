@@ -530,5 +530,21 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_rent_roll_charges"))
             """),
+        // The Closed Make Ready Summary's work-order lines under each unit: what was done to turn it, by whom, when.
+        Migration(version: 17, name: "closed make ready work orders", sql: """
+            CREATE TABLE realpage_closed_make_ready_work_orders (
+                \(lineage)
+                unit_number     TEXT NOT NULL,
+                unit_row        INTEGER NOT NULL,
+                work_order      TEXT NOT NULL,
+                service_issue   TEXT,
+                worker          TEXT,
+                closed_date     TEXT,
+                amount_charged  REAL,
+                time_worked_by  TEXT,
+                minutes_worked  INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_closed_make_ready_work_orders"))
+            """),
     ]
 }

@@ -91,6 +91,7 @@ struct RawReportWriter {
     static func table(of record: ReportRecord) -> String? {
         if case .delinquencyCode = record { return "realpage_delinquency_codes" }
         if case .rentRollCharge = record { return "realpage_rent_roll_charges" }
+        if case .closedMakeReadyWorkOrder = record { return "realpage_closed_make_ready_work_orders" }
         return nil
     }
 
@@ -146,6 +147,19 @@ struct RawReportWriter {
                 ("lease_rent", SQLValue(r.leaseRent?.dollars)),
                 ("other_charges", SQLValue(r.otherCharges?.dollars)),
                 ("amount", .real(r.amount.dollars)),
+            ])
+        case .closedMakeReadyWorkOrder(let r):
+            return (.closedMakeReady, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("unit_row", .integer(Int64(r.unitRow))),
+                ("work_order", .text(r.workOrder)),
+                ("service_issue", SQLValue(r.serviceIssue)),
+                ("worker", SQLValue(r.worker)),
+                ("closed_date", SQLValue(r.closedDate?.iso)),
+                ("amount_charged", SQLValue(r.amountCharged?.dollars)),
+                ("time_worked_by", SQLValue(r.timeWorkedBy)),
+                ("minutes_worked", SQLValue(r.minutesWorked)),
             ])
         case .delinquencyCode(let r):
             return (.delinquency, [
