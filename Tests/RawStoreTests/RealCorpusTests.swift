@@ -239,3 +239,23 @@ extension RealCorpusTests {
         #expect(try loaded.rows(table, where: "prospect_conversion_pct IS NOT NULL") == 35)
     }
 }
+
+extension RealCorpusTests {
+    @Test("Closed Make Ready: 5 units and their 25 closed work orders, Totals (units, work orders, amount) reconciled")
+    func closedMakeReady() throws {
+        let loaded = try Loaded("Closed_Make_Ready_Nexus_East.xls")
+        #expect(loaded.outcome.report == .closedMakeReady)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        // `Report created on calendar date: 02/15/2026 and property date: 02/14/2026`.
+        #expect(loaded.outcome.asOf.iso == "2026-02-14")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        #expect(try loaded.rows("realpage_closed_make_ready") == 5)
+        #expect(try loaded.value("sum(work_orders)", from: "realpage_closed_make_ready") == 25)
+        let orders = "realpage_closed_make_ready_work_orders"
+        #expect(try loaded.rows(orders) == 25)
+        #expect(try loaded.rows(orders, where: "closed_date IS NOT NULL") == 25)
+        #expect(try loaded.value("coalesce(sum(amount_charged), 0)", from: orders) == 0)
+        #expect(try loaded.rows(orders, where: "unit_number = '1258' AND worker IS NOT NULL AND minutes_worked = 1") == 5)
+        #expect(loaded.outcome.rows == 30)
+    }
+}
