@@ -179,6 +179,34 @@ public struct MonthlySummaryRow: Sendable, Equatable {
     }
 }
 
+/// One floor plan of the Monthly Activity Summary's occupancy section: its units by status at the as-of date.
+public struct MonthlySummaryFloorPlanRow: Sendable, Equatable {
+    public var floorplan: String
+    public var marketRent: Money?
+    public var totalBaseRent: Money?
+    public var totalSqft: Int?
+    public var totalUnits: Int?
+    public var occupiedNoNotice: Int?
+    public var vacantNotLeased: Int?
+    public var vacantLeased: Int?
+    public var noticeNotLeased: Int?
+    public var noticeLeased: Int?
+    public var vacantAdministrative: Int?
+    public var vacantDown: Int?
+    public var sourceRow: Int
+
+    public init(floorplan: String, marketRent: Money? = nil, totalBaseRent: Money? = nil, totalSqft: Int? = nil,
+                totalUnits: Int? = nil, occupiedNoNotice: Int? = nil, vacantNotLeased: Int? = nil,
+                vacantLeased: Int? = nil, noticeNotLeased: Int? = nil, noticeLeased: Int? = nil,
+                vacantAdministrative: Int? = nil, vacantDown: Int? = nil, sourceRow: Int) {
+        self.floorplan = floorplan; self.marketRent = marketRent; self.totalBaseRent = totalBaseRent
+        self.totalSqft = totalSqft; self.totalUnits = totalUnits; self.occupiedNoNotice = occupiedNoNotice
+        self.vacantNotLeased = vacantNotLeased; self.vacantLeased = vacantLeased; self.noticeNotLeased = noticeNotLeased
+        self.noticeLeased = noticeLeased; self.vacantAdministrative = vacantAdministrative; self.vacantDown = vacantDown
+        self.sourceRow = sourceRow
+    }
+}
+
 /// One expiring lease of the Lease Expiration report.
 public struct LeaseExpirationRow: Sendable, Equatable {
     public var unitNumber: String
@@ -552,6 +580,8 @@ public enum ReportRecord: Sendable, Equatable {
     case delinquencyCode(DelinquencyCodeRow)
     case activity(ActivityRow)
     case monthlySummary(MonthlySummaryRow)
+    /// The occupancy section's floor plans, before their report's `.monthlySummary` record.
+    case monthlySummaryFloorPlan(MonthlySummaryFloorPlanRow)
     case leaseExpiration(LeaseExpirationRow)
     case incomeStatement(IncomeStatementRow)
     case makeReady(MakeReadyRow)

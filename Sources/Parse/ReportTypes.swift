@@ -27,6 +27,7 @@ public enum ReportType: String, Sendable, CaseIterable {
         case .delinquency: ["realpage_delinquency_codes"]
         case .rentRoll: ["realpage_rent_roll_charges"]
         case .closedMakeReady: ["realpage_closed_make_ready_work_orders"]
+        case .monthlySummary: ["realpage_monthly_summary_floorplans"]
         default: []
         }
     }

@@ -546,5 +546,24 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_closed_make_ready_work_orders"))
             """),
+        // The Monthly Activity Summary's occupancy section: units by status per floor plan at the as-of date.
+        Migration(version: 18, name: "monthly activity floor plans", sql: """
+            CREATE TABLE realpage_monthly_summary_floorplans (
+                \(lineage)
+                floorplan              TEXT NOT NULL,
+                market_rent            REAL,
+                total_base_rent        REAL,
+                total_sqft             INTEGER,
+                total_units            INTEGER,
+                occupied_no_notice     INTEGER,
+                vacant_not_leased      INTEGER,
+                vacant_leased          INTEGER,
+                notice_not_leased      INTEGER,
+                notice_leased          INTEGER,
+                vacant_administrative  INTEGER,
+                vacant_down            INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_monthly_summary_floorplans"))
+            """),
     ]
 }
