@@ -4,7 +4,8 @@ import XLSXKit
 /// Monthly Activity Summary (report 3877, code `mgt-542-001`): one `MonthlySummaryRow` for the period.
 ///
 /// Layout (vendor-formats 3.6): three sections, each with its own header and floor plan rows ending `Totals`:
-/// Occupancy activity (not used: the Box Score carries unit status), Accounting activity, Leasing activity
+/// Occupancy activity (each floor plan kept as a `MonthlySummaryFloorPlanRow`, its `Totals` row checked against
+/// them), Accounting activity, Leasing activity
 /// detail (one row per event with an Action, in groups ending `Total <Action>: N`). Sections are recognised by
 /// their headers wherever they start; page headers repeat.
 ///
@@ -22,7 +23,7 @@ import XLSXKit
 /// | move_outs | Accounting | Move-outs* | Move-outs, Move-\nouts, Move Outs |
 /// | renewals | Accounting | Renewals | Renewals |
 /// | notices, skips, evictions | Leasing detail | Action* (+ Date*) | Action, Activity; Date, Action Date |
-/// | (not stored) | Occupancy | Floor plan*, Total Units*, Occupied no NTV* | + Vacant Not Leased, Vacant Leased, Vacant Admini-\nstrative, ... |
+/// | realpage_monthly_summary_floorplans (one row per floor plan) | Occupancy | Floor plan*, Total Units*, Occupied no NTV* | + Market Rent, Total Base Rent, Total SQFT, Vacant Not Leased, Vacant Leased, Occupied NTV not Leased, Occupied NTV Leased, Vacant Admini-\nstrative, Vacant Down |
 ///
 /// `*` = required for the section to be recognised.
 struct MonthlySummaryParser: OneSiteReportParser {
@@ -37,9 +38,9 @@ struct MonthlySummaryParser: OneSiteReportParser {
             ColumnSpec("Occupied NTV Leased", .count),
             ColumnSpec("Vacant Administrative", .count, synonyms: ["Vacant Admin"]),
             ColumnSpec("Vacant Down", .count),
-            ColumnSpec("Market Rent", .text),
-            ColumnSpec("Total Base Rent", .text),
-            ColumnSpec("Total SQFT", .text),
+            ColumnSpec("Market Rent", .money),
+            ColumnSpec("Total Base Rent", .money),
+            ColumnSpec("Total SQFT", .count),
         ]),
         HeaderLayout(report: .monthlySummary, name: "accounting activity", columns: [
             ColumnSpec("Floor plan", .text, synonyms: ["Floorplan", "Floor Plan Name"]),
@@ -151,7 +152,17 @@ struct MonthlySummaryParser: OneSiteReportParser {
             case .detail:
                 counter.check(count, label: label, row: row.number, what: "events", context: context)
             case .occupancy:
-                break
+                let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+                // `Totals` sits in the Floor plan column; a repeated page header's `Total Base Rent` is no total.
+                guard totals.text("Floor plan") != nil else { return true }
+                for (index, column) in Self.occupancyCounts.enumerated() {
+                    context.crossCheck(column.lowercased(), computed: occupancySums.counts[index],
+                                       printed: try totals.count(column), label: label, row: row.number)
+                }
+                context.crossCheck("market rent", computed: occupancySums.market,
+                                   printed: try totals.money("Market Rent"), label: label, row: row.number)
+                context.crossCheck("total base rent", computed: occupancySums.baseRent,
+                                   printed: try totals.money("Total Base Rent"), label: label, row: row.number)
             }
             return true
         case .data:
@@ -169,11 +180,30 @@ struct MonthlySummaryParser: OneSiteReportParser {
                 actions[HeaderText.key(action), default: 0] += 1
                 counter.add()
             case .occupancy:
-                break
+                guard let floorplan = view.text("Floor plan") else { return true }
+                let counts = try Self.occupancyCounts.map { try view.count($0) }
+                let record = MonthlySummaryFloorPlanRow(
+                    floorplan: floorplan, marketRent: try view.money("Market Rent"),
+                    totalBaseRent: try view.money("Total Base Rent"), totalSqft: counts[0], totalUnits: counts[1],
+                    occupiedNoNotice: counts[2], vacantNotLeased: counts[3], vacantLeased: counts[4],
+                    noticeNotLeased: counts[5], noticeLeased: counts[6], vacantAdministrative: counts[7],
+                    vacantDown: counts[8], sourceRow: row.number)
+                for (index, count) in counts.enumerated() { occupancySums.counts[index] += count ?? 0 }
+                occupancySums.market += record.marketRent ?? .zero
+                occupancySums.baseRent += record.totalBaseRent ?? .zero
+                records.append(.monthlySummaryFloorPlan(record))
             }
             return true
         }
     }
+
+    /// The occupancy section's count columns, in `MonthlySummaryFloorPlanRow` order.
+    static let occupancyCounts = ["Total SQFT", "Total Units", "Occupied no NTV", "Vacant Not Leased", "Vacant Leased",
+                                  "Occupied NTV not Leased", "Occupied NTV Leased", "Vacant Administrative",
+                                  "Vacant Down"]
+
+    /// The occupancy section's floor plan rows summed, for its `Totals` row.
+    private var occupancySums = (counts: Array(repeating: 0, count: 9), market: Money.zero, baseRent: Money.zero)
 
     mutating func finish(into records: inout [ReportRecord]) throws {
         guard let asOf = context.metadata.asOf else { return }

@@ -201,7 +201,7 @@ extension RealCorpusTests {
 }
 
 extension RealCorpusTests {
-    @Test("Monthly Activity Summary: the Floor plan header two rows under the others is found; Accounting Totals and detail counts reconciled")
+    @Test("Monthly Activity Summary: Floor plan header two rows under the others; 60 floor plans kept; Totals reconciled")
     func monthlyActivitySummary() throws {
         let loaded = try Loaded("test_activity_8880904.xls")
         #expect(loaded.outcome.report == .monthlySummary)
@@ -215,6 +215,19 @@ extension RealCorpusTests {
         #expect(try loaded.value("move_outs", from: table) == 7)
         #expect(try loaded.value("renewals", from: table) == 1)
         #expect(try loaded.value("notices", from: table) == 4)
+        // The occupancy section's 60 floor plans, summing to its Totals row.
+        let plans = "realpage_monthly_summary_floorplans"
+        #expect(try loaded.rows(plans) == 60)
+        #expect(loaded.outcome.rows == 61)
+        #expect(try loaded.value("sum(market_rent)", from: plans) == 562_428.67)
+        #expect(try loaded.value("sum(total_base_rent)", from: plans) == 559_790)
+        #expect(try loaded.value("sum(total_sqft)", from: plans) == 210_531)
+        #expect(try loaded.value("sum(total_units)", from: plans) == 280)
+        #expect(try loaded.value("sum(occupied_no_notice)", from: plans) == 160)
+        #expect(try loaded.value("sum(vacant_not_leased)", from: plans) == 102)
+        #expect(try loaded.value("sum(vacant_leased)", from: plans) == 9)
+        #expect(try loaded.value("sum(notice_not_leased)", from: plans) == 8)
+        #expect(try loaded.value("sum(vacant_administrative)", from: plans) == 1)
     }
 }
 
