@@ -342,6 +342,8 @@ extension CellValue {
             var text = raw.trimmingWhitespace
             if text.isEmpty { return nil }
             if text.hasSuffix("%") { text = text.dropLast().trimmingWhitespace }
+            // `1,400.00 %`: thousands separators.
+            if text.contains(",") { text = Substring(text.filter { $0 != "," }) }
             let negative = text.hasPrefix("-")
             if negative { text = text.dropFirst() }
             guard !text.isEmpty, text.allSatisfy({ $0.isASCIIDigit || $0 == "." }),
