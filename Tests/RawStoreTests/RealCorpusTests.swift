@@ -272,3 +272,16 @@ extension RealCorpusTests {
         #expect(loaded.outcome.rows == 30)
     }
 }
+
+extension RealCorpusTests {
+    @Test("Make Ready Summary: 34 units whose work orders add up to the printed Total of 170")
+    func makeReadySummary() throws {
+        let loaded = try Loaded("Make_Ready_Summary_NexusEast.xls")
+        #expect(loaded.outcome.report == .makeReady)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-15")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        #expect(try loaded.rows("realpage_make_ready") == 34)
+        #expect(try loaded.value("sum(work_orders)", from: "realpage_make_ready") == 170)
+    }
+}
