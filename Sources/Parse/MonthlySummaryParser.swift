@@ -46,16 +46,16 @@ struct MonthlySummaryParser: OneSiteReportParser {
             ColumnSpec("Floor plan", .text, synonyms: ["Floorplan", "Floor Plan Name"]),
             ColumnSpec("Move-ins", .count, required: true, synonyms: ["Move Ins"]),
             ColumnSpec("Move-outs", .count, required: true, synonyms: ["Move Outs"]),
-            ColumnSpec("Cancellations/Rejections", .count),
+            ColumnSpec("Cancellations/Rejections", .count, synonyms: ["Cancellations /Rejection"]),
             ColumnSpec("Renewals", .count),
             ColumnSpec("Leases", .count),
             // Amounts of the section, recognised so they are not mistaken for other columns; not stored.
-            ColumnSpec("Rent Charged", .text),
-            ColumnSpec("Other Charges", .text),
-            ColumnSpec("Payments", .text),
-            ColumnSpec("Other Credits", .text),
-            ColumnSpec("Deposits In", .text),
-            ColumnSpec("Deposits Out", .text),
+            ColumnSpec("Rent Charged", .money),
+            ColumnSpec("Other Charges", .money),
+            ColumnSpec("Payments", .money),
+            ColumnSpec("Other Credits", .money),
+            ColumnSpec("Deposits In", .money),
+            ColumnSpec("Deposits Out", .money),
         ]),
         HeaderLayout(report: .monthlySummary, name: "leasing activity detail", columns: [
             ColumnSpec("Unit", .text, synonyms: ["Bldg/Unit"]),
@@ -149,6 +149,14 @@ struct MonthlySummaryParser: OneSiteReportParser {
                     context.crossCheck("renewals", computed: renewals, printed: accountingTotals?.renewals,
                                        label: label, row: row.number)
                 }
+                for (index, column) in Self.accountingFigures.enumerated() {
+                    context.crossCheck(column.lowercased(), computed: accountingSums.counts[index],
+                                       printed: try totals.count(column), label: label, row: row.number)
+                }
+                for (index, printed) in try accountingAmountValues(totals).enumerated() {
+                    context.crossCheck(Self.accountingAmounts[index].lowercased(), computed: accountingSums.amounts[index],
+                                       printed: printed, label: label, row: row.number)
+                }
             case .detail:
                 counter.check(count, label: label, row: row.number, what: "events", context: context)
             case .occupancy:
@@ -170,6 +178,12 @@ struct MonthlySummaryParser: OneSiteReportParser {
             case .accounting:
                 accountingRows.moveIns += try view.count("Move-ins") ?? 0
                 accountingRows.moveOuts += try view.count("Move-outs") ?? 0
+                for (index, column) in Self.accountingFigures.enumerated() {
+                    accountingSums.counts[index] += try view.count(column) ?? 0
+                }
+                for (index, amount) in try accountingAmountValues(view).enumerated() {
+                    accountingSums.amounts[index] += amount ?? .zero
+                }
                 if header.has("Renewals") {
                     accountingRows.renewals = (accountingRows.renewals ?? 0) + (try view.count("Renewals") ?? 0)
                 }
@@ -195,6 +209,29 @@ struct MonthlySummaryParser: OneSiteReportParser {
             }
             return true
         }
+    }
+
+    /// The Accounting section's other figures, summed over its floor plans and checked against its `Totals` row.
+    static let accountingFigures = ["Cancellations/Rejections", "Leases"]
+    static let accountingAmounts = ["Rent Charged", "Other Charges", "Payments", "Other Credits", "Deposits In",
+                                    "Deposits Out"]
+    private var accountingSums = (counts: [0, 0], amounts: Array(repeating: Money.zero, count: 6))
+
+    /// Rent Charged ... Deposits Out of one row. The real export's merged headers put each amount under its left
+    /// neighbour's span, so a row printing all six amounts right of Leases is read in printed order; else by header.
+    private func accountingAmountValues(_ view: RowView) throws -> [Money?] {
+        let start = (header.spans["Leases"]?.upperBound ?? header.spans["Move-outs"]?.upperBound ?? 0) + 1
+        var amounts: [Money] = []
+        for column in view.row.cells.indices where column >= start {
+            let cell = view.row.cells[column]
+            switch cell {
+            case .number: if let money = try? cell.money() { amounts.append(money) }
+            case .text(let text): if let money = try? MoneyText.parse(text), text.contains(where: \.isASCIIDigit) { amounts.append(money) }
+            default: continue
+            }
+        }
+        if amounts.count == Self.accountingAmounts.count { return amounts }
+        return try Self.accountingAmounts.map { try view.money($0) }
     }
 
     /// The occupancy section's count columns, in `MonthlySummaryFloorPlanRow` order.
