@@ -179,6 +179,11 @@ public struct Configuration: Sendable, Codable, Equatable {
         return properties.first { Self.nameKey($0.name) == wanted }
     }
 
+    /// The RealPage property whose `site_id` is this OneSite site number.
+    public func property(siteID: String) -> Property? {
+        properties.first { $0.pms == .realpage && $0.siteID == siteID }
+    }
+
     private static func nameKey(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
     }

@@ -53,27 +53,31 @@ struct AdvertisingSourceParser: OneSiteReportParser {
             ColumnSpec("Off-Site Conversions", .count, synonyms: ["Leasing Activity Detail Off-Site Conversions",
                                                                   "** Off-Site Conversions"]),
             ColumnSpec("Lease Applications", .count, synonyms: ["Leasing Activity Detail Lease Applications",
-                                                                "Applications"]),
+                                                                "Applications", "Leases", "Leasing Activity Detail Leases"]),
             ColumnSpec("Waitlist", .count, synonyms: ["Leasing Activity Detail Waitlist"]),
             ColumnSpec("Leases Cancelled / Denied", .count,
                        synonyms: ["Leasing Activity Detail Leases Cancelled / Denied", "Cancelled/Denied"]),
             ColumnSpec("Net Leases", .count,
                        synonyms: ["Leasing Activity Detail Net Leases with Waitlist", "Net Leases with Waitlist",
-                                  "Leases with Waitlist", "Leases"]),
+                                  "Leases with Waitlist", "Leasing Activity Detail Net Leases"]),
             ColumnSpec("% of Net", .percent, synonyms: ["Leasing Activity Detail % of Net"]),
             ColumnSpec("Prospects Converted", .percent,
                        synonyms: ["Prospects Converted to Lease Applications",
-                                  "% Converted Prospects to Lease Applications"]),
+                                  "% Converted Prospects to Lease Applications", "Prospects Converted to Leases",
+                                  "*** Prospects Converted to Leases"]),
             ColumnSpec("Visits Converted", .percent,
                        synonyms: ["Visits Converted to Lease Applications",
-                                  "% Converted Visits to Lease Applications"]),
+                                  "% Converted Visits to Lease Applications", "Visits Converted to Leases",
+                                  "*** Visits Converted to Leases"]),
         ]),
     ]
 
     /// The counts `Totals:` is checked on, with the words a warning uses.
     static let totalled = [("New Prospects", "new prospects"), ("Phone Calls", "phone calls"),
                            ("1st Time Contacts Visits", "first-contact visits"), ("Visits", "visits"),
-                           ("Lease Applications", "lease applications"), ("Net Leases", "net leases")]
+                           ("Return Visits", "return visits"), ("Off-Site Conversions", "off-site conversions"),
+                           ("Lease Applications", "lease applications"), ("Waitlist", "waitlist"),
+                           ("Leases Cancelled / Denied", "cancelled/denied"), ("Net Leases", "net leases")]
 
     let header: HeaderMap
     let context: ParseContext
@@ -115,6 +119,15 @@ struct AdvertisingSourceParser: OneSiteReportParser {
                         + "\(expected) but Net Leases says \(net)")
                 }
             }
+            // OneSite prints Net Leases divided by New Prospects and by Visits: a column read under the wrong
+            // header (the silent shift of net leases, leases and visits) breaks these identities.
+            // The older layout converts to Lease Applications (applications over the denominator).
+            let toApplications = header.printed["Prospects Converted"]?.lowercased().contains("application") ?? false
+            let numerator = toApplications ? (record.applications, "lease applications") : (record.netLeases, "net leases")
+            checkConversion(record.prospectConversionPct, net: numerator, over: record.newProspects,
+                            what: "prospects converted", denominator: "new prospects", source: source, row: row.number)
+            checkConversion(record.visitConversionPct, net: numerator, over: record.visits,
+                            what: "visits converted", denominator: "visits", source: source, row: row.number)
             for (index, (column, _)) in Self.totalled.enumerated() { sums[index] += try view.count(column) ?? 0 }
             records.append(.advertisingSource(record))
             return true
@@ -122,4 +135,16 @@ struct AdvertisingSourceParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws {}
+
+    /// Warns when a printed conversion percent is not net leases over its denominator.
+    private func checkConversion(_ printed: Double?, net numerator: (Int?, String), over denominator: Int?, what: String,
+                                 denominator name: String, source: String, row: Int) {
+        guard let printed, let net = numerator.0, let denominator else { return }
+        // OneSite divides by 1 when the denominator is 0 (Broker: 1 lease, 0 visits, prints 100 %).
+        let expected = (Double(net) * 10_000 / Double(max(denominator, 1))).rounded() / 100
+        if abs(printed - expected) > 0.011 {
+            context.warn("\(source) (row \(row)): \(what) prints \(printed) % but \(numerator.1) \(net) / \(name) "
+                + "\(denominator) is \(expected) %: a column may sit under the wrong header")
+        }
+    }
 }

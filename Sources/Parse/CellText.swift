@@ -353,6 +353,8 @@ extension CellValue {
             var text = raw.trimmingWhitespace
             if text.isEmpty { return nil }
             if text.hasSuffix("%") { text = text.dropLast().trimmingWhitespace }
+            // `1,400.00 %`: thousands separators.
+            if text.contains(",") { text = Substring(text.filter { $0 != "," }) }
             let negative = text.hasPrefix("-")
             if negative { text = text.dropFirst() }
             guard !text.isEmpty, text.allSatisfy({ $0.isASCIIDigit || $0 == "." }),
@@ -477,7 +479,13 @@ enum ContactText {
         var phone: String?, email: String?
         for line in lines {
             for part in line.split(whereSeparator: { $0 == "/" || $0 == ";" || $0 == "," }) {
-                let text = part.trimmingWhitespace
+                var text = part.trimmingWhitespace
+                // `(266)555-8610   name@example.com`: phone and e-mail in one cell, apart by spaces only.
+                if text.contains("@"), text.contains(" "),
+                   let at = text.split(separator: " ").last(where: { $0.contains("@") }) {
+                    email = email ?? String(at)
+                    text = text[..<at.startIndex].trimmingWhitespace
+                }
                 if text.contains("@"), !text.contains(" ") {
                     email = email ?? String(text)
                 } else if text.filter(\.isNumber).count >= 7,

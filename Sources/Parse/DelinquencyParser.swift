@@ -8,7 +8,12 @@ import XLSXKit
 /// then one row per transaction code (RENT, LATEFEE, ...) with its amounts, then `Subtotals:`. The account's
 /// amounts are the `Subtotals:` row when it has one (what RealPage prints as the account total), else the sum of
 /// its code rows; when both exist they are compared and a difference is a warning. Parsing stops at
-/// `Summary By Transaction Code` / `Summary by General Ledger Account`.
+/// `Summary By Transaction Code` / `Summary by General Ledger Account` (indented in the real export). The Grand
+/// Totals' prepaid, delinquent, net and aging amounts are checked against the accounts, and so are the rows under
+/// them: `Resident Count:` (accounts with a positive prepaid, delinquent, current, 30, 60, 90+ amount), `Net
+/// Prepaid:` and `Net Delinquent:` (net balances of the accounts in credit / owing). The real export stacks
+/// `Name` / `Phone Number` / `Email` in one header cell on the row above the others, and prints the Grand Totals'
+/// prepaid a column left, in the code column's merged span.
 ///
 /// **Simple layout**: one row per resident with a balance and aging buckets.
 ///
@@ -38,12 +43,12 @@ struct DelinquencyParser: OneSiteReportParser {
         HeaderLayout(report: .delinquency, name: "per code", columns: [
             ColumnSpec("Unit", .text, required: true, synonyms: ["Bldg/Unit"]),
             ColumnSpec("Name", .text, synonyms: ["Name / Phone Number / Email", "Name/Phone/Email", "Resident",
-                                                 "Resident Name"]),
+                                                 "Resident Name", "Name Phone Number Email"]),
             ColumnSpec("Resident ID", .text, synonyms: ["Resh ID", "Resident Code"]),
             ColumnSpec("Status", .text, synonyms: ["Resident Status"]),
             ColumnSpec("Move-In/Out", .date, synonyms: ["Move-In/Move-Out"]),
             ColumnSpec("Code/Description", .text, required: true,
-                       synonyms: ["Code / Description", "Code", "Trans Code", "Transaction Code"]),
+                       synonyms: ["Code / Description", "Code Description", "Code", "Trans Code", "Transaction Code"]),
             ColumnSpec("Total Prepaid", .money, required: true, synonyms: ["Prepaid"]),
             ColumnSpec("Total Delinquent", .money, required: true, synonyms: ["Delinquent"]),
             ColumnSpec("Net Balance", .money),
@@ -118,7 +123,12 @@ struct DelinquencyParser: OneSiteReportParser {
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
         let view = RowView(row: row, header: header, context: context)
         switch kind {
-        case .continuation:
+        case .continuation(let text):
+            // The real export prints its summary section titles indented, where contact lines sit.
+            if text.isSectionTitle(Self.trailerSections) {
+                try closeAccount(into: &records)
+                return false
+            }
             // A contact line printed on a row of its own under the account: folded into it.
             if perCode, var open = account {
                 let (phone, email) = ContactText.of(row)
@@ -154,9 +164,24 @@ struct DelinquencyParser: OneSiteReportParser {
                 context.crossCheck(perCode ? "net balance" : "balance", computed: reportSums.net ?? .zero,
                                    printed: net, label: label, row: row.number)
             }
+            if perCode {
+                // Only the aging amounts the row prints (a blank is not a zero).
+                for (what, column, computed) in [("current", "Current", reportSums.current),
+                                                 ("30 days", "30 Days", reportSums.days30),
+                                                 ("60 days", "60 Days", reportSums.days60),
+                                                 ("90+ days", "90+ Days", reportSums.days90)] {
+                    context.crossCheck(what, computed: computed, printed: try totals.money(column), label: label,
+                                       row: row.number)
+                }
+            }
             reportSums = Amounts()
             return true
         case .data:
+            if perCode, account == nil, let label = row.cells.lazy.compactMap({ cell -> String? in
+                if case .text(let text) = cell { return text } else { return nil }
+            }).first, checkAccountFigures(label: label, row: row) {
+                return true
+            }
             if perCode {
                 if isAccountRow(view) { try openAccount(view, into: &records) }
                 if let codeText = view.text("Code/Description"), var open = account {
@@ -187,7 +212,56 @@ struct DelinquencyParser: OneSiteReportParser {
         }
     }
 
-    mutating func finish(into records: inout [ReportRecord]) throws { try closeAccount(into: &records) }
+    mutating func finish(into records: inout [ReportRecord]) throws {
+        try closeAccount(into: &records)
+        // `Detail - 241 Account(s)` above the header: the Misc. Income blocks (unit NONE) are one account.
+        if perCode, let printed = Self.printedAccountCount(context.title) {
+            context.crossCheck("accounts", computed: residentAccounts + (miscIncomeBlocks > 0 ? 1 : 0),
+                               printed: printed, label: "Detail - \(printed) Account(s)", row: header.firstRow)
+        }
+    }
+
+    private var residentAccounts = 0, miscIncomeBlocks = 0
+
+    /// The N of `Detail - N Account(s)` in the title block.
+    static func printedAccountCount(_ title: TitleBlock) -> Int? {
+        for key in title.cellKeys where key.hasPrefix("detail") && key.hasSuffix("accounts") {
+            if let count = Int(key.dropFirst("detail".count).dropLast("accounts".count)) { return count }
+        }
+        return nil
+    }
+
+    /// Accounts counted the way the Grand Totals' `Resident Count:` row counts them (accounts with a non-zero
+    /// prepaid, delinquent, current, 30, 60, 90+ amount) and the `Net Prepaid:` / `Net Delinquent:` sums (the net
+    /// balances of accounts in credit / owing).
+    private var accountCounts = Array(repeating: 0, count: 6)
+    private var netPrepaid = Money.zero, netDelinquent = Money.zero
+
+    /// `Resident Count:`, `Net Prepaid:`, `Net Delinquent:` under the Grand Totals, checked against the accounts;
+    /// false for any other row.
+    private func checkAccountFigures(label: String, row: SheetRow) -> Bool {
+        let key = HeaderText.key(label)
+        guard ["residentcount", "netprepaid", "netdelinquent"].contains(key) else { return false }
+        let numbers = row.cells.compactMap { cell -> Money? in
+            if case .number = cell { return try? cell.money() } else { return nil }
+        }
+        let printedLabel = HeaderText.display(label)
+        switch key {
+        case "residentcount":
+            let names = ["prepaid", "delinquent", "current", "30 days", "60 days", "90+ days"]
+            for (index, name) in names.enumerated() where index < numbers.count {
+                context.crossCheck("accounts with \(name)", computed: Money(cents: Int64(accountCounts[index]) * 100),
+                                   printed: numbers[index], label: printedLabel, row: row.number)
+            }
+        case "netprepaid":
+            context.crossCheck("net prepaid", computed: netPrepaid, printed: numbers.first, label: printedLabel,
+                               row: row.number)
+        default:
+            context.crossCheck("net delinquent", computed: netDelinquent, printed: numbers.first, label: printedLabel,
+                               row: row.number)
+        }
+        return true
+    }
 
     /// `RENT`, `RENT\nRent`, `RENT - Rent` or `RENT Rent`: the code is the first word, the rest describes it.
     static func splitCode(_ text: String) -> (code: String, description: String?) {
@@ -195,6 +269,15 @@ struct DelinquencyParser: OneSiteReportParser {
         guard let end = trimmed.firstIndex(where: { $0.isWhitespace || $0.isNewline }) else { return (String(trimmed), nil) }
         let rest = trimmed[end...].drop { $0.isWhitespace || $0.isNewline || $0 == "-" || $0 == "\u{2013}" }
         return (String(trimmed[..<end]), rest.isEmpty ? nil : String(rest).replacingOccurrences(of: "\n", with: " "))
+    }
+
+    /// A typed number in the Code/Description span (codes are text): an amount that drifted left of its header.
+    static func amountInCodeColumn(_ view: RowView) -> Money? {
+        guard let span = view.header.spans["Code/Description"] else { return nil }
+        for column in span.reversed() where column < view.row.cells.count {
+            if case .number = view.row.cells[column] { return try? view.row.cells[column].money() }
+        }
+        return nil
     }
 
     private func isAccountRow(_ view: RowView) -> Bool {
@@ -224,6 +307,16 @@ struct DelinquencyParser: OneSiteReportParser {
         }
         amounts.net = balance
         reportSums = reportSums + amounts
+        if done.unit.uppercased() == "NONE" || done.status?.lowercased() == "misc. income" {
+            miscIncomeBlocks += 1
+        } else {
+            residentAccounts += 1
+        }
+        for (index, amount) in [amounts.prepaid, amounts.delinquent, amounts.current, amounts.days30, amounts.days60,
+                                amounts.days90].enumerated() where amount > .zero {
+            accountCounts[index] += 1
+        }
+        if balance < .zero { netPrepaid += balance } else { netDelinquent += balance }
         var record = DelinquencyRow(
             unitNumber: done.unit, residentID: done.residentID, residentName: done.name,
             residentStatus: done.status, currentBalance: balance, balance0to30: amounts.current,
@@ -251,7 +344,8 @@ struct DelinquencyParser: OneSiteReportParser {
     private func amounts(_ view: RowView) throws -> Amounts {
         var amounts = Amounts()
         if perCode {
-            amounts.prepaid = try view.money("Total Prepaid") ?? .zero
+            // The Grand Totals row prints its prepaid a column left, in the code column's merged span.
+            amounts.prepaid = try view.money("Total Prepaid") ?? Self.amountInCodeColumn(view) ?? .zero
             amounts.delinquent = try view.money("Total Delinquent") ?? .zero
             amounts.net = try view.money("Net Balance")
             amounts.current = try view.money("Current") ?? .zero

@@ -241,7 +241,7 @@ enum HeaderFinder {
                 // A taller header may finish on the next row or two (e.g. `Total` above `Base Rent`).
                 var chosen = (map, layoutIndex, endIndex)
                 for later in (endIndex + 1)..<min(rows.count, endIndex + maxHeaderRows) {
-                    guard rows[later].number == rows[later - 1].number + 1,
+                    guard rows[later].number - rows[later - 1].number <= 2,
                           let (laterMap, _) = bestComplete([layouts[layoutIndex]], endingAt: later,
                                                            in: rows, merges: merges)
                     else { break }
@@ -276,13 +276,16 @@ enum HeaderFinder {
         return best
     }
 
-    /// Matches of one layout against windows of 1-3 consecutive rows ending at `endIndex`, shortest first.
+    /// Matches of one layout against windows of 1-3 rows ending at `endIndex` (at most one blank row between two),
+    /// shortest first.
     static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in rows: [SheetRow],
                         merges: [MergedRange]) -> [HeaderMap] {
         var maps: [HeaderMap] = []
         var start = endIndex
         while start >= 0, endIndex - start < maxHeaderRows {
-            if start < endIndex, rows[start].number + 1 != rows[start + 1].number { break }
+            // One blank row may sit inside a header block (the real Monthly Activity Summary prints `Floor plan`
+            // two rows under the other names); blank rows are absent from the buffer.
+            if start < endIndex, rows[start + 1].number - rows[start].number > 2 { break }
             // Header rows hold names, not quantities; a data row cannot be part of the header.
             if rows[start].cells.contains(where: \.holdsValueButNotLabel) { break }
             maps.append(match(layout, rows: Array(rows[start...endIndex]), merges: merges))

@@ -36,7 +36,7 @@ struct LostRentSummaryParser: OneSiteReportParser {
     static func columns(key: ColumnSpec, other: ColumnSpec) -> [ColumnSpec] {
         [
             key, other,
-            ColumnSpec("Resident Name", .text, synonyms: ["Resident", "Name"]),
+            ColumnSpec("Resident Name", .text, synonyms: ["Resident", "Name", "Account Name"]),
             ColumnSpec("Move In Date", .date, synonyms: ["Move-In"]),
             ColumnSpec("Move Out Date", .date, synonyms: ["Move-Out"]),
             ColumnSpec("Days Occupied", .count),
@@ -45,8 +45,8 @@ struct LostRentSummaryParser: OneSiteReportParser {
             ColumnSpec("Rent Charged", .money),
             ColumnSpec("Loss to Lease", .money, required: true, synonyms: ["Loss to Rent", "Loss to Old Lease"]),
             ColumnSpec("Gain to Lease", .money, synonyms: ["Gain to Rent", "Gain to Old Lease"]),
-            ColumnSpec("Vacancy Loss", .money, synonyms: ["Vacancy", "Vacancy Current"]),
-            ColumnSpec("Vacancy Adjustments", .money),
+            ColumnSpec("Vacancy Loss", .money, synonyms: ["Vacancy", "Vacancy Current", "Vacancy Current Period"]),
+            ColumnSpec("Vacancy Adjustments", .money, synonyms: ["Vacancy Adjustments to Prior Period"]),
             ColumnSpec("Concessions", .money, synonyms: ["Concession Loss"]),
             ColumnSpec("Other Losses", .money, synonyms: ["Other Loss", "Admin/Down", "Non-Revenue"]),
             ColumnSpec("Total Lost Rent", .money, synonyms: ["Total Loss", "Lost Rent", "Lost Rent Not Charged"]),
@@ -90,6 +90,9 @@ struct LostRentSummaryParser: OneSiteReportParser {
             return true
         case .total(let label, _):
             let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+            // The real export prints the totals' own labels (`Total Scheduled Market Rent`, `Calculated Market`)
+            // in a row above them, under the amount columns.
+            if let text = totals.text("Market Rent"), (try? MoneyText.parse(text)) == nil { return true }
             let covered = rowsSinceTotal > 0 ? sinceTotal : all
             for (index, (column, what)) in Self.amounts.enumerated() {
                 context.crossCheck(what, computed: covered[index], printed: try totals.money(column), label: label,
@@ -105,7 +108,7 @@ struct LostRentSummaryParser: OneSiteReportParser {
             let record = LostRentRow(
                 unitNumber: unit, floorplan: floorplan, residentName: view.firstLine("Resident Name"),
                 moveInDate: try view.date("Move In Date"), moveOutDate: try view.date("Move Out Date"),
-                daysOccupied: try view.count("Days Occupied"), marketRent: values[0], leaseRent: values[1],
+                daysOccupied: try Self.daysOccupied(view), marketRent: values[0], leaseRent: values[1],
                 rentCharged: values[2], lossToLease: values[3], gainToLease: values[4], vacancyLoss: values[5],
                 vacancyAdjustments: values[6], concessions: values[7], otherLosses: values[8],
                 totalLostRent: values[9], sourceRow: row.number)
@@ -120,4 +123,16 @@ struct LostRentSummaryParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws {}
+
+    /// The real export prints the occupied span (`01/21/2026-02/19/2026`) where the column says Days Occupied:
+    /// its length in days, both ends counted.
+    static func daysOccupied(_ view: RowView) throws -> Int? {
+        if let text = view.text("Days Occupied"), text.contains("/"), text.contains("-") {
+            let ends = text.split(separator: "-").map { $0.trimmingWhitespace }
+            if ends.count == 2, let from = DateText.parseDate(ends[0]), let to = DateText.parseDate(ends[1]), from <= to {
+                return to.daysSinceEpoch - from.daysSinceEpoch + 1
+            }
+        }
+        return try view.count("Days Occupied")
+    }
 }

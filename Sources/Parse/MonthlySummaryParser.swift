@@ -4,7 +4,8 @@ import XLSXKit
 /// Monthly Activity Summary (report 3877, code `mgt-542-001`): one `MonthlySummaryRow` for the period.
 ///
 /// Layout (vendor-formats 3.6): three sections, each with its own header and floor plan rows ending `Totals`:
-/// Occupancy activity (not used: the Box Score carries unit status), Accounting activity, Leasing activity
+/// Occupancy activity (each floor plan kept as a `MonthlySummaryFloorPlanRow`, its `Totals` row checked against
+/// them), Accounting activity, Leasing activity
 /// detail (one row per event with an Action, in groups ending `Total <Action>: N`). Sections are recognised by
 /// their headers wherever they start; page headers repeat.
 ///
@@ -22,7 +23,7 @@ import XLSXKit
 /// | move_outs | Accounting | Move-outs* | Move-outs, Move-\nouts, Move Outs |
 /// | renewals | Accounting | Renewals | Renewals |
 /// | notices, skips, evictions | Leasing detail | Action* (+ Date*) | Action, Activity; Date, Action Date |
-/// | (not stored) | Occupancy | Floor plan*, Total Units*, Occupied no NTV* | + Vacant Not Leased, Vacant Leased, Vacant Admini-\nstrative, ... |
+/// | realpage_monthly_summary_floorplans (one row per floor plan) | Occupancy | Floor plan*, Total Units*, Occupied no NTV* | + Market Rent, Total Base Rent, Total SQFT, Vacant Not Leased, Vacant Leased, Occupied NTV not Leased, Occupied NTV Leased, Vacant Admini-\nstrative, Vacant Down |
 ///
 /// `*` = required for the section to be recognised.
 struct MonthlySummaryParser: OneSiteReportParser {
@@ -37,24 +38,24 @@ struct MonthlySummaryParser: OneSiteReportParser {
             ColumnSpec("Occupied NTV Leased", .count),
             ColumnSpec("Vacant Administrative", .count, synonyms: ["Vacant Admin"]),
             ColumnSpec("Vacant Down", .count),
-            ColumnSpec("Market Rent", .text),
-            ColumnSpec("Total Base Rent", .text),
-            ColumnSpec("Total SQFT", .text),
+            ColumnSpec("Market Rent", .money),
+            ColumnSpec("Total Base Rent", .money),
+            ColumnSpec("Total SQFT", .count),
         ]),
         HeaderLayout(report: .monthlySummary, name: "accounting activity", columns: [
             ColumnSpec("Floor plan", .text, synonyms: ["Floorplan", "Floor Plan Name"]),
             ColumnSpec("Move-ins", .count, required: true, synonyms: ["Move Ins"]),
             ColumnSpec("Move-outs", .count, required: true, synonyms: ["Move Outs"]),
-            ColumnSpec("Cancellations/Rejections", .count),
+            ColumnSpec("Cancellations/Rejections", .count, synonyms: ["Cancellations /Rejection"]),
             ColumnSpec("Renewals", .count),
             ColumnSpec("Leases", .count),
             // Amounts of the section, recognised so they are not mistaken for other columns; not stored.
-            ColumnSpec("Rent Charged", .text),
-            ColumnSpec("Other Charges", .text),
-            ColumnSpec("Payments", .text),
-            ColumnSpec("Other Credits", .text),
-            ColumnSpec("Deposits In", .text),
-            ColumnSpec("Deposits Out", .text),
+            ColumnSpec("Rent Charged", .money),
+            ColumnSpec("Other Charges", .money),
+            ColumnSpec("Payments", .money),
+            ColumnSpec("Other Credits", .money),
+            ColumnSpec("Deposits In", .money),
+            ColumnSpec("Deposits Out", .money),
         ]),
         HeaderLayout(report: .monthlySummary, name: "leasing activity detail", columns: [
             ColumnSpec("Unit", .text, synonyms: ["Bldg/Unit"]),
@@ -148,10 +149,28 @@ struct MonthlySummaryParser: OneSiteReportParser {
                     context.crossCheck("renewals", computed: renewals, printed: accountingTotals?.renewals,
                                        label: label, row: row.number)
                 }
+                for (index, column) in Self.accountingFigures.enumerated() {
+                    context.crossCheck(column.lowercased(), computed: accountingSums.counts[index],
+                                       printed: try totals.count(column), label: label, row: row.number)
+                }
+                for (index, printed) in try accountingAmountValues(totals).enumerated() {
+                    context.crossCheck(Self.accountingAmounts[index].lowercased(), computed: accountingSums.amounts[index],
+                                       printed: printed, label: label, row: row.number)
+                }
             case .detail:
                 counter.check(count, label: label, row: row.number, what: "events", context: context)
             case .occupancy:
-                break
+                let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
+                // `Totals` sits in the Floor plan column; a repeated page header's `Total Base Rent` is no total.
+                guard totals.text("Floor plan") != nil else { return true }
+                for (index, column) in Self.occupancyCounts.enumerated() {
+                    context.crossCheck(column.lowercased(), computed: occupancySums.counts[index],
+                                       printed: try totals.count(column), label: label, row: row.number)
+                }
+                context.crossCheck("market rent", computed: occupancySums.market,
+                                   printed: try totals.money("Market Rent"), label: label, row: row.number)
+                context.crossCheck("total base rent", computed: occupancySums.baseRent,
+                                   printed: try totals.money("Total Base Rent"), label: label, row: row.number)
             }
             return true
         case .data:
@@ -159,6 +178,12 @@ struct MonthlySummaryParser: OneSiteReportParser {
             case .accounting:
                 accountingRows.moveIns += try view.count("Move-ins") ?? 0
                 accountingRows.moveOuts += try view.count("Move-outs") ?? 0
+                for (index, column) in Self.accountingFigures.enumerated() {
+                    accountingSums.counts[index] += try view.count(column) ?? 0
+                }
+                for (index, amount) in try accountingAmountValues(view).enumerated() {
+                    accountingSums.amounts[index] += amount ?? .zero
+                }
                 if header.has("Renewals") {
                     accountingRows.renewals = (accountingRows.renewals ?? 0) + (try view.count("Renewals") ?? 0)
                 }
@@ -169,11 +194,53 @@ struct MonthlySummaryParser: OneSiteReportParser {
                 actions[HeaderText.key(action), default: 0] += 1
                 counter.add()
             case .occupancy:
-                break
+                guard let floorplan = view.text("Floor plan") else { return true }
+                let counts = try Self.occupancyCounts.map { try view.count($0) }
+                let record = MonthlySummaryFloorPlanRow(
+                    floorplan: floorplan, marketRent: try view.money("Market Rent"),
+                    totalBaseRent: try view.money("Total Base Rent"), totalSqft: counts[0], totalUnits: counts[1],
+                    occupiedNoNotice: counts[2], vacantNotLeased: counts[3], vacantLeased: counts[4],
+                    noticeNotLeased: counts[5], noticeLeased: counts[6], vacantAdministrative: counts[7],
+                    vacantDown: counts[8], sourceRow: row.number)
+                for (index, count) in counts.enumerated() { occupancySums.counts[index] += count ?? 0 }
+                occupancySums.market += record.marketRent ?? .zero
+                occupancySums.baseRent += record.totalBaseRent ?? .zero
+                records.append(.monthlySummaryFloorPlan(record))
             }
             return true
         }
     }
+
+    /// The Accounting section's other figures, summed over its floor plans and checked against its `Totals` row.
+    static let accountingFigures = ["Cancellations/Rejections", "Leases"]
+    static let accountingAmounts = ["Rent Charged", "Other Charges", "Payments", "Other Credits", "Deposits In",
+                                    "Deposits Out"]
+    private var accountingSums = (counts: [0, 0], amounts: Array(repeating: Money.zero, count: 6))
+
+    /// Rent Charged ... Deposits Out of one row. The real export's merged headers put each amount under its left
+    /// neighbour's span, so a row printing all six amounts right of Leases is read in printed order; else by header.
+    private func accountingAmountValues(_ view: RowView) throws -> [Money?] {
+        let start = (header.spans["Leases"]?.upperBound ?? header.spans["Move-outs"]?.upperBound ?? 0) + 1
+        var amounts: [Money] = []
+        for column in view.row.cells.indices where column >= start {
+            let cell = view.row.cells[column]
+            switch cell {
+            case .number: if let money = try? cell.money() { amounts.append(money) }
+            case .text(let text): if let money = try? MoneyText.parse(text), text.contains(where: \.isASCIIDigit) { amounts.append(money) }
+            default: continue
+            }
+        }
+        if amounts.count == Self.accountingAmounts.count { return amounts }
+        return try Self.accountingAmounts.map { try view.money($0) }
+    }
+
+    /// The occupancy section's count columns, in `MonthlySummaryFloorPlanRow` order.
+    static let occupancyCounts = ["Total SQFT", "Total Units", "Occupied no NTV", "Vacant Not Leased", "Vacant Leased",
+                                  "Occupied NTV not Leased", "Occupied NTV Leased", "Vacant Administrative",
+                                  "Vacant Down"]
+
+    /// The occupancy section's floor plan rows summed, for its `Totals` row.
+    private var occupancySums = (counts: Array(repeating: 0, count: 9), market: Money.zero, baseRent: Money.zero)
 
     mutating func finish(into records: inout [ReportRecord]) throws {
         guard let asOf = context.metadata.asOf else { return }

@@ -11,7 +11,7 @@ import XLSXKit
 /// detail when it says `Grand`, else the rows since the heading. Every printed total amount is checked against
 /// the rows it covers; differences are warnings. Rows without a code (the GL `Net` lines) are not stored.
 /// Parsing stops at the summary section (`Category`, `Summary ...`, `Monthly Rental Potential ...`,
-/// `General Ledger ...`). fiscal_period is the title's `Fiscal Period` (`YYYY-MM`), else NULL.
+/// `General Ledger ...`) or, in the real export, at the `(935 Batch)` heading that follows the detail. fiscal_period is the title's `Fiscal Period` (`YYYY-MM`), else NULL.
 ///
 /// Amounts are stored as printed: charges positive, credits and payments negative (`(38,389.41)`).
 ///
@@ -22,8 +22,8 @@ import XLSXKit
 /// | code | Code* | Code, Trans Code, Transaction Code, Charge Code |
 /// | description | Description | Description, Code Description |
 /// | gl_account | GL Account | GL Account, G/L Account, GL, Account |
-/// | ytd_prior_amount | YTD Last Month | YTD Last Month, YTD Through Last Month, YTD Prior |
-/// | period_amount | This Month* | This Month, Current Month, This Period, Period Amount |
+/// | ytd_prior_amount | YTD Last Month | YTD Last Month, YTD Through Last Month, YTD Prior, YTD At End Of Last Month |
+/// | period_amount | This Month* | This Month, Current Month, This Period, Period Amount, Activity For This Month |
 /// | ytd_amount | YTD Through This Month | YTD Through This Month, YTD Through, YTD, YTD This Month |
 ///
 /// `*` = required.
@@ -34,9 +34,10 @@ struct MonthlyTransactionSummaryParser: OneSiteReportParser {
             ColumnSpec("Code", .text, required: true, synonyms: ["Trans Code", "Transaction Code", "Charge Code"]),
             ColumnSpec("Description", .text, synonyms: ["Code Description"]),
             ColumnSpec("GL Account", .text, synonyms: ["G/L Account", "GL", "Account"]),
-            ColumnSpec("YTD Last Month", .money, synonyms: ["YTD Through Last Month", "YTD Prior"]),
+            ColumnSpec("YTD Last Month", .money, synonyms: ["YTD Through Last Month", "YTD Prior",
+                                                                  "YTD At End Of Last Month"]),
             ColumnSpec("This Month", .money, required: true,
-                       synonyms: ["Current Month", "This Period", "Period Amount"]),
+                       synonyms: ["Current Month", "This Period", "Period Amount", "Activity For This Month"]),
             ColumnSpec("YTD Through This Month", .money, synonyms: ["YTD Through", "YTD", "YTD This Month"]),
         ]),
     ]
@@ -70,7 +71,7 @@ struct MonthlyTransactionSummaryParser: OneSiteReportParser {
         case .continuation:
             return true
         case .label(let text):
-            if text.isSectionTitle(Self.summarySections) { return false }
+            if text.isSectionTitle(Self.summarySections) || Self.isBatch935(text) { return false }
             category = text
             sinceHeading = Sums(); sinceTotal = Sums()
             return true
@@ -87,7 +88,9 @@ struct MonthlyTransactionSummaryParser: OneSiteReportParser {
             sinceTotal = Sums()
             return true
         case .data:
-            guard let code = view.text("Code") else { return true }
+            guard let code = view.text("Code") else {
+                return !(view.text("Description").map(Self.isBatch935) ?? false)
+            }
             let record = MonthlyTransactionRow(
                 category: category, transactionGroup: view.text("Group"), code: code,
                 description: view.text("Description"), glAccount: view.text("GL Account"),
@@ -101,4 +104,10 @@ struct MonthlyTransactionSummaryParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws {}
+
+    /// `Prepaids Moved To Deposit Ledger (935 Batch)`: after the detail, OneSite lists the prepaids it moved to
+    /// deposit ledgers (batch 935) and then the delinquency, balance and G/L sections; the detail ends there.
+    static func isBatch935(_ text: String) -> Bool {
+        text.lowercased().contains("(935 batch)")
+    }
 }

@@ -126,7 +126,7 @@ private struct Driver {
                 .cells.lazy.compactMap(\.text).first
         }
         return ReportMetadata(reportType: report, propertyName: propertyName, asOf: title.asOf,
-                              periodStart: title.periodStart)
+                              periodStart: title.periodStart, siteNumber: title.siteNumber)
     }
 
     private func findHeader(_ layouts: [HeaderLayout]) throws -> (HeaderMap, Int, Int) {

@@ -179,6 +179,34 @@ public struct MonthlySummaryRow: Sendable, Equatable {
     }
 }
 
+/// One floor plan of the Monthly Activity Summary's occupancy section: its units by status at the as-of date.
+public struct MonthlySummaryFloorPlanRow: Sendable, Equatable {
+    public var floorplan: String
+    public var marketRent: Money?
+    public var totalBaseRent: Money?
+    public var totalSqft: Int?
+    public var totalUnits: Int?
+    public var occupiedNoNotice: Int?
+    public var vacantNotLeased: Int?
+    public var vacantLeased: Int?
+    public var noticeNotLeased: Int?
+    public var noticeLeased: Int?
+    public var vacantAdministrative: Int?
+    public var vacantDown: Int?
+    public var sourceRow: Int
+
+    public init(floorplan: String, marketRent: Money? = nil, totalBaseRent: Money? = nil, totalSqft: Int? = nil,
+                totalUnits: Int? = nil, occupiedNoNotice: Int? = nil, vacantNotLeased: Int? = nil,
+                vacantLeased: Int? = nil, noticeNotLeased: Int? = nil, noticeLeased: Int? = nil,
+                vacantAdministrative: Int? = nil, vacantDown: Int? = nil, sourceRow: Int) {
+        self.floorplan = floorplan; self.marketRent = marketRent; self.totalBaseRent = totalBaseRent
+        self.totalSqft = totalSqft; self.totalUnits = totalUnits; self.occupiedNoNotice = occupiedNoNotice
+        self.vacantNotLeased = vacantNotLeased; self.vacantLeased = vacantLeased; self.noticeNotLeased = noticeNotLeased
+        self.noticeLeased = noticeLeased; self.vacantAdministrative = vacantAdministrative; self.vacantDown = vacantDown
+        self.sourceRow = sourceRow
+    }
+}
+
 /// One expiring lease of the Lease Expiration report.
 public struct LeaseExpirationRow: Sendable, Equatable {
     public var unitNumber: String
@@ -278,6 +306,32 @@ public struct ClosedMakeReadyRow: Sendable, Equatable {
         self.unitNumber = unitNumber; self.floorplan = floorplan; self.moveOutDate = moveOutDate
         self.dueDate = dueDate; self.completedDate = completedDate; self.daysToComplete = daysToComplete
         self.workOrders = workOrders; self.amountCharged = amountCharged; self.completedBy = completedBy
+        self.sourceRow = sourceRow
+    }
+}
+
+/// One closed work order of a unit's make-ready, from the Closed Make Ready Summary (its lines under the unit).
+public struct ClosedMakeReadyWorkOrderRow: Sendable, Equatable {
+    public var unitNumber: String
+    /// The sheet row of the unit's `ClosedMakeReadyRow`.
+    public var unitRow: Int
+    /// OneSite's work order number (`2088-1`).
+    public var workOrder: String
+    public var serviceIssue: String?
+    public var worker: String?
+    public var closedDate: LocalDate?
+    public var amountCharged: Money?
+    /// Who logged the time, and the minutes logged (`Hrs:Min` `0:1` is 1).
+    public var timeWorkedBy: String?
+    public var minutesWorked: Int?
+    public var sourceRow: Int
+
+    public init(unitNumber: String, unitRow: Int, workOrder: String, serviceIssue: String? = nil, worker: String? = nil,
+                closedDate: LocalDate? = nil, amountCharged: Money? = nil, timeWorkedBy: String? = nil,
+                minutesWorked: Int? = nil, sourceRow: Int) {
+        self.unitNumber = unitNumber; self.unitRow = unitRow; self.workOrder = workOrder
+        self.serviceIssue = serviceIssue; self.worker = worker; self.closedDate = closedDate
+        self.amountCharged = amountCharged; self.timeWorkedBy = timeWorkedBy; self.minutesWorked = minutesWorked
         self.sourceRow = sourceRow
     }
 }
@@ -526,10 +580,14 @@ public enum ReportRecord: Sendable, Equatable {
     case delinquencyCode(DelinquencyCodeRow)
     case activity(ActivityRow)
     case monthlySummary(MonthlySummaryRow)
+    /// The occupancy section's floor plans, before their report's `.monthlySummary` record.
+    case monthlySummaryFloorPlan(MonthlySummaryFloorPlanRow)
     case leaseExpiration(LeaseExpirationRow)
     case incomeStatement(IncomeStatementRow)
     case makeReady(MakeReadyRow)
     case closedMakeReady(ClosedMakeReadyRow)
+    /// Follows its unit's `.closedMakeReady` record.
+    case closedMakeReadyWorkOrder(ClosedMakeReadyWorkOrderRow)
     case monthlyTransactionSummary(MonthlyTransactionRow)
     case renewalDetail(RenewalDetailRow)
     case projectedOccupancy(ProjectedOccupancyRow)

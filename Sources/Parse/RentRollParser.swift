@@ -89,8 +89,10 @@ struct RentRollParser: OneSiteReportParser {
 
     private struct Sums {
         var market = Money.zero, rent = Money.zero, balance = Money.zero
+        var units = 0
         mutating func add(_ row: RentRollRow) {
             market += row.marketRent ?? .zero; rent += row.actualRent ?? .zero; balance += row.balance ?? .zero
+            units += 1
         }
     }
 
@@ -116,7 +118,8 @@ struct RentRollParser: OneSiteReportParser {
             let view = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
             flush(into: &records)
             let key = HeaderText.key(label)
-            let isGrand = key.hasPrefix("grand") || key.hasPrefix("property")
+            // `Totals:` right after the last building's total covers the whole report, not the (empty) section.
+            let isGrand = key.hasPrefix("grand") || key.hasPrefix("property") || sectionSums.units == 0
             try check(isGrand ? allSums : sectionSums, against: view, label: label)
             if !isGrand { sectionSums = Sums() }
             return true

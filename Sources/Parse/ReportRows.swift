@@ -260,6 +260,18 @@ struct RowView {
 
     func text(_ column: String) -> String? { cell(column).text }
 
+    /// OneSite's ways of printing "no value" in a typed column (`N/A` dates on the Excel-format reports, `*`
+    /// and `-` in Crystal exports): nulls, not errors.
+    static let nullTokens: Set<String> = ["n/a", "na", "*", "-", "--", "none"]
+
+    /// The cell for a typed read: a vendor null token reads as blank.
+    func valueCell(_ column: String) -> CellValue {
+        let value = cell(column)
+        if case .text(let raw) = value, raw.utf8.count <= 4,
+           Self.nullTokens.contains(raw.trimmingWhitespace.lowercased()) { return .empty }
+        return value
+    }
+
     /// The first line of a stacked cell (`Name\nPhone/email` puts the name first).
     func firstLine(_ column: String) -> String? {
         guard let text = text(column) else { return nil }
@@ -269,7 +281,7 @@ struct RowView {
     }
 
     func money(_ column: String) throws -> Money? {
-        let value = cell(column)
+        let value = valueCell(column)
         do {
             let money = try value.money()
             guard countsForMoneyGuard else { return money }
@@ -284,7 +296,7 @@ struct RowView {
     }
 
     func date(_ column: String) throws -> LocalDate? {
-        do { return try cell(column).date() } catch { throw failure(column, error) }
+        do { return try valueCell(column).date() } catch { throw failure(column, error) }
     }
 
     /// A lease end date; `MTM` (month-to-month, the lease has run out) is a lease without an end date.
@@ -294,19 +306,19 @@ struct RowView {
     }
 
     func stackedDates(_ column: String) throws -> [LocalDate] {
-        do { return try cell(column).stackedDates() } catch { throw failure(column, error) }
+        do { return try valueCell(column).stackedDates() } catch { throw failure(column, error) }
     }
 
     func count(_ column: String) throws -> Int? {
-        do { return try cell(column).count() } catch { throw failure(column, error) }
+        do { return try valueCell(column).count() } catch { throw failure(column, error) }
     }
 
     func decimal(_ column: String) throws -> Double? {
-        do { return try cell(column).decimal() } catch { throw failure(column, error) }
+        do { return try valueCell(column).decimal() } catch { throw failure(column, error) }
     }
 
     func percent(_ column: String) throws -> Double? {
-        do { return try cell(column).percent() } catch { throw failure(column, error) }
+        do { return try valueCell(column).percent() } catch { throw failure(column, error) }
     }
 
     /// A required count: blank is an error too, because the record cannot hold "unknown".

@@ -44,11 +44,13 @@ public struct ReportMetadata: Sendable, Equatable {
     public var asOf: LocalDate?
     /// Start of the report's date range, when it has one.
     public var periodStart: LocalDate?
+    /// The OneSite site number printed beside the property name (`... - The Northern - 5375283`), if any.
+    public var siteNumber: String?
 
     public init(reportType: ReportType, propertyName: String? = nil, asOf: LocalDate? = nil,
-                periodStart: LocalDate? = nil) {
+                periodStart: LocalDate? = nil, siteNumber: String? = nil) {
         self.reportType = reportType; self.propertyName = propertyName
-        self.asOf = asOf; self.periodStart = periodStart
+        self.asOf = asOf; self.periodStart = periodStart; self.siteNumber = siteNumber
     }
 }
 

@@ -3,8 +3,11 @@ import XLSXKit
 
 /// What the rows above a OneSite report's header say about it: property, dates, UPPERCASE title, report code.
 public struct TitleBlock: Sendable, Equatable {
-    /// Text after the last " - " of the `<Management company> - <Property name>` line.
+    /// Text after the last " - " of the `<Management company> - <Property name>` line; numeric parts
+    /// (`4248314 - The Northern - 5375283`: PMC and site numbers) are not the name.
     public var propertyName: String?
+    /// The OneSite site number printed after the property name (`... - The Northern - 5375283`).
+    public var siteNumber: String?
     /// From `As of MM/DD/YYYY` (also inside `Fiscal Period 022026 As of 01/29/2026`), else the end of a date range.
     public var asOf: LocalDate?
     /// Start of a date range line (`01/01/2026 - 01/31/2026`, `Start Date: ...`).
@@ -23,10 +26,14 @@ public struct TitleBlock: Sendable, Equatable {
     var cellKeys: Set<String> = []
 
     /// Reads the title block from the rows above the header (or the first rows, before the header is known).
+    /// The as-of date is, in this order: an explicit `as of` (or `property date:`), the end of a printed range,
+    /// the last day of a printed fiscal period, the end of a range inside the Parameters cell, the run timestamp.
     public init(rows: some Sequence<SheetRow>) {
         var rangeEnd: LocalDate?
+        var fallbacks = Fallbacks()
         for row in rows {
             var afterTotalUnits = false
+            var inParameters = false
             for cell in row.cells where !cell.isBlank {
                 // `Total Units:` in one cell and the count in the next.
                 if afterTotalUnits, totalUnits == nil, let count = try? cell.count() { totalUnits = count }
@@ -35,32 +42,94 @@ public struct TitleBlock: Sendable, Equatable {
                 cellKeys.insert(HeaderText.key(text))
                 if fiscalPeriod == nil { fiscalPeriod = Self.fiscalPeriod(in: text) }
                 if HeaderText.key(text) == "totalunits" { afterTotalUnits = true; continue }
-                // Parameter cells list the report's options (`Accounting activity since: ...`), not its identity.
-                if text.lowercased().hasPrefix("parameters") { continue }
+                // Parameter cells list the report's options, not its identity; their date range (`Scheduling
+                // Period: (01/12/2026 to 02/12/2026)`, `Start Date - ...; End Date - ...`) is only a fallback.
+                // The cells right of a `Parameters:` label continue it.
+                if inParameters || text.lowercased().hasPrefix("parameter") {
+                    inParameters = true
+                    fallbacks.readParameters(raw)
+                    continue
+                }
                 for lineText in raw.split(whereSeparator: \.isNewline) {
                     let line = lineText.trimmingWhitespace
                     if line.isEmpty { continue }
-                    read(line: line, rangeEnd: &rangeEnd)
+                    read(line: line, rangeEnd: &rangeEnd, fallbacks: &fallbacks)
                 }
             }
         }
-        if asOf == nil { asOf = rangeEnd }
+        let fiscal = fiscalPeriod.flatMap(Self.fiscalPeriodBounds)
+        if periodStart == nil { periodStart = fiscal?.start ?? fallbacks.rangeStart }
+        if asOf == nil { asOf = rangeEnd ?? fiscal?.end ?? fallbacks.rangeEnd ?? fallbacks.runDate }
+    }
+
+    /// Dates that place a report only when its title block prints nothing better.
+    private struct Fallbacks {
+        var rangeStart: LocalDate?
+        var rangeEnd: LocalDate?
+        /// The date of the run timestamp (`2/8/2026  7:57:40AM`, `02/12/2026 09:15 AM`).
+        var runDate: LocalDate?
+
+        /// `Scheduling Period:  (01/12/2026 to 02/12/2026)`, `Date Range: 02/01/2026 thru 02/15/2026`,
+        /// `Start Date - 01/01/2026;  End Date - 02/15/2026`, `Accounting activity since: 01/01/2026`.
+        mutating func readParameters(_ text: String) {
+            for part in text.split(whereSeparator: { $0 == ";" || $0.isNewline }) {
+                let lower = part.lowercased()
+                let dates = TitleBlock.dates(in: part)
+                if dates.count >= 2 {
+                    if rangeStart == nil, rangeEnd == nil { rangeStart = dates[0]; rangeEnd = dates[1] }
+                } else if let date = dates.first {
+                    if lower.contains("start") || lower.contains("since") || lower.contains("from") {
+                        if rangeStart == nil { rangeStart = date }
+                    } else if lower.contains("end") || lower.contains("through") {
+                        if rangeEnd == nil { rangeEnd = date }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A fiscal period `YYYY-MM` as its first and last day.
+    static func fiscalPeriodBounds(_ period: String) -> (start: LocalDate, end: LocalDate)? {
+        let parts = period.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+              let start = LocalDate(year: year, month: month, day: 1),
+              let end = LocalDate(year: year, month: month, day: LocalDate.daysIn(month: month, year: year))
+        else { return nil }
+        return (start, end)
     }
 
     /// The report the title or code names, if any.
     public var reportType: ReportType? {
         if let reportCode, let type = Self.codes[reportCode.lowercased()] { return type }
         if let title, let type = Self.titles[HeaderText.key(title)] { return type }
+        // `Lease Expiration/Renewal Detail - Excel` names the same report as its title without the format.
+        if let title, Self.isExcelTitle(title[...]),
+           let type = Self.titles[HeaderText.key(title.dropLast(" - excel".count))] { return type }
         return nil
     }
 
-    private mutating func read(line: Substring, rangeEnd: inout LocalDate?) {
+    private mutating func read(line: Substring, rangeEnd: inout LocalDate?, fallbacks: inout Fallbacks) {
         let lower = line.lowercased()
         if errorMessage == nil, lower.hasPrefix("invalid"), lower.contains("date") {
             errorMessage = String(line)
             return
         }
-        if Self.isProductLine(line) || Self.isPageLine(line) || Self.isTimestamp(line) { return }
+        if Self.isProductLine(line) || Self.isPageLine(line) { return }
+        if Self.isTimestamp(line) {
+            if fallbacks.runDate == nil { fallbacks.runDate = Self.dates(in: line).first }
+            return
+        }
+        // `Report created on calendar date: 02/15/2026 and property date: 02/14/2026`: the property date is
+        // the day the report describes; the calendar date is only when it ran.
+        if let range = lower.range(of: "property date") {
+            if asOf == nil, let date = Self.dates(in: lower[range.upperBound...]).first { asOf = date }
+            if fallbacks.runDate == nil { fallbacks.runDate = Self.dates(in: line).first }
+            return
+        }
+        if lower.hasPrefix("created") || lower.hasPrefix("run ") || lower.hasPrefix("(created") {
+            if fallbacks.runDate == nil { fallbacks.runDate = Self.dates(in: line).first }
+            return
+        }
         if totalUnits == nil, lower.hasPrefix("total units"), let colon = line.firstIndex(of: ":"),
            let count = Int(line[line.index(after: colon)...].trimmingWhitespace.filter { $0 != "," }) {
             totalUnits = count
@@ -73,6 +142,9 @@ public struct TitleBlock: Sendable, Equatable {
         if let range = lower.firstRange(of: "as of") {
             let after = lower[range.upperBound...]
             if asOf == nil, let date = Self.dates(in: after).first { asOf = date }
+            // `From 02/13/2026 to 02/13/2026 as of: 02/14/2026`: the range before the as-of still starts the period.
+            let before = Self.dates(in: lower[..<range.lowerBound])
+            if periodStart == nil, before.count >= 2 { periodStart = before[0]; if rangeEnd == nil { rangeEnd = before[1] } }
             return
         }
         let dates = Self.dates(in: line)
@@ -90,13 +162,20 @@ public struct TitleBlock: Sendable, Equatable {
             return
         }
         let key = HeaderText.key(line)
-        if Self.titles[key] != nil || Self.isUppercaseTitle(line) {
+        if Self.titles[key] != nil || Self.isUppercaseTitle(line) || Self.isExcelTitle(line) {
             if title == nil { title = String(line) }
             return
         }
-        if propertyName == nil, let name = Self.propertyName(fromCompanyLine: line) {
+        if propertyName == nil, let (name, site) = Self.property(fromCompanyLine: line) {
             propertyName = name
+            siteNumber = site
         }
+    }
+
+    /// `Lease Expiration/Renewal Detail - Excel`: OneSite's Excel-format titles end in `- Excel`, which is
+    /// the format, not a property.
+    static func isExcelTitle(_ line: Substring) -> Bool {
+        line.lowercased().hasSuffix(" - excel")
     }
 
     // MARK: - Line kinds
@@ -146,15 +225,25 @@ public struct TitleBlock: Sendable, Equatable {
     }
 
     static func propertyName(fromCompanyLine line: Substring) -> String? {
+        property(fromCompanyLine: line)?.name
+    }
+
+    /// `Kairoi Management, LLC - Nexus East` -> Nexus East; `Kairoi Management, LLC - 4248314 - The Northern -
+    /// 5375283` -> The Northern with site number 5375283 (the PMC number before the name is not the site).
+    static func property(fromCompanyLine line: Substring) -> (name: String, site: String?)? {
         let separators = [" - ", " \u{2013} ", " \u{2014} "]
-        var best: Range<Substring.Index>?
+        var parts: [Substring] = [line]
         for separator in separators {
-            if let range = line.ranges(of: separator).last,
-               best.map({ range.lowerBound > $0.lowerBound }) ?? true { best = range }
+            parts = parts.flatMap { $0.split(separator: separator, omittingEmptySubsequences: false) }
         }
-        guard let range = best else { return nil }
-        let name = line[range.upperBound...].trimmingWhitespace
-        return name.isEmpty ? nil : String(name)
+        guard parts.count >= 2 else { return nil }
+        let named = parts.dropFirst().map { $0.trimmingWhitespace }
+        var site: String?
+        if let last = named.last, !last.isEmpty, last.allSatisfy(\.isASCIIDigit), named.count >= 2 {
+            site = String(last)
+        }
+        guard let name = named.last(where: { !$0.isEmpty && !$0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        return (String(name), site)
     }
 
     /// The dates among a line's words, in order (punctuation around them ignored).

@@ -534,6 +534,41 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_rent_roll_charges"))
             """),
+        // The Closed Make Ready Summary's work-order lines under each unit: what was done to turn it, by whom, when.
+        Migration(version: 17, name: "closed make ready work orders", sql: """
+            CREATE TABLE realpage_closed_make_ready_work_orders (
+                \(lineage)
+                unit_number     TEXT NOT NULL,
+                unit_row        INTEGER NOT NULL,
+                work_order      TEXT NOT NULL,
+                service_issue   TEXT,
+                worker          TEXT,
+                closed_date     TEXT,
+                amount_charged  REAL,
+                time_worked_by  TEXT,
+                minutes_worked  INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_closed_make_ready_work_orders"))
+            """),
+        // The Monthly Activity Summary's occupancy section: units by status per floor plan at the as-of date.
+        Migration(version: 18, name: "monthly activity floor plans", sql: """
+            CREATE TABLE realpage_monthly_summary_floorplans (
+                \(lineage)
+                floorplan              TEXT NOT NULL,
+                market_rent            REAL,
+                total_base_rent        REAL,
+                total_sqft             INTEGER,
+                total_units            INTEGER,
+                occupied_no_notice     INTEGER,
+                vacant_not_leased      INTEGER,
+                vacant_leased          INTEGER,
+                notice_not_leased      INTEGER,
+                notice_leased          INTEGER,
+                vacant_administrative  INTEGER,
+                vacant_down            INTEGER
+            ) STRICT;
+            \(naturalKey("realpage_monthly_summary_floorplans"))
+            """),
         // What each report's totals rows print beside the sums of its loaded rows: the vendor's own figures, which
         // the sync reconciles the unified tables with (unified sync_checks).
         Migration(version: 25, name: "report printed totals", sql: """

@@ -128,6 +128,8 @@ struct RawReportWriter {
     static func table(of record: ReportRecord) -> String? {
         if case .delinquencyCode = record { return "realpage_delinquency_codes" }
         if case .rentRollCharge = record { return "realpage_rent_roll_charges" }
+        if case .closedMakeReadyWorkOrder = record { return "realpage_closed_make_ready_work_orders" }
+        if case .monthlySummaryFloorPlan = record { return "realpage_monthly_summary_floorplans" }
         return nil
     }
 
@@ -185,6 +187,35 @@ struct RawReportWriter {
                 ("lease_rent", SQLValue(r.leaseRent?.dollars)),
                 ("other_charges", SQLValue(r.otherCharges?.dollars)),
                 ("amount", .real(r.amount.dollars)),
+            ])
+        case .monthlySummaryFloorPlan(let r):
+            return (.monthlySummary, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("floorplan", .text(r.floorplan)),
+                ("market_rent", SQLValue(r.marketRent?.dollars)),
+                ("total_base_rent", SQLValue(r.totalBaseRent?.dollars)),
+                ("total_sqft", SQLValue(r.totalSqft)),
+                ("total_units", SQLValue(r.totalUnits)),
+                ("occupied_no_notice", SQLValue(r.occupiedNoNotice)),
+                ("vacant_not_leased", SQLValue(r.vacantNotLeased)),
+                ("vacant_leased", SQLValue(r.vacantLeased)),
+                ("notice_not_leased", SQLValue(r.noticeNotLeased)),
+                ("notice_leased", SQLValue(r.noticeLeased)),
+                ("vacant_administrative", SQLValue(r.vacantAdministrative)),
+                ("vacant_down", SQLValue(r.vacantDown)),
+            ])
+        case .closedMakeReadyWorkOrder(let r):
+            return (.closedMakeReady, [
+                ("source_row", .integer(Int64(r.sourceRow))),
+                ("unit_number", .text(r.unitNumber)),
+                ("unit_row", .integer(Int64(r.unitRow))),
+                ("work_order", .text(r.workOrder)),
+                ("service_issue", SQLValue(r.serviceIssue)),
+                ("worker", SQLValue(r.worker)),
+                ("closed_date", SQLValue(r.closedDate?.iso)),
+                ("amount_charged", SQLValue(r.amountCharged?.dollars)),
+                ("time_worked_by", SQLValue(r.timeWorkedBy)),
+                ("minutes_worked", SQLValue(r.minutesWorked)),
             ])
         case .delinquencyCode(let r):
             return (.delinquency, [

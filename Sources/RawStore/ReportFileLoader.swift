@@ -152,10 +152,47 @@ public struct ReportFileLoader {
                     if firstError == nil || (sink.placing && !(firstError is ReportLoadError)) { firstError = error }
                 }
             }
+            if let index = outcomes.firstIndex(where: { $0.report == .activity }), workbook.sheetNames.count > 1 {
+                outcomes[index].warnings += try reconcileConsultantSheet(workbook, outcome: outcomes[index],
+                                                                         sha256: sha256)
+            }
             guard var first = outcomes.first else { throw firstError ?? ReportLoadError("the workbook has no sheets") }
             first.additional = Array(outcomes.dropFirst())
             return first
         }
+    }
+
+    /// The data-only Leasing Activity Detail prints its counts per consultant on a sheet of their own: its
+    /// `Totals for Property` contact-type counts held against the activity rows this file stored. The mismatches,
+    /// also recorded with the loaded artifact.
+    private func reconcileConsultantSheet(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
+                                          sha256: String) throws -> [String] {
+        for index in workbook.sheetNames.indices {
+            var rows = try workbook.sheet(at: index).rows()
+            var buffer: [SheetRow] = []
+            while buffer.count < 2_000, let row = try rows.nextRow() { buffer.append(row) }
+            guard let totals = ContactTypeTally.printedTotals(in: buffer) else { continue }
+            var counts: [String: Int] = [:]
+            for row in try store.database.query("""
+                SELECT activity_type, count(*) FROM realpage_activity
+                WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha GROUP BY activity_type
+                """, [":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256)]) {
+                if let type = row[0].textValue { counts[type] = Int(row[1].integerValue ?? 0) }
+            }
+            let warnings = ContactTypeTally(counts: counts)
+                .mismatches(totals.printed, label: totals.label, row: totals.row)
+                .map { "\(ReportType.activity.displayName): sheet \"\(workbook.sheetNames[index])\": \($0)" }
+            if !warnings.isEmpty {
+                let all = outcome.warnings + warnings
+                try store.database.prepare("""
+                    UPDATE loaded_artifacts SET warnings = :warnings
+                    WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+                    """).execute([":warnings": .text(all.joined(separator: "\n")), ":report": .text(ReportType.activity.rawValue),
+                              ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso)])
+            }
+            return warnings
+        }
+        return []
     }
 
     /// The title block of the first sheet (its first rows).
@@ -213,6 +250,10 @@ struct LoadingSink: ReportSink {
         let property: String
         if let key = hints.propertyKey {
             property = key
+        } else if let site = metadata.siteNumber ?? workbookTitle?.siteNumber,
+                  let match = configuration.property(siteID: site) {
+            // The site number printed beside the name is the registry's key; the name may be spelt differently.
+            property = match.key
         } else if let name = metadata.propertyName ?? workbookTitle?.propertyName {
             guard let match = configuration.property(named: name) else {
                 throw ReportLoadError("property \"\(name)\" from the title block is not in the registry; pass --property KEY")

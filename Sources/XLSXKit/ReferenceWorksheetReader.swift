@@ -66,6 +66,9 @@ struct ReferenceWorksheetReader {
                let date = ExcelDateTime(serial: number, uses1904DateSystem: sheet.workbook.uses1904DateSystem) {
                 return .date(date)
             }
+            if let isPercent = sheet.workbook.cellStyles.isPercent, style < isPercent.count, isPercent[style] {
+                return .text(NumberFormat.percentText(number))
+            }
             return .number(number)
         case "s":
             guard let v, !v.isEmpty else { return nil }

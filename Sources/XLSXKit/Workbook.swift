@@ -207,10 +207,13 @@ struct CellStyles {
     let part: String
     /// nil when the workbook has no styles part: then every style index counts as a plain number format.
     let isDate: [Bool]?
+    /// Which cell formats show numbers as percents (their cells read as `88.24%` text, not the stored fraction).
+    let isPercent: [Bool]?
 
     init(part: String) {
         self.part = part
         isDate = nil
+        isPercent = nil
     }
 
     init(document: XMLDocument, part: String) throws {
@@ -219,14 +222,17 @@ struct CellStyles {
             throw XLSXError.malformedPart(part: part, detail: "no root element")
         }
         var customDate: [Int: Bool] = [:]
+        var customPercent: [Int: Bool] = [:]
         for format in root.child(named: "numFmts")?.children(named: "numFmt") ?? [] {
             guard let id = format.attribute("numFmtId").flatMap({ Int($0) }) else { continue }
             customDate[id] = NumberFormat.isDateFormat(code: format.attribute("formatCode") ?? "")
+            customPercent[id] = NumberFormat.isPercentFormat(code: format.attribute("formatCode") ?? "")
         }
-        isDate = (root.child(named: "cellXfs")?.children(named: "xf") ?? []).map { xf in
-            let id = xf.attribute("numFmtId").flatMap { Int($0) } ?? 0
-            return customDate[id] ?? NumberFormat.isBuiltInDate(id)
+        let formats = (root.child(named: "cellXfs")?.children(named: "xf") ?? []).map { xf in
+            xf.attribute("numFmtId").flatMap { Int($0) } ?? 0
         }
+        isDate = formats.map { customDate[$0] ?? NumberFormat.isBuiltInDate($0) }
+        isPercent = formats.map { customPercent[$0] ?? NumberFormat.isBuiltInPercent($0) }
     }
 
     /// How many cell formats the styles part defines (for bounds checks and messages).

@@ -286,6 +286,9 @@ struct RowTokenizer {
            let date = ExcelDateTime(serial: number, uses1904DateSystem: uses1904) {
             return .date(date)
         }
+        if let isPercent = styles.isPercent, style < isPercent.count, isPercent[style] {
+            return .text(NumberFormat.percentText(number))
+        }
         return .number(number)
     }
 
@@ -316,6 +319,9 @@ struct RowTokenizer {
             if let isDate = styles.isDate, style < isDate.count, isDate[style],
                let date = ExcelDateTime(serial: number, uses1904DateSystem: uses1904) {
                 return .date(date)
+            }
+            if let isPercent = styles.isPercent, style < isPercent.count, isPercent[style] {
+                return .text(NumberFormat.percentText(number))
             }
             return .number(number)
         case .sharedString:

@@ -49,3 +49,33 @@ struct AdvertisingSourceTests {
             + "Advertising Source, Phone Calls, Visits, Lease Applications) in the header at row 7 of sheet \"Report\"")
     }
 }
+
+@Suite("Primary Advertising Source, real export shape")
+struct AdvertisingSourceRealShapeTests {
+    /// The real layout (Leases, Net Leases, `*** ... Converted to Leases`), with two column headers given as `left`
+    /// and `right`: swapping them puts leases under Net Leases, the shift a user would not see.
+    static func sheet(leases left: String = "Leases", net right: String = "Net\nLeases") -> SheetBuilder {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "PRIMARY ADVERTISING SOURCE EVALUATION", code: "lea-231-001",
+                 asOf: "01/01/2026 through 02/15/2026")
+        sheet.add("\n\n\nAdvertising Source", "\n\nNew\nProspects", "\n\n\n Visits", "\n\nReturn\n Visits", left,
+                  "\n\n\nWaitlist", "\n\nCancelled\n/Denied", right, "***\nProspects Converted\nto Leases",
+                  "***\nVisits Converted\nto Leases")
+        sheet.add("Property Website", "73", "21", "0", "7", "0", "1", "6", "8.22 %", "28.57 %")
+        sheet.add("Broker", "1", "0", "0", "1", "0", "0", "1", "100.00 %", "100.00 %")
+        sheet.add("Totals:", "74", "21", "0", "8", "0", "1", "7", "9.46 %", "33.33 %")
+        return sheet
+    }
+
+    @Test("leases, net leases and the converted percents land under their headers; a swapped column warns")
+    func shiftIsCaught() throws {
+        let result = try parse(.advertisingSource, Self.sheet())
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+        let rows = result.records.compactMap { if case .advertisingSource(let row) = $0 { return row } else { return nil } }
+        #expect(rows.map(\.applications) == [7, 1])
+        #expect(rows.map(\.netLeases) == [6, 1])
+        #expect(rows.map(\.prospectConversionPct) == [8.22, 100])
+        let shifted = try parse(.advertisingSource, Self.sheet(leases: "Net\nLeases", net: "Leases"))
+        #expect(shifted.summary.warnings.contains { $0.contains("Property Website") && $0.contains("wrong header") })
+    }
+}

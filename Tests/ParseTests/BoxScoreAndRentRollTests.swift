@@ -182,6 +182,31 @@ struct RentRollParserTests {
         #expect(unit.leaseStart == ymd("2024-01-15") && unit.actualRent == usd(1700))
     }
 
+    @Test("Totals: after the last building's total is held against every unit, not the emptied section")
+    func totalsAfterBuildingTotals() throws {
+        func sheet(grandMarket: String) -> SheetBuilder {
+            var sheet = SheetBuilder()
+            addTitle(&sheet, title: "RENT ROLL DETAIL")
+            sheet.add("Unit", "Floor Plan", "SQFT", "Unit/Lease Status", "Name", "Move-In", "Lease Start", "Lease End",
+                      "Market Rent", "Lease Rent", "Balance")
+            sheet.add("Building 1")
+            sheet.add("1101", "A1", 700, "Occupied no NTV", "Lee, Ann", "01/15/2022", "01/15/2025", "01/14/2026",
+                      1400.0, "1,450.00", "0.00")
+            sheet.add("Total Building 1", nil, nil, nil, nil, nil, nil, nil, "1,400.00", "1,450.00", "0.00")
+            sheet.add("Building 2")
+            sheet.add("2201", "B1", 1015, "Occupied no NTV", "Ortiz, Sam", "01/15/2022", "01/15/2025", "01/14/2026",
+                      1650.0, "1,700.00", "25.00")
+            sheet.add("Total Building 2", nil, nil, nil, nil, nil, nil, nil, "1,650.00", "1,700.00", "25.00")
+            sheet.add("Totals:", nil, nil, nil, nil, nil, nil, nil, grandMarket, "3,150.00", "25.00")
+            return sheet
+        }
+        let good = try parse(.rentRoll, sheet(grandMarket: "3,050.00"))
+        #expect(good.rentRolls.count == 2)
+        #expect(good.summary.warnings.isEmpty, "\(good.summary.warnings)")
+        let bad = try parse(.rentRoll, sheet(grandMarket: "3,000.00"))
+        #expect(bad.summary.warnings == ["rent roll: data rows sum to 3050.00 market rent but \"Totals:\" (row 14) says 3000.00"])
+    }
+
     @Test("the summary sections after the detail are not units")
     func stopsAtSummary() throws {
         #expect(try parse(.rentRoll, sheet()).rentRolls.contains { $0.unitNumber == "A1" } == false)

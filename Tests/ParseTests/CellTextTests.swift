@@ -85,3 +85,22 @@ struct CellTextTests {
         #expect(CellValue.text("   ").text == nil)
     }
 }
+
+@Suite("Percent cells")
+struct PercentCellTests {
+    @Test("a percent-formatted cell (a stored fraction) and a text percent (points) read as the same points")
+    func percentFormattedAndTextAgree() throws {
+        #expect(NumberFormat.isBuiltInPercent(10) && NumberFormat.isBuiltInPercent(9))
+        #expect(NumberFormat.isPercentFormat(code: "0.00%") && NumberFormat.isPercentFormat(code: "#,##0.0 %"))
+        // A quoted or escaped % is a literal: OwnerDash's own exports write points under `0.00"%"`.
+        #expect(!NumberFormat.isPercentFormat(code: "0.00\"%\"") && !NumberFormat.isPercentFormat(code: "0.00\\%"))
+        #expect(!NumberFormat.isPercentFormat(code: "#,##0.00;[Red](#,##0.00)"))
+        // What the readers make of a percent-formatted 0.8824 beside text percents stored as points.
+        let formatted = CellValue.text(NumberFormat.percentText(0.8824))
+        #expect(formatted == .text("88.24%"))
+        #expect(try formatted.percent() == 88.24)
+        #expect(try CellValue.text("85.29").percent() == 85.29)
+        #expect(try CellValue.text("1,400.00 %").percent() == 1400)
+        #expect(NumberFormat.percentText(1) == "100%" && NumberFormat.percentText(0.30000000000000004) == "30%")
+    }
+}

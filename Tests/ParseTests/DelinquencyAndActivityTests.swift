@@ -172,3 +172,82 @@ struct ActivityParserTests {
             == ["activity: data rows sum to 2 activities but \"Total for Kim, Alex: 3\" (row 16) says 3"])
     }
 }
+
+@Suite("Leasing Activity Detail totals blocks")
+struct ActivityTotalsBlockTests {
+    /// A Crystal-shaped sheet: header, one consultant's rows, then its `Totals for` block of `Label: count` cells.
+    static func sheet(phoneCalls printed: Int) -> SheetBuilder {
+        var sheet = SheetBuilder()
+        sheet.add("LEASING ACTIVITY DETAIL")
+        sheet.add("Kairoi Management, LLC - Nexus East")
+        sheet.add("01/01/2026 through 01/31/2026")
+        sheet.add("Date", "This Contact Type", "Prospect Name", "Leases", "Waitlist", "Cancelled/Denied")
+        sheet.add("Leasing Consultant:  Lee, Ann")
+        sheet.add("01/05/2026", "Phone call", "Diaz, Al", "0", "0", "0")
+        sheet.add("01/06/2026", "Phone call", "Diaz, Al", "0", "0", "0")
+        sheet.add("01/07/2026", nil, "Diaz, Al", "1", "0", "0")
+        sheet.add("Totals for Lee, Ann  :")
+        sheet.add("¹New Prospects:", "1", "Phone Call:", "\(printed)", "Leases:", "1")
+        return sheet
+    }
+
+    @Test("a consultant block's contact-type counts are held against its rows; a lease row without a type is a Lease")
+    func blocksReconcile() throws {
+        let good = try parse(.activity, Self.sheet(phoneCalls: 2))
+        #expect(good.summary.warnings.isEmpty, "\(good.summary.warnings)")
+        #expect(good.activities.map(\.activityType) == ["Phone call", "Phone call", "Lease"])
+        #expect(good.activities.allSatisfy { $0.agent == "Lee, Ann" })
+        let bad = try parse(.activity, Self.sheet(phoneCalls: 3))
+        #expect(bad.summary.warnings.count == 1)
+        #expect(bad.summary.warnings.first?.contains("data rows count 2 Phone Call") == true)
+    }
+}
+
+@Suite("Delinquent and Prepaid, real export shape")
+struct DelinquentAndPrepaidRealShapeTests {
+    /// The real Crystal shape: `Name` / `Phone Number` / `Email` stacked in one header cell on the row above the
+    /// other headers, a current and a former resident of one unit, Grand Totals with Resident Count and Net rows.
+    static func sheet(accountsPrinted: Int = 2, residentCountCurrent: Int = 0) -> SheetBuilder {
+        var sheet = SheetBuilder()
+        sheet.add("OneSite Rents v3.0", nil, nil, nil, "Kairoi Management, LLC - Nexus East")
+        sheet.add("01/29/2026  3:37:01AM", nil, nil, nil, "DELINQUENT AND PREPAID", nil, nil, nil, nil, "120.080.106")
+        sheet.add(nil, nil, nil, nil, "Fiscal Period 022026 As of 01/29/2026")
+        sheet.add("Detail - \(accountsPrinted) Account(s)")
+        sheet.add(nil, "Name\nPhone Number\nEmail")
+        sheet.add("Unit", nil, "\nStatus", "Move-In/\nOut", "Code\nDescription", "Total\nPrepaid", "Total\nDelinquent",
+                  "Net\nBalance", "\nCurrent", "30\nDays", "60\nDays", "90+\nDays")
+        sheet.add("1125", "Hall, Brian\n(512) 555-0101\nbhall@example.com", "Former resident", "06/30/2025")
+        sheet.add(nil, nil, nil, nil, "RENT", 0, 5.73, nil, 0, 0, 0, 5.73)
+        sheet.add(nil, nil, nil, nil, "Subtotals:", 0, 5.73, 5.73, 0, 0, 0, 5.73)
+        sheet.add("1125", "Diaz, Ana\n(512) 555-0102\nadiaz@example.com", "Current resident", "07/15/2025")
+        sheet.add(nil, nil, nil, nil, "RENT", -3306.43, 0, nil, -3306.43, 0, 0, 0)
+        sheet.add(nil, nil, nil, nil, "Subtotals:", -3306.43, 0, -3306.43, -3306.43, 0, 0, 0)
+        sheet.add(nil, nil, nil, "Grand Totals:", nil, -3306.43, 5.73, -3300.70, -3306.43, 0, 0, 5.73)
+        sheet.add(nil, nil, nil, "Resident Count:", nil, 1, 1, "**", residentCountCurrent, 0, 0, 1)
+        sheet.add(nil, nil, nil, nil, nil, nil, "Net Prepaid:", -3306.43)
+        sheet.add(nil, nil, nil, nil, nil, "Net Delinquent:", nil, 5.73)
+        return sheet
+    }
+
+    @Test("the stacked Name header is found: two accounts of one unit stay two, named, with phone and e-mail")
+    func stackedName() throws {
+        let result = try parse(.delinquency, Self.sheet())
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+        #expect(result.delinquencies.map(\.residentName) == ["Hall, Brian", "Diaz, Ana"])
+        #expect(result.delinquencies.map(\.unitNumber) == ["1125", "1125"])
+        #expect(result.delinquencies.map(\.phone) == ["(512) 555-0101", "(512) 555-0102"])
+        #expect(result.delinquencies.map(\.email) == ["bhall@example.com", "adiaz@example.com"])
+        #expect(result.delinquencies.map(\.currentBalance) == [usd(5, 73), usd(-3306, 43)])
+        #expect(result.delinquencies.map(\.prepaid) == [usd(0), usd(3306, 43)])
+    }
+
+    @Test("the account count, Resident Count and Net rows are reconciled: a wrong printed figure warns")
+    func accountFigures() throws {
+        let count = try parse(.delinquency, Self.sheet(accountsPrinted: 3))
+        #expect(count.summary.warnings.count == 1)
+        #expect(count.summary.warnings.first?.contains("\"Detail - 3 Account(s)\"") == true)
+        let residents = try parse(.delinquency, Self.sheet(residentCountCurrent: 1))
+        #expect(residents.summary.warnings.count == 1)
+        #expect(residents.summary.warnings.first?.contains("accounts with current") == true)
+    }
+}

@@ -16,7 +16,7 @@ struct HeaderAndTitleTests {
         #expect(HeaderText.display("Total\nBase Rent") == "Total Base Rent")
     }
 
-    @Test("title block: property after the last ' - ', As of date; timestamp, page, code, parameters ignored")
+    @Test("title block: property after the last ' - ', As of date; timestamp, page and code ignored")
     func titleBlock() {
         var sheet = SheetBuilder()
         sheet.add("OneSite Rents v3.0", nil, "Page 1 of 3")
@@ -29,7 +29,8 @@ struct HeaderAndTitleTests {
         let title = TitleBlock(rows: sheet.rows)
         #expect(title.propertyName == "Nexus East")
         #expect(title.asOf == ymd("2026-02-08"))
-        #expect(title.periodStart == nil)
+        // The Parameters cell's start date is the period's start when the printed lines give none.
+        #expect(title.periodStart == ymd("2025-01-01"))
         #expect(title.title == "BOXSCORE")
         #expect(title.reportCode == "120.080.305")
         #expect(title.reportType == .boxScore)
@@ -51,6 +52,62 @@ struct HeaderAndTitleTests {
         split.add("Start Date: 01/01/2026", nil, "End Date: 01/31/2026")
         #expect(TitleBlock(rows: split.rows).periodStart == ymd("2026-01-01"))
         #expect(TitleBlock(rows: split.rows).asOf == ymd("2026-01-31"))
+    }
+
+    @Test("title block: the date forms real OneSite downloads print, never today")
+    func realDateForms() {
+        func title(_ lines: [String?]...) -> TitleBlock {
+            var sheet = SheetBuilder()
+            for line in lines { sheet.addRow(line) }
+            return TitleBlock(rows: sheet.rows)
+        }
+        // A fiscal period alone: the month, as of its last day.
+        let fiscal = title(["Fiscal period: 022026"])
+        #expect(fiscal.periodStart == ymd("2026-02-01"))
+        #expect(fiscal.asOf == ymd("2026-02-28"))
+        #expect(title(["Fiscal Period 022026"]).asOf == ymd("2026-02-28"))
+        // A printed as-of wins over the fiscal period's end and over a range end.
+        let fiscalAsOf = title(["Fiscal Period: 022026  as of 02/15/2026"])
+        #expect(fiscalAsOf.asOf == ymd("2026-02-15"))
+        #expect(fiscalAsOf.periodStart == ymd("2026-02-01"))
+        let fromTo = title(["From 02/13/2026 to 02/13/2026 as of: 02/14/2026"])
+        #expect(fromTo.asOf == ymd("2026-02-14"))
+        #expect(fromTo.periodStart == ymd("2026-02-13"))
+        let range = title(["Date Range: 02/01/2026 through 06/01/2026 As of 2/14/2026"])
+        #expect(range.asOf == ymd("2026-02-14"))
+        #expect(range.periodStart == ymd("2026-02-01"))
+        let plain = title(["01/12/2026 to 02/12/2026"])
+        #expect(plain.asOf == ymd("2026-02-12"))
+        let crystal = title(["01/28/2026   7:58:46AM"], [nil, "1/1/2026  12:00:00AM  through 1/31/2026  12:00:00AM"])
+        #expect(crystal.periodStart == ymd("2026-01-01"))
+        #expect(crystal.asOf == ymd("2026-01-31"))
+        // Only a run timestamp: the run date.
+        #expect(title(["2/8/2026  7:57:40AM", "LEASE EXPIRATION DETAIL"]).asOf == ymd("2026-02-08"))
+        // A range inside the Parameters cell, when nothing else is printed.
+        let parameters = title(["Parameters: Leasing consultant(s): All; Scheduling Period:  (01/12/2026 to "
+                                + "02/12/2026); Rows to be Highlighted: None"], ["02/12/2026 09:15 AM"])
+        #expect(parameters.periodStart == ymd("2026-01-12"))
+        #expect(parameters.asOf == ymd("2026-02-12"))
+        // The property date of a created-on line is the as-of; the calendar date is when it ran.
+        let created = title(["Report created on calendar date: 02/15/2026 and property date: 02/14/2026"])
+        #expect(created.asOf == ymd("2026-02-14"))
+    }
+
+    @Test("title block: '- Excel' titles are not properties; PMC and site numbers around the name are not the name")
+    func realPropertyForms() {
+        var excel = SheetBuilder()
+        excel.add(nil, "Lease Expiration/Renewal Detail - Excel")
+        excel.add("Property Name:", nil, "Kairoi Management, LLC - Nexus East")
+        excel.add("Parameter:", nil, "Subproperties - ALL; Sort by - Unit Number")
+        let excelTitle = TitleBlock(rows: excel.rows)
+        #expect(excelTitle.propertyName == "Nexus East")
+        #expect(excelTitle.title == "Lease Expiration/Renewal Detail - Excel")
+
+        var numbered = SheetBuilder()
+        numbered.add("Kairoi Management, LLC - 4248314 - The Northern - 5375283")
+        let northern = TitleBlock(rows: numbered.rows)
+        #expect(northern.propertyName == "The Northern")
+        #expect(northern.siteNumber == "5375283")
     }
 
     @Test("detects the report from its title, its code, or its header")

@@ -64,3 +64,35 @@ struct MakeReadyTests {
             + "Floor Plan, Date Vacated, Date Due) in the header at row 7 of sheet \"Report\"")
     }
 }
+
+@Suite("Closed Make Ready, real export shape")
+struct ClosedMakeReadyRealShapeTests {
+    static func sheet(printedWorkOrders: Int = 3) -> SheetBuilder {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "CLOSED MAKE READY SUMMARY", code: "130.080.050.999",
+                 asOf: "Report created on calendar date: 02/15/2026 and property date: 02/14/2026")
+        sheet.add(nil, nil, nil, nil, nil, "Assigned to", "Date", nil, "Amt")
+        sheet.add("Bldg", "Unit", "# of WOs", "WO", "Service Issue", "Worker", "closed", nil, "charged", "Time Worked",
+                  "Hrs:Min")
+        sheet.add("N/A", "1171", 2, "2088-1", "Trash out", nil, "02/09/2026", nil, nil, nil, "0:0")
+        sheet.add(nil, nil, nil, "2088-2", "Paint", "Ann Lee", "02/10/2026", nil, "0.00", "Ann Lee", "1:05")
+        sheet.add("N/A", "1175", 1, "1903-1", "Trash out", nil, "02/06/2026", nil, nil, nil, "0:0")
+        sheet.add("Totals", 2, printedWorkOrders, nil, nil, nil, nil, nil, "0")
+        return sheet
+    }
+
+    @Test("each unit's work-order lines are kept under it; the Totals row's units and work orders are checked")
+    func workOrders() throws {
+        let result = try parse(.closedMakeReady, Self.sheet())
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+        let orders = result.records.compactMap { record -> ClosedMakeReadyWorkOrderRow? in
+            if case .closedMakeReadyWorkOrder(let order) = record { return order } else { return nil }
+        }
+        #expect(orders.map(\.workOrder) == ["2088-1", "2088-2", "1903-1"])
+        #expect(orders.map(\.unitNumber) == ["1171", "1171", "1175"])
+        #expect(orders[1].worker == "Ann Lee" && orders[1].minutesWorked == 65 && orders[1].closedDate == ymd("2026-02-10"))
+        #expect(result.metadata?.asOf == ymd("2026-02-14"))
+        let wrong = try parse(.closedMakeReady, Self.sheet(printedWorkOrders: 4))
+        #expect(wrong.summary.warnings.count == 2, "\(wrong.summary.warnings)")
+    }
+}

@@ -52,4 +52,46 @@ import XLSXKit
         #expect(try Self.parseAnyForm(htmlAsXLS).1 == .html)
         #expect(try Self.parseAnyForm(htmlAsXLS).0.boxScores.map(\.floorplan) == ["S1", "A1", "A2", "B1", "B2"])
     }
+
+    /// The real BIFF8 downloads converted to .xlsx by LibreOffice (scripts/fixtures/convert_real_onesite.sh).
+    static let realFiles = ["4156_5472172_Nexus_East.xls", "Delinquent_and_Prepaid_Report__3_.xls",
+                            "Leasing_Activity_Detail_Report.xls", "Primary_Advertising_Source_NexusEast.xls",
+                            "realpage_report.xlsx", "sample_monthly_transaction_summary.xls", "test_activity_8880904.xls",
+                            "test_lease_exp_8880905.xls", "Closed_Make_Ready_Nexus_East.xls",
+                            "Make_Ready_Summary_NexusEast.xls"]
+
+    /// Every sheet of a workbook that reads as a report: its records and warnings, sheet by sheet.
+    static func parseEverySheet(_ path: String) throws -> (format: SpreadsheetFormat, sheets: [ParseResult]) {
+        let book = try SpreadsheetFile(path: path)
+        var results: [ParseResult] = []
+        for index in book.sheetNames.indices {
+            let sheet = try book.sheet(at: index)
+            var rows = try sheet.rows()
+            // A table of contents or a summary sheet with no report header is not a report.
+            guard let result = try? parse(nil, source: &rows, merges: try sheet.mergedRanges(), sheetName: sheet.name)
+            else { continue }
+            results.append(result)
+        }
+        return (book.format, results)
+    }
+
+    @Test(arguments: realFiles)
+    func aRealDownloadAndItsXLSXConversionGiveTheSameRecords(file: String) throws {
+        let directory = reportFixtures + "/../real-onesite"
+        let (format, original) = try Self.parseEverySheet(directory + "/" + file)
+        let (converted, xlsx) = try Self.parseEverySheet(directory + "/xlsx/" + file + ".xlsx")
+        #expect(format == .xls, "\(file) is BIFF8 whatever its name")
+        #expect(converted == .xlsx)
+        #expect(!original.isEmpty && original.first?.records.isEmpty == false)
+        #expect(xlsx.count == original.count, "\(file): sheets read")
+        for (a, b) in zip(original, xlsx) {
+            #expect(b.metadata == a.metadata, "\(file): title block")
+            #expect(b.records.count == a.records.count, "\(file): record count")
+            for (x, y) in zip(a.records, b.records) where x != y {
+                Issue.record("\(file): \(x) != \(y)")
+                break
+            }
+            #expect(b.summary.warnings == a.summary.warnings, "\(file): warnings")
+        }
+    }
 }

@@ -53,9 +53,17 @@ struct MonthlySummaryParserTests {
         #expect(row.notices == nil && row.moveIns == 9)
     }
 
-    @Test("without an As of date the month is unknown: an error")
-    func missingAsOf() {
-        #expect(parseError(.monthlySummary, sheet(asOf: "Subtotals by: Floorplan Name"))?.kind == .missingAsOf)
+    @Test("without an As of date the run timestamp dates the month; with no date printed at all: an error")
+    func missingAsOf() throws {
+        let row = try #require(try parse(.monthlySummary, sheet(asOf: "Subtotals by: Floorplan Name")).summaries.first)
+        #expect(row.month == "2026-02")
+        // The same sheet without the run timestamp beside the property.
+        var bare = SheetBuilder()
+        for row in sheet(asOf: "Subtotals by: Floorplan Name").rows {
+            while bare.next < row.number { bare.skip() }
+            bare.addRow(row.number == 2 ? ["Kairoi Residential - Nexus East"] : row.cells.map { $0 as Any? })
+        }
+        #expect(parseError(.monthlySummary, bare)?.kind == .missingAsOf)
     }
 }
 

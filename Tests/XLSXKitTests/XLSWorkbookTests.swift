@@ -31,9 +31,10 @@ func recordTypes(_ file: String) throws -> Set<Int> {
             SheetRow(number: 1, cells: [.text("Shared"), .text("Café € †!"), .text("Résumé 日本"), .text("Ünïcode 日本")]),
             // RK: integer, integer/100, float, float/100, negative; MULRK with a percent and a date format.
             SheetRow(number: 2, cells: [.number(12345), .number(1234.56), .number(0.5), .number(0.015), .number(-7),
-                                        .number(1), .number(0.95), date(2024, 2, 29)]),
+                                        .number(1), .text("95%"), date(2024, 2, 29)]),
             // NUMBER under built-in 14, custom dd/mm/yyyy hh:mm, [h]:mm, 0.00%, "day "0, built-in 22, General.
-            SheetRow(number: 3, cells: [date(2024, 1, 1), date(2024, 1, 1, 18), date(1900, 1, 1, 12), .number(0.3571),
+            // A percent-formatted number reads as the points it shows, like a percent exported as text.
+            SheetRow(number: 3, cells: [date(2024, 1, 1), date(2024, 1, 1, 18), date(1900, 1, 1, 12), .text("35.71%"),
                                         .number(3), date(2024, 1, 1, 12), .number(0.30000000000000004)]),
             SheetRow(number: 4, cells: [.bool(true), .bool(false), .error("#NULL!"), .error("#DIV/0!"), .error("#VALUE!"),
                                         .error("#REF!"), .error("#NAME?"), .error("#NUM!"), .error("#N/A")]),
@@ -108,7 +109,7 @@ func recordTypes(_ file: String) throws -> Set<Int> {
             SheetRow(number: 6, cells: [.empty, .empty, .empty, .text("(Monthly)"), .text("Date"), .empty, .text("Percent")]),
         ])
         #expect(rows[8] == SheetRow(number: 10, cells: [.text("1003"), .text("A1"), .text("Résident 3 Müller-Łukasz 日本 †"), .number(1450.75),
-                                                        date(2020, 1, 10), .number(-2839.65), .number(0.93), .text("§")]))
+                                                        date(2020, 1, 10), .number(-2839.65), .text("93%"), .text("§")]))
         #expect(rows[10].cells[2] == .text("O'Brien, “Jo” 5\nphone 555-0105"))
         #expect(rows[405] == SheetRow(number: 408, cells: [.text("Property Totals"), .empty, .number(400), .number(599950)]))
         #expect(rows[406] == SheetRow(number: 409, cells: [date(2026, 2, 8, 6, 58, 21), date(2026, 2, 8)]))

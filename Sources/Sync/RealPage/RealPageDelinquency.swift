@@ -6,8 +6,10 @@
 ///
 /// - resident_id: the row's Resh ID (the household id unified_residents, unified_units and unified_leases use). A row
 ///   without one takes the ReshID of the getresidentlistinfo household on the same unit whose head is named alike
-///   (`Last, First`, case and blanks ignored; the latest move-in if several), else `unit/name` (`1230/Hall, Brian`):
-///   stable across syncs of the same report and never equal to a numeric ReshID. Rows of the same resident_id (one
+///   (`Last, First`, case and blanks ignored; the latest move-in if several), else `unit/name` (`1230/Hall, Brian`),
+///   or `unit/row N` (the account's report row) when the report prints no name, so that a current and a former
+///   resident of one unit are never merged: stable across syncs of the same report and never equal to a numeric
+///   ReshID. Rows of the same resident_id (one
 ///   household printed twice) are added up.
 /// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); balance_0_30, balance_31_60,
 ///   balance_61_90, balance_over_90: the report's aging columns (Current/30/60/90+ Days); prepaid: Total Prepaid as a
@@ -31,7 +33,8 @@ enum RealPageDelinquency {
                              WHERE d.unit_number IN (h.unit_number, u.unified_unit)
                                AND lower(replace(h.name, ' ', '')) = lower(replace(d.resident_name, ' ', ''))
                              ORDER BY h.move_in_date DESC LIMIT 1),
-                            d.unit_number || '/' || coalesce(d.resident_name, '')) AS resident_key,
+                            d.unit_number || '/' || coalesce(nullif(trim(d.resident_name), ''),
+                                                             'row ' || d.source_row)) AS resident_key,
                    CASE lower(trim(d.resident_status))
                        WHEN 'current resident' THEN 'current' WHEN 'current' THEN 'current'
                        WHEN 'notice' THEN 'notice' WHEN 'notice resident' THEN 'notice' WHEN 'on notice' THEN 'notice'

@@ -22,6 +22,8 @@ public final class XLSWorkbook {
     let sharedStrings: [String]
     /// Per XF record: does its number format show a date or time.
     let isDateXF: [Bool]
+    /// Which XF records show numbers as percents (their cells read as `88.24%` text, not the stored fraction).
+    let isPercentXF: [Bool]
     /// How compressed strings in the sheets decode (from `codePage`).
     let characters: CodePage
 
@@ -67,6 +69,7 @@ public final class XLSWorkbook {
         characters = CodePage(number: globals.codePage)
         sharedStrings = globals.sharedStrings
         isDateXF = globals.xfFormats.map { globals.customFormatIsDate[$0] ?? NumberFormat.isBuiltInDate($0) }
+        isPercentXF = globals.xfFormats.map { globals.customFormatIsPercent[$0] ?? NumberFormat.isBuiltInPercent($0) }
     }
 
     /// The worksheet with this name (exact match first, then ignoring case as Excel does).
@@ -103,6 +106,7 @@ private struct Globals {
     var sharedStrings: [String] = []
     var xfFormats: [Int] = []
     var customFormatIsDate: [Int: Bool] = [:]
+    var customFormatIsPercent: [Int: Bool] = [:]
 
     init(stream: BIFFStream, streamName: String) throws {
         let cursor = BIFFCursor(stream: stream, at: 0)
@@ -165,6 +169,7 @@ private struct Globals {
                 let p = cursor.body + 5
                 let code = wide ? text.utf16(p, count) : try text.compressed(p, count)
                 customFormatIsDate[cursor.u16(0)] = NumberFormat.isDateFormat(code: code)
+                customFormatIsPercent[cursor.u16(0)] = NumberFormat.isPercentFormat(code: code)
             case BIFFRecord.xf:
                 guard length >= 4 else { throw tooShort(4) }
                 xfFormats.append(cursor.u16(2))

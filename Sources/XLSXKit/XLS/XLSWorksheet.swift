@@ -122,6 +122,7 @@ public final class XLSWorksheetRows: SheetRowSource {
     private let sheet: String
     private let sharedStrings: [String]
     private let isDateXF: [Bool]
+    private let isPercentXF: [Bool]
     private let uses1904: Bool
     private var widthHint: Int
     private var text: BIFFText
@@ -133,6 +134,7 @@ public final class XLSWorksheetRows: SheetRowSource {
         self.sheet = sheet.name
         sharedStrings = sheet.workbook.sharedStrings
         isDateXF = sheet.workbook.isDateXF
+        isPercentXF = sheet.workbook.isPercentXF
         uses1904 = sheet.workbook.uses1904DateSystem
         text = BIFFText(codePage: sheet.workbook.characters)
         self.widthHint = widthHint
@@ -289,6 +291,7 @@ public final class XLSWorksheetRows: SheetRowSource {
         if xf < isDateXF.count, isDateXF[xf], let date = ExcelDateTime(serial: value, uses1904DateSystem: uses1904) {
             return .date(date)
         }
+        if xf < isPercentXF.count, isPercentXF[xf] { return .text(NumberFormat.percentText(value)) }
         return .number(value)
     }
 

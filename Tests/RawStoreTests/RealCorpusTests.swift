@@ -1,0 +1,287 @@
+import Foundation
+import OwnerDashCore
+import Parse
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+/// Real OneSite downloads (Tests/Fixtures/real-onesite), loaded through the same path as `ownerdash load`: the
+/// report each is, the property and date it prints, every detail row stored, and its printed totals reconciled.
+@Suite struct RealCorpusTests {
+    /// The repository registry plus the corpus properties it does not list, placed by their OneSite site numbers.
+    static func configuration() throws -> Configuration {
+        var configuration = try Configuration.load(
+            path: LoaderFixture.repository.appendingPathComponent("report_definitions.json").path)
+        let extra = [
+            Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283"),
+            Property(key: "izzy", name: "Izzy", pms: .realpage, siteID: "5618432"),
+            Property(key: "the_avant", name: "The Avant", pms: .realpage, siteID: "5480255"),
+        ]
+        for property in extra where configuration.property(key: property.key) == nil {
+            configuration.properties.append(property)
+        }
+        return configuration
+    }
+
+    /// One corpus file loaded into a fresh realpage_raw.db.
+    struct Loaded {
+        let fixture: LoaderFixture
+        let outcome: ReportLoadOutcome
+
+        init(_ name: String) throws {
+            fixture = try LoaderFixture()
+            let path = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/real-onesite/\(name)").path
+            let loader = ReportFileLoader(store: fixture.store, configuration: try RealCorpusTests.configuration(),
+                                          runID: RunID("real-corpus"))
+            outcome = try loader.load(path: path)
+        }
+
+        /// `SELECT <expression> FROM <table>` (a sum or count) as cents-exact dollars.
+        func value(_ expression: String, from table: String, where condition: String = "1") throws -> Double {
+            let value = try fixture.store.database.scalar("SELECT round(\(expression), 2) FROM \(table) WHERE \(condition)")
+            return value?.doubleValue ?? value.flatMap { $0.integerValue.map(Double.init) } ?? .nan
+        }
+
+        func rows(_ table: String, where condition: String = "1") throws -> Int {
+            Int(try value("count(*)", from: table, where: condition))
+        }
+    }
+
+    @Test("Lost Rent Summary (an xlsx named .xls): 348 units, Total: row reconciled, fiscal period as of its end")
+    func lostRentSummary() throws {
+        let loaded = try Loaded("Lost_Rent_Summary_Nexus_East.xls")
+        #expect(loaded.outcome.report == .lostRent)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-28")
+        #expect(loaded.outcome.rows == 348)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        #expect(try loaded.rows("realpage_lost_rent") == 348)
+        #expect(try loaded.value("sum(market_rent)", from: "realpage_lost_rent") == 565_361)
+        #expect(try loaded.value("sum(lease_rent)", from: "realpage_lost_rent") == 545_936)
+        #expect(try loaded.value("sum(rent_charged)", from: "realpage_lost_rent") == 527_837)
+        #expect(try loaded.value("sum(total_lost_rent)", from: "realpage_lost_rent") == 37_524)
+        // The occupied span 01/21/2026-02/19/2026 printed under Days Occupied: 30 days.
+        #expect(try loaded.value("max(days_occupied)", from: "realpage_lost_rent") == 30)
+    }
+
+    @Test("Monthly Transaction Summary: 46 code rows up to the 935 batch, each section Total: reconciled")
+    func monthlyTransactionSummary() throws {
+        let loaded = try Loaded("sample_monthly_transaction_summary.xls")
+        #expect(loaded.outcome.report == .monthlyTransactionSummary)
+        #expect(loaded.outcome.propertyKey == "the_avant")
+        #expect(loaded.outcome.asOf.iso == "2026-02-15")
+        #expect(loaded.outcome.rows == 46)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_monthly_transactions"
+        #expect(try loaded.value("sum(period_amount)", from: table, where: "transaction_group LIKE 'C%'") == 290_516.35)
+        #expect(try loaded.value("sum(ytd_amount)", from: table, where: "transaction_group LIKE 'P%'") == 1_218_165.54)
+        #expect(try loaded.value("sum(ytd_prior_amount)", from: table, where: "transaction_group LIKE 'O%'") == 900)
+        #expect(try loaded.value("count(DISTINCT fiscal_period)", from: table, where: "fiscal_period = '2026-02'") == 1)
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Lease Expiration Detail (Crystal): 61 leases, every month's count and amounts reconciled over page breaks")
+    func leaseExpirationDetail() throws {
+        let loaded = try Loaded("test_lease_exp_8880905.xls")
+        #expect(loaded.outcome.report == .leaseExpiration)
+        #expect(loaded.outcome.propertyKey == "kalaco")
+        // Only the run timestamp (2/8/2026 7:57:40AM) dates this report.
+        #expect(loaded.outcome.asOf.iso == "2026-02-08")
+        #expect(loaded.outcome.rows == 61)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_lease_expirations"
+        // Market + Addl. and Lease Rent as the Total leases: 61 row prints them.
+        #expect(try loaded.value("sum(market_rent)", from: table) == 119_149)
+        #expect(try loaded.value("sum(current_rent)", from: table) == 118_653)
+        // The Webdings check glyph in every row is no mark; the one lease marked `x` is Do Not Renew.
+        #expect(try loaded.rows(table, where: "renewal_status = 'Do Not Renew'") == 1)
+        // Phone and e-mail split out of their shared cell (a few leases print only one, or none).
+        #expect(try loaded.rows(table, where: "phone GLOB '*[0-9][0-9][0-9][0-9]' AND email LIKE '%@%'") == 54)
+        #expect(try loaded.rows(table, where: "phone LIKE '%@%' OR email NOT LIKE '%@%'") == 0)
+    }
+
+    @Test("Lease Expiration/Renewal Detail 4156 (6 sheets): 103 leases, N/A dates null, Totals: reconciled")
+    func leaseExpirationRenewalDetail() throws {
+        let loaded = try Loaded("4156_5472172_Nexus_East.xls")
+        #expect(loaded.outcome.report == .renewalDetail)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-14")
+        #expect(loaded.outcome.rows == 103)
+        #expect(loaded.outcome.all.flatMap(\.warnings).isEmpty, "\(loaded.outcome.all.flatMap(\.warnings))")
+        let table = "realpage_renewal_detail"
+        #expect(try loaded.rows(table) == 103)
+        #expect(try loaded.value("sum(actual_rent)", from: table) == 156_642)
+        #expect(try loaded.value("sum(other_billings)", from: table) == 9_282.60)
+        #expect(try loaded.value("sum(last_increase_amount)", from: table) == 3_338)
+        #expect(try loaded.value("sum(market_rent)", from: table) == 168_990)
+        #expect(try loaded.value("sum(new_rent)", from: table) == 39_605)
+        #expect(try loaded.value("sum(new_other_billings)", from: table) == 3_287)
+        // The renewed leases (the Renewal Detail sheet's 26) and the N/A dates stored as nulls.
+        #expect(try loaded.rows(table, where: "decision = 'Renewed'") == 26)
+        #expect(try loaded.rows(table, where: "last_increase_date IS NULL") > 0)
+    }
+}
+
+extension RealCorpusTests {
+    /// Stored activity rows by contact type.
+    static func types(_ loaded: Loaded) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try loaded.fixture.store.database.query(
+            "SELECT activity_type, count(*) FROM realpage_activity GROUP BY activity_type") {
+            counts[row[0].textValue ?? ""] = Int(row[1].integerValue ?? 0)
+        }
+        return counts
+    }
+
+    @Test("Leasing Activity Detail, data-only two-sheet export: 1307 rows, Sheet2's Totals for Property reconciled")
+    func leasingActivityDetailDataOnly() throws {
+        let loaded = try Loaded("Leasing_Activity_Detail_Report.xls")
+        #expect(loaded.outcome.report == .activity)
+        // `Kairoi Management, LLC - 4248314 - The Northern - 5375283`: placed by its site number.
+        #expect(loaded.outcome.propertyKey == "the_northern")
+        // The Parameters cell's Scheduling Period (01/12/2026 to 02/12/2026).
+        #expect(loaded.outcome.asOf.iso == "2026-02-12")
+        #expect(loaded.outcome.rows == 1307)
+        #expect(loaded.outcome.all.flatMap(\.warnings).isEmpty, "\(loaded.outcome.all.flatMap(\.warnings))")
+        let types = try Self.types(loaded)
+        #expect(types["Phone call"] == 244)
+        #expect(types["E-mail"] == 843)
+        #expect(types["Text message"] == 126)
+        #expect(types["Visit"] == 35)
+        // Lease and cancel rows print no contact type: typed from their Leases / Cancelled columns.
+        #expect(types["Lease"] == 13)
+        #expect(types["Cancelled/Denied"] == 2)
+    }
+
+    @Test("Leasing Activity Detail, Crystal page-image export: 379 rows, consultant and property total blocks reconciled")
+    func leasingActivityDetailCrystal() throws {
+        let loaded = try Loaded("realpage_report.xlsx")
+        #expect(loaded.outcome.report == .activity)
+        #expect(loaded.outcome.propertyKey == "ridian")
+        #expect(loaded.outcome.asOf.iso == "2026-01-31")
+        #expect(loaded.outcome.rows == 379)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let types = try Self.types(loaded)
+        #expect(types["Phone call"] == 75)
+        #expect(types["E-mail"] == 221)
+        #expect(types["Text message"] == 48)
+        #expect(types["Visit"] == 16)
+        #expect(types["Lease"] == 5)
+        #expect(types["Videotelephony - Tour"] == 1)
+        // The consultant each `Leasing Consultant:` label names is the agent of its rows.
+        #expect(try loaded.rows("realpage_activity", where: "agent = 'HOUSE'") > 0)
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Delinquent and Prepaid: 241 accounts with their code lines, Grand Totals, Resident Count and Net rows reconciled")
+    func delinquentAndPrepaid() throws {
+        let loaded = try Loaded("Delinquent_and_Prepaid_Report__3_.xls")
+        #expect(loaded.outcome.report == .delinquency)
+        #expect(loaded.outcome.propertyKey == "the_northern")
+        #expect(loaded.outcome.asOf.iso == "2026-01-29")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        // 242 account blocks: `Detail - 241 Account(s)` counts the two Misc. Income blocks (unit NONE) as one.
+        #expect(try loaded.rows("realpage_delinquency") == 242)
+        #expect(try loaded.rows("realpage_delinquency", where: "unit_number = 'NONE'") == 2)
+        let table = "realpage_delinquency"
+        #expect(try loaded.value("sum(prepaid)", from: table) == 200_846.88)
+        #expect(try loaded.value("sum(current_balance)", from: table) == -96_267.53)
+        #expect(try loaded.value("sum(balance_0_30)", from: table) == -9_263.55)
+        #expect(try loaded.value("sum(balance_31_60)", from: table) == -102_858.80)
+        #expect(try loaded.value("sum(balance_61_90)", from: table) == -35_961.73)
+        #expect(try loaded.value("sum(balance_over_90)", from: table) == 51_816.55)
+        #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance > 0") == 100_197.95)
+        #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance < 0") == -196_465.48)
+        // Current and former residents of one unit stay separate accounts.
+        #expect(try loaded.rows(table, where: "unit_number = '1125'") == 2)
+        #expect(loaded.outcome.rows == 242 + (try loaded.rows("realpage_delinquency_codes")))
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Monthly Activity Summary: Floor plan header two rows under the others; 60 floor plans kept; Totals reconciled")
+    func monthlyActivitySummary() throws {
+        let loaded = try Loaded("test_activity_8880904.xls")
+        #expect(loaded.outcome.report == .monthlySummary)
+        #expect(loaded.outcome.propertyKey == "kalaco")
+        #expect(loaded.outcome.asOf.iso == "2026-02-07")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_monthly_summary"
+        #expect(try loaded.rows(table) == 1)
+        // The Accounting Totals row (move ins 14, move outs 7, renewals 1) and the detail's 4 move-out notices.
+        #expect(try loaded.value("move_ins", from: table) == 14)
+        #expect(try loaded.value("move_outs", from: table) == 7)
+        #expect(try loaded.value("renewals", from: table) == 1)
+        #expect(try loaded.value("notices", from: table) == 4)
+        // The occupancy section's 60 floor plans, summing to its Totals row.
+        let plans = "realpage_monthly_summary_floorplans"
+        #expect(try loaded.rows(plans) == 60)
+        #expect(loaded.outcome.rows == 61)
+        #expect(try loaded.value("sum(market_rent)", from: plans) == 562_428.67)
+        #expect(try loaded.value("sum(total_base_rent)", from: plans) == 559_790)
+        #expect(try loaded.value("sum(total_sqft)", from: plans) == 210_531)
+        #expect(try loaded.value("sum(total_units)", from: plans) == 280)
+        #expect(try loaded.value("sum(occupied_no_notice)", from: plans) == 160)
+        #expect(try loaded.value("sum(vacant_not_leased)", from: plans) == 102)
+        #expect(try loaded.value("sum(vacant_leased)", from: plans) == 9)
+        #expect(try loaded.value("sum(notice_not_leased)", from: plans) == 8)
+        #expect(try loaded.value("sum(vacant_administrative)", from: plans) == 1)
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Primary Advertising Source: 35 sources, leases / net leases / visits under their own headers, Totals: reconciled")
+    func primaryAdvertisingSource() throws {
+        let loaded = try Loaded("Primary_Advertising_Source_NexusEast.xls")
+        #expect(loaded.outcome.report == .advertisingSource)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-15")
+        #expect(loaded.outcome.rows == 35)
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        let table = "realpage_advertising_source"
+        #expect(try loaded.value("sum(new_prospects)", from: table) == 193)
+        #expect(try loaded.value("sum(phone_calls)", from: table) == 54)
+        #expect(try loaded.value("sum(first_visits)", from: table) == 0)
+        #expect(try loaded.value("sum(visits)", from: table) == 33)
+        #expect(try loaded.value("sum(return_visits)", from: table) == 1)
+        #expect(try loaded.value("sum(applications)", from: table) == 15)
+        #expect(try loaded.value("sum(cancelled_denied)", from: table) == 1)
+        #expect(try loaded.value("sum(net_leases)", from: table) == 14)
+        #expect(try loaded.rows(table, where: "prospect_conversion_pct IS NOT NULL") == 35)
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Closed Make Ready: 5 units and their 25 closed work orders, Totals (units, work orders, amount) reconciled")
+    func closedMakeReady() throws {
+        let loaded = try Loaded("Closed_Make_Ready_Nexus_East.xls")
+        #expect(loaded.outcome.report == .closedMakeReady)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        // `Report created on calendar date: 02/15/2026 and property date: 02/14/2026`.
+        #expect(loaded.outcome.asOf.iso == "2026-02-14")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        #expect(try loaded.rows("realpage_closed_make_ready") == 5)
+        #expect(try loaded.value("sum(work_orders)", from: "realpage_closed_make_ready") == 25)
+        let orders = "realpage_closed_make_ready_work_orders"
+        #expect(try loaded.rows(orders) == 25)
+        #expect(try loaded.rows(orders, where: "closed_date IS NOT NULL") == 25)
+        #expect(try loaded.value("coalesce(sum(amount_charged), 0)", from: orders) == 0)
+        #expect(try loaded.rows(orders, where: "unit_number = '1258' AND worker IS NOT NULL AND minutes_worked = 1") == 5)
+        #expect(loaded.outcome.rows == 30)
+    }
+}
+
+extension RealCorpusTests {
+    @Test("Make Ready Summary: 34 units whose work orders add up to the printed Total of 170")
+    func makeReadySummary() throws {
+        let loaded = try Loaded("Make_Ready_Summary_NexusEast.xls")
+        #expect(loaded.outcome.report == .makeReady)
+        #expect(loaded.outcome.propertyKey == "nexus_east")
+        #expect(loaded.outcome.asOf.iso == "2026-02-15")
+        #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
+        #expect(try loaded.rows("realpage_make_ready") == 34)
+        #expect(try loaded.value("sum(work_orders)", from: "realpage_make_ready") == 170)
+    }
+}
