@@ -49,3 +49,64 @@ import Testing
             """).first?.first == .integer(2))
     }
 }
+
+/// Aged vacancy, one definition for both PMSs: a never-occupied (lease-up) unit is vacant since its make-ready date,
+/// else its available date.
+@Suite struct LeaseUpVacancyTests {
+    @Test func realPageLeaseUpUnitsAreAgedFromTheirMakeReadyOrAvailableDate() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.unit("102", .vacant, madeReady: RealPageFixture.daysAgo(120))   // never occupied, ready 120 days
+        try realpage.unit("103", .vacant, available: RealPageFixture.daysAgo(100))   // never occupied, available 100 days
+        try realpage.unit("104", .vacant, madeReady: RealPageFixture.daysAgo(30))    // never occupied, ready 30 days
+        #expect(realpage.sync().first?.error == nil)
+        let occupancy = try #require(try Metrics.occupancy(database: realpage.store.database, properties: ["rp_test"]).first)
+        #expect(occupancy.agedVacant90 == 2)
+        // 1500 / 30.42 x (120 + 100) days.
+        #expect(occupancy.agedVacancyCost == Money(dollars: ((1500 / 30.42 * 120 + 1500 / 30.42 * 100) * 100).rounded() / 100))
+    }
+
+    @Test func yardiLeaseUpUnitsAreAgedTheSameWay() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.unit("201", "Vacant Unrented Ready")
+        try yardi.available("201", "Vacant Unrented Ready", madeReady: RealPageFixture.daysAgo(120))
+        try yardi.unit("202", "Vacant Unrented Not Ready", available: RealPageFixture.daysAgo(95))
+        try yardi.unit("203", "Vacant Unrented Ready")
+        try yardi.available("203", "Vacant Unrented Ready", madeReady: RealPageFixture.daysAgo(10))
+        #expect(yardi.sync().first?.error == nil)
+        let occupancy = try #require(try Metrics.occupancy(database: yardi.store.database, properties: ["yp_test"]).first)
+        #expect(occupancy.agedVacant90 == 2)
+    }
+}
+
+/// Leads, one definition for both PMSs: a prospect's first contact, one per prospect; later contacts are follow-ups.
+@Suite struct LeadDefinitionTests {
+    @Test func aRealPageProspectContactingTwiceIsOneLead() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.activity(RealPageFixture.daysAgo(10), "E-mail", name: "Diaz, Pat")
+        try realpage.activity(RealPageFixture.daysAgo(8), "E-mail", name: "Diaz, Pat")        // follow-up
+        try realpage.activity(RealPageFixture.daysAgo(6), "Phone call", name: "Diaz, Pat")    // follow-up
+        try realpage.activity(RealPageFixture.daysAgo(5), "Visit", name: "Diaz, Pat")         // a tour, not a new lead
+        try realpage.activity(RealPageFixture.daysAgo(4), "Text message", name: "Kim, Lee")
+        #expect(realpage.sync().first?.error == nil)
+        let funnel = try #require(try Metrics.funnel(database: realpage.store.database, properties: ["rp_test"]).properties.first)
+        #expect(funnel.leads == 2 && funnel.tours == 1)
+    }
+
+    @Test func aYardiProspectWithTwoFirstContactEventsIsOneLead() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.unit("101", "Occupied No Notice")
+        try yardi.guestEvent("p1", "Email", RealPageFixture.daysAgo(10), firstContact: true)
+        try yardi.guestEvent("p1", "CallFromProspect", RealPageFixture.daysAgo(7), firstContact: true)
+        try yardi.guestEvent("p1", "Show", RealPageFixture.daysAgo(6))
+        try yardi.guestEvent("p2", "Webservice", RealPageFixture.daysAgo(3), firstContact: true)
+        #expect(yardi.sync().first?.error == nil)
+        let funnel = try #require(try Metrics.funnel(database: yardi.store.database, properties: ["yp_test"]).properties.first)
+        #expect(funnel.leads == 2 && funnel.tours == 1)
+    }
+}

@@ -82,4 +82,27 @@ import Testing
         #expect(try ChargeAudit.unaudited(database: database, runID: run.runID)
                 == [ChargeAudit.Unaudited(property: "yp_test", postedCharges: 2, scheduleLines: 0)])
     }
+
+    /// GetUnitInformation failed (nothing landed) while residents and the ledger loaded: the property is synced from
+    /// what is there, and occupancy says the units are missing instead of answering zero.
+    @Test func withoutUnitInformationThePropertySyncsWhatLoadedAndOccupancySaysUnitsAreMissing() throws {
+        let yardi = try YardiFixture()
+        try yardi.loaded("GetResidentsByStatus")
+        try yardi.loaded("GetResidentTransactions_Login")
+        try yardi.loadSOAP("yardi_get_residents_by_status_eviction.xml", .getResidentsByStatus)
+        try yardi.charge("t104200030", "2026-11-01", 1835, unit: "1115")
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(outcome.asOf?.iso == YardiFixture.asOf)
+        #expect(try yardi.rows("SELECT count(*) FROM unified_residents").first?.first == .integer(3))
+        #expect(try yardi.rows("SELECT sum(current_balance) FROM unified_delinquency").first?.first == .real(1835))
+        #expect(try yardi.rows("SELECT check_name FROM unified_sync_warnings WHERE check_name = 'units_missing'") == [[.text("units_missing")]])
+        #expect(try yardi.rows("SELECT count(*) FROM unified_occupancy_metrics").first?.first == .integer(0), "no zero snapshot")
+
+        let database = yardi.store.database
+        #expect { _ = try Metrics.run(MetricQuery(metric: .occupancy, properties: ["yp_test"]), database: database) } throws: { error in
+            "\(error)".hasPrefix("yp_test: no GetUnitInformation snapshot loaded (the call failed or was not fetched)")
+                && "\(error)".contains("occupancy, exposure, vacancy and pricing are missing, not zero")
+        }
+    }
 }

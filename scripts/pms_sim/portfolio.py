@@ -1053,8 +1053,16 @@ class Generator:
         p.events = events
 
     def new_prospect(self, p, first, last, rng):
+        # A prospect is known by name on the OneSite Activity report (its only key): two prospects of one property
+        # never share "Last, First" (a middle initial tells them apart; no random draw, so nothing else moves).
+        taken = p.__dict__.setdefault("_prospect_names", set())
+        base, k = first, 0
+        while (first, last) in taken:
+            first = "%s %s." % (base, chr(ord("A") + k % 26))
+            k += 1
+        taken.add((first, last))
         pr = Prospect(self.next_id("prospect"), first, last)
-        pr.email = "%s.%s%d@example.net" % (first.lower(), last.lower().replace("'", ""), rng.randint(1, 999))
+        pr.email = "%s.%s%d@example.net" % (base.lower(), last.lower().replace("'", ""), rng.randint(1, 999))
         pr.phone = "(%03d) 555-%04d" % (rng.randint(201, 989), rng.randint(0, 9999))
         p.prospects.append(pr)
         return pr

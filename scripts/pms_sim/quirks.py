@@ -21,6 +21,10 @@ CATALOGUE = {
     "rpx_rentable_items_refused": (
         "realpage", 1,
         "getrentableitems refused with inv_Param 'LicenseKey is not authorized to call the method.'"),
+    "rpx_repeat_contacts": (
+        "realpage", 2,
+        "the Activity report lists a follow-up contact (E-mail, 2 days after the first contact) for every 3rd "
+        "prospect: a contact row that is not a new lead"),
     "yardi_eviction_status": (
         "yardi", 1,
         "households in place that owe money carry Status 'Eviction', returned only when the Status filter names it"),

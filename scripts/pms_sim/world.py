@@ -17,6 +17,7 @@ class World:
         self._props = {}
         # Which served properties show each vendor quirk (quirks.py), drawn from the seed.
         self.quirks = Quirks(seed, {pms: self.keys_for(pms) for pms in ("realpage", "yardi")}, disabled_quirks)
+        self.gen.quirks = self.quirks     # the report writers take the generator
         self._lock = threading.Lock()     # property generation is serialized (shared id counters)
         self.caches = {}
         self._cache_lock = threading.Lock()
