@@ -73,9 +73,12 @@ struct AuditRunCommand: Command {
         // Posted charges and nothing to hold them against: 0 exceptions there would say "all matched". Named, exit 2.
         let unaudited = try ChargeAudit.unaudited(database: database, runID: run.runID)
         for property in unaudited {
-            log.error(property.property, """
-                \(Self.commandLine): \(property.postedCharges) charges posted from \(run.months.first ?? "") to                 \(run.months.last ?? "") but \(property.scheduleLines == 0 ? "no recurring-charge schedule was synced"                 : "none of the \(property.scheduleLines) recurring-charge lines falls in those months"), so nothing                 was audited (0 leases, 0 lines is not a pass); sync its lease charges (Yardi                 GetResidentLeaseCharges_Login, RPX getscheduledcharges) and run the audit again
-                """)
+            let first = run.months.first ?? "", last = run.months.last ?? ""
+            let schedule = property.scheduleLines == 0 ? "no recurring-charge schedule was synced"
+                : "none of the \(property.scheduleLines) recurring-charge lines falls in those months"
+            log.error(property.property, "\(Self.commandLine): \(property.postedCharges) charges posted from \(first) to "
+                + "\(last) but \(schedule), so nothing was audited (0 leases, 0 lines is not a pass); sync its lease "
+                + "charges (Yardi GetResidentLeaseCharges_Login, RPX getscheduledcharges) and run the audit again")
         }
         let result = report.result(exceptionsOnly: true, parameters: [])
         let output = StandardOutput()
