@@ -208,9 +208,11 @@ class Unit:
         return self.status in ("ntv", "ntv_leased")
 
     def days_vacant(self, as_of):
-        if self.vacant_since is None or not self.is_vacant:
+        # A unit never occupied (lease-up) is vacant since it was made ready (available).
+        since = self.vacant_since or self.made_ready
+        if since is None or not self.is_vacant:
             return None
-        return (as_of - self.vacant_since).days
+        return (as_of - since).days
 
 
 class Lease:
@@ -657,6 +659,11 @@ class Generator:
                     mrd = u.vacant_since + dt.timedelta(days=rng.randint(3, 12))
                     if mrd <= as_of:
                         u.made_ready = mrd
+            quirks = getattr(self, "quirks", None)
+            if s == "vacant" and u.id % 3 == 0 and quirks is not None and (
+                    quirks.has("rpx_lease_up_units", p.key) or quirks.has("yardi_lease_up_units", p.key)):
+                # Quirk *_lease_up_units: never occupied, made ready (available) the day it would have been vacated.
+                u.made_ready, u.vacant_since, chain_end = u.vacant_since, None, None
             if s == "vacant_leased":
                 f = self.new_residency(p, u, rng)
                 f.status = "future"

@@ -25,6 +25,12 @@ CATALOGUE = {
         "realpage", 2,
         "the Activity report lists a follow-up contact (E-mail, 2 days after the first contact) for every 3rd "
         "prospect: a contact row that is not a new lead"),
+    "rpx_lease_up_units": (
+        "realpage", 1,
+        "every 3rd vacant unit was never occupied (lease-up): no move-out to age it from, only UnitMadeReadyDate"),
+    "yardi_lease_up_units": (
+        "yardi", 1,
+        "every 3rd vacant unit was never occupied (lease-up): no resident history, only AvailableUnits MadeReadyDate"),
     "yardi_eviction_status": (
         "yardi", 1,
         "households in place that owe money carry Status 'Eviction', returned only when the Status filter names it"),

@@ -540,6 +540,18 @@ class SimTest(unittest.TestCase):
         households = {ftext(r, "residenthouseholdid") for r in rows if ftext(r, "unitid")}
         self.assertTrue(all(ftext(r, "residenthouseholdid") in households for r in placeholders))
 
+    def test_lease_up_units_are_aged_from_their_made_ready_date(self):
+        for quirk in ("rpx_lease_up_units", "yardi_lease_up_units"):
+            key = self.truth["quirks"][quirk][0]
+            units = self.P[key]["units"]
+            lease_up = [u for u in units if u["vacant_since"] is None and u["made_ready"] and u["days_vacant"] is not None]
+            self.assertTrue(lease_up, key)
+            for u in lease_up:
+                self.assertEqual(u["days_vacant"], (dt.date.fromisoformat(AS_OF) - dt.date.fromisoformat(u["made_ready"])).days)
+            aged = sum(1 for u in units if u["days_vacant"] is not None and u["days_vacant"] > 90
+                       and u["status"] in ("vacant_not_leased", "vacant_leased", "vacant"))
+            self.assertEqual(aged, self.P[key]["unit_counts"]["aged_vacant_90"], key)
+
     def test_rentable_items_refused_for_the_quirk_property_only(self):
         key = self.truth["quirks"]["rpx_rentable_items_refused"][0]
         st, _, b = self.c.rpx("getrentableitems", self.P[key]["site_id"])
