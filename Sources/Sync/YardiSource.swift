@@ -21,7 +21,10 @@ struct YardiSource: PropertySource {
         guard !loaded.isEmpty else { return nil }
         guard let text = try context.database.scalar(Self.latestUnitSnapshot, property)?.textValue
             ?? context.database.scalar(Self.latestSnapshot, property)?.textValue else {
-            return nil
+            let operations = loaded.compactMap { $0.first?.textValue }.joined(separator: ", ")
+            throw SyncError.noRawData(property: context.property.key, detail: """
+                no GetUnitInformation snapshot and no other data of the property in yardi_raw.db (loaded: \(operations))
+                """)
         }
         guard let date = LocalDate(iso: text) else {
             throw YardiRuleError("GetUnitInformation snapshot has the as-of date '\(text)', not YYYY-MM-DD")
@@ -71,8 +74,10 @@ struct YardiSource: PropertySource {
         SELECT DISTINCT operation FROM yardi_raw.loaded_artifacts WHERE property_id = :property ORDER BY operation
         """
 
+    /// The latest snapshot of the property's own data (GetPropertyConfigurations lists properties, it holds none).
     static let latestSnapshot = """
-        SELECT max(as_of_date) FROM yardi_raw.loaded_artifacts WHERE property_id = :property
+        SELECT max(as_of_date) FROM yardi_raw.loaded_artifacts
+        WHERE property_id = :property AND operation <> 'GetPropertyConfigurations'
         """
 
     static let latestUnitSnapshot = """

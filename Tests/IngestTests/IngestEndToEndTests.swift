@@ -170,7 +170,8 @@ import Testing
     @Test func aSyncFailureIsRecordedAgainstItsPropertyAndTheRunIsPartial() throws {
         let simulator = try Simulator.shared.get()
         let directory = try DataDir()
-        // Only the property configuration: no unit snapshot, so the Yardi rules cannot give the property a date.
+        // Only the property configuration: no unit snapshot and nothing else of the property, so the Yardi rules
+        // cannot give it a date (with residents or a ledger loaded it would be synced from those, units missing).
         let result = try directory.ownerdash(["ingest", "--property", "yp_riverwalk", "--reports", "GetPropertyConfigurations",
                                               "--as-of", Simulator.asOf], environment: simulator.environment)
         #expect(result.status == 2, "stderr: \(result.stderr)")
