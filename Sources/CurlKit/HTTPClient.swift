@@ -68,8 +68,60 @@ public final class HTTPClient: Sendable {
         self.redactor = redactor
     }
 
+    /// Redirects followed per attempt at most.
+    public static let maxRedirects = 5
+
     /// One attempt. Any HTTP status is a response; only transport failures throw.
+    ///
+    /// Redirects are followed here, not by libcurl, because the request carries secrets (a bearer token header, a
+    /// SOAP body holding the RPX license key or the Yardi password): a redirect is followed only to the same origin
+    /// (scheme, host and port), or from http:// to https:// on the same host. One to another host, port or a weaker
+    /// scheme is refused with an error naming where it pointed, and nothing is sent there. 307/308 repeat the method
+    /// and body; 301/302/303 after a POST continue as a GET without the body (what browsers and libcurl do).
     public func send(_ request: HTTPRequest, to destination: ResponseDestination = .memory) throws -> HTTPResponse {
+        var current = request
+        for _ in 0...Self.maxRedirects {
+            let response = try sendOnce(current, to: destination)
+            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"] else {
+                return response
+            }
+            let next = try Self.redirectTarget(from: current.url, location: location, redactor: redactor)
+            if response.status == 303 || ((response.status == 301 || response.status == 302) && current.method == "POST") {
+                current = HTTPRequest(method: "GET", url: next, headers: current.headers.filter {
+                    !["content-type", "content-length", "soapaction"].contains($0.name.lowercased())
+                })
+            } else {
+                current.url = next
+            }
+        }
+        throw HTTPError(kind: .usage, curlCode: nil, message: "more than \(Self.maxRedirects) redirects",
+                        url: redactor.redact(request.url))
+    }
+
+    /// The absolute URL a redirect from `from` to `location` leads to, when following it keeps the secrets where
+    /// they were sent: same origin, or http -> https on the same host. Otherwise an error naming both.
+    public static func redirectTarget(from: String, location: String, redactor: Redactor) throws -> String {
+        guard let base = URL(string: from), let target = URL(string: location, relativeTo: base)?.absoluteURL,
+              let fromScheme = base.scheme?.lowercased(), let toScheme = target.scheme?.lowercased() else {
+            throw HTTPError(kind: .usage, curlCode: nil, message: "redirect to an unreadable location \"\(redactor.redact(location))\"",
+                            url: redactor.redact(from))
+        }
+        func port(_ url: URL, _ scheme: String) -> Int { url.port ?? (scheme == "https" ? 443 : 80) }
+        let sameHost = base.host?.lowercased() == target.host?.lowercased()
+        let sameOrigin = sameHost && fromScheme == toScheme && port(base, fromScheme) == port(target, toScheme)
+        let upgrade = sameHost && fromScheme == "http" && toScheme == "https"
+        guard sameOrigin || upgrade else {
+            let why = toScheme == "http" && fromScheme == "https" ? "from https to plain http (credentials would travel in clear)"
+                : "to another origin (credentials are only sent to the host configured)"
+            throw HTTPError(kind: .usage, curlCode: nil,
+                            message: "refused to follow a redirect \(why): \(redactor.redact(target.absoluteString))",
+                            url: redactor.redact(from))
+        }
+        return target.absoluteString
+    }
+
+    /// One request and its response, redirects not followed.
+    private func sendOnce(_ request: HTTPRequest, to destination: ResponseDestination) throws -> HTTPResponse {
         let safeURL = redactor.redact(request.url)
         let sink = try TransferSink(destination: destination)
         let transfer = try CurlTransfer(sink: sink)
@@ -82,8 +134,7 @@ public final class HTTPClient: Sendable {
             try transfer.set(CURLOPT_USERAGENT, settings.userAgent)
             try transfer.set(CURLOPT_SSL_VERIFYPEER, 1)
             try transfer.set(CURLOPT_SSL_VERIFYHOST, 2)
-            try transfer.set(CURLOPT_FOLLOWLOCATION, 1)
-            try transfer.set(CURLOPT_MAXREDIRS, 5)
+            try transfer.set(CURLOPT_FOLLOWLOCATION, 0)  // followed by send(), which checks where they lead
             if let caBundle = settings.caBundle { try transfer.set(CURLOPT_CAINFO, caBundle) }
             try transfer.setHeaders(request.headers)
             if let body = request.body { try transfer.setBody(body) }

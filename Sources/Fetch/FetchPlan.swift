@@ -1,3 +1,4 @@
+import CurlKit
 import Foundation
 import OwnerDashCore
 import SOAP
@@ -112,6 +113,8 @@ public struct FetchPlan {
               url.hasPrefix("http://") || url.hasPrefix("https://") else {
             throw ConfigurationError("no http(s) RPX endpoint: set OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url in \(configPath)")
         }
+        try EndpointPolicy.requireSecure(url, what: "RPX endpoint (OWNERDASH_REALPAGE_RPX_URL or realpage.rpx_url)",
+                                         environment: environment)
         do {
             return try RPXClient(url: url, pmcID: configuration.pmcID, credentials: credentials, caBundle: caBundle)
         } catch let error as CredentialError {
@@ -133,6 +136,8 @@ public struct FetchPlan {
         guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
             throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")
         }
+        try EndpointPolicy.requireSecure(settings.baseURL, what: "RealPage reports URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)",
+                                         environment: environment)
         return RealPageReportClient(settings: settings, tokens: tokens)
     }
 
@@ -143,6 +148,8 @@ public struct FetchPlan {
               base.hasPrefix("http://") || base.hasPrefix("https://") else {
             throw ConfigurationError("no http(s) Yardi web-services URL: set OWNERDASH_YARDI_URL or yardi.url in \(configPath)")
         }
+        try EndpointPolicy.requireSecure(base, what: "Yardi web-services URL (OWNERDASH_YARDI_URL or yardi.url)",
+                                         environment: environment)
         var settings = YardiFetchSettings(baseURL: base, configured: configuration.yardi?.interfaces ?? [:])
         settings.http.caBundle = caBundle
         do {
@@ -150,5 +157,37 @@ public struct FetchPlan {
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
+    }
+}
+
+/// Where credentials may be sent: every request carries one (a bearer token, the RPX license key, the Yardi password
+/// in the SOAP body), so a plain http:// endpoint is accepted only on this machine (loopback: 127.0.0.0/8, ::1,
+/// localhost), or when the operator sets `OWNERDASH_ALLOW_INSECURE_HTTP=1` (a test gateway on a private network).
+/// Redirects are checked by CurlKit's HTTPClient (never to another origin or from https to http).
+public enum EndpointPolicy {
+    /// The variable that lets http:// reach a host other than this machine.
+    public static let allowInsecureVariable = "OWNERDASH_ALLOW_INSECURE_HTTP"
+
+    /// Throws a `ConfigurationError` naming the endpoint when `url` is http:// to a host other than loopback and the
+    /// operator has not allowed it.
+    public static func requireSecure(_ url: String, what: String, environment: [String: String]) throws {
+        guard url.lowercased().hasPrefix("http://"), !isLoopback(HTTPRequest(url: url).host) else { return }
+        if ["1", "true", "yes"].contains((environment[allowInsecureVariable] ?? "").lowercased()) { return }
+        throw ConfigurationError("""
+            \(what) is plain http:// to \(HTTPRequest(url: url).host): credentials would travel in clear; use https://, \
+            or set \(allowInsecureVariable)=1 to allow it
+            """)
+    }
+
+    /// `host` (with or without a port) names this machine.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if let at = name.lastIndex(of: "@") { name = String(name[name.index(after: at)...]) }
+        if name.hasPrefix("["), let end = name.firstIndex(of: "]") {
+            name = String(name[name.index(after: name.startIndex)..<end])
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 }

@@ -1,7 +1,41 @@
 import Foundation
 
+/// The one way artifacts are counted, wherever a count is printed or stored (fetch's log, the ingest and demo
+/// summary, etl_runs.artifacts_fetched through the fetch items' status): `fetched` = landed (an answer kept in
+/// the landing zone), `skipped` = the vendor does not offer it (not fetched, not failed), `failed` = the rest.
+/// fetched + skipped + failed = total.
+public struct FetchCounts: Sendable, Equatable {
+    public var total = 0, fetched = 0, skipped = 0, failed = 0
+
+    public init(_ entries: [ManifestEntry]) {
+        total = entries.count
+        for entry in entries {
+            switch entry.outcome {
+            case .landed: fetched += 1
+            case .skipped: skipped += 1
+            case .failed: failed += 1
+            }
+        }
+    }
+
+    /// `fetched 95 of 115 artifact(s), 6 failed, 14 skipped` (the skipped part only when some were).
+    public var summary: String {
+        "\(fetched) of \(total) artifact(s), \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+}
+
 /// One artifact of a run as recorded in `manifest.json`: where it came from, what landed, or why it failed.
 public struct ManifestEntry: Codable, Sendable, Equatable {
+    /// What became of an artifact, as every count reads it (`FetchCounts`).
+    public enum Outcome: Sendable, Equatable { case landed, skipped, failed }
+
+    /// Landed: a path and no error; skipped: the vendor does not offer it; failed: anything else.
+    public var outcome: Outcome {
+        if error == nil, path != nil { return .landed }
+        if error == nil, skipped != nil { return .skipped }
+        return .failed
+    }
+
     public var pms: String
     public var property: String
     /// Report type (parser name, e.g. `rent_roll`) for report downloads; nil for SOAP operations.

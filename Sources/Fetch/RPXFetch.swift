@@ -58,7 +58,7 @@ public final class RPXClient: Sendable {
     public func fetch(_ operation: RPXOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
         SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
                           asOf: asOf, landing: landing, http: http, limiter: limiter, redactor: redactor,
-                          optional: operation.isLedger) {
+                          optional: operation.isOptional) {
             try request(operation, property: property, asOf: asOf)
         }
     }

@@ -84,35 +84,42 @@ public final class TokenSource: Sendable {
         Redactor(secrets: state.withLock { $0.seen })
     }
 
-    /// Runs the command through `/bin/sh -c`; its stdout, trimmed, is the token. Its stderr is passed
-    /// through to ours untouched, so the operator sees the command's own complaint.
+    /// Runs the command through `/bin/sh -c`; its stdout, trimmed, is the token. Its stderr is read and dropped:
+    /// a failing credential helper may print the secret it was handling, and its lines would break `--log-format
+    /// json`. A failure is summarized in one line (exit status, how much it wrote), never with its output.
     static func run(_ command: String, timeout: Double) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
             throw CredentialError("\(commandVariable) could not be started: \(error.localizedDescription)")
         }
-        // Read before waiting: a token command that prints more than a pipe buffer would block otherwise.
-        let reader = Locked(Data())
+        // Read both pipes before waiting: a command that prints more than a pipe buffer would block otherwise.
+        let reader = Locked(Data()), errorBytes = Locked(Data())
         let done = DispatchSemaphore(value: 0)
-        Thread {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            reader.withLock { $0 = data }
-            done.signal()
-        }.start()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
+        for (pipe, sink) in [(output, reader), (errors, errorBytes)] {
+            Thread {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                sink.withLock { $0 = data }
+                done.signal()
+            }.start()
+        }
+        let deadline = DispatchTime.now() + timeout
+        if done.wait(timeout: deadline) == .timedOut || done.wait(timeout: deadline) == .timedOut {
             process.terminate()
             throw CredentialError("\(commandVariable) did not finish within \(Int(timeout)) s")
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CredentialError("\(commandVariable) failed with exit status \(process.terminationStatus)")
+            let written = errorBytes.withLock { $0 }
+            let said = written.isEmpty ? "" : "; its error output (\(written.count) bytes) is not shown, it may hold a secret: run the command yourself to read it"
+            throw CredentialError("\(commandVariable) failed with exit status \(process.terminationStatus)\(said)")
         }
         let text = String(decoding: reader.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw CredentialError("\(commandVariable) printed no token") }

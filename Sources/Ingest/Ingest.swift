@@ -157,13 +157,14 @@ public struct IngestRun {
             throw IngestError("cannot record the fetch in \(dataDirectory.unifiedDatabase): \(error)")
         }
         result.items += result.fetched.map(Self.fetchItem)
-        let landed = result.fetched.filter { $0.path != nil && $0.error == nil }.count
-        log.info(nil, "fetch: \(landed) of \(result.fetched.count) artifact(s) landed; manifest: \(landing.manifestPath)")
+        log.info(nil, "fetch: fetched \(FetchCounts(result.fetched).summary); manifest: \(landing.manifestPath)")
     }
 
     static func fetchItem(_ entry: ManifestEntry) -> RunItem {
-        RunItem(stage: .fetch, property: entry.property, artifact: entry.path ?? "\(entry.pms)/\(entry.subject)",
-                status: entry.error != nil ? .failed : entry.skipped != nil ? .skipped : .succeeded, seconds: entry.seconds,
+        // The status each count reads (etl_runs.artifacts_fetched counts .succeeded): ManifestEntry.outcome.
+        let status: RunItem.Status = switch entry.outcome { case .landed: .succeeded; case .skipped: .skipped; case .failed: .failed }
+        return RunItem(stage: .fetch, property: entry.property, artifact: entry.path ?? "\(entry.pms)/\(entry.subject)",
+                status: status, seconds: entry.seconds,
                 error: entry.error ?? entry.skipped)
     }
 

@@ -159,6 +159,37 @@ public enum ChargeAudit {
         }
     }
 
+    /// A property of the run whose schedule gave nothing to audit (no lease and charge code with a month in the
+    /// window) although charges were posted in the window: the audit's 0 exceptions there would be a silent answer.
+    public struct Unaudited: Sendable, Equatable {
+        public var property: String
+        /// Charges posted in the run's months.
+        public var postedCharges: Int
+        /// Lines of the property's recurring-charge schedule (unified_recurring_charges), whatever their dates.
+        public var scheduleLines: Int
+
+        public init(property: String, postedCharges: Int, scheduleLines: Int) {
+            self.property = property; self.postedCharges = postedCharges; self.scheduleLines = scheduleLines
+        }
+    }
+
+    /// The properties of run `runID` audited with no line although charges were posted in its months.
+    public static func unaudited(database: Database, runID: Int64) throws -> [Unaudited] {
+        try database.query("""
+            SELECT p.unified_property_id,
+                   (SELECT count(*) FROM unified_charges c
+                    WHERE c.unified_property_id = p.unified_property_id AND c.period BETWEEN r.first_month AND r.last_month),
+                   (SELECT count(*) FROM unified_recurring_charges rc WHERE rc.unified_property_id = p.unified_property_id)
+            FROM audit_run_properties p JOIN audit_runs r ON r.run_id = p.run_id
+            WHERE p.run_id = :run AND p.has_ledger = 1 AND coalesce(p.lines, 0) = 0
+            ORDER BY p.unified_property_id
+            """, [":run": .integer(runID)]).compactMap { row in
+            let posted = Int(row[1].integerValue ?? 0)
+            guard posted > 0, let property = row[0].textValue else { return nil }
+            return Unaudited(property: property, postedCharges: posted, scheduleLines: Int(row[2].integerValue ?? 0))
+        }
+    }
+
     static func jsonArray(_ values: [String]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)

@@ -4,7 +4,10 @@ import SQLiteKit
 /// The leasing funnel of each property over a date range, from `unified_activity`.
 ///
 /// Formulas (Dyverse, DoorLoop; reference/vendor-formats.md section 4), every event dated within the range counted
-/// once by its type: leads (first contacts), tours, applications, approvals, leases (signed);
+/// once by its type: leads, tours, applications, approvals, leases (signed).
+/// A lead is one definition for both PMSs: a prospect's first contact, one per prospect (Yardi: the earliest
+/// `FirstContact` event of a prospect id; RealPage: the earliest contact row of a Name on the Activity report, its
+/// only prospect key); a prospect's later contacts are follow-ups, not leads (the sync writes them as `other`);
 /// lead→tour = tours ÷ leads, tour→app = applications ÷ tours, app→lease = leases ÷ applications,
 /// lead→lease = leases ÷ leads, each × 100 (period ratios, not cohorts; null when the denominator is zero).
 /// The range is `from`...`to`, by default the 30 days ending at the as-of date inclusive (else at the property's

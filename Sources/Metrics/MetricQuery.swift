@@ -99,11 +99,29 @@ extension Metrics {
         let dates = try snapshotDates(database: database, properties: keys, asOf: query.asOf)
         let missing = keys.filter { dates[$0] == nil }
         guard !missing.isEmpty else { return keys }
+        // A property synced without units (its unit source failed) has no snapshot: say why, not just that.
+        let reasons = try unitsMissing(database: database, properties: missing)
+        if missing.count == 1, let reason = reasons[missing[0]], !query.properties.isEmpty || keys.count == 1 {
+            throw MetricsError.noUnitData(missing[0], reason: reason)
+        }
         let earliest = missing.count == 1 ? try earliestSnapshot(database: database, property: missing[0]) : nil
         let error = MetricsError.noSnapshot(missing, asOf: query.asOf, earliest: earliest)
+        for key in missing { if let reason = reasons[key] { warnings.append("\(key): \(reason)") } }
         if !query.properties.isEmpty || missing.count == keys.count { throw error }
         warnings.append("left out: \(error)")
         return keys.filter { dates[$0] != nil }
+    }
+
+    /// Property -> the sync's `units_missing` warning (synced without any unit data), for the properties given.
+    static func unitsMissing(database: Database, properties: [String]) throws -> [String: String] {
+        var reasons: [String: String] = [:]
+        try database.prepare("""
+            SELECT unified_property_id, message FROM unified_sync_warnings
+            WHERE check_name = 'units_missing' AND unified_property_id IN (SELECT value FROM json_each(:properties))
+            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            if let key = row.text(at: 0), let message = row.text(at: 1) { reasons[key] = message }
+        }
+        return reasons
     }
 
     private static func parameters(of query: MetricQuery, keys: [String]) -> [MetricResult.Parameter] {

@@ -108,6 +108,8 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
     case noSnapshot([String], asOf: LocalDate?, earliest: LocalDate?)
     /// No snapshot of any selected property between the dates.
     case noSnapshotBetween(from: LocalDate?, to: LocalDate?)
+    /// The property was synced without unit data (its unit source failed): the reason the sync recorded.
+    case noUnitData(String, reason: String)
     /// A combination of options the metric does not take.
     case invalidQuery(String)
 
@@ -127,6 +129,8 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
             return "no snapshot between \(from?.iso ?? "the first") and \(to?.iso ?? "the last")"
         case .invalidQuery(let message):
             return message
+        case .noUnitData(let key, let reason):
+            return "\(key): \(reason)"
         }
     }
 

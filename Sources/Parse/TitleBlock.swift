@@ -210,12 +210,13 @@ public struct TitleBlock: Sendable, Equatable {
         line.contains(":") && DateText.parseDate(line) != nil && line.contains(where: \.isWhitespace)
     }
 
-    /// `120.080.305`, `mgt-542-001`, `LEA-236-001`.
+    /// `120.080.305`, `mgt-542-001`, `LEA-236-001`, `a/r-702-001`, `130.080.120.999`: a lead part of letters or
+    /// digits (`a/r` for Accounts Receivable), then two or three groups of digits.
     static func isReportCode(_ line: Substring) -> Bool {
         let parts = line.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "-" }
-        guard parts.count == 3, line.count <= 12, !line.contains(" ") else { return false }
-        return parts[1].allSatisfy(\.isASCIIDigit) && parts[2].allSatisfy(\.isASCIIDigit)
-            && !parts[1].isEmpty && !parts[2].isEmpty && parts[0].allSatisfy { $0.isLetter || $0.isASCIIDigit }
+        guard (3...4).contains(parts.count), line.count <= 16, !line.contains(" ") else { return false }
+        return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
+            && !parts[0].isEmpty && parts[0].allSatisfy { $0.isLetter || $0.isASCIIDigit || $0 == "/" }
     }
 
     static func isUppercaseTitle(_ line: Substring) -> Bool {

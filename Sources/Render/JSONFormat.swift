@@ -3,7 +3,8 @@ import SQLiteKit
 
 /// The JSON format: one top-level object with, in this order, `metric`, `parameters` (an object, in the metric's
 /// parameter order), `rows` (one object per row, keys in column order), `total` (the roll-up row, or null), then
-/// each further table under its name (`top_residents`, `leads_by_source`, `trade_out`). Numbers are JSON numbers
+/// each further table under its name (`top_residents`, `leads_by_source`, `trade_out`), then `warnings` (the lines
+/// stderr carries: properties left out and why) when there are any. Numbers are JSON numbers
 /// (money with two decimals), unknown values null. One row per line, so the output diffs well.
 enum JSONFormat {
     static func render(_ result: MetricResult) -> String {
@@ -41,6 +42,16 @@ enum JSONFormat {
                 out += ": "
                 appendObject(total, table.columns, keys: keys, to: &out)
             }
+        }
+        // What the answer leaves out and why (the same lines stderr carries), so a script reading the JSON alone
+        // cannot take a missing property for a zero. Only when there are any: answers without stay as they were.
+        if !result.warnings.isEmpty {
+            out += ",\n  \"warnings\": ["
+            for (index, warning) in result.warnings.enumerated() {
+                if index > 0 { out += ", " }
+                appendString(warning, to: &out)
+            }
+            out += "]"
         }
         out += "\n}\n"
         return out

@@ -7,9 +7,20 @@ public enum RPXOperation: String, CaseIterable, Sendable {
     /// the ledger reports look back two years).
     public static let ledgerMonths = 24
 
-    /// The tenant-ledger operations: many license keys are not authorized for them (reference 2.2), and a site that
-    /// refuses them simply has no RPX ledger, which is not a failure of the run.
+    /// The tenant-ledger operations (getresidentledger, getscheduledcharges).
     public var isLedger: Bool { self == .getresidentledger || self == .getscheduledcharges }
+
+    /// The operations a property can be synced without. Which operations a license key may call is per partner
+    /// contract, so one rule holds for all of them: a refusal ("LicenseKey is not authorized to call the method.")
+    /// of an optional operation means the site has no such data (the fetch entry is skipped, the sync names what is
+    /// missing), never a failure of the run. Required: getsitelist (the property date), unitlist (the units) and
+    /// getresidentlistinfo (the households); a refusal of those fails the property, since every figure needs them.
+    public var isOptional: Bool {
+        switch self {
+        case .getsitelist, .unitlist, .getresidentlistinfo: false
+        case .getbuildings, .getleaseinfo, .getrentableitems, .getresidentledger, .getscheduledcharges: true
+        }
+    }
 
     /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
     public var name: String { rawValue }

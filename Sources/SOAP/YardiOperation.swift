@@ -65,8 +65,12 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     /// Whether the operation takes `YardiPropertyId` (all but GetPropertyConfigurations).
     public var isPerProperty: Bool { self != .getPropertyConfigurations }
 
-    /// Residents of every status: current and notice for rent, future for pre-leasing, past for balances owed.
-    public static let residentStatuses = "Current^Notice^Future^Past"
+    /// Residents of every status a household in place or owing money can have: current, notice and eviction (a
+    /// household under eviction is still in possession and billed: in-place rent, household counts and lease
+    /// expirations need it), future for pre-leasing, past for balances owed. Yardi returns only the statuses named
+    /// (Current, Future, Past, Notice, Applicant, Eviction, Denied, Canceled); applicants, denied and canceled ones
+    /// are not households.
+    public static let residentStatuses = "Current^Notice^Eviction^Future^Past"
 
     /// Every service request, open and closed: the work-order history is one call ([I]: the WSDL names
     /// `OpenOrClosed`, no capture shows its values; the simulator takes Open, Closed and All).

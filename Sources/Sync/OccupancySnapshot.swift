@@ -7,15 +7,19 @@
 /// - exposure = vacant not leased + on notice not leased (model and down are not exposure, they are not for rent);
 ///   exposure 30/60 keeps only the notices whose move-out (`notice_for_date`) falls within 30/60 days of `as_of`;
 /// - vacant ready / not ready: rentable vacant units (vacant, vacant leased) with / without a make-ready;
-/// - aged vacancy: rentable vacant units vacant more than 90 days (since the day of the last move-out); their
-///   vacancy cost = market rent / 30.42 x days vacant;
+/// - aged vacancy: rentable vacant units vacant more than 90 days; days vacant = property date - the day the unit
+///   became vacant: its last move-out, or for a unit never occupied (lease-up) the day it became available — its
+///   make-ready date, else its available date. One definition for both PMSs (RealPage unitlist
+///   `UnitMadeReadyDate`/`AvailableDate`, Yardi AvailableUnits `MadeReadyDate`/`DateAvailable`); a never-occupied
+///   unit with neither date cannot be aged and is not counted. Vacancy cost = market rent / 30.42 x days vacant;
 /// - pre-leased = vacant leased + on notice leased.
 enum OccupancySnapshot {
     static let insert = """
         WITH u AS (
             SELECT *,
                    status IN ('vacant', 'vacant_leased') AS rentable_vacant,
-                   CAST(julianday(:as_of) - julianday(vacant_since) AS INTEGER) AS days_vacant
+                   CAST(julianday(:as_of) - julianday(coalesce(vacant_since, made_ready_date, available_date))
+                        AS INTEGER) AS days_vacant
             FROM unified_units WHERE unified_property_id = :property
         ),
         c AS (

@@ -9,16 +9,21 @@ import SQLiteKit
 /// Property date: Yardi payloads carry none, so it is the as-of date of the latest GetUnitInformation snapshot
 /// (the unit statuses every occupancy number comes from). Every other operation is read from its latest snapshot
 /// on or before that date, else from its latest; a snapshot of another date, or none, is reported by `crossCheck`.
+///
+/// Without any GetUnitInformation snapshot (the call failed, or the interface refused it) the property is still
+/// synced from what did load — residents, leases, ledger, guest activity — as of the latest snapshot of any
+/// operation; it has no units, so no occupancy or pricing snapshot is written and the sync records the warning
+/// `units_missing`, which the metrics repeat when they leave the property out (never a zero).
 struct YardiSource: PropertySource {
     func propertyDate(_ context: SyncContext) throws -> LocalDate? {
         let property: [String: SQLValue] = [":property": .text(context.property.key)]
         let loaded = try context.database.query(Self.loadedOperations, property)
         guard !loaded.isEmpty else { return nil }
-        guard let text = try context.database.scalar(Self.latestUnitSnapshot, property)?.textValue else {
+        guard let text = try context.database.scalar(Self.latestUnitSnapshot, property)?.textValue
+            ?? context.database.scalar(Self.latestSnapshot, property)?.textValue else {
             let operations = loaded.compactMap { $0.first?.textValue }.joined(separator: ", ")
             throw SyncError.noRawData(property: context.property.key, detail: """
-                no GetUnitInformation snapshot in yardi_raw.db (the Yardi property date is its as-of date; \
-                loaded: \(operations))
+                no GetUnitInformation snapshot and no other data of the property in yardi_raw.db (loaded: \(operations))
                 """)
         }
         guard let date = LocalDate(iso: text) else {
@@ -67,6 +72,12 @@ struct YardiSource: PropertySource {
 
     static let loadedOperations = """
         SELECT DISTINCT operation FROM yardi_raw.loaded_artifacts WHERE property_id = :property ORDER BY operation
+        """
+
+    /// The latest snapshot of the property's own data (GetPropertyConfigurations lists properties, it holds none).
+    static let latestSnapshot = """
+        SELECT max(as_of_date) FROM yardi_raw.loaded_artifacts
+        WHERE property_id = :property AND operation <> 'GetPropertyConfigurations'
         """
 
     static let latestUnitSnapshot = """

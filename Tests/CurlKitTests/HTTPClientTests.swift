@@ -125,6 +125,49 @@ final class LoopbackServer {
             (error as? HTTPError)?.kind == .timeout
         }
     }
+    /// A 307 to another host would re-send the SOAP body (the RPX license key, the Yardi password): refused, and the
+    /// other host receives nothing.
+    @Test func aRedirectToAnotherOriginIsRefusedAndNothingIsSentThere() throws {
+        let other = try LoopbackServer()
+        let to = other.base + "/inbox/stolen/0"
+        let request = HTTPRequest(method: "POST", url: server.base + "/redirect/307?to=" + percentEncoded(to),
+                                  headers: [("Content-Type", "text/xml")], body: Array("<licensekey>s3cret-token</licensekey>".utf8))
+        #expect { _ = try client.send(request) } throws: { error in
+            guard let error = error as? HTTPError else { return false }
+            return error.kind == .usage && error.message == "refused to follow a redirect to another origin (credentials are only sent to the host configured): \(to)"
+        }
+        #expect(try client.send(HTTPRequest(url: other.base + "/inbox/stolen")).bodyText == "[]")
+    }
+
+    /// A redirect on the same origin is followed: 307 repeats the POST and its body.
+    @Test func aRedirectOnTheSameOriginIsFollowed() throws {
+        let request = HTTPRequest(method: "POST", url: server.base + "/redirect/307?to=%2Fecho", body: Array("same body".utf8))
+        let response = try client.send(request)
+        #expect(response.status == 200 && response.bodyText == "same body")
+        let get = try client.send(HTTPRequest(url: server.base + "/redirect/302?to=" + percentEncoded(server.base + "/ok")))
+        #expect(get.status == 200 && get.bodyText == "hello")
+    }
+
+    /// https -> http would send the credentials in clear; http -> https on the same host is an upgrade.
+    @Test func aRedirectToAWeakerSchemeIsRefused() throws {
+        let redactor = Redactor(secrets: [])
+        #expect { _ = try HTTPClient.redirectTarget(from: "https://gateway.example.com/svc", location: "http://gateway.example.com/svc",
+                                                    redactor: redactor) } throws: { error in
+            (error as? HTTPError)?.message == "refused to follow a redirect from https to plain http (credentials would travel in clear): http://gateway.example.com/svc"
+        }
+        #expect(try HTTPClient.redirectTarget(from: "http://gateway.example.com/svc", location: "https://gateway.example.com/svc2",
+                                              redactor: redactor) == "https://gateway.example.com/svc2")
+        #expect(try HTTPClient.redirectTarget(from: "https://gateway.example.com/a/b", location: "c?x=1",
+                                              redactor: redactor) == "https://gateway.example.com/a/c?x=1")
+        #expect(throws: HTTPError.self) {
+            _ = try HTTPClient.redirectTarget(from: "https://gateway.example.com/a", location: "https://gateway.example.com:8443/a",
+                                              redactor: redactor)
+        }
+    }
+
+    private func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
 }
 
 /// TLS is verified: a certificate nobody vouches for is refused, and accepted once its CA bundle is named.
@@ -178,4 +221,5 @@ final class LoopbackServer {
         let redactor = Redactor(secrets: ["hunter22", "LICENSE-KEY-123"])
         #expect(redactor.redact("pw=hunter22&key=LICENSE-KEY-123") == "pw=***&key=***")
     }
+
 }

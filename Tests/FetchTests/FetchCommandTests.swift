@@ -176,6 +176,22 @@ import Testing
         #expect(tooFar.stderr.contains("realpage/nexus_east/box_score.xlsx: error: the server answered every date from 2026-11-25 back to 2026-11-22 with \"Invalid end date entered\""))
     }
 
+    /// A failing REALPAGE_TOKEN_COMMAND's stderr never reaches ours: with --log-format json every stderr line is one
+    /// JSON object, and what the command printed (here a secret) is not repeated.
+    @Test func aFailingTokenCommandIsOneJSONLineWithoutItsOutput() throws {
+        let workspace = try Workspace()
+        let result = try workspace.ownerdash(
+            ["fetch", "--property", "nexus_east", "--reports", "box_score", "--log-format", "json"],
+            environment: ["OWNERDASH_REALPAGE_REPORTS_URL": "http://127.0.0.1:9/realpage/reports/v1",
+                          "REALPAGE_TOKEN_COMMAND": "echo 'helper: password hunter2-secret refused' >&2; exit 4"])
+        #expect(result.status != 0)
+        #expect(!result.stderr.contains("hunter2-secret"), "\(result.stderr)")
+        #expect(result.stderr.contains("REALPAGE_TOKEN_COMMAND failed with exit status 4"), "\(result.stderr)")
+        for line in result.stderr.split(separator: "\n") where !line.isEmpty {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "not JSON: \(line)")
+        }
+    }
+
     @Test func usageErrorsSayWhatIsNotPossible() throws {
         let workspace = try Workspace()
         let yardi = try workspace.ownerdash(["fetch", "--pms", "yardi"], environment: ["REALPAGE_TOKEN": freshToken()])

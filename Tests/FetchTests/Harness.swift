@@ -60,6 +60,13 @@ final class Simulator: @unchecked Sendable {
 
     var reportsURL: String { base + "/realpage/reports/v1" }
 
+    /// The properties showing a vendor quirk (truth.json `quirks`, scripts/pms_sim/quirks.py).
+    func quirks(_ quirk: String) throws -> [String] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("truth.json"))
+        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return (root?["quirks"] as? [String: Any])?[quirk] as? [String] ?? []
+    }
+
     /// The simulator's ground truth for a property (truth.json, written before it started listening).
     func truth(_ property: String) throws -> [String: Any] {
         let data = try Data(contentsOf: directory.appendingPathComponent("truth.json"))

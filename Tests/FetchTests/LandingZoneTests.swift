@@ -134,6 +134,15 @@ import Testing
         #expect { _ = try silent.token() } throws: { "\($0)" == "REALPAGE_TOKEN_COMMAND printed no token" }
     }
 
+    /// A credential helper that fails may print the secret it handled: one line, its output never repeated.
+    @Test func aFailingCommandsErrorOutputIsSummarizedNotRepeated() throws {
+        let failing = try TokenSource(environment: ["REALPAGE_TOKEN_COMMAND": "echo 'vault: token s3cr3t-value rejected' >&2; echo second line >&2; exit 3"])
+        #expect { _ = try failing.token() } throws: { error in
+            let text = "\(error)"
+            return text == "REALPAGE_TOKEN_COMMAND failed with exit status 3; its error output (47 bytes) is not shown, it may hold a secret: run the command yourself to read it"
+        }
+    }
+
     @Test func reportParametersUseUSDatesFiscalPeriodsAndMonths() throws {
         let boxScore = ReportDefinition(name: "Box Score", parser: "box_score", reportID: 4238, reportKey: "K", formatCode: "1683")
         let date = try #require(LocalDate(year: 2026, month: 3, day: 5))

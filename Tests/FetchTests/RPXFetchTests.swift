@@ -34,10 +34,15 @@ import Testing
             let truth = try simulator.truth(property)
             let counts = truth["unit_counts"] as? [String: Any]
             func one(_ sql: String) throws -> SQLValue? { try database.query(sql, [":p": .text(property)]).first?.first }
-            #expect(try one("SELECT count(*) FROM realpage_units WHERE property_id = :p")?.integerValue
+            // The raw table keeps every unitlist row; the dwelling units (FpReportUnitOccupancy true) are the truth's
+            // units, and a property showing the non-dwelling quirk has its two areas besides.
+            #expect(try one("SELECT count(*) FROM realpage_units WHERE property_id = :p AND fp_report_unit_occupancy = 1")?.integerValue
                     == Int64(truth["total_units"] as? Int ?? -1), "\(property) units")
-            #expect(try one("SELECT sum(vacant) FROM realpage_units WHERE property_id = :p")?.integerValue
+            #expect(try one("SELECT sum(vacant) FROM realpage_units WHERE property_id = :p AND fp_report_unit_occupancy = 1")?.integerValue
                     == Int64(counts?["vacant"] as? Int ?? -1), "\(property) vacant units (Vacant = T)")
+            let nonDwelling = try simulator.quirks("rpx_non_dwelling_units").contains(property) ? 2 : 0
+            #expect(try one("SELECT count(*) FROM realpage_units WHERE property_id = :p AND fp_report_unit_occupancy = 0")?.integerValue
+                    == Int64(nonDwelling), "\(property) non-dwelling areas kept as sent")
             let totals = (truth["delinquency"] as? [String: Any])?["totals"] as? [String: Any]
             let net = try #require(totals?["net"] as? Double)
             #expect(try one("SELECT sum(CAST(round(balance * 100) AS INTEGER)) FROM realpage_residents WHERE property_id = :p AND head_of_household = 1")?.integerValue

@@ -90,6 +90,16 @@ import Testing
         #expect(firstRow.contains("\"vacancy_cost\": 1234567.50"))
     }
 
+    /// A property left out (no unit data, no snapshot) is named in the JSON itself, not only on stderr.
+    @Test func jsonCarriesTheWarningsWhenThereAreAny() throws {
+        var warned = Self.result
+        warned.warnings = ["yp_x: no GetUnitInformation snapshot loaded: total units, occupancy ... are missing, not zero"]
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(MetricOutput.render(warned, as: .json).utf8)) as? [String: Any])
+        #expect(object["warnings"] as? [String] == warned.warnings)
+        let plain = try #require(try JSONSerialization.jsonObject(with: Data(MetricOutput.render(Self.result, as: .json).utf8)) as? [String: Any])
+        #expect(plain["warnings"] == nil)
+    }
+
     @Test func jsonIsOneRowPerLineWithEveryStringEscaped() {
         let expected = #"""
             {

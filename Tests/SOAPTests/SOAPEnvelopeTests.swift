@@ -50,7 +50,7 @@ func soapFixture(_ name: String) throws -> [UInt8] {
             return Dictionary(element.children.map { ($0.localName, $0.text) }, uniquingKeysWith: { a, _ in a })
         }
         #expect(try parameters(.getResidentLeaseCharges, month: 3)["PostMonth"] == "2026-03-01T00:00:00")
-        #expect(try parameters(.getResidentsByStatus, month: 3)["Status"] == "Current^Notice^Future^Past")
+        #expect(try parameters(.getResidentsByStatus, month: 3)["Status"] == "Current^Notice^Eviction^Future^Past")
         #expect(try parameters(.availableUnits, month: 3)["ExcludePricing"] == "false")
         // GetPropertyConfigurations lists every licensed property: no YardiPropertyId.
         #expect(try parameters(.getPropertyConfigurations, month: 3)["YardiPropertyId"] == nil)

@@ -63,7 +63,7 @@ import XMLKit
                 }
             }
         }
-        #expect(accepted == 3, "one good fixture per operation asked")
+        #expect(accepted == 4, "one good fixture per operation asked, and unitlist's non-dwelling one")
         let empty = directory.appendingPathComponent("empty.xml").path
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         for path in [empty, directory.appendingPathComponent("missing.xml").path] {

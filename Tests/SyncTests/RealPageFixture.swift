@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import RawStore
+import SOAP
 import SQLiteKit
 @testable import Sync
 
@@ -213,4 +214,14 @@ final class RealPageFixture {
 
     /// Texts of a one-column query.
     func texts(_ sql: String) throws -> [String?] { try rows(sql).map { $0.first?.textValue } }
+}
+
+extension RealPageFixture {
+    /// Loads Tests/Fixtures/soap/<name> (an RPX response) into the raw store with the production loader, as the
+    /// fixture's property and property date.
+    func loadSOAP(_ name: String, _ operation: RPXOperation) throws {
+        let path = repositoryRoot.appendingPathComponent("Tests/Fixtures/soap/\(name)").path
+        _ = try RPXArtifactLoader(store: raw, runID: RunID("run")).load(
+            path: path, operation: operation, property: Self.property, asOf: LocalDate(iso: Self.asOf)!)
+    }
 }

@@ -58,6 +58,12 @@ final class SimulatedPortfolio: Sendable {
         return truth
     }
 
+    /// The properties showing a vendor quirk (truth.json `quirks`, scripts/pms_sim/quirks.py).
+    func quirks(_ quirk: String) throws -> [String] {
+        let object = try JSONSerialization.jsonObject(with: truthData) as? [String: Any]
+        return (object?["quirks"] as? [String: Any])?[quirk] as? [String] ?? []
+    }
+
     /// A fresh data directory holding copies of the loaded raw databases, for one test to sync into.
     func copyOfLoadedData() throws -> DataDirectory {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synced-\(UUID().uuidString)")

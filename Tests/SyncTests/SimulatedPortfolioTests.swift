@@ -13,7 +13,12 @@ import Testing
             // 9 reports + 8 RPX operations, less the two ledger operations where the license refuses them (ridian);
             // 9 Yardi operations, and GetResidentLeaseCharges_Login for each of the 23 months before the as-of month
             // (each the snapshot of its month's first day).
-            let (database, kinds) = property.pms == .yardi ? (yardi, 9 + 23) : (realpage, property.key == "ridian" ? 15 : 17)
+            // RealPage: 17 kinds, less what the license refuses (skipped, never loaded): ridian's two ledger
+            // operations (the simulator's rpx_ledger_denied), getrentableitems where it shows the quirk
+            // rpx_rentable_items_refused (edison_rino with seed 7).
+            let refused = (property.key == "ridian" ? 2 : 0)
+                + (try portfolio.quirks("rpx_rentable_items_refused").contains(property.key) ? 1 : 0)
+            let (database, kinds) = property.pms == .yardi ? (yardi, 9 + 23) : (realpage, 17 - refused)
             let dates = try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p ORDER BY as_of_date
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }

@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import RawStore
+import SOAP
 import SQLiteKit
 @testable import Sync
 
@@ -162,5 +163,15 @@ final class YardiFixture {
     /// One row per key (first column), the other columns as SQL values.
     func keyed(_ sql: String) throws -> [String: [SQLValue]] {
         Dictionary(try rows(sql).map { ($0[0].textValue ?? "", Array($0.dropFirst())) }) { first, _ in first }
+    }
+}
+
+extension YardiFixture {
+    /// Loads Tests/Fixtures/soap/<name> (a Yardi response) into the raw store with the production loader, as the
+    /// fixture's property and property date.
+    func loadSOAP(_ name: String, _ operation: YardiOperation) throws {
+        let path = repositoryRoot.appendingPathComponent("Tests/Fixtures/soap/\(name)").path
+        _ = try YardiArtifactLoader(store: raw, runID: RunID("run")).load(
+            path: path, operation: operation, property: Self.property, asOf: LocalDate(iso: Self.asOf)!)
     }
 }

@@ -87,6 +87,8 @@ def parser():
                    help="report instance becomes ready after it was listed this many times (default 1)")
     f.add_argument("--ready-seconds", type=float, default=0.0, help="minimum seconds before a report is ready")
     f.add_argument("--fail-property", action="append", help="property KEY whose requests always fail (repeatable)")
+    f.add_argument("--no-quirk", action="append",
+                   help="turn one vendor quirk of quirks.py off (repeatable; README 'Quirk catalogue')")
     c = ap.add_argument_group("credentials")
     c.add_argument("--rpx-license-key", default="sim-rpx-license-key")
     c.add_argument("--rpx-denied-site", action="append",
@@ -152,7 +154,8 @@ def write_truth(world, cfg, path, include_ledger):
                                       "ServerName": cfg.yardi_server, "Database": cfg.yardi_database,
                                       "Platform": "SQL Server", "InterfaceEntity": cfg.yardi_entity,
                                       "InterfaceLicense": cfg.yardi_license}},
-            "fail_properties": sorted(cfg.fail_properties)}
+            "fail_properties": sorted(cfg.fail_properties),
+            "quirks": world.quirks.as_truth()}
     head = json.dumps(meta, separators=(",", ":"))[:-1]
     body = ",".join('"%s":%s' % (k, parts[k]) for k in keys)
     tmp = path + ".tmp"
@@ -178,7 +181,12 @@ def main(argv):
 
     t0 = time.time()
     gc.disable()        # generation allocates ~1M long-lived objects; GC passes would double the start time
-    world = World(cfg.seed, cfg.as_of, a.config)
+    from .quirks import CATALOGUE
+    for q in a.no_quirk or []:
+        if q not in CATALOGUE:
+            print("pms_sim: unknown quirk %r (known: %s)" % (q, ", ".join(sorted(CATALOGUE))), file=sys.stderr)
+            return 1
+    world = World(cfg.seed, cfg.as_of, a.config, a.no_quirk or ())
     for k in cfg.fail_properties | cfg.rpx_denied_sites:
         if k not in world.specs:
             print("pms_sim: unknown property key %r" % k, file=sys.stderr)

@@ -208,9 +208,11 @@ class Unit:
         return self.status in ("ntv", "ntv_leased")
 
     def days_vacant(self, as_of):
-        if self.vacant_since is None or not self.is_vacant:
+        # A unit never occupied (lease-up) is vacant since it was made ready (available).
+        since = self.vacant_since or self.made_ready
+        if since is None or not self.is_vacant:
             return None
-        return (as_of - self.vacant_since).days
+        return (as_of - since).days
 
 
 class Lease:
@@ -657,6 +659,11 @@ class Generator:
                     mrd = u.vacant_since + dt.timedelta(days=rng.randint(3, 12))
                     if mrd <= as_of:
                         u.made_ready = mrd
+            quirks = getattr(self, "quirks", None)
+            if s == "vacant" and u.id % 3 == 0 and quirks is not None and (
+                    quirks.has("rpx_lease_up_units", p.key) or quirks.has("yardi_lease_up_units", p.key)):
+                # Quirk *_lease_up_units: never occupied, made ready (available) the day it would have been vacated.
+                u.made_ready, u.vacant_since, chain_end = u.vacant_since, None, None
             if s == "vacant_leased":
                 f = self.new_residency(p, u, rng)
                 f.status = "future"
@@ -1053,8 +1060,16 @@ class Generator:
         p.events = events
 
     def new_prospect(self, p, first, last, rng):
+        # A prospect is known by name on the OneSite Activity report (its only key): two prospects of one property
+        # never share "Last, First" (a middle initial tells them apart; no random draw, so nothing else moves).
+        taken = p.__dict__.setdefault("_prospect_names", set())
+        base, k = first, 0
+        while (first, last) in taken:
+            first = "%s %s." % (base, chr(ord("A") + k % 26))
+            k += 1
+        taken.add((first, last))
         pr = Prospect(self.next_id("prospect"), first, last)
-        pr.email = "%s.%s%d@example.net" % (first.lower(), last.lower().replace("'", ""), rng.randint(1, 999))
+        pr.email = "%s.%s%d@example.net" % (base.lower(), last.lower().replace("'", ""), rng.randint(1, 999))
         pr.phone = "(%03d) 555-%04d" % (rng.randint(201, 989), rng.randint(0, 9999))
         p.prospects.append(pr)
         return pr

@@ -204,10 +204,15 @@ def ext_delinquency(mod, g, p, simple, fiscal):
     return buf.getvalue()
 
 
-def activity_rows(p, start, end):
-    """Activity report rows (one per activity) -- shared by both layouts."""
+def activity_rows(p, start, end, repeat_contacts=False):
+    """Activity report rows (one per activity) -- shared by both layouts. `repeat_contacts` (quirk
+    rpx_repeat_contacts): every 3rd prospect's first contact is followed by an E-mail 2 days later (not a lead)."""
     out = []
     for e in p.events:
+        if repeat_contacts and e.kind == "lead" and e.prospect.id % 3 == 0 and start <= e.date + dt.timedelta(days=2) <= end:
+            out.append({"date": e.date + dt.timedelta(days=2), "type": "E-mail", "unit": None,
+                        "name": "%s, %s" % (e.prospect.last, e.prospect.first), "source": e.source,
+                        "agent": e.agent, "notes": "Follow-up"})
         if not (start <= e.date <= end):
             continue
         if e.kind == "lead":
@@ -227,7 +232,8 @@ def activity_rows(p, start, end):
 
 
 def ext_activity(mod, g, p, start, end):
-    rows = activity_rows(p, start, end)
+    quirks = getattr(g, "quirks", None)
+    rows = activity_rows(p, start, end, repeat_contacts=quirks is not None and quirks.has("rpx_repeat_contacts", p.key))
     rows.sort(key=lambda a: (a["agent"] or "", a["date"]))
     buf = io.BytesIO()
     mod.write_activity(buf, p.name, start, end, rows, company=MANAGEMENT_COMPANY)

@@ -129,7 +129,8 @@ def handle(h, body):
     key = st.world.key_for("realpage", siteid)
     if key is None:
         return h.send(500, fault_inv_param("Site ID %s is not valid for this PMC." % siteid), CT)
-    if op in LEDGER_OPS and key in cfg.rpx_denied_sites:
+    if op in LEDGER_OPS and key in cfg.rpx_denied_sites or \
+            op == "getrentableitems" and st.world.quirks.has("rpx_rentable_items_refused", key):
         return h.send(500, fault_inv_param("LicenseKey is not authorized to call the method."), CT)
     if key in cfg.fail_properties:
         h.server.state_note("fail-property")
@@ -218,12 +219,58 @@ def op_unitlist(w, p, el):
                 x("UnitReserved", tf(f is not None)), x("UnitExpectedMoveinDate", dts(f.move_in if f else None)),
                 x("OnNoticeForDate", dts(r.move_out if r is not None and u.on_notice else None)),
                 x("PropertyNumber", p.site_number),
-                x("FpReportUnitOccupancy", "false" if u.status == "down" else "true"),
+                x("FpReportUnitOccupancy", "true"),
                 x("UnitHoldStatus", ""), x("UnitHoldUntil", NULL_DATE)]))
+        if w.quirks.has("rpx_non_dwelling_units", p.key):
+            out.extend(_non_dwelling_units(p))
         out.append("</UnitList>")
         return "".join(out)
 
     return w.cached("rpx:unitlist:" + p.key, build)
+
+
+def _non_dwelling_units(p):
+    """Quirk rpx_non_dwelling_units: a leasing office (occupied by staff: Vacant=F) and a clubhouse (Vacant=T, no
+    reason) under the floor plan "Non Dwelling Areas", FpReportUnitOccupancy=false. Not units: the Box Score, the
+    Rent Roll and the truth leave them out."""
+    a, b = p.address, p.buildings[0]
+    rows = []
+    for i, (number, description, vacant) in enumerate((("OFFICE", "Leasing Office", "F"), ("CLUB", "Clubhouse", "T"))):
+        rows.append("<Unit>%s</Unit>" % "".join([
+            x("UnitID", p.id_base + 190001 + i), x("UnitNumber", number), x("UnitDescription", description),
+            x("BuildingID", b["id"]), x("BuildingNumber", b["number"]), x("BuildingName", "Building %s" % b["number"]),
+            x("FloorplanID", p.id_base + 199), x("FloorplanName", "Non Dwelling Areas"),
+            x("Adr1", "%s #%s" % (b["address"], number)), x("Adr2", ""), x("City", a["city"]), x("State", a["state"]),
+            x("Zip", a["zip"]), x("County", a["county"]), x("Country", "USA"), x("GrossSqft", 900 + 300 * i),
+            x("RentableSqft", 0), x("Mobility", "F"), x("Hearing", "F"), x("Vision", "F"), x("Vacant", vacant),
+            x("Available", "F"), x("AvailableDate", NULL_DATE), x("UnitDeleted", "F"), x("DeathOnPremise", "F"),
+            x("ParcelID", ""), x("UnitDesignationID", "4"), x("UnitDesignationName", "N/A"),
+            x("UnitDesignationGroupName", "Non Residential"), x("Notes", ""), x("PICUnitNumber", ""),
+            x("BuildingEntranceNumber", ""), x("MarketRent", "0.0000"), x("ReasonNotAvailable", ""),
+            x("UnitMadeReadyDate", NULL_DATE), x("MaximumOccs", 0), x("DateOfDeath", NULL_DATE), x("DeathNotes", ""),
+            x("UnitReserved", "F"), x("UnitExpectedMoveinDate", NULL_DATE), x("OnNoticeForDate", NULL_DATE),
+            x("PropertyNumber", p.site_number), x("FpReportUnitOccupancy", "false"), x("UnitHoldStatus", ""),
+            x("UnitHoldUntil", NULL_DATE)]))
+    return rows
+
+
+def _guarantor_placeholder(p, r, le):
+    """Quirk rpx_guarantor_placeholders: a guarantor listed on the household with no unit (empty unitid and
+    unitnumber), not a resident of the property."""
+    return "<resident>%s</resident>" % "".join([
+        x("residentmemberid", r.id + 5000000), x("residenthouseholdid", r.id), x("leaseid", le.id), x("unitid", ""),
+        x("buildingnumber", ""), x("unitnumber", ""), x("firstname", "Gus"), x("lastname", "Guarantor%d" % r.id),
+        x("billingname", ""), x("residentagestatus", "Adult"), x("homephone", ""), x("workphone", ""),
+        x("cellphone", ""), x("faxnumber", ""), x("email", ""), x("inevict", "N"), x("nochk", "N"), x("haspets", "N"),
+        x("incollection", "N"), x("inpaymentplan", "N"), x("balance", money_sep(0)), x("pendingbalance", money_sep(0)),
+        x("estfutchgs", money_sep(0)), x("curlateamt", money_sep(0)), x("leasestatus", "Current"),
+        x("residentrelationship", "Guarantor"), x("leasesigneddate", ymd(le.signed)), x("leasetype", "First Lease"),
+        x("residenttype", "Guarantor"), x("cosignerbit", "FALSE"), x("occupantbit", "FALSE"),
+        x("guarantorbit", "TRUE"), x("signerbit", "FALSE"), x("activebit", "TRUE"), x("hohbit", "FALSE"),
+        x("begindate", ymd(le.start)), x("enddate", ymd(le.end)), x("moveindate", ""), x("residentsincedate", ""),
+        x("moveoutdate", ""), x("dateofbirth", ""), x("propertynumberid", p.pms_id), x("propertynumber", p.site_number),
+        x("nomoneyorder", "N"), x("donotrenew", "N"), x("allowpartialpayment", "Y"), x("finalcollection", "N"),
+        x("noach", "N"), x("contactstatus", "Guarantor"), x("noticegivendate", ""), x("noticefordate", "")])
 
 
 def _res_rows(p, status_filter):
@@ -240,6 +287,8 @@ def op_getresidentlistinfo(w, p, el):
     as_of = w.as_of
     status = (text(el, "status", "ALL") or "ALL").upper()
     hoh_only = (text(el, "headofhousehold", "0") or "0") in ("1", "true", "True")
+
+    placeholders = w.quirks.has("rpx_guarantor_placeholders", p.key)
 
     def build():
         out = ['<residentlist xmlns="">']
@@ -284,6 +333,9 @@ def op_getresidentlistinfo(w, p, el):
                     x("contactstatus", "Former resident" if r.status == "former" else "Lease signer"),
                     x("noticegivendate", ymd(r.notice_given) if r.move_out else ""),
                     x("noticefordate", ymd(r.move_out) if r.move_out else "")]))
+            # Every 7th current household has a guarantor placeholder row (not with headofhousehold=1).
+            if placeholders and not hoh_only and r.status == "current" and r.id % 7 == 0:
+                out.append(_guarantor_placeholder(p, r, le))
         out.append("</residentlist>")
         return "".join(out)
 

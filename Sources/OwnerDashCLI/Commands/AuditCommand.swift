@@ -29,7 +29,8 @@ struct AuditRunCommand: Command {
         audited). Prints the run id and, per property, leases, lines, exceptions and the under- and overcharge
         totals. Runs are kept; see them with ownerdash audit show [RUN].
         Example: ownerdash audit run --property nexus_east --as-of 2026-11-20 --months 6
-        Exit 1: bad usage or unknown property; 3: no unified.db.
+        Exit 1: bad usage or unknown property; 2: a property has posted charges in the months but no schedule line
+        to audit them against (named on stderr; the run is recorded); 3: no unified.db.
         """
 
     let global: GlobalOptions
@@ -69,12 +70,22 @@ struct AuditRunCommand: Command {
         for key in report.partialLedger {
             log.warning(key, "\(Self.commandLine): partial ledger, schedule only, no posted charges (not audited)")
         }
+        // Posted charges and nothing to hold them against: 0 exceptions there would say "all matched". Named, exit 2.
+        let unaudited = try ChargeAudit.unaudited(database: database, runID: run.runID)
+        for property in unaudited {
+            let first = run.months.first ?? "", last = run.months.last ?? ""
+            let schedule = property.scheduleLines == 0 ? "no recurring-charge schedule was synced"
+                : "none of the \(property.scheduleLines) recurring-charge lines falls in those months"
+            log.error(property.property, "\(Self.commandLine): \(property.postedCharges) charges posted from \(first) to "
+                + "\(last) but \(schedule), so nothing was audited (0 leases, 0 lines is not a pass); sync its lease "
+                + "charges (Yardi GetResidentLeaseCharges_Login, RPX getscheduledcharges) and run the audit again")
+        }
         let result = report.result(exceptionsOnly: true, parameters: [])
         let output = StandardOutput()
         output.write("audit run \(run.runID): \(run.months.first ?? "") to \(run.months.last ?? ""), as of \(run.asOf.iso)\n")
         output.write(MetricOutput.render(MetricResult(metric: "audit", parameters: [], tables: [result.tables[0]]), as: .table))
         output.flush()
-        return .success
+        return unaudited.isEmpty ? .success : .partial
     }
 }
 

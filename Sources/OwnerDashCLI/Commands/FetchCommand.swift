@@ -114,22 +114,22 @@ struct FetchCommand: Command {
         }
 
         for entry in entries {
-            if let path = entry.path, entry.error == nil {
+            if entry.outcome == .landed, let path = entry.path {
                 let date = entry.asOf ?? asOf.iso
                 output.write("landed  \(path)  as of \(date)  \(entry.size ?? 0) bytes\n")
-            } else if entry.skipped != nil, entry.error == nil {
+            } else if entry.outcome == .skipped {
                 output.write("skipped \(entry.pms)/\(entry.subject)\n")
             } else {
                 output.write("failed  \(entry.pms)/\(entry.subject)\n")
             }
         }
         output.flush()
-        let failed = entries.filter { $0.error != nil }
-        let landed = entries.filter { $0.path != nil && $0.error == nil }.count
-        log.info(nil, "\(landed) of \(entries.count) artifact(s) landed; manifest: \(landing.manifestPath)")
+        let failed = entries.filter { $0.outcome == .failed }
+        let counts = FetchCounts(entries)
+        log.info(nil, "fetched \(counts.summary); manifest: \(landing.manifestPath)")
         if failed.isEmpty { return .success }
         log.error(nil, "\(failed.count) of \(entries.count) artifact(s) failed: \(failed.map { "\($0.pms)/\($0.subject)" }.joined(separator: ", "))")
-        return landed == 0 ? .failure : .partial
+        return counts.fetched == 0 ? .failure : .partial
     }
 
     /// Today's date on this machine's clock and time zone: the property dates RealPage keeps are local.

@@ -187,7 +187,6 @@ struct IngestCommand: Command {
 
     /// The stdout summary after the run line.
     static func summary(_ result: IngestResult) -> String {
-        let fetchFailed = result.fetched.filter { $0.error != nil }.count
         let loads = result.loads
         let loadFailed = loads.filter { $0.error != nil }.count
         let already = loads.filter { $0.error == nil && $0.alreadyLoaded }.count
@@ -198,7 +197,7 @@ struct IngestCommand: Command {
         let syncSkipped = syncItems.filter { $0.status == .skipped }.count
         var lines = [
             "status    \(result.status.rawValue)",
-            "fetched   \(result.fetched.count - fetchFailed) of \(result.fetched.count) artifact(s), \(fetchFailed) failed",
+            "fetched   \(FetchCounts(result.fetched).summary)",
             "loaded    \(rows) rows from \(loads.count - loadFailed - already) artifact(s), \(loadFailed) failed"
                 + (already > 0 ? ", \(already) already loaded" : ""),
             "synced    \(synced) of \(syncItems.count) propert\(syncItems.count == 1 ? "y" : "ies"), \(syncFailed) failed"

@@ -101,7 +101,7 @@ struct QueryCommand: Command {
             log.error(nil, "ownerdash query \(query.metric.rawValue): \(error)")
             switch error {
             case .unknownProperty, .wrongPMS, .invalidQuery: return .usage
-            case .nothingSynced, .noSnapshot, .noSnapshotBetween: return .failure
+            case .nothingSynced, .noSnapshot, .noSnapshotBetween, .noUnitData: return .failure
             }
         }
         for warning in result.warnings { log.warning(nil, "ownerdash query \(query.metric.rawValue): \(warning)") }

@@ -6,7 +6,7 @@
 ///
 /// | event_type | source | rule (Activity report `Type`, case and blanks ignored) |
 /// | --- | --- | --- |
-/// | lead | Activity report | a first contact: E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit |
+/// | lead | Activity report | a prospect's first contact: the earliest row of a contact type (E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit) per prospect Name in the rows read; the prospect's later contacts are `other` (follow-ups, not new leads) |
 /// | tour | Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in: one row is a lead and a tour, so it gives both events) |
 /// | application | Activity report | Online Leasing Agreement, Application |
 /// | approval | Activity report | Application Approved |
@@ -97,14 +97,24 @@ enum RealPageActivity {
 
     static let insertReportEvents = """
         WITH \(activityVocabulary), \(activityRows),
+        -- One lead per prospect (Metrics.funnel's definition): the report's only prospect key is its Name.
+        contact AS (
+            SELECT a.*,
+                   CASE WHEN a.mapped_type = 'lead'
+                        THEN row_number() OVER (PARTITION BY a.mapped_type = 'lead',
+                                                             coalesce(lower(trim(a.party_name)), 'row' || a.id)
+                                                ORDER BY a.activity_date, a.as_of_date, a.source_row) END AS contact_rank
+            FROM activity a
+        ),
         event AS (
             SELECT a.*, 0 AS k,
                    CASE WHEN a.mapped_type IS NULL THEN 'other'
                         WHEN a.resident_event = 1 AND :residents_from_rpx = 1 THEN 'other'
+                        WHEN a.mapped_type = 'lead' AND a.contact_rank > 1 THEN 'other'
                         ELSE a.mapped_type END AS event_type
-            FROM activity a
+            FROM contact a
             UNION ALL
-            SELECT a.*, 1, 'tour' FROM activity a WHERE a.also_tour = 1
+            SELECT a.*, 1, 'tour' FROM contact a WHERE a.also_tour = 1
         ),
         -- The report's Bldg/Unit (`01-1401`) or Unit, as unified_units numbers it.
         unit_alias AS MATERIALIZED (

@@ -16,6 +16,8 @@
 /// person's units by. The Rent Roll fallback has neither.
 /// RPX lists a member once per lease row; when a member is listed twice, the row of the most current status wins
 /// (Current, Future Lease, Applicant - Lease Signed, Applicant, Former).
+/// Rows without a unit (`unitid` empty: placeholders such as a guarantor listed on the household) are not residents
+/// of the property and are skipped; the raw row stays in realpage_residents as sent.
 ///
 /// Status (`leasestatus`, case and surrounding blanks ignored) -> unified status:
 ///
@@ -67,7 +69,7 @@ enum RealPageResidents {
                 FROM realpage_raw.realpage_residents r
                 JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
                 WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-                  AND s.status IS NOT NULL AND r.household_id IS NOT NULL
+                  AND s.status IS NOT NULL AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
             ) m
             WHERE m.n = 1
         )

@@ -2,8 +2,12 @@
 /// no unitlist snapshot holds units, one row per unit of the Rent Roll (realpage_rent_roll).
 ///
 /// Which source wins:
-/// - RPX unitlist wins for which units exist (`UnitDeleted` units are skipped), status, building, size, market rent,
-///   notice, availability and make-ready dates.
+/// - RPX unitlist wins for which units exist, status, building, size, market rent, notice, availability and
+///   make-ready dates. Not units (kept in realpage_units as sent, left out here): `UnitDeleted` units, and
+///   non-dwelling areas, the rows whose floor plan OneSite does not report in occupancy (`FpReportUnitOccupancy`
+///   false: a leasing office, a clubhouse, the "Non Dwelling Areas" floor plan). The Box Score counts neither, so
+///   total units, occupancy, leased %, vacant ready / not ready, exposure and floor plans agree with it. A missing
+///   flag counts as a unit (older unitlist answers do not send it).
 /// - The Rent Roll gives the floorplan code (`floorplan`: RPX has only `FloorplanID` and `FloorplanName`; each
 ///   FloorplanID takes the code most of its units carry in the Rent Roll, else the FloorplanName) and `pms_status`,
 ///   OneSite's own status text (else the RPX flags the status was read from).
@@ -52,6 +56,7 @@ enum RealPageUnits {
                         THEN u.building_number || '-' || u.unit_number ELSE u.unit_number END AS unified_unit
             FROM realpage_raw.realpage_units u
             WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND coalesce(u.unit_deleted, 0) = 0
+              AND coalesce(u.fp_report_unit_occupancy, 1) = 1
         )
         """
 

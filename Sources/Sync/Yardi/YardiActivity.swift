@@ -5,7 +5,7 @@
 ///
 /// | event_type | source | rule |
 /// | --- | --- | --- |
-/// | lead | guest activity | the prospect's first-contact event (`FirstContact` true), whatever its `EventType` (Email, CallFromProspect, WalkIn, Webservice, Other = text message, ...) |
+/// | lead | guest activity | the prospect's first contact (its earliest event with `FirstContact` true; one per prospect id), whatever its `EventType` (Email, CallFromProspect, WalkIn, Webservice, Other = text message, ...) |
 /// | tour | guest activity | `Show` |
 /// | application | guest activity | `Application` |
 /// | approval | guest activity | `Approve` |
@@ -69,16 +69,21 @@ enum YardiActivity {
         INSERT INTO unified_activity (
             unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
         SELECT :property, g.event_date,
-               CASE WHEN g.first_contact = 1 THEN 'lead' ELSE coalesce(e.event_type, 'other') END,
+               CASE WHEN g.first_contact = 1 AND g.contact_rank = 1 THEN 'lead' ELSE coalesce(e.event_type, 'other') END,
                g.event_type, resident.unit_code,
                CASE WHEN g.first_name IS NULL THEN g.last_name
                     WHEN g.last_name IS NULL THEN g.first_name
                     ELSE g.last_name || ', ' || g.first_name END,
                coalesce(g.prospect_id, g.tenant_code), nullif(g.transaction_source, ''), g.agent_name
-        FROM yardi_raw.yardi_guest_activity g
+        FROM (SELECT a.*,
+                     -- One lead per prospect (Metrics.funnel's definition): its earliest first-contact event.
+                     row_number() OVER (PARTITION BY a.first_contact = 1,
+                                                     coalesce(a.prospect_id, a.tenant_code, 'row' || a.source_row)
+                                        ORDER BY a.event_date, a.source_row) AS contact_rank
+              FROM yardi_raw.yardi_guest_activity a
+              WHERE a.property_id = :property AND a.as_of_date = :guest_snapshot AND a.event_date <= :as_of) g
         LEFT JOIN yardi_guest_event e ON e.event_text = lower(trim(g.event_type))
         LEFT JOIN resident ON resident.tenant_code = g.tenant_code
-        WHERE g.property_id = :property AND g.as_of_date = :guest_snapshot AND g.event_date <= :as_of
         ORDER BY g.event_date, g.source_row
         """
 

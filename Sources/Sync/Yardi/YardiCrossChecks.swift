@@ -4,6 +4,7 @@
 /// | check | compares | tolerance |
 /// | --- | --- | --- |
 /// | snapshot | each operation's snapshot date with the property date (GetUnitInformation's); a missing operation | same date |
+/// | units_missing | no GetUnitInformation snapshot at all: the property is synced without units (see YardiSource) | none allowed |
 /// | unit_status_available_units | a unit's status text in GetUnitInformation vs AvailableUnits (same date only; mapped statuses compared, GetUnitInformation wins) | exact |
 /// | unit_economic_status | `UnitEconomicStatus` model/down vs the status text (the text wins) | exact |
 /// | made_ready | `Ready`/`Not Ready` in the status text vs an AvailableUnits MadeReadyDate, for vacant units AvailableUnits lists (same date) | exact |
@@ -16,6 +17,12 @@ enum YardiCrossChecks {
     /// Runs every check for one property; a check that finds nothing returns no warning.
     static func warnings(_ yardi: YardiSync) throws -> [SyncWarning] {
         var warnings = snapshotWarnings(yardi)
+        if let date = yardi.snapshots.dates["GetUnitInformation"],
+           try yardi.rows("SELECT count(*) FROM unified_units WHERE unified_property_id = :property").first?.first?.integerValue == 0 {
+            warnings.append(SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "units",
+                                        actual: "none", message: "the GetUnitInformation snapshot of \(date) holds no unit: "
+                                            + "total units, occupancy, exposure, vacancy and pricing are missing, not zero"))
+        }
         for (check, sql) in checks {
             // One warning per subject (unified_sync_warnings' key), even if a payload lists a unit twice.
             var subjects = Set<String>()
@@ -28,9 +35,19 @@ enum YardiCrossChecks {
         return warnings
     }
 
+    /// What `units_missing` says (the metrics repeat it when they leave the property out).
+    static let unitsMissing = """
+        no GetUnitInformation snapshot loaded (the call failed or was not fetched): residents, leases, ledger and \
+        guest activity are synced; total units, occupancy, exposure, vacancy and pricing are missing, not zero
+        """
+
     /// Operations read from another date than the property date, or not loaded at all.
     static func snapshotWarnings(_ yardi: YardiSync) -> [SyncWarning] {
-        YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
+        guard yardi.snapshots.dates["GetUnitInformation"] != nil else {
+            return [SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "a snapshot",
+                                actual: "none", message: unitsMissing)]
+        }
+        return YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
             let date = yardi.snapshots.dates[operation]
             guard date != yardi.asOf.iso else { return nil }
             let message = date.map {

@@ -14,6 +14,10 @@
 ///   GetResidentLeaseCharges_Login snapshot up to the chosen one (one per month of the ledger window: each answers
 ///   with the leases in effect on the first of its PostMonth, so a lease renewed within the window keeps the schedule
 ///   of its earlier months); a line in several snapshots is taken from the latest that has it.
+/// - A lease charge without a `LeaseID` (Yardi's own sample sends none: its `Detail/CustomerID` is the key) belongs to
+///   its customer's lease: the `leaseId` GetResidentsByStatus lists for that tenant code, else the tenant code itself
+///   stands as the lease id. Its resident is the customer, so the audit matches the household's posted charges to
+///   it by resident, as it does for every charge without a lease id. A charge with neither key is left out.
 /// - Transactions without a tenant code cannot belong to a lease or resident and are left out (the delinquency rule
 ///   does the same).
 enum YardiLedger {
@@ -52,22 +56,33 @@ enum YardiLedger {
         """
 
     static let insertRecurring = """
+        WITH lease_charge AS (
+            SELECT l.*,
+                   coalesce(l.lease_id,
+                            (SELECT r.lease_id FROM yardi_raw.yardi_residents r
+                             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
+                               AND r.tenant_code = l.tenant_code AND r.lease_id IS NOT NULL
+                             ORDER BY r.source_row LIMIT 1),
+                            l.tenant_code) AS lease_key
+            FROM yardi_raw.yardi_lease_charges l
+            WHERE l.property_id = :property AND l.as_of_date <= :lease_charges_snapshot
+              AND l.service_from_date IS NOT NULL AND coalesce(l.lease_id, l.tenant_code) IS NOT NULL
+        ),
+        latest AS (
+            SELECT lease_key, charge_code, service_from_date, max(as_of_date) AS as_of_date
+            FROM lease_charge
+            GROUP BY lease_key, charge_code, service_from_date
+        )
         INSERT INTO unified_recurring_charges (
             unified_property_id, lease_id, resident_id, unit_number, charge_code, description, category,
             category_known, amount, start_date, end_date)
-        SELECT :property, l.lease_id, l.tenant_code, l.unit_code, l.charge_code, l.description,
+        SELECT :property, l.lease_key, l.tenant_code, l.unit_code, l.charge_code, l.description,
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL, round(sum(l.amount), 2),
                l.service_from_date, max(l.service_to_date)
-        FROM yardi_raw.yardi_lease_charges l
-        JOIN (SELECT lease_id, charge_code, service_from_date, max(as_of_date) AS as_of_date
-              FROM yardi_raw.yardi_lease_charges
-              WHERE property_id = :property AND as_of_date <= :lease_charges_snapshot
-                AND lease_id IS NOT NULL AND service_from_date IS NOT NULL
-              GROUP BY lease_id, charge_code, service_from_date) AS latest
-          ON latest.lease_id = l.lease_id AND latest.charge_code = l.charge_code
+        FROM lease_charge l
+        JOIN latest ON latest.lease_key = l.lease_key AND latest.charge_code = l.charge_code
          AND latest.service_from_date = l.service_from_date AND latest.as_of_date = l.as_of_date
         LEFT JOIN temp.charge_category c ON c.code = upper(l.charge_code)
-        WHERE l.property_id = :property
-        GROUP BY l.lease_id, l.charge_code, l.service_from_date
+        GROUP BY l.lease_key, l.charge_code, l.service_from_date
         """
 }

@@ -503,6 +503,87 @@ class SimTest(unittest.TestCase):
         self.assertEqual(polls, 4)
 
     # ------------------------------------------------------------------ RPX SOAP
+    # ------------------------------------------------------------------ vendor quirks (quirks.py, README catalogue)
+    def test_quirks_are_drawn_from_the_seed_and_listed_in_the_truth(self):
+        from pms_sim.quirks import CATALOGUE, assign
+        quirks = self.truth["quirks"]
+        self.assertEqual(sorted(quirks), sorted(CATALOGUE))
+        for q, (pms, n, _) in CATALOGUE.items():
+            self.assertEqual(len(quirks[q]), n, q)
+            self.assertTrue(all(self.P[k]["pms"] == pms for k in quirks[q]), q)
+        keys = {pms: [k for k, v in self.P.items() if v["pms"] == pms] for pms in ("realpage", "yardi")}
+        self.assertEqual(assign(SEED, keys), quirks)
+        moved = [s for s in range(1, 40) if assign(s, keys)["rpx_non_dwelling_units"] != quirks["rpx_non_dwelling_units"]]
+        self.assertTrue(moved, "another seed moves the quirk")
+
+    def test_non_dwelling_units_are_served_but_not_units_of_the_truth(self):
+        shown = set(self.truth["quirks"]["rpx_non_dwelling_units"])
+        for key in sorted(shown) + [next(k for k, v in self.P.items() if v["pms"] == "realpage" and k not in shown
+                                         and k != "stonewood")]:
+            p = self.P[key]
+            st, _, b = self.c.rpx("unitlist", p["site_id"])
+            self.assertEqual(st, 200, key)
+            units = find_all(ET.fromstring(b), "Unit")
+            dwelling = [u for u in units if ftext(u, "FpReportUnitOccupancy") == "true"]
+            other = [u for u in units if ftext(u, "FpReportUnitOccupancy") == "false"]
+            self.assertEqual(len(dwelling), p["total_units"], key)
+            self.assertEqual(len(other), 2 if key in shown else 0, key)
+            self.assertTrue(all(ftext(u, "FloorplanName") == "Non Dwelling Areas" for u in other))
+
+    def test_guarantor_placeholders_have_no_unit(self):
+        key = self.truth["quirks"]["rpx_guarantor_placeholders"][0]
+        st, _, b = self.c.rpx("getresidentlistinfo", self.P[key]["site_id"])
+        rows = find_all(ET.fromstring(b), "resident")
+        placeholders = [r for r in rows if ftext(r, "residentrelationship") == "Guarantor"]
+        self.assertTrue(placeholders)
+        self.assertTrue(all(not ftext(r, "unitid") and not ftext(r, "unitnumber") for r in placeholders))
+        households = {ftext(r, "residenthouseholdid") for r in rows if ftext(r, "unitid")}
+        self.assertTrue(all(ftext(r, "residenthouseholdid") in households for r in placeholders))
+
+    def test_lease_up_units_are_aged_from_their_made_ready_date(self):
+        for quirk in ("rpx_lease_up_units", "yardi_lease_up_units"):
+            key = self.truth["quirks"][quirk][0]
+            units = self.P[key]["units"]
+            lease_up = [u for u in units if u["vacant_since"] is None and u["made_ready"] and u["days_vacant"] is not None]
+            self.assertTrue(lease_up, key)
+            for u in lease_up:
+                self.assertEqual(u["days_vacant"], (dt.date.fromisoformat(AS_OF) - dt.date.fromisoformat(u["made_ready"])).days)
+            aged = sum(1 for u in units if u["days_vacant"] is not None and u["days_vacant"] > 90
+                       and u["status"] in ("vacant_not_leased", "vacant_leased", "vacant"))
+            self.assertEqual(aged, self.P[key]["unit_counts"]["aged_vacant_90"], key)
+
+    def test_rentable_items_refused_for_the_quirk_property_only(self):
+        key = self.truth["quirks"]["rpx_rentable_items_refused"][0]
+        st, _, b = self.c.rpx("getrentableitems", self.P[key]["site_id"])
+        self.assertEqual(st, 500)
+        self.assertIn(b"LicenseKey is not authorized to call the method.", b)
+
+    def test_eviction_is_served_only_when_asked_and_the_household_is_in_place(self):
+        key = self.truth["quirks"]["yardi_eviction_status"][0]
+        code = self.P[key]["property_code"]
+        st, _, without = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                      {"YardiPropertyId": code, "Status": "Current^Notice^Future^Past"})
+        st2, _, with_eviction = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                             {"YardiPropertyId": code, "Status": "Current^Notice^Eviction^Future^Past"})
+        self.assertEqual((st, st2), (200, 200))
+        evicting = [r for r in find_all(ET.fromstring(with_eviction), "Resident") if ftext(r, "Status") == "Eviction"]
+        self.assertTrue(evicting)
+        self.assertNotIn(b">Eviction<", without)
+        # Households in place: each is the tenant of an occupied unit of the truth.
+        in_place = {u["tenant_code"] for u in self.P[key]["units"]
+                    if u["status"].startswith("occupied") and u.get("tenant_code")}
+        self.assertTrue(all(r.get("tCode") in in_place for r in evicting))
+
+    def test_lease_charges_without_lease_id(self):
+        key = self.truth["quirks"]["yardi_lease_charges_without_lease_id"][0]
+        code = self.P[key]["property_code"]
+        st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentLeaseCharges_Login",
+                                {"YardiPropertyId": code, "PostMonth": "2026-11-01T00:00:00"})
+        self.assertEqual(st, 200)
+        details = find_all(ET.fromstring(b), "Detail")
+        self.assertTrue(details)
+        self.assertTrue(all(ftext(d, "LeaseID") in (None, "") and ftext(d, "CustomerID") for d in details))
+
     def test_rpx_operations(self):
         p = self.P["edison_rino"]
         site = p["site_id"]

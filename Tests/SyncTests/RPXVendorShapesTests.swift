@@ -1,0 +1,112 @@
+import Foundation
+import Metrics
+import OwnerDashCore
+import SOAP
+import SQLiteKit
+@testable import Sync
+import Testing
+
+/// RPX shapes the vendor sends that a naive reading gets wrong (scripts/pms_sim/README.md, quirk catalogue), each
+/// from a SOAP fixture in the vendor's shape loaded by the production loader, synced, and read back as a user reads it.
+@Suite struct RPXVendorShapesTests {
+    /// unitlist with 4 units (3 occupied, 1 vacant) and two non-dwelling areas ("Non Dwelling Areas",
+    /// FpReportUnitOccupancy=false: a leasing office Vacant=F and a clubhouse Vacant=T): the Box Score's 4 units.
+    @Test func nonDwellingAreasAreNotUnits() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.loadSOAP("rpx_unitlist_non_dwelling.xml", .unitlist)
+        // The raw table keeps every row as sent.
+        #expect(try realpage.rows("SELECT count(*) FROM realpage_raw.realpage_units").first?.first == .integer(6))
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil)
+
+        let database = realpage.store.database
+        let occupancy = try #require(try Metrics.occupancy(database: database, properties: ["rp_test"]).first)
+        #expect(occupancy.totalUnits == 4 && occupancy.occupied == 3 && occupancy.vacant == 1)
+        #expect(occupancy.occupancyPct == 75 && occupancy.vacantNotReady == 1)
+        let exposure = try #require(try Metrics.exposure(database: database, properties: ["rp_test"]).first)
+        #expect(exposure.totalUnits == 4 && exposure.vacantNotLeased == 1)
+        let floorplans = try Metrics.pricing(database: database, properties: ["rp_test"]).floorplans
+        #expect(floorplans.map(\.units).reduce(0, +) == 4)
+        #expect(!floorplans.contains { $0.floorplanName == "Non Dwelling Areas" || $0.floorplan == "Non Dwelling Areas" })
+        #expect(try realpage.texts("SELECT unit_number FROM unified_units WHERE unit_number IN ('OFFICE', 'CLUB')").isEmpty)
+    }
+
+    /// getresidentlistinfo with a guarantor row whose unitid and unitnumber are empty: not a resident.
+    @Test func placeholderRowsWithoutAUnitAreNotResidents() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("1101", .occupied)
+        try realpage.unit("1103", .occupied)
+        try realpage.loadSOAP("rpx_getresidentlistinfo_guarantor.xml", .getresidentlistinfo)
+        #expect(try realpage.rows("SELECT count(*) FROM realpage_raw.realpage_residents").first?.first == .integer(3))
+        #expect(realpage.sync().first?.error == nil)
+
+        let residents = try realpage.texts("SELECT name FROM unified_residents ORDER BY name")
+        #expect(residents == ["Lewis, Luis", "Roberts, Aiden"])
+        #expect(try realpage.rows("""
+            SELECT count(*) FROM unified_residents WHERE status IN ('current', 'notice')
+            """).first?.first == .integer(2))
+    }
+}
+
+/// Aged vacancy, one definition for both PMSs: a never-occupied (lease-up) unit is vacant since its make-ready date,
+/// else its available date.
+@Suite struct LeaseUpVacancyTests {
+    @Test func realPageLeaseUpUnitsAreAgedFromTheirMakeReadyOrAvailableDate() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.unit("102", .vacant, madeReady: RealPageFixture.daysAgo(120))   // never occupied, ready 120 days
+        try realpage.unit("103", .vacant, available: RealPageFixture.daysAgo(100))   // never occupied, available 100 days
+        try realpage.unit("104", .vacant, madeReady: RealPageFixture.daysAgo(30))    // never occupied, ready 30 days
+        #expect(realpage.sync().first?.error == nil)
+        let occupancy = try #require(try Metrics.occupancy(database: realpage.store.database, properties: ["rp_test"]).first)
+        #expect(occupancy.agedVacant90 == 2)
+        // 1500 / 30.42 x (120 + 100) days.
+        #expect(occupancy.agedVacancyCost == Money(dollars: ((1500 / 30.42 * 120 + 1500 / 30.42 * 100) * 100).rounded() / 100))
+    }
+
+    @Test func yardiLeaseUpUnitsAreAgedTheSameWay() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.unit("201", "Vacant Unrented Ready")
+        try yardi.available("201", "Vacant Unrented Ready", madeReady: RealPageFixture.daysAgo(120))
+        try yardi.unit("202", "Vacant Unrented Not Ready", available: RealPageFixture.daysAgo(95))
+        try yardi.unit("203", "Vacant Unrented Ready")
+        try yardi.available("203", "Vacant Unrented Ready", madeReady: RealPageFixture.daysAgo(10))
+        #expect(yardi.sync().first?.error == nil)
+        let occupancy = try #require(try Metrics.occupancy(database: yardi.store.database, properties: ["yp_test"]).first)
+        #expect(occupancy.agedVacant90 == 2)
+    }
+}
+
+/// Leads, one definition for both PMSs: a prospect's first contact, one per prospect; later contacts are follow-ups.
+@Suite struct LeadDefinitionTests {
+    @Test func aRealPageProspectContactingTwiceIsOneLead() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.activity(RealPageFixture.daysAgo(10), "E-mail", name: "Diaz, Pat")
+        try realpage.activity(RealPageFixture.daysAgo(8), "E-mail", name: "Diaz, Pat")        // follow-up
+        try realpage.activity(RealPageFixture.daysAgo(6), "Phone call", name: "Diaz, Pat")    // follow-up
+        try realpage.activity(RealPageFixture.daysAgo(5), "Visit", name: "Diaz, Pat")         // a tour, not a new lead
+        try realpage.activity(RealPageFixture.daysAgo(4), "Text message", name: "Kim, Lee")
+        #expect(realpage.sync().first?.error == nil)
+        let funnel = try #require(try Metrics.funnel(database: realpage.store.database, properties: ["rp_test"]).properties.first)
+        #expect(funnel.leads == 2 && funnel.tours == 1)
+    }
+
+    @Test func aYardiProspectWithTwoFirstContactEventsIsOneLead() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.unit("101", "Occupied No Notice")
+        try yardi.guestEvent("p1", "Email", RealPageFixture.daysAgo(10), firstContact: true)
+        try yardi.guestEvent("p1", "CallFromProspect", RealPageFixture.daysAgo(7), firstContact: true)
+        try yardi.guestEvent("p1", "Show", RealPageFixture.daysAgo(6))
+        try yardi.guestEvent("p2", "Webservice", RealPageFixture.daysAgo(3), firstContact: true)
+        #expect(yardi.sync().first?.error == nil)
+        let funnel = try #require(try Metrics.funnel(database: yardi.store.database, properties: ["yp_test"]).properties.first)
+        #expect(funnel.leads == 2 && funnel.tours == 1)
+    }
+}

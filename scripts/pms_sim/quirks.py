@@ -1,0 +1,68 @@
+"""Vendor quirks: shapes the real RealPage and Yardi gateways send that a naive client gets wrong.
+
+Each quirk is shown by a few properties of one PMS, chosen deterministically from the seed among the properties
+served (the registry in use), so a different seed moves every quirk to other buildings and a test that passes for
+one seed by luck fails for another. The catalogue (README.md, "Quirk catalogue") says which test checks OwnerDash's
+answer for each. The truth is never changed by a quirk: it follows the vendor's definitions (a non-dwelling area is
+not a unit, a guarantor placeholder is not a resident, a household under eviction is in place).
+"""
+
+import hashlib
+
+# quirk -> (pms, how many properties show it, one line for the catalogue)
+CATALOGUE = {
+    "rpx_non_dwelling_units": (
+        "realpage", 2,
+        "unitlist lists non-dwelling areas (a leasing office, a clubhouse) under the floor plan 'Non Dwelling Areas' "
+        "with FpReportUnitOccupancy=false; the Box Score does not count them"),
+    "rpx_guarantor_placeholders": (
+        "realpage", 2,
+        "getresidentlistinfo adds a guarantor row with an empty unitid/unitnumber to some households"),
+    "rpx_rentable_items_refused": (
+        "realpage", 1,
+        "getrentableitems refused with inv_Param 'LicenseKey is not authorized to call the method.'"),
+    "rpx_repeat_contacts": (
+        "realpage", 2,
+        "the Activity report lists a follow-up contact (E-mail, 2 days after the first contact) for every 3rd "
+        "prospect: a contact row that is not a new lead"),
+    "rpx_lease_up_units": (
+        "realpage", 1,
+        "every 3rd vacant unit was never occupied (lease-up): no move-out to age it from, only UnitMadeReadyDate"),
+    "yardi_lease_up_units": (
+        "yardi", 1,
+        "every 3rd vacant unit was never occupied (lease-up): no resident history, only AvailableUnits MadeReadyDate"),
+    "yardi_eviction_status": (
+        "yardi", 1,
+        "households in place that owe money carry Status 'Eviction', returned only when the Status filter names it"),
+    "yardi_lease_charges_without_lease_id": (
+        "yardi", 1,
+        "GetResidentLeaseCharges_Login details carry no LeaseID (key on Detail/CustomerID)"),
+}
+
+
+def _rank(seed, quirk, key):
+    return hashlib.sha256(("%s:%s:%s" % (seed, quirk, key)).encode()).hexdigest()
+
+
+def assign(seed, keys_by_pms):
+    """quirk -> sorted property keys showing it; `keys_by_pms` maps 'realpage'/'yardi' to the served keys."""
+    out = {}
+    for quirk, (pms, count, _) in sorted(CATALOGUE.items()):
+        keys = sorted(keys_by_pms.get(pms, ()), key=lambda k: _rank(seed, quirk, k))
+        out[quirk] = sorted(keys[:count])
+    return out
+
+
+class Quirks:
+    """The quirks of one served world: `has(quirk, key)`."""
+
+    def __init__(self, seed, keys_by_pms, disabled=()):
+        self.by_quirk = assign(seed, keys_by_pms)
+        for quirk in disabled:
+            self.by_quirk[quirk] = []
+
+    def has(self, quirk, key):
+        return key in self.by_quirk.get(quirk, ())
+
+    def as_truth(self):
+        return {q: list(keys) for q, keys in sorted(self.by_quirk.items())}
