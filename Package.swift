@@ -20,12 +20,18 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // What Swift cannot call: curl's variadic setopt/getinfo, through typed wrappers.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         // MARK: - One Swift wrapper per C library
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "ZipKit", dependencies: ["CZlib"]),
         .target(name: "XMLKit", dependencies: ["CLibXML2"]),
         .target(name: "CurlKit", dependencies: ["CCurl", "CCurlShim"]),
+        // The HTTP server (libmicrohttpd daemon, thread pool, limits) turning requests into typed values.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
@@ -58,6 +64,7 @@ let package = Package(
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
