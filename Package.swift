@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CurlKit", dependencies: ["CCurl", "CCurlShim"]),
         // The HTTP server (libmicrohttpd daemon, thread pool, limits) turning requests into typed values.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // libcrypto once: SHA-256, HMAC-SHA256, random bytes, RS256 / ES256 signature checks (EVP).
+        .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
@@ -53,11 +55,15 @@ let package = Package(
         .target(name: "Notices", dependencies: ["OwnerDashCore", "SQLiteKit", "CurlKit", "Ledger"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
+        // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
+        .target(name: "RunRecords", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
+        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
-        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
+        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -65,6 +71,7 @@ let package = Package(
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),

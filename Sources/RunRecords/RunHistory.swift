@@ -159,3 +159,28 @@ public struct RunHistory {
                  property_id, artifact, id
         """
 }
+
+/// `runs show --format json`: the run's fields and its items.
+public struct RunDetail: Encodable, Sendable {
+    public var run: RunRecord
+    public var items: [RunItem]
+
+    public init(run: RunRecord, items: [RunItem]) { self.run = run; self.items = items }
+
+    enum CodingKeys: String, CodingKey { case items }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+    }
+}
+
+/// The JSON of `runs --format json` (a list of runs, or one `RunDetail`): pretty-printed, keys sorted.
+public enum RunJSON {
+    public static func render<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}
