@@ -16,6 +16,8 @@ public struct SignInSettings: Sendable {
     public var skewSeconds = 60
     /// How long a session lasts after sign-in.
     public var sessionSeconds = 8 * 3600
+    /// The least time between two JWKS fetches for an unknown `kid`.
+    public var keyRefetchSeconds: Double = 10
     /// Set the cookies' `Secure` attribute (off only for plain-http tests on loopback).
     public var secureCookies = true
 
@@ -67,7 +69,7 @@ public struct SignInConfigurationError: Error, Sendable {
 }
 
 /// The OpenID provider as discovered: its endpoints, and its signing keys cached and fetched again on an unknown
-/// `kid` (at most once per 10 seconds, so a stream of forged kids cannot make the server hammer the provider).
+/// `kid` (at most once per `keyRefetchSeconds`, so a stream of forged kids cannot make the server hammer the provider).
 public final class OIDCProvider: @unchecked Sendable {
     // @unchecked: `keys` and `lastFetch` are only touched under `lock`.
     public let settings: SignInSettings
@@ -114,7 +116,7 @@ public final class OIDCProvider: @unchecked Sendable {
     func key(_ kid: String?) throws(TokenError) -> PublicKey {
         lock.lock()
         let cached = kid.flatMap { keys[$0] } ?? (kid == nil && keys.count == 1 ? keys.values.first : nil)
-        let mayRefetch = Date().timeIntervalSince(lastFetch) > 10
+        let mayRefetch = Date().timeIntervalSince(lastFetch) >= settings.keyRefetchSeconds
         lock.unlock()
         if let cached { return cached }
         guard mayRefetch else { throw .unknownKey(kid ?? "") }

@@ -96,7 +96,9 @@ struct ServeCommand: Command {
             problems.append("\(error)")
         }
         guard problems.isEmpty, let provider, let users else {
-            throw UsageError(problems.map { "ownerdash serve: \($0)" }.joined(separator: "\n"))
+            for problem in problems { log.error(nil, "ownerdash serve: \(problem)") }
+            throw UsageError("ownerdash serve: sign-in is not ready (\(problems.count) problem\(problems.count == 1 ? "" : "s") above; "
+                             + "ownerdash serve --help lists the settings)")
         }
         return SignIn(provider: provider, users: users, log: log)
     }
