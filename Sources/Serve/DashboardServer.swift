@@ -22,15 +22,16 @@ public final class DashboardServer: Sendable {
                 authenticate: @escaping Authenticate) throws {
         let readers = ReaderPool(dataDirectory: dataDirectory, keep: settings.threads)
         let api = APIRoutes(readers: readers, dataDirectory: dataDirectory, log: log)
+        let pages = Pages(readers: readers, log: log)
         server = try HTTPServer(settings: settings) { request in
-            Self.route(request, api: api, signIn: signIn, authenticate: authenticate)
+            Self.route(request, api: api, pages: pages, signIn: signIn, authenticate: authenticate)
         }
     }
 
     /// Stops listening and joins the server's threads.
     public func stop() { server.stop() }
 
-    static func route(_ request: ServerRequest, api: APIRoutes, signIn: SignIn?, authenticate: Authenticate) -> ServerResponse {
+    static func route(_ request: ServerRequest, api: APIRoutes, pages: Pages, signIn: SignIn?, authenticate: Authenticate) -> ServerResponse {
         let segments: [String]
         do {
             segments = try pathSegments(request.path)
@@ -57,8 +58,7 @@ public final class DashboardServer: Sendable {
                 if request.method == "POST" { return api.change(request, segments: rest, viewer: viewer, csrf: csrf) }
                 return api.respond(request, segments: rest, viewer: viewer)
             }
-            if segments.isEmpty && request.method == "GET" { return HomePage.render(viewer: viewer, csrf: csrf) }
-            return Problem.notFound("nothing at \(Parameters.clip(request.path))").response
+            return pages.respond(request, segments: segments, viewer: viewer, csrf: csrf)
         }
     }
 
