@@ -22,7 +22,7 @@ public final class DashboardServer: Sendable {
                 authenticate: @escaping Authenticate) throws {
         let readers = ReaderPool(dataDirectory: dataDirectory, keep: settings.threads)
         let api = APIRoutes(readers: readers, dataDirectory: dataDirectory, log: log)
-        let pages = Pages(readers: readers, log: log)
+        let pages = Pages(readers: readers, log: log, signOutTarget: signIn?.provider.endSessionEndpoint)
         server = try HTTPServer(settings: settings) { request in
             Self.route(request, api: api, pages: pages, signIn: signIn, authenticate: authenticate)
         }

@@ -13,10 +13,21 @@ import SQLiteKit
 final class Pages: Sendable {
     let readers: ReaderPool
     let log: Diagnostics
+    let headers: [(name: String, value: String)]
 
-    init(readers: ReaderPool, log: Diagnostics) {
+    /// `signOutTarget`: where sign-out sends the browser (the provider's end-session endpoint), which the pages'
+    /// Content-Security-Policy must allow as a form target (browsers apply form-action to the redirect too).
+    init(readers: ReaderPool, log: Diagnostics, signOutTarget: String?) {
         self.readers = readers
         self.log = log
+        var formAction = "'self'"
+        if let target = signOutTarget.flatMap(URLComponents.init(string:)), let scheme = target.scheme, let host = target.host {
+            formAction += " \(scheme)://\(host)\(target.port.map { ":\($0)" } ?? "")"
+        }
+        headers = [
+            ("Cache-Control", "private, no-store"), ("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action \(formAction); frame-ancestors 'none'"),
+        ]
     }
 
     func respond(_ request: ServerRequest, segments: [String], viewer: Viewer, csrf: String?) -> ServerResponse {
@@ -54,7 +65,7 @@ final class Pages: Sendable {
                 }
                 let bar = try Self.bar(database, viewer: viewer, csrf: csrf, properties: visible)
                 return ServerResponse(status: 200, contentType: "text/html; charset=utf-8",
-                                      text: Self.inserting(bar, into: body), headers: Self.headers)
+                                      text: Self.inserting(bar, into: body), headers: headers)
             }
         } catch let problem as Problem {
             return problem.response
@@ -63,12 +74,6 @@ final class Pages: Sendable {
             return Problem(status: 500, title: "Internal Server Error", detail: "the page could not be built; see the server log").response
         }
     }
-
-    /// The pages carry their own inline CSS and a few lines of inline script (table sorting); nothing else loads.
-    static let headers: [(name: String, value: String)] = [
-        ("Cache-Control", "private, no-store"), ("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self' https:; frame-ancestors 'none'"),
-    ]
 
     // MARK: - Pages
 
