@@ -14,6 +14,7 @@ public final class APIRoutes: Sendable {
     let readers: ReaderPool
     let dataDirectory: DataDirectory
     let log: Diagnostics
+    let cache = AnswerCache()
 
     init(readers: ReaderPool, dataDirectory: DataDirectory, log: Diagnostics) {
         self.readers = readers
@@ -35,11 +36,20 @@ public final class APIRoutes: Sendable {
                               headers: ["Allow": "GET, HEAD"])
             }
             return try readers.with { database in
-                let tag = try entityTag(database, segments: segments, request: request, viewer: viewer)
+                let run = try lastRun(database, segments: segments)
+                let tag = run.map { Self.entityTag(run: $0, viewer: viewer) }
                 if let tag, Self.matches(request.header("If-None-Match"), tag) {
                     return ServerResponse(status: 304, headers: Self.cacheHeaders(tag))
                 }
-                let body = try answer(database, segments: segments, request: request, viewer: viewer)
+                // The query items in their order: the same URL, the same answer.
+                let key = (tag ?? "") + "\n" + request.path + "?" + request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                let body: String
+                if let run, let kept = cache.answer(run: run, key: key) {
+                    body = kept
+                } else {
+                    body = try answer(database, segments: segments, request: request, viewer: viewer)
+                    if let run { cache.keep(body, run: run, key: key) }
+                }
                 var response = ServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: body)
                 response.headers += Self.cacheHeaders(tag)
                 return response
@@ -284,13 +294,19 @@ public final class APIRoutes: Sendable {
 
     // MARK: - Caching
 
-    /// The entity tag of an answer over synced data: the last finished run's id (unified.db changes only through runs)
-    /// and the viewer (two viewers of one URL see different answers). Runs and audits change between syncs: no tag.
-    private func entityTag(_ database: Database, segments: [String], request: ServerRequest, viewer: Viewer) throws -> String? {
+    /// The latest run, which versions every answer over synced data (unified.db changes only through runs: ingest and
+    /// sync each record one). nil — no tag, nothing cached — while that run is still writing (or died writing), for
+    /// runs and audits, which change between syncs, and when no run is recorded.
+    private func lastRun(_ database: Database, segments: [String]) throws -> String? {
         guard let first = segments.first, first == "properties" || first == "portfolio" else { return nil }
-        guard let run = try database.scalar("""
-            SELECT run_id FROM etl_runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC, run_id DESC LIMIT 1
-            """)?.textValue else { return nil }
+        guard let row = try database.query("""
+            SELECT run_id, finished_at FROM etl_runs ORDER BY started_at DESC, run_id DESC LIMIT 1
+            """).first, row[1].textValue != nil else { return nil }
+        return row[0].textValue
+    }
+
+    /// The run and the viewer (two viewers of one URL see different answers).
+    static func entityTag(run: String, viewer: Viewer) -> String {
         var hash = SHA256()
         hash.update(Array("\(viewer.email)\n\(viewer.role.rawValue)\n\(viewer.properties.sorted().joined(separator: ","))".utf8))
         return "\"\(run)-\(hash.finalizeHex().prefix(12))\""

@@ -161,7 +161,7 @@ public final class OIDCProvider: @unchecked Sendable {
 
     /// Exchanges an authorization code (with its PKCE verifier) for the ID token.
     func exchange(code: String, verifier: String) throws -> String {
-        var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", settings.redirectURL),
+        let fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", settings.redirectURL),
                       ("client_id", settings.clientID), ("code_verifier", verifier)]
         var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
         if let secret = settings.clientSecret {

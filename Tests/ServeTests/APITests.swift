@@ -173,6 +173,27 @@ import Testing
         #expect(after.headers["etag"]?.hasPrefix("\"20261121T020000Z-cd34-") == true)
     }
 
+    @Test func keptAnswersLastUntilTheNextRun() throws {
+        let before = try client.get("/api/v2/properties/rp/summary")
+        #expect(before.bodyText.contains("\"units\": 10"))
+        // A sync starts and rewrites rp: while it runs nothing is tagged or kept, so the new rows show at once.
+        try fixture.database.execute("""
+            INSERT INTO etl_runs (run_id, trigger, started_at, status) VALUES ('20261121T020000Z-aa00', 'sync', '2026-11-21T02:00:00Z', 'running');
+            UPDATE unified_occupancy_metrics SET total_units = 12 WHERE unified_property_id = 'rp' AND as_of_date = '2026-11-20';
+            """)
+        let during = try client.get("/api/v2/properties/rp/summary")
+        #expect(during.headers["etag"] == nil)
+        #expect(during.bodyText.contains("\"units\": 12"))
+        try fixture.database.execute("""
+            UPDATE etl_runs SET status = 'succeeded', finished_at = '2026-11-21T02:01:00Z' WHERE run_id = '20261121T020000Z-aa00';
+            UPDATE unified_occupancy_metrics SET total_units = 14 WHERE unified_property_id = 'rp' AND as_of_date = '2026-11-20';
+            """)
+        let after = try client.get("/api/v2/properties/rp/summary")
+        #expect(after.headers["etag"]?.hasPrefix("\"20261121T020000Z-aa00-") == true)
+        #expect(after.bodyText.contains("\"units\": 14"))
+        #expect(after.bodyText == (try fixture.cli(["query", "summary", "--property", "rp", "--format", "json"])))
+    }
+
     @Test func oversizedHeadersAndBodies() throws {
         let big = try client.get("/api/v2/properties", headers: [("X-Padding", String(repeating: "p", count: 10_000))])
         #expect(big.status == 431)
@@ -182,7 +203,11 @@ import Testing
     }
 
     @Test func answersWhileAnIngestWrites() throws {
-        // A writer holding a write transaction (as sync does) does not block a read-only reader (WAL).
+        // A sync records its run first (running), then writes in a transaction; that open write transaction does not
+        // block a read-only reader (WAL), which sees the last committed state.
+        try fixture.database.execute("""
+            INSERT INTO etl_runs (run_id, trigger, started_at, status) VALUES ('20261121T020000Z-bb00', 'sync', '2026-11-21T02:00:00Z', 'running')
+            """)
         try fixture.database.execute("BEGIN IMMEDIATE")
         try fixture.database.execute("UPDATE unified_properties SET name = 'Renamed' WHERE unified_property_id = 'yp'")
         let started = Date()
