@@ -18,9 +18,12 @@ struct ownerdash_mhd_limits {
 };
 
 /* Starts a daemon listening on `host` (an IPv4 or IPv6 literal) and `port` (0: any free port), with an internal
-   polling thread pool. NULL when the address is not a literal or the daemon cannot start (port in use, ...). */
+   polling thread pool; with TLS (libmicrohttpd's GnuTLS) when `tls_key_pem` and `tls_cert_pem` are both given (PEM
+   text, kept alive by the caller while the daemon runs). NULL when the address is not a literal or the daemon cannot
+   start (port in use, a key that does not load, ...). */
 static inline struct MHD_Daemon *ownerdash_mhd_start(const char *host, uint16_t port,
                                                      struct ownerdash_mhd_limits limits,
+                                                     const char *tls_key_pem, const char *tls_cert_pem,
                                                      MHD_AccessHandlerCallback handler,
                                                      MHD_RequestCompletedCallback completed, void *context) {
     struct sockaddr_in v4;
@@ -41,6 +44,8 @@ static inline struct MHD_Daemon *ownerdash_mhd_start(const char *host, uint16_t 
     } else {
         return NULL;
     }
+    int tls = tls_key_pem != NULL && tls_cert_pem != NULL;
+    if (tls) flags |= MHD_USE_TLS;
     struct MHD_OptionItem options[] = {
         { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)limits.threads, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)limits.connections, NULL },
@@ -49,6 +54,9 @@ static inline struct MHD_Daemon *ownerdash_mhd_start(const char *host, uint16_t 
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)limits.connection_memory, NULL },
         { MHD_OPTION_SOCK_ADDR, 0, address },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, context },
+        /* Last, so that without TLS the array simply ends before them. */
+        { tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)tls_key_pem },
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem },
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);

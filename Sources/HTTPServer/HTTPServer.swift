@@ -22,6 +22,9 @@ public struct ServerSettings: Sendable {
     /// Per-connection memory of libmicrohttpd (request line, headers and read buffer must fit; beyond it the library
     /// itself refuses the request). Larger than `maxHeaderBytes`, so the handler's own 431 is what a client sees.
     public var connectionMemory = 64 * 1024
+    /// TLS: the certificate chain and its private key, PEM text (both, or neither for plain HTTP).
+    public var tlsCertificatePEM: String?
+    public var tlsKeyPEM: String?
 
     public init(host: String = "127.0.0.1", port: UInt16 = 8080) {
         self.host = host
@@ -42,6 +45,9 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: @Sendable (ServerRequest) -> ServerResponse
     private var daemon: OpaquePointer?
     private let lock = NSLock()
+    /// The PEM texts as C strings, alive as long as the daemon (freed in deinit, after it stops).
+    private var tlsKey: UnsafeMutablePointer<CChar>?
+    private var tlsCertificate: UnsafeMutablePointer<CChar>?
     /// The port listened on (the system's choice when `settings.port` was 0).
     public private(set) var port: UInt16 = 0
 
@@ -52,17 +58,28 @@ public final class HTTPServer: @unchecked Sendable {
             threads: UInt32(max(1, settings.threads)), connections: UInt32(max(1, settings.connectionLimit)),
             connections_per_ip: UInt32(max(1, settings.connectionsPerIP)),
             timeout_seconds: UInt32(max(1, settings.timeoutSeconds)), connection_memory: settings.connectionMemory)
+        guard (settings.tlsKeyPEM == nil) == (settings.tlsCertificatePEM == nil) else {
+            throw HTTPServerError(description: "TLS needs both a certificate and its key")
+        }
+        tlsKey = settings.tlsKeyPEM.map { strdup($0) }
+        tlsCertificate = settings.tlsCertificatePEM.map { strdup($0) }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let daemon = ownerdash_mhd_start(settings.host, settings.port, limits, accessHandler, requestCompleted,
-                                               context) else {
+        guard let daemon = ownerdash_mhd_start(settings.host, settings.port, limits, tlsKey, tlsCertificate,
+                                               accessHandler, requestCompleted, context) else {
+            // deinit (which runs for a class whose init throws once it is whole) frees the PEM copies.
             throw HTTPServerError(description: "cannot listen on \(settings.host):\(settings.port) "
-                + "(not an IP address literal, the port is in use, or it needs privileges)")
+                + "(not an IP address literal, the port is in use, it needs privileges"
+                + (tlsKey == nil ? ")" : ", or the TLS certificate and key do not load or match)"))
         }
         self.daemon = daemon
         port = ownerdash_mhd_bound_port(daemon)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        free(tlsKey)
+        free(tlsCertificate)
+    }
 
     /// Stops accepting, finishes nothing further and joins the threads. Idempotent.
     public func stop() {

@@ -117,3 +117,35 @@ private func echoServer(_ settings: (inout ServerSettings) -> Void = { _ in }) t
         }
     }
 }
+
+/// TLS served by libmicrohttpd itself, with a self-signed certificate for 127.0.0.1 made by the openssl command.
+@Suite struct HTTPServerTLSTests {
+    @Test func servesHTTPSWithTheGivenCertificate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = directory.appendingPathComponent("key.pem").path, certificate = directory.appendingPathComponent("cert.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+        let server = try echoServer {
+            $0.tlsKeyPEM = try? String(contentsOfFile: key, encoding: .utf8)
+            $0.tlsCertificatePEM = try? String(contentsOfFile: certificate, encoding: .utf8)
+        }
+        var settings = HTTPClientSettings()
+        settings.caBundle = certificate
+        let response = try HTTPClient(settings: settings).send(HTTPRequest(url: "https://127.0.0.1:\(server.port)/secure?x=1"))
+        #expect(response.status == 200)
+        #expect(response.bodyText.contains("path=/secure"))
+        // Without trusting the certificate the client refuses (verification is never off).
+        #expect(throws: HTTPError.self) { _ = try HTTPClient().send(HTTPRequest(url: "https://127.0.0.1:\(server.port)/")) }
+        // Only a certificate, or a key that does not load: one clear error.
+        #expect(throws: HTTPServerError.self) { _ = try echoServer { $0.tlsCertificatePEM = "x" } }
+        #expect(throws: HTTPServerError.self) { _ = try echoServer { $0.tlsCertificatePEM = "x"; $0.tlsKeyPEM = "y" } }
+    }
+}

@@ -10,6 +10,8 @@ struct ServeCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--listen", "HOST:PORT", help: "address to listen on (default 127.0.0.1:8080; [::1]:8080 for IPv6)"),
         .option("--threads", "N", help: "worker threads, 1-64 (default 4)"),
+        .option("--tls-cert", "FILE", help: "serve HTTPS with this PEM certificate chain (with --tls-key); else plain HTTP behind a proxy"),
+        .option("--tls-key", "FILE", help: "the certificate's PEM private key (readable only by the service user)"),
         .flag("--check", help: "check the sign-in configuration (discovery, client id, cookie key, users) and exit"),
         .flag("--no-sign-in", help: "serve everything to everyone as an owner: only on a loopback address, for trying it out"),
     ]
@@ -37,6 +39,8 @@ struct ServeCommand: Command {
     let threads: Int
     let check: Bool
     let noSignIn: Bool
+    let tlsCertificate: String?
+    let tlsKey: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -53,6 +57,11 @@ struct ServeCommand: Command {
         self.threads = threads
         check = parsed.flag("--check")
         noSignIn = parsed.flag("--no-sign-in")
+        tlsCertificate = parsed.value("--tls-cert")
+        tlsKey = parsed.value("--tls-key")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw UsageError("ownerdash serve: --tls-cert and --tls-key go together")
+        }
     }
 
     func validate() throws {
@@ -119,6 +128,13 @@ struct ServeCommand: Command {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         var settings = ServerSettings(host: host, port: port)
         settings.threads = threads
+        if let tlsCertificate, let tlsKey {
+            for (option, path) in [("--tls-cert", tlsCertificate), ("--tls-key", tlsKey)] where !FileManager.default.isReadableFile(atPath: path) {
+                throw UsageError("ownerdash serve: \(option) \(path): cannot read it")
+            }
+            settings.tlsCertificatePEM = try String(contentsOfFile: tlsCertificate, encoding: .utf8)
+            settings.tlsKeyPEM = try String(contentsOfFile: tlsKey, encoding: .utf8)
+        }
         let server: DashboardServer
         do {
             if noSignIn {
@@ -134,7 +150,7 @@ struct ServeCommand: Command {
             return .failure
         }
         let shown = host.contains(":") ? "[\(host)]" : host
-        log.info(nil, "ownerdash serve: listening on http://\(shown):\(server.port) (data \(global.dataDirectory.root))"
+        log.info(nil, "ownerdash serve: listening on \(tlsKey == nil ? "http" : "https")://\(shown):\(server.port) (data \(global.dataDirectory.root))"
                  + (noSignIn ? ", without sign-in" : ""))
         var received: Int32 = 0
         sigwait(&signals, &received)
