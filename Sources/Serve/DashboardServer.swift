@@ -58,6 +58,12 @@ public final class DashboardServer: Sendable {
                 if request.method == "POST" { return api.change(request, segments: rest, viewer: viewer, csrf: csrf) }
                 return api.respond(request, segments: rest, viewer: viewer)
             }
+            if request.method == "POST", segments.count == 4, segments[0] == "audit", segments[1] == "exceptions" {
+                // The audit page's forms: the API's change, then back to the page (no script needed).
+                let answer = api.change(request, segments: segments, viewer: viewer, csrf: csrf)
+                guard answer.status == 200 else { return answer }
+                return ServerResponse(status: 303, headers: [("Location", "/audit"), ("Cache-Control", "no-store")])
+            }
             return pages.respond(request, segments: segments, viewer: viewer, csrf: csrf)
         }
     }

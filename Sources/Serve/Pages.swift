@@ -56,7 +56,7 @@ final class Pages: Sendable {
                     _ = try Parameters(request, allowed: [])
                     do {
                         body = AuditPage.render(try AuditReport.load(database: database, runID: nil), exceptionsOnly: true,
-                                                generatedAt: Self.timestamp())
+                                                generatedAt: Self.timestamp(), actions: csrf.map { token in { Self.auditForm($0, csrf: token) } })
                     } catch let error as AuditError {
                         throw Problem.notFound(error.description)
                     }
@@ -139,6 +139,22 @@ final class Pages: Sendable {
         html += "</select></label> <label><input type=\"checkbox\" name=\"include_inactive\" value=\"true\"\(includeInactive ? " checked" : "")> Show inactive</label> "
         html += "<button type=\"submit\">Show</button></form>"
         return html
+    }
+
+    /// Resolve (an open exception: what was done, the action, a note) or reopen (a resolved one), posted to
+    /// `/audit/exceptions/{key}/resolve|reopen` with the CSRF token; the server records it and sends the browser back.
+    static func auditForm(_ exception: AuditReport.Exception, csrf: String) -> String {
+        let key = escape(FormEncoding.encode(exception.key.description))
+        let token = "<input type=\"hidden\" name=\"csrf\" value=\"\(escape(csrf))\">"
+        guard exception.status == .resolved else {
+            let options = AuditResolutions.Action.allCases.map { "<option>\($0.rawValue)</option>" }.joined()
+            return "<form method=\"post\" action=\"/audit/exceptions/\(key)/resolve\" class=\"resolve\">\(token)"
+                + "<input name=\"fix\" required placeholder=\"what was done\" aria-label=\"what was done\"> "
+                + "<select name=\"action\" aria-label=\"action\">\(options)</select> "
+                + "<input name=\"note\" placeholder=\"note\" aria-label=\"note\"> <button type=\"submit\">Resolve</button></form>"
+        }
+        return "<form method=\"post\" action=\"/audit/exceptions/\(key)/reopen\" class=\"reopen\">\(token)"
+            + "<input name=\"note\" placeholder=\"why\" aria-label=\"why\"> <button type=\"submit\">Reopen</button></form>"
     }
 
     /// Who is signed in, the pages, sign-out, and how fresh the data is.

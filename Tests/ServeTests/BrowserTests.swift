@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// scripts/browser/serve_signin.py: headless Chromium signs in through the provider's form, sees the portfolio, opens
-/// and filters lease status by URL, signs out (Debian's chromium, chromium-driver, python3-selenium; scripts/test.sh
+/// and filters lease status by URL, resolves an audit exception, signs out (Debian's chromium, chromium-driver, python3-selenium; scripts/test.sh
 /// installs them). Screenshots are kept in the temporary directory it names for a person to look at.
 @Suite struct BrowserTests {
     static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
@@ -21,7 +21,7 @@ import Testing
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(message)")
-        for shot in ["1-dashboard.png", "3-lease-status-filtered.png", "4-signed-out.png"] {
+        for shot in ["1-dashboard.png", "3-lease-status-filtered.png", "4-audit-resolved.png", "5-signed-out.png"] {
             #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent(shot).path), "\(shot)")
         }
     }

@@ -58,3 +58,35 @@ import Testing
         #expect(page.body.contains("Older than the rest (2026-11-20): RealPage Place (2026-11-12)"))
     }
 }
+
+/// Resolving and reopening an audit exception from the page, as the signed-in user.
+@Suite struct AuditPageTests {
+    @Test func resolveAndReopenFromThePage() throws {
+        let signed = try SignedInServer()
+        _ = try signed.fixture.cli(["audit", "run", "--property", "yp", "--as-of", "2026-11-20", "--months", "2"])
+        let (session, _, _, _) = try signed.signIn(email: "owner@example.com")
+        let page = try signed.get("/audit", headers: [("Cookie", session)])
+        #expect(page.status == 200)
+        let form = "action=\"/audit/exceptions/yp%3AL1%3AWATER%3A2026-11/resolve\""   // keys carry the code upper-cased
+        #expect(page.body.contains(form), "\(page.body.prefix(3000))")
+        let csrf = String(try #require(page.body.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix { $0 != "\"" }))
+        let path = "/audit/exceptions/yp%3AL1%3Awater%3A2026-11/resolve"
+        #expect(try signed.post(path, headers: [("Cookie", session)], body: "fix=posted+water&action=charge").status == 403)
+        let resolved = try signed.post(path, headers: [("Cookie", session)], body: "csrf=\(csrf)&fix=posted+water&action=charge&note=")
+        #expect(resolved.status == 303)
+        #expect(resolved.header("Location") == "/audit")
+        let after = try signed.get("/audit", headers: [("Cookie", session)])
+        #expect(after.body.contains("charge: posted water — owner@example.com"))
+        #expect(after.body.contains("action=\"/audit/exceptions/yp%3AL1%3AWATER%3A2026-11/reopen\""))
+        // The API and the CLI agree on it.
+        let bearer = [("Authorization", "Bearer \(try signed.provider.token("valid"))")]
+        let api = try signed.get("/api/v2/audit/runs/latest?exceptions_only=true", headers: bearer)
+        #expect(api.status == 200)
+        #expect(api.body == (try signed.fixture.cli(["audit", "show", "--exceptions-only", "--format", "json"])))
+        #expect(api.body.contains("\"by\": \"owner@example.com\""))
+        let reopened = try signed.post("/audit/exceptions/yp%3AL1%3Awater%3A2026-11/reopen", headers: [("Cookie", session)],
+                                       body: "csrf=\(csrf)&note=not+posted+after+all")
+        #expect(reopened.status == 303)
+        #expect(try signed.get("/audit", headers: [("Cookie", session)]).body.contains("reopened — owner@example.com"))
+    }
+}

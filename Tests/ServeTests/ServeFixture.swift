@@ -43,6 +43,15 @@ final class ServeFixture {
                 period, amount, reference, payment_type)
             VALUES ('yp', 'p1', 't1', 'L1', '101', '2026-10-03', '2026-10', 1400, 'CHK 1001', 'Check'),
                    ('yp', 'p2', 't1', 'L1', '101', '2026-11-05', '2026-11', 500, 'ACH 77', 'Other');
+            INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, end_date,
+                                        status, is_renewal, is_month_to_month)
+            VALUES ('yp', 'L1', '101', 't1', '2026-10-01', '2027-09-30', 'current', 0, 0),
+                   ('yp', 'L2', '201', 't2', '2026-11-01', '2027-10-31', 'current', 0, 0);
+            -- L1 schedules water from October; November's was never posted: the audit's one exception.
+            INSERT INTO unified_recurring_charges (unified_property_id, lease_id, resident_id, unit_number, charge_code,
+                category, category_known, amount, start_date, end_date)
+            VALUES ('yp', 'L1', 't1', '101', 'rent', 'RENT', 1, 1400, '2026-10-01', '2027-09-30'),
+                   ('yp', 'L1', 't1', '101', 'water', 'UTILITIES', 1, 40, '2026-10-01', '2027-09-30');
             INSERT INTO unified_occupancy_metrics (
                 unified_property_id, as_of_date, total_units, occupied_units, vacant_units, vacant_leased,
                 vacant_not_leased, vacant_ready, vacant_not_ready, aged_vacant_90, aged_vacancy_cost, on_notice,

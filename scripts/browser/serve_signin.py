@@ -6,7 +6,8 @@
 Builds a small unified.db (the schema from `ownerdash sync`, rows as Tests/ServeTests/ServeFixture.swift), starts
 scripts/oidc/provider.py and `ownerdash serve` on loopback, then in headless Chromium: opens the dashboard (sent to
 the provider's login form), signs in, sees the portfolio, opens a property's lease status, filters it by URL, signs
-out, and checks the dashboard asks for sign-in again. Screenshots go to OUT_DIR (1-dashboard.png ...). Exits 1 with
+out, and checks the dashboard asks for sign-in again; on the way it resolves the audit's one exception from the
+audit page. Screenshots go to OUT_DIR (1-dashboard.png ...). Exits 1 with
 the step that failed.
 """
 import base64
@@ -38,6 +39,16 @@ VALUES ('yp', 'c1', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01
        ('yp', 'c3', 't1', 'L1', '101', 'rent', 'RENT', 1, '2026-11', '2026-11-01', '2026-11-01', 1400, 500, 900),
        ('yp', 'c4', 't2', 'L2', '201', 'rent', 'RENT', 1, '2026-11', '2026-11-25', '2026-11-25', 1900, 0, 1900),
        ('yp', 'c6', 't3', 'L0', '101', 'rent', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 1300, 0, 1300);
+INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, category,
+    category_known, period, charge_date, due_date, amount, amount_paid, balance)
+VALUES ('yp', 'c2', 't1', 'L1', '101', 'water', 'UTILITIES', 1, '2026-10', '2026-10-01', '2026-10-01', 40, 0, 40);
+INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, end_date, status,
+    is_renewal, is_month_to_month)
+VALUES ('yp', 'L1', '101', 't1', '2026-10-01', '2027-09-30', 'current', 0, 0);
+INSERT INTO unified_recurring_charges (unified_property_id, lease_id, resident_id, unit_number, charge_code, category,
+    category_known, amount, start_date, end_date)
+VALUES ('yp', 'L1', 't1', '101', 'rent', 'RENT', 1, 1400, '2026-10-01', '2027-09-30'),
+       ('yp', 'L1', 't1', '101', 'water', 'UTILITIES', 1, 40, '2026-10-01', '2027-09-30');
 INSERT INTO unified_occupancy_metrics (unified_property_id, as_of_date, total_units, occupied_units, vacant_units,
     vacant_leased, vacant_not_leased, vacant_ready, vacant_not_ready, aged_vacant_90, aged_vacancy_cost, on_notice,
     notice_leased, notice_not_leased, pre_leased, model_units, down_units, leased_units, physical_occupancy, leased_pct,
@@ -84,6 +95,9 @@ def main():
     database.close()
     subprocess.run([binary, "users", "add", "owner@example.com", "--role", "owner", "--data-dir", data], check=True,
                    capture_output=True)
+    # November's water of L1 was never posted: the audit's exception to resolve.
+    subprocess.run([binary, "audit", "run", "--property", "yp", "--as-of", "2026-11-20", "--months", "2",
+                    "--data-dir", data], check=True, capture_output=True)
 
     provider = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts/oidc/provider.py")],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -128,13 +142,22 @@ def main():
         assert driver.find_element(By.NAME, "include_inactive").is_selected()
         assert "Old, Tenant" in driver.page_source
         driver.save_screenshot(os.path.join(out, "3-lease-status-filtered.png"))
+        step = "resolve an audit exception"
+        driver.get(base + "/audit")
+        form = driver.find_element(By.CSS_SELECTOR, "form.resolve")
+        form.find_element(By.NAME, "fix").send_keys("posted November water")
+        form.find_element(By.TAG_NAME, "button").click()
+        wait_url(driver, base + "/audit")
+        assert "charge: posted November water — owner@example.com" in driver.page_source
+        driver.find_element(By.CSS_SELECTOR, "form.reopen")
+        driver.save_screenshot(os.path.join(out, "4-audit-resolved.png"))
         step = "sign out"
         driver.find_element(By.ID, "signout").click()
         wait_url(driver, issuer + "/end_session")
         step = "signed out: the dashboard asks for sign-in again"
         driver.get(base + "/")
         wait_url(driver, issuer + "/authorize?")
-        driver.save_screenshot(os.path.join(out, "4-signed-out.png"))
+        driver.save_screenshot(os.path.join(out, "5-signed-out.png"))
         print(f"browser test passed; screenshots in {out}")
     except Exception as error:
         if driver is not None:
