@@ -299,10 +299,10 @@ public final class APIRoutes: Sendable {
     /// runs and audits, which change between syncs, and when no run is recorded.
     private func lastRun(_ database: Database, segments: [String]) throws -> String? {
         guard let first = segments.first, first == "properties" || first == "portfolio" else { return nil }
-        guard let row = try database.query("""
+        guard let row = try database.namedRows("""
             SELECT run_id, finished_at FROM etl_runs ORDER BY started_at DESC, run_id DESC LIMIT 1
-            """).first, row[1].textValue != nil else { return nil }
-        return row[0].textValue
+            """).first, row["finished_at"]?.textValue != nil else { return nil }
+        return row["run_id"]?.textValue
     }
 
     /// The run and the viewer (two viewers of one URL see different answers).

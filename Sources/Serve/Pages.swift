@@ -82,8 +82,8 @@ final class Pages: Sendable {
         var dashboard = try Dashboard.load(
             database: database, properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
             asOf: try parameters.date("as_of"), portfolioName: "Portfolio", generatedAt: Self.timestamp())
-        let withLedger = Set(try database.query("SELECT unified_property_id FROM unified_properties WHERE ledger_source IS NOT NULL")
-            .compactMap { $0[0].textValue })
+        let withLedger = Set(try database.namedRows("SELECT unified_property_id FROM unified_properties WHERE ledger_source IS NOT NULL")
+            .compactMap { $0["unified_property_id"]?.textValue })
         for index in dashboard.properties.indices where withLedger.contains(dashboard.properties[index].key) {
             let key = FormEncoding.encode(dashboard.properties[index].key)
             dashboard.properties[index].ledgerViews = LedgerViews(leaseStatus: "/lease-status?property=\(key)", debtors: "/debtors?property=\(key)")
@@ -169,9 +169,9 @@ final class Pages: Sendable {
         let dates = properties.map { "\(escape($0.name)): \($0.lastSyncedAsOf?.iso ?? "never synced")" }
         html += "<div id=\"freshness\">Data as of — \(dates.joined(separator: "; "))</div>"
         var warnings: [String] = []
-        if let last = try database.query("SELECT run_id, status FROM etl_runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT 1").first,
-           let status = last[1].textValue, status == "failed" || status == "partial" {
-            warnings.append("The last run (\(escape(last[0].textValue ?? ""))) \(status == "failed" ? "failed" : "partly failed"): some data may be stale.")
+        if let last = try database.namedRows("SELECT run_id, status FROM etl_runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT 1").first,
+           let status = last["status"]?.textValue, status == "failed" || status == "partial" {
+            warnings.append("The last run (\(escape(last["run_id"]?.textValue ?? ""))) \(status == "failed" ? "failed" : "partly failed"): some data may be stale.")
         }
         if let newest = properties.compactMap(\.lastSyncedAsOf).max() {
             let behind = properties.filter { ($0.lastSyncedAsOf ?? newest) < newest }

@@ -48,17 +48,10 @@ enum AuditRunList {
             .init("missing", .count), .init("unexpected", .count), .init("undercharge", .count), .init("overcharge", .count),
             .init("undercharge_total", .money), .init("overcharge_total", .money),
         ]
-        let statement = try database.prepare("""
-            SELECT run_id, started_at, as_of_date, first_month, last_month, leases, lines, matched, missing, unexpected,
-                   undercharge, overcharge, undercharge_total, overcharge_total
-            FROM audit_runs ORDER BY run_id DESC
-            """)
-        var rows: [[SQLValue]] = []
-        try statement.forEachRow { row in
-            rows.append(["run_id", "started_at", "as_of_date", "first_month", "last_month", "leases", "lines", "matched",
-                         "missing", "unexpected", "undercharge", "overcharge", "undercharge_total", "overcharge_total"]
-                .map { name in (0..<row.columnCount).first { row.columnName($0) == name }.map { row.value(at: $0) } ?? .null })
-        }
+        let names = ["run_id", "started_at", "as_of_date", "first_month", "last_month", "leases", "lines", "matched",
+                     "missing", "unexpected", "undercharge", "overcharge", "undercharge_total", "overcharge_total"]
+        let rows = try database.namedRows("SELECT \(names.joined(separator: ", ")) FROM audit_runs ORDER BY run_id DESC")
+            .map { row in names.map { row[$0] ?? .null } }
         return MetricResult(metric: "audit_runs", parameters: [],
                             tables: [MetricTable(name: "rows", title: "Lease-charge audit runs", columns: columns, rows: rows)])
     }

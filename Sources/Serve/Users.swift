@@ -61,13 +61,13 @@ public final class UserStore: @unchecked Sendable {
         let key = email.lowercased()
         guard let role = try database.scalar("SELECT role FROM users WHERE email = :email", [":email": .text(key)])?.textValue
             .flatMap(Viewer.Role.init(rawValue:)) else { return nil }
-        let properties = try database.query("SELECT property FROM user_properties WHERE email = :email ORDER BY property",
-                                            [":email": .text(key)]).compactMap { $0[0].textValue }
+        let properties = try database.namedRows("SELECT property FROM user_properties WHERE email = :email ORDER BY property",
+                                                [":email": .text(key)]).compactMap { $0["property"]?.textValue }
         return User(email: key, role: role, properties: properties)
     }
 
     public func list() throws -> [User] {
-        let emails = try lock.withLock { try database.query("SELECT email FROM users ORDER BY email").compactMap { $0[0].textValue } }
+        let emails = try lock.withLock { try database.namedRows("SELECT email FROM users ORDER BY email").compactMap { $0["email"]?.textValue } }
         return try emails.compactMap { try user($0) }
     }
 

@@ -80,6 +80,9 @@ import Testing
         #expect(after.body.contains("action=\"/audit/exceptions/yp%3AL1%3AWATER%3A2026-11/reopen\""))
         // The API and the CLI agree on it.
         let bearer = [("Authorization", "Bearer \(try signed.provider.token("valid"))")]
+        let runs = try signed.get("/api/v2/audit/runs", headers: bearer)
+        #expect(runs.status == 200)
+        #expect(runs.body.contains("\"run\": 1, ") && runs.body.contains("\"missing\": 1, ") && runs.body.contains("\"undercharge_total\": 40.00"))
         let api = try signed.get("/api/v2/audit/runs/latest?exceptions_only=true", headers: bearer)
         #expect(api.status == 200)
         #expect(api.body == (try signed.fixture.cli(["audit", "show", "--exceptions-only", "--format", "json"])))
