@@ -20,12 +20,20 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // What Swift cannot call: curl's variadic setopt/getinfo, through typed wrappers.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         // MARK: - One Swift wrapper per C library
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         .target(name: "ZipKit", dependencies: ["CZlib"]),
         .target(name: "XMLKit", dependencies: ["CLibXML2"]),
         .target(name: "CurlKit", dependencies: ["CCurl", "CCurlShim"]),
+        // The HTTP server (libmicrohttpd daemon, thread pool, limits) turning requests into typed values.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
+        // libcrypto once: SHA-256, HMAC-SHA256, random bytes, RS256 / ES256 signature checks (EVP).
+        .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
@@ -47,17 +55,23 @@ let package = Package(
         .target(name: "Notices", dependencies: ["OwnerDashCore", "SQLiteKit", "CurlKit", "Ledger"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
+        // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
+        .target(name: "RunRecords", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
+        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
-        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
+        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),

@@ -29,6 +29,8 @@ public enum CLI {
         RunsCommand.self,
         SheetDumpCommand.self,
         DemoCommand.self,
+        ServeCommand.self,
+        UsersCommand.self,
     ]
 
     /// Runs the process's command line and exits with its code.

@@ -5,8 +5,10 @@ import OwnerDashCore
 /// totals, then per property its exceptions (with the key to resolve each by and its status badge) and, unless
 /// exceptions only, every lease and charge code with its status.
 public enum AuditPage {
-    /// The page; `generatedAt` is printed in the header as given.
-    public static func render(_ report: AuditReport, exceptionsOnly: Bool, generatedAt: String) -> String {
+    /// The page; `generatedAt` is printed in the header as given. `actions`: HTML for an extra Action column of the
+    /// exceptions (the live server's resolve / reopen forms); nil for the printed page.
+    public static func render(_ report: AuditReport, exceptionsOnly: Bool, generatedAt: String,
+                              actions: ((AuditReport.Exception) -> String)? = nil) -> String {
         var page = HTMLWriter()
         page.raw("<!DOCTYPE html>\n")
         page.element("html", [("lang", "en")]) { html in
@@ -32,12 +34,13 @@ public enum AuditPage {
                         section.element("h2", text: property)
                         let exceptions = report.exceptions.filter { $0.key.property == property }
                         section.element("h3", text: "Exceptions (\(exceptions.count))")
-                        table(["Key", "Unit", "Kind", "Expected", "Posted", "Variance", "Status", "Resolution"],
+                        table(["Key", "Unit", "Kind", "Expected", "Posted", "Variance", "Status", "Resolution"]
+                                + (actions == nil ? [] : ["Action"]),
                               exceptions.map { e in
                                   [(e.key.description, nil), (e.unit ?? "", nil), (e.kind, nil), (dollars(e.expected), nil),
                                    (dollars(e.posted), nil), (dollars(e.variance), nil),
                                    (e.status.rawValue, "badge \(e.status.rawValue.lowercased())"), (resolution(e), nil)]
-                              }, &section)
+                              }, &section, actions: actions.map { action in exceptions.map(action) })
                         if !exceptionsOnly {
                             let leases = report.leaseCharges.filter { $0.property == property }
                             section.element("h3", text: "Leases and charge codes (\(leases.count))")
@@ -69,14 +72,16 @@ public enum AuditPage {
         return "\(what) — \(who)\(run)\(e.note.map { "; \($0)" } ?? "")"
     }
 
-    /// Each cell: its text and an optional class for a span around it (a status badge).
-    private static func table(_ headers: [String], _ rows: [[(String, String?)]], _ html: inout HTMLWriter) {
+    /// Each cell: its text and an optional class for a span around it (a status badge); `actions`: one more cell per
+    /// row, HTML as given.
+    private static func table(_ headers: [String], _ rows: [[(String, String?)]], _ html: inout HTMLWriter,
+                              actions: [String]? = nil) {
         html.element("table") { table in
             table.element("thead") { head in
                 head.element("tr") { row in for title in headers { row.element("th", [("scope", "col")], text: title) } }
             }
             table.element("tbody") { tbody in
-                for cells in rows {
+                for (index, cells) in rows.enumerated() {
                     tbody.newline()
                     tbody.element("tr") { row in
                         for (text, badge) in cells {
@@ -84,6 +89,7 @@ public enum AuditPage {
                                 if let badge { cell.element("span", [("class", badge)], text: text) } else { cell.text(text) }
                             }
                         }
+                        if let actions { row.element("td") { $0.raw(actions[index]) } }
                     }
                 }
                 if rows.isEmpty {

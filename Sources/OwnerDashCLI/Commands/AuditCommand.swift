@@ -134,16 +134,12 @@ struct AuditShowCommand: Command {
         guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
                                                     asked: [], log: log) else { return .failure }
         let report: AuditReport
+        let result: MetricResult
         do {
-            report = try AuditReport.load(database: session.database, runID: runID)
+            (report, result) = try ReportAnswers.audit(database: session.database, runID: runID, exceptionsOnly: exceptionsOnly)
         } catch let error as AuditError {
             throw UsageError("\(Self.commandLine): \(error.description)")
         }
-        let result = report.result(exceptionsOnly: exceptionsOnly, parameters: [
-            .init("run", .integer(Int(report.runID))), .init("as_of", .text(report.asOf)),
-            .init("first_month", .text(report.firstMonth)), .init("last_month", .text(report.lastMonth)),
-            .init("exceptions_only", .bool(exceptionsOnly)),
-        ])
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Lease-charge audit", to: out) {
             AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))

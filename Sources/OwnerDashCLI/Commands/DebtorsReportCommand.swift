@@ -58,11 +58,8 @@ struct DebtorsReportCommand: Command {
         guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
                                                     asked: properties, log: log)
         else { return .failure }
-        let report = try Debtors.run(database: session.database, properties: session.properties, asOf: asOf, minDebt: minDebt)
-        let result = report.result(parameters: [
-            .init("properties", .list(session.properties)), .init("as_of", asOf.map { .text($0.iso) } ?? .null),
-            .init("min_debt", minDebt.map { .text(String(format: "%.2f", $0)) } ?? .null),
-        ])
+        let (report, result) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
+                                                         asOf: asOf, minDebt: minDebt)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Debtors", to: out) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],

@@ -74,14 +74,9 @@ struct LeaseStatusReportCommand: Command {
         guard let session = try LedgerReportSession(command: "ownerdash report lease-status",
                                                     dataDirectory: global.dataDirectory, asked: properties, log: log)
         else { return .failure }
-        let report = try LeasePaymentStatusReport.run(database: session.database, properties: session.properties,
-                                                      start: start, months: months, asOf: asOf, includeInactive: includeInactive)
-        let parameters: [MetricResult.Parameter] = [
-            .init("properties", .list(session.properties)), .init("start", .text(start)),
-            .init("months", .integer(months)), .init("as_of", asOf.map { .text($0.iso) } ?? .null),
-            .init("include_inactive", .bool(includeInactive)),
-        ]
-        let result = report.result(detailed: format != .table, parameters: parameters)
+        let (report, result) = try ReportAnswers.leaseStatus(
+            database: session.database, properties: session.properties, start: start, months: months, asOf: asOf,
+            includeInactive: includeInactive, detailed: format != .table)
         for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
         if formatName == LedgerReportOptions.workbook, let out {
             try session.writeWorkbook(to: out) {

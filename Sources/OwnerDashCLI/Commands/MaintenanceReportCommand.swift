@@ -50,12 +50,8 @@ struct MaintenanceReportCommand: Command {
         guard let session = try LedgerReportSession(command: "ownerdash report maintenance",
                                                     dataDirectory: global.dataDirectory, asked: options.properties, log: log)
         else { return .failure }
-        let report = try MaintenanceReport.run(database: session.database, properties: session.properties,
-                                               asOf: options.asOf, months: months, olderThanDays: olderThan)
-        let result = report.result(parameters: [
-            .init("properties", .list(session.properties)), .init("as_of", options.asOf.map { .text($0.iso) } ?? .null),
-            .init("months", .integer(months)), .init("older_than_days", .integer(olderThan)),
-        ])
+        let result = try ReportAnswers.maintenance(database: session.database, properties: session.properties,
+                                                   asOf: options.asOf, months: months, olderThanDays: olderThan)
         for warning in result.warnings { log.warning(nil, "ownerdash report maintenance: \(warning)") }
         try session.write(result, format: options.formatName, title: "Maintenance", to: options.out)
         return .success
@@ -115,12 +111,8 @@ struct ExpensesReportCommand: Command {
         guard let session = try LedgerReportSession(command: "ownerdash report expenses",
                                                     dataDirectory: global.dataDirectory, asked: options.properties, log: log)
         else { return .failure }
-        let report = try ExpenseReport.run(database: session.database, properties: session.properties, start: start,
-                                           months: months)
-        let result = report.result(parameters: [
-            .init("properties", .list(session.properties)), .init("start", .text(report.months.first ?? "")),
-            .init("months", .integer(months)),
-        ])
+        let result = try ReportAnswers.expenses(database: session.database, properties: session.properties, start: start,
+                                                months: months)
         for warning in result.warnings { log.warning(nil, "ownerdash report expenses: \(warning)") }
         try session.write(result, format: options.formatName, title: "Operating expenses", to: options.out)
         return .success

@@ -67,13 +67,9 @@ struct RentalTrackerReportCommand: Command {
         guard let session = try LedgerReportSession(command: "ownerdash report rental-tracker",
                                                     dataDirectory: global.dataDirectory, asked: properties, log: log)
         else { return .failure }
-        let tracker = try RentalTracker.run(database: session.database, properties: session.properties, asOf: asOf,
-                                            minBalance: minBalance, minMonthsBehind: minMonthsBehind, sort: sort)
-        let result = tracker.result(parameters: [
-            .init("properties", .list(session.properties)), .init("as_of", asOf.map { .text($0.iso) } ?? .null),
-            .init("min_balance", minBalance.map { .text(String(format: "%.2f", $0)) } ?? .null),
-            .init("min_months_behind", .integer(minMonthsBehind)), .init("sort", .text(sort.rawValue)),
-        ])
+        let (tracker, result) = try ReportAnswers.rentalTracker(
+            database: session.database, properties: session.properties, asOf: asOf, minBalance: minBalance,
+            minMonthsBehind: minMonthsBehind, sort: sort)
         for warning in result.warnings { log.warning(nil, "ownerdash report rental-tracker: \(warning)") }
         if format == LedgerReportOptions.workbook {
             guard let out else { return .usage }   // LedgerReportOptions refuses xlsx without --out

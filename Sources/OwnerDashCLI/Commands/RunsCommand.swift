@@ -70,7 +70,7 @@ struct RunsCommand: Command {
         let history = RunHistory(database: try UnifiedStore.openForReading(dataDirectory: global.dataDirectory))
         guard let runID else {
             let runs = try history.list(limit: limit)
-            output.write(json ? try Self.json(runs) : Self.table(runs))
+            output.write(json ? try RunJSON.render(runs) : Self.table(runs))
             return .success
         }
         guard let run = try history.run(runID) else {
@@ -79,7 +79,7 @@ struct RunsCommand: Command {
         let items = try history.items(of: runID)
         let checks = try history.checks(of: runID)
         if json {
-            output.write(try Self.json(RunDetail(run: run, items: items, checks: checks)))
+            output.write(try RunJSON.render(RunDetail(run: run, items: items, checks: checks)))
         } else {
             output.write(Self.detail(run, items: items, holder: IngestLock.recordedHolder(dataDirectory: global.dataDirectory))
                 + Self.checks(checks))
@@ -169,29 +169,5 @@ struct RunsCommand: Command {
         if seconds < 60 { return "\(seconds)s" }
         if seconds < 3600 { return "\(seconds / 60)m \(two(seconds % 60))s" }
         return "\(seconds / 3600)h \(two(seconds % 3600 / 60))m"
-    }
-
-    // MARK: - JSON
-
-    /// `runs show --format json`: the run's fields and its items.
-    struct RunDetail: Encodable {
-        var run: RunRecord
-        var items: [RunItem]
-        var checks: [RunCheck]
-
-        enum CodingKeys: String, CodingKey { case items, checks }
-
-        func encode(to encoder: any Encoder) throws {
-            try run.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(checks, forKey: .checks)
-        }
-    }
-
-    static func json<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 }

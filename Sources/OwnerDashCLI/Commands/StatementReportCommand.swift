@@ -48,31 +48,23 @@ struct StatementReportCommand: Command {
         guard let session = try LedgerReportSession(command: command, dataDirectory: global.dataDirectory,
                                                     asked: options.properties, log: log)
         else { return .failure }
-        let found = try ResidentStatement.households(database: session.database, residentID: resident,
-                                                     properties: session.properties)
-        guard let household = found.first else {
+        let household: ResidentStatement.Household
+        let result: MetricResult
+        switch try ReportAnswers.statement(database: session.database, residentID: resident, properties: session.properties,
+                                           from: from, asOf: options.asOf) {
+        case .success(let answer):
+            (household, result) = answer
+        case .failure(.noResident):
             throw UsageError("\(command): no resident \"\(resident)\" in \(session.properties.count == 1 ? session.properties[0] : "the synced properties") (resident ids are those of unified_residents, as report rental-tracker prints them)")
-        }
-        guard found.count == 1 else {
-            throw UsageError("\(command): resident \"\(resident)\" is in several properties (\(found.map(\.property).joined(separator: ", "))): add --property KEY")
-        }
-        // 0: no ledger, 1: a full one, 2: a partial one (balances, no posting to list).
-        let ledger = try session.database.scalar("""
-            SELECT CASE WHEN ledger_source IS NULL THEN 0 WHEN ledger_coverage = 'partial' THEN 2 ELSE 1 END
-            FROM unified_properties WHERE unified_property_id = :p
-            """, [":p": .text(household.property)])?.integerValue
-        guard ledger == 1 else {
-            log.error(nil, "\(command): \(household.property): " + (ledger == 2
-                ? "partial ledger (Delinquent and Prepaid balances, no posted charges or payments), so no statement"
-                : "no tenant ledger synced for this property, so no statement"))
+        case .failure(.ambiguous(let properties)):
+            throw UsageError("\(command): resident \"\(resident)\" is in several properties (\(properties.joined(separator: ", "))): add --property KEY")
+        case .failure(.partialLedger(let property)):
+            log.error(nil, "\(command): \(property): partial ledger (Delinquent and Prepaid balances, no posted charges or payments), so no statement")
+            return .failure
+        case .failure(.noLedger(let property)):
+            log.error(nil, "\(command): \(property): no tenant ledger synced for this property, so no statement")
             return .failure
         }
-        let statement = try ResidentStatement.run(database: session.database, household: household, asOf: options.asOf,
-                                                  from: from)
-        let result = statement.result(parameters: [
-            .init("property", .text(household.property)), .init("resident", .text(resident)),
-            .init("from", from.map { .text($0) } ?? .null), .init("as_of", .text(statement.asOf)),
-        ])
         try session.write(result, format: options.formatName, title: "Statement of \(household.name ?? resident)", to: options.out)
         return .success
     }
@@ -115,10 +107,9 @@ struct TenantHistoryReportCommand: Command {
         guard let session = try LedgerReportSession(command: command, dataDirectory: global.dataDirectory,
                                                     asked: [property], log: log)
         else { return .failure }
-        guard let history = try TenantHistory.run(database: session.database, property: property, unit: unit) else {
+        guard let result = try ReportAnswers.tenantHistory(database: session.database, property: property, unit: unit) else {
             throw UsageError("\(command): \(property) has no unit \"\(unit)\"")
         }
-        let result = history.result(parameters: [.init("property", .text(property)), .init("unit", .text(unit))])
         try session.write(result, format: formatName, title: "Tenant history of \(property) unit \(unit)", to: out)
         return .success
     }

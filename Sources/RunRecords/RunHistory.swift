@@ -194,3 +194,33 @@ public struct RunCheck: Sendable, Equatable, Encodable {
         case property, asOf = "as_of_date", check, measure, status, expected, actual, difference, detail
     }
 }
+
+/// `runs show --format json`: the run's fields and its items.
+public struct RunDetail: Encodable, Sendable {
+    public var run: RunRecord
+    public var items: [RunItem]
+    /// The run's reconciliations with the vendors' totals (sync_checks).
+    public var checks: [RunCheck]
+
+    public init(run: RunRecord, items: [RunItem], checks: [RunCheck] = []) {
+        self.run = run; self.items = items; self.checks = checks
+    }
+
+    enum CodingKeys: String, CodingKey { case items, checks }
+
+    public func encode(to encoder: any Encoder) throws {
+        try run.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(checks, forKey: .checks)
+    }
+}
+
+/// The JSON of `runs --format json` (a list of runs, or one `RunDetail`): pretty-printed, keys sorted.
+public enum RunJSON {
+    public static func render<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import HTTPServer
+import OwnerDashCore
+import Serve
+
+/// `ownerdash serve`: the read-only API over unified.db, behind OpenID Connect sign-in.
+struct ServeCommand: Command {
+    static let names = ["serve"]
+    static let abstract = "Serve the read-only API over unified.db on HTTP, behind OpenID Connect sign-in."
+    static let arguments: [ArgumentSpec] = [
+        .option("--listen", "HOST:PORT", help: "address to listen on (default 127.0.0.1:8080; [::1]:8080 for IPv6)"),
+        .option("--threads", "N", help: "worker threads, 1-64 (default 4)"),
+        .option("--tls-cert", "FILE", help: "serve HTTPS with this PEM certificate chain (with --tls-key); else plain HTTP behind a proxy"),
+        .option("--tls-key", "FILE", help: "the certificate's PEM private key (readable only by the service user)"),
+        .flag("--check", help: "check the sign-in configuration (discovery, client id, cookie key, users) and exit"),
+        .flag("--no-sign-in", help: "serve everything to everyone as an owner: only on a loopback address, for trying it out"),
+    ]
+    static let discussion = """
+        Sign-in (OpenID Connect, authorization code + PKCE) is configured in the environment:
+          OWNERDASH_OIDC_ISSUER         the provider's issuer URL (discovery under /.well-known/openid-configuration)
+          OWNERDASH_OIDC_CLIENT_ID      the client id registered with the provider
+          OWNERDASH_OIDC_CLIENT_SECRET  its secret, if it has one (sent as HTTP Basic to the token endpoint)
+          OWNERDASH_OIDC_REDIRECT_URL   this server's https://HOST/auth/callback, as registered
+          OWNERDASH_COOKIE_KEY          32+ random bytes, base64 (openssl rand -base64 32): signs the sessions
+        Users are added with ownerdash users add. Endpoints (JSON, the same as the CLI's --format json): /healthz,
+        /api/v2/properties, /api/v2/portfolio/summary, /api/v2/properties/{id}/occupancy|exposure|pricing|
+        delinquency|leasing-funnel|activity|summary|units/raw|residents/raw|lease-status|debtors|rental-tracker|
+        maintenance|expenses, /api/v2/properties/{id}/residents/{resident}/statement,
+        /api/v2/properties/{id}/units/{unit}/history, /api/v2/runs, /api/v2/runs/{id}, /api/v2/audit/runs,
+        /api/v2/audit/runs/{id|latest}; POST /api/v2/audit/exceptions/{key}/resolve|reopen. Query parameters are
+        the CLI options' names with underscores (as_of, from, to, top, start, months, include_inactive, ...).
+        Errors are RFC 9457 problem details. Runs until SIGINT or SIGTERM.
+        Exit 1: bad usage or configuration (each problem on its own line); 3: cannot listen.
+        """
+
+    let global: GlobalOptions
+    let host: String
+    let port: UInt16
+    let threads: Int
+    let check: Bool
+    let noSignIn: Bool
+    let tlsCertificate: String?
+    let tlsKey: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let listen = parsed.value("--listen") ?? "127.0.0.1:8080"
+        guard let (host, port) = Self.address(listen) else {
+            throw UsageError("ownerdash serve: --listen \"\(listen)\" must be HOST:PORT with an IP address (127.0.0.1:8080, [::1]:8080)")
+        }
+        self.host = host
+        self.port = port
+        let threadsText = parsed.value("--threads") ?? "4"
+        guard let threads = Int(threadsText), (1...64).contains(threads) else {
+            throw UsageError("ownerdash serve: --threads \"\(threadsText)\" must be a whole number from 1 to 64")
+        }
+        self.threads = threads
+        check = parsed.flag("--check")
+        noSignIn = parsed.flag("--no-sign-in")
+        tlsCertificate = parsed.value("--tls-cert")
+        tlsKey = parsed.value("--tls-key")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw UsageError("ownerdash serve: --tls-cert and --tls-key go together")
+        }
+    }
+
+    func validate() throws {
+        if noSignIn && !["127.0.0.1", "::1"].contains(host) {
+            throw UsageError("ownerdash serve: --no-sign-in serves tenants' data to anyone: only on 127.0.0.1 or ::1, not \(host)")
+        }
+        if noSignIn && check { throw UsageError("ownerdash serve: --check checks the sign-in; it does not go with --no-sign-in") }
+    }
+
+    /// `127.0.0.1:8080` or `[::1]:8080` as host and port.
+    static func address(_ text: String) -> (String, UInt16)? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// The sign-in from the environment: discovery fetched, the JWKS read, users.db opened; every problem one line.
+    private func signIn(_ log: Diagnostics) throws -> SignIn {
+        var problems: [String] = []
+        var provider: OIDCProvider?
+        switch SignInSettings.fromEnvironment(ProcessInfo.processInfo.environment) {
+        case .failure(let error):
+            problems += error.problems
+        case .success(let settings):
+            do {
+                provider = try OIDCProvider(settings: settings)
+            } catch let error as SignInConfigurationError {
+                problems += error.problems
+            } catch {
+                problems.append("discovery \(settings.issuer): \(error)")
+            }
+        }
+        var users: UserStore?
+        do {
+            users = try UserStore(dataDirectory: global.dataDirectory, create: false)
+            if try users?.list().contains(where: { $0.role == .owner }) != true {
+                problems.append("no owner in users.db yet (ownerdash users add EMAIL --role owner)")
+            }
+        } catch {
+            problems.append("\(error)")
+        }
+        guard problems.isEmpty, let provider, let users else {
+            for problem in problems { log.error(nil, "ownerdash serve: \(problem)") }
+            throw UsageError("ownerdash serve: sign-in is not ready (\(problems.count) problem\(problems.count == 1 ? "" : "s") above; "
+                             + "ownerdash serve --help lists the settings)")
+        }
+        return SignIn(provider: provider, users: users, log: log)
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        if check {
+            let signIn = try signIn(log)
+            let settings = signIn.provider.settings
+            print("sign-in: issuer \(settings.issuer), client \(settings.clientID), redirect \(settings.redirectURL): ok")
+            print("users: \(try signIn.users.list().count)")
+            return .success
+        }
+        // Blocked before the server's threads start, so they inherit the mask and only sigwait below receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var settings = ServerSettings(host: host, port: port)
+        settings.threads = threads
+        if let tlsCertificate, let tlsKey {
+            for (option, path) in [("--tls-cert", tlsCertificate), ("--tls-key", tlsKey)] where !FileManager.default.isReadableFile(atPath: path) {
+                throw UsageError("ownerdash serve: \(option) \(path): cannot read it")
+            }
+            settings.tlsCertificatePEM = try String(contentsOfFile: tlsCertificate, encoding: .utf8)
+            settings.tlsKeyPEM = try String(contentsOfFile: tlsKey, encoding: .utf8)
+        }
+        let server: DashboardServer
+        do {
+            if noSignIn {
+                server = try DashboardServer(dataDirectory: global.dataDirectory, settings: settings, log: log) { _ in
+                    .signedIn(Viewer(email: "local", role: .owner), csrf: nil)
+                }
+            } else {
+                server = try DashboardServer(dataDirectory: global.dataDirectory, settings: settings, log: log,
+                                             signIn: try signIn(log))
+            }
+        } catch let error as HTTPServerError {
+            log.error(nil, "ownerdash serve: \(error.description)")
+            return .failure
+        }
+        let shown = host.contains(":") ? "[\(host)]" : host
+        log.info(nil, "ownerdash serve: listening on \(tlsKey == nil ? "http" : "https")://\(shown):\(server.port) (data \(global.dataDirectory.root))"
+                 + (noSignIn ? ", without sign-in" : ""))
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        log.info(nil, "ownerdash serve: stopping")
+        server.stop()
+        return .success
+    }
+}
+
+/// `ownerdash users add|list|remove`: who may sign in to `ownerdash serve`, and what they see.
+struct UsersCommand: Command {
+    static let names = ["users"]
+    static let abstract = "Add, list or remove the users of ownerdash serve (owner: every property; manager: theirs)."
+    static let arguments: [ArgumentSpec] = [
+        .positional("add|list|remove", help: "what to do"),
+        .positional("EMAIL", optional: true, help: "the user's e-mail, as the OpenID provider asserts it (add, remove)"),
+        .option("--role", "owner|manager", help: "add: owner sees every property, manager only their --property KEYs"),
+        .option("--property", "KEY", repeating: true, help: "add: a manager's property (repeatable)"),
+    ]
+    static let discussion = """
+        Kept in users.db in the data directory. Adding an existing e-mail replaces its role and properties. A manager
+        sees only their properties everywhere (lists, portfolio, API): another property's id answers 404.
+        Example: ownerdash users add dana@example.com --role manager --property nexus_east --property ridian
+        """
+
+    let global: GlobalOptions
+    let action: String
+    let email: String?
+    let role: Viewer.Role?
+    let properties: [String]
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        action = parsed.value("add|list|remove") ?? ""
+        email = parsed.value("EMAIL")
+        properties = parsed.values("--property")
+        if let text = parsed.value("--role") {
+            guard let role = Viewer.Role(rawValue: text) else { throw UsageError("ownerdash users: --role \"\(text)\" must be owner or manager") }
+            self.role = role
+        } else {
+            role = nil
+        }
+    }
+
+    func validate() throws {
+        switch action {
+        case "add":
+            guard email != nil else { throw UsageError("ownerdash users add: missing EMAIL") }
+            guard role != nil else { throw UsageError("ownerdash users add: --role owner|manager is required") }
+        case "remove":
+            guard email != nil else { throw UsageError("ownerdash users remove: missing EMAIL") }
+        case "list":
+            guard email == nil else { throw UsageError("ownerdash users list: takes no EMAIL") }
+        default:
+            throw UsageError("ownerdash users: unknown action \"\(action)\" (add, list or remove)")
+        }
+        if action != "add" && (role != nil || !properties.isEmpty) {
+            throw UsageError("ownerdash users \(action): --role and --property go with add only")
+        }
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        let store = try UserStore(dataDirectory: global.dataDirectory, create: true)
+        switch action {
+        case "add":
+            guard let email, let role else { return .usage }
+            do {
+                try store.add(email: email, role: role, properties: properties, at: AuditDatabase.timestamp(Date()))
+            } catch let error as UserError {
+                throw UsageError("ownerdash users add: \(error.description)")
+            }
+            print("\(email.lowercased()): \(role.rawValue)" + (properties.isEmpty ? "" : " of \(properties.joined(separator: ", "))"))
+        case "remove":
+            guard let email else { return .usage }
+            guard try store.remove(email: email) else { throw UsageError("ownerdash users remove: no user \(email)") }
+            print("\(email.lowercased()): removed")
+        default:
+            let users = try store.list()
+            print(TextTable.render(header: ["email", "role", "properties"],
+                                   rows: users.map { [$0.email, $0.role.rawValue, $0.role == .owner ? "(all)" : $0.properties.joined(separator: ", ")] }),
+                  terminator: "")
+        }
+        return .success
+    }
+}
