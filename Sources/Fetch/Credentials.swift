@@ -2,7 +2,8 @@ import CurlKit
 import Foundation
 import SOAP
 
-/// Every secret and endpoint setting of DESIGN section 3, from the environment or a 0600 JSON file.
+/// Every secret and endpoint setting (docs/contracts.md, "Configuration and secrets"), from the environment or a
+/// 0600 JSON file.
 ///
 /// `OWNERDASH_CREDENTIALS` names a JSON object whose keys are the variable names
 /// (`{"YARDI_USERNAME": "...", "YARDI_PASSWORD": "..."}`); a variable set in the environment wins

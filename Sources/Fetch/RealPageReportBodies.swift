@@ -1,7 +1,7 @@
 import Foundation
 import OwnerDashCore
 
-// MARK: - Request bodies (reference 3.1: the JSON the OneSite web UI sends)
+// MARK: - Request bodies (docs/onesite-reports.md, "Reporting REST API": the JSON the OneSite web UI sends)
 
 /// `{name, label, value}`: one report parameter.
 struct ReportParameter: Encodable, Equatable {

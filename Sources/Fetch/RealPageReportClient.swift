@@ -54,8 +54,8 @@ public struct ReportFetchError: Error, CustomStringConvertible, Sendable {
         isAuthentication: true)
 }
 
-/// The RealPage Reporting REST flow (reference 3.1): create a report instance, poll until it is ready,
-/// download its file into the landing zone.
+/// The RealPage Reporting REST flow (docs/onesite-reports.md, "Reporting REST API"): create a report instance, poll
+/// until it is ready, download its file into the landing zone.
 ///
 /// A 401 on any request refreshes the token once and repeats the request. A file that is really the
 /// "Invalid end date entered" error-as-report is not landed; the report is requested again for the

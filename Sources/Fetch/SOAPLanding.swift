@@ -71,8 +71,8 @@ enum SOAPLanding {
         return entry
     }
 
-    /// Yardi's refusal of an interface the entity is not licensed for (reference 1.4: Messages "Interface Entity or
-    /// license error", or the bare result code -3).
+    /// Yardi's refusal of an interface the entity is not licensed for (docs/yardi-soap.md: Messages "Interface Entity
+    /// or license error", or the bare result code -3).
     static func isUnlicensedInterface(_ kind: SOAPError.Kind) -> Bool {
         switch kind {
         case .errorMessage(let message):
@@ -85,7 +85,7 @@ enum SOAPLanding {
         }
     }
 
-    /// RPX's refusal of an operation the license does not cover (reference 2.3).
+    /// RPX's refusal of an operation the license does not cover (docs/rpx-soap.md, "Errors").
     static func isNotAuthorized(_ text: String) -> Bool {
         text.range(of: "not authorized", options: .caseInsensitive) != nil
     }

@@ -17,7 +17,7 @@ public struct IngestRequest: Sendable {
     /// How the run was asked for, recorded in etl_runs.command (never holds a secret: those come from the environment).
     public var commandLine: String
     public var caBundle: String?
-    /// Credentials and endpoint overrides (DESIGN section 3 names).
+    /// Credentials and endpoint overrides (the names of docs/contracts.md, "Configuration and secrets").
     public var environment: [String: String]
 
     public init(properties: [Property], reportNames: [String]? = nil, asOf: LocalDate, parallel: Int = 4,
@@ -43,7 +43,8 @@ public struct IngestResult {
     /// Runs left `running` by dead processes, marked abandoned by this one.
     public var abandonedRuns: [String]
 
-    /// The exit code DESIGN section 2 gives this outcome: 0 succeeded, 2 partial, 3 failed.
+    /// The exit code of this outcome (docs/contracts.md, "Command line and exit codes"): 0 succeeded, 2 partial,
+    /// 3 failed.
     public var exitCode: Int32 {
         switch status {
         case .succeeded: 0
@@ -57,7 +58,8 @@ public struct IngestResult {
 }
 
 /// `ownerdash ingest`: fetch + load + sync of the selected properties as one run, under the data directory's lock,
-/// recorded in unified.db's etl_runs / etl_run_items (DESIGN sections 1, 2, 7).
+/// recorded in unified.db's etl_runs / etl_run_items (docs/contracts.md: "Stages and the data directory",
+/// "Command line and exit codes", "Reliability").
 ///
 /// The fetch run id is the run id: the landing directory, the raw rows' run_id, the unified rows' last_run_id and
 /// the etl_runs row all carry it. Each stage keeps going after a bad item (one transaction per artifact on load,

@@ -47,8 +47,8 @@ public struct IngestLockBusy: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// One writer per data directory (DESIGN section 7): `data/ingest.lock`, held with flock(2) while a command that
-/// writes the databases (ingest, sync, load) runs. Readers (query, dashboard, runs) never take it.
+/// One writer per data directory (docs/contracts.md, "Reliability"): `data/ingest.lock`, held with flock(2) while a
+/// command that writes the databases (ingest, sync, load) runs. Readers (query, dashboard, runs) never take it.
 ///
 /// The kernel lock is the truth: it goes away when its holder's process dies, however it dies, so a lock left by a
 /// killed process is never "held". The file's contents (holder's command, run id, pid, host, start time) are for

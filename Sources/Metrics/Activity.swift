@@ -4,7 +4,7 @@ import SQLiteKit
 /// Move-ins, move-outs, net absorption, notices, renewals and renewal % of each property per calendar month of a
 /// range, from `unified_activity` (events) and `unified_leases` (lease terms).
 ///
-/// Formulas (reference/vendor-formats.md section 4; RealPage Lease Renewal Trend for renewal %):
+/// Formulas (docs/metrics.md, "Move-ins, move-outs and renewals"; RealPage Lease Renewal Trend for renewal %):
 /// - move-ins, move-outs, notices, renewals = events of that type dated in the month (renewals: the renewal lease's
 ///   signing, or its start where the PMS gives no signing date);
 /// - net absorption = move-ins − move-outs (RealPage's property-level "net change");

@@ -4,7 +4,7 @@ import SQLiteKit
 /// Delinquency totals and aging of each property at its snapshot, from `unified_delinquency` (one row per resident
 /// with a non-zero balance at that date; none means nobody owed or was owed anything).
 ///
-/// Formulas (Yardi Aged Receivables, RealPage Delinquent & Prepaid, reference/vendor-formats.md section 4):
+/// Formulas (Yardi Aged Receivables, RealPage Delinquent & Prepaid; docs/metrics.md, "Delinquency aging"):
 /// - each aging bucket (0-30, 31-60, 61-90, 90+ days past due) = Σ the residents' open receivable of that age;
 /// - delinquent = 0-30 + 31-60 + 61-90 + 90+; prepaid = Σ credit balances (positive dollars);
 /// - net = delinquent − prepaid (equals Σ current balance);

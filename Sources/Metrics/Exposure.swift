@@ -3,7 +3,7 @@ import SQLiteKit
 
 /// Exposure now, in 30 and in 60 days, from the same `unified_occupancy_metrics` snapshots as occupancy.
 ///
-/// Formulas (RealPage Net Exposure, reference/vendor-formats.md section 4):
+/// Formulas (RealPage Net Exposure; docs/metrics.md, "Exposure"):
 /// - exposure now = vacant not leased + on notice not leased (model and down units are not for rent: not exposure);
 /// - exposure 30 / 60 = vacant not leased + on notice not leased whose move-out date is within 30 / 60 days of the
 ///   snapshot date;

@@ -3,7 +3,7 @@ import SQLiteKit
 
 /// The leasing funnel of each property over a date range, from `unified_activity`.
 ///
-/// Formulas (Dyverse, DoorLoop; reference/vendor-formats.md section 4), every event dated within the range counted
+/// Formulas (Dyverse, DoorLoop; docs/metrics.md, "Leasing funnel"), every event dated within the range counted
 /// once by its type: leads, tours, applications, approvals, leases (signed).
 /// A lead is one definition for both PMSs: a prospect's first contact, one per prospect (Yardi: the earliest
 /// `FirstContact` event of a prospect id; RealPage: the earliest contact row of a Name on the Activity report, its

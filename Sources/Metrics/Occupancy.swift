@@ -3,7 +3,8 @@ import SQLiteKit
 
 /// Occupancy of each property at its snapshot (or every snapshot of a trend), from `unified_occupancy_metrics`.
 ///
-/// Formulas (computed by sync from the unit statuses, reference/vendor-formats.md section 4, RealPage Box Score):
+/// Formulas (computed by sync from the unit statuses; docs/metrics.md, "Occupancy" ... "Vacant ready and aged
+/// vacancy"; RealPage Box Score):
 /// - occupancy % = occupied units ÷ total units × 100 (model and down units count as vacant, as Box Score does);
 /// - leased % (RealPage Net Leased) = (vacant leased + occupied without notice + on notice pre-leased) ÷ total units × 100;
 /// - vacant ready / not ready = rentable vacant units (vacant, vacant leased) with / without a make-ready;

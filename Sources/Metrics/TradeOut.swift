@@ -4,7 +4,7 @@ import SQLiteKit
 /// Trade-out: what the leases that started in a period pay compared with the lease before them, from
 /// `unified_leases` (the floorplan from `unified_units`).
 ///
-/// Formulas (RealPage Analytics, reference/vendor-formats.md section 4):
+/// Formulas (RealPage Analytics; docs/metrics.md, "Trade-out"):
 /// - the prior lease of a lease is `prior_lease_id` when sync knows it; otherwise, for a new lease, the unit's
 ///   previous lease by start date (the previous occupant), and for a renewal the same resident's previous lease of
 ///   the unit; a lease whose prior rent is unknown (or zero) is left out;

@@ -1,7 +1,7 @@
 import Foundation
 import OwnerDashCore
 
-/// How a command ended (DESIGN section 2).
+/// How a command ended (docs/contracts.md, "Command line and exit codes").
 public enum ExitCode: Int32, Sendable {
     /// Everything succeeded.
     case success = 0
@@ -13,7 +13,7 @@ public enum ExitCode: Int32, Sendable {
     case failure = 3
 }
 
-/// Options every command accepts (DESIGN section 2, "Global").
+/// Options every command accepts (docs/contracts.md, "Command line and exit codes").
 public struct GlobalOptions: Sendable {
     public static let specs: [ArgumentSpec] = [
         .option("--data-dir", "DIR", help: "data directory (default ./data, or $OWNERDASH_DATA_DIR)"),

@@ -55,7 +55,8 @@ final class DemoSimulator {
 
     deinit { stop() }
 
-    /// The endpoint overrides and the simulator's credentials, under the names of DESIGN section 3.
+    /// The endpoint overrides and the simulator's credentials, under the names of docs/contracts.md, "Configuration
+    /// and secrets".
     var environment: [String: String] {
         [
             "OWNERDASH_REALPAGE_REPORTS_URL": base + "/realpage/reports/v1",

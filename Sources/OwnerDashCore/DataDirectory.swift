@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where a run reads and writes: the data directory and the fixed names inside it (DESIGN section 1).
+/// Where a run reads and writes: the data directory and the fixed names inside it (docs/contracts.md, "Stages and
+/// the data directory").
 public struct DataDirectory: Sendable {
     public var root: String
 

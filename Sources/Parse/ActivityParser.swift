@@ -3,10 +3,11 @@ import XLSXKit
 
 /// Activity (report 3837) and Leasing Activity Detail (code `LEA-236-001`): one `ActivityRow` per contact or event.
 ///
-/// Layout (vendor-formats 3.8): rows with a date and an activity type, optionally grouped (a label row such as a
-/// consultant's name or an activity type, then `Total <group>: N`, whose count is checked against the rows read).
-/// A row without a date is a continuation (notes, address) and is skipped. Parsing stops at the
-/// `Follow-Up Activity` section, which lists scheduled tasks, not things that happened. Times of day are dropped.
+/// Layout (docs/onesite-reports.md, "Activity (3837) and Leasing Activity Detail"): rows with a date and an activity
+/// type, optionally grouped (a label row such as a consultant's name or an activity type, then `Total <group>: N`,
+/// whose count is checked against the rows read). A row without a date is a continuation (notes, address) and is
+/// skipped. Parsing stops at the `Follow-Up Activity` section, which lists scheduled tasks, not things that happened.
+/// Times of day are dropped.
 ///
 /// | raw field (realpage_activity) | column | OneSite header texts |
 /// |---|---|---|

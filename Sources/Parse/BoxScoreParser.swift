@@ -3,10 +3,10 @@ import XLSXKit
 
 /// Box Score (report 4238, code `120.080.305`): one `BoxScoreRow` per floorplan of the Unit Status section.
 ///
-/// Layout (vendor-formats 3.3): floor plan group label rows (`1x1`, `Studio`), floorplan rows, a `Total`
-/// row per group and `Property Totals`; the header is two rows with `Vacant` and `Occupied` merged over
-/// their sub-columns. Parsing stops at `Property Totals` or at the next section (Availability/Exposure,
-/// Make Ready, Leasing, ...). Group `Total` rows and `Property Totals` are checked against the floorplan rows.
+/// Layout (docs/onesite-reports.md, "Box Score (4238)"): floor plan group label rows (`1x1`, `Studio`), floorplan rows,
+/// a `Total` row per group and `Property Totals`; the header is two rows with `Vacant` and `Occupied` merged over their
+/// sub-columns. Parsing stops at `Property Totals` or at the next section (Availability/Exposure, Make Ready, Leasing,
+/// ...). Group `Total` rows and `Property Totals` are checked against the floorplan rows.
 ///
 /// Header synonyms (matched after dropping case, spaces, hyphens, dots, colons; a merged group header
 /// joins its sub-headers, so `Vacant` over `Leased` reads `Vacant Leased`):

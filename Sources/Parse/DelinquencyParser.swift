@@ -4,20 +4,20 @@ import XLSXKit
 /// Delinquent and Prepaid (report 4009, code `120.080.106`) and the simpler Delinquency layout: one
 /// `DelinquencyRow` per resident account.
 ///
-/// **Per-code layout** (vendor-formats 3.5): per account an account row (Unit, Name, Status, Move-In/Out, deposits),
-/// then one row per transaction code (RENT, LATEFEE, ...) with its amounts, then `Subtotals:`. The account's
-/// amounts are the `Subtotals:` row when it has one (what RealPage prints as the account total), else the sum of
-/// its code rows; when both exist they are compared and a difference is a warning. Parsing stops at
-/// `Summary By Transaction Code` / `Summary by General Ledger Account` (indented in the real export). The Grand
-/// Totals' prepaid, delinquent, net and aging amounts are checked against the accounts, and so are the rows under
-/// them: `Resident Count:` (accounts with a positive prepaid, delinquent, current, 30, 60, 90+ amount), `Net
-/// Prepaid:` and `Net Delinquent:` (net balances of the accounts in credit / owing). The real export stacks
-/// `Name` / `Phone Number` / `Email` in one header cell on the row above the others, and prints the Grand Totals'
-/// prepaid a column left, in the code column's merged span.
+/// **Per-code layout** (docs/onesite-reports.md, "Delinquent and Prepaid (4009)"): per account an account row (Unit,
+/// Name, Status, Move-In/Out, deposits), then one row per transaction code (RENT, LATEFEE, ...) with its amounts, then
+/// `Subtotals:`. The account's amounts are the `Subtotals:` row when it has one (what RealPage prints as the account
+/// total), else the sum of its code rows; when both exist they are compared and a difference is a warning. Parsing
+/// stops at `Summary By Transaction Code` / `Summary by General Ledger Account` (indented in the real export). The
+/// Grand Totals' prepaid, delinquent, net and aging amounts are checked against the accounts, and so are the rows under
+/// them: `Resident Count:` (accounts with a positive prepaid, delinquent, current, 30, 60, 90+ amount), `Net Prepaid:`
+/// and `Net Delinquent:` (net balances of the accounts in credit / owing). The real export stacks `Name` /
+/// `Phone Number` / `Email` in one header cell on the row above the others, and prints the Grand Totals' prepaid a
+/// column left, in the code column's merged span.
 ///
 /// **Simple layout**: one row per resident with a balance and aging buckets.
 ///
-/// Aging: `Current` = 0-30 days, `30 Days` = 31-60, `60 Days` = 61-90, `90+ Days` = over 90 (vendor-formats 3.5,
+/// Aging: `Current` = 0-30 days, `30 Days` = 31-60, `60 Days` = 61-90, `90+ Days` = over 90 (same section,
 /// not the twin project's shifted mapping). Prepaid is stored positive whatever its printed sign;
 /// currentBalance = delinquent - prepaid (a printed Net Balance that disagrees is a warning). A report without
 /// a prepaid column stores prepaid NULL (unknown, not zero). An account with no unit (Misc. Income) stores unit "".

@@ -6,11 +6,11 @@ import XLSXKit
 ///
 /// Layout: the user chooses the columns (the `CustomReportPickList` parameter), so the header is all there is to go
 /// by; every known column that appears is kept, the others are NULL. Seen as CSV and as an "excel" that is HTML
-/// (vendor-formats 3.2): a data-only table, header at the top, no title block (the loader then needs `--property`
-/// and `--as-of`); bary249/NASAdash's CSV columns were Lease id, Floor plan, Occupancy status, Lease start date,
-/// Lease end date, Move-in date, Moved out date, Applied date, Lease approved date, Notice given date, Lease term,
-/// Lease Rent, Lease Total, Ledger Balance, Move out notice type, Move out reason. A row needs a unit or a lease id.
-/// A `Total` row, when printed, is checked against the rows' rent, deposit and balance sums.
+/// (docs/onesite-reports.md, "File forms"): a data-only table, header at the top, no title block (the loader then needs
+/// `--property` and `--as-of`); bary249/NASAdash's CSV columns were Lease id, Floor plan, Occupancy status, Lease start
+/// date, Lease end date, Move-in date, Moved out date, Applied date, Lease approved date, Notice given date, Lease
+/// term, Lease Rent, Lease Total, Ledger Balance, Move out notice type, Move out reason. A row needs a unit or a lease
+/// id. A `Total` row, when printed, is checked against the rows' rent, deposit and balance sums.
 ///
 /// A header is taken for this report by itself only when it has `Lease ID` and `Lease Start`; a unit-keyed column
 /// choice (Unit, Lease Start, Lease End, ...) looks like other reports' headers, so it is read as Lease Details

@@ -4,10 +4,11 @@ import XLSXKit
 /// Lease Expiration Detail (report 4299, code `rpt-001-702`) and Lease Expiration/Renewal Detail (4156):
 /// one `LeaseExpirationRow` per expiring lease.
 ///
-/// Layout (vendor-formats 3.7): month groups (`MTM` first, then `February 2026` ...), each ending
-/// `Total leases expiring in February 2026: 7` (or `Total MTM/Expired leases: 3`), and a final `Total leases: 61`;
-/// those counts are checked against the rows read. A row without a unit (the `Phone/email` continuation) is
-/// folded into the lease above it (phone, email). A Lease End of `MTM` is stored as no date. Parsing stops at a `Summary ...` section.
+/// Layout (docs/onesite-reports.md, "Lease expirations (4299, 3838, 4156)"): month groups (`MTM` first, then
+/// `February 2026` ...), each ending `Total leases expiring in February 2026: 7` (or `Total MTM/Expired leases: 3`),
+/// and a final `Total leases: 61`; those counts are checked against the rows read. A row without a unit (the
+/// `Phone/email` continuation) is folded into the lease above it (phone, email). A Lease End of `MTM` is stored as no
+/// date. Parsing stops at a `Summary ...` section.
 ///
 /// renewal_status: the Decision / Renewal Status text when the report has that column (Renewed, Vacating,
 /// Unknown, Moved out); otherwise `Do Not Renew` when the Do Not Renew column holds a mark (`X`, `Yes`, `DNR`, or a

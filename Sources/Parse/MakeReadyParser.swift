@@ -8,7 +8,7 @@ import XLSXKit
 /// header, one row per unit, optionally followed by its work-order lines (no unit: not stored), and
 /// `Total Units: N` (a count, checked against the unit rows) whose `# of WOs` cell, when printed, is checked against
 /// the sum of the units' work orders. Days Vacant is negative for a unit still on notice and `*` when OneSite cannot
-/// compute it (vendor-formats 3.9): `*` is stored as NULL.
+/// compute it (docs/onesite-reports.md, "Projected Occupancy (3842) and other definitions"): `*` is stored as NULL.
 ///
 /// unified_work_orders (open work) can be built from these rows: one open make-ready per unit, opened on
 /// move_out_date, due on due_date.

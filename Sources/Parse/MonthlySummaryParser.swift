@@ -3,11 +3,11 @@ import XLSXKit
 
 /// Monthly Activity Summary (report 3877, code `mgt-542-001`): one `MonthlySummaryRow` for the period.
 ///
-/// Layout (vendor-formats 3.6): three sections, each with its own header and floor plan rows ending `Totals`:
-/// Occupancy activity (each floor plan kept as a `MonthlySummaryFloorPlanRow`, its `Totals` row checked against
-/// them), Accounting activity, Leasing activity
-/// detail (one row per event with an Action, in groups ending `Total <Action>: N`). Sections are recognised by
-/// their headers wherever they start; page headers repeat.
+/// Layout (docs/onesite-reports.md, "Monthly Activity Summary (3877)"): three sections, each with its own header and
+/// floor plan rows ending `Totals`: Occupancy activity (each floor plan kept as a `MonthlySummaryFloorPlanRow`, its
+/// `Totals` row checked against them), Accounting activity, Leasing activity detail (one row per event with an Action,
+/// in groups ending `Total <Action>: N`). Sections are recognised by their headers wherever they start; page headers
+/// repeat.
 ///
 /// - month: the As of month (`YYYY-MM`); a report without an As of date is an error.
 /// - move_ins, move_outs, renewals: the Accounting section's `Totals` row (checked against the sum of its

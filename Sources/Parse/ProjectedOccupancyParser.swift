@@ -3,7 +3,8 @@ import XLSXKit
 
 /// Projected Occupancy (report 3842): one `ProjectedOccupancyRow` per week of the projection.
 ///
-/// Layout (vendor-formats 3.9 [V] for the columns; positions [I] — bary249/NASAdash's parser of the real export
+/// Layout (docs/onesite-reports.md, "Projected Occupancy (3842) and other definitions": the columns from RealPage's
+/// guide; positions [I] — bary249/NASAdash's parser of the real export
 /// reads the week date, `# Occupied At Week Begin`, `% Occupied At Week Begin`, `Scheduled Move-Ins`,
 /// `Scheduled Move-Outs`, `Projected # Occupied At Week End`, `Projected % Occupied At Week End`, and
 /// `Total Units:` with its count in the next cell above the header): one row per week, no group rows.
@@ -12,9 +13,10 @@ import XLSXKit
 /// gives week_start, and week_end = week_start + 6 days; `Week Ending` gives week_end, and week_start =
 /// week_end − 6 days (OneSite's weeks are seven days from the `dayOfWeek` parameter's day).
 ///
-/// Check (vendor-formats 3.9): Projected # Occupied At Week End = # Occupied At Week Begin + Scheduled Move-Ins −
-/// Scheduled Move-Outs; a week that does not add up is a warning naming it. A totals row, when printed, is checked
-/// against the summed move-ins and move-outs. total_units is the title block's `Total Units:`, else NULL.
+/// Check (RealPage's definition, same section): Projected # Occupied At Week End = # Occupied At Week Begin +
+/// Scheduled Move-Ins − Scheduled Move-Outs; a week that does not add up is a warning naming it. A totals row, when
+/// printed, is checked against the summed move-ins and move-outs. total_units is the title block's `Total Units:`,
+/// else NULL.
 ///
 /// | raw field (realpage_projected_occupancy) | column | OneSite header texts |
 /// |---|---|---|

@@ -1,7 +1,7 @@
 import OwnerDashCore
 
 // Typed rows of the RealPage OneSite reports, one struct per raw table of
-// realpage_raw.db (DESIGN section 4). Optional fields are ones a report may lack or
+// realpage_raw.db (docs/contracts.md, "Databases"). Optional fields are ones a report may lack or
 // leave blank; they are stored as NULL, never as a made-up zero.
 // `sourceRow` is the 1-based sheet row the record was read from (lineage).
 
@@ -412,7 +412,7 @@ public struct ProjectedOccupancyRow: Sendable, Equatable {
     /// Percent, 0-100, as printed.
     public var occupiedBeginPct: Double?
     public var scheduledMoveIns: Int
-    /// Includes transfers out (vendor-formats 3.9).
+    /// Includes transfers out (docs/onesite-reports.md, "Projected Occupancy (3842) and other definitions").
     public var scheduledMoveOuts: Int
     /// Occupied units projected at the week's end (= occupied + move-ins - move-outs).
     public var projectedOccupied: Int

@@ -4,13 +4,14 @@ import XLSXKit
 /// Lease Expiration/Renewal Detail (Excel) (report 4156), its `Renewal Detail` sheet: one `RenewalDetailRow` per
 /// expiring lease with its renewal decision and the renewal's terms.
 ///
-/// Layout (vendor-formats 3.7 [V]): a data-only workbook (`Table of Contents`, `Lease Expiration Detail`,
-/// `Renewal Detail`, `Summary by Floorplan`, `Future by Floorplan`, `Summary by Leasing Consultant`); this sheet has
-/// one clean header row at the top, a row per lease, numbers often stored as text (`"1450"`, `"35.71"`), dates as
-/// text with a time (`2/15/2026 12:00:00 AM`), and a last `Totals:` row whose amounts are checked against the rows.
-/// A sheet with no title block carries no property or date: the loader needs `--property` and `--as-of`. The same
-/// columns under a `RENEWAL DETAIL` title (a Crystal page-image export) read the same way. Only this sheet is read:
-/// the other sheets are summaries of it or the lease list the Lease Expiration parser reads.
+/// Layout (docs/onesite-reports.md, "Lease expirations (4299, 3838, 4156)", seen in a real file): a data-only workbook
+/// (`Table of Contents`, `Lease Expiration Detail`, `Renewal Detail`, `Summary by Floorplan`, `Future by Floorplan`,
+/// `Summary by Leasing Consultant`); this sheet has one clean header row at the top, a row per lease, numbers often
+/// stored as text (`"1450"`, `"35.71"`), dates as text with a time (`2/15/2026 12:00:00 AM`), and a last `Totals:` row
+/// whose amounts are checked against the rows. A sheet with no title block carries no property or date: the loader
+/// needs `--property` and `--as-of`. The same columns under a `RENEWAL DETAIL` title (a Crystal page-image export) read
+/// the same way. Only this sheet is read: the other sheets are summaries of it or the lease list the Lease Expiration
+/// parser reads.
 ///
 /// decision is OneSite's text (`Renewed`, `Vacating`, `Unknown`, `Moved out`), as printed.
 ///

@@ -3,8 +3,8 @@ import XLSXKit
 
 /// Rent Roll Detail (report 4043): one `RentRollRow` per unit, its current lease.
 ///
-/// Layout (vendor-formats 3.4): the first row of a unit is its current lease (or the vacant unit). It may be
-/// followed by
+/// Layout (docs/onesite-reports.md, "Rent Roll Detail (4043)"): the first row of a unit is its current lease (or the
+/// vacant unit). It may be followed by
 /// - Trans Code rows (Unit blank, one per scheduled charge): they belong to the unit above; the unit's
 ///   `actualRent` is the sum of Lease Rent over its own row and these rows. Each code of the current lease (the
 ///   unit's own row's code first) is also kept as a `RentRollChargeRow` (realpage_rent_roll_charges), emitted after

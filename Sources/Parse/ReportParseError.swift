@@ -8,7 +8,8 @@ public struct ReportParseError: Error, CustomStringConvertible, Equatable, Senda
         case missingColumn
         /// A cell in a money, date, count or percent column holds text that is not one.
         case badValue
-        /// Money columns all came out zero while the sheet holds amounts: a parser bug, not data (DESIGN 5.2).
+        /// Money columns all came out zero while the sheet holds amounts: a parser bug, not data
+        /// (docs/contracts.md, "Parsing reports and payloads").
         case moneyAllZero
         case missingAsOf
         /// The file is RealPage's error message dressed as a report (e.g. "Invalid end date entered").

@@ -124,7 +124,8 @@ final class ParseContext {
     let title: TitleBlock
     private(set) var warnings: [String] = []
 
-    // The money guard (DESIGN 5.2): amounts seen in money columns vs amounts that came out non-zero.
+    // The money guard (docs/contracts.md, "Parsing reports and payloads"): amounts seen in money columns vs amounts
+    // that came out non-zero.
     var moneyCellsWithDigits = 0
     var nonzeroMoney = 0
     /// First amount-looking text in a column no header names, seen while every mapped amount was zero.

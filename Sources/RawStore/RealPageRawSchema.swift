@@ -1,7 +1,7 @@
 import SQLiteKit
 import Parse
 
-/// The schema of realpage_raw.db (DESIGN section 4), as forward-only migrations.
+/// The schema of realpage_raw.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
 /// Raw tables are shaped like the reports. Every row carries its lineage: the run that
 /// loaded it, the property and as-of date of the report, the artifact (file path) and its
@@ -473,7 +473,7 @@ public enum RealPageRawSchema {
             ALTER TABLE realpage_lease_expirations ADD COLUMN phone TEXT;
             ALTER TABLE realpage_lease_expirations ADD COLUMN email TEXT;
             """),
-        // The tenant ledger from RPX, where the license key is authorized for it (reference 2.2).
+        // The tenant ledger from RPX, where the license key is authorized for it (docs/rpx-soap.md, "Transport").
         Migration(version: 14, name: "rpx tenant ledger", sql: """
             -- getresidentledger: one row per transaction (source_row numbers them across households).
             CREATE TABLE realpage_ledger (

@@ -1,6 +1,6 @@
 import SQLiteKit
 
-/// The schema of yardi_raw.db (DESIGN section 4), as forward-only migrations.
+/// The schema of yardi_raw.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
 /// One table per SOAP operation, shaped like its payload (source field names in snake case).
 /// Every row carries the same lineage as realpage_raw.db: run, property (registry key), as-of date,

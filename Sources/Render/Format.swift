@@ -1,6 +1,6 @@
 import Metrics
 
-/// Output formats of the read commands (DESIGN section 2).
+/// Output formats of the read commands (docs/contracts.md, "Command line and exit codes").
 public enum OutputFormat: String, Sendable, CaseIterable {
     case table, json, csv
 }

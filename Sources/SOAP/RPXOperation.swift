@@ -1,4 +1,4 @@
-/// The RealPage RPX gateway operations OwnerDash fetches (reference 2.2): arguments and payload root.
+/// The RealPage RPX gateway operations OwnerDash fetches (docs/rpx-soap.md, "Operations"): arguments and payload root.
 public enum RPXOperation: String, CaseIterable, Sendable {
     case getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems
     case getresidentledger, getscheduledcharges

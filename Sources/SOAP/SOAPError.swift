@@ -1,6 +1,6 @@
 /// Why a SOAP call gave no usable payload, naming the operation and the property it was for.
 ///
-/// One type for every way Yardi and RPX report trouble (reference 1.4 and 2.3): a SOAP Fault, an
+/// One type for every way Yardi and RPX report trouble (docs/yardi-soap.md and docs/rpx-soap.md): a SOAP Fault, an
 /// HTTP error, an error message inside a 200, `Login failed.`, a negative result code, a missing
 /// payload, a body that is not XML, and a value a decoder cannot read.
 public struct SOAPError: Error, CustomStringConvertible, Sendable, Equatable {

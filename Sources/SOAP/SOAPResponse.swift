@@ -63,13 +63,13 @@ public struct SOAPResponse {
     /// Checks a response body while streaming it, and hands `body` each element named one of `records` inside the
     /// payload root, in document order, one small subtree at a time.
     ///
-    /// The checks are those of reference 1.4, in its order: HTTP status and SOAP Fault, then error messages inside
-    /// the Result (`Messages/Message[@messageType='Error']`, `ErrorMessages`), `Login failed.` as plain text, a bare
-    /// negative result code, and finally the expected payload root (a silent empty answer is an error: a wrong property
-    /// code comes back that way). They are decided at the end of the document, so a response with an error anywhere
-    /// throws it even after `body` has seen records: a caller stores records only inside a transaction it can roll back.
-    /// The payload is not read at all when an error met before it already decides the answer. The Result is the
-    /// first `<operation>Result` element of the Body.
+    /// The checks are those of docs/yardi-soap.md, "How Yardi reports errors", in its order: HTTP status and SOAP
+    /// Fault, then error messages inside the Result (`Messages/Message[@messageType='Error']`, `ErrorMessages`),
+    /// `Login failed.` as plain text, a bare negative result code, and finally the expected payload root (a silent
+    /// empty answer is an error: a wrong property code comes back that way). They are decided at the end of the document, so
+    /// a response with an error anywhere throws it even after `body` has seen records: a caller stores records only
+    /// inside a transaction it can roll back. The payload is not read at all when an error met before it already
+    /// decides the answer. The Result is the first `<operation>Result` element of the Body.
     public static func stream(bytes: [UInt8], status: Int = 200, operation: String, expectedRoot: String,
                               property: String? = nil, records: Set<String>,
                               _ body: (XMLElement) throws -> Void) throws {
@@ -164,7 +164,7 @@ public struct SOAPResponse {
         }
 
         /// One child element of the Result: the payload (streamed to `body`), Messages, or anything else
-        /// (searched for `ErrorMessages`, which sit several levels down, reference 1.4 item 3).
+        /// (searched for `ErrorMessages`, which sit several levels down: docs/yardi-soap.md).
         private mutating func resultChild(_ reader: XMLStreamReader, records: Set<String>,
                                           _ body: (XMLElement) throws -> Void) throws {
             if resultFirstChild == nil { resultFirstChild = reader.localName }
@@ -204,7 +204,7 @@ public struct SOAPResponse {
             return text.isEmpty ? "ErrorMessages without text" : text
         }
 
-        /// The first error, weighed in reference 1.4's order; nil for a good response.
+        /// The first error, weighed in docs/yardi-soap.md's order; nil for a good response.
         func verdict(head: [UInt8]) -> SOAPError.Kind? {
             if let fault { return fault }
             guard status == 200 else { return .http(status: status, excerpt: SOAPResponse.excerpt(head)) }

@@ -1,6 +1,7 @@
 import OwnerDashCore
 
-/// Vendor value formats normalized at parse time (reference 1.5 and 2.2): dates, flags, money, periods.
+/// Vendor value formats normalized at parse time (docs/yardi-soap.md, "Value formats"; docs/rpx-soap.md): dates, flags,
+/// money, periods.
 ///
 /// Every function trims whitespace (fixtures carry newlines inside text nodes), returns nil for an
 /// empty value or a documented null, and throws `SOAPValueError` for text that is none of the

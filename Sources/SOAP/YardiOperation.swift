@@ -1,4 +1,4 @@
-/// The Yardi Voyager operations OwnerDash fetches (reference 1.2): interface, parameters, payload root.
+/// The Yardi Voyager operations OwnerDash fetches (docs/yardi-soap.md): interface, parameters, payload root.
 public enum YardiOperation: String, CaseIterable, Sendable {
     case getPropertyConfigurations = "GetPropertyConfigurations"
     case getUnitInformation = "GetUnitInformation"
@@ -48,7 +48,7 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         }
     }
 
-    /// The element the Result must hold (reference 1.3).
+    /// The element the Result must hold (docs/yardi-soap.md, "Payloads").
     public var payloadRoot: String {
         switch self {
         case .getPropertyConfigurations: "Properties"
@@ -124,7 +124,8 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     }
 }
 
-/// The Yardi credential block (reference 1.1); `interfaceEntity`/`interfaceLicense` are the ones for this interface.
+/// The Yardi credential block (docs/yardi-soap.md); `interfaceEntity`/`interfaceLicense` are the ones for this
+/// interface.
 public struct YardiLogin: Sendable, Equatable {
     public var username: String
     public var password: String

@@ -1,7 +1,8 @@
 /// unified_occupancy_metrics: one row per (property, as_of_date), counted from `unified_units` the same way for
 /// both PMSs, so a RealPage and a Yardi building are measured alike.
 ///
-/// Definitions (reference/vendor-formats.md section 4, RealPage Box Score where it defines one):
+/// Definitions (docs/metrics.md, "Occupancy" ... "Vacant ready and aged vacancy"; RealPage Box Score where it
+/// defines one):
 /// - physical occupancy = occupied units / total units; model and down units count as vacant, as Box Score does;
 /// - leased % = Net Leased / total units, Net Leased = vacant leased + occupied without notice + on notice pre-leased;
 /// - exposure = vacant not leased + on notice not leased (model and down are not exposure, they are not for rent);

@@ -85,7 +85,7 @@ public struct PropertySyncOutcome: Sendable {
     public var failedChecks: [String] = []
 }
 
-/// Syncs properties raw -> unified, one transaction per property (DESIGN section 7).
+/// Syncs properties raw -> unified, one transaction per property (docs/contracts.md, "Reliability").
 public struct Synchronizer {
     let store: UnifiedStore
     let runID: String
@@ -188,7 +188,7 @@ public struct Synchronizer {
         }
     }
 
-    /// Replaced per property on every sync (DESIGN section 4: current state).
+    /// Replaced per property on every sync (current-state tables: docs/contracts.md, "Databases").
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",

@@ -1,6 +1,6 @@
 import SQLiteKit
 
-/// The schema of unified.db (DESIGN section 4), as forward-only migrations.
+/// The schema of unified.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
 /// Conventions (the data dictionary in ARCHITECTURE.md says, per column, where it comes from):
 /// - `unified_property_id` is the registry key of report_definitions.json (`nexus_east`).

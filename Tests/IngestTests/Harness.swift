@@ -65,7 +65,8 @@ final class Simulator: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// The endpoints and the simulator's credentials (DESIGN section 3 names), nothing from the developer's shell.
+    /// The endpoints and the simulator's credentials (the names of docs/contracts.md, "Configuration and secrets"),
+    /// nothing from the developer's shell.
     var environment: [String: String] {
         [
             "OWNERDASH_REALPAGE_REPORTS_URL": base + "/realpage/reports/v1",

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// DESIGN 7: a killed process (kill -9 at any moment) leaves every database readable and consistent,
-/// and the next run completes.
+/// docs/contracts.md, "Reliability": a killed process (kill -9 at any moment) leaves every database readable and
+/// consistent, and the next run completes.
 @Suite struct CrashSafetyTests {
     @Test func aLoadKilledMidwayLeavesNothingHalfWrittenAndTheNextLoadCompletes() throws {
         let data = DataDir()

@@ -44,7 +44,8 @@ struct CellTextTests {
         #expect(try DateText.parse(text) == ymd(iso))
     }
 
-    // vendor-formats 3.2 says "46024 = 2026-01-03"; Excel's DATE(2026,1,1) is 46023, so 46024 is January 2nd.
+    // A public write-up of the real file says "46024 = 2026-01-03"; Excel's DATE(2026,1,1) is 46023, so 46024 is
+    // January 2nd (docs/onesite-reports.md, "Cell values").
     @Test("a serial number in a date column is an Excel date: 45658 is 2025-01-01, 46024 is 2026-01-02")
     func serialDates() throws {
         #expect(try CellValue.number(45658).date() == ymd("2025-01-01"))

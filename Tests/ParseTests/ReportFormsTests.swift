@@ -4,9 +4,9 @@ import OwnerDashCore
 import Testing
 import XLSXKit
 
-/// The same report in every form RealPage sends (vendor-formats 3.2): the .xlsx fixture, and the legacy .xls and HTML
-/// export LibreOffice made of it (scripts/fixtures/make_report_forms.sh), opened by content through SpreadsheetFile,
-/// give the same records, title and warnings.
+/// The same report in every form RealPage sends (docs/onesite-reports.md, "File forms"): the .xlsx fixture, and the
+/// legacy .xls and HTML export LibreOffice made of it (scripts/fixtures/make_report_forms.sh), opened by content
+/// through SpreadsheetFile, give the same records, title and warnings.
 @Suite struct ReportFormsTests {
     static let fixtures = ["activity_report", "box_score_nexus_east", "delinquency_simple", "delinquent_prepaid_per_code",
                            "lease_expiration_month_groups", "lease_expiration_drift", "monthly_activity_summary",

@@ -1,7 +1,8 @@
 import Testing
 @testable import SOAP
 
-/// Every error shape of reference 1.4 and 2.3, from recorded (or, where the simulator has no such answer, hand-written) bodies.
+/// Every error shape of docs/yardi-soap.md and docs/rpx-soap.md, from recorded (or, where the simulator has no such
+/// answer, hand-written) bodies.
 @Suite struct SOAPErrorTests {
     func error(_ fixture: String, status: Int = 200, operation: String = "GetUnitInformation",
                root: String = "UnitInformation") throws -> SOAPError {

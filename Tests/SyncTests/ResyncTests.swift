@@ -4,8 +4,8 @@ import SQLiteKit
 import Testing
 
 /// Re-syncing one property, and a sync killed part-way, on the simulated portfolio through the built binary
-/// (DESIGN 7 and the sync issue: cost proportional to the properties synced; kill -9 at any moment leaves unified.db
-/// consistent and the next sync completes).
+/// (docs/contracts.md, "Reliability", and the sync issue: cost proportional to the properties synced; kill -9 at any
+/// moment leaves unified.db consistent and the next sync completes).
 @Suite struct ResyncTests {
     /// Every per-property unified table, with rowid: a row deleted and inserted again gets a new rowid (the activity
     /// rows' `id` is their rowid), so equal rows with equal rowids mean the property was not rewritten.

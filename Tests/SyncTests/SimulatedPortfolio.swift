@@ -142,7 +142,8 @@ private final class PortfolioSimulator {
         base = String(text.dropFirst("listening on ".count))
     }
 
-    /// The endpoints and simulator credentials (DESIGN section 3 names), and nothing from the developer's shell.
+    /// The endpoints and simulator credentials (the names of docs/contracts.md, "Configuration and secrets"), and
+    /// nothing from the developer's shell.
     var environment: [String: String] {
         [
             "OWNERDASH_REALPAGE_REPORTS_URL": base + "/realpage/reports/v1",

@@ -2,7 +2,7 @@
 
 Each ``write_*`` function lays out one RealPage OneSite report the way its
 Crystal "page-image" Excel export looks (or, where the real report is a data-only
-"- Excel" export, CSV or HTML, the way that looks) (reference/vendor-formats.md section 3):
+"- Excel" export, CSV or HTML, the way that looks) (docs/onesite-reports.md):
 a title block (``OneSite Rents v3.0``, ``<Company> - <Property>``, ``Page 1 of N``,
 a run timestamp, the UPPERCASE title, the report code, ``As of MM/DD/YYYY``, a
 ``Parameters:`` cell with newlines), a 2-row header with embedded newlines and
@@ -720,7 +720,7 @@ def write_monthly_activity_summary(dest, property_name, start_date, as_of, floor
                 continue
             for index, event in enumerate(group):
                 day = _date(event["date"])
-                # Leasing detail stores real date serials (vendor-formats 3.2); alternate with text.
+                # Leasing detail stores real date serials (docs/onesite-reports.md, "Cell values"); alternate with text.
                 when = _serial(day) if index % 2 else date_text(day)
                 sheet.row([event.get("unit"), event.get("status"), event.get("name"), action, when])
             sheet.row([f"Total {action}: {len(group)}"])

@@ -74,7 +74,7 @@ def messages(msg, kind="Error"):
 
 
 def error_messages(msg):
-    """ItfServiceRequests reports business errors as ErrorMessages/Error (reference 1.4 item 3)."""
+    """ItfServiceRequests reports business errors as ErrorMessages/Error (docs/yardi-soap.md)."""
     return '<ErrorMessages xmlns=""><Error>%s</Error></ErrorMessages>' % attr(msg)
 
 

@@ -110,7 +110,7 @@ struct AuditShowCommand: Command {
         Exit 1: bad usage, no such run; 3: no unified.db.
         """
 
-    /// Formats this command writes; xlsx joins here once the report writer has it (DESIGN lists it for every report).
+    /// Formats this command writes; xlsx joins here once the report writer has it (planned for every report).
     let global: GlobalOptions
     let runID: Int64?
     let exceptionsOnly: Bool

@@ -2,7 +2,8 @@ import Foundation
 import OwnerDashCore
 import XLSXKit
 
-/// `ownerdash sheet dump FILE`: print a sheet's grid as CSV, whatever the file really is (a debugging aid, DESIGN 5.1).
+/// `ownerdash sheet dump FILE`: print a sheet's grid as CSV, whatever the file really is (a debugging aid;
+/// docs/contracts.md, "Reading spreadsheets").
 struct SheetDumpCommand: Command {
     static let names = ["sheet", "dump"]
     static let aliases = [["xlsx", "dump"]]

@@ -30,7 +30,7 @@ public struct RPXLedgerTransaction: Sendable, Equatable {
 
 /// Decodes getresidentledger (`ResidentLedger/Resident*/Transactions/Transaction*`).
 ///
-/// No public capture of this response exists (reference 2.2: "often not authorized"); the element names are those of
+/// No public capture of this response exists (docs/rpx-soap.md: "often not authorized"); the element names are those of
 /// the simulator, modelled on the other RPX payloads (PascalCase, `-1,234.56` money, `MM/DD/YYYY` dates).
 public enum GetResidentLedger {
     /// The operation whose response this reads.

@@ -18,7 +18,7 @@ public struct RPXScheduledCharge: Sendable, Equatable {
 }
 
 /// Decodes getscheduledcharges (`ScheduledCharges/ScheduledCharge*`). RPX returns only current residents' current
-/// charges, whatever `postmonth` asks (reference 2.2).
+/// charges, whatever `postmonth` asks (docs/rpx-soap.md).
 public enum GetScheduledCharges {
     /// The operation whose response this reads.
     public static let operation = RPXOperation.getscheduledcharges

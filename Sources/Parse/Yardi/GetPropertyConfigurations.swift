@@ -19,7 +19,7 @@ public struct YardiProperty: Sendable, Equatable {
     public var accountsPayable: String?
 }
 
-/// Decodes GetPropertyConfigurations (`Properties/Property`, reference 1.3).
+/// Decodes GetPropertyConfigurations (`Properties/Property`; docs/yardi-soap.md, "GetPropertyConfigurations").
 public enum GetPropertyConfigurations {
     /// The operation whose response this reads.
     public static let operation = YardiOperation.getPropertyConfigurations

@@ -5,7 +5,7 @@ import SOAP
 public struct YardiLeaseCharge: Sendable, Equatable {
     /// 1-based position of the `Charge/Detail` in the payload.
     public var sourceIndex: Int
-    /// `Detail/CustomerID` (the sample's RT_Customer carries none, reference 1.3).
+    /// `Detail/CustomerID` (the sample's RT_Customer carries none; docs/yardi-soap.md).
     public var tenantCode: String?
     public var unitCode: String?
     public var leaseID: String?

@@ -27,7 +27,7 @@ public struct UnitInfo: Sendable, Equatable {
     public var addressLine1: String?
 }
 
-/// Decodes GetUnitInformation (`UnitInformation/Property/Units/UnitInfo`, reference 1.3).
+/// Decodes GetUnitInformation (`UnitInformation/Property/Units/UnitInfo`; docs/yardi-soap.md).
 public enum GetUnitInformation {
     /// The operation whose response this reads.
     public static let operation = YardiOperation.getUnitInformation

@@ -41,7 +41,8 @@ public enum GetYardiGuestActivity {
         let response = try SOAPResponse.yardi(bytes, operation)
         var result: [GuestEvent] = []
         for (prospectOffset, prospect) in response.payload.descendants(named: "Prospect").enumerated() {
-            // Single-child collapse (reference 1.3): Customer, Identification and Event may appear once or many times.
+            // Single-child collapse (docs/yardi-soap.md): Customer, Identification and Event may appear once or many
+            // times.
             let customer = prospect.child(named: "Customers")?.children(named: "Customer").first
             let ids = customer?.children(named: "Identification") ?? []
             func id(_ type: String) -> String? { ids.first { $0.attribute("IDType") == type }?.attribute("IDValue") }

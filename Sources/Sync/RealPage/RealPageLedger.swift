@@ -2,7 +2,8 @@
 /// (realpage_ledger), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
 /// license key is not authorized for them has no RPX ledger: `ledger_source` stays NULL and every ledger report says so.
 ///
-/// Rules (reference 2.2; the response shape is the simulator's, no public capture exists):
+/// Rules (docs/rpx-soap.md, "getscheduledcharges and getresidentledger"; the response shape is the simulator's, no
+/// public capture exists):
 /// - A transaction's household is its `Resident/ReshID`, the `resident_id` of the household's head in
 ///   unified_residents (RealPageResidents); its lease is the transaction's `LeaseID`, its unit the household's
 ///   `UnitNumber`.

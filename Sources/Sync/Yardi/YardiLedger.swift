@@ -1,7 +1,8 @@
 /// The tenant ledger from Yardi: unified_charges and unified_payments from GetResidentTransactions_Login
 /// (yardi_transactions), unified_recurring_charges from GetResidentLeaseCharges_Login (yardi_lease_charges).
 ///
-/// Rules (MITS ResidentTransactions 2.0, vendor-formats 1.3):
+/// Rules (MITS ResidentTransactions 2.0: docs/yardi-soap.md, "ResidentTransactions 2.0" and
+/// "GetResidentLeaseCharges_Login"):
 /// - A charge's household is its `CustomerID` (tenant code); its period is the month of `ServiceFromDate`, else of
 ///   `PostMonth`, else of `TransactionDate`; its due date is its `TransactionDate` (Yardi posts a charge on the day it
 ///   falls due); amount_paid and balance are Yardi's own `AmountPaid` / `BalanceDue` (payments applied oldest
