@@ -92,10 +92,10 @@ import ZipKit
         defer { try? FileManager.default.removeItem(at: directory) }
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(size < 2 << 20, "the workbook is \(size) bytes")
-        let started = Date()
+        let started = threadCPUSeconds()
         #expect(message { _ = try SpreadsheetFile(path: path) }
                 == "xl/sharedStrings.xml: shared string 1 holds more than 1 MiB of text (Excel itself caps a cell at 32,767 characters); refused rather than held in memory")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(threadCPUSeconds() - started < 5)
     }
 
     @Test func manySharedStringsUnderTheCellCapAreRefusedPastTheTableCap() throws {
@@ -124,10 +124,10 @@ import ZipKit
         })
         defer { try? FileManager.default.removeItem(at: directory) }
         let sheet = try SpreadsheetFile(path: path).sheet(at: 0)
-        let started = Date()
+        let started = threadCPUSeconds()
         #expect(message { _ = try allRows(sheet.rows()) }
                 == "sheet \"Report\": cell C7 holds more than 1 MiB of text (Excel itself caps a cell at 32,767 characters); refused rather than held in memory")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(threadCPUSeconds() - started < 5)
     }
 
     @Test func aFormulaStringOf2MiBIsRefusedButOneOfHalfAMebibyteIsRead() throws {
@@ -162,18 +162,18 @@ import ZipKit
 
     @Test func aCSVFieldPastTheCapIsRefusedNamingItsLineAndField() throws {
         let bytes = Array("Unit,Name\n101,Smith\n102,\"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 8 << 20) + Array("\"\n".utf8)
-        let started = Date()
+        let started = threadCPUSeconds()
         #expect(message { _ = try SpreadsheetFile(bytes: bytes) }
                 == "CSV: line 3, field 2 holds more than 1 MiB of text (Excel itself caps a cell at 32,767 characters); refused rather than held in memory")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(threadCPUSeconds() - started < 5)
     }
 
     @Test func aCSVLineOfAMillionFieldsIsRefusedAtExcelsColumnLimit() throws {
         let bytes = Array("Unit,Name\n".utf8) + Array(String(repeating: "1,", count: 1_000_000).utf8) + [0x0A]
-        let started = Date()
+        let started = threadCPUSeconds()
         #expect(message { _ = try SpreadsheetFile(bytes: bytes) }
                 == "CSV: line 2 has more than 16384 fields (Excel's own column limit); refused")
-        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(threadCPUSeconds() - started < 5)
         // Excel's limit itself is read.
         let wide = Array((0..<16_384).map { "h\($0)" }.joined(separator: ",").utf8) + [0x0A]
         let rows = try allRows(SpreadsheetFile(bytes: wide).sheet(at: 0).rows())
@@ -190,9 +190,17 @@ import ZipKit
     @Test func anHTMLRowOfAMillionCellsIsRefusedAtExcelsColumnLimit() throws {
         let bytes = Array("<html><body><table><tr><td>Unit</td></tr><tr>".utf8)
             + Array(String(repeating: "<td>1</td>", count: 1_000_000).utf8) + Array("</tr></table></body></html>".utf8)
-        let started = Date()
+        let started = threadCPUSeconds()
         #expect(message { _ = try SpreadsheetFile(bytes: bytes) }
                 == "sheet \"HTML\": row 2 has 1000000 cells, more than 16384 (Excel's own column limit); refused")
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(threadCPUSeconds() - started < 10)
     }
+}
+
+/// CPU seconds this thread has used: the bounds above are on work done, not on wall time, which the other builds
+/// sharing the machine stretch.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
