@@ -2,7 +2,8 @@ import OwnerDashCore
 import XLSXKit
 
 // Cell-to-value conversions shared by every report. OneSite prints the same quantity
-// as a number in one export and as text in another (vendor-formats 3.2), so each
+// as a number in one export and as text in another (docs/onesite-reports.md,
+// "Cell values"), so each
 // converter accepts both; text that is not the expected kind throws, because a
 // silent zero or nil would be indistinguishable from real data.
 

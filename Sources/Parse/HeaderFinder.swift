@@ -3,7 +3,8 @@ import XLSXKit
 // Finding a report's header row by the column names a parser knows, and mapping
 // columns by name. OneSite splits headers over 2-3 physical rows, with newlines and
 // hyphenation inside cells and group headers merged over their columns
-// (vendor-formats 3.2), so a column's header is every fragment stacked above it.
+// (docs/onesite-reports.md, "Crystal page-image exports"), so a column's header is every
+// fragment stacked above it.
 
 /// What a column holds, so the parser-independent checks (the money guard) know which columns are money.
 enum ColumnKind: Sendable {
@@ -91,7 +92,19 @@ struct HeaderMap: Sendable {
     /// The leftmost column holding header text.
     let firstColumn: Int
     /// Every header column as printed, left to right, for "found: ..." in messages.
-    let foundColumns: [String]
+    var foundColumns: [String] {
+        switch found {
+        case .printed(let columns): return columns
+        case .stacks(let stacks): return stacks.map { HeaderText.display($0.joined(separator: " ")) }
+        }
+    }
+    /// The printed columns, or the text stacks they are made from: only a message needs them, so a header block
+    /// tried against dozens of layouts does not render every column for each.
+    private let found: FoundColumns
+    private enum FoundColumns: Sendable {
+        case printed([String])
+        case stacks([[String]])
+    }
     /// Row signatures (see `RowSignature`) of the header rows, to skip the header repeated at page breaks.
     let rowSignatures: Set<String>
     /// Every header column, known to the layout or not, as the sheet columns it spans, left to right.
@@ -102,13 +115,36 @@ struct HeaderMap: Sendable {
     init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
          lastRow: Int, firstColumn: Int, foundColumns: [String], rowSignatures: Set<String>,
          headerSpans: [ClosedRange<Int>]) {
+        self.init(layout: layout, spans: spans, printed: printed, firstRow: firstRow, lastRow: lastRow,
+                  firstColumn: firstColumn, found: .printed(foundColumns), rowSignatures: rowSignatures,
+                  headerSpans: headerSpans)
+    }
+
+    /// A map whose "found" columns are rendered from their text stacks only when a message asks.
+    /// `placed` is the block's (see `HeaderMap.placedColumns`), computed once for every layout matched on it.
+    init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
+         lastRow: Int, firstColumn: Int, foundStacks: [[String]], rowSignatures: Set<String>,
+         headerSpans: [ClosedRange<Int>], placed: [Bool]) {
+        self.init(layout: layout, spans: spans, printed: printed, firstRow: firstRow, lastRow: lastRow,
+                  firstColumn: firstColumn, found: .stacks(foundStacks), rowSignatures: rowSignatures,
+                  headerSpans: headerSpans, placed: placed)
+    }
+
+    private init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
+                 lastRow: Int, firstColumn: Int, found: FoundColumns, rowSignatures: Set<String>,
+                 headerSpans: [ClosedRange<Int>], placed: [Bool]? = nil) {
         self.layout = layout; self.spans = spans; self.printed = printed
         self.firstRow = firstRow; self.lastRow = lastRow; self.firstColumn = firstColumn
-        self.foundColumns = foundColumns; self.rowSignatures = rowSignatures; self.headerSpans = headerSpans
+        self.found = found; self.rowSignatures = rowSignatures; self.headerSpans = headerSpans
+        self.placed = placed ?? Self.placedColumns(firstColumn: firstColumn, headerSpans: headerSpans)
+    }
+
+    /// Sheet column -> true when it lies in some header span or left of the header.
+    static func placedColumns(firstColumn: Int, headerSpans: [ClosedRange<Int>]) -> [Bool] {
         var placed = Array(repeating: false, count: (headerSpans.map(\.upperBound).max() ?? -1) + 1)
         for column in 0..<min(firstColumn, placed.count) { placed[column] = true }
         for span in headerSpans { for column in span { placed[column] = true } }
-        self.placed = placed
+        return placed
     }
 
     var matchedCount: Int { spans.count }
@@ -131,7 +167,8 @@ struct HeaderMap: Sendable {
 // MARK: - Drifting values
 
 extension HeaderMap {
-    /// How far (in columns) a Crystal page-image export moves a value from its header (vendor-formats 3.2: 1-3).
+    /// How far (in columns) a Crystal page-image export moves a value from its header: 1-3
+    /// (docs/onesite-reports.md, "Crystal page-image exports").
     static let maxDrift = 3
     /// The most values x header columns a drifted row is aligned over (a million: 1,000 by 1,000).
     static let maxAlignmentCells = 1_000_000
@@ -218,6 +255,192 @@ enum RowSignature {
     }
 }
 
+/// The first rows of a sheet seen as header candidates: every window of 1-3 consecutive rows, its cells' text stacked
+/// per column and normalized once, however many layouts are tried on it.
+///
+/// Detection tries every report type's layouts (dozens) over every window of the first 40 rows; normalizing the
+/// cells again for each layout made a 1 MB cell cost ~20 s and a 16,000-column row minutes. Built once, matching a
+/// layout costs one dictionary look-up per key it knows.
+final class HeaderBlocks {
+    let rows: [SheetRow]
+    let merges: [MergedRange]
+    private var blocks: [Int: HeaderBlock] = [:]
+    private var labelRows: [Bool?]
+    /// Merges by their first column, in the sheet's order, for `span(of:)`.
+    private let mergesByFirstColumn: [Int: [MergedRange]]
+    /// Merges by their first row, in the sheet's order, to give a merged group header to each column under it.
+    private let mergesByFirstRow: [Int: [MergedRange]]
+
+    init(rows: [SheetRow], merges: [MergedRange]) {
+        self.rows = rows
+        self.merges = merges
+        labelRows = Array(repeating: nil, count: rows.count)
+        rowKeys = Array(repeating: nil, count: rows.count)
+        signatures = Array(repeating: nil, count: rows.count)
+        var byColumn: [Int: [MergedRange]] = [:]
+        var byRow: [Int: [MergedRange]] = [:]
+        for merge in merges {
+            byColumn[merge.firstColumn, default: []].append(merge)
+            byRow[merge.firstRow, default: []].append(merge)
+        }
+        mergesByFirstColumn = byColumn
+        mergesByFirstRow = byRow
+    }
+
+    private var rowKeys: [[String?]?]
+    private var signatures: [String?]
+
+    /// `HeaderText.key` of each cell's text in row `index` (nil where the cell has no text), computed once. The key
+    /// drops spaces and maps each scalar on its own, so the key of stacked fragments joined by a space is the
+    /// concatenation of their keys: no stack is normalized again.
+    func keys(_ index: Int) -> [String?] {
+        if let known = rowKeys[index] { return known }
+        let keys = rows[index].cells.map { cell in cell.text.map(HeaderText.key) }
+        rowKeys[index] = keys
+        return keys
+    }
+
+    /// `RowSignature.of(rows[index])`, from the cached keys.
+    func signature(_ index: Int) -> String {
+        if let known = signatures[index] { return known }
+        let signature = keys(index).compactMap { $0 }.joined(separator: "|")
+        signatures[index] = signature
+        return signature
+    }
+
+    /// Header rows hold names, not quantities; a row holding a value cannot be part of the header.
+    func holdsValue(_ index: Int) -> Bool {
+        if let known = labelRows[index] { return known }
+        let value = rows[index].cells.contains(where: \.holdsValueButNotLabel)
+        labelRows[index] = value
+        return value
+    }
+
+    /// The block of rows `start...end` (indexes into `rows`).
+    func block(_ start: Int, _ end: Int) -> HeaderBlock {
+        let key = start << 32 | end
+        if let known = blocks[key] { return known }
+        let block = HeaderBlock(start: start, end: end, blocks: self)
+        blocks[key] = block
+        return block
+    }
+
+    /// A header cell merged across columns owns all of them: Crystal exports put the value under any of them.
+    func span(of column: Int, bottomRow: Int?) -> ClosedRange<Int> {
+        guard let bottomRow, let merge = mergesByFirstColumn[column]?.first(where: {
+            $0.firstRow <= bottomRow && bottomRow <= $0.lastRow
+        }) else { return column...column }
+        return merge.firstColumn...max(merge.firstColumn, merge.lastColumn)
+    }
+
+    /// For each column of a row, the column whose cell a merge starting on this row spreads over it (first merge wins).
+    func mergeOwners(row: Int, width: Int) -> [Int: Int] {
+        guard let starting = mergesByFirstRow[row] else { return [:] }
+        var owners: [Int: Int] = [:]
+        for merge in starting where merge.firstColumn + 1 <= min(merge.lastColumn, width - 1) {
+            for column in (merge.firstColumn + 1)...min(merge.lastColumn, width - 1) where owners[column] == nil {
+                owners[column] = merge.firstColumn
+            }
+        }
+        return owners
+    }
+}
+
+/// One window of header rows, normalized once (see `HeaderBlocks`).
+final class HeaderBlock {
+    let rows: [SheetRow]
+    let width: Int
+    /// fragments[column] = header texts stacked above that column, top to bottom, with the row each came from.
+    let fragments: [[(text: String, row: Int)]]
+    /// keyIndex[level][key] = columns, left to right, whose stack from fragment `level` down normalizes to `key`.
+    let keyIndex: [[String: [Int]]]
+    let rowSignatures: Set<String>
+    let headerSpans: [ClosedRange<Int>]
+    let firstColumn: Int
+    /// Per block, not per layout: a 16,384-column block matched against dozens of layouts builds these once.
+    let placed: [Bool]
+    let foundStacks: [[String]]
+    unowned let blocks: HeaderBlocks
+
+    /// The block of `blocks.rows[start...end]`.
+    init(start: Int, end: Int, blocks: HeaderBlocks) {
+        let rows = start <= end ? Array(blocks.rows[start...end]) : []
+        self.rows = rows
+        self.blocks = blocks
+        let width = rows.map(\.cells.count).max() ?? 0
+        self.width = width
+        var fragments = Array(repeating: [(text: String, row: Int)](), count: width)
+        var fragmentKeys = Array(repeating: [String](), count: width)
+        for (offset, row) in rows.enumerated() {
+            let keys = blocks.keys(start + offset)
+            let owners = blocks.mergeOwners(row: row.number, width: width)
+            for column in 0..<width {
+                var source = column
+                // A group header merged across columns ("Vacant" over Total/Not Leased/Leased...) belongs to each.
+                if let owner = owners[column], row[column].isBlank { source = owner }
+                guard source < keys.count, let key = keys[source], let text = row.cells[source].text else { continue }
+                fragments[column].append((text, row.number))
+                fragmentKeys[column].append(key)
+            }
+        }
+        self.fragments = fragments
+        var keyIndex = Array(repeating: [String: [Int]](), count: HeaderFinder.maxHeaderRows)
+        for column in 0..<width {
+            let keys = fragmentKeys[column]
+            // Most specific (all rows) first.
+            for level in 0..<min(keys.count, HeaderFinder.maxHeaderRows) {
+                keyIndex[level][keys[level...].joined(), default: []].append(column)
+            }
+        }
+        self.keyIndex = keyIndex
+        // Every printed header column's span; a column inside another's merged span is part of it.
+        var headerSpans: [ClosedRange<Int>] = []
+        for column in fragments.indices where !fragments[column].isEmpty {
+            if let last = headerSpans.last, last.contains(column) { continue }
+            headerSpans.append(blocks.span(of: column, bottomRow: fragments[column].last?.row))
+        }
+        self.headerSpans = headerSpans
+        let firstColumn = fragments.firstIndex { !$0.isEmpty } ?? 0
+        self.firstColumn = firstColumn
+        placed = HeaderMap.placedColumns(firstColumn: firstColumn, headerSpans: headerSpans)
+        foundStacks = fragments.filter { !$0.isEmpty }.map { $0.map(\.text) }
+        rowSignatures = start <= end ? Set((start...end).map(blocks.signature)) : []
+    }
+
+    /// Maps `layout`'s columns onto this block.
+    func match(_ layout: HeaderLayout) -> HeaderMap {
+        var spans: [String: ClosedRange<Int>] = [:]
+        var printed: [String: String] = [:]
+        var taken = Set<Int>()
+        // Greedy by specificity: every exact full-stack match beats a match on a shorter suffix.
+        for level in 0..<HeaderFinder.maxHeaderRows {
+            let index = keyIndex[level]
+            guard !index.isEmpty else { continue }
+            for spec in layout.columns where spans[spec.name] == nil {
+                // The leftmost column not yet taken whose stack matches one of the column's names.
+                var best: Int?
+                for key in spec.keys {
+                    guard let columns = index[key] else { continue }
+                    for column in columns where !taken.contains(column) {
+                        if column < (best ?? .max) { best = column }
+                        break
+                    }
+                }
+                guard let column = best else { continue }
+                // A header merged across columns owns all of them: none is another column's header.
+                let owned = blocks.span(of: column, bottomRow: fragments[column].last?.row)
+                taken.formUnion(owned)
+                spans[spec.name] = owned
+                printed[spec.name] = HeaderText.display(fragments[column][level...].map(\.text).joined(separator: " "))
+            }
+        }
+        return HeaderMap(layout: layout, spans: spans, printed: printed,
+                         firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
+                         firstColumn: firstColumn, foundStacks: foundStacks,
+                         rowSignatures: rowSignatures, headerSpans: headerSpans, placed: placed)
+    }
+}
+
 /// Locates a report's header block among the first rows of a sheet.
 enum HeaderFinder {
     /// Headers span at most this many physical rows.
@@ -234,16 +457,21 @@ enum HeaderFinder {
 
     /// Searches `rows` for the earliest complete header of any of `layouts`.
     static func find(_ layouts: [HeaderLayout], in rows: [SheetRow], merges: [MergedRange]) -> Outcome {
+        find(layouts, in: HeaderBlocks(rows: rows, merges: merges))
+    }
+
+    /// Searches the rows for the earliest complete header of any of `layouts`, reusing blocks normalized before.
+    static func find(_ layouts: [HeaderLayout], in blocks: HeaderBlocks) -> Outcome {
+        let rows = blocks.rows
         var bestPartial: HeaderMap?
         var endIndex = 0
         while endIndex < rows.count {
-            if let (map, layoutIndex) = bestComplete(layouts, endingAt: endIndex, in: rows, merges: merges) {
+            if let (map, layoutIndex) = bestComplete(layouts, endingAt: endIndex, in: blocks) {
                 // A taller header may finish on the next row or two (e.g. `Total` above `Base Rent`).
                 var chosen = (map, layoutIndex, endIndex)
                 for later in (endIndex + 1)..<min(rows.count, endIndex + maxHeaderRows) {
                     guard rows[later].number - rows[later - 1].number <= 2,
-                          let (laterMap, _) = bestComplete([layouts[layoutIndex]], endingAt: later,
-                                                           in: rows, merges: merges)
+                          let (laterMap, _) = bestComplete([layouts[layoutIndex]], endingAt: later, in: blocks)
                     else { break }
                     if laterMap.matchedCount > chosen.0.matchedCount,
                        laterMap.firstRow <= chosen.0.lastRow {
@@ -253,7 +481,7 @@ enum HeaderFinder {
                 return .found(chosen.0, layoutIndex: chosen.1, endIndex: chosen.2)
             }
             for layout in layouts {
-                for map in windows(layout, endingAt: endIndex, in: rows, merges: merges)
+                for map in windows(layout, endingAt: endIndex, in: blocks)
                 where map.matchedCount >= 2 && map.matchedCount > (bestPartial?.matchedCount ?? 0) {
                     bestPartial = map
                 }
@@ -266,9 +494,13 @@ enum HeaderFinder {
     /// The best complete header among `layouts` whose last row is `rows[endIndex]`.
     static func bestComplete(_ layouts: [HeaderLayout], endingAt endIndex: Int, in rows: [SheetRow],
                              merges: [MergedRange]) -> (HeaderMap, Int)? {
+        bestComplete(layouts, endingAt: endIndex, in: HeaderBlocks(rows: rows, merges: merges))
+    }
+
+    static func bestComplete(_ layouts: [HeaderLayout], endingAt endIndex: Int, in blocks: HeaderBlocks) -> (HeaderMap, Int)? {
         var best: (HeaderMap, Int)?
         for (index, layout) in layouts.enumerated() {
-            for map in windows(layout, endingAt: endIndex, in: rows, merges: merges) where map.isComplete {
+            for map in windows(layout, endingAt: endIndex, in: blocks) where map.isComplete {
                 // Ties go to the shorter window, so a title line above the header is not taken for part of it.
                 if map.matchedCount > (best?.0.matchedCount ?? 0) { best = (map, index) }
             }
@@ -278,8 +510,8 @@ enum HeaderFinder {
 
     /// Matches of one layout against windows of 1-3 rows ending at `endIndex` (at most one blank row between two),
     /// shortest first.
-    static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in rows: [SheetRow],
-                        merges: [MergedRange]) -> [HeaderMap] {
+    static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in blocks: HeaderBlocks) -> [HeaderMap] {
+        let rows = blocks.rows
         var maps: [HeaderMap] = []
         var start = endIndex
         while start >= 0, endIndex - start < maxHeaderRows {
@@ -287,8 +519,8 @@ enum HeaderFinder {
             // two rows under the other names); blank rows are absent from the buffer.
             if start < endIndex, rows[start + 1].number - rows[start].number > 2 { break }
             // Header rows hold names, not quantities; a data row cannot be part of the header.
-            if rows[start].cells.contains(where: \.holdsValueButNotLabel) { break }
-            maps.append(match(layout, rows: Array(rows[start...endIndex]), merges: merges))
+            if blocks.holdsValue(start) { break }
+            maps.append(blocks.block(start, endIndex).match(layout))
             start -= 1
         }
         return maps
@@ -296,59 +528,9 @@ enum HeaderFinder {
 
     /// Maps `layout`'s columns onto a block of header rows.
     static func match(_ layout: HeaderLayout, rows: [SheetRow], merges: [MergedRange]) -> HeaderMap {
-        let width = rows.map(\.cells.count).max() ?? 0
-        // fragments[column] = header texts stacked above that column, top to bottom, with the row each came from.
-        var fragments = Array(repeating: [(text: String, row: Int)](), count: width)
-        for row in rows {
-            for column in 0..<width {
-                var cell = row[column]
-                if cell.isBlank, let merge = merges.first(where: {
-                    $0.firstRow <= row.number && row.number <= $0.lastRow
-                        && $0.firstColumn < column && column <= $0.lastColumn && $0.firstRow == row.number
-                }) {
-                    // A group header merged across columns ("Vacant" over Total/Not Leased/Leased...) belongs to each.
-                    cell = row[merge.firstColumn]
-                }
-                if let text = cell.text { fragments[column].append((text, row.number)) }
-            }
-        }
-        // candidates[column][k] = normalized join of fragments k..<end: most specific (all rows) first.
-        let candidates: [[String]] = fragments.map { stack in
-            (0..<stack.count).map { start in HeaderText.key(stack[start...].map(\.text).joined(separator: " ")) }
-        }
-
-        var spans: [String: ClosedRange<Int>] = [:]
-        var printed: [String: String] = [:]
-        var taken = Set<Int>()
-        // Greedy by specificity: every exact full-stack match beats a match on a shorter suffix.
-        for level in 0..<maxHeaderRows {
-            for spec in layout.columns where spans[spec.name] == nil {
-                for column in 0..<width where !taken.contains(column) {
-                    let stack = candidates[column]
-                    guard level < stack.count, spec.keys.contains(stack[level]) else { continue }
-                    // A header merged across columns owns all of them: none is another column's header.
-                    let owned = span(of: column, bottomRow: fragments[column].last?.row, merges: merges)
-                    taken.formUnion(owned)
-                    spans[spec.name] = owned
-                    printed[spec.name] = HeaderText.display(fragments[column][level...].map(\.text)
-                        .joined(separator: " "))
-                    break
-                }
-            }
-        }
-        let found = fragments.compactMap { stack -> String? in
-            stack.isEmpty ? nil : HeaderText.display(stack.map(\.text).joined(separator: " "))
-        }
-        // Every printed header column's span; a column inside another's merged span is part of it.
-        var headerSpans: [ClosedRange<Int>] = []
-        for column in fragments.indices where !fragments[column].isEmpty {
-            if let last = headerSpans.last, last.contains(column) { continue }
-            headerSpans.append(span(of: column, bottomRow: fragments[column].last?.row, merges: merges))
-        }
-        return HeaderMap(layout: layout, spans: spans, printed: printed,
-                         firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
-                         firstColumn: fragments.firstIndex { !$0.isEmpty } ?? 0,
-                         foundColumns: found, rowSignatures: Set(rows.map(RowSignature.of)), headerSpans: headerSpans)
+        let blocks = HeaderBlocks(rows: rows, merges: merges)
+        guard !rows.isEmpty else { return HeaderBlock(start: 0, end: -1, blocks: blocks).match(layout) }
+        return blocks.block(0, rows.count - 1).match(layout)
     }
 
     /// A header cell merged across columns owns all of them: Crystal exports put the value under any of them.

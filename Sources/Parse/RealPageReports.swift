@@ -8,10 +8,16 @@ public enum RealPageReports {
 
     /// The report a sheet holds, from its title (`BOXSCORE`), its report code (`120.080.305`), or its header columns.
     public static func detect(rows: [SheetRow], merges: [MergedRange] = []) -> ReportType? {
+        detect(HeaderBlocks(rows: rows, merges: merges))
+    }
+
+    /// `detect` over rows whose header windows are normalized once for every report type's layouts.
+    static func detect(_ blocks: HeaderBlocks) -> ReportType? {
+        let rows = blocks.rows
         var earliest: (type: ReportType, endIndex: Int, matched: Int)?
         for type in ReportType.allCases {
-            guard case .found(let map, _, let endIndex) = HeaderFinder.find(detectionLayouts(for: type), in: rows,
-                                                                            merges: merges) else { continue }
+            guard case .found(let map, _, let endIndex) = HeaderFinder.find(detectionLayouts(for: type),
+                                                                            in: blocks) else { continue }
             if earliest.map({ endIndex < $0.endIndex || (endIndex == $0.endIndex && map.matchedCount > $0.matched) })
                 ?? true {
                 earliest = (type, endIndex, map.matchedCount)
@@ -30,7 +36,8 @@ public enum RealPageReports {
         var buffer: [SheetRow] = []
         while buffer.count < headerSearchRows, let row = try rows.nextRow() { buffer.append(row) }
 
-        guard let report = type ?? detect(rows: buffer, merges: merges) else {
+        let blocks = HeaderBlocks(rows: buffer, merges: merges)
+        guard let report = type ?? detect(blocks) else {
             if let message = TitleBlock(rows: buffer).errorMessage {
                 throw ReportParseError(.reportIsError, report: nil, sheet: sheetName,
                                        detail: "RealPage returned an error instead of a report: \"\(message)\"")
@@ -40,7 +47,7 @@ public enum RealPageReports {
                                        + "DELINQUENT AND PREPAID, ...) and no known header row in the first "
                                        + "\(buffer.last?.number ?? 0) rows")
         }
-        var driver = Driver(report: report, buffer: buffer, merges: merges, sheetName: sheetName)
+        var driver = Driver(report: report, buffer: buffer, merges: merges, blocks: blocks, sheetName: sheetName)
         return try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
     }
 
@@ -57,6 +64,7 @@ private struct Driver {
     let report: ReportType
     let buffer: [SheetRow]
     let merges: [MergedRange]
+    let blocks: HeaderBlocks
     let sheetName: String
 
     mutating func run<P: OneSiteReportParser>(_: P.Type, rows: inout some SheetRowSource,
@@ -130,7 +138,7 @@ private struct Driver {
     }
 
     private func findHeader(_ layouts: [HeaderLayout]) throws -> (HeaderMap, Int, Int) {
-        let outcome = HeaderFinder.find(layouts, in: buffer, merges: merges)
+        let outcome = HeaderFinder.find(layouts, in: blocks)
         if case .found(let map, let layoutIndex, let endIndex) = outcome { return (map, layoutIndex, endIndex) }
         if let message = TitleBlock(rows: buffer).errorMessage {
             throw ReportParseError(.reportIsError, report: report, sheet: sheetName,

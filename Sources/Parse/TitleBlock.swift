@@ -34,7 +34,9 @@ public struct TitleBlock: Sendable, Equatable {
         for row in rows {
             var afterTotalUnits = false
             var inParameters = false
-            for cell in row.cells where !cell.isBlank {
+            // A title line is a cell or a few; a row with more than `cellsPerRow` values is a table row, whose
+            // later cells (up to 16,384 in a damaged file) say nothing about the title and would cost a read each.
+            for cell in row.cells.lazy.filter({ !$0.isBlank }).prefix(Self.cellsPerRow) {
                 // `Total Units:` in one cell and the count in the next.
                 if afterTotalUnits, totalUnits == nil, let count = try? cell.count() { totalUnits = count }
                 afterTotalUnits = false
@@ -97,6 +99,9 @@ public struct TitleBlock: Sendable, Equatable {
         else { return nil }
         return (start, end)
     }
+
+    /// How many non-blank cells of a row the title block reads.
+    static let cellsPerRow = 64
 
     /// The report the title or code names, if any.
     public var reportType: ReportType? {

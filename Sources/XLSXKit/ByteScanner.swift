@@ -72,8 +72,10 @@ final class PartWindow {
 
     /// Inflate this much at a time: big enough that zlib and the scanner run in long stretches, small enough to stay in cache.
     static let standardChunk = 256 << 10
-    /// A single token (one text run, one tag) may not need more than this.
-    static let maxCapacity = 256 << 20
+    /// A single token (one tag, one CDATA section) may not need more than this; text runs come in pieces and a
+    /// cell holds at most `TextLimits.cellBytes`, so 16 MiB is far past anything a worksheet holds, and a part
+    /// that inflates to one endless tag stops here instead of taking the window to gigabytes.
+    static let maxCapacity = 16 << 20
     private let chunk: Int
 
     /// `chunk` is only made tiny by tests, so that every token straddles a refill.
@@ -98,7 +100,7 @@ final class PartWindow {
         }
         if capacity - count < chunk {
             guard capacity < Self.maxCapacity else {
-                throw XLSXError.malformedPart(part: reader.entry.name, detail: "a single XML token is longer than \(Self.maxCapacity >> 20) MiB")
+                throw XLSXError.malformedPart(part: reader.entry.name, detail: "a single XML tag or CDATA section is longer than \(Self.maxCapacity >> 20) MiB")
             }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: base, count: count)
@@ -234,6 +236,14 @@ struct ByteScanner {
                     pos = lt
                     return .text
                 }
+                // A long text run is handed out in pieces instead of growing the window until its end: a cell of
+                // gigabytes then costs one window of memory until the reader refuses it (`TextLimits`).
+                if end - pos >= ByteScanner.textPiece, let cut = textCut() {
+                    textStart = pos
+                    textEnd = cut
+                    pos = cut
+                    return .text
+                }
                 if try refill(keep: pos) { continue }
                 textStart = pos
                 textEnd = end
@@ -296,6 +306,22 @@ struct ByteScanner {
                 throw malformed("the XML ends inside a start tag")
             }
         }
+    }
+
+    /// Text runs longer than this with no markup in the window are returned in pieces.
+    static let textPiece = 64 << 10
+
+    /// Where a piece of text at `pos` may end at the window's end without splitting an entity reference or a CRLF.
+    private func textCut() -> Int? {
+        var cut = end
+        var p = end - 1
+        while p >= max(pos, end - 12) {
+            if base[p] == 0x3B { break }
+            if base[p] == 0x26 { cut = p; break }
+            p -= 1
+        }
+        if cut > pos && base[cut - 1] == 0x0D { cut -= 1 }
+        return cut > pos ? cut : nil
     }
 
     /// Parses `<name attr="v" ...>` or `.../>` at `pos`; nil when the tag is not complete in the window.
@@ -601,12 +627,18 @@ struct ByteScanner {
     }
 
     /// Collects the text content of the element whose start tag was just read, skipping child elements' markup.
-    mutating func collectText(into out: inout ScratchBytes) throws {
+    /// Throws `TextLimitExceeded` as soon as `out` holds more than `limit` bytes, so a cell inflating to gigabytes
+    /// is never held.
+    mutating func collectText(into out: inout ScratchBytes, limit: Int = TextLimits.cellBytes) throws {
         var depth = 1
         while true {
             switch try next() {
-            case .text: try appendText(textStart, textEnd, to: &out)
-            case .cdata: appendCDATA(textStart, textEnd, to: &out)
+            case .text:
+                try appendText(textStart, textEnd, to: &out)
+                if out.count > limit { throw TextLimitExceeded() }
+            case .cdata:
+                appendCDATA(textStart, textEnd, to: &out)
+                if out.count > limit { throw TextLimitExceeded() }
             case .startTag: depth += 1
             case .endTag:
                 depth -= 1
@@ -618,13 +650,13 @@ struct ByteScanner {
     }
 
     /// Collects the text of `<t>` elements up to the end of the current element, leaving out phonetic runs (`<rPh>`).
-    mutating func collectRichText(into out: inout ScratchBytes) throws {
+    mutating func collectRichText(into out: inout ScratchBytes, limit: Int = TextLimits.cellBytes) throws {
         var depth = 1
         while true {
             switch try next() {
             case .startTag:
                 if name == .t {
-                    try collectText(into: &out)
+                    try collectText(into: &out, limit: limit)
                 } else if name == .rPh {
                     try skipElement()
                 } else {

@@ -77,3 +77,23 @@ public struct InMemoryRows: SheetRowSource {
         return rows[position]
     }
 }
+
+/// How much text a report file may put in one cell, one row or one shared-string table before it is refused.
+///
+/// A 2-3 MB .xlsx can inflate one cell to gigabytes at a compression ratio under the zip-bomb limit; without a cap
+/// that text is held (and copied) in full. Excel itself caps a cell at 32,767 characters, at most 96 KiB as UTF-8,
+/// and OneSite writes far less; 1 MiB is ten times Excel's cap, so only a damaged or hostile file reaches it.
+public enum TextLimits {
+    /// Bytes of UTF-8 text one cell may hold: 1 MiB, ten times Excel's own 32,767-character cap.
+    public static let cellBytes = 1 << 20
+    /// Human wording of `cellBytes` for messages.
+    public static let cellDescription = "1 MiB of text (Excel itself caps a cell at 32,767 characters)"
+    /// Bytes of text all of a workbook's shared strings may hold together: 64 MiB, five times the table of a
+    /// 500,000-row OneSite export (~12 MB) and the whole memory budget of a load.
+    public static let sharedStringsBytes = 64 << 20
+    /// Columns a row may have: Excel's own limit (column XFD), for the forms (HTML, CSV) that have no limit of their own.
+    public static let columns = 16_384
+}
+
+/// Thrown by the byte scanner when text being collected passes its limit; readers turn it into a line naming the cell.
+struct TextLimitExceeded: Error {}

@@ -251,12 +251,21 @@ enum SharedStringsReader {
         var scanner = ByteScanner(reader: reader)
         var strings: [String] = []
         var text = ScratchBytes(capacity: 1024)
+        var totalBytes = 0
         while true {
             switch try scanner.next() {
             case .startTag:
                 if scanner.name == .si {
                     text.removeAll()
-                    try scanner.collectRichText(into: &text)
+                    do {
+                        try scanner.collectRichText(into: &text)
+                    } catch is TextLimitExceeded {
+                        throw XLSXError.malformedPart(part: entry.name, detail: "shared string \(strings.count) holds more than \(TextLimits.cellDescription); refused rather than held in memory")
+                    }
+                    totalBytes += text.count
+                    guard totalBytes <= TextLimits.sharedStringsBytes else {
+                        throw XLSXError.malformedPart(part: entry.name, detail: "the shared strings hold more than \(TextLimits.sharedStringsBytes >> 20) MiB of text by string \(strings.count) (a 500,000-row export holds about 12 MB); refused rather than held in memory")
+                    }
                     strings.append(text.string())
                 } else if scanner.name == .sst {
                     // Reserve from uniqueCount, capped so a lying header cannot allocate much.

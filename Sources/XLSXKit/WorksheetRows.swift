@@ -247,11 +247,19 @@ struct RowTokenizer {
                         continue
                     }
                     text.removeAll()
-                    try scanner.collectText(into: &text)
+                    do {
+                        try scanner.collectText(into: &text)
+                    } catch is TextLimitExceeded {
+                        throw tooLong(column: column, row: row)
+                    }
                     hasValue = true
                 case .is:
                     text.removeAll()
-                    try scanner.collectRichText(into: &text)
+                    do {
+                        try scanner.collectRichText(into: &text)
+                    } catch is TextLimitExceeded {
+                        throw tooLong(column: column, row: row)
+                    }
                     hasInline = true
                 default:
                     try scanner.skipElement() // <f>: the cached value in <v> is what we report
@@ -269,6 +277,10 @@ struct RowTokenizer {
                 continue
             }
         }
+    }
+
+    private func tooLong(column: Int, row: Int) -> XLSXError {
+        malformed("cell \(CellReference.name(column: column, row: row)) holds more than \(TextLimits.cellDescription); refused rather than held in memory")
     }
 
     /// A number or shared string read straight from the window; nil to fall back to the general path.

@@ -37,11 +37,23 @@ public final class XMLDocument {
         defer { htmlFreeParserCtxt(ctxt) }
         let options = Int32(HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_RECOVER.rawValue | HTML_PARSE_COMPACT.rawValue)
-        let doc = bytes.withUnsafeBytes { buffer -> xmlDocPtr? in
-            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return htmlCtxtReadMemory(ctxt, base, Int32(buffer.count), nil, nil, options)
+        // The HTML parser's context takes no structured handler (its SAX block is not SAX2), and encoding errors are
+        // raised without any context: both would go to stderr. They are caught on this thread instead, and a
+        // conversion failure (the rest of the page dropped) refuses the page, so it is not read as a short report
+        // or taken for a login page.
+        let messages = ParseMessages()
+        let doc = messages.capturing {
+            bytes.withUnsafeBytes { buffer -> xmlDocPtr? in
+                guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+                return htmlCtxtReadMemory(ctxt, base, Int32(buffer.count), nil, nil, options)
+            }
         }
-        guard let doc else { throw lastError(ctxt, fallback: "HTML could not be parsed") }
+        if let damage = messages.encodingFailure {
+            if let doc { xmlFreeDoc(doc) }
+            throw XMLError(message: "the page is damaged: its bytes are not valid in the encoding it declares, and the "
+                + "rest of it could not be read (\(damage.message))", line: damage.line, code: damage.code)
+        }
+        guard let doc else { throw messages.firstError ?? lastError(ctxt, fallback: "HTML could not be parsed") }
         return XMLDocument(owning: doc)
     }
 
@@ -84,11 +96,17 @@ public final class XMLDocument {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count > 0 else {
             throw XMLError(message: "Document is empty", line: 1)
         }
+        // Errors raised without a parser context (encoding conversion) would go to stderr: caught on this thread.
+        let messages = ParseMessages()
         let parsed = withExtendedLifetime(firstError) {
-            xmlCtxtReadMemory(ctxt, base, Int32(bytes.count), nil, nil, Int32(flags))
+            messages.capturing { xmlCtxtReadMemory(ctxt, base, Int32(bytes.count), nil, nil, Int32(flags)) }
+        }
+        if let damage = messages.encodingFailure {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw XMLError(message: "damaged text: \(damage.message)", line: damage.line, code: damage.code)
         }
         guard let doc = parsed else {
-            throw firstError.error ?? lastError(ctxt, fallback: "document could not be parsed")
+            throw firstError.error ?? messages.firstError ?? lastError(ctxt, fallback: "document could not be parsed")
         }
         if let refusal = externalEntityRefusal(doc) {
             xmlFreeDoc(doc)
@@ -138,6 +156,35 @@ public final class XMLDocument {
 /// Where the structured-error callback leaves the first error of a parse.
 final class FirstError {
     var error: XMLError?
+}
+
+/// libxml2's messages raised on this thread during one parse, kept instead of written to stderr: a report file's
+/// damage belongs in the one line the user reads, not in libxml2's own lines.
+final class ParseMessages {
+    /// The first message at error level or above.
+    var firstError: XMLError?
+    /// The first failure to convert the input from its declared encoding: libxml2 then drops the rest of the input.
+    var encodingFailure: XMLError?
+
+    /// Runs `body` with this thread's libxml2 structured-error handler pointing here, then puts the previous one back.
+    func capturing<T>(_ body: () throws -> T) rethrows -> T {
+        let previousHandler = __xmlStructuredError().pointee
+        let previousContext = __xmlStructuredErrorContext().pointee
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque()) { context, error in
+            guard let context, let error else { return }
+            let messages = Unmanaged<ParseMessages>.fromOpaque(context).takeUnretainedValue()
+            messages.note(XMLError(libxml2: error.pointee), domain: error.pointee.domain, level: error.pointee.level)
+        }
+        defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
+        return try withExtendedLifetime(self) { try body() }
+    }
+
+    private func note(_ error: XMLError, domain: Int32, level: xmlErrorLevel) {
+        if domain == Int32(XML_FROM_I18N.rawValue) || error.code == Int(XML_I18N_CONV_FAILED.rawValue) {
+            if encodingFailure == nil { encodingFailure = error }
+        }
+        if firstError == nil && level.rawValue >= XML_ERR_ERROR.rawValue { firstError = error }
+    }
 }
 
 extension XMLError {

@@ -20,6 +20,8 @@ public struct HTMLSheet: Sendable {
         let document: XMLDocument
         do {
             document = try XMLDocument.html(bytes: bytes)
+        } catch let error as XMLError {
+            throw XLSXError.malformedPart(part: "HTML", detail: error.message)
         } catch {
             throw XLSXError.malformedPart(part: "HTML", detail: "\(error)")
         }
@@ -28,7 +30,7 @@ public struct HTMLSheet: Sendable {
             throw XLSXError.htmlWithoutTable(title: title.flatMap { $0.isEmpty ? nil : $0 })
         }
         var builder = Builder()
-        builder.visit(root)
+        try builder.visit(root)
         rows = builder.rows
         mergedRanges = builder.merges
     }
@@ -48,30 +50,44 @@ public struct HTMLSheet: Sendable {
             if !cells.isEmpty { rows.append(SheetRow(number: rowNumber, cells: cells)) }
         }
 
-        mutating func visit(_ element: XMLElement) {
+        mutating func visit(_ element: XMLElement) throws {
             switch element.localName.lowercased() {
             case "head", "script", "style", "title", "noscript":
                 return
             case "table":
-                table(element)
+                try table(element)
             default:
                 if element.descendants(named: "table").isEmpty {
-                    for line in element.renderedLines { emit([.text(line)]) }
+                    for line in element.renderedLines {
+                        try checkLength(line, column: 0)
+                        emit([.text(line)])
+                    }
                 } else {
-                    for child in element.children { visit(child) }
+                    for child in element.children { try visit(child) }
                 }
             }
         }
 
         /// The table's rows in order (through thead/tbody/tfoot); a row whose cells hold tables is a layout row:
         /// its cells' content is visited instead, so nested tables become rows of their own.
-        mutating func table(_ table: XMLElement) {
+        /// A cell past `TextLimits.cellBytes` is refused: the page is held whole, but every reader after this one
+        /// copies and scans each cell, and no report has a cell anywhere near that long.
+        func checkLength(_ text: String, column: Int) throws {
+            guard text.utf8.count <= TextLimits.cellBytes else {
+                throw XLSXError.malformedSheet(sheet: HTMLSheet.sheetName, detail: "cell \(CellReference.name(column: column, row: rowNumber + 1)) holds more than \(TextLimits.cellDescription); refused")
+            }
+        }
+
+        mutating func table(_ table: XMLElement) throws {
             // Columns still covered by a rowspan from a row above: how many more rows each covers.
             var covered: [Int] = []
             for row in tableRows(table) {
                 let cells = row.children.filter { ["td", "th"].contains($0.localName.lowercased()) }
+                guard cells.count <= TextLimits.columns else {
+                    throw XLSXError.malformedSheet(sheet: HTMLSheet.sheetName, detail: "row \(rowNumber + 1) has \(cells.count) cells, more than \(TextLimits.columns) (Excel's own column limit); refused")
+                }
                 if cells.contains(where: { !$0.descendants(named: "table").isEmpty }) {
-                    for cell in cells { for child in cell.children { visit(child) } }
+                    for cell in cells { for child in cell.children { try visit(child) } }
                     continue
                 }
                 let number = rowNumber + 1
@@ -87,6 +103,7 @@ public struct HTMLSheet: Sendable {
                 for cell in cells {
                     skipCovered()
                     let text = cell.renderedLines.joined(separator: "\n")
+                    try checkLength(text, column: column)
                     let columnSpan = min(max(Int(cell.attribute("colspan") ?? "") ?? 1, 1), 1000)
                     let rowSpan = min(max(Int(cell.attribute("rowspan") ?? "") ?? 1, 1), 10_000)
                     while values.count < column { values.append(.empty) }
@@ -101,6 +118,9 @@ public struct HTMLSheet: Sendable {
                         for c in column..<(column + columnSpan) { covered[c] = max(covered[c], rowSpan - 1) }
                     }
                     column += columnSpan
+                    guard column <= TextLimits.columns else {
+                        throw XLSXError.malformedSheet(sheet: HTMLSheet.sheetName, detail: "row \(number) spans more than \(TextLimits.columns) columns (Excel's own column limit); refused")
+                    }
                 }
                 // This row used up one row of every rowspan that began above it.
                 for c in coveredBefore.indices where coveredBefore[c] > 0 { covered[c] -= 1 }

@@ -24,14 +24,27 @@ public struct DelimitedTextSheet: Sendable {
         var field: [UInt8] = []
         var quoted = false, wasQuoted = false
         var lineNumber = 1
-        func endField() {
+        // Checked as the field grows, so a 50 MB field is refused after its first MiB.
+        func appendToField(_ byte: UInt8) throws {
+            guard field.count < TextLimits.cellBytes else {
+                throw XLSXError.malformedPart(part: Self.sheetName, detail: "line \(lineNumber), field \(cells.count + 1) holds more than \(TextLimits.cellDescription); refused rather than held in memory")
+            }
+            field.append(byte)
+        }
+        func endField() throws {
+            guard field.count <= TextLimits.cellBytes else {
+                throw XLSXError.malformedPart(part: Self.sheetName, detail: "line \(lineNumber), field \(cells.count + 1) holds more than \(TextLimits.cellDescription); refused rather than held in memory")
+            }
+            guard cells.count < TextLimits.columns else {
+                throw XLSXError.malformedPart(part: Self.sheetName, detail: "line \(lineNumber) has more than \(TextLimits.columns) fields (Excel's own column limit); refused")
+            }
             let value = String(decoding: field, as: UTF8.self)
             cells.append(value.isEmpty && !wasQuoted ? .empty : .text(value))
             field.removeAll(keepingCapacity: true)
             wasQuoted = false
         }
-        func endRow() {
-            endField()
+        func endRow() throws {
+            try endField()
             while let last = cells.last, last == .empty || last == .text("") { cells.removeLast() }
             if !cells.isEmpty { rows.append(SheetRow(number: lineNumber, cells: cells)) }
             cells.removeAll(keepingCapacity: true)
@@ -44,34 +57,34 @@ public struct DelimitedTextSheet: Sendable {
                 if byte == UInt8(ascii: "\"") {
                     let next = text.index(after: index)
                     if next < text.endIndex && text[next] == UInt8(ascii: "\"") {
-                        field.append(byte)
+                        try appendToField(byte)
                         index = next
                     } else {
                         quoted = false
                     }
                 } else {
-                    field.append(byte)
+                    try appendToField(byte)
                 }
             } else if byte == UInt8(ascii: "\"") && field.isEmpty {
                 quoted = true
                 wasQuoted = true
             } else if byte == delimiter {
-                endField()
+                try endField()
             } else if byte == UInt8(ascii: "\n") {
-                endRow()
+                try endRow()
             } else if byte == UInt8(ascii: "\r") {
                 let next = text.index(after: index)
                 if next < text.endIndex && text[next] == UInt8(ascii: "\n") { index = next }
-                endRow()
+                try endRow()
             } else {
-                field.append(byte)
+                try appendToField(byte)
             }
             index = text.index(after: index)
         }
         if quoted {
             throw XLSXError.malformedPart(part: Self.sheetName, detail: "line \(lineNumber): a quoted field is never closed")
         }
-        if !field.isEmpty || !cells.isEmpty { endRow() }
+        if !field.isEmpty || !cells.isEmpty { try endRow() }
         self.rows = rows
     }
 
