@@ -6,7 +6,7 @@ import SQLiteKit
 /// each further table under its name (`top_residents`, `leads_by_source`, `trade_out`), then `warnings` (the lines
 /// stderr carries: properties left out and why) when there are any. Numbers are JSON numbers
 /// (money with two decimals), unknown values null. One row per line, so the output diffs well.
-enum JSONFormat {
+public enum JSONFormat {
     static func render(_ result: MetricResult) -> String {
         // Appended into one string as it goes: a report of tens of thousands of cells is otherwise a string per
         // cell, per row and per table, joined and copied again at each level.
@@ -119,8 +119,8 @@ enum JSONFormat {
         out += "\""
     }
 
-    /// A JSON string literal.
-    static func string(_ text: String) -> String {
+    /// A JSON string literal (also for the few bodies `serve` builds itself: problems, health).
+    public static func string(_ text: String) -> String {
         var out = ""
         appendString(text, to: &out)
         return out

@@ -108,8 +108,8 @@ public final class APIRoutes: Sendable {
                 throw Problem(status: 409, title: "Conflict", detail: error.description)
             }
             log.info(nil, "serve: \(key) \(segments[3] == "resolve" ? "resolved" : "reopened") by \(viewer.email)")
-            let body = "{\"key\": \(JSONText.string(key.description)), \"status\": \"\(segments[3] == "resolve" ? "resolved" : "reopened")\", "
-                + "\"by\": \(JSONText.string(viewer.email)), \"at\": \(JSONText.string(at)), \"audit_run\": \(run)}\n"
+            let body = "{\"key\": \(JSONFormat.string(key.description)), \"status\": \"\(segments[3] == "resolve" ? "resolved" : "reopened")\", "
+                + "\"by\": \(JSONFormat.string(viewer.email)), \"at\": \(JSONFormat.string(at)), \"audit_run\": \(run)}\n"
             return ServerResponse(status: 200, contentType: "application/json; charset=utf-8", text: body,
                                   headers: [("Cache-Control", "no-store")])
         } catch let problem as Problem {

@@ -1,4 +1,5 @@
 import HTTPServer
+import Render
 
 /// An RFC 9457 problem details answer (`application/problem+json`): what went wrong, in one sentence, with the
 /// offending parameter named when there is one.
@@ -26,34 +27,13 @@ public struct Problem: Error, Sendable, Equatable {
     }
 
     public var response: ServerResponse {
-        var body = "{\"type\": \"about:blank\", \"title\": " + JSONText.string(title) + ", \"status\": \(status), \"detail\": "
-            + JSONText.string(detail)
+        var body = "{\"type\": \"about:blank\", \"title\": " + JSONFormat.string(title) + ", \"status\": \(status), \"detail\": "
+            + JSONFormat.string(detail)
         if let parameter {
-            body += ", \"invalid_params\": [{\"name\": " + JSONText.string(parameter) + ", \"reason\": " + JSONText.string(detail) + "}]"
+            body += ", \"invalid_params\": [{\"name\": " + JSONFormat.string(parameter) + ", \"reason\": " + JSONFormat.string(detail) + "}]"
         }
         body += "}\n"
         return ServerResponse(status: status, contentType: "application/problem+json", text: body,
                               headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-    }
-}
-
-/// JSON string literals for the few bodies built here (problems, health); reports go through Render's JSON format.
-enum JSONText {
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{0}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
