@@ -161,6 +161,9 @@ public final class LandingZone: Sendable {
         let object = Self.objectName(sha256: sha256, artifactName: name)
         let target = (landingDirectory as NSString).appendingPathComponent(object)
         if FileManager.default.fileExists(atPath: target) {
+            // Touched so `prune`'s grace period covers it: a prune deciding now must not take an object a run is
+            // about to name in its manifest (fetch does not take the data directory's lock).
+            _ = utimes(target, nil)
             unlink(path)
             return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
         }

@@ -23,6 +23,8 @@ public struct LandedRun: Sendable, Equatable {
     public var startedAt: Date
     /// Objects (relative to the landing directory) its manifest refers to.
     public var objects: Set<String>
+    /// No `finished_at` and its manifest written within the grace period: a run landing now.
+    public var running: Bool = false
     /// Bytes under the run's own directory (the manifest; the files themselves in runs landed before objects).
     public var directoryBytes: Int64
 }
@@ -53,9 +55,13 @@ public struct PruneResult: Sendable {
 public struct LandingPrune {
     public let dataDirectory: DataDirectory
     public let policy: RetentionPolicy
+    /// Objects written or reused, and unfinished runs' manifests written, less than this long ago (by the wall
+    /// clock) are never removed: `fetch` lands without the data directory's lock, so a run may be landing now and
+    /// name them in a moment.
+    public let grace: TimeInterval
 
-    public init(dataDirectory: DataDirectory, policy: RetentionPolicy) {
-        self.dataDirectory = dataDirectory; self.policy = policy
+    public init(dataDirectory: DataDirectory, policy: RetentionPolicy, grace: TimeInterval = 6 * 3600) {
+        self.dataDirectory = dataDirectory; self.policy = policy; self.grace = grace
     }
 
     /// Runs of the landing directory (folders holding a manifest.json), oldest first; an unreadable manifest throws
@@ -72,8 +78,10 @@ public struct LandingPrune {
             guard let started = Self.runDate(runID: name) ?? Self.timestamp(manifest.startedAt) else {
                 throw LandingError("\(manifestPath): cannot tell when run \(name) started (no date in its id or manifest)")
             }
-            runs.append(LandedRun(runID: name, startedAt: started, objects: Set(manifest.artifacts.compactMap(\.object)),
-                                  directoryBytes: Self.bytes(under: directory)))
+            var run = LandedRun(runID: name, startedAt: started, objects: Set(manifest.artifacts.compactMap(\.object)),
+                                directoryBytes: Self.bytes(under: directory))
+            run.running = manifest.finishedAt == nil && Self.isRecent(manifestPath, grace: grace)
+            runs.append(run)
         }
         return runs.sorted { ($0.startedAt, $0.runID) < ($1.startedAt, $1.runID) }
     }
@@ -82,6 +90,7 @@ public struct LandingPrune {
     public func keep(_ runs: [LandedRun], now: Date) -> Set<String> {
         var kept = Set<String>()
         if let newest = runs.last { kept.insert(newest.runID) }
+        for run in runs where run.running { kept.insert(run.runID) }
         let dayCutoff = now.addingTimeInterval(-Double(policy.keepDays) * 86_400)
         for run in runs where run.startedAt > dayCutoff { kept.insert(run.runID) }
         let months = Set((0..<max(policy.keepMonthly, 0)).map { Self.monthKey(Self.calendar.date(byAdding: .month, value: -$0, to: now)!) })
@@ -101,6 +110,7 @@ public struct LandingPrune {
         var counted = Set<String>()
         for run in runs where !kept.contains(run.runID) {
             let freed = run.objects.subtracting(needed).subtracting(counted)
+                .filter { !Self.isRecent(objectPath($0), grace: grace) }
             counted.formUnion(freed)
             var bytes = run.directoryBytes
             for object in freed { bytes += Self.fileSize(objectPath(object)) }
@@ -116,7 +126,7 @@ public struct LandingPrune {
             }
         }
         // Every object on disk that no kept run needs: those of the removed runs, and strays no run names.
-        for object in allObjects() where !needed.contains(object) {
+        for object in allObjects() where !needed.contains(object) && !Self.isRecent(objectPath(object), grace: grace) {
             if !counted.contains(object) {
                 result.strayObjects += 1
                 result.strayBytes += Self.fileSize(objectPath(object))
@@ -173,6 +183,13 @@ public struct LandingPrune {
     static func dayString(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// Modified less than `grace` seconds ago by the wall clock.
+    static func isRecent(_ path: String, grace: TimeInterval) -> Bool {
+        guard grace > 0, let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        else { return false }
+        return Date().timeIntervalSince(modified) < grace
     }
 
     static func fileSize(_ path: String) -> Int64 {

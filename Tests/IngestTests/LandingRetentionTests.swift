@@ -94,7 +94,8 @@ import ZipKit
             runs.append((runID.value, day, own))
         }
         let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 22, hour: 12))!
-        let prune = LandingPrune(dataDirectory: data, policy: RetentionPolicy(keepDays: 7, keepMonthly: 3))
+        // No grace period: every object here was written a moment ago, though dated months back.
+        let prune = LandingPrune(dataDirectory: data, policy: RetentionPolicy(keepDays: 7, keepMonthly: 3), grace: 0)
         let dry = try prune.run(now: now, dryRun: true)
         let expectedKept = Set(runs.filter { run in
             run.day > at(2026, 11, 15) || [at(2026, 10, 31), at(2026, 9, 30)].contains(run.day)
@@ -127,20 +128,32 @@ import ZipKit
         let now = Date()
         let old = try Self.landRun(directory.data, started: now.addingTimeInterval(-100 * 86_400), bytes: Data("<old/>".utf8), name: "GetUnitInformation.xml").0
         let newest = try Self.landRun(directory.data, started: now.addingTimeInterval(-60), bytes: bytes).0
+        // The old run's object was written 100 days ago; an object landed a moment ago that no manifest names yet
+        // (a fetch landing beside the prune, without the lock) is within the grace period and stays.
+        let oldObject = try #require(try RunManifest.read(path: LandingZone.manifestPath(in: directory.data, runID: old)).artifacts.first?.object)
+        try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-100 * 86_400)],
+                                              ofItemAtPath: directory.data.landing + "/" + oldObject)
+        let landingStarted = now.addingTimeInterval(-90)
+        let landing = try LandingZone(dataDirectory: directory.data, runID: RunID.new(now: landingStarted), now: landingStarted)
+        let staged = try landing.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml")
+        FileManager.default.createFile(atPath: staged, contents: Data("<landing-now/>".utf8))
+        let landingNow = try landing.commit(staged: staged, pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml")
 
         let dry = try directory.ownerdash(["prune", "--keep-days", "0", "--keep-monthly", "0", "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdoutLines.first?.hasPrefix("would remove run \(old.value) (") == true, "\(dry.stdout)")
         #expect(dry.stdoutLines.count == 2 && dry.stdoutLines.last?.hasPrefix("would free ") == true)
-        #expect(directory.landedRuns() == [old.value, newest.value].sorted())
+        #expect(directory.landedRuns() == [old.value, newest.value, landing.runID.value].sorted())
 
         let done = try directory.ownerdash(["prune", "--keep-days", "0", "--keep-monthly", "0"])
         #expect(done.status == 0, "\(done.stderr)")
         #expect(done.stdoutLines.first?.hasPrefix("removed run \(old.value) (") == true, "\(done.stdout)")
-        #expect(directory.landedRuns() == [newest.value], "the newest run is kept whatever the policy")
+        #expect(directory.landedRuns() == [newest.value, landing.runID.value].sorted(),
+                "the newest run is kept whatever the policy, and so is a run still landing")
         let objects = try FileManager.default.subpathsOfDirectory(atPath: LandingZone.objectsDirectory(in: directory.data))
-            .filter { $0.hasSuffix(".z") }
-        #expect(objects.count == 1, "only the newest run's object: \(objects)")
+            .filter { $0.hasSuffix(".z") }.map { "objects/" + $0 }
+        let newestObject = try #require(try RunManifest.read(path: LandingZone.manifestPath(in: directory.data, runID: newest)).artifacts.first?.object)
+        #expect(Set(objects) == [newestObject, landingNow.object], "the old run's object went: \(objects)")
 
         let bad = try directory.ownerdash(["prune", "--keep-days", "two"])
         #expect(bad.status != 0 && bad.stderr.contains("--keep-days must be a whole number of 0 or more, not \"two\""), "\(bad.stderr)")
