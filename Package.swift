@@ -43,8 +43,8 @@ let package = Package(
 
         // MARK: - Stages
         .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit", "XMLKit", "SOAP"]),
-        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse", "SOAP"]),
-        .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit", "XMLKit", "SOAP"]),
+        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"]),
+        .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Read-only questions over unified.db: one file per metric family, each one query with its formula.
@@ -82,11 +82,11 @@ let package = Package(
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP", "ZipKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

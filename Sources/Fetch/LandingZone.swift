@@ -2,6 +2,7 @@ import CurlKit
 import Foundation
 import OwnerDashCore
 import XLSXKit
+import ZipKit
 
 /// A download that could not be landed, or a landing zone that could not be written; the message says why.
 public struct LandingError: Error, CustomStringConvertible, Sendable {
@@ -22,34 +23,60 @@ public struct ExpectedContent: Sendable {
         self.kinds = kinds; self.minimumSize = minimumSize; self.label = label
     }
 
-    /// A RealPage report download: OneSite sends .xlsx, Crystal .xls, HTML "Excel" exports and CSV (vendor-formats
-    /// 3.2). An HTML page without a report table (a login page) is refused after this check, by reading it.
+    /// A RealPage report download: OneSite sends .xlsx, Crystal .xls, HTML "Excel" exports and CSV
+    /// (docs/onesite-reports.md, "File forms"). An HTML page without a report table (a login page) is refused after
+    /// this check, by reading it.
     public static let report = ExpectedContent(kinds: [.zip, .ole2, .html, .csvText], minimumSize: 500,
                                                label: "a report (.xlsx, .xls, HTML or CSV)")
 }
 
 /// A file that landed: where, how big, and the digest of its bytes.
 public struct LandedArtifact: Sendable, Equatable {
-    /// Relative to the run directory.
+    /// The artifact's name within the run (`<pms>/<property>/<artifact>`), as messages and the raw databases name it.
     public var relativePath: String
+    /// Where its bytes are, relative to the landing directory (`objects/ab/abcd....xml.z`).
+    public var object: String
     public var size: Int
     public var sha256: String
 }
 
-/// `data/landing/<run_id>/<pms>/<property>/<artifact>` plus the run's `manifest.json`.
+/// `data/landing/<run_id>/manifest.json` naming each artifact (`<pms>/<property>/<artifact>`) and the object holding
+/// its bytes: `data/landing/objects/<first two hex digits>/<sha256>.<ext>`, content-addressed by the sha256 of the
+/// bytes the vendor sent, so a report or response identical to an earlier run's is stored once. SOAP XML objects are
+/// one raw DEFLATE stream (`.xml.z`, about a tenth of the XML); reports (.xlsx is already a zip) are stored as sent.
+/// Runs landed before objects existed keep their files under the run directory (`path` only, no `object`); readers
+/// take both (`ManifestEntry.landedFile`).
 ///
-/// Bodies are streamed to a hidden staging name in the artifact's own directory (same file system,
-/// so the rename is atomic) and renamed into place only once checked: the landing zone never holds
-/// a half file under an artifact's name, and landed files are never rewritten. The manifest is
-/// rewritten (temp + rename) after every artifact, so a killed run still lists what landed.
+/// Bodies are streamed to a hidden staging file (`data/landing/.staging`, the same file system, so the link is
+/// atomic) and become an object only once checked: the landing zone never holds a half file under an object's name,
+/// and objects are never rewritten. The manifest is rewritten (temp + rename) after every artifact, so a killed run
+/// still lists what landed.
 public final class LandingZone: Sendable {
     public let runID: RunID
     /// `data/landing/<run_id>`.
     public let runDirectory: String
+    /// `data/landing`, where `objects/` and `.staging/` are.
+    public let landingDirectory: String
     private let manifest: Locked<RunManifest>
 
     public static func runDirectory(in dataDirectory: DataDirectory, runID: RunID) -> String {
         (dataDirectory.landing as NSString).appendingPathComponent(runID.value)
+    }
+
+    /// `data/landing/objects`: the bytes of every landed artifact, one file per distinct sha256.
+    public static func objectsDirectory(in dataDirectory: DataDirectory) -> String {
+        (dataDirectory.landing as NSString).appendingPathComponent(objectsFolder)
+    }
+
+    /// The landing directory's folders that are not runs.
+    public static let objectsFolder = "objects", stagingFolder = ".staging"
+
+    /// An object's path relative to the landing directory: XML is compressed (`.xml.z`), anything else keeps its
+    /// extension so readers that sniff by name still can.
+    public static func objectName(sha256: String, artifactName: String) -> String {
+        let ext = (artifactName as NSString).pathExtension.lowercased()
+        let suffix = ext == "xml" ? ".xml.z" : ext.isEmpty ? "" : "." + ext
+        return "\(objectsFolder)/\(sha256.prefix(2))/\(sha256)\(suffix)"
     }
 
     public static func manifestPath(in dataDirectory: DataDirectory, runID: RunID) -> String {
@@ -60,6 +87,7 @@ public final class LandingZone: Sendable {
     public init(dataDirectory: DataDirectory, runID: RunID, now: Date = Date()) throws {
         self.runID = runID
         runDirectory = Self.runDirectory(in: dataDirectory, runID: runID)
+        landingDirectory = dataDirectory.landing
         manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.string(now)))
         if FileManager.default.fileExists(atPath: runDirectory) {
             throw LandingError("\(runDirectory): a run with this id already exists; landed runs are never rewritten")
@@ -74,15 +102,15 @@ public final class LandingZone: Sendable {
 
     public var manifestPath: String { (runDirectory as NSString).appendingPathComponent("manifest.json") }
 
-    /// A fresh staging path next to where the artifact will land (the directory is created).
+    /// A fresh staging path in `data/landing/.staging` (the directory is created).
     public func stagingPath(pms: PMS, property: String, name: String) throws -> String {
-        let directory = (runDirectory as NSString).appendingPathComponent("\(pms.rawValue)/\(property)")
+        let directory = (landingDirectory as NSString).appendingPathComponent(Self.stagingFolder)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw LandingError("\(directory): cannot create the directory: \(error.localizedDescription)")
         }
-        return (directory as NSString).appendingPathComponent(".\(name).partial-\(UUID().uuidString.prefix(8))")
+        return (directory as NSString).appendingPathComponent("\(pms.rawValue)-\(property)-\(name).partial-\(UUID().uuidString.prefix(8))")
     }
 
     /// Checks a staged body against what was expected; returns its size. The error quotes a short,
@@ -118,10 +146,11 @@ public final class LandingZone: Sendable {
         return size
     }
 
-    /// Renames a checked staging file to its artifact name; refuses to replace a landed file.
+    /// Turns a checked staging file into the artifact's object: an object with the same sha256 already there is
+    /// reused (identical bytes are stored once); otherwise XML is compressed into it and anything else linked into
+    /// place. The staging file is removed once the object is there.
     public func commit(staged path: String, pms: PMS, property: String, name: String) throws -> LandedArtifact {
         let relative = "\(pms.rawValue)/\(property)/\(name)"
-        let target = (runDirectory as NSString).appendingPathComponent(relative)
         let sha256: String
         let size: Int
         do {
@@ -130,13 +159,39 @@ public final class LandingZone: Sendable {
         } catch {
             throw LandingError("\(relative): cannot read the downloaded file: \(error)")
         }
-        // link(2) then unlink: unlike rename(2) it fails instead of replacing a file that already landed.
-        guard link(path, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw LandingError("\(relative): cannot land the file: \(reason)")
+        let object = Self.objectName(sha256: sha256, artifactName: name)
+        let target = (landingDirectory as NSString).appendingPathComponent(object)
+        if FileManager.default.fileExists(atPath: target) {
+            // Touched so `prune`'s grace period covers it: a prune deciding now must not take an object a run is
+            // about to name in its manifest (fetch does not take the data directory's lock).
+            _ = utimes(target, nil)
+            unlink(path)
+            return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
+        }
+        let directory = (target as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LandingError("\(directory): cannot create the directory: \(error.localizedDescription)")
+        }
+        // Written under a private name, then link(2)ed: a concurrent run landing the same bytes either finds the
+        // object whole or links its own identical copy first (EEXIST is then success), never a half object.
+        let temporary = (directory as NSString).appendingPathComponent(".\(sha256).tmp-\(UUID().uuidString.prefix(8))")
+        defer { unlink(temporary) }
+        if object.hasSuffix(".z") {
+            do {
+                try DeflatedFile.compress(path, to: temporary)
+            } catch {
+                throw LandingError("\(relative): cannot compress into \(object): \(error)")
+            }
+        } else if link(path, temporary) != 0 {
+            throw LandingError("\(relative): cannot land the file: \(String(cString: strerror(errno)))")
+        }
+        guard link(temporary, target) == 0 || errno == EEXIST else {
+            throw LandingError("\(relative): cannot land the file as \(object): \(String(cString: strerror(errno)))")
         }
         unlink(path)
-        return LandedArtifact(relativePath: relative, size: size, sha256: sha256)
+        return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
     }
 
     /// Removes a staging file that will not land.

@@ -48,8 +48,12 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var asOfRequested: String?
     /// The date the landed file is for (earlier than asked when the vendor refused a later end date).
     public var asOf: String?
-    /// Path relative to the run directory (`realpage/nexus_east/rent_roll.xlsx`); nil when nothing landed.
+    /// The artifact's name in the run (`realpage/nexus_east/rent_roll.xlsx`); nil when nothing landed. In runs landed
+    /// before objects existed, also where the file is, relative to the run directory.
     public var path: String?
+    /// Where the bytes are, relative to the landing directory (`objects/ab/ab12....xml.z`); nil in runs landed
+    /// before objects existed (the file is then at `path` under the run directory).
+    public var object: String?
     /// The final request's URL, secrets redacted.
     public var url: String?
     public var httpStatus: Int?
@@ -69,7 +73,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var skipped: String?
 
     enum CodingKeys: String, CodingKey {
-        case pms, property, report, operation, path, url, size, sha256, seconds, attempts, notes, error, skipped
+        case pms, property, report, operation, path, object, url, size, sha256, seconds, attempts, notes, error, skipped
         case reportID = "report_id"
         case asOfRequested = "as_of_requested"
         case asOf = "as_of"
@@ -96,6 +100,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try container.encode(asOfRequested, forKey: .asOfRequested)
         try container.encode(asOf, forKey: .asOf)
         try container.encode(path, forKey: .path)
+        if let object { try container.encode(object, forKey: .object) }
         try container.encode(url, forKey: .url)
         try container.encode(httpStatus, forKey: .httpStatus)
         try container.encode(size, forKey: .size)
@@ -107,6 +112,13 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try container.encode(notes, forKey: .notes)
         try container.encode(error, forKey: .error)
         try container.encode(skipped, forKey: .skipped)
+    }
+
+    /// The landed file to read: the object when there is one, else the old layout's file under the run directory;
+    /// nil when nothing landed. A `.z` file is compressed (read it with `DeflatedFile.inflate`).
+    public func landedFile(landingDirectory: String, runDirectory: String) -> String? {
+        if let object { return (landingDirectory as NSString).appendingPathComponent(object) }
+        return path.map { (runDirectory as NSString).appendingPathComponent($0) }
     }
 
     /// `realpage/nexus_east/rent_roll.xlsx`-style name for messages, whether or not anything landed.

@@ -82,6 +82,7 @@ public final class RealPageReportClient: Sendable {
             let landed = try fetchLanding(report: report, property: property, asOf: asOf, landing: landing,
                                           entry: &entry, counter: &counter)
             entry.path = landed.relativePath
+            entry.object = landed.object
             entry.size = landed.size
             entry.sha256 = landed.sha256
         } catch {

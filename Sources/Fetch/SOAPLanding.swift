@@ -47,6 +47,7 @@ enum SOAPLanding {
             }
             let landed = try landing.commit(staged: staged, pms: pms, property: property, name: name)
             entry.path = landed.relativePath
+            entry.object = landed.object
             entry.size = landed.size
             entry.sha256 = landed.sha256
         } catch let error as SOAPError {

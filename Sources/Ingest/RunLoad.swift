@@ -133,6 +133,17 @@ public struct RunLoad {
 
     private var runDirectory: String { LandingZone.runDirectory(in: dataDirectory, runID: runID) }
 
+    /// How a load error names an artifact: its name in the run and, when it is an object, the object's file, so a
+    /// corrupt or edited object can be found (`yardi/p1/GetResidentLedger.xml (.../objects/ab/ab12....xml.z)`).
+    static func subject(_ relativePath: String, file: String) -> String {
+        file.hasSuffix(relativePath) ? file : "\(relativePath) (\(file))"
+    }
+
+    /// Where an artifact's bytes are: its object, or (runs landed before objects) its file in the run directory.
+    private func landedFile(_ entry: ManifestEntry) -> String? {
+        entry.landedFile(landingDirectory: dataDirectory.landing, runDirectory: runDirectory)
+    }
+
     /// The run's landed RealPage reports, with hints from the manifest (filtered by `report`/`propertyKey`).
     private func landedReports(log: Diagnostics) -> [ReportItem] {
         var items: [ReportItem] = []
@@ -141,14 +152,14 @@ public struct RunLoad {
             guard let reportName = entry.report, let type = ReportType(rawValue: reportName) else { continue }
             if let report, report != type { continue }
             if let propertyKey, propertyKey != entry.property { continue }
-            guard entry.error == nil, let relative = entry.path else {
+            guard entry.error == nil, let relative = entry.path, let file = landedFile(entry) else {
                 if entry.skipped == nil { notFetched += 1 }
                 continue
             }
             // The report's own title says which property date it was run for; the manifest's date is a fallback.
             let hints = ReportFileHints(report: type, propertyKey: entry.property,
                                         fallbackAsOf: entry.asOf.flatMap { LocalDate(iso: $0) })
-            items.append(ReportItem(file: (runDirectory as NSString).appendingPathComponent(relative), relativePath: relative,
+            items.append(ReportItem(file: file, relativePath: relative,
                                     type: type, hints: hints, sha256: entry.sha256))
         }
         if notFetched > 0 {
@@ -190,7 +201,7 @@ public struct RunLoad {
                 result.alreadyLoaded = outcome.alreadyLoaded
                 result.warnings = warnings
             } catch {
-                log.error(item.file, "\(error)")
+                log.error(Self.subject(item.relativePath, file: item.file), "\(error)")
                 result.error = "\(error)"
             }
             result.seconds = Date().timeIntervalSince(started)
@@ -234,11 +245,10 @@ public struct RunLoad {
                 continue
             }
             if let propertyKey, propertyKey != entry.property { continue }
-            guard entry.error == nil, let relative = entry.path else {
+            guard entry.error == nil, let relative = entry.path, let file = landedFile(entry) else {
                 if entry.skipped == nil { notFetched += 1 }
                 continue
             }
-            let file = (runDirectory as NSString).appendingPathComponent(relative)
             func refuse(_ reason: String) {
                 log.error(relative, reason)
                 refused.append(ArtifactLoad(kind: kind, property: entry.property, file: file, relativePath: relative,
@@ -278,7 +288,7 @@ public struct RunLoad {
                 result.rows = outcome.rows
                 result.alreadyLoaded = outcome.alreadyLoaded
             } catch {
-                log.error(item.file, "\(error)")
+                log.error(Self.subject(item.relativePath, file: item.file), "\(error)")
                 result.error = "\(error)"
             }
             result.seconds = Date().timeIntervalSince(started)

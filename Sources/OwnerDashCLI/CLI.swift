@@ -11,6 +11,7 @@ public enum CLI {
         FetchCommand.self,
         LoadCommand.self,
         SyncCommand.self,
+        PruneCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,

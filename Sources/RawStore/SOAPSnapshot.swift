@@ -2,6 +2,7 @@ import Foundation
 import OwnerDashCore
 import SOAP
 import SQLiteKit
+import ZipKit
 
 /// What a caller prints for one loaded SOAP artifact, whichever system it came from.
 public protocol SOAPLoadOutcome: Sendable {
@@ -157,7 +158,18 @@ enum SOAPSnapshot {
     }
 
     /// The file's bytes, read in 1 MiB pieces straight into one array: `Data` then `[UInt8]` would hold a ledger twice.
+    /// A landing-zone object ending `.z` is inflated as it is read (the compressed copy is never held whole); one cut
+    /// short or garbled is refused with the reason.
     static func readBytes(_ path: String) throws -> [UInt8] {
+        if path.hasSuffix(".z") {
+            var bytes: [UInt8] = []
+            do {
+                try DeflatedFile.inflate(path) { bytes.append(contentsOf: $0) }
+            } catch {
+                throw ReportLoadError("the compressed landed object cannot be read: \(error)")
+            }
+            return bytes
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ReportLoadError("cannot read the file") }
         defer { try? handle.close() }
         var bytes: [UInt8] = []

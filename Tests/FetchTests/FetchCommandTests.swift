@@ -23,7 +23,7 @@ import Testing
             for report in allReports { expectedFiles.append("realpage/\(property)/\(report).xlsx") }
         }
         // Nothing else: no staging leftovers, no temp manifest.
-        #expect(workspace.files(under: run) == expectedFiles.sorted())
+        #expect(try workspace.landedFiles(runID) == expectedFiles.sorted())
 
         let manifest = try workspace.manifest(runID)
         #expect(manifest.artifacts.count == 2 * allReports.count)
@@ -75,14 +75,15 @@ import Testing
         }
 
         // A landed file edited afterwards is refused by its manifest sha256; the others are untouched.
-        let edited = workspace.runDirectory(runID).appendingPathComponent("realpage/parkside/rent_roll.xlsx")
+        let rentRoll = try #require(try workspace.manifest(runID).artifacts.first { $0["path"] as? String == "realpage/parkside/rent_roll.xlsx" })
+        let edited = workspace.data.appendingPathComponent("landing").appendingPathComponent(try #require(rentRoll["object"] as? String))
         let handle = try FileHandle(forWritingTo: edited)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data([0x00]))
         try handle.close()
         let again = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(again.status == 2)
-        #expect(again.stderr.contains("parkside/rent_roll.xlsx: error: the file's sha256 differs from the run's manifest"))
+        #expect(again.stderr.contains("realpage/parkside/rent_roll.xlsx (\(edited.path)): error: the file's sha256 differs from the run's manifest"), "\(again.stderr)")
         #expect(again.stdoutLines.filter { $0.hasPrefix("already loaded  ") }.count == 5)
     }
 
@@ -100,7 +101,7 @@ import Testing
         for property in ["nexus_east", "parkside"] {
             for report in allReports { expectedFiles.append("realpage/\(property)/\(report).xlsx") }
         }
-        #expect(workspace.files(under: run) == expectedFiles.sorted(), "every good artifact landed, nothing of ridian")
+        #expect(try workspace.landedFiles(runID) == expectedFiles.sorted(), "every good artifact landed, nothing of ridian")
         for report in allReports {
             let line = result.stderrLines.first { $0.hasPrefix("realpage/ridian/\(report).xlsx: error: ") }
             // ridian answers 500; a random 503 or 429 may be the last answer, after the retries.

@@ -1,5 +1,6 @@
 import CurlKit
 import Foundation
+import ZipKit
 import OwnerDashCore
 import Testing
 
@@ -166,11 +167,33 @@ struct Workspace {
     func landedBytes(of artifact: [String: Any], in run: URL,
                      sourceLocation: SourceLocation = #_sourceLocation) throws -> (path: String, bytes: Data) {
         let path = try #require(artifact["path"] as? String, sourceLocation: sourceLocation)
-        let bytes = try Data(contentsOf: run.appendingPathComponent(path))
+        let object = try #require(artifact["object"] as? String, sourceLocation: sourceLocation)
+        let file = run.deletingLastPathComponent().appendingPathComponent(object).path
+        var bytes = Data()
+        if object.hasSuffix(".z") {
+            try DeflatedFile.inflate(file) { bytes.append(contentsOf: $0) }
+        } else {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        }
         var digest = SHA256()
         digest.update([UInt8](bytes))
         #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)", sourceLocation: sourceLocation)
         return (path, bytes)
+    }
+
+    /// The run directory's files (only its manifest, in the objects layout) and the artifacts its manifest says landed,
+    /// each checked to have its object in the landing directory: what `files(under:)` gave in the old layout.
+    func landedFiles(_ runID: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let run = runDirectory(runID)
+        var result = files(under: run)
+        for artifact in try manifest(runID).artifacts {
+            guard let path = artifact["path"] as? String else { continue }
+            let object = artifact["object"] as? String ?? ""
+            #expect(FileManager.default.fileExists(atPath: run.deletingLastPathComponent().appendingPathComponent(object).path),
+                    "\(path): its object \(object) is in the landing directory", sourceLocation: sourceLocation)
+            result.append(path)
+        }
+        return result.sorted()
     }
 
     /// Every file under a directory, relative paths, sorted.

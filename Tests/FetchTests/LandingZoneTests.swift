@@ -3,6 +3,7 @@ import Foundation
 @testable import OwnerDashCore
 import SOAP
 import Testing
+import ZipKit
 @testable import Fetch
 
 /// The landing zone's checks, without a server: what may land, what is refused and how it is said.
@@ -35,8 +36,8 @@ import Testing
                 + "any table (titled \"Session expired\"): an error or login page, not a report"
         }
         landing.discard(staged: staged)
-        let directory = (landing.runDirectory as NSString).appendingPathComponent("realpage/nexus_east")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: staged))
+        #expect(!FileManager.default.fileExists(atPath: LandingZone.objectsDirectory(in: data)), "nothing landed")
     }
 
     @Test func aJSONBodyOrAnErrorStatusIsQuotedWithSecretsRedacted() throws {
@@ -58,22 +59,71 @@ import Testing
         } throws: { "\($0)" == "only 8 bytes, too small for a report (.xlsx, .xls, HTML or CSV) (a failed download?)" }
     }
 
-    @Test func aCheckedFileLandsOnceWithItsDigestAndIsNeverReplaced() throws {
+    @Test func aCheckedFileLandsAsAnObjectNamedByItsDigest() throws {
         let staged = try stage(zipBytes)
         #expect(try LandingZone.check(staged: staged, status: 200, expected: .report) == zipBytes.count)
         let landed = try landing.commit(staged: staged, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
         var digest = SHA256()
         digest.update(zipBytes)
-        #expect(landed == LandedArtifact(relativePath: "realpage/nexus_east/rent_roll.xlsx", size: zipBytes.count,
-                                         sha256: digest.finalizeHex()))
+        let sha = digest.finalizeHex()
+        #expect(landed == LandedArtifact(relativePath: "realpage/nexus_east/rent_roll.xlsx",
+                                         object: "objects/\(sha.prefix(2))/\(sha).xlsx", size: zipBytes.count, sha256: sha))
         #expect(!FileManager.default.fileExists(atPath: staged))
+        let target = (data.landing as NSString).appendingPathComponent(landed.object)
+        #expect(FileManager.default.contents(atPath: target) == Data(zipBytes), "a report is stored as sent")
 
-        let second = try stage(zipBytes.reversed())
-        #expect(throws: LandingError.self) {
-            _ = try landing.commit(staged: second, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
-        }
-        let target = (landing.runDirectory as NSString).appendingPathComponent(landed.relativePath)
+        // Other bytes under the same artifact name are another object; the first is untouched.
+        let second = try landing.commit(staged: try stage(zipBytes.reversed()), pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
+        #expect(second.object != landed.object)
         #expect(FileManager.default.contents(atPath: target) == Data(zipBytes))
+    }
+
+    /// A ledger-like response: repetitive XML, as the vendors send it.
+    private var ledgerXML: [UInt8] {
+        var text = "<?xml version=\"1.0\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body><Ledger>"
+        for index in 0..<3000 {
+            text += "<Transaction><Id>\(index)</Id><Date>2026-\(String(format: "%02d", index % 12 + 1))-01</Date><Amount>\(index % 97).25</Amount><Code>rent</Code></Transaction>"
+        }
+        return Array((text + "</Ledger></soap:Body></soap:Envelope>").utf8)
+    }
+
+    private func stageXML(_ zone: LandingZone, _ bytes: [UInt8]) throws -> String {
+        let path = try zone.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetResidentTransactions_Login.xml")
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    @Test func identicalBytesLandedByTwoRunsAreStoredOnceCompressed() throws {
+        let xml = ledgerXML
+        let first = try landing.commit(staged: try stageXML(landing, xml), pms: .yardi, property: "yp_cedar_bluff",
+                                       name: "GetResidentTransactions_Login.xml")
+        let nextNight = try LandingZone(dataDirectory: data, runID: RunID("20261121T000000Z-test"))
+        let second = try nextNight.commit(staged: try stageXML(nextNight, xml), pms: .yardi, property: "yp_cedar_bluff",
+                                          name: "GetResidentTransactions_Login.xml")
+        #expect(first == second, "the same object, the sha256 of the bytes the vendor sent")
+        #expect(first.object.hasSuffix(".xml.z") && first.size == xml.count)
+        let objects = LandingZone.objectsDirectory(in: data)
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: objects).filter { $0.hasSuffix(".z") }
+        #expect(stored.count == 1, "\(stored)")
+        let file = (data.landing as NSString).appendingPathComponent(first.object)
+        let onDisk = try #require(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        #expect(onDisk * 5 < xml.count, "compressed: \(onDisk) bytes on disk for \(xml.count) of XML")
+        var inflated: [UInt8] = []
+        try DeflatedFile.inflate(file) { inflated.append(contentsOf: $0) }
+        #expect(inflated == xml)
+        // The run directories hold their manifests only.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nextNight.runDirectory) == ["manifest.json"])
+    }
+
+    @Test func aTruncatedCompressedObjectIsRefusedNotReadShort() throws {
+        let landed = try landing.commit(staged: try stageXML(landing, ledgerXML), pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xml")
+        let file = (data.landing as NSString).appendingPathComponent(landed.object)
+        let whole = try #require(FileManager.default.contents(atPath: file))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file))
+        #expect {
+            try DeflatedFile.inflate(file) { _ in }
+        } throws: { "\($0)" == "the compressed file is truncated (it ends before its stream does)" }
     }
 
     @Test func theManifestListsEveryFieldWithExplicitNullsAndIsReadBack() throws {

@@ -18,7 +18,7 @@ import Testing
         let runID = try #require(fetch.runID)
         let operations = ["getbuildings", "getleaseinfo", "getrentableitems", "getresidentledger", "getresidentlistinfo",
                           "getscheduledcharges", "getsitelist", "unitlist"]
-        #expect(workspace.files(under: workspace.runDirectory(runID))
+        #expect(try workspace.landedFiles(runID)
                 == ["manifest.json"] + operations.map { "realpage/nexus_east/\($0).xml" }
                 + operations.filter { !["getresidentledger", "getscheduledcharges"].contains($0) }.map { "realpage/ridian/\($0).xml" })
         #expect(fetch.stdoutLines.contains("skipped realpage/ridian/getresidentledger.xml"))

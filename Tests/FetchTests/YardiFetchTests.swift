@@ -58,7 +58,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
             for operation in yardiOperations { expected.append("yardi/\(property)/\(operation).xml") }
             for month in earlierMonths { expected.append("yardi/\(property)/GetResidentLeaseCharges_Login.\(month).xml") }
         }
-        #expect(workspace.files(under: run) == expected.sorted())
+        #expect(try workspace.landedFiles(runID) == expected.sorted())
         let manifest = try workspace.manifest(runID)
         #expect(manifest.artifacts.count == 2 * (yardiOperations.count + earlierMonths.count))
         for artifact in manifest.artifacts {
@@ -125,7 +125,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(fetch.stdoutLines.contains("skipped yardi/yp_cedar_bluff/GetServiceRequest_Search.xml"))
         #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetServiceRequest_Search.xml: warning: not fetched: the Yardi interface entity holds no license for GetServiceRequest_Search"))
         let runID = try #require(fetch.runID)
-        #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
+        #expect(try workspace.landedFiles(runID) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
     }
 
     @Test func anEntityWithoutTheVendorInvoicingLicenseSkipsTheRegisterAndHasNoExpenseSource() throws {
@@ -138,7 +138,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(fetch.stdoutLines.contains("skipped yardi/yp_cedar_bluff/GetInvoiceRegister.xml"))
         #expect(fetch.stderr.contains("yardi/yp_cedar_bluff/GetInvoiceRegister.xml: warning: not fetched: the Yardi interface entity holds no license for GetInvoiceRegister"))
         let runID = try #require(fetch.runID)
-        #expect(workspace.files(under: workspace.runDirectory(runID)) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
+        #expect(try workspace.landedFiles(runID) == ["manifest.json", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
         let skipped = try workspace.manifest(runID).artifacts.filter { $0["operation"] as? String == "GetInvoiceRegister" }
         #expect(skipped.count == 1 && skipped.allSatisfy { $0["error"] is NSNull && $0["skipped"] is String })
 
@@ -163,7 +163,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(fetch.stderr.contains("yardi/yp_harbor_point/GetUnitInformation.xml: error: SOAP Fault soap:Server: Server was unable to process request."))
         #expect(fetch.stderr.contains("yardi/yp_harbor_point/GetResidentsByStatus.xml: error:"))
         let runID = try #require(fetch.runID)
-        #expect(workspace.files(under: workspace.runDirectory(runID)) == [
+        #expect(try workspace.landedFiles(runID) == [
             "manifest.json", "yardi/yp_cedar_bluff/GetResidentsByStatus.xml", "yardi/yp_cedar_bluff/GetUnitInformation.xml"])
         let artifacts = try workspace.manifest(runID).artifacts
         let failed = artifacts.filter { !($0["error"] is NSNull) }

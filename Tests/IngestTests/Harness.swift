@@ -237,9 +237,10 @@ struct DataDir {
         return rows
     }
 
-    /// The landing zone's run directories.
+    /// The landing zone's run directories (not its shared `objects` and `.staging` folders).
     func landedRuns() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: data.landing)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: data.landing)) ?? [])
+            .filter { $0 != "objects" && $0 != ".staging" }.sorted()
     }
 
     /// The lock file's holder, once it names a holder with this pid (an ingest writes it just after it locks).

@@ -61,7 +61,10 @@ import Testing
         for item in load {
             let artifact = try #require(item.text("artifact"))
             #expect(item.text("status") == "succeeded", "\(artifact): \(item.text("error") ?? "")")
-            let file = URL(fileURLWithPath: directory.data.landing).appendingPathComponent("\(runID)/\(artifact)").path
+            // The raw rows name the object holding the artifact's bytes (the run directory keeps only its manifest).
+            let entry = try #require(artifacts.first { $0["path"] as? String == artifact }, "\(artifact) in the manifest")
+            let object = try #require(entry["object"] as? String, "\(artifact) has an object")
+            let file = URL(fileURLWithPath: directory.data.landing).appendingPathComponent(object).path
             let rows = try Self.rawRows(of: file, in: directory)
             #expect(rows > 0 && item.int("rows") == rows, "\(artifact): the item's rows are the raw rows of that file")
             loadedRows += rows
