@@ -70,8 +70,10 @@ let package = Package(
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics"]),
+        // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit", "HTTPTestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),

@@ -1,7 +1,8 @@
 import CurlKit
 import Foundation
-import Testing
 @testable import HTTPServer
+import HTTPTestSupport
+import Testing
 
 /// A server on an ephemeral loopback port that echoes what it was given, as text lines.
 private func echoServer(_ settings: (inout ServerSettings) -> Void = { _ in }) throws -> HTTPServer {

@@ -1,7 +1,8 @@
 import CurlKit
 import Foundation
-import Testing
+import HTTPTestSupport
 @testable import Serve
+import Testing
 
 /// Every endpoint against the CLI asking the same question with `--format json`, byte for byte.
 @Suite struct APIAnswersTests {

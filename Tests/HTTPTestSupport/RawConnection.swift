@@ -5,10 +5,10 @@ import Glibc
 
 /// A plain TCP connection to a loopback port, for requests an HTTP client library would refuse to send (huge
 /// headers, a body trickled byte by byte, a connection left idle).
-final class RawConnection {
+public final class RawConnection {
     private let socket: Int32
 
-    init(port: UInt16) throws {
+    public init(port: UInt16) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,9 +24,9 @@ final class RawConnection {
 
     deinit { close(socket) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -36,7 +36,7 @@ final class RawConnection {
     }
 
     /// Everything the server sends until it closes the connection (or 10 s pass).
-    func readAll() -> String {
+    public func readAll() -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -48,7 +48,7 @@ final class RawConnection {
     }
 
     /// The status code of the first response line, e.g. 431 from `HTTP/1.1 431 ...`.
-    static func status(of response: String) -> Int? {
+    public static func status(of response: String) -> Int? {
         let parts = response.split(separator: " ", maxSplits: 2)
         return parts.count > 1 ? Int(parts[1]) : nil
     }
