@@ -52,8 +52,8 @@ enum SyncChecks {
                 let measure = statement.text("measure") ?? check.name
                 let expected = statement.double("expected")
                 let actual = statement.double("actual")
-                let (status, detail) = judge(check, expected: expected, actual: actual,
-                                             skipped: statement.text("skipped"))
+                let (status, difference, detail) = judge(check, expected: expected, actual: actual,
+                                                         skipped: statement.text("skipped"))
                 let result = Result(check: check.name, measure: measure, expected: expected, actual: actual,
                                     status: status, detail: detail)
                 results.append(result)
@@ -62,7 +62,7 @@ enum SyncChecks {
                     ":run_id": .text(context.runID), ":check": .text(check.name), ":measure": .text(measure),
                     ":expected_source": .text(check.expectedSource), ":expected": SQLValue(expected),
                     ":actual_source": .text(check.actualSource), ":actual": SQLValue(actual),
-                    ":difference": SQLValue(expected.flatMap { e in actual.map { ($0 - e).roundedToCents } }),
+                    ":difference": SQLValue(difference),
                     ":status": .text(status), ":detail": .text(detail),
                 ])
             }
@@ -70,16 +70,19 @@ enum SyncChecks {
         return results
     }
 
-    /// Passed within the tolerance, failed beyond it, skipped when the vendor's figure is missing.
-    static func judge(_ check: Check, expected: Double?, actual: Double?, skipped: String?) -> (String, String) {
-        if let skipped { return ("skipped", skipped) }
-        guard let expected else { return ("skipped", "no \(check.expectedSource) figure") }
+    /// Passed within the tolerance, failed beyond it, skipped when the vendor's figure is missing; the difference
+    /// (actual − expected, to the cent) only where the two were compared.
+    static func judge(_ check: Check, expected: Double?, actual: Double?,
+                      skipped: String?) -> (status: String, difference: Double?, detail: String) {
+        if let skipped { return ("skipped", nil, skipped) }
+        guard let expected else { return ("skipped", nil, "no \(check.expectedSource) figure") }
         let actual = actual ?? 0
         let difference = (actual - expected).roundedToCents
         if abs(difference) <= check.tolerance + 0.000_001 {
-            return ("passed", "\(check.expectedSource) \(expected.checkFigure) = \(check.actualSource) \(actual.checkFigure)")
+            return ("passed", difference,
+                    "\(check.expectedSource) \(expected.checkFigure) = \(check.actualSource) \(actual.checkFigure)")
         }
-        return ("failed", "\(check.expectedSource) says \(expected.checkFigure), \(check.actualSource) "
+        return ("failed", difference, "\(check.expectedSource) says \(expected.checkFigure), \(check.actualSource) "
             + "\(actual.checkFigure) (difference \(difference.checkFigure), tolerance \(check.tolerance.checkFigure))")
     }
 
