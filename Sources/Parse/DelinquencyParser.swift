@@ -127,6 +127,7 @@ struct DelinquencyParser: OneSiteReportParser {
             // The real export prints its summary section titles indented, where contact lines sit.
             if text.isSectionTitle(Self.trailerSections) {
                 try closeAccount(into: &records)
+                glSummary.begin(at: text)
                 return false
             }
             // A contact line printed on a row of its own under the account: folded into it.
@@ -140,6 +141,7 @@ struct DelinquencyParser: OneSiteReportParser {
         case .label(let text):
             if text.isSectionTitle(Self.trailerSections) {
                 try closeAccount(into: &records)
+                glSummary.begin(at: text)
                 return false
             }
             // An account row with nothing numeric (no deposits, no dates) still names unit or resident.
@@ -212,8 +214,18 @@ struct DelinquencyParser: OneSiteReportParser {
         }
     }
 
+    /// The `Summary by General Ledger Account` below the detail (per-code layout only), checked in `finish`.
+    private var glSummary = DelinquencyGLSummary()
+
+    mutating func consumeTrailer(_ row: SheetRow) throws -> Bool {
+        guard perCode else { return false }
+        glSummary.consume(row, context: context)
+        return true
+    }
+
     mutating func finish(into records: inout [ReportRecord]) throws {
         try closeAccount(into: &records)
+        glSummary.finish(detailNetBalance: perCode ? netDelinquent + netPrepaid : nil, context: context)
         // `Detail - 241 Account(s)` above the header: the Misc. Income blocks (unit NONE) are one account.
         if perCode, let printed = Self.printedAccountCount(context.title) {
             context.crossCheck("accounts", computed: residentAccounts + (miscIncomeBlocks > 0 ? 1 : 0),

@@ -10,8 +10,11 @@ import XLSXKit
 /// `Total:` row ends each heading's rows. A total right after another total (`Grand Total:`) sums the whole
 /// detail when it says `Grand`, else the rows since the heading. Every printed total amount is checked against
 /// the rows it covers; differences are warnings. Rows without a code (the GL `Net` lines) are not stored.
-/// Parsing stops at the summary section (`Category`, `Summary ...`, `Monthly Rental Potential ...`,
-/// `General Ledger ...`) or, in the real export, at the `(935 Batch)` heading that follows the detail. fiscal_period is the title's `Fiscal Period` (`YYYY-MM`), else NULL.
+/// The detail ends at the summary section (`Category`, `Summary ...`, `Monthly Rental Potential ...`,
+/// `General Ledger ...`) or, in the real export, at the `(935 Batch)` heading that follows it; what follows (the 935
+/// batch, the delinquent and prepaid balances, the G/L distribution, the monthly rental potential) is not stored but
+/// checked against its own totals (`MonthlyTransactionTrailer`). fiscal_period is the title's `Fiscal Period`
+/// (`YYYY-MM`), else NULL.
 ///
 /// Amounts are stored as printed: charges positive, credits and payments negative (`(38,389.41)`).
 ///
@@ -103,7 +106,18 @@ struct MonthlyTransactionSummaryParser: OneSiteReportParser {
         }
     }
 
-    mutating func finish(into records: inout [ReportRecord]) throws {}
+    /// The sections below the detail, checked against their own totals (`MonthlyTransactionTrailer`).
+    private var trailer = MonthlyTransactionTrailer()
+
+    mutating func consumeTrailer(_ row: SheetRow) throws -> Bool {
+        let detail = RowView(row: header.aligned(row), header: header, context: context, countsForMoneyGuard: false)
+        try trailer.consume(row, detail: detail, context: context)
+        return true
+    }
+
+    mutating func finish(into records: inout [ReportRecord]) throws {
+        trailer.finish(context: context)
+    }
 
     /// `Prepaids Moved To Deposit Ledger (935 Batch)`: after the detail, OneSite lists the prepaids it moved to
     /// deposit ledgers (batch 935) and then the delinquency, balance and G/L sections; the detail ends there.

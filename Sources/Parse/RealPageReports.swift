@@ -93,16 +93,12 @@ private struct Driver {
         var records: [ReportRecord] = []
         var recordCount = 0
         var index = endIndex + 1
-        while true {
-            var row: SheetRow
-            if index < buffer.count {
-                row = buffer[index]
-                index += 1
-            } else if let next = try rows.nextRow() {
-                row = next
-            } else {
-                break
-            }
+        func nextRow() throws -> SheetRow? {
+            guard index < buffer.count else { return try rows.nextRow() }
+            index += 1
+            return buffer[index - 1]
+        }
+        while var row = try nextRow() {
             guard let kind = ContentKind(classifier.classify(row)) else { continue }
             // Values that drifted off their header (Crystal page-image exports) are put back under it first.
             if kind == .data || kind.isTotal { row = parser.header.aligned(row) }
@@ -114,7 +110,10 @@ private struct Driver {
             for record in records { try sink.emit(record) }
             recordCount += records.count
             records.removeAll(keepingCapacity: true)
-            if !keepGoing { break }
+            if !keepGoing {
+                while let trailer = try nextRow(), try parser.consumeTrailer(trailer) {}
+                break
+            }
         }
         try parser.finish(into: &records)
         for record in records { try sink.emit(record) }

@@ -346,11 +346,17 @@ protocol OneSiteReportParser {
     var header: HeaderMap { get }
     /// Appends the records this row completes; returns false to stop reading (the report's data section ended).
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool
+    /// Reads a row after `consume` ended the data section: the summary sections some reports print below it,
+    /// checked against their own totals (nothing stored). Rows come raw (not classified or realigned); false stops.
+    mutating func consumeTrailer(_ row: SheetRow) throws -> Bool
     /// Appends records still pending at the end of the sheet and runs end-of-report checks.
     mutating func finish(into records: inout [ReportRecord]) throws
 }
 
 extension OneSiteReportParser {
+    /// Most reports print nothing after their data that is not a repeat of it.
+    mutating func consumeTrailer(_ row: SheetRow) throws -> Bool { false }
+
     /// Columns whose amounts count for the money guard: every column a known name occupies.
     var mappedColumns: Set<Int> { header.mappedColumns }
 

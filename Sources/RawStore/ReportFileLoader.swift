@@ -156,6 +156,10 @@ public struct ReportFileLoader {
                 outcomes[index].warnings += try reconcileConsultantSheet(workbook, outcome: outcomes[index],
                                                                          sha256: sha256)
             }
+            if let index = outcomes.firstIndex(where: { $0.report == .renewalDetail }), workbook.sheetNames.count > 1 {
+                outcomes[index].warnings += try reconcileFloorplanSummary(workbook, outcome: outcomes[index],
+                                                                          sha256: sha256)
+            }
             guard var first = outcomes.first else { throw firstError ?? ReportLoadError("the workbook has no sheets") }
             first.additional = Array(outcomes.dropFirst())
             return first
@@ -189,6 +193,65 @@ public struct ReportFileLoader {
                     WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
                     """).execute([":warnings": .text(all.joined(separator: "\n")), ":report": .text(ReportType.activity.rawValue),
                               ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso)])
+            }
+            return warnings
+        }
+        return []
+    }
+
+    /// Per floor plan, the figures the `Summary by Floorplan` sheet prints, from the leases this file stored
+    /// (`RenewalFloorplanSummary` says how each is counted).
+    static let floorplanTallies = """
+        SELECT coalesce(floorplan, '') AS floorplan,
+               sum(coalesce(decision, '') <> 'Moved out') AS possible,
+               sum(decision = 'Renewed') AS renewed, sum(decision = 'Vacating') AS vacating,
+               sum(decision = 'Unknown') AS unknown, sum(decision IN ('MTM', 'Month to Month')) AS month_to_month,
+               avg(CASE WHEN decision = 'Renewed' THEN new_lease_term END) AS average_term,
+               round(avg(CASE WHEN decision = 'Renewed' THEN new_rent END), 2) AS average_new_rent,
+               round(avg(market_rent), 2) AS average_market_rent
+        FROM realpage_renewal_detail
+        WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha
+        GROUP BY coalesce(floorplan, '')
+        """
+
+    /// The data-only Lease Expiration/Renewal Detail prints a renewal summary per floor plan on a sheet of its own:
+    /// each figure held against the leases this file stored, recorded with the snapshot's printed totals; the
+    /// mismatches, also recorded with the loaded artifact.
+    private func reconcileFloorplanSummary(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
+                                           sha256: String) throws -> [String] {
+        for index in workbook.sheetNames.indices {
+            var rows = try workbook.sheet(at: index).rows()
+            var buffer: [SheetRow] = []
+            while buffer.count < 2_000, let row = try rows.nextRow() { buffer.append(row) }
+            guard let summary = RenewalFloorplanSummary.printed(in: buffer) else { continue }
+            var tallies: [String: RenewalFloorplanSummary.Tally] = [:]
+            try store.database.prepare(Self.floorplanTallies).forEachRow([
+                ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256),
+            ]) { row in
+                tallies[row.text("floorplan") ?? ""] = RenewalFloorplanSummary.Tally(
+                    possible: row.int("possible") ?? 0,
+                    renewed: row.int("renewed") ?? 0,
+                    vacating: row.int("vacating") ?? 0,
+                    unknown: row.int("unknown") ?? 0,
+                    monthToMonth: row.int("month_to_month") ?? 0,
+                    averageTerm: row.double("average_term"),
+                    averageNewRent: row.double("average_new_rent").flatMap(Money.init(dollars:)),
+                    averageMarketRent: row.double("average_market_rent").flatMap(Money.init(dollars:)))
+            }
+            let checks = summary.reconcile(with: tallies)
+            try store.recordTotals(checks, of: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf,
+                                   runID: runID.value, sha256: sha256)
+            let warnings = checks.filter { $0.printed != $0.computed }.map {
+                "\(ReportType.renewalDetail.displayName): sheet \"\(workbook.sheetNames[index])\": \"\($0.label)\" "
+                    + "(row \($0.row)) prints \($0.printed) \($0.measure) but the leases give \($0.computed)"
+            }
+            if !warnings.isEmpty {
+                try store.database.prepare("""
+                    UPDATE loaded_artifacts SET warnings = :warnings
+                    WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+                    """).execute([":warnings": .text((outcome.warnings + warnings).joined(separator: "\n")),
+                                  ":report": .text(outcome.report.rawValue), ":property": .text(outcome.propertyKey),
+                                  ":as_of": .text(outcome.asOf.iso)])
             }
             return warnings
         }

@@ -195,6 +195,9 @@ public final class Statement {
     /// A named column as a double; nil for NULL.
     public func double(_ column: String) -> Double? { double(at: columnIndex(column)) }
 
+    /// A named column as an integer; nil for NULL.
+    public func int(_ column: String) -> Int? { int(at: columnIndex(column)) }
+
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
     }

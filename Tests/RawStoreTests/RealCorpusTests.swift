@@ -120,6 +120,20 @@ extension RealCorpusTests {
         // The renewed leases (the Renewal Detail sheet's 26) and the N/A dates stored as nulls.
         #expect(try loaded.rows(table, where: "decision = 'Renewed'") == 26)
         #expect(try loaded.rows(table, where: "last_increase_date IS NULL") > 0)
+        // The Summary by Floorplan sheet, each of its 12 rows' 8 figures held against the stored leases and
+        // recorded with the snapshot's printed totals: Total possible 94 (the 103 leases less 9 moved out), renewed
+        // 26, vacating 29, unknown 37, month to month 2, the averages 8.27 / 1,028.87 / 1,757.81.
+        let totals = "loaded_report_totals"
+        let summary = "report_type = 'renewal_detail' AND label IN ('Total', 'A1', 'A1A', 'A2', 'A3', 'A3B', 'A4', "
+            + "'A4A', 'B1', 'B2', 'B2A', 'S1')"
+        #expect(try loaded.rows(totals, where: summary) == 96)
+        #expect(try loaded.rows(totals, where: summary + " AND printed = computed") == 96)
+        for (measure, printed) in [("total possible", 94.0), ("renewed", 26), ("vacating", 29), ("unknown", 37),
+                                   ("month to month", 2), ("avg term renewed leases", 8.27), ("avg new rent", 1_028.87),
+                                   ("avg market rent", 1_757.81)] {
+            #expect(try loaded.value("printed", from: totals, where: "label = 'Total' AND measure = '\(measure)'")
+                    == printed, "\(measure)")
+        }
     }
 }
 
@@ -194,6 +208,10 @@ extension RealCorpusTests {
         #expect(try loaded.value("sum(balance_over_90)", from: table) == 51_816.55)
         #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance > 0") == 100_197.95)
         #expect(try loaded.value("sum(current_balance)", from: table, where: "current_balance < 0") == -196_465.48)
+        // Summary by General Ledger Account: Grand Totals ending -96,267.53 = the detail's net balance.
+        let glSummary = "report_type = 'delinquency' AND label LIKE '%Summary by General Ledger Account%'"
+        #expect(try loaded.rows("loaded_report_totals", where: glSummary) == 4)
+        #expect(try loaded.rows("loaded_report_totals", where: glSummary + " AND printed = computed") == 4)
         // Current and former residents of one unit stay separate accounts.
         #expect(try loaded.rows(table, where: "unit_number = '1125'") == 2)
         #expect(loaded.outcome.rows == 242 + (try loaded.rows("realpage_delinquency_codes")))
