@@ -16,6 +16,9 @@ public final class XMLStreamReader {
     // The reader pulls its input through `source` and reports errors into `firstError`; both must outlive it.
     private let source: InputSource
     private let firstError = FirstError()
+    /// What libxml2 raises outside the reader's own handler (input conversion, I/O) while it reads: kept, not
+    /// written to stderr, and an encoding failure refused (libxml2 drops the rest of the input after one).
+    private let messages = ParseMessages()
     private var started = false
     private var skipSubtree = false
 
@@ -64,8 +67,10 @@ public final class XMLStreamReader {
     /// Moves to the next node in document order (past the current element's subtree after `expand()` or `skip()`);
     /// false at the end of the document.
     public func read() throws -> Bool {
-        let status = skipSubtree ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
+        let skipping = skipSubtree
+        let status = messages.capturing { skipping ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader) }
         skipSubtree = false
+        try checkEncoding()
         if !started {
             started = true
             // A document without any element ends at once without an error from libxml2; the DOM parser says this.
@@ -83,6 +88,14 @@ public final class XMLStreamReader {
         return true
     }
 
+    /// Throws when the input stopped being valid in its declared encoding: what follows was dropped, so the
+    /// document is damaged, never read short as if it had ended there.
+    private func checkEncoding() throws {
+        guard let damage = messages.encodingFailure else { return }
+        throw XMLError(message: "damaged text: its bytes are not valid in the encoding it declares, and the rest of it "
+                       + "could not be read (\(damage.message))", line: damage.line, code: damage.code)
+    }
+
     /// Makes the next `read()` move past the current element's subtree instead of into it.
     public func skip() {
         skipSubtree = true
@@ -91,7 +104,9 @@ public final class XMLStreamReader {
     /// The current element with its whole subtree, as an element of a document of its own; the next `read()` moves past it.
     public func expand() throws -> XMLElement {
         guard kind == .element else { throw XMLError(message: "expand() called off an element start") }
-        guard let node = xmlTextReaderExpand(reader), firstError.error == nil else {
+        let expanded = messages.capturing { xmlTextReaderExpand(reader) }
+        try checkEncoding()
+        guard let node = expanded, firstError.error == nil else {
             throw firstError.error ?? XMLError(message: "the element could not be read", line: Int(xmlTextReaderGetParserLineNumber(reader)))
         }
         skipSubtree = true

@@ -90,6 +90,24 @@ private struct Stop: Error {}
         }
     }
 
+    /// A response declaring windows-1252 whose bytes are not (0x81 and 0x8D are undefined there): libxml2 stops
+    /// converting and drops what follows, so the reader refuses it instead of handing out the elements before it as
+    /// the whole document (what it did, after libxml2 printed `encoding error` lines of its own to stderr).
+    @Test func bytesInvalidInTheDeclaredEncodingAreRefusedNotReadShort() throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><Units><Unit>101</Unit><Unit>Caf".utf8)
+            + [0x81, 0x20, 0x8D] + Array("</Unit><Unit>103</Unit></Units>".utf8)
+        var seen: [String] = []
+        do {
+            try XMLStreamReader(bytes: bytes).forEachElement(named: ["Unit"]) { seen.append($0.text) }
+            Issue.record("accepted, read \(seen)")
+        } catch let error as XMLError {
+            #expect(error.message.hasPrefix("damaged text: its bytes are not valid in the encoding it declares"),
+                    "\(error)")
+            #expect(error.message.contains("input conversion failed"), "\(error)")
+        }
+        #expect(!seen.contains("103"))
+    }
+
     @Test func emptyAndTruncatedDocumentsAreErrors() throws {
         #expect(throws: XMLError(message: "Document is empty", line: 1)) { try XMLStreamReader(bytes: []) }
         let cut = Array(try fixture("yardi_get_unit_information.xml").prefix(700))
