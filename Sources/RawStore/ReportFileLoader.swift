@@ -172,10 +172,8 @@ public struct ReportFileLoader {
     private func reconcileConsultantSheet(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
                                           sha256: String) throws -> [String] {
         for index in workbook.sheetNames.indices {
-            var rows = try workbook.sheet(at: index).rows()
-            var buffer: [SheetRow] = []
-            while buffer.count < 2_000, let row = try rows.nextRow() { buffer.append(row) }
-            guard let totals = ContactTypeTally.printedTotals(in: buffer) else { continue }
+            guard let totals = ContactTypeTally.printedTotals(in: try Self.firstRows(of: workbook, sheet: index))
+            else { continue }
             var counts: [String: Int] = [:]
             for row in try store.database.query("""
                 SELECT activity_type, count(*) FROM realpage_activity
@@ -186,17 +184,29 @@ public struct ReportFileLoader {
             let warnings = ContactTypeTally(counts: counts)
                 .mismatches(totals.printed, label: totals.label, row: totals.row)
                 .map { "\(ReportType.activity.displayName): sheet \"\(workbook.sheetNames[index])\": \($0)" }
-            if !warnings.isEmpty {
-                let all = outcome.warnings + warnings
-                try store.database.prepare("""
-                    UPDATE loaded_artifacts SET warnings = :warnings
-                    WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
-                    """).execute([":warnings": .text(all.joined(separator: "\n")), ":report": .text(ReportType.activity.rawValue),
-                              ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso)])
-            }
+            try recordWarnings(warnings, of: outcome)
             return warnings
         }
         return []
+    }
+
+    /// The first rows of a sheet, enough for a summary sheet of a data-only workbook.
+    private static func firstRows(of workbook: SpreadsheetFile, sheet index: Int) throws -> [SheetRow] {
+        var rows = try workbook.sheet(at: index).rows()
+        var buffer: [SheetRow] = []
+        while buffer.count < 2_000, let row = try rows.nextRow() { buffer.append(row) }
+        return buffer
+    }
+
+    /// Adds warnings found after a sheet was loaded to what its loaded artifact records.
+    private func recordWarnings(_ warnings: [String], of outcome: ReportLoadOutcome) throws {
+        guard !warnings.isEmpty else { return }
+        try store.database.prepare("""
+            UPDATE loaded_artifacts SET warnings = :warnings
+            WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+            """).execute([":warnings": .text((outcome.warnings + warnings).joined(separator: "\n")),
+                          ":report": .text(outcome.report.rawValue), ":property": .text(outcome.propertyKey),
+                          ":as_of": .text(outcome.asOf.iso)])
     }
 
     /// Per floor plan, the figures the `Summary by Floorplan` sheet prints, from the leases this file stored
@@ -220,10 +230,8 @@ public struct ReportFileLoader {
     private func reconcileFloorplanSummary(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
                                            sha256: String) throws -> [String] {
         for index in workbook.sheetNames.indices {
-            var rows = try workbook.sheet(at: index).rows()
-            var buffer: [SheetRow] = []
-            while buffer.count < 2_000, let row = try rows.nextRow() { buffer.append(row) }
-            guard let summary = RenewalFloorplanSummary.printed(in: buffer) else { continue }
+            guard let summary = RenewalFloorplanSummary.printed(in: try Self.firstRows(of: workbook, sheet: index))
+            else { continue }
             var tallies: [String: RenewalFloorplanSummary.Tally] = [:]
             try store.database.prepare(Self.floorplanTallies).forEachRow([
                 ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256),
@@ -245,14 +253,7 @@ public struct ReportFileLoader {
                 "\(ReportType.renewalDetail.displayName): sheet \"\(workbook.sheetNames[index])\": \"\($0.label)\" "
                     + "(row \($0.row)) prints \($0.printed) \($0.measure) but the leases give \($0.computed)"
             }
-            if !warnings.isEmpty {
-                try store.database.prepare("""
-                    UPDATE loaded_artifacts SET warnings = :warnings
-                    WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
-                    """).execute([":warnings": .text((outcome.warnings + warnings).joined(separator: "\n")),
-                                  ":report": .text(outcome.report.rawValue), ":property": .text(outcome.propertyKey),
-                                  ":as_of": .text(outcome.asOf.iso)])
-            }
+            try recordWarnings(warnings, of: outcome)
             return warnings
         }
         return []
