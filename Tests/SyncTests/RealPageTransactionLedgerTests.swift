@@ -16,7 +16,8 @@ import Testing
     static func detail(_ realpage: RealPageFixture, unit: String, name: String, code: String, amount: Double,
                        debit: Double? = nil, date: String, ledgerDate: String? = nil, period: String = "112026",
                        source: String = "A = Scheduled billing", document: String? = nil, description: String = "Rent",
-                       debitGL: String = "1200-0002", creditGL: String = "5100-0001", tadid: String? = nil) throws {
+                       debitGL: String = "1200-0002", creditGL: String = "5100-0001", tadid: String? = nil,
+                       asOf: String = RealPageFixture.asOf) throws {
         try realpage.insert("realpage_transaction_detail", [
             "unit_number": .text(unit), "resident_name": .text(name), "subjournal": .text("none"),
             "description": .text(description), "transaction_code": .text(code), "ledger_date": .text(ledgerDate ?? date),
@@ -24,7 +25,7 @@ import Testing
             "amount": .real(amount), "debit_gl_account": .text(debitGL), "debit_amount": .real(debit ?? abs(amount)),
             "credit_gl_account": .text(creditGL), "credit_amount": .real(-(debit ?? abs(amount))),
             "document_number": SQLValue(document), "source": .text(source), "transaction_ids": SQLValue(tadid),
-        ])
+        ], asOf: asOf)
     }
 
     /// Two households on RPX (no ledger licence): H1 (Ann Lee, 101) and H2 (Ken Ito, 102); the November 2026 Detail
@@ -77,10 +78,10 @@ import Testing
                        description: "WelcomeHome ACH payment", debitGL: debitGL, creditGL: creditGL, tadid: "9")
         }
         // An applicant's online fee payment and its reversal: no unit.
-        try detail(realpage, unit: "-", name: "Online application fees", code: "P-PZ-PMTOPACH", amount: 99,
+        try detail(realpage, unit: "-", name: "Online application fees  Online application fees", code: "P-PZ-PMTOPACH", amount: 99,
                    date: "2026-11-04", source: "Z = RealPage Payments", document: "APP1", description: "Online Payment Fee",
                    debitGL: "1110-0002", creditGL: "2200-0001")
-        try detail(realpage, unit: "-", name: "Online application fees", code: "P-PZ-PMTOPACH", amount: -99,
+        try detail(realpage, unit: "-", name: "Online application fees  Online application fees", code: "P-PZ-PMTOPACH", amount: -99,
                    date: "2026-11-04", source: "C = Change transactions", document: "APP1", description: "Online Payment Fee",
                    debitGL: "2200-0001", creditGL: "1110-0002")
 
@@ -144,12 +145,14 @@ import Testing
         ])
         #expect(Set(byHousehold.keys) == ["H1", "H2"])
 
+        // No roster match: the unit and the name as printed, its doubled blanks made one.
+        let applicant = "-/Online application fees Online application fees"
         let payments = try realpage.rows("""
             SELECT resident_id, unit_number, payment_date, period, amount, reference, payment_type FROM unified_payments
             ORDER BY resident_id, payment_date, amount
             """)
         #expect(payments.map { [$0[0], $0[4]] } == [
-            [.text("-/Online application fees"), .real(-99)], [.text("-/Online application fees"), .real(99)],
+            [.text(applicant), .real(-99)], [.text(applicant), .real(99)],
             [.text("H1"), .real(1000)], [.text("H2"), .real(1500)], [.text("H2"), .real(-1500)],
         ], "one ACH payment of 1,000 (split over two G/L rows), the card payment and its NSF reversal")
         #expect(payments[2][1...6] == [.text("101"), .text("2026-11-03"), .text("2026-11"), .real(1000), .text("ACH1"),
@@ -238,6 +241,36 @@ import Testing
         #expect(try partial.rows("SELECT ledger_coverage FROM unified_properties") == [[.text("partial")]])
         #expect(try partial.rows("SELECT count(*) FROM sync_checks WHERE check_name = 'transaction_detail_totals'")
                     == [[.integer(0)]])
+    }
+
+    @Test func twoPeriodsAreBothCoveredAndAJournalWithoutItsDetailIsNotReadButNamed() throws {
+        let realpage = try Self.site()
+        // October's report (as of the 25th): H1's rent and its payment.
+        try Self.detail(realpage, unit: "101", name: "Ann   Lee", code: "C-CA-RENT", amount: 1400, date: "2026-10-01",
+                        period: "102026", tadid: "1", asOf: "2026-10-25")
+        try Self.detail(realpage, unit: "101", name: "Ann   Lee", code: "P-PZ-PMTOPACH", amount: 1400, date: "2026-10-02",
+                        period: "102026", source: "Z = RealPage Payments", document: "ACH9", debitGL: "1110-0002",
+                        creditGL: "1200-0002", tadid: "2", asOf: "2026-10-25")
+        // A September journal line, with no Transaction Detail of September.
+        try realpage.insert("realpage_charge_journal", [
+            "unit_number": .text("101"), "resident_name": .text("Lee, Ann"), "date_posted": .text("2026-09-12"),
+            "rent": .real(0), "code": .text("ADMIN"), "other": .real(150), "fiscal_period": .text("2026-09"),
+        ], asOf: "2026-09-20")
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+
+        let note = try realpage.texts("SELECT ledger_note FROM unified_properties").first ?? nil
+        #expect(note?.contains("fiscal periods 2026-10, 2026-11") == true, "\(note ?? "")")
+        #expect(try realpage.rows("""
+            SELECT period, round(sum(amount), 2) FROM unified_charges WHERE resident_id = 'H1' GROUP BY period ORDER BY period
+            """) == [[.text("2026-09"), .real(200)], [.text("2026-10"), .real(1400)], [.text("2026-11"), .real(1490)]],
+                "the balance forward before October, then each period's charges")
+        #expect(try realpage.rows("SELECT charge_date FROM unified_charges WHERE charge_code = 'BALFWD' AND resident_id = 'H1'")
+                    == [[.text("2026-09-30")]])
+        #expect(try realpage.rows("SELECT status FROM sync_checks WHERE check_name = 'ledger_open_balance'") == [[.text("passed")]])
+        #expect(outcome.warnings.filter { $0.check == "charge_journal_only" }.map(\.subject) == ["2026-09"])
+        #expect(try realpage.rows("SELECT count(*) FROM unified_charges WHERE charge_code = 'ADMIN'") == [[.integer(0)]],
+                "the journal is not read as postings")
     }
 
     /// The real 4028 and 4039 of Nexus East (fiscal period 022026), loaded as a user loads them, then synced.

@@ -34,9 +34,11 @@
 ///   it applies to on the resident's ledger, e.g. a reversal's the reversed charge's).
 /// - Household: the unified_residents row of the same unit whose name, blanks and commas ignored, is its first and
 ///   last name in either order (the report prints `First Last`, the RPX roster `Last, First`), the latest move-in if
-///   several; else `unit/name` as printed (unit `-` for applicants' fee payments, stored without a unit).
+///   several; else `unit/name` (the name's runs of blanks made one; unit `-` for applicants' fee payments, stored
+///   without a unit).
 /// - Balance forward: the report prints what was posted, not what was owed before. With a Delinquent and Prepaid
-///   snapshot dated on or after the day before the first covered posting (the earliest such), each of its households
+///   snapshot dated from the day before the first covered posting to the latest covered snapshot's date (the earliest
+///   such; a later one would fold uncovered months into the line), each of its households
 ///   gets one `BALFWD` line dated that day (period: the month before the first covered period): its net balance
 ///   there less the covered postings dated up to it, so that charges less payments give RealPage's balance. Without
 ///   one, the balance before the covered periods is unknown, and the note says the balances are the periods' only.
@@ -77,7 +79,7 @@ enum RealPageTransactionLedger {
         covered AS (\(covered)),
         line AS (
             SELECT d.source_row, d.as_of_date, c.period, nullif(trim(d.unit_number), '-') AS unit,
-                   trim(d.resident_name) AS resident_name, d.unit_number AS printed_unit, d.description,
+                   replace(replace(replace(trim(d.resident_name), '   ', ' '), '  ', ' '), '  ', ' ') AS resident_name, d.unit_number AS printed_unit, d.description,
                    d.transaction_code, d.ledger_date, d.accounting_date, d.amount, d.debit_amount, d.source,
                    d.document_number, d.transaction_ids,
                    substr(d.transaction_code, 1, instr(d.transaction_code, '-') - 1) AS txn_group,
@@ -157,7 +159,8 @@ enum RealPageTransactionLedger {
         WITH \(transactions),
         start AS (SELECT date(min(coalesce(accounting_date, ledger_date)), '-1 day') AS day FROM posting)
         SELECT (SELECT min(as_of_date) FROM realpage_raw.loaded_artifacts
-                WHERE property_id = :property AND report_type = 'delinquency' AND as_of_date >= start.day),
+                WHERE property_id = :property AND report_type = 'delinquency' AND as_of_date >= start.day
+                  AND as_of_date <= (SELECT max(as_of_date) FROM covered)),
                start.day,
                strftime('%Y-%m', date((SELECT min(period) FROM covered) || '-01', '-1 month'))
         FROM start
@@ -225,14 +228,28 @@ enum RealPageTransactionLedger {
         WHERE unified_charges.unified_property_id = :property AND unified_charges.charge_id = o.charge_id
         """
 
+    /// A Charge and Adjustment Journal period without a Transaction Detail by Code of the same period, on a site
+    /// without the RPX ledger: the journal is not read as the ledger (see the rules), which the warning says.
+    static let journalOnlyCheck = """
+        WITH covered AS (\(covered))
+        SELECT j.fiscal_period, 'Transaction Detail by Code (4028) of ' || j.fiscal_period, 'none',
+               'Charge and Adjustment Journal (4039) of fiscal period ' || j.fiscal_period || ' loaded without a '
+                   || 'Transaction Detail by Code of that period: the journal holds manual charges and changes only '
+                   || '(no scheduled billing, no payments), so it is not read as the ledger; load report 4028 for it'
+        FROM (SELECT DISTINCT fiscal_period FROM realpage_raw.realpage_charge_journal
+              WHERE property_id = :property AND fiscal_period IS NOT NULL) j
+        WHERE :ledger_snapshot IS NULL AND j.fiscal_period NOT IN (SELECT period FROM covered)
+        ORDER BY j.fiscal_period
+        """
+
     /// unified_properties.ledger_note: the periods covered and the balance before them.
     static func note(periods: [String], balanceForward: String?) -> String {
         let span = periods.count == 1 ? "fiscal period \(periods[0])" : "fiscal periods \(periods.joined(separator: ", "))"
         let before = balanceForward.map {
             "before them one balance-forward line per household (Delinquent and Prepaid as of \($0) less the "
                 + "postings to that date)"
-        } ?? "no Delinquent and Prepaid report on or after the start of the first period, so what was owed before "
-            + "it is unknown and balances are those periods' postings only"
+        } ?? "no Delinquent and Prepaid report dated within those periods, so what was owed before them is unknown "
+            + "and balances are those periods' postings only"
         return "charges, credits and payments of \(span) from Transaction Detail by Code (report 4028); \(before); "
             + "amount paid and balance per charge derived (payments settle the oldest charges first); "
             + "RPX getresidentledger refused"
