@@ -273,6 +273,21 @@ import Testing
                 "the journal is not read as postings")
     }
 
+    @Test func aRowTheRulesCannotReadIsLeftOutAndNamedNeverCountedAsZero() throws {
+        let realpage = try Self.site()
+        // A row whose code lost its group and category (a damaged export), and one without a fiscal period.
+        try Self.detail(realpage, unit: "101", name: "Ann   Lee", code: "RENT", amount: 1400, date: "2026-11-02")
+        try Self.detail(realpage, unit: "101", name: "Ann   Lee", code: "C-CA-RENT", amount: 99, date: "2026-11-02", period: "")
+        let outcome = try #require(realpage.sync().first)
+        let unread = outcome.warnings.filter { $0.check == "transaction_detail_rows" }
+        #expect(unread.map(\.subject) == ["2026-11-20: no MMYYYY Original Transaction Fiscal Period",
+                                          "2026-11-20: no code in the Group-Category-Code form"])
+        #expect(unread.allSatisfy { $0.message.hasPrefix("1 Transaction Detail by Code row(s) of the 2026-11-20 snapshot") },
+                "\(unread.map(\.message))")
+        #expect(try realpage.rows("SELECT round(sum(amount), 2) FROM unified_charges WHERE charge_code = 'RENT'") == [[.real(2900)]],
+                "the readable rent charges only")
+    }
+
     /// The real 4028 and 4039 of Nexus East (fiscal period 022026), loaded as a user loads them, then synced.
     @Test func theRealReportsLoadedThenSyncedSumToTheirPrintedTotals() throws {
         let realpage = try RealPageFixture()
@@ -286,6 +301,8 @@ import Testing
         let outcome = try #require(realpage.sync([property]).first)
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         #expect(outcome.failedChecks.isEmpty, "\(outcome.failedChecks)")
+        #expect(!outcome.warnings.contains { $0.check == "transaction_detail_rows" || $0.check == "charge_journal_only" },
+                "every Detail row read; the journal's period covered")
 
         func figure(_ sql: String) throws -> SQLValue { try realpage.rows(sql).first?.first ?? .null }
         // The Summary sheet's printed figures on A/R and prepaid: charges 589,343.90; credits (concessions,

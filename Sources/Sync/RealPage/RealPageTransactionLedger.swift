@@ -242,6 +242,32 @@ enum RealPageTransactionLedger {
         ORDER BY j.fiscal_period
         """
 
+    /// Detail rows of a covered snapshot the rules cannot read (no code in the `G-CA-CODE` form, an unknown group, no
+    /// amount, no date, no `MMYYYY` period): left out of the ledger, counted and named by sheet row, never dropped
+    /// silently. Earlier periods' re-distributions and deposits (groups I, O) are left out by rule, not listed.
+    static let unreadRowsCheck = """
+        WITH covered AS (\(covered)),
+        unread AS (
+            SELECT d.as_of_date, d.source_row,
+                   CASE WHEN d.transaction_code IS NULL OR d.transaction_code NOT LIKE '_-%-%'
+                            THEN 'no code in the Group-Category-Code form'
+                        WHEN upper(substr(d.transaction_code, 1, 1)) NOT IN ('C', 'P', 'I', 'O')
+                            THEN 'transaction group ' || substr(d.transaction_code, 1, 1) || ' unknown'
+                        WHEN d.amount IS NULL THEN 'no Original Ledger Transaction Amount'
+                        WHEN d.accounting_date IS NULL AND d.ledger_date IS NULL THEN 'no accounting or ledger date'
+                        WHEN length(coalesce(d.fiscal_period, '')) <> 6 THEN 'no MMYYYY Original Transaction Fiscal Period'
+                   END AS reason
+            FROM realpage_raw.realpage_transaction_detail d
+            JOIN covered c ON c.as_of_date = d.as_of_date
+            WHERE d.property_id = :property AND :ledger_snapshot IS NULL
+        )
+        SELECT as_of_date || ': ' || reason, 'read into the ledger', count(*) || ' row(s)',
+               printf('%d Transaction Detail by Code row(s) of the %s snapshot left out of the ledger: %s (sheet rows %s)',
+                      count(*), as_of_date, reason, group_concat(source_row, ', '))
+        FROM unread WHERE reason IS NOT NULL
+        GROUP BY as_of_date, reason ORDER BY as_of_date, reason
+        """
+
     /// unified_properties.ledger_note: the periods covered and the balance before them.
     static func note(periods: [String], balanceForward: String?) -> String {
         let span = periods.count == 1 ? "fiscal period \(periods[0])" : "fiscal periods \(periods.joined(separator: ", "))"
