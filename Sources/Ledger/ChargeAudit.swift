@@ -34,7 +34,9 @@ import SQLiteKit
 /// read-only connections (AuditWorkers); the run's connection records each property in the run's order. (A first version joined temp tables of every line in SQL: about 27 µs of CPU per line, minutes for a
 /// 500-property portfolio; the passes run in well under the 30 s target, see the README.) Properties without a tenant ledger
 /// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros; so are those
-/// whose ledger is partial (`ledger_coverage` 'partial': a schedule, no posted charges), with that reason.
+/// whose ledger is partial (`ledger_coverage` 'partial': a schedule, no posted charges), with that reason. A ledger read
+/// from Transaction Detail by Code (`periodLimitedLedger`) is audited over the part of the window its fiscal periods
+/// cover only: a month it has no report for is unknown, not a month of missing charges.
 public enum ChargeAudit {
     /// What one run audited and found, per property.
     public struct Run: Sendable, Equatable {
@@ -114,8 +116,12 @@ public enum ChargeAudit {
             let runID = database.lastInsertRowID
             let window = try months.map { try AuditMonth(name: $0) }
             // Charges post on their day: a property synced before the run's date is judged on its own date.
+            let covered = try coveredPeriods(database, properties: ledger.map(\.key).filter {
+                known[$0]?.ledger == Self.periodLimitedLedger
+            })
             let audits = ledger.map { key, propertyDate in
-                PropertyAudit(property: key, dueBy: propertyDate.isEmpty ? date.iso : min(propertyDate, date.iso), window: window)
+                PropertyAudit(property: key, dueBy: propertyDate.isEmpty ? date.iso : min(propertyDate, date.iso),
+                              window: covered[key].map { Self.trim(window, to: $0) } ?? window)
             }
             let writes = try PropertyAudit.Writes(database: database, runID: runID)
             let workers = AuditWorkers.count(properties: audits.count, path: database.path,
@@ -138,6 +144,34 @@ public enum ChargeAudit {
             return Run(runID: runID, asOf: date, months: months,
                        properties: try totals(database: database, runID: runID), noLedger: noLedger)
         }
+    }
+
+    /// The ledger a RealPage site without RPX gets from Transaction Detail by Code (Sync's
+    /// `RealPageTransactionLedger.source`; Ledger does not import Sync): it holds only the fiscal periods loaded, so a
+    /// month outside them is unknown, not missing.
+    static let periodLimitedLedger = "realpage_onesite_transaction_detail"
+
+    /// Per property, the periods its report-read ledger posts charges in (its balance-forward line aside).
+    static func coveredPeriods(_ database: Database, properties: [String]) throws -> [String: [String]] {
+        let statement = try database.prepare("""
+            SELECT DISTINCT period FROM unified_charges
+            WHERE unified_property_id = :property AND charge_id NOT LIKE 'balance-forward:%' ORDER BY period
+            """)
+        var covered: [String: [String]] = [:]
+        for key in properties {
+            covered[key] = try statement.query([":property": .text(key)]).compactMap { $0.first?.textValue }
+        }
+        return covered
+    }
+
+    /// The part of the run's window from the first to the last covered period (months between two covered periods
+    /// that were not loaded are still audited: the window is one run of months); empty when none is in the window.
+    static func trim(_ window: [AuditMonth], to periods: [String]) -> [AuditMonth] {
+        guard let first = periods.first(where: { period in window.contains { $0.name == period } }),
+              let last = periods.last(where: { period in window.contains { $0.name == period } }),
+              let start = window.firstIndex(where: { $0.name == first }),
+              let end = window.firstIndex(where: { $0.name == last }) else { return [] }
+        return Array(window[start...end])
     }
 
     /// The per-property totals of a recorded run, for the properties that have a ledger.

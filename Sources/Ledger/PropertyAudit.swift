@@ -209,8 +209,9 @@ struct PropertyAudit {
         var unscheduled: [LeaseCodeKey: [Int64]] = [:]
         var household: [String: [String]]?
         var lease: [UInt8] = [], codes: [(code: [UInt8], line: Int)]? = nil
-        try statements.charges.forEachRow([":property": .text(property), ":first": .text(statements.first),
-                                           ":last": .text(statements.last)]) { row in
+        // The property's own window (the run's, or the part of it a period-limited ledger covers, ChargeAudit).
+        try statements.charges.forEachRow([":property": .text(property), ":first": .text(window.first?.name ?? statements.first),
+                                           ":last": .text(window.last?.name ?? statements.last)]) { row in
             let fast: Int? = try row.withTextBytes(at: 0) { leaseBytes in
                 guard let leaseBytes else { return nil }
                 if !leaseBytes.elementsEqual(lease) {

@@ -54,7 +54,25 @@ struct RealPageSource: PropertySource {
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
-        if !hasLedger, try realpage.rows(RealPageReportLedger.hasSnapshots).first?.first?.integerValue == 1 {
+        if !hasLedger, let periods = try RealPageSource.transactionDetailPeriods(realpage) {
+            // Transaction Detail by Code: the posted charges, credits and payments of the periods it covers.
+            result.rows["unified_charges"] = try realpage.run(RealPageTransactionLedger.insertCharges)
+            result.rows["unified_payments"] = try realpage.run(RealPageTransactionLedger.insertPayments)
+            let forward = try realpage.rows(RealPageTransactionLedger.balanceForwardSnapshot).first
+            let forwardSnapshot = forward?[0].textValue
+            if let forwardSnapshot {
+                result.rows["unified_charges", default: 0] += try realpage.run(RealPageTransactionLedger.insertBalanceForward, [
+                    ":balance_forward_snapshot": .text(forwardSnapshot), ":balance_forward_day": SQLValue(forward?[1].textValue),
+                    ":balance_forward_period": SQLValue(forward?[2].textValue),
+                ])
+            }
+            try realpage.run(RealPageTransactionLedger.allocateOpenBalances)
+            if result.rows["unified_recurring_charges"] == 0 {
+                result.rows["unified_recurring_charges"] = try realpage.run(RealPageReportLedger.insertSchedule)
+            }
+            result.ledgerSource = RealPageTransactionLedger.source
+            result.ledgerNote = RealPageTransactionLedger.note(periods: periods, balanceForward: forwardSnapshot)
+        } else if !hasLedger, try realpage.rows(RealPageReportLedger.hasSnapshots).first?.first?.integerValue == 1 {
             result.rows["unified_ledger_balances"] = try realpage.run(
                 RealPageReportLedger.insertBalances, [":source": .text(RealPageReportLedger.balancesSource)])
             if result.rows["unified_recurring_charges"] == 0 {
@@ -75,6 +93,14 @@ struct RealPageSource: PropertySource {
             result.expenseSource = RealPageExpenses.source
         }
         return result
+    }
+
+    /// The fiscal periods a Transaction Detail by Code snapshot covers for the property, oldest first; nil when none.
+    static func transactionDetailPeriods(_ realpage: RealPageSync) throws -> [String]? {
+        guard try realpage.rows(RealPageTransactionLedger.hasSnapshots).first?.first?.integerValue == 1,
+              try realpage.rows(RealPageTransactionLedger.hasRows).first?.first?.integerValue == 1 else { return nil }
+        let periods = try realpage.rows(RealPageTransactionLedger.covered).compactMap { $0.first?.textValue }
+        return periods.isEmpty ? nil : periods
     }
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {

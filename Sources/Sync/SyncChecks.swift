@@ -11,6 +11,7 @@ import SQLiteKit
 /// | rent_roll_units | Rent Roll unit rows of the property date | unified_units (RPX unitlist where it is the source) | 0 |
 /// | unit_information | Yardi GetUnitInformation units of the property date | unified_units | 0 |
 /// | ledger_open_balance | the tenant ledger's open balance (Σ unified_household_balances) | unified_delinquency's net balance | $0.00 |
+/// | transaction_detail_totals | per fiscal period of a Transaction Detail by Code ledger: its Summary sheet's printed rows (charges, credits, payments on the resident ledger accounts); the Charge and Adjustment Journal's printed `Totals` | unified_charges / unified_payments of the period | $0.00 |
 ///
 /// A check whose inputs are not there is `skipped` with the reason (no Box Score as of the property date, a partial
 /// ledger): never a silent pass. `runs show` lists the failed ones; the dashboard shows them all.
@@ -104,6 +105,9 @@ enum SyncChecks {
               actualSource: "unified_units", tolerance: 0, sql: unitInformation),
         Check(name: "ledger_open_balance", pms: nil, expectedSource: "tenant ledger open balance",
               actualSource: "unified_delinquency net balance", tolerance: 0, sql: ledgerOpenBalance),
+        Check(name: "transaction_detail_totals", pms: .realpage,
+              expectedSource: "Transaction Detail by Code Summary / Charge and Adjustment Journal Totals",
+              actualSource: "unified ledger of the period", tolerance: 0, sql: transactionDetailTotals),
     ]
 
     /// Why a report's printed figures cannot be checked: none loaded as of the property date (naming the latest).
@@ -201,9 +205,100 @@ enum SyncChecks {
                 WHERE unified_property_id = :property AND as_of_date = :as_of) AS actual,
                (SELECT CASE WHEN ledger_source IS NULL THEN 'no tenant ledger'
                             WHEN ledger_coverage = 'partial' THEN 'partial ledger (balances only): nothing to hold them against'
+                            WHEN EXISTS (SELECT 1 FROM unified_charges WHERE unified_property_id = :property
+                                           AND charge_id LIKE 'balance-forward:%'
+                                           AND description LIKE '%as of ' || :as_of || ' less%')
+                                THEN 'the balance forward was taken from this same Delinquent and Prepaid report: not an independent check'
                             WHEN NOT EXISTS (SELECT 1 FROM unified_household_balances WHERE unified_property_id = :property)
-                                THEN 'no household balances synced' END
+                                THEN 'no household balances synced'
+                            WHEN NOT EXISTS (SELECT 1 FROM unified_delinquency WHERE unified_property_id = :property
+                                               AND as_of_date = :as_of)
+                                THEN 'no delinquency report as of ' || :as_of || ' to hold the balances against' END
                 FROM unified_properties WHERE unified_property_id = :property) AS skipped
+        """
+
+    /// Per fiscal period of a ledger read from Transaction Detail by Code (RealPageTransactionLedger): its charges,
+    /// credits and payments against the Summary sheet of the same snapshot — the printed debit − credit per code on the
+    /// resident ledger accounts (receivable: the account the period's charges debit; prepaid: the other account its
+    /// payments credit), credits and payments negated, over the codes the Detail sheet prints (Summary-only transfers
+    /// such as `PMTMOVE`, a payment moved to a deposit, print no Detail row and are in neither) — and the ledger's
+    /// manual and change charges (sources `M`, `C`) against the Charge and Adjustment Journal's printed `Totals`
+    /// (rent + other) for the period. No rows when no Transaction Detail by Code is loaded.
+    static let transactionDetailTotals = """
+        WITH covered AS (\(RealPageTransactionLedger.covered)),
+        receivable AS (
+            SELECT c.period, c.as_of_date,
+                   (SELECT d.debit_gl_account FROM realpage_raw.realpage_transaction_detail d
+                    WHERE d.property_id = :property AND d.as_of_date = c.as_of_date AND d.transaction_code LIKE 'C-%'
+                      AND d.amount > 0 AND d.debit_gl_account IS NOT NULL
+                      AND substr(d.fiscal_period, 3, 4) || '-' || substr(d.fiscal_period, 1, 2) = c.period
+                    GROUP BY d.debit_gl_account ORDER BY count(*) DESC, d.debit_gl_account LIMIT 1) AS receivable
+            FROM covered c
+        ),
+        account AS (
+            SELECT r.*,
+                   (SELECT d.credit_gl_account FROM realpage_raw.realpage_transaction_detail d
+                    WHERE d.property_id = :property AND d.as_of_date = r.as_of_date AND d.transaction_code LIKE 'P-PZ-%'
+                      AND d.amount > 0 AND d.credit_gl_account IS NOT NULL AND d.credit_gl_account IS NOT r.receivable
+                      AND substr(d.fiscal_period, 3, 4) || '-' || substr(d.fiscal_period, 1, 2) = r.period
+                    GROUP BY d.credit_gl_account ORDER BY count(*) DESC, d.credit_gl_account LIMIT 1) AS prepaid
+            FROM receivable r
+        ),
+        printed AS (
+            SELECT a.period,
+                   CASE WHEN s.transaction_code LIKE 'C-%' THEN 'charges' WHEN s.transaction_code LIKE 'P-PZ-%' THEN 'payments'
+                        WHEN s.transaction_code LIKE 'P-%' THEN 'credits' END AS kind,
+                   sum(coalesce(s.debit, 0) - coalesce(s.credit, 0)) AS net
+            FROM account a
+            JOIN realpage_raw.realpage_transaction_detail_summary s ON s.property_id = :property AND s.as_of_date = a.as_of_date
+            WHERE s.gl_account IN (a.receivable, a.prepaid)
+              AND s.transaction_code IN (SELECT d.transaction_code FROM realpage_raw.realpage_transaction_detail d
+                                         WHERE d.property_id = :property AND d.as_of_date = a.as_of_date)
+            GROUP BY 1, 2
+        ),
+        journal AS (
+            SELECT fiscal_period AS period, max(as_of_date) AS as_of_date FROM realpage_raw.realpage_charge_journal
+            WHERE property_id = :property GROUP BY fiscal_period
+        ),
+        not_read (reason) AS (
+            SELECT CASE WHEN ledger_source IS NOT '\(RealPageTransactionLedger.source)'
+                        THEN 'the ledger is ' || coalesce(ledger_source, 'missing') || ', not read from Transaction Detail by Code' END
+            FROM unified_properties WHERE unified_property_id = :property
+        ),
+        kind (kind, sign) AS (VALUES ('charges', 1), ('credits', -1), ('payments', -1))
+        SELECT k.kind || ' ' || a.period AS measure,
+               CASE WHEN EXISTS (SELECT 1 FROM realpage_raw.realpage_transaction_detail_summary s
+                                 WHERE s.property_id = :property AND s.as_of_date = a.as_of_date)
+                    THEN k.sign * round(coalesce((SELECT sum(net) FROM printed p WHERE p.period = a.period AND p.kind = k.kind), 0), 2)
+               END AS expected,
+               CASE k.kind
+                   WHEN 'charges' THEN (SELECT round(coalesce(sum(amount), 0), 2) FROM unified_charges
+                                        WHERE unified_property_id = :property AND charge_id LIKE 'tdc:' || a.period || ':%')
+                   WHEN 'credits' THEN (SELECT -round(coalesce(sum(amount), 0), 2) FROM unified_charges
+                                        WHERE unified_property_id = :property AND charge_id LIKE 'tdr:' || a.period || ':%')
+                   ELSE (SELECT round(coalesce(sum(amount), 0), 2) FROM unified_payments
+                         WHERE unified_property_id = :property AND payment_id LIKE 'tdp:' || a.period || ':%')
+               END AS actual,
+               coalesce((SELECT reason FROM not_read),
+                        CASE WHEN NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_transaction_detail_summary s
+                                              WHERE s.property_id = :property AND s.as_of_date = a.as_of_date)
+                             THEN 'no Summary sheet loaded with the Detail of ' || a.as_of_date END) AS skipped
+        FROM account a CROSS JOIN kind k
+        UNION ALL
+        SELECT 'journal ' || a.period,
+               (SELECT round(sum(t.printed), 2) FROM realpage_raw.loaded_report_totals t
+                WHERE t.report_type = 'charge_journal' AND t.property_id = :property AND t.as_of_date = j.as_of_date
+                  AND t.label = 'Totals' AND t.measure IN ('rent', 'other')),
+               (SELECT round(coalesce(sum(c.amount), 0), 2) FROM unified_charges c
+                JOIN realpage_raw.realpage_transaction_detail d
+                  ON d.property_id = :property AND d.as_of_date = a.as_of_date
+                 AND c.charge_id = 'tdc:' || a.period || ':' || d.source_row
+                WHERE c.unified_property_id = :property AND c.charge_id LIKE 'tdc:' || a.period || ':%'
+                  AND (d.source LIKE 'M =%' OR d.source LIKE 'C =%')),
+               coalesce((SELECT reason FROM not_read),
+                        CASE WHEN j.as_of_date IS NULL
+                             THEN 'no Charge and Adjustment Journal (4039) loaded for fiscal period ' || a.period END)
+        FROM account a LEFT JOIN journal j ON j.period = a.period
         """
 }
 

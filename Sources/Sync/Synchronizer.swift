@@ -27,6 +27,8 @@ struct SourceSyncResult {
     var ledgerSource: String? = nil
     /// Set when the ledger is partial (balances and schedule, no posted charge or payment): what it can answer.
     var partialLedgerNote: String? = nil
+    /// What a full ledger covers when it is not the PMS's own (periods, where the balance before them comes from).
+    var ledgerNote: String? = nil
     /// Where unified_work_orders came from; nil when the property has none (`report maintenance` says so).
     var workOrderSource: String? = nil
     /// Where unified_expenses came from; nil when the property has none (`report expenses` says so).
@@ -173,7 +175,7 @@ public struct Synchronizer {
             try context.run(Self.finishProperty, asOf: asOf, [
                 ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
                 ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
-                ":ledger_note": SQLValue(result.partialLedgerNote),
+                ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
             ])
             try context.run(Self.recordMaintenanceSources, [
                 ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),

@@ -16,6 +16,8 @@ import SQLiteKit
 /// | activity_type | Activity report types not in RealPageActivity.activityVocabulary (kept as `other`) | none allowed |
 /// | ledger_balance | per household of getresidentledger: its `Balance` vs its charges' `OpenAmount` less its `Prepaid` | $0.01 |
 /// | ledger_type | getresidentledger transactions neither Charge nor Payment (left out of the ledger) | none allowed |
+/// | transaction_detail_rows | Transaction Detail by Code rows of a snapshot the ledger reads that cannot be read (no code, unknown group, no amount, no date, no fiscal period), per snapshot and reason | none allowed |
+/// | charge_journal_only | a Charge and Adjustment Journal period without Transaction Detail by Code on a site without getresidentledger (not read as the ledger) | none allowed |
 enum RealPageCrossChecks {
     /// Runs every check for one property; a check that finds nothing returns no warning.
     static func warnings(_ realpage: RealPageSync) throws -> [SyncWarning] {
@@ -89,6 +91,8 @@ enum RealPageCrossChecks {
         ("activity_type", activityType),
         ("ledger_balance", RealPageLedger.balanceCheck),
         ("ledger_type", RealPageLedger.typeCheck),
+        ("charge_journal_only", RealPageTransactionLedger.journalOnlyCheck),
+        ("transaction_detail_rows", RealPageTransactionLedger.unreadRowsCheck),
     ]
 
     static let boxScore = """
