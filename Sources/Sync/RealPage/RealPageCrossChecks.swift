@@ -89,6 +89,7 @@ enum RealPageCrossChecks {
         ("activity_type", activityType),
         ("ledger_balance", RealPageLedger.balanceCheck),
         ("ledger_type", RealPageLedger.typeCheck),
+        ("make_ready_period", RealPageMaintenance.unreadPeriods),
     ]
 
     static let boxScore = """
