@@ -28,13 +28,17 @@ import SQLiteKit
 ///   6xxx-8xxx as expenses and 4xxx-5xxx as income. amount = `period_amount` as the statement counts it (expenses
 ///   positive = spent; income positive = earned, a concession or loss line negative). Deposit, delinquency and
 ///   balance-sheet lines are neither.
-/// - Monthly Income Summary: gl_account = the charge code's `credit_account` (the income account it posts to), else
-///   its description; account_name = `description`; amount = `income_cash_basis` (the report's own income column,
-///   held against its `Charges/Credits Totals:`). Adjustment lines (no category) move bank deposits only: no income.
+/// - Monthly Income Summary: every charge/credit code line, as the report counts income on a cash basis: gl_account =
+///   the code's `credit_account` (the account it posts to), else its description; account_name = the codes'
+///   `description`s; amount = `income_cash_basis` (the report's own income column, held against its
+///   `Charges/Credits Totals:`). A payment code crediting prepaid rent (2xxx, as in the real download: `PZ`
+///   payments to 2200-0001) is cash received, income on a cash basis, and keeps its account, so the owner sees where
+///   it went (category `Prepaid & Unapplied Cash`). Adjustment lines (no category) move bank deposits only: no income.
 ///
 /// gl_category: expenses by `gl_categories` of report_definitions.json over `GLCategories.defaults` (longest account
 /// prefix; an account no prefix matches is `Other`, category_known = 0, listed as a sync warning). Income by the same
-/// `gl_categories` when it names the account, else `Rental Income` (51xx, 41xx) or `Other Income`.
+/// `gl_categories` when it names the account, else `Rental Income` (51xx, 41xx), `Prepaid & Unapplied Cash` (2xxx,
+/// Monthly Income Summary codes only) or `Other Income`. account_name = the line names of the account, comma-joined.
 ///
 /// source = the report (`realpage: Income Statement`, ...), source_report = its loaded_artifacts.report_type and
 /// source_as_of = the snapshot read, which the `income_expense_totals` sync check holds against that snapshot's
@@ -81,10 +85,13 @@ enum RealPageExpenses {
     }
 
     /// The income category of an account `gl_categories` does not name: rent (51xx, or 41xx in charts that put
-    /// revenue in 4xxx), else other income.
+    /// revenue in 4xxx); cash a Monthly Income Summary code credits to a liability (2xxx: a payment held as prepaid
+    /// rent, income on a cash basis but not yet on the books); else other income.
     static func incomeCategory(of account: String) -> String {
         let digits = GLCategories.digits(account)
-        return digits.hasPrefix("51") || digits.hasPrefix("41") ? "Rental Income" : "Other Income"
+        if digits.hasPrefix("51") || digits.hasPrefix("41") { return "Rental Income" }
+        if digits.hasPrefix("2") { return "Prepaid & Unapplied Cash" }
+        return "Other Income"
     }
 
     static let accounts = """
@@ -180,7 +187,7 @@ enum RealPageExpenses {
         INSERT INTO unified_income (
             unified_property_id, month, gl_account, account_name, gl_category, amount, source, source_report,
             source_as_of)
-        SELECT :property, l.month, l.account, max(l.name), coalesce(g.category, 'Other Income'),
+        SELECT :property, l.month, l.account, group_concat(DISTINCT l.name), coalesce(g.category, 'Other Income'),
                round(sum(l.amount), 2), \(sourceName("l.report")), l.report, max(l.as_of_date)
         FROM line l
         JOIN winner w ON w.month = l.month AND w.rank = l.rank
