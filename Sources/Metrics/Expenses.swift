@@ -31,17 +31,21 @@ public struct ExpenseReport: Sendable {
     /// Per property and month shown: the report the expenses and the income came from.
     public var sources: [(property: String, month: String, expenses: String?, income: String?)] = []
 
-    /// `start`: first month `YYYY-MM` (nil: the `months` months ending with the latest month synced). `months` nil:
-    /// every month from `start` (else the first month synced) to the latest month synced.
+    /// `start`: first month `YYYY-MM` (nil: the `months` months ending with the latest month synced, of expenses or
+    /// income). `months` nil: every month from `start` (else the first month synced) to the latest month synced.
     public static func run(database: Database, properties: [String], start: String?, months: Int?) throws -> ExpenseReport {
         var sources: [String: String?] = [:]
         for row in try database.query("SELECT unified_property_id, expense_source FROM unified_properties") {
             sources[row[0].textValue ?? ""] = row[1].textValue
         }
         let withSource = properties.filter { sources[$0] != nil && sources[$0]! != nil }
-        let synced = try withSource.compactMap { property -> (String, String)? in
-            let row = try database.query("SELECT min(month), max(month) FROM unified_expenses WHERE unified_property_id = :property",
-                                         [":property": .text(property)]).first
+        // The months synced, of expenses or income (a month of income alone is a month the owner can read).
+        let synced = try properties.compactMap { property -> (String, String)? in
+            let row = try database.query("""
+                SELECT min(month), max(month) FROM (
+                    SELECT month FROM unified_expenses WHERE unified_property_id = :property
+                    UNION ALL SELECT month FROM unified_income WHERE unified_property_id = :property)
+                """, [":property": .text(property)]).first
             guard let low = row?[0].textValue, let high = row?[1].textValue else { return nil }
             return (low, high)
         }

@@ -108,23 +108,24 @@ import Testing
                    ('nexus_east', '2026-02', '2200-0001', 'PMTMOVE', 'Prepaid & Unapplied Cash', 5542.65,
                     'realpage: Monthly Income Summary', 'monthly_income_summary', '2026-02-15');
             """)
-        // --months all: from the first month synced (December's expenses) to the latest (January's); February's
-        // income alone does not stretch the expense months.
+        // --months all: from the first month synced (December's expenses) to the latest (February's income).
         let report = try ExpenseReport.run(database: try fixture.reader(), properties: ["nexus_east", "yp_riverwalk"],
                                            start: nil, months: nil)
-        #expect(report.months == ["2025-12", "2026-01"])
+        #expect(report.months == ["2025-12", "2026-01", "2026-02"])
         let result = report.result(parameters: [])
         let operating = try #require(result.tables.first { $0.name == "operating" })
-        // December: expenses but no income synced, so no net operating income; January: 267,069.90 − 21,205.25.
+        // December: expenses but no income synced, February income but no expenses: no net operating income either
+        // month. January: 267,069.90 − 21,205.25.
         #expect(operating.rows == [
-            [.text("nexus_east"), .text("Income"), .null, .real(267_069.9), .real(267_069.9)],
-            [.text("nexus_east"), .text("Expenses"), .real(18_000), .real(21_205.25), .real(39_205.25)],
-            [.text("nexus_east"), .text("Net operating income"), .null, .real(245_864.65), .real(245_864.65)],
+            [.text("nexus_east"), .text("Income"), .null, .real(267_069.9), .real(5_542.65), .real(272_612.55)],
+            [.text("nexus_east"), .text("Expenses"), .real(18_000), .real(21_205.25), .null, .real(39_205.25)],
+            [.text("nexus_east"), .text("Net operating income"), .null, .real(245_864.65), .null, .real(245_864.65)],
         ], "a Yardi property (no income source) has no operating rows")
         let sources = try #require(result.tables.first { $0.name == "sources" })
         #expect(sources.rows == [
             [.text("nexus_east"), .text("2025-12"), .text("test"), .null],
             [.text("nexus_east"), .text("2026-01"), .text("test"), .text("realpage: Income Statement")],
+            [.text("nexus_east"), .text("2026-02"), .null, .text("realpage: Monthly Income Summary")],
         ])
         let february = try ExpenseReport.run(database: try fixture.reader(), properties: ["nexus_east"], start: "2026-02",
                                              months: 1).result(parameters: [])

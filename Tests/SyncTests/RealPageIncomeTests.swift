@@ -31,7 +31,8 @@ import Testing
             for file in files {
                 let outcome = try loader.load(path: RealPageIncomeTests.repository
                     .appendingPathComponent("Tests/Fixtures/\(file.path)").path,
-                                              hints: ReportFileHints(asOf: file.asOf.flatMap(LocalDate.init(iso:))))
+                                              hints: ReportFileHints(propertyKey: "nexus_east",
+                                                                     asOf: file.asOf.flatMap(LocalDate.init(iso:))))
                 #expect(outcome.warnings.isEmpty, "\(file.path): \(outcome.warnings)")
             }
             store = try UnifiedStore(dataDirectory: data)
@@ -96,6 +97,18 @@ import Testing
         #expect(checks.count == 3)
         #expect(try loaded.rows("SELECT expense_source, income_source FROM unified_properties") == [[
             .text(RealPageExpenses.source), .text(RealPageExpenses.incomeSource)]])
+    }
+
+    @Test func theWorksheetLayoutsIncomeIsHeldAgainstItsTotalIncomeLine() throws {
+        // OneSite's Income Statement Worksheet (Account | Sign | Amount): every line under INCOME, prepaid and
+        // bank-deposit lines included, makes its TOTAL INCOME (119,151.76); it prints no expense section.
+        let loaded = try Loaded([(path: "reports/income_statement_worksheet.xlsx", asOf: nil)])
+        _ = try loaded.sync()
+        #expect(try loaded.rows("SELECT month, round(sum(amount), 2), count(*) FROM unified_income GROUP BY 1") == [
+            [.text("2026-02"), .real(119_151.76), .integer(8)]])
+        let checks = try loaded.checks()
+        #expect(checks["income 2026-02"]?.prefix(3) == [.text("passed"), .real(119_151.76), .real(119_151.76)])
+        #expect(checks["expenses 2026-02"] == nil, "no expense line, no expense month")
     }
 
     @Test func theCashBasisGLFillsAMonthNothingElseCovers() throws {
