@@ -51,6 +51,15 @@ public enum RealPageReportParameters {
             // The as-of month's statement (month to date): unified_expenses keeps every month loaded.
             return [p("FiscalPeriod", fiscalPeriod(asOf)), p("BookType", "Accrual"),
                     p("ReportFormat", "Income Statement by G/L")]
+        case "renewal_detail":
+            // Leases ending from the first of the as-of month to the first of the month four later, as the observed
+            // download (4156) was run.
+            let end = LocalDate(year: asOf.year + (asOf.month + 3) / 12, month: (asOf.month + 3) % 12 + 1, day: 1) ?? asOf
+            return [p("IPVC_LEABEGINDATE", monthStart), p("IPVC_LEAENDDATE", usDate(end))]
+        case "projected_occupancy":
+            return [p("weeksProjectedCount", "12")]
+        case "monthly_transaction_summary", "lost_rent_summary":
+            return [p("AR_FiscalPeriodSelect", fiscalPeriod(asOf))]
         default:
             return [p("AsOfDate", day)]
         }

@@ -1,12 +1,15 @@
 import OwnerDashCore
 import SQLiteKit
 
-/// `ownerdash report expenses`: operating expenses per property, GL category × month (unified_expenses, read-only).
+/// `ownerdash report expenses`: operating expenses per property, GL category × month (unified_expenses, read-only),
+/// and where income is synced (unified_income, RealPage only) income and net operating income per month.
 ///
 /// Definitions: an amount is Σ unified_expenses.amount of the property, category and month (the income statement's
 /// expense lines, categories by `gl_categories`); a category's total is over the months shown. A month for which the
 /// property has no statement synced is unknown (null, `-` in a table), never 0. A property whose sync found no
-/// expense source is listed in `no_expense_source`, never shown as zeros.
+/// expense source is listed in `no_expense_source`, never shown as zeros. Income = Σ unified_income.amount of the
+/// month; net operating income = income − expenses, only for a month both are synced for (else null). `sources`
+/// names, per property and month, the report each came from (one report per month: RealPageExpenses).
 public struct ExpenseReport: Sendable {
     /// One property's amounts of one category (nil category: all categories), in cents per month.
     public struct Line: Sendable, Equatable {
@@ -23,25 +26,40 @@ public struct ExpenseReport: Sendable {
     /// Every account line, for the detailed formats: property, month, account, name, category, cents.
     public var accounts: [(property: String, month: String, account: String, name: String?, category: String, cents: Int64)] = []
     public var noSource: [String] = []
+    /// Property -> month -> income in cents (properties with an income source only; a month absent is unknown).
+    public var income: [String: [String: Int64]] = [:]
+    /// Per property and month shown: the report the expenses and the income came from.
+    public var sources: [(property: String, month: String, expenses: String?, income: String?)] = []
 
-    /// `start`: first month `YYYY-MM` (nil: the `months` months ending with the latest month synced).
-    public static func run(database: Database, properties: [String], start: String?, months: Int) throws -> ExpenseReport {
+    /// `start`: first month `YYYY-MM` (nil: the `months` months ending with the latest month synced, of expenses or
+    /// income). `months` nil: every month from `start` (else the first month synced) to the latest month synced.
+    public static func run(database: Database, properties: [String], start: String?, months: Int?) throws -> ExpenseReport {
         var sources: [String: String?] = [:]
         for row in try database.query("SELECT unified_property_id, expense_source FROM unified_properties") {
             sources[row[0].textValue ?? ""] = row[1].textValue
         }
         let withSource = properties.filter { sources[$0] != nil && sources[$0]! != nil }
+        // The months synced, of expenses or income (a month of income alone is a month the owner can read).
+        let synced = try properties.compactMap { property -> (String, String)? in
+            let row = try database.query("""
+                SELECT min(month), max(month) FROM (
+                    SELECT month FROM unified_expenses WHERE unified_property_id = :property
+                    UNION ALL SELECT month FROM unified_income WHERE unified_property_id = :property)
+                """, [":property": .text(property)]).first
+            guard let low = row?[0].textValue, let high = row?[1].textValue else { return nil }
+            return (low, high)
+        }
+        let latest = synced.map(\.1).max()
         let first: String
         if let start {
             first = start
-        } else {
-            let latest = try withSource.compactMap { property in
-                try database.scalar("SELECT max(month) FROM unified_expenses WHERE unified_property_id = :property",
-                                    [":property": .text(property)])?.textValue
-            }.max()
+        } else if let months {
             first = Self.month(latest ?? "2000-01", adding: -(months - 1))
+        } else {
+            first = synced.map(\.0).min() ?? latest ?? "2000-01"
         }
-        var report = ExpenseReport(months: (0..<months).map { Self.month(first, adding: $0) })
+        let count = months ?? max(1, Self.distance(from: first, to: latest ?? first) + 1)
+        var report = ExpenseReport(months: (0..<count).map { Self.month(first, adding: $0) })
         report.noSource = properties.filter { !withSource.contains($0) }
         let rows = try database.prepare(Self.accountsSQL)
         for property in withSource {
@@ -63,7 +81,49 @@ public struct ExpenseReport: Sendable {
             }
             report.lines.append(Line(property: property, category: nil, cents: all))
         }
+        let range: [String: SQLValue] = [":first": .text(report.months.first ?? first),
+                                         ":last": .text(report.months.last ?? first)]
+        let incomeSources = try Set(database.query(
+            "SELECT unified_property_id FROM unified_properties WHERE income_source IS NOT NULL").compactMap { $0[0].textValue })
+        let incomeRows = try database.prepare(Self.incomeSQL)
+        let sourceRows = try database.prepare(Self.sourcesSQL)
+        for property in properties {
+            let parameters = range.merging([":property": .text(property)]) { $1 }
+            if incomeSources.contains(property) {
+                var byMonth: [String: Int64] = [:]
+                for row in try incomeRows.query(parameters) { byMonth[row[0].textValue ?? ""] = row[1].integerValue ?? 0 }
+                report.income[property] = byMonth
+            }
+            for row in try sourceRows.query(parameters) {
+                report.sources.append((property, row[0].textValue ?? "", row[1].textValue, row[2].textValue))
+            }
+        }
         return report
+    }
+
+    static let incomeSQL = """
+        SELECT month, sum(CAST(round(amount * 100) AS INTEGER)) FROM unified_income
+        WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month
+        """
+
+    static let sourcesSQL = """
+        WITH expense AS (SELECT month, min(source) AS source FROM unified_expenses
+                         WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month),
+             income AS (SELECT month, min(source) AS source FROM unified_income
+                        WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month)
+        SELECT month, e.source, i.source FROM expense e LEFT JOIN income i USING (month)
+        UNION
+        SELECT month, NULL, i.source FROM income i WHERE month NOT IN (SELECT month FROM expense)
+        ORDER BY 1
+        """
+
+    /// Months from `first` to `last` (`YYYY-MM`), negative when `last` is earlier.
+    static func distance(from first: String, to last: String) -> Int {
+        func index(_ month: String) -> Int {
+            let parts = month.split(separator: "-").compactMap { Int($0) }
+            return parts.count == 2 ? parts[0] * 12 + parts[1] - 1 : 0
+        }
+        return index(last) - index(first)
     }
 
     static let accountsSQL = """
@@ -125,7 +185,37 @@ extension ExpenseReport {
                                   .text($0.category), money($0.cents)] })
         let none = MetricTable(name: "no_expense_source", title: "Properties without an expense source (not shown as zeros)",
                                columns: [.init("property", .text)], rows: noSource.map { [.text($0)] })
+        // Income, expenses and net operating income of the properties with an income source; a month either side
+        // lacks is null, never 0.
+        var operatingRows: [[SQLValue]] = []
+        for property in income.keys.sorted() {
+            let incomeCents = income[property] ?? [:]
+            let expenseCents = lines.first { $0.property == property && $0.category == nil }?.cents
+            let expenseMonths = covered[property] ?? []
+            func row(_ name: String, _ value: (String) -> Int64?) -> [SQLValue] {
+                let values = months.map(value)
+                let known = values.compactMap { $0 }
+                return [.text(property), .text(name)] + values.map(money) + [known.isEmpty ? .null : money(known.reduce(0, +))]
+            }
+            operatingRows.append(row("Income") { incomeCents[$0] })
+            operatingRows.append(row("Expenses") { expenseMonths.contains($0) ? expenseCents?[$0] ?? 0 : nil })
+            operatingRows.append(row("Net operating income") { month in
+                guard let earned = incomeCents[month], expenseMonths.contains(month) else { return nil }
+                return earned - (expenseCents?[month] ?? 0)
+            })
+        }
+        let operating = MetricTable(
+            name: "operating", title: "Income, expenses and net operating income (properties with an income source)",
+            columns: [.init("property", .text), .init("line", .text)] + months.map { .init($0, .money) }
+                + [.init("total", .money)],
+            rows: operatingRows)
+        let sourceTable = MetricTable(
+            name: "sources", title: "Where each month came from",
+            columns: [.init("property", .text), .init("month", .month), .init("expenses_from", .text),
+                      .init("income_from", .text)],
+            rows: sources.map { [.text($0.property), .text($0.month), SQLValue($0.expenses), SQLValue($0.income)] })
         let warnings = noSource.map { "\($0): no expense source synced for this property (left out, not shown as zeros)" }
-        return MetricResult(metric: "expenses", parameters: parameters, tables: [main, detail, none], warnings: warnings)
+        return MetricResult(metric: "expenses", parameters: parameters,
+                            tables: [main, detail, none, operating, sourceTable], warnings: warnings)
     }
 }

@@ -10,6 +10,11 @@ import SQLiteKit
 /// - days to complete = completed − opened, in days; median and average over the work orders closed in the window;
 /// - aged open = open work orders opened more than `olderThanDays` days before D (days open = D − opened).
 /// A property whose sync found no work-order source is listed in `no_work_order_source`, never shown as zeros.
+///
+/// Make-ready turns per month (`make_ready`, RealPage), over the months of the window: turns closed = closed `Make
+/// Ready` work orders completed that month, with their average days to complete, the work orders done on them
+/// (unified_work_order_lines), their labor hours and amount charged; beside them OneSite's own Make Ready Analysis
+/// of the month (unified_make_ready_periods): units made ready, hours and cost. A figure without a source is null.
 public struct MaintenanceReport: Sendable {
     /// One property's (or one category's) counts.
     public struct Counts: Sendable, Equatable {
@@ -56,6 +61,8 @@ public struct MaintenanceReport: Sendable {
     public var categories: [Counts] = []
     public var aged: [AgedOrder] = []
     public var noSource: [String] = []
+    /// Per property and month: the make-ready row of the `make_ready` table (values in its column order).
+    public var makeReady: [(property: String, values: [SQLValue])] = []
     public var asOf: [String: String] = [:]
     public var months: Int
     public var olderThanDays: Int
@@ -101,6 +108,10 @@ public struct MaintenanceReport: Sendable {
             }
             report.properties.append(total)
             report.categories += byCategory.keys.sorted().compactMap { byCategory[$0] }
+            for row in try database.query(Self.makeReadySQL, [":property": .text(property), ":as_of": .text(date),
+                                                              ":months": .text("-\(months) months")]) {
+                report.makeReady.append((property, row))
+            }
         }
         report.aged.sort { ($0.property, -($0.daysOpen ?? 0), $0.workOrderID) < ($1.property, -($1.daysOpen ?? 0), $1.workOrderID) }
         return report
@@ -121,6 +132,33 @@ public struct MaintenanceReport: Sendable {
 }
 
 extension MaintenanceReport {
+    // Per month of the window: closed make-ready turns (and their work-order lines), and the Make Ready Analysis.
+    static let makeReadySQL = """
+        WITH turn AS (
+            SELECT work_order_id, substr(completed_date, 1, 7) AS month, days_to_complete
+            FROM unified_work_orders
+            WHERE unified_property_id = :property AND category = 'Make Ready' AND status = 'closed'
+              AND completed_date > date(:as_of, :months) AND completed_date <= :as_of
+        ),
+        turns AS (SELECT month, count(*) AS turns, avg(days_to_complete) AS avg_days FROM turn GROUP BY month),
+        lines AS (
+            SELECT t.month, count(l.line_id) AS work_orders, sum(l.minutes_worked) AS minutes, sum(l.amount) AS amount
+            FROM turn t JOIN unified_work_order_lines l
+              ON l.unified_property_id = :property AND l.work_order_id = t.work_order_id
+            GROUP BY t.month
+        ),
+        periods AS (
+            SELECT month, units_made_ready, total_minutes, total_cost FROM unified_make_ready_periods
+            WHERE unified_property_id = :property
+              AND month > substr(date(:as_of, :months), 1, 7) AND month <= substr(:as_of, 1, 7)
+        ),
+        month (month) AS (SELECT month FROM turns UNION SELECT month FROM periods)
+        SELECT m.month, t.turns, round(t.avg_days, 1), l.work_orders, round(l.minutes / 60.0, 1), round(l.amount, 2),
+               p.units_made_ready, round(p.total_minutes / 60.0, 1), round(p.total_cost, 2)
+        FROM month m LEFT JOIN turns t USING (month) LEFT JOIN lines l USING (month) LEFT JOIN periods p USING (month)
+        ORDER BY m.month
+        """
+
     /// The report for the table / JSON / CSV / HTML writers: per property, per category, the aged open work orders,
     /// and the properties without a work-order source.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
@@ -161,10 +199,17 @@ extension MaintenanceReport {
                  SQLValue(a.openedDate), a.daysOpen.map { .integer(Int64($0)) } ?? .null, SQLValue(a.dueDate),
                  SQLValue(a.pmsStatus)]
             })
+        let makeReadyTable = MetricTable(
+            name: "make_ready", title: "Make-ready turns per month (closed turns and OneSite's Make Ready Analysis)",
+            columns: [.init("property", .text), .init("month", .month), .init("turns_closed", .count),
+                      .init("avg_days", .decimal(1)), .init("work_orders", .count), .init("labor_hours", .decimal(1)),
+                      .init("amount_charged", .money), .init("units_made_ready", .count),
+                      .init("analysis_hours", .decimal(1)), .init("make_ready_cost", .money)],
+            rows: makeReady.map { [.text($0.property)] + $0.values })
         let none = MetricTable(name: "no_work_order_source", title: "Properties without a work-order source (not shown as zeros)",
                                columns: [.init("property", .text)], rows: noSource.map { [.text($0)] })
         let warnings = noSource.map { "\($0): no work-order source synced for this property (left out, not shown as zeros)" }
         return MetricResult(metric: "maintenance", parameters: parameters,
-                            tables: [summary, byCategory, agedTable, none], warnings: warnings)
+                            tables: [summary, byCategory, agedTable, makeReadyTable, none], warnings: warnings)
     }
 }

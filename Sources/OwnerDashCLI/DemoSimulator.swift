@@ -55,6 +55,9 @@ final class DemoSimulator {
 
     deinit { stop() }
 
+    /// The report catalogue overlay the simulator wrote beside its truth: the report ids and keys it serves.
+    var catalogue: String { (directory as NSString).appendingPathComponent("report_catalogue.json") }
+
     /// The endpoint overrides and the simulator's credentials, under the names of docs/contracts.md, "Configuration
     /// and secrets".
     var environment: [String: String] {

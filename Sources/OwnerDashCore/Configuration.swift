@@ -189,6 +189,42 @@ public struct Configuration: Sendable, Codable, Equatable {
     }
 }
 
+/// A report catalogue laid over a configuration: `{"realpage": {"reports": [...]}}` replacing the configuration's
+/// `realpage.reports` whole. The PMS simulator publishes one (`report_catalogue.json` beside its truth) naming the
+/// report ids and stand-in report keys it serves, so `ownerdash demo` and the test harnesses fetch from it with its
+/// keys while the shipped report_definitions.json carries only keys seen on RealPage itself.
+public enum ReportCatalogueOverlay {
+    /// The JSON of `configuration` (a report_definitions.json's bytes) with `realpage.reports` replaced by the
+    /// overlay's; every other field kept as it was. Errors name `overlayPath`.
+    public static func apply(configuration: Data, overlay: Data, overlayPath: String) throws -> Data {
+        guard var root = try? JSONSerialization.jsonObject(with: configuration) as? [String: Any],
+              var realpage = root["realpage"] as? [String: Any] else {
+            throw ConfigurationError("the configuration to overlay \(overlayPath) on has no realpage object")
+        }
+        guard let layer = try? JSONSerialization.jsonObject(with: overlay) as? [String: Any],
+              let reports = (layer["realpage"] as? [String: Any])?["reports"] as? [Any] else {
+            throw ConfigurationError("\(overlayPath): not a report catalogue overlay ({\"realpage\": {\"reports\": [...]}})")
+        }
+        realpage["reports"] = reports
+        root["realpage"] = realpage
+        return try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    /// Writes `configPath` with the overlay at `overlayPath` applied to `destination`.
+    public static func write(configPath: String, overlayPath: String, to destination: String) throws {
+        guard let configuration = FileManager.default.contents(atPath: configPath) else {
+            throw ConfigurationError("\(configPath): cannot read the configuration file")
+        }
+        guard let overlay = FileManager.default.contents(atPath: overlayPath) else {
+            throw ConfigurationError("\(overlayPath): cannot read the report catalogue overlay")
+        }
+        let merged = try apply(configuration: configuration, overlay: overlay, overlayPath: overlayPath)
+        guard FileManager.default.createFile(atPath: destination, contents: merged) else {
+            throw ConfigurationError("\(destination): cannot write the overlaid configuration")
+        }
+    }
+}
+
 /// A configuration problem; the message names the file and the field.
 public struct ConfigurationError: Error, CustomStringConvertible {
     public var description: String

@@ -99,12 +99,12 @@ public enum ReportAnswers {
         ])
     }
 
-    /// `report expenses`.
-    public static func expenses(database: Database, properties: [String], start: String?, months: Int) throws -> MetricResult {
+    /// `report expenses`; `months` nil: every month synced (`--months all`).
+    public static func expenses(database: Database, properties: [String], start: String?, months: Int?) throws -> MetricResult {
         let report = try ExpenseReport.run(database: database, properties: properties, start: start, months: months)
         return report.result(parameters: [
             .init("properties", .list(properties)), .init("start", .text(report.months.first ?? "")),
-            .init("months", .integer(months)),
+            .init("months", .integer(report.months.count)),
         ])
     }
 

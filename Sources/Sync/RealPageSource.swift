@@ -85,12 +85,20 @@ struct RealPageSource: PropertySource {
             let source: [String: SQLValue] = [":source": .text(RealPageMaintenance.source)]
             result.rows["unified_work_orders"] = try realpage.run(RealPageMaintenance.insertClosed, source)
                 + realpage.run(RealPageMaintenance.insertOpen, source)
+            result.rows["unified_work_order_lines"] = try realpage.run(RealPageMaintenance.insertLines, source)
+            result.rows["unified_make_ready_periods"] = try realpage.run(
+                RealPageMaintenance.insertPeriods, [":analysis_source": .text(RealPageMaintenance.analysisSource)])
             result.workOrderSource = RealPageMaintenance.source
         }
         if try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1 {
             try RealPageExpenses.fillAccountCategories(context)
-            result.rows["unified_expenses"] = try realpage.run(RealPageExpenses.insert, [":source": .text(RealPageExpenses.source)])
+            result.rows["unified_expenses"] = try realpage.run(RealPageExpenses.insert, RealPageExpenses.reportSources)
             result.expenseSource = RealPageExpenses.source
+        }
+        if try realpage.rows(RealPageExpenses.hasIncomeSnapshots).first?.first?.integerValue == 1 {
+            try RealPageExpenses.fillIncomeCategories(context)
+            result.rows["unified_income"] = try realpage.run(RealPageExpenses.insertIncome, RealPageExpenses.reportSources)
+            result.incomeSource = RealPageExpenses.incomeSource
         }
         return result
     }

@@ -12,6 +12,7 @@ import SQLiteKit
 /// | unit_information | Yardi GetUnitInformation units of the property date | unified_units | 0 |
 /// | ledger_open_balance | the tenant ledger's open balance (Σ unified_household_balances) | unified_delinquency's net balance | $0.00 |
 /// | transaction_detail_totals | per fiscal period of a Transaction Detail by Code ledger: its Summary sheet's printed rows (charges, credits, payments on the resident ledger accounts); the Charge and Adjustment Journal's printed `Totals` | unified_charges / unified_payments of the period | $0.00 |
+/// | income_expense_totals | per month synced, the printed total of the report snapshot the month was read from: Income Statement `TOTAL EXPENSES` / `TOTAL INCOME` (period amount), Monthly Income Summary `Charges/Credits Totals:` (income cash basis); measures `expenses YYYY-MM`, `income YYYY-MM` | Σ unified_expenses / unified_income of the month | $0.00 |
 ///
 /// A check whose inputs are not there is `skipped` with the reason (no Box Score as of the property date, a partial
 /// ledger): never a silent pass. `runs show` lists the failed ones; the dashboard shows them all.
@@ -108,6 +109,8 @@ enum SyncChecks {
         Check(name: "transaction_detail_totals", pms: .realpage,
               expectedSource: "Transaction Detail by Code Summary / Charge and Adjustment Journal Totals",
               actualSource: "unified ledger of the period", tolerance: 0, sql: transactionDetailTotals),
+        Check(name: "income_expense_totals", pms: .realpage, expectedSource: "the month's report total as printed",
+              actualSource: "unified_expenses / unified_income of the month", tolerance: 0, sql: incomeExpenseTotals),
     ]
 
     /// Why a report's printed figures cannot be checked: none loaded as of the property date (naming the latest).
@@ -196,6 +199,42 @@ enum SyncChecks {
                CASE WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
                                        AND as_of_date = :as_of)
                     THEN 'no GetUnitInformation units loaded as of ' || :as_of END AS skipped
+        """
+
+    /// One row per month and kind synced from a report: its snapshot's printed total (the last one of the measure
+    /// whose label names the kind), against the synced sum. The Cash Basis G/L prints totals over every account only.
+    static let incomeExpenseTotals = """
+        WITH month_total (kind, month, report, as_of, actual) AS (
+            SELECT 'expenses', month, source_report, max(source_as_of), sum(amount) FROM unified_expenses
+            WHERE unified_property_id = :property AND source_report IS NOT NULL GROUP BY month, source_report
+            UNION ALL
+            SELECT 'income', month, source_report, max(source_as_of), sum(amount) FROM unified_income
+            WHERE unified_property_id = :property GROUP BY month, source_report
+        ),
+        printed AS (
+            SELECT m.*, (
+                SELECT t.printed FROM realpage_raw.loaded_report_totals t
+                WHERE t.report_type = m.report AND t.property_id = :property AND t.as_of_date = m.as_of
+                  AND ((m.report = 'income_statement' AND t.measure IN ('period amount', 'amount')
+                        AND upper(t.label) LIKE 'TOTAL%'
+                        AND CASE m.kind WHEN 'expenses' THEN upper(t.label) LIKE '%EXPENSE%'
+                                 ELSE upper(t.label) NOT LIKE '%EXPENSE%'
+                                      AND (upper(t.label) LIKE '%INCOME%' OR upper(t.label) LIKE '%REVENUE%') END)
+                       OR (m.report = 'monthly_income_summary' AND t.measure = 'income cash basis'))
+                ORDER BY t.source_row DESC LIMIT 1) AS printed
+            FROM month_total m
+        )
+        SELECT kind || ' ' || month AS measure,
+               CASE WHEN report <> 'cash_basis_gl' THEN printed END AS expected,
+               round(actual, 2) AS actual,
+               CASE WHEN report = 'cash_basis_gl'
+                        THEN 'the Cash Basis G/L Distribution prints totals over every account, none of ' || kind
+                             || ': ' || month || ' not checked'
+                    WHEN printed IS NULL
+                        THEN 'the ' || CASE report WHEN 'income_statement' THEN 'Income Statement'
+                                                   ELSE 'Monthly Income Summary' END
+                             || ' of ' || as_of || ' prints no total ' || kind || ' line' END AS skipped
+        FROM printed ORDER BY month, kind
         """
 
     static let ledgerOpenBalance = """

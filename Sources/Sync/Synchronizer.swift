@@ -33,6 +33,8 @@ struct SourceSyncResult {
     var workOrderSource: String? = nil
     /// Where unified_expenses came from; nil when the property has none (`report expenses` says so).
     var expenseSource: String? = nil
+    /// Where unified_income came from; nil when the property has none (`report expenses` shows no income for it).
+    var incomeSource: String? = nil
 }
 
 /// What a source needs while it syncs one property: the unified connection (raw attached) and the property.
@@ -179,6 +181,7 @@ public struct Synchronizer {
             ])
             try context.run(Self.recordMaintenanceSources, [
                 ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
+                ":income_source": SQLValue(result.incomeSource),
             ])
             try context.run(PropertyAddress.fromSite(property.pms), [":registry_address": SQLValue(property.address)])
             // After finishProperty: the ledger check reads the property's ledger source and coverage.
@@ -194,7 +197,7 @@ public struct Synchronizer {
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
-        "unified_work_orders", "unified_expenses", "unified_ledger_balances", "unified_household_balances",
+        "unified_work_order_lines", "unified_work_orders", "unified_make_ready_periods", "unified_expenses", "unified_income", "unified_ledger_balances", "unified_household_balances",
     ]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
@@ -250,7 +253,8 @@ public struct Synchronizer {
         """
 
     static let recordMaintenanceSources = """
-        UPDATE unified_properties SET work_order_source = :work_order_source, expense_source = :expense_source
+        UPDATE unified_properties SET work_order_source = :work_order_source, expense_source = :expense_source,
+                                      income_source = :income_source
         WHERE unified_property_id = :property
         """
 

@@ -548,5 +548,63 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX sync_checks_run ON sync_checks (run_id, status);
             """),
+        Migration(version: 16, name: "income and the report each period came from", sql: """
+            -- Where a property's income came from; NULL: it has none, and the expenses report names it instead of
+            -- showing zeros or a net operating income without income.
+            ALTER TABLE unified_properties ADD COLUMN income_source TEXT;
+
+            -- Which report (realpage_raw loaded_artifacts.report_type) and which snapshot of it (its as-of date) a
+            -- month's expense lines were read from, so a sync check can hold them against that report's own totals.
+            ALTER TABLE unified_expenses ADD COLUMN source_report TEXT;
+            ALTER TABLE unified_expenses ADD COLUMN source_as_of TEXT;
+
+            -- Income per month and GL account (current state): amount as the report counts it (positive = earned; a
+            -- concession or credit line is negative). One report per property and month (RealPageIncome).
+            CREATE TABLE unified_income (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                month               TEXT    NOT NULL,
+                gl_account          TEXT    NOT NULL,
+                account_name        TEXT,
+                gl_category         TEXT    NOT NULL,
+                amount              REAL    NOT NULL,
+                source              TEXT    NOT NULL,
+                source_report       TEXT    NOT NULL,
+                source_as_of        TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, month, gl_account)
+            ) STRICT;
+            """),
+        Migration(version: 17, name: "make-ready work orders and turn periods", sql: """
+            -- The work orders done to turn a unit (current state): each line of a closed make-ready turn
+            -- (unified_work_orders, category Make Ready), with what it cost and the labor it took.
+            CREATE TABLE unified_work_order_lines (
+                unified_property_id TEXT    NOT NULL,
+                work_order_id       TEXT    NOT NULL,
+                line_id             TEXT    NOT NULL,
+                description         TEXT,
+                completed_date      TEXT,
+                amount              REAL,
+                minutes_worked      INTEGER,
+                source              TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, work_order_id, line_id),
+                FOREIGN KEY (unified_property_id, work_order_id)
+                    REFERENCES unified_work_orders (unified_property_id, work_order_id) ON DELETE CASCADE
+            ) STRICT;
+
+            -- Make-readies per month as the PMS counts them (current state): units made ready, the hours and what
+            -- the work cost; source_as_of = the report snapshot the month was read from.
+            CREATE TABLE unified_make_ready_periods (
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                month               TEXT    NOT NULL,
+                units_made_ready    INTEGER,
+                total_minutes       INTEGER,
+                renovations         INTEGER,
+                labor_cost          REAL,
+                parts_cost          REAL,
+                total_cost          REAL,
+                source              TEXT    NOT NULL,
+                source_as_of        TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, month)
+            ) STRICT;
+            """),
     ]
 }

@@ -125,16 +125,17 @@ struct Workspace {
         return bundleDirectory.appendingPathComponent("ownerdash")
     }
 
-    /// Runs `ownerdash ARGS --data-dir <tmp>/data --config <repo>/report_definitions.json` with only
-    /// the given variables (plus PATH), so the developer's own tokens never leak into a test.
-    func ownerdash(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    /// Runs `ownerdash ARGS --data-dir <tmp>/data --config CONFIG` with only the given variables (plus PATH), so
+    /// the developer's own tokens never leak into a test. CONFIG: the repository's report_definitions.json with the
+    /// simulator's report catalogue laid over it (`simulatorConfigPath`), unless `config` names another.
+    func ownerdash(_ arguments: [String], environment: [String: String],
+                   config: String = simulatorConfigPath) throws -> CommandResult {
         let process = Process()
         process.executableURL = Self.binary
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw HarnessError("\(Self.binary.path) is missing: build the package (swift build) before the tests")
         }
-        process.arguments = arguments + ["--data-dir", data.path,
-                                         "--config", repositoryRoot.appendingPathComponent("report_definitions.json").path]
+        process.arguments = arguments + ["--data-dir", data.path, "--config", config]
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         process.environment = env
@@ -224,5 +225,31 @@ final class OnceBox<Value>: @unchecked Sendable {
 /// A fresh simulator token (any `sim-token-` string is valid) that tests then look for in outputs.
 func freshToken() -> String { "sim-token-test-\(UUID().uuidString.lowercased())" }
 
+/// The repository's report_definitions.json with the simulator's report catalogue (`python3 scripts/pms_sim
+/// catalogue`: the report ids it serves and their stand-in keys) laid over it, written once per test process.
+let simulatorConfigPath: String = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-config-\(UUID().uuidString)")
+    let overlay = directory.appendingPathComponent("report_catalogue.json")
+    let config = directory.appendingPathComponent("report_definitions.json")
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "catalogue"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try data.write(to: overlay)
+        try ReportCatalogueOverlay.write(configPath: repositoryRoot.appendingPathComponent("report_definitions.json").path,
+                                         overlayPath: overlay.path, to: config.path)
+    } catch {
+        fatalError("cannot write the simulator's configuration: \(error)")
+    }
+    return config.path
+}()
+
+/// The reports the simulator's catalogue names (what a default fetch from it requests).
 let allReports = ["box_score", "rent_roll", "delinquency", "activity", "monthly_summary", "lease_expiration",
                   "make_ready_summary", "closed_make_ready", "income_statement"]

@@ -199,16 +199,16 @@ struct DataDir {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
-    /// `ownerdash ARGS --data-dir <tmp>/data --config <repo>/report_definitions.json`, with only the given
-    /// variables (plus PATH), so the developer's own tokens never reach a test.
+    /// `ownerdash ARGS --data-dir <tmp>/data --config CONFIG`, with only the given variables (plus PATH), so the
+    /// developer's own tokens never reach a test; CONFIG = the repository's registry with the simulator's report
+    /// catalogue laid over it (`simulatorConfigPath`).
     func ownerdash(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         try start(arguments, environment: environment).wait()
     }
 
     /// The same, in the background.
     func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCommand {
-        try RunningCommand(arguments + ["--data-dir", data.root,
-                                        "--config", repositoryRoot.appendingPathComponent("report_definitions.json").path],
+        try RunningCommand(arguments + ["--data-dir", data.root, "--config", simulatorConfigPath],
                            environment: environment, in: root)
     }
 
@@ -262,3 +262,28 @@ extension Dictionary where Key == String, Value == SQLValue {
     func text(_ column: String) -> String? { self[column]?.textValue }
     func int(_ column: String) -> Int? { self[column]?.integerValue.map(Int.init) }
 }
+
+/// The repository's report_definitions.json with the simulator's report catalogue (`python3 scripts/pms_sim
+/// catalogue`: the report ids it serves and their stand-in keys) laid over it, written once per test process.
+let simulatorConfigPath: String = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-config-\(UUID().uuidString)")
+    let overlay = directory.appendingPathComponent("report_catalogue.json")
+    let config = directory.appendingPathComponent("report_definitions.json")
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "catalogue"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try data.write(to: overlay)
+        try ReportCatalogueOverlay.write(configPath: repositoryRoot.appendingPathComponent("report_definitions.json").path,
+                                         overlayPath: overlay.path, to: config.path)
+    } catch {
+        fatalError("cannot write the simulator's configuration: \(error)")
+    }
+    return config.path
+}()

@@ -94,4 +94,67 @@ import Testing
         let report = try ExpenseReport.run(database: try fixture.reader(), properties: ["nexus_east"], start: nil, months: 2)
         #expect(report.months == ["2025-12", "2026-01"])
     }
+
+    @Test func everyMonthSyncedWithIncomeAndNetOperatingIncome() throws {
+        let fixture = try Self.fixture()
+        try fixture.database.execute("""
+            UPDATE unified_properties SET income_source = 'test' WHERE unified_property_id = 'nexus_east';
+            INSERT INTO unified_income (unified_property_id, month, gl_account, account_name, gl_category, amount, source,
+                source_report, source_as_of)
+            VALUES ('nexus_east', '2026-01', '5100-0001', 'Market Rent', 'Rental Income', 265125, 'realpage: Income Statement',
+                    'income_statement', '2026-01-31'),
+                   ('nexus_east', '2026-01', '5200-0001', 'Fees', 'Other Income', 1944.90, 'realpage: Income Statement',
+                    'income_statement', '2026-01-31'),
+                   ('nexus_east', '2026-02', '2200-0001', 'PMTMOVE', 'Prepaid & Unapplied Cash', 5542.65,
+                    'realpage: Monthly Income Summary', 'monthly_income_summary', '2026-02-15');
+            """)
+        // --months all: from the first month synced (December's expenses) to the latest (February's income).
+        let report = try ExpenseReport.run(database: try fixture.reader(), properties: ["nexus_east", "yp_riverwalk"],
+                                           start: nil, months: nil)
+        #expect(report.months == ["2025-12", "2026-01", "2026-02"])
+        let result = report.result(parameters: [])
+        let operating = try #require(result.tables.first { $0.name == "operating" })
+        // December: expenses but no income synced, February income but no expenses: no net operating income either
+        // month. January: 267,069.90 − 21,205.25.
+        #expect(operating.rows == [
+            [.text("nexus_east"), .text("Income"), .null, .real(267_069.9), .real(5_542.65), .real(272_612.55)],
+            [.text("nexus_east"), .text("Expenses"), .real(18_000), .real(21_205.25), .null, .real(39_205.25)],
+            [.text("nexus_east"), .text("Net operating income"), .null, .real(245_864.65), .null, .real(245_864.65)],
+        ], "a Yardi property (no income source) has no operating rows")
+        let sources = try #require(result.tables.first { $0.name == "sources" })
+        #expect(sources.rows == [
+            [.text("nexus_east"), .text("2025-12"), .text("test"), .null],
+            [.text("nexus_east"), .text("2026-01"), .text("test"), .text("realpage: Income Statement")],
+            [.text("nexus_east"), .text("2026-02"), .null, .text("realpage: Monthly Income Summary")],
+        ])
+        let february = try ExpenseReport.run(database: try fixture.reader(), properties: ["nexus_east"], start: "2026-02",
+                                             months: 1).result(parameters: [])
+        #expect(february.tables.first { $0.name == "operating" }?.rows.first
+                == [.text("nexus_east"), .text("Income"), .real(5_542.65), .real(5_542.65)])
+    }
+
+    @Test func makeReadyTurnsPerMonthBesideTheMakeReadyAnalysis() throws {
+        let fixture = try Self.fixture()
+        try fixture.database.execute("""
+            INSERT INTO unified_work_order_lines (unified_property_id, work_order_id, line_id, description, completed_date,
+                amount, minutes_worked, source)
+            VALUES ('nexus_east', 'w1', '2088-1', 'Paint', '2026-01-08', 120, 90, 'test'),
+                   ('nexus_east', 'w1', '2088-2', 'Carpet', '2026-01-10', 80, 30, 'test'),
+                   ('nexus_east', 'w2', '2090-1', 'Trash out', '2026-01-19', NULL, 60, 'test');
+            INSERT INTO unified_make_ready_periods (unified_property_id, month, units_made_ready, total_minutes,
+                renovations, labor_cost, parts_cost, total_cost, source, source_as_of)
+            VALUES ('nexus_east', '2026-01', 3, 300, 0, 150, 50, 200, 'test', '2026-01-31'),
+                   ('nexus_east', '2026-02', 1, 45, 0, 0, 0, 0, 'test', '2026-02-08');
+            """)
+        let report = try MaintenanceReport.run(database: try fixture.reader(), properties: ["nexus_east"],
+                                               asOf: nil, months: 3, olderThanDays: 30)
+        let table = try #require(report.result(parameters: []).tables.first { $0.name == "make_ready" })
+        // January: w1 (8 days) and w2 (14 days) closed, three work orders on them, 3 hours, $200 charged; OneSite's
+        // analysis counts 3 units that month. February: the analysis only (no turn closed yet).
+        #expect(table.rows == [
+            [.text("nexus_east"), .text("2026-01"), .integer(2), .real(11), .integer(3), .real(3), .real(200), .integer(3),
+             .real(5), .real(200)],
+            [.text("nexus_east"), .text("2026-02"), .null, .null, .null, .null, .null, .integer(1), .real(0.8), .real(0)],
+        ])
+    }
 }

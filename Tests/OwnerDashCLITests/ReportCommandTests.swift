@@ -240,6 +240,7 @@ extension DataDir {
         (["maintenance", "--older-than", "soon"], "ownerdash report maintenance: --older-than \"soon\" is not a number of days (0 or more)"),
         (["maintenance", "--format", "pdf"], "ownerdash report maintenance: unknown --format \"pdf\" (one of table, json, csv, xlsx, html)"),
         (["expenses", "--start", "2026-13"], "ownerdash report expenses: --start \"2026-13\" is not a month (YYYY-MM, e.g. 2026-09)"),
+        (["expenses", "--months", "every"], "ownerdash report expenses: --months \"every\" must be a whole number from 1 to 24, or all"),
     ])
     func badOptionsAreOneLineUsageErrors(arguments: [String], message: String) throws {
         let data = DataDir()
@@ -262,6 +263,10 @@ extension DataDir {
         #expect(maintenance.stdout.contains("nexus_east,2026-02-08,4,1,3,3,8,9.7"), "\(maintenance.stdout)")
         let expenses = try OwnerDash.run(["report", "expenses", "--format", "csv", "--data-dir", data.path])
         #expect(expenses.stdout.contains("nexus_east,All categories,,,36005.25,36005.25"), "\(expenses.stdout)")
+        // Every month synced, with the statement's income: January's net operating income = 267,069.90 − 36,005.25.
+        let all = try OwnerDash.run(["report", "expenses", "--months", "all", "--format", "csv", "--data-dir", data.path])
+        #expect(all.status == 0)
+        #expect(all.stdout.contains("nexus_east,Net operating income,231064.65,231064.65"), "\(all.stdout)")
         let html = try OwnerDash.run(["report", "expenses", "--format", "html", "--data-dir", data.path])
         #expect(html.stdout.hasPrefix("<!DOCTYPE html>") && html.stdout.contains("Repairs &amp; Maintenance"))
     }

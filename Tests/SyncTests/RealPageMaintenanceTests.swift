@@ -27,8 +27,10 @@ import Testing
                 .appendingPathComponent("report_definitions.json").path)
             let loader = ReportFileLoader(store: raw, configuration: configuration, runID: RunID("run-1"))
             for file in files {
+                // `real-onesite/...`: a real download; else a fixture of Tests/Fixtures/reports.
+                let path = file.contains("/") ? file : "reports/\(file)"
                 _ = try loader.load(path: RealPageMaintenanceTests.repository
-                    .appendingPathComponent("Tests/Fixtures/reports/\(file)").path)
+                    .appendingPathComponent("Tests/Fixtures/\(path)").path)
             }
             store = try UnifiedStore(dataDirectory: data)
             property = try #require(configuration.property(key: "nexus_east"))
@@ -132,5 +134,50 @@ import Testing
         _ = try loaded.sync()
         #expect(try read() == first)
         #expect(first.count == 11)
+    }
+
+    @Test func theClosedMakeReadysWorkOrdersAreTheTurnsLines() throws {
+        let loaded = try Loaded(["real-onesite/Closed_Make_Ready_Nexus_East.xls"])
+        _ = try loaded.sync()
+        let database = loaded.store.database
+        // The real download: 5 units turned, 25 work orders (its Totals row), each under the turn of its unit.
+        #expect(try database.query("""
+            SELECT w.unit_number, w.completed_date, count(l.line_id), sum(l.minutes_worked), max(l.completed_date)
+            FROM unified_work_orders w LEFT JOIN unified_work_order_lines l USING (unified_property_id, work_order_id)
+            GROUP BY w.work_order_id ORDER BY w.unit_number
+            """).map { [$0[0], $0[1], $0[2]] } == [
+                [.text("1171"), .text("2026-02-09"), .integer(5)], [.text("1175"), .text("2026-02-06"), .integer(5)],
+                [.text("1258"), .text("2026-02-05"), .integer(5)], [.text("1472"), .text("2026-02-06"), .integer(5)],
+                [.text("2307"), .text("2026-02-09"), .integer(5)],
+            ])
+        #expect(try database.scalar("SELECT count(*) FROM unified_work_order_lines WHERE description IS NOT NULL") == .integer(25))
+        #expect(try database.scalar("SELECT coalesce(sum(amount), 0) FROM unified_work_order_lines") == .real(0),
+                "Amount Charged 0, as printed")
+        // A line never outlives its turn: deleting the property's work orders takes the lines with them.
+        try database.execute("DELETE FROM unified_work_orders")
+        #expect(try database.scalar("SELECT count(*) FROM unified_work_order_lines") == .integer(0))
+    }
+
+    @Test func theMakeReadyAnalysisGivesOneRowPerMonth() throws {
+        let loaded = try Loaded(["real-onesite/Make_Ready_Analysis_Nexus_East.xls"])
+        _ = try loaded.sync()
+        let database = loaded.store.database
+        // Period 2/2026: 5 units made ready in 0:05, no cost (the real file's Total row).
+        #expect(try database.query("""
+            SELECT month, units_made_ready, total_minutes, total_cost, source_as_of FROM unified_make_ready_periods
+            """) == [[.text("2026-02"), .integer(5), .integer(5), .real(0), .text("2026-02-14")]])
+        #expect(try database.scalar("SELECT work_order_source FROM unified_properties")?.textValue == RealPageMaintenance.source)
+        // The same period in a later run replaces it; a period OneSite printed otherwise is named, not guessed.
+        try loaded.raw.database.execute("""
+            INSERT INTO realpage_make_ready_analysis (run_id, property_id, as_of_date, artifact, artifact_sha256,
+                source_row, period, units_made_ready, total_minutes)
+            VALUES ('run-2', 'nexus_east', '2026-02-28', 'later.xls', 'sha-later', 7, '2/2026', 9, 300),
+                   ('run-2', 'nexus_east', '2026-02-28', 'later.xls', 'sha-later', 8, 'Feb 2026', 1, 1)
+            """)
+        let outcome = try loaded.sync()
+        #expect(try database.query("SELECT month, units_made_ready, source_as_of FROM unified_make_ready_periods")
+                == [[.text("2026-02"), .integer(9), .text("2026-02-28")]])
+        let warning = try #require(outcome.warnings.first { $0.check == "make_ready_period" })
+        #expect(warning.subject == "Feb 2026" && warning.message.contains("is not a month"))
     }
 }

@@ -76,7 +76,8 @@ final class SimulatedPortfolio: Sendable {
         return copy
     }
 
-    /// The repository's report_definitions.json with only `propertyKeys` in its registry.
+    /// The repository's report_definitions.json with only `propertyKeys` in its registry and the simulator's report
+    /// catalogue (`python3 scripts/pms_sim catalogue`: the ids it serves, with its stand-in keys) laid over it.
     private static func writeRegistry(to url: URL) throws {
         let source = repositoryRoot.appendingPathComponent("report_definitions.json")
         guard var object = try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any],
@@ -84,7 +85,17 @@ final class SimulatedPortfolio: Sendable {
             throw PortfolioError("\(source.path): not a registry")
         }
         object["properties"] = properties.filter { propertyKeys.contains($0["key"] as? String ?? "") }
-        try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: url)
+        let catalogue = Process()
+        catalogue.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        catalogue.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "catalogue"]
+        let output = Pipe()
+        catalogue.standardOutput = output
+        try catalogue.run()
+        let overlay = output.fileHandleForReading.readDataToEndOfFile()
+        catalogue.waitUntilExit()
+        let registry = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try ReportCatalogueOverlay.apply(configuration: registry, overlay: overlay, overlayPath: "pms_sim catalogue")
+            .write(to: url)
     }
 
     /// Runs the built binary; throws with the end of stderr on failure.

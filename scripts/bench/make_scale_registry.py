@@ -3,8 +3,10 @@
 
     python3 scripts/bench/make_scale_registry.py OUT.json [N] [--from report_definitions.json]
 
-The catalogue (pmc_id, management company, RealPage endpoints and reports, Yardi section) is copied from
-the repository's registry; only `properties` is replaced, by N RealPage properties with keys
+The catalogue (pmc_id, management company, RealPage endpoints, Yardi section) is copied from the
+repository's registry; `realpage.reports` is the simulator's own catalogue (`scripts/pms_sim catalogue`:
+the report ids it serves with its stand-in keys, which the shipped registry does not carry) and
+`properties` is replaced, by N RealPage properties with keys
 `scale_0001` .. , names `Scale Property 0001` .. and distinct 7-digit site ids that cannot collide with
 the real registry's (they start at 8000001, above every OneSite id in it). The simulator
 (`scripts/pms_sim --config OUT.json`) generates each of them with 100-450 units from its key, so the
@@ -33,6 +35,9 @@ def main(argv):
     taken = {str(p.get("site_id")) for p in registry.get("properties", [])}
     if any(str(FIRST_SITE_ID + i) in taken for i in range(a.count)):
         sys.exit("make_scale_registry: a generated site id collides with %s" % a.source)
+    sys.path.insert(0, os.path.join(here, ".."))
+    from pms_sim.reports import catalogue
+    registry["realpage"]["reports"] = catalogue()["realpage"]["reports"]
     registry["properties"] = [
         {"key": "scale_%04d" % (i + 1), "name": "Scale Property %04d" % (i + 1), "pms": "realpage",
          "site_id": str(FIRST_SITE_ID + i)}

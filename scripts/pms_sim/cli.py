@@ -170,6 +170,10 @@ def main(argv):
         from .server import new_token
         print(new_token())
         return 0
+    if argv and argv[0] == "catalogue":
+        from .reports import catalogue
+        print(json.dumps(catalogue(), indent=2))
+        return 0
     a = parser().parse_args(argv)
     try:
         cfg = Config(a)
@@ -209,6 +213,11 @@ def main(argv):
         print("pms_sim: cannot bind %s:%d: %s" % (cfg.host, cfg.port, e), file=sys.stderr)
         return 3
     pending = write_truth(world, cfg, truth_path, not a.no_ledger_truth)
+    # The report ids and keys served, for the client's configuration (ownerdash demo overlays it).
+    from .reports import catalogue
+    catalogue_path = os.path.join(os.path.dirname(os.path.abspath(truth_path)), "report_catalogue.json")
+    with open(catalogue_path, "w") as out:
+        json.dump(catalogue(), out, indent=2)
     port = httpd.server_address[1]
     sys.stdout.write("listening on http://%s:%d\n" % (cfg.host, port))
     sys.stdout.flush()

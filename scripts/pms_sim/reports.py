@@ -29,6 +29,24 @@ REPORTS = {
     3836: ("income_statement", "Income Statement", "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03"),
 }
 
+# Format codes the catalogue overlay names (the simulator serves .xlsx whatever the code).
+FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611"}
+
+
+def catalogue():
+    """The report catalogue overlay OwnerDash fetches this simulator with: {"realpage": {"reports": [...]}}, one
+    entry per report id served (4260, the older Delinquency, is served but not catalogued: 4009 is the one fetched).
+    Its report keys are the simulator's stand-ins where RealPage's are unknown, so they live here and in the demo's
+    overlaid configuration only, never in the shipped report_definitions.json."""
+    reports = []
+    for rid, (parser, name, key) in REPORTS.items():
+        if rid == 4260:
+            continue
+        reports.append({"name": name, "parser": parser, "report_id": rid, "report_key": key,
+                        "format_code": FORMAT_CODES.get(parser, "3")})
+    return {"realpage": {"reports": reports}}
+
+
 INVALID_END_DATE = "Invalid end date entered - end date must be less than or equal to the property date"
 
 # activity kinds -> OneSite activity "Type" text

@@ -63,7 +63,7 @@ struct DemoCommand: Command {
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        let configuration = try global.configuration()
+        _ = try global.configuration()  // a bad registry fails before the simulator starts
         let configPath = URL(fileURLWithPath: global.configPath).standardizedFileURL.path
         let scripts = URL(fileURLWithPath: configPath).deletingLastPathComponent().appendingPathComponent("scripts").path
         try global.dataDirectory.create()
@@ -72,11 +72,16 @@ struct DemoCommand: Command {
         let simulator = try DemoSimulator(scripts: scripts, configPath: configPath,
                                           directory: global.dataDirectory.path("simulator"), seed: seed, asOf: asOf)
         defer { simulator.stop() }
+        // The simulator's report ids and stand-in keys (its report_catalogue.json) over the registry: the shipped
+        // catalogue carries only keys seen on RealPage, and marks the others unknown.
+        let demoConfigPath = (simulator.directory as NSString).appendingPathComponent("report_definitions.json")
+        try ReportCatalogueOverlay.write(configPath: configPath, overlayPath: simulator.catalogue, to: demoConfigPath)
+        let configuration = try Configuration.load(path: demoConfigPath)
 
         let request = IngestRequest(properties: configuration.properties, asOf: asOf, parallel: parallel, trigger: "demo",
                                     commandLine: "ownerdash demo --as-of \(asOf.iso) --seed \(seed)",
                                     environment: Self.environment(simulator: simulator))
-        let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
+        let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: demoConfigPath)
         let plan: FetchPlan
         do {
             plan = try ingest.plan(request)

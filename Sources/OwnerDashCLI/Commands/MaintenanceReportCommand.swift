@@ -64,14 +64,16 @@ struct ExpensesReportCommand: Command {
     static let abstract = "Operating expenses per property: GL category × month, with totals (RealPage income statements, Yardi invoice registers)."
     static let arguments: [ArgumentSpec] = [
         .option("--start", "YYYY-MM", help: "first month (default: the --months months ending with the latest synced)"),
-        .option("--months", "N", help: "how many months, 1-24 (default 3)"),
+        .option("--months", "N|all", help: "how many months, 1-24, or all: every month synced (default 3)"),
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
-        Expense lines of each month's Income Statement (RealPage), or the accounts-payable invoice lines posted
+        RealPage: each month from one report, the first loaded of Income Statement, Monthly Income Summary (income
+        only), Cash Basis G/L Distribution; the operating table adds income and net operating income (RealPage
+        only) and the sources table names the report of each month. Yardi: the accounts-payable invoice lines posted
         to the month (Yardi GetInvoiceRegister, by post month), summed per GL category (gl_categories in
         report_definitions.json over the defaults by account range: 61xx Payroll, 62xx Administrative, 63xx Repairs
         & Maintenance, 64xx Turnover, 65xx Contract Services, 66xx Marketing, 67xx Utilities, 68xx Insurance, 69xx
@@ -83,7 +85,8 @@ struct ExpensesReportCommand: Command {
 
     let global: GlobalOptions
     let start: String?
-    let months: Int
+    /// nil: `--months all`.
+    let months: Int?
     let options: LedgerReportOptions
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -100,10 +103,14 @@ struct ExpensesReportCommand: Command {
             start = nil
         }
         let monthsText = parsed.value("--months") ?? "3"
-        guard let months = Int(monthsText), (1...24).contains(months) else {
-            throw UsageError("\(command): --months \"\(monthsText)\" must be a whole number from 1 to 24")
+        if monthsText == "all" {
+            months = nil
+        } else {
+            guard let months = Int(monthsText), (1...24).contains(months) else {
+                throw UsageError("\(command): --months \"\(monthsText)\" must be a whole number from 1 to 24, or all")
+            }
+            self.months = months
         }
-        self.months = months
         options = try LedgerReportOptions(parsed, command: command)
     }
 

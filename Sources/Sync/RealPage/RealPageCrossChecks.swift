@@ -93,6 +93,7 @@ enum RealPageCrossChecks {
         ("ledger_type", RealPageLedger.typeCheck),
         ("charge_journal_only", RealPageTransactionLedger.journalOnlyCheck),
         ("transaction_detail_rows", RealPageTransactionLedger.unreadRowsCheck),
+        ("make_ready_period", RealPageMaintenance.unreadPeriods),
     ]
 
     static let boxScore = """

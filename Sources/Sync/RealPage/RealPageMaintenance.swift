@@ -14,13 +14,75 @@
 /// - work_order_id = `MR-<unit>-<move_out_date>` (`MR-<unit>-open` when the vacate date is not printed): OneSite
 ///   prints no id for a turn, and a unit turns once per vacate date. description = `Make ready (N work orders)` from
 ///   `work_orders` (# of WOs).
+/// - Work orders of a closed turn -> unified_work_order_lines: the Closed Make Ready's work-order lines
+///   (realpage_closed_make_ready_work_orders) under the unit row the turn was read from (same snapshot, `unit_row` =
+///   the unit's source row), one per WO number: line_id = `work_order` (`2088-1`), description = `service_issue`,
+///   completed_date = `closed_date`, amount = `amount_charged`, minutes_worked = `minutes_worked` (Hrs:Min). The
+///   turn's own days to complete stay the turn's: OneSite prints no open date per work order.
+/// - Make Ready Analysis -> unified_make_ready_periods: one row per `period` (`2/2026` -> 2026-02) from the latest
+///   snapshot printing it (a period run again later is more complete): units made ready, total minutes, make-ready
+///   renovations, labor, parts and total cost as printed. These are OneSite's own turn counts per month, beside the
+///   turns counted from the closed work orders.
 enum RealPageMaintenance {
     static let source = "realpage: Make Ready Summary + Closed Make Ready Summary"
+    static let analysisSource = "realpage: Make Ready Analysis"
 
     /// Whether any make-ready snapshot is loaded for the property (then it has a work-order source, even an empty one).
     static let hasSnapshots = """
         SELECT EXISTS (SELECT 1 FROM realpage_raw.loaded_artifacts
-                       WHERE property_id = :property AND report_type IN ('make_ready_summary', 'closed_make_ready'))
+                       WHERE property_id = :property
+                         AND report_type IN ('make_ready_summary', 'closed_make_ready', 'make_ready_analysis'))
+        """
+
+    /// The closed turns read: each (unit, vacate date) from the latest Closed Make Ready snapshot listing it.
+    static let closedTurns = """
+        SELECT c.*, row_number() OVER (PARTITION BY c.unit_number, coalesce(c.move_out_date, 'open')
+                                       ORDER BY c.as_of_date DESC, c.source_row) AS pick
+        FROM realpage_raw.realpage_closed_make_ready c
+        WHERE c.property_id = :property AND c.completed_date IS NOT NULL
+        """
+
+    static let insertLines = """
+        INSERT INTO unified_work_order_lines (
+            unified_property_id, work_order_id, line_id, description, completed_date, amount, minutes_worked, source)
+        SELECT :property, 'MR-' || c.unit_number || '-' || coalesce(c.move_out_date, 'open'), w.work_order,
+               max(w.service_issue), max(w.closed_date), round(sum(w.amount_charged), 2), sum(w.minutes_worked), :source
+        FROM (\(closedTurns)) c
+        JOIN realpage_raw.realpage_closed_make_ready_work_orders w
+          ON w.property_id = c.property_id AND w.as_of_date = c.as_of_date AND w.unit_row = c.source_row
+        WHERE c.pick = 1
+        GROUP BY 2, 3
+        """
+
+    static let insertPeriods = """
+        INSERT INTO unified_make_ready_periods (
+            unified_property_id, month, units_made_ready, total_minutes, renovations, labor_cost, parts_cost, total_cost,
+            source, source_as_of)
+        SELECT :property, month, units_made_ready, total_minutes, renovations, labor_cost, parts_cost, total_cost,
+               :analysis_source, as_of_date
+        FROM (
+            SELECT p.*, row_number() OVER (PARTITION BY month ORDER BY as_of_date DESC, source_row) AS pick
+            FROM (
+                SELECT a.*,
+                       CASE WHEN trim(a.period) GLOB '[1-9]/[12][0-9][0-9][0-9]'
+                                THEN substr(trim(a.period), 3, 4) || '-0' || substr(trim(a.period), 1, 1)
+                            WHEN trim(a.period) GLOB '[01][0-9]/[12][0-9][0-9][0-9]'
+                                THEN substr(trim(a.period), 4, 4) || '-' || substr(trim(a.period), 1, 2) END AS month
+                FROM realpage_raw.realpage_make_ready_analysis a WHERE a.property_id = :property
+            ) p WHERE p.month IS NOT NULL
+        )
+        WHERE pick = 1
+        """
+
+    /// Make Ready Analysis periods not printed as `M/YYYY`: not placed in a month, named in a warning.
+    static let unreadPeriods = """
+        SELECT period, 'a month M/YYYY', period,
+               'Make Ready Analysis of ' || max(as_of_date) || ': period "' || period
+                   || '" is not a month (M/YYYY); not in unified_make_ready_periods'
+        FROM realpage_raw.realpage_make_ready_analysis
+        WHERE property_id = :property
+          AND NOT (trim(period) GLOB '[1-9]/[12][0-9][0-9][0-9]' OR trim(period) GLOB '[01][0-9]/[12][0-9][0-9][0-9]')
+        GROUP BY period ORDER BY period
         """
 
     static let insertClosed = """
@@ -32,12 +94,7 @@ enum RealPageMaintenance {
                'closed', 'Completed', move_out_date, due_date, completed_date,
                coalesce(CAST(round(julianday(completed_date) - julianday(move_out_date)) AS INTEGER), days_to_complete),
                :source
-        FROM (
-            SELECT c.*, row_number() OVER (PARTITION BY c.unit_number, coalesce(c.move_out_date, 'open')
-                                           ORDER BY c.as_of_date DESC, c.source_row) AS pick
-            FROM realpage_raw.realpage_closed_make_ready c
-            WHERE c.property_id = :property AND c.completed_date IS NOT NULL
-        )
+        FROM (\(closedTurns))
         WHERE pick = 1
         """
 

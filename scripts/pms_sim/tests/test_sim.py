@@ -324,6 +324,18 @@ class SimTest(unittest.TestCase):
         self.assertEqual(tours, f["tours"])
         self.assertEqual(types.get("Visit", 0), f["leads_by_channel"].get("visit", 0))
 
+    def test_report_catalogue_overlay_names_every_report_it_serves(self):
+        # What the client is configured with to fetch from the simulator (ownerdash demo lays it over its registry).
+        out = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), ".."), "catalogue"],
+                             capture_output=True, text=True, check=True).stdout
+        reports = json.loads(out)["realpage"]["reports"]
+        self.assertEqual([r["report_id"] for r in reports], [4238, 4043, 4009, 3837, 3877, 3838, 4186, 4189, 3836])
+        self.assertEqual(len({r["parser"] for r in reports}), len(reports))
+        for r in reports:
+            status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
+                "reportKey": r["report_key"], "properties": [self.P["slate"]["site_id"]], "parameters": []})
+            self.assertEqual(status, 201, r["parser"])
+
     def test_other_reports_download(self):
         site = self.P["slate"]["site_id"]
         for rid, params in ((3877, {"AccStartDate": "10/01/2026", "OccStartDate": "10/01/2026"}),
