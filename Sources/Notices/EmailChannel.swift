@@ -16,8 +16,14 @@ public struct EmailChannel: NoticeChannel {
 
     public var name: String { "email" }
 
-    /// The server without credentials (the URL never holds any).
-    public var summary: String { client.settings.server }
+    /// The server as `scheme://host[:port]` (the URL never holds credentials): a trailing slash or another spelling of
+    /// the same server does not make every notice new again.
+    public var summary: String {
+        guard let url = URL(string: client.settings.server), let scheme = url.scheme, let host = url.host else {
+            return client.settings.server
+        }
+        return "\(scheme.lowercased())://\(host.lowercased())" + (url.port.map { ":\($0)" } ?? "")
+    }
 
     public func route(_ notice: Notice) -> NoticeRouting {
         guard let email = notice.person.email?.trimmingCharacters(in: .whitespaces), !email.isEmpty else {

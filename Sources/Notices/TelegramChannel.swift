@@ -53,8 +53,9 @@ public struct TelegramChannel: NoticeChannel {
     }
 
     public func deliver(_ notice: Notice, to destination: NoticeDestination) throws -> Int {
-        guard notice.text.count <= Self.maxTextLength else {
-            throw DeliveryFailure("\(destination.recorded): the notice has \(notice.text.count) characters, more than "
+        // Telegram counts UTF-16 code units.
+        guard notice.text.utf16.count <= Self.maxTextLength else {
+            throw DeliveryFailure("\(destination.recorded): the notice has \(notice.text.utf16.count) characters, more than "
                                   + "Telegram's \(Self.maxTextLength) per message (shorten the template)", transient: false)
         }
         // A numeric chat id goes as a number, a public @channel name as a string, as the Bot API takes them.

@@ -62,6 +62,9 @@ import Testing
         #expect(channel.route(Self.notice(email: nil)) == .notSendable("no e-mail address on file"))
         #expect(channel.route(Self.notice(email: "ann@example.com\nBcc")) == .notSendable(
             "the e-mail address on file \"ann@example.com?Bcc\" is not a usable address"))
+        let spelledOtherwise = EmailChannel(client: try SMTPClient(settings: SMTPSettings(server: "SMTP://Mail.Example:587/")),
+                                            from: "notices@owner.example", subject: "s")
+        #expect(spelledOtherwise.summary == "smtp://mail.example:587", "the same server, the same destination recorded")
         #expect(channel.route(Self.notice(email: "ann@example.com")) == .to([
             NoticeDestination(recorded: "ann@example.com via smtp://mail.example:587", address: "ann@example.com")]))
     }
