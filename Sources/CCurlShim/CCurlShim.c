@@ -20,6 +20,10 @@ CURLcode ownerdash_curl_setopt_header_function(CURL *handle,
     size_t (*callback)(char *data, size_t size, size_t count, void *context)) {
     return curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
 }
+CURLcode ownerdash_curl_setopt_read_function(CURL *handle,
+    size_t (*callback)(char *buffer, size_t size, size_t count, void *context)) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
 CURLcode ownerdash_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

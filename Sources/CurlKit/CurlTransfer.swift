@@ -6,6 +6,12 @@ import Foundation
 final class CurlTransfer {
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Lists set with `set(_:list:)` (e.g. SMTP recipients): libcurl keeps pointers to them until cleanup.
+    private var otherLists: [UnsafeMutablePointer<curl_slist>] = []
+    /// libcurl's detailed message for a failed transfer (e.g. "RCPT failed: 550"), filled when set up.
+    private var errorBuffer: UnsafeMutablePointer<CChar>?
+    /// The bytes an upload (an SMTP message) reads from; kept alive as long as the handle.
+    private var upload: UploadSource?
     /// Receives body and header bytes from libcurl's C callbacks.
     let sink: TransferSink
 
@@ -21,6 +27,8 @@ final class CurlTransfer {
     deinit {
         curl_easy_cleanup(handle)
         if let headerList { curl_slist_free_all(headerList) }
+        for list in otherLists { curl_slist_free_all(list) }
+        errorBuffer?.deallocate()
     }
 
     func set(_ option: CURLoption, _ value: Int) throws {
@@ -39,6 +47,49 @@ final class CurlTransfer {
             headerList = appended
         }
         try check(ownerdash_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "setting headers")
+    }
+
+    /// A string-list option other than the HTTP headers (CURLOPT_MAIL_RCPT).
+    func set(_ option: CURLoption, list values: [String]) throws {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for value in values {
+            guard let appended = curl_slist_append(list, value) else {
+                if let list { curl_slist_free_all(list) }
+                throw HTTPError(kind: .usage, curlCode: nil, message: "libcurl could not build a list", url: "")
+            }
+            list = appended
+        }
+        if let list { otherLists.append(list) }
+        try check(ownerdash_curl_setopt_slist(handle, option, list), "setting option \(option.rawValue)")
+    }
+
+    /// Uploads `bytes` (CURLOPT_UPLOAD through a read callback): an SMTP message's DATA.
+    func setUpload(_ bytes: [UInt8]) throws {
+        let source = UploadSource(bytes)
+        upload = source
+        try set(CURLOPT_UPLOAD, 1)
+        try set(CURLOPT_INFILESIZE, bytes.count)
+        try check(ownerdash_curl_setopt_read_function(handle) { buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let source = Unmanaged<UploadSource>.fromOpaque(context).takeUnretainedValue()
+            return source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }, "setting the read callback")
+        try check(ownerdash_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(source).toOpaque()),
+                  "setting the read context")
+    }
+
+    /// Asks libcurl to keep its detailed message for a failure (read with `errorDetail`).
+    func keepErrorDetail() throws {
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer = buffer
+        try check(ownerdash_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer), "setting the error buffer")
+    }
+
+    /// libcurl's detailed message for the last failure, when `keepErrorDetail` was called and it wrote one.
+    var errorDetail: String? {
+        guard let errorBuffer, errorBuffer.pointee != 0 else { return nil }
+        return String(cString: errorBuffer)
     }
 
     func setBody(_ body: [UInt8]) throws {
@@ -86,6 +137,25 @@ final class CurlTransfer {
         guard code != CURLE_OK else { return }
         throw HTTPError(kind: .usage, curlCode: Int32(code.rawValue),
                         message: "libcurl error \(code.rawValue) while \(doing): \(String(cString: curl_easy_strerror(code)))", url: "")
+    }
+}
+
+/// The bytes of an upload, handed to libcurl's read callback piece by piece.
+final class UploadSource {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Copies the next bytes into `buffer`; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[offset..<(offset + count)]))
+        }
+        offset += count
+        return count
     }
 }
 

@@ -17,11 +17,14 @@ public struct Property: Sendable, Codable, Equatable {
     /// Yardi property code, the `YardiPropertyId` (Yardi properties).
     public var propertyCode: String?
     public var address: String?
+    /// The Telegram chat (the property manager's group) that `notices send --channel telegram` writes to.
+    public var telegramChatID: String?
 
     enum CodingKeys: String, CodingKey {
         case key, name, pms, address
         case siteID = "site_id"
         case propertyCode = "property_code"
+        case telegramChatID = "telegram_chat_id"
     }
 
     public init(key: String, name: String, pms: PMS, siteID: String? = nil, propertyCode: String? = nil,

@@ -605,6 +605,36 @@ public enum UnifiedSchema {
                 source_as_of        TEXT    NOT NULL,
                 PRIMARY KEY (unified_property_id, month)
             ) STRICT;
+        Migration(version: 43, name: "notices by e-mail and Telegram", sql: """
+            -- notices_sent's channel check allowed only 'webhook'; e-mail and Telegram share the same once-per-content
+            -- record. SQLite cannot change a CHECK in place: the table is rebuilt with the same columns and rows
+            -- (http_status now also holds the SMTP server's reply code, 250, for e-mail).
+            CREATE TABLE notices_sent_new (
+                id                  INTEGER PRIMARY KEY,
+                debtor_key          TEXT    NOT NULL,
+                debtor_name         TEXT,
+                email               TEXT,
+                phone               TEXT,
+                properties          TEXT    NOT NULL,
+                resident_ids        TEXT    NOT NULL,
+                total               REAL    NOT NULL,
+                content_hash        TEXT    NOT NULL,
+                channel             TEXT    NOT NULL CHECK (channel IN ('webhook', 'email', 'telegram')),
+                destination         TEXT    NOT NULL,
+                sent_at             TEXT    NOT NULL,
+                http_status         INTEGER,
+                attempts            INTEGER NOT NULL,
+                run_id              TEXT,
+                UNIQUE (debtor_key, content_hash, channel, destination)
+            ) STRICT;
+            INSERT INTO notices_sent_new (id, debtor_key, debtor_name, email, phone, properties, resident_ids, total,
+                                          content_hash, channel, destination, sent_at, http_status, attempts, run_id)
+                SELECT id, debtor_key, debtor_name, email, phone, properties, resident_ids, total,
+                       content_hash, channel, destination, sent_at, http_status, attempts, run_id
+                FROM notices_sent;
+            DROP TABLE notices_sent;
+            ALTER TABLE notices_sent_new RENAME TO notices_sent;
+            CREATE INDEX notices_sent_by_time ON notices_sent (sent_at);
             """),
     ]
 }

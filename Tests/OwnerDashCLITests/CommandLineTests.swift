@@ -33,11 +33,15 @@ struct OwnerDash {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func run(_ arguments: [String], in directory: URL = repository) throws -> Result {
+    /// `environment`: variables added to (or replacing) this process's own for the run.
+    static func run(_ arguments: [String], in directory: URL = repository, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -12,6 +12,8 @@ CURLcode ownerdash_curl_setopt_write_function(CURL *handle,
     size_t (*callback)(char *data, size_t size, size_t count, void *context));
 CURLcode ownerdash_curl_setopt_header_function(CURL *handle,
     size_t (*callback)(char *data, size_t size, size_t count, void *context));
+CURLcode ownerdash_curl_setopt_read_function(CURL *handle,
+    size_t (*callback)(char *buffer, size_t size, size_t count, void *context));
 CURLcode ownerdash_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ownerdash_curl_getinfo_double(CURL *handle, CURLINFO info, double *value);
 CURLMcode ownerdash_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);

@@ -178,7 +178,7 @@ struct IngestCommand: Command {
         output.write(try NoticesGenerateCommand.write(notices, to: global.dataDirectory.notices, dryRun: false,
                                                       command: "ownerdash ingest"))
         guard let noticesWebhook else { return .success }
-        let (text, code) = try NoticesSendCommand.send(selection, webhook: noticesWebhook, dryRun: false,
+        let (text, code) = try NoticesSendCommand.send(selection, channel: WebhookChannel(webhook: noticesWebhook), dryRun: false,
                                                        dataDirectory: global.dataDirectory, runID: runID,
                                                        command: "ownerdash ingest", log: log)
         output.write(text)

@@ -1,4 +1,6 @@
 import Foundation
+import CurlKit
+import Fetch
 import Ingest
 import Ledger
 import Notices
@@ -71,35 +73,79 @@ struct NoticesGenerateCommand: Command {
     }
 }
 
-/// `ownerdash notices send`: each notice not sent yet, as JSON, to a webhook; recorded in notices_sent.
+/// `ownerdash notices send`: each notice not sent yet, through a webhook, e-mail or Telegram; recorded in notices_sent.
 struct NoticesSendCommand: Command {
     static let names = ["notices", "send"]
-    static let abstract = "POST each new or changed debtor notice to a webhook (JSON), with retries; record it in notices_sent."
+    static let abstract = "Send each new or changed debtor notice (webhook, e-mail or Telegram), with retries; record it in notices_sent."
     static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
-        .option("--webhook", "URL", help: "where each notice is POSTed as JSON (required)"),
+        .option("--channel", "webhook|email|telegram", help: "how the notices go (default webhook)"),
+        .option("--webhook", "URL", help: "webhook: where each notice is POSTed as JSON"),
+        .option("--smtp", "URL", help: "email: smtp://host:port (STARTTLS) or smtps://host:port (default $OWNERDASH_SMTP_URL)"),
+        .option("--from", "ADDRESS", help: "email: the sender address (default $OWNERDASH_SMTP_FROM)"),
+        .option("--subject", "TEXT", help: "email: the subject (default \"\(defaultSubject)\")"),
+        .option("--smtp-ca-file", "FILE", help: "email: CA bundle the server's certificate is checked against (default: the system's)"),
+        .option("--telegram-chat", "ID", help: "telegram: send every notice to this chat (default: each property's telegram_chat_id)"),
         .flag("--dry-run", help: "count what would be sent; send and record nothing"),
     ]
+    static let defaultSubject = "Notice of past-due balance"
     static let discussion = """
         The notices are those 'notices generate' writes (same options), rendered again from unified.db. A
-        notice whose content hash was already sent to this webhook (notices_sent) is skipped and counted, so
-        a nightly run sends only new and changed notices. The body: debtor, name, email, phone, units (with
-        their months), total, content_hash, file, text; header Idempotency-Key: the content hash.
+        notice whose content hash was already sent through the channel to the same destination
+        (notices_sent) is skipped and counted, so a nightly run sends only new and changed notices.
 
-        Connection errors, timeouts, 429 and 5xx are retried with exponential backoff (4 attempts); a notice
-        that still fails is one line on stderr and the others are sent. Takes the data directory's lock
-        (it writes notices_sent in unified.db). Exit 0: every notice sent or skipped; 2: some failed;
-        3: no unified.db, or the lock is held.
+        webhook: one JSON POST per notice (debtor, name, email, phone, units with their months, total,
+        content_hash, file, text; header Idempotency-Key: the content hash).
+        email: one plain-text message per debtor to the e-mail address on file, through the SMTP server
+        (STARTTLS required, certificate verified); OWNERDASH_SMTP_USER and OWNERDASH_SMTP_PASSWORD log in.
+        A debtor without a usable address is one warning line (not sendable), never skipped silently.
+        telegram: Bot API sendMessage to the chat of the debtor's property (telegram_chat_id in
+        report_definitions.json) or to --telegram-chat; the bot token comes from OWNERDASH_TELEGRAM_TOKEN
+        and is never printed, logged or stored; OWNERDASH_TELEGRAM_API replaces https://api.telegram.org.
+
+        Connection errors, timeouts, HTTP 429 and 5xx, SMTP 4xx replies and Telegram's retry_after are
+        retried with exponential backoff (4 attempts); a notice that still fails is one line on stderr, is not
+        recorded (the next run tries it again) and the others are sent. Takes the data directory's lock (it
+        writes notices_sent in unified.db). Exit 0: every notice sent, skipped or not sendable; 2: some
+        failed; 3: no unified.db, or the lock is held.
         """
+
+    /// The channel asked for, with its options (secrets are read from the environment only when sending).
+    enum Channel {
+        case webhook(String)
+        case email(server: String?, from: String?, subject: String, caFile: String?)
+        case telegram(chat: String?)
+    }
 
     let global: GlobalOptions
     let selection: NoticeSelection
-    let webhook: String
+    let channel: Channel
     let dryRun: Bool
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         selection = try NoticeSelection(parsed, command: Self.commandLine)
-        webhook = try Self.webhook(parsed.value("--webhook"), option: "--webhook", command: Self.commandLine)
+        let command = Self.commandLine
+        let name = parsed.value("--channel") ?? "webhook"
+        let options: [String: [String]] = ["webhook": ["--webhook"],
+                                           "email": ["--smtp", "--from", "--subject", "--smtp-ca-file"],
+                                           "telegram": ["--telegram-chat"]]
+        guard let own = options[name] else {
+            throw UsageError("\(command): --channel must be webhook, email or telegram, not \"\(name)\"")
+        }
+        for (other, names) in options where other != name {
+            for option in names where parsed.value(option) != nil && !own.contains(option) {
+                throw UsageError("\(command): \(option) is for --channel \(other), not \(name)")
+            }
+        }
+        switch name {
+        case "email":
+            channel = .email(server: parsed.value("--smtp"), from: parsed.value("--from"),
+                             subject: parsed.value("--subject") ?? Self.defaultSubject, caFile: parsed.value("--smtp-ca-file"))
+        case "telegram":
+            channel = .telegram(chat: parsed.value("--telegram-chat"))
+        default:
+            channel = .webhook(try Self.webhook(parsed.value("--webhook"), option: "--webhook", command: command))
+        }
         dryRun = parsed.flag("--dry-run")
     }
 
@@ -112,16 +158,77 @@ struct NoticesSendCommand: Command {
         return value
     }
 
+    /// The channel, with its secrets from `environment`; a missing or bad setting is a usage error naming it.
+    func makeChannel(environment: [String: String]) throws -> any NoticeChannel {
+        let command = Self.commandLine
+        func setting(_ value: String?, _ variable: String) -> String? {
+            let found = value ?? environment[variable]
+            return found?.isEmpty == false ? found : nil
+        }
+        switch channel {
+        case .webhook(let url):
+            return WebhookChannel(webhook: url)
+        case .email(let server, let from, let subject, let caFile):
+            guard let server = setting(server, "OWNERDASH_SMTP_URL") else {
+                throw UsageError("\(command): --channel email needs --smtp URL (or OWNERDASH_SMTP_URL)")
+            }
+            guard let from = setting(from, "OWNERDASH_SMTP_FROM") else {
+                throw UsageError("\(command): --channel email needs --from ADDRESS (or OWNERDASH_SMTP_FROM)")
+            }
+            guard MailAddress.isValid(from) else {
+                throw UsageError("\(command): --from \"\(from)\" is not a plain e-mail address (name@example.com)")
+            }
+            let user = setting(nil, "OWNERDASH_SMTP_USER"), password = setting(nil, "OWNERDASH_SMTP_PASSWORD")
+            if (user == nil) != (password == nil) {
+                throw UsageError("\(command): set both OWNERDASH_SMTP_USER and OWNERDASH_SMTP_PASSWORD, or neither")
+            }
+            let caBundle = setting(caFile, "OWNERDASH_SMTP_CA_FILE")
+            if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
+                throw UsageError("\(command): --smtp-ca-file \(caBundle): cannot read the file")
+            }
+            do {
+                let client = try SMTPClient(settings: SMTPSettings(server: server, username: user, password: password,
+                                                                  caBundle: caBundle))
+                return EmailChannel(client: client, from: from, subject: subject)
+            } catch let error as SMTPError {
+                throw UsageError("\(command): --smtp: \(error.description)")
+            }
+        case .telegram(let chat):
+            guard let token = setting(nil, "OWNERDASH_TELEGRAM_TOKEN") else {
+                throw UsageError("\(command): --channel telegram needs the bot token in OWNERDASH_TELEGRAM_TOKEN")
+            }
+            let api = setting(nil, "OWNERDASH_TELEGRAM_API") ?? "https://api.telegram.org"
+            guard api.hasPrefix("https://") || api.hasPrefix("http://") else {
+                throw UsageError("\(command): OWNERDASH_TELEGRAM_API \"\(api)\" is not an http(s) URL")
+            }
+            do {
+                // The token travels in the path: plain http only to this machine (the test stand-in).
+                try EndpointPolicy.requireSecure(api, what: "OWNERDASH_TELEGRAM_API", environment: environment)
+            } catch let error as ConfigurationError {
+                throw UsageError("\(command): \(error.description)")
+            }
+            var chats: [String: String] = [:]
+            if chat == nil {
+                for property in try global.configuration().properties {
+                    if let id = property.telegramChatID { chats[property.key] = id }
+                }
+            }
+            return TelegramChannel(token: token, apiBase: api, chats: chats, chat: chat,
+                                   client: TelegramChannel.redactingClient(token: token))
+        }
+    }
+
     func run(_ log: Diagnostics) throws -> ExitCode {
         guard FileManager.default.fileExists(atPath: global.dataDirectory.unifiedDatabase) else {
             log.error(nil, "\(Self.commandLine): \(global.dataDirectory.unifiedDatabase): no unified database yet (run ownerdash sync or ownerdash ingest first)")
             return .failure
         }
+        let channel = try makeChannel(environment: ProcessInfo.processInfo.environment)
         let lock = try global.writerLock(command: "notices send", log: log)
         defer { lock.release() }
         let output = StandardOutput()
         defer { output.flush() }
-        let (text, code) = try Self.send(selection, webhook: webhook, dryRun: dryRun, dataDirectory: global.dataDirectory,
+        let (text, code) = try Self.send(selection, channel: channel, dryRun: dryRun, dataDirectory: global.dataDirectory,
                                          runID: nil, command: Self.commandLine, log: log)
         output.write(text)
         return code
@@ -129,17 +236,19 @@ struct NoticesSendCommand: Command {
 
     /// Renders and sends the notices of `selection` (the caller holds the data directory's lock); returns the
     /// stdout summary and the exit code. Shared with `ingest --notices-webhook`.
-    static func send(_ selection: NoticeSelection, webhook: String, dryRun: Bool, dataDirectory: DataDirectory,
+    static func send(_ selection: NoticeSelection, channel: any NoticeChannel, dryRun: Bool, dataDirectory: DataDirectory,
                      runID: String?, command: String, log: Diagnostics) throws -> (String, ExitCode) {
         let store = try UnifiedStore(dataDirectory: dataDirectory)
         let properties = try selection.checkedProperties(store.database, command: command)
         let notices = try selection.notices(database: store.database, properties: properties, command: command, log: log)
-        let delivery = NoticeDelivery(database: store.database, webhook: webhook, runID: runID)
+        let delivery = NoticeDelivery(database: store.database, channel: channel, runID: runID)
         let outcome = try delivery.send(notices, dryRun: dryRun)
+        for line in outcome.notSendable { log.warning(nil, "\(command): \(line)") }
         for failure in outcome.failures { log.error(nil, "\(command): \(failure)") }
+        let unreachable = outcome.notSendable.isEmpty ? "" : ", \(outcome.notSendable.count) not sendable"
         let text = dryRun
-            ? "sent      0 (dry run: \(outcome.wouldSend) would be sent to \(delivery.destination)), \(outcome.skipped) already sent\n"
-            : "sent      \(outcome.sent) to \(delivery.destination), \(outcome.skipped) already sent, \(outcome.failures.count) failed\n"
+            ? "sent      0 (dry run: \(outcome.wouldSend) would be sent to \(delivery.destination)), \(outcome.skipped) already sent\(unreachable)\n"
+            : "sent      \(outcome.sent) to \(delivery.destination), \(outcome.skipped) already sent, \(outcome.failures.count) failed\(unreachable)\n"
         return (text, outcome.failures.isEmpty ? .success : .partial)
     }
 }
