@@ -125,6 +125,12 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(connection, Self.refusal(431, "Request Header Fields Too Large",
                                                       "the request line and headers exceed \(settings.maxHeaderBytes) bytes"))
             }
+            // A transfer coding other than chunked (RFC 9112 6.1: 501): libmicrohttpd would otherwise wait for a body
+            // it cannot delimit until the connection times out (found by fuzzing: `Transfer-Encoding: chunxed`).
+            if let coding = headers.first(where: { $0.name.lowercased() == "transfer-encoding" })?.value,
+               coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked" {
+                return queue(connection, Self.refusal(501, "Not Implemented", "the only transfer coding accepted is chunked"))
+            }
             if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).map({ $0.value }),
                let declared = Int(length.trimmingCharacters(in: .whitespaces)), declared > settings.maxBodyBytes {
                 return queue(connection, Self.refusal(413, "Content Too Large",

@@ -127,6 +127,22 @@ private func echoServer(_ settings: (inout ServerSettings) -> Void = { _ in }) t
         #expect(Date().timeIntervalSince(started) < 8)
     }
 
+    @Test func anUnknownTransferCodingIs501AtOnce() throws {
+        // Found by fuzzing: libmicrohttpd waited for a body it could not delimit until the connection timed out.
+        let server = try echoServer()
+        let raw = try RawConnection(port: server.port)
+        let started = Date()
+        raw.send("GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunxed\r\n\r\n")
+        let answer = raw.readAll()
+        #expect(RawConnection.status(of: answer) == 501, "\(answer)")
+        #expect(answer.contains("the only transfer coding accepted is chunked"))
+        #expect(Date().timeIntervalSince(started) < 5)
+        let chunked = try RawConnection(port: server.port)
+        chunked.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+        let body = chunked.readAll()
+        #expect(RawConnection.status(of: body) == 200 && body.contains("body=hello"), "\(body)")
+    }
+
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
         let server = try echoServer()
         let raw = try RawConnection(port: server.port)
