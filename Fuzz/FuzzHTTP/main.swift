@@ -64,7 +64,10 @@ enum FuzzHTTP {
                                           redirectURL: "http://127.0.0.1/auth/callback", cookieKey: FuzzHTTP.cookieKey)
             settings.secureCookies = false
             settings.keyRefetchSeconds = 3600   // an unknown kid must not make every input fetch the JWKS again
-            let log = Diagnostics(quiet: true)
+            // The server's errors only (what a 500 points to); a refused token or sign-in per input would bury them.
+            let log = Diagnostics(quiet: true) { line in
+                if line.contains("error: ") { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            }
             let signIn = SignIn(provider: try OIDCProvider(settings: settings), users: try UserStore(dataDirectory: data, create: false), log: log)
             var serverSettings = ServerSettings(host: "127.0.0.1", port: 0)
             serverSettings.threads = 2
