@@ -101,5 +101,7 @@ if Context.environment["OWNERDASH_FUZZ"] == "1" {
         .executableTarget(name: "FuzzSpreadsheet", dependencies: ["CFuzzDriver", "XLSXKit"], path: "Fuzz/FuzzSpreadsheet"),
         .executableTarget(name: "FuzzReports", dependencies: ["CFuzzDriver", "Parse", "XLSXKit"], path: "Fuzz/FuzzReports"),
         .executableTarget(name: "FuzzSOAP", dependencies: ["CFuzzDriver", "Parse"], path: "Fuzz/FuzzSOAP"),
+        .executableTarget(name: "FuzzHTTP", dependencies: ["CFuzzDriver", "Serve", "HTTPServer", "Sync", "SQLiteKit", "OwnerDashCore"],
+                          path: "Fuzz/FuzzHTTP"),
     ]
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing (libFuzzer, in process, AddressSanitizer on) of the file readers, the report parsers
-# and the SOAP decoders. Not part of `swift test`: the targets exist only when OWNERDASH_FUZZ=1 (Package.swift).
+# Coverage-guided fuzzing (libFuzzer, in process, AddressSanitizer on) of the file readers, the report parsers,
+# the SOAP decoders and `ownerdash serve`'s request handling. Not part of `swift test`: the targets exist only when OWNERDASH_FUZZ=1 (Package.swift).
 #
-#   scripts/fuzz.sh TARGET [--seconds N] [--max-len BYTES]   TARGET: spreadsheet | reports | soap | all
+#   scripts/fuzz.sh TARGET [--seconds N] [--max-len BYTES]   TARGET: spreadsheet | reports | soap | http | all
 #
 # Builds the target (release, sanitizers) into .build-fuzz, makes a seed corpus from Tests/Fixtures (and
 # Tests/Fixtures/real-onesite when it is there, and any directories listed in OWNERDASH_FUZZ_SEEDS, colon-
-# separated), runs it for N seconds (default 60) with the format's dictionary (scripts/fuzz/*.dict), and prints
+# separated; http: the requests scripts/fuzz/http_seeds.py writes), runs it for N seconds (default 60) with the format's dictionary (scripts/fuzz/*.dict), and prints
 # executions, coverage and findings per target. Inputs that crash go to fuzz-findings/<target>/; the grown
 # corpus is kept in .build-fuzz/corpus/<target>/ so the next run starts from it.
 # Exit status: 0 when no target found anything, 1 when one did, 2 on a usage or build error.
@@ -15,11 +15,11 @@ cd "$(dirname "$0")/.."
 # shellcheck source=lib/ensure_packages.sh
 source scripts/lib/ensure_packages.sh
 
-usage() { echo "usage: scripts/fuzz.sh spreadsheet|reports|soap|all [--seconds N] [--max-len BYTES]" >&2; exit 2; }
+usage() { echo "usage: scripts/fuzz.sh spreadsheet|reports|soap|http|all [--seconds N] [--max-len BYTES]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 target="$1"; shift
 seconds=60
-max_len=262144
+max_len=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
@@ -28,18 +28,19 @@ while [ $# -gt 0 ]; do
     esac
 done
 case "$target" in
-    all) targets=(spreadsheet reports soap) ;;
-    spreadsheet|reports|soap) targets=("$target") ;;
+    all) targets=(spreadsheet reports soap http) ;;
+    spreadsheet|reports|soap|http) targets=("$target") ;;
     *) usage ;;
 esac
 
-ensure_packages zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev
+ensure_packages zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev libssl-dev
 
 product() {
     case "$1" in
         spreadsheet) echo FuzzSpreadsheet ;;
         reports) echo FuzzReports ;;
         soap) echo FuzzSOAP ;;
+        http) echo FuzzHTTP ;;
     esac
 }
 
@@ -66,7 +67,7 @@ seed() {
             for dir in "${dirs[@]}"; do
                 [ -d "$dir" ] || continue
                 find "$dir" -type f \( -name '*.xls' -o -name '*.xlsx' -o -name '*.html' -o -name '*.htm' -o -name '*.csv' -o -name '*.doc' \) \
-                    -size -"$((max_len + 1))"c -print0 | while IFS= read -r -d '' file; do
+                    -size -"$((target_max_len + 1))"c -print0 | while IFS= read -r -d '' file; do
                     cp "$file" "$seeds/$(sha256sum "$file" | cut -c1-16)-$(basename "$file")"
                 done
             done
@@ -90,6 +91,10 @@ seed() {
                 done
             done
             ;;
+        http)
+            # Raw requests; most carry a session cookie signed with the target's own key (see the script).
+            python3 scripts/fuzz/http_seeds.py "$seeds" >&2
+            ;;
     esac
     echo "$seeds"
 }
@@ -98,6 +103,9 @@ status=0
 summary=()
 for name in "${targets[@]}"; do
     binary="$(product "$name")"
+    # A request is small: 16 KiB covers the 8 KiB header limit (431) and a body past its declared length; larger
+    # bodies are refused by Content-Length before they are read. Files up to 256 KiB for the readers.
+    target_max_len="${max_len:-$([ "$name" = http ] && echo 16384 || echo 262144)}"
     echo "== $name: building $binary" >&2
     build "$binary" || { echo "fuzz.sh: building $binary failed" >&2; exit 2; }
     seeds="$(seed "$name")"
@@ -110,7 +118,7 @@ for name in "${targets[@]}"; do
     set +e
     ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 SWIFT_BACKTRACE=enable=no \
         "$build_path/release/$binary" "$corpus" "$seeds" \
-        -dict="scripts/fuzz/$name.dict" -max_len="$max_len" -max_total_time="$seconds" -timeout=10 \
+        -dict="scripts/fuzz/$name.dict" -max_len="$target_max_len" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1
     code=$?
     set -e

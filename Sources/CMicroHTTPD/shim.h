@@ -29,7 +29,8 @@ static inline struct MHD_Daemon *ownerdash_mhd_start(const char *host, uint16_t 
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *address;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    /* MHD_USE_ITC: a connection handed over with MHD_add_connection (ownerdash_mhd_adopt) is served at once. */
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ITC;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
     if (inet_pton(AF_INET, host, &v4.sin_addr) == 1) {
@@ -79,4 +80,14 @@ static inline void ownerdash_mhd_client_address(struct MHD_Connection *connectio
     } else if (address->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, size);
     }
+}
+
+/* Hands the daemon a socket connected elsewhere (one end of a socketpair), as if accepted from 127.0.0.1; the daemon
+   owns and closes it. 0 when the daemon could not take it. */
+static inline int ownerdash_mhd_adopt(struct MHD_Daemon *daemon, int socket) {
+    struct sockaddr_in peer;
+    memset(&peer, 0, sizeof peer);
+    peer.sin_family = AF_INET;
+    peer.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return MHD_add_connection(daemon, socket, (const struct sockaddr *)&peer, sizeof peer) == MHD_YES;
 }

@@ -90,12 +90,26 @@ public final class HTTPServer: @unchecked Sendable {
         if let running { MHD_stop_daemon(running) }
     }
 
+    /// Serves a socket connected elsewhere (one end of a `socketpair`, through which the HTTP fuzzer sends raw request
+    /// bytes without using a TCP port per input) as a client at 127.0.0.1. The server owns and closes it.
+    public func adopt(socket: Int32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let daemon else {
+            close(socket)
+            return false
+        }
+        return ownerdash_mhd_adopt(daemon, socket) != 0
+    }
+
     // MARK: - One request
 
     /// What is kept between the calls libmicrohttpd makes for one request: the body so far, or the refusal.
     final class Exchange {
         var body: [UInt8] = []
         var refusal: ServerResponse?
+        /// The header fields, read once on the first call (the request's are complete by then).
+        var headers: [(name: String, value: String)] = []
     }
 
     func handle(_ connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
@@ -105,10 +119,17 @@ public final class HTTPServer: @unchecked Sendable {
             let exchange = Exchange()
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
             let headers = Self.values(connection, .HEADER_KIND)
+            exchange.headers = headers
             let headerBytes = url.utf8.count + method.utf8.count + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             if headerBytes > settings.maxHeaderBytes {
                 return queue(connection, Self.refusal(431, "Request Header Fields Too Large",
                                                       "the request line and headers exceed \(settings.maxHeaderBytes) bytes"))
+            }
+            // A transfer coding other than chunked (RFC 9112 6.1: 501): libmicrohttpd would otherwise wait for a body
+            // it cannot delimit until the connection times out (found by fuzzing: `Transfer-Encoding: chunxed`).
+            if let coding = headers.first(where: { $0.name.lowercased() == "transfer-encoding" })?.value,
+               coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked" {
+                return queue(connection, Self.refusal(501, "Not Implemented", "the only transfer coding accepted is chunked"))
             }
             if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).map({ $0.value }),
                let declared = Int(length.trimmingCharacters(in: .whitespaces)), declared > settings.maxBodyBytes {
@@ -142,7 +163,7 @@ public final class HTTPServer: @unchecked Sendable {
         ownerdash_mhd_client_address(connection, &address, socklen_t(address.count))
         let request = ServerRequest(
             method: method, path: url, query: Self.values(connection, .GET_ARGUMENT_KIND),
-            headers: Self.values(connection, .HEADER_KIND), cookies: cookies, body: exchange.body,
+            headers: exchange.headers, cookies: cookies, body: exchange.body,
             clientAddress: String(cString: address))
         return queue(connection, handler(request))
     }

@@ -21,6 +21,9 @@ public struct MetricQuery: Sendable, Equatable {
     public var to: LocalDate?
     /// How many delinquent residents to list (delinquency; default 10).
     public var top: Int?
+    /// The properties the asker may see (a manager of `ownerdash serve`); nil: every one. With no property named,
+    /// the portfolio and its roll-up are these only, never totals over properties the asker may not see.
+    public var within: Set<String>?
 
     /// A question; see `validate()` for the combinations each metric takes.
     public init(metric: Metric, properties: [String] = [], portfolio: Bool = false, pms: String? = nil,
@@ -71,7 +74,11 @@ extension Metrics {
     /// before `asOf`; portfolio properties without one are left out and named in `warnings`.
     public static func run(_ query: MetricQuery, database: Database) throws -> MetricResult {
         try query.validate()
-        let selected = try resolve(database: database, keys: query.properties, pms: query.pms).map(\.key)
+        var selected = try resolve(database: database, keys: query.properties, pms: query.pms).map(\.key)
+        if let within = query.within {
+            selected = selected.filter(within.contains)
+            guard !selected.isEmpty else { throw MetricsError.nothingSynced(pms: query.pms) }
+        }
         var warnings: [String] = []
         var keys = selected
         if !query.isTrend {

@@ -5,8 +5,11 @@ import SQLiteKit
 /// with its title, numbers right-aligned and formatted as in the table format, unknown values `-`; inline CSS, no
 /// script, no requests.
 public enum ReportPage {
-    /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
-    public static func render(_ result: MetricResult, title: String, generatedAt: String) -> String {
+    /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`). `link`, when given, may name
+    /// a page for a row (by its table's name and values): the row's first cell then links to it (`ownerdash serve`'s
+    /// runs page links each run to its own page).
+    public static func render(_ result: MetricResult, title: String, generatedAt: String,
+                              link: ((_ table: String, _ row: [SQLValue]) -> String?)? = nil) -> String {
         var page = HTMLWriter()
         page.raw("<!DOCTYPE html>\n")
         page.element("html", [("lang", "en")]) { html in
@@ -20,7 +23,7 @@ public enum ReportPage {
                 body.element("h1", text: title)
                 body.element("p", [("class", "meta")], text: "Written \(generatedAt)")
                 for table in result.tables where !table.rows.isEmpty || table.name == "rows" {
-                    section(table, &body)
+                    section(table, link: link, &body)
                     body.newline()
                 }
             }
@@ -30,7 +33,7 @@ public enum ReportPage {
         return page.html
     }
 
-    private static func section(_ table: MetricTable, _ body: inout HTMLWriter) {
+    private static func section(_ table: MetricTable, link: ((String, [SQLValue]) -> String?)?, _ body: inout HTMLWriter) {
         body.element("section", [("class", "table")]) { section in
             section.element("h2", text: table.title)
             section.element("table") { html in
@@ -46,7 +49,7 @@ public enum ReportPage {
                     if table.rows.isEmpty {
                         tbody.element("tr") { $0.element("td", [("colspan", String(table.columns.count))], text: "no data") }
                     }
-                    for values in table.rows { line(values, table.columns, &tbody) }
+                    for values in table.rows { line(values, table.columns, link: link?(table.name, values), &tbody) }
                 }
                 if let total = table.total {
                     html.element("tfoot") { line(total, table.columns, &$0) }
@@ -55,11 +58,16 @@ public enum ReportPage {
         }
     }
 
-    private static func line(_ values: [SQLValue], _ columns: [MetricResult.Column], _ body: inout HTMLWriter) {
+    private static func line(_ values: [SQLValue], _ columns: [MetricResult.Column], link: String? = nil,
+                             _ body: inout HTMLWriter) {
         body.element("tr") { row in
-            for (value, column) in zip(values, columns) {
-                row.element("td", [("class", TableFormat.isNumeric(column.kind) ? "num" : nil)],
-                            text: TableFormat.cell(value, column.kind))
+            for (index, (value, column)) in zip(values, columns).enumerated() {
+                let attributes: [HTMLWriter.Attribute] = [("class", TableFormat.isNumeric(column.kind) ? "num" : nil)]
+                if index == 0, let link {
+                    row.element("td", attributes) { $0.element("a", [("href", link)], text: TableFormat.cell(value, column.kind)) }
+                } else {
+                    row.element("td", attributes, text: TableFormat.cell(value, column.kind))
+                }
             }
         }
     }

@@ -35,8 +35,9 @@ public final class APIRoutes: Sendable {
                 throw Problem(status: 405, title: "Method Not Allowed", detail: "\(request.method) is not allowed here; the API is read-only",
                               headers: ["Allow": "GET, HEAD"])
             }
-            return try readers.with { database in
-                let run = try lastRun(database, segments: segments)
+            return try readers.withReader { reader in
+                let database = reader.database
+                let run = try lastRun(reader, segments: segments)
                 let tag = run.map { Self.entityTag(run: $0, viewer: viewer) }
                 if let tag, Self.matches(request.header("If-None-Match"), tag) {
                     return ServerResponse(status: 304, headers: Self.cacheHeaders(tag))
@@ -131,9 +132,11 @@ public final class APIRoutes: Sendable {
             let parameters = try Parameters(request, allowed: ["as_of"])
             let visible = viewer.visible(try Metrics.properties(database: database).map(\.key))
             guard !visible.isEmpty else { throw Problem.notFound("no synced property to summarize") }
-            // An owner's portfolio is every property (the CLI's `query summary`); a manager's is theirs.
-            let query = MetricQuery(metric: .summary, properties: viewer.role == .owner ? [] : visible,
-                                    portfolio: false, asOf: try parameters.date("as_of"))
+            // An owner's portfolio is every property (the CLI's `query summary`); a manager's is theirs, rolled up
+            // as a portfolio too (the `portfolio` total row over their properties only, none left out for lack of a
+            // snapshot at as_of while another has one).
+            var query = MetricQuery(metric: .summary, asOf: try parameters.date("as_of"))
+            if viewer.role != .owner { query.within = Set(visible) }
             return try answer(query, database: database)
         case ["runs"]:
             try ownersOnly(viewer)
@@ -298,12 +301,10 @@ public final class APIRoutes: Sendable {
     /// The latest run, which versions every answer over synced data (unified.db changes only through runs: ingest and
     /// sync each record one). nil — no tag, nothing cached — while that run is still writing (or died writing), for
     /// runs and audits, which change between syncs, and when no run is recorded.
-    private func lastRun(_ database: Database, segments: [String]) throws -> String? {
+    private func lastRun(_ reader: ReaderPool.Reader, segments: [String]) throws -> String? {
         guard let first = segments.first, first == "properties" || first == "portfolio" else { return nil }
-        guard let row = try database.namedRows("""
-            SELECT run_id, finished_at FROM etl_runs ORDER BY started_at DESC, run_id DESC LIMIT 1
-            """).first, row["finished_at"]?.textValue != nil else { return nil }
-        return row["run_id"]?.textValue
+        guard let latest = try reader.latestRun(), latest.finished else { return nil }
+        return latest.runID
     }
 
     /// The run and the viewer (two viewers of one URL see different answers).

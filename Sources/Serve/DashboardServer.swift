@@ -31,6 +31,9 @@ public final class DashboardServer: Sendable {
     /// Stops listening and joins the server's threads.
     public func stop() { server.stop() }
 
+    /// Serves a socket connected elsewhere (the HTTP fuzzer's socketpair end); see `HTTPServer.adopt(socket:)`.
+    public func adopt(socket: Int32) -> Bool { server.adopt(socket: socket) }
+
     static func route(_ request: ServerRequest, api: APIRoutes, pages: Pages, signIn: SignIn?, authenticate: Authenticate) -> ServerResponse {
         let segments: [String]
         do {

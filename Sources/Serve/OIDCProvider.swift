@@ -2,7 +2,8 @@ import CurlKit
 import Foundation
 import LibCryptoKit
 
-/// Sign-in settings, from the environment (secrets never from a file in the repository, never logged).
+/// Sign-in settings, from report_definitions.json's `serve.oidc` and the environment (`SignInConfiguration`); secrets
+/// never in the configuration file itself, never logged.
 public struct SignInSettings: Sendable {
     /// The provider's issuer URL (`https://cognito-idp.<region>.amazonaws.com/<pool>`); discovery is under it.
     public var issuer: String
@@ -26,40 +27,13 @@ public struct SignInSettings: Sendable {
         self.cookieKey = cookieKey
     }
 
-    /// The environment variables, each named in the problems `fromEnvironment` reports.
-    public static let variables = (issuer: "OWNERDASH_OIDC_ISSUER", clientID: "OWNERDASH_OIDC_CLIENT_ID",
-                                   clientSecret: "OWNERDASH_OIDC_CLIENT_SECRET", redirectURL: "OWNERDASH_OIDC_REDIRECT_URL",
-                                   cookieKey: "OWNERDASH_COOKIE_KEY")
+    /// Where each setting came from (`OWNERDASH_OIDC_ISSUER`, `serve.oidc.issuer in report_definitions.json`), for
+    /// `serve --check`; never the secrets' values.
+    public var origins: [String: String] = [:]
 
-    /// The settings, or one line per missing or wrong variable.
+    /// The settings from the environment alone (no configuration file).
     public static func fromEnvironment(_ environment: [String: String]) -> Result<SignInSettings, SignInConfigurationError> {
-        var problems: [String] = []
-        func value(_ name: String) -> String? {
-            let text = environment[name]?.trimmingCharacters(in: .whitespaces)
-            return text?.isEmpty == false ? text : nil
-        }
-        let issuer = value(variables.issuer)
-        if issuer == nil { problems.append("\(variables.issuer) is not set (the provider's issuer URL)") }
-        if let issuer, !(issuer.hasPrefix("https://") || issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost")) {
-            problems.append("\(variables.issuer) must be an https URL")
-        }
-        let clientID = value(variables.clientID)
-        if clientID == nil { problems.append("\(variables.clientID) is not set (the client id registered with the provider)") }
-        let redirect = value(variables.redirectURL)
-        if redirect == nil { problems.append("\(variables.redirectURL) is not set (this server's /auth/callback URL as registered)") }
-        if let redirect, !redirect.hasSuffix("/auth/callback") { problems.append("\(variables.redirectURL) must end with /auth/callback") }
-        var key: [UInt8] = []
-        if let text = value(variables.cookieKey) {
-            key = Base64URL.decode(text.replacingOccurrences(of: "=", with: "")) ?? []
-            if key.count < 32 { problems.append("\(variables.cookieKey) must be at least 32 random bytes, base64 (openssl rand -base64 32)") }
-        } else {
-            problems.append("\(variables.cookieKey) is not set (openssl rand -base64 32)")
-        }
-        guard problems.isEmpty, let issuer, let clientID, let redirect else { return .failure(SignInConfigurationError(problems: problems)) }
-        var settings = SignInSettings(issuer: issuer, clientID: clientID, clientSecret: value(variables.clientSecret),
-                                      redirectURL: redirect, cookieKey: key)
-        settings.secureCookies = !redirect.hasPrefix("http://")
-        return .success(settings)
+        SignInConfiguration.resolve(environment: environment, configPath: nil)
     }
 }
 

@@ -4,6 +4,7 @@ import Ledger
 import Metrics
 import OwnerDashCore
 import Render
+import RunRecords
 import SQLiteKit
 
 /// The dashboard, live: the same pages `ownerdash dashboard` and `report ... --format html` write (Render's), built
@@ -49,6 +50,16 @@ final class Pages: Sendable {
                     let report = try Debtors.run(database: database, properties: keys, asOf: nil, minDebt: nil)
                     body = DebtorsPage.render(report, propertyNames: Dictionary(visible.map { ($0.key, $0.name) }) { a, _ in a },
                                               generatedAt: Self.timestamp())
+                case ["maintenance"]:
+                    body = try maintenance(database, request: request, properties: visible)
+                case ["expenses"]:
+                    body = try expenses(database, request: request, properties: visible)
+                case ["runs"]:
+                    try Self.ownersOnly(viewer)
+                    body = try Self.runs(database, request: request)
+                case let path where path.count == 2 && path[0] == "runs":
+                    try Self.ownersOnly(viewer)
+                    body = try Self.run(database, request: request, runID: path[1])
                 case ["audit"]:
                     guard viewer.role == .owner else {
                         throw Problem(status: 403, title: "Forbidden", detail: "the audit spans every property: owners only")
@@ -108,6 +119,105 @@ final class Pages: Sendable {
         return Self.inserting(form, into: LeaseStatusPage.render(report, generatedAt: Self.timestamp()), after: "</h1>")
     }
 
+    /// `report maintenance --format html` for the chosen properties, with its filter (property, the window of closed
+    /// work orders in months, the age past which an open one is listed) as a GET form.
+    private func maintenance(_ database: Database, request: ServerRequest, properties: [SyncedProperty]) throws -> String {
+        let parameters = try Parameters(request, allowed: ["property", "months", "older_than"])
+        let keys = try chosen(parameters, properties)
+        let months = try parameters.integer("months", in: 1...24, default: 3)
+        let olderThan = try parameters.integer("older_than", in: 0...36500, default: 30)
+        let result = try ReportAnswers.maintenance(database: database, properties: keys, asOf: nil, months: months,
+                                                   olderThanDays: olderThan)
+        let form = Self.reportForm(action: "/maintenance", properties: properties, chosen: parameters.text("property"), fields:
+            "<label>Closed in the last <select name=\"months\">\(Self.options(1...24, selected: months))</select> months</label> "
+            + "<label>Open longer than <input type=\"number\" name=\"older_than\" min=\"0\" max=\"36500\" value=\"\(olderThan)\" style=\"width:5em\"> days</label> ")
+        return Self.inserting(form, into: ReportPage.render(result, title: "Maintenance", generatedAt: Self.timestamp()), after: "</h1>")
+    }
+
+    /// `report expenses --format html` for the chosen properties, with its filter (property, first month, months).
+    private func expenses(_ database: Database, request: ServerRequest, properties: [SyncedProperty]) throws -> String {
+        let parameters = try Parameters(request, allowed: ["property", "start", "months"])
+        let keys = try chosen(parameters, properties)
+        let months = try parameters.integer("months", in: 1...24, default: 3)
+        let start = try parameters.month("start")
+        let result = try ReportAnswers.expenses(database: database, properties: keys, start: start, months: months)
+        let shownStart = start ?? result.parameters.first { $0.name == "start" }.flatMap { parameter -> String? in
+            if case .text(let month) = parameter.value { return month }
+            return nil
+        } ?? ""
+        let form = Self.reportForm(action: "/expenses", properties: properties, chosen: parameters.text("property"), fields:
+            "<label>Start <input type=\"month\" name=\"start\" value=\"\(Self.escape(shownStart))\" pattern=\"[0-9]{4}-[0-9]{2}\"></label> "
+            + "<label>Months <select name=\"months\">\(Self.options(1...24, selected: months))</select></label> ")
+        return Self.inserting(form, into: ReportPage.render(result, title: "Operating expenses", generatedAt: Self.timestamp()),
+                              after: "</h1>")
+    }
+
+    /// `runs list` as a page: the newest runs (`limit`, default 20), each linked to its own page.
+    static func runs(_ database: Database, request: ServerRequest) throws -> String {
+        let parameters = try Parameters(request, allowed: ["limit"])
+        let runs = try RunHistory(database: database).list(limit: try parameters.integer("limit", in: 1...1000, default: 20))
+        let result = MetricResult(metric: "runs", parameters: [], tables: [
+            MetricTable(name: "rows", title: "The newest \(runs.count) run\(runs.count == 1 ? "" : "s") (what each ingest or sync did)",
+                        columns: runColumns, rows: runs.map(runRow)),
+        ])
+        return ReportPage.render(result, title: "Runs", generatedAt: timestamp()) { _, row in
+            row.first?.textValue.map { "/runs/" + FormEncoding.encode($0) }
+        }
+    }
+
+    /// `runs show` as a page: the run, its items by stage (failures first) and its reconciliations.
+    static func run(_ database: Database, request: ServerRequest, runID: String) throws -> String {
+        _ = try Parameters(request, allowed: [])
+        let history = RunHistory(database: database)
+        guard let run = try history.run(runID) else { throw Problem.notFound("no run \(Parameters.clip(runID))") }
+        let items = try history.items(of: runID)
+        let checks = try history.checks(of: runID)
+        let failed = items.filter { $0.status == .failed }.count
+        let result = MetricResult(metric: "run", parameters: [], tables: [
+            MetricTable(name: "rows", title: "Run \(run.runID): \(run.status)", columns: runColumns, rows: [runRow(run)]),
+            MetricTable(name: "items", title: "\(items.count) item\(items.count == 1 ? "" : "s"), \(failed) failed",
+                        columns: [.init("stage", .text), .init("status", .text), .init("property", .text), .init("artifact", .text),
+                                  .init("rows", .count), .init("ms", .count), .init("error", .text)],
+                        rows: items.map { item in
+                            [.text(item.stage.rawValue), .text(item.status.rawValue), SQLValue(item.property), SQLValue(item.artifact),
+                             item.rows.map { .integer(Int64($0)) } ?? .null,
+                             item.durationMilliseconds.map { .integer(Int64($0)) } ?? .null, SQLValue(item.error)]
+                        }),
+            MetricTable(name: "checks", title: "Reconciliations with the vendors' own totals",
+                        columns: [.init("property", .text), .init("as_of", .date), .init("check", .text), .init("measure", .text),
+                                  .init("status", .text), .init("expected", .decimal(2)), .init("actual", .decimal(2)),
+                                  .init("detail", .text)],
+                        rows: checks.map { check in
+                            [.text(check.property), .text(check.asOf), .text(check.check), .text(check.measure), .text(check.status),
+                             check.expected.map { .real($0) } ?? .null, check.actual.map { .real($0) } ?? .null, .text(check.detail)]
+                        }),
+        ])
+        let back = "<p><a href=\"/runs\">All runs</a></p>"
+        return inserting(back, into: ReportPage.render(result, title: "Run \(run.runID)", generatedAt: timestamp()), after: "</h1>")
+    }
+
+    static let runColumns: [MetricResult.Column] = [
+        .init("run", .text), .init("trigger", .text), .init("status", .text), .init("started_at", .text),
+        .init("finished_at", .text), .init("duration_seconds", .count), .init("properties", .count),
+        .init("artifacts_fetched", .count), .init("artifacts_failed", .count), .init("rows_loaded", .count),
+        .init("properties_synced", .count), .init("failures", .count), .init("warnings", .count),
+    ]
+
+    static func runRow(_ run: RunRecord) -> [SQLValue] {
+        func count(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+        return [.text(run.runID), .text(run.trigger), .text(run.status), .text(run.startedAt), SQLValue(run.finishedAt),
+                run.durationSeconds.map(count) ?? .null, count(run.properties), count(run.artifactsFetched),
+                count(run.artifactsFailed), count(run.rowsLoaded), count(run.propertiesSynced), count(run.failures),
+                count(run.warnings)]
+    }
+
+    /// Runs span every property: owners only (as in the API).
+    static func ownersOnly(_ viewer: Viewer) throws {
+        guard viewer.role == .owner else {
+            throw Problem(status: 403, title: "Forbidden", detail: "runs span every property: owners only")
+        }
+    }
+
     /// `property=KEY` (one the viewer sees; 404 otherwise, as for the API), or every visible property.
     private func chosen(_ parameters: Parameters, _ visible: [SyncedProperty]) throws -> [String] {
         guard let key = parameters.text("property"), !key.isEmpty else {
@@ -141,6 +251,22 @@ final class Pages: Sendable {
         return html
     }
 
+    /// A report's GET filter form: the property (or all the viewer sees), then `fields`, then the button.
+    static func reportForm(action: String, properties: [SyncedProperty], chosen: String?, fields: String) -> String {
+        var html = "<form method=\"get\" action=\"\(action)\" id=\"filter\" style=\"margin:0.5em 0 1em\">"
+        html += "<label>Property <select name=\"property\"><option value=\"\">All</option>"
+        for property in properties {
+            html += "<option value=\"\(escape(property.key))\"\(property.key == chosen ? " selected" : "")>\(escape(property.name))</option>"
+        }
+        html += "</select></label> " + fields + "<button type=\"submit\">Show</button></form>"
+        return html
+    }
+
+    /// `<option>`s of a number select, `selected` marked.
+    static func options(_ range: ClosedRange<Int>, selected: Int) -> String {
+        range.map { "<option\($0 == selected ? " selected" : "")>\($0)</option>" }.joined()
+    }
+
     /// Resolve (an open exception: what was done, the action, a note) or reopen (a resolved one), posted to
     /// `/audit/exceptions/{key}/resolve|reopen` with the CSRF token; the server records it and sends the browser back.
     static func auditForm(_ exception: AuditReport.Exception, csrf: String) -> String {
@@ -161,7 +287,8 @@ final class Pages: Sendable {
     static func bar(_ database: Database, viewer: Viewer, csrf: String?, properties: [SyncedProperty]) throws -> String {
         var html = "<nav id=\"serve-bar\" style=\"font:14px system-ui,sans-serif;padding:6px 12px;background:#f2f2f2;border-bottom:1px solid #ccc\">"
         html += "<a href=\"/\">Dashboard</a> · <a href=\"/lease-status\">Lease status</a> · <a href=\"/debtors\">Debtors</a>"
-        if viewer.role == .owner { html += " · <a href=\"/audit\">Audit</a> · <a href=\"/api/v2/runs\">Runs</a>" }
+        html += " · <a href=\"/maintenance\">Maintenance</a> · <a href=\"/expenses\">Expenses</a>"
+        if viewer.role == .owner { html += " · <a href=\"/audit\">Audit</a> · <a href=\"/runs\">Runs</a>" }
         html += " · <span id=\"user\">\(escape(viewer.email))</span>"
         if let csrf {
             html += " <form method=\"post\" action=\"/auth/signout\" style=\"display:inline\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(csrf))\"><button type=\"submit\" id=\"signout\">Sign out</button></form>"

@@ -53,6 +53,34 @@ private func echoServer(_ settings: (inout ServerSettings) -> Void = { _ in }) t
         #expect(missing.status == 404)
     }
 
+    @Test func anAdoptedSocketIsServedLikeAnAcceptedOne() throws {
+        // The HTTP fuzzer's way in: raw bytes through one end of a socketpair, no TCP port per input.
+        let server = try echoServer()
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]) }
+        #expect(server.adopt(socket: pair[1]))
+        let request = "GET /adopted?x=1 HTTP/1.1\r\nHost: x\r\nX-Thing: raw\r\n\r\n"
+        #expect(request.utf8.count == Array(request.utf8).withUnsafeBytes { send(pair[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) })
+        shutdown(pair[0], Int32(SHUT_WR))   // the client is done: the server answers, then closes
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(pair[0], &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            answer += buffer[0..<count]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200"), "\(text)")
+        #expect(text.contains("path=/adopted") && text.contains("query x=1") && text.contains("x-thing=raw"))
+        #expect(text.contains("client=127.0.0.1"))
+        server.stop()
+        var late: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &late) == 0)
+        defer { close(late[0]) }
+        #expect(!server.adopt(socket: late[1]))   // a stopped server takes (and closes) nothing
+    }
+
     @Test func formFieldsDecode() {
         let request = ServerRequest(method: "POST", path: "/", body: Array("fix=posted+water&key=a%3Ab%3AC&empty=".utf8))
         #expect(request.formFields == ["fix": "posted water", "key": "a:b:C", "empty": ""])
@@ -97,6 +125,22 @@ private func echoServer(_ settings: (inout ServerSettings) -> Void = { _ in }) t
         #expect(try client.send(HTTPRequest(url: "http://127.0.0.1:\(server.port)/")).status == 200)
         #expect(slow.readAll().isEmpty)                // closed by the server without an answer
         #expect(Date().timeIntervalSince(started) < 8)
+    }
+
+    @Test func anUnknownTransferCodingIs501AtOnce() throws {
+        // Found by fuzzing: libmicrohttpd waited for a body it could not delimit until the connection timed out.
+        let server = try echoServer()
+        let raw = try RawConnection(port: server.port)
+        let started = Date()
+        raw.send("GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunxed\r\n\r\n")
+        let answer = raw.readAll()
+        #expect(RawConnection.status(of: answer) == 501, "\(answer)")
+        #expect(answer.contains("the only transfer coding accepted is chunked"))
+        #expect(Date().timeIntervalSince(started) < 5)
+        let chunked = try RawConnection(port: server.port)
+        chunked.send("POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+        let body = chunked.readAll()
+        #expect(RawConnection.status(of: body) == 200 && body.contains("body=hello"), "\(body)")
     }
 
     @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {

@@ -32,6 +32,34 @@ import Testing
         #expect(lines.contains { $0.contains("no users yet") })
     }
 
+    @Test func checkReadsTheConfigurationFile() throws {
+        let fixture = try ServeFixture()
+        let provider = try TestProvider()
+        let data = fixture.directory.path
+        #expect(try run(["users", "add", "owner@example.com", "--role", "owner", "--data-dir", data]).status == 0)
+        let keyFile = fixture.directory.appendingPathComponent("cookie.key").path
+        try "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
+        let config = fixture.directory.appendingPathComponent("report_definitions.json").path
+        try """
+            {"pmc_id": "1", "properties": [], "serve": {"oidc": {"issuer": "\(provider.issuer)", "client_id": "ownerdash",
+             "redirect_uri": "http://127.0.0.1:8080/auth/callback", "cookie_key_file": "\(keyFile)"}}}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let check = try run(["serve", "--check", "--config", config, "--data-dir", data])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout.contains("client ownerdash"))
+        #expect(check.stdout.contains("  issuer: from serve.oidc.issuer in \(config)"))
+        #expect(check.stdout.contains("  client_id: from OWNERDASH_OIDC_CLIENT_ID") == false)
+        // The environment overrides the file, and --check says so.
+        let overridden = try run(["serve", "--check", "--config", config, "--data-dir", data],
+                                 environment: ["OWNERDASH_OIDC_CLIENT_ID": "someone-else"])
+        #expect(overridden.stdout.contains("client someone-else") && overridden.stdout.contains("  client_id: from OWNERDASH_OIDC_CLIENT_ID"))
+        // A --config that does not exist is a problem of its own line.
+        let missing = try run(["serve", "--check", "--config", config + ".nope", "--data-dir", data])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("error: ownerdash serve: \(config).nope: cannot read the configuration file"))
+    }
+
     @Test func servesBehindSignInUntilSIGTERM() throws {
         let fixture = try ServeFixture()
         let provider = try TestProvider()

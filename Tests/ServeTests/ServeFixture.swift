@@ -64,6 +64,18 @@ final class ServeFixture {
             INSERT INTO unified_delinquency (unified_property_id, as_of_date, resident_id, unit_number, name, resident_status,
                 current_balance, balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source)
             VALUES ('rp', '2026-11-20', 'r9', '1', 'Doe, Jo', 'current', 300, 300, 0, 0, 0, 0, 'test');
+            -- Work orders and expenses of both properties (the maintenance and expenses pages, scoped per viewer).
+            UPDATE unified_properties SET work_order_source = 'test', expense_source = 'test';
+            INSERT INTO unified_work_orders (unified_property_id, work_order_id, unit_number, category, description, status,
+                opened_date, completed_date, days_to_complete, source)
+            VALUES ('yp', 'w1', '101', 'Plumbing', 'leak under sink', 'open', '2026-09-01', NULL, NULL, 'test'),
+                   ('yp', 'w2', '201', 'HVAC', 'filter', 'closed', '2026-11-01', '2026-11-03', 2, 'test'),
+                   ('rp', 'rw1', '1', 'Electrical', 'sparking outlet', 'open', '2026-10-01', NULL, NULL, 'test');
+            INSERT INTO unified_expenses (unified_property_id, month, gl_account, account_name, gl_category, category_known,
+                amount, source)
+            VALUES ('yp', '2026-10', '6310', 'Repairs', 'Repairs & Maintenance', 1, 812.5, 'test'),
+                   ('yp', '2026-11', '6310', 'Repairs', 'Repairs & Maintenance', 1, 120, 'test'),
+                   ('rp', '2026-10', '6710', 'Electric', 'Utilities', 1, 300, 'test');
             INSERT INTO etl_runs (run_id, trigger, started_at, finished_at, status, properties, properties_synced)
             VALUES ('20261120T020000Z-ab12', 'ingest', '2026-11-20T02:00:00Z', '2026-11-20T02:04:00Z', 'succeeded', 2, 2);
             INSERT INTO etl_run_items (run_id, property_id, stage, status, rows, duration_ms)

@@ -3,13 +3,13 @@
 # demo portfolio, with wrk at 64 connections (issue 16 targets: >= 5x FastAPI's requests/s, p99 < 20 ms for one
 # property, memory flat over the run).
 #
-#   scripts/bench/serve.sh [--duration SECONDS] [--connections N] [--only-ownerdash]
+#   scripts/bench/serve.sh [--duration SECONDS] [--connections N] [--threads N] [--only-ownerdash]
 #
 # Makes the demo data once (ownerdash demo into scripts/bench/out/serve_demo, git-ignored), builds ownerdash in
 # release mode, installs wrk (apt) and FastAPI, uvicorn and Datasette into scripts/bench/out/serve_venv (pip), then
 # runs each stack in turn on 127.0.0.1 and prints requests/s and p99 per endpoint, and ownerdash's resident memory
-# every 10 s of the portfolio run. ownerdash serves with --no-sign-in (the same for the others: none has sign-in),
-# 4 threads; FastAPI under uvicorn with 4 workers. Datasette answers the occupancy table's latest row (its nearest
+# every 10 s of both its runs. ownerdash serves with --no-sign-in (the same for the others: none has sign-in), with
+# its default threads (one per core) unless --threads; FastAPI under uvicorn with 4 workers. Datasette answers the occupancy table's latest row (its nearest
 # equivalent of one property's summary). The machine is shared: run it when nothing else builds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,12 +19,14 @@ ensure_packages wrk python3-venv libcurl4-openssl-dev libxml2-dev libsqlite3-dev
 DURATION=60
 CONNECTIONS=64
 ONLY_OWNERDASH=0
+THREADS=()
 while [ $# -gt 0 ]; do
     case $1 in
         --duration) DURATION=$2; shift 2;;
         --connections) CONNECTIONS=$2; shift 2;;
+        --threads) THREADS=(--threads "$2"); shift 2;;
         --only-ownerdash) ONLY_OWNERDASH=1; shift;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
         *) echo "serve.sh: unknown option $1 (see --help)" >&2; exit 1;;
     esac
 done
@@ -58,15 +60,16 @@ run_wrk() {
 
 rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
-echo "ownerdash serve on $DATA, property $PROPERTY, $CONNECTIONS connections, ${DURATION}s each" >&2
-"$BIN" serve --no-sign-in --listen "127.0.0.1:$PORT" --threads 4 --data-dir "$DATA" --quiet &
+echo "ownerdash serve on $DATA, property $PROPERTY, $CONNECTIONS connections, ${DURATION}s each, $(nproc) cores" >&2
+"$BIN" serve --no-sign-in --listen "127.0.0.1:$PORT" "${THREADS[@]}" --data-dir "$DATA" --quiet &
 SERVE=$!
 trap 'kill $SERVE 2>/dev/null || true' EXIT
 wait_for "http://127.0.0.1:$PORT/healthz"
+echo "  ownerdash RSS before: $(rss $SERVE) kB"
+( for _ in $(seq 1 $((2 * DURATION / 10 + 1))); do sleep 10; echo "  ownerdash RSS $(rss $SERVE) kB"; done ) &
+SAMPLER=$!
 run_wrk "ownerdash  /properties/$PROPERTY/summary" "http://127.0.0.1:$PORT/api/v2/properties/$PROPERTY/summary"
 OD_ONE=$(cat "$OUT/serve_last_rps")
-( for _ in $(seq 1 $((DURATION / 10 + 1))); do echo "  ownerdash RSS $(rss $SERVE) kB"; sleep 10; done ) &
-SAMPLER=$!
 run_wrk "ownerdash  /portfolio/summary" "http://127.0.0.1:$PORT/api/v2/portfolio/summary"
 OD_ALL=$(cat "$OUT/serve_last_rps")
 kill $SAMPLER 2>/dev/null || true
