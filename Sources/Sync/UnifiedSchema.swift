@@ -605,6 +605,7 @@ public enum UnifiedSchema {
                 source_as_of        TEXT    NOT NULL,
                 PRIMARY KEY (unified_property_id, month)
             ) STRICT;
+            """),
         Migration(version: 43, name: "notices by e-mail and Telegram", sql: """
             -- notices_sent's channel check allowed only 'webhook'; e-mail and Telegram share the same once-per-content
             -- record. SQLite cannot change a CHECK in place: the table is rebuilt with the same columns and rows
