@@ -91,9 +91,14 @@ final class LedgerMerger {
     private var find: Statement?
     private var insert: Statement?
     private var insertIndices: [Int32] = []
+    private var insertUnlessPresent: Statement?
+    private var insertUnlessPresentIndices: [Int32] = []
     private var recordChange: Statement?
     private let markSeen: Statement
     private var sourceRow = 0
+    /// The property had no row before this answer (its first pull): every transaction is inserted without a lookup
+    /// (a TransactionID the answer repeats is merged like any other), and nothing can be missing.
+    private let fresh: Bool
 
     /// Inside an open transaction: prepares the merge of one answer of `lineage.propertyID`.
     init(_ database: Database, table: LedgerTable, lineage: SOAPSnapshot.Lineage, coverage: LedgerCoverage) throws {
@@ -105,10 +110,9 @@ final class LedgerMerger {
         try database.execute("DELETE FROM temp.ledger_seen")
         markSeen = try database.prepare("INSERT OR IGNORE INTO temp.ledger_seen (row_id) VALUES (:id)")
         let property: [String: SQLValue] = [":property": .text(lineage.propertyID)]
-        if case .whole = coverage {
-            counts.reconciled = (try database.scalar(
-                "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE property_id = :property)", property)?.integerValue ?? 0) != 0
-        }
+        fresh = (try database.scalar(
+            "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE property_id = :property)", property)?.integerValue ?? 0) == 0
+        if case .whole = coverage { counts.reconciled = !fresh }
         // Rows without an id are replaced by the answer's own, within what it covers.
         switch coverage {
         case .whole:
@@ -138,6 +142,7 @@ final class LedgerMerger {
             }
             return
         }
+        if fresh, try insertRow(row, unlessPresent: true) { return }
         let find = try self.find ?? database.prepare("""
             SELECT * FROM \(table.name)
             WHERE property_id = :property AND \(table.kindColumn) = :kind AND transaction_id = :id
@@ -191,6 +196,7 @@ final class LedgerMerger {
     /// After the last row: what the answer's coverage says is gone is removed (and logged), the open charges it does
     /// not list are settled. Returns the counts.
     func finish() throws -> LedgerMergeCounts {
+        if fresh { return counts }
         var property: [String: SQLValue] = [":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)]
         let unseen = """
             property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of
@@ -257,32 +263,45 @@ final class LedgerMerger {
          ":artifact": .text(lineage.artifact), ":artifact_sha256": .text(lineage.sha256), ":sha256": .text(lineage.sha256)]
     }
 
-    private func insertRow(_ row: [(String, SQLValue)]) throws {
+    /// Inserts one transaction; `unlessPresent`: not when its key is stored already (returns false, nothing written).
+    @discardableResult
+    private func insertRow(_ row: [(String, SQLValue)], unlessPresent: Bool = false) throws -> Bool {
+        if unlessPresent {
+            return try insert(row, statement: &insertUnlessPresent, indices: &insertUnlessPresentIndices, verb: "INSERT OR IGNORE")
+        }
+        return try insert(row, statement: &insert, indices: &insertIndices, verb: "INSERT")
+    }
+
+    private func insert(_ row: [(String, SQLValue)], statement cached: inout Statement?, indices: inout [Int32],
+                        verb: String) throws -> Bool {
         let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256", "first_run_id"]
             + row.map(\.0)
         let statement: Statement
-        if let insert {
-            statement = insert
+        if let cached {
+            statement = cached
         } else {
             statement = try database.prepare("""
-                INSERT INTO \(table.name) (\(columns.joined(separator: ", ")))
+                \(verb) INTO \(table.name) (\(columns.joined(separator: ", ")))
                 VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
                 """)
-            insertIndices = columns.map { statement.parameterIndex(":" + $0) }
-            insert = statement
+            indices = columns.map { statement.parameterIndex(":" + $0) }
+            cached = statement
         }
         statement.reset()
         let stamp: [SQLValue] = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
                                  .text(lineage.sha256), .text(lineage.runID)]
-        for (offset, value) in stamp.enumerated() { try statement.bind(value, at: insertIndices[offset]) }
+        for (offset, value) in stamp.enumerated() { try statement.bind(value, at: indices[offset]) }
         for (offset, column) in row.enumerated() {
             // source_row numbers the answer's transactions as merged, so it stays the answer's own order.
             let value = column.0 == "source_row" ? .integer(Int64(sourceRow)) : column.1
-            try statement.bind(value, at: insertIndices[stamp.count + offset])
+            try statement.bind(value, at: indices[stamp.count + offset])
         }
         _ = try statement.step()
+        guard database.changes > 0 else { return false }
         counts.inserted += 1
-        try markSeen.execute([":id": .integer(database.lastInsertRowID)])
+        // A first pull judges nothing missing, so it need not remember what it saw.
+        if !fresh { try markSeen.execute([":id": .integer(database.lastInsertRowID)]) }
+        return true
     }
 
     private func log(kind: SQLValue, id: SQLValue, change: String, old: [String: SQLValue]?, new: [String: SQLValue]?,
