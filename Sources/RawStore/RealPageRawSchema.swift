@@ -592,7 +592,7 @@ public enum RealPageRawSchema {
                 amount_paid       REAL,
                 open_amount       REAL,
                 reference         TEXT,
-                first_run_id      TEXT NOT NULL
+                first_run_id      TEXT
             ) STRICT;
             CREATE UNIQUE INDEX realpage_ledger_merged_vendor_id
                 ON realpage_ledger_merged (property_id, transaction_type, transaction_id);

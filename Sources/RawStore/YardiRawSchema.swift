@@ -215,7 +215,8 @@ public enum YardiRawSchema {
         // The ledger kept once per transaction (README, "Nightly runs"): GetResidentTransactions_Login and the windowed
         // calls of incremental nights are merged into one row per (property, kind, TransactionID) instead of a snapshot
         // per night; each property's latest snapshot is carried over. `as_of_date`/`run_id`/`artifact` name the answer
-        // that last wrote the row, `first_run_id` the run that first saw it, `source_row` its place in that answer.
+        // that last wrote the row, `first_run_id` the run that first saw it (NULL: written by hand), `source_row` its place
+        // in that answer.
         // yardi_transaction_changes records each correction, reversal and removal with the old and new amounts and
         // the run that saw it; `found_by` 'full_refresh' marks a difference a scheduled full pull found.
         Migration(version: 4, name: "Yardi ledger merged by transaction", sql: """
@@ -239,7 +240,7 @@ public enum YardiRawSchema {
                 document_number   TEXT,
                 reversal          INTEGER,
                 comment           TEXT,
-                first_run_id      TEXT NOT NULL
+                first_run_id      TEXT
             ) STRICT;
             CREATE UNIQUE INDEX yardi_transactions_merged_vendor_id
                 ON yardi_transactions_merged (property_id, kind, transaction_id);

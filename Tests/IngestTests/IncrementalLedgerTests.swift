@@ -8,7 +8,8 @@ import Testing
 /// the first less the overlap; what the second night's sync answers equals what a fresh full ingest of that day gives.
 @Suite struct IncrementalLedgerTests {
     static let selection = ["--property", "nexus_east", "--property", "yp_riverwalk", "--reports",
-                            "rpx,GetPropertyConfigurations,GetUnitInformation,GetResidentsByStatus,GetResidentTransactions_Login",
+                            "getsitelist,unitlist,getresidentlistinfo,getresidentledger,GetUnitInformation,GetResidentsByStatus,"
+                            + "GetResidentTransactions_Login",
                             "--parallel", "4"]
 
     /// The tenant-ledger answers of unified.db, every business column, in a fixed order.
@@ -49,26 +50,26 @@ import Testing
     @Test func theSecondNightFetchesOnlyTheWindowAndAnswersAsAFreshFullPull() throws {
         let simulator = try Simulator.shared.get()
         let nightly = try DataDir()
-        let night1 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-13"] + Self.selection, environment: simulator.environment)
+        let night1 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-16"] + Self.selection, environment: simulator.environment)
         #expect(night1.status == 0, "\(night1.stderr)")
         #expect(night1.stderr.contains("nexus_east: ledger: full (first pull"), "\(night1.stderr)")
         let run1 = try #require(night1.runID)
 
         let night2 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-20"] + Self.selection, environment: simulator.environment)
         #expect(night2.status == 0, "\(night2.stderr)")
-        #expect(night2.stderr.contains("yp_riverwalk: ledger: incremental 2026-11-06...2026-11-20"), "\(night2.stderr)")
+        #expect(night2.stderr.contains("yp_riverwalk: ledger: incremental 2026-11-09...2026-11-20"), "\(night2.stderr)")
         let run2 = try #require(night2.runID)
         let fetched = try nightly.items(run2).filter { $0.text("stage") == "fetch" }.compactMap { $0.text("artifact") }
-        #expect(fetched.contains("realpage/nexus_east/getresidentledger.2026-11-06_2026-11-20.xml"))
+        #expect(fetched.contains("realpage/nexus_east/getresidentledger.2026-11-09_2026-11-20.xml"))
         #expect(fetched.contains("realpage/nexus_east/getresidentledger.open.xml"))
-        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-06_2026-11-20.xml"))
-        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByApplicationDate_Login.2026-11-06_2026-11-20.xml"))
+        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-09_2026-11-20.xml"))
+        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByApplicationDate_Login.2026-11-09_2026-11-20.xml"))
         #expect(!fetched.contains { $0.hasSuffix("/getresidentledger.xml") || $0.hasSuffix("/GetResidentTransactions_Login.xml") },
                 "no whole ledger on the second night")
 
         // The history the third night would be planned from.
         let history = try LedgerRuns.read(try nightly.unified(), property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk"))
-        #expect(history == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-20"), lastFull: LocalDate(iso: "2026-11-13")))
+        #expect(history == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-20"), lastFull: LocalDate(iso: "2026-11-16")))
 
         let fresh = try DataDir()
         let full = try fresh.ownerdash(["ingest", "--as-of", "2026-11-20"] + Self.selection, environment: simulator.environment)
