@@ -422,7 +422,7 @@ enum LedgerLoad {
     /// The warning a reconciling full pull leaves when it found differences: one line naming the property and how
     /// many of each change, so the run's warnings show that the incremental nights missed something.
     static func differences(_ counts: LedgerMergeCounts, in database: Database, changesTable: String,
-                            lineage property: String, runID: RunID, operation: String) throws -> [String] {
+                            property: String, runID: RunID, operation: String) throws -> [String] {
         guard counts.reconciled, counts.changesRecorded > 0 else { return [] }
         let rows = try database.query("""
             SELECT change, count(*) FROM \(changesTable)

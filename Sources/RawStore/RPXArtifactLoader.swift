@@ -79,7 +79,7 @@ public struct RPXArtifactLoader {
                 }
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
-                                                      lineage: property.key, runID: runID, operation: operation.name)
+                                                      property: property.key, runID: runID, operation: operation.name)
             return RPXLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                   rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
                                   alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,

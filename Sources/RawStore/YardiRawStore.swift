@@ -88,7 +88,7 @@ public struct YardiArtifactLoader {
                 try Self.streamRows(operation: operation, bytes: bytes, emit)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: YardiRawStore.ledger.changes,
-                                                      lineage: property.key, runID: runID, operation: operation.name)
+                                                      property: property.key, runID: runID, operation: operation.name)
             return YardiLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                     rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
                                     alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
