@@ -62,13 +62,16 @@ struct LedgerMergeCounts: Equatable {
     var changesRecorded = 0
     /// A full pull over a ledger that already had rows: its differences are what the incremental nights missed.
     var reconciled = false
-    /// Rows written with this answer's lineage (inserted or updated).
-    var written: Int { inserted + updated }
+    /// Rows of other tables the answer wrote beside the ledger (RPX: its households' balances).
+    var besides = 0
+    /// Rows written with this answer's lineage (inserted or updated, the ledger's and those beside it).
+    var written: Int { inserted + updated + besides }
 
     /// `12 new, 3 updated, 1 removed, 10234 unchanged`, for the load's log line.
     var summary: String {
         "\(inserted) new, \(updated) updated, \(removed) removed, \(unchanged) unchanged"
             + (changesRecorded > 0 ? ", \(changesRecorded) change(s) logged" : "")
+            + (besides > 0 ? ", \(besides) household balance(s) written" : "")
     }
 }
 
@@ -375,7 +378,7 @@ enum LedgerLoad {
     static func load(into database: Database, keyColumn: String, operationKey: String, table: LedgerTable,
                      coverage: LedgerCoverage, path: String, property: Property, asOf: LocalDate, runID: RunID,
                      expectedSHA256: String?, reload: Bool,
-                     afterMerge: (Database, SOAPSnapshot.Lineage) throws -> Void = { _, _ in },
+                     afterMerge: (Database, SOAPSnapshot.Lineage) throws -> Int = { _, _ in 0 },
                      stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         let bytes = try SOAPSnapshot.readBytes(path)
         var hasher = SHA256()
@@ -401,8 +404,8 @@ enum LedgerLoad {
             let counts = try database.withTransaction {
                 let merger = try LedgerMerger(database, table: table, lineage: lineage, coverage: coverage)
                 try stream(bytes) { try merger.merge($0) }
-                let counts = try merger.finish()
-                try afterMerge(database, lineage)
+                var counts = try merger.finish()
+                counts.besides = try afterMerge(database, lineage)
                 try database.prepare("""
                     INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
                     VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)

@@ -614,14 +614,16 @@ public enum RealPageRawSchema {
                 unit_number TEXT,
                 balance     REAL,
                 prepaid     REAL,
-                run_id      TEXT NOT NULL,
-                as_of_date  TEXT NOT NULL,
+                run_id          TEXT NOT NULL,
+                as_of_date      TEXT NOT NULL,
+                artifact        TEXT NOT NULL,
+                artifact_sha256 TEXT NOT NULL,
                 PRIMARY KEY (property_id, resh_id)
             ) STRICT;
             INSERT OR IGNORE INTO realpage_ledger_households
-                (property_id, resh_id, unit_id, unit_number, balance, prepaid, run_id, as_of_date)
+                (property_id, resh_id, unit_id, unit_number, balance, prepaid, run_id, as_of_date, artifact, artifact_sha256)
             SELECT property_id, resh_id, max(unit_id), max(unit_number), max(household_balance), max(household_prepaid),
-                   max(run_id), max(as_of_date)
+                   max(run_id), max(as_of_date), max(artifact), max(artifact_sha256)
             FROM realpage_ledger_merged GROUP BY property_id, resh_id;
 
             DROP TABLE realpage_ledger;

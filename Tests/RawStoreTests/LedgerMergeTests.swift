@@ -232,7 +232,7 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
         let window = try loader.load(
             path: try rpxAnswer(fixture, "window.xml", balance: "0.00", [("P1", "11/15/2026", "-1100.00", "0.00")]),
             operation: .getresidentledger, property: property, asOf: day2, answer: .dated(from: "2026-11-06", to: "2026-11-20"))
-        #expect(window.note == "1 new, 0 updated, 0 removed, 0 unchanged")
+        #expect(window.note == "1 new, 0 updated, 0 removed, 0 unchanged, 1 household balance(s) written")
         let open = try loader.load(path: try rpxAnswer(fixture, "open.xml", balance: "0.00", []), operation: .getresidentledger,
                                    property: property, asOf: day2, answer: .openItems)
         #expect(open.note == "0 new, 2 updated, 0 removed, 0 unchanged", "T1 and T2 settled")
@@ -240,8 +240,8 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
             SELECT transaction_id, amount, amount_paid, open_amount FROM realpage_ledger ORDER BY transaction_id
             """) == [[.text("P1"), .real(-1100), .null, .real(0)], [.text("T1"), .real(1000), .real(1000), .real(0)],
                      [.text("T2"), .real(1000), .real(1000), .real(0)]])
-        #expect(try fixture.store.database.query("SELECT resh_id, balance, run_id FROM realpage_ledger_households")
-                == [[.text("900"), .real(0), .text("night-2")]])
+        #expect(try fixture.store.database.query("SELECT resh_id, balance, run_id, artifact FROM realpage_ledger_households")
+                == [[.text("900"), .real(0), .text("night-2"), .text(fixture.directory.appendingPathComponent("window.xml").path)]])
         #expect(try fixture.store.database.query("""
             SELECT report_type, as_of_date FROM loaded_artifacts WHERE report_type LIKE 'getresidentledger%' ORDER BY report_type
             """) == [[.text("getresidentledger"), .text("2026-11-13")], [.text("getresidentledger.dated"), .text("2026-11-20")],
