@@ -1,5 +1,6 @@
 /// The tenant ledger from RealPage RPX: unified_charges and unified_payments from `getresidentledger`
-/// (realpage_ledger), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
+/// (realpage_ledger: merged by transaction from the full pulls and the incremental nights, every row of the property
+/// read), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
 /// license key is not authorized for them has no RPX ledger: `ledger_source` stays NULL and every ledger report says so.
 ///
 /// Rules (docs/rpx-soap.md, "getscheduledcharges and getresidentledger"; the response shape is the simulator's, no

@@ -1,5 +1,7 @@
 /// The tenant ledger from Yardi: unified_charges and unified_payments from GetResidentTransactions_Login
-/// (yardi_transactions), unified_recurring_charges from GetResidentLeaseCharges_Login (yardi_lease_charges).
+/// (yardi_transactions: the ledger merged by transaction from the full pulls and the incremental nights' windows, one
+/// row per TransactionID, so every row of the property is read), unified_recurring_charges from
+/// GetResidentLeaseCharges_Login (yardi_lease_charges).
 ///
 /// Rules (MITS ResidentTransactions 2.0: docs/yardi-soap.md, "ResidentTransactions 2.0" and
 /// "GetResidentLeaseCharges_Login"):
