@@ -1,6 +1,8 @@
+import Fetch
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import Sync
 import Testing
 @testable import Ingest
 
@@ -92,5 +94,55 @@ import Testing
             #expect((rows2[property] ?? 0) * 10 < (rows1[property] ?? 0),
                     "\(property): night 2 wrote \(rows2[property] ?? 0) ledger rows, night 1 \(rows1[property] ?? 0)")
         }
+    }
+}
+
+/// Where the next window starts, read from etl_runs / etl_run_items: a night whose ledger failed is not a success.
+@Suite struct LedgerRunsTests {
+    /// Records one run of yp_riverwalk as of `asOf` with its ledger items.
+    static func record(_ store: UnifiedStore, _ runID: String, asOf: String, status: RunStatus, items: [RunItem]) throws {
+        let journal = try RunJournal(database: store.database, start: RunJournal.Start(
+            runID: runID, trigger: "schedule", commandLine: "ownerdash ingest", asOf: LocalDate(iso: asOf), properties: 1,
+            holder: LockHolder(command: "ingest", runID: runID)))
+        for item in items { try journal.record(item) }
+        try journal.finish(status: status, warnings: 0)
+    }
+
+    @Test func aFailedNightIsNotTheLastSuccessSoTheNextWindowReachesBackOverIt() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let whole = "yardi/yp_riverwalk/GetResidentTransactions_Login.xml"
+        let window = "yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-09_2026-11-17.xml"
+        try Self.record(store, "r1", asOf: "2026-11-16", status: .succeeded, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: whole, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: whole, status: .succeeded, rows: 22_840),
+        ])
+        // The 17th: the window landed but failed to load.
+        try Self.record(store, "r2", asOf: "2026-11-17", status: .partial, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: window, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: window, status: .failed, error: "bad value"),
+        ])
+        // The 18th: the call by application date failed; the one by charge date alone is not a success either.
+        try Self.record(store, "r3", asOf: "2026-11-18", status: .partial, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: "yardi/yp_riverwalk/GetResidentTransactions_ByApplicationDate_Login.xml",
+                    status: .failed, error: "HTTP 500"),
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: window, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: window, status: .succeeded, rows: 3),
+        ])
+        // Another property's success says nothing of this one.
+        try Self.record(store, "r4", asOf: "2026-11-18", status: .succeeded, items: [
+            RunItem(stage: .load, property: "yp_cedar_bluff", artifact: "yardi/yp_cedar_bluff/GetResidentTransactions_Login.xml",
+                    status: .succeeded, rows: 10),
+        ])
+        let runs = try LedgerRuns.read(store.database, property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk"))
+        #expect(runs == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-16"), lastFull: LocalDate(iso: "2026-11-16")))
+        let ingest = IngestRun(dataDirectory: directory.data, configuration: try Configuration.load(
+            path: repositoryRoot.appendingPathComponent("report_definitions.json").path), configPath: "report_definitions.json")
+        let property = Property(key: "yp_riverwalk", name: "Riverwalk", pms: .yardi, propertyCode: "rvwalk01")
+        let plans = try ingest.ledgerPlans(IngestRequest(properties: [property], asOf: LocalDate(iso: "2026-11-19")!,
+                                                         commandLine: "test", environment: [:]))
+        #expect(plans["yp_riverwalk"]?.window == LedgerWindow(from: LocalDate(iso: "2026-11-09")!, to: LocalDate(iso: "2026-11-19")!),
+                "from the 16th less 7 days, over the two failed nights")
     }
 }
