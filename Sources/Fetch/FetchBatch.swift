@@ -28,14 +28,14 @@ public enum FetchBatch {
                 }
             case .rpx(let job):
                 if let rpx {
-                    entry = rpx.fetch(job.operation, property: job.property, asOf: asOf, into: landing)
+                    entry = rpx.fetch(job.operation, property: job.property, asOf: asOf, into: landing, ledger: job.ledger)
                 } else {
                     entry = Self.unconfigured(pms: .realpage, property: job.property.key, operation: job.operation.name, landing: landing)
                 }
             case .yardi(let job):
                 if let yardi {
                     entry = yardi.fetch(job.operation, property: job.property, asOf: asOf, into: landing,
-                                        monthsBack: job.monthsBack)
+                                        monthsBack: job.monthsBack, window: job.window)
                 } else {
                     entry = Self.unconfigured(pms: .yardi, property: job.property.key, operation: job.operation.name, landing: landing)
                 }

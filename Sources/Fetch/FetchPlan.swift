@@ -26,18 +26,23 @@ public struct FetchPlan {
     /// Catalogue reports left out of a default run because their id or key is unknown: one line each, naming what
     /// to configure (`ReportDefinition.fetchRefusal`).
     public let refused: [String]
+    /// Each property's ledger fetch as planned (empty: every ledger whole, as a bare `fetch`).
+    public let ledger: [String: LedgerFetch]
 
     /// Plans the fetch of `properties`. `reportNames` is the `--reports` list (nil: every report and Yardi operation,
     /// and the RPX operations when an RPX license key is configured). Throws `FetchSelectionError` for a selection
     /// that names nothing or an unknown artifact, `ConfigurationError` for missing credentials or endpoints.
+    /// `ledger`: each property's ledger fetch (`LedgerPlanner.plan`, from the run history); a property without one gets
+    /// its whole ledger, as a bare `fetch` does.
     public init(configuration: Configuration, configPath: String, properties: [Property], reportNames: [String]?,
-                environment: [String: String], caBundle: String? = nil) throws {
+                environment: [String: String], caBundle: String? = nil, ledger: [String: LedgerFetch] = [:]) throws {
         let credentials: Credentials
         do {
             credentials = try Credentials(environment: environment)
         } catch let error as CredentialError {
             throw ConfigurationError(error.description)
         }
+        self.ledger = ledger
         let (selected, rpxOperations, operations) = try Self.selectedArtifacts(configuration, names: reportNames,
                                                                                credentials: credentials)
         // Named in --reports, a report that cannot be requested is refused outright; in a default run it is left out.
@@ -48,8 +53,9 @@ public struct FetchPlan {
         refused = selected.compactMap { $0.fetchRefusal(configPath: configPath) }
         let realpage = properties.filter { $0.pms == .realpage }
         let reportJobs = RealPageFetch.jobs(properties: realpage, reports: reports)
-        let rpxJobs = realpage.flatMap { property in rpxOperations.map { RPXJob(property: property, operation: $0) } }
-        let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations)
+        let rpxJobs = realpage.flatMap { RPXJob.jobs(property: $0, operations: rpxOperations, ledger: ledger[$0.key]) }
+        let yardiJobs = YardiFetch.jobs(properties: properties.filter { $0.pms == .yardi }, operations: operations,
+                                        ledger: ledger)
         guard !reportJobs.isEmpty || !rpxJobs.isEmpty || !yardiJobs.isEmpty else {
             throw FetchSelectionError("nothing to fetch: --reports names no artifact of the selected properties' PMS")
         }
@@ -81,7 +87,7 @@ public struct FetchPlan {
         let catalogue = configuration.realpage.reports
         guard let names else {
             let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases
-            return (catalogue, rpx, YardiOperation.allCases)
+            return (catalogue, rpx, YardiOperation.catalogue)
         }
         guard !names.isEmpty else { throw FetchSelectionError("--reports needs at least one report type or operation") }
         var reports: [ReportDefinition] = []
@@ -94,12 +100,12 @@ public struct FetchPlan {
                 rpx += RPXOperation.allCases.filter { !rpx.contains($0) }
             } else if let operation = RPXOperation(rawValue: name.lowercased()) {
                 if !rpx.contains(operation) { rpx.append(operation) }
-            } else if let operation = YardiOperation.allCases.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+            } else if let operation = YardiOperation.catalogue.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
                 if !operations.contains(operation) { operations.append(operation) }
             } else {
                 throw FetchSelectionError("unknown report or operation \"\(name)\" (reports: \(catalogue.map(\.parser).joined(separator: ", ")); "
                                           + "RPX: rpx or \(RPXOperation.allCases.map(\.name).joined(separator: ", ")); "
-                                          + "Yardi operations: \(YardiOperation.allCases.map(\.name).joined(separator: ", ")))")
+                                          + "Yardi operations: \(YardiOperation.catalogue.map(\.name).joined(separator: ", ")))")
             }
         }
         return (reports, rpx, operations)

@@ -203,10 +203,10 @@ public final class LandingZone: Sendable {
     public func record(_ entry: ManifestEntry) throws {
         try manifest.withLock { manifest in
             // One entry per artifact: a Yardi operation asked for several months (GetResidentLeaseCharges_Login's
-            // PostMonth) is one artifact per month.
+            // PostMonth) is one artifact per month, a ledger asked for in parts one artifact per part.
             manifest.artifacts.removeAll {
                 $0.pms == entry.pms && $0.property == entry.property && $0.report == entry.report && $0.operation == entry.operation
-                    && $0.asOfRequested == entry.asOfRequested
+                    && $0.asOfRequested == entry.asOfRequested && $0.ledger == entry.ledger
             }
             manifest.artifacts.append(entry)
             manifest.artifacts.sort { ($0.pms, $0.property, $0.artifactName) < ($1.pms, $1.property, $1.artifactName) }

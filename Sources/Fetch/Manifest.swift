@@ -24,6 +24,34 @@ public struct FetchCounts: Sendable, Equatable {
     }
 }
 
+/// Which part of a tenant ledger a landed answer holds, when it is not the whole ledger (`ledger` in the manifest):
+/// the loader merges such an answer into the raw ledger and knows from it which stored transactions it speaks for.
+public struct LedgerScope: Codable, Sendable, Equatable {
+    /// What the answer covers.
+    public enum Part: String, Codable, Sendable {
+        /// Every transaction dated `from`...`to` (Yardi by charge date, RPX with `allopen` false).
+        case dated
+        /// Transactions a payment or credit was applied to in `from`...`to` (Yardi by application date): a partial
+        /// answer, no stored transaction is missing from the ledger for not being in it.
+        case applied
+        /// Every charge still open, whatever its date (RPX `allopen` true).
+        case openItems = "open_items"
+    }
+
+    public var part: Part
+    public var from: String?
+    public var to: String?
+
+    public init(part: Part, from: String? = nil, to: String? = nil) {
+        self.part = part; self.from = from; self.to = to
+    }
+
+    /// A window of a dated or applied answer.
+    public init(_ part: Part, window: LedgerWindow) {
+        self.init(part: part, from: window.from.iso, to: window.to.iso)
+    }
+}
+
 /// One artifact of a run as recorded in `manifest.json`: where it came from, what landed, or why it failed.
 public struct ManifestEntry: Codable, Sendable, Equatable {
     /// What became of an artifact, as every count reads it (`FetchCounts`).
@@ -71,9 +99,12 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     /// Why nothing landed although nothing failed: the vendor does not offer this artifact for the property (an RPX
     /// license key not authorized for the ledger). Not counted as a failure; nil otherwise.
     public var skipped: String?
+    /// The part of the tenant ledger this answer holds; nil for a whole ledger and every other artifact.
+    public var ledger: LedgerScope?
 
     enum CodingKeys: String, CodingKey {
         case pms, property, report, operation, path, object, url, size, sha256, seconds, attempts, notes, error, skipped
+        case ledger
         case reportID = "report_id"
         case asOfRequested = "as_of_requested"
         case asOf = "as_of"
@@ -112,6 +143,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try container.encode(notes, forKey: .notes)
         try container.encode(error, forKey: .error)
         try container.encode(skipped, forKey: .skipped)
+        if let ledger { try container.encode(ledger, forKey: .ledger) }
     }
 
     /// The landed file to read: the object when there is one, else the old layout's file under the run directory;

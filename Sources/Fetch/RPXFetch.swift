@@ -7,10 +7,26 @@ import SOAP
 public struct RPXJob: Sendable, Equatable {
     public var property: Property
     public var operation: RPXOperation
+    /// The part of getresidentledger an incremental night asks for; nil: the whole ledger window (`ledgerMonths`).
+    public var ledger: LedgerScope?
 
     /// One operation for one property.
-    public init(property: Property, operation: RPXOperation) {
-        self.property = property; self.operation = operation
+    public init(property: Property, operation: RPXOperation, ledger: LedgerScope? = nil) {
+        self.property = property; self.operation = operation; self.ledger = ledger
+    }
+
+    /// The RPX calls of one property: each operation once, getresidentledger of a property whose `ledger` plan is
+    /// incremental as two calls instead: the transactions dated in the window, then every charge still open (a full
+    /// plan that reconciles makes those two and the full one).
+    public static func jobs(property: Property, operations: [RPXOperation], ledger: LedgerFetch?) -> [RPXJob] {
+        operations.flatMap { operation -> [RPXJob] in
+            guard operation == .getresidentledger, let ledger, let window = ledger.windowedCalls else {
+                return [RPXJob(property: property, operation: operation)]
+            }
+            return [RPXJob(property: property, operation: operation, ledger: LedgerScope(.dated, window: window)),
+                    RPXJob(property: property, operation: operation, ledger: LedgerScope(part: .openItems))]
+                + (ledger.isFull ? [RPXJob(property: property, operation: operation)] : [])
+        }
     }
 }
 
@@ -46,20 +62,35 @@ public final class RPXClient: Sendable {
     }
 
     /// The request for one operation and property (the body holds the license key: never log it).
-    public func request(_ operation: RPXOperation, property: Property, asOf: LocalDate) throws -> SOAPRequest {
+    /// `ledger` (getresidentledger only): the part of the ledger to ask for instead of the whole window.
+    public func request(_ operation: RPXOperation, property: Property, asOf: LocalDate,
+                        ledger: LedgerScope? = nil) throws -> SOAPRequest {
         guard let siteID = property.siteID else {
             throw LandingError("property \(property.key) has no RealPage site_id in the registry")
         }
         let auth = RPXAuth(pmcID: pmcID, siteID: siteID, licenseKey: licenseKey, username: username, password: password)
-        return operation.request(url: url, auth: auth, asOf: asOf.iso)
+        var arguments: [SOAPParameter]?
+        if operation == .getresidentledger, let ledger {
+            // allopen true makes RPX ignore the dates: the whole window is sent so the request stays well-formed.
+            arguments = RPXOperation.ledgerArguments(from: ledger.from ?? RPXOperation.ledgerStart(asOf: asOf.iso),
+                                                     to: ledger.to ?? asOf.iso, openItems: ledger.part == .openItems)
+        }
+        return operation.request(url: url, auth: auth, asOf: asOf.iso, arguments: arguments)
     }
 
-    /// Calls one operation and lands its response; never throws (the entry carries the error).
-    public func fetch(_ operation: RPXOperation, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
-        SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name, expectedRoot: operation.payloadRoot,
-                          asOf: asOf, landing: landing, http: http, limiter: limiter, redactor: redactor,
-                          optional: operation.isOptional) {
-            try request(operation, property: property, asOf: asOf)
+    /// Calls one operation and lands its response; never throws (the entry carries the error). A part of the ledger
+    /// (`ledger`) lands as `getresidentledger.<from>_<to>.xml` or `getresidentledger.open.xml`, with its scope in the
+    /// manifest entry.
+    public func fetch(_ operation: RPXOperation, property: Property, asOf: LocalDate, into landing: LandingZone,
+                      ledger: LedgerScope? = nil) -> ManifestEntry {
+        let artifact = ledger.map { scope in
+            scope.part == .openItems ? "\(operation.name).open.xml" : "\(operation.name).\(scope.from ?? "")_\(scope.to ?? "").xml"
+        }
+        return SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name,
+                                 expectedRoot: operation.payloadRoot, asOf: asOf, landing: landing, http: http,
+                                 limiter: limiter, redactor: redactor, optional: operation.isOptional, artifact: artifact,
+                                 ledger: ledger) {
+            try request(operation, property: property, asOf: asOf, ledger: ledger)
         }
     }
 }

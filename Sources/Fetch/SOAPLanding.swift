@@ -12,12 +12,13 @@ enum SOAPLanding {
     /// calls the operation more than once in a run (default `<operation>.xml`).
     static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
                       landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
-                      optional: Bool = false, artifact: String? = nil,
+                      optional: Bool = false, artifact: String? = nil, ledger: LedgerScope? = nil,
                       request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
                                   asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
         entry.asOf = asOf.iso
+        entry.ledger = ledger
         do {
             let request = try makeRequest()
             entry.url = redactor.redact(request.url)

@@ -42,10 +42,12 @@ public struct YardiJob: Sendable, Equatable {
     public var operation: YardiOperation
     /// 0: the run's as-of month; n: the month n months earlier (GetResidentLeaseCharges_Login's PostMonth).
     public var monthsBack: Int
+    /// The days a windowed ledger call asks for (`FromDate`, `ToDate`); nil for every other call.
+    public var window: LedgerWindow?
 
     /// One operation for one property; `monthsBack` months before the run's as-of month.
-    public init(property: Property, operation: YardiOperation, monthsBack: Int = 0) {
-        self.property = property; self.operation = operation; self.monthsBack = monthsBack
+    public init(property: Property, operation: YardiOperation, monthsBack: Int = 0, window: LedgerWindow? = nil) {
+        self.property = property; self.operation = operation; self.monthsBack = monthsBack; self.window = window
     }
 }
 
@@ -58,7 +60,7 @@ public final class YardiClient: Sendable {
     private let limiter: HostLimiter
 
     /// Resolves the credential block of every interface up front, so a missing variable is one clear error.
-    public init(settings: YardiFetchSettings, credentials: Credentials, operations: [YardiOperation] = YardiOperation.allCases) throws {
+    public init(settings: YardiFetchSettings, credentials: Credentials, operations: [YardiOperation] = YardiOperation.catalogue) throws {
         self.settings = settings
         var logins: [YardiOperation.Interface: YardiLogin] = [:]
         // In catalogue order, so a missing variable is reported the same way every run.
@@ -71,7 +73,8 @@ public final class YardiClient: Sendable {
     }
 
     /// The request for one operation and property (the body holds the credentials: never log it).
-    public func request(_ operation: YardiOperation, property: Property, asOf: LocalDate) throws -> SOAPRequest {
+    public func request(_ operation: YardiOperation, property: Property, asOf: LocalDate,
+                        window: LedgerWindow? = nil) throws -> SOAPRequest {
         guard let code = property.propertyCode else {
             throw LandingError("property \(property.key) has no Yardi property_code in the registry")
         }
@@ -79,25 +82,33 @@ public final class YardiClient: Sendable {
             throw LandingError("no Yardi credentials resolved for \(settings.interfaceName(operation.interface))")
         }
         return operation.request(baseURL: settings.baseURL, interfaceName: settings.interfaceName(operation.interface),
-                                 login: login, propertyCode: code, asOfYear: asOf.year, asOfMonth: asOf.month)
+                                 login: login, propertyCode: code, asOfYear: asOf.year, asOfMonth: asOf.month,
+                                 window: window.map { ($0.from.iso, $0.to.iso) })
     }
 
     /// Calls one operation and lands its response; records the entry in the manifest and returns it
     /// (with `error` set when nothing landed). Never throws: a batch goes on.
     /// `monthsBack` > 0 asks for an earlier month (GetResidentLeaseCharges_Login's PostMonth): the response lands as
     /// `<Operation>.<YYYY-MM>.xml` with the first of that month as its as-of date, a snapshot of its own.
+    /// A windowed ledger call (`window`) lands as `<Operation>.<from>_<to>.xml`, as of the window's last day, with the
+    /// window in its manifest entry (`ledger_from`, `ledger_to`): the loader merges it into the ledger.
     public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone,
-                      monthsBack: Int = 0) -> ManifestEntry {
+                      monthsBack: Int = 0, window: LedgerWindow? = nil) -> ManifestEntry {
         let index = asOf.year * 12 + asOf.month - 1 - monthsBack
-        let month = monthsBack == 0 ? asOf : LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
-        let artifact = monthsBack == 0 ? nil : "\(operation.name).\(month.iso.prefix(7)).xml"
+        var month = monthsBack == 0 ? asOf : LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
+        var artifact = monthsBack == 0 ? nil : "\(operation.name).\(month.iso.prefix(7)).xml"
+        if let window {
+            month = window.to
+            artifact = "\(operation.name).\(window).xml"
+        }
         // ItfServiceRequests and ItfVendorInvoicing are licensed apart from the resident interfaces: an entity without
         // one has no work orders (or expenses) from Yardi (the entry is skipped, the run does not fail).
         return SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name,
                                  expectedRoot: operation.payloadRoot, asOf: month, landing: landing, http: settings.http,
                                  limiter: limiter, redactor: redactor, optional: operation.interface.isLicensedApart,
-                                 artifact: artifact) {
-            try request(operation, property: property, asOf: month)
+                                 artifact: artifact, ledger: window.map { LedgerScope(operation == .getResidentTransactionsByApplicationDate ? .applied : .dated,
+                                                                   window: $0) }) {
+            try request(operation, property: property, asOf: month, window: window)
         }
     }
 }
@@ -106,9 +117,21 @@ public final class YardiClient: Sendable {
 public enum YardiFetch {
     /// Every (property, operation) pair, properties in the given order, operations in catalogue order;
     /// GetResidentLeaseCharges_Login once per month of its window (`leaseChargeMonths`), the as-of month first.
-    public static func jobs(properties: [Property], operations: [YardiOperation]) -> [YardiJob] {
+    /// GetResidentTransactions_Login of a property whose `ledger` plan is incremental becomes the windowed calls
+    /// instead: by charge date, then by application date, each in windows of at most 31 days (the WSDL's limit),
+    /// oldest first; a full plan that reconciles makes those calls and the full one. A property with no plan gets the
+    /// full ledger.
+    public static func jobs(properties: [Property], operations: [YardiOperation],
+                            ledger: [String: LedgerFetch] = [:]) -> [YardiJob] {
         properties.flatMap { property in
-            operations.flatMap { operation in
+            operations.flatMap { operation -> [YardiJob] in
+                if operation == .getResidentTransactions, let plan = ledger[property.key] {
+                    // 31 days from FromDate to ToDate at most, both counted: a span of 30.
+                    let windows = plan.windowedCalls.map { LedgerPlanner.chunks($0, maxSpan: YardiOperation.ledgerWindowDays - 1) } ?? []
+                    let windowed = [YardiOperation.getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate]
+                        .flatMap { windowed in windows.map { YardiJob(property: property, operation: windowed, window: $0) } }
+                    return windowed + (plan.isFull ? [YardiJob(property: property, operation: operation)] : [])
+                }
                 let months = operation == .getResidentLeaseCharges ? YardiOperation.leaseChargeMonths : 1
                 return (0..<months).map { YardiJob(property: property, operation: operation, monthsBack: $0) }
             }
@@ -122,7 +145,8 @@ public enum YardiFetch {
         let done = Locked(0)
         WorkerPool.run(items: jobs.count, width: parallel) { index in
             let job = jobs[index]
-            let entry = client.fetch(job.operation, property: job.property, asOf: asOf, into: landing, monthsBack: job.monthsBack)
+            let entry = client.fetch(job.operation, property: job.property, asOf: asOf, into: landing, monthsBack: job.monthsBack,
+                                     window: job.window)
             results.withLock { $0[index] = entry }
             done.withLock { count in
                 count += 1

@@ -1,6 +1,8 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+import RunRecords
+import SQLiteKit
 import Sync
 
 /// What one ingest is asked to do.
@@ -17,14 +19,18 @@ public struct IngestRequest: Sendable {
     /// How the run was asked for, recorded in etl_runs.command (never holds a secret: those come from the environment).
     public var commandLine: String
     public var caBundle: String?
-    /// Credentials and endpoint overrides (the names of docs/contracts.md, "Configuration and secrets").
+    /// Credentials and endpoint overrides (the names of docs/contracts.md, "Configuration and secrets"), and the
+    /// ledger schedule's `OWNERDASH_LEDGER_OVERLAP_DAYS` / `OWNERDASH_LEDGER_FULL_REFRESH_DAYS`.
     public var environment: [String: String]
+    /// `--full-ledger`: every selected property's ledger pulled whole tonight, whatever the schedule says.
+    public var fullLedger: Bool
 
     public init(properties: [Property], reportNames: [String]? = nil, asOf: LocalDate, parallel: Int = 4,
                 trigger: String = "ingest", commandLine: String, caBundle: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment, fullLedger: Bool = false) {
         self.properties = properties; self.reportNames = reportNames; self.asOf = asOf; self.parallel = parallel
         self.trigger = trigger; self.commandLine = commandLine; self.caBundle = caBundle; self.environment = environment
+        self.fullLedger = fullLedger
     }
 }
 
@@ -74,9 +80,39 @@ public struct IngestRun {
     }
 
     /// Plans the fetch: throws `FetchSelectionError` or `ConfigurationError` before anything is written or locked.
+    /// Each property's tenant ledger is fetched whole or incrementally as its run history says (`ledgerPlans`).
     public func plan(_ request: IngestRequest) throws -> FetchPlan {
         try FetchPlan(configuration: configuration, configPath: configPath, properties: request.properties,
-                      reportNames: request.reportNames, environment: request.environment, caBundle: request.caBundle)
+                      reportNames: request.reportNames, environment: request.environment, caBundle: request.caBundle,
+                      ledger: ledgerPlans(request))
+    }
+
+    /// Each selected property's ledger fetch (`LedgerPlanner.plan`): from the runs recorded in unified.db, the as-of
+    /// dates of the last run that fetched and loaded the property's ledger without a failure and of the last that
+    /// pulled it whole; the schedule from report_definitions.json `ledger`, over which the environment wins. A data
+    /// directory without a run history (a first ingest) pulls every ledger whole.
+    public func ledgerPlans(_ request: IngestRequest) throws -> [String: LedgerFetch] {
+        let schedule = try LedgerSchedule(configured: configuration.ledger, environment: request.environment)
+        let path = dataDirectory.unifiedDatabase
+        let database = FileManager.default.fileExists(atPath: path) ? try Database(path: path, mode: .readOnly) : nil
+        var plans: [String: LedgerFetch] = [:]
+        for property in request.properties {
+            let artifacts: LedgerRuns.Artifacts = property.pms == .yardi ? .yardi(property.key) : .rpx(property.key)
+            var history = LedgerHistory(lastSuccess: nil, lastFull: nil)
+            if let database {
+                do {
+                    let runs = try LedgerRuns.read(database, property: property.key, artifacts: artifacts)
+                    history = LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull)
+                } catch {
+                    // A history that cannot be read (unified.db from before etl_runs) costs a full pull, never a gap.
+                    plans[property.key] = .full(reason: "the run history cannot be read (\(error))", reconcile: nil)
+                    continue
+                }
+            }
+            plans[property.key] = LedgerPlanner.plan(history: history, asOf: request.asOf, schedule: schedule,
+                                                     forceFull: request.fullLedger)
+        }
+        return plans
     }
 
     /// Runs the ingest. Throws `IngestLockBusy` when another process holds the data directory (nothing done);
@@ -138,6 +174,9 @@ public struct IngestRun {
                        into result: inout IngestResult) throws {
         let landing = try LandingZone(dataDirectory: dataDirectory, runID: runID)
         let total = plan.jobs.count
+        for property in request.properties {
+            if let ledger = plan.ledger[property.key] { log.info(property.key, "ledger: \(ledger.summary)") }
+        }
         log.info(nil, "fetch: \(total) artifact(s) for \(request.properties.count) propert\(request.properties.count == 1 ? "y" : "ies") as of \(request.asOf.iso), \(request.parallel) at a time, into \(landing.runDirectory)")
         let recordingErrors = Locked<[String]>([])
         result.fetched = try plan.run(asOf: request.asOf, landing: landing, parallel: request.parallel) { entry, done in

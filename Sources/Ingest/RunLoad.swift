@@ -106,7 +106,7 @@ public struct RunLoad {
         results += loadEach(rpx, source: "RPX", log: log, each: each) { item in
             guard case .rpx(let operation) = item.kind else { return nil }
             return try rpxLoader.load(path: item.file, operation: operation, property: item.property,
-                                      asOf: item.asOf, expectedSHA256: item.sha256)
+                                      asOf: item.asOf, expectedSHA256: item.sha256, answer: item.answer)
         }
         if !yardi.isEmpty {
             let yardiLoader = YardiArtifactLoader(store: try YardiRawStore(path: dataDirectory.yardiRawDatabase), runID: runID,
@@ -114,7 +114,7 @@ public struct RunLoad {
             results += loadEach(yardi, source: "Yardi", log: log, each: each) { item in
                 guard case .yardi(let operation) = item.kind else { return nil }
                 return try yardiLoader.load(path: item.file, operation: operation, property: item.property,
-                                            asOf: item.asOf, expectedSHA256: item.sha256)
+                                            asOf: item.asOf, expectedSHA256: item.sha256, answer: item.answer)
             }
         }
         return results
@@ -225,6 +225,20 @@ public struct RunLoad {
         var property: Property
         var asOf: LocalDate
         var sha256: String?
+        /// The part of the tenant ledger the response holds (the manifest's `ledger`); nil for a whole ledger.
+        var answer: LedgerAnswer?
+    }
+
+    /// The part of a ledger a manifest entry says its answer holds.
+    static func answer(_ scope: LedgerScope?) -> LedgerAnswer? {
+        guard let scope else { return nil }
+        switch scope.part {
+        case .dated:
+            guard let from = scope.from, let to = scope.to else { return .applied }  // no dates: judged on nothing
+            return .dated(from: from, to: to)
+        case .applied: return .applied
+        case .openItems: return .openItems
+        }
     }
 
     /// The run's landed RPX and Yardi responses (filtered by `propertyKey`; none when `report` is set), and those
@@ -263,8 +277,12 @@ public struct RunLoad {
                 continue
             }
             items.append(SOAPItem(file: file, relativePath: relative, kind: kind, property: property, asOf: asOf,
-                                  sha256: entry.sha256))
+                                  sha256: entry.sha256, answer: Self.answer(entry.ledger)))
         }
+        // The parts of a ledger are merged before a whole one of the same run (the manifest lists artifacts as they
+        // ended): a full pull that reconciles then differs only by what the windows missed.
+        let parts = items.filter { $0.answer != nil }
+        items = parts + items.filter { $0.answer == nil }
         if notFetched > 0 {
             log.info(nil, "\(notFetched) SOAP response(s) of run \(runID.value) failed to fetch and are not loaded (see its manifest)")
         }
@@ -287,6 +305,9 @@ public struct RunLoad {
                 result.asOf = outcome.asOf
                 result.rows = outcome.rows
                 result.alreadyLoaded = outcome.alreadyLoaded
+                result.warnings = outcome.warnings
+                for warning in outcome.warnings { log.warning(item.relativePath, warning) }
+                if let note = outcome.note { log.info(nil, "load: \(item.relativePath): \(note)") }
             } catch {
                 log.error(Self.subject(item.relativePath, file: item.file), "\(error)")
                 result.error = "\(error)"

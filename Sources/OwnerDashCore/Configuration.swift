@@ -96,6 +96,21 @@ public struct Configuration: Sendable, Codable, Equatable {
         public var interfaces: [String: String]
     }
 
+    /// `ledger`: how nightly runs fetch the tenant ledger (README, "Nightly runs"); nil: the defaults.
+    public struct Ledger: Sendable, Codable, Equatable {
+        /// Days an incremental window reaches back before the last successful run's as-of date (default 7).
+        public var overlapDays: Int?
+        /// A full ledger pull when the last one is this many days old (default 7; 0: every run).
+        public var fullRefreshDays: Int?
+        enum CodingKeys: String, CodingKey {
+            case overlapDays = "overlap_days"
+            case fullRefreshDays = "full_refresh_days"
+        }
+        public init(overlapDays: Int? = nil, fullRefreshDays: Int? = nil) {
+            self.overlapDays = overlapDays; self.fullRefreshDays = fullRefreshDays
+        }
+    }
+
     public var pmcID: String
     public var managementCompany: String?
     public var properties: [Property]
@@ -105,9 +120,10 @@ public struct Configuration: Sendable, Codable, Equatable {
     public var chargeCategoryOverrides: [String: [String]]?
     /// `gl_categories`: expense category name -> GL account prefixes, over `GLCategories.defaults`.
     public var glCategoryOverrides: [String: [String]]?
+    public var ledger: Ledger?
 
     enum CodingKeys: String, CodingKey {
-        case properties, realpage, yardi
+        case properties, realpage, yardi, ledger
         case pmcID = "pmc_id"
         case managementCompany = "management_company"
         case chargeCategoryOverrides = "charge_categories"

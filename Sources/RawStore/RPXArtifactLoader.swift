@@ -13,6 +13,8 @@ public struct RPXLoadOutcome: SOAPLoadOutcome, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    public var warnings: [String] = []
+    public var note: String?
     public var operationName: String { operation.name }
 }
 
@@ -42,17 +44,46 @@ public struct RPXArtifactLoader {
         }
     }
 
+    /// realpage_ledger as the ledger merge sees it: the household's Balance and Prepaid are not the transaction's.
+    static let ledger = LedgerTable(name: "realpage_ledger", changes: "realpage_ledger_changes", kindColumn: "transaction_type",
+                                    chargeKind: "Charge", balanceColumn: "open_amount", reversalColumn: nil,
+                                    ignoredColumns: ["household_balance", "household_prepaid"])
+
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
+    /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into
+    /// realpage_ledger_households; `answer` is the part of the ledger the response holds, from the run's manifest (nil:
+    /// the whole `ledgerMonths` window). Transactions dated before the window of `asOf` age out of the merged ledger.
     public func load(path: String, operation: RPXOperation, property: Property, asOf: LocalDate,
-                     expectedSHA256: String? = nil) throws -> RPXLoadOutcome {
+                     expectedSHA256: String? = nil, answer: LedgerAnswer? = nil) throws -> RPXLoadOutcome {
         let loaded: SOAPSnapshot.Loaded
         if operation == .getresidentledger {
-            // The ledger is the one large RPX response: streamed, each transaction inserted as it is read.
-            loaded = try SOAPSnapshot.load(
-                into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
-                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes, emit in
-                try GetResidentLedger.decode(bytes) { try emit(Self.ledgerRow($0)) }
+            // The ledger is the one large RPX response: streamed, each transaction merged as it is read.
+            let windowStart = RPXOperation.ledgerStart(asOf: asOf.iso)
+            let coverage: LedgerCoverage, key: String
+            switch answer ?? .whole {
+            case .whole: (coverage, key) = (.whole(ageOutBefore: windowStart), operation.name)
+            case .dated(let from, let to): (coverage, key) = (.dated(from: from, to: to, ageOutBefore: windowStart), operation.name + ".dated")
+            case .applied: (coverage, key) = (.partial, operation.name + ".applied")
+            case .openItems: (coverage, key) = (.openItems, operation.name + ".open")
             }
+            var households: [String: RPXLedgerTransaction] = [:]
+            let merged = try LedgerLoad.load(
+                into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
+                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
+                afterMerge: { database, lineage in
+                    try Self.mergeHouseholds(households.values.sorted { $0.reshID < $1.reshID }, into: database, lineage: lineage)
+                }) { bytes, emit in
+                try GetResidentLedger.decode(bytes) { transaction in
+                    if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
+                    try emit(Self.ledgerRow(transaction))
+                }
+            }
+            let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
+                                                      property: property.key, runID: runID, operation: operation.name)
+            return RPXLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
+                                  rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
+                                  alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
+                                  note: merged.alreadyLoaded ? nil : merged.counts.summary)
         } else {
             loaded = try SOAPSnapshot.load(
                 into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
@@ -62,6 +93,38 @@ public struct RPXArtifactLoader {
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                               rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
+    }
+
+    /// Each household the answer names, as it states its Balance and Prepaid (on every one of its transactions);
+    /// a household's row is written only when it changed, and never by an answer older than the one that wrote it.
+    /// Returns the households written.
+    static func mergeHouseholds(_ households: [RPXLedgerTransaction], into database: Database,
+                                lineage: SOAPSnapshot.Lineage) throws -> Int {
+        let upsert = try database.prepare("""
+            INSERT INTO realpage_ledger_households (property_id, resh_id, unit_id, unit_number, balance, prepaid, run_id,
+                                                    as_of_date, artifact, artifact_sha256)
+            VALUES (:property, :resh, :unit_id, :unit_number, :balance, :prepaid, :run, :as_of, :artifact, :sha256)
+            ON CONFLICT (property_id, resh_id) DO UPDATE SET
+                unit_id = excluded.unit_id, unit_number = excluded.unit_number, balance = excluded.balance,
+                prepaid = excluded.prepaid, run_id = excluded.run_id, as_of_date = excluded.as_of_date,
+                artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256
+            WHERE excluded.as_of_date >= realpage_ledger_households.as_of_date
+              AND (balance IS NOT excluded.balance OR prepaid IS NOT excluded.prepaid
+                   OR unit_id IS NOT excluded.unit_id OR unit_number IS NOT excluded.unit_number)
+            """)
+        var written = 0
+        for household in households {
+            try upsert.execute([
+                ":property": .text(lineage.propertyID), ":resh": .text(household.reshID),
+                ":unit_id": SQLValue(household.unitID), ":unit_number": SQLValue(household.unitNumber),
+                ":balance": SOAPSnapshot.money(household.householdBalance),
+                ":prepaid": SOAPSnapshot.money(household.householdPrepaid),
+                ":run": .text(lineage.runID), ":as_of": .text(lineage.asOf), ":artifact": .text(lineage.artifact),
+                ":sha256": .text(lineage.sha256),
+            ])
+            written += database.changes
+        }
+        return written
     }
 
     // MARK: - Records -> raw columns

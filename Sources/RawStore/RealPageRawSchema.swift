@@ -569,6 +569,86 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_monthly_summary_floorplans"))
             """),
+        // The RPX ledger kept once per transaction (README, "Nightly runs"): full pulls and incremental windows are merged
+        // into one row per (property, TransactionID); each property's latest snapshot is carried over. The household
+        // Balance and Prepaid RPX repeats on every transaction go to realpage_ledger_households, one row per household
+        // as last stated. realpage_ledger_changes: corrections, reversals and removals, as in yardi_raw.db.
+        Migration(version: 30, name: "rpx ledger merged by transaction", sql: """
+            CREATE TABLE realpage_ledger_merged (
+                \(lineage)
+                resh_id           TEXT NOT NULL,
+                unit_id           TEXT,
+                unit_number       TEXT,
+                household_balance REAL,
+                household_prepaid REAL,
+                transaction_id    TEXT NOT NULL,
+                transaction_type  TEXT NOT NULL,
+                transaction_date  TEXT,
+                post_month        TEXT,
+                transaction_code  TEXT,
+                description       TEXT,
+                lease_id          TEXT,
+                amount            REAL NOT NULL,
+                amount_paid       REAL,
+                open_amount       REAL,
+                reference         TEXT,
+                first_run_id      TEXT
+            ) STRICT;
+            CREATE UNIQUE INDEX realpage_ledger_merged_vendor_id
+                ON realpage_ledger_merged (property_id, transaction_type, transaction_id);
+            INSERT OR IGNORE INTO realpage_ledger_merged (
+                run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, resh_id, unit_id, unit_number,
+                household_balance, household_prepaid, transaction_id, transaction_type, transaction_date, post_month,
+                transaction_code, description, lease_id, amount, amount_paid, open_amount, reference, first_run_id)
+            SELECT run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, resh_id, unit_id, unit_number,
+                   household_balance, household_prepaid, transaction_id, transaction_type, transaction_date, post_month,
+                   transaction_code, description, lease_id, amount, amount_paid, open_amount, reference, run_id
+            FROM realpage_ledger t
+            WHERE as_of_date = (SELECT max(as_of_date) FROM realpage_ledger l WHERE l.property_id = t.property_id)
+            ORDER BY property_id, source_row;
+
+            CREATE TABLE realpage_ledger_households (
+                property_id TEXT NOT NULL,
+                resh_id     TEXT NOT NULL,
+                unit_id     TEXT,
+                unit_number TEXT,
+                balance     REAL,
+                prepaid     REAL,
+                run_id          TEXT NOT NULL,
+                as_of_date      TEXT NOT NULL,
+                artifact        TEXT NOT NULL,
+                artifact_sha256 TEXT NOT NULL,
+                PRIMARY KEY (property_id, resh_id)
+            ) STRICT;
+            INSERT OR IGNORE INTO realpage_ledger_households
+                (property_id, resh_id, unit_id, unit_number, balance, prepaid, run_id, as_of_date, artifact, artifact_sha256)
+            SELECT property_id, resh_id, max(unit_id), max(unit_number), max(household_balance), max(household_prepaid),
+                   max(run_id), max(as_of_date), max(artifact), max(artifact_sha256)
+            FROM realpage_ledger_merged GROUP BY property_id, resh_id;
+
+            DROP TABLE realpage_ledger;
+            ALTER TABLE realpage_ledger_merged RENAME TO realpage_ledger;
+            CREATE INDEX realpage_ledger_household ON realpage_ledger (property_id, resh_id);
+            CREATE INDEX realpage_ledger_date ON realpage_ledger (property_id, transaction_date);
+
+            CREATE TABLE realpage_ledger_changes (
+                id             INTEGER PRIMARY KEY,
+                property_id    TEXT NOT NULL,
+                kind           TEXT NOT NULL,
+                transaction_id TEXT NOT NULL,
+                change         TEXT NOT NULL CHECK (change IN ('added', 'corrected', 'reversed', 'applied', 'removed')),
+                found_by       TEXT NOT NULL CHECK (found_by IN ('window', 'full_refresh')),
+                run_id         TEXT NOT NULL,
+                as_of_date     TEXT NOT NULL,
+                artifact       TEXT NOT NULL,
+                old_amount     REAL,
+                new_amount     REAL,
+                old_balance    REAL,
+                new_balance    REAL,
+                detail         TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX realpage_ledger_changes_property ON realpage_ledger_changes (property_id, run_id);
+            """),
         // What each report's totals rows print beside the sums of its loaded rows: the vendor's own figures, which
         // the sync reconciles the unified tables with (unified sync_checks).
         Migration(version: 25, name: "report printed totals", sql: """

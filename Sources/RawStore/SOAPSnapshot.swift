@@ -12,6 +12,10 @@ public protocol SOAPLoadOutcome: Sendable {
     var asOf: LocalDate { get }
     var rows: Int { get }
     var alreadyLoaded: Bool { get }
+    /// What the load found worth a warning (a full ledger pull that differs from the merged ledger).
+    var warnings: [String] { get }
+    /// A word on what was written, for the log (a ledger merge's new / updated / removed rows).
+    var note: String? { get }
 }
 
 /// Replaces one SOAP artifact's snapshot in a raw table: shared by the Yardi and RPX loaders.

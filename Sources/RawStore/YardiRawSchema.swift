@@ -212,5 +212,70 @@ public enum YardiRawSchema {
             ) STRICT;
             \(naturalKey("yardi_invoice_lines"))
             """),
+        // The ledger kept once per transaction (README, "Nightly runs"): GetResidentTransactions_Login and the windowed
+        // calls of incremental nights are merged into one row per (property, kind, TransactionID) instead of a snapshot
+        // per night; each property's latest snapshot is carried over. `as_of_date`/`run_id`/`artifact` name the answer
+        // that last wrote the row, `first_run_id` the run that first saw it (NULL: written by hand), `source_row` its place
+        // in that answer.
+        // yardi_transaction_changes records each correction, reversal and removal with the old and new amounts and
+        // the run that saw it; `found_by` 'full_refresh' marks a difference a scheduled full pull found.
+        Migration(version: 4, name: "Yardi ledger merged by transaction", sql: """
+            CREATE TABLE yardi_transactions_merged (
+                \(lineage)
+                kind              TEXT NOT NULL CHECK (kind IN ('charge', 'payment')),
+                payment_type      TEXT,
+                transaction_id    TEXT,
+                tenant_code       TEXT,
+                unit_code         TEXT,
+                lease_id          TEXT,
+                charge_code       TEXT,
+                description       TEXT,
+                gl_account        TEXT,
+                transaction_date  TEXT,
+                service_from_date TEXT,
+                post_month        TEXT,
+                amount            REAL NOT NULL,
+                amount_paid       REAL,
+                balance_due       REAL,
+                document_number   TEXT,
+                reversal          INTEGER,
+                comment           TEXT,
+                first_run_id      TEXT
+            ) STRICT;
+            CREATE UNIQUE INDEX yardi_transactions_merged_vendor_id
+                ON yardi_transactions_merged (property_id, kind, transaction_id);
+            INSERT OR IGNORE INTO yardi_transactions_merged (
+                run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, kind, payment_type, transaction_id,
+                tenant_code, unit_code, lease_id, charge_code, description, gl_account, transaction_date, service_from_date,
+                post_month, amount, amount_paid, balance_due, document_number, reversal, comment, first_run_id)
+            SELECT run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, kind, payment_type, transaction_id,
+                   tenant_code, unit_code, lease_id, charge_code, description, gl_account, transaction_date, service_from_date,
+                   post_month, amount, amount_paid, balance_due, document_number, reversal, comment, run_id
+            FROM yardi_transactions t
+            WHERE as_of_date = (SELECT max(as_of_date) FROM yardi_transactions l WHERE l.property_id = t.property_id)
+            ORDER BY property_id, source_row;
+            DROP TABLE yardi_transactions;
+            ALTER TABLE yardi_transactions_merged RENAME TO yardi_transactions;
+            CREATE INDEX yardi_transactions_tenant ON yardi_transactions (property_id, tenant_code);
+            CREATE INDEX yardi_transactions_date ON yardi_transactions (property_id, transaction_date);
+
+            CREATE TABLE yardi_transaction_changes (
+                id             INTEGER PRIMARY KEY,
+                property_id    TEXT NOT NULL,
+                kind           TEXT NOT NULL,
+                transaction_id TEXT NOT NULL,
+                change         TEXT NOT NULL CHECK (change IN ('added', 'corrected', 'reversed', 'applied', 'removed')),
+                found_by       TEXT NOT NULL CHECK (found_by IN ('window', 'full_refresh')),
+                run_id         TEXT NOT NULL,
+                as_of_date     TEXT NOT NULL,
+                artifact       TEXT NOT NULL,
+                old_amount     REAL,
+                new_amount     REAL,
+                old_balance    REAL,
+                new_balance    REAL,
+                detail         TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX yardi_transaction_changes_property ON yardi_transaction_changes (property_id, run_id);
+            """),
     ]
 }

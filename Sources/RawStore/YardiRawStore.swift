@@ -14,6 +14,10 @@ public final class YardiRawStore {
         try database.migrate(YardiRawSchema.migrations)
     }
 
+    /// yardi_transactions as the ledger merge sees it.
+    static let ledger = LedgerTable(name: "yardi_transactions", changes: "yardi_transaction_changes", kindColumn: "kind",
+                                    chargeKind: "charge", balanceColumn: "balance_due", reversalColumn: "reversal")
+
     /// The raw table an operation's records go to.
     public static func table(of operation: YardiOperation) -> String {
         switch operation {
@@ -21,7 +25,8 @@ public final class YardiRawStore {
         case .getUnitInformation: "yardi_units"
         case .getResidentsByStatus: "yardi_residents"
         case .getResidentLeaseCharges: "yardi_lease_charges"
-        case .getResidentTransactions: "yardi_transactions"
+        case .getResidentTransactions, .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate:
+            "yardi_transactions"
         case .availableUnits: "yardi_available_units"
         case .getYardiGuestActivity: "yardi_guest_activity"
         case .getServiceRequests: "yardi_service_requests"
@@ -39,6 +44,8 @@ public struct YardiLoadOutcome: SOAPLoadOutcome, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    public var warnings: [String] = []
+    public var note: String?
     public var operationName: String { operation.name }
 }
 
@@ -58,12 +65,35 @@ public struct YardiArtifactLoader {
     }
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
+    /// The transaction ledger (GetResidentTransactions_Login and its windowed calls) is merged into
+    /// yardi_transactions rather than stored as a snapshot (`LedgerMerger`); `answer` is the part of the ledger the
+    /// response holds, from the run's manifest (nil: the whole ledger for GetResidentTransactions_Login, a partial
+    /// answer that removes nothing for a windowed call). `rows` is then the rows the merge wrote.
     public func load(path: String, operation: YardiOperation, property: Property, asOf: LocalDate,
-                     expectedSHA256: String? = nil) throws -> YardiLoadOutcome {
+                     expectedSHA256: String? = nil, answer: LedgerAnswer? = nil) throws -> YardiLoadOutcome {
         let table = YardiRawStore.table(of: operation)
         let loaded: SOAPSnapshot.Loaded
         switch operation {
-        case .getResidentTransactions, .getResidentLeaseCharges:
+        case .getResidentTransactions, .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate:
+            let coverage: LedgerCoverage
+            switch answer ?? (operation == .getResidentTransactions ? .whole : .applied) {
+            case .whole: coverage = .whole(ageOutBefore: nil)
+            case .dated(let from, let to): coverage = .dated(from: from, to: to, ageOutBefore: nil)
+            case .applied, .openItems: coverage = .partial
+            }
+            let merged = try LedgerLoad.load(
+                into: store.database, keyColumn: "operation", operationKey: operation.name, table: YardiRawStore.ledger,
+                coverage: coverage, path: path, property: property, asOf: asOf, runID: runID,
+                expectedSHA256: expectedSHA256, reload: reload) { bytes, emit in
+                try Self.streamRows(operation: operation, bytes: bytes, emit)
+            }
+            let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: YardiRawStore.ledger.changes,
+                                                      property: property.key, runID: runID, operation: operation.name)
+            return YardiLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
+                                    rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
+                                    alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
+                                    note: merged.alreadyLoaded ? nil : merged.counts.summary)
+        case .getResidentLeaseCharges:
             // Ledgers run to tens of MB: rows are inserted as they are decoded, never all held at once.
             loaded = try SOAPSnapshot.load(
                 into: store.database, keyColumn: "operation", table: table, operation: operation.name, path: path,
@@ -122,7 +152,8 @@ public struct YardiArtifactLoader {
                 ("payment_accepted", flag(r.paymentAccepted)), ("lease_id", SQLValue(r.leaseID)),
                 ("is_roommate", flag(r.isRoommate)), ("other_occupants", .integer(Int64(r.otherOccupants))),
             ] }
-        case .getResidentLeaseCharges, .getResidentTransactions:
+        case .getResidentLeaseCharges, .getResidentTransactions, .getResidentTransactionsByChargeDate,
+             .getResidentTransactionsByApplicationDate:
             var rows: [[(String, SQLValue)]] = []
             try streamRows(operation: operation, bytes: bytes) { rows.append($0) }
             return rows
@@ -184,8 +215,8 @@ public struct YardiArtifactLoader {
                 ("amount", .real(r.amount.dollars)), ("service_from_date", SQLValue(r.serviceFromDate?.iso)),
                 ("service_to_date", SQLValue(r.serviceToDate?.iso)), ("comment", SQLValue(r.comment)),
             ]) }
-        case .getResidentTransactions:
-            try GetResidentTransactions.decode(bytes) { r in try emit([
+        case .getResidentTransactions, .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate:
+            try GetResidentTransactions.decode(bytes, answering: operation) { r in try emit([
                 ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
                 ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
                 ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),

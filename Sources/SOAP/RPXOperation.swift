@@ -68,8 +68,16 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// getresidentledger's arguments for part of the ledger: every transaction dated `from`...`to` (an incremental
+    /// night), or with `openItems` every charge still open whatever its date (`allopen` true: RPX then ignores the
+    /// dates), which is how a charge paid tonight but posted months ago gets its new open amount.
+    public static func ledgerArguments(from: String, to: String, openItems: Bool) -> [SOAPParameter] {
+        [.group("getresidentledger", [.value("reshid", "0"), .value("startdate", from), .value("enddate", to),
+                                      .value("allopen", openItems ? "true" : "false")])]
+    }
+
     /// The first day of the ledger window: the first of the month `ledgerMonths - 1` months before the as-of month.
-    static func ledgerStart(asOf iso: String) -> String {
+    public static func ledgerStart(asOf iso: String) -> String {
         let parts = iso.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return iso }
         let index = parts[0] * 12 + (parts[1] - 1) - (ledgerMonths - 1)
@@ -105,9 +113,9 @@ public struct RPXAuth: Sendable, Equatable {
 
 extension RPXOperation {
     /// The request: POST to the partner endpoint, SOAPAction `http://tempuri.org/IRPXService/<op>`, `auth` first.
-    public func request(url: String, auth: RPXAuth, asOf iso: String) -> SOAPRequest {
+    public func request(url: String, auth: RPXAuth, asOf iso: String, arguments custom: [SOAPParameter]? = nil) -> SOAPRequest {
         SOAPRequest(url: url, operation: name, soapAction: Self.actionPrefix + name,
                     body: SOAPEnvelope.build(operation: name, namespace: Self.namespace,
-                                             parameters: auth.parameters + arguments(asOf: iso)))
+                                             parameters: auth.parameters + (custom ?? arguments(asOf: iso))))
     }
 }

@@ -5,6 +5,10 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     case getResidentsByStatus = "GetResidentsByStatus"
     case getResidentLeaseCharges = "GetResidentLeaseCharges_Login"
     case getResidentTransactions = "GetResidentTransactions_Login"
+    /// The ledger's transactions dated within a window (an incremental night: `FromDate`..`ToDate`, at most 31 days).
+    case getResidentTransactionsByChargeDate = "GetResidentTransactions_ByChargeDate_Login"
+    /// The ledger's transactions a payment or credit was applied to within a window (old charges paid tonight).
+    case getResidentTransactionsByApplicationDate = "GetResidentTransactions_ByApplicationDate_Login"
     case availableUnits = "AvailableUnits_Login"
     case getYardiGuestActivity = "GetYardiGuestActivity_Login"
     case getServiceRequests = "GetServiceRequest_Search"
@@ -41,7 +45,8 @@ public enum YardiOperation: String, CaseIterable, Sendable {
     public var interface: Interface {
         switch self {
         case .getPropertyConfigurations, .getUnitInformation, .getResidentsByStatus: .residentData
-        case .getResidentLeaseCharges, .getResidentTransactions: .residentTransactions
+        case .getResidentLeaseCharges, .getResidentTransactions, .getResidentTransactionsByChargeDate,
+             .getResidentTransactionsByApplicationDate: .residentTransactions
         case .availableUnits, .getYardiGuestActivity: .ilsGuestCard
         case .getServiceRequests: .serviceRequests
         case .getInvoiceRegister: .vendorInvoicing
@@ -54,13 +59,27 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         case .getPropertyConfigurations: "Properties"
         case .getUnitInformation: "UnitInformation"
         case .getResidentsByStatus: "MITS-ResidentData"
-        case .getResidentLeaseCharges, .getResidentTransactions: "ResidentTransactions"
+        case .getResidentLeaseCharges, .getResidentTransactions, .getResidentTransactionsByChargeDate,
+             .getResidentTransactionsByApplicationDate: "ResidentTransactions"
         case .availableUnits: "PhysicalProperty"
         case .getYardiGuestActivity: "LeadManagement"
         case .getServiceRequests: "ServiceRequests"
         case .getInvoiceRegister: "InvoiceRegister"
         }
     }
+
+    /// The operations a run selects by name (`--reports`, the default run): the windowed ledger calls are not among
+    /// them, they are how GetResidentTransactions_Login is fetched on an incremental night (`LedgerPlanner`).
+    public static var catalogue: [YardiOperation] { allCases.filter { !$0.isLedgerWindow } }
+
+    /// A windowed ledger call (`FromDate`/`ToDate`), answering for part of the ledger only.
+    public var isLedgerWindow: Bool {
+        self == .getResidentTransactionsByChargeDate || self == .getResidentTransactionsByApplicationDate
+    }
+
+    /// The longest window the windowed ledger calls accept, in days from `FromDate` to `ToDate` (the WSDL's
+    /// documentation: "Date range cannot exceed 31 days"); a longer span is asked in several calls.
+    public static let ledgerWindowDays = 31
 
     /// Whether the operation takes `YardiPropertyId` (all but GetPropertyConfigurations).
     public var isPerProperty: Bool { self != .getPropertyConfigurations }
@@ -149,7 +168,7 @@ extension YardiOperation {
     /// InterfaceEntity, InterfaceLicense; GetInvoiceRegister's WSDL has InterfaceEntity, InterfaceLicense before
     /// YardiPropertyId).
     public func request(baseURL: String, interfaceName: String, login: YardiLogin, propertyCode: String,
-                        asOfYear: Int, asOfMonth: Int) -> SOAPRequest {
+                        asOfYear: Int, asOfMonth: Int, window: (from: String, to: String)? = nil) -> SOAPRequest {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         let namespace = Self.namespace(interfaceName: interfaceName)
@@ -162,7 +181,12 @@ extension YardiOperation {
         let licenseFirst = self == .getInvoiceRegister
         if licenseFirst { parameters += license }
         if isPerProperty { parameters.append(.value("YardiPropertyId", propertyCode)) }
-        parameters += operationParameters(asOf: asOfYear, month: asOfMonth)
+        if isLedgerWindow, let window {
+            // dateTime values, midnight: both ends are included (a transaction dated ToDate is in the answer).
+            parameters += [.value("FromDate", window.from + "T00:00:00"), .value("ToDate", window.to + "T00:00:00")]
+        } else {
+            parameters += operationParameters(asOf: asOfYear, month: asOfMonth)
+        }
         if !licenseFirst { parameters += license }
         return SOAPRequest(url: "\(base)/\(interfaceName).asmx", operation: name, soapAction: "\(namespace)/\(name)",
                            body: SOAPEnvelope.build(operation: name, namespace: namespace, parameters: parameters))

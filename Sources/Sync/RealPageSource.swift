@@ -174,15 +174,18 @@ struct RealPageSnapshots {
         return values
     }
 
+    /// The parts of the merged ledger an incremental night loads (`getresidentledger.dated`, `.open`) count as the
+    /// ledger: its date is the latest any of them brought it up to.
     static let chosen = """
-        SELECT report_type,
+        SELECT CASE WHEN report_type LIKE 'getresidentledger.%' THEN 'getresidentledger' ELSE report_type END AS kind,
                CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
                                          'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
+                         OR report_type LIKE 'getresidentledger.%'
                     THEN max(as_of_date)
                     ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
         FROM realpage_raw.loaded_artifacts
         WHERE property_id = :property
-        GROUP BY report_type
+        GROUP BY kind
         """
 }
 

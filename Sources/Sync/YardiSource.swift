@@ -117,12 +117,15 @@ struct YardiSnapshots {
         Dictionary(uniqueKeysWithValues: Self.operations.map { ($0.parameter, SQLValue(dates[$0.operation])) })
     }
 
+    /// The windowed ledger calls of incremental nights (GetResidentTransactions_By...) count as
+    /// GetResidentTransactions_Login: the merged ledger's date is the latest any of them brought it up to.
     static let chosen = """
-        SELECT operation,
+        SELECT CASE WHEN operation LIKE 'GetResidentTransactions\\_By%' ESCAPE '\\' THEN 'GetResidentTransactions_Login'
+                    ELSE operation END AS kind,
                coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date))
         FROM yardi_raw.loaded_artifacts
         WHERE property_id = :property
-        GROUP BY operation
+        GROUP BY kind
         """
 }
 

@@ -17,7 +17,8 @@ import Testing
             (.getbuildings, "rpx_getbuildings.xml", 2), (.unitlist, "rpx_unitlist.xml", 3),
             (.getresidentlistinfo, "rpx_getresidentlistinfo.xml", 4), (.getleaseinfo, "rpx_getleaseinfo.xml", 3),
             (.getrentableitems, "rpx_getrentableitems.xml", 3),
-            (.getresidentledger, "rpx_getresidentledger.xml", 22), (.getscheduledcharges, "rpx_getscheduledcharges.xml", 4),
+            // 22 transactions and the balances of their 2 households (realpage_ledger_households).
+            (.getresidentledger, "rpx_getresidentledger.xml", 22 + 2), (.getscheduledcharges, "rpx_getscheduledcharges.xml", 4),
         ]
         for (operation, name, rows) in files {
             let outcome = try loader.load(path: try fixture.soapCopy(name), operation: operation, property: nexus, asOf: asOf)

@@ -140,10 +140,11 @@ final class YardiFixture {
 
     @Test func theSchemaIsVersionedAndReopensWithoutMigrating() throws {
         let fixture = try YardiFixture()
-        // Migration 2 (yardi_service_requests) and 3 (yardi_invoice_lines) came after the first SOAP tables.
-        #expect(try fixture.store.database.userVersion() == 3)
-        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2, 3])
+        // Migration 2 (yardi_service_requests), 3 (yardi_invoice_lines) and 4 (the ledger merged by transaction) came
+        // after the first SOAP tables.
+        #expect(try fixture.store.database.userVersion() == 4)
+        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2, 3, 4])
         let again = try YardiRawStore(path: fixture.store.database.path)
-        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(3))
+        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(4))
     }
 }

@@ -16,7 +16,8 @@ INTERFACES = {
     "ItfResidentData": ("GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidents"),
     "ItfResidentTransactions20": ("GetPropertyConfigurations", "GetResidentLeaseCharges_Login",
                                   "GetResidentsLeaseCharges_Login", "GetResidentTransactions_Login",
-                                  "GetResidentTransaction_Login", "GetResidentTransactions_ByChargeDate_Login"),
+                                  "GetResidentTransaction_Login", "GetResidentTransactions_ByChargeDate_Login",
+                                  "GetResidentTransactions_ByApplicationDate_Login"),
     "ItfILSGuestCard": ("GetPropertyConfigurations", "AvailableUnits_Login", "UnitAvailability_Login",
                         "GetYardiGuestActivity_Login", "GetYardiGuestActivity_DateRange"),
     "ItfServiceRequests": ("GetPropertyConfigurations", "GetServiceRequest_Search"),
@@ -154,12 +155,17 @@ def handle(h, sub, body):
         if tenant:
             return reply(op_transactions(w, p, tenant=tenant))
         return reply(w.cached("y:txns:" + key, lambda: op_transactions(w, p)))
-    if op == "GetResidentTransactions_ByChargeDate_Login":
+    if op in ("GetResidentTransactions_ByChargeDate_Login", "GetResidentTransactions_ByApplicationDate_Login"):
         f, t = parse_dt(text(op_el, "FromDate")), parse_dt(text(op_el, "ToDate"))
         if f is None or t is None:
             return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
         if (t - f).days > 31:
             return reply(messages("Date range cannot exceed 31 days."))
+        if t < f:
+            return reply(messages("FromDate must not be after ToDate."))
+        h.server.state_note("ledger-window")
+        if op == "GetResidentTransactions_ByApplicationDate_Login":
+            return reply(op_transactions(w, p, applied_range=(f, t)))
         return reply(op_transactions(w, p, date_range=(f, t)))
     if op in ("AvailableUnits_Login", "UnitAvailability_Login"):
         return reply(w.cached("y:avail:" + key, lambda: op_available_units(w, p)))
@@ -345,8 +351,58 @@ def op_lease_charges(w, p, post_month, tenant):
     return "".join(out)
 
 
-def op_transactions(w, p, tenant=None, date_range=None):
-    """MITS ResidentTransactions 2.0 (default ns + MITS: prefix) with every posted charge and payment."""
+def applied_dates(charges, payments):
+    """Charge id -> the dates a payment (or the credit left by one) was applied to it, replaying the ledger in date
+    order oldest-first as Voyager applies it: a payment pays the oldest open charges, a charge posted while credit
+    is left takes it on its own date, a negative payment (a reversal) takes back from the newest paid charges. The
+    final allocation is the one materialize_ledger computes in one pass."""
+    events = sorted([(c[1], 0, c[0], c[3]) for c in charges] + [(pm[1], 1, pm[0], pm[2]) for pm in payments])
+    open_amt, paid, order, dates = {}, {}, [], {}
+    credit = 0
+    for d, is_payment, tid, cents in events:
+        if not is_payment:
+            open_amt[tid], paid[tid] = cents, 0
+            order.append(tid)
+            if credit > 0:
+                take = min(credit, cents)
+                credit -= take
+                open_amt[tid] -= take
+                paid[tid] += take
+                dates.setdefault(tid, set()).add(d)
+            continue
+        if cents >= 0:
+            credit += cents
+            for cid in order:
+                if credit <= 0:
+                    break
+                if open_amt[cid] > 0:
+                    take = min(credit, open_amt[cid])
+                    credit -= take
+                    open_amt[cid] -= take
+                    paid[cid] += take
+                    dates.setdefault(cid, set()).add(d)
+        else:
+            back = -cents
+            take = min(back, credit)
+            credit -= take
+            back -= take
+            for cid in reversed(order):
+                if back <= 0:
+                    break
+                if paid[cid] > 0:
+                    take = min(back, paid[cid])
+                    back -= take
+                    paid[cid] -= take
+                    open_amt[cid] += take
+                    dates.setdefault(cid, set()).add(d)
+            credit -= back   # more taken back than was applied: the household owes it
+    return dates
+
+
+def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
+    """MITS ResidentTransactions 2.0 (default ns + MITS: prefix) with every posted charge and payment; `date_range`
+    (ByChargeDate): only those dated in it; `applied_range` (ByApplicationDate): only the charges a payment was
+    applied to within it, and the payments dated in it."""
     g = w.gen
     pfx = "MITS:"
     a = p.address
@@ -364,8 +420,11 @@ def op_transactions(w, p, tenant=None, date_range=None):
         charges, payments = g.materialize_ledger(r)
         rent = (r.current_lease(w.as_of) if r.status == "current" else r.leases[-1]).rent
         tx = []
+        applied = applied_dates(charges, payments) if applied_range else {}
         for c in charges:
             if date_range and not (date_range[0] <= c[1] <= date_range[1]):
+                continue
+            if applied_range and not any(applied_range[0] <= d <= applied_range[1] for d in applied.get(c[0], ())):
                 continue
             rp, yc, desc, cat = CHARGE_CODES[c[2]]
             tx.append((c[1], c[0], "<Transactions><Charge><Detail>%s</Detail></Charge></Transactions>" % "".join([
@@ -375,7 +434,8 @@ def op_transactions(w, p, tenant=None, date_range=None):
                 x("Amount", m2(c[3])), x("Comment", "%s (%s/%s)" % (desc, c[4][5:7], c[4][0:4])),
                 x("ServiceFromDate", c[4] + "-01"), x("PropertyPrimaryID", p.pms_id), x("LeaseID", c[5])])))
         for pm in payments:
-            if date_range and not (date_range[0] <= pm[1] <= date_range[1]):
+            window = date_range or applied_range
+            if window and not (window[0] <= pm[1] <= window[1]):
                 continue
             ptype = {"Check": "Check", "Money Order": "Other", "Credit Card": "Other", "ACH": "Other"}[pm[4]]
             tx.append((pm[1], pm[0], '<Transactions><Payment Type="%s"><Detail>%s</Detail></Payment></Transactions>' % (
@@ -383,8 +443,8 @@ def op_transactions(w, p, tenant=None, date_range=None):
                     x("Description", "Payment (%s)" % pm[4]), x("TransactionID", pm[0]), x("DocumentNumber", pm[5]),
                     x("TransactionDate", ymd(pm[1])), x("GLAccountNumber", "1010-0000"), x("CustomerID", r.tcode),
                     x("Amount", m2(pm[2])), x("Comment", pm[4]), x("PropertyPrimaryID", p.pms_id),
-                    x("PostMonth", pm[3] + "-01"), x("Reversal", "false")]))))
-        if date_range and not tx:
+                    x("PostMonth", pm[3] + "-01"), x("Reversal", "true" if pm[2] < 0 else "false")]))))
+        if (date_range or applied_range) and not tx:
             continue
         tx.sort()
         out.append("<RT_Customer>%s<Customers>%s</Customers>%s%s<RTServiceTransactions>%s</RTServiceTransactions>"

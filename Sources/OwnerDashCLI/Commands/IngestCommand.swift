@@ -17,6 +17,7 @@ struct IngestCommand: Command {
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's)"),
         .option("--trigger", "ingest|schedule", help: "recorded as the run's trigger (default: $OWNERDASH_TRIGGER, else ingest)"),
+        .flag("--full-ledger", help: "pull every tenant ledger whole tonight (and report what the incremental nights missed)"),
         .flag("--notices", help: "after a sync that succeeded, write the debtor notices (as 'notices generate')"),
         .option("--notices-webhook", "URL", help: "with --notices: also send the new or changed ones there (as 'notices send')"),
         .option("--notices-template", "FILE", help: "with --notices: the notice template (default: the built-in one)"),
@@ -35,6 +36,13 @@ struct IngestCommand: Command {
         stdout: the run id, then a summary (artifacts fetched and failed, rows loaded, properties synced and
         failed, status). Progress and every failure (one line each) go to stderr.
 
+        The tenant ledger (Yardi GetResidentTransactions_Login, RPX getresidentledger) is pulled whole on a
+        property's first ingest and then every ledger.full_refresh_days (default 7); the nights between fetch
+        only what changed since the last successful run less ledger.overlap_days (default 7): the transactions
+        dated in that window and the old charges paid meanwhile, merged into the raw ledger by transaction id.
+        A failed night does not move the window. A full pull over a merged ledger reports (as a warning) every
+        difference it finds. --full-ledger pulls every ledger whole tonight. (README, "Nightly runs".)
+
         --notices (nightly): once the run has synced at least one property, the debtor notices of the
         selected properties are written to DATA_DIR/notices (as 'notices generate'), and with
         --notices-webhook sent (as 'notices send': only new or changed notices; a notice that fails makes
@@ -52,6 +60,7 @@ struct IngestCommand: Command {
     let parallel: Int
     let caBundle: String?
     let trigger: String
+    let fullLedger: Bool
     /// `--notices`: the template to write notices with after the sync; nil: no notices.
     let noticeTemplate: NoticeTemplate?
     let noticesWebhook: String?
@@ -89,6 +98,7 @@ struct IngestCommand: Command {
             throw UsageError("ownerdash ingest: --trigger must be ingest or schedule, not \"\(trigger)\"")
         }
         self.trigger = trigger
+        fullLedger = parsed.flag("--full-ledger")
         if parsed.flag("--notices") {
             do {
                 noticeTemplate = try parsed.value("--notices-template").map { try NoticeTemplate(path: $0) }
@@ -117,6 +127,7 @@ struct IngestCommand: Command {
         if asOfGiven { words += ["--as-of", asOf.iso] }
         words += ["--parallel", String(parallel)]
         if let caBundle { words += ["--ca-bundle", caBundle] }
+        if fullLedger { words.append("--full-ledger") }
         if noticeTemplate != nil { words.append("--notices") }
         return words.joined(separator: " ")
     }
@@ -125,7 +136,7 @@ struct IngestCommand: Command {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
         let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
-                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle)
+                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
         let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
         let plan: FetchPlan
         do {

@@ -50,9 +50,11 @@ public enum GetResidentTransactions {
 
     /// Streams the response one `RT_Customer` at a time (a 24-month ledger runs to tens of MB), handing each record
     /// to `each` as it is read. Throws a `SOAPError` for every error shape, possibly after records were handed out.
-    public static func decode(_ bytes: [UInt8], each: (YardiTransaction) throws -> Void) throws {
+    /// `answering`: the call the response answers (a windowed call of an incremental night has its own Result element).
+    public static func decode(_ bytes: [UInt8], answering: YardiOperation = operation,
+                              each: (YardiTransaction) throws -> Void) throws {
         var count = 0
-        try SOAPResponse.yardiStream(bytes, operation, records: ["RT_Customer"]) { customer in
+        try SOAPResponse.yardiStream(bytes, answering, records: ["RT_Customer"]) { customer in
             let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             for transactions in customer.child(named: "RTServiceTransactions")?.children(named: "Transactions") ?? [] {
@@ -67,9 +69,9 @@ public enum GetResidentTransactions {
                     continue  // reference: Transactions holds a Charge or a Payment; anything else is not ledger data
                 }
                 guard let detail = holder.child(named: "Detail") else {
-                    throw SOAPError(operation: operation.name, kind: .invalidValue("Transactions \(index): no Detail"))
+                    throw SOAPError(operation: answering.name, kind: .invalidValue("Transactions \(index): no Detail"))
                 }
-                let f = SOAPFields(detail, operation: operation.name, record: "Transactions \(index)")
+                let f = SOAPFields(detail, operation: answering.name, record: "Transactions \(index)")
                 let postMonth = try f.date("PostMonth").map { String($0.iso.prefix(7)) }
                 count = index
                 try each(YardiTransaction(

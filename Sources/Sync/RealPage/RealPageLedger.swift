@@ -1,5 +1,6 @@
 /// The tenant ledger from RealPage RPX: unified_charges and unified_payments from `getresidentledger`
-/// (realpage_ledger), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
+/// (realpage_ledger: merged by transaction from the full pulls and the incremental nights, every row of the property
+/// read), unified_recurring_charges from `getscheduledcharges` (realpage_scheduled_charges). A site whose
 /// license key is not authorized for them has no RPX ledger: `ledger_source` stays NULL and every ledger report says so.
 ///
 /// Rules (docs/rpx-soap.md, "getscheduledcharges and getresidentledger"; the response shape is the simulator's, no
@@ -35,7 +36,7 @@ enum RealPageLedger {
                round(coalesce(l.open_amount, l.amount - coalesce(l.amount_paid, 0)), 2)
         FROM realpage_raw.realpage_ledger l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
-        WHERE l.property_id = :property AND l.as_of_date = :ledger_snapshot AND l.transaction_type = 'Charge'
+        WHERE l.property_id = :property AND l.transaction_type = 'Charge'
           AND l.transaction_code IS NOT NULL AND coalesce(l.post_month, l.transaction_date) IS NOT NULL
         """
 
@@ -47,7 +48,7 @@ enum RealPageLedger {
                coalesce(l.post_month, substr(l.transaction_date, 1, 7)), round(-l.amount, 2),
                l.reference, l.description
         FROM realpage_raw.realpage_ledger l
-        WHERE l.property_id = :property AND l.as_of_date = :ledger_snapshot AND l.transaction_type = 'Payment'
+        WHERE l.property_id = :property AND l.transaction_type = 'Payment'
           AND l.transaction_date IS NOT NULL
         """
 
@@ -64,14 +65,17 @@ enum RealPageLedger {
         GROUP BY s.lease_id, s.transaction_code, coalesce(s.start_date, date(:as_of, 'start of month'))
         """
 
-    /// Per household: its open charges less its prepaid credit must be its `Balance` (RealPage states it twice).
+    /// Per household: its open charges less its prepaid credit must be its `Balance` (RealPage states it twice). The
+    /// balance is the one last stated for the household (realpage_ledger_households: the merged ledger keeps it apart
+    /// from the transactions).
     static let balanceCheck = """
         WITH household AS (
-            SELECT resh_id, max(household_balance) AS balance, max(coalesce(household_prepaid, 0)) AS prepaid,
-                   sum(CASE WHEN transaction_type = 'Charge' THEN coalesce(open_amount, 0) ELSE 0 END) AS open
-            FROM realpage_raw.realpage_ledger
-            WHERE property_id = :property AND as_of_date = :ledger_snapshot
-            GROUP BY resh_id
+            SELECT h.resh_id, h.balance, coalesce(h.prepaid, 0) AS prepaid,
+                   coalesce((SELECT sum(coalesce(l.open_amount, 0)) FROM realpage_raw.realpage_ledger l
+                             WHERE l.property_id = h.property_id AND l.resh_id = h.resh_id
+                               AND l.transaction_type = 'Charge'), 0) AS open
+            FROM realpage_raw.realpage_ledger_households h
+            WHERE h.property_id = :property AND :ledger_snapshot IS NOT NULL
         )
         SELECT resh_id, printf('%.2f', balance), printf('%.2f', open - prepaid),
                printf('household %s: Balance %.2f but its open charges %.2f less prepaid %.2f make %.2f',
@@ -86,7 +90,7 @@ enum RealPageLedger {
         SELECT transaction_type, 'Charge or Payment', count(*),
                printf('%d getresidentledger transaction(s) of type ''%s'' left out of the ledger', count(*), transaction_type)
         FROM realpage_raw.realpage_ledger
-        WHERE property_id = :property AND as_of_date = :ledger_snapshot AND transaction_type NOT IN ('Charge', 'Payment')
+        WHERE property_id = :property AND transaction_type NOT IN ('Charge', 'Payment')
         GROUP BY transaction_type ORDER BY transaction_type
         """
 }

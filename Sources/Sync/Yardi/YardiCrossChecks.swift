@@ -153,7 +153,7 @@ enum YardiCrossChecks {
                    sum(CAST(round(coalesce(amount_paid, 0) * 100) AS INTEGER)) AS paid,
                    sum(CAST(round(coalesce(balance_due, 0) * 100) AS INTEGER)) AS open
             FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property AND as_of_date = :transactions_snapshot AND kind = 'charge'
+            WHERE property_id = :property AND kind = 'charge'
               AND tenant_code IS NOT NULL
             GROUP BY tenant_code
         )
@@ -169,7 +169,7 @@ enum YardiCrossChecks {
         SELECT 'GetResidentTransactions_Login', '0', count(*),
                printf('%d ledger rows name no tenant (CustomerID) and are left out of delinquency', count(*))
         FROM yardi_raw.yardi_transactions
-        WHERE property_id = :property AND as_of_date = :transactions_snapshot AND tenant_code IS NULL
+        WHERE property_id = :property AND tenant_code IS NULL
         HAVING count(*) > 0
         """
 

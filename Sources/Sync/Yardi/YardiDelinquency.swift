@@ -28,7 +28,7 @@ enum YardiDelinquency {
                         THEN CAST(round(balance_due * 100) AS INTEGER) ELSE 0 END AS open_cents,
                    CAST(julianday(:as_of) - julianday(coalesce(transaction_date, service_from_date)) AS INTEGER) AS days_old
             FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property AND as_of_date = :transactions_snapshot AND tenant_code IS NOT NULL
+            WHERE property_id = :property AND tenant_code IS NOT NULL
         ),
         household AS (
             SELECT tenant_code, max(unit_code) AS unit_code,

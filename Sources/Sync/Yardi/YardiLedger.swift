@@ -1,5 +1,7 @@
 /// The tenant ledger from Yardi: unified_charges and unified_payments from GetResidentTransactions_Login
-/// (yardi_transactions), unified_recurring_charges from GetResidentLeaseCharges_Login (yardi_lease_charges).
+/// (yardi_transactions: the ledger merged by transaction from the full pulls and the incremental nights' windows, one
+/// row per TransactionID, so every row of the property is read), unified_recurring_charges from
+/// GetResidentLeaseCharges_Login (yardi_lease_charges).
 ///
 /// Rules (MITS ResidentTransactions 2.0: docs/yardi-soap.md, "ResidentTransactions 2.0" and
 /// "GetResidentLeaseCharges_Login"):
@@ -29,7 +31,7 @@ enum YardiLedger {
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
         SELECT :property,
-               coalesce(t.transaction_id, 'row-' || t.source_row),
+               coalesce(t.transaction_id, 'row-' || t.id),
                t.tenant_code, t.lease_id, t.unit_code, t.charge_code, t.description,
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL,
                substr(coalesce(t.service_from_date, t.post_month, t.transaction_date), 1, 7),
@@ -39,7 +41,7 @@ enum YardiLedger {
                round(coalesce(t.balance_due, t.amount - coalesce(t.amount_paid, 0)), 2)
         FROM yardi_raw.yardi_transactions t
         LEFT JOIN temp.charge_category c ON c.code = upper(t.charge_code)
-        WHERE t.property_id = :property AND t.as_of_date = :transactions_snapshot AND t.kind = 'charge'
+        WHERE t.property_id = :property AND t.kind = 'charge'
           AND t.tenant_code IS NOT NULL AND t.charge_code IS NOT NULL
           AND coalesce(t.service_from_date, t.post_month, t.transaction_date) IS NOT NULL
         """
@@ -48,11 +50,11 @@ enum YardiLedger {
         INSERT INTO unified_payments (
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
-        SELECT :property, coalesce(t.transaction_id, 'row-' || t.source_row), t.tenant_code, t.lease_id, t.unit_code,
+        SELECT :property, coalesce(t.transaction_id, 'row-' || t.id), t.tenant_code, t.lease_id, t.unit_code,
                t.transaction_date, substr(coalesce(t.post_month, t.transaction_date), 1, 7), round(t.amount, 2),
                t.document_number, t.payment_type
         FROM yardi_raw.yardi_transactions t
-        WHERE t.property_id = :property AND t.as_of_date = :transactions_snapshot AND t.kind = 'payment'
+        WHERE t.property_id = :property AND t.kind = 'payment'
           AND t.tenant_code IS NOT NULL AND t.transaction_date IS NOT NULL
         """
 

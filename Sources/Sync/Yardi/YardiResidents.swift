@@ -82,7 +82,7 @@ enum YardiResidents {
             SELECT tenant_code,
                    sum(CASE kind WHEN 'charge' THEN 1 ELSE -1 END * CAST(round(amount * 100) AS INTEGER)) AS balance_cents
             FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property AND as_of_date = :transactions_snapshot
+            WHERE property_id = :property
             GROUP BY tenant_code
         )
         INSERT INTO unified_residents (

@@ -1,0 +1,141 @@
+import OwnerDashCore
+
+/// A span of days, both ends included: the part of a tenant ledger one call asks for.
+public struct LedgerWindow: Sendable, Equatable, CustomStringConvertible {
+    public var from: LocalDate
+    public var to: LocalDate
+
+    public init(from: LocalDate, to: LocalDate) { self.from = from; self.to = to }
+
+    /// Days from `from` to `to` (0 for a single day).
+    public var span: Int { to.daysSinceEpoch - from.daysSinceEpoch }
+
+    /// `2026-11-06_2026-11-20`, as the landed artifact's name carries it.
+    public var description: String { "\(from.iso)_\(to.iso)" }
+}
+
+/// How one property's tenant ledger is fetched in a run (Yardi GetResidentTransactions_Login, RPX getresidentledger).
+public enum LedgerFetch: Sendable, Equatable {
+    /// The whole ledger, as every run fetched it before: the first pull, the scheduled full refresh, or when asked.
+    /// `reconcile`: the window an incremental night would have fetched, fetched too and merged first, so the whole
+    /// ledger then differs from the merged one only by what the incremental nights missed (reported).
+    case full(reason: String, reconcile: LedgerWindow?)
+    /// Only what changed: the transactions dated in the window (its end is the run's as-of date), plus the old
+    /// charges whose open amount changed meanwhile (Yardi: by application date; RPX: every open charge).
+    case incremental(LedgerWindow)
+
+    /// The window of an incremental fetch; nil for a full one.
+    public var window: LedgerWindow? {
+        if case .incremental(let window) = self { return window }
+        return nil
+    }
+
+    /// The windowed calls to make: the incremental window, or the reconciling window of a full pull.
+    public var windowedCalls: LedgerWindow? {
+        switch self {
+        case .incremental(let window): window
+        case .full(_, let reconcile): reconcile
+        }
+    }
+
+    /// Whether the whole ledger is fetched.
+    public var isFull: Bool {
+        if case .full = self { return true }
+        return false
+    }
+
+    /// One line for the run's log: `full (first pull: ...)` or `incremental 2026-11-06...2026-11-20`.
+    public var summary: String {
+        switch self {
+        case .full(let reason, let reconcile):
+            "full (\(reason))" + (reconcile.map { ", reconciled with the window \($0.from.iso)...\($0.to.iso)" } ?? "")
+        case .incremental(let window): "incremental \(window.from.iso)...\(window.to.iso)"
+        }
+    }
+}
+
+/// When the ledger is fetched whole and how far back an incremental night reaches (report_definitions.json `ledger`,
+/// `OWNERDASH_LEDGER_OVERLAP_DAYS`, `OWNERDASH_LEDGER_FULL_REFRESH_DAYS`; README, "Nightly runs").
+public struct LedgerSchedule: Sendable, Equatable {
+    /// Days before the last successful run's as-of date an incremental window starts, so transactions posted late
+    /// with an earlier date, and reversals dated back, are still seen.
+    public var overlapDays: Int
+    /// A full pull when the last one is this many days old (or older): it reconciles the merged ledger with the
+    /// vendor's whole answer and reports every difference the windows missed. 0: every run is a full pull.
+    public var fullRefreshDays: Int
+
+    public static let standard = LedgerSchedule(overlapDays: 7, fullRefreshDays: 7)
+
+    public init(overlapDays: Int, fullRefreshDays: Int) {
+        self.overlapDays = overlapDays; self.fullRefreshDays = fullRefreshDays
+    }
+
+    /// The configuration's values, each overridden by its environment variable when set; a value that is not a whole
+    /// number of days >= 0 is refused with the name of where it came from.
+    public init(configured: Configuration.Ledger?, environment: [String: String]) throws {
+        func days(_ variable: String, _ configured: Int?, _ standard: Int) throws -> Int {
+            if let text = environment[variable], !text.isEmpty {
+                guard let value = Int(text), value >= 0 else {
+                    throw ConfigurationError("\(variable)=\(text): not a whole number of days (0 or more)")
+                }
+                return value
+            }
+            return configured ?? standard
+        }
+        overlapDays = try days("OWNERDASH_LEDGER_OVERLAP_DAYS", configured?.overlapDays, Self.standard.overlapDays)
+        fullRefreshDays = try days("OWNERDASH_LEDGER_FULL_REFRESH_DAYS", configured?.fullRefreshDays,
+                                   Self.standard.fullRefreshDays)
+    }
+}
+
+/// What the run history says of one property's ledger from one source: the as-of dates of the last run that fetched
+/// and loaded it without a failure, and of the last such run that pulled it whole.
+public struct LedgerHistory: Sendable, Equatable {
+    public var lastSuccess: LocalDate?
+    public var lastFull: LocalDate?
+
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?) {
+        self.lastSuccess = lastSuccess; self.lastFull = lastFull
+    }
+}
+
+/// Decides each night's ledger fetch from the run history, and cuts windows into the calls a vendor accepts.
+public enum LedgerPlanner {
+    /// Full when nothing was pulled whole yet, when the last full pull is `fullRefreshDays` old, when asked, or when
+    /// the run is for a date before the last success (a replay of the past); otherwise the window from the last
+    /// successful run's as-of date less the overlap to `asOf`. A scheduled or asked-for full pull over an existing
+    /// ledger fetches that window too (`reconcile`). A failed night never advances `lastSuccess`, so the
+    /// next window reaches back to the last success by itself.
+    public static func plan(history: LedgerHistory, asOf: LocalDate, schedule: LedgerSchedule,
+                            forceFull: Bool = false) -> LedgerFetch {
+        guard let lastSuccess = history.lastSuccess, let lastFull = history.lastFull else {
+            return .full(reason: forceFull ? "asked for (--full-ledger)" : "first pull: no earlier run fetched this ledger whole",
+                         reconcile: nil)
+        }
+        if asOf < lastSuccess {
+            return .full(reason: "the run is for \(asOf.iso), before the last successful ledger fetch (\(lastSuccess.iso))",
+                         reconcile: nil)
+        }
+        let window = LedgerWindow(from: lastSuccess.adding(days: -schedule.overlapDays), to: asOf)
+        if forceFull { return .full(reason: "asked for (--full-ledger)", reconcile: window) }
+        let age = asOf.daysSinceEpoch - lastFull.daysSinceEpoch
+        if age >= schedule.fullRefreshDays {
+            return .full(reason: "scheduled refresh: the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old (every \(schedule.fullRefreshDays))",
+                         reconcile: window)
+        }
+        return .incremental(window)
+    }
+
+    /// `window` as consecutive windows of at most `maxSpan` days each (from first to last day), oldest first.
+    public static func chunks(_ window: LedgerWindow, maxSpan: Int) -> [LedgerWindow] {
+        precondition(maxSpan >= 0, "a window spans 0 days or more")
+        var result: [LedgerWindow] = []
+        var start = window.from
+        while start <= window.to {
+            let end = min(start.adding(days: maxSpan), window.to)
+            result.append(LedgerWindow(from: start, to: end))
+            start = end.adding(days: 1)
+        }
+        return result
+    }
+}

@@ -1,0 +1,439 @@
+import Foundation
+import OwnerDashCore
+import SOAP
+import SQLiteKit
+
+/// Which part of a tenant ledger a landed answer holds, as the run's manifest says (`LedgerScope` there).
+public enum LedgerAnswer: Sendable, Equatable {
+    /// The whole ledger: a full pull.
+    case whole
+    /// Every transaction dated `from`...`to` (YYYY-MM-DD).
+    case dated(from: String, to: String)
+    /// The transactions a payment was applied to in a window (Yardi by application date).
+    case applied
+    /// Every charge still open (RPX `allopen`).
+    case openItems
+}
+
+/// What part of a tenant ledger one answer speaks for: which stored transactions it says are gone when they are not
+/// in it. A whole ledger speaks for all of them, a window for those dated in it (of the kinds it holds), an answer by
+/// application date for none; the open items for every charge still open.
+enum LedgerCoverage: Equatable {
+    /// The whole ledger (a full pull). `ageOutBefore`: rows dated before it left the vendor's window (RPX asks for
+    /// `ledgerMonths`): removed without being a difference.
+    case whole(ageOutBefore: String?)
+    /// Every transaction dated `from`...`to`.
+    case dated(from: String, to: String, ageOutBefore: String?)
+    /// Some transactions, none missing for not being here (Yardi by application date).
+    case partial
+    /// Every charge still open: a stored charge with an open amount that is not here was settled.
+    case openItems
+}
+
+/// The columns of one merged raw ledger table and what each means to the merge.
+struct LedgerTable {
+    /// yardi_transactions, realpage_ledger.
+    var name: String
+    /// The change log beside it (yardi_transaction_changes, realpage_ledger_changes).
+    var changes: String
+    /// Charge or payment (`kind`, `transaction_type`): part of the key, and what a dated window is judged on.
+    var kindColumn: String
+    /// The kind value of a charge (`charge`, `Charge`).
+    var chargeKind: String
+    var amountColumn = "amount"
+    var paidColumn = "amount_paid"
+    /// What is still open of a charge (`balance_due`, `open_amount`).
+    var balanceColumn: String
+    /// A flag the vendor sets on a reversed transaction, when it has one.
+    var reversalColumn: String?
+    var dateColumn = "transaction_date"
+    /// Columns stored as they come but never compared (RPX repeats its household's balance on every transaction:
+    /// those live in realpage_ledger_households, written apart).
+    var ignoredColumns: Set<String> = []
+
+    /// Columns that change when a payment is applied, not when the transaction is corrected.
+    var applicationColumns: Set<String> { [paidColumn, balanceColumn] }
+}
+
+/// What merging one answer did to the merged ledger.
+struct LedgerMergeCounts: Equatable {
+    var inserted = 0, updated = 0, removed = 0, unchanged = 0
+    /// Rows of the change log written (corrections, reversals, removals; every difference of a reconciliation).
+    var changesRecorded = 0
+    /// A full pull over a ledger that already had rows: its differences are what the incremental nights missed.
+    var reconciled = false
+    /// Rows of other tables the answer wrote beside the ledger (RPX: its households' balances).
+    var besides = 0
+    /// Rows written with this answer's lineage (inserted or updated, the ledger's and those beside it).
+    var written: Int { inserted + updated + besides }
+
+    /// `12 new, 3 updated, 1 removed, 10234 unchanged`, for the load's log line.
+    var summary: String {
+        "\(inserted) new, \(updated) updated, \(removed) removed, \(unchanged) unchanged"
+            + (changesRecorded > 0 ? ", \(changesRecorded) change(s) logged" : "")
+            + (besides > 0 ? ", \(besides) household balance(s) written" : "")
+    }
+}
+
+/// Merges ledger answers into a raw ledger table that keeps each vendor transaction once per property, keyed by
+/// (property, kind, transaction id). A new transaction is inserted; one whose values differ is updated in place and,
+/// when it was corrected or reversed (not merely paid), the old and new amounts are written to the change log with
+/// the run that saw it; one the answer's coverage says is gone is deleted and logged `removed`. An answer older than
+/// the stored row (its as-of date is earlier) never overwrites it, so replaying an old run does not roll the ledger
+/// back. A transaction without an id cannot be merged: those of the answer's window replace the stored ones.
+///
+/// A full pull over rows already merged is a reconciliation: every difference it makes, payments applied included,
+/// is logged `found_by = full_refresh`; the run reports how many (README, "Nightly runs").
+final class LedgerMerger {
+    private let database: Database
+    private let table: LedgerTable
+    private let lineage: SOAPSnapshot.Lineage
+    private let coverage: LedgerCoverage
+    private(set) var counts = LedgerMergeCounts()
+    private var kindsSeen: Set<String> = []
+    private var find: Statement?
+    private var insert: Statement?
+    private var insertIndices: [Int32] = []
+    private var insertUnlessPresent: Statement?
+    private var insertUnlessPresentIndices: [Int32] = []
+    private var recordChange: Statement?
+    private let markSeen: Statement
+    private var sourceRow = 0
+    /// The property had no row before this answer (its first pull): every transaction is inserted without a lookup
+    /// (a TransactionID the answer repeats is merged like any other), and nothing can be missing.
+    private let fresh: Bool
+
+    /// Inside an open transaction: prepares the merge of one answer of `lineage.propertyID`.
+    init(_ database: Database, table: LedgerTable, lineage: SOAPSnapshot.Lineage, coverage: LedgerCoverage) throws {
+        self.database = database
+        self.table = table
+        self.lineage = lineage
+        self.coverage = coverage
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_seen (row_id INTEGER PRIMARY KEY)")
+        try database.execute("DELETE FROM temp.ledger_seen")
+        markSeen = try database.prepare("INSERT OR IGNORE INTO temp.ledger_seen (row_id) VALUES (:id)")
+        let property: [String: SQLValue] = [":property": .text(lineage.propertyID)]
+        fresh = (try database.scalar(
+            "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE property_id = :property)", property)?.integerValue ?? 0) == 0
+        if case .whole = coverage { counts.reconciled = !fresh }
+        // Rows without an id are replaced by the answer's own, within what it covers.
+        switch coverage {
+        case .whole:
+            try database.prepare("DELETE FROM \(table.name) WHERE property_id = :property AND transaction_id IS NULL")
+                .execute(property)
+        case .dated(let from, let to, _):
+            try database.prepare("""
+                DELETE FROM \(table.name) WHERE property_id = :property AND transaction_id IS NULL
+                  AND \(table.dateColumn) BETWEEN :from AND :to
+                """).execute(property.merging([":from": .text(from), ":to": .text(to)]) { $1 })
+        case .partial, .openItems:
+            break
+        }
+    }
+
+    /// Merges one decoded transaction (column, value pairs as the loader maps them, `source_row` first).
+    func merge(_ row: [(String, SQLValue)]) throws {
+        sourceRow += 1
+        let values = Dictionary(row, uniquingKeysWith: { _, last in last })
+        let kind = values[table.kindColumn] ?? .null
+        if let text = kind.textValue { kindsSeen.insert(text) }
+        guard let id = values["transaction_id"], id != .null else {
+            // Without an id only a whole or dated answer may say what the transaction is (its rows were replaced).
+            switch coverage {
+            case .whole, .dated: try insertRow(row)
+            case .partial, .openItems: break
+            }
+            return
+        }
+        if fresh, try insertRow(row, unlessPresent: true) { return }
+        let find = try self.find ?? database.prepare("""
+            SELECT * FROM \(table.name)
+            WHERE property_id = :property AND \(table.kindColumn) = :kind AND transaction_id = :id
+            """)
+        self.find = find
+        var existing: [String: SQLValue]?
+        try find.forEachRow([":property": .text(lineage.propertyID), ":kind": kind, ":id": id]) { statement in
+            var stored: [String: SQLValue] = [:]
+            for index in 0..<statement.columnCount { stored[statement.columnName(index)] = statement.value(at: index) }
+            existing = stored
+        }
+        guard let existing, let rowID = existing["id"] else {
+            try insertRow(row)
+            if counts.reconciled {
+                try log(kind: kind, id: id, change: "added", old: nil, new: values, detail: "not in the ledger merged so far")
+            } else if let flag = table.reversalColumn, values[flag] == .integer(1) {
+                try log(kind: kind, id: id, change: "reversed", old: nil, new: values, detail: "posted as a reversal")
+            }
+            return
+        }
+        try markSeen.execute([":id": rowID])
+        if let stored = existing["as_of_date"]?.textValue, stored > lineage.asOf {
+            counts.unchanged += 1  // a later answer wrote it: this older one does not roll it back
+            return
+        }
+        let compared = row.map(\.0).filter { $0 != "source_row" && !table.ignoredColumns.contains($0) }
+        let differing = compared.filter { !Self.same(existing[$0] ?? .null, values[$0] ?? .null) }
+        guard !differing.isEmpty else {
+            counts.unchanged += 1
+            return
+        }
+        let assignments = (["run_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0))
+            .map { "\($0) = :\($0)" }.joined(separator: ", ")
+        var bindings = lineageValues
+        for (column, value) in row { bindings[":" + column] = value }
+        bindings[":source_row"] = .integer(Int64(sourceRow))
+        bindings[":row_id"] = rowID
+        try run("UPDATE \(table.name) SET \(assignments) WHERE id = :row_id", bindings)
+        counts.updated += 1
+        let corrected = differing.filter { !table.applicationColumns.contains($0) }
+        let detail = differing.map { "\($0) \(Self.text(existing[$0] ?? .null)) -> \(Self.text(values[$0] ?? .null))" }
+            .joined(separator: "; ")
+        if !corrected.isEmpty {
+            try log(kind: kind, id: id, change: isReversal(old: existing, new: values) ? "reversed" : "corrected",
+                    old: existing, new: values, detail: detail)
+        } else if counts.reconciled {
+            try log(kind: kind, id: id, change: "applied", old: existing, new: values, detail: detail)
+        }
+    }
+
+    /// After the last row: what the answer's coverage says is gone is removed (and logged), the open charges it does
+    /// not list are settled. Returns the counts.
+    func finish() throws -> LedgerMergeCounts {
+        if fresh { return counts }
+        var property: [String: SQLValue] = [":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)]
+        let unseen = """
+            property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of
+              AND id NOT IN (SELECT row_id FROM temp.ledger_seen)
+            """
+        var ageOut: String?
+        var gone: String?
+        switch coverage {
+        case .whole(let before):
+            ageOut = before
+            gone = unseen
+        case .dated(let from, let to, let before):
+            ageOut = before
+            property[":from"] = .text(from)
+            property[":to"] = .text(to)
+            // Judged only on the kinds the answer holds: a window without a single payment says nothing of payments.
+            let kinds = kindsSeen.sorted().map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")
+            gone = kinds.isEmpty ? nil : unseen + " AND \(table.dateColumn) BETWEEN :from AND :to AND \(table.kindColumn) IN (\(kinds))"
+        case .partial:
+            break
+        case .openItems:
+            property[":charge"] = .text(table.chargeKind)
+            try run("""
+                UPDATE \(table.name)
+                SET \(table.paidColumn) = \(table.amountColumn), \(table.balanceColumn) = 0, run_id = :run_id,
+                    as_of_date = :as_of, artifact = :artifact, artifact_sha256 = :sha256
+                WHERE \(unseen) AND \(table.kindColumn) = :charge AND coalesce(\(table.balanceColumn), 0) <> 0
+                """, property.merging(lineageValues) { $1 })
+            counts.updated += database.changes
+        }
+        if let ageOut {
+            property[":age_out"] = .text(ageOut)
+            try run("DELETE FROM \(table.name) WHERE \(unseen) AND \(table.dateColumn) < :age_out", property)
+            counts.removed += database.changes
+        }
+        if let gone {
+            let statement = try database.prepare("SELECT * FROM \(table.name) WHERE \(gone) ORDER BY id")
+            var removed: [[String: SQLValue]] = []
+            try statement.forEachRow(property.filter { statement.hasParameter($0.key) }) { row in
+                var stored: [String: SQLValue] = [:]
+                for index in 0..<row.columnCount { stored[row.columnName(index)] = row.value(at: index) }
+                removed.append(stored)
+            }
+            for stored in removed {
+                try log(kind: stored[table.kindColumn] ?? .null, id: stored["transaction_id"] ?? .null, change: "removed",
+                        old: stored, new: nil, detail: "not in the vendor's answer for \(describeCoverage)")
+                try database.prepare("DELETE FROM \(table.name) WHERE id = :id").execute([":id": stored["id"] ?? .null])
+            }
+            counts.removed += removed.count
+        }
+        return counts
+    }
+
+    // MARK: - Writing
+
+    /// Runs one statement, binding only the parameters its SQL names.
+    private func run(_ sql: String, _ values: [String: SQLValue]) throws {
+        let statement = try database.prepare(sql)
+        try statement.execute(values.filter { statement.hasParameter($0.key) })
+    }
+
+    private var lineageValues: [String: SQLValue] {
+        [":run_id": .text(lineage.runID), ":as_of_date": .text(lineage.asOf), ":as_of": .text(lineage.asOf),
+         ":artifact": .text(lineage.artifact), ":artifact_sha256": .text(lineage.sha256), ":sha256": .text(lineage.sha256)]
+    }
+
+    /// Inserts one transaction; `unlessPresent`: not when its key is stored already (returns false, nothing written).
+    @discardableResult
+    private func insertRow(_ row: [(String, SQLValue)], unlessPresent: Bool = false) throws -> Bool {
+        if unlessPresent {
+            return try insert(row, statement: &insertUnlessPresent, indices: &insertUnlessPresentIndices, verb: "INSERT OR IGNORE")
+        }
+        return try insert(row, statement: &insert, indices: &insertIndices, verb: "INSERT")
+    }
+
+    private func insert(_ row: [(String, SQLValue)], statement cached: inout Statement?, indices: inout [Int32],
+                        verb: String) throws -> Bool {
+        let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256", "first_run_id"]
+            + row.map(\.0)
+        let statement: Statement
+        if let cached {
+            statement = cached
+        } else {
+            statement = try database.prepare("""
+                \(verb) INTO \(table.name) (\(columns.joined(separator: ", ")))
+                VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))
+                """)
+            indices = columns.map { statement.parameterIndex(":" + $0) }
+            cached = statement
+        }
+        statement.reset()
+        let stamp: [SQLValue] = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
+                                 .text(lineage.sha256), .text(lineage.runID)]
+        for (offset, value) in stamp.enumerated() { try statement.bind(value, at: indices[offset]) }
+        for (offset, column) in row.enumerated() {
+            // source_row numbers the answer's transactions as merged, so it stays the answer's own order.
+            let value = column.0 == "source_row" ? .integer(Int64(sourceRow)) : column.1
+            try statement.bind(value, at: indices[stamp.count + offset])
+        }
+        _ = try statement.step()
+        guard database.changes > 0 else { return false }
+        counts.inserted += 1
+        // A first pull judges nothing missing, so it need not remember what it saw.
+        if !fresh { try markSeen.execute([":id": .integer(database.lastInsertRowID)]) }
+        return true
+    }
+
+    private func log(kind: SQLValue, id: SQLValue, change: String, old: [String: SQLValue]?, new: [String: SQLValue]?,
+                     detail: String) throws {
+        let statement = try recordChange ?? database.prepare("""
+            INSERT INTO \(table.changes) (property_id, kind, transaction_id, change, found_by, run_id, as_of_date, artifact,
+                                          old_amount, new_amount, old_balance, new_balance, detail)
+            VALUES (:property, :kind, :id, :change, :found_by, :run_id, :as_of, :artifact,
+                    :old_amount, :new_amount, :old_balance, :new_balance, :detail)
+            """)
+        recordChange = statement
+        try statement.execute([
+            ":property": .text(lineage.propertyID), ":kind": kind, ":id": id, ":change": .text(change),
+            ":found_by": .text(counts.reconciled ? "full_refresh" : "window"), ":run_id": .text(lineage.runID),
+            ":as_of": .text(lineage.asOf), ":artifact": .text(lineage.artifact),
+            ":old_amount": old?[table.amountColumn] ?? .null, ":new_amount": new?[table.amountColumn] ?? .null,
+            ":old_balance": old?[table.balanceColumn] ?? .null, ":new_balance": new?[table.balanceColumn] ?? .null,
+            ":detail": .text(detail),
+        ])
+        counts.changesRecorded += 1
+    }
+
+    /// A reversal: the vendor's flag turned on, or the amount turned to its opposite or to zero.
+    private func isReversal(old: [String: SQLValue], new: [String: SQLValue]) -> Bool {
+        if let flag = table.reversalColumn, new[flag] == .integer(1), old[flag] != .integer(1) { return true }
+        guard let before = old[table.amountColumn]?.doubleValue, let after = new[table.amountColumn]?.doubleValue,
+              before != 0 else { return false }
+        return Self.cents(after) == 0 || Self.cents(after) == -Self.cents(before)
+    }
+
+    private var describeCoverage: String {
+        switch coverage {
+        case .whole: "the whole ledger"
+        case .dated(let from, let to, _): "\(from)...\(to)"
+        case .partial: "part of the ledger"
+        case .openItems: "the open charges"
+        }
+    }
+
+    private static func cents(_ value: Double) -> Int64 { Int64((value * 100).rounded()) }
+
+    /// Equal as stored: money compared in cents (a REAL read back may differ in its last bit from the one decoded).
+    static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        if case .real(let x) = a, case .real(let y) = b { return cents(x) == cents(y) }
+        if case .real(let x) = a, case .integer(let y) = b { return cents(x) == y * 100 }
+        if case .integer(let x) = a, case .real(let y) = b { return x * 100 == cents(y) }
+        return a == b
+    }
+
+    static func text(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let v): "\(v)"
+        case .real(let v): String(format: "%.2f", v)
+        case .text(let v): v
+        case .blob(let v): "\(v.count) bytes"
+        }
+    }
+}
+
+/// The load flow of a ledger answer, beside `SOAPSnapshot.load`'s: the same sha256 check against the manifest and the
+/// same "these bytes were loaded already" skip, then one transaction that merges the answer into the ledger
+/// (`LedgerMerger`) and records the artifact in `loaded_artifacts` under `operationKey`, with the rows it wrote.
+enum LedgerLoad {
+    struct Loaded {
+        var artifact: String
+        var counts: LedgerMergeCounts
+        var alreadyLoaded: Bool
+    }
+
+    static func load(into database: Database, keyColumn: String, operationKey: String, table: LedgerTable,
+                     coverage: LedgerCoverage, path: String, property: Property, asOf: LocalDate, runID: RunID,
+                     expectedSHA256: String?, reload: Bool,
+                     afterMerge: (Database, SOAPSnapshot.Lineage) throws -> Int = { _, _ in 0 },
+                     stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
+        let bytes = try SOAPSnapshot.readBytes(path)
+        var hasher = SHA256()
+        hasher.update(bytes)
+        let sha256 = hasher.finalizeHex()
+        if let expectedSHA256, expectedSHA256 != sha256 {
+            throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
+        }
+        let key: [String: SQLValue] = [":operation": .text(operationKey), ":property": .text(property.key),
+                                       ":as_of": .text(asOf.iso)]
+        let previous = try database.query("""
+            SELECT artifact_sha256, row_count, artifact FROM loaded_artifacts
+            WHERE \(keyColumn) = :operation AND property_id = :property AND as_of_date = :as_of
+            """, key).first
+        if !reload, let previous, previous[0].textValue == sha256 {
+            var counts = LedgerMergeCounts()
+            counts.unchanged = Int(previous[1].integerValue ?? 0)
+            return Loaded(artifact: previous[2].textValue ?? path, counts: counts, alreadyLoaded: true)
+        }
+        let lineage = SOAPSnapshot.Lineage(runID: runID.value, propertyID: property.key, asOf: asOf.iso, artifact: path,
+                                           sha256: sha256)
+        do {
+            let counts = try database.withTransaction {
+                let merger = try LedgerMerger(database, table: table, lineage: lineage, coverage: coverage)
+                try stream(bytes) { try merger.merge($0) }
+                var counts = try merger.finish()
+                counts.besides = try afterMerge(database, lineage)
+                try database.prepare("""
+                    INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+                    VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
+                    ON CONFLICT (\(keyColumn), property_id, as_of_date) DO UPDATE SET
+                        artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
+                        row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                    """).execute(key.merging([":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
+                                              ":rows": .integer(Int64(counts.written))]) { $1 })
+                return counts
+            }
+            return Loaded(artifact: path, counts: counts, alreadyLoaded: false)
+        } catch let error as SOAPError {
+            throw ReportLoadError(error.forProperty(property.key).description)
+        }
+    }
+
+    /// The warning a reconciling full pull leaves when it found differences: one line naming the property and how
+    /// many of each change, so the run's warnings show that the incremental nights missed something.
+    static func differences(_ counts: LedgerMergeCounts, in database: Database, changesTable: String,
+                            property: String, runID: RunID, operation: String) throws -> [String] {
+        guard counts.reconciled, counts.changesRecorded > 0 else { return [] }
+        let rows = try database.query("""
+            SELECT change, count(*) FROM \(changesTable)
+            WHERE property_id = :property AND run_id = :run AND found_by = 'full_refresh'
+            GROUP BY change ORDER BY change
+            """, [":property": .text(property), ":run": .text(runID.value)])
+        let parts = rows.map { "\($0[1].integerValue ?? 0) \($0[0].textValue ?? "")" }.joined(separator: ", ")
+        return ["\(property): the full \(operation) pull differs from the ledger merged by the incremental nights: \(parts) "
+                + "(listed in \(changesTable), found_by = 'full_refresh')"]
+    }
+}

@@ -1,0 +1,70 @@
+import OwnerDashCore
+import SQLiteKit
+
+/// The tenant ledger's fetch history of one property, read from etl_runs / etl_run_items: what the nightly ingest
+/// needs to know where the next incremental window starts and when the next full pull is due.
+public struct LedgerRuns: Sendable, Equatable {
+    /// As-of date of the newest run that fetched and loaded the property's ledger (whole or in windows) without any
+    /// of its ledger items failing.
+    public var lastSuccess: LocalDate?
+    /// As-of date of the newest such run that loaded the whole ledger.
+    public var lastFull: LocalDate?
+
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?) {
+        self.lastSuccess = lastSuccess; self.lastFull = lastFull
+    }
+
+    /// The ledger artifacts of a property as the run items name them: the whole ledger's exact name, and the prefix
+    /// every part of it starts with (a windowed call, the open items).
+    public struct Artifacts: Sendable {
+        public var whole: String
+        public var partsPrefix: String
+
+        public init(whole: String, partsPrefix: String) { self.whole = whole; self.partsPrefix = partsPrefix }
+
+        /// Yardi: `yardi/<p>/GetResidentTransactions_Login.xml`, `yardi/<p>/GetResidentTransactions_By...`.
+        public static func yardi(_ property: String) -> Artifacts {
+            Artifacts(whole: "yardi/\(property)/GetResidentTransactions_Login.xml",
+                      partsPrefix: "yardi/\(property)/GetResidentTransactions_By")
+        }
+
+        /// RPX: `realpage/<p>/getresidentledger.xml`, `realpage/<p>/getresidentledger.<window>.xml` and `.open.xml`.
+        public static func rpx(_ property: String) -> Artifacts {
+            Artifacts(whole: "realpage/\(property)/getresidentledger.xml", partsPrefix: "realpage/\(property)/getresidentledger.")
+        }
+    }
+
+    /// Reads the history from unified.db (migrated). Runs without an as-of date (a bare sync) have no ledger.
+    public static func read(_ database: Database, property: String, artifacts: Artifacts) throws -> LedgerRuns {
+        let rows = try database.query(query, [
+            ":property": .text(property), ":whole": .text(artifacts.whole),
+            ":parts": .text(escapeLike(artifacts.partsPrefix) + "%"),
+        ])
+        let row = rows.first
+        return LedgerRuns(lastSuccess: row?[0].textValue.flatMap { LocalDate(iso: $0) },
+                          lastFull: row?[1].textValue.flatMap { LocalDate(iso: $0) })
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// Per run: its ledger items of the property; a run counts when none failed and at least one load went in
+    /// (`skipped` = the same bytes were loaded before). A failed night is therefore never the last success.
+    static let query = """
+        WITH ledger_runs AS (
+            SELECT r.run_id, r.as_of_date,
+                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole
+            FROM etl_runs r
+            JOIN etl_run_items i ON i.run_id = r.run_id
+            WHERE i.property_id = :property AND r.as_of_date IS NOT NULL
+              AND r.status IN ('succeeded', 'partial')
+              AND (i.artifact = :whole OR i.artifact LIKE :parts ESCAPE '\\')
+            GROUP BY r.run_id
+            HAVING sum(i.status = 'failed') = 0
+               AND sum(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')) > 0
+        )
+        SELECT (SELECT max(as_of_date) FROM ledger_runs), (SELECT max(as_of_date) FROM ledger_runs WHERE whole)
+        """
+}

@@ -1,0 +1,118 @@
+import Fetch
+import Foundation
+import OwnerDashCore
+import SOAP
+import Testing
+
+/// How each night's tenant ledger fetch is decided from the run history, and cut into the calls the vendors accept.
+@Suite struct LedgerPlannerTests {
+    static func date(_ iso: String) -> LocalDate { LocalDate(iso: iso)! }
+    static let schedule = LedgerSchedule(overlapDays: 7, fullRefreshDays: 7)
+    static let yardi = Property(key: "yp_test", name: "Test", pms: .yardi, propertyCode: "ytest")
+    static let realpage = Property(key: "rp_test", name: "Test", pms: .realpage, siteID: "100")
+
+    @Test func theFirstPullIsFull() {
+        let plan = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: nil, lastFull: nil), asOf: Self.date("2026-11-20"),
+                                      schedule: Self.schedule)
+        #expect(plan.isFull && plan.windowedCalls == nil, "\(plan)")
+        #expect(plan.summary.hasPrefix("full (first pull"))
+    }
+
+    @Test func theNextNightFetchesFromTheLastSuccessLessTheOverlap() {
+        let plan = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-19")),
+                                      asOf: Self.date("2026-11-20"), schedule: Self.schedule)
+        #expect(plan == .incremental(LedgerWindow(from: Self.date("2026-11-12"), to: Self.date("2026-11-20"))))
+        let wider = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-19")),
+                                       asOf: Self.date("2026-11-20"), schedule: LedgerSchedule(overlapDays: 3, fullRefreshDays: 7))
+        #expect(wider.window?.from == Self.date("2026-11-16"), "the overlap is configurable")
+    }
+
+    @Test func aFailedNightWidensTheNextWindowBackToTheLastSuccess() {
+        // The 19th failed: the history's last success is still the 18th, so the 20th reaches back from there.
+        let plan = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: Self.date("2026-11-18"), lastFull: Self.date("2026-11-16")),
+                                      asOf: Self.date("2026-11-20"), schedule: Self.schedule)
+        #expect(plan.window == LedgerWindow(from: Self.date("2026-11-11"), to: Self.date("2026-11-20")))
+    }
+
+    @Test func aFullRefreshComesOnScheduleAndReconcilesWithTheWindow() {
+        let history = LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-13"))
+        let due = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-20"), schedule: Self.schedule)
+        #expect(due == .full(reason: "scheduled refresh: the last full pull, as of 2026-11-13, is 7 days old (every 7)",
+                             reconcile: LedgerWindow(from: Self.date("2026-11-12"), to: Self.date("2026-11-20"))))
+        let notYet = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-19"), schedule: Self.schedule)
+        #expect(!notYet.isFull, "six days after the last full pull")
+        let monthly = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-20"),
+                                         schedule: LedgerSchedule(overlapDays: 7, fullRefreshDays: 30))
+        #expect(!monthly.isFull, "full_refresh_days 30")
+        let always = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-20"),
+                                        schedule: LedgerSchedule(overlapDays: 7, fullRefreshDays: 0))
+        #expect(always.isFull, "full_refresh_days 0: every night")
+        let asked = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-19")),
+                                       asOf: Self.date("2026-11-20"), schedule: Self.schedule, forceFull: true)
+        #expect(asked.isFull && asked.windowedCalls?.from == Self.date("2026-11-12"))
+        let past = LedgerPlanner.plan(history: history, asOf: Self.date("2026-10-01"), schedule: Self.schedule)
+        #expect(past.isFull && past.windowedCalls == nil, "a run for a date before the last success is pulled whole")
+    }
+
+    @Test func windowsAreCutIntoCallsOfAtMost31Days() {
+        let window = LedgerWindow(from: Self.date("2026-09-01"), to: Self.date("2026-11-20"))
+        let chunks = LedgerPlanner.chunks(window, maxSpan: YardiOperation.ledgerWindowDays - 1)
+        #expect(chunks.map(\.description) == ["2026-09-01_2026-10-01", "2026-10-02_2026-11-01", "2026-11-02_2026-11-20"])
+        #expect(chunks.allSatisfy { $0.span <= 30 })
+        #expect(LedgerPlanner.chunks(LedgerWindow(from: Self.date("2026-11-20"), to: Self.date("2026-11-20")), maxSpan: 30).count == 1)
+    }
+
+    @Test func anIncrementalYardiNightCallsTheWindowedOperationsInsteadOfTheWholeLedger() {
+        let window = LedgerWindow(from: Self.date("2026-10-01"), to: Self.date("2026-11-20"))
+        let jobs = YardiFetch.jobs(properties: [Self.yardi], operations: [.getUnitInformation, .getResidentTransactions],
+                                   ledger: [Self.yardi.key: .incremental(window)])
+        #expect(jobs.map(\.operation) == [.getUnitInformation, .getResidentTransactionsByChargeDate,
+                                          .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate,
+                                          .getResidentTransactionsByApplicationDate])
+        #expect(jobs.compactMap(\.window).map(\.description)
+                == ["2026-10-01_2026-10-31", "2026-11-01_2026-11-20", "2026-10-01_2026-10-31", "2026-11-01_2026-11-20"])
+        let refresh = YardiFetch.jobs(properties: [Self.yardi], operations: [.getResidentTransactions],
+                                      ledger: [Self.yardi.key: .full(reason: "test", reconcile: window)])
+        #expect(refresh.last?.operation == .getResidentTransactions && refresh.last?.window == nil && refresh.count == 5,
+                "a reconciling full pull: the windows first, then the whole ledger")
+        #expect(YardiFetch.jobs(properties: [Self.yardi], operations: [.getResidentTransactions]).map(\.operation)
+                == [.getResidentTransactions], "no plan: the whole ledger, as a bare fetch")
+    }
+
+    @Test func theWindowedYardiRequestCarriesFromDateAndToDate() {
+        let login = YardiLogin(username: "u", password: "p", serverName: "s", database: "d", interfaceEntity: "e",
+                               interfaceLicense: "l")
+        let request = YardiOperation.getResidentTransactionsByChargeDate.request(
+            baseURL: "https://example.test/ws", interfaceName: "ItfResidentTransactions20", login: login, propertyCode: "p1",
+            asOfYear: 2026, asOfMonth: 11, window: ("2026-11-01", "2026-11-20"))
+        let body = String(decoding: request.body, as: UTF8.self)
+        #expect(body.contains("<YardiPropertyId>p1</YardiPropertyId><FromDate>2026-11-01T00:00:00</FromDate><ToDate>2026-11-20T00:00:00</ToDate><InterfaceEntity>"),
+                "\(body)")
+        #expect(request.soapAction.hasSuffix("/GetResidentTransactions_ByChargeDate_Login"))
+        #expect(!YardiOperation.catalogue.contains(.getResidentTransactionsByApplicationDate))
+    }
+
+    @Test func anIncrementalRPXNightAsksForTheWindowAndTheOpenCharges() {
+        let window = LedgerWindow(from: Self.date("2026-11-12"), to: Self.date("2026-11-20"))
+        let jobs = RPXJob.jobs(property: Self.realpage, operations: [.unitlist, .getresidentledger], ledger: .incremental(window))
+        #expect(jobs.map(\.operation) == [.unitlist, .getresidentledger, .getresidentledger])
+        #expect(jobs.map(\.ledger) == [nil, LedgerScope(part: .dated, from: "2026-11-12", to: "2026-11-20"),
+                                       LedgerScope(part: .openItems)])
+        let arguments = SOAPEnvelope.build(operation: "getresidentledger", namespace: RPXOperation.namespace,
+                                           parameters: RPXOperation.ledgerArguments(from: "2026-11-12", to: "2026-11-20",
+                                                                                    openItems: false))
+        let body = String(decoding: arguments, as: UTF8.self)
+        #expect(body.contains("<startdate>2026-11-12</startdate><enddate>2026-11-20</enddate><allopen>false</allopen>"), "\(body)")
+    }
+
+    @Test func theScheduleComesFromTheConfigurationAndTheEnvironmentWins() throws {
+        let configured = Configuration.Ledger(overlapDays: 3, fullRefreshDays: 14)
+        #expect(try LedgerSchedule(configured: configured, environment: [:]) == LedgerSchedule(overlapDays: 3, fullRefreshDays: 14))
+        #expect(try LedgerSchedule(configured: nil, environment: [:]) == LedgerSchedule.standard)
+        #expect(try LedgerSchedule(configured: configured, environment: ["OWNERDASH_LEDGER_FULL_REFRESH_DAYS": "1"])
+                == LedgerSchedule(overlapDays: 3, fullRefreshDays: 1))
+        #expect(throws: ConfigurationError.self) {
+            try LedgerSchedule(configured: nil, environment: ["OWNERDASH_LEDGER_OVERLAP_DAYS": "a week"])
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Fetch
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Sync
+import Testing
+@testable import Ingest
+
+/// Two nightly ingests against pms_sim: the first pulls each tenant ledger whole, the second only the window since
+/// the first less the overlap; what the second night's sync answers equals what a fresh full ingest of that day gives.
+@Suite struct IncrementalLedgerTests {
+    static let selection = ["--property", "nexus_east", "--property", "yp_riverwalk", "--reports",
+                            "getsitelist,unitlist,getresidentlistinfo,getresidentledger,GetUnitInformation,GetResidentsByStatus,"
+                            + "GetResidentTransactions_Login",
+                            "--parallel", "4"]
+
+    /// The tenant-ledger answers of unified.db, every business column, in a fixed order.
+    static func answers(_ directory: DataDir) throws -> [String: [[SQLValue]]] {
+        let unified = try directory.unified()
+        return [
+            "charges": try unified.query("""
+                SELECT unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, category, period,
+                       charge_date, due_date, amount, amount_paid, balance
+                FROM unified_charges ORDER BY unified_property_id, charge_id
+                """),
+            "payments": try unified.query("""
+                SELECT unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
+                       reference, payment_type
+                FROM unified_payments ORDER BY unified_property_id, payment_id
+                """),
+            "balances": try unified.query("""
+                SELECT unified_property_id, resident_id, charges, payments, balance
+                FROM unified_household_balances ORDER BY unified_property_id, resident_id
+                """),
+            "residents": try unified.query("""
+                SELECT unified_property_id, resident_id, balance FROM unified_residents ORDER BY unified_property_id, resident_id
+                """),
+        ]
+    }
+
+    /// Rows each run's ledger load items wrote, per property.
+    static func ledgerRows(_ directory: DataDir, run: String) throws -> [String: Int] {
+        var rows: [String: Int] = [:]
+        for item in try directory.items(run) where item.text("stage") == "load" {
+            let artifact = item.text("artifact") ?? ""
+            guard artifact.contains("getresidentledger") || artifact.contains("GetResidentTransactions") else { continue }
+            rows[item.text("property_id") ?? "", default: 0] += item.int("rows") ?? 0
+        }
+        return rows
+    }
+
+    @Test func theSecondNightFetchesOnlyTheWindowAndAnswersAsAFreshFullPull() throws {
+        let simulator = try Simulator.shared.get()
+        let nightly = try DataDir()
+        let night1 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-16"] + Self.selection, environment: simulator.environment)
+        #expect(night1.status == 0, "\(night1.stderr)")
+        #expect(night1.stderr.contains("nexus_east: ledger: full (first pull"), "\(night1.stderr)")
+        let run1 = try #require(night1.runID)
+
+        let night2 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-20"] + Self.selection, environment: simulator.environment)
+        #expect(night2.status == 0, "\(night2.stderr)")
+        #expect(night2.stderr.contains("yp_riverwalk: ledger: incremental 2026-11-09...2026-11-20"), "\(night2.stderr)")
+        let run2 = try #require(night2.runID)
+        let fetched = try nightly.items(run2).filter { $0.text("stage") == "fetch" }.compactMap { $0.text("artifact") }
+        #expect(fetched.contains("realpage/nexus_east/getresidentledger.2026-11-09_2026-11-20.xml"))
+        #expect(fetched.contains("realpage/nexus_east/getresidentledger.open.xml"))
+        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-09_2026-11-20.xml"))
+        #expect(fetched.contains("yardi/yp_riverwalk/GetResidentTransactions_ByApplicationDate_Login.2026-11-09_2026-11-20.xml"))
+        #expect(!fetched.contains { $0.hasSuffix("/getresidentledger.xml") || $0.hasSuffix("/GetResidentTransactions_Login.xml") },
+                "no whole ledger on the second night")
+
+        // The history the third night would be planned from.
+        let history = try LedgerRuns.read(try nightly.unified(), property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk"))
+        #expect(history == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-20"), lastFull: LocalDate(iso: "2026-11-16")))
+
+        let fresh = try DataDir()
+        let full = try fresh.ownerdash(["ingest", "--as-of", "2026-11-20"] + Self.selection, environment: simulator.environment)
+        #expect(full.status == 0, "\(full.stderr)")
+        let incremental = try Self.answers(nightly), whole = try Self.answers(fresh)
+        for (name, rows) in whole {
+            #expect(rows.count > 10, "\(name): the simulator's ledger has rows")
+            #expect(incremental[name] == rows, "\(name) after an incremental night equals a fresh full pull")
+        }
+        // One raw row per vendor transaction, however many nights merged it.
+        for (database, table) in [(nightly.data.yardiRawDatabase, "yardi_transactions"),
+                                  (nightly.data.realpageRawDatabase, "realpage_ledger")] {
+            let raw = try Database(path: database, mode: .readOnly)
+            let freshRaw = try Database(path: database.replacingOccurrences(of: nightly.data.root, with: fresh.data.root), mode: .readOnly)
+            let count = "SELECT count(*) FROM \(table)"
+            #expect(try raw.scalar(count) == freshRaw.scalar(count), "\(table)")
+        }
+        let rows1 = try Self.ledgerRows(nightly, run: run1), rows2 = try Self.ledgerRows(nightly, run: run2)
+        for property in ["nexus_east", "yp_riverwalk"] {
+            #expect((rows2[property] ?? 0) * 10 < (rows1[property] ?? 0),
+                    "\(property): night 2 wrote \(rows2[property] ?? 0) ledger rows, night 1 \(rows1[property] ?? 0)")
+        }
+    }
+}
+
+/// Where the next window starts, read from etl_runs / etl_run_items: a night whose ledger failed is not a success.
+@Suite struct LedgerRunsTests {
+    /// Records one run of yp_riverwalk as of `asOf` with its ledger items.
+    static func record(_ store: UnifiedStore, _ runID: String, asOf: String, status: RunStatus, items: [RunItem]) throws {
+        let journal = try RunJournal(database: store.database, start: RunJournal.Start(
+            runID: runID, trigger: "schedule", commandLine: "ownerdash ingest", asOf: LocalDate(iso: asOf), properties: 1,
+            holder: LockHolder(command: "ingest", runID: runID)))
+        for item in items { try journal.record(item) }
+        try journal.finish(status: status, warnings: 0)
+    }
+
+    @Test func aFailedNightIsNotTheLastSuccessSoTheNextWindowReachesBackOverIt() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let whole = "yardi/yp_riverwalk/GetResidentTransactions_Login.xml"
+        let window = "yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-09_2026-11-17.xml"
+        try Self.record(store, "r1", asOf: "2026-11-16", status: .succeeded, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: whole, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: whole, status: .succeeded, rows: 22_840),
+        ])
+        // The 17th: the window landed but failed to load.
+        try Self.record(store, "r2", asOf: "2026-11-17", status: .partial, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: window, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: window, status: .failed, error: "bad value"),
+        ])
+        // The 18th: the call by application date failed; the one by charge date alone is not a success either.
+        try Self.record(store, "r3", asOf: "2026-11-18", status: .partial, items: [
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: "yardi/yp_riverwalk/GetResidentTransactions_ByApplicationDate_Login.xml",
+                    status: .failed, error: "HTTP 500"),
+            RunItem(stage: .fetch, property: "yp_riverwalk", artifact: window, status: .succeeded),
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: window, status: .succeeded, rows: 3),
+        ])
+        // Another property's success says nothing of this one.
+        try Self.record(store, "r4", asOf: "2026-11-18", status: .succeeded, items: [
+            RunItem(stage: .load, property: "yp_cedar_bluff", artifact: "yardi/yp_cedar_bluff/GetResidentTransactions_Login.xml",
+                    status: .succeeded, rows: 10),
+        ])
+        let runs = try LedgerRuns.read(store.database, property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk"))
+        #expect(runs == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-16"), lastFull: LocalDate(iso: "2026-11-16")))
+        let ingest = IngestRun(dataDirectory: directory.data, configuration: try Configuration.load(
+            path: repositoryRoot.appendingPathComponent("report_definitions.json").path), configPath: "report_definitions.json")
+        let property = Property(key: "yp_riverwalk", name: "Riverwalk", pms: .yardi, propertyCode: "rvwalk01")
+        let plans = try ingest.ledgerPlans(IngestRequest(properties: [property], asOf: LocalDate(iso: "2026-11-19")!,
+                                                         commandLine: "test", environment: [:]))
+        #expect(plans["yp_riverwalk"]?.window == LedgerWindow(from: LocalDate(iso: "2026-11-09")!, to: LocalDate(iso: "2026-11-19")!),
+                "from the 16th less 7 days, over the two failed nights")
+    }
+}
