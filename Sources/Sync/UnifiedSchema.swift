@@ -12,7 +12,9 @@ import SQLiteKit
 ///   the same date replaces that date's rows, other dates stay (trends read them).
 public enum UnifiedSchema {
     /// Applied in order by `UnifiedStore` on open.
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] = coreMigrations + sqlToolMigrations
+
+    static let coreMigrations: [Migration] = [
         Migration(version: 1, name: "unified core", sql: """
             CREATE TABLE unified_properties (
                 unified_property_id TEXT PRIMARY KEY,
