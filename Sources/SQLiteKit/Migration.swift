@@ -29,6 +29,9 @@ extension Database {
             if migration.rebuildsTables { try execute("PRAGMA foreign_keys = OFF") }
             defer { if migration.rebuildsTables { try? execute("PRAGMA foreign_keys = ON") } }
             try withTransaction {
+                // Another process may have applied it since `current` was read (two processes opening a new
+                // database at once): under the write lock, the version read now is the truth.
+                guard try userVersion() < migration.version else { return }
                 try execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version    INTEGER PRIMARY KEY,
