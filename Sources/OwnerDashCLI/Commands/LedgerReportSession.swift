@@ -13,10 +13,12 @@ struct LedgerReportSession {
     let database: Database
     /// The properties to report on: those asked for, else every synced one.
     let properties: [String]
+    let log: Diagnostics
 
     /// nil (after logging why) when there is no unified.db to read: the command exits 3.
     init?(command: String, dataDirectory: DataDirectory, asked: [String], log: Diagnostics) throws {
         self.command = command
+        self.log = log
         do {
             database = try UnifiedStore.openForReading(dataDirectory: dataDirectory)
         } catch let error as ConfigurationError {
@@ -55,6 +57,9 @@ struct LedgerReportSession {
             try writeWorkbook(to: out) { try ReportWorkbook.write(result, to: $0) }
         case "html":
             try write(page?() ?? ReportPage.render(result, title: title, generatedAt: DashboardCommand.timestamp(Date())), to: out)
+        case "csv":
+            // One table per CSV: the first, the others named on stderr (CSVTables).
+            try write(try CSVTables.render(result, table: nil, command: command, log: log), to: out)
         default:
             try write(MetricOutput.render(result, as: OutputFormat(rawValue: format) ?? .table), to: out)
         }
