@@ -24,7 +24,8 @@ struct DebtorsReportCommand: Command {
         (payments settle the oldest charges first), so the month amounts add up to the debt. One person is
         the same e-mail; without one, the same name (any word order, case and punctuation ignored) and the
         same phone; else the household alone. Three tables: the people (with the portfolio total), each
-        unit's debt, the months each covers (JSON keys rows, units, months; csv prints one, see --table). A property without a tenant ledger is named on stderr, never
+        unit's debt, the months each covers (JSON keys rows, units, months; csv prints one: --table NAME,
+        or --out DIR/ for a file each). A property without a tenant ledger is named on stderr, never
         shown as zeros. Exit 1: bad usage (unknown property, --min-debt not an amount); 3: no unified.db.
         """
 
@@ -65,15 +66,7 @@ struct DebtorsReportCommand: Command {
         let (report, result) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
                                                          asOf: asOf, minDebt: minDebt)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-        if formatName == "csv" {
-            if let out, CSVTables.isDirectory(out) {
-                _ = try CSVTables.writeFiles(result, directory: out, command: Self.commandLine)
-            } else {
-                try session.write(try CSVTables.render(result, table: table, command: Self.commandLine, log: log), to: out)
-            }
-            return .success
-        }
-        try session.write(result, format: formatName, title: "Debtors", to: out) {
+        try session.write(result, format: formatName, title: "Debtors", to: out, table: table) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
                                generatedAt: DashboardCommand.timestamp(Date()))
         }
