@@ -163,7 +163,9 @@ import Testing
             #expect((load["artifact"] as? String)?.hasPrefix("realpage/nexus_east/") == true)
             #expect((load["rows"] as? Int ?? 0) > 0 && load["duration_ms"] is Int)
         }
-        let sync = try #require(lines.first { $0["stage"] as? String == "sync" })
+        // The sync's progress line (its warnings, if any, carry stage and property too).
+        #expect(lines.filter { $0["stage"] as? String == "sync" }.allSatisfy { $0["property"] as? String == "nexus_east" })
+        let sync = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("sync: [1/1] nexus_east") == true })
         #expect(sync["property"] as? String == "nexus_east" && sync["duration_ms"] is Int)
 
         // Text lines with --log-timestamps start with their UTC time (cron appends every night to one file).
