@@ -31,9 +31,9 @@ extension UnifiedSchema {
                 -- The flags follow from `status` alone (RealPage Box Score meanings: leased = Net Leased = vacant leased +
                 -- occupied without notice + on notice and pre-leased). Plain columns, not generated ones, so every SQL
                 -- tool sees them (DuckDB's SQLite scanner and PRAGMA table_info skip generated columns): the triggers
-                -- below set them from `status` on every insert and on every update of the status or of a flag, so a
-                -- flag written by hand is put back. (A CHECK would refuse the status update itself: it is checked
-                -- before an AFTER trigger runs.)
+                -- below set them from `status` after every insert and every update of the status or of a flag that
+                -- leaves them disagreeing with it, so a flag left out or written by hand is put right. (A CHECK would
+                -- refuse the status update itself: it is checked before an AFTER trigger runs.)
                 is_occupied         INTEGER,
                 is_leased           INTEGER,
                 is_on_notice        INTEGER,
@@ -59,7 +59,15 @@ extension UnifiedSchema {
                        is_ready, market_rent, actual_rent, resident_id, lease_id, notice_for_date, available_date, made_ready_date, vacant_since FROM unified_units;
             DROP TABLE unified_units;
             ALTER TABLE unified_units_new RENAME TO unified_units;
-            CREATE TRIGGER unified_units_flags_on_insert AFTER INSERT ON unified_units BEGIN
+            -- Only a row whose flags disagree with its status (NULL: not given) is updated: the sync's inserts give them
+            -- (UnitFlags), so a bulk insert costs no second write per row.
+            CREATE TRIGGER unified_units_flags_on_insert AFTER INSERT ON unified_units
+                WHEN NEW.is_occupied  IS NOT (NEW.status IN ('occupied', 'occupied_notice', 'occupied_notice_leased'))
+                  OR NEW.is_leased    IS NOT (NEW.status IN ('occupied', 'occupied_notice_leased', 'vacant_leased'))
+                  OR NEW.is_on_notice IS NOT (NEW.status IN ('occupied_notice', 'occupied_notice_leased'))
+                  OR NEW.is_model     IS NOT (NEW.status = 'model')
+                  OR NEW.is_down      IS NOT (NEW.status = 'down')
+                BEGIN
                 UPDATE unified_units SET
                     is_occupied  = (NEW.status IN ('occupied', 'occupied_notice', 'occupied_notice_leased')),
                     is_leased    = (NEW.status IN ('occupied', 'occupied_notice_leased', 'vacant_leased')),
@@ -69,7 +77,13 @@ extension UnifiedSchema {
                 WHERE rowid = NEW.rowid;
             END;
             CREATE TRIGGER unified_units_flags_on_status
-                AFTER UPDATE OF status, is_occupied, is_leased, is_on_notice, is_model, is_down ON unified_units BEGIN
+                AFTER UPDATE OF status, is_occupied, is_leased, is_on_notice, is_model, is_down ON unified_units
+                WHEN NEW.is_occupied  IS NOT (NEW.status IN ('occupied', 'occupied_notice', 'occupied_notice_leased'))
+                  OR NEW.is_leased    IS NOT (NEW.status IN ('occupied', 'occupied_notice_leased', 'vacant_leased'))
+                  OR NEW.is_on_notice IS NOT (NEW.status IN ('occupied_notice', 'occupied_notice_leased'))
+                  OR NEW.is_model     IS NOT (NEW.status = 'model')
+                  OR NEW.is_down      IS NOT (NEW.status = 'down')
+                BEGIN
                 UPDATE unified_units SET
                     is_occupied  = (NEW.status IN ('occupied', 'occupied_notice', 'occupied_notice_leased')),
                     is_leased    = (NEW.status IN ('occupied', 'occupied_notice_leased', 'vacant_leased')),

@@ -74,6 +74,14 @@ import Testing
         }
         #expect(flags == ["101": [0, 1, 0, 0, 0], "102": [1, 0, 1, 0, 0], "103": [1, 1, 1, 0, 0], "104": [0, 0, 0, 0, 0],
                           "105": [0, 1, 0, 0, 0], "106": [0, 0, 0, 1, 0], "107": [0, 0, 0, 0, 1]])
+        // Flags given with the insert, as the sync gives them, are kept; wrong ones are put right.
+        try db.execute("""
+            INSERT INTO unified_units (unified_property_id, unit_number, status, \(UnitFlags.columns))
+            SELECT 'p', '108', s, \(UnitFlags.values(status: "s")) FROM (SELECT 'occupied_notice_leased' AS s);
+            INSERT INTO unified_units (unified_property_id, unit_number, status, is_occupied, is_leased, is_on_notice, is_model, is_down)
+            VALUES ('p', '109', 'down', 1, 1, 1, 1, 0);
+            """)
+        #expect(try db.scalar("SELECT group_concat(is_occupied || is_leased || is_on_notice || is_model || is_down, ' ') FROM unified_units WHERE unit_number IN ('108', '109') ORDER BY unit_number")?.textValue == "11100 00001")
         try db.execute("UPDATE unified_units SET is_occupied = 1, is_leased = 1 WHERE unit_number = '104'")
         #expect(try db.scalar("SELECT is_occupied || is_leased FROM unified_units WHERE unit_number = '104'")?.textValue == "00")
     }
