@@ -55,7 +55,7 @@ public struct IngestResult {
         switch status {
         case .succeeded: 0
         case .partial: 2
-        case .running, .failed, .abandoned: 3
+        case .running, .failed, .abandoned, .refused: 3
         }
     }
 
@@ -122,8 +122,12 @@ public struct IngestRun {
                     started: (RunID) -> Void = { _ in }) throws -> IngestResult {
         let runID = RunID.new()
         try dataDirectory.create()
-        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "ingest", runID: runID.value))
+        let holder = LockHolder(command: "ingest", runID: runID.value)
+        let lock = try IngestRun.acquire(dataDirectory: dataDirectory, log: log, refused: RunJournal.Start(
+            runID: runID.value, trigger: request.trigger, commandLine: request.commandLine, asOf: request.asOf,
+            properties: request.properties.count, holder: holder))
         defer { lock.release() }
+        log.runID = runID.value
         let journalStore = try UnifiedStore(dataDirectory: dataDirectory)
         let (stale, abandoned) = try Self.takeOver(lock, database: journalStore, runID: runID, log: log)
         let journal = try RunJournal(database: journalStore.database, start: RunJournal.Start(
@@ -153,6 +157,23 @@ public struct IngestRun {
         return result
     }
 
+    /// Takes the data directory's lock; when another process holds it, records the run `refused` (best effort: a
+    /// database that cannot take the record is a warning) and throws `IngestLockBusy`.
+    static func acquire(dataDirectory: DataDirectory, log: Diagnostics, refused start: RunJournal.Start) throws -> IngestLock {
+        do {
+            return try IngestLock.acquire(dataDirectory: dataDirectory, holder: start.holder)
+        } catch var busy as IngestLockBusy {
+            do {
+                let store = try UnifiedStore(dataDirectory: dataDirectory)
+                try RunJournal.recordRefused(in: store.database, start: start, reason: "refused: \(busy.description)")
+                busy.refusedRunID = start.runID
+            } catch {
+                log.warning(dataDirectory.unifiedDatabase, "could not record refused run \(start.runID): \(error)")
+            }
+            throw busy
+        }
+    }
+
     /// Warns about a lock taken over from a dead process, and marks the runs it left `running` abandoned.
     static func takeOver(_ lock: IngestLock, database: UnifiedStore, runID: RunID,
                          log: Diagnostics) throws -> (LockHolder?, [String]) {
@@ -180,12 +201,15 @@ public struct IngestRun {
         log.info(nil, "fetch: \(total) artifact(s) for \(request.properties.count) propert\(request.properties.count == 1 ? "y" : "ies") as of \(request.asOf.iso), \(request.parallel) at a time, into \(landing.runDirectory)")
         let recordingErrors = Locked<[String]>([])
         result.fetched = try plan.run(asOf: request.asOf, landing: landing, parallel: request.parallel) { entry, done in
+            let item = Self.fetchItem(entry)
+            let fields = LogFields(stage: "fetch", property: entry.property, artifact: item.artifact,
+                                   durationMilliseconds: item.durationMilliseconds)
             if let error = entry.error {
-                log.error("\(entry.pms)/\(entry.subject)", error)
+                log.error("\(entry.pms)/\(entry.subject)", error, fields)
             } else if let skipped = entry.skipped {
-                log.warning("\(entry.pms)/\(entry.subject)", "not fetched: \(skipped)")
+                log.warning("\(entry.pms)/\(entry.subject)", "not fetched: \(skipped)", fields)
             } else {
-                log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes")
+                log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes", fields)
             }
             // Recorded as each ends, so a run killed during the fetch still shows what landed.
             do {
@@ -216,10 +240,12 @@ public struct IngestRun {
         var done = 0
         result.loads = try runLoad.load(log: log) { artifact in
             done += 1
-            if artifact.error == nil {
-                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")")
-            }
             let item = Self.loadItem(artifact)
+            if artifact.error == nil {
+                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")",
+                         LogFields(stage: "load", property: artifact.property, artifact: item.artifact, rows: artifact.rows,
+                                   durationMilliseconds: item.durationMilliseconds))
+            }
             recorded.append(item)
             do { try journal.record(item) } catch { recordingError = recordingError ?? error }
         }
@@ -248,12 +274,15 @@ public struct IngestRun {
                 result.syncs += outcomes
                 item = Self.syncItem(outcomes.first, property: property.key)
                 if item.status == .succeeded {
-                    log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) \(item.rows ?? 0) units")
+                    log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) \(item.rows ?? 0) units",
+                             LogFields(stage: "sync", property: property.key, rows: item.rows,
+                                       durationMilliseconds: item.durationMilliseconds))
                 }
             } else {
                 item = RunItem(stage: .sync, property: property.key, status: .skipped,
                                error: "not synced: nothing of this property was loaded in this run")
-                log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) skipped: nothing of it was loaded in this run")
+                log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) skipped: nothing of it was loaded in this run",
+                         LogFields(stage: "sync", property: property.key))
             }
             try journal.record(item)
             result.items.append(item)
@@ -292,8 +321,11 @@ public struct RecordedSync {
                     log: Diagnostics) throws -> (runID: RunID, outcomes: [PropertySyncOutcome]) {
         let runID = RunID.new()
         try dataDirectory.create()
-        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "sync", runID: runID.value))
+        let lock = try IngestRun.acquire(dataDirectory: dataDirectory, log: log, refused: RunJournal.Start(
+            runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
+            holder: LockHolder(command: "sync", runID: runID.value)))
         defer { lock.release() }
+        log.runID = runID.value
         let store = try UnifiedStore(dataDirectory: dataDirectory)
         _ = try IngestRun.takeOver(lock, database: store, runID: runID, log: log)
         let journal = try RunJournal(database: store.database, start: RunJournal.Start(

@@ -41,6 +41,8 @@ public struct IngestLockBusy: Error, CustomStringConvertible, Sendable {
     /// The holder the lock file names; nil when it could not be read (it was being written).
     public var holder: LockHolder?
     public var path: String
+    /// The run recorded `refused` in etl_runs for this attempt (ingest and sync record one); nil when none was.
+    public var refusedRunID: String?
 
     public var description: String {
         holder?.description ?? "another ownerdash process holds \(path) (its holder could not be read)"

@@ -58,6 +58,22 @@ public final class RunJournal: @unchecked Sendable {
         }
     }
 
+    /// Records a run refused because another process holds the data directory's lock (status `refused`, started and
+    /// finished now, `detail` naming the holder), so `runs list --status refused` shows the night two runs collided.
+    public static func recordRefused(in database: Database, start: Start, reason: String) throws {
+        try database.prepare("""
+            INSERT INTO etl_runs (run_id, trigger, command, as_of_date, started_at, finished_at, status, pid, host,
+                                  properties, detail)
+            VALUES (:run_id, :trigger, :command, :as_of, :started_at, :started_at, 'refused', :pid, :host, :properties,
+                    :detail)
+            """).execute([
+            ":run_id": .text(start.runID), ":trigger": .text(start.trigger), ":command": .text(start.commandLine),
+            ":as_of": SQLValue(start.asOf?.iso), ":started_at": .text(start.holder.startedAt),
+            ":pid": .integer(Int64(start.holder.pid)), ":host": .text(start.holder.host),
+            ":properties": .integer(Int64(start.properties)), ":detail": .text(reason),
+        ])
+    }
+
     /// Records one item now, so it survives a crash of the rest of the run.
     public func record(_ item: RunItem) throws {
         lock.lock()

@@ -191,7 +191,9 @@ public struct RunLoad {
                 }
                 let outcome = try loader.load(path: item.file, hints: item.hints)
                 let warnings = outcome.all.flatMap(\.warnings)
-                for warning in warnings { log.warning(item.file, warning) }
+                for warning in warnings {
+                    log.warning(item.file, warning, LogFields(stage: "load", property: outcome.propertyKey, artifact: item.relativePath))
+                }
                 result.kind = .report(outcome.report)
                 result.property = outcome.propertyKey
                 result.file = outcome.artifact
@@ -201,7 +203,10 @@ public struct RunLoad {
                 result.alreadyLoaded = outcome.alreadyLoaded
                 result.warnings = warnings
             } catch {
-                log.error(Self.subject(item.relativePath, file: item.file), "\(error)")
+                log.error(Self.subject(item.relativePath, file: item.file), "\(error)",
+                          LogFields(stage: "load", property: result.property.isEmpty ? nil : result.property,
+                                    artifact: item.relativePath,
+                                    durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000)))
                 result.error = "\(error)"
             }
             result.seconds = Date().timeIntervalSince(started)
@@ -264,7 +269,7 @@ public struct RunLoad {
                 continue
             }
             func refuse(_ reason: String) {
-                log.error(relative, reason)
+                log.error(relative, reason, LogFields(stage: "load", property: entry.property, artifact: relative))
                 refused.append(ArtifactLoad(kind: kind, property: entry.property, file: file, relativePath: relative,
                                             asOf: nil, rows: 0, alreadyLoaded: false, warnings: [], seconds: 0, error: reason))
             }
@@ -309,7 +314,10 @@ public struct RunLoad {
                 for warning in outcome.warnings { log.warning(item.relativePath, warning) }
                 if let note = outcome.note { log.info(nil, "load: \(item.relativePath): \(note)") }
             } catch {
-                log.error(Self.subject(item.relativePath, file: item.file), "\(error)")
+                log.error(Self.subject(item.relativePath, file: item.file), "\(error)",
+                          LogFields(stage: "load", property: result.property.isEmpty ? nil : result.property,
+                                    artifact: item.relativePath,
+                                    durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000)))
                 result.error = "\(error)"
             }
             result.seconds = Date().timeIntervalSince(started)

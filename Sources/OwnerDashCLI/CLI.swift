@@ -42,6 +42,11 @@ public enum CLI {
 
     /// Runs one command line and returns its exit code (tests call this in-process).
     public static func run(_ arguments: [String], diagnostics: Diagnostics? = nil) -> ExitCode {
+        // `-h` is `--help`, and `help [COMMAND...]` is `[COMMAND...] --help`, as other CLIs have them.
+        var arguments = arguments.map { $0 == "-h" ? "--help" : $0 }
+        if arguments.first == "help" && arguments.count > 1 {
+            arguments = Array(arguments.dropFirst().filter { $0 != "--help" }) + ["--help"]
+        }
         if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] {
             print(overview, terminator: "")
             return arguments.isEmpty ? .usage : .success
@@ -55,11 +60,15 @@ public enum CLI {
         guard let (command, spelling) = spellings
             .filter({ arguments.starts(with: $0.1) })
             .max(by: { $0.1.count < $1.1.count }) else {
-            let known = Set(spellings.map { $0.1[0] })
             let word = arguments[0]
             let log = diagnostics ?? Diagnostics()
-            if known.contains(word) {
-                log.error(nil, "ownerdash \(word): missing subcommand (see ownerdash --help)")
+            if let group = groupHelp(word) {
+                if arguments.contains("--help") {
+                    print(group, terminator: "")
+                    return .success
+                }
+                let subcommands = commands.filter { $0.names.count > 1 && $0.names[0] == word }.map { $0.names[1] }
+                log.error(nil, "ownerdash \(word): missing subcommand: one of \(subcommands.joined(separator: ", ")) (see ownerdash \(word) --help)")
             } else {
                 log.error(nil, "unknown command \"\(word)\" (see ownerdash --help)")
             }
@@ -76,7 +85,8 @@ public enum CLI {
                                              command: command.commandLine)
             let global = try GlobalOptions(parsed, command: command.commandLine)
             if diagnostics == nil {
-                log = Diagnostics(format: global.logFormat, quiet: global.quiet, verbose: global.verbose)
+                log = Diagnostics(format: global.logFormat, quiet: global.quiet, verbose: global.verbose,
+                                  timestamps: global.logTimestamps)
             }
             let instance = try command.init(parsed, global: global)
             try instance.validate()
@@ -93,6 +103,21 @@ public enum CLI {
         }
     }
 
+    /// The help of a group of commands (`ownerdash report --help`): its subcommands and what each does; nil when
+    /// `word` names no group.
+    static func groupHelp(_ word: String) -> String? {
+        let members = commands.filter { $0.names.count > 1 && $0.names[0] == word }
+        guard !members.isEmpty else { return nil }
+        var lines = ["OVERVIEW: ownerdash \(word): \(members.count) subcommands.", "",
+                     "USAGE: ownerdash \(word) <subcommand> [options]", "", "SUBCOMMANDS:"]
+        let width = members.map { $0.names[1].count }.max() ?? 0
+        for command in members {
+            lines.append("  \(command.names[1].padding(toLength: width, withPad: " ", startingAt: 0))  \(command.abstract)")
+        }
+        lines += ["", "See 'ownerdash \(word) <subcommand> --help' (or 'ownerdash help \(word) <subcommand>') for a subcommand's options."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     static var overview: String {
         var lines = [
             "OVERVIEW: OwnerDash — RealPage and Yardi data for multifamily owners, in SQLite.",
@@ -106,7 +131,8 @@ public enum CLI {
             let name = command.names.joined(separator: " ")
             lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.abstract)")
         }
-        lines += ["", "See 'ownerdash <command> --help' for a command's options. 'ownerdash --version' prints the version."]
+        lines += ["", "See 'ownerdash <command> --help' (or -h, or 'ownerdash help <command>') for a command's options;",
+                  "'ownerdash report --help' lists a group's subcommands. 'ownerdash --version' prints the version."]
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -21,6 +21,7 @@ public struct GlobalOptions: Sendable {
         .flag("--quiet", help: "print errors only"),
         .flag("--verbose", help: "print more detail on stderr"),
         .option("--log-format", "text|json", help: "format of stderr log lines (default text)"),
+        .flag("--log-timestamps", help: "start each text log line with its UTC time (or OWNERDASH_LOG_TIMESTAMPS=1)"),
         .flag("--help", help: "show this help"),
     ]
 
@@ -29,12 +30,15 @@ public struct GlobalOptions: Sendable {
     public var quiet: Bool
     public var verbose: Bool
     public var logFormat: Diagnostics.Format
+    /// `--log-timestamps` or `OWNERDASH_LOG_TIMESTAMPS=1` (what cron, appending to one log file, sets).
+    public var logTimestamps: Bool
 
     init(_ parsed: ParsedArguments, command: String) throws {
         dataDirectory = DataDirectory.resolve(option: parsed.value("--data-dir"))
         configPath = parsed.value("--config") ?? "report_definitions.json"
         quiet = parsed.flag("--quiet")
         verbose = parsed.flag("--verbose")
+        logTimestamps = parsed.flag("--log-timestamps") || ProcessInfo.processInfo.environment["OWNERDASH_LOG_TIMESTAMPS"] == "1"
         switch parsed.value("--log-format") ?? "text" {
         case "text": logFormat = .text
         case "json": logFormat = .json

@@ -24,9 +24,11 @@ public struct RunRecord: Sendable, Equatable, Codable {
     /// Failed items of every stage.
     public var failures: Int
     public var warnings: Int
+    /// Why the run ended as it did, in words (a refused run: who held the lock); nil for most runs.
+    public var detail: String?
 
     enum CodingKeys: String, CodingKey {
-        case trigger, command, status, pid, host, properties, failures, warnings
+        case trigger, command, status, pid, host, properties, failures, warnings, detail
         case runID = "run_id"
         case asOf = "as_of_date"
         case startedAt = "started_at"
@@ -64,6 +66,7 @@ public struct RunRecord: Sendable, Equatable, Codable {
         propertiesFailed = try c.decode(Int.self, forKey: .propertiesFailed)
         failures = try c.decode(Int.self, forKey: .failures)
         warnings = try c.decode(Int.self, forKey: .warnings)
+        detail = try c.decodeIfPresent(String.self, forKey: .detail)
     }
 
     /// Every field, explicit nulls included, plus `duration_seconds`.
@@ -87,6 +90,7 @@ public struct RunRecord: Sendable, Equatable, Codable {
         try c.encode(propertiesFailed, forKey: .propertiesFailed)
         try c.encode(failures, forKey: .failures)
         try c.encode(warnings, forKey: .warnings)
+        try c.encode(detail, forKey: .detail)
     }
 
     init(row: [SQLValue]) {
@@ -97,6 +101,7 @@ public struct RunRecord: Sendable, Equatable, Codable {
         pid = row[7].integerValue.map(Int.init); host = text(8)
         properties = int(9); artifactsFetched = int(10); artifactsFailed = int(11); rowsLoaded = int(12)
         propertiesSynced = int(13); propertiesFailed = int(14); failures = int(15); warnings = int(16)
+        detail = row.count > 17 ? text(17) : nil
     }
 }
 
@@ -107,10 +112,18 @@ public struct RunHistory {
     /// `database` is unified.db, opened read-only by the caller.
     public init(database: Database) { self.database = database }
 
-    /// The newest `limit` runs, newest first.
-    public func list(limit: Int) throws -> [RunRecord] {
-        try database.query(Self.selectRuns + "\nORDER BY r.started_at DESC, r.run_id DESC LIMIT :limit",
-                           [":limit": .integer(Int64(limit))]).map(RunRecord.init(row:))
+    /// The newest `limit` runs, newest first; only those of `status` when given (`runs list --status failed`).
+    public func list(limit: Int, status: RunStatus? = nil) throws -> [RunRecord] {
+        try database.query(Self.selectRuns + """
+
+            WHERE :status IS NULL OR r.status = :status
+            ORDER BY r.started_at DESC, r.run_id DESC LIMIT :limit
+            """, [":limit": .integer(Int64(limit)), ":status": SQLValue(status?.rawValue)]).map(RunRecord.init(row:))
+    }
+
+    /// The newest run (`runs show latest`), or nil when none is recorded.
+    public func latest() throws -> RunRecord? {
+        try list(limit: 1).first
     }
 
     /// One run, or nil when unified.db has no such run.
@@ -163,7 +176,7 @@ public struct RunHistory {
                (SELECT count(*) FROM etl_run_items i
                  WHERE i.run_id = r.run_id AND i.stage = 'sync' AND i.status = 'failed'),
                (SELECT count(*) FROM etl_run_items i WHERE i.run_id = r.run_id AND i.status = 'failed'),
-               r.warnings
+               r.warnings, r.detail
         FROM etl_runs r
         """
 

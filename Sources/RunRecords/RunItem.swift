@@ -12,6 +12,9 @@ public enum RunStatus: String, Sendable, Codable, CaseIterable {
     case failed
     /// Its process died while running; the next run to take the lock found it so.
     case abandoned
+    /// Asked for while another process held the data directory's lock: nothing was done (exit 3); `detail` names
+    /// the holder.
+    case refused
 }
 
 /// The stage of a run item (etl_run_items.stage).

@@ -3,9 +3,13 @@ public struct Migration: Sendable {
     public var version: Int
     public var name: String
     public var sql: String
+    /// A migration that rebuilds tables (SQLite's 12-step ALTER: create the new table, copy, drop the old, rename)
+    /// runs with foreign keys off, as SQLite requires: with them on, dropping a parent table would cascade-delete its
+    /// children's rows. The keys are checked (`PRAGMA foreign_key_check`) before its transaction commits.
+    public var rebuildsTables: Bool
 
-    public init(version: Int, name: String, sql: String) {
-        self.version = version; self.name = name; self.sql = sql
+    public init(version: Int, name: String, sql: String, rebuildsTables: Bool = false) {
+        self.version = version; self.name = name; self.sql = sql; self.rebuildsTables = rebuildsTables
     }
 }
 
@@ -21,7 +25,13 @@ extension Database {
                               context: "migrating \(path)")
         }
         for migration in ordered where migration.version > current {
+            // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around it.
+            if migration.rebuildsTables { try execute("PRAGMA foreign_keys = OFF") }
+            defer { if migration.rebuildsTables { try? execute("PRAGMA foreign_keys = ON") } }
             try withTransaction {
+                // Another process may have applied it since `current` was read (two processes opening a new
+                // database at once): under the write lock, the version read now is the truth.
+                guard try userVersion() < migration.version else { return }
                 try execute("""
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         version    INTEGER PRIMARY KEY,
@@ -30,6 +40,16 @@ extension Database {
                     ) STRICT
                     """)
                 try execute(migration.sql)
+                if migration.rebuildsTables {
+                    var broken: (table: String, parent: String)?
+                    try prepare("SELECT \"table\" AS child, parent FROM pragma_foreign_key_check LIMIT 1").forEachRow { row in
+                        broken = (row.text("child") ?? "?", row.text("parent") ?? "?")
+                    }
+                    if let broken {
+                        throw SQLiteError(code: 19, message: "migration \(migration.version) (\(migration.name)) leaves a row of \(broken.table) without its parent in \(broken.parent)",
+                                          context: "migrating \(path)")
+                    }
+                }
                 try prepare("INSERT INTO schema_migrations (version, name) VALUES (:version, :name)")
                     .execute([":version": .integer(Int64(migration.version)), ":name": .text(migration.name)])
                 // PRAGMA does not take bound parameters; the version is an Int we control.

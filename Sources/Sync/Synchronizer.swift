@@ -112,12 +112,14 @@ public struct Synchronizer {
             let started = Date()
             do {
                 let outcome = try syncOne(property)
-                for warning in outcome.warnings { log.warning(property.key, warning.message) }
-                for failed in outcome.failedChecks { log.warning(property.key, "check failed: \(failed)") }
+                let fields = LogFields(stage: "sync", property: property.key)
+                for warning in outcome.warnings { log.warning(property.key, warning.message, fields) }
+                for failed in outcome.failedChecks { log.warning(property.key, "check failed: \(failed)", fields) }
                 return outcome
             } catch {
                 let message = "sync failed, unified rows left as before: \(error)"
-                log.error(property.key, message)
+                log.error(property.key, message, LogFields(stage: "sync", property: property.key,
+                                                           durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000)))
                 return PropertySyncOutcome(property: property.key, asOf: nil, rows: [:], warnings: [],
                                            duration: Date().timeIntervalSince(started), error: message)
             }

@@ -12,7 +12,9 @@ import SQLiteKit
 ///   the same date replaces that date's rows, other dates stay (trends read them).
 public enum UnifiedSchema {
     /// Applied in order by `UnifiedStore` on open.
-    public static let migrations: [Migration] = [
+    public static let migrations: [Migration] = coreMigrations + sqlToolMigrations
+
+    static let coreMigrations: [Migration] = [
         Migration(version: 1, name: "unified core", sql: """
             CREATE TABLE unified_properties (
                 unified_property_id TEXT PRIMARY KEY,
@@ -548,7 +550,7 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX sync_checks_run ON sync_checks (run_id, status);
             """),
-        Migration(version: 16, name: "income and the report each period came from", sql: """
+        Migration(version: 32, name: "income and the report each period came from", sql: """
             -- Where a property's income came from; NULL: it has none, and the expenses report names it instead of
             -- showing zeros or a net operating income without income.
             ALTER TABLE unified_properties ADD COLUMN income_source TEXT;
@@ -561,7 +563,7 @@ public enum UnifiedSchema {
             -- Income per month and GL account (current state): amount as the report counts it (positive = earned; a
             -- concession or credit line is negative). One report per property and month (RealPageIncome).
             CREATE TABLE unified_income (
-                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
                 month               TEXT    NOT NULL,
                 gl_account          TEXT    NOT NULL,
                 account_name        TEXT,
@@ -573,7 +575,7 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, month, gl_account)
             ) STRICT;
             """),
-        Migration(version: 17, name: "make-ready work orders and turn periods", sql: """
+        Migration(version: 33, name: "make-ready work orders and turn periods", sql: """
             -- The work orders done to turn a unit (current state): each line of a closed make-ready turn
             -- (unified_work_orders, category Make Ready), with what it cost and the labor it took.
             CREATE TABLE unified_work_order_lines (
@@ -593,7 +595,7 @@ public enum UnifiedSchema {
             -- Make-readies per month as the PMS counts them (current state): units made ready, the hours and what
             -- the work cost; source_as_of = the report snapshot the month was read from.
             CREATE TABLE unified_make_ready_periods (
-                unified_property_id TEXT    NOT NULL REFERENCES unified_properties ON DELETE CASCADE,
+                unified_property_id TEXT    NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
                 month               TEXT    NOT NULL,
                 units_made_ready    INTEGER,
                 total_minutes       INTEGER,

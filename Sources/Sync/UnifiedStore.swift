@@ -13,6 +13,8 @@ public final class UnifiedStore {
     public init(dataDirectory: DataDirectory) throws {
         database = try Database(path: dataDirectory.unifiedDatabase)
         try database.migrate(UnifiedSchema.migrations)
+        // Datasette reads the data dictionary from it (`datasette unified.db -m metadata.json`).
+        try UnifiedDictionary.writeMetadata(besides: dataDirectory.unifiedDatabase)
         for (path, schema) in [(dataDirectory.realpageRawDatabase, "realpage_raw"),
                                (dataDirectory.yardiRawDatabase, "yardi_raw")] {
             if FileManager.default.fileExists(atPath: path) {

@@ -136,6 +136,47 @@ import Testing
         #expect(result.stderr.contains("fetch: fetched 1 of 2 artifact(s), 0 failed, 1 skipped"), "\(result.stderr)")
     }
 
+    /// For machines: `--format json` prints the recorded run as one JSON document, and `--log-format json` puts the
+    /// run, stage, property, artifact, rows and duration of each line in fields of their own.
+    @Test func jsonOutputAndJSONLogsCarryTheRunAsFields() throws {
+        let simulator = try Simulator.shared.get()
+        let directory = try DataDir()
+        let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score,getsitelist",
+                                              "--as-of", Simulator.asOf, "--format", "json", "--log-format", "json"],
+                                             environment: simulator.environment)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let run = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        let runID = try #require(run["run_id"] as? String)
+        #expect(run["status"] as? String == "succeeded" && run["artifacts_fetched"] as? Int == 2)
+        let items = try #require(run["items"] as? [[String: Any]])
+        #expect(items.map { $0["stage"] as? String } == ["fetch", "fetch", "load", "load", "sync"])
+        #expect(try directory.runRow(runID).text("status") == "succeeded", "the document is the recorded run")
+
+        let lines = try result.stderrLines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+        #expect(lines.allSatisfy { $0["run_id"] as? String == runID && $0["time"] is String })
+        let loads = lines.filter { $0["stage"] as? String == "load" }
+        #expect(loads.count == 2, "\(result.stderr)")
+        for load in loads {
+            #expect(load["property"] as? String == "nexus_east")
+            #expect((load["artifact"] as? String)?.hasPrefix("realpage/nexus_east/") == true)
+            #expect((load["rows"] as? Int ?? 0) > 0 && load["duration_ms"] is Int)
+        }
+        // The sync's progress line (its warnings, if any, carry stage and property too).
+        #expect(lines.filter { $0["stage"] as? String == "sync" }.allSatisfy { $0["property"] as? String == "nexus_east" })
+        let sync = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("sync: [1/1] nexus_east") == true })
+        #expect(sync["property"] as? String == "nexus_east" && sync["duration_ms"] is Int)
+
+        // Text lines with --log-timestamps start with their UTC time (cron appends every night to one file).
+        let again = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "getsitelist",
+                                             "--as-of", Simulator.asOf, "--log-timestamps"], environment: simulator.environment)
+        #expect(again.status == 0, "stderr: \(again.stderr)")
+        #expect(!again.stderrLines.isEmpty && again.stderrLines.allSatisfy {
+            $0.range(of: #"^20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ "#, options: .regularExpression) != nil
+        }, "\(again.stderr)")
+    }
+
     @Test func aFailedDownloadMakesThePartialRunListedWithTheFailure() throws {
         let simulator = try Simulator.shared.get()
         let directory = try DataDir()

@@ -87,7 +87,7 @@ import Testing
         #expect(!running.ended(within: 2), "exactly one is refused: the other keeps running")
         let result = try refused.wait()
         #expect(result.status == 3)
-        #expect(result.stdout.isEmpty, "nothing was done, so no run id: \(result.stdout)")
+        #expect(result.stdout.isEmpty, "nothing was done, so no run id on stdout: \(result.stdout)")
         let holder = try #require(directory.waitForLockHolder(pid: running.pid))
         let runningRun = try #require(holder["run_id"] as? String)
         let message = try #require(result.stderrLines.last)
@@ -95,8 +95,12 @@ import Testing
         #expect(message.hasPrefix("error: ingest is running: run \(runningRun), pid \(running.pid) on host \(LockHolder.hostName()) since 20"))
 
         try waitFor("the running ingest's landing directory") { directory.landedRuns() == [runningRun] }
-        let runs = try directory.unified().query("SELECT run_id, status FROM etl_runs")
-        #expect(runs == [[.text(runningRun), .text("running")]], "only the running ingest recorded a run")
+        // The refused one is recorded too (`runs list --status refused`), with the holder in its detail.
+        let runs = try directory.unified().query("SELECT run_id, status, detail FROM etl_runs ORDER BY status")
+        #expect(runs.count == 2)
+        #expect(runs.first?[0] != .text(runningRun) && runs.first?[1] == .text("refused"))
+        #expect(runs.first?[2].textValue == "refused: " + String(message.dropFirst("error: ".count)))
+        #expect(runs.last == [.text(runningRun), .text("running"), .null])
         #expect(directory.landedRuns() == [runningRun], "only the running ingest created a landing directory")
     }
 
@@ -116,7 +120,10 @@ import Testing
             #expect(result.stdout.isEmpty)
         }
         #expect(!FileManager.default.fileExists(atPath: directory.data.realpageRawDatabase), "the refused load wrote nothing")
-        #expect(!FileManager.default.fileExists(atPath: directory.data.unifiedDatabase), "the refused sync wrote nothing")
+        // The refused sync wrote nothing but the record of its refusal.
+        let refused = try directory.unified().query("SELECT trigger, status, detail FROM etl_runs")
+        #expect(refused == [[.text("sync"), .text("refused"), .text("refused: \(holder.description)")]])
+        #expect(try directory.unified().scalar("SELECT count(*) FROM unified_properties") == .integer(0))
 
         let readers = try directory.ownerdash(["runs", "list"])
         #expect(readers.status == 0, "runs never takes the lock: \(readers.stderr)")

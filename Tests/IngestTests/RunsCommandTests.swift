@@ -108,4 +108,37 @@ import Testing
         let unknownInFresh = try fresh.ownerdash(["runs", "show", "x"])
         #expect(unknownInFresh.status == 1)
     }
+
+    @Test func showLatestAndListByStatus() throws {
+        let directory = try Self.recordedRuns()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        try RunJournal.recordRefused(in: store.database, start: RunJournal.Start(
+            runID: "20261123T023000Z-0004", trigger: "schedule", commandLine: "ownerdash ingest", asOf: nil, properties: 2,
+            holder: LockHolder(command: "ingest", runID: "20261123T023000Z-0004", pid: 4242, host: "ops-1",
+                               startedAt: "2026-11-23T02:30:00Z")),
+            reason: "refused: ingest is running: run 20261122T023000Z-0003, pid 31337 on host ops-1 since 2026-11-22T02:30:00Z")
+
+        let latest = try directory.ownerdash(["runs", "show", "latest"])
+        #expect(latest.status == 0, "\(latest.stderr)")
+        #expect(latest.stdoutLines.first == "run        20261123T023000Z-0004")
+        #expect(latest.stdoutLines.contains("status     refused"))
+        #expect(latest.stdoutLines.contains("detail     refused: ingest is running: run 20261122T023000Z-0003, pid 31337 on host ops-1 since 2026-11-22T02:30:00Z"))
+
+        let partial = try directory.ownerdash(["runs", "list", "--status", "partial", "--format", "json"])
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(partial.stdout.utf8)) as? [[String: Any]])
+        #expect(runs.map { $0["run_id"] as? String } == ["20261121T023000Z-0002"])
+        let refused = try directory.ownerdash(["runs", "list", "--status", "refused", "--format", "json"])
+        let refusedRuns = try #require(try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [[String: Any]])
+        #expect(refusedRuns.map { $0["run_id"] as? String } == ["20261123T023000Z-0004"])
+        #expect(refusedRuns.first?["detail"] as? String == "refused: ingest is running: run 20261122T023000Z-0003, pid 31337 on host ops-1 since 2026-11-22T02:30:00Z")
+        #expect(refusedRuns.first?["finished_at"] as? String == "2026-11-23T02:30:00Z")
+        let none = try directory.ownerdash(["runs", "list", "--status", "failed"])
+        #expect(none.status == 0 && none.stdoutLines.count == 2, "header and rule only: \(none.stdout)")
+
+        let bad = try directory.ownerdash(["runs", "list", "--status", "broken"])
+        #expect(bad.status == 1)
+        #expect(bad.stderrLines == ["error: ownerdash runs: --status must be one of running, succeeded, partial, failed, abandoned, refused, not \"broken\""])
+        let empty = try DataDir().ownerdash(["runs", "show", "latest"])
+        #expect(empty.status == 1)
+    }
 }

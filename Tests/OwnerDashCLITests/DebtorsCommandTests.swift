@@ -63,6 +63,58 @@ import Testing
         #expect(result.stderr.hasPrefix("error: ownerdash notices generate: \(template.path): unknown placeholder {{totl}} (known: "))
     }
 
+    /// What Python's csv module reads from a file: the header and the row count, failing on a row of another width
+    /// (the blank-line-separated tables of old parsed as rows of one empty field).
+    static func readCSV(_ path: String) throws -> (header: [String], rows: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import csv, json, sys
+            rows = list(csv.reader(open(sys.argv[1], newline="")))
+            assert rows and all(len(r) == len(rows[0]) for r in rows), "rows of another width: %r" % [r for r in rows if len(r) != len(rows[0])][:3]
+            print(json.dumps({"header": rows[0], "rows": len(rows) - 1}))
+            """, path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problem = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(path): \(problem)")
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (object["header"] as? [String] ?? [], object["rows"] as? Int ?? -1)
+    }
+
+    /// One table per CSV: the first by default (the others named on stderr), `--table NAME`, or a file per table.
+    @Test func csvIsOneTablePerFileThatCSVReadersParse() throws {
+        let data = try Self.ledger()
+        let people = data.url.appendingPathComponent("people.csv").path
+        let first = try OwnerDash.run(["report", "debtors", "--format", "csv", "--out", people, "--data-dir", data.path])
+        #expect(first.status == 0)
+        #expect(first.stderr.contains("ownerdash report debtors: csv of table rows; the others (units, months) with --table NAME, or all with --out DIR/"))
+        let read = try Self.readCSV(people)
+        #expect(read.header == ["debtor", "name", "email", "phone", "properties", "units", "months", "total"])
+        #expect(read.rows == 3, "Ann, Ken and the total row")
+
+        let units = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "units", "--data-dir", data.path])
+        #expect(units.status == 0)
+        let unitLines = units.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(unitLines.first == "debtor,property,unit,resident_id,name,status,balance,months")
+        #expect(unitLines.count == 5 && unitLines.last == "", "header, three units, the final newline: \(units.stdout)")
+
+        let directory = data.url.appendingPathComponent("debtors").path + "/"
+        let files = try OwnerDash.run(["report", "debtors", "--format", "csv", "--out", directory, "--data-dir", data.path])
+        #expect(files.status == 0 && files.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["months.csv", "rows.csv", "units.csv"])
+        #expect(try Self.readCSV(directory + "units.csv").rows == 3)
+        #expect(try Self.readCSV(directory + "months.csv").header.last == "amount")
+
+        let unknown = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "people", "--data-dir", data.path])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderrLines.last == "error: ownerdash report debtors: no table \"people\" (tables: rows, units, months)")
+    }
+
     @Test func theReportInEveryFormatGroupsAnnsTwoUnits() throws {
         let data = try Self.ledger()
         let json = try OwnerDash.run(["report", "debtors", "--format", "json", "--data-dir", data.path])

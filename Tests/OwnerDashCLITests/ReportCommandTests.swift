@@ -199,7 +199,8 @@ extension DataDir {
                 period, amount, reference, payment_type)
             VALUES ('yp_riverwalk', 'p1', 't1', 'L1', '101', '2026-10-02', '2026-10', 1400, 'CHK 12', 'Check');
             """)
-        let csv = try OwnerDash.run(["report", "statement", "--resident", "t1", "--format", "csv", "--data-dir", data.path])
+        // One table per CSV: the statement's lines by --table (the default is its first table, the household).
+        let csv = try OwnerDash.run(["report", "statement", "--resident", "t1", "--format", "csv", "--table", "lines", "--data-dir", data.path])
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(csv.stdout.contains("2026-10-02,payment,2026-10,Check,CHK 12,,1400.00,0.00"))
         #expect(csv.stdout.contains("total,,,,,2800.00,1400.00,1400.00"))

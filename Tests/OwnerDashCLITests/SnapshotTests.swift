@@ -28,10 +28,31 @@ enum Snapshot {
         (["--help"], "help.txt"),
         (["load", "--help"], "load-help.txt"),
         (["sheet", "dump", "--help"], "sheet-dump-help.txt"),
+        // As users of other CLIs expect: -h, help, help CMD, and a group's help listing its subcommands.
+        (["-h"], "help.txt"),
+        (["help"], "help.txt"),
+        (["help", "load"], "load-help.txt"),
+        (["load", "-h"], "load-help.txt"),
+        (["help", "sheet", "dump"], "sheet-dump-help.txt"),
+        (["report", "--help"], "report-help.txt"),
+        (["help", "report"], "report-help.txt"),
+        (["report", "-h"], "report-help.txt"),
+        (["audit", "--help"], "audit-help.txt"),
+        (["runs", "--help"], "runs-help.txt"),
+        (["ingest", "--help"], "ingest-help.txt"),
     ])
     func helpTexts(arguments: [String], snapshot: String) throws {
         let result = try OwnerDash.run(arguments)
         #expect(result.status == 0)
         try Snapshot.check(result.stdout, named: snapshot)
+    }
+
+    /// A group without its subcommand is a usage error that names the subcommands; an unknown help topic is one line.
+    @Test func aGroupWithoutSubcommandListsThem() throws {
+        let result = try OwnerDash.run(["report"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr == "error: ownerdash report: missing subcommand: one of lease-status, rental-tracker, statement, tenant-history, debtors, maintenance, expenses (see ownerdash report --help)\n")
+        let unknown = try OwnerDash.run(["help", "frobnicate"])
+        #expect(unknown.status == 1 && unknown.stderr == "error: unknown command \"frobnicate\" (see ownerdash --help)\n")
     }
 }

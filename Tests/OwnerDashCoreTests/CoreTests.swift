@@ -119,3 +119,36 @@ import Testing
         }
     }
 }
+
+/// Log lines as machines read them: JSON fields of their own, timestamps on text lines when asked.
+@Suite struct DiagnosticsTests {
+    final class Lines: @unchecked Sendable {
+        var lines: [String] = []
+    }
+
+    @Test func jsonLinesCarryTheRunAndTheItemAsFields() throws {
+        let sink = Lines()
+        let log = Diagnostics(format: .json, sink: { sink.lines.append($0) })
+        log.info(nil, "before the run")
+        log.runID = "20261123T023000Z-0001"
+        log.info(nil, "load: [1] box_score", LogFields(stage: "load", property: "nexus_east",
+                                                       artifact: "realpage/nexus_east/box_score.xlsx", rows: 42,
+                                                       durationMilliseconds: 17))
+        let objects = try sink.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects[0]["run_id"] == nil && objects[0]["stage"] == nil)
+        #expect(objects[1]["run_id"] as? String == "20261123T023000Z-0001")
+        #expect(objects[1]["stage"] as? String == "load" && objects[1]["property"] as? String == "nexus_east")
+        #expect(objects[1]["artifact"] as? String == "realpage/nexus_east/box_score.xlsx")
+        #expect(objects[1]["rows"] as? Int == 42 && objects[1]["duration_ms"] as? Int == 17)
+        #expect(sink.lines[1].contains("\"realpage/nexus_east/box_score.xlsx\""), "slashes unescaped: \(sink.lines[1])")
+    }
+
+    @Test func textLinesStartWithTheirTimeWhenAsked() {
+        let plain = Lines(), stamped = Lines()
+        Diagnostics(sink: { plain.lines.append($0) }).warning("nexus_east", "check failed")
+        Diagnostics(timestamps: true, sink: { stamped.lines.append($0) }).warning("nexus_east", "check failed")
+        #expect(plain.lines == ["nexus_east: warning: check failed"])
+        #expect(stamped.lines.first?.range(of: #"^20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ nexus_east: warning: check failed$"#,
+                                           options: .regularExpression) != nil, "\(stamped.lines)")
+    }
+}

@@ -98,6 +98,7 @@ struct AuditShowCommand: Command {
         .positional("RUN", optional: true, help: "audit run id (default: the latest run)"),
         .flag("--exceptions-only", help: "only the property totals and the exceptions, not every lease and code"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -116,6 +117,7 @@ struct AuditShowCommand: Command {
     let exceptionsOnly: Bool
     let formatName: String
     let out: String?
+    let table: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -128,6 +130,7 @@ struct AuditShowCommand: Command {
         }
         exceptionsOnly = parsed.flag("--exceptions-only")
         (formatName, out) = try LedgerReportOptions.output(parsed, command: command)
+        table = parsed.value("--table")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -141,7 +144,7 @@ struct AuditShowCommand: Command {
             throw UsageError("\(Self.commandLine): \(error.description)")
         }
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-        try session.write(result, format: formatName, title: "Lease-charge audit", to: out) {
+        try session.write(result, format: formatName, title: "Lease-charge audit", to: out, table: table) {
             AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))
         }
         return .success

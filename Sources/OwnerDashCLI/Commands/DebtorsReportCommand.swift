@@ -16,6 +16,7 @@ struct DebtorsReportCommand: Command {
         .option("--as-of", "YYYY-MM-DD", help: "count postings up to this date (default: each property's date)"),
         LedgerReportOptions.formatHelp,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
+        CSVTables.option,
     ]
     static let discussion = """
         A unit's debt is every charge posted up to the as-of date less every payment up to it, per household;
@@ -23,7 +24,8 @@ struct DebtorsReportCommand: Command {
         (payments settle the oldest charges first), so the month amounts add up to the debt. One person is
         the same e-mail; without one, the same name (any word order, case and punctuation ignored) and the
         same phone; else the household alone. Three tables: the people (with the portfolio total), each
-        unit's debt, the months each covers. A property without a tenant ledger is named on stderr, never
+        unit's debt, the months each covers (JSON keys rows, units, months; csv prints one: --table NAME,
+        or --out DIR/ for a file each). A property without a tenant ledger is named on stderr, never
         shown as zeros. Exit 1: bad usage (unknown property, --min-debt not an amount); 3: no unified.db.
         """
 
@@ -33,6 +35,8 @@ struct DebtorsReportCommand: Command {
     let asOf: LocalDate?
     let formatName: String
     let out: String?
+    /// `--table NAME`: the table a csv prints.
+    let table: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -43,6 +47,7 @@ struct DebtorsReportCommand: Command {
         asOf = options.asOf
         formatName = options.formatName
         out = options.out
+        table = parsed.value("--table")
     }
 
     /// `--min-debt`, shared with `notices generate|send`.
@@ -61,7 +66,7 @@ struct DebtorsReportCommand: Command {
         let (report, result) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
                                                          asOf: asOf, minDebt: minDebt)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-        try session.write(result, format: formatName, title: "Debtors", to: out) {
+        try session.write(result, format: formatName, title: "Debtors", to: out, table: table) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
                                generatedAt: DashboardCommand.timestamp(Date()))
         }

@@ -21,6 +21,7 @@ struct IngestCommand: Command {
         .flag("--notices", help: "after a sync that succeeded, write the debtor notices (as 'notices generate')"),
         .option("--notices-webhook", "URL", help: "with --notices: also send the new or changed ones there (as 'notices send')"),
         .option("--notices-template", "FILE", help: "with --notices: the notice template (default: the built-in one)"),
+        .option("--format", "text|json", help: "stdout: text (run id, then a summary) or json (the run as 'runs show --format json')"),
     ]
     static let discussion = """
         One run: fetch (as 'ownerdash fetch') into data/landing/<run_id>/, load what landed (as 'load --run'),
@@ -34,7 +35,9 @@ struct IngestCommand: Command {
         is taken over with a warning, and the run it left 'running' is marked 'abandoned'.
 
         stdout: the run id, then a summary (artifacts fetched and failed, rows loaded, properties synced and
-        failed, status). Progress and every failure (one line each) go to stderr.
+        failed, status). Progress and every failure (one line each) go to stderr. --format json: one JSON
+        document instead, the run and its items as 'ownerdash runs show RUN_ID --format json' prints them
+        (a refused run too: status "refused", its detail naming the holder).
 
         The tenant ledger (Yardi GetResidentTransactions_Login, RPX getresidentledger) is pulled whole on a
         property's first ingest and then every ledger.full_refresh_days (default 7); the nights between fetch
@@ -64,6 +67,8 @@ struct IngestCommand: Command {
     /// `--notices`: the template to write notices with after the sync; nil: no notices.
     let noticeTemplate: NoticeTemplate?
     let noticesWebhook: String?
+    /// `--format json`: stdout is one JSON document (the recorded run), nothing else.
+    let json: Bool
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -99,6 +104,11 @@ struct IngestCommand: Command {
         }
         self.trigger = trigger
         fullLedger = parsed.flag("--full-ledger")
+        switch parsed.value("--format") ?? "text" {
+        case "text": json = false
+        case "json": json = true
+        case let other: throw UsageError("ownerdash ingest: --format must be text or json, not \"\(other)\"")
+        }
         if parsed.flag("--notices") {
             do {
                 noticeTemplate = try parsed.value("--notices-template").map { try NoticeTemplate(path: $0) }
@@ -150,14 +160,16 @@ struct IngestCommand: Command {
         do {
             result = try ingest.run(request, plan: plan, log: log) { runID in
                 // First, and at once: a caller (or a log file) has the run id even if the process dies later.
+                guard !json else { return }
                 output.write("run \(runID.value)\n")
                 output.flush()
             }
         } catch let busy as IngestLockBusy {
             log.error(nil, busy.description)
+            if json, let refused = busy.refusedRunID { output.write(try recordedRun(refused)) }
             return .failure
         }
-        output.write(Self.summary(result))
+        output.write(json ? try recordedRun(result.runID.value) : Self.summary(result))
         let failures = result.failures
         if !failures.isEmpty {
             log.error(nil, "\(failures.count) item(s) failed: "
@@ -186,14 +198,27 @@ struct IngestCommand: Command {
         let store = try UnifiedStore(dataDirectory: global.dataDirectory)
         let notices = try selection.notices(database: store.database, properties: properties,
                                             command: "ownerdash ingest", log: log)
-        output.write(try NoticesGenerateCommand.write(notices, to: global.dataDirectory.notices, dryRun: false,
-                                                      command: "ownerdash ingest"))
+        // With --format json stdout holds the run's document only: the notices' lines go to stderr.
+        let report: (String) -> Void = { text in
+            if json { text.split(separator: "\n").forEach { log.info(nil, String($0)) } } else { output.write(text) }
+        }
+        report(try NoticesGenerateCommand.write(notices, to: global.dataDirectory.notices, dryRun: false,
+                                                command: "ownerdash ingest"))
         guard let noticesWebhook else { return .success }
         let (text, code) = try NoticesSendCommand.send(selection, channel: WebhookChannel(webhook: noticesWebhook), dryRun: false,
                                                        dataDirectory: global.dataDirectory, runID: runID,
                                                        command: "ownerdash ingest", log: log)
-        output.write(text)
+        report(text)
         return code
+    }
+
+    /// `--format json`: the run as recorded (etl_runs and its items and checks), read back from unified.db.
+    private func recordedRun(_ runID: String) throws -> String {
+        let history = RunHistory(database: try UnifiedStore.openForReading(dataDirectory: global.dataDirectory))
+        guard let run = try history.run(runID) else {
+            throw IngestError("run \(runID) is not in \(global.dataDirectory.unifiedDatabase)")
+        }
+        return try RunJSON.render(RunDetail(run: run, items: try history.items(of: runID), checks: try history.checks(of: runID)))
     }
 
     /// The stdout summary after the run line.

@@ -84,7 +84,9 @@ struct LeaseStatusReportCommand: Command {
             }
             return .success
         }
-        let text = format.map { MetricOutput.render(result, as: $0) }
+        // csv: one table (CSVTables), never the properties without a ledger stacked under it.
+        let text = try format.map { $0 == .csv ? try CSVTables.render(result, table: nil, command: "ownerdash report lease-status", log: log)
+                                               : MetricOutput.render(result, as: $0) }
             ?? LeaseStatusPage.render(report, generatedAt: DashboardCommand.timestamp(Date()))
         try session.write(text, to: out)
         return .success

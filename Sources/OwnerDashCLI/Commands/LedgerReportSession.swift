@@ -13,10 +13,12 @@ struct LedgerReportSession {
     let database: Database
     /// The properties to report on: those asked for, else every synced one.
     let properties: [String]
+    let log: Diagnostics
 
     /// nil (after logging why) when there is no unified.db to read: the command exits 3.
     init?(command: String, dataDirectory: DataDirectory, asked: [String], log: Diagnostics) throws {
         self.command = command
+        self.log = log
         do {
             database = try UnifiedStore.openForReading(dataDirectory: dataDirectory)
         } catch let error as ConfigurationError {
@@ -47,7 +49,7 @@ struct LedgerReportSession {
 
     /// Writes `result` as `format` asks: `xlsx` as a workbook of one sheet per table (ReportWorkbook), `html` as `page`
     /// (default: the generic printable page titled `title`), anything else as MetricOutput text.
-    func write(_ result: MetricResult, format: String, title: String, to out: String?,
+    func write(_ result: MetricResult, format: String, title: String, to out: String?, table: String? = nil,
                page: (() -> String)? = nil) throws {
         switch format {
         case LedgerReportOptions.workbook:
@@ -55,6 +57,13 @@ struct LedgerReportSession {
             try writeWorkbook(to: out) { try ReportWorkbook.write(result, to: $0) }
         case "html":
             try write(page?() ?? ReportPage.render(result, title: title, generatedAt: DashboardCommand.timestamp(Date())), to: out)
+        case "csv":
+            // One table per CSV (CSVTables): `--table NAME`, else the first; `--out DIR/` writes a file per table.
+            if CSVTables.isDirectory(out), let out {
+                _ = try CSVTables.writeFiles(result, directory: out, command: command)
+            } else {
+                try write(try CSVTables.render(result, table: table, command: command, log: log), to: out)
+            }
         default:
             try write(MetricOutput.render(result, as: OutputFormat(rawValue: format) ?? .table), to: out)
         }
@@ -78,6 +87,8 @@ struct LedgerReportOptions {
     /// The `--format` value, one of `formats`.
     let formatName: String
     let out: String?
+    /// `--table NAME` (CSVTables.option): the table a csv prints.
+    let table: String?
 
     /// Every format a report writes, in the order errors list them.
     static let allFormats = ["table", "json", "csv", "xlsx", "html"]
@@ -92,6 +103,7 @@ struct LedgerReportOptions {
             asOf = nil
         }
         (formatName, out) = try Self.output(parsed, command: command, formats: formats)
+        table = parsed.value("--table")
     }
 
     /// `--format` (checked against `formats`) and `--out`, which a workbook needs.

@@ -14,6 +14,7 @@ struct MaintenanceReportCommand: Command {
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "count as of this date (default: each property's date)"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -53,7 +54,7 @@ struct MaintenanceReportCommand: Command {
         let result = try ReportAnswers.maintenance(database: session.database, properties: session.properties,
                                                    asOf: options.asOf, months: months, olderThanDays: olderThan)
         for warning in result.warnings { log.warning(nil, "ownerdash report maintenance: \(warning)") }
-        try session.write(result, format: options.formatName, title: "Maintenance", to: options.out)
+        try session.write(result, format: options.formatName, title: "Maintenance", to: options.out, table: options.table)
         return .success
     }
 }
@@ -68,6 +69,7 @@ struct ExpensesReportCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -121,7 +123,7 @@ struct ExpensesReportCommand: Command {
         let result = try ReportAnswers.expenses(database: session.database, properties: session.properties, start: start,
                                                 months: months)
         for warning in result.warnings { log.warning(nil, "ownerdash report expenses: \(warning)") }
-        try session.write(result, format: options.formatName, title: "Operating expenses", to: options.out)
+        try session.write(result, format: options.formatName, title: "Operating expenses", to: options.out, table: options.table)
         return .success
     }
 }

@@ -18,6 +18,7 @@ struct QueryCommand: Command {
         .option("--to", "YYYY-MM-DD", help: "end of that range (inclusive)"),
         .option("--top", "N", help: "delinquency: how many residents to list by balance owed (default 10; 0: none)"),
         .option("--format", "table|json|csv", help: "output format (default table)"),
+        CSVTables.option,
     ]
     static let discussion = """
         Metrics (formulas in README "Querying"):
@@ -42,6 +43,8 @@ struct QueryCommand: Command {
     let global: GlobalOptions
     let query: MetricQuery
     let format: OutputFormat
+    /// `--table NAME`: the table a csv prints.
+    let table: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -73,6 +76,7 @@ struct QueryCommand: Command {
             throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv)")
         }
         self.format = format
+        table = parsed.value("--table")
         query = MetricQuery(metric: metric, properties: parsed.values("--property"), portfolio: parsed.flag("--portfolio"),
                             pms: pms, asOf: try date("--as-of"), from: try date("--from"), to: try date("--to"), top: top)
     }
@@ -106,7 +110,8 @@ struct QueryCommand: Command {
         }
         for warning in result.warnings { log.warning(nil, "ownerdash query \(query.metric.rawValue): \(warning)") }
         let output = StandardOutput()
-        output.write(MetricOutput.render(result, as: format))
+        output.write(format == .csv ? try CSVTables.render(result, table: table, command: "ownerdash query \(query.metric.rawValue)", log: log)
+                                    : MetricOutput.render(result, as: format))
         output.flush()
         return .success
     }

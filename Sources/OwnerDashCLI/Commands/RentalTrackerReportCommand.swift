@@ -16,6 +16,7 @@ struct RentalTrackerReportCommand: Command {
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "judge 'past due' on this date (default: each property's date)"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -36,6 +37,7 @@ struct RentalTrackerReportCommand: Command {
     /// One of LedgerReportOptions.allFormats.
     let format: String
     let out: String?
+    let table: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -61,6 +63,7 @@ struct RentalTrackerReportCommand: Command {
         asOf = options.asOf
         format = options.formatName
         out = options.out
+        table = options.table
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -78,7 +81,7 @@ struct RentalTrackerReportCommand: Command {
             }
             return .success
         }
-        try session.write(result, format: format, title: "Rental tracker", to: out)
+        try session.write(result, format: format, title: "Rental tracker", to: out, table: table)
         return .success
     }
 }

@@ -9,8 +9,9 @@ struct RunsCommand: Command {
     static let abstract = "List the recorded ingest runs, or show what one did."
     static let arguments: [ArgumentSpec] = [
         .positional("list|show", optional: true, help: "list (default): the newest runs; show RUN_ID: one run and its items"),
-        .positional("RUN_ID", optional: true, help: "the run to show"),
+        .positional("RUN_ID", optional: true, help: "the run to show; `latest`: the newest run"),
         .option("--limit", "N", help: "runs to list, newest first (default 20)"),
+        .option("--status", "STATUS", help: "list only the runs of this status (failed, partial, refused, ...)"),
         .option("--format", "table|json", help: "output format (default table)"),
     ]
     static let discussion = """
@@ -18,15 +19,17 @@ struct RunsCommand: Command {
         list: one line per run, newest first: run id, trigger (ingest, schedule, sync), status, start, duration,
         properties, artifacts fetched, rows loaded, properties synced, failed items, warnings.
         show RUN_ID: the run, then its items by stage (fetch, load, sync), failures first, each with its
-        property, artifact, rows, duration and error.
+        property, artifact, rows, duration and error. show latest: the newest run.
 
         Statuses: running (still going, or its process died: the next ingest or sync marks it abandoned),
-        succeeded, partial (some items failed), failed (nothing could be done), abandoned.
+        succeeded, partial (some items failed), failed (nothing could be done), abandoned, refused (another
+        process held the data directory's lock; nothing was done: its detail names the holder).
         """
 
     let global: GlobalOptions
     let runID: String?
     let limit: Int
+    let status: RunStatus?
     let json: Bool
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
@@ -51,6 +54,15 @@ struct RunsCommand: Command {
         } else {
             limit = 20
         }
+        if let text = parsed.value("--status") {
+            guard let value = RunStatus(rawValue: text) else {
+                throw UsageError("ownerdash runs: --status must be one of \(RunStatus.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"")
+            }
+            guard runID == nil else { throw UsageError("ownerdash runs show: --status is for runs list") }
+            status = value
+        } else {
+            status = nil
+        }
         switch parsed.value("--format") ?? "table" {
         case "table": json = false
         case "json": json = true
@@ -69,15 +81,17 @@ struct RunsCommand: Command {
         }
         let history = RunHistory(database: try UnifiedStore.openForReading(dataDirectory: global.dataDirectory))
         guard let runID else {
-            let runs = try history.list(limit: limit)
+            let runs = try history.list(limit: limit, status: status)
             output.write(json ? try RunJSON.render(runs) : Self.table(runs))
             return .success
         }
-        guard let run = try history.run(runID) else {
-            throw UsageError("ownerdash runs show: no run \(runID) in \(global.dataDirectory.unifiedDatabase)")
+        let found = runID == "latest" ? try history.latest() : try history.run(runID)
+        guard let run = found else {
+            throw UsageError(runID == "latest" ? "ownerdash runs show latest: no run recorded in \(global.dataDirectory.unifiedDatabase)"
+                                               : "ownerdash runs show: no run \(runID) in \(global.dataDirectory.unifiedDatabase)")
         }
-        let items = try history.items(of: runID)
-        let checks = try history.checks(of: runID)
+        let items = try history.items(of: run.runID)
+        let checks = try history.checks(of: run.runID)
         if json {
             output.write(try RunJSON.render(RunDetail(run: run, items: items, checks: checks)))
         } else {
@@ -116,6 +130,7 @@ struct RunsCommand: Command {
             "started    \(run.startedAt)",
             "finished   \(run.finishedAt.map { "\($0) (\(duration(run.durationSeconds)))" } ?? "")",
             "process    pid \(run.pid.map(String.init) ?? "?") on host \(run.host ?? "?")",
+        ] + (run.detail.map { ["detail     \($0)"] } ?? []) + [
             "counts     \(run.properties) propert\(run.properties == 1 ? "y" : "ies"), "
                 + "\(run.artifactsFetched) artifact(s) fetched (\(run.artifactsFailed) failed), \(run.rowsLoaded) rows loaded, "
                 + "\(run.propertiesSynced) propert\(run.propertiesSynced == 1 ? "y" : "ies") synced (\(run.propertiesFailed) failed), "

@@ -14,6 +14,7 @@ struct StatementReportCommand: Command {
         .option("--from", "YYYY-MM", help: "list from this month on; everything earlier is the opening balance"),
         .option("--as-of", "YYYY-MM-DD", help: "leave out postings after this date (default: the property's date)"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -65,7 +66,7 @@ struct StatementReportCommand: Command {
             log.error(nil, "\(command): \(property): no tenant ledger synced for this property, so no statement")
             return .failure
         }
-        try session.write(result, format: options.formatName, title: "Statement of \(household.name ?? resident)", to: options.out)
+        try session.write(result, format: options.formatName, title: "Statement of \(household.name ?? resident)", to: options.out, table: options.table)
         return .success
     }
 }
@@ -78,6 +79,7 @@ struct TenantHistoryReportCommand: Command {
         .option("--property", "KEY", help: "the property registry key"),
         .option("--unit", "UNIT", help: "the unit number, as the other reports print it"),
         LedgerReportOptions.formatHelp,
+        CSVTables.option,
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
@@ -91,6 +93,7 @@ struct TenantHistoryReportCommand: Command {
     let unit: String
     let formatName: String
     let out: String?
+    let table: String?
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -100,6 +103,7 @@ struct TenantHistoryReportCommand: Command {
         self.property = property
         self.unit = unit
         (formatName, out) = try LedgerReportOptions.output(parsed, command: command)
+        table = parsed.value("--table")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -110,7 +114,7 @@ struct TenantHistoryReportCommand: Command {
         guard let result = try ReportAnswers.tenantHistory(database: session.database, property: property, unit: unit) else {
             throw UsageError("\(command): \(property) has no unit \"\(unit)\"")
         }
-        try session.write(result, format: formatName, title: "Tenant history of \(property) unit \(unit)", to: out)
+        try session.write(result, format: formatName, title: "Tenant history of \(property) unit \(unit)", to: out, table: table)
         return .success
     }
 }

@@ -247,7 +247,7 @@ enum RealPageUnits {
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms, bathrooms,
             sqft, status, pms_status, is_ready, market_rent, actual_rent, resident_id, lease_id, notice_for_date,
-            available_date, made_ready_date, vacant_since)
+            available_date, made_ready_date, vacant_since, \(UnitFlags.columns))
         SELECT :property, u.unified_unit, u.unit_id, coalesce(u.building_number, u.building_name, u.rent_roll_building),
                NULL, u.unified_floorplan, u.floorplan_name, rooms.bedrooms, rooms.bathrooms,
                coalesce(u.rentable_sqft, u.gross_sqft, u.rent_roll_sqft),
@@ -260,7 +260,8 @@ enum RealPageUnits {
                h.household_id, h.lease_id,
                CASE WHEN u.status IN ('occupied_notice', 'occupied_notice_leased')
                     THEN coalesce(u.on_notice_for_date, h.notice_for_date, u.rent_roll_move_out) END,
-               u.available_date, u.made_ready_date, u.vacant_since
+               u.available_date, u.made_ready_date, u.vacant_since,
+               \(UnitFlags.values(status: "u.status"))
         FROM unit_row u
         LEFT JOIN realpage_raw.realpage_residents h ON h.id = u.household_row_id
         LEFT JOIN box_score_rooms rooms ON rooms.floorplan = u.unified_floorplan
@@ -272,7 +273,7 @@ enum RealPageUnits {
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms, bathrooms,
             sqft, status, pms_status, is_ready, market_rent, actual_rent, resident_id, lease_id, notice_for_date,
-            available_date, made_ready_date, vacant_since)
+            available_date, made_ready_date, vacant_since, \(UnitFlags.columns))
         SELECT :property, r.unit_number, NULL, r.building, NULL, r.floorplan, NULL, rooms.bedrooms, rooms.bathrooms,
                r.sqft, r.unified_status, r.status, NULL, r.market_rent,
                CASE WHEN r.unified_status LIKE 'occupied%' THEN r.actual_rent END,
@@ -282,7 +283,8 @@ enum RealPageUnits {
                CASE WHEN r.unified_status IN ('occupied_notice', 'occupied_notice_leased') THEN r.move_out_date END,
                NULL, NULL,
                CASE WHEN r.unified_status IN ('vacant', 'vacant_leased', 'model', 'down')
-                    THEN m.move_out_date END
+                    THEN m.move_out_date END,
+               \(UnitFlags.values(status: "r.unified_status"))
         FROM rent_roll_unit r
         LEFT JOIN box_score_rooms rooms ON rooms.floorplan = r.floorplan
         LEFT JOIN last_move_out_by_number m ON m.unit_number = r.unit_number

@@ -130,7 +130,7 @@ enum YardiUnits {
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms,
             bathrooms, sqft, status, pms_status, is_ready, market_rent, actual_rent, resident_id, lease_id,
-            notice_for_date, available_date, made_ready_date, vacant_since)
+            notice_for_date, available_date, made_ready_date, vacant_since, \(UnitFlags.columns))
         SELECT :property, u.unit_code, u.unit_unique_id, u.building_name, NULL, u.unit_type, u.floorplan_name,
                u.bedrooms, u.bathrooms, coalesce(u.max_sqft, u.min_sqft),
                u.status, coalesce(u.economic_status_description, u.economic_status),
@@ -144,7 +144,8 @@ enum YardiUnits {
                u.date_available,
                available.made_ready_date,
                CASE WHEN NOT u.occupied THEN coalesce(last_move_out.move_out_date,
-                                                       CASE WHEN available.vacate_date <= :as_of THEN available.vacate_date END) END
+                                                       CASE WHEN available.vacate_date <= :as_of THEN available.vacate_date END) END,
+               \(UnitFlags.values(status: "u.status"))
         FROM unit_resident u
         LEFT JOIN yardi_raw.yardi_residents current
           ON current.property_id = :property AND current.as_of_date = :residents_snapshot

@@ -1,0 +1,671 @@
+import Foundation
+
+/// The data dictionary of unified.db: every table, view and column in words, written once here and generated into
+/// ARCHITECTURE.md, the README's analyst section and the Datasette `metadata.json` written beside the database.
+///
+/// `UnifiedDictionaryTests` holds it against a migrated database: every table and view, every column, no more and no
+/// fewer, so a migration that adds a column without saying what it means fails the tests.
+public enum UnifiedDictionary {
+    /// One table or view and what its columns mean.
+    public struct Relation: Sendable {
+        public var name: String
+        public var isView: Bool
+        public var description: String
+        /// In the table's column order: name and meaning.
+        public var columns: [(name: String, meaning: String)]
+    }
+
+    /// Meanings shared by every table that has the column (a table's own line overrides it).
+    static let common: [String: String] = [
+        "unified_property_id": "the property's registry key in report_definitions.json (`nexus_east`)",
+        "property_name": "the property's name (unified_properties.name)",
+        "as_of_date": "the date the figures are as of (`YYYY-MM-DD`; the property date of the sync)",
+        "run_id": "the run that wrote the row (etl_runs.run_id; audit tables: audit_runs.run_id)",
+        "resident_id": "the household's id in the PMS (RealPage resident/household id, Yardi tenant code)",
+        "unit_number": "the unit as the PMS prints it",
+        "lease_id": "the lease's id in the PMS",
+        "source": "where the row comes from: `<pms>: <raw table or report>`",
+        "charge_code": "the PMS's transaction code (`RENT`, `WATER`, `LATEFEE`)",
+        "category": "RENT, UTILITIES, FEES or OTHER (charge_categories of report_definitions.json)",
+        "category_known": "1 when the code is in charge_categories, 0 when it defaulted to OTHER",
+        "description": "the PMS's description of the line",
+        "pms_status": "the PMS's own status text, as sent",
+        "floorplan": "floor plan code",
+        "floorplan_name": "floor plan name",
+        "balance_0_30": "owed 0-30 days, dollars",
+        "balance_31_60": "owed 31-60 days, dollars",
+        "balance_61_90": "owed 61-90 days, dollars",
+        "balance_over_90": "owed over 90 days, dollars",
+        "prepaid": "credit held, positive dollars",
+        "current_balance": "net balance = delinquent - prepaid, dollars (negative: in credit)",
+        "physical_occupancy": "occupied units / total units, percent 0-100",
+        "leased_pct": "leased units / total units, percent 0-100",
+        "exposure_30_pct": "units vacant or on notice, not leased, free within 30 days, percent of total",
+        "month": "`YYYY-MM`",
+    ]
+
+    /// Every relation of unified.db, tables first, then views, each in schema order.
+    public static let relations: [Relation] = tables + views
+
+    static let tables: [Relation] = [
+        table("unified_properties", "One row per property synced: its PMS, its date and where each part of its data comes from.", """
+            unified_property_id
+            name | the property's name
+            pms_source | `realpage` or `yardi`
+            pms_property_id | RealPage site id or Yardi property code
+            address | street address, as the PMS sends it
+            total_units | units synced (rows in unified_units)
+            as_of_date | the property date of the current state (RealPage SysDate, Yardi's unit snapshot date)
+            last_synced_at | when it was last synced (UTC)
+            last_run_id | the run that last synced it
+            ledger_source | where its tenant ledger comes from; NULL: it has none
+            work_order_source | where its work orders come from; NULL: none
+            expense_source | where its expenses come from; NULL: none
+            ledger_coverage | `full` (charges, payments, schedule) or `partial` (balances per code and schedule)
+            ledger_note | what a partial ledger cannot answer, in words
+            """),
+        table("unified_units", "Current state: one row per rentable unit, its status in one vocabulary and the flags that follow from it.", """
+            unified_property_id
+            unit_number
+            pms_unit_id | the unit's id in the PMS
+            building | building name or number
+            floor | floor (NULL where the PMS sends none)
+            floorplan
+            floorplan_name
+            bedrooms | count
+            bathrooms | count
+            sqft | square feet
+            status | occupied, occupied_notice, occupied_notice_leased, vacant, vacant_leased, model, down
+            pms_status
+            is_occupied | 1 occupied (with or without notice), else 0; set from status
+            is_leased | 1 Net Leased (occupied without notice, on notice pre-leased, vacant leased); set from status
+            is_on_notice | 1 occupied on notice; set from status
+            is_model | 1 model or admin unit; set from status
+            is_down | 1 down (not rentable); set from status
+            is_ready | vacant units: 1 made ready, 0 not; NULL while occupied
+            market_rent | asking rent, dollars/month
+            actual_rent | in-place rent of an occupied unit, dollars/month
+            resident_id | the household in possession
+            lease_id | its lease
+            notice_for_date | move-out date of a unit on notice
+            available_date | the date the PMS says the unit is available
+            made_ready_date | the date the unit was made ready
+            vacant_since | the day of the last move-out (vacant, model and down units)
+            """),
+        table("unified_residents", "Current state: one row per resident or household the PMS lists.", """
+            unified_property_id
+            resident_id
+            unit_number
+            lease_id
+            name | `Last, First`
+            first_name | first name
+            last_name | last name
+            email | e-mail address
+            phone | phone number
+            status | current, notice, future, former, applicant
+            pms_status
+            move_in_date | move-in date
+            notice_date | the day notice was given
+            move_out_date | move-out date (actual or planned)
+            current_rent | rent of the current lease, dollars/month
+            balance | ledger balance, dollars (negative: credit); NULL without a ledger
+            """),
+        table("unified_leases", "Current state: one row per lease.", """
+            unified_property_id
+            lease_id
+            unit_number
+            resident_id | the lease's head of household
+            start_date | lease start
+            end_date | lease end
+            signed_date | the day it was signed (NULL where the PMS sends none)
+            move_in_date | move-in date
+            rent_amount | lease rent, dollars/month
+            security_deposit | dollars
+            status | current, future, past
+            pms_status
+            is_renewal | 1 when the lease renews an earlier one of the household
+            is_month_to_month | 1 a current lease past its end date
+            prior_lease_id | the lease it renews
+            """),
+        table("unified_lease_residents", "Current state: who is on each lease.", """
+            unified_property_id
+            lease_id
+            resident_id
+            role | head, co_resident, occupant, guarantor
+            """),
+        table("unified_activity", "Current state (a history): one row per leasing or resident event.", """
+            id | row id
+            unified_property_id
+            event_date | the day of the event
+            event_type | lead, tour, application, approval, denial, cancellation, lease_signed, move_in, move_out, notice, renewal, other
+            pms_event_type | the PMS's word for the event
+            unit_number
+            party_name | prospect or resident, `Last, First`
+            party_id | prospect id or resident id
+            source | advertising source of a lead
+            agent | leasing agent
+            """),
+        table("unified_occupancy_metrics", "Snapshot: one row per property and date, counted from unified_units (v_occupancy_latest: the latest).", """
+            unified_property_id
+            as_of_date
+            total_units | units
+            occupied_units | is_occupied = 1
+            vacant_units | is_occupied = 0 (model and down included, as on the Box Score)
+            vacant_leased | status vacant_leased
+            vacant_not_leased | status vacant
+            vacant_ready | rentable vacant units made ready
+            vacant_not_ready | rentable vacant units not made ready
+            aged_vacant_90 | rentable vacant units vacant more than 90 days
+            aged_vacancy_cost | their market rent / 30.42 x days vacant, dollars
+            on_notice | occupied units on notice
+            notice_leased | of those, pre-leased
+            notice_not_leased | of those, not pre-leased
+            pre_leased | vacant leased + on notice leased
+            model_units | is_model
+            down_units | is_down
+            leased_units | is_leased
+            physical_occupancy
+            leased_pct
+            exposure_now | vacant not leased + on notice not leased
+            exposure_30 | exposure_now whose notice ends within 30 days
+            exposure_60 | exposure_now whose notice ends within 60 days
+            exposure_now_pct | exposure_now / total units, percent
+            exposure_30_pct
+            exposure_60_pct | exposure_60 / total units, percent
+            source
+            run_id
+            """),
+        table("unified_pricing_metrics", "Snapshot: one row per property, date and floor plan (v_pricing_latest: the latest).", """
+            unified_property_id
+            as_of_date
+            floorplan
+            floorplan_name
+            bedrooms | count
+            units | units of the floor plan
+            occupied_units | of those, occupied
+            avg_sqft | mean square feet
+            in_place_rent | mean actual rent of occupied units, dollars/month
+            in_place_psf | in_place_rent / avg_sqft
+            asking_rent | mean market rent, dollars/month
+            asking_psf | asking_rent / avg_sqft
+            loss_to_lease | sum of (market - in-place) over occupied units, dollars/month (positive: loss)
+            run_id
+            """),
+        table("unified_delinquency", "Snapshot: one row per property, date and household that owes or is in credit (v_delinquency_latest: the latest).", """
+            unified_property_id
+            as_of_date
+            resident_id
+            unit_number
+            name | `Last, First`
+            resident_status | the household's unified status
+            current_balance
+            balance_0_30
+            balance_31_60
+            balance_61_90
+            balance_over_90
+            prepaid
+            source
+            run_id
+            """),
+        table("unified_sync_warnings", "Current state: disagreements between two sources of the same fact, beyond tolerance.", """
+            unified_property_id
+            as_of_date
+            check_name | the cross-check
+            subject | what it is about (unit, tenant code, operation)
+            expected | one source's value
+            actual | the other's
+            message | both values in words
+            run_id
+            """),
+        table("etl_runs", "One row per ingest, sync or demo run, refused ones included (`ownerdash runs`).", """
+            run_id | `20261122T040512Z-3f9a`
+            trigger | ingest, schedule, sync, demo
+            command | the command line (never a secret)
+            as_of_date | the date asked of the sources
+            started_at | UTC
+            finished_at | UTC
+            status | running, succeeded, partial, failed, abandoned, refused
+            pid | process id
+            host | host name
+            properties | properties asked for
+            artifacts_fetched | artifacts landed
+            rows_loaded | raw rows newly loaded
+            properties_synced | properties synced
+            failures | failed items
+            warnings | warnings
+            detail | why the run ended as it did (refused: who held the lock)
+            """),
+        table("etl_run_items", "One row per fetched artifact, loaded artifact and synced property of a run.", """
+            id | row id
+            run_id
+            property_id | the property's registry key
+            stage | fetch, load, sync
+            artifact | the artifact's name in the run
+            status | succeeded, failed, skipped
+            rows | rows loaded or synced
+            duration_ms | milliseconds
+            error | why it failed, in one line
+            """),
+        table("unified_charges", "Current state (full tenant ledger): one row per posted charge.", """
+            unified_property_id
+            charge_id | the PMS's transaction id
+            resident_id
+            lease_id
+            unit_number
+            charge_code
+            description
+            category
+            category_known
+            period | the month the charge is for, `YYYY-MM`
+            charge_date | posting date
+            due_date | due date
+            amount | dollars
+            amount_paid | dollars applied to it
+            balance | dollars still open
+            """),
+        table("unified_payments", "Current state (full tenant ledger): one row per payment.", """
+            unified_property_id
+            payment_id | the PMS's transaction id
+            resident_id
+            lease_id
+            unit_number
+            payment_date | the day it was received
+            period | its month, `YYYY-MM`
+            amount | dollars
+            reference | check or confirmation number
+            payment_type | as the PMS names it
+            """),
+        table("unified_recurring_charges", "Current state: each lease's recurring-charge schedule.", """
+            unified_property_id
+            lease_id
+            resident_id
+            unit_number
+            charge_code
+            description
+            category
+            category_known
+            amount | dollars per month
+            start_date | first day it applies
+            end_date | last day it applies (NULL: open)
+            """),
+        table("audit_runs", "One row per `ownerdash audit run`: its window and portfolio totals.", """
+            run_id | the audit run's number
+            started_at | UTC
+            finished_at | UTC
+            as_of_date | the date charges are judged due on
+            first_month | first month audited
+            last_month | last month audited
+            properties | JSON array of the registry keys asked for
+            leases | leases audited
+            lines | lease, charge code and month lines audited
+            matched | lines posted as scheduled
+            missing | scheduled, not posted
+            unexpected | posted, not scheduled
+            undercharge | posted less than scheduled
+            overcharge | posted more than scheduled
+            undercharge_total | dollars
+            overcharge_total | dollars
+            """),
+        table("audit_run_properties", "Per audit run and property: the same totals (NULL counts for a property without a ledger).", """
+            run_id
+            unified_property_id
+            has_ledger | 1 when the property has a tenant ledger to audit
+            as_of_date | the date charges were judged due on
+            leases | leases audited
+            lines | lines audited
+            matched | lines posted as scheduled
+            missing | scheduled, not posted
+            unexpected | posted, not scheduled
+            undercharge | posted less
+            overcharge | posted more
+            undercharge_total | dollars
+            overcharge_total | dollars
+            not_audited | lines posted on leases without any schedule
+            not_audited_reason | why the property was not audited
+            """),
+        table("audit_lease_charges", "Per audit run, lease and charge code: months audited, matched and flagged.", """
+            run_id
+            unified_property_id
+            lease_id
+            resident_id
+            unit_number
+            charge_code
+            months | months audited
+            matched | months posted as scheduled
+            exceptions | months flagged
+            expected_total | scheduled dollars
+            posted_total | posted dollars
+            """),
+        table("audit_results", "Per audit run: every exception, one row per lease, charge code and month.", """
+            run_id
+            unified_property_id
+            lease_id
+            resident_id
+            unit_number
+            charge_code
+            month
+            expected | scheduled dollars
+            posted | posted dollars
+            variance | posted - expected, dollars
+            kind | missing, unexpected, undercharge, overcharge
+            """),
+        table("audit_resolutions", "What operators did about an audit exception (append-only; the latest event of a key wins).", """
+            event_id | event number
+            unified_property_id
+            lease_id
+            charge_code
+            month
+            event | resolved or reopened
+            fix | what was fixed
+            action | what was done
+            by_name | who did it
+            at | when (UTC)
+            note | free text
+            run_id | the latest audit run when it was recorded
+            """),
+        table("unified_work_orders", "Current state: one row per work order (RealPage make-readies, Yardi service requests).", """
+            unified_property_id
+            work_order_id | the PMS's id
+            unit_number
+            category | the work's category
+            description
+            status | open or closed
+            pms_status
+            opened_date | opened
+            due_date | due
+            completed_date | completed (closed work orders)
+            days_to_complete | completed_date - opened_date, days
+            source
+            """),
+        table("unified_expenses", "Current state: operating expenses per month and GL account.", """
+            unified_property_id
+            month
+            gl_account | GL account number
+            account_name | GL account name
+            gl_category | the account's category (GL categories of report_definitions.json)
+            category_known | 1 when the account's category is known, 0 when it defaulted
+            amount | dollars, as the income statement counts them
+            source
+            """),
+        table("notices_sent", "History: every debtor notice delivered (what a later send skips).", """
+            id | row id
+            debtor_key | the debtor's identity (`email:...`, `name-phone:...`, `resident:property/id`)
+            debtor_name | name
+            email | e-mail address
+            phone | phone number
+            properties | space-separated registry keys
+            resident_ids | space-separated resident ids
+            total | amount owed in the notice, dollars
+            content_hash | SHA-256 of the notice text
+            channel | how it was sent
+            destination | where it was sent (no secret)
+            sent_at | UTC
+            http_status | the destination's answer
+            attempts | tries
+            run_id | the ingest run that sent it
+            """),
+        table("unified_ledger_balances", "Current state (partial tenant ledger): per household and transaction code, its balance and aging.", """
+            unified_property_id
+            resident_id
+            unit_number
+            charge_code
+            description
+            category
+            category_known
+            as_of_date
+            balance | delinquent - prepaid, dollars
+            delinquent | dollars
+            balance_0_30
+            balance_31_60
+            balance_61_90
+            balance_over_90
+            prepaid
+            source
+            """),
+        table("unified_household_balances", "Current state (full tenant ledger): each household's balance on the property's date.", """
+            unified_property_id
+            resident_id
+            as_of_date
+            charges | charges posted up to that date, dollars
+            payments | payments up to that date, dollars
+            balance | charges - payments, dollars
+            """),
+        table("sync_checks", "Each sync's reconciliations of the unified figures with the vendor's own, per run.", """
+            unified_property_id
+            as_of_date
+            run_id
+            check_name | the check
+            measure | what is compared
+            expected_source | where the vendor's figure comes from
+            expected | the vendor's figure
+            actual_source | where the unified figure comes from
+            actual | the unified figure
+            difference | actual - expected
+            status | passed, failed, skipped
+            detail | in words
+            """),
+        table("schema_migrations", "The schema's migrations applied to this database.", """
+            version | migration number (PRAGMA user_version is the highest)
+            name | what it did
+            applied_at | when (UTC)
+            """),
+    ]
+
+    static let views: [Relation] = [
+        view("v_properties", "Each property in one row: its sources, its date, its latest occupancy and delinquency.", """
+            unified_property_id
+            name | the property's name
+            pms_source | `realpage` or `yardi`
+            pms_property_id | RealPage site id or Yardi property code
+            address | street address
+            total_units | units synced
+            as_of_date | the property date
+            last_synced_at | UTC
+            last_run_id | the run that last synced it
+            ledger_source | where its tenant ledger comes from; NULL: none
+            ledger_coverage | `full` or `partial`
+            work_order_source | where its work orders come from
+            expense_source | where its expenses come from
+            physical_occupancy
+            leased_pct
+            exposure_30_pct
+            delinquent_households | households in the latest delinquency snapshot
+            delinquent_balance | their net balance, dollars, exact to the cent
+            """),
+        view("v_units", "Every unit with its property, status flags and days vacant (unified_units).", """
+            unified_property_id
+            property_name
+            as_of_date | the property date
+            unit_number
+            building | building
+            floor | floor
+            floorplan
+            floorplan_name
+            bedrooms | count
+            bathrooms | count
+            sqft | square feet
+            status | unified status (see unified_units)
+            pms_status
+            is_occupied | 1 occupied
+            is_leased | 1 Net Leased
+            is_on_notice | 1 on notice
+            is_model | 1 model or admin
+            is_down | 1 down
+            is_ready | vacant: 1 made ready, 0 not
+            market_rent | dollars/month, rounded to cents
+            actual_rent | dollars/month, rounded to cents
+            resident_id
+            lease_id
+            notice_for_date | move-out date on notice
+            available_date | available date
+            made_ready_date | made-ready date
+            vacant_since | last move-out
+            days_vacant | as_of_date - vacant_since, days
+            """),
+        view("v_occupancy_latest", "Each property's latest occupancy snapshot, one row per property.", """
+            unified_property_id
+            property_name
+            pms_source | `realpage` or `yardi`
+            as_of_date
+            total_units | units
+            occupied_units | occupied
+            vacant_units | vacant (model and down included)
+            vacant_leased | vacant, leased
+            vacant_not_leased | vacant, not leased
+            vacant_ready | rentable vacant, made ready
+            vacant_not_ready | rentable vacant, not ready
+            aged_vacant_90 | vacant more than 90 days
+            aged_vacancy_cost | their cost, dollars, rounded to cents
+            on_notice | on notice
+            notice_leased | on notice, pre-leased
+            notice_not_leased | on notice, not pre-leased
+            pre_leased | vacant leased + on notice leased
+            model_units | model
+            down_units | down
+            leased_units | Net Leased
+            physical_occupancy
+            leased_pct
+            exposure_now | vacant not leased + on notice not leased
+            exposure_30 | of those, free within 30 days
+            exposure_60 | of those, free within 60 days
+            exposure_now_pct | percent of total
+            exposure_30_pct
+            exposure_60_pct | percent of total
+            source
+            run_id
+            """),
+        view("v_pricing_latest", "Each property's latest pricing snapshot, one row per floor plan.", """
+            unified_property_id
+            property_name
+            as_of_date
+            floorplan
+            floorplan_name
+            bedrooms | count
+            units | units
+            occupied_units | occupied
+            avg_sqft | mean square feet
+            in_place_rent | dollars/month, rounded to cents
+            in_place_psf | per square foot
+            asking_rent | dollars/month, rounded to cents
+            asking_psf | per square foot
+            loss_to_lease | dollars/month, rounded to cents (positive: loss)
+            run_id
+            """),
+        view("v_delinquency_latest", "Each property's latest delinquency snapshot, one row per household (money rounded to cents).", """
+            unified_property_id
+            property_name
+            as_of_date
+            resident_id
+            unit_number
+            name | `Last, First`
+            resident_status | unified status
+            current_balance
+            balance_0_30
+            balance_31_60
+            balance_61_90
+            balance_over_90
+            prepaid
+            source
+            run_id
+            """),
+        view("v_delinquency_totals_latest", "The latest delinquency snapshot totalled per property, exact to the cent.", """
+            unified_property_id
+            property_name
+            as_of_date
+            households | households in the snapshot
+            households_owing | of those, with a positive balance
+            current_balance | sum, dollars
+            balance_0_30 | sum, dollars
+            balance_31_60 | sum, dollars
+            balance_61_90 | sum, dollars
+            balance_over_90 | sum, dollars
+            prepaid | sum, dollars
+            """),
+        view("v_ledger_monthly", "The full tenant ledger per property and month: charged (by the charge's period) and paid (by the payment's period), exact to the cent.", """
+            unified_property_id
+            month
+            charges | charges posted for the month
+            charged | their sum, dollars
+            rent_charged | of which RENT, dollars
+            payments | payments of the month
+            paid | their sum, dollars
+            net | charged - paid, dollars
+            """),
+        view("v_expenses_monthly", "Operating expenses per property, month and GL category, exact to the cent.", """
+            unified_property_id
+            month
+            gl_category | GL category
+            accounts | GL accounts in it
+            amount | sum, dollars
+            """),
+    ]
+
+    private static func table(_ name: String, _ description: String, _ columns: String) -> Relation {
+        Relation(name: name, isView: false, description: description, columns: parse(columns, of: name))
+    }
+
+    private static func view(_ name: String, _ description: String, _ columns: String) -> Relation {
+        Relation(name: name, isView: true, description: description, columns: parse(columns, of: name))
+    }
+
+    /// `name | meaning` per line; a bare name takes its meaning from `common`.
+    private static func parse(_ text: String, of relation: String) -> [(name: String, meaning: String)] {
+        text.split(separator: "\n").map { line in
+            let parts = line.split(separator: "|", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let name = parts[0]
+            return (name, parts.count > 1 ? parts[1] : common[name] ?? "")
+        }
+    }
+
+    // MARK: - Generated forms
+
+    /// The dictionary as Markdown: one section per relation (ARCHITECTURE.md, between the data-dictionary markers).
+    public static func markdown() -> String {
+        var out = ""
+        for relation in relations {
+            out += "#### `\(relation.name)` (\(relation.isView ? "view" : "table"))\n\n\(relation.description)\n\n"
+            out += "| column | meaning |\n| --- | --- |\n"
+            for column in relation.columns {
+                out += "| \(column.name) | \(column.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    /// The views in one Markdown table (the README's analyst section, between its markers).
+    public static func viewsMarkdown() -> String {
+        var out = "| view | what it answers |\n| --- | --- |\n"
+        for relation in views {
+            out += "| `\(relation.name)` | \(relation.description) |\n"
+        }
+        return out
+    }
+
+    /// Datasette's metadata (https://docs.datasette.io/en/stable/metadata.html): a description per table and view and
+    /// per column, under the database named after the file (`unified`).
+    public static func datasetteMetadata() throws -> Data {
+        var tables: [String: Any] = [:]
+        for relation in relations {
+            var columns: [String: String] = [:]
+            for column in relation.columns { columns[column.name] = column.meaning }
+            tables[relation.name] = ["description": relation.description, "columns": columns]
+        }
+        let metadata: [String: Any] = [
+            "title": "OwnerDash unified.db",
+            "description": "Properties, units, residents, leases, ledger and snapshots of every property, "
+                + "unified across RealPage and Yardi. Money is dollars; views (v_*) round to the cent.",
+            "databases": ["unified": ["tables": tables]],
+        ]
+        return try JSONSerialization.data(withJSONObject: metadata, options: [.prettyPrinted, .sortedKeys])
+    }
+
+    /// Writes `metadata.json` beside unified.db (Datasette: `datasette unified.db -m metadata.json`), only when its
+    /// content changed, so a sync that changes nothing leaves the file alone.
+    public static func writeMetadata(besides databasePath: String) throws {
+        let path = (databasePath as NSString).deletingLastPathComponent + "/metadata.json"
+        let data = try datasetteMetadata()
+        if FileManager.default.contents(atPath: path) == data { return }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+}
