@@ -13,6 +13,8 @@ public struct RPXLoadOutcome: SOAPLoadOutcome, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    /// The run whose rows this snapshot is, when they equal the previous snapshot's (nothing stored again).
+    public var unchangedSinceRun: String? = nil
     public var operationName: String { operation.name }
 }
 
@@ -61,7 +63,8 @@ public struct RPXArtifactLoader {
             }
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
-                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
+                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
+                                unchangedSinceRun: loaded.unchangedSinceRun)
     }
 
     // MARK: - Records -> raw columns

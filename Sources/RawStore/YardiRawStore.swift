@@ -39,6 +39,8 @@ public struct YardiLoadOutcome: SOAPLoadOutcome, Equatable {
     public var rows: Int
     /// True when these exact bytes were loaded before for this operation, property and date: nothing was written.
     public var alreadyLoaded: Bool
+    /// The run whose rows this snapshot is, when they equal the previous snapshot's (nothing stored again).
+    public var unchangedSinceRun: String? = nil
     public var operationName: String { operation.name }
 }
 
@@ -78,7 +80,8 @@ public struct YardiArtifactLoader {
             }
         }
         return YardiLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
-                                rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
+                                rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
+                                unchangedSinceRun: loaded.unchangedSinceRun)
     }
 
     // MARK: - Records -> raw columns (the operation -> raw table mapping)

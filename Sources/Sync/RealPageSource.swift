@@ -123,33 +123,52 @@ struct RealPageSnapshots {
 
     /// report_type -> as-of date of the snapshot read.
     var dates: [String: String] = [:]
+    /// report_type -> as-of date of the rows holding that snapshot (another date when it was recorded unchanged).
+    var rowsDates: [String: String] = [:]
 
     /// RPX: the latest snapshot; reports: the latest on or before the property date, else the latest.
     init(_ context: SyncContext, asOf: LocalDate) throws {
-        let rows = try context.database.query(Self.chosen, [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
+        let rowsDate = try StoredSnapshots.rowsDate(context.database, schema: "realpage_raw")
+        let rows = try context.database.query(Self.chosen(rowsDate: rowsDate),
+                                              [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
         for row in rows {
-            if let report = row[0].textValue, let date = row[1].textValue { dates[report] = date }
+            if let report = row[0].textValue, let date = row[1].textValue {
+                dates[report] = date
+                rowsDates[report] = row[2].textValue ?? date
+            }
         }
     }
 
-    /// `:units_snapshot` ... bound to the chosen dates (NULL, which matches no row, when nothing is loaded).
+    /// `:units_snapshot` ... bound to the rows dates of the chosen snapshots (NULL, which matches no row, when
+    /// nothing is loaded), `:units_snapshot_date` ... to their own dates.
     var parameters: [String: SQLValue] {
         var values: [String: SQLValue] = [:]
-        for (operation, parameter) in Self.rpx { values[parameter] = SQLValue(dates[operation]) }
-        for (report, parameter) in Self.reports { values[parameter] = SQLValue(dates[report]) }
+        for (key, parameter) in Self.rpx.map({ ($0.operation, $0.parameter) }) + Self.reports.map({ ($0.report, $0.parameter) }) {
+            values[parameter] = SQLValue(rowsDates[key])
+            values[parameter + "_date"] = SQLValue(dates[key])
+        }
         return values
     }
 
-    static let chosen = """
-        SELECT report_type,
-               CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
-                                         'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
-                    THEN max(as_of_date)
-                    ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
-        FROM realpage_raw.loaded_artifacts
-        WHERE property_id = :property
-        GROUP BY report_type
+    static func chosen(rowsDate: String) -> String {
         """
+        WITH chosen AS (
+            SELECT report_type,
+                   CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
+                                             'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
+                        THEN max(as_of_date)
+                        ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
+                       AS as_of_date
+            FROM realpage_raw.loaded_artifacts
+            WHERE property_id = :property
+            GROUP BY report_type
+        )
+        SELECT c.report_type, c.as_of_date, \(rowsDate)
+        FROM chosen c
+        JOIN realpage_raw.loaded_artifacts l
+          ON l.report_type = c.report_type AND l.property_id = :property AND l.as_of_date = c.as_of_date
+        """
+    }
 }
 
 /// One RealPage property being synced: runs rule SQL with `:property`, `:as_of`, `:run_id`, the snapshot dates and
