@@ -178,7 +178,7 @@ public struct IngestRun {
         result.loads = try runLoad.load(log: log) { artifact in
             done += 1
             if artifact.error == nil {
-                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")")
+                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")\(artifact.unchangedSinceRun.map { " (unchanged since run \($0))" } ?? "")")
             }
             let item = Self.loadItem(artifact)
             recorded.append(item)

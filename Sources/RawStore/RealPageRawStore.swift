@@ -8,6 +8,7 @@ public final class RealPageRawStore {
 
     public init(path: String) throws {
         database = try Database(path: path)
+        try RawRetention.prepareNew(database)
         try database.migrate(RealPageRawSchema.migrations)
     }
 

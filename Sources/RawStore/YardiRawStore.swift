@@ -11,6 +11,7 @@ public final class YardiRawStore {
     /// Opens (or creates) the database and migrates it forward.
     public init(path: String) throws {
         database = try Database(path: path)
+        try RawRetention.prepareNew(database)
         try database.migrate(YardiRawSchema.migrations)
     }
 
