@@ -86,3 +86,42 @@ import Testing
                 == [[.text("2026-11-20")]])
     }
 }
+
+/// Raw retention: prune keeps the policy's dates of the whole-snapshot kinds, hands rows of a removed stored night to
+/// a kept unchanged one, leaves the ledgers alone and gives the pages back.
+@Suite struct RawRetentionTests {
+    @Test func pruneKeepsTheLastDaysAndMonthEndsAndShrinksTheFile() throws {
+        let fixture = try YardiFixture()
+        let first = LocalDate(year: 2026, month: 9, day: 1)!
+        // 61 nights (Sep 1 - Oct 31), each unit list a little different (every one stored), plus a ledger each night.
+        let ledger = try fixture.artifact("yardi_get_resident_transactions.xml")
+        for night in 0..<61 {
+            let day = first.adding(days: night)
+            let path = try fixture.artifact("yardi_get_unit_information.xml", as: "units-\(night).xml") {
+                $0.replacingOccurrences(of: "1715.00", with: "\(1700 + night).00")
+            }
+            _ = try fixture.loader(run: "run-\(night)").load(path: path, operation: .getUnitInformation,
+                                                              property: fixture.property, asOf: day)
+            _ = try fixture.loader(run: "run-\(night)").load(path: ledger, operation: .getResidentTransactions,
+                                                              property: fixture.property, asOf: day)
+        }
+        let path = fixture.store.database.path
+        let result = try RawRetention.prune(path: path, keyColumn: "operation",
+                                            policy: RawSnapshotPolicy(keepDays: 7, keepMonthly: 2), dryRun: false)
+        // Kept: Oct 25-31 (the 7 days before the newest, Oct 31, and it), and Sep 30 (the last of September).
+        let kept = try fixture.rows("SELECT DISTINCT as_of_date FROM yardi_units ORDER BY 1").compactMap { $0[0].textValue }
+        #expect(kept == ["2026-09-30"] + (25...31).map { "2026-10-\($0)" })
+        #expect(result.snapshots == 61 - 8 && result.rows == (61 - 8) * 4)
+        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM yardi_transactions") == [[.integer(61)]],
+                "ledgers are history the sync reads: not pruned")
+        #expect(try fixture.rows("SELECT count(*) FROM loaded_artifacts WHERE operation = 'GetUnitInformation'") == [[.integer(8)]])
+        #expect(try fixture.store.database.scalar("PRAGMA freelist_count") == .integer(0), "free pages given back")
+        #expect(!result.convertedToIncremental, "created with incremental auto-vacuum")
+    }
+
+    @Test func theKeptDatesFollowThePolicy() {
+        let policy = RawSnapshotPolicy(keepDays: 2, keepMonthly: 2)
+        let dates = ["2026-08-31", "2026-09-15", "2026-09-29", "2026-10-01", "2026-10-09", "2026-10-10"].compactMap(LocalDate.init(iso:))
+        #expect(policy.kept(dates).map(\.iso).sorted() == ["2026-09-29", "2026-10-09", "2026-10-10"])
+    }
+}

@@ -90,18 +90,24 @@ LAST=$day
 sources "$BASE"
 FRESH=$OUT/fresh
 "$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
-answers() {   # the answers of one data directory, run ids and timestamps blanked
-    local dir=$1
-    {
-        "$BIN" query summary --format json --data-dir "$dir"
-        "$BIN" query activity --format json --data-dir "$dir"
-        "$BIN" report debtors --format json --data-dir "$dir"
-        "$BIN" report lease-status --format json --data-dir "$dir"
-        "$BIN" audit run --as-of "$LAST" --months 6 --data-dir "$dir" >/dev/null 2>&1 && "$BIN" audit show --format json --data-dir "$dir"
-    } 2>/dev/null | sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z"/"TIME"/g'
+answers() {   # the answers of one data directory, each command's exit status after it
+    local dir=$1 command
+    local start
+    start=$(python3 -c "import datetime as d,sys; t=d.date.fromisoformat(sys.argv[1]); m=t.year*12+t.month-1-5; print('%04d-%02d' % (m // 12, m % 12 + 1))" "$LAST")
+    for command in "query summary" "query activity" "report debtors" "report lease-status --start $start --months 6"; do
+        echo "== $command"
+        # shellcheck disable=SC2086
+        "$BIN" $command --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
+    done
+    echo "== audit run, then audit show"
+    "$BIN" audit run --as-of "$LAST" --months 6 --data-dir "$dir" >/dev/null 2>&1 && echo "exit 0" || echo "exit $?"
+    "$BIN" audit show --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
 }
-answers "$DATA" > "$OUT/answers_year.txt"
-answers "$FRESH" > "$OUT/answers_fresh.txt"
+blank() {   # run ids and timestamps differ between any two runs
+    sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
+}
+answers "$DATA" | blank > "$OUT/answers_year.txt"
+answers "$FRESH" | blank > "$OUT/answers_fresh.txt"
 
 echo
 echo "## A year of nightly ingests: $DAYS night(s), ${#KEYS[@]} propert(ies), prune on, night $FAIL_NIGHT failed"
@@ -113,6 +119,19 @@ awk -F, -v days="$DAYS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
 awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4 } NR > 2 && $1 != fail { sum += $4; n++ }
     END { if (n > 0) printf "\nfirst night %.1f s; the others %.1f s on average (%.0f%% of the first)\n", first, sum / n, 100 * sum / n / first
           else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
+python3 - "$DATA" <<'PY'
+import sqlite3, sys
+total = unchanged = 0
+for name, key in (("realpage_raw.db", "report_type"), ("yardi_raw.db", "operation")):
+    try:
+        db = sqlite3.connect("file:%s/%s?mode=ro" % (sys.argv[1], name), uri=True)
+        rows = db.execute("SELECT count(*), count(stored_as_of) FROM loaded_artifacts l WHERE as_of_date = "
+                          "(SELECT max(as_of_date) FROM loaded_artifacts)").fetchone()
+    except sqlite3.Error:
+        continue
+    total += rows[0]; unchanged += rows[1]
+print("last night: %d of %d snapshots recorded unchanged (not stored again)" % (unchanged, total))
+PY
 printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n" \
     "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
 if cmp -s "$OUT/answers_year.txt" "$OUT/answers_fresh.txt"; then
