@@ -61,7 +61,10 @@ public enum RawRetention {
     /// at creation (`prepareNew`); one created before is converted once by `prune` with a full VACUUM.
     static func prepareNew(_ database: Database) throws {
         if try database.userVersion() == 0, try database.scalar("SELECT count(*) FROM sqlite_master")?.integerValue == 0 {
+            // Opening in WAL mode already wrote the file's first page, so the mode takes effect with a VACUUM, instant
+            // on an empty database.
             try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try database.execute("VACUUM")
         }
     }
 
