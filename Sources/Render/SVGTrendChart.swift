@@ -145,10 +145,12 @@ struct SVGTrendChart {
             let className = "point-\(name)" + (backfilled ? " backfilled" : "")
             if square {
                 svg.empty("rect", [("x", SVGChart.number(x - 3.5)), ("y", SVGChart.number(y - 3.5)), ("width", "7"),
-                                   ("height", "7"), ("fill", fill), ("stroke", colour), ("class", className), ("data-value", value)])
+                                   ("height", "7"), ("fill", fill), ("stroke", backfilled ? colour : nil), ("class", className),
+                                   ("data-value", value)])
             } else {
                 svg.empty("circle", [("cx", SVGChart.number(x)), ("cy", SVGChart.number(y)), ("r", "3.5"),
-                                     ("fill", fill), ("stroke", colour), ("class", className), ("data-value", value)])
+                                     ("fill", fill), ("stroke", backfilled ? colour : nil), ("class", className),
+                                     ("data-value", value)])
             }
         }
     }

@@ -23,7 +23,7 @@ import Testing
         let run = try directory.runRow(runID)
         #expect(run.text("trigger") == "backfill" && run.text("status") == "succeeded")
         let items = try directory.items(runID)
-        #expect(items.map { $0.text("property") } == properties)
+        #expect(items.map { $0.text("property_id") } == properties)
         #expect(items.allSatisfy { $0.int("rows") == 24 && $0.text("status") == "succeeded" })
 
         let truth = try #require(try JSONSerialization.jsonObject(
