@@ -6,7 +6,7 @@ runs a year of nights this way, seconds apart) and applies that day's churn to t
 * payments: a few current households pay the day's amount (an extra payment of the day);
 * a late posting: one payment dated three days back appears only now (the ledger changes behind the window);
 * every 7th day a reversal (a returned payment: a negative payment of the day) and every 30th day a correction
-  to an old charge (a credit adjustment dated four months back).
+  to an old charge (a rent credit dated four months back).
 
 Everything is drawn from the seed and the day, so two simulators advanced the same way serve the same bytes. The
 ledger's monthly rent rows are those generated at start-up (months after the start month get no new rent rows);
@@ -89,7 +89,7 @@ def _churn(world, key, p, day, summary):
     if ordinal % 30 == 0:
         r = rng.choice(current)
         old = day - dt.timedelta(days=120)
-        r.extra_charges.append((old, "ADJ", -1000))
+        r.extra_charges.append((old, "RENT", -1000))   # a rent credit correcting that month
         r.charge_total -= 1000
         _touch(r)
         summary["corrections"] += 1
