@@ -28,6 +28,10 @@ def _rng(seed, day, key):
 def advance(world, days):
     """Moves the world `days` days forward, one day at a time; returns a summary of the churn applied."""
     summary = {"move_ins": 0, "move_outs": 0, "payments": 0, "late_postings": 0, "reversals": 0, "corrections": 0}
+    # Properties are generated on first use, relative to the property date: every one is generated at the date it
+    # started from, before the date moves.
+    for key in world.keys:
+        world.get(key)
     for _ in range(max(0, int(days))):
         day = world.as_of + DAY
         world.as_of = day
