@@ -242,7 +242,7 @@ public struct IngestRun {
             done += 1
             let item = Self.loadItem(artifact)
             if artifact.error == nil {
-                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")",
+                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")\(artifact.unchangedSinceRun.map { " (unchanged since run \($0))" } ?? "")",
                          LogFields(stage: "load", property: artifact.property, artifact: item.artifact, rows: artifact.rows,
                                    durationMilliseconds: item.durationMilliseconds))
             }

@@ -50,8 +50,8 @@ public struct PruneResult: Sendable {
 /// Removes landed runs a `RetentionPolicy` no longer keeps, then the objects no kept run refers to. Run it under the
 /// data directory's lock (the caller's job), so no run is landing meanwhile and every object a kept run needs stays.
 ///
-/// The raw databases are not touched: they hold the latest snapshot per (report or operation, property, date), so a
-/// pruned run's rows are the history of its property date, still read by trends; only its landed bytes go.
+/// The databases are not touched here: `ownerdash prune` then applies the policy to the raw snapshots
+/// (`RawRetention`, counted in property dates); the unified metric rows the trends read always stay.
 public struct LandingPrune {
     public let dataDirectory: DataDirectory
     public let policy: RetentionPolicy

@@ -32,6 +32,8 @@ public struct ArtifactLoad: Sendable {
     public var rows: Int
     /// The same bytes were loaded before: nothing was written.
     public var alreadyLoaded: Bool
+    /// The rows equal the previous snapshot's: recorded as unchanged since this run, not stored again.
+    public var unchangedSinceRun: String? = nil
     /// Parser warnings (e.g. a totals mismatch), kept with the snapshot.
     public var warnings: [String]
     public var seconds: Double
@@ -50,6 +52,7 @@ public struct ArtifactLoad: Sendable {
     /// The line `load` prints for a loaded artifact: `loaded  rent_roll  nexus_east  2026-11-20  212 rows  FILE`.
     public var summaryLine: String {
         "\(alreadyLoaded ? "already loaded" : "loaded")  \(name)  \(property)  \(asOf?.iso ?? "")  \(rows) rows  \(file)"
+            + (unchangedSinceRun.map { "  (unchanged since run \($0))" } ?? "")
     }
 }
 
@@ -201,6 +204,7 @@ public struct RunLoad {
                 // A workbook with several report sheets is one artifact: its rows are all its snapshots' rows.
                 result.rows = outcome.all.reduce(0) { $0 + $1.rows }
                 result.alreadyLoaded = outcome.alreadyLoaded
+                result.unchangedSinceRun = outcome.all.allSatisfy { $0.unchangedSinceRun != nil } ? outcome.unchangedSinceRun : nil
                 result.warnings = warnings
             } catch {
                 log.error(Self.subject(item.relativePath, file: item.file), "\(error)",
@@ -313,6 +317,7 @@ public struct RunLoad {
                 result.warnings = outcome.warnings
                 for warning in outcome.warnings { log.warning(item.relativePath, warning) }
                 if let note = outcome.note { log.info(nil, "load: \(item.relativePath): \(note)") }
+                result.unchangedSinceRun = outcome.unchangedSinceRun
             } catch {
                 log.error(Self.subject(item.relativePath, file: item.file), "\(error)",
                           LogFields(stage: "load", property: result.property.isEmpty ? nil : result.property,

@@ -12,6 +12,7 @@ public enum CLI {
         LoadCommand.self,
         SyncCommand.self,
         PruneCommand.self,
+        BackfillCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,

@@ -38,8 +38,17 @@ public struct RunID: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ value: String) { self.value = value }
 
+    /// Now, or the instant `OWNERDASH_CLOCK` names (`2027-03-01T02:30:00Z`): a simulated clock for fast-forwarded
+    /// runs (scripts/bench/year.sh), so run ids and prune's retention count simulated nights, not seconds.
+    public static func clock(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
+        guard let text = environment["OWNERDASH_CLOCK"], !text.isEmpty else { return Date() }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text) ?? Date()
+    }
+
     /// A fresh id for a run starting now.
-    public static func new(now: Date = Date()) -> RunID {
+    public static func new(now: Date = RunID.clock()) -> RunID {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: now)

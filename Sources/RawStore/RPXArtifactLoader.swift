@@ -15,6 +15,8 @@ public struct RPXLoadOutcome: SOAPLoadOutcome, Equatable {
     public var alreadyLoaded: Bool
     public var warnings: [String] = []
     public var note: String?
+    /// The run whose rows this snapshot is, when they equal the previous snapshot's (nothing stored again).
+    public var unchangedSinceRun: String? = nil
     public var operationName: String { operation.name }
 }
 
@@ -92,7 +94,8 @@ public struct RPXArtifactLoader {
             }
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
-                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
+                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
+                                unchangedSinceRun: loaded.unchangedSinceRun)
     }
 
     /// Each household the answer names, as it states its Balance and Prepaid (on every one of its transactions);

@@ -668,6 +668,15 @@ public enum RealPageRawSchema {
             CREATE INDEX loaded_report_totals_snapshot
                 ON loaded_report_totals (report_type, property_id, as_of_date, measure);
             """),
+        // Snapshots stored when they change (UnchangedSnapshots): the parsed rows' hash, and for a snapshot identical to
+        // the previous one the as-of date whose rows hold it and the run that stored them (NULL: its own rows).
+        Migration(version: 35, name: "unchanged snapshots", sql: """
+            ALTER TABLE loaded_artifacts ADD COLUMN rows_sha256 TEXT;
+            ALTER TABLE loaded_artifacts ADD COLUMN stored_as_of TEXT;
+            ALTER TABLE loaded_artifacts ADD COLUMN unchanged_since_run TEXT;
+            CREATE INDEX loaded_artifacts_stored ON loaded_artifacts (property_id, stored_as_of)
+                WHERE stored_as_of IS NOT NULL;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

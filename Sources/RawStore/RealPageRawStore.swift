@@ -8,6 +8,7 @@ public final class RealPageRawStore {
 
     public init(path: String) throws {
         database = try Database(path: path)
+        try RawRetention.prepareNew(database)
         try database.migrate(RealPageRawSchema.migrations)
     }
 
@@ -61,6 +62,8 @@ struct RawReportWriter {
     private let lineage: Lineage
     private var statements: [String: (Statement, [Int32])] = [:]
     private(set) var rowCount = 0
+    /// The parsed rows' hash, which decides whether the snapshot equals the previous one (UnchangedSnapshots).
+    private(set) var digest = RowsDigest()
 
     init(database: Database, lineage: Lineage) {
         self.database = database
@@ -82,6 +85,7 @@ struct RawReportWriter {
 
     mutating func insert(_ record: ReportRecord) throws {
         let (table, values) = Self.tableAndColumns(of: record)
+        digest.add(table: table, values)
         let (statement, indices) = try statement(for: table, columns: values.map(\.0))
         statement.reset()
         try statement.bind(.text(lineage.runID), at: indices[0])

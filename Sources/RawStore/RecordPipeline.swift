@@ -46,6 +46,12 @@ final class RecordPipeline: @unchecked Sendable {
         return writer.rowCount
     }
 
+    /// The hash of the rows written; read after `finish`, when the writer thread has ended.
+    func rowsSHA256() -> String {
+        var digest = writer.digest
+        return digest.hex()
+    }
+
     /// Stops the writer thread without waiting for queued records (the transaction is rolled back anyway).
     /// Safe to call after `finish`, and more than once.
     func abort() {

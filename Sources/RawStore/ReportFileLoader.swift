@@ -32,6 +32,8 @@ public struct ReportLoadOutcome: Sendable, Equatable {
     public var notes: [String] = []
     /// True when these exact bytes were loaded before: nothing was written.
     public var alreadyLoaded: Bool
+    /// The run whose rows this snapshot is, when they equal the previous snapshot's (nothing stored again).
+    public var unchangedSinceRun: String? = nil
     /// Other sheets of the same workbook that held a report too, each loaded as its own snapshot
     /// (Lease Expiration/Renewal Detail (Excel) carries two).
     public var additional: [ReportLoadOutcome] = []
@@ -124,8 +126,11 @@ public struct ReportFileLoader {
                         throw ReportLoadError("sheet \"\(sheet.name)\": the parser produced no report header")
                     }
                     let rowCount = try pipeline.finish()
-                    try store.recordTotals(summary.totals, of: target.report, property: target.property,
-                                           asOf: target.asOf, runID: runID.value, sha256: sha256)
+                    let stored = try storedOnce(target, rowsSHA256: pipeline.rowsSHA256())
+                    if stored.unchanged == nil {
+                        try store.recordTotals(summary.totals, of: target.report, property: target.property,
+                                               asOf: target.asOf, runID: runID.value, sha256: sha256)
+                    }
                     try store.database.prepare("""
                         INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256,
                                                       run_id, row_count, warnings)
@@ -140,9 +145,13 @@ public struct ReportFileLoader {
                             ":run": .text(runID.value), ":rows": .integer(Int64(rowCount)),
                             ":warnings": summary.warnings.isEmpty ? .null : .text(summary.warnings.joined(separator: "\n")),
                         ])
+                    try UnchangedSnapshots.record(store.database, keyColumn: "report_type", key: target.report.rawValue,
+                                                  property: target.property, asOf: target.asOf,
+                                                  rowsSHA256: stored.rowsSHA256, unchangedSince: stored.unchanged)
                     outcomes.append(ReportLoadOutcome(artifact: path, report: target.report, propertyKey: target.property,
                                                       asOf: target.asOf, rows: rowCount, warnings: summary.warnings,
-                                                      notes: summary.notes, alreadyLoaded: false))
+                                                      notes: summary.notes, alreadyLoaded: false,
+                                                      unchangedSinceRun: stored.unchanged?.runID))
                 } catch {
                     sink.pipeline?.abort()
                     // A sheet whose header was never recognized (a table of contents, a legend) is not a report:
@@ -164,6 +173,22 @@ public struct ReportFileLoader {
             first.additional = Array(outcomes.dropFirst())
             return first
         }
+    }
+
+    /// A report stored once while unchanged whose rows equal its previous snapshot's: the rows just written are
+    /// deleted again (inside the file's transaction, so they never reach the disk) and the snapshot refers to the
+    /// stored one. Returns the rows' hash (nil for reports stored every time) and the stored snapshot, if unchanged.
+    private func storedOnce(_ target: (report: ReportType, property: String, asOf: LocalDate),
+                            rowsSHA256: String) throws -> (rowsSHA256: String?, unchanged: UnchangedSnapshots.Stored?) {
+        guard UnchangedSnapshots.storesOnce(target.report.rawValue) else { return (nil, nil) }
+        guard let previous = try UnchangedSnapshots.previous(
+            store.database, keyColumn: "report_type", key: target.report.rawValue, property: target.property,
+            asOf: target.asOf), previous.rowsSHA256 == rowsSHA256 else { return (rowsSHA256, nil) }
+        for table in [target.report.rawTable] + target.report.childTables {
+            try store.database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
+                .execute([":property": .text(target.property), ":as_of": .text(target.asOf.iso)])
+        }
+        return (rowsSHA256, previous)
     }
 
     /// The data-only Leasing Activity Detail prints its counts per consultant on a sheet of their own: its
@@ -337,6 +362,11 @@ struct LoadingSink: ReportSink {
         let lineage = Lineage(runID: lineage.runID, propertyID: property, asOf: asOf,
                               artifact: lineage.artifact, sha256: lineage.sha256)
         let writer = RawReportWriter(database: store.database, lineage: lineage)
+        // Later snapshots recorded as unchanged since this one keep its rows (they move to the earliest of them).
+        try UnchangedSnapshots.releaseDependents(store.database, keyColumn: "report_type", key: metadata.reportType.rawValue,
+                                                 property: property, asOf: asOf,
+                                                 tables: [metadata.reportType.rawTable] + metadata.reportType.childTables,
+                                                 totals: true)
         try writer.clearSnapshot(of: metadata.reportType)
         self.pipeline = RecordPipeline(writer: writer)
         self.target = (metadata.reportType, property, asOf)

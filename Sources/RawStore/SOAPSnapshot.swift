@@ -16,6 +16,8 @@ public protocol SOAPLoadOutcome: Sendable {
     var warnings: [String] { get }
     /// A word on what was written, for the log (a ledger merge's new / updated / removed rows).
     var note: String? { get }
+    /// Set when the rows equal the previous snapshot's: the run that stored them (nothing was stored again).
+    var unchangedSinceRun: String? { get }
 }
 
 /// Replaces one SOAP artifact's snapshot in a raw table: shared by the Yardi and RPX loaders.
@@ -85,6 +87,8 @@ enum SOAPSnapshot {
         var artifact: String
         var rows: Int
         var alreadyLoaded: Bool
+        /// The run whose rows this snapshot is, when it equals the previous one (nothing stored again).
+        var unchangedSinceRun: String? = nil
     }
 
     /// The load flow the Yardi and RPX loaders share: check the bytes against the manifest's sha256, skip
@@ -133,15 +137,32 @@ enum SOAPSnapshot {
         do {
             // Small responses are decoded before the write lock is taken; large ones stream inside the transaction.
             var decoded: [[(String, SQLValue)]]?
+            var rowsSHA256: String?
             if decodeFirst {
                 var rows: [[(String, SQLValue)]] = []
                 try stream(bytes) { rows.append($0) }
                 decoded = rows
+                if UnchangedSnapshots.storesOnce(operation) {
+                    var digest = RowsDigest()
+                    for row in rows { digest.add(table: table, row) }
+                    rowsSHA256 = digest.hex()
+                }
             }
+            var unchanged: UnchangedSnapshots.Stored?
             let count = try database.withTransaction {
+                try UnchangedSnapshots.releaseDependents(database, keyColumn: keyColumn, key: operation, property: property.key,
+                                                         asOf: asOf, tables: [table], totals: false)
+                if let rowsSHA256, let previous = try UnchangedSnapshots.previous(
+                    database, keyColumn: keyColumn, key: operation, property: property.key, asOf: asOf),
+                   previous.rowsSHA256 == rowsSHA256 {
+                    unchanged = previous
+                }
                 let writer = try SnapshotWriter(database, table: table, lineage: lineage)
                 if let decoded {
-                    for row in decoded { try writer.insert(row) }
+                    // Identical to the previous snapshot: recorded as unchanged since its run, its rows not stored again.
+                    if unchanged == nil {
+                        for row in decoded { try writer.insert(row) }
+                    }
                 } else {
                     try stream(bytes) { try writer.insert($0) }
                 }
@@ -152,10 +173,12 @@ enum SOAPSnapshot {
                         artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
                         row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
                     """).execute(key.merging([":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
-                                              ":rows": .integer(Int64(writer.count))]) { $1 })
-                return writer.count
+                                              ":rows": .integer(Int64(unchanged == nil ? writer.count : decoded?.count ?? 0))]) { $1 })
+                try UnchangedSnapshots.record(database, keyColumn: keyColumn, key: operation, property: property.key,
+                                              asOf: asOf, rowsSHA256: rowsSHA256, unchangedSince: unchanged)
+                return unchanged == nil ? writer.count : decoded?.count ?? 0
             }
-            return Loaded(artifact: path, rows: count, alreadyLoaded: false)
+            return Loaded(artifact: path, rows: count, alreadyLoaded: false, unchangedSinceRun: unchanged?.runID)
         } catch let error as SOAPError {
             throw ReportLoadError(error.forProperty(property.key).description)
         }

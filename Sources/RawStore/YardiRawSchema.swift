@@ -277,5 +277,13 @@ public enum YardiRawSchema {
             ) STRICT;
             CREATE INDEX yardi_transaction_changes_property ON yardi_transaction_changes (property_id, run_id);
             """),
+        // Snapshots stored when they change, as realpage_raw.db's migration 35 (UnchangedSnapshots).
+        Migration(version: 7, name: "unchanged snapshots", sql: """
+            ALTER TABLE loaded_artifacts ADD COLUMN rows_sha256 TEXT;
+            ALTER TABLE loaded_artifacts ADD COLUMN stored_as_of TEXT;
+            ALTER TABLE loaded_artifacts ADD COLUMN unchanged_since_run TEXT;
+            CREATE INDEX loaded_artifacts_stored ON loaded_artifacts (property_id, stored_as_of)
+                WHERE stored_as_of IS NOT NULL;
+            """),
     ]
 }

@@ -11,6 +11,7 @@ public final class YardiRawStore {
     /// Opens (or creates) the database and migrates it forward.
     public init(path: String) throws {
         database = try Database(path: path)
+        try RawRetention.prepareNew(database)
         try database.migrate(YardiRawSchema.migrations)
     }
 
@@ -46,6 +47,8 @@ public struct YardiLoadOutcome: SOAPLoadOutcome, Equatable {
     public var alreadyLoaded: Bool
     public var warnings: [String] = []
     public var note: String?
+    /// The run whose rows this snapshot is, when they equal the previous snapshot's (nothing stored again).
+    public var unchangedSinceRun: String? = nil
     public var operationName: String { operation.name }
 }
 
@@ -108,7 +111,8 @@ public struct YardiArtifactLoader {
             }
         }
         return YardiLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
-                                rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded)
+                                rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
+                                unchangedSinceRun: loaded.unchangedSinceRun)
     }
 
     // MARK: - Records -> raw columns (the operation -> raw table mapping)

@@ -183,9 +183,11 @@ public struct OccupancyPoint: Sendable, Equatable {
     public var date: LocalDate
     public var occupancyPct: Double
     public var leasedPct: Double
+    /// Rebuilt from resident history by `ownerdash backfill`, not a synced snapshot: drawn hollow.
+    public var backfilled: Bool
     /// A point of the series.
-    public init(date: LocalDate, occupancyPct: Double, leasedPct: Double) {
-        self.date = date; self.occupancyPct = occupancyPct; self.leasedPct = leasedPct
+    public init(date: LocalDate, occupancyPct: Double, leasedPct: Double, backfilled: Bool = false) {
+        self.date = date; self.occupancyPct = occupancyPct; self.leasedPct = leasedPct; self.backfilled = backfilled
     }
 }
 

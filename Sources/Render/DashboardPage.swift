@@ -211,6 +211,10 @@ public enum DashboardPage {
                         if property.trend.count == 1 {
                             html.element("p", [("class", "note")], text: "One snapshot so far: the lines start once a later date is synced.")
                         }
+                        let backfilled = property.trend.filter(\.backfilled)
+                        if let first = backfilled.first, let last = backfilled.last {
+                            html.element("p", [("class", "note")], text: "Hollow markers: \(backfilled.count) month end\(backfilled.count == 1 ? "" : "s") from \(DashboardFormat.longDate(first.date)) to \(DashboardFormat.longDate(last.date)) backfilled from resident history (move-in, notice and move-out dates), before the first synced snapshot.")
+                        }
                     }
                 }
                 html.element("figure", [("class", "panel")]) { html in

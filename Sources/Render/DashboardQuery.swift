@@ -33,6 +33,8 @@ extension Dashboard {
         let agingByKey = Dictionary(delinquency.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
         let funnelByKey = Dictionary(funnels.properties.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
         let trendByKey = Dictionary(grouping: trend, by: \.property)
+        let backfilledByKey = Dictionary(grouping: try Metrics.backfilledOccupancy(database: database, properties: keys, to: asOf),
+                                         by: \.property)
         let pricingByKey = Dictionary(grouping: pricing.floorplans, by: \.property)
         let synced = Set(try database.query("SELECT unified_property_id FROM unified_properties").compactMap { $0[0].textValue })
         let maintenance = try MaintenanceReport.run(database: database, properties: keys.filter(synced.contains), asOf: asOf,
@@ -50,7 +52,10 @@ extension Dashboard {
             var section = PropertyDashboard(
                 key: property.key, name: property.name, pms: property.pms, asOf: summary?.asOf,
                 summary: summary.map(PropertySummary.init) ?? PropertySummary(),
-                trend: (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
+                // Backfilled month ends (before the first synced snapshot) lead the synced ones.
+                trend: (backfilledByKey[property.key] ?? []).map {
+                    OccupancyPoint(date: $0.asOf, occupancyPct: $0.occupancyPct, leasedPct: $0.leasedPct, backfilled: true)
+                } + (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
                 aging: agingByKey[property.key].map(DelinquencyAging.init),
                 // Only beside a snapshot: with --as-of the funnel metric also answers (zeros) for a property that
                 // has none, and the table's leads and leases (from the summary) say "no data" there.

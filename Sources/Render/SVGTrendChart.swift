@@ -58,6 +58,13 @@ struct SVGTrendChart {
                        title: "Occupancy and leased %, \(propertyName)", description: description) { svg in
             writeLegend(&svg)
             writeAxes(&svg, domain: domain, xs: xs)
+            if let boundary = points.lastIndex(where: \.backfilled), boundary + 1 < points.count {
+                // Where the backfilled months end and the synced snapshots begin.
+                let x = (xs[boundary] + xs[boundary + 1]) / 2
+                svg.empty("line", [("x1", SVGChart.number(x)), ("y1", SVGChart.number(Self.top)), ("x2", SVGChart.number(x)),
+                                   ("y2", SVGChart.number(Self.bottom)), ("class", "backfill-boundary"),
+                                   ("stroke", "#999"), ("stroke-dasharray", "2 3")])
+            }
             series(&svg, name: "leased", xs: xs.map { $0 + apart }, ys: leasedYs, values: points.map(\.leasedPct),
                    colour: SVGChart.Palette.orange, dash: "6 4", square: true)
             series(&svg, name: "occupancy", xs: xs.map { $0 - apart }, ys: occupancyYs,
@@ -73,7 +80,9 @@ struct SVGTrendChart {
             "\(DashboardFormat.longDate($0.date)): occupancy \(DashboardFormat.percent($0.occupancyPct)), leased \(DashboardFormat.percent($0.leasedPct))"
         }
         let count = points.count == 1 ? "1 snapshot" : "\(points.count) snapshots"
-        return "\(count). " + values.joined(separator: "; ") + "."
+        let backfilled = points.filter(\.backfilled).count
+        let note = backfilled == 0 ? "" : " (\(backfilled) backfilled month end\(backfilled == 1 ? "" : "s") from resident history)"
+        return "\(count)\(note). " + values.joined(separator: "; ") + "."
     }
 
     private func writeLegend(_ svg: inout HTMLWriter) {
@@ -130,12 +139,18 @@ struct SVGTrendChart {
         guard xs.count <= 40 else { return }
         for (index, (x, y)) in zip(xs, ys).enumerated() {
             let value = DashboardFormat.sortKey(values[index])
+            // A backfilled month end is hollow: rebuilt from resident history, not a synced snapshot.
+            let backfilled = points[index].backfilled
+            let fill = backfilled ? "#fff" : colour
+            let className = "point-\(name)" + (backfilled ? " backfilled" : "")
             if square {
                 svg.empty("rect", [("x", SVGChart.number(x - 3.5)), ("y", SVGChart.number(y - 3.5)), ("width", "7"),
-                                   ("height", "7"), ("fill", colour), ("class", "point-\(name)"), ("data-value", value)])
+                                   ("height", "7"), ("fill", fill), ("stroke", backfilled ? colour : nil), ("class", className),
+                                   ("data-value", value)])
             } else {
                 svg.empty("circle", [("cx", SVGChart.number(x)), ("cy", SVGChart.number(y)), ("r", "3.5"),
-                                     ("fill", colour), ("class", "point-\(name)"), ("data-value", value)])
+                                     ("fill", fill), ("stroke", backfilled ? colour : nil), ("class", className),
+                                     ("data-value", value)])
             }
         }
     }

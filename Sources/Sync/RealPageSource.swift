@@ -157,36 +157,57 @@ struct RealPageSnapshots {
 
     /// report_type -> as-of date of the snapshot read.
     var dates: [String: String] = [:]
+    /// report_type -> as-of date of the rows holding that snapshot (another date when it was recorded unchanged).
+    var rowsDates: [String: String] = [:]
 
     /// RPX: the latest snapshot; reports: the latest on or before the property date, else the latest.
     init(_ context: SyncContext, asOf: LocalDate) throws {
-        let rows = try context.database.query(Self.chosen, [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
+        let rowsDate = try StoredSnapshots.rowsDate(context.database, schema: "realpage_raw")
+        let rows = try context.database.query(Self.chosen(rowsDate: rowsDate),
+                                              [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
         for row in rows {
-            if let report = row[0].textValue, let date = row[1].textValue { dates[report] = date }
+            if let report = row[0].textValue, let date = row[1].textValue {
+                dates[report] = date
+                rowsDates[report] = row[2].textValue ?? date
+            }
         }
     }
 
-    /// `:units_snapshot` ... bound to the chosen dates (NULL, which matches no row, when nothing is loaded).
+    /// `:units_snapshot` ... bound to the rows dates of the chosen snapshots (NULL, which matches no row, when
+    /// nothing is loaded), `:units_snapshot_date` ... to their own dates.
     var parameters: [String: SQLValue] {
         var values: [String: SQLValue] = [:]
-        for (operation, parameter) in Self.rpx { values[parameter] = SQLValue(dates[operation]) }
-        for (report, parameter) in Self.reports { values[parameter] = SQLValue(dates[report]) }
+        for (key, parameter) in Self.rpx.map({ ($0.operation, $0.parameter) }) + Self.reports.map({ ($0.report, $0.parameter) }) {
+            values[parameter] = SQLValue(rowsDates[key])
+            values[parameter + "_date"] = SQLValue(dates[key])
+        }
         return values
     }
 
-    /// The parts of the merged ledger an incremental night loads (`getresidentledger.dated`, `.open`) count as the
-    /// ledger: its date is the latest any of them brought it up to.
-    static let chosen = """
-        SELECT CASE WHEN report_type LIKE 'getresidentledger.%' THEN 'getresidentledger' ELSE report_type END AS kind,
-               CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
-                                         'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
-                         OR report_type LIKE 'getresidentledger.%'
-                    THEN max(as_of_date)
-                    ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
-        FROM realpage_raw.loaded_artifacts
-        WHERE property_id = :property
-        GROUP BY kind
+    /// Each report's or operation's chosen date and the date its rows are stored under. The parts of the merged
+    /// ledger an incremental night loads (`getresidentledger.dated`, `.open`) count as the ledger: its date is the
+    /// latest any of them brought it up to (no single loaded artifact stands for it, hence the outer join).
+    static func chosen(rowsDate: String) -> String {
         """
+        WITH chosen AS (
+            SELECT CASE WHEN report_type LIKE 'getresidentledger.%' THEN 'getresidentledger' ELSE report_type END
+                       AS report_type,
+                   CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
+                                             'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
+                             OR report_type LIKE 'getresidentledger.%'
+                        THEN max(as_of_date)
+                        ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END
+                       AS as_of_date
+            FROM realpage_raw.loaded_artifacts
+            WHERE property_id = :property
+            GROUP BY 1
+        )
+        SELECT c.report_type, c.as_of_date, \(rowsDate)
+        FROM chosen c
+        LEFT JOIN realpage_raw.loaded_artifacts l
+          ON l.report_type = c.report_type AND l.property_id = :property AND l.as_of_date = c.as_of_date
+        """
+    }
 }
 
 /// One RealPage property being synced: runs rule SQL with `:property`, `:as_of`, `:run_id`, the snapshot dates and

@@ -45,9 +45,10 @@ enum SyncChecks {
                         asOf: asOf)
         let insert = try database.prepare(insertSQL)
         var results: [Result] = []
+        let rowsDates = try Self.rowsDates(context, asOf: asOf)
         for check in checks where check.pms == nil || check.pms == context.property.pms {
             let statement = try database.prepare(check.sql)
-            var values = context.propertyParameters
+            var values = context.propertyParameters.merging(rowsDates) { $1 }
             values[":as_of"] = .text(asOf.iso)
             try statement.bind(values.filter { statement.hasParameter($0.key) })
             while try statement.step() {
@@ -70,6 +71,25 @@ enum SyncChecks {
             }
         }
         return results
+    }
+
+    /// The snapshots the checks read at the property date, each bound to the date whose rows hold it
+    /// (`:box_score_rows`, ...; another date when it was recorded unchanged, NULL when none is loaded that day).
+    static func rowsDates(_ context: SyncContext, asOf: LocalDate) throws -> [String: SQLValue] {
+        let (schema, keyColumn, snapshots): (String, String, [(String, String)]) = switch context.property.pms {
+        case .realpage: ("realpage_raw", "report_type",
+                         [("box_score", ":box_score_rows"), ("delinquency", ":delinquency_rows"), ("rent_roll", ":rent_roll_rows")])
+        case .yardi: ("yardi_raw", "operation", [("GetUnitInformation", ":units_rows")])
+        }
+        guard try UnifiedStore.hasRaw(context.database, schema) else { return [:] }
+        let rowsDate = try StoredSnapshots.rowsDate(context.database, schema: schema)
+        var values: [String: SQLValue] = [:]
+        for (key, parameter) in snapshots {
+            values[parameter] = try context.database.scalar(
+                "SELECT " + StoredSnapshots.rowsDate(of: key, keyColumn: keyColumn, schema: schema, date: ":as_of", rowsDate: rowsDate),
+                [":property": .text(context.property.key), ":as_of": .text(asOf.iso)]) ?? .null
+        }
+        return values
     }
 
     /// Passed within the tolerance, failed beyond it, skipped when the vendor's figure is missing; the difference
@@ -132,7 +152,7 @@ enum SyncChecks {
     private static func printed(_ report: String, measures: String) -> String {
         """
         SELECT t.measure, t.printed FROM realpage_raw.loaded_report_totals t
-        WHERE t.report_type = '\(report)' AND t.property_id = :property AND t.as_of_date = :as_of
+        WHERE t.report_type = '\(report)' AND t.property_id = :property AND t.as_of_date = :\(report)_rows
           AND t.measure IN (\(measures))
           AND t.source_row = (SELECT max(source_row) FROM realpage_raw.loaded_report_totals
                               WHERE report_type = t.report_type AND property_id = t.property_id
@@ -184,7 +204,7 @@ enum SyncChecks {
                CASE WHEN EXISTS (SELECT 1 FROM realpage_raw.loaded_artifacts WHERE report_type = 'rent_roll'
                                    AND property_id = :property AND as_of_date = :as_of)
                     THEN (SELECT count(DISTINCT unit_number) FROM realpage_raw.realpage_rent_roll
-                          WHERE property_id = :property AND as_of_date = :as_of) END AS expected,
+                          WHERE property_id = :property AND as_of_date = :rent_roll_rows) END AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
                CASE WHEN NOT EXISTS (SELECT 1 FROM realpage_raw.loaded_artifacts WHERE report_type = 'rent_roll'
                                        AND property_id = :property AND as_of_date = :as_of)
@@ -194,10 +214,10 @@ enum SyncChecks {
     static let unitInformation = """
         SELECT 'units' AS measure,
                (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_units
-                WHERE property_id = :property AND as_of_date = :as_of) AS expected,
+                WHERE property_id = :property AND as_of_date = :units_rows) AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
                CASE WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
-                                       AND as_of_date = :as_of)
+                                       AND as_of_date = :units_rows)
                     THEN 'no GetUnitInformation units loaded as of ' || :as_of END AS skipped
         """
 

@@ -639,5 +639,29 @@ public enum UnifiedSchema {
             ALTER TABLE notices_sent_new RENAME TO notices_sent;
             CREATE INDEX notices_sent_by_time ON notices_sent (sent_at);
             """),
+        Migration(version: 34, name: "backfilled occupancy history", sql: """
+            -- `ownerdash backfill`: month-end occupancy reconstructed from the residents' move-in, notice and
+            -- move-out dates (OccupancyHistory), kept apart from the synced snapshots (unified_occupancy_metrics) so
+            -- a backfilled point is always known as one; a synced snapshot of the same date wins in the trends.
+            -- Only what the history tells: no make-ready, aging or exposure-window figures.
+            CREATE TABLE unified_occupancy_history (
+                unified_property_id TEXT    NOT NULL,
+                as_of_date          TEXT    NOT NULL,
+                total_units         INTEGER NOT NULL,
+                occupied_units      INTEGER NOT NULL,
+                vacant_units        INTEGER NOT NULL,
+                vacant_leased       INTEGER NOT NULL,
+                on_notice           INTEGER NOT NULL,
+                notice_leased       INTEGER NOT NULL,
+                leased_units        INTEGER NOT NULL,
+                model_units         INTEGER NOT NULL,
+                down_units          INTEGER NOT NULL,
+                physical_occupancy  REAL    NOT NULL,
+                leased_pct          REAL    NOT NULL,
+                source              TEXT    NOT NULL,
+                run_id              TEXT    NOT NULL,
+                PRIMARY KEY (unified_property_id, as_of_date)
+            ) STRICT;
+            """),
     ]
 }

@@ -25,6 +25,11 @@ public final class UnifiedStore {
 
     /// Whether a raw database is attached (a data directory may hold only one PMS).
     public func hasRaw(_ schema: String) throws -> Bool {
+        try Self.hasRaw(database, schema)
+    }
+
+    /// Whether `schema` is attached to this connection.
+    static func hasRaw(_ database: Database, _ schema: String) throws -> Bool {
         try database.query("PRAGMA database_list").contains { $0.count > 1 && $0[1].textValue == schema }
     }
 

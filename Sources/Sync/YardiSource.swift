@@ -102,31 +102,54 @@ struct YardiSnapshots {
 
     /// Operation name -> as-of date of the snapshot read.
     var dates: [String: String]
+    /// Operation name -> as-of date of the rows holding that snapshot (another date when it was recorded unchanged).
+    var rowsDates: [String: String]
 
     /// Each operation's latest snapshot on or before the property date, else its latest.
     init(_ context: SyncContext, asOf: LocalDate) throws {
         dates = [:]
-        let rows = try context.database.query(Self.chosen, [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
+        rowsDates = [:]
+        let rowsDate = try StoredSnapshots.rowsDate(context.database, schema: "yardi_raw")
+        let rows = try context.database.query(Self.chosen(rowsDate: rowsDate),
+                                              [":property": .text(context.property.key), ":as_of": .text(asOf.iso)])
         for row in rows {
-            if let operation = row[0].textValue, let date = row[1].textValue { dates[operation] = date }
+            if let operation = row[0].textValue, let date = row[1].textValue {
+                dates[operation] = date
+                rowsDates[operation] = row[2].textValue ?? date
+            }
         }
     }
 
-    /// `:units_snapshot` ... bound to the chosen dates (NULL, which matches no row, when an operation is missing).
+    /// `:units_snapshot` ... bound to the rows dates of the chosen snapshots (NULL, which matches no row, when an
+    /// operation is missing), `:units_snapshot_date` ... to their own dates.
     var parameters: [String: SQLValue] {
-        Dictionary(uniqueKeysWithValues: Self.operations.map { ($0.parameter, SQLValue(dates[$0.operation])) })
+        var values: [String: SQLValue] = [:]
+        for (operation, parameter) in Self.operations {
+            values[parameter] = SQLValue(rowsDates[operation])
+            values[parameter + "_date"] = SQLValue(dates[operation])
+        }
+        return values
     }
 
-    /// The windowed ledger calls of incremental nights (GetResidentTransactions_By...) count as
-    /// GetResidentTransactions_Login: the merged ledger's date is the latest any of them brought it up to.
-    static let chosen = """
-        SELECT CASE WHEN operation LIKE 'GetResidentTransactions\\_By%' ESCAPE '\\' THEN 'GetResidentTransactions_Login'
-                    ELSE operation END AS kind,
-               coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date))
-        FROM yardi_raw.loaded_artifacts
-        WHERE property_id = :property
-        GROUP BY kind
+    /// Each operation's chosen date and the date its rows are stored under. The windowed ledger calls of incremental
+    /// nights (GetResidentTransactions_By...) count as GetResidentTransactions_Login: the merged ledger's date is the
+    /// latest any of them brought it up to (no single loaded artifact stands for it, hence the outer join).
+    static func chosen(rowsDate: String) -> String {
         """
+        WITH chosen AS (
+            SELECT CASE WHEN operation LIKE 'GetResidentTransactions\\_By%' ESCAPE '\\' THEN 'GetResidentTransactions_Login'
+                        ELSE operation END AS operation,
+                   coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) AS as_of_date
+            FROM yardi_raw.loaded_artifacts
+            WHERE property_id = :property
+            GROUP BY 1
+        )
+        SELECT c.operation, c.as_of_date, \(rowsDate)
+        FROM chosen c
+        LEFT JOIN yardi_raw.loaded_artifacts l
+          ON l.operation = c.operation AND l.property_id = :property AND l.as_of_date = c.as_of_date
+        """
+    }
 }
 
 /// One Yardi property being synced: runs rule SQL with `:property`, `:as_of`, `:run_id` and the snapshot dates bound.

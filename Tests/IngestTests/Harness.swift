@@ -28,6 +28,8 @@ final class Simulator: @unchecked Sendable {
     let process = Process()
     let input = Pipe()
     let base: String
+    /// The truth file the simulator wrote at start-up (facts computed from its world, not from served bytes).
+    let truthPath: String
 
     /// Started once per test process.
     static let shared = Result { try Simulator() }
@@ -36,6 +38,7 @@ final class Simulator: @unchecked Sendable {
     private init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-sim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        truthPath = directory.appendingPathComponent("truth.json").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "--port", "0",
                              "--seed", "7", "--as-of", Self.asOf, "--dir", directory.path, "--no-ledger-truth",

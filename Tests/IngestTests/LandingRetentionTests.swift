@@ -61,8 +61,15 @@ import ZipKit
                 "compressed on disk, the manifest keeps the sha256 of the bytes as sent")
         let newLoad = try directory.ownerdash(["load", "--run", new.value])
         #expect(newLoad.status == 0, "\(newLoad.stderr)")
+        // The same unit list as the night before: recorded as unchanged since that run (not stored again), its
+        // four units read through the stored night.
+        #expect(newLoad.stdout.contains("(unchanged since run \(old.value))"), "\(newLoad.stdout)")
         let yardi = try Database(path: directory.data.yardiRawDatabase, mode: .readOnly)
-        let units = try yardi.query("SELECT count(*) FROM yardi_units WHERE property_id = 'yp_cedar_bluff' AND as_of_date = '2026-11-20'")
+        let units = try yardi.query("""
+            SELECT count(*) FROM loaded_artifacts l
+            JOIN yardi_units u ON u.property_id = l.property_id AND u.as_of_date = coalesce(l.stored_as_of, l.as_of_date)
+            WHERE l.operation = 'GetUnitInformation' AND l.property_id = 'yp_cedar_bluff' AND l.as_of_date = '2026-11-20'
+            """)
         #expect(units.first?[0].integerValue == 4, "the compressed object's four units")
 
         // A cut object: the load fails on one line naming the artifact and the object, and why.

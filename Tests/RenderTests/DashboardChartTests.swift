@@ -75,6 +75,22 @@ import XMLKit
 
     // MARK: - Trend
 
+    @Test func backfilledMonthEndsAreHollowAndSetApartFromTheSyncedSnapshots() throws {
+        let backfilled = [OccupancyPoint(date: LocalDate(iso: "2026-06-30")!, occupancyPct: 91, leasedPct: 93, backfilled: true),
+                          OccupancyPoint(date: LocalDate(iso: "2026-07-31")!, occupancyPct: 91.5, leasedPct: 93.5, backfilled: true)]
+        let points = backfilled + DashboardFixtures.nexus.trend
+        let svg = try chart { SVGTrendChart(id: "t", propertyName: "Nexus East", points: points).write(&$0) }
+        let occupancy = svg.descendants(named: "circle", classed: "point-occupancy")
+        #expect(occupancy.count == 6)
+        #expect(occupancy.map { $0.attribute("fill") } == ["#fff", "#fff"] + Array(repeating: SVGChart.Palette.blue, count: 4))
+        #expect(occupancy.prefix(2).allSatisfy { ($0.attribute("class") ?? "").contains("backfilled") })
+        // The dotted boundary sits between the last backfilled month end and the first synced snapshot.
+        let boundary = try #require(svg.descendants(named: "line", classed: "backfill-boundary").first)
+        let xs = occupancy.compactMap { $0.number("cx") }
+        #expect(abs((boundary.number("x1") ?? 0) - (xs[1] + xs[2]) / 2) < 0.01)
+        #expect(svg.child(named: "desc")?.text.hasPrefix("6 snapshots (2 backfilled month ends from resident history).") == true)
+    }
+
     @Test func trendPlacesSnapshotsByDateAndValue() throws {
         let points = DashboardFixtures.nexus.trend
         let svg = try chart { SVGTrendChart(id: "t", propertyName: "Nexus East", points: points).write(&$0) }

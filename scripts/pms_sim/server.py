@@ -188,6 +188,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(404, {"message": "no truth file"})
         if path == "/_sim/config":
             return self.send_json(200, st.cfg.public())
+        if path == "/_sim/advance":
+            # The property date moves forward with the day's churn (clock.py). Call it between runs: a request
+            # served meanwhile could mix two days.
+            from urllib.parse import parse_qs, urlparse
+            from .clock import advance
+            days = int((parse_qs(urlparse(self.path).query).get("days") or ["1"])[0])
+            with st.lock:
+                churn = advance(st.world, days)
+            return self.send_json(200, {"as_of": st.world.as_of.isoformat(), "churn": churn})
         return self.send_json(404, {"message": "unknown control endpoint"})
 
     # ------------------------------------------------------------------ RealPage Reporting REST

@@ -8,8 +8,9 @@ import datetime as dt
 from decimal import Decimal, ROUND_HALF_UP
 
 from . import maintenance
-from .portfolio import money, month_key
+from .portfolio import add_months, money, month_key, month_start
 
+DAY = dt.timedelta(days=1)
 AGING_BUCKETS = ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")
 FUNNEL_WINDOW_DAYS = 30
 
@@ -292,6 +293,27 @@ def ledger_truth(g, p):
     return out
 
 
+def occupied_on(p, day):
+    """Units some household was in possession of on `day`: moved in on or before it, not moved out by it."""
+    n = 0
+    for u in p.units:
+        for r in u.residencies + ([u.future] if u.future else []):
+            if r.move_in is not None and r.move_in <= day and (r.move_out is None or r.move_out > day):
+                n += 1
+                break
+    return n
+
+
+def occupancy_history(p, as_of, months=24):
+    """Occupied units at each of the `months` month ends before the property date's month (what `ownerdash backfill`
+    rebuilds from the resident history the PMS hands out), keyed by date."""
+    out = {}
+    for k in range(months, 0, -1):
+        month_end = add_months(month_start(as_of), -k + 1) - DAY
+        out[month_end.isoformat()] = occupied_on(p, month_end)
+    return out
+
+
 def property_truth(g, p, include_ledger=True):
     as_of = g.as_of
     t = {"pms": p.pms, "key": p.key, "name": p.name}
@@ -307,6 +329,7 @@ def property_truth(g, p, include_ledger=True):
     t["delinquency"] = delinquency(g, p)
     t["funnel_30d"] = funnel(p, as_of)
     t["activity_by_month"] = activity_by_month(g, p)
+    t["occupied_by_month_end"] = occupancy_history(p, as_of)
     t["audit_exceptions"] = p.audit_exceptions
     t["units"] = unit_rows(p, as_of)
     if include_ledger:

@@ -93,7 +93,8 @@ struct LoadCommand: Command {
         let outcomes = ReportBatch.load(files, loader: loader, hints: hints, log: log)
         for outcome in outcomes.loaded {
             let verb = outcome.alreadyLoaded ? "already loaded" : "loaded"
-            output.write("\(verb)  \(outcome.report.rawValue)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)\n")
+            output.write("\(verb)  \(outcome.report.rawValue)  \(outcome.propertyKey)  \(outcome.asOf.iso)  \(outcome.rows) rows  \(outcome.artifact)"
+                         + (outcome.unchangedSinceRun.map { "  (unchanged since run \($0))" } ?? "") + "\n")
         }
         return outcomes.exitCode
     }

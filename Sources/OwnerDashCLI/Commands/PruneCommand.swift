@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import OwnerDashCore
+import RawStore
 
 /// `ownerdash prune`: removes landed runs the retention policy no longer keeps, and the objects only they used.
 struct PruneCommand: Command {
@@ -9,19 +10,23 @@ struct PruneCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--keep-days", "N", help: "keep every run of the last N days (default: $OWNERDASH_KEEP_DAYS, else 14)"),
         .option("--keep-monthly", "N", help: "keep the last run of each of the last N months, this one included (default: $OWNERDASH_KEEP_MONTHLY, else 12)"),
+        .option("--grace-hours", "H", help: "leave objects written or reused in the last H hours (default 6: a bare fetch may be landing)"),
         .flag("--dry-run", help: "only say what would be removed"),
     ]
     static let discussion = """
         The newest run is always kept. Objects (data/landing/objects) are removed when no kept run's manifest
         refers to them, so every kept run still replays with 'ownerdash load --run'. One line per removed run
-        with the bytes its removal frees, then a total. The raw databases are not touched: they keep one
-        snapshot per report or operation, property and date, which trends read. Prune takes the data
-        directory's lock (data/ingest.lock): while an ingest runs, it exits 3 naming it.
+        with the bytes its removal frees, then a total. In the raw databases, the unit, resident and lease lists
+        and day reports of dates the same policy no longer keeps (counted in property dates) are removed and the
+        free pages given back (incremental vacuum); ledgers, activity and financial reports, and the unified
+        metric rows the trends read, stay. Prune takes the data directory's lock (data/ingest.lock): while an
+        ingest runs, it exits 3 naming it.
         """
 
     let global: GlobalOptions
     let policy: RetentionPolicy
     let dryRun: Bool
+    let graceHours: Double
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -37,16 +42,33 @@ struct PruneCommand: Command {
             keepDays: try count("--keep-days", environment: "OWNERDASH_KEEP_DAYS", fallback: RetentionPolicy.standard.keepDays),
             keepMonthly: try count("--keep-monthly", environment: "OWNERDASH_KEEP_MONTHLY", fallback: RetentionPolicy.standard.keepMonthly))
         dryRun = parsed.flag("--dry-run")
+        graceHours = Double(try count("--grace-hours", environment: "OWNERDASH_PRUNE_GRACE_HOURS", fallback: 6))
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
         let lock = try global.writerLock(command: "prune", log: log)
         defer { lock.release() }
-        let result = try LandingPrune(dataDirectory: global.dataDirectory, policy: policy).run(dryRun: dryRun)
+        let result = try LandingPrune(dataDirectory: global.dataDirectory, policy: policy, grace: graceHours * 3600)
+            .run(now: RunID.clock(), dryRun: dryRun)
         let output = StandardOutput()
         defer { output.flush() }
         output.write(Self.render(result, dryRun: dryRun, policy: policy))
+        let raw = RawSnapshotPolicy(keepDays: policy.keepDays, keepMonthly: policy.keepMonthly)
+        for (path, keyColumn) in [(global.dataDirectory.realpageRawDatabase, "report_type"),
+                                  (global.dataDirectory.yardiRawDatabase, "operation")]
+        where FileManager.default.fileExists(atPath: path) {
+            output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun),
+                                     dryRun: dryRun))
+        }
         return .success
+    }
+
+    /// `realpage_raw.db: removed 12 snapshot(s) (4810 rows) the policy no longer keeps; 41943040 -> 39845888 bytes`.
+    static func render(_ result: RawPruneResult, dryRun: Bool) -> String {
+        let name = (result.path as NSString).lastPathComponent
+        let sizes = dryRun ? "\(result.bytesBefore) bytes now" : "\(result.bytesBefore) -> \(result.bytesAfter) bytes"
+        return "\(name): \(dryRun ? "would remove" : "removed") \(result.snapshots) snapshot(s) (\(result.rows) rows) the policy no longer keeps; \(sizes)"
+            + (result.convertedToIncremental ? " (switched to incremental vacuum by one full VACUUM)" : "") + "\n"
     }
 
     static func render(_ result: PruneResult, dryRun: Bool, policy: RetentionPolicy) -> String {

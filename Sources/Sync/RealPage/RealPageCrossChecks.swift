@@ -103,7 +103,7 @@ enum RealPageCrossChecks {
                    sum(occupied_on_notice) AS on_notice, sum(notice_leased) AS notice_leased,
                    sum(model_units) AS model_units, sum(down_units) AS down_units
             FROM realpage_raw.realpage_box_score
-            WHERE property_id = :property AND as_of_date = :box_score_snapshot AND :box_score_snapshot = :as_of
+            WHERE property_id = :property AND as_of_date = :box_score_snapshot AND :box_score_snapshot_date = :as_of
         ),
         unit AS (
             SELECT count(*) AS total_units, coalesce(sum(is_occupied), 0) AS occupied_units,
@@ -164,7 +164,7 @@ enum RealPageCrossChecks {
                            ELSE '''' || rent_roll_text || '''' END,
                       coalesce(status, 'no unit (not in unitlist)'))
         FROM matched
-        WHERE :units_from_rpx = 1 AND :rent_roll_snapshot = :as_of
+        WHERE :units_from_rpx = 1 AND :rent_roll_snapshot_date = :as_of
           AND (rent_roll_status IS NOT status OR rent_roll_status IS NULL)
         ORDER BY unit_number
         """
@@ -197,7 +197,7 @@ enum RealPageCrossChecks {
                printf('%s delinquency_total: the Delinquent and Prepaid report (as of %s) totals %.2f, the RPX household balances %.2f (%d of %d accounts differ; tolerance 0.00)',
                       :property, :as_of, report_cents / 100.0, rpx_cents / 100.0, accounts_differing, accounts)
         FROM total
-        WHERE :delinquency_snapshot = :as_of AND :residents_from_rpx = 1 AND report_cents <> rpx_cents
+        WHERE :delinquency_snapshot_date = :as_of AND :residents_from_rpx = 1 AND report_cents <> rpx_cents
         """
 
     static let monthlySummary = """
@@ -205,7 +205,7 @@ enum RealPageCrossChecks {
             SELECT month, move_ins, move_outs, notices, renewals, month || '-01' AS period_start
             FROM realpage_raw.realpage_monthly_summary
             WHERE property_id = :property AND as_of_date = :monthly_summary_snapshot
-              AND :monthly_summary_snapshot = :as_of AND :residents_from_rpx = 1
+              AND :monthly_summary_snapshot_date = :as_of AND :residents_from_rpx = 1
         ),
         counted AS (
             SELECT s.*,

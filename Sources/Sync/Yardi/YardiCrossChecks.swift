@@ -77,10 +77,10 @@ enum YardiCrossChecks {
                       u.unit_code, u.economic_status_description, a.economic_status_description)
         FROM yardi_raw.yardi_units u
         JOIN yardi_raw.yardi_available_units a
-          ON a.property_id = u.property_id AND a.as_of_date = u.as_of_date AND a.unit_code = u.unit_code
+          ON a.property_id = u.property_id AND a.as_of_date = :available_snapshot AND a.unit_code = u.unit_code
         LEFT JOIN yardi_unit_status su ON su.status_text = lower(trim(u.economic_status_description))
         LEFT JOIN yardi_unit_status sa ON sa.status_text = lower(trim(a.economic_status_description))
-        WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND :available_snapshot = :units_snapshot
+        WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND :available_snapshot_date = :units_snapshot_date
           AND a.economic_status_description IS NOT NULL
           AND (coalesce(su.status, lower(trim(u.economic_status_description)))
                    IS NOT coalesce(sa.status, lower(trim(a.economic_status_description)))
@@ -111,7 +111,7 @@ enum YardiCrossChecks {
         FROM unified_units u
         JOIN yardi_raw.yardi_available_units a
           ON a.property_id = u.unified_property_id AND a.as_of_date = :available_snapshot AND a.unit_code = u.unit_number
-        WHERE u.unified_property_id = :property AND :available_snapshot = :units_snapshot
+        WHERE u.unified_property_id = :property AND :available_snapshot_date = :units_snapshot_date
           AND u.status IN ('vacant', 'vacant_leased')
           AND (u.is_ready = 1) <> (a.made_ready_date IS NOT NULL)
         ORDER BY u.unit_number

@@ -1,0 +1,161 @@
+import Foundation
+import OwnerDashCore
+import Parse
+import SOAP
+import SQLiteKit
+
+/// Which as-of dates of a raw snapshot `ownerdash prune` keeps: the same policy as for landed runs, counted in
+/// the snapshot's own dates (the property dates), not the wall clock.
+public struct RawSnapshotPolicy: Sendable, Equatable {
+    /// Every snapshot dated within this many days of the newest snapshot of its kind and property.
+    public var keepDays: Int
+    /// The last snapshot of each of this many calendar months, the newest snapshot's month included.
+    public var keepMonthly: Int
+
+    public init(keepDays: Int, keepMonthly: Int) {
+        self.keepDays = keepDays; self.keepMonthly = keepMonthly
+    }
+
+    /// The dates kept among `dates` (one kind and property): the newest always, the last `keepDays` days before
+    /// it, the last date of each of the last `keepMonthly` months.
+    public func kept(_ dates: [LocalDate]) -> Set<LocalDate> {
+        guard let newest = dates.max() else { return [] }
+        var kept: Set<LocalDate> = [newest]
+        let cutoff = newest.adding(days: -keepDays)
+        for date in dates where date > cutoff { kept.insert(date) }
+        let newestMonth = newest.year * 12 + newest.month - 1
+        var lastOfMonth: [Int: LocalDate] = [:]
+        for date in dates {
+            let month = date.year * 12 + date.month - 1
+            guard newestMonth - month < keepMonthly else { continue }
+            if let last = lastOfMonth[month], last >= date { continue }
+            lastOfMonth[month] = date
+        }
+        kept.formUnion(lastOfMonth.values)
+        return kept
+    }
+}
+
+/// What raw-database retention removed and gave back to the file system.
+public struct RawPruneResult: Sendable, Equatable {
+    public var path: String
+    /// Snapshots (report or operation, property, date) removed.
+    public var snapshots: Int
+    /// Raw rows removed with them.
+    public var rows: Int
+    public var bytesBefore: Int64
+    public var bytesAfter: Int64
+    /// The database was switched to incremental auto-vacuum by a one-time VACUUM (it was created before that).
+    public var convertedToIncremental: Bool
+}
+
+/// Bounds a raw database: removes the snapshots of the whole-snapshot kinds (those stored once while unchanged:
+/// unit, resident and lease lists, day reports) whose dates the policy no longer keeps, then gives the free pages
+/// back to the file system with an incremental vacuum.
+///
+/// Kinds read across their earlier snapshots (ledgers, Activity, closed turns, invoices, financial reports) are
+/// left whole: their older snapshots are history the sync still reads. Unified metric rows (the trends) are never
+/// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
+public enum RawRetention {
+    /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
+    /// at creation (`prepareNew`); one created before is converted once by `prune` with a full VACUUM.
+    static func prepareNew(_ database: Database) throws {
+        if try database.userVersion() == 0, try database.scalar("SELECT count(*) FROM sqlite_master")?.integerValue == 0 {
+            // Opening in WAL mode already wrote the file's first page, so the mode takes effect with a VACUUM, instant
+            // on an empty database.
+            try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try database.execute("VACUUM")
+        }
+    }
+
+    /// Removes (or with `dryRun` only counts) the snapshots `policy` no longer keeps from the raw database at
+    /// `path` (realpage_raw.db or yardi_raw.db; `keyColumn` names its loaded_artifacts kind column), then vacuums.
+    public static func prune(path: String, keyColumn: String, policy: RawSnapshotPolicy, dryRun: Bool) throws -> RawPruneResult {
+        let bytesBefore = fileBytes(path)
+        let database = try Database(path: path)
+        var removed = 0, rows = 0
+        let snapshots = try database.query("""
+            SELECT \(keyColumn), property_id, as_of_date FROM loaded_artifacts ORDER BY 1, 2, 3
+            """)
+        var byKind: [String: [LocalDate]] = [:]
+        for row in snapshots {
+            guard let key = row[0].textValue, let property = row[1].textValue, UnchangedSnapshots.storesOnce(key),
+                  let date = row[2].textValue.flatMap(LocalDate.init(iso:)) else { continue }
+            byKind["\(key)\u{1}\(property)", default: []].append(date)
+        }
+        let hasTotals = try database.tableExists("loaded_report_totals")
+        try database.withTransaction {
+            for (kind, dates) in byKind.sorted(by: { $0.key < $1.key }) {
+                let parts = kind.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+                let (key, property) = (parts[0], parts[1])
+                let kept = policy.kept(dates)
+                let tables = try Self.tables(of: key, in: database)
+                guard !tables.isEmpty else { continue }
+                for date in dates.sorted() where !kept.contains(date) {
+                    removed += 1
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
+                    if dryRun {
+                        for table in tables {
+                            rows += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE property_id = :property AND as_of_date = :as_of",
+                                                            values)?.integerValue ?? 0)
+                        }
+                        continue
+                    }
+                    try UnchangedSnapshots.releaseDependents(database, keyColumn: keyColumn, key: key, property: property,
+                                                             asOf: date, tables: tables, totals: hasTotals && keyColumn == "report_type")
+                    for table in tables {
+                        try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of").execute(values)
+                        rows += database.changes
+                    }
+                    if hasTotals && keyColumn == "report_type" {
+                        try database.prepare("""
+                            DELETE FROM loaded_report_totals WHERE report_type = :key AND property_id = :property AND as_of_date = :as_of
+                            """).execute(values.merging([":key": .text(key)]) { $1 })
+                    }
+                    try database.prepare("""
+                        DELETE FROM loaded_artifacts WHERE \(keyColumn) = :key AND property_id = :property AND as_of_date = :as_of
+                        """).execute(values.merging([":key": .text(key)]) { $1 })
+                }
+            }
+        }
+        var converted = false
+        if !dryRun {
+            converted = try vacuum(database)
+        }
+        return RawPruneResult(path: path, snapshots: removed, rows: rows, bytesBefore: bytesBefore,
+                              bytesAfter: dryRun ? bytesBefore : fileBytes(path), convertedToIncremental: converted)
+    }
+
+    /// Gives the database's free pages back: `incremental_vacuum` when it is in incremental mode, else (a database
+    /// created before raw retention) switches it to incremental mode with one full VACUUM. The WAL is checkpointed
+    /// and truncated so the file sizes show it. Returns whether it converted.
+    static func vacuum(_ database: Database) throws -> Bool {
+        let mode = try database.scalar("PRAGMA auto_vacuum")?.integerValue ?? 0
+        var converted = false
+        if mode != 2 {
+            try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try database.execute("VACUUM")
+            converted = true
+        } else {
+            // incremental_vacuum returns no rows but must be stepped to the end to free every page.
+            _ = try database.query("PRAGMA incremental_vacuum")
+        }
+        _ = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        return converted
+    }
+
+    /// The raw tables of a kind: an RPX or Yardi operation's table, or a report's table and child tables.
+    private static func tables(of key: String, in database: Database) throws -> [String] {
+        if let operation = RPXOperation(rawValue: key) { return [RPXArtifactLoader.table(of: operation)] }
+        if let operation = YardiOperation.allCases.first(where: { $0.name == key }) { return [YardiRawStore.table(of: operation)] }
+        if let report = ReportType(rawValue: key) { return [report.rawTable] + report.childTables }
+        return []
+    }
+
+    /// The database file plus its WAL.
+    static func fileBytes(_ path: String) -> Int64 {
+        [path, path + "-wal"].reduce(Int64(0)) { total, file in
+            total + (((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import OwnerDashCore
+import SOAP
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+/// Snapshots stored when they change: a second night's identical unit list or report is recorded as unchanged since
+/// the first run, its rows not stored again; a changed one is stored; replacing a stored snapshot others refer to
+/// hands its rows to them first.
+@Suite struct UnchangedSnapshotTests {
+    let day1 = LocalDate(year: 2026, month: 11, day: 20)!
+    let day2 = LocalDate(year: 2026, month: 11, day: 21)!
+    let day3 = LocalDate(year: 2026, month: 11, day: 22)!
+
+    @Test func anIdenticalSecondUnitListIsStoredOnce() throws {
+        let fixture = try YardiFixture()
+        let path = try fixture.artifact("yardi_get_unit_information.xml")
+        let first = try fixture.loader(run: "run-1").load(path: path, operation: .getUnitInformation,
+                                                          property: fixture.property, asOf: day1)
+        let second = try fixture.loader(run: "run-2").load(path: path, operation: .getUnitInformation,
+                                                           property: fixture.property, asOf: day2)
+        #expect(first.unchangedSinceRun == nil && first.rows == 4)
+        #expect(second.unchangedSinceRun == "run-1" && second.rows == 4 && !second.alreadyLoaded)
+        // Four unit rows in all, every one of the first night's.
+        #expect(try fixture.rows("SELECT as_of_date, count(*) FROM yardi_units GROUP BY as_of_date") == [[.text("2026-11-20"), .integer(4)]])
+        #expect(try fixture.rows("""
+            SELECT as_of_date, run_id, stored_as_of, unchanged_since_run, row_count, rows_sha256 IS NOT NULL
+            FROM loaded_artifacts ORDER BY as_of_date
+            """) == [[.text("2026-11-20"), .text("run-1"), .null, .null, .integer(4), .integer(1)],
+                     [.text("2026-11-21"), .text("run-2"), .text("2026-11-20"), .text("run-1"), .integer(4), .integer(1)]])
+    }
+
+    @Test func aChangedUnitListIsStoredAndAThirdIdenticalNightRefersToIt() throws {
+        let fixture = try YardiFixture()
+        let original = try fixture.artifact("yardi_get_unit_information.xml")
+        let changed = try fixture.artifact("yardi_get_unit_information.xml", as: "changed.xml") {
+            $0.replacingOccurrences(of: "1715", with: "1745")
+        }
+        _ = try fixture.loader(run: "run-1").load(path: original, operation: .getUnitInformation, property: fixture.property, asOf: day1)
+        let second = try fixture.loader(run: "run-2").load(path: changed, operation: .getUnitInformation, property: fixture.property, asOf: day2)
+        let third = try fixture.loader(run: "run-3").load(path: changed, operation: .getUnitInformation, property: fixture.property, asOf: day3)
+        #expect(second.unchangedSinceRun == nil)
+        #expect(third.unchangedSinceRun == "run-2")
+        #expect(try fixture.rows("SELECT as_of_date, market_rent FROM yardi_units WHERE unit_code = '1101' ORDER BY 1")
+                == [[.text("2026-11-20"), .real(1715)], [.text("2026-11-21"), .real(1745)]])
+    }
+
+    @Test func replacingAStoredSnapshotHandsItsRowsToTheNightsThatReferToIt() throws {
+        let fixture = try YardiFixture()
+        let original = try fixture.artifact("yardi_get_unit_information.xml")
+        let corrected = try fixture.artifact("yardi_get_unit_information.xml", as: "corrected.xml") {
+            $0.replacingOccurrences(of: "1715", with: "1799")
+        }
+        for (run, day) in [("run-1", day1), ("run-2", day2), ("run-3", day3)] {
+            _ = try fixture.loader(run: run).load(path: original, operation: .getUnitInformation, property: fixture.property, asOf: day)
+        }
+        // Day 1 loaded again with other rows (a replay after a fix): days 2 and 3 keep the rows they had.
+        _ = try fixture.loader(run: "run-4").load(path: corrected, operation: .getUnitInformation, property: fixture.property, asOf: day1)
+        #expect(try fixture.rows("SELECT as_of_date, count(*), sum(market_rent * (unit_code = '1101')) FROM yardi_units GROUP BY as_of_date ORDER BY 1")
+                == [[.text("2026-11-20"), .integer(4), .real(1799)], [.text("2026-11-21"), .integer(4), .real(1715)]])
+        #expect(try fixture.rows("SELECT as_of_date, stored_as_of FROM loaded_artifacts ORDER BY 1")
+                == [[.text("2026-11-20"), .null], [.text("2026-11-21"), .null], [.text("2026-11-22"), .text("2026-11-21")]])
+    }
+
+    @Test func ledgersAreStoredEveryNight() throws {
+        // The ledger is read across windows, not as one snapshot: never recorded as unchanged.
+        let fixture = try YardiFixture()
+        let path = try fixture.artifact("yardi_get_resident_transactions.xml")
+        _ = try fixture.loader(run: "run-1").load(path: path, operation: .getResidentTransactions, property: fixture.property, asOf: day1)
+        let second = try fixture.loader(run: "run-2").load(path: path, operation: .getResidentTransactions, property: fixture.property, asOf: day2)
+        #expect(second.unchangedSinceRun == nil)
+        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM yardi_transactions") == [[.integer(2)]])
+    }
+
+    @Test func anIdenticalReportOfTheNextDayIsStoredOnceWithItsPrintedTotals() throws {
+        let fixture = try LoaderFixture()
+        let file = fixture.report("box_score_nexus_east.xlsx")
+        let first = try fixture.loader(run: "run-1").load(path: file, hints: ReportFileHints(asOf: day1))
+        let second = try fixture.loader(run: "run-2").load(path: file, hints: ReportFileHints(asOf: day2))
+        #expect(first.unchangedSinceRun == nil && second.unchangedSinceRun == "run-1")
+        #expect(second.rows == first.rows && !second.alreadyLoaded)
+        #expect(try fixture.store.database.query("SELECT DISTINCT as_of_date FROM realpage_box_score") == [[.text("2026-11-20")]])
+        #expect(try fixture.store.database.query("SELECT DISTINCT as_of_date FROM loaded_report_totals") == [[.text("2026-11-20")]])
+        #expect(try fixture.store.database.query("SELECT stored_as_of FROM loaded_artifacts WHERE as_of_date = '2026-11-21'")
+                == [[.text("2026-11-20")]])
+    }
+}
+
+/// Raw retention: prune keeps the policy's dates of the whole-snapshot kinds, hands rows of a removed stored night to
+/// a kept unchanged one, leaves the ledgers alone and gives the pages back.
+@Suite struct RawRetentionTests {
+    @Test func pruneKeepsTheLastDaysAndMonthEndsAndShrinksTheFile() throws {
+        let fixture = try YardiFixture()
+        let first = LocalDate(year: 2026, month: 9, day: 1)!
+        // 61 nights (Sep 1 - Oct 31), each unit list a little different (every one stored), plus a ledger each night.
+        let ledger = try fixture.artifact("yardi_get_resident_transactions.xml")
+        for night in 0..<61 {
+            let day = first.adding(days: night)
+            let path = try fixture.artifact("yardi_get_unit_information.xml", as: "units-\(night).xml") {
+                $0.replacingOccurrences(of: "1715.00", with: "\(1700 + night).00")
+            }
+            _ = try fixture.loader(run: "run-\(night)").load(path: path, operation: .getUnitInformation,
+                                                              property: fixture.property, asOf: day)
+            _ = try fixture.loader(run: "run-\(night)").load(path: ledger, operation: .getResidentTransactions,
+                                                              property: fixture.property, asOf: day)
+        }
+        let path = fixture.store.database.path
+        let result = try RawRetention.prune(path: path, keyColumn: "operation",
+                                            policy: RawSnapshotPolicy(keepDays: 7, keepMonthly: 2), dryRun: false)
+        // Kept: Oct 25-31 (the 7 days before the newest, Oct 31, and it), and Sep 30 (the last of September).
+        let kept = try fixture.rows("SELECT DISTINCT as_of_date FROM yardi_units ORDER BY 1").compactMap { $0[0].textValue }
+        #expect(kept == ["2026-09-30"] + (25...31).map { "2026-10-\($0)" })
+        #expect(result.snapshots == 61 - 8 && result.rows == (61 - 8) * 4)
+        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM yardi_transactions") == [[.integer(61)]],
+                "ledgers are history the sync reads: not pruned")
+        #expect(try fixture.rows("SELECT count(*) FROM loaded_artifacts WHERE operation = 'GetUnitInformation'") == [[.integer(8)]])
+        #expect(try fixture.store.database.scalar("PRAGMA freelist_count") == .integer(0), "free pages given back")
+        #expect(!result.convertedToIncremental, "created with incremental auto-vacuum")
+    }
+
+    @Test func theKeptDatesFollowThePolicy() {
+        let policy = RawSnapshotPolicy(keepDays: 2, keepMonthly: 2)
+        let dates = ["2026-08-31", "2026-09-15", "2026-09-29", "2026-10-01", "2026-10-09", "2026-10-10"].compactMap(LocalDate.init(iso:))
+        #expect(policy.kept(dates).map(\.iso).sorted() == ["2026-09-29", "2026-10-09", "2026-10-10"])
+    }
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# A scripted year of nightly runs (issue 18, "Prove it"): the simulator's property date advances one day per night
+# with churn (move-ins, move-outs, payments, a late posting every night, a reversal every 7th day, a correction to
+# a 4-month-old charge every 30th: scripts/pms_sim/clock.py), `ownerdash ingest` runs each night on a simulated
+# clock (OWNERDASH_CLOCK: run ids and prune count simulated nights), `ownerdash prune` after it (14 days, 12 months,
+# no wall-clock grace), one night in the middle fails (every source unreachable). Then a fresh data directory
+# ingests the last day in full and every answer is compared.
+#
+#   scripts/bench/year.sh [--days N] [--properties K] [--release]     (default: 365 nights, 30 properties, debug build)
+#
+# K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
+# Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
+# the others; whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
+# `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DAYS=365 PROPERTIES=30 CONFIG=debug
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --days) DAYS=$2; shift 2 ;;
+        --properties) PROPERTIES=$2; shift 2 ;;
+        --release) CONFIG=release; shift ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release]" >&2; exit 1 ;;
+    esac
+done
+OUT=scripts/bench/out/year
+rm -rf "$OUT"; mkdir -p "$OUT"
+swift build -c "$CONFIG" --product ownerdash >&2
+BIN=$(swift build -c "$CONFIG" --show-bin-path)/ownerdash
+START=2026-11-20
+FAIL_NIGHT=$(( (DAYS + 1) / 2 ))
+
+python3 scripts/pms_sim --port 0 --seed 7 --as-of "$START" --dir "$OUT/sim" --no-ledger-truth --exit-on-stdin-eof \
+    > "$OUT/sim.out" 2> "$OUT/sim.err" < <(sleep 86400) &
+SIM=$!
+trap 'kill $SIM 2>/dev/null || true' EXIT
+for _ in $(seq 300); do grep -q listening "$OUT/sim.out" 2>/dev/null && break; sleep 0.1; done
+BASE=$(sed -n 's/^listening on //p' "$OUT/sim.out")
+[ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$OUT/sim.err")" >&2; exit 3; }
+
+sources() {   # the simulator's endpoints, or (the failed night) a port nothing listens on
+    local base=$1
+    export OWNERDASH_REALPAGE_REPORTS_URL=$base/realpage/reports/v1
+    export OWNERDASH_REALPAGE_RPX_URL=$base/realpage/rpx/partner/OwnerDash/OwnerDash.svc
+    export OWNERDASH_YARDI_URL=$base/yardi/webservices
+}
+export REALPAGE_TOKEN_COMMAND="python3 scripts/pms_sim token"
+export REALPAGE_RPX_LICENSE_KEY=sim-rpx-license-key
+export YARDI_USERNAME=simuser YARDI_PASSWORD=simpass YARDI_SERVER_NAME=sim_sql YARDI_DATABASE=sim_voyager
+export YARDI_INTERFACE_ENTITY=OwnerDash YARDI_INTERFACE_LICENSE=sim-yardi-license
+
+mapfile -t KEYS < <(python3 - "$PROPERTIES" <<'EOF'
+import json, sys
+props = json.load(open("report_definitions.json"))["properties"]
+rp = [p["key"] for p in props if p["pms"] == "realpage"]
+ya = [p["key"] for p in props if p["pms"] == "yardi"]
+out = []
+while len(out) < int(sys.argv[1]) and (rp or ya):
+    for side in (rp, ya, rp):
+        if side and len(out) < int(sys.argv[1]):
+            out.append(side.pop(0))
+print("\n".join(out))
+EOF
+)
+SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
+DATA=$OUT/data
+bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
+
+echo "year: $DAYS night(s) of ${#KEYS[@]} propert(ies) from $START (${KEYS[*]}), night $FAIL_NIGHT fails" >&2
+printf "night,as_of,exit,seconds,landing_bytes,database_bytes\n" > "$OUT/nights.csv"
+day=$START
+for night in $(seq 1 "$DAYS"); do
+    export OWNERDASH_CLOCK="${day}T02:30:00Z"
+    if [ "$night" -eq "$FAIL_NIGHT" ]; then sources http://127.0.0.1:9; else sources "$BASE"; fi
+    start=$(date +%s.%N)
+    code=0
+    "$BIN" ingest "${SELECT[@]}" --as-of "$day" --data-dir "$DATA" --quiet > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
+    seconds=$(echo "$(date +%s.%N) - $start" | bc)
+    "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
+    printf "%d,%s,%d,%.2f,%d,%d\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" >> "$OUT/nights.csv"
+    echo "night $night ($day): exit $code, ${seconds}s" >&2
+    [ "$night" -lt "$DAYS" ] || break
+    curl -s -X POST "$BASE/_sim/advance?days=1" > "$OUT/advance_$night.json"
+    day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$night.json")
+done
+LAST=$day
+
+# A fresh data directory ingests the last day in full: every answer must be the same.
+sources "$BASE"
+FRESH=$OUT/fresh
+"$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
+answers() {   # the answers of one data directory, each command's exit status after it
+    local dir=$1 command
+    local start
+    start=$(python3 -c "import datetime as d,sys; t=d.date.fromisoformat(sys.argv[1]); m=t.year*12+t.month-1-5; print('%04d-%02d' % (m // 12, m % 12 + 1))" "$LAST")
+    for command in "query summary" "query activity" "report debtors" "report lease-status --start $start --months 6"; do
+        echo "== $command"
+        # shellcheck disable=SC2086
+        "$BIN" $command --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
+    done
+    echo "== audit run, then audit show"
+    "$BIN" audit run --as-of "$LAST" --months 6 --data-dir "$dir" >/dev/null 2>&1 && echo "exit 0" || echo "exit $?"
+    "$BIN" audit show --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
+}
+blank() {   # run ids and timestamps differ between any two runs
+    sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
+}
+answers "$DATA" | blank > "$OUT/answers_year.txt"
+answers "$FRESH" | blank > "$OUT/answers_fresh.txt"
+
+echo
+echo "## A year of nightly ingests: $DAYS night(s), ${#KEYS[@]} propert(ies), prune on, night $FAIL_NIGHT failed"
+echo
+echo "| after night | as of | landing | databases |"
+echo "|---|---|---|---|"
+awk -F, -v days="$DAYS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
+    printf "| %d | %s | %.1f MB | %.1f MB |\n", $1, $2, $5 / 1048576, $6 / 1048576 }' "$OUT/nights.csv"
+awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4 } NR > 2 && $1 != fail { sum += $4; n++ }
+    END { if (n > 0) printf "\nfirst night %.1f s; the others %.1f s on average (%.0f%% of the first)\n", first, sum / n, 100 * sum / n / first
+          else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
+python3 - "$DATA" <<'PY'
+import sqlite3, sys
+total = unchanged = 0
+for name, key in (("realpage_raw.db", "report_type"), ("yardi_raw.db", "operation")):
+    try:
+        db = sqlite3.connect("file:%s/%s?mode=ro" % (sys.argv[1], name), uri=True)
+        rows = db.execute("SELECT count(*), count(stored_as_of) FROM loaded_artifacts l WHERE as_of_date = "
+                          "(SELECT max(as_of_date) FROM loaded_artifacts)").fetchone()
+    except sqlite3.Error:
+        continue
+    total += rows[0]; unchanged += rows[1]
+print("last night: %d of %d snapshots recorded unchanged (not stored again)" % (unchanged, total))
+PY
+printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n" \
+    "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
+if cmp -s "$OUT/answers_year.txt" "$OUT/answers_fresh.txt"; then
+    echo "answers on $LAST: identical to a fresh full ingest ($(wc -c < "$OUT/answers_fresh.txt") bytes of query summary, activity, debtors, lease-status, audit)"
+else
+    echo "answers on $LAST: DIFFER from a fresh full ingest (diff $OUT/answers_year.txt $OUT/answers_fresh.txt):"
+    diff "$OUT/answers_year.txt" "$OUT/answers_fresh.txt" | head -20
+    exit 2
+fi
