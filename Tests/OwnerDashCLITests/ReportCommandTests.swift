@@ -265,7 +265,9 @@ extension DataDir {
         let expenses = try OwnerDash.run(["report", "expenses", "--format", "csv", "--data-dir", data.path])
         #expect(expenses.stdout.contains("nexus_east,All categories,,,36005.25,36005.25"), "\(expenses.stdout)")
         // Every month synced, with the statement's income: January's net operating income = 267,069.90 − 36,005.25.
-        let all = try OwnerDash.run(["report", "expenses", "--months", "all", "--format", "csv", "--data-dir", data.path])
+        // One table per CSV: the operating statement is asked for by name.
+        let all = try OwnerDash.run(["report", "expenses", "--months", "all", "--format", "csv", "--table", "operating",
+                                     "--data-dir", data.path])
         #expect(all.status == 0)
         #expect(all.stdout.contains("nexus_east,Net operating income,231064.65,231064.65"), "\(all.stdout)")
         let html = try OwnerDash.run(["report", "expenses", "--format", "html", "--data-dir", data.path])

@@ -63,14 +63,18 @@ import Testing
                 == [[.text("2026-11-20"), .null], [.text("2026-11-21"), .null], [.text("2026-11-22"), .text("2026-11-21")]])
     }
 
-    @Test func ledgersAreStoredEveryNight() throws {
-        // The ledger is read across windows, not as one snapshot: never recorded as unchanged.
+    @Test func ledgersAreMergedNeverRecordedUnchanged() throws {
+        // The ledger is one row per transaction merged from every answer (LedgerMerge), not a snapshot: a second
+        // night's identical answer is recorded as loaded, never as unchanged, and keeps every transaction once.
         let fixture = try YardiFixture()
         let path = try fixture.artifact("yardi_get_resident_transactions.xml")
         _ = try fixture.loader(run: "run-1").load(path: path, operation: .getResidentTransactions, property: fixture.property, asOf: day1)
+        let afterFirst = try fixture.rows("SELECT count(*) FROM yardi_transactions")
         let second = try fixture.loader(run: "run-2").load(path: path, operation: .getResidentTransactions, property: fixture.property, asOf: day2)
         #expect(second.unchangedSinceRun == nil)
-        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM yardi_transactions") == [[.integer(2)]])
+        #expect(try fixture.rows("SELECT count(*) FROM yardi_transactions") == afterFirst)
+        #expect(try fixture.rows("SELECT count(*) FROM loaded_artifacts WHERE operation = 'GetResidentTransactions_Login'")
+                == [[.integer(2)]])
     }
 
     @Test func anIdenticalReportOfTheNextDayIsStoredOnceWithItsPrintedTotals() throws {
@@ -106,14 +110,15 @@ import Testing
                                                               property: fixture.property, asOf: day)
         }
         let path = fixture.store.database.path
+        let ledgerRows = try fixture.rows("SELECT count(*) FROM yardi_transactions")
         let result = try RawRetention.prune(path: path, keyColumn: "operation",
                                             policy: RawSnapshotPolicy(keepDays: 7, keepMonthly: 2), dryRun: false)
         // Kept: Oct 25-31 (the 7 days before the newest, Oct 31, and it), and Sep 30 (the last of September).
         let kept = try fixture.rows("SELECT DISTINCT as_of_date FROM yardi_units ORDER BY 1").compactMap { $0[0].textValue }
         #expect(kept == ["2026-09-30"] + (25...31).map { "2026-10-\($0)" })
         #expect(result.snapshots == 61 - 8 && result.rows == (61 - 8) * 4)
-        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM yardi_transactions") == [[.integer(61)]],
-                "ledgers are history the sync reads: not pruned")
+        #expect(try fixture.rows("SELECT count(*) FROM yardi_transactions") == ledgerRows,
+                "the merged ledger is history the sync reads: not pruned")
         #expect(try fixture.rows("SELECT count(*) FROM loaded_artifacts WHERE operation = 'GetUnitInformation'") == [[.integer(8)]])
         #expect(try fixture.store.database.scalar("PRAGMA freelist_count") == .integer(0), "free pages given back")
         #expect(!result.convertedToIncremental, "created with incremental auto-vacuum")
