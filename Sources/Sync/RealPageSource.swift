@@ -106,6 +106,7 @@ struct RealPageSnapshots {
     static let rpx: [(operation: String, parameter: String)] = [
         ("getsitelist", ":sites_snapshot"),
         ("unitlist", ":units_snapshot"),
+        ("getunitlist", ":unit_objects_snapshot"),
         ("getresidentlistinfo", ":residents_snapshot"),
         ("getleaseinfo", ":leases_snapshot"),
         ("getresidentledger", ":ledger_snapshot"),
@@ -142,7 +143,7 @@ struct RealPageSnapshots {
 
     static let chosen = """
         SELECT report_type,
-               CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
+               CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getunitlist', 'getresidentlistinfo',
                                          'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
                     THEN max(as_of_date)
                     ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END

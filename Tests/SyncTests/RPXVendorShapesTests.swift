@@ -32,6 +32,30 @@ import Testing
         #expect(try realpage.texts("SELECT unit_number FROM unified_units WHERE unit_number IN ('OFFICE', 'CLUB')").isEmpty)
     }
 
+    /// unitlist (units 1101, 1104, 2301; no floor anywhere in it) with getunitlist (UnitDetails/FloorNumber of 1101 and
+    /// of two units unitlist does not list): 1101 is on floor 1; the two others have no floor, and the property says
+    /// why. A site whose contract leaves getunitlist out (no answer loaded) says that instead.
+    @Test func theFloorComesFromGetUnitListAndWhereItIsMissingThePropertySaysWhy() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.loadSOAP("rpx_unitlist.xml", .unitlist)
+        try realpage.loadSOAP("rpx_getunitlist.xml", .getunitlist)
+        #expect(realpage.sync().first?.error == nil)
+        let floors = try realpage.keyed("SELECT unit_number, floor FROM unified_units")
+        #expect(floors.keys.sorted() == ["1101", "1104", "2301"])
+        #expect(floors["1101"]?[0] == .text("1"))
+        #expect(floors["1104"]?[0] == .null && floors["2301"]?[0] == .null, "not read off the unit number")
+        #expect(try realpage.texts("SELECT floor_note FROM unified_properties") == ["getunitlist sent no FloorNumber for 2 of 3 units"])
+
+        let refused = try RealPageFixture()
+        try refused.loadedEverything()
+        try refused.loadSOAP("rpx_unitlist.xml", .unitlist)
+        #expect(refused.sync().first?.error == nil)
+        #expect(try refused.texts("SELECT DISTINCT floor FROM unified_units") == [nil])
+        let note = try #require(try refused.texts("SELECT floor_note FROM unified_properties").first ?? nil)
+        #expect(note.contains("only in RPX getunitlist") && note.contains("no getunitlist answer was loaded"))
+    }
+
     /// getresidentlistinfo with a guarantor row whose unitid and unitnumber are empty: not a resident.
     @Test func placeholderRowsWithoutAUnitAreNotResidents() throws {
         let realpage = try RealPageFixture()

@@ -37,6 +37,18 @@ CATALOGUE = {
     "yardi_lease_charges_without_lease_id": (
         "yardi", 1,
         "GetResidentLeaseCharges_Login details carry no LeaseID (key on Detail/CustomerID)"),
+    "rpx_getunitlist_not_in_contract": (
+        "realpage", 3,
+        "getunitlist (the only RealPage unit data with a floor, UnitDetails/FloorNumber) answers the "
+        "a:ActionNotSupported fault: not in the partner contract for that site; the other sites serve it"),
+    "rpx_deleted_units": (
+        "realpage", 2,
+        "unitlist lists a deleted unit (UnitDeleted=T, Vacant=T, ReasonNotAvailable 'Unit deleted') that the Box Score, "
+        "the Rent Roll and getunitlist leave out"),
+    "yardi_pseudo_units": (
+        "yardi", 2,
+        "GetUnitInformation lists Yardi's pseudo-rows beside the units: WAIT (status 'Waitlist') and NONRESID "
+        "('Excluded', UnitEconomicStatus 'nonresidential'); not units"),
 }
 
 

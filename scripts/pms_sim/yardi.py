@@ -230,8 +230,26 @@ def op_unit_information(w, p):
                            '<Address AddressType="property">%s%s%s%s</Address>' % (
                                x("AddressLine1", "%s #%s" % (u.building["address"], u.number)), x("City", a["city"]),
                                x("State", a["state"]), x("PostalCode", a["zip"]))])))
+    if w.quirks.has("yardi_pseudo_units", p.key):
+        out.extend(_pseudo_units(p))
     out.append("</Units></Property></UnitInformation>")
     return "".join(out)
+
+
+def _pseudo_units(p):
+    """Quirk yardi_pseudo_units: Yardi's own pseudo-rows, listed like units: the waiting list (WAIT, status text
+    Waitlist) and a non-residential code (NONRESID, Excluded). Not units: the truth leaves them out."""
+    rows = []
+    for i, (code, econ, desc) in enumerate((("WAIT", "residential", "Waitlist"),
+                                             ("NONRESID", "nonresidential", "Excluded"))):
+        rows.append('<UnitInfo><UnitID UniqueID="%d">%s</UnitID><Unit>'
+                    '<Identification IDType="LeaseDesc" IDValue="Conventional" />'
+                    '<Identification IDType="RentalType" IDValue="%s" />%s</Unit></UnitInfo>' % (
+                        p.id_base + 190201 + i, code, "Residential" if i == 0 else "Non-Residential", "".join([
+                            x("UnitType", code.lower()), x("UnitBedrooms", 0), x("UnitBathrooms", "0.00"),
+                            x("MinSquareFeet", 0), x("MaxSquareFeet", 0), x("MarketRent", "0.00"),
+                            x("UnitEconomicStatus", econ), x("UnitEconomicStatusDescription", desc)])))
+    return rows
 
 
 def _available_date(w, u):
