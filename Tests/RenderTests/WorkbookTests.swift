@@ -162,7 +162,9 @@ private final class Scratch {
                               balanceCents: 94_000, monthsMissing: ["2026-10", "2026-11"],
                               owed: [.init(dueDate: "2026-10-01", period: "2026-10", code: "water", amountCents: 4_000),
                                      .init(dueDate: "2026-11-01", period: "2026-11", code: "rent", amountCents: 90_000)],
-                              paid: [.init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000, period: "2026-11", unit: "101")])],
+                              paid: [.init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000, period: "2026-11", unit: "101")],
+                              lastPayment: .init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000,
+                                                 period: "2026-11", unit: "101"))],
             noLedger: [], asOf: ["yp": "2026-11-20"])
         let result = tracker.result(parameters: [.init("properties", .list(["yp"])), .init("as_of", .null)])
         let scratch = try Scratch()
