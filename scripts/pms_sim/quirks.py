@@ -45,6 +45,13 @@ CATALOGUE = {
         "realpage", 2,
         "unitlist lists a deleted unit (UnitDeleted=T, Vacant=T, ReasonNotAvailable 'Unit deleted') that the Box Score, "
         "the Rent Roll and getunitlist leave out"),
+    "yardi_unpadded_dates": (
+        "yardi", 1,
+        "GetResidentsByStatus writes its MM/DD/YYYY dates without zero padding (M/D/YYYY: 3/7/2026)"),
+    "yardi_indented_values": (
+        "yardi", 1,
+        "GetUnitInformation and GetResidentsByStatus values carry the newlines and indentation of a pretty-printed "
+        "document inside their text nodes"),
     "yardi_pseudo_units": (
         "yardi", 2,
         "GetUnitInformation lists Yardi's pseudo-rows beside the units: WAIT (status 'Waitlist') and NONRESID "

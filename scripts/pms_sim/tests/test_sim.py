@@ -624,6 +624,24 @@ class SimTest(unittest.TestCase):
             self.assertEqual(pseudo, {"WAIT": "Waitlist", "NONRESID": "Excluded"}, key)
             self.assertEqual(len(infos) - 2, self.P[key]["total_units"], key)
 
+    def test_unpadded_dates_and_indented_values_are_the_same_facts(self):
+        key = self.truth["quirks"]["yardi_unpadded_dates"][0]
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                {"YardiPropertyId": self.P[key]["property_code"], "Status": "Current^Notice"})
+        dates = re.findall(rb"<MoveInDate>([^<]*)</MoveInDate>", b)
+        self.assertTrue(dates and all(re.fullmatch(rb"\d{1,2}/\d{1,2}/\d{4}", d) for d in dates))
+        self.assertTrue(any(re.fullmatch(rb"\d/\d{1,2}/\d{4}|\d{1,2}/\d/\d{4}", d) for d in dates), "some unpadded")
+        key = self.truth["quirks"]["yardi_indented_values"][0]
+        code = self.P[key]["property_code"]
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code})
+        self.assertIn(b"<UnitEconomicStatusDescription>\n        ", b)
+        infos = find_all(ET.fromstring(b), "UnitInfo")
+        described = [ftext(u, "UnitEconomicStatusDescription") for u in infos]
+        self.assertEqual(sum(1 for d in described if d.startswith("Vacant Rented")),
+                         self.P[key]["unit_counts"]["vacant_leased"], "trimmed, the texts are the usual ones")
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus", {"YardiPropertyId": code, "Status": "Current^Notice"})
+        self.assertIn(b"<Status>\n        ", b)
+
     def test_rpx_operations(self):
         p = self.P["edison_rino"]
         site = p["site_id"]
