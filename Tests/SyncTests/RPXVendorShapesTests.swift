@@ -56,6 +56,29 @@ import Testing
         #expect(note.contains("only in RPX getunitlist") && note.contains("no getunitlist answer was loaded"))
     }
 
+    /// getresidentlistinfo listing a current household whose renewal is signed as "Future Lease" (beside a "Current"
+    /// one and a pre-leased "Applicant - Lease Signed"): it is the household in place, counted as current.
+    @Test func aFutureLeaseHouseholdIsTheCurrentHouseholdInPlace() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        for (id, number, vacant, moveIn) in [("9001000", "1101", 0, nil), ("9001001", "1102", 0, nil),
+                                             ("9001003", "1104", 1, "2026-12-20")] as [(String, String, Int64, String?)] {
+            try realpage.insert("realpage_units", [
+                "unit_id": .text(id), "unit_number": .text(number), "vacant": .integer(vacant), "market_rent": .real(1500),
+                "unit_reserved": .integer(moveIn == nil ? 0 : 1), "expected_move_in_date": SQLValue(moveIn),
+                "fp_report_unit_occupancy": .integer(1), "unit_deleted": .integer(0),
+            ])
+        }
+        try realpage.loadSOAP("rpx_getresidentlistinfo_future_lease.xml", .getresidentlistinfo)
+        #expect(realpage.sync().first?.error == nil)
+        let residents = try realpage.keyed("SELECT name, status, unit_number FROM unified_residents")
+        #expect(residents["Thompson, Patricia"] == [.text("current"), .text("1102")], "Future Lease: in place")
+        #expect(residents["White, Daniel"]?[0] == .text("current") && residents["Jones, William"]?[0] == .text("future"))
+        let units = try realpage.keyed("SELECT unit_number, status, resident_id FROM unified_units")
+        #expect(units["1102"] == [.text("occupied"), .text("9200002")])
+        #expect(units["1104"]?[0] == .text("vacant_leased"))
+    }
+
     /// getresidentlistinfo with a guarantor row whose unitid and unitnumber are empty: not a resident.
     @Test func placeholderRowsWithoutAUnitAreNotResidents() throws {
         let realpage = try RealPageFixture()

@@ -41,6 +41,10 @@ CATALOGUE = {
         "realpage", 3,
         "getunitlist (the only RealPage unit data with a floor, UnitDetails/FloorNumber) answers the "
         "a:ActionNotSupported fault: not in the partner contract for that site; the other sites serve it"),
+    "rpx_future_lease_status": (
+        "realpage", 2,
+        "getresidentlistinfo gives a current household whose renewal is already signed the leasestatus 'Future Lease' "
+        "(not 'Current'); it is still the household in place"),
     "rpx_deleted_units": (
         "realpage", 2,
         "unitlist lists a deleted unit (UnitDeleted=T, Vacant=T, ReasonNotAvailable 'Unit deleted') that the Box Score, "

@@ -349,6 +349,7 @@ def op_getresidentlistinfo(w, p, el):
     hoh_only = (text(el, "headofhousehold", "0") or "0") in ("1", "true", "True")
 
     placeholders = w.quirks.has("rpx_guarantor_placeholders", p.key)
+    future_lease = w.quirks.has("rpx_future_lease_status", p.key)
 
     def build():
         out = ['<residentlist xmlns="">']
@@ -357,6 +358,9 @@ def op_getresidentlistinfo(w, p, el):
             if r.status == "current":
                 le = r.current_lease(as_of)
                 lstatus = "Current"
+                if future_lease and le.next is not None and le.next.signed <= as_of:
+                    # Quirk rpx_future_lease_status: the next lease is signed; the household is still in place.
+                    lstatus = "Future Lease"
                 ltype = "Notice given - move out" if r.move_out else ("Renewal" if le.is_renewal else "First Lease")
             elif r.status == "future":
                 le = r.leases[0]

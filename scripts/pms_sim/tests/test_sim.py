@@ -642,6 +642,15 @@ class SimTest(unittest.TestCase):
         st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus", {"YardiPropertyId": code, "Status": "Current^Notice"})
         self.assertIn(b"<Status>\n        ", b)
 
+    def test_future_lease_status_marks_current_households_with_a_signed_renewal(self):
+        for key in self.truth["quirks"]["rpx_future_lease_status"]:
+            st, _, b = self.c.rpx("getresidentlistinfo", self.P[key]["site_id"],
+                                  "<tem:getresidentlistinfo><tem:status>C</tem:status>"
+                                  "<tem:headofhousehold>1</tem:headofhousehold></tem:getresidentlistinfo>")
+            rows = find_all(ET.fromstring(b), "resident")
+            self.assertTrue(any(ftext(r, "leasestatus") == "Future Lease" for r in rows), key)
+            self.assertEqual(len(rows), self.P[key]["unit_counts"]["occupied"], "still one household per occupied unit")
+
     def test_rpx_operations(self):
         p = self.P["edison_rino"]
         site = p["site_id"]
