@@ -54,6 +54,9 @@ enum SOAPLanding {
         } catch let error as SOAPError {
             if optional, case let .fault(_, message, detail) = error.kind, Self.isNotAuthorized(message + " " + (detail ?? "")) {
                 entry.skipped = "the license key is not authorized for \(operation) at this site (\(redactor.redact(message)))"
+            } else if optional, case let .fault(code, _, _) = error.kind, Self.isNotInContract(code) {
+                entry.skipped = "the partner contract does not include \(operation) (fault \(code): the gateway does not "
+                    + "offer it to this license)"
             } else if optional, Self.isUnlicensedInterface(error.kind) {
                 entry.skipped = "the Yardi interface entity holds no license for \(operation) (\(redactor.redact(error.reason)))"
             } else {
@@ -90,6 +93,12 @@ enum SOAPLanding {
     /// RPX's refusal of an operation the license does not cover (docs/rpx-soap.md, "Errors").
     static func isNotAuthorized(_ text: String) -> Bool {
         text.range(of: "not authorized", options: .caseInsensitive) != nil
+    }
+
+    /// RPX's answer to an operation outside the partner's contract: WCF's `ActionNotSupported` fault (docs/rpx-soap.md,
+    /// "Errors"); for an optional operation such as getunitlist it means the data is not offered, as a refusal does.
+    static func isNotInContract(_ code: String) -> Bool {
+        code.hasSuffix("ActionNotSupported")
     }
 }
 

@@ -159,13 +159,26 @@ extension AuditReport {
             columns: [.init("property", .text), .init("as_of", .date), .init("leases", .count), .init("lines", .count),
                       .init("matched", .count), .init("exceptions", .count), .init("missing", .count),
                       .init("unexpected", .count), .init("undercharge", .count), .init("overcharge", .count),
-                      .init("undercharge_total", .money), .init("overcharge_total", .money)],
+                      .init("undercharge_total", .money), .init("overcharge_total", .money),
+                      .init("not_audited_lines", .count), .init("not_audited_amount", .money)],
             rows: properties.map { p in
                 [.text(p.property), .text(p.asOf), .integer(Int64(p.leases)), .integer(Int64(p.lines)),
                  .integer(Int64(p.matched)), .integer(Int64(p.exceptions)), .integer(Int64(p.missing)),
                  .integer(Int64(p.unexpected)), .integer(Int64(p.undercharge)), .integer(Int64(p.overcharge)),
-                 money(p.underchargeTotal), money(p.overchargeTotal)]
+                 money(p.underchargeTotal), money(p.overchargeTotal), .integer(Int64(p.notAudited)),
+                 p.notAuditedAmount.map(money) ?? .null]
             }))
+        let unscheduled = properties.filter { $0.notAudited > 0 }
+        if !unscheduled.isEmpty {
+            tables.append(MetricTable(
+                name: "not_audited", title: "Charges not audited (posted on leases without a schedule)",
+                columns: [.init("property", .text), .init("leases", .count), .init("lines", .count),
+                          .init("amount", .money), .init("reason", .text)],
+                rows: unscheduled.map { p in
+                    [.text(p.property), SQLValue(p.notAuditedLeases), .integer(Int64(p.notAudited)),
+                     p.notAuditedAmount.map(money) ?? .null, .text(ChargeAudit.unscheduledReason)]
+                }))
+        }
         if !exceptionsOnly {
             tables.append(MetricTable(
                 name: "leases", title: "Per lease and charge code",
@@ -201,7 +214,12 @@ extension AuditReport {
                                       columns: [.init("property", .text), .init("reason", .text)],
                                       rows: partialLedger.map { [.text($0), .text(ChargeAudit.scheduleOnly)] }))
         }
-        let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (not audited)" }
+        let warnings = unscheduled.map { p in
+            "\(p.property): \(p.notAudited) charge lines (lease, code, month)"
+                + (p.notAuditedLeases.map { " on \($0) leases" } ?? "")
+                + (p.notAuditedAmount.map { ", $\($0) posted," } ?? "")
+                + " not audited: \(ChargeAudit.unscheduledReason)"
+        } + noLedger.map { "\($0): no tenant ledger synced for this property (not audited)" }
             + partialLedger.map { "\($0): partial ledger, \(ChargeAudit.scheduleOnly) (not audited)" }
         return MetricResult(metric: "audit", parameters: parameters, tables: tables, warnings: warnings)
     }

@@ -68,6 +68,9 @@ public enum ChargeAudit {
         public var overchargeTotal: Money
         /// (lease, code, month) lines posted on leases without any schedule: not audited, counted.
         public var notAudited: Int = 0
+        /// The leases those lines are on, and what was posted on them (nil for runs recorded before it was kept).
+        public var notAuditedLeases: Int? = nil
+        public var notAuditedAmount: Money? = nil
 
         /// Lines that are not matched.
         public var exceptions: Int { missing + unexpected + undercharge + overcharge }
@@ -179,7 +182,7 @@ public enum ChargeAudit {
         try database.query("""
             SELECT unified_property_id, as_of_date, leases, lines, matched, missing, unexpected, undercharge, overcharge,
                    CAST(round(undercharge_total * 100) AS INTEGER), CAST(round(overcharge_total * 100) AS INTEGER),
-                   not_audited
+                   not_audited, not_audited_leases, CAST(round(not_audited_amount * 100) AS INTEGER)
             FROM audit_run_properties WHERE run_id = :run AND has_ledger = 1 ORDER BY unified_property_id
             """, [":run": .integer(runID)]).map { row in
             let count = { (index: Int) in Int(row[index].integerValue ?? 0) }
@@ -189,6 +192,8 @@ public enum ChargeAudit {
                                         underchargeTotal: Money(cents: row[9].integerValue ?? 0),
                                         overchargeTotal: Money(cents: row[10].integerValue ?? 0))
             totals.notAudited = count(11)
+            totals.notAuditedLeases = row[12].integerValue.map { Int($0) }
+            totals.notAuditedAmount = row[13].integerValue.map { Money(cents: $0) }
             return totals
         }
     }
@@ -230,6 +235,11 @@ public enum ChargeAudit {
     }
 
     // MARK: - SQL
+
+    /// Why charges posted on a lease without any schedule are not audited (shown with their count and amount).
+    public static let unscheduledReason = "posted on leases without any recurring-charge schedule, so there is nothing "
+        + "to hold them against (RealPage RPX getscheduledcharges sends the schedule of current residents' current "
+        + "leases only: past and former leases have none)"
 
     /// Why a partial-ledger property is not audited (audit_run_properties.not_audited_reason).
     static let scheduleOnly = "schedule only, no posted charges"

@@ -91,6 +91,9 @@ public struct LeasePaymentStatusReport: Sendable {
     public var asOf: [String: String]
     /// Properties whose ledger is partial -> the one month (`YYYY-MM`) their balances tell.
     public var partialLedger: [String: String] = [:]
+    /// Properties some of whose units have no floor -> why (unified_properties.floor_note: Yardi sends none;
+    /// RealPage only in RPX getunitlist, which a license key may be refused).
+    public var floorNotes: [String: String] = [:]
 
     public init(months: [String], lines: [Line], noLedger: [String], asOf: [String: String]) {
         self.months = months; self.lines = lines; self.noLedger = noLedger; self.asOf = asOf
@@ -108,9 +111,13 @@ public struct LeasePaymentStatusReport: Sendable {
         let statuses = try database.prepare(Self.statusesSQL)
         let partialBillings = try database.prepare(Self.partialBillingsSQL)
         let tenants = try database.prepare(Self.tenantsSQL)
+        let floorNote = try database.prepare(Self.floorNoteSQL)
         for property in properties {
             guard let info = known[property] else { continue }
             guard info.ledger != nil else { report.noLedger.append(property); continue }
+            if let note = try floorNote.query([":property": .text(property)]).first?[0].textValue {
+                report.floorNotes[property] = note
+            }
             let date = info.partial ? info.asOf ?? "" : asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
             report.asOf[property] = date
             if info.partial { report.partialLedger[property] = String(date.prefix(7)) }
@@ -229,6 +236,8 @@ public struct LeasePaymentStatusReport: Sendable {
 
     static let floorsSQL = "SELECT unit_number, floor FROM unified_units WHERE unified_property_id = :property"
 
+    static let floorNoteSQL = "SELECT floor_note FROM unified_properties WHERE unified_property_id = :property"
+
     static let statusesSQL = "SELECT resident_id, status FROM unified_residents WHERE unified_property_id = :property"
 
     // A partial ledger's one month, in the columns of chargesSQL: per household and kind of the schedule, billed = the
@@ -324,7 +333,9 @@ extension LeasePaymentStatusReport {
                     return [.text(property), .text(known), .text(months.filter { $0 != known }.joined(separator: " "))]
                 }))
         }
-        let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
+        let floorWarnings = floorNotes.keys.sorted().filter { property in lines.contains { $0.property == property && $0.floor == nil } }
+            .map { "\($0): floor not known for some units: \(floorNotes[$0] ?? "")" }
+        let warnings = floorWarnings + noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
             + partialLedger.keys.sorted().map { property in
                 PartialLedger.note(property, asOf: asOf[property],
                                    "only \(partialLedger[property] ?? "its balances' month") is known, the other months cannot be")

@@ -119,7 +119,14 @@ struct PropertyAudit {
     /// lines were not audited. Plain values, so a worker thread can compute it and the run's connection record it.
     struct Tally: Sendable {
         var lines: [LeaseCode]
-        var notAudited: Int
+        var notAudited: NotAudited
+    }
+
+    /// What was posted on leases without any schedule: (lease, code, month) lines, leases and cents, none judged.
+    struct NotAudited: Sendable, Equatable {
+        var lines = 0
+        var leases = 0
+        var cents: Int64 = 0
     }
 
     /// Reads the property's schedule and posted charges and holds them against each other.
@@ -197,13 +204,14 @@ struct PropertyAudit {
 
     /// Reads the window's posted charges once and adds each to its (lease, code, month); a charge without a lease
     /// id goes to its resident's lease expecting that code that month, else the first (by id) scheduling the code.
-    /// Returns how many (lease, code, month) lines were posted (non-zero) on leases without any schedule.
+    /// Returns what was posted (non-zero (lease, code, month) lines, their leases and cents) on leases without any
+    /// schedule.
     ///
     /// This runs for every posted charge of the portfolio, so the usual case is read from the column bytes without
     /// making a String: the index hands a lease's charges over one after another, so its codes are looked up once
     /// per lease, and a charge's code is compared (ASCII case-insensitively, as SQLite's upper()) with that lease's few.
-    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> Int {
-        guard let firstIndex = window.first?.index else { return 0 }
+    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> NotAudited {
+        guard let firstIndex = window.first?.index else { return NotAudited() }
         var codesOfLease: [String: [(code: [UInt8], line: Int)]] = [:]
         for (index, line) in lines.enumerated() { codesOfLease[line.lease, default: []].append((Array(line.code.utf8), index)) }
         var unscheduled: [LeaseCodeKey: [Int64]] = [:]
@@ -256,7 +264,17 @@ struct PropertyAudit {
             }
             lines[line].posted[index - firstIndex] += Self.cents(row.double(at: 4) ?? 0)
         }
-        return unscheduled.values.reduce(0) { $0 + $1.filter { $0 != 0 }.count }
+        var notAudited = NotAudited()
+        var leases = Set<String>()
+        for (key, months) in unscheduled {
+            let posted = months.filter { $0 != 0 }
+            guard !posted.isEmpty else { continue }
+            notAudited.lines += posted.count
+            notAudited.cents += posted.reduce(0, +)
+            leases.insert(key.lease)
+        }
+        notAudited.leases = leases.count
+        return notAudited
     }
 
     /// Dollars to cents as SQLite's CAST(round(x * 100) AS INTEGER) does it (add a half, truncate, sign apart),
@@ -354,7 +372,9 @@ struct PropertyAudit {
             ":lines": .integer(Int64(count)), ":matched": .integer(Int64(matched)), ":missing": .integer(Int64(missing)),
             ":unexpected": .integer(Int64(unexpected)), ":undercharge": .integer(Int64(undercharge)),
             ":overcharge": .integer(Int64(overcharge)), ":undercharge_total": .real(Double(underTotal) / 100),
-            ":overcharge_total": .real(Double(overTotal) / 100), ":not_audited": .integer(Int64(notAudited)),
+            ":overcharge_total": .real(Double(overTotal) / 100), ":not_audited": .integer(Int64(notAudited.lines)),
+            ":not_audited_leases": .integer(Int64(notAudited.leases)),
+            ":not_audited_amount": .real(Double(notAudited.cents) / 100),
         ])
     }
 
@@ -418,8 +438,8 @@ struct PropertyAudit {
     static let insertProperty = """
         INSERT INTO audit_run_properties (run_id, unified_property_id, has_ledger, as_of_date, leases, lines, matched,
                                           missing, unexpected, undercharge, overcharge, undercharge_total, overcharge_total,
-                                          not_audited)
+                                          not_audited, not_audited_leases, not_audited_amount)
         VALUES (:run, :property, 1, :as_of, :leases, :lines, :matched, :missing, :unexpected, :undercharge, :overcharge,
-                :undercharge_total, :overcharge_total, :not_audited)
+                :undercharge_total, :overcharge_total, :not_audited, :not_audited_leases, :not_audited_amount)
         """
 }

@@ -10,7 +10,8 @@ import SQLiteKit
 /// - a month missing = a month (`period`) with a RENT charge past due (due before the as-of date) and not fully paid;
 ///   months behind = how many such months.
 /// - owed = every charge, of any category, with a balance left: due date, period, code, what is left;
-///   paid = the household's payments from the first month missing on: date, reference, amount, period, unit.
+///   paid = the household's payments from the first month missing on: date, reference, amount, period, unit;
+///   last payment = the household's latest payment on or before the as-of date, before the first month missing or not.
 /// Listed when months behind ≥ `minMonthsBehind` and balance ≥ `minBalance` (default: any positive balance).
 ///
 /// A property whose ledger is partial (`PartialLedger`, listed in `partialLedger`) has balances, not postings: balance
@@ -29,6 +30,9 @@ public struct RentalTracker: Sendable {
         public var monthsMissing: [String]
         public var owed: [Owed]
         public var paid: [Paid]
+        /// The household's most recent payment on or before the as-of date, whenever it was (a household behind since
+        /// March that last paid in February has one, though `paid` is empty); nil when none is on record.
+        public var lastPayment: Paid? = nil
     }
 
     /// A charge with something left to pay.
@@ -64,6 +68,7 @@ public struct RentalTracker: Sendable {
         let households = try database.prepare(Self.householdsSQL)
         let owed = try database.prepare(Self.owedSQL)
         let paid = try database.prepare(Self.paidSQL)
+        let lastPaid = try database.prepare(Self.lastPaymentSQL)
         let partialHouseholds = try database.prepare(PartialLedger.householdsSQL)
         let partialOwed = try database.prepare(PartialLedger.owedSQL)
         let minimumCents = minBalance.map { Int64(($0 * 100).rounded()) }
@@ -111,10 +116,9 @@ public struct RentalTracker: Sendable {
                         Owed(dueDate: $0[0].textValue, period: $0[1].textValue ?? "", code: $0[2].textValue ?? "",
                              amountCents: $0[3].integerValue ?? 0)
                     },
-                    paid: try paid.query(keys).map {
-                        Paid(date: $0[0].textValue ?? "", reference: $0[1].textValue, amountCents: $0[2].integerValue ?? 0,
-                             period: $0[3].textValue ?? "", unit: $0[4].textValue)
-                    }))
+                    paid: try paid.query(keys).map(Self.payment),
+                    lastPayment: try lastPaid.query([":property": .text(property), ":resident": .text(resident),
+                                                     ":as_of": .text(date)]).first.map(Self.payment)))
             }
         }
         tracker.residents.sort { a, b in
@@ -158,6 +162,18 @@ public struct RentalTracker: Sendable {
         ORDER BY due_date, period, charge_id
         """
 
+    static func payment(_ row: [SQLValue]) -> Paid {
+        Paid(date: row[0].textValue ?? "", reference: row[1].textValue, amountCents: row[2].integerValue ?? 0,
+             period: row[3].textValue ?? "", unit: row[4].textValue)
+    }
+
+    static let lastPaymentSQL = """
+        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER), period, unit_number FROM unified_payments
+        WHERE unified_property_id = :property AND resident_id = :resident AND payment_date <= :as_of
+        ORDER BY payment_date DESC, payment_id DESC
+        LIMIT 1
+        """
+
     static let paidSQL = """
         SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER), period, unit_number FROM unified_payments
         WHERE unified_property_id = :property AND resident_id = :resident AND period >= :from
@@ -177,7 +193,7 @@ extension RentalTracker {
             rows: residents.map { r in
                 [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue(r.name), SQLValue(r.status),
                  money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
-                 SQLValue(r.paid.last?.date), r.paid.last.map { money($0.amountCents) } ?? .null]
+                 SQLValue(r.lastPayment?.date), r.lastPayment.map { money($0.amountCents) } ?? .null]
             },
             total: [.text("total"), .null, .null, .null, .null, money(residents.reduce(0) { $0 + $1.balanceCents }),
                     .integer(Int64(residents.count)), .null, .null, .null])

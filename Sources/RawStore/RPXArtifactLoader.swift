@@ -38,6 +38,7 @@ public struct RPXArtifactLoader {
         case .getsitelist: "realpage_sites"
         case .getbuildings: "realpage_buildings"
         case .unitlist: "realpage_units"
+        case .getunitlist: "realpage_unit_objects"
         case .getresidentlistinfo: "realpage_residents"
         case .getleaseinfo: "realpage_leases"
         case .getrentableitems: "realpage_rentable_items"
@@ -183,6 +184,15 @@ public struct RPXArtifactLoader {
                 ("reason_not_available", SQLValue(r.reasonNotAvailable)), ("made_ready_date", date(r.unitMadeReadyDate)),
                 ("unit_reserved", flag(r.unitReserved)), ("expected_move_in_date", date(r.unitExpectedMoveinDate)),
                 ("on_notice_for_date", date(r.onNoticeForDate)), ("fp_report_unit_occupancy", flag(r.fpReportUnitOccupancy)),
+            ] }
+        case .getunitlist:
+            return try GetUnitList.decode(bytes).map { r in [
+                index(r.sourceIndex), ("unit_id", .text(r.unitID)), ("unit_number", SQLValue(r.unitNumber)),
+                ("building_id", SQLValue(r.buildingID)), ("floorplan_code", SQLValue(r.floorPlanCode)),
+                ("floorplan_name", SQLValue(r.floorPlanName)), ("bedrooms", SQLValue(r.bedrooms)),
+                ("bathrooms", SQLValue(r.bathrooms)), ("gross_sqft", SQLValue(r.grossSqft)),
+                ("floor_number", SQLValue(r.floorNumber)), ("available", flag(r.available)),
+                ("made_ready_date", date(r.madeReadyDate)),
             ] }
         case .getresidentlistinfo:
             return try GetResidentListInfo.decode(bytes).map { r in [

@@ -677,6 +677,25 @@ public enum RealPageRawSchema {
             CREATE INDEX loaded_artifacts_stored ON loaded_artifacts (property_id, stored_as_of)
                 WHERE stored_as_of IS NOT NULL;
             """),
+        // RPX getunitlist, the nested unit list some partner contracts allow: kept for the floor (`UnitDetails/
+        // FloorNumber`), which neither unitlist nor any OneSite report carries.
+        Migration(version: 40, name: "getunitlist unit objects", sql: """
+            CREATE TABLE realpage_unit_objects (
+                \(lineage)
+                unit_id          TEXT NOT NULL,
+                unit_number      TEXT,
+                building_id      TEXT,
+                floorplan_code   TEXT,
+                floorplan_name   TEXT,
+                bedrooms         INTEGER,
+                bathrooms        REAL,
+                gross_sqft       INTEGER,
+                floor_number     TEXT,
+                available        INTEGER,
+                made_ready_date  TEXT
+            ) STRICT;
+            \(naturalKey("realpage_unit_objects"))
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

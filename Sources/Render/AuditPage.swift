@@ -23,15 +23,18 @@ public enum AuditPage {
                 body.element("p", [("class", "meta")],
                              text: "Months \(report.firstMonth) to \(report.lastMonth) · as of \(report.asOf) · run started \(report.startedAt) · written \(generatedAt)")
                 table(["Property", "Leases", "Lines", "Matched", "Missing", "Unexpected", "Under", "Over",
-                       "Undercharged", "Overcharged"],
+                       "Undercharged", "Overcharged", "Not audited", "Not audited $"],
                       report.properties.map { p in
                           [p.property, String(p.leases), String(p.lines), String(p.matched), String(p.missing),
                            String(p.unexpected), String(p.undercharge), String(p.overcharge),
-                           dollars(p.underchargeTotal), dollars(p.overchargeTotal)].map { ($0, nil) }
+                           dollars(p.underchargeTotal), dollars(p.overchargeTotal), String(p.notAudited),
+                           p.notAuditedAmount.map(dollars) ?? ""].map { ($0, nil) }
                       }, &body)
-                for property in report.properties.map(\.property) {
+                for totals in report.properties {
+                    let property = totals.property
                     body.element("section", [("class", "property")]) { section in
                         section.element("h2", text: property)
+                        if let note = notAuditedNote(totals) { section.element("p", [("class", "no-ledger")], text: note) }
                         let exceptions = report.exceptions.filter { $0.key.property == property }
                         section.element("h3", text: "Exceptions (\(exceptions.count))")
                         table(["Key", "Unit", "Kind", "Expected", "Posted", "Variance", "Status", "Resolution"]
@@ -61,6 +64,15 @@ public enum AuditPage {
         }
         page.newline()
         return page.html
+    }
+
+    /// What the run could not judge at this property, with how much and why; nil when everything posted was audited.
+    static func notAuditedNote(_ p: ChargeAudit.PropertyTotals) -> String? {
+        guard p.notAudited > 0 else { return nil }
+        let leases = p.notAuditedLeases.map { " on \($0) lease\($0 == 1 ? "" : "s")" } ?? ""
+        let amount = p.notAuditedAmount.map { " (\(dollars($0)))" } ?? ""
+        return "Not audited: \(p.notAudited) charge line\(p.notAudited == 1 ? "" : "s")\(leases)\(amount), "
+            + ChargeAudit.unscheduledReason
     }
 
     /// `charge: posted water — dana 2026-11-22T14:05:09Z (run 1)`, or the reopening.

@@ -3,7 +3,7 @@ import OwnerDashCore
 
 /// The lease payment-status grid as one printable, self-contained HTML page (inline CSS, no script, no requests):
 /// per property, floors -> units -> leases with their tenants, and per month a rent and a utilities badge colored by
-/// status (green PAID, blue PENDING, yellow PARTIAL, red OVERDUE) whose tooltip says what was billed, paid, when it
+/// status (green PAID, blue PARTIAL, yellow PENDING, red OVERDUE) whose tooltip says what was billed, paid, when it
 /// was due and what is still owed.
 public enum LeaseStatusPage {
     /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
@@ -62,7 +62,7 @@ public enum LeaseStatusPage {
                             floor = .some(line.floor)
                             tbody.element("tr", [("class", "floor")]) { row in
                                 row.element("th", [("colspan", String(3 + report.months.count)), ("scope", "rowgroup")],
-                                            text: line.floor.map { "Floor \($0)" } ?? "Floor not recorded")
+                                            text: line.floor.map { "Floor \($0)" } ?? unknownFloor(report.floorNotes[property]))
                             }
                         }
                         tbody.newline()
@@ -82,6 +82,11 @@ public enum LeaseStatusPage {
             }
         }
         body.newline()
+    }
+
+    /// The heading of the units whose floor is not known: why, as the sync recorded it (the PMS does not send it).
+    static func unknownFloor(_ note: String?) -> String {
+        "Floor not known: " + (note ?? "no floor was synced for these units and no reason was recorded (sync again)")
     }
 
     /// The properties left out for having no tenant ledger, named under the report (never shown as zeros).

@@ -49,7 +49,9 @@ public enum LeaseStatusWorkbook {
         try writer.appendRow([.text("Lease payment status — \(property)", look: CellLook(bold: true))], height: 20)
         let range = "\(report.months.first ?? "") to \(report.months.last ?? "")"
         let asOf = report.asOf[property] ?? "the property date"
-        try writer.appendRow([.text("As of \(asOf) (past due = due before it) · months \(range) · written \(generatedAt)")])
+        // Units the PMS sends no floor for have an empty Floor cell; the line under the title says why.
+        let floorNote = lines.contains { $0.floor == nil } ? report.floorNotes[property].map { " · floor not known: \($0)" } ?? "" : ""
+        try writer.appendRow([.text("As of \(asOf) (past due = due before it) · months \(range) · written \(generatedAt)\(floorNote)")])
         let band = CellLook(bold: true, fill: RGBColor("F3F3F3"), border: true, alignment: .center)
         var months: [WorkbookCell] = leaseColumns.map { _ in WorkbookCell(.empty, look: band) }
         for month in report.months {

@@ -1,6 +1,6 @@
 /// The RealPage RPX gateway operations OwnerDash fetches (docs/rpx-soap.md, "Operations"): arguments and payload root.
 public enum RPXOperation: String, CaseIterable, Sendable {
-    case getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems
+    case getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo, getleaseinfo, getrentableitems
     case getresidentledger, getscheduledcharges
 
     /// Months of posted charges and payments getresidentledger asks for, the as-of month included (the audit and
@@ -18,7 +18,7 @@ public enum RPXOperation: String, CaseIterable, Sendable {
     public var isOptional: Bool {
         switch self {
         case .getsitelist, .unitlist, .getresidentlistinfo: false
-        case .getbuildings, .getleaseinfo, .getrentableitems, .getresidentledger, .getscheduledcharges: true
+        case .getbuildings, .getunitlist, .getleaseinfo, .getrentableitems, .getresidentledger, .getscheduledcharges: true
         }
     }
 
@@ -31,6 +31,7 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         case .getsitelist: "SiteList"
         case .getbuildings: "BuildingList"
         case .unitlist: "UnitList"
+        case .getunitlist: "GetUnitList"
         case .getresidentlistinfo: "residentlist"
         case .getleaseinfo: "GetLeaseInfo"
         case .getrentableitems: "GetRentableItemsResponse"
@@ -44,7 +45,8 @@ public enum RPXOperation: String, CaseIterable, Sendable {
     /// SOAPAction = this prefix + the operation name.
     public static let actionPrefix = "http://tempuri.org/IRPXService/"
 
-    /// Arguments after `auth`: every resident and household member (one row per member), leases of current,
+    /// Arguments after `auth`: getunitlist's list criteria (every unit as of the date, `LimitResults` false: not only
+    /// the available ones), every resident and household member (one row per member), leases of current,
     /// future and recently former residents (held the status within a year), rentable items as of the date, every
     /// household's ledger over the `ledgerMonths` ending with the as-of date (`reshid` 0 = all; `allopen` false = every
     /// transaction of the window, paid or not), current residents' scheduled charges (`postmonth` is echoed and
@@ -53,6 +55,11 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         switch self {
         case .getsitelist, .getbuildings, .unitlist:
             return []
+        case .getunitlist:
+            return [.group("listCriteria", [
+                .group("ListCriterion", [.value("name", "DateNeeded"), .value("singlevalue", iso)]),
+                .group("ListCriterion", [.value("name", "LimitResults"), .value("singlevalue", "false")]),
+            ])]
         case .getresidentlistinfo:
             return [.group("getresidentlistinfo", [.value("status", "ALL"), .value("headofhousehold", "0")])]
         case .getleaseinfo:

@@ -140,6 +140,7 @@ struct RealPageSnapshots {
     static let rpx: [(operation: String, parameter: String)] = [
         ("getsitelist", ":sites_snapshot"),
         ("unitlist", ":units_snapshot"),
+        ("getunitlist", ":unit_objects_snapshot"),
         ("getresidentlistinfo", ":residents_snapshot"),
         ("getleaseinfo", ":leases_snapshot"),
         ("getresidentledger", ":ledger_snapshot"),
@@ -192,8 +193,9 @@ struct RealPageSnapshots {
         WITH chosen AS (
             SELECT CASE WHEN report_type LIKE 'getresidentledger.%' THEN 'getresidentledger' ELSE report_type END
                        AS report_type,
-                   CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getresidentlistinfo',
-                                             'getleaseinfo', 'getrentableitems', 'getresidentledger', 'getscheduledcharges')
+                   CASE WHEN report_type IN ('getsitelist', 'getbuildings', 'unitlist', 'getunitlist',
+                                             'getresidentlistinfo', 'getleaseinfo', 'getrentableitems',
+                                             'getresidentledger', 'getscheduledcharges')
                              OR report_type LIKE 'getresidentledger.%'
                         THEN max(as_of_date)
                         ELSE coalesce(max(CASE WHEN as_of_date <= :as_of THEN as_of_date END), max(as_of_date)) END

@@ -213,8 +213,12 @@ enum SyncChecks {
 
     static let unitInformation = """
         SELECT 'units' AS measure,
+               -- Yardi's own pseudo-rows (a waiting list, excluded non-residential codes) are listed with status
+               -- Excluded or Waitlist and are not units (YardiUnits.statusVocabulary).
                (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_units
-                WHERE property_id = :property AND as_of_date = :units_rows) AS expected,
+                WHERE property_id = :property AND as_of_date = :units_rows
+                  AND lower(trim(coalesce(economic_status_description, economic_status, '')))
+                      NOT IN ('excluded', 'waitlist')) AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
                CASE WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
                                        AND as_of_date = :units_rows)

@@ -186,6 +186,7 @@ public struct Synchronizer {
                 ":income_source": SQLValue(result.incomeSource),
             ])
             try context.run(PropertyAddress.fromSite(property.pms), [":registry_address": SQLValue(property.address)])
+            try context.run(UnitFloors.note(property.pms))
             // After finishProperty: the ledger check reads the property's ledger source and coverage.
             let checks = try SyncChecks.record(context, asOf: asOf)
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,

@@ -63,6 +63,8 @@ public enum UnifiedDictionary {
             expense_source | where its expenses come from; NULL: none
             ledger_coverage | `full` (charges, payments, schedule) or `partial` (balances per code and schedule)
             ledger_note | what a partial ledger cannot answer, in words
+            income_source | where its income comes from (RealPage Income Statement, Monthly Income Summary or Cash Basis G/L); NULL: none
+            floor_note | why unified_units.floor is empty for some or all units (Yardi sends no floor; RealPage only in RPX getunitlist); NULL: every unit has one
             """),
         table("unified_units", "Current state: one row per rentable unit, its status in one vocabulary and the flags that follow from it.", """
             unified_property_id
@@ -322,6 +324,8 @@ public enum UnifiedDictionary {
             overcharge_total | dollars
             not_audited | lines posted on leases without any schedule
             not_audited_reason | why the property was not audited
+            not_audited_leases | leases without any schedule whose posted lines were not audited (NULL: runs before migration 41)
+            not_audited_amount | dollars posted on those lines (NULL: runs before migration 41)
             """),
         table("audit_lease_charges", "Per audit run, lease and charge code: months audited, matched and flagged.", """
             run_id
@@ -386,6 +390,58 @@ public enum UnifiedDictionary {
             category_known | 1 when the account's category is known, 0 when it defaulted
             amount | dollars, as the income statement counts them
             source
+            source_report | the report the month was read from (realpage_raw loaded_artifacts.report_type)
+            source_as_of | that report snapshot's as-of date
+            """),
+        table("unified_income", "Current state: RealPage income per month and GL account, one report per month.", """
+            unified_property_id
+            month
+            gl_account | GL account number
+            account_name | GL account name
+            gl_category | the account's income category
+            amount | dollars earned as the report counts them (a concession or credit line is negative)
+            source
+            source_report | the report the month was read from (Income Statement, Monthly Income Summary, Cash Basis G/L)
+            source_as_of | that report snapshot's as-of date
+            """),
+        table("unified_work_order_lines", "Current state: the work-order lines of a closed RealPage make-ready turn (Closed Make Ready).", """
+            unified_property_id
+            work_order_id | the turn's id in unified_work_orders
+            line_id | the work order's number on the report
+            description
+            completed_date | when the line's work was completed
+            amount | dollars charged
+            minutes_worked | time worked, minutes
+            source
+            """),
+        table("unified_make_ready_periods", "Current state: OneSite's Make Ready Analysis per month.", """
+            unified_property_id
+            month
+            units_made_ready | units made ready in the month
+            total_minutes | total make-ready time, minutes
+            renovations | renovations in the month
+            labor_cost | dollars
+            parts_cost | dollars
+            total_cost | dollars
+            source
+            source_as_of | the Make Ready Analysis snapshot's as-of date
+            """),
+        table("unified_occupancy_history", "Backfilled month ends (`ownerdash backfill`): occupancy rebuilt from the residents' move-in, notice and move-out dates; a synced snapshot of the same date wins in the trends.", """
+            unified_property_id
+            as_of_date | the month end
+            total_units | units
+            occupied_units | units occupied that day
+            vacant_units | units vacant that day
+            vacant_leased | vacant units with a signed lease starting later
+            on_notice | occupied units whose household had given notice
+            notice_leased | of those, units already leased to the next household
+            leased_units | occupied without notice + vacant leased + notice leased
+            model_units | model units
+            down_units | down units
+            physical_occupancy
+            leased_pct
+            source
+            run_id | the backfill run
             """),
         table("notices_sent", "History: every debtor notice delivered (what a later send skips).", """
             id | row id

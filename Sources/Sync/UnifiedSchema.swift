@@ -663,5 +663,18 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, as_of_date)
             ) STRICT;
             """),
+        Migration(version: 40, name: "why a floor is missing", sql: """
+            -- Why unified_units.floor is NULL for some or all of the property's units, in words (UnitFloors): Yardi
+            -- sends no floor at all; RealPage only in RPX getunitlist, which a license key may not be allowed to call.
+            -- NULL when every unit has its floor.
+            ALTER TABLE unified_properties ADD COLUMN floor_note TEXT;
+            """),
+        Migration(version: 41, name: "audit: amount not audited", sql: """
+            -- Beside not_audited (the (lease, code, month) lines posted on leases without any schedule): how many
+            -- leases those are and the dollars posted on them, so `audit show` says how much went unjudged. NULL for
+            -- runs before this migration.
+            ALTER TABLE audit_run_properties ADD COLUMN not_audited_leases INTEGER;
+            ALTER TABLE audit_run_properties ADD COLUMN not_audited_amount REAL;
+            """),
     ]
 }

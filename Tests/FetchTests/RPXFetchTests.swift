@@ -17,10 +17,14 @@ import Testing
         #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
         let runID = try #require(fetch.runID)
         let operations = ["getbuildings", "getleaseinfo", "getrentableitems", "getresidentledger", "getresidentlistinfo",
-                          "getscheduledcharges", "getsitelist", "unitlist"]
+                          "getscheduledcharges", "getsitelist", "getunitlist", "unitlist"]
+        // getunitlist is outside ridian's contract (quirk rpx_getunitlist_not_in_contract, seed 7): ActionNotSupported,
+        // skipped like a refusal.
         #expect(try workspace.landedFiles(runID)
                 == ["manifest.json"] + operations.map { "realpage/nexus_east/\($0).xml" }
-                + operations.filter { !["getresidentledger", "getscheduledcharges"].contains($0) }.map { "realpage/ridian/\($0).xml" })
+                + operations.filter { !["getresidentledger", "getscheduledcharges", "getunitlist"].contains($0) }
+                    .map { "realpage/ridian/\($0).xml" })
+        #expect(fetch.stderr.contains("realpage/ridian/getunitlist.xml: warning: not fetched: the partner contract does not include getunitlist"))
         #expect(fetch.stdoutLines.contains("skipped realpage/ridian/getresidentledger.xml"))
         #expect(fetch.stderr.contains("realpage/ridian/getresidentledger.xml: warning: not fetched: the license key is not authorized for getresidentledger at this site"))
         let manifest = try workspace.manifest(runID)
@@ -28,7 +32,7 @@ import Testing
 
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "stderr: \(load.stderr)")
-        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 14)
+        #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 15)
         let database = try Database(path: workspace.data.appendingPathComponent("realpage_raw.db").path, mode: .readOnly)
         for property in ["nexus_east", "ridian"] {
             let truth = try simulator.truth(property)
@@ -48,6 +52,9 @@ import Testing
             #expect(try one("SELECT sum(CAST(round(balance * 100) AS INTEGER)) FROM realpage_residents WHERE property_id = :p AND head_of_household = 1")?.integerValue
                     == Int64((net * 100).rounded()), "\(property) net balance of households")
             #expect(try one("SELECT count(*) FROM realpage_sites WHERE property_id = :p AND sys_date = '2026-11-20'")?.integerValue == 1)
+            // getunitlist: one unit object with its floor per unit where the contract includes it, none at ridian.
+            #expect(try one("SELECT count(*) FROM realpage_unit_objects WHERE property_id = :p AND floor_number IS NOT NULL")?.integerValue
+                    == (property == "ridian" ? 0 : Int64(truth["total_units"] as? Int ?? -1)), "\(property) floors")
         }
     }
 

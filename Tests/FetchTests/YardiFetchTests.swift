@@ -196,7 +196,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         let result = try workspace.ownerdash(["fetch", "--reports", "GetRentRoll"], environment: [:])
         #expect(result.status == 1)
         #expect(result.stderr.contains("unknown report or operation \"GetRentRoll\""))
-        #expect(result.stderr.contains("RPX: rpx or getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo, getrentableitems, getresidentledger, getscheduledcharges"))
+        #expect(result.stderr.contains("RPX: rpx or getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo, getleaseinfo, getrentableitems, getresidentledger, getscheduledcharges"))
         #expect(result.stderr.contains("Yardi operations: GetPropertyConfigurations, GetUnitInformation, GetResidentsByStatus"))
     }
 

@@ -168,6 +168,27 @@ import Testing
         #expect(runRow[11].textValue == "2026-11-21T08:00:00Z")
     }
 
+    /// L5's rent was posted in four months on a lease with no schedule (as RPX sends the schedule of current leases
+    /// only): `audit show` says how many lines, on how many leases, for how much, and why they were not audited.
+    @Test func whatWasNotAuditedIsShownWithItsAmountAndWhy() throws {
+        let fixture = try Fixture()
+        let run = try fixture.run()
+        let report = try AuditReport.load(database: fixture.database, runID: run.runID)
+        let yp = try #require(report.properties.first { $0.property == "yp" })
+        #expect(yp.notAudited == 4 && yp.notAuditedLeases == 1 && yp.notAuditedAmount?.cents == 4 * 90_000)
+        let result = report.result(exceptionsOnly: false, parameters: [])
+        let properties = try #require(result.tables.first { $0.name == "properties" })
+        let columns = properties.columns.map(\.name)
+        let row = try #require(properties.rows.first { $0.first == .text("yp") })
+        #expect(row[try #require(columns.firstIndex(of: "not_audited_lines"))] == .integer(4))
+        #expect(row[try #require(columns.firstIndex(of: "not_audited_amount"))] == .real(3600))
+        let notAudited = try #require(result.tables.first { $0.name == "not_audited" })
+        #expect(notAudited.rows == [[.text("yp"), .integer(1), .integer(4), .real(3600), .text(ChargeAudit.unscheduledReason)]])
+        #expect(result.warnings.contains {
+            $0.hasPrefix("yp: 4 charge lines (lease, code, month) on 1 leases, $3600.00 posted, not audited: posted on leases without")
+        })
+    }
+
     @Test func resolutionsCarryAcrossRunsAndTheLatestEventWins() throws {
         let fixture = try Fixture()
         let database = fixture.database

@@ -26,6 +26,20 @@ import Testing
                                  asOf: asOf) == .paid)
     }
 
+    /// A unit without a floor (Yardi sends none) is listed under the reason the sync recorded, and the result says so.
+    @Test func aUnitWithoutAFloorCarriesTheReasonTheSyncRecorded() throws {
+        let fixture = try LedgerFixture()
+        try fixture.database.execute("""
+            UPDATE unified_units SET floor = NULL WHERE unified_property_id = 'yp' AND unit_number = '201';
+            UPDATE unified_properties SET floor_note = 'Yardi sends no floor' WHERE unified_property_id = 'yp';
+            """)
+        let report = try LeasePaymentStatusReport.run(database: fixture.database, properties: ["yp"], start: "2026-10",
+                                                      months: 2, asOf: nil, includeInactive: false)
+        #expect(report.lines.first { $0.unit == "201" }?.floor == nil)
+        #expect(report.floorNotes == ["yp": "Yardi sends no floor"])
+        #expect(report.result(detailed: false, parameters: []).warnings.contains("yp: floor not known for some units: Yardi sends no floor"))
+    }
+
     @Test func monthsRunAcrossTheYearEnd() {
         #expect(LeasePaymentStatusReport.months(from: "2026-11", count: 3) == ["2026-11", "2026-12", "2027-01"])
     }

@@ -30,8 +30,35 @@ import Testing
                                         minBalance: nil, minMonthsBehind: 2, sort: .balance)
         #expect(two.residents.isEmpty, "nobody has two months of rent unpaid")
 
+        #expect(ann.lastPayment?.reference == "ACH 77" && ann.lastPayment?.date == "2026-11-05")
+        #expect(tracker.residents.first?.lastPayment == nil, "the former tenant never paid")
+
         let result = tracker.result(parameters: [])
         #expect(result.tables.map(\.name) == ["rows", "owed", "paid"])
         #expect(result.tables[0].total?[5] == .real(2240), "the total balance owed: 1300 + 940")
+    }
+
+    /// The former tenant paid September's rent on 09-02 and nothing since; October is the first month missing. The
+    /// payments since then are none, but the last payment is September's, not "-".
+    @Test func theLastPaymentIsTheLatestEverMadeNotOnlySinceTheFirstMonthMissing() throws {
+        let fixture = try LedgerFixture()
+        try fixture.database.execute("""
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp', 'c7', 't3', 'L0', '101', 'rent', 'RENT', 1, '2026-09', '2026-09-01', '2026-09-01', 1300, 1300, 0);
+            INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date,
+                period, amount, reference, payment_type)
+            VALUES ('yp', 'p3', 't3', 'L0', '101', '2026-09-02', '2026-09', 1300, 'CHK 88', 'Check');
+            """)
+        let tracker = try RentalTracker.run(database: fixture.database, properties: ["yp"], asOf: nil,
+                                            minBalance: nil, minMonthsBehind: 1, sort: .balance)
+        let old = try #require(tracker.residents.first { $0.residentID == "t3" })
+        #expect(old.monthsMissing == ["2026-10"] && old.paid.isEmpty, "nothing paid since October")
+        #expect(old.lastPayment?.date == "2026-09-02" && old.lastPayment?.amountCents == 130_000)
+        let table = tracker.result(parameters: []).tables[0]
+        let columns = table.columns.map(\.name)
+        let row = try #require(table.rows.first { $0[2] == .text("t3") })
+        #expect(row[try #require(columns.firstIndex(of: "last_payment"))] == .text("2026-09-02"))
+        #expect(row[try #require(columns.firstIndex(of: "last_payment_amount"))] == .real(1300))
     }
 }

@@ -87,6 +87,39 @@ import Testing
             }
         }
 
+        // Floors, as the PMSs send them: where getunitlist is in the contract, each lease's unit is on the floor the
+        // truth has; at the sites outside it (quirk rpx_getunitlist_not_in_contract) and at every Yardi property
+        // (Yardi sends no floor) there is none, and the report says why.
+        let grid = try OwnerDash.run(["report", "lease-status", "--start", "2026-11", "--months", "1", "--format", "json",
+                                      "--data-dir", data.path])
+        #expect(grid.status == 0, "lease-status: \(grid.stderr.suffix(500))")
+        let gridObject = try #require(try JSONSerialization.jsonObject(with: Data(grid.stdout.utf8)) as? Object)
+        let gridRows = gridObject["rows"] as? [Object] ?? []
+        let noContract = Set((truth["quirks"] as? Object)?["rpx_getunitlist_not_in_contract"] as? [String] ?? [])
+        #expect(noContract.count == 3)
+        var floorsChecked = 0
+        for (key, fact) in properties.sorted(by: { $0.key < $1.key }) {
+            var floorOf: [String: String] = [:]
+            for unit in fact["units"] as? [Object] ?? [] {
+                if let number = unit["unit"] as? String, let floor = unit["floor"] as? String { floorOf[number] = floor }
+            }
+            let lines = gridRows.filter { $0["property"] as? String == key }
+            let sendsFloors = fact["pms"] as? String == "realpage" && !noContract.contains(key)
+            for line in lines {
+                let unit = line["unit"] as? String ?? "", floor = line["floor"] as? String
+                if sendsFloors {
+                    #expect(floor != nil && floor == floorOf[unit], "\(key) unit \(unit): floor \(floor ?? "none"), truth \(floorOf[unit] ?? "none")")
+                    floorsChecked += 1
+                } else {
+                    #expect(floor == nil, "\(key) unit \(unit): no floor is sent, none is shown")
+                }
+            }
+            if !sendsFloors && !lines.isEmpty {
+                #expect(grid.stderr.contains("\(key): floor not known for some units:"), "\(key) says why it has no floor")
+            }
+        }
+        #expect(floorsChecked > 1000, "\(floorsChecked) leases' floors checked")
+
         // The run is recorded, and the dashboard names every property.
         let runs = try OwnerDash.run(["runs", "list", "--data-dir", data.path])
         #expect(runs.status == 0)

@@ -80,6 +80,20 @@ private func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate? { LocalDate(year: y
         #expect(leases[2].nextLeaseID == nil && leases[2].leaseStatusText == "Current")
     }
 
+    @Test func unitObjectsOfGetUnitListCarryTheFloor() throws {
+        // The nested getunitlist shape: Address/UnitID (unitlist's UnitID), UnitDetails/FloorNumber, MadeReadyDate MM/DD/YYYY.
+        let units = try GetUnitList.decode(try fixture("rpx_getunitlist.xml"))
+        #expect(units.map(\.unitID) == ["9001000", "9001040", "9001155"])
+        #expect(units.map(\.floorNumber) == ["1", "3", "2"])
+        #expect(units[0].unitNumber == "1101" && units[0].floorPlanCode == "B1" && units[0].bedrooms == 2)
+        #expect(units[0].bathrooms == 2 && units[0].available == false && units[0].madeReadyDate == nil)
+        #expect(units[2].madeReadyDate == day(2026, 1, 29))
+    }
+
+    @Test func getUnitListOutsideTheContractIsAFaultNotAnEmptyList() throws {
+        #expect(throws: SOAPError.self) { try GetUnitList.decode(try fixture("rpx_action_not_supported_fault.xml")) }
+    }
+
     @Test func rentableItems() throws {
         let items = try GetRentableItems.decode(try fixture("rpx_getrentableitems.xml"))
         #expect(items.map(\.ridID) == ["9900001", "9900002", "9900003"])

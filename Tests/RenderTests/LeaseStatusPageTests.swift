@@ -37,6 +37,17 @@ import XMLKit
         #expect(html.contains("@media print"))
     }
 
+    /// Units whose floor the PMS does not send are grouped under the reason, never a bare "not recorded".
+    @Test func unitsWithoutAFloorAreHeadedWithTheReason() throws {
+        var report = Self.report
+        report.lines[1].floor = nil
+        report.floorNotes = ["yp_riverwalk": "Yardi sends no floor: GetUnitInformation names the unit type"]
+        let html = LeaseStatusPage.render(report, generatedAt: "2026-11-22 14:00")
+        #expect(html.contains("Floor 1"))
+        #expect(html.contains("Floor not known: Yardi sends no floor: GetUnitInformation names the unit type"))
+        #expect(!html.contains("Floor not recorded"))
+    }
+
     @Test func dollarsAreGroupedWithCents() {
         #expect(LeaseStatusPage.dollars(123_456_789) == "$1,234,567.89")
         #expect(LeaseStatusPage.dollars(5) == "$0.05")

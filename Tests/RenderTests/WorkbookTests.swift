@@ -103,6 +103,19 @@ private final class Scratch {
         let noLedger = try workbook.rows("No ledger")
         #expect(noLedger.last?.cells == [.text("nexus_east")])
     }
+
+    /// A unit whose floor the PMS does not send: an empty Floor cell, and the reason under the title.
+    @Test func aUnitWithoutAFloorIsExplainedUnderTheTitle() throws {
+        var report = LeaseStatusPageTests.report
+        report.lines[1].floor = nil
+        report.floorNotes = ["yp_riverwalk": "Yardi sends no floor"]
+        let scratch = try Scratch()
+        let path = scratch.path("lease-status.xlsx")
+        try LeaseStatusWorkbook.write(report, generatedAt: "2026-11-22 14:00", to: path)
+        let rows = try WrittenWorkbook(path).rows("yp_riverwalk")
+        #expect(rows[1][0] == .text("As of 2026-11-20 (past due = due before it) · months 2026-10 to 2026-11 · written 2026-11-22 14:00 · floor not known: Yardi sends no floor"))
+        #expect(rows[5].cells.prefix(2) == [.empty, .text("201")])
+    }
 }
 
 @Suite struct ReportWorkbookTests {
@@ -162,7 +175,9 @@ private final class Scratch {
                               balanceCents: 94_000, monthsMissing: ["2026-10", "2026-11"],
                               owed: [.init(dueDate: "2026-10-01", period: "2026-10", code: "water", amountCents: 4_000),
                                      .init(dueDate: "2026-11-01", period: "2026-11", code: "rent", amountCents: 90_000)],
-                              paid: [.init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000, period: "2026-11", unit: "101")])],
+                              paid: [.init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000, period: "2026-11", unit: "101")],
+                              lastPayment: .init(date: "2026-11-05", reference: "ACH 77", amountCents: 50_000,
+                                                 period: "2026-11", unit: "101"))],
             noLedger: [], asOf: ["yp": "2026-11-20"])
         let result = tracker.result(parameters: [.init("properties", .list(["yp"])), .init("as_of", .null)])
         let scratch = try Scratch()

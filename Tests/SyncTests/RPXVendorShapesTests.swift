@@ -32,6 +32,53 @@ import Testing
         #expect(try realpage.texts("SELECT unit_number FROM unified_units WHERE unit_number IN ('OFFICE', 'CLUB')").isEmpty)
     }
 
+    /// unitlist (units 1101, 1104, 2301; no floor anywhere in it) with getunitlist (UnitDetails/FloorNumber of 1101 and
+    /// of two units unitlist does not list): 1101 is on floor 1; the two others have no floor, and the property says
+    /// why. A site whose contract leaves getunitlist out (no answer loaded) says that instead.
+    @Test func theFloorComesFromGetUnitListAndWhereItIsMissingThePropertySaysWhy() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.loadSOAP("rpx_unitlist.xml", .unitlist)
+        try realpage.loadSOAP("rpx_getunitlist.xml", .getunitlist)
+        #expect(realpage.sync().first?.error == nil)
+        let floors = try realpage.keyed("SELECT unit_number, floor FROM unified_units")
+        #expect(floors.keys.sorted() == ["1101", "1104", "2301"])
+        #expect(floors["1101"]?[0] == .text("1"))
+        #expect(floors["1104"]?[0] == .null && floors["2301"]?[0] == .null, "not read off the unit number")
+        #expect(try realpage.texts("SELECT floor_note FROM unified_properties") == ["getunitlist sent no FloorNumber for 2 of 3 units"])
+
+        let refused = try RealPageFixture()
+        try refused.loadedEverything()
+        try refused.loadSOAP("rpx_unitlist.xml", .unitlist)
+        #expect(refused.sync().first?.error == nil)
+        #expect(try refused.texts("SELECT DISTINCT floor FROM unified_units") == [nil])
+        let note = try #require(try refused.texts("SELECT floor_note FROM unified_properties").first ?? nil)
+        #expect(note.contains("only in RPX getunitlist") && note.contains("no getunitlist answer was loaded"))
+    }
+
+    /// getresidentlistinfo listing a current household whose renewal is signed as "Future Lease" (beside a "Current"
+    /// one and a pre-leased "Applicant - Lease Signed"): it is the household in place, counted as current.
+    @Test func aFutureLeaseHouseholdIsTheCurrentHouseholdInPlace() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        for (id, number, vacant, moveIn) in [("9001000", "1101", 0, nil), ("9001001", "1102", 0, nil),
+                                             ("9001003", "1104", 1, "2026-12-20")] as [(String, String, Int64, String?)] {
+            try realpage.insert("realpage_units", [
+                "unit_id": .text(id), "unit_number": .text(number), "vacant": .integer(vacant), "market_rent": .real(1500),
+                "unit_reserved": .integer(moveIn == nil ? 0 : 1), "expected_move_in_date": SQLValue(moveIn),
+                "fp_report_unit_occupancy": .integer(1), "unit_deleted": .integer(0),
+            ])
+        }
+        try realpage.loadSOAP("rpx_getresidentlistinfo_future_lease.xml", .getresidentlistinfo)
+        #expect(realpage.sync().first?.error == nil)
+        let residents = try realpage.keyed("SELECT name, status, unit_number FROM unified_residents")
+        #expect(residents["Thompson, Patricia"] == [.text("current"), .text("1102")], "Future Lease: in place")
+        #expect(residents["White, Daniel"]?[0] == .text("current") && residents["Jones, William"]?[0] == .text("future"))
+        let units = try realpage.keyed("SELECT unit_number, status, resident_id FROM unified_units")
+        #expect(units["1102"] == [.text("occupied"), .text("9200002")])
+        #expect(units["1104"]?[0] == .text("vacant_leased"))
+    }
+
     /// getresidentlistinfo with a guarantor row whose unitid and unitnumber are empty: not a resident.
     @Test func placeholderRowsWithoutAUnitAreNotResidents() throws {
         let realpage = try RealPageFixture()

@@ -10,6 +10,43 @@ import Testing
 /// Yardi shapes the vendor sends that a naive reading gets wrong (scripts/pms_sim/README.md, quirk catalogue), each
 /// from a SOAP fixture in the vendor's shape loaded by the production loader, synced, and read back as a user reads it.
 @Suite struct YardiVendorShapesTests {
+    /// GetUnitInformation pretty-printed (each value inside newlines and indentation) and GetResidentsByStatus with
+    /// dates that are not zero-padded (`2/8/2025`): the same units, statuses, rents and dates as the compact shapes.
+    @Test func indentedValuesAndUnpaddedDatesReadAsTheUsualOnes() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_get_unit_information_indented.xml", .getUnitInformation)
+        try yardi.loadSOAP("yardi_get_residents_by_status_unpadded.xml", .getResidentsByStatus)
+        #expect(yardi.sync().first?.error == nil)
+        let units = try yardi.keyed("SELECT unit_number, status, pms_status, floorplan, bedrooms FROM unified_units")
+        #expect(units["1101"] == [.text("occupied"), .text("Occupied No Notice"), .text("b1"), .integer(2)])
+        #expect(units["1113"]?[0] == .text("occupied_notice") && units["1220"]?[0] == .text("vacant"))
+        let residents = try yardi.keyed("SELECT resident_id, status, move_in_date, move_out_date, current_rent FROM unified_residents")
+        #expect(residents["t101200001"] == [.text("notice"), .text("2025-02-08"), .text("2026-12-05"), .real(1610)])
+        #expect(residents["t101200005"] == [.text("current"), .text("2023-08-26"), .null, .real(1690)])
+    }
+
+    /// GetUnitInformation with one unit and Yardi's two pseudo-rows (WAIT "Waitlist", NONRESID "Excluded"): one unit,
+    /// the GetUnitInformation unit-count check passes (the pseudo-rows are not units it should have), and the floor,
+    /// which no Yardi answer sends, is said to be missing and why.
+    @Test func pseudoRowsAreNotUnitsAndTheMissingFloorIsExplained() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_get_unit_information_pseudo_units.xml", .getUnitInformation)
+        #expect(try yardi.rows("SELECT count(*) FROM yardi_raw.yardi_units").first?.first == .integer(3))
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil)
+        #expect(try yardi.rows("SELECT unit_number FROM unified_units").map { $0[0].textValue } == ["1103"])
+        let check = try yardi.rows("""
+            SELECT CAST(expected AS INTEGER), CAST(actual AS INTEGER), status FROM sync_checks
+            WHERE check_name = 'unit_information' AND measure = 'units'
+            """)
+        #expect(check == [[.integer(1), .integer(1), .text("passed")]])
+        #expect(try yardi.rows("SELECT floor FROM unified_units").map { $0[0].textValue } == [nil])
+        let note = try #require(try yardi.rows("SELECT floor_note FROM unified_properties").first?[0].textValue)
+        #expect(note.hasPrefix("Yardi sends no floor"))
+    }
+
     /// Three occupied units of one floor plan; residents t104200001 (1101, $2,310), t104200004 (1102, $1,435) and
     /// t104200030 (1115, $1,835, Status Eviction).
     static func occupiedUnits(_ yardi: YardiFixture) throws {

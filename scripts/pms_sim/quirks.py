@@ -37,6 +37,29 @@ CATALOGUE = {
     "yardi_lease_charges_without_lease_id": (
         "yardi", 1,
         "GetResidentLeaseCharges_Login details carry no LeaseID (key on Detail/CustomerID)"),
+    "rpx_getunitlist_not_in_contract": (
+        "realpage", 3,
+        "getunitlist (the only RealPage unit data with a floor, UnitDetails/FloorNumber) answers the "
+        "a:ActionNotSupported fault: not in the partner contract for that site; the other sites serve it"),
+    "rpx_future_lease_status": (
+        "realpage", 2,
+        "getresidentlistinfo gives a current household whose renewal is already signed the leasestatus 'Future Lease' "
+        "(not 'Current'); it is still the household in place"),
+    "rpx_deleted_units": (
+        "realpage", 2,
+        "unitlist lists a deleted unit (UnitDeleted=T, Vacant=T, ReasonNotAvailable 'Unit deleted') that the Box Score, "
+        "the Rent Roll and getunitlist leave out"),
+    "yardi_unpadded_dates": (
+        "yardi", 1,
+        "GetResidentsByStatus writes its MM/DD/YYYY dates without zero padding (M/D/YYYY: 3/7/2026)"),
+    "yardi_indented_values": (
+        "yardi", 1,
+        "GetUnitInformation and GetResidentsByStatus values carry the newlines and indentation of a pretty-printed "
+        "document inside their text nodes"),
+    "yardi_pseudo_units": (
+        "yardi", 2,
+        "GetUnitInformation lists Yardi's pseudo-rows beside the units: WAIT (status 'Waitlist') and NONRESID "
+        "('Excluded', UnitEconomicStatus 'nonresidential'); not units"),
 }
 
 

@@ -8,7 +8,7 @@ from .portfolio import PMC_ID, MANAGEMENT_COMPANY, CHARGE_CODES, month_key
 from . import truth as T
 
 SOAP_ACTION_PREFIX = "http://tempuri.org/IRPXService/"
-OPS = ("getsitelist", "getbuildings", "unitlist", "getresidentlistinfo", "getleaseinfo", "getrentableitems",
+OPS = ("getsitelist", "getbuildings", "unitlist", "getunitlist", "getresidentlistinfo", "getleaseinfo", "getrentableitems",
        "getresidentledger", "getscheduledcharges")
 LEDGER_OPS = ("getresidentledger", "getscheduledcharges")
 NULL_DATE = "1900-01-01 00:00:00"
@@ -132,6 +132,9 @@ def handle(h, body):
     if op in LEDGER_OPS and key in cfg.rpx_denied_sites or \
             op == "getrentableitems" and st.world.quirks.has("rpx_rentable_items_refused", key):
         return h.send(500, fault_inv_param("LicenseKey is not authorized to call the method."), CT)
+    if op == "getunitlist" and st.world.quirks.has("rpx_getunitlist_not_in_contract", key):
+        # Outside this site's partner contract: WCF answers as for an unknown operation.
+        return h.send(500, fault_action(action or SOAP_ACTION_PREFIX + op), CT)
     if key in cfg.fail_properties:
         h.server.state_note("fail-property")
         return h.send(500, fault_server("The server was unable to process the request due to an internal error.",
@@ -223,6 +226,8 @@ def op_unitlist(w, p, el):
                 x("UnitHoldStatus", ""), x("UnitHoldUntil", NULL_DATE)]))
         if w.quirks.has("rpx_non_dwelling_units", p.key):
             out.extend(_non_dwelling_units(p))
+        if w.quirks.has("rpx_deleted_units", p.key):
+            out.append(_deleted_unit(p))
         out.append("</UnitList>")
         return "".join(out)
 
@@ -252,6 +257,61 @@ def _non_dwelling_units(p):
             x("PropertyNumber", p.site_number), x("FpReportUnitOccupancy", "false"), x("UnitHoldStatus", ""),
             x("UnitHoldUntil", NULL_DATE)]))
     return rows
+
+
+def _deleted_unit(p):
+    """Quirk rpx_deleted_units: a unit deleted from the site (UnitDeleted=T), still listed by unitlist with its last
+    floor plan, vacant and not available. Not a unit: the Box Score, the Rent Roll, getunitlist and the truth leave
+    it out."""
+    a, b, u = p.address, p.buildings[0], p.units[0]
+    number = "%sX" % u.number
+    return "<Unit>%s</Unit>" % "".join([
+        x("UnitID", p.id_base + 190101), x("UnitNumber", number), x("UnitDescription", u.fp.name),
+        x("BuildingID", b["id"]), x("BuildingNumber", b["number"]), x("BuildingName", "Building %s" % b["number"]),
+        x("FloorplanID", u.fp.fp_id), x("FloorplanName", u.fp.name), x("Adr1", "%s #%s" % (b["address"], number)),
+        x("Adr2", ""), x("City", a["city"]), x("State", a["state"]), x("Zip", a["zip"]), x("County", a["county"]),
+        x("Country", "USA"), x("GrossSqft", u.sqft + 12), x("RentableSqft", u.sqft), x("Mobility", "F"),
+        x("Hearing", "F"), x("Vision", "F"), x("Vacant", "T"), x("Available", "F"), x("AvailableDate", NULL_DATE),
+        x("UnitDeleted", "T"), x("DeathOnPremise", "F"), x("ParcelID", ""), x("UnitDesignationID", "1"),
+        x("UnitDesignationName", "Conventional"), x("UnitDesignationGroupName", "Residential"), x("Notes", ""),
+        x("PICUnitNumber", ""), x("BuildingEntranceNumber", ""), x("MarketRent", money4(u.market_rent)),
+        x("ReasonNotAvailable", "Unit deleted"), x("UnitMadeReadyDate", NULL_DATE), x("MaximumOccs", 0),
+        x("DateOfDeath", NULL_DATE), x("DeathNotes", ""), x("UnitReserved", "F"),
+        x("UnitExpectedMoveinDate", NULL_DATE), x("OnNoticeForDate", NULL_DATE), x("PropertyNumber", p.site_number),
+        x("FpReportUnitOccupancy", "true"), x("UnitHoldStatus", ""), x("UnitHoldUntil", NULL_DATE)])
+
+
+def op_getunitlist(w, p, el):
+    """getunitlist: the nested UnitObject list (Address, FloorPlan, UnitDetails with FloorNumber, Availability with
+    MadeReadyDate MM/DD/YYYY); dwelling units only. listCriteria (DateNeeded, LimitResults) are accepted and, as
+    LimitResults=false asks, every unit is listed."""
+    as_of = w.as_of
+
+    def build():
+        a = p.address
+        out = ['<GetUnitList xmlns=""><UnitObjects>']
+        for u in p.units:
+            avail = u.status in ("vacant", "ntv")
+            out.append("<UnitObject>%s</UnitObject>" % "".join([
+                x("PropertyNumberID", p.site_number),
+                "<Address>%s</Address>" % "".join([
+                    x("UnitID", u.id), x("UnitNumber", u.number), x("BuildingID", u.building["id"]),
+                    x("Address1", "%s #%s" % (u.building["address"], u.number)), x("CityName", a["city"]),
+                    x("State", a["state"]), x("Zip", a["zip"])]),
+                "<FloorPlan>%s</FloorPlan>" % "".join([
+                    x("FloorPlanID", u.fp.fp_id), x("FloorPlanCode", u.fp.code), x("FloorPlanName", u.fp.name)]),
+                x("FloorPlanMarketRent", money2(u.fp.base_rent * 100)), x("EffectiveRent", money2(u.market_rent)),
+                "<UnitDetails>%s</UnitDetails>" % "".join([
+                    x("Bedrooms", u.fp.beds), x("Bathrooms", "%.2f" % u.fp.baths), x("GrossSqFtCount", u.sqft + 12),
+                    x("FloorNumber", u.floor)]),
+                "<Availability>%s</Availability>" % "".join([
+                    x("AvailableBit", "true" if avail else "false"),
+                    x("MadeReadyDate", mdy(u.made_ready if u.is_vacant and u.made_ready and u.made_ready <= as_of
+                                           else None))])]))
+        out.append("</UnitObjects></GetUnitList>")
+        return "".join(out)
+
+    return w.cached("rpx:getunitlist:" + p.key, build)
 
 
 def _guarantor_placeholder(p, r, le):
@@ -289,6 +349,7 @@ def op_getresidentlistinfo(w, p, el):
     hoh_only = (text(el, "headofhousehold", "0") or "0") in ("1", "true", "True")
 
     placeholders = w.quirks.has("rpx_guarantor_placeholders", p.key)
+    future_lease = w.quirks.has("rpx_future_lease_status", p.key)
 
     def build():
         out = ['<residentlist xmlns="">']
@@ -297,6 +358,9 @@ def op_getresidentlistinfo(w, p, el):
             if r.status == "current":
                 le = r.current_lease(as_of)
                 lstatus = "Current"
+                if future_lease and le.next is not None and le.next.signed <= as_of:
+                    # Quirk rpx_future_lease_status: the next lease is signed; the household is still in place.
+                    lstatus = "Future Lease"
                 ltype = "Notice given - move out" if r.move_out else ("Renewal" if le.is_renewal else "First Lease")
             elif r.status == "future":
                 le = r.leases[0]

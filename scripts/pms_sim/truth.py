@@ -265,7 +265,8 @@ def unit_rows(p, as_of):
     for u in p.units:
         r = u.current
         le = r.current_lease(as_of) if r else None
-        out.append({"unit": u.number, "unit_id": u.id, "building": u.building["number"], "floorplan": u.fp.code,
+        out.append({"unit": u.number, "unit_id": u.id, "building": u.building["number"], "floor": str(u.floor),
+                    "floorplan": u.fp.code,
                     "sqft": u.sqft, "status": UNIT_STATUS_TEXT[u.status], "market_rent": money(u.market_rent),
                     "lease_rent": money(le.rent) if le else None,
                     "resident_id": r.id if r else None, "tenant_code": r.tcode if r else None,

@@ -2,7 +2,7 @@
 
 import datetime as dt
 
-from .soap import SoapError, parse_envelope, local, text, x, attr
+from .soap import SoapError, parse_envelope, local, text, x, attr, escape
 from . import maintenance as M
 from . import invoices as INV
 from .portfolio import CHARGE_CODES, GL_ACCOUNTS, month_key
@@ -34,6 +34,18 @@ def econ_desc(u):
         return ECON_DESC[u.status]
     rented = "Rented" if u.status == "vacant_leased" else "Unrented"
     return "Vacant %s %s" % (rented, "Ready" if u.made_ready else "Not Ready")
+
+
+def mdy_unpadded(d):
+    """Quirk yardi_unpadded_dates: 3/7/2026."""
+    return "%d/%d/%d" % (d.month, d.day, d.year) if d else ""
+
+
+def x_indented(name, value):
+    """Quirk yardi_indented_values: the value wrapped in the newlines and indentation of a pretty-printed document."""
+    if value is None or value == "":
+        return "<%s />" % name
+    return "<%s>\n        %s\n      </%s>" % (name, escape(str(value)), name)
 
 
 def m2(c):
@@ -217,6 +229,7 @@ def op_property_configurations(w):
 
 def op_unit_information(w, p):
     a = p.address
+    x = x_indented if w.quirks.has("yardi_indented_values", p.key) else globals()["x"]
     out = ['<UnitInformation xmlns=""><Property MarketingName="%s"><Units>' % attr(p.name)]
     for u in p.units:
         r = u.current
@@ -236,8 +249,26 @@ def op_unit_information(w, p):
                            '<Address AddressType="property">%s%s%s%s</Address>' % (
                                x("AddressLine1", "%s #%s" % (u.building["address"], u.number)), x("City", a["city"]),
                                x("State", a["state"]), x("PostalCode", a["zip"]))])))
+    if w.quirks.has("yardi_pseudo_units", p.key):
+        out.extend(_pseudo_units(p))
     out.append("</Units></Property></UnitInformation>")
     return "".join(out)
+
+
+def _pseudo_units(p):
+    """Quirk yardi_pseudo_units: Yardi's own pseudo-rows, listed like units: the waiting list (WAIT, status text
+    Waitlist) and a non-residential code (NONRESID, Excluded). Not units: the truth leaves them out."""
+    rows = []
+    for i, (code, econ, desc) in enumerate((("WAIT", "residential", "Waitlist"),
+                                             ("NONRESID", "nonresidential", "Excluded"))):
+        rows.append('<UnitInfo><UnitID UniqueID="%d">%s</UnitID><Unit>'
+                    '<Identification IDType="LeaseDesc" IDValue="Conventional" />'
+                    '<Identification IDType="RentalType" IDValue="%s" />%s</Unit></UnitInfo>' % (
+                        p.id_base + 190201 + i, code, "Residential" if i == 0 else "Non-Residential", "".join([
+                            x("UnitType", code.lower()), x("UnitBedrooms", 0), x("UnitBathrooms", "0.00"),
+                            x("MinSquareFeet", 0), x("MaxSquareFeet", 0), x("MarketRent", "0.00"),
+                            x("UnitEconomicStatus", econ), x("UnitEconomicStatusDescription", desc)])))
+    return rows
 
 
 def _available_date(w, u):
@@ -263,6 +294,8 @@ def op_residents_by_status(w, p, status):
     want = {s.strip().lower() for s in status.split("^") if s.strip()}
     as_of = w.as_of
     evicting = w.quirks.has("yardi_eviction_status", p.key)
+    x = x_indented if w.quirks.has("yardi_indented_values", p.key) else globals()["x"]
+    mdy = mdy_unpadded if w.quirks.has("yardi_unpadded_dates", p.key) else globals()["mdy"]
     out = ['<MITS-ResidentData xmlns=""><PropertyResidents>%s<Residents>' % x("PropertyCode", p.pms_id)]
     for r in p.residencies:
         ys = yardi_status(r, evicting)

@@ -17,6 +17,11 @@
 ///   `vacant_since` = the latest `moveoutdate` on or before the property date (the simulator's `vacant_since`: days
 ///   vacant = property date − last move-out), for units not occupied.
 /// - The Box Score floor plan group (`1x1`, `2x2`, `Studio`) gives bedrooms and bathrooms.
+/// - RPX getunitlist (realpage_unit_objects, where the license key may call it) gives `floor`: its
+///   `UnitDetails/FloorNumber`, matched on `UnitID` (else on the unit number, for the Rent Roll fallback). No other
+///   RealPage data names a floor (unitlist, the Rent Roll and the Box Score carry none, and a unit number is not read
+///   as one: nothing documents that `2105` is on floor 2); without getunitlist the floor stays NULL and
+///   `UnitFloors` says why.
 ///
 /// Status from unitlist (the simulator's scripts/pms_sim/rpx.py encodes each status the same way):
 ///
@@ -182,6 +187,14 @@ enum RealPageUnits {
         )
         """
 
+    /// getunitlist's units of the latest snapshot with a floor (one per unit id; the first row wins).
+    static let unitObjectSQL = """
+        SELECT unit_id, min(unit_number) AS unit_number, trim(floor_number) AS floor_number
+        FROM realpage_raw.realpage_unit_objects
+        WHERE property_id = :property AND as_of_date = :unit_objects_snapshot AND trim(coalesce(floor_number, '')) <> ''
+        GROUP BY unit_id
+        """
+
     static let insertFromUnitList = """
         WITH \(rpxUnit), \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms),
         \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember), \(RealPageResidents.rpxHousehold),
@@ -233,6 +246,7 @@ enum RealPageUnits {
                 GROUP BY floorplan_id, rent_roll_floorplan
             ) WHERE n = 1
         ),
+        unit_object AS MATERIALIZED (\(unitObjectSQL)),
         -- Lookups are scalar subqueries: SQLite builds an automatic index for them, not for a LEFT JOIN on a CTE.
         unit_row AS MATERIALIZED (
             SELECT u.*,
@@ -249,7 +263,8 @@ enum RealPageUnits {
             sqft, status, pms_status, is_ready, market_rent, actual_rent, resident_id, lease_id, notice_for_date,
             available_date, made_ready_date, vacant_since, \(UnitFlags.columns))
         SELECT :property, u.unified_unit, u.unit_id, coalesce(u.building_number, u.building_name, u.rent_roll_building),
-               NULL, u.unified_floorplan, u.floorplan_name, rooms.bedrooms, rooms.bathrooms,
+               (SELECT floor_number FROM unit_object o WHERE o.unit_id = u.unit_id), u.unified_floorplan, u.floorplan_name,
+               rooms.bedrooms, rooms.bathrooms,
                coalesce(u.rentable_sqft, u.gross_sqft, u.rent_roll_sqft),
                u.status, coalesce(u.rent_roll_status, u.rpx_flags),
                CASE WHEN u.status IN ('vacant', 'vacant_leased')
@@ -269,12 +284,15 @@ enum RealPageUnits {
         """
 
     static let insertFromRentRoll = """
-        WITH \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms), \(lastMoveOut)
+        WITH \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms), \(lastMoveOut),
+        unit_object AS MATERIALIZED (\(unitObjectSQL))
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms, bathrooms,
             sqft, status, pms_status, is_ready, market_rent, actual_rent, resident_id, lease_id, notice_for_date,
             available_date, made_ready_date, vacant_since, \(UnitFlags.columns))
-        SELECT :property, r.unit_number, NULL, r.building, NULL, r.floorplan, NULL, rooms.bedrooms, rooms.bathrooms,
+        SELECT :property, r.unit_number, NULL, r.building,
+               (SELECT floor_number FROM unit_object o WHERE o.unit_number = r.unit_number), r.floorplan, NULL,
+               rooms.bedrooms, rooms.bathrooms,
                r.sqft, r.unified_status, r.status, NULL, r.market_rent,
                CASE WHEN r.unified_status LIKE 'occupied%' THEN r.actual_rent END,
                CASE WHEN r.unified_status LIKE 'occupied%' AND r.resident_name IS NOT NULL

@@ -11,6 +11,8 @@
 ///   `vacant_since` from its VacateDate only where GetResidentsByStatus has no date. Where its status text disagrees
 ///   with GetUnitInformation's, GetUnitInformation wins and `YardiCrossChecks` warns.
 ///
+/// `floor` is NULL: no Yardi answer names a unit's floor (UnitFloors records that on the property).
+///
 /// Status text (case and surrounding blanks ignored) -> unified status, is_ready:
 ///
 /// | Yardi text | status | is_ready |

@@ -596,6 +596,73 @@ class SimTest(unittest.TestCase):
         self.assertTrue(details)
         self.assertTrue(all(ftext(d, "LeaseID") in (None, "") and ftext(d, "CustomerID") for d in details))
 
+    def test_getunitlist_sends_each_units_floor_except_where_not_in_contract(self):
+        refused = self.truth["quirks"]["rpx_getunitlist_not_in_contract"]
+        self.assertEqual(len(refused), 3)
+        key = refused[0]
+        st, _, b = self.c.rpx("getunitlist", self.P[key]["site_id"])
+        self.assertEqual(st, 500)
+        self.assertIn(b"a:ActionNotSupported", b)
+        key = next(k for k, v in sorted(self.P.items()) if v["pms"] == "realpage" and k not in refused)
+        st, _, b = self.c.rpx("getunitlist", self.P[key]["site_id"],
+                              "<tem:listCriteria><tem:ListCriterion><tem:name>LimitResults</tem:name>"
+                              "<tem:singlevalue>false</tem:singlevalue></tem:ListCriterion></tem:listCriteria>")
+        self.assertEqual(st, 200, key)
+        objects = find_all(ET.fromstring(b), "UnitObject")
+        floors = {ftext(o.find("Address"), "UnitID"): ftext(o.find("UnitDetails"), "FloorNumber") for o in objects}
+        truth = {str(u["unit_id"]): u["floor"] for u in self.P[key]["units"]}
+        self.assertEqual(floors, truth, "every unit once, on the floor the truth has")
+        self.assertGreater(len(set(truth.values())), 1)
+
+    def test_deleted_units_are_served_but_not_units_of_the_truth(self):
+        shown = self.truth["quirks"]["rpx_deleted_units"]
+        self.assertEqual(len(shown), 2)
+        for key in shown:
+            st, _, b = self.c.rpx("unitlist", self.P[key]["site_id"])
+            units = find_all(ET.fromstring(b), "Unit")
+            deleted = [u for u in units if ftext(u, "UnitDeleted") == "T"]
+            self.assertEqual(len(deleted), 1, key)
+            self.assertNotIn(ftext(deleted[0], "UnitNumber"), {u["unit"] for u in self.P[key]["units"]})
+            dwelling = [u for u in units if ftext(u, "UnitDeleted") == "F" and ftext(u, "FpReportUnitOccupancy") == "true"]
+            self.assertEqual(len(dwelling), self.P[key]["total_units"], key)
+
+    def test_pseudo_units_are_served_but_not_units_of_the_truth(self):
+        for key in self.truth["quirks"]["yardi_pseudo_units"]:
+            st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": self.P[key]["property_code"]})
+            self.assertEqual(st, 200)
+            infos = find_all(ET.fromstring(b), "UnitInfo")
+            pseudo = {ftext(u, "UnitID"): ftext(u, "UnitEconomicStatusDescription") for u in infos
+                      if ftext(u, "UnitID") in ("WAIT", "NONRESID")}
+            self.assertEqual(pseudo, {"WAIT": "Waitlist", "NONRESID": "Excluded"}, key)
+            self.assertEqual(len(infos) - 2, self.P[key]["total_units"], key)
+
+    def test_unpadded_dates_and_indented_values_are_the_same_facts(self):
+        key = self.truth["quirks"]["yardi_unpadded_dates"][0]
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                {"YardiPropertyId": self.P[key]["property_code"], "Status": "Current^Notice"})
+        dates = re.findall(rb"<MoveInDate>([^<]*)</MoveInDate>", b)
+        self.assertTrue(dates and all(re.fullmatch(rb"\d{1,2}/\d{1,2}/\d{4}", d) for d in dates))
+        self.assertTrue(any(re.fullmatch(rb"\d/\d{1,2}/\d{4}|\d{1,2}/\d/\d{4}", d) for d in dates), "some unpadded")
+        key = self.truth["quirks"]["yardi_indented_values"][0]
+        code = self.P[key]["property_code"]
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code})
+        self.assertIn(b"<UnitEconomicStatusDescription>\n        ", b)
+        infos = find_all(ET.fromstring(b), "UnitInfo")
+        described = [ftext(u, "UnitEconomicStatusDescription") for u in infos]
+        self.assertEqual(sum(1 for d in described if d.startswith("Vacant Rented")),
+                         self.P[key]["unit_counts"]["vacant_leased"], "trimmed, the texts are the usual ones")
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus", {"YardiPropertyId": code, "Status": "Current^Notice"})
+        self.assertIn(b"<Status>\n        ", b)
+
+    def test_future_lease_status_marks_current_households_with_a_signed_renewal(self):
+        for key in self.truth["quirks"]["rpx_future_lease_status"]:
+            st, _, b = self.c.rpx("getresidentlistinfo", self.P[key]["site_id"],
+                                  "<tem:getresidentlistinfo><tem:status>C</tem:status>"
+                                  "<tem:headofhousehold>1</tem:headofhousehold></tem:getresidentlistinfo>")
+            rows = find_all(ET.fromstring(b), "resident")
+            self.assertTrue(any(ftext(r, "leasestatus") == "Future Lease" for r in rows), key)
+            self.assertEqual(len(rows), self.P[key]["unit_counts"]["occupied"], "still one household per occupied unit")
+
     def test_rpx_operations(self):
         p = self.P["edison_rino"]
         site = p["site_id"]
@@ -670,8 +737,11 @@ class SimTest(unittest.TestCase):
         st, _, b = self.c.yardi("ItfILSGuestCard", "GetPropertyConfigurations", {})
         self.assertEqual(len(find_all(ET.fromstring(b), "Property")), 5)
         st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code})
-        infos = find_all(ET.fromstring(b), "UnitInfo")
+        served = find_all(ET.fromstring(b), "UnitInfo")
+        # Yardi's pseudo-rows (quirk yardi_pseudo_units) are listed beside the units and are not units.
+        infos = [u for u in served if ftext(u, "UnitEconomicStatusDescription") not in ("Waitlist", "Excluded")]
         self.assertEqual(len(infos), p["total_units"])
+        self.assertEqual(len(served) - len(infos), 2 if "yp_riverwalk" in self.truth["quirks"]["yardi_pseudo_units"] else 0)
         desc = [ftext(u, "UnitEconomicStatusDescription") for u in infos]
         self.assertEqual(sum(1 for d in desc if d.startswith("Vacant Rented")), p["unit_counts"]["vacant_leased"])
         self.assertEqual(sum(1 for d in desc if d.startswith("Vacant") and not d.endswith("Not Ready")),
