@@ -103,3 +103,10 @@ if Context.environment["OWNERDASH_FUZZ"] == "1" {
         .executableTarget(name: "FuzzSOAP", dependencies: ["CFuzzDriver", "Parse"], path: "Fuzz/FuzzSOAP"),
     ]
 }
+
+// MARK: - Benchmarks: executables for scripts/bench/*.sh (OWNERDASH_BENCH=1), never built by `swift build`/CI.
+if Context.environment["OWNERDASH_BENCH"] == "1" {
+    package.targets += [
+        .executableTarget(name: "WorkbookWriteBench", dependencies: ["XLSXKit"], path: "Bench/WorkbookWriteBench"),
+    ]
+}
