@@ -20,6 +20,9 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // What Swift cannot call: curl's variadic setopt/getinfo, through typed wrappers.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        // Workbooks that print (page setup, print titles, header/footer, notes, SUBTOTAL formulas).
+        .systemLibrary(name: "CXlsxWriter", path: "Sources/CXlsxWriter", pkgConfig: "xlsxwriter",
+                       providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
@@ -36,7 +39,7 @@ let package = Package(
         .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
 
         // MARK: - Formats and domain
-        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
+        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
         .target(name: "OwnerDashCore"),
         // SOAP envelopes, response checks (one SOAPError), vendor value formats, the Yardi/RPX operation catalogues.
         .target(name: "SOAP", dependencies: ["XMLKit", "OwnerDashCore"]),

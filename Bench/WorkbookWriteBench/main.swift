@@ -43,7 +43,7 @@ do {
                                   comment: row % 50 == 0 ? "billed 1,200.00\npaid 0.00" : nil))
         try writer.appendRow(cells)
     }
-    writer.closeAutoFilter()
+    try writer.closeAutoFilter()
     try writer.finish()
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
