@@ -20,6 +20,9 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // What Swift cannot call: curl's variadic setopt/getinfo, through typed wrappers.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        // Workbooks that print (page setup, print titles, header/footer, notes, SUBTOTAL formulas).
+        .systemLibrary(name: "CXlsxWriter", path: "Sources/CXlsxWriter", pkgConfig: "xlsxwriter",
+                       providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
@@ -36,7 +39,7 @@ let package = Package(
         .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
 
         // MARK: - Formats and domain
-        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit"]),
+        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
         .target(name: "OwnerDashCore"),
         // SOAP envelopes, response checks (one SOAPError), vendor value formats, the Yardi/RPX operation catalogues.
         .target(name: "SOAP", dependencies: ["XMLKit", "OwnerDashCore"]),
@@ -103,5 +106,12 @@ if Context.environment["OWNERDASH_FUZZ"] == "1" {
         .executableTarget(name: "FuzzSOAP", dependencies: ["CFuzzDriver", "Parse"], path: "Fuzz/FuzzSOAP"),
         .executableTarget(name: "FuzzHTTP", dependencies: ["CFuzzDriver", "Serve", "HTTPServer", "Sync", "SQLiteKit", "OwnerDashCore"],
                           path: "Fuzz/FuzzHTTP"),
+    ]
+}
+
+// MARK: - Benchmarks: executables for scripts/bench/*.sh (OWNERDASH_BENCH=1), never built by `swift build`/CI.
+if Context.environment["OWNERDASH_BENCH"] == "1" {
+    package.targets += [
+        .executableTarget(name: "WorkbookWriteBench", dependencies: ["XLSXKit"], path: "Bench/WorkbookWriteBench"),
     ]
 }

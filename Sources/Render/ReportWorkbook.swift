@@ -107,7 +107,7 @@ public enum ReportWorkbook {
         for row in sheet.rows {
             try writer.appendRow(zip(row, sheet.columns).map { cell($0, $1.kind) })
         }
-        writer.closeAutoFilter()
+        try writer.closeAutoFilter()
         if let total = sheet.total {
             try writer.appendRow(zip(total, sheet.columns).map { value, column in
                 var cell = cell(value, column.kind)

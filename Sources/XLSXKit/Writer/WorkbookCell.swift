@@ -8,6 +8,9 @@ public enum CellContent: Sendable, Equatable {
     /// A calendar date, written as a real Excel serial under `yyyy-mm-dd`, so Excel sorts and filters it as a date.
     case date(ExcelDateTime)
     case bool(Bool)
+    /// A formula without its `=` (`SUBTOTAL(9,E4:E120)`) and the value it gives as written, which readers that do
+    /// not compute formulas show.
+    case formula(String, cached: Double)
 }
 
 /// How a number is shown; each is a number format in styles.xml.
