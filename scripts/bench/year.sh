@@ -14,6 +14,8 @@
 # `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/ensure_packages.sh
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config
 DAYS=365 PROPERTIES=30 CONFIG=debug
 while [ $# -gt 0 ]; do
     case "$1" in

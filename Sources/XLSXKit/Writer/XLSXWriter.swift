@@ -120,6 +120,13 @@ public final class XLSXWriter {
     public init(path: String) throws {
         self.path = path
         temporaryPath = path + ".partial-\(getpid())"
+        // The library says why it cannot create a file only on stderr, at close: try the name here, so the one
+        // line a user reads names the path and the reason.
+        let probe = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard probe >= 0 else {
+            throw XLSXWriteError.io(detail: "\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        close(probe)
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         // The sheets' row files go beside the output, not to a /tmp that may be small.
         let made = temporaryPath.withCString { file in
@@ -129,13 +136,19 @@ public final class XLSXWriter {
                 return workbook_new_opt(file, &options)
             }
         }
-        guard let made else { throw XLSXWriteError.io(detail: "\(path): cannot start the workbook") }
+        guard let made else {
+            unlink(temporaryPath)
+            throw XLSXWriteError.io(detail: "\(path): cannot start the workbook")
+        }
         workbook = made
     }
 
     deinit {
-        // Abandoned before finish(): nothing is written, the partial name never appears.
-        if !finished { lxw_workbook_free(workbook) }
+        // Abandoned before finish(): nothing is written, the partial name does not stay.
+        if !finished {
+            lxw_workbook_free(workbook)
+            unlink(temporaryPath)
+        }
     }
 
     /// A valid, unused sheet name from any text: the characters Excel forbids (`[]:*?/\\`) become spaces, it is cut to
