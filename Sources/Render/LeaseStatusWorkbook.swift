@@ -43,9 +43,12 @@ public enum LeaseStatusWorkbook {
                               generatedAt: String, _ writer: XLSXWriter) throws {
         let lines = report.lines.filter { $0.property == property }
         let widths = leaseColumns.map(\.width) + Array(repeating: 10.5, count: report.months.count * 2)
+        let asOfText = report.asOf[property].map { "as of \($0)" }
         try writer.startSheet(name, layout: SheetLayout(columnWidths: widths, frozenRows: headerRows,
                                                         frozenColumns: leaseColumns.count, autoFilterRow: headerRows,
-                                                        landscape: true))
+                                                        landscape: true, printTitles: 1...headerRows,
+                                                        pageHeader: PageText(left: "Lease payment status",
+                                                                             center: property, right: asOfText)))
         try writer.appendRow([.text("Lease payment status — \(property)", look: CellLook(bold: true))], height: 20)
         let range = "\(report.months.first ?? "") to \(report.months.last ?? "")"
         let asOf = report.asOf[property] ?? "the property date"

@@ -98,8 +98,12 @@ public enum ReportWorkbook {
         let widths = sheet.columns.enumerated().map { i, column in
             column.width ?? fittedWidth(column, values: sheet.rows.lazy.map { $0[i] }, total: sheet.total?[i])
         }
-        try writer.startSheet(name, layout: SheetLayout(columnWidths: widths, frozenRows: headerRow,
-                                                        autoFilterRow: headerRow, landscape: sheet.columns.count > 8))
+        // On paper: landscape, one page wide, the heading and header on every page, the report and its parameters
+        // (properties, as-of date) at the top of each page.
+        try writer.startSheet(name, layout: SheetLayout(
+            columnWidths: widths, frozenRows: headerRow, autoFilterRow: headerRow, landscape: true,
+            printTitles: 1...headerRow,
+            pageHeader: PageText(left: sheet.heading.first.map { pageText($0) }, right: sheet.heading.dropFirst().first.map { pageText($0) })))
         for (i, line) in sheet.heading.enumerated() {
             try writer.appendRow([.text(line, look: CellLook(bold: i == 0))])
         }
@@ -109,14 +113,36 @@ public enum ReportWorkbook {
         }
         try writer.closeAutoFilter()
         if let total = sheet.total {
-            try writer.appendRow(zip(total, sheet.columns).map { value, column in
-                var cell = cell(value, column.kind)
+            try writer.appendRow(zip(total, sheet.columns).enumerated().map { index, pair in
+                var cell = totalCell(pair.0, pair.1.kind, column: index, values: sheet.rows.map { $0[index] },
+                                     firstRow: headerRow + 1)
                 cell.look.bold = true
                 cell.look.border = true
                 return cell
             })
         }
         return name
+    }
+
+    /// A money total that is the sum of its column as `SUBTOTAL(9, ...)` over the rows above, so a filter updates
+    /// it (the report's own total is written beside the formula, what readers that do not compute formulas show).
+    /// Any other total cell (a label, a count of residents, an average) stays as it is: a formula would change it.
+    static func totalCell(_ value: SQLValue, _ kind: MetricResult.Kind, column: Int, values: [SQLValue],
+                          firstRow: Int) -> WorkbookCell {
+        var plain = cell(value, kind)
+        guard kind == .money, !values.isEmpty, let total = value.doubleValue else { return plain }
+        let cents = { (value: SQLValue) in Int64(((value.doubleValue ?? 0) * 100).rounded()) }
+        guard values.reduce(Int64(0), { $0 + cents($1) }) == cents(value) else { return plain }
+        let letters = columnLetters(column)
+        plain.content = .formula("SUBTOTAL(9,\(letters)\(firstRow):\(letters)\(firstRow + values.count - 1))",
+                                 cached: (total * 100).rounded() / 100)
+        plain.look.format = .money
+        return plain
+    }
+
+    /// Text for a page header, within what Excel allows there (255 characters for the three parts and their codes).
+    static func pageText(_ text: String) -> String {
+        text.count <= 80 ? text : String(text.prefix(79)) + "…"
     }
 
     /// The cell for one value of a column of this kind; text that is not what its kind says stays text (never a zero).

@@ -157,6 +157,19 @@ private final class Scratch {
         #expect(sheet.descendants(named: "pane").first?.attribute("ySplit") == "3")
         let formats = try workbook.xml("xl/styles.xml").descendants(named: "numFmt").compactMap { $0.attribute("formatCode") }
         #expect(Set(formats) == ["#,##0.00;(#,##0.00)", "yyyy-mm-dd", "0.00\"%\"", "0.00"])
+        // On paper: landscape, one page wide, the title, parameters and header on every page, the report named at
+        // the top; the balance total follows a filter (SUBTOTAL over the rows, the report's figure cached), the count
+        // of residents under Months behind is not a sum of the column and stays a number.
+        #expect(sheet.descendants(named: "pageSetup").first?.attribute("orientation") == "landscape")
+        #expect(sheet.descendants(named: "pageSetup").first?.attribute("fitToHeight") == "0")
+        let names = try workbook.xml("xl/workbook.xml").descendants(named: "definedName")
+        #expect(names.contains { $0.attribute("name") == "_xlnm.Print_Titles" && $0.text == "'Residents behind on rent'!$1:$3" })
+        #expect(sheet.descendants(named: "oddHeader").first?.text
+                == "&LResidents behind on rent&Rproperties: yp · min months behind: 1")
+        #expect(sheet.descendants(named: "oddFooter").first?.text == "&RPage &P of &N")
+        let cells = sheet.descendants(named: "c")
+        #expect(cells.first { $0.attribute("r") == "B7" }?.child(named: "f")?.text == "SUBTOTAL(9,B4:B6)")
+        #expect(cells.first { $0.attribute("r") == "C7" }?.child(named: "f") == nil)
         #expect(try workbook.rows("paid").last?.cells == [.date(ExcelDateTime(year: 2026, month: 11, day: 5)), .number(500)])
     }
 
