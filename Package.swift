@@ -75,6 +75,8 @@ let package = Package(
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        // The pms_sim simulator and the built `ownerdash` binary run from a test; shared by the end-to-end test targets.
+        .target(name: "SimulatorSupport", dependencies: ["OwnerDashCore"], path: "Tests/SimulatorSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit", "HTTPTestSupport"]),
         .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
@@ -82,16 +84,16 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP", "ZipKit"]),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP", "ZipKit", "SimulatorSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

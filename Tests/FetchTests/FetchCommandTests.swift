@@ -1,12 +1,13 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 
 /// `ownerdash fetch` and `load --run`, end to end: the built binary against the pms_sim simulator.
 @Suite struct FetchCommandTests {
     @Test func twoPropertiesLandEveryReportWithAManifestThatMatchesTheBytes() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let token = freshToken()
         let result = try workspace.ownerdash(
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func loadRunFillsTheRawDatabaseWithTheSimulatorsNumbers() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let environment = ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()]
         let fetch = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--property", "parkside",
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func injectedFaultsStillLandEveryGoodArtifactAndNameEachFailedOne() throws {
-        let simulator = try Simulator.faulty.get()
+        let simulator = try PMSSimulator.faulty.get()
         let workspace = try Workspace()
         let result = try workspace.ownerdash(
             ["fetch", "--property", "nexus_east", "--property", "ridian", "--property", "parkside", "--as-of", "2026-11-20", "--parallel", "8"],
@@ -120,7 +121,7 @@ import Testing
     }
 
     @Test func anExpiredTokenIsRefreshedOnceThroughTheTokenCommand() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         // The first token the command prints is expired, the second is good: one refresh must fix the run.
         let counter = workspace.root.appendingPathComponent("calls")
@@ -142,7 +143,7 @@ import Testing
     }
 
     @Test func anAlwaysExpiredTokenFailsWithAClearMessage() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let token = "sim-token-expired-\(UUID().uuidString.lowercased())"
         let result = try workspace.ownerdash(["fetch", "--property", "nexus_east", "--reports", "box_score", "--as-of", "2026-11-20"],
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func theErrorAsReportIsRetriedWithEarlierDates() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let environment = ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()]
         // The simulator's property date is 2026-11-20: a box score ending on the 22nd is refused twice.

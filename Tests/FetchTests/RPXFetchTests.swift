@@ -1,12 +1,13 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 
 /// `ownerdash fetch --reports rpx` + `load --run`, end to end against pms_sim's RPX gateway.
 @Suite struct RPXFetchTests {
     @Test func rpxOperationsLandBesideTheReportsAndLoadWithTheSimulatorsNumbers() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let key = "sim-rpx-license-key"
         let environment = ["OWNERDASH_REALPAGE_RPX_URL": simulator.base + "/realpage/rpx/partner/OwnerDash/OwnerDash.svc",

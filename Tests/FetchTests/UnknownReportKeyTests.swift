@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+import SimulatorSupport
 import Testing
 
 /// Catalogue reports whose report key (or id) nobody has seen: listed in report_definitions.json with

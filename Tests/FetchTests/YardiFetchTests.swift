@@ -1,28 +1,27 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 
-extension Simulator {
+extension PMSSimulator {
     /// The interface entity holds no ItfServiceRequests license: every GetServiceRequest_Search answers 200 with
     /// Messages "Interface Entity or license error (-3)".
     static let yardiWithoutServiceRequests = Result {
-        try Simulator(flags: ["--yardi-unlicensed-interface", "ItfServiceRequests"])
+        try PMSSimulator(flags: ["--yardi-unlicensed-interface", "ItfServiceRequests"])
     }
 
     /// The interface entity holds no ItfVendorInvoicing license: every GetInvoiceRegister answers 200 with Messages
     /// "Interface Entity or license error (-3)".
     static let yardiWithoutVendorInvoicing = Result {
-        try Simulator(flags: ["--yardi-unlicensed-interface", "ItfVendorInvoicing"])
+        try PMSSimulator(flags: ["--yardi-unlicensed-interface", "ItfVendorInvoicing"])
     }
 
     /// Every per-property Yardi call for yp_harbor_point answers HTTP 500 `soap:Server`, and half of the
     /// 200 answers come back garbled (cut XML ending in `<broken &`).
     static let yardiFailing = Result {
-        try Simulator(flags: ["--fail-property", "yp_harbor_point", "--fault-malformed-rate", "0.5"])
+        try PMSSimulator(flags: ["--fail-property", "yp_harbor_point", "--fault-malformed-rate", "0.5"])
     }
-
-    var yardiURL: String { base + "/yardi/webservices" }
 
     /// The simulator's Yardi credentials (its README), with the password given.
     func yardiEnvironment(password: String = "simpass") -> [String: String] {
@@ -39,7 +38,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
 /// `ownerdash fetch` + `load --run` for Yardi properties, end to end against pms_sim.
 @Suite struct YardiFetchTests {
     @Test func twoYardiPropertiesLandAndLoadWithTheSimulatorsNumbers() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let fetch = try workspace.ownerdash(["fetch", "--pms", "yardi", "--property", "yp_cedar_bluff", "--property", "yp_harbor_point",
                                              "--as-of", "2026-11-20", "--parallel", "4"],
@@ -116,7 +115,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     }
 
     @Test func anEntityWithoutTheServiceRequestsLicenseSkipsThatCallAndTheRunSucceeds() throws {
-        let simulator = try Simulator.yardiWithoutServiceRequests.get()
+        let simulator = try PMSSimulator.yardiWithoutServiceRequests.get()
         let workspace = try Workspace()
         let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff",
                                              "--reports", "GetUnitInformation,GetServiceRequest_Search", "--as-of", "2026-11-20"],
@@ -129,7 +128,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     }
 
     @Test func anEntityWithoutTheVendorInvoicingLicenseSkipsTheRegisterAndHasNoExpenseSource() throws {
-        let simulator = try Simulator.yardiWithoutVendorInvoicing.get()
+        let simulator = try PMSSimulator.yardiWithoutVendorInvoicing.get()
         let workspace = try Workspace()
         let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff",
                                              "--reports", "GetUnitInformation,GetInvoiceRegister", "--as-of", "2026-11-20"],
@@ -154,7 +153,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     }
 
     @Test func aFailingPropertyIsNamedAndTheOthersStillLand() throws {
-        let simulator = try Simulator.yardiFailing.get()
+        let simulator = try PMSSimulator.yardiFailing.get()
         let workspace = try Workspace()
         let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff", "--property", "yp_harbor_point",
                                              "--reports", "GetUnitInformation,GetResidentsByStatus", "--as-of", "2026-11-20",
@@ -179,7 +178,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     }
 
     @Test func aWrongPasswordFailsEveryCallWithoutShowingIt() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let workspace = try Workspace()
         let secret = "wrong-secret-\(UUID().uuidString)"
         let fetch = try workspace.ownerdash(["fetch", "--property", "yp_cedar_bluff", "--reports", "GetUnitInformation,AvailableUnits_Login",

@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 @testable import Ingest
 
@@ -9,11 +10,11 @@ import Testing
 /// end's occupied units equal to what the simulator's own world says (its truth file, not the served bytes).
 @Suite struct BackfillTests {
     @Test func backfillGivesEachPropertyItsMonthEndsMarkedAsBackfilled() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let properties = ["nexus_east", "yp_riverwalk"]
         let selection = properties.flatMap { ["--property", $0] }
-        let ingest = try directory.ownerdash(["ingest"] + selection + ["--as-of", Simulator.asOf, "--parallel", "4"],
+        let ingest = try directory.ownerdash(["ingest"] + selection + ["--as-of", PMSSimulator.asOf, "--parallel", "4"],
                                              environment: simulator.environment)
         #expect(ingest.status == 0, "stderr: \(ingest.stderr)")
 

@@ -3,6 +3,7 @@ import Foundation
 import OwnerDashCore
 import SQLiteKit
 import Sync
+import SimulatorSupport
 import Testing
 @testable import Ingest
 
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func theSecondNightFetchesOnlyTheWindowAndAnswersAsAFreshFullPull() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let nightly = try DataDir()
         let night1 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-16"] + Self.selection, environment: simulator.environment)
         #expect(night1.status == 0, "\(night1.stderr)")

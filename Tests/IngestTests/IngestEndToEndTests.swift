@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 @testable import Ingest
 
@@ -25,12 +26,12 @@ import Testing
     }
 
     @Test func anIngestOfTwoPropertiesLandsLoadsSyncsAndRecordsOneRun() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         var environment = simulator.environment
         environment["OWNERDASH_TRIGGER"] = "schedule"
         let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "yp_riverwalk",
-                                              "--as-of", Simulator.asOf, "--parallel", "4"], environment: environment)
+                                              "--as-of", PMSSimulator.asOf, "--parallel", "4"], environment: environment)
         let runID = try #require(result.runID, "stdout: \(result.stdout) stderr: \(result.stderr)")
 
         // The landing zone: one run directory, named by the run id, whose manifest lists every artifact.
@@ -46,7 +47,7 @@ import Testing
         let run = try directory.runRow(runID)
         #expect(run.text("trigger") == "schedule", "OWNERDASH_TRIGGER=schedule, as the systemd unit sets it")
         #expect(run.text("command") == "ownerdash ingest --property nexus_east --property yp_riverwalk --as-of 2026-11-20 --parallel 4")
-        #expect(run.text("as_of_date") == Simulator.asOf)
+        #expect(run.text("as_of_date") == PMSSimulator.asOf)
         #expect(run.text("host") == LockHolder.hostName() && (run.int("pid") ?? 0) > 0)
         #expect(run.text("finished_at") != nil && run.int("properties") == 2)
 
@@ -108,7 +109,7 @@ import Testing
         #expect(IngestLock.recordedHolder(dataDirectory: directory.data) == nil, "the lock is released at the end")
 
         // The same ingest again: the same bytes are already loaded, so nothing new is written.
-        let again = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", Simulator.asOf],
+        let again = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", PMSSimulator.asOf],
                                             environment: simulator.environment)
         let againID = try #require(again.runID)
         let againLoad = try directory.items(againID).filter { $0.text("stage") == "load" }
@@ -121,10 +122,10 @@ import Testing
     /// summary, in etl_runs and in the fetch items alike. With seed 7 the simulator's license refuses park_17's
     /// getrentableitems (quirk rpx_rentable_items_refused), an optional operation: skipped, the run succeeds.
     @Test func skippedArtifactsAreNotCountedAsFetched() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let result = try directory.ownerdash(["ingest", "--property", "park_17", "--reports", "getsitelist,getrentableitems",
-                                              "--as-of", Simulator.asOf], environment: simulator.environment)
+                                              "--as-of", PMSSimulator.asOf], environment: simulator.environment)
         let runID = try #require(result.runID, "stderr: \(result.stderr)")
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdoutLines.contains("fetched   1 of 2 artifact(s), 0 failed, 1 skipped"), "\(result.stdout)")
@@ -139,10 +140,10 @@ import Testing
     /// For machines: `--format json` prints the recorded run as one JSON document, and `--log-format json` puts the
     /// run, stage, property, artifact, rows and duration of each line in fields of their own.
     @Test func jsonOutputAndJSONLogsCarryTheRunAsFields() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score,getsitelist",
-                                              "--as-of", Simulator.asOf, "--format", "json", "--log-format", "json"],
+                                              "--as-of", PMSSimulator.asOf, "--format", "json", "--log-format", "json"],
                                              environment: simulator.environment)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let run = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
@@ -170,7 +171,7 @@ import Testing
 
         // Text lines with --log-timestamps start with their UTC time (cron appends every night to one file).
         let again = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "getsitelist",
-                                             "--as-of", Simulator.asOf, "--log-timestamps"], environment: simulator.environment)
+                                             "--as-of", PMSSimulator.asOf, "--log-timestamps"], environment: simulator.environment)
         #expect(again.status == 0, "stderr: \(again.stderr)")
         #expect(!again.stderrLines.isEmpty && again.stderrLines.allSatisfy {
             $0.range(of: #"^20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ "#, options: .regularExpression) != nil
@@ -178,10 +179,10 @@ import Testing
     }
 
     @Test func aFailedDownloadMakesThePartialRunListedWithTheFailure() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let result = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "ridian",
-                                              "--reports", "box_score,rent_roll", "--as-of", Simulator.asOf],
+                                              "--reports", "box_score,rent_roll", "--as-of", PMSSimulator.asOf],
                                              environment: simulator.environment)
         #expect(result.status == 2, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
@@ -212,12 +213,12 @@ import Testing
     }
 
     @Test func aSyncFailureIsRecordedAgainstItsPropertyAndTheRunIsPartial() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         // Only the property configuration: no unit snapshot and nothing else of the property, so the Yardi rules
         // cannot give it a date (with residents or a ledger loaded it would be synced from those, units missing).
         let result = try directory.ownerdash(["ingest", "--property", "yp_riverwalk", "--reports", "GetPropertyConfigurations",
-                                              "--as-of", Simulator.asOf], environment: simulator.environment)
+                                              "--as-of", PMSSimulator.asOf], environment: simulator.environment)
         #expect(result.status == 2, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
         let items = try directory.items(runID)
@@ -233,9 +234,9 @@ import Testing
     }
 
     @Test func whenNothingLandsTheRunFailsWithExit3() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
-        let result = try directory.ownerdash(["ingest", "--property", "ridian", "--reports", "box_score", "--as-of", Simulator.asOf],
+        let result = try directory.ownerdash(["ingest", "--property", "ridian", "--reports", "box_score", "--as-of", PMSSimulator.asOf],
                                              environment: simulator.environment)
         #expect(result.status == 3, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
@@ -246,10 +247,10 @@ import Testing
     }
 
     @Test func aPastRunIsReplayedWithLoadRunReloadThenSyncIsRecordedAsItsOwnRun() throws {
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let ingest = try directory.ownerdash(["ingest", "--property", "nexus_east", "--property", "yp_riverwalk",
-                                              "--reports", "box_score,GetUnitInformation", "--as-of", Simulator.asOf],
+                                              "--reports", "box_score,GetUnitInformation", "--as-of", PMSSimulator.asOf],
                                              environment: simulator.environment)
         let runID = try #require(ingest.runID, "\(ingest.stderr)")
         #expect([0, 2].contains(ingest.status))

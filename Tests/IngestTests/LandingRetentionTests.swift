@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 import ZipKit
 

@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 @testable import Ingest
 
@@ -35,10 +36,10 @@ import Testing
 
     @Test func aLockWhoseHolderWasKilledIsTakenOverAndItsRunMarkedAbandoned() throws {
         let silent = try SilentServer()
-        let simulator = try Simulator.shared.get()
+        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         // An ingest that takes the lock, records its run and then waits forever on its first download.
-        let stuck = try directory.start(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", Simulator.asOf],
+        let stuck = try directory.start(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", PMSSimulator.asOf],
                                         environment: silent.environment)
         let recorded = try #require(directory.waitForLockHolder(pid: stuck.pid), "the ingest wrote its holder into the lock file")
         let stuckRun = try #require(recorded["run_id"] as? String)
@@ -46,7 +47,7 @@ import Testing
         try waitFor("the stuck run's landing directory") { directory.landedRuns() == [stuckRun] }
         #expect(try directory.runRow(stuckRun).text("status") == "running")
         stuck.killHard()
-        #expect(stuck.process.terminationReason == .uncaughtSignal)
+        #expect(stuck.terminationReason == .uncaughtSignal)
 
         // Its kernel lock died with it; the file still names it, and the run row still says running.
         let contents = try #require(FileManager.default.contents(atPath: IngestLock.path(in: directory.data)))
@@ -54,7 +55,7 @@ import Testing
         #expect(try directory.runRow(stuckRun).text("status") == "running")
 
         // The next ingest takes over with a warning naming the dead holder and marks its run abandoned.
-        let next = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", Simulator.asOf],
+        let next = try directory.ownerdash(["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", PMSSimulator.asOf],
                                            environment: simulator.environment)
         let nextRun = try #require(next.runID)
         #expect([0, 2].contains(next.status), "stderr: \(next.stderr)")
@@ -76,14 +77,14 @@ import Testing
     @Test func twoConcurrentIngestsInSeparateProcessesExactlyOneRuns() throws {
         let silent = try SilentServer()
         let directory = try DataDir()
-        let arguments = ["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", Simulator.asOf]
+        let arguments = ["ingest", "--property", "nexus_east", "--reports", "box_score", "--as-of", PMSSimulator.asOf]
         let first = try directory.start(arguments, environment: silent.environment)
         let second = try directory.start(arguments, environment: silent.environment)
         defer { first.killHard(); second.killHard() }
 
         // The one refused ends at once; the one running stays stuck on the silent server.
-        try waitFor("one of the two ingests to end") { !first.process.isRunning || !second.process.isRunning }
-        let (refused, running) = first.process.isRunning ? (second, first) : (first, second)
+        try waitFor("one of the two ingests to end") { !first.isRunning || !second.isRunning }
+        let (refused, running) = first.isRunning ? (second, first) : (first, second)
         #expect(!running.ended(within: 2), "exactly one is refused: the other keeps running")
         let result = try refused.wait()
         #expect(result.status == 3)
@@ -137,5 +138,5 @@ func waitFor(_ what: String, seconds: Double = 30, _ condition: () throws -> Boo
         if try condition() { return }
         usleep(20_000)
     }
-    throw HarnessError("timed out waiting for \(what)")
+    throw SupportError("timed out waiting for \(what)")
 }

@@ -2,6 +2,7 @@ import Foundation
 import OwnerDashCore
 import RawStore
 import SOAP
+import SimulatorSupport
 import SQLiteKit
 @testable import Sync
 

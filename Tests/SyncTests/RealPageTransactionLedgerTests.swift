@@ -4,6 +4,7 @@ import OwnerDashCore
 import RawStore
 import SQLiteKit
 @testable import Sync
+import SimulatorSupport
 import Testing
 
 /// The tenant ledger of a RealPage site without RPX getresidentledger, read from Transaction Detail by Code (4028):

@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import SimulatorSupport
 import Testing
 
 /// Re-syncing one property, and a sync killed part-way, on the simulated portfolio through the built binary

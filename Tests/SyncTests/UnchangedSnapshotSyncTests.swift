@@ -3,6 +3,7 @@ import OwnerDashCore
 import RawStore
 import SOAP
 import SQLiteKit
+import SimulatorSupport
 import Testing
 @testable import Sync
 

@@ -1,0 +1,138 @@
+import Foundation
+import OwnerDashCore
+
+/// The repository root, from this file's location (Tests/SimulatorSupport/PMSSimulator.swift).
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// A test harness failure: the simulator or the binary could not be run, or said something unexpected.
+public struct SupportError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// pms_sim (scripts/pms_sim) on an ephemeral loopback port. It exits when this process closes its stdin
+/// (`--exit-on-stdin-eof`), so a crashed test run leaves no server behind.
+public final class PMSSimulator: @unchecked Sendable {
+    /// The simulator's default property date, which every harness fetches as of.
+    public static let defaultAsOf = "2026-11-20"
+
+    private let process = Process()
+    private let input = Pipe()
+    /// `http://127.0.0.1:<port>`.
+    public let base: String
+    /// Where it wrote truth.json and its state.
+    public let directory: URL
+    /// The truth file written before it started listening (facts computed from its world, not from served bytes).
+    public var truthPath: String { directory.appendingPathComponent("truth.json").path }
+
+    /// Seed 7 and the given property date; `flags` add faults (`--fail-property`, `--fault-429-rate`, ...); `config`
+    /// serves another registry than the repository's; `ledgerTruth` writes the ledger's truth too (slower start).
+    public init(flags: [String] = [], asOf: String = defaultAsOf, config: URL? = nil, ledgerTruth: Bool = false) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path,
+                             "--port", "0", "--seed", "7", "--as-of", asOf, "--dir", directory.path,
+                             "--exit-on-stdin-eof"] + (config.map { ["--config", $0.path] } ?? []) + (ledgerTruth ? [] : ["--no-ledger-truth"])
+            + flags
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on ") else { throw SupportError("the simulator did not start (stdout: \"\(text)\")") }
+        base = String(text.dropFirst("listening on ".count))
+    }
+
+    deinit { stop() }
+
+    /// Closes its stdin and waits for it to exit.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    public var reportsURL: String { base + "/realpage/reports/v1" }
+    public var rpxURL: String { base + "/realpage/rpx/partner/OwnerDash/OwnerDash.svc" }
+    public var yardiURL: String { base + "/yardi/webservices" }
+
+    /// The endpoints and the simulator's credentials (the names of docs/contracts.md, "Configuration and secrets"),
+    /// nothing from the developer's shell. A `token` is given as REALPAGE_TOKEN (tests then look for it in outputs);
+    /// without one, REALPAGE_TOKEN_COMMAND asks the simulator for one, as a scheduled ingest would.
+    public func environment(token: String? = nil) -> [String: String] {
+        var variables = [
+            "OWNERDASH_REALPAGE_REPORTS_URL": reportsURL,
+            "OWNERDASH_REALPAGE_RPX_URL": rpxURL,
+            "OWNERDASH_YARDI_URL": yardiURL,
+            "REALPAGE_RPX_LICENSE_KEY": "sim-rpx-license-key",
+            "YARDI_USERNAME": "simuser", "YARDI_PASSWORD": "simpass", "YARDI_SERVER_NAME": "sim_sql",
+            "YARDI_DATABASE": "sim_voyager", "YARDI_INTERFACE_ENTITY": "OwnerDash",
+            "YARDI_INTERFACE_LICENSE": "sim-yardi-license",
+        ]
+        if let token {
+            variables["REALPAGE_TOKEN"] = token
+        } else {
+            variables["REALPAGE_TOKEN_COMMAND"] = "python3 \(repositoryRoot.appendingPathComponent("scripts/pms_sim").path) token"
+        }
+        return variables
+    }
+
+    /// The properties showing a vendor quirk (truth.json `quirks`, scripts/pms_sim/quirks.py).
+    public func quirks(_ quirk: String) throws -> [String] {
+        (try truthRoot()["quirks"] as? [String: Any])?[quirk] as? [String] ?? []
+    }
+
+    /// The simulator's ground truth for a property (scripts/pms_sim/truth.py says how each number is made).
+    public func truth(_ property: String) throws -> [String: Any] {
+        guard let properties = try truthRoot()["properties"] as? [String: Any],
+              let truth = properties[property] as? [String: Any] else {
+            throw SupportError("truth.json has no property \(property)")
+        }
+        return truth
+    }
+
+    private func truthRoot() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: truthPath))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// The simulator's report catalogue (`python3 scripts/pms_sim catalogue`: the report ids it serves and their
+    /// stand-in keys), as the JSON overlay `ReportCatalogueOverlay` lays over a registry.
+    public static func catalogueOverlay() throws -> Data {
+        let catalogue = Process()
+        catalogue.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        catalogue.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "catalogue"]
+        let output = Pipe()
+        catalogue.standardOutput = output
+        try catalogue.run()
+        let overlay = output.fileHandleForReading.readDataToEndOfFile()
+        catalogue.waitUntilExit()
+        guard catalogue.terminationStatus == 0 else { throw SupportError("pms_sim catalogue exited \(catalogue.terminationStatus)") }
+        return overlay
+    }
+}
+
+/// The repository's report_definitions.json with the simulator's report catalogue laid over it, written once per
+/// test process: the `--config` every harness passes to the binary.
+public let simulatorConfigPath: String = {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-config-\(UUID().uuidString)")
+    let overlay = directory.appendingPathComponent("report_catalogue.json")
+    let config = directory.appendingPathComponent("report_definitions.json")
+    do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PMSSimulator.catalogueOverlay().write(to: overlay)
+        try ReportCatalogueOverlay.write(configPath: repositoryRoot.appendingPathComponent("report_definitions.json").path,
+                                         overlayPath: overlay.path, to: config.path)
+    } catch {
+        fatalError("cannot write the simulator's configuration: \(error)")
+    }
+    return config.path
+}()
