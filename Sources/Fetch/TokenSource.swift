@@ -1,5 +1,6 @@
 import CurlKit
 import Foundation
+import OwnerDashCore
 
 /// A missing, unreadable or refused credential; the message names the variable to set, never the secret.
 public struct CredentialError: Error, CustomStringConvertible, Sendable {

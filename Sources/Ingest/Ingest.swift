@@ -357,16 +357,3 @@ public struct IngestError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// A value shared with the fetch worker threads, touched only under its lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}

@@ -1,18 +1,5 @@
 import Foundation
-
-/// A value shared between fetch threads, only ever touched while its lock is held.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
+import OwnerDashCore
 
 /// Runs numbered work items on a fixed number of threads; returns when every item is done.
 ///
