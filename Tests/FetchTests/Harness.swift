@@ -68,6 +68,14 @@ final class Simulator: @unchecked Sendable {
         return (root?["quirks"] as? [String: Any])?[quirk] as? [String] ?? []
     }
 
+    /// The calls of quirk yardi_error_answers (truth.json `quirk_details`): property, operation and error shape.
+    func errorAnswers() throws -> [(property: String, operation: String, shape: String)] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("truth.json"))
+        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let details = (root?["quirk_details"] as? [String: Any])?["yardi_error_answers"] as? [[String: String]] ?? []
+        return details.map { ($0["property"] ?? "", $0["operation"] ?? "", $0["shape"] ?? "") }
+    }
+
     /// The simulator's ground truth for a property (truth.json, written before it started listening).
     func truth(_ property: String) throws -> [String: Any] {
         let data = try Data(contentsOf: directory.appendingPathComponent("truth.json"))
