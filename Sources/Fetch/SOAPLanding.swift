@@ -130,12 +130,33 @@ enum SOAPTransport {
         }
     }
 
-    /// A fault whose code says the request itself is wrong.
+    /// A fault whose code says the request itself is wrong: SOAP 1.1's `faultcode` `Client` (RPX: `inv_Param`,
+    /// `ActionNotSupported`), or SOAP 1.2's `Code/Value` `Sender`, its name for the same thing.
     static func isClientFault(_ body: [UInt8]) -> Bool {
         let head = String(decoding: body.prefix(2048), as: UTF8.self)
-        guard let start = head.range(of: "<faultcode")?.upperBound, let end = head.range(of: "</faultcode>", range: start..<head.endIndex)
+        if let code = elementText("faultcode", in: head) {
+            return code.contains("Client") || code.contains("inv_Param") || code.contains("ActionNotSupported")
+        }
+        guard let fault = head.range(of: "Fault>"), let code = elementText("Value", in: String(head[fault.upperBound...]))
         else { return false }
-        let code = head[start..<end.lowerBound]
-        return code.contains("Client") || code.contains("inv_Param") || code.contains("ActionNotSupported")
+        return code.hasSuffix("Sender")
+    }
+
+    /// The text of the first `<name>` or `<prefix:name>` element (attributes allowed) in `head`; nil when there is
+    /// none or it is cut off.
+    private static func elementText(_ name: String, in head: String) -> Substring? {
+        var from = head.startIndex
+        while let found = head.range(of: name, range: from..<head.endIndex) {
+            from = found.upperBound
+            guard let tag = head[..<found.lowerBound].lastIndex(of: "<"),
+                  let after = head[found.upperBound...].first, after == ">" || after.isWhitespace else { continue }
+            let prefix = head[head.index(after: tag)..<found.lowerBound]
+            guard prefix.isEmpty || (prefix.hasSuffix(":") && prefix.dropLast().allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" })
+            else { continue }
+            guard let open = head[found.upperBound...].firstIndex(of: ">"),
+                  let end = head.range(of: "</", range: head.index(after: open)..<head.endIndex) else { return nil }
+            return head[head.index(after: open)..<end.lowerBound]
+        }
+        return nil
     }
 }

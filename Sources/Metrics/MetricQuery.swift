@@ -84,6 +84,9 @@ extension Metrics {
         if !query.isTrend {
             keys = try withSnapshots(selected, query: query, database: database, warnings: &warnings)
         }
+        if let operation = yardiSources[query.metric] {
+            keys = try withSource(operation, keys, query: query, database: database, warnings: &warnings)
+        }
         var result = try answer(query, keys: keys, database: database)
         if query.isTrend {
             let present = Set(result.tables.first?.rows.compactMap { $0.first?.textValue } ?? [])
@@ -117,6 +120,37 @@ extension Metrics {
         if !query.properties.isEmpty || missing.count == keys.count { throw error }
         warnings.append("left out: \(error)")
         return keys.filter { dates[$0] != nil }
+    }
+
+    /// The Yardi operation a metric is computed from, besides the units: when a property's call failed, its sync
+    /// records the `snapshot` warning with that operation and no date, and the metric would otherwise count nothing
+    /// there (no ledger: no one owes; no guest cards: no leads). Such a property is left out and named, never a zero.
+    static let yardiSources: [MetricQuery.Metric: String] = [
+        .delinquency: "GetResidentTransactions_Login", .funnel: "GetYardiGuestActivity_Login",
+    ]
+
+    /// The keys whose source for the metric was synced; the others named: an error when a property was asked for by
+    /// name or none is left (as a missing snapshot is), else a warning each and left out of the portfolio.
+    private static func withSource(_ operation: String, _ keys: [String], query: MetricQuery, database: Database,
+                                   warnings: inout [String]) throws -> [String] {
+        var missing: [String] = []
+        try database.prepare("""
+            SELECT unified_property_id FROM unified_sync_warnings
+            WHERE check_name = 'snapshot' AND subject = :operation AND actual = 'none'
+              AND unified_property_id IN (SELECT value FROM json_each(:properties))
+            ORDER BY unified_property_id
+            """).forEachRow([":operation": .text(operation), ":properties": .text(SnapshotSQL.jsonArray(keys))]) { row in
+            if let key = row.text(at: 0) { missing.append(key) }
+        }
+        guard !missing.isEmpty else { return keys }
+        let reason = "no \(operation) snapshot synced (the call failed or was not fetched): \(query.metric.rawValue) "
+            + "is missing, not zero"
+        let left = keys.filter { !missing.contains($0) }
+        if left.isEmpty || !query.properties.isEmpty {
+            throw MetricsError.noUnitData(MetricsError.list(missing), reason: reason)
+        }
+        for key in missing { warnings.append("\(key): \(reason) (left out)") }
+        return left
     }
 
     /// Property -> the sync's `units_missing` warning (synced without any unit data), for the properties given.

@@ -108,7 +108,8 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
     case noSnapshot([String], asOf: LocalDate?, earliest: LocalDate?)
     /// No snapshot of any selected property between the dates.
     case noSnapshotBetween(from: LocalDate?, to: LocalDate?)
-    /// The property was synced without unit data (its unit source failed): the reason the sync recorded.
+    /// The property was synced without the data the metric needs — its unit source, or the Yardi call the metric is
+    /// computed from (`Metrics.yardiSources`), failed: the reason.
     case noUnitData(String, reason: String)
     /// A combination of options the metric does not take.
     case invalidQuery(String)

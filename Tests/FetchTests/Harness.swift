@@ -14,6 +14,14 @@ extension PMSSimulator {
                                  "--fail-property", "ridian"])
     }
 
+    /// The calls of quirk yardi_error_answers (truth.json `quirk_details`): property, operation and error shape.
+    func errorAnswers() throws -> [(property: String, operation: String, shape: String)] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: truthPath))
+        let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let details = (root?["quirk_details"] as? [String: Any])?["yardi_error_answers"] as? [[String: String]] ?? []
+        return details.map { ($0["property"] ?? "", $0["operation"] ?? "", $0["shape"] ?? "") }
+    }
+
     /// `GET /_sim/stats`: request and injected-fault counts.
     func faultCounts() throws -> [String: Int] {
         let response = try HTTPClient().send(HTTPRequest(url: base + "/_sim/stats"))

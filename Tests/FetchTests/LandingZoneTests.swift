@@ -208,7 +208,8 @@ import ZipKit
 @Suite struct SOAPRetryTests {
     @Test(arguments: [("yardi_soap_fault.xml", true), ("rpx_inv_param_fault.xml", true),
                       ("rpx_action_not_supported_fault.xml", true), ("rpx_not_authorized_fault.xml", true),
-                      ("yardi_get_unit_information.xml", false)])
+                      ("yardi_soap12_fault.xml", true), ("yardi_get_unit_information.xml", false),
+                      ("yardi_soap12_get_unit_information.xml", false)])
     func aClientFaultIsNotRetried(fixture: String, isClientFault: Bool) throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/soap")

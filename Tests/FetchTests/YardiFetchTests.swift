@@ -23,6 +23,13 @@ extension PMSSimulator {
         try PMSSimulator(flags: ["--fail-property", "yp_harbor_point", "--fault-malformed-rate", "0.5"])
     }
 
+    /// The opt-in quirks on (scripts/pms_sim/quirks.py): some (property, operation) calls answer an error shape
+    /// (yardi_error_answers, drawn from the seed and listed in truth.json `quirk_details`), and one property's
+    /// GetUnitInformation lists no unit (yardi_no_unit_information).
+    static let yardiOptInQuirks = Result {
+        try PMSSimulator(flags: ["--quirk", "yardi_error_answers", "--quirk", "yardi_no_unit_information"])
+    }
+
     /// The simulator's Yardi credentials (its README), with the password given.
     func yardiEnvironment(password: String = "simpass") -> [String: String] {
         ["OWNERDASH_YARDI_URL": yardiURL, "YARDI_USERNAME": "simuser", "YARDI_PASSWORD": password,
@@ -175,6 +182,162 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
         #expect(load.status == 0, "the failed calls are reported, not loaded: \(load.stderr)")
         #expect(load.stdoutLines.filter { $0.hasPrefix("loaded  ") }.count == 2)
+    }
+
+    /// Yardi's error shapes other than Faults and Messages, each answering one (property, operation) call: a 200 whose
+    /// body is the plain text `Login failed.`, a bare result code `-3`, an empty Result, a Result without its payload
+    /// root. Each is one line naming the property and the operation; every other call lands; after load and sync,
+    /// the figures the failed call feeds are said to be missing, never zeros, and the other property's are there.
+    @Test func errorAnswersAreNamedOnOneLineEachAndTheRestOfTheRunLands() throws {
+        let simulator = try Simulator.yardiOptInQuirks.get()
+        let combos = try simulator.errorAnswers()
+        #expect(Set(combos.map(\.shape)) == ["login_failed_text", "result_code", "empty_result", "missing_root"])
+        let properties = Array(Set(combos.map(\.property))).sorted()
+        #expect(properties.count == 2)
+        let roots = ["GetUnitInformation": "UnitInformation", "GetResidentsByStatus": "MITS-ResidentData",
+                     "GetResidentTransactions_Login": "ResidentTransactions", "AvailableUnits_Login": "PhysicalProperty",
+                     "GetYardiGuestActivity_Login": "LeadManagement"]
+        let operations = roots.keys.sorted()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", properties[0], "--property", properties[1],
+                                             "--reports", operations.joined(separator: ","), "--as-of", "2026-11-20",
+                                             "--parallel", "4"], environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 2, "some calls failed, the others landed: \(fetch.stderr)")
+        for combo in combos {
+            let subject = "yardi/\(combo.property)/\(combo.operation).xml: error: "
+            let root = roots[combo.operation] ?? "?"
+            let reason = switch combo.shape {
+            case "login_failed_text": "login failed (check YARDI_USERNAME, YARDI_PASSWORD, YARDI_SERVER_NAME, YARDI_DATABASE): Login failed."
+            case "result_code": "the server answered with result code -3 (interface entity or license error)"
+            case "empty_result": "the response has no <\(root)> element (an empty result)"
+            default: "the response has no <\(root)> element (found <Messages>)"
+            }
+            let lines = fetch.stderrLines.filter { $0.contains(subject) }
+            #expect(lines.count == 1 && lines.first?.hasSuffix(subject + reason) == true, "\(combo): \(lines)")
+        }
+        let runID = try #require(fetch.runID)
+        var expected = ["manifest.json"]
+        for property in properties {
+            for operation in operations where !combos.contains(where: { $0.property == property && $0.operation == operation }) {
+                expected.append("yardi/\(property)/\(operation).xml")
+            }
+        }
+        #expect(try workspace.landedFiles(runID) == expected.sorted())
+
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        let sync = try workspace.ownerdash(["sync", "--property", properties[0], "--property", properties[1]], environment: [:])
+        #expect(sync.status == 0, "stderr: \(sync.stderr)")
+        let unified = try Database(path: workspace.data.appendingPathComponent("unified.db").path, mode: .readOnly)
+        for combo in combos {
+            // What the sync recorded for the failed call: the operation has no snapshot (the units: units_missing).
+            let check = combo.operation == "GetUnitInformation" ? "units_missing" : "snapshot"
+            let recorded = try unified.query("""
+                SELECT count(*) FROM unified_sync_warnings
+                WHERE unified_property_id = :p AND check_name = :check AND subject = :operation AND actual = 'none'
+                """, [":p": .text(combo.property), ":check": .text(check), ":operation": .text(combo.operation)])
+            #expect(recorded.first?.first?.integerValue == 1, "\(combo)")
+            // The figure a user reads from it: missing, not zero.
+            let metric = ["GetUnitInformation": "occupancy", "GetResidentTransactions_Login": "delinquency",
+                          "GetYardiGuestActivity_Login": "funnel"][combo.operation]
+            guard let metric else { continue }
+            let query = try workspace.ownerdash(["query", metric, "--property", combo.property, "--format", "json"],
+                                                environment: [:])
+            #expect(query.status != 0 && query.stdout.isEmpty, "\(combo): \(query.stdout)")
+            // A property without units has no snapshot at all: every metric of it says that first.
+            let unitsFailed = combos.contains { $0.property == combo.property && $0.operation == "GetUnitInformation" }
+            let why = unitsFailed ? "no GetUnitInformation snapshot loaded (the call failed or was not fetched)"
+                : "no \(combo.operation) snapshot synced (the call failed or was not fetched): \(metric) is missing, not zero"
+            #expect(query.stderr.contains("\(combo.property): \(why)"), "\(combo): \(query.stderr)")
+            // Over the portfolio, the failed property is named as left out; a property with the units and this source
+            // answers (when none has both, the query answers nothing and says why).
+            let portfolio = try workspace.ownerdash(["query", metric, "--format", "json"], environment: [:])
+            #expect(portfolio.stderr.contains("\(combo.property): no "), "\(combo): the property left out is named: \(portfolio.stderr)")
+            let answerable = properties.filter { property in
+                !combos.contains { $0.property == property && ($0.operation == combo.operation || $0.operation == "GetUnitInformation") }
+            }
+            if answerable.isEmpty {
+                #expect(portfolio.status != 0 && portfolio.stdout.isEmpty, "\(combo): \(portfolio.stdout)")
+            } else {
+                #expect(portfolio.status == 0, "\(combo): \(portfolio.stderr)")
+                let answered = try JSONSerialization.jsonObject(with: Data(portfolio.stdout.utf8)) as? [String: Any]
+                let rows = (answered?["rows"] as? [[String: Any]] ?? []).compactMap { $0["property"] as? String }
+                #expect(rows.filter { $0 != "portfolio" } == answerable, "\(combo): \(rows)")
+            }
+        }
+    }
+
+    /// A property whose GetUnitInformation lists no unit (quirk yardi_no_unit_information): its calls land, its
+    /// residents and ledger sync (delinquency is the simulator's), and occupancy says the units are missing.
+    @Test func aPropertyWithoutUnitInformationSyncsTheRestAndSaysUnitsAreMissing() throws {
+        let simulator = try Simulator.yardiOptInQuirks.get()
+        let property = try #require(try simulator.quirks("yardi_no_unit_information").first)
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch", "--property", property, "--reports",
+                                             "GetUnitInformation,GetResidentsByStatus,GetResidentTransactions_Login",
+                                             "--as-of", "2026-11-20"], environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+        #expect(try workspace.ownerdash(["load", "--run", runID], environment: [:]).status == 0)
+        let sync = try workspace.ownerdash(["sync", "--property", property], environment: [:])
+        #expect(sync.status == 0, "stderr: \(sync.stderr)")
+        let occupancy = try workspace.ownerdash(["query", "occupancy", "--property", property], environment: [:])
+        #expect(occupancy.status != 0)
+        #expect(occupancy.stderr.contains("\(property): the GetUnitInformation snapshot of 2026-11-20 holds no unit: "
+                                          + "total units, occupancy, exposure, vacancy and pricing are missing, not zero"),
+                "\(occupancy.stderr)")
+        // The rest synced: the households and their balances are the simulator's (metrics that need the property's
+        // unit snapshot say the units are missing, as above).
+        let unified = try Database(path: workspace.data.appendingPathComponent("unified.db").path, mode: .readOnly)
+        let owed = try unified.query("""
+            SELECT sum(CAST(round((balance_0_30 + balance_31_60 + balance_61_90 + balance_over_90) * 100) AS INTEGER)),
+                   count(CASE WHEN balance_0_30 + balance_31_60 + balance_61_90 + balance_over_90 > 0 THEN 1 END)
+            FROM unified_delinquency WHERE unified_property_id = :p
+            """, [":p": .text(property)]).first
+        let totals = (try simulator.truth(property)["delinquency"] as? [String: Any])?["totals"] as? [String: Any]
+        let delinquent = try #require(totals?["delinquent"] as? Double)
+        #expect(owed?[0].integerValue == Int64((delinquent * 100).rounded()), "\(owed ?? [])")
+        #expect(owed?[1].integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1))
+        #expect(try unified.query("SELECT count(*) FROM unified_units WHERE unified_property_id = :p",
+                                  [":p": .text(property)]).first?.first?.integerValue == 0)
+    }
+
+    /// Guest cards carrying event types beyond the funnel (quirk yardi_guest_events_beyond_funnel: Appointment,
+    /// ReturnVisit, Hold, ReApply, Cancel, MoveIn, Notice, Renew): they land as sent, every one is a type the Yardi
+    /// rules know (no warning), and the funnel a user reads is the simulator's, none of them counted.
+    @Test func guestEventsBeyondTheFunnelLandAndTheFunnelIsTheSimulators() throws {
+        let simulator = try Simulator.clean.get()
+        let properties = try simulator.quirks("yardi_guest_events_beyond_funnel")
+        #expect(properties.count == 2)
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch"] + properties.flatMap { ["--property", $0] } + [
+            "--reports", "GetUnitInformation,GetResidentsByStatus,GetYardiGuestActivity_Login", "--as-of", "2026-11-20"],
+                                            environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+        #expect(try workspace.ownerdash(["load", "--run", runID], environment: [:]).status == 0)
+        let sync = try workspace.ownerdash(["sync"] + properties.flatMap { ["--property", $0] }, environment: [:])
+        #expect(sync.status == 0, "stderr: \(sync.stderr)")
+        let raw = try Database(path: workspace.data.appendingPathComponent("yardi_raw.db").path, mode: .readOnly)
+        let unified = try Database(path: workspace.data.appendingPathComponent("unified.db").path, mode: .readOnly)
+        for property in properties {
+            let beyond = try raw.query("""
+                SELECT count(*) FROM yardi_guest_activity WHERE property_id = :p
+                  AND event_type IN ('Appointment', 'ReturnVisit', 'Hold', 'ReApply', 'Cancel', 'MoveIn', 'Notice', 'Renew')
+                """, [":p": .text(property)])
+            #expect((beyond.first?.first?.integerValue ?? 0) > 0, "\(property): the extra events landed")
+            #expect(try unified.query("""
+                SELECT count(*) FROM unified_sync_warnings WHERE unified_property_id = :p AND check_name = 'guest_event_type'
+                """, [":p": .text(property)]).first?.first?.integerValue == 0)
+            let query = try workspace.ownerdash(["query", "funnel", "--property", property, "--format", "json"], environment: [:])
+            #expect(query.status == 0, "stderr: \(query.stderr)")
+            let row = ((try JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [String: Any])?["rows"] as? [[String: Any]])?.first
+            let truth = try #require(try simulator.truth(property)["funnel_30d"] as? [String: Any])
+            for field in ["leads", "tours", "applications", "approvals", "leases"] {
+                #expect(row?[field] as? Int == truth[field] as? Int, "\(property) \(field): \(row?[field] ?? "nil"), truth \(truth[field] ?? "nil")")
+            }
+            #expect(row?["from"] as? String == truth["window_start"] as? String)
+        }
     }
 
     @Test func aWrongPasswordFailsEveryCallWithoutShowingIt() throws {

@@ -84,6 +84,24 @@ private func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate? { LocalDate(year: y
         #expect(open.reduce(Money.zero, +) == Money(cents: 12_900))
     }
 
+    /// `Services@Type/Detail` blocks (quirk yardi_services_blocks) sit beside the Transactions: a description of the
+    /// household's services, no money. They are no ledger records, before or after the Transactions.
+    @Test func servicesBlocksBesideTheTransactionsAreNoLedgerRecords() throws {
+        let bytes = try fixture("yardi_get_resident_transactions_services.xml")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "<Services Type=\"Other\">").count == 3, "two households with services")
+        let transactions = try GetResidentTransactions.decode(bytes)
+        let charges = transactions.filter { $0.kind == .charge }, payments = transactions.filter { $0.kind == .payment }
+        #expect(charges.count == 5 && payments.count == 3)
+        #expect(charges.map(\.amount).reduce(Money.zero, +) == Money(cents: 63_900))
+        #expect(payments.map(\.amount).reduce(Money.zero, +) == Money(cents: 278_567))
+        // The same answer without its Services blocks reads exactly the same records.
+        let stripped = text.replacingOccurrences(of: #"<Services Type="Other">.*?</Services>"#, with: "",
+                                                 options: .regularExpression)
+        #expect(stripped.count < text.count)
+        #expect(try GetResidentTransactions.decode(Array(stripped.utf8)) == transactions)
+    }
+
     @Test func availableUnitsReadMITSDateAttributes() throws {
         let units = try AvailableUnits.decode(try fixture("yardi_available_units.xml"))
         #expect(units.map(\.unitCode) == ["1101", "1102", "1110"])

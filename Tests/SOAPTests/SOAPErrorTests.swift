@@ -87,4 +87,20 @@ import Testing
                                          expectedRoot: "UnitInformation")
         #expect(response.payload.descendants(named: "UnitInfo").count == 4)
     }
+
+    /// Yardi serves SOAP 1.2 too (envelope namespace http://www.w3.org/2003/05/soap-envelope): an answer in a 1.2
+    /// envelope gives its payload, and a 1.2 Fault (Code/Value, Reason/Text) is named like a 1.1 one.
+    @Test func soap12EnvelopesAndFaultsReadLikeSOAP11Ones() throws {
+        let bytes = try soapFixture("yardi_soap12_get_unit_information.xml")
+        let response = try SOAPResponse(bytes: bytes, operation: "GetUnitInformation", expectedRoot: "UnitInformation")
+        #expect(response.document.root?.namespaceURI == "http://www.w3.org/2003/05/soap-envelope")
+        #expect(response.payload.descendants(named: "UnitInfo").map { $0.child(named: "UnitID")?.text } == ["1101", "1102"])
+        try SOAPResponse.check(bytes: bytes, operation: "GetUnitInformation", expectedRoot: "UnitInformation")
+
+        let fault = try error("yardi_soap12_fault.xml", status: 500, operation: "GetInvoiceRegister", root: "InvoiceRegister")
+        let message = "Server did not recognize the value of HTTP Header SOAPAction: "
+            + "http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentData/GetInvoiceRegister."
+        #expect(fault.kind == .fault(code: "soap:Sender", message: message, detail: nil))
+        #expect(fault.description == "GetInvoiceRegister for yp_riverwalk: SOAP Fault soap:Sender: " + message)
+    }
 }

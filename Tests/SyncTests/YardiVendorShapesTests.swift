@@ -75,6 +75,38 @@ import Testing
         #expect(plan.inPlaceRent == Money(dollars: 1860))
     }
 
+    /// Applicants as GetResidentsByStatus lists them when the Status filter names them (quirk yardi_applicant_statuses;
+    /// OwnerDash's filter does not, docs/yardi-soap.md): an `Applicant` is kept as an applicant, `Denied` and `Canceled`
+    /// are no residents at all, and none of them is a household in place: listed on an occupied unit with a higher
+    /// rent, the unit's in-place rent and the occupied and leased counts stay those of the households living there.
+    @Test func applicantsDeniedAndCanceledAreNoHouseholdsAndNoInPlaceRent() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        for (unit, tenant, status, rent) in [("1101", "t104200001", "Current", 2310.0), ("1102", "t104200004", "Current", 1435),
+                                             ("1115", "t104200030", "Eviction", 1835)] {
+            try yardi.unit(unit, "Occupied No Notice", tenant: tenant, market: 2400)
+            try yardi.resident(tenant, status, unit: unit, rent: rent, moveIn: "2025-06-01")
+        }
+        try yardi.unit("1120", "Vacant Unrented Ready", market: 2400)
+        try yardi.resident("p0001001", "Applicant", unit: "1101", rent: 2900, leaseFrom: "2026-12-15", moveIn: "2026-12-15")
+        try yardi.resident("p0001002", "Denied", unit: "1120", rent: 2900, leaseFrom: "2026-12-01", moveIn: "2026-12-01")
+        try yardi.resident("p0001003", "Canceled", unit: "1102", rent: 2900)
+        #expect(yardi.sync().first?.error == nil)
+
+        let residents = try yardi.keyed("SELECT resident_id, status FROM unified_residents")
+        #expect(residents.mapValues { $0[0].textValue ?? "" } == [
+            "t104200001": "current", "t104200004": "current", "t104200030": "current", "p0001001": "applicant"])
+        #expect(try yardi.rows("SELECT count(*) FROM unified_leases WHERE lease_id IS NULL OR resident_id LIKE 'p%'")
+                == [[.integer(0)]], "an applicant without a lease id has no lease")
+        let occupancy = try yardi.rows("""
+            SELECT total_units, occupied_units, vacant_leased, leased_units, exposure_now FROM unified_occupancy_metrics
+            """)
+        #expect(occupancy == [[.integer(4), .integer(3), .integer(0), .integer(3), .integer(1)]])
+        let plan = try #require(try Metrics.pricing(database: yardi.store.database, properties: ["yp_test"]).floorplans.first)
+        #expect(plan.occupied == 3)
+        #expect(plan.inPlaceRent == Money(dollars: 1860), "(2,310 + 1,435 + 1,835) / 3: no applicant's rent")
+    }
+
     /// Lease charges without a LeaseID (Yardi's own sample): the schedule is keyed on Detail/CustomerID, each
     /// customer's lines under the lease GetResidentsByStatus lists for it, and the audit checks the posted rent.
     @Test func leaseChargesWithoutALeaseIDAreScheduledByCustomerAndAudited() throws {

@@ -89,6 +89,9 @@ def parser():
     f.add_argument("--fail-property", action="append", help="property KEY whose requests always fail (repeatable)")
     f.add_argument("--no-quirk", action="append",
                    help="turn one vendor quirk of quirks.py off (repeatable; README 'Quirk catalogue')")
+    f.add_argument("--quirk", action="append",
+                   help="turn one opt-in vendor quirk of quirks.py on (yardi_error_answers, yardi_no_unit_information; "
+                        "repeatable)")
     c = ap.add_argument_group("credentials")
     c.add_argument("--rpx-license-key", default="sim-rpx-license-key")
     c.add_argument("--rpx-denied-site", action="append",
@@ -155,7 +158,7 @@ def write_truth(world, cfg, path, include_ledger):
                                       "Platform": "SQL Server", "InterfaceEntity": cfg.yardi_entity,
                                       "InterfaceLicense": cfg.yardi_license}},
             "fail_properties": sorted(cfg.fail_properties),
-            "quirks": world.quirks.as_truth()}
+            "quirks": world.quirks.as_truth(), "quirk_details": world.quirks.details_truth()}
     head = json.dumps(meta, separators=(",", ":"))[:-1]
     body = ",".join('"%s":%s' % (k, parts[k]) for k in keys)
     tmp = path + ".tmp"
@@ -185,12 +188,16 @@ def main(argv):
 
     t0 = time.time()
     gc.disable()        # generation allocates ~1M long-lived objects; GC passes would double the start time
-    from .quirks import CATALOGUE
+    from .quirks import CATALOGUE, OPT_IN
     for q in a.no_quirk or []:
         if q not in CATALOGUE:
             print("pms_sim: unknown quirk %r (known: %s)" % (q, ", ".join(sorted(CATALOGUE))), file=sys.stderr)
             return 1
-    world = World(cfg.seed, cfg.as_of, a.config, a.no_quirk or ())
+    for q in a.quirk or []:
+        if q not in OPT_IN:
+            print("pms_sim: %r is not an opt-in quirk (opt-in: %s)" % (q, ", ".join(sorted(OPT_IN))), file=sys.stderr)
+            return 1
+    world = World(cfg.seed, cfg.as_of, a.config, a.no_quirk or (), a.quirk or ())
     for k in cfg.fail_properties | cfg.rpx_denied_sites:
         if k not in world.specs:
             print("pms_sim: unknown property key %r" % k, file=sys.stderr)

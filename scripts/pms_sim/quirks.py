@@ -5,6 +5,10 @@ served (the registry in use), so a different seed moves every quirk to other bui
 one seed by luck fails for another. The catalogue (README.md, "Quirk catalogue") says which test checks OwnerDash's
 answer for each. The truth is never changed by a quirk: it follows the vendor's definitions (a non-dwelling area is
 not a unit, a guarantor placeholder is not a resident, a household under eviction is in place).
+
+A few quirks are opt-in (OPT_IN: `--quirk NAME` turns one on): they take a dataset away from OwnerDash (an error answer,
+a property without unit information), so the demo, which compares every property's answers with the truth, runs
+without them; tests that check how OwnerDash reports the loss start the simulator with them.
 """
 
 import hashlib
@@ -60,7 +64,36 @@ CATALOGUE = {
         "yardi", 2,
         "GetUnitInformation lists Yardi's pseudo-rows beside the units: WAIT (status 'Waitlist') and NONRESID "
         "('Excluded', UnitEconomicStatus 'nonresidential'); not units"),
+    "yardi_applicant_statuses": (
+        "yardi", 2,
+        "GetResidentsByStatus also lists applicants (Status 'Applicant': applied, no decision yet; 'Denied'; "
+        "'Canceled'), returned only when the Status filter names them; not residents"),
+    "yardi_guest_events_beyond_funnel": (
+        "yardi", 2,
+        "GetYardiGuestActivity carries event types beyond the funnel on the guest cards: Appointment, ReturnVisit, "
+        "Hold, ReApply, Cancel, and for the prospects who became residents MoveIn, Notice, Renew"),
+    "yardi_services_blocks": (
+        "yardi", 2,
+        "ResidentTransactions RT_Customer/RTServiceTransactions carry Services@Type/Detail blocks (the household's "
+        "utility services, no money) beside the Transactions"),
+    "yardi_no_unit_information": (
+        "yardi", 1,
+        "opt-in: GetUnitInformation answers 200 with a UnitInformation/Property that lists no unit"),
+    "yardi_error_answers": (
+        "yardi", 2,
+        "opt-in: some (property, operation) calls answer an error shape: plain-text 'Login failed.', a bare result "
+        "code '-3', an empty Result, a Result without its payload root (an Info message instead)"),
 }
+
+# Quirks off unless `--quirk NAME` turns them on (see the module doc).
+OPT_IN = {"yardi_no_unit_information", "yardi_error_answers"}
+
+# quirk yardi_error_answers: the shapes, two per property, and the operations they may answer (the per-property calls
+# OwnerDash makes once a run; GetResidentLeaseCharges_Login, called once per month, and the interfaces licensed apart
+# are left out).
+ERROR_SHAPES = ("login_failed_text", "result_code", "empty_result", "missing_root")
+ERROR_OPERATIONS = ("GetUnitInformation", "GetResidentsByStatus", "GetResidentTransactions_Login",
+                    "AvailableUnits_Login", "GetYardiGuestActivity_Login")
 
 
 def _rank(seed, quirk, key):
@@ -79,13 +112,30 @@ def assign(seed, keys_by_pms):
 class Quirks:
     """The quirks of one served world: `has(quirk, key)`."""
 
-    def __init__(self, seed, keys_by_pms, disabled=()):
+    def __init__(self, seed, keys_by_pms, disabled=(), enabled=()):
+        self.seed = seed
         self.by_quirk = assign(seed, keys_by_pms)
+        for quirk in OPT_IN - set(enabled):
+            self.by_quirk[quirk] = []
         for quirk in disabled:
             self.by_quirk[quirk] = []
+        self.error_answers = {}
+        for i, key in enumerate(self.by_quirk.get("yardi_error_answers", ())):
+            ops = sorted(ERROR_OPERATIONS, key=lambda op: _rank(seed, "yardi_error_answers:" + key, op))
+            for shape, op in zip(ERROR_SHAPES[2 * i:2 * i + 2], ops):
+                self.error_answers[(key, op)] = shape
 
     def has(self, quirk, key):
         return key in self.by_quirk.get(quirk, ())
 
+    def error_answer(self, key, operation):
+        """Quirk yardi_error_answers: the error shape this (property, operation) answers, or None."""
+        return self.error_answers.get((key, operation))
+
     def as_truth(self):
         return {q: list(keys) for q, keys in sorted(self.by_quirk.items())}
+
+    def details_truth(self):
+        """truth.json `quirk_details`: which call answers which error shape (quirk yardi_error_answers)."""
+        return {"yardi_error_answers": [{"property": k, "operation": op, "shape": shape}
+                                        for (k, op), shape in sorted(self.error_answers.items())]}

@@ -7,7 +7,7 @@ from .quirks import Quirks
 
 
 class World:
-    def __init__(self, seed, as_of, registry_path=None, disabled_quirks=()):
+    def __init__(self, seed, as_of, registry_path=None, disabled_quirks=(), enabled_quirks=()):
         self.seed = seed
         self.as_of = as_of
         self.gen = Generator(seed, as_of, load_registry(registry_path))
@@ -16,7 +16,8 @@ class World:
         self.by_pms_id = {(s[0], s[3].lower()): s[1] for s in self.specs.values()}
         self._props = {}
         # Which served properties show each vendor quirk (quirks.py), drawn from the seed.
-        self.quirks = Quirks(seed, {pms: self.keys_for(pms) for pms in ("realpage", "yardi")}, disabled_quirks)
+        self.quirks = Quirks(seed, {pms: self.keys_for(pms) for pms in ("realpage", "yardi")}, disabled_quirks,
+                             enabled_quirks)
         self.gen.quirks = self.quirks     # the report writers take the generator
         self._lock = threading.Lock()     # property generation is serialized (shared id counters)
         self.caches = {}

@@ -1,8 +1,9 @@
 """Yardi Voyager ASMX web services (SOAP 1.1) for the Yardi properties."""
 
 import datetime as dt
+import re
 
-from .soap import SoapError, parse_envelope, local, text, x, attr, escape
+from .soap import SoapError, parse_envelope, local, text, x, attr, escape, SOAP11, SOAP12
 from . import maintenance as M
 from . import invoices as INV
 from .portfolio import CHARGE_CODES, GL_ACCOUNTS, month_key
@@ -14,7 +15,7 @@ CT = "text/xml; charset=utf-8"
 
 INTERFACES = {
     "ItfResidentData": ("GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "GetResidents"),
-    "ItfResidentTransactions20": ("GetPropertyConfigurations", "GetResidentLeaseCharges_Login",
+    "ItfResidentTransactions20": ("GetPropertyConfigurations", "GetUnitInformation_Login", "GetResidentLeaseCharges_Login",
                                   "GetResidentsLeaseCharges_Login", "GetResidentTransactions_Login",
                                   "GetResidentTransaction_Login", "GetResidentTransactions_ByChargeDate_Login",
                                   "GetResidentTransactions_ByApplicationDate_Login"),
@@ -66,15 +67,30 @@ def ymd(d):
 
 # ------------------------------------------------------------------------------ envelopes
 
-def envelope(itf, op, payload):
+SOAP12_CT = "application/soap+xml; charset=utf-8"
+
+
+def envelope(itf, op, payload, soap12=False):
+    """The response envelope: SOAP 1.1, or SOAP 1.2 when the request came as 1.2 (ASMX answers in the request's
+    version)."""
+    ns = SOAP12 if soap12 else SOAP11
     return ('<?xml version="1.0" encoding="utf-8"?>'
-            '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" '
+            '<soap:Envelope xmlns:soap="%s" '
             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">'
             '<soap:Body><%sResponse xmlns="%s%s"><%sResult>%s</%sResult></%sResponse></soap:Body></soap:Envelope>'
-            % (op, NS_PREFIX, itf, op, payload, op, op))
+            % (ns, op, NS_PREFIX, itf, op, payload, op, op))
 
 
-def fault(message, code="soap:Client"):
+def fault(message, code="soap:Client", soap12=False):
+    """A SOAP 1.1 Fault (faultcode/faultstring), or a 1.2 one (Code/Value Sender|Receiver, Reason/Text)."""
+    if soap12:
+        code12 = {"soap:Client": "soap:Sender", "soap:Server": "soap:Receiver"}.get(code, code)
+        return ('<?xml version="1.0" encoding="utf-8"?>'
+                '<soap:Envelope xmlns:soap="%s" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                'xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body><soap:Fault>'
+                '<soap:Code><soap:Value>%s</soap:Value></soap:Code>'
+                '<soap:Reason><soap:Text xml:lang="en">%s</soap:Text></soap:Reason><soap:Detail />'
+                '</soap:Fault></soap:Body></soap:Envelope>' % (SOAP12, code12, attr(message)))
     return ('<?xml version="1.0" encoding="utf-8"?>'
             '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" '
             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">'
@@ -103,25 +119,39 @@ def handle(h, sub, body):
         return h.send(404, "<html><body>The resource cannot be found.</body></html>", "text/html; charset=utf-8")
     if h.command != "POST":
         return h.send(405, "<html><body>Method not allowed.</body></html>", "text/html; charset=utf-8")
+    # SOAP 1.2 carries the action in the Content-Type (`application/soap+xml; charset=utf-8; action="..."`) and is
+    # answered with a 1.2 envelope; 1.1 uses the SOAPAction header. Line feeds and indentation in the request body
+    # are accepted (one client reports they upset a real server; OwnerDash sends none).
+    ctype = h.headers.get("Content-Type") or ""
+    soap12 = ctype.strip().lower().startswith("application/soap+xml")
     action = (h.headers.get("SOAPAction") or "").strip().strip('"')
+    if soap12:
+        m = re.search(r'action\s*=\s*"?([^";]+)"?', ctype)
+        action = m.group(1).strip() if m else ""
+    rct = SOAP12_CT if soap12 else CT
+
+    def send_fault(message, code="soap:Client"):
+        return h.send(500, fault(message, code, soap12), rct)
+
     try:
-        op_el, _ns = parse_envelope(body)
+        op_el, ns = parse_envelope(body)
     except SoapError as e:
-        return h.send(500, fault("Server was unable to read request. ---> %s" % e), CT)
+        return send_fault("Server was unable to read request. ---> %s" % e)
+    if ns == SOAP12 and not soap12:
+        soap12, rct = True, SOAP12_CT
     op = local(op_el.tag)
     expected = NS_PREFIX + itf + "/" + op
     if action and action != expected:
-        return h.send(500, fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % action), CT)
+        return send_fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % action)
     if op not in INTERFACES[itf]:
-        return h.send(500, fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % (
-            action or expected)), CT)
+        return send_fault("Server did not recognize the value of HTTP Header SOAPAction: %s." % (action or expected))
     if "soap-fault" in h.faults:
         h.server.state_note("soap-fault")
         h.faults = {}
-        return h.send(500, fault("Server was unable to process request. ---> Simulated failure.", "soap:Server"), CT)
+        return send_fault("Server was unable to process request. ---> Simulated failure.", "soap:Server")
 
     def reply(payload):
-        return h.send(200, envelope(itf, op, payload), CT)
+        return h.send(200, envelope(itf, op, payload, soap12), rct)
 
     # credentials
     user, pw = text(op_el, "UserName", ""), text(op_el, "Password", "")
@@ -147,11 +177,19 @@ def handle(h, sub, body):
                               "(-2)." % code))
     if key in cfg.fail_properties:
         h.server.state_note("fail-property")
-        return h.send(500, fault("Server was unable to process request. ---> Object reference not set to an "
-                                 "instance of an object.", "soap:Server"), CT)
+        return send_fault("Server was unable to process request. ---> Object reference not set to an "
+                          "instance of an object.", "soap:Server")
+    shape = w.quirks.error_answer(key, op)
+    if shape is not None:
+        h.server.state_note("error-answer")
+        return error_answer(h, reply, shape, soap12)
     p = w.get(key)
     if op == "GetUnitInformation":
+        if w.quirks.has("yardi_no_unit_information", key):
+            return reply(no_unit_information(p))
         return reply(w.cached("y:units:" + key, lambda: op_unit_information(w, p)))
+    if op == "GetUnitInformation_Login":
+        return reply(w.cached("y:units_login:" + key, lambda: op_unit_information_login(w, p)))
     if op in ("GetResidentsByStatus", "GetResidents"):
         status = text(op_el, "Status", "") or ""
         return reply(op_residents_by_status(w, p, status))
@@ -159,8 +197,8 @@ def handle(h, sub, body):
         pm = text(op_el, "PostMonth")
         d = parse_dt(pm)
         if d is None:
-            return h.send(500, fault("Server was unable to read request. ---> There is an error in XML document. "
-                                     "---> The string '%s' is not a valid AllXsd value." % (pm or "")), CT)
+            return send_fault("Server was unable to read request. ---> There is an error in XML document. "
+                              "---> The string '%s' is not a valid AllXsd value." % (pm or ""))
         return reply(op_lease_charges(w, p, d, text(op_el, "TenantId")))
     if op in ("GetResidentTransactions_Login", "GetResidentTransaction_Login"):
         tenant = text(op_el, "TenantId") if op == "GetResidentTransaction_Login" else None
@@ -170,7 +208,7 @@ def handle(h, sub, body):
     if op in ("GetResidentTransactions_ByChargeDate_Login", "GetResidentTransactions_ByApplicationDate_Login"):
         f, t = parse_dt(text(op_el, "FromDate")), parse_dt(text(op_el, "ToDate"))
         if f is None or t is None:
-            return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
+            return send_fault("Server was unable to read request. ---> FromDate and ToDate are required.")
         if (t - f).days > 31:
             return reply(messages("Date range cannot exceed 31 days."))
         if t < f:
@@ -186,7 +224,7 @@ def handle(h, sub, body):
     if op == "GetYardiGuestActivity_DateRange":
         f, t = parse_dt(text(op_el, "FromDate")), parse_dt(text(op_el, "ToDate"))
         if f is None or t is None:
-            return h.send(500, fault("Server was unable to read request. ---> FromDate and ToDate are required."), CT)
+            return send_fault("Server was unable to read request. ---> FromDate and ToDate are required.")
         return reply(op_guest_activity(w, p, f, t))
     if op == "GetServiceRequest_Search":
         which = (text(op_el, "OpenOrClosed", "") or "").strip().lower()
@@ -196,7 +234,26 @@ def handle(h, sub, body):
         return reply(w.cached("y:sr:%s:%s" % (key, which), lambda: op_service_requests(w, p, which)))
     if op == "GetInvoiceRegister":
         return invoice_register(h, reply, w, p, op_el)
-    return h.send(500, fault("Operation %s is not implemented." % op, "soap:Server"), CT)
+    return send_fault("Operation %s is not implemented." % op, "soap:Server")
+
+
+def error_answer(h, reply, shape, soap12):
+    """Quirk yardi_error_answers: Yardi's error shapes other than Faults and Messages (docs/yardi-soap.md, "How Yardi
+    reports errors"): a 200 whose body is the plain text `Login failed.`; a Result holding a bare negative result code
+    (-3: interface entity or license error); an empty Result; a Result without its payload root (an Info message where
+    the payload should be)."""
+    if shape == "login_failed_text":
+        return h.send(200, "Login failed.", "text/plain; charset=utf-8")
+    if shape == "result_code":
+        return reply("-3")
+    if shape == "empty_result":
+        return reply("")
+    return reply(messages("No records found for the property.", kind="Info"))
+
+
+def no_unit_information(p):
+    """Quirk yardi_no_unit_information: the payload root and the property, without a single unit."""
+    return '<UnitInformation xmlns=""><Property MarketingName="%s"><Units /></Property></UnitInformation>' % attr(p.name)
 
 
 def parse_dt(s):
@@ -252,6 +309,49 @@ def op_unit_information(w, p):
     if w.quirks.has("yardi_pseudo_units", p.key):
         out.extend(_pseudo_units(p))
     out.append("</Units></Property></UnitInformation>")
+    return "".join(out)
+
+
+def op_unit_information_login(w, p):
+    """GetUnitInformation_Login (ItfResidentTransactions20): MITS `PhysicalProperty/Property/RT_Customer*`, one
+    RT_Customer per unit and tenant code: a unit appears once per household that lived in it (former, current, future),
+    and a unit without a household in possession once more with its status text in CustomerID ("Vacant Unrented Not
+    Ready"); the pseudo-rows of quirk yardi_pseudo_units carry "Waitlist" / "Excluded". OwnerDash does not call it
+    (GetUnitInformation gives one row per unit): served so a client can be checked against it."""
+    a = p.address
+    pfx = "MITS:"
+    out = ['<PhysicalProperty xmlns="" xmlns:MITS="%s"><Property>' % MITS_NS]
+
+    def customer(customer_id, number, fields, building):
+        return ("<RT_Customer>%s<RT_Unit>%s<Unit><%sInformation>%s<%sAddress>%s%s%s%s</%sAddress></%sInformation>"
+                "%s%s</Unit></RT_Unit></RT_Customer>" % (
+                    x("CustomerID", customer_id), x("UnitID", number), pfx,
+                    "".join(x(pfx + k, v) for k, v in fields), pfx,
+                    x(pfx + "Address1", "%s #%s" % (building, number) if building else ""), x(pfx + "City", a["city"]),
+                    x(pfx + "State", a["state"]), x(pfx + "PostalCode", a["zip"]), pfx, pfx,
+                    x("PropertyPrimaryID", p.pms_id), x("MarketingName", p.name)))
+
+    for u in p.units:
+        fields = (("UnitID", u.number), ("UnitType", u.fp.code.lower()), ("UnitBedrooms", u.fp.beds),
+                  ("UnitBathrooms", int(u.fp.baths)), ("MinSquareFeet", u.sqft), ("MaxSquareFeet", u.sqft),
+                  ("MarketRent", m2(u.market_rent)),
+                  ("UnitEconomicStatus", {"model": "model", "down": "down"}.get(u.status, "residential")),
+                  ("UnitEconomicStatusDescription", econ_desc(u)), ("FloorPlanID", u.fp.fp_id),
+                  ("FloorplanName", u.fp.name), ("BuildingID", u.building["number"]))
+        tenants = [r.tcode for r in u.residencies]
+        if u.future is not None and u.future.tcode not in tenants:
+            tenants.append(u.future.tcode)
+        for tcode in tenants:
+            out.append(customer(tcode, u.number, fields, u.building["address"]))
+        if u.current is None:
+            out.append(customer(econ_desc(u), u.number, fields, u.building["address"]))
+    if w.quirks.has("yardi_pseudo_units", p.key):
+        for code, econ, desc in (("WAIT", "residential", "Waitlist"), ("NONRESID", "nonresidential", "Excluded")):
+            out.append(customer(desc, code, (("UnitID", code), ("UnitType", code.lower()), ("UnitBedrooms", 0),
+                                              ("UnitBathrooms", 0), ("MinSquareFeet", 0), ("MaxSquareFeet", 0),
+                                              ("MarketRent", "0.00"), ("UnitEconomicStatus", econ),
+                                              ("UnitEconomicStatusDescription", desc)), None))
+    out.append("</Property></PhysicalProperty>")
     return "".join(out)
 
 
@@ -313,8 +413,39 @@ def op_residents_by_status(w, p, status):
             x("MoveInDate", mdy(r.move_in)), x("MoveOutDate", mdy(r.move_out)),
             x("NoticeDate", mdy(r.notice_given) if r.move_out else ""), x("paymentAccepted", "1"),
             x("leaseId", le.id), x("isRoommate", "false")]), occ))
+    if w.quirks.has("yardi_applicant_statuses", p.key) and want & {"applicant", "denied", "canceled"}:
+        for pr, ys, unit in applicants(w, p):
+            if ys.lower() not in want:
+                continue
+            start = pr.desired_move_in
+            end = dt.date(start.year + 1, start.month, 1) - dt.timedelta(days=1) if start else None
+            out.append('<Resident tCode="p%07d">%s<OtherOccupants /></Resident>' % (pr.id % 10000000, "".join([
+                x("Status", ys), x("FirstName", pr.first), x("LastName", pr.last), x("Email", pr.email),
+                '<Phone PhoneType="cell">%s</Phone>' % x("PhoneNumber", pr.phone), x("UnitCode", unit.number),
+                x("Rent", m2(pr.desired_rent or 0)), x("LeaseFromDate", mdy(start)), x("LeaseToDate", mdy(end)),
+                x("MoveInDate", mdy(start)), x("MoveOutDate", ""), x("NoticeDate", ""), x("paymentAccepted", "1"),
+                x("leaseId", ""), x("isRoommate", "false")])))
     out.append("</Residents></PropertyResidents></MITS-ResidentData>")
     return "".join(out)
+
+
+def applicants(w, p):
+    """Quirk yardi_applicant_statuses: [(prospect, status, unit)] for the prospects that applied and never leased:
+    `Denied` / `Canceled` after that decision, `Applicant` while none is made. Each is listed on a unit of the floor
+    plan it wanted: a vacant one that is not leased when there is one, else the plan's first unit, which may be
+    occupied (a client counting applicants as households would then count that unit twice)."""
+    out = []
+    for pr in p.prospects:
+        if pr.res is not None or not any(e.kind == "application" and e.date <= w.as_of for e in pr.events):
+            continue
+        kinds = {e.kind for e in pr.events if e.date <= w.as_of}
+        ys = ("Denied" if "application_denied" in kinds else "Canceled" if "application_canceled" in kinds
+              else "Applicant")
+        units = pr.fp.units if pr.fp and pr.fp.units else p.units
+        vacant = [u for u in units if u.status == "vacant"]
+        unit = vacant[pr.id % len(vacant)] if vacant else units[0]
+        out.append((pr, ys, unit))
+    return out
 
 
 def _rt_unit(u, r, pfx, rent):
@@ -445,6 +576,7 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
                RT_NS, MITS_NS, x("MITS:PrimaryID", p.pms_id), x("MITS:MarketingName", p.name),
                x("MITS:Address1", a["street"]), x("MITS:City", a["city"]), x("MITS:State", a["state"]),
                x("MITS:PostalCode", a["zip"]))]
+    services = w.quirks.has("yardi_services_blocks", p.key)
     for r in p.residencies:
         if tenant and r.tcode != tenant:
             continue
@@ -480,11 +612,36 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
         if (date_range or applied_range) and not tx:
             continue
         tx.sort()
+        body = "".join(t[2] for t in tx)
+        if services:
+            block = _services(r, w)
+            body = block + body if r.id % 2 == 0 else body + block
         out.append("<RT_Customer>%s<Customers>%s</Customers>%s%s<RTServiceTransactions>%s</RTServiceTransactions>"
                    "</RT_Customer>" % (x("CustomerID", r.tcode), _customer(p, r, w, pfx), _rt_unit(r.unit, r, pfx, rent),
-                                       x("PaymentAccepted", "1"), "".join(t[2] for t in tx)))
+                                       x("PaymentAccepted", "1"), body))
     out.append("</Property></ResidentTransactions>")
     return "".join(out)
+
+
+# Quirk yardi_services_blocks: the Service@Type of a recurring charge code (Electric, Gas, Trash, Fees are the types
+# seen; the simulator bills no electric or gas).
+SERVICE_TYPES = {"TRASH": "Trash", "WATER": "Fees", "SEWER": "Fees", "PEST": "Fees", "PARKING": "Fees"}
+
+
+def _services(r, w):
+    """`Services Type="Other"` with one `Detail` per recurring service of the household's last lease: a description of
+    what the household is billed for, no amount and no date. It sits beside the Transactions (before them for every
+    other household, after them for the rest); it is not a charge or a payment."""
+    le = r.current_lease(w.as_of) if r.status == "current" else r.leases[-1]
+    details = []
+    for code, _amount in le.recurring:
+        if code not in SERVICE_TYPES:
+            continue
+        rp, yc, desc, cat = CHARGE_CODES[code]
+        details.append("<Detail>%s<Service Type=\"%s\" />%s%s%s%s</Detail>" % (
+            x("Description", desc), SERVICE_TYPES[code], x("ChargeCode", yc), x("GLAccountNumber", GL_ACCOUNTS[code]),
+            x("CustomerID", r.tcode), x("UnitID", r.unit.number)))
+    return '<Services Type="Other">%s</Services>' % "".join(details) if details else ""
 
 
 def op_available_units(w, p):
@@ -538,12 +695,65 @@ LEAD_EVENT = {"email": "Email", "phone": "CallFromProspect", "internet": "Webser
               "visit": "WalkIn"}
 
 
+class BeyondFunnel:
+    """An event of quirk yardi_guest_events_beyond_funnel: a guest-card event type that is no funnel step."""
+    kind = "beyond"
+
+    def __init__(self, date, event_type, number, agent, source):
+        self.date, self.event_type, self.number, self.agent, self.source = date, event_type, number, agent, source
+
+
+def _events_beyond_funnel(w, pr):
+    """The guest card's other events (event types of a real export), all dated on or before the property date, none a
+    first contact: `Appointment` (the tour booked at the first contact of a prospect who did not walk in), `ReturnVisit`
+    (every other prospect who applied on a later day than the tour comes back that day), `Hold` (the unit held on the
+    approval day), `ReApply` (every other denied or canceled applicant, 3 days after the decision), `Cancel` (a prospect
+    with no application closed 46 days after the first contact), and for the prospects who became residents `MoveIn`,
+    `Notice` and `Renew` (on the move-in, notice and renewal-signing days). OwnerDash's funnel counts none of them
+    (docs/metrics.md): the truth's funnel is unchanged."""
+    as_of = w.as_of
+    by_kind = {}
+    for e in pr.events:
+        by_kind.setdefault(e.kind, e.date)
+    out = []
+
+    def add(date, event_type):
+        if date is not None and date <= as_of:
+            out.append(BeyondFunnel(date, event_type, 5 + len(out), pr.agent, pr.source))
+
+    lead, tour, app = by_kind.get("lead"), by_kind.get("tour"), by_kind.get("application")
+    if tour is not None and pr.channel != "visit":
+        add(lead, "Appointment")
+    if tour is not None and app is not None and app > tour and pr.id % 2 == 0:
+        add(app, "ReturnVisit")
+    if pr.res is not None:
+        add(by_kind.get("approval"), "Hold")
+    decided = by_kind.get("application_denied") or by_kind.get("application_canceled")
+    if decided is not None and pr.id % 2 == 1:
+        add(decided + dt.timedelta(days=3), "ReApply")
+    if pr.res is None and app is None and lead is not None:
+        add(lead + dt.timedelta(days=46), "Cancel")
+    r = pr.res
+    if r is not None:
+        add(r.move_in, "MoveIn")
+        add(r.notice_given, "Notice")
+        for le in r.leases[1:4]:
+            if le.is_renewal:
+                add(le.signed, "Renew")
+    return out[:5]
+
+
 def op_guest_activity(w, p, f, t):
     as_of = w.as_of
     out = ['<LeadManagement xmlns=""><Prospects>']
     n_event = 0
+    beyond = w.quirks.has("yardi_guest_events_beyond_funnel", p.key)
     for pr in p.prospects:
         evs = [e for e in pr.events if (f is None or e.date >= f) and (t is None or e.date <= t)]
+        if beyond:
+            extra = [e for e in _events_beyond_funnel(w, pr) if (f is None or e.date >= f) and (t is None or e.date <= t)]
+            # Stable: a funnel event keeps its place before an extra event of the same day.
+            evs = sorted(evs + extra, key=lambda e: e.date)
         if not evs:
             continue
         r = pr.res
@@ -571,6 +781,8 @@ def op_guest_activity(w, p, f, t):
             n_event += 1
             if e.kind == "lead":
                 typ = LEAD_EVENT[pr.channel]
+            elif e.kind == "beyond":
+                typ = e.event_type
             else:
                 typ = EVENT_TYPES[e.kind]
             first = "true" if e.kind == "lead" else "false"
@@ -578,7 +790,8 @@ def op_guest_activity(w, p, f, t):
             events.append('<Event EventType="%s" EventDate="%sT%02d:%02d:00%s"><EventID IDValue="%d" IDType="Yardi" />'
                           '<Agent><AgentName>%s%s</AgentName></Agent>%s%s%s%s</Event>' % (
                               typ, e.date.isoformat(), 9 + (pr.id + n_event) % 9, (pr.id * 7) % 60,
-                              ".0" if n_event % 5 == 0 else "", pr.id * 10 + pr.events.index(e),
+                              ".0" if n_event % 5 == 0 else "",
+                              pr.id * 10 + (e.number if e.kind == "beyond" else pr.events.index(e)),
                               x("FirstName", ag[0]), x("LastName", ag[1]), x("EventReasons", ""),
                               x("FirstContact", first), x("TransactionSource", e.source or ""),
                               x("Comments", "Text message" if typ == "Other" and e.kind == "lead" else "")))

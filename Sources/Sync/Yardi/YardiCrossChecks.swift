@@ -41,13 +41,15 @@ enum YardiCrossChecks {
         guest activity are synced; total units, occupancy, exposure, vacancy and pricing are missing, not zero
         """
 
-    /// Operations read from another date than the property date, or not loaded at all.
+    /// Operations read from another date than the property date, or not loaded at all (also when the units are
+    /// missing: the metrics leave a property out by the operation it lacks, e.g. no guest activity, no funnel).
     static func snapshotWarnings(_ yardi: YardiSync) -> [SyncWarning] {
-        guard yardi.snapshots.dates["GetUnitInformation"] != nil else {
-            return [SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "a snapshot",
-                                actual: "none", message: unitsMissing)]
+        var warnings: [SyncWarning] = []
+        if yardi.snapshots.dates["GetUnitInformation"] == nil {
+            warnings.append(SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "a snapshot",
+                                        actual: "none", message: unitsMissing))
         }
-        return YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
+        return warnings + YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
             let date = yardi.snapshots.dates[operation]
             guard date != yardi.asOf.iso else { return nil }
             let message = date.map {

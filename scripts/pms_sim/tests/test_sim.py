@@ -517,14 +517,17 @@ class SimTest(unittest.TestCase):
     # ------------------------------------------------------------------ RPX SOAP
     # ------------------------------------------------------------------ vendor quirks (quirks.py, README catalogue)
     def test_quirks_are_drawn_from_the_seed_and_listed_in_the_truth(self):
-        from pms_sim.quirks import CATALOGUE, assign
+        from pms_sim.quirks import CATALOGUE, OPT_IN, assign
         quirks = self.truth["quirks"]
         self.assertEqual(sorted(quirks), sorted(CATALOGUE))
         for q, (pms, n, _) in CATALOGUE.items():
-            self.assertEqual(len(quirks[q]), n, q)
+            # Opt-in quirks are listed, with no property, unless --quirk turns them on.
+            self.assertEqual(len(quirks[q]), 0 if q in OPT_IN else n, q)
             self.assertTrue(all(self.P[k]["pms"] == pms for k in quirks[q]), q)
         keys = {pms: [k for k, v in self.P.items() if v["pms"] == pms] for pms in ("realpage", "yardi")}
-        self.assertEqual(assign(SEED, keys), quirks)
+        drawn = assign(SEED, keys)
+        self.assertEqual({q: ([] if q in OPT_IN else v) for q, v in drawn.items()}, quirks)
+        self.assertEqual(self.truth["quirk_details"], {"yardi_error_answers": []})
         moved = [s for s in range(1, 40) if assign(s, keys)["rpx_non_dwelling_units"] != quirks["rpx_non_dwelling_units"]]
         self.assertTrue(moved, "another seed moves the quirk")
 
@@ -782,6 +785,169 @@ class SimTest(unittest.TestCase):
         self.assertEqual(sum(1 for e in evs if e.get("EventType") == "LeaseSign"), f["leases"])
         self.assertEqual(sum(1 for e in evs if ftext(e, "FirstContact") == "true"), f["leads"])
 
+    def test_applicant_statuses_are_served_only_when_named_and_are_not_residents(self):
+        shown = self.truth["quirks"]["yardi_applicant_statuses"]
+        self.assertEqual(len(shown), 2)
+        residents = set()
+        for key in shown:
+            p = self.P[key]
+            code = p["property_code"]
+            residents = {r["tenant_code"] for r in p["delinquency"]["residents"]} | {
+                u["tenant_code"] for u in p["units"] if u.get("tenant_code")}
+            # What OwnerDash asks for (docs/yardi-soap.md): no applicant comes back.
+            st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                    {"YardiPropertyId": code, "Status": "Current^Notice^Eviction^Future^Past"})
+            self.assertEqual(st, 200)
+            statuses = {ftext(r, "Status") for r in find_all(ET.fromstring(b), "Resident")}
+            self.assertFalse(statuses & {"Applicant", "Denied", "Canceled"}, key)
+            st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                    {"YardiPropertyId": code, "Status": "Applicant^Denied^Canceled"})
+            rows = find_all(ET.fromstring(b), "Resident")
+            self.assertTrue(rows, key)
+            self.assertEqual({ftext(r, "Status") for r in rows} - {"Applicant", "Denied", "Canceled"}, set())
+            self.assertTrue({"Denied", "Canceled"} <= {ftext(r, "Status") for r in rows}, key)
+            # Applicants are prospects (p-codes), never a household of the truth, and each names a unit of the property.
+            self.assertFalse({r.get("tCode") for r in rows} & residents, key)
+            units = {u["unit"] for u in p["units"]}
+            self.assertTrue(all(ftext(r, "UnitCode") in units for r in rows), key)
+            st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus", {"YardiPropertyId": code, "Status": "Denied"})
+            self.assertEqual({ftext(r, "Status") for r in find_all(ET.fromstring(b), "Resident")}, {"Denied"})
+        other = next(k for k, v in self.P.items() if v["pms"] == "yardi" and k not in shown)
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                {"YardiPropertyId": self.P[other]["property_code"], "Status": "Applicant^Denied^Canceled"})
+        self.assertEqual(find_all(ET.fromstring(b), "Resident"), [])
+
+    def test_guest_events_beyond_the_funnel_leave_the_funnel_as_the_truth_says(self):
+        shown = self.truth["quirks"]["yardi_guest_events_beyond_funnel"]
+        self.assertEqual(len(shown), 2)
+        funnel_types = {"Email", "CallFromProspect", "Webservice", "Other", "WalkIn", "Show", "Application",
+                        "Approve", "LeaseSign", "ApplicationDenied", "CancelApplication"}
+        for key in shown + [next(k for k, v in self.P.items() if v["pms"] == "yardi" and k not in shown)]:
+            p = self.P[key]
+            st, _, b = self.c.yardi("ItfILSGuestCard", "GetYardiGuestActivity_Login", {"YardiPropertyId": p["property_code"]})
+            self.assertEqual(st, 200)
+            events = find_all(ET.fromstring(b), "Event")
+            beyond = [e for e in events if e.get("EventType") not in funnel_types]
+            if key not in shown:
+                self.assertEqual(beyond, [], key)
+                continue
+            types = {e.get("EventType") for e in beyond}
+            self.assertTrue({"Appointment", "Hold", "MoveIn"} <= types, (key, types))
+            self.assertTrue(types <= {"Appointment", "ReturnVisit", "Hold", "ReApply", "Cancel", "MoveIn", "Notice",
+                                      "Renew"}, types)
+            self.assertTrue(all(ftext(e, "FirstContact") == "false" for e in beyond))
+            self.assertTrue(all(e.get("EventDate")[:10] <= AS_OF for e in events))
+            # The documented mapping (docs/metrics.md): lead = a prospect's first FirstContact event, tour = Show,
+            # application = Application, approval = Approve, lease = LeaseSign; everything else is no funnel step.
+            f = p["funnel_30d"]
+            lo, hi = f["window_start"], f["window_end"]
+            inside = [e for e in events if lo <= e.get("EventDate")[:10] <= hi]
+            count = lambda t: sum(1 for e in inside if e.get("EventType") == t)
+            self.assertEqual((sum(1 for e in inside if ftext(e, "FirstContact") == "true"), count("Show"),
+                              count("Application"), count("Approve"), count("LeaseSign")),
+                             (f["leads"], f["tours"], f["applications"], f["approvals"], f["leases"]), key)
+            # DateRange serves the same extra events inside its range.
+            st, _, b = self.c.yardi("ItfILSGuestCard", "GetYardiGuestActivity_DateRange",
+                                    {"YardiPropertyId": p["property_code"], "FromDate": lo + "T00:00:00",
+                                     "ToDate": hi + "T00:00:00"})
+            ranged = find_all(ET.fromstring(b), "Event")
+            self.assertEqual(sorted(e.get("EventType") for e in ranged), sorted(e.get("EventType") for e in inside))
+
+    def test_services_blocks_are_no_money_and_the_ledger_still_adds_up(self):
+        shown = self.truth["quirks"]["yardi_services_blocks"]
+        self.assertEqual(len(shown), 2)
+        for key in shown:
+            p = self.P[key]
+            st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentTransactions_Login",
+                                    {"YardiPropertyId": p["property_code"]})
+            self.assertEqual(st, 200)
+            root = ET.fromstring(b)
+            services = find_all(root, "Services")
+            self.assertTrue(services, key)
+            for block in services:
+                self.assertEqual(block.get("Type"), "Other")
+                for d in find_all(block, "Detail"):
+                    self.assertIsNone(ftext(d, "Amount"))
+                    self.assertIn(find_all(d, "Service")[0].get("Type"), ("Trash", "Fees"))
+            # Beside the Transactions, before them for some households and after them for others.
+            firsts = {loc(list(rts)[0].tag) for rts in find_all(root, "RTServiceTransactions") if len(rts)}
+            self.assertEqual(firsts, {"Services", "Transactions"}, key)
+            # Charges and payments read from Transactions only: each household's ledger is the truth's, to the cent.
+            cents = lambda t: int(round(float(t) * 100))
+            for customer in find_all(root, "RT_Customer"):
+                tcode = ftext(customer, "CustomerID")
+                ledger = next(L for L in p["ledger"].values() if L["tenant_code"] == tcode)
+                charged = paid = 0
+                for tx in find_all(customer, "Transactions"):
+                    for kind in list(tx):
+                        amount = cents(ftext(kind, "Amount"))
+                        if loc(kind.tag) == "Charge":
+                            charged += amount
+                        else:
+                            paid += amount
+                self.assertEqual((charged, paid), (sum(m[1] for m in ledger["months"]), sum(m[2] for m in ledger["months"])),
+                                 (key, tcode))
+
+    def test_soap12_requests_get_soap12_answers_and_line_feeds_are_accepted(self):
+        code = self.P["yp_riverwalk"]["property_code"]
+        ns = "http://tempuri.org/YSI.Interfaces.WebServices/ItfResidentData"
+        inner = "".join("\n      <%s>%s</%s>" % (k, v, k) for k, v in list(YARDI_CREDS.items()) + [("YardiPropertyId", code)])
+        env12 = ('<?xml version="1.0" encoding="utf-8"?>\n<soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope">'
+                 '\n  <soap12:Body>\n    <GetUnitInformation xmlns="%s">%s\n    </GetUnitInformation>\n  </soap12:Body>'
+                 '\n</soap12:Envelope>\n' % (ns, inner))
+        ct = 'application/soap+xml; charset=utf-8; action="%s/GetUnitInformation"' % ns
+        st, h, b = self.c.request("POST", "/yardi/webservices/ItfResidentData.asmx", env12, {"Content-Type": ct})
+        self.assertEqual(st, 200, b[:300])
+        self.assertTrue(h["Content-Type"].startswith("application/soap+xml"))
+        root = ET.fromstring(b)
+        self.assertEqual(root.tag, "{http://www.w3.org/2003/05/soap-envelope}Envelope")
+        self.assertEqual(len([u for u in find_all(root, "UnitInfo")
+                              if ftext(u, "UnitEconomicStatusDescription") not in ("Waitlist", "Excluded")]),
+                         self.P["yp_riverwalk"]["total_units"])
+        # A 1.2 request for an operation the interface does not host: a 1.2 Fault (Code/Value, Reason/Text).
+        bad = env12.replace("GetUnitInformation", "GetInvoiceRegister")
+        st, h, b = self.c.request("POST", "/yardi/webservices/ItfResidentData.asmx", bad,
+                                  {"Content-Type": ct.replace("GetUnitInformation", "GetInvoiceRegister")})
+        self.assertEqual(st, 500)
+        root = ET.fromstring(b)
+        self.assertEqual(ftext(root, "Value"), "soap:Sender")
+        self.assertIn("did not recognize", ftext(root, "Text"))
+        self.assertEqual(find_all(root, "faultcode"), [])
+        # The 1.1 request with line feeds and indentation is read like a compact one.
+        env11 = env12.replace("soap12:", "soap:").replace("xmlns:soap12=", "xmlns:soap=").replace(
+            "http://www.w3.org/2003/05/soap-envelope", "http://schemas.xmlsoap.org/soap/envelope/")
+        st, h, b = self.c.soap("/yardi/webservices/ItfResidentData.asmx", ns + "/GetUnitInformation", env11)
+        self.assertEqual(st, 200)
+        self.assertIn(b"http://schemas.xmlsoap.org/soap/envelope/", b)
+        self.assertTrue(find_all(ET.fromstring(b), "UnitInfo"))
+
+    def test_unit_information_login_lists_a_unit_once_per_tenant_and_status_text_for_the_vacant(self):
+        for key in ("yp_riverwalk", "yp_juniper_flats"):
+            p = self.P[key]
+            st, _, b = self.c.yardi("ItfResidentTransactions20", "GetUnitInformation_Login",
+                                    {"YardiPropertyId": p["property_code"]})
+            self.assertEqual(st, 200)
+            root = ET.fromstring(b)
+            self.assertEqual(loc(find_all(root, "GetUnitInformation_LoginResult")[0][0].tag), "PhysicalProperty")
+            rows = find_all(root, "RT_Customer")
+            units = {u["unit"]: u for u in p["units"]}
+            seen = {}
+            for r in rows:
+                seen.setdefault(ftext(r, "UnitID"), []).append(ftext(r, "CustomerID"))
+            pseudo = {"WAIT", "NONRESID"} if key in self.truth["quirks"]["yardi_pseudo_units"] else set()
+            self.assertEqual(set(seen), set(units) | pseudo, key)
+            self.assertTrue(any(len(v) > 1 for v in seen.values()), "a unit with history appears once per tenant")
+            for number, u in units.items():
+                ids = seen[number]
+                self.assertEqual(len(ids), len(set(ids)), number)
+                if u.get("tenant_code"):
+                    self.assertIn(u["tenant_code"], ids, number)
+                texts = [i for i in ids if not re.fullmatch(r"t\d+", i)]
+                self.assertEqual(len(texts), 0 if u.get("tenant_code") else 1, (number, ids))
+        # Not on ItfResidentData.
+        st, _, _ = self.c.yardi("ItfResidentData", "GetUnitInformation_Login", {"YardiPropertyId": self.P["yp_riverwalk"]["property_code"]})
+        self.assertEqual(st, 500)
+
     def test_yardi_errors(self):
         code = self.P["yp_cedar_bluff"]["property_code"]
         st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": code},
@@ -887,3 +1053,74 @@ class SimTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OptInQuirksTest(unittest.TestCase):
+    """The opt-in quirks (quirks.OPT_IN), turned on with --quirk: error answers and a property without units."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.truth, _ = start_sim("--quirk", "yardi_error_answers", "--quirk",
+                                                     "yardi_no_unit_information")
+        cls.c = Client(cls.port)
+        cls.P = cls.truth["properties"]
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_sim(cls.proc)
+
+    def test_error_answers_are_drawn_from_the_seed_and_served_for_their_call_only(self):
+        from pms_sim.quirks import ERROR_SHAPES, Quirks
+        combos = self.truth["quirk_details"]["yardi_error_answers"]
+        keys = self.truth["quirks"]["yardi_error_answers"]
+        self.assertEqual(len(keys), 2)
+        self.assertEqual(sorted(c["shape"] for c in combos), sorted(ERROR_SHAPES))
+        self.assertEqual({c["property"] for c in combos}, set(keys))
+        itf = {"GetUnitInformation": "ItfResidentData", "GetResidentsByStatus": "ItfResidentData",
+               "GetResidentTransactions_Login": "ItfResidentTransactions20", "AvailableUnits_Login": "ItfILSGuestCard",
+               "GetYardiGuestActivity_Login": "ItfILSGuestCard"}
+        params = {"GetResidentsByStatus": {"Status": "Current^Notice^Eviction^Future^Past"},
+                  "AvailableUnits_Login": {"ExcludePricing": "false"}}
+        for c in combos:
+            code = self.P[c["property"]]["property_code"]
+            st, h, b = self.c.yardi(itf[c["operation"]], c["operation"],
+                                    dict({"YardiPropertyId": code}, **params.get(c["operation"], {})))
+            self.assertEqual(st, 200, c)
+            if c["shape"] == "login_failed_text":
+                self.assertEqual(b, b"Login failed.")
+                continue
+            result = find_all(ET.fromstring(b), c["operation"] + "Result")[0]
+            if c["shape"] == "result_code":
+                self.assertEqual((result.text, list(result)), ("-3", []))
+            elif c["shape"] == "empty_result":
+                self.assertEqual((result.text or "", list(result)), ("", []))
+            else:
+                self.assertEqual([loc(e.tag) for e in result], ["Messages"])
+                self.assertEqual(find_all(result, "Message")[0].get("messageType"), "Info")
+        # The same property's other calls answer normally.
+        c = combos[0]
+        other = next(op for op in ("GetUnitInformation", "AvailableUnits_Login", "GetResidentsByStatus")
+                     if not any(x["property"] == c["property"] and x["operation"] == op for x in combos))
+        st, _, b = self.c.yardi(itf[other], other, dict({"YardiPropertyId": self.P[c["property"]]["property_code"]},
+                                                        **params.get(other, {})))
+        self.assertEqual(st, 200)
+        self.assertNotIn(b"Login failed", b)
+        # Another seed draws other calls.
+        keys_by_pms = {"yardi": sorted(k for k, v in self.P.items() if v["pms"] == "yardi")}
+        mine = Quirks(SEED, keys_by_pms, enabled=["yardi_error_answers"]).error_answers
+        self.assertTrue(any(Quirks(s, keys_by_pms, enabled=["yardi_error_answers"]).error_answers != mine
+                            for s in range(1, 10)))
+
+    def test_a_property_without_unit_information_answers_the_root_and_no_unit(self):
+        keys = self.truth["quirks"]["yardi_no_unit_information"]
+        self.assertEqual(len(keys), 1)
+        p = self.P[keys[0]]
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": p["property_code"]})
+        self.assertEqual(st, 200)
+        root = ET.fromstring(b)
+        self.assertEqual(len(find_all(root, "UnitInformation")), 1)
+        self.assertEqual(find_all(root, "UnitInfo"), [])
+        # The rest of the property is served.
+        st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
+                                {"YardiPropertyId": p["property_code"], "Status": "Current^Notice^Eviction"})
+        self.assertEqual(len(find_all(ET.fromstring(b), "Resident")), p["unit_counts"]["occupied"])
