@@ -201,7 +201,7 @@ def _title_rows(sheet):
     return count
 
 
-def _html_rows(sheet, rows, width, cell_class):
+def _html_rows(sheet, rows, width, cell_class, first=None):
     spans = {}
     covered = set()
     for r0, r1, c0, c1 in sheet.merges:
@@ -211,7 +211,7 @@ def _html_rows(sheet, rows, width, cell_class):
                 if (r, c) != (r0, c0):
                     covered.add((r, c))
     out = []
-    previous = rows[0] - 1 if rows else 0
+    previous = (rows[0] if first is None else first) - 1 if rows else 0
     for r in rows:
         # A row Excel leaves absent is an empty row of the page.
         for _ in range(r - previous - 1):
@@ -245,14 +245,13 @@ def to_html(book, title=None):
     title = title or sheet.name
     page = ["<html>", "  <head>", '    <META http-equiv="Content-Type" content="text/html; charset=utf-8">',
             "    <title>%s</title>" % html.escape(title), _STYLE, "  </head>", "  <body>",
-            '    <table class="Container">', "      <thead>", "        <tr>", "          <th>"]
+            '    <table class="Container">']
     if head:
-        page.append('            <table class="PageHeader">')
+        page += ["      <thead>", "        <tr>", "          <th>", '            <table class="PageHeader">']
         page += ["              " + line for line in _html_rows(sheet, head, width, "PH_left")]
-        page.append("            </table>")
-    page += ["          </th>", "        </tr>", "      </thead>", "      <tr>", "        <td>",
-             "          <table class='ReportTable'>"]
-    page += ["            " + line for line in _html_rows(sheet, body, width, "RowCell")]
+        page += ["            </table>", "          </th>", "        </tr>", "      </thead>"]
+    page += ["      <tr>", "        <td>", "          <table class='ReportTable'>"]
+    page += ["            " + line for line in _html_rows(sheet, body, width, "RowCell", first=head_count)]
     page += ["          </table>", "        </td>", "      </tr>", "    </table>", "  </body>", "</html>", ""]
     return "\n".join(page).encode("utf-8")
 
