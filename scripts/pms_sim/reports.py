@@ -35,7 +35,7 @@ REPORTS = {
     4048: ("lease_details", "Lease Details", "69EB8E7D-4158-44CF-AC17-8A07E2F4182C"),
 }
 
-# Format codes the catalogue overlay names (the simulator serves .xlsx whatever the code).
+# Format codes the catalogue overlay names (the simulator serves the form forms.py says whatever the code).
 FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611", "renewal_detail": "1979",
                 "lease_details": "63", "lost_rent_summary": "2121"}
 
