@@ -534,14 +534,15 @@ def ext_lost_rent_summary(mod, g, p, month):
 
 
 def renewal_leases(g, p, start, end):
-    """The leases in place whose end date is in [start, end], with the renewal decision the world holds: Renewed
-    (the next lease is signed), Vacating (a move-out date), else Unknown; month-to-month leases included."""
+    """The leases in place whose end date is in [start, end] and the month-to-month ones, with the renewal decision
+    the world holds: Vacating (a move-out date), Renewed (the next lease is signed), MTM (month to month, nothing
+    decided), else Unknown."""
     out = []
     for u, r, le, mtm in expiring_leases(g, p, dt.date(start.year, start.month, 1), dt.date(end.year, end.month, 1)):
         if not mtm and not (start <= le.end <= end):
             continue
         nxt = le.next
-        decision = "Vacating" if r.move_out else ("Renewed" if nxt is not None else "Unknown")
+        decision = "Vacating" if r.move_out else ("Renewed" if nxt is not None else ("MTM" if mtm else "Unknown"))
         prior = le.prior
         out.append({"unit": "%s-%s" % (u.building["number"], u.number), "floorplan": u.fp.code, "name": r.name,
                     "term": "MTM" if mtm else le.term, "balance": _D(r.charge_total - r.payment_total),
@@ -562,7 +563,7 @@ def ext_renewal_detail(mod, g, p, start, end):
     """Lease Expiration/Renewal Detail (Excel), the data-only workbook of 4156."""
     buf = io.BytesIO()
     mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end),
-                                             company=MANAGEMENT_COMPANY)
+                                             company=MANAGEMENT_COMPANY, summary_figures=True)
     return buf.getvalue()
 
 
