@@ -1179,20 +1179,27 @@ def _renewal_floorplan_summary(leases, plans):
 
 
 def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_date, leases, *, company=DEFAULT_COMPANY,
-                                         shared_strings=True, summary_figures=False):
+                                         shared_strings=True, summary_figures=False, as_of=None):
     """Lease Expiration/Renewal Detail (Excel) (4156): the data-only multi-sheet workbook.
 
     Sheets: Table of Contents, Lease Expiration Detail, Renewal Detail (ending "Totals:"), Summary by Floorplan,
     Future by Floorplan, Summary by Leasing Consultant. Numbers are text ("1400", "1850.75"), dates text with a time
     ("2/28/2026 12:00:00 AM"). leases: as write_renewal_detail, plus term (months) and balance. summary_figures=True
     prints Summary by Floorplan's figures as OneSite computes them, with its `Total` row (decision `MTM` counted as
-    Month to Month); the default prints counts and zero averages, as the parser fixtures were made."""
+    Month to Month); the default prints counts and zero averages, as the parser fixtures were made. as_of (the
+    property date) prints the real download's `Date Range: ... through ... As of M/D/YYYY` line instead of the range
+    alone."""
     leases = list(leases)
     with XlsxWriter(dest, shared_strings=shared_strings) as book:
         with book.sheet("Table of Contents") as sheet:
             sheet.row(["Lease Expiration/Renewal Detail (Excel)"])
             sheet.row([f"{company} - {property_name}"])
-            sheet.row([f"Lease end dates {date_text(start_date)} through {date_text(end_date)}"])
+            if as_of is None:
+                sheet.row([f"Lease end dates {date_text(start_date)} through {date_text(end_date)}"])
+            else:
+                day = _date(as_of)
+                sheet.row([f"Date Range: {date_text(start_date)} through {date_text(end_date)} "
+                           f"As of {day.month}/{day.day}/{day.year}"])
             sheet.blank()
             sheet.row(["Sheet", "Contents"])
             for name, contents in [("Lease Expiration Detail", "Leases ending in the date range"),

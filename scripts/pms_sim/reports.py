@@ -563,7 +563,7 @@ def ext_renewal_detail(mod, g, p, start, end):
     """Lease Expiration/Renewal Detail (Excel), the data-only workbook of 4156."""
     buf = io.BytesIO()
     mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end),
-                                             company=MANAGEMENT_COMPANY, summary_figures=True)
+                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of)
     return buf.getvalue()
 
 
