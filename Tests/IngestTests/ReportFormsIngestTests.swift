@@ -121,10 +121,20 @@ import Testing
         let directory = try DataDir()
         let result = try directory.ownerdash([
             "ingest", "--property", html, "--property", csv, "--as-of", Simulator.asOf, "--parallel", "4",
-            "--reports", "activity,lease_details,unitlist,getresidentlistinfo",
+            "--reports", "activity,lease_details,income_statement,unitlist,getresidentlistinfo",
         ], environment: simulator.environment)
         let runID = try #require(result.runID, "stderr: \(result.stderr)")
         #expect(result.status == 0, "stderr: \(result.stderr)")
+        // The Income Statement came as HTML named .xlsx at `html`: its expenses are the month's, to the cent.
+        let landed = try Self.landedHeads(directory, runID: runID)
+        #expect(landed["income_statement"].map { String(decoding: $0, as: UTF8.self).hasPrefix("<html") } == true)
+        let expenses = try Self.syncChecks(directory, html).filter { $0.key.hasPrefix("income_expense_totals expenses") }
+        #expect(!expenses.isEmpty && expenses.allSatisfy { $0.value.0 == "passed" }, "\(expenses)")
+        let month = String(Simulator.asOf.prefix(7))
+        let truthExpenses = try #require((try Self.truth(simulator, html)["expenses"] as? [String: [String: Double]])?[month])
+        let printed = try #require(expenses["income_expense_totals expenses \(month)"]?.1)
+        #expect(abs(printed - truthExpenses.values.reduce(0, +)) < 0.005, "\(month) expenses \(printed)")
+
         let funnel = try directory.ownerdash(["query", "funnel", "--format", "json"])
         #expect(funnel.status == 0, "query funnel: \(funnel.stderr)")
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(funnel.stdout.utf8)) as? Object)
@@ -137,7 +147,6 @@ import Testing
                         "\(property) \(field): \(row[field] ?? "none"), truth \(window[field] ?? "none")")
             }
         }
-        _ = runID
     }
 
     @Test func aPDFReportIsRefusedInOneLineAndTheRestOfThePropertyLoads() throws {

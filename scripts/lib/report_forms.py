@@ -148,10 +148,10 @@ def _clock(moment):
 
 
 def cell_text(value, style="csv"):
-    """A cell as the text export shows it. Dates MM/DD/YYYY (a time after it when there is one). Numbers: "csv"
-    plain (`-1250.5`); "html" as OneSite's HTML export prints amounts: thousands separators, two decimals and
-    negatives in parentheses for a number with cents (`(1,951.00)` is printed for -1951.0 only when it carried
-    cents in the workbook: whole numbers stay `1450`, `-7`)."""
+    """A cell as a text export shows it. Dates MM/DD/YYYY (then the time when there is one). Numbers: style "csv"
+    plain (`-1250.5`); style "html" as OneSite's HTML export prints amounts, with thousands separators, two decimals
+    and negatives in parentheses (`(1,951.50)`), for a number the workbook held with cents; whole numbers (counts,
+    whole-dollar amounts) stay as they are (`1450`, `-7`)."""
     if value is None:
         return ""
     if isinstance(value, bool):
