@@ -248,7 +248,7 @@ public final class LandingZone: Sendable {
         }
     }
 
-    private static func head(of path: String, bytes: Int) -> [UInt8] {
+    static func head(of path: String, bytes: Int) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: bytes)) ?? Data())

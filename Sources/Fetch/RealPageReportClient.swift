@@ -122,8 +122,9 @@ public final class RealPageReportClient: Sendable {
             // the file is ready on the server, so a second copy usually arrives intact.
             for downloadTry in 1...3 {
                 do {
-                    outcome = try downloadChecked(ids: ids, instanceID: instanceID, fileID: fileID, property: property,
-                                                  name: name, landing: landing, entry: &entry, counter: &counter)
+                    outcome = try downloadChecked(report: report, ids: ids, instanceID: instanceID, fileID: fileID,
+                                                  property: property, name: name, landing: landing, entry: &entry,
+                                                  counter: &counter)
                     break
                 } catch let error as ContentError where downloadTry < 3 {
                     entry.notes.append("download \(downloadTry): \(error.description); downloading again")
@@ -159,8 +160,9 @@ public final class RealPageReportClient: Sendable {
     }
 
     /// Downloads into a staging file, checks it and lands it; the staging file never outlives the call.
-    private func downloadChecked(ids: (id: Int, key: String), instanceID: String, fileID: String, property: Property, name: String,
-                                 landing: LandingZone, entry: inout ManifestEntry, counter: inout RequestCounter) throws -> DownloadOutcome {
+    private func downloadChecked(report: ReportDefinition, ids: (id: Int, key: String), instanceID: String, fileID: String,
+                                 property: Property, name: String, landing: LandingZone, entry: inout ManifestEntry,
+                                 counter: inout RequestCounter) throws -> DownloadOutcome {
         let staged = try landing.stagingPath(pms: .realpage, property: property.key, name: name)
         defer { landing.discard(staged: staged) }
         let response = try download(ids: ids, instanceID: instanceID, fileID: fileID, property: property,
@@ -175,6 +177,11 @@ public final class RealPageReportClient: Sendable {
                 throw ReportFetchError("download report file: \(error)")
             }
             throw ReportFetchError("download report file: HTTP \(response.status)")
+        }
+        // A PDF is the format saved with the report at that property: downloading it again brings the same PDF.
+        if FileKind.sniff(LandingZone.head(of: staged, bytes: 16)) == .pdf {
+            throw ReportFetchError(Self.pdfRefusal(report: report, property: property, fileName: response.fileName,
+                                                   size: response.size))
         }
         do {
             _ = try LandingZone.check(staged: staged, status: 200, expected: settings.expected, redactor: tokens.redactor)
@@ -233,11 +240,32 @@ public final class RealPageReportClient: Sendable {
     }
 
     private func download(ids: (id: Int, key: String), instanceID: String, fileID: String, property: Property,
-                          to staged: String, counter: inout RequestCounter) throws -> (status: Int, url: String) {
+                          to staged: String, counter: inout RequestCounter) throws
+        -> (status: Int, url: String, fileName: String?, size: Int) {
         let body = DownloadBody(reportId: ids.id, reportKey: ids.key, fileId: fileID, propertyName: property.name)
         let path = "/reports/\(ids.id)/report-instances/\(instanceID)/files"
         let response = try send(step: "download report file", path: path, body: body, destination: .file(staged), counter: &counter)
-        return (response.status, tokens.redactor.redact(settings.baseURL + path))
+        return (response.status, tokens.redactor.redact(settings.baseURL + path),
+                response.headers["content-disposition"].flatMap(Self.attachmentFileName), response.bodySize)
+    }
+
+    /// The file name of `attachment; filename="BoxScore_8880001.xls"` (quotes optional), nil without one.
+    static func attachmentFileName(_ disposition: String) -> String? {
+        guard let range = disposition.range(of: "filename=", options: .caseInsensitive) else { return nil }
+        var name = disposition[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        if name.hasPrefix("\"") { name = String(name.dropFirst().prefix { $0 != "\"" }) }
+        return name.isEmpty ? nil : name
+    }
+
+    /// One line for a report that came as a PDF: which report, which property, the file the server named, and the
+    /// setting to change. OneSite exports a report in the format saved with it at the property, so asking again
+    /// brings the same PDF; nothing of it can be read.
+    static func pdfRefusal(report: ReportDefinition, property: Property, fileName: String?, size: Int) -> String {
+        let file = fileName.map { "\"\($0)\", " } ?? ""
+        let id = report.reportID.map { " (report \($0))" } ?? ""
+        return "\(report.name)\(id) for \(property.key) came as a PDF (\(file)\(size) bytes), not a spreadsheet: nothing "
+            + "landed; save the report with its Excel format at the property in OneSite (format_code "
+            + "\(report.formatCode ?? "not set") of realpage.reports[\"\(report.parser)\"] is the one asked for)"
     }
 
     // MARK: - Requests

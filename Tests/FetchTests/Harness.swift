@@ -110,4 +110,5 @@ func freshToken() -> String { "sim-token-test-\(UUID().uuidString.lowercased())"
 
 /// The reports the simulator's catalogue names (what a default fetch from it requests).
 let allReports = ["box_score", "rent_roll", "delinquency", "activity", "monthly_summary", "lease_expiration",
-                  "make_ready_summary", "closed_make_ready", "income_statement"]
+                  "make_ready_summary", "closed_make_ready", "income_statement", "projected_occupancy",
+                  "monthly_transaction_summary", "lost_rent_summary", "renewal_detail", "lease_details"]

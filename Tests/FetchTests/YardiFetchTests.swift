@@ -189,7 +189,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     /// root. Each is one line naming the property and the operation; every other call lands; after load and sync,
     /// the figures the failed call feeds are said to be missing, never zeros, and the other property's are there.
     @Test func errorAnswersAreNamedOnOneLineEachAndTheRestOfTheRunLands() throws {
-        let simulator = try Simulator.yardiOptInQuirks.get()
+        let simulator = try PMSSimulator.yardiOptInQuirks.get()
         let combos = try simulator.errorAnswers()
         #expect(Set(combos.map(\.shape)) == ["login_failed_text", "result_code", "empty_result", "missing_root"])
         let properties = Array(Set(combos.map(\.property))).sorted()
@@ -270,7 +270,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     /// A property whose GetUnitInformation lists no unit (quirk yardi_no_unit_information): its calls land, its
     /// residents and ledger sync (delinquency is the simulator's), and occupancy says the units are missing.
     @Test func aPropertyWithoutUnitInformationSyncsTheRestAndSaysUnitsAreMissing() throws {
-        let simulator = try Simulator.yardiOptInQuirks.get()
+        let simulator = try PMSSimulator.yardiOptInQuirks.get()
         let property = try #require(try simulator.quirks("yardi_no_unit_information").first)
         let workspace = try Workspace()
         let fetch = try workspace.ownerdash(["fetch", "--property", property, "--reports",
@@ -306,7 +306,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
     /// ReturnVisit, Hold, ReApply, Cancel, MoveIn, Notice, Renew): they land as sent, every one is a type the Yardi
     /// rules know (no warning), and the funnel a user reads is the simulator's, none of them counted.
     @Test func guestEventsBeyondTheFunnelLandAndTheFunnelIsTheSimulators() throws {
-        let simulator = try Simulator.clean.get()
+        let simulator = try PMSSimulator.clean.get()
         let properties = try simulator.quirks("yardi_guest_events_beyond_funnel")
         #expect(properties.count == 2)
         let workspace = try Workspace()

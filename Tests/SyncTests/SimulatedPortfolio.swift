@@ -32,7 +32,10 @@ final class SimulatedPortfolio: Sendable {
         try Self.writeRegistry(to: root.appendingPathComponent("report_definitions.json"))
         configuration = try Configuration.load(path: root.appendingPathComponent("report_definitions.json").path)
 
-        let simulator = try PMSSimulator(config: root.appendingPathComponent("report_definitions.json"), ledgerTruth: true)
+        // A PDF report is refused and fails its artifact (IngestTests' ReportFormsIngestTests); these tests need the
+        // whole portfolio landed.
+        let simulator = try PMSSimulator(flags: ["--no-quirk", "report_form_pdf"],
+                                         config: root.appendingPathComponent("report_definitions.json"), ledgerTruth: true)
         let environment = simulator.environment()
         let data = root.appendingPathComponent("data").path, config = root.appendingPathComponent("report_definitions.json").path
         let fetch = try Self.run(["fetch", "--as-of", Self.asOf, "--parallel", "4", "--quiet", "--data-dir", data,

@@ -1152,19 +1152,54 @@ def write_renewal_detail(dest, property_name, as_of, leases, *, total_overrides=
                               money_text(totals["new_other_billings"], "text")]])
 
 
+def _renewal_floorplan_summary(leases, plans):
+    """Summary by Floorplan as OneSite computes it: per floor plan the leases not moved out, the count of each decision
+    (Renewed, Vacating, Unknown, MTM), the renewed leases' mean new term (whole months) and mean new rent (0.00 when
+    none), the mean market rent of all its leases; then `Total` (counts added, each average the plain mean of the
+    floor-plan rows)."""
+    rows, printed = [], []
+    for plan in plans:
+        group = [lease for lease in leases if lease.get("floorplan") == plan]
+        renewed = [lease for lease in group if lease.get("decision") == "Renewed"]
+        counts = [sum(1 for lease in group if lease.get("decision") != "Moved out")]
+        counts += [sum(1 for lease in group if lease.get("decision") == d) for d in ("Renewed", "Vacating", "Unknown", "MTM")]
+        term = int(sum(int(lease.get("new_lease_term") or 0) for lease in renewed) / len(renewed)) if renewed else 0
+        new_rent = _cents(_sum([lease.get("new_rent") for lease in renewed]) / len(renewed)) if renewed else _cents(0)
+        market = _cents(_sum([lease.get("market_rent") for lease in group]) / len(group)) if group else _cents(0)
+        printed.append((counts, term, new_rent, market))
+        rows.append([plan] + [str(n) for n in counts] + [str(term), _number_text(new_rent), _number_text(market)])
+    if printed:
+        n = len(printed)
+        totals = [sum(p[0][k] for p in printed) for k in range(5)]
+        rows.append(["Total"] + [str(t) for t in totals]
+                    + [_number_text(_cents(Decimal(sum(p[1] for p in printed)) / n)),
+                       _number_text(_cents(sum(p[2] for p in printed) / n)),
+                       _number_text(_cents(sum(p[3] for p in printed) / n))])
+    return rows
+
+
 def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_date, leases, *, company=DEFAULT_COMPANY,
-                                         shared_strings=True):
+                                         shared_strings=True, summary_figures=False, as_of=None):
     """Lease Expiration/Renewal Detail (Excel) (4156): the data-only multi-sheet workbook.
 
     Sheets: Table of Contents, Lease Expiration Detail, Renewal Detail (ending "Totals:"), Summary by Floorplan,
     Future by Floorplan, Summary by Leasing Consultant. Numbers are text ("1400", "1850.75"), dates text with a time
-    ("2/28/2026 12:00:00 AM"). leases: as write_renewal_detail, plus term (months) and balance."""
+    ("2/28/2026 12:00:00 AM"). leases: as write_renewal_detail, plus term (months) and balance. summary_figures=True
+    prints Summary by Floorplan's figures as OneSite computes them, with its `Total` row (decision `MTM` counted as
+    Month to Month); the default prints counts and zero averages, as the parser fixtures were made. as_of (the
+    property date) prints the real download's `Date Range: ... through ... As of M/D/YYYY` line instead of the range
+    alone."""
     leases = list(leases)
     with XlsxWriter(dest, shared_strings=shared_strings) as book:
         with book.sheet("Table of Contents") as sheet:
             sheet.row(["Lease Expiration/Renewal Detail (Excel)"])
             sheet.row([f"{company} - {property_name}"])
-            sheet.row([f"Lease end dates {date_text(start_date)} through {date_text(end_date)}"])
+            if as_of is None:
+                sheet.row([f"Lease end dates {date_text(start_date)} through {date_text(end_date)}"])
+            else:
+                day = _date(as_of)
+                sheet.row([f"Date Range: {date_text(start_date)} through {date_text(end_date)} "
+                           f"As of {day.month}/{day.day}/{day.year}"])
             sheet.blank()
             sheet.row(["Sheet", "Contents"])
             for name, contents in [("Lease Expiration Detail", "Leases ending in the date range"),
@@ -1198,8 +1233,8 @@ def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_da
         plans = sorted({lease.get("floorplan") for lease in leases if lease.get("floorplan")})
         decisions = ["Renewed", "Vacating", "Unknown"]
         with book.sheet("Summary by Floorplan") as sheet:
-            rows = []
-            for plan in plans:
+            rows = _renewal_floorplan_summary(leases, plans) if summary_figures else []
+            for plan in ([] if summary_figures else plans):
                 group = [lease for lease in leases if lease.get("floorplan") == plan]
                 rows.append([plan, str(len(group))] + [str(sum(1 for lease in group if lease.get("decision") == d))
                                                        for d in decisions]

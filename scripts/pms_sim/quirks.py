@@ -83,6 +83,25 @@ CATALOGUE = {
         "yardi", 2,
         "opt-in: some (property, operation) calls answer an error shape: plain-text 'Login failed.', a bare result "
         "code '-3', an empty Result, a Result without its payload root (an Info message instead)"),
+    # Report file forms (forms.py): the bytes OneSite sends are not always the .xlsx asked for.
+    "report_form_biff8": (
+        "realpage", 3,
+        "the Crystal page-image reports come as legacy BIFF8 .xls files (OLE2): Box Score, Rent Roll, Delinquent and "
+        "Prepaid, Activity, Monthly Activity Summary, Lease Expiration, Make Ready, Closed Make Ready, Monthly "
+        "Transaction Summary, Projected Occupancy"),
+    "report_form_html": (
+        "realpage", 2,
+        "the Activity report comes as an HTML page named .xls, the Income Statement as an HTML page named .xlsx"),
+    "report_form_csv": (
+        "realpage", 1,
+        "the Activity report and Lease Details come as CSV"),
+    "report_form_pdf": (
+        "realpage", 1,
+        "Projected Occupancy comes as a PDF (the format saved with the report at that property), whatever format "
+        "code is asked for"),
+    "report_form_xlsx_named_xls": (
+        "realpage", 2,
+        "every .xlsx the property sends is named .xls (Content-Disposition and Content-Type of a legacy workbook)"),
 }
 
 # Quirks off unless `--quirk NAME` turns them on (see the module doc).

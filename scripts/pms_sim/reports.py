@@ -27,10 +27,17 @@ REPORTS = {
     4186: ("make_ready_summary", "Make Ready Summary", "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01"),
     4189: ("closed_make_ready", "Closed Make Ready Summary", "7D4E3B52-9F1C-4A8B-8C26-3E5F7A9B2D02"),
     3836: ("income_statement", "Income Statement", "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03"),
+    # Ids, keys and formats observed in clients (report_definitions.json ships them too).
+    3842: ("projected_occupancy", "Projected Occupancy", "345C5708-78BE-44F9-8932-0484913C9F78"),
+    4020: ("monthly_transaction_summary", "Monthly Transaction Summary", "81ADF4FF-9961-4252-B668-405C652373DC"),
+    4279: ("lost_rent_summary", "Lost Rent Summary", "AD3AB1DD-B8CC-410E-BF14-8F76DF3C83A5"),
+    4156: ("renewal_detail", "Lease Expiration/Renewal Detail - Excel", "05E163C2-14E9-4A4E-B71F-328717ABF599"),
+    4048: ("lease_details", "Lease Details", "69EB8E7D-4158-44CF-AC17-8A07E2F4182C"),
 }
 
-# Format codes the catalogue overlay names (the simulator serves .xlsx whatever the code).
-FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611"}
+# Format codes the catalogue overlay names (the simulator serves the form forms.py says whatever the code).
+FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611", "renewal_detail": "1979",
+                "lease_details": "63", "lost_rent_summary": "2121"}
 
 
 def catalogue():
@@ -430,7 +437,166 @@ def ext_income_statement(mod, g, p, month):
     return buf.getvalue()
 
 
-# ------------------------------------------------------------------------------ entry point
+# ------------------------------------------------------------------------------ the later layouts (3842, 4020, 4279, 4156, 4048)
+
+def _week_moves(p, start, end):
+    """Scheduled move-ins (signed future households) and move-outs (notice dates of households in place) dated in
+    [start, end]."""
+    ins = sum(1 for u in p.units if u.future is not None and u.future.move_in and start <= u.future.move_in <= end)
+    outs = sum(1 for u in p.units if u.current is not None and u.current.move_out and start <= u.current.move_out <= end)
+    return ins, outs
+
+
+def ext_projected_occupancy(mod, g, p, weeks):
+    """Projected Occupancy: occupied units as of the property date (the Box Score's occupied), then a week at a time
+    the scheduled move-ins and move-outs after it (the first week starts the day after the property date)."""
+    as_of = g.as_of
+    occupied = T.unit_counts(p.units, as_of)["occupied"]
+    rows = []
+    for k in range(weeks):
+        start = as_of + dt.timedelta(days=1 + 7 * k)
+        ins, outs = _week_moves(p, start, start + dt.timedelta(days=6))
+        rows.append({"start": start, "move_ins": ins, "move_outs": outs})
+    buf = io.BytesIO()
+    mod.write_projected_occupancy(buf, p.name, as_of, len(p.units), occupied, rows, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def _ledger_by_code(g, p, start, end):
+    """Charges per code and payments (cents) posted in [start, end], over every household's ledger."""
+    charges, payments = {}, 0
+    for r in p.residencies:
+        if not r.months and not r.extra_charges:
+            continue
+        cs, ps = g.materialize_ledger(r)
+        for c in cs:
+            if start <= c[1] <= end:
+                charges[c[2]] = charges.get(c[2], 0) + c[3]
+        for pm in ps:
+            if start <= pm[1] <= end:
+                payments += pm[2]
+    return charges, payments
+
+
+def ext_monthly_transaction_summary(mod, g, p, month):
+    """Monthly Transaction Summary for the fiscal period `month`: the ledger's charges per transaction code and its
+    payments, this month (month to date for the property month) and year to date before it, the same postings
+    the Income Statement's income lines sum."""
+    end = min(month_end(month), g.as_of)
+    this_charges, this_payments = _ledger_by_code(g, p, month, end)
+    year = dt.date(month.year, 1, 1)
+    prior_charges, prior_payments = ({}, 0) if month == year else _ledger_by_code(g, p, year, month - dt.timedelta(days=1))
+    codes = []
+    for code in sorted(set(this_charges) | set(prior_charges), key=lambda c: GL_ACCOUNTS[c]):
+        codes.append({"group": "C", "code": code, "description": CHARGE_CODES[code][2], "gl": GL_ACCOUNTS[code],
+                      "ytd_prior": _D(prior_charges.get(code, 0)), "period": _D(this_charges.get(code, 0))})
+    categories = [{"heading": "CHARGES", "codes": codes},
+                  {"heading": "PAYMENTS", "codes": [{"group": "P", "code": "PAYMENT", "description": "Resident payment",
+                                                     "gl": "1150-0000", "ytd_prior": _D(prior_payments),
+                                                     "period": _D(this_payments)}]}]
+    buf = io.BytesIO()
+    mod.write_monthly_transaction_summary(buf, p.name, end, categories,
+                                          fiscal_period="%02d%04d" % (month.month, month.year),
+                                          company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def ext_lost_rent_summary(mod, g, p, month):
+    """Lost Rent Summary for the fiscal period `month`, a row per unit: its market rent, the rent of the lease in
+    place (0 when vacant), the RENT posted to the unit's households in the month; loss to lease / gain to lease for
+    an occupied unit (market against lease rent) and the whole market rent as vacancy for one that is not."""
+    end = min(month_end(month), g.as_of)
+    rent_by_unit = {}
+    for r in p.residencies:
+        if not r.months:
+            continue
+        for c in g.materialize_ledger(r)[0]:
+            if c[2] == "RENT" and month <= c[1] <= end:
+                rent_by_unit[r.unit.id] = rent_by_unit.get(r.unit.id, 0) + c[3]
+    units = []
+    for u in sorted(p.units, key=lambda x: (x.building["number"], x.number)):
+        r = u.current
+        market = u.market_rent
+        lease = r.current_lease(g.as_of).rent if r is not None else 0
+        days = (g.as_of - r.move_in).days if r is not None and r.move_in else 0
+        units.append({"unit": "%s-%s" % (u.building["number"], u.number), "resident": r.name if r else None,
+                      "move_in": r.move_in if r else None, "move_out": r.move_out if r else None,
+                      "days_occupied": days, "market_rent": _D(market), "lease_rent": _D(lease),
+                      "rent_charged": _D(rent_by_unit.get(u.id, 0)),
+                      "loss": _D(max(market - lease, 0)) if r else _D(0),
+                      "gain": _D(max(lease - market, 0)) if r else _D(0),
+                      "vacancy": _D(0) if r else _D(market), "vacancy_adjustments": _D(0), "concessions": _D(0),
+                      "other": _D(0)})
+    buf = io.BytesIO()
+    mod.write_lost_rent_summary(buf, p.name, end, units, fiscal_period="%02d%04d" % (month.month, month.year),
+                                location=p.key.upper()[:8], company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+def renewal_leases(g, p, start, end):
+    """The leases in place whose end date is in [start, end] and the month-to-month ones, with the renewal decision
+    the world holds: Vacating (a move-out date), Renewed (the next lease is signed), MTM (month to month, nothing
+    decided), else Unknown."""
+    out = []
+    for u, r, le, mtm in expiring_leases(g, p, dt.date(start.year, start.month, 1), dt.date(end.year, end.month, 1)):
+        if not mtm and not (start <= le.end <= end):
+            continue
+        nxt = le.next
+        decision = "Vacating" if r.move_out else ("Renewed" if nxt is not None else ("MTM" if mtm else "Unknown"))
+        prior = le.prior
+        out.append({"unit": "%s-%s" % (u.building["number"], u.number), "floorplan": u.fp.code, "name": r.name,
+                    "term": "MTM" if mtm else le.term, "balance": _D(r.charge_total - r.payment_total),
+                    "actual_rent": _D(le.rent), "other_billings": _D(le.total - le.rent),
+                    "last_increase": le.start if prior is not None else None,
+                    "last_increase_amount": _D(le.rent - prior.rent) if prior is not None else None,
+                    "market_rent": _D(u.market_rent), "move_in": r.move_in, "lease_end": le.end,
+                    "decision": decision,
+                    "new_lease_start": nxt.start if decision == "Renewed" else None,
+                    "new_lease_term": nxt.term if decision == "Renewed" else None,
+                    "new_rent": _D(nxt.rent) if decision == "Renewed" else None,
+                    "new_other_billings": _D(nxt.total - nxt.rent) if decision == "Renewed" else None,
+                    "consultant": r.agent})
+    return out
+
+
+def ext_renewal_detail(mod, g, p, start, end):
+    """Lease Expiration/Renewal Detail (Excel), the data-only workbook of 4156."""
+    buf = io.BytesIO()
+    mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end),
+                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of)
+    return buf.getvalue()
+
+
+LEASE_STATUS = {"current": "Current resident", "future": "Applicant - Lease Signed", "former": "Former resident"}
+
+
+def ext_lease_details(mod, g, p):
+    """Lease Details (custom columns): the lease in place of every household in possession and the signed lease of
+    every future household, one row each, in the export's default columns."""
+    as_of = g.as_of
+    leases = []
+    for u in sorted(p.units, key=lambda x: (x.building["number"], x.number)):
+        for r in (u.current, u.future):
+            if r is None:
+                continue
+            le = r.current_lease(as_of) if r is u.current else r.leases[0]
+            leases.append({"lease_id": str(le.id), "floorplan": u.fp.code, "status": LEASE_STATUS[r.status],
+                           "start": le.start, "end": "MTM" if le.mtm else le.end, "move_in": r.move_in,
+                           "move_out": r.move_out, "applied": le.applied, "approved": None,
+                           "notice": r.notice_given, "term": le.term, "rent": _D(le.rent), "total": _D(le.total),
+                           "balance": _D(r.charge_total - r.payment_total) if r is u.current else _D(0),
+                           "notice_type": "Notice to vacate" if r.notice_given else None, "reason": None})
+    buf = io.BytesIO()
+    mod.write_lease_details(buf, leases)
+    return buf.getvalue()
+
+
+def _fiscal_month(g, params):
+    fiscal = str(param(params, "AR_FiscalPeriodSelect", "FiscalPeriod") or g.as_of.strftime("%m%Y"))
+    month = parse_date(fiscal)
+    if month is None or month > g.as_of or month < g.months[0][0]:
+        month = g.as_of
+    return month_start(month)
 
 
 # ------------------------------------------------------------------------------ entry point
@@ -485,4 +651,18 @@ def build_report(g, p, report_id, params):
         if month is None or month > as_of or month < g.months[0][0]:
             month = month_start(as_of)
         return ext_income_statement(mod, g, p, month_start(month))
+    if kind == "projected_occupancy":
+        weeks = param(params, "weeksProjectedCount")
+        weeks = int(weeks) if str(weeks or "").isdigit() and 0 < int(weeks) <= 52 else 12
+        return ext_projected_occupancy(mod, g, p, weeks)
+    if kind == "monthly_transaction_summary":
+        return ext_monthly_transaction_summary(mod, g, p, _fiscal_month(g, params))
+    if kind == "lost_rent_summary":
+        return ext_lost_rent_summary(mod, g, p, _fiscal_month(g, params))
+    if kind == "renewal_detail":
+        start = parse_date(param(params, "IPVC_LEABEGINDATE")) or dt.date(as_of.year, as_of.month, 1)
+        end = parse_date(param(params, "IPVC_LEAENDDATE")) or add_months(dt.date(as_of.year, as_of.month, 1), 4)
+        return ext_renewal_detail(mod, g, p, start, end)
+    if kind == "lease_details":
+        return ext_lease_details(mod, g, p)
     raise KeyError(report_id)

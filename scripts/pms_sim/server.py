@@ -9,6 +9,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from . import forms as F
 from . import reports as R
 from . import rpx, yardi
 
@@ -343,9 +344,11 @@ class Handler(BaseHTTPRequestHandler):
         if inst["bytes"] is None:
             w = st.world
             data = R.build_report(w.gen, w.get(inst["key"]), rid, inst["params"])
-            inst["bytes"] = data
-        fname = "%s_%s.xlsx" % (R.REPORTS[rid][1].replace(" ", ""), iid)
-        return self.send(200, inst["bytes"], XLSX_CT,
+            # The form OneSite sends this report in at this property (forms.py): BIFF8, HTML, CSV, PDF or .xlsx.
+            inst["bytes"], inst["ctype"], inst["ext"] = F.serve(w.quirks, inst["key"], R.REPORTS[rid][0],
+                                                                R.REPORTS[rid][1], data)
+        fname = "%s_%s.%s" % (R.REPORTS[rid][1].replace(" ", "").replace("/", "_"), iid, inst["ext"])
+        return self.send(200, inst["bytes"], inst["ctype"],
                          headers={"Content-Disposition": 'attachment; filename="%s"' % fname})
 
 

@@ -34,7 +34,10 @@ KEYS = {4238: "446266C0-D572-4D8A-A6DA-310C0AE61037", 4043: "A6F61299-E960-4235-
         4260: "89A3C427-BE71-4A05-9D2B-BDF3923BF756", 4009: "584A377E-0352-470D-8BF0-754F41B250A3",
         3837: "B29B7C76-04B8-4D6C-AABC-62127F0CAE63", 3877: "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B",
         3838: "89545A3A-C28A-49CC-8791-396AE71AB422", 4186: "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01",
-        4189: "7D4E3B52-9F1C-4A8B-8C26-3E5F7A9B2D02", 3836: "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03"}
+        4189: "7D4E3B52-9F1C-4A8B-8C26-3E5F7A9B2D02", 3836: "8E5F4C63-A02D-4B9C-9D37-4F6A8BAC3E03",
+        3842: "345C5708-78BE-44F9-8932-0484913C9F78", 4020: "81ADF4FF-9961-4252-B668-405C652373DC",
+        4279: "AD3AB1DD-B8CC-410E-BF14-8F76DF3C83A5", 4156: "05E163C2-14E9-4A4E-B71F-328717ABF599",
+        4048: "69EB8E7D-4158-44CF-AC17-8A07E2F4182C"}
 YARDI_CREDS = {"UserName": "simuser", "Password": "simpass", "ServerName": "sim_sql", "Database": "sim_voyager",
                "Platform": "SQL Server", "InterfaceEntity": "OwnerDash", "InterfaceLicense": "sim-yardi-license"}
 
@@ -110,6 +113,7 @@ class Client:
                               "parameters": "reportKey=%s&sourceId=OS&fileID=%s&View=2" % (KEYS[rid], row["reportFileId"])},
                              token=token)
         assert st == 200, (st, b[:200])
+        self.last_headers = h
         return b, polls
 
     def soap(self, path, action, body, fault=None):
@@ -207,9 +211,12 @@ class SimTest(unittest.TestCase):
         p = self.P["nexus_east"]
         data, polls = self.c.report(4238, p["site_id"], {"Start_Date": "10/21/2026", "End_Date": "11/20/2026"})
         self.assertEqual(polls, 2)          # --ready-polls 1: Running on the first listing, Completed on the 2nd
-        rows = read_rows(data)
+        self.assertTrue(data.startswith(b"PK"))
+        self.check_box_score(p, read_rows(data))
+
+    def check_box_score(self, p, rows):
         self.assertTrue(any(r and r[0] == "BOXSCORE" for r in rows[:6]))
-        self.assertIn("Nexus East", rows[1][0])
+        self.assertIn(p["name"], rows[1][0])
         tot = [r for r in rows if r and r[0] == "Property Totals"][0]
         c = p["unit_counts"]
         self.assertEqual(tot[2:12], [c["total_units"], c["vacant"], c["vacant_not_leased"], c["vacant_leased"],
@@ -302,7 +309,9 @@ class SimTest(unittest.TestCase):
                 self.assertAlmostEqual(money(r[10]), u["lease_rent"], places=2)
 
     def test_activity_report_funnel_matches_truth(self):
-        p = self.P["the_alcott"]
+        self.check_funnel(self.P["the_alcott"])
+
+    def check_funnel(self, p):
         f = p["funnel_30d"]
         s = dt.date.fromisoformat(f["window_start"]).strftime("%m/%d/%Y")
         data, _ = self.c.report(3837, p["site_id"], {"startdate": s, "enddate": "11/20/2026"})
@@ -323,13 +332,132 @@ class SimTest(unittest.TestCase):
         self.assertEqual(leads, f["leads"])
         self.assertEqual(tours, f["tours"])
         self.assertEqual(types.get("Visit", 0), f["leads_by_channel"].get("visit", 0))
+        return data
+
+    # ------------------------------------------------------------------ file forms (forms.py, quirks report_form_*)
+    def filename(self):
+        return re.search(r'filename="([^"]+)"', self.c.last_headers["Content-Disposition"]).group(1)
+
+    def test_crystal_reports_come_as_biff8_xls_with_the_same_facts(self):
+        q = self.truth["quirks"]["report_form_biff8"]
+        self.assertEqual(len(q), 3)
+        p = self.P[q[0]]
+        data, _ = self.c.report(4238, p["site_id"], {})
+        self.assertTrue(data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), data[:8])
+        self.assertTrue(self.filename().endswith(".xls"))
+        self.assertEqual(self.c.last_headers["Content-Type"], "application/vnd.ms-excel")
+        self.check_box_score(p, read_rows(data))
+        # a property without the quirk gets the .xlsx
+        other = next(k for k, v in self.P.items() if v["pms"] == "realpage" and k not in q
+                     and k not in self.truth["quirks"]["report_form_xlsx_named_xls"] and k != "stonewood")
+        data, _ = self.c.report(4238, self.P[other]["site_id"], {})
+        self.assertTrue(data.startswith(b"PK") and self.filename().endswith(".xlsx"))
+
+    def test_activity_comes_as_html_named_xls_and_csv_with_the_same_funnel(self):
+        # (this test's count of leads takes every contact row for a lead: not at a rpx_repeat_contacts property)
+        html_key = [k for k in self.truth["quirks"]["report_form_html"] if k not in self.truth["quirks"]["rpx_repeat_contacts"]][0]
+        data = self.check_funnel(self.P[html_key])
+        self.assertTrue(data.lstrip().lower().startswith(b"<html"))
+        self.assertIn(b'class="PageHeader"', data)
+        self.assertTrue(self.filename().endswith(".xls"))
+        csv_key = self.truth["quirks"]["report_form_csv"][0]
+        data = self.check_funnel(self.P[csv_key])
+        self.assertTrue(data.startswith(b"OneSite Rents v3.0,"))
+        self.assertTrue(self.filename().endswith(".csv"))
+
+    def test_income_statement_as_html_carries_the_expense_truth(self):
+        self.check_expenses(self.P[self.truth["quirks"]["report_form_html"][1]])
+        self.assertTrue(self.filename().endswith(".xlsx"))
+
+    def test_projected_occupancy_is_a_pdf_at_the_quirk_property(self):
+        key = self.truth["quirks"]["report_form_pdf"][0]
+        data, _ = self.c.report(3842, self.P[key]["site_id"], {})
+        self.assertTrue(data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF"))
+        self.assertIn(b"PROJECTED OCCUPANCY", data)
+        self.assertEqual(self.c.last_headers["Content-Type"], "application/pdf")
+        self.assertTrue(self.filename().endswith(".pdf"))
+        self.assertGreater(len(data), 500, "bigger than a failed download, so only its bytes can tell")
+
+    def test_xlsx_named_xls(self):
+        key = self.truth["quirks"]["report_form_xlsx_named_xls"][0]
+        data, _ = self.c.report(4043, self.P[key]["site_id"], {})
+        self.assertTrue(data.startswith(b"PK"))
+        self.assertTrue(self.filename().endswith(".xls"))
+        self.assertEqual(self.c.last_headers["Content-Type"], "application/vnd.ms-excel")
+
+    # ------------------------------------------------------------------ the later layouts
+    def test_projected_occupancy_starts_from_the_truths_occupied_units(self):
+        p = self.P["slate"]
+        rows = read_rows(self.c.report(3842, p["site_id"], {"weeksProjectedCount": "8"})[0])
+        total = [r for r in rows if r and r[0] == "Total Units:"][0]
+        self.assertEqual(total[1], p["unit_counts"]["total_units"])
+        weeks = [r for r in rows if r and re.fullmatch(r"\d\d/\d\d/\d{4}", str(r[0]))]
+        self.assertEqual(len(weeks), 8)
+        self.assertEqual(weeks[0][1], p["unit_counts"]["occupied"])
+        moves_in = sum(1 for u in p["units"] if u["future_move_in"] and "2026-11-21" <= u["future_move_in"] <= "2027-01-15")
+        self.assertEqual(sum(w[3] for w in weeks), moves_in)
+        for a, b in zip(weeks, weeks[1:]):
+            self.assertEqual(a[5], a[1] + a[3] - a[4])
+            self.assertEqual(b[1], a[5])
+
+    def test_monthly_transaction_summary_is_the_ledger_of_the_month(self):
+        p = self.P["slate"]
+        rows = read_rows(self.c.report(4020, p["site_id"], {"AR_FiscalPeriodSelect": "102026"})[0])
+        totals = [r for r in rows if len(r) > 5 and r[2] == "Total:"]
+        charges = sum(m[1] for led in p["ledger"].values() for m in led["months"] if m[0] == "2026-10")
+        payments = sum(m[2] for led in p["ledger"].values() for m in led["months"] if m[0] == "2026-10")
+        self.assertAlmostEqual(money(totals[0][5]), charges / 100, places=2)
+        self.assertAlmostEqual(money(totals[1][5]), payments / 100, places=2)
+
+    def test_lost_rent_summary_has_every_unit_at_its_market_and_lease_rent(self):
+        p = self.P["slate"]
+        data, _ = self.c.report(4279, p["site_id"], {"AR_FiscalPeriodSelect": "112026"})
+        self.assertTrue(data.startswith(b"PK") and self.filename().endswith(".xls"), "an .xlsx named .xls, as OneSite")
+        rows = read_rows(data)
+        header = [i for i, r in enumerate(rows) if r and r[0] == "Location ID"][0]
+        units = [r for r in rows[header + 1:] if r and r[0] != "Totals"]
+        total = [r for r in rows if r and r[0] == "Totals"][0]
+        self.assertEqual(len(units), p["unit_counts"]["total_units"])
+        self.assertAlmostEqual(money(total[7]), sum(u["market_rent"] for u in p["units"]), places=2)
+        occupied = [u for u in p["units"] if u["resident_id"]]
+        self.assertAlmostEqual(money(total[8]), sum(u["lease_rent"] for u in occupied), places=2)
+        self.assertAlmostEqual(sum(money(r[7]) for r in units), money(total[7]), places=2)
+
+    def test_renewal_detail_is_a_biff8_workbook_of_the_leases_ending(self):
+        p = self.P["slate"]
+        data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "11/01/2026",
+                                                     "IPVC_LEAENDDATE": "03/01/2027"})
+        self.assertTrue(data.startswith(b"\xd0\xcf\x11\xe0"), "4156 comes as BIFF8, as the real download")
+        rows = read_rows(data, sheet=3)
+        self.assertEqual(rows[0][:3], ["Bldg/Unit", "FloorPlan", "Name"])
+        leases = [r for r in rows[1:] if r and r[0] != "Totals:"]
+        total = [r for r in rows if r and r[0] == "Totals:"][0]
+        self.assertAlmostEqual(sum(float(r[3]) for r in leases), float(total[3]), places=2)
+        by_unit = {"%s" % u["unit"]: u for u in p["units"]}
+        ending = [u for u in p["units"] if u["resident_id"] and u["lease_end"] and "2026-11-01" <= u["lease_end"] <= "2027-03-01"]
+        dated = [r for r in leases if not str(r[9]).startswith(("1/", "2/", "3/", "4/", "5/", "6/", "7/", "8/", "9/", "10/"))
+                 or "/2026 " in str(r[9]) or "/2027 " in str(r[9])]
+        self.assertGreaterEqual(len(leases), len(ending))
+        for r in leases:
+            self.assertIn(r[0].split("-")[1], by_unit)
+        self.assertTrue(dated)
+
+    def test_lease_details_is_html_with_a_lease_per_household(self):
+        p = self.P["slate"]
+        data, _ = self.c.report(4048, p["site_id"], {})
+        self.assertTrue(data.lstrip().lower().startswith(b"<html") and self.filename().endswith(".xlsx"))
+        rows = [r for r in read_rows(data) if r]
+        self.assertEqual(rows[0][0], "Lease id")
+        households = sum(1 for u in p["units"] if u["resident_id"]) + sum(1 for u in p["units"] if u["future_resident_id"])
+        self.assertEqual(len(rows) - 1, households)
 
     def test_report_catalogue_overlay_names_every_report_it_serves(self):
         # What the client is configured with to fetch from the simulator (ownerdash demo lays it over its registry).
         out = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), ".."), "catalogue"],
                              capture_output=True, text=True, check=True).stdout
         reports = json.loads(out)["realpage"]["reports"]
-        self.assertEqual([r["report_id"] for r in reports], [4238, 4043, 4009, 3837, 3877, 3838, 4186, 4189, 3836])
+        self.assertEqual([r["report_id"] for r in reports],
+                         [4238, 4043, 4009, 3837, 3877, 3838, 4186, 4189, 3836, 3842, 4020, 4279, 4156, 4048])
         self.assertEqual(len({r["parser"] for r in reports}), len(reports))
         for r in reports:
             status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
@@ -385,7 +513,9 @@ class SimTest(unittest.TestCase):
         self.assertEqual(days, sorted(o["days_to_complete"] for o in orders if o["status"] == "closed"))
 
     def test_income_statement_expenses_match_truth(self):
-        p = self.P["harvest"]
+        self.check_expenses(self.P["harvest"])
+
+    def check_expenses(self, p):
         rows = read_rows(self.c.report(3836, p["site_id"], {"FiscalPeriod": "102026"})[0])
         start = [k for k, r in enumerate(rows) if r and r[0] == "EXPENSES"][0]
         lines = {r[0]: r[2] for r in rows[start:] if r and re.match(r"^\d{4}-\d{4}$", str(r[0]))}

@@ -1,0 +1,179 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import SimulatorSupport
+import Testing
+
+/// The forms OneSite sends a report in, fetched from pms_sim and loaded by the built binary: the simulator serves, by
+/// seed-drawn quirk (seed 7), BIFF8 .xls at stonewood (whose .xlsx files are also named .xls), HTML named .xls/.xlsx
+/// at the_quinci, CSV at links_plum_creek and a PDF Projected Occupancy at the_broadleaf; for every property Lost
+/// Rent as an .xlsx named .xls, Lease Details as HTML named .xlsx and the 4156 workbook as BIFF8. Whatever the
+/// bytes, the answers are the simulator's truth (computed from its world, never from the files it serves).
+@Suite struct ReportFormsIngestTests {
+    typealias Object = [String: Any]
+
+    /// The simulator's truth for one property.
+    static func truth(_ simulator: Simulator, _ key: String) throws -> Object {
+        let data = try Data(contentsOf: URL(fileURLWithPath: simulator.truthPath))
+        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? Object)
+        return try #require((truth["properties"] as? [String: Object])?[key], "\(key) in the truth")
+    }
+
+    /// The quirk's properties as the truth lists them (so a test names the property the seed gave the quirk).
+    static func quirk(_ simulator: Simulator, _ name: String) throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: simulator.truthPath))
+        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? Object)
+        return try #require((truth["quirks"] as? [String: [String]])?[name], "quirk \(name) in the truth")
+    }
+
+    /// The first bytes of each landed report of the run, by report (the parser name of the manifest).
+    static func landedHeads(_ directory: DataDir, runID: String) throws -> [String: [UInt8]] {
+        let manifestData = try Data(contentsOf: URL(fileURLWithPath: directory.data.landing)
+            .appendingPathComponent("\(runID)/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? Object)
+        var heads: [String: [UInt8]] = [:]
+        for artifact in manifest["artifacts"] as? [Object] ?? [] {
+            guard let report = artifact["report"] as? String, let object = artifact["object"] as? String else { continue }
+            let path = URL(fileURLWithPath: directory.data.landing).appendingPathComponent(object).path
+            heads[report] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(8))
+        }
+        return heads
+    }
+
+    /// check_name measure -> (status, expected, actual) of the property's sync checks.
+    static func syncChecks(_ directory: DataDir, _ property: String) throws -> [String: (String, Double?, Double?)] {
+        var checks: [String: (String, Double?, Double?)] = [:]
+        let statement = try directory.unified().prepare("""
+            SELECT check_name, measure, status, expected, actual FROM sync_checks WHERE unified_property_id = :p
+            """)
+        try statement.forEachRow([":p": .text(property)]) { row in
+            checks["\(row.value(at: 0).textValue ?? "") \(row.value(at: 1).textValue ?? "")"] =
+                (row.value(at: 2).textValue ?? "", row.value(at: 3).doubleValue, row.value(at: 4).doubleValue)
+        }
+        return checks
+    }
+
+    static func rawCount(_ directory: DataDir, table: String, property: String) throws -> Int {
+        let database = try Database(path: directory.data.realpageRawDatabase, mode: .readOnly)
+        return Int(try database.scalar("SELECT count(*) FROM \(table) WHERE property_id = :p", [":p": .text(property)])?
+            .integerValue ?? -1)
+    }
+
+    @Test func biff8AndXLSXNamedXLSAndHTMLReportsLoadAndTheirTotalsAreTheTruths() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let property = "stonewood"
+        #expect(try Self.quirk(simulator, "report_form_biff8").contains(property))
+        let directory = try DataDir()
+        let result = try directory.ownerdash([
+            "ingest", "--property", property, "--as-of", PMSSimulator.asOf, "--parallel", "4",
+            "--reports", "box_score,rent_roll,delinquency,lost_rent_summary,renewal_detail,lease_details,unitlist,getresidentlistinfo",
+        ], environment: simulator.environment)
+        let runID = try #require(result.runID, "stderr: \(result.stderr)")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+
+        // What landed is what the vendor sent, whatever its name: BIFF8, a zip, HTML.
+        let heads = try Self.landedHeads(directory, runID: runID)
+        let ole2: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
+        for report in ["box_score", "rent_roll", "delinquency", "renewal_detail"] {
+            #expect(heads[report] == ole2, "\(report) landed as the BIFF8 .xls it came as")
+        }
+        #expect(heads["lost_rent_summary"]?.starts(with: Array("PK".utf8)) == true)
+        #expect(heads["lease_details"].map { String(decoding: $0, as: UTF8.self).hasPrefix("<html") } == true)
+
+        // Loaded: every report's rows, against the world's own counts.
+        let fact = try Self.truth(simulator, property)
+        let counts = try #require(fact["unit_counts"] as? Object)
+        let units = try #require(counts["total_units"] as? Int)
+        #expect(try Self.rawCount(directory, table: "realpage_lost_rent", property: property) == units,
+                "a Lost Rent row per unit")
+        let households = (fact["units"] as? [Object] ?? []).reduce(0) {
+            $0 + ($1["resident_id"] is NSNull ? 0 : 1) + ($1["future_resident_id"] is NSNull ? 0 : 1)
+        }
+        #expect(try Self.rawCount(directory, table: "realpage_lease_details", property: property) == households,
+                "a Lease Details row per household in place or signed")
+        #expect(try Self.rawCount(directory, table: "realpage_renewal_detail", property: property) > 0)
+
+        // The sync's reconciliations of the BIFF8 Box Score and Delinquent and Prepaid pass, on the truth's figures.
+        let checks = try Self.syncChecks(directory, property)
+        #expect(!checks.isEmpty)
+        for (name, check) in checks where name.hasPrefix("box_score") || name.hasPrefix("delinquency_totals") || name.hasPrefix("rent_roll_units") {
+            #expect(check.0 == "passed", "\(name): \(check)")
+        }
+        #expect(checks["box_score units"]?.1 == Double(units))
+        #expect(checks["box_score occupied units"]?.1 == (counts["occupied"] as? NSNumber)?.doubleValue)
+        let delinquency = try #require((fact["delinquency"] as? Object)?["totals"] as? Object)
+        let net = try #require((delinquency["net"] as? NSNumber)?.doubleValue)
+        let printedNet = try #require(checks["delinquency_totals net balance"]?.1)
+        #expect(abs(printedNet - net) < 0.005, "net balance \(printedNet), truth \(net)")
+
+        // No printed total of any loaded report disagrees with its rows.
+        let raw = try Database(path: directory.data.realpageRawDatabase, mode: .readOnly)
+        let off = try raw.query("""
+            SELECT report_type, label, measure, printed, computed FROM loaded_report_totals
+            WHERE property_id = :p AND abs(printed - computed) > 0.005
+            """, [":p": .text(property)])
+        #expect(off.isEmpty, "\(off)")
+    }
+
+    @Test func activityAsHTMLAndAsCSVCountsTheTruthsFunnel() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let html = try #require(try Self.quirk(simulator, "report_form_html").first { $0 != "ridian" })
+        let csv = try #require(try Self.quirk(simulator, "report_form_csv").first)
+        let directory = try DataDir()
+        let result = try directory.ownerdash([
+            "ingest", "--property", html, "--property", csv, "--as-of", PMSSimulator.asOf, "--parallel", "4",
+            "--reports", "activity,lease_details,income_statement,unitlist,getresidentlistinfo",
+        ], environment: simulator.environment)
+        let runID = try #require(result.runID, "stderr: \(result.stderr)")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        // The Income Statement came as HTML named .xlsx at `html`: its expenses are the month's, to the cent.
+        let landed = try Self.landedHeads(directory, runID: runID)
+        #expect(landed["income_statement"].map { String(decoding: $0, as: UTF8.self).hasPrefix("<html") } == true)
+        let expenses = try Self.syncChecks(directory, html).filter { $0.key.hasPrefix("income_expense_totals expenses") }
+        #expect(!expenses.isEmpty && expenses.allSatisfy { $0.value.0 == "passed" }, "\(expenses)")
+        let month = String(PMSSimulator.asOf.prefix(7))
+        let truthExpenses = try #require((try Self.truth(simulator, html)["expenses"] as? [String: [String: Double]])?[month])
+        let printed = try #require(expenses["income_expense_totals expenses \(month)"]?.1)
+        #expect(abs(printed - truthExpenses.values.reduce(0, +)) < 0.005, "\(month) expenses \(printed)")
+
+        let funnel = try directory.ownerdash(["query", "funnel", "--format", "json"])
+        #expect(funnel.status == 0, "query funnel: \(funnel.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(funnel.stdout.utf8)) as? Object)
+        let rows = answer["rows"] as? [Object] ?? []
+        for property in [html, csv] {
+            let window = try #require(try Self.truth(simulator, property)["funnel_30d"] as? Object)
+            let row = try #require(rows.first { $0["property"] as? String == property }, "\(property) in query funnel")
+            for field in ["leads", "tours", "applications", "approvals", "leases"] {
+                #expect((row[field] as? NSNumber)?.intValue == (window[field] as? NSNumber)?.intValue,
+                        "\(property) \(field): \(row[field] ?? "none"), truth \(window[field] ?? "none")")
+            }
+        }
+    }
+
+    @Test func aPDFReportIsRefusedInOneLineAndTheRestOfThePropertyLoads() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let property = try #require(try Self.quirk(simulator, "report_form_pdf").first)
+        let directory = try DataDir()
+        let result = try directory.ownerdash([
+            "ingest", "--property", property, "--as-of", PMSSimulator.asOf,
+            "--reports", "box_score,projected_occupancy,unitlist,getresidentlistinfo",
+        ], environment: simulator.environment)
+        let runID = try #require(result.runID, "stderr: \(result.stderr)")
+        #expect(result.status == 2, "a partial run: one artifact failed. stderr: \(result.stderr)")
+        let lines = result.stderrLines.filter { $0.contains("came as a PDF") }
+        #expect(lines.count == 1, "\(result.stderr)")
+        let line = try #require(lines.first)
+        for part in [property, "Projected Occupancy", "report 3842", ".pdf\"", "format_code"] {
+            #expect(line.contains(part), "the line names \(part): \(line)")
+        }
+        #expect(result.stdoutLines.contains("fetched   3 of 4 artifact(s), 1 failed"), "\(result.stdout)")
+        let fetch = try directory.items(runID).filter { $0.text("stage") == "fetch" && $0.text("status") == "failed" }
+        #expect(fetch.count == 1 && fetch.first?.text("artifact")?.contains("projected_occupancy") == true)
+        // The rest loads and syncs: the Box Score's check passes on the truth's units.
+        let fact = try Self.truth(simulator, property)
+        let counts = try #require(fact["unit_counts"] as? Object)
+        let checks = try Self.syncChecks(directory, property)
+        #expect(checks["box_score units"]?.0 == "passed" && checks["box_score units"]?.1 == (counts["total_units"] as? NSNumber)?.doubleValue)
+        #expect(try Self.rawCount(directory, table: "realpage_projected_occupancy", property: property) == 0)
+    }
+}
