@@ -12,20 +12,6 @@ import Testing
 @Suite struct ReportFormsIngestTests {
     typealias Object = [String: Any]
 
-    /// The simulator's truth for one property.
-    static func truth(_ simulator: Simulator, _ key: String) throws -> Object {
-        let data = try Data(contentsOf: URL(fileURLWithPath: simulator.truthPath))
-        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? Object)
-        return try #require((truth["properties"] as? [String: Object])?[key], "\(key) in the truth")
-    }
-
-    /// The quirk's properties as the truth lists them (so a test names the property the seed gave the quirk).
-    static func quirk(_ simulator: Simulator, _ name: String) throws -> [String] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: simulator.truthPath))
-        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? Object)
-        return try #require((truth["quirks"] as? [String: [String]])?[name], "quirk \(name) in the truth")
-    }
-
     /// The first bytes of each landed report of the run, by report (the parser name of the manifest).
     static func landedHeads(_ directory: DataDir, runID: String) throws -> [String: [UInt8]] {
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: directory.data.landing)
@@ -62,7 +48,7 @@ import Testing
     @Test func biff8AndXLSXNamedXLSAndHTMLReportsLoadAndTheirTotalsAreTheTruths() throws {
         let simulator = try PMSSimulator.shared.get()
         let property = "stonewood"
-        #expect(try Self.quirk(simulator, "report_form_biff8").contains(property))
+        #expect(try simulator.quirks("report_form_biff8").contains(property))
         let directory = try DataDir()
         let result = try directory.ownerdash([
             "ingest", "--property", property, "--as-of", PMSSimulator.asOf, "--parallel", "4",
@@ -81,7 +67,7 @@ import Testing
         #expect(heads["lease_details"].map { String(decoding: $0, as: UTF8.self).hasPrefix("<html") } == true)
 
         // Loaded: every report's rows, against the world's own counts.
-        let fact = try Self.truth(simulator, property)
+        let fact = try simulator.truth(property)
         let counts = try #require(fact["unit_counts"] as? Object)
         let units = try #require(counts["total_units"] as? Int)
         #expect(try Self.rawCount(directory, table: "realpage_lost_rent", property: property) == units,
@@ -117,8 +103,8 @@ import Testing
 
     @Test func activityAsHTMLAndAsCSVCountsTheTruthsFunnel() throws {
         let simulator = try PMSSimulator.shared.get()
-        let html = try #require(try Self.quirk(simulator, "report_form_html").first { $0 != "ridian" })
-        let csv = try #require(try Self.quirk(simulator, "report_form_csv").first)
+        let html = try #require(try simulator.quirks("report_form_html").first { $0 != "ridian" })
+        let csv = try #require(try simulator.quirks("report_form_csv").first)
         let directory = try DataDir()
         let result = try directory.ownerdash([
             "ingest", "--property", html, "--property", csv, "--as-of", PMSSimulator.asOf, "--parallel", "4",
@@ -132,7 +118,7 @@ import Testing
         let expenses = try Self.syncChecks(directory, html).filter { $0.key.hasPrefix("income_expense_totals expenses") }
         #expect(!expenses.isEmpty && expenses.allSatisfy { $0.value.0 == "passed" }, "\(expenses)")
         let month = String(PMSSimulator.asOf.prefix(7))
-        let truthExpenses = try #require((try Self.truth(simulator, html)["expenses"] as? [String: [String: Double]])?[month])
+        let truthExpenses = try #require((try simulator.truth(html)["expenses"] as? [String: [String: Double]])?[month])
         let printed = try #require(expenses["income_expense_totals expenses \(month)"]?.1)
         #expect(abs(printed - truthExpenses.values.reduce(0, +)) < 0.005, "\(month) expenses \(printed)")
 
@@ -141,7 +127,7 @@ import Testing
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(funnel.stdout.utf8)) as? Object)
         let rows = answer["rows"] as? [Object] ?? []
         for property in [html, csv] {
-            let window = try #require(try Self.truth(simulator, property)["funnel_30d"] as? Object)
+            let window = try #require(try simulator.truth(property)["funnel_30d"] as? Object)
             let row = try #require(rows.first { $0["property"] as? String == property }, "\(property) in query funnel")
             for field in ["leads", "tours", "applications", "approvals", "leases"] {
                 #expect((row[field] as? NSNumber)?.intValue == (window[field] as? NSNumber)?.intValue,
@@ -152,7 +138,7 @@ import Testing
 
     @Test func aPDFReportIsRefusedInOneLineAndTheRestOfThePropertyLoads() throws {
         let simulator = try PMSSimulator.shared.get()
-        let property = try #require(try Self.quirk(simulator, "report_form_pdf").first)
+        let property = try #require(try simulator.quirks("report_form_pdf").first)
         let directory = try DataDir()
         let result = try directory.ownerdash([
             "ingest", "--property", property, "--as-of", PMSSimulator.asOf,
@@ -170,7 +156,7 @@ import Testing
         let fetch = try directory.items(runID).filter { $0.text("stage") == "fetch" && $0.text("status") == "failed" }
         #expect(fetch.count == 1 && fetch.first?.text("artifact")?.contains("projected_occupancy") == true)
         // The rest loads and syncs: the Box Score's check passes on the truth's units.
-        let fact = try Self.truth(simulator, property)
+        let fact = try simulator.truth(property)
         let counts = try #require(fact["unit_counts"] as? Object)
         let checks = try Self.syncChecks(directory, property)
         #expect(checks["box_score units"]?.0 == "passed" && checks["box_score units"]?.1 == (counts["total_units"] as? NSNumber)?.doubleValue)
