@@ -42,10 +42,17 @@ YARDI_CREDS = {"UserName": "simuser", "Password": "simpass", "ServerName": "sim_
                "Platform": "SQL Server", "InterfaceEntity": "OwnerDash", "InterfaceLicense": "sim-yardi-license"}
 
 
+def _cpu_seconds(pid):
+    """CPU time (user + system) a running process has used so far, from /proc: what its start-up costs, whatever
+    else the machine is doing (wall-clock time on a loaded 2-core machine measured the load, not the simulator)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_sim(*extra):
     d = tempfile.mkdtemp(prefix="pms_sim_test_")
     truth = os.path.join(d, "truth.json")
-    t0 = time.time()
     proc = subprocess.Popen([sys.executable, SIM_DIR, "--port", "0", "--seed", str(SEED), "--truth-out", truth]
                             + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -53,7 +60,7 @@ def start_sim(*extra):
     if not m:
         proc.kill()
         raise RuntimeError("bad first line %r: %s" % (line, proc.stderr.read()))
-    startup = time.time() - t0
+    startup = _cpu_seconds(proc.pid)
     with open(truth) as f:
         data = json.load(f)
     return proc, int(m.group(1)), data, startup
@@ -167,7 +174,7 @@ class SimTest(unittest.TestCase):
 
     # ------------------------------------------------------------------ startup & truth
     def test_startup_and_truth_shape(self):
-        self.assertLess(self.startup, 4.0)       # target < 2 s; slack for loaded CI machines
+        self.assertLess(self.startup, 2.0)       # CPU seconds until it listens
         self.assertEqual(self.truth["as_of"], AS_OF)
         self.assertEqual(len(self.P), 30)
         self.assertEqual(sum(1 for p in self.P.values() if p["pms"] == "realpage"), 25)
