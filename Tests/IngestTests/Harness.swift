@@ -37,13 +37,7 @@ final class SilentServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        port = firstLine(of: output)
         guard Int(port) != nil else { throw SupportError("the silent server did not start: \"\(port)\"") }
     }
 

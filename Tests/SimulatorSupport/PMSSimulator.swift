@@ -11,6 +11,18 @@ public struct SupportError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
+/// The first line a child process writes to `pipe` (what a server prints once it listens), without its newline;
+/// what there was when the child closed the pipe first.
+public func firstLine(of pipe: Pipe) -> String {
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+        let chunk = pipe.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        line.append(chunk)
+    }
+    return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// pms_sim (scripts/pms_sim) on an ephemeral loopback port. It exits when this process closes its stdin
 /// (`--exit-on-stdin-eof`), so a crashed test run leaves no server behind.
 public final class PMSSimulator: @unchecked Sendable {
@@ -41,13 +53,7 @@ public final class PMSSimulator: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = input
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = firstLine(of: output)
         guard text.hasPrefix("listening on ") else { throw SupportError("the simulator did not start (stdout: \"\(text)\")") }
         base = String(text.dropFirst("listening on ".count))
     }
