@@ -97,7 +97,7 @@ extension Metrics {
             }
         }
         result.parameters = parameters(of: query, keys: keys)
-        result.warnings = warnings
+        result.warnings = warnings + result.warnings
         return result
     }
 
@@ -124,27 +124,42 @@ extension Metrics {
 
     /// The Yardi operation a metric is computed from, besides the units: when a property's call failed, its sync
     /// records the `snapshot` warning with that operation and no date, and the metric would otherwise count nothing
-    /// there (no ledger: no one owes; no guest cards: no leads). Such a property is left out and named, never a zero.
-    static let yardiSources: [MetricQuery.Metric: String] = [
+    /// there (no ledger: no one owes; no guest cards: no leads; no residents: no move-ins). Such a property is left
+    /// out and named, never a zero.
+    public static let yardiSources: [MetricQuery.Metric: String] = [
         .delinquency: "GetResidentTransactions_Login", .funnel: "GetYardiGuestActivity_Login",
+        .activity: "GetResidentsByStatus",
     ]
+
+    /// Why `metric` is missing at a property whose sync lacks `operation`: one sentence for warnings and pages.
+    public static func missingSourceReason(_ operation: String, metric: String) -> String {
+        "no \(operation) snapshot synced (the call failed or was not fetched): \(metric) is missing, not zero"
+    }
+
+    /// Property -> the Yardi operations its last sync had no snapshot of (the `snapshot` warning with no date that
+    /// `YardiCrossChecks` records), for the properties given; a property missing nothing is absent.
+    public static func missingSources(database: Database, properties: [String]) throws -> [String: Set<String>] {
+        var missing: [String: Set<String>] = [:]
+        try database.prepare("""
+            SELECT unified_property_id, subject FROM unified_sync_warnings
+            WHERE check_name = 'snapshot' AND actual = 'none'
+              AND unified_property_id IN (SELECT value FROM json_each(:properties))
+            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            if let key = row.text("unified_property_id"), let operation = row.text("subject") {
+                missing[key, default: []].insert(operation)
+            }
+        }
+        return missing
+    }
 
     /// The keys whose source for the metric was synced; the others named: an error when a property was asked for by
     /// name or none is left (as a missing snapshot is), else a warning each and left out of the portfolio.
     private static func withSource(_ operation: String, _ keys: [String], query: MetricQuery, database: Database,
                                    warnings: inout [String]) throws -> [String] {
-        var missing: [String] = []
-        try database.prepare("""
-            SELECT unified_property_id FROM unified_sync_warnings
-            WHERE check_name = 'snapshot' AND subject = :operation AND actual = 'none'
-              AND unified_property_id IN (SELECT value FROM json_each(:properties))
-            ORDER BY unified_property_id
-            """).forEachRow([":operation": .text(operation), ":properties": .text(SnapshotSQL.jsonArray(keys))]) { row in
-            if let key = row.text(at: 0) { missing.append(key) }
-        }
+        let sources = try missingSources(database: database, properties: keys)
+        let missing = keys.filter { sources[$0]?.contains(operation) == true }.sorted()
         guard !missing.isEmpty else { return keys }
-        let reason = "no \(operation) snapshot synced (the call failed or was not fetched): \(query.metric.rawValue) "
-            + "is missing, not zero"
+        let reason = missingSourceReason(operation, metric: query.metric.rawValue)
         let left = keys.filter { !missing.contains($0) }
         if left.isEmpty || !query.properties.isEmpty {
             throw MetricsError.noUnitData(MetricsError.list(missing), reason: reason)
@@ -242,8 +257,10 @@ extension Metrics {
                                        total: ActivityRow.rollUp(rows, label: label))])
         case .summary:
             let rows = try summary(database: database, properties: keys, asOf: query.asOf)
-            return result([MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
+            var answered = result([MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
                                        total: rollUp(query, rows, SummaryRow.rollUp))])
+            answered.warnings = rows.flatMap(\.missingFigures)
+            return answered
         }
     }
 

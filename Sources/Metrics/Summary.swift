@@ -12,6 +12,10 @@ import SQLiteKit
 /// - leads and leases (signed) = events in the 30 days ending at the as-of date (else the snapshot date) inclusive;
 /// - move-ins and move-outs = events from the first of that date's month to the date (month to date).
 /// Roll-up: every count and amount summed, percentages recomputed from the summed units (weighted by units).
+///
+/// A Yardi property whose last sync had no snapshot of the call a figure comes from (`Metrics.yardiSources`: the
+/// ledger for delinquency, guest activity for leads and leases, residents for move-ins and move-outs) has that figure
+/// nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it.
 public struct SummaryRow: MetricRow, Equatable {
     /// The registry key, or `portfolio` for a roll-up.
     public var property: String
@@ -30,20 +34,24 @@ public struct SummaryRow: MetricRow, Equatable {
     public var exposure60: Int
     public var vacantReady: Int
     public var agedVacant90: Int
-    /// 0-30 + 31-60 + 61-90 + 90+.
-    public var delinquent: Money
-    public var prepaid: Money
-    public var leads30Days: Int
-    public var leases30Days: Int
-    public var moveInsMonthToDate: Int
-    public var moveOutsMonthToDate: Int
+    /// 0-30 + 31-60 + 61-90 + 90+; nil when the ledger was not synced.
+    public var delinquent: Money?
+    public var prepaid: Money?
+    /// Nil when the guest activity was not synced.
+    public var leads30Days: Int?
+    public var leases30Days: Int?
+    /// Nil when the residents were not synced.
+    public var moveInsMonthToDate: Int?
+    public var moveOutsMonthToDate: Int?
+    /// One line per figure group left nil, naming the property and the missing call (empty for a roll-up).
+    public var missingFigures: [String] = []
 
     public var occupancyPct: Double? { Ratio.percent(occupied, of: units) }
     public var leasedPct: Double? { Ratio.percent(leased, of: units) }
     public var exposure30Pct: Double? { Ratio.percent(exposure30, of: units) }
     public var exposure60Pct: Double? { Ratio.percent(exposure60, of: units) }
     /// Delinquent minus prepaid.
-    public var netDelinquent: Money { delinquent - prepaid }
+    public var netDelinquent: Money? { delinquent.flatMap { owed in prepaid.map { owed - $0 } } }
 
     public static let columns: [MetricResult.Column] = [
         .init("property", .text), .init("as_of", .date), .init("units", .count), .init("occupancy_pct", .percent),
@@ -60,28 +68,39 @@ public struct SummaryRow: MetricRow, Equatable {
          SQLValue(moveInsMonthToDate), SQLValue(moveOutsMonthToDate)]
     }
 
-    /// The sum of `rows` under `label` (weighted by units); nil for no rows.
+    /// The sum of `rows` under `label` (weighted by units); nil for no rows. A figure missing at some properties is
+    /// the sum of the others (their `missingFigures` say so); missing at all of them, it stays nil.
     public static func rollUp(_ rows: [SummaryRow], label: String = "portfolio") -> SummaryRow? {
         guard let first = rows.first else { return nil }
         func sum(_ field: KeyPath<SummaryRow, Int>) -> Int { rows.reduce(0) { $0 + $1[keyPath: field] } }
+        func sum(_ field: KeyPath<SummaryRow, Int?>) -> Int? {
+            let known = rows.compactMap { $0[keyPath: field] }
+            return known.isEmpty ? nil : known.reduce(0, +)
+        }
+        func sum(_ field: KeyPath<SummaryRow, Money?>) -> Money? {
+            let known = rows.compactMap { $0[keyPath: field] }
+            return known.isEmpty ? nil : known.reduce(.zero, +)
+        }
         return SummaryRow(
             property: label, name: label, pms: nil, asOf: Set(rows.map(\.asOf)).count == 1 ? first.asOf : nil,
             properties: sum(\.properties), units: sum(\.units), occupied: sum(\.occupied), leased: sum(\.leased),
             exposure30: sum(\.exposure30), exposure60: sum(\.exposure60), vacantReady: sum(\.vacantReady),
-            agedVacant90: sum(\.agedVacant90), delinquent: rows.reduce(.zero) { $0 + $1.delinquent },
-            prepaid: rows.reduce(.zero) { $0 + $1.prepaid }, leads30Days: sum(\.leads30Days),
+            agedVacant90: sum(\.agedVacant90), delinquent: sum(\.delinquent),
+            prepaid: sum(\.prepaid), leads30Days: sum(\.leads30Days),
             leases30Days: sum(\.leases30Days), moveInsMonthToDate: sum(\.moveInsMonthToDate),
             moveOutsMonthToDate: sum(\.moveOutsMonthToDate))
     }
 }
 
 extension Metrics {
-    /// The summary of each property at its snapshot (latest on or before `asOf`), in the order of `properties`.
+    /// The summary of each property at its snapshot (latest on or before `asOf`), in the order of `properties`; the
+    /// figures whose Yardi source was not synced are nil and named in `missingFigures`.
     public static func summary(database: Database, properties: [String], asOf: LocalDate? = nil) throws -> [SummaryRow] {
         var parameters = SnapshotSQL.parameters(properties, asOf: asOf)
         parameters[":as_of"] = SQLValue(asOf)
+        let missing = try missingSources(database: database, properties: properties)
         return try database.rows(SummaryQuery.sql, parameters) { row in
-            SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
+            var summary = SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
                        asOf: row.date("as_of"), properties: 1, units: row.count("total_units"),
                        occupied: row.count("occupied_units"), leased: row.count("leased_units"),
                        exposure30: row.count("exposure_30"), exposure60: row.count("exposure_60"),
@@ -89,6 +108,27 @@ extension Metrics {
                        delinquent: row.cents("delinquent_cents") ?? .zero, prepaid: row.cents("prepaid_cents") ?? .zero,
                        leads30Days: row.count("leads"), leases30Days: row.count("leases"),
                        moveInsMonthToDate: row.count("move_ins"), moveOutsMonthToDate: row.count("move_outs"))
+            if let operations = missing[summary.property] { summary.leaveOut(operations) }
+            return summary
+        }
+    }
+}
+
+extension SummaryRow {
+    /// The figure groups of the summary and the metric each belongs to, by the Yardi call they come from.
+    private static let groups: [(metric: MetricQuery.Metric, figures: String, clear: @Sendable (inout SummaryRow) -> Void)] = [
+        (.delinquency, "delinquent and net_delinquent", { $0.delinquent = nil; $0.prepaid = nil }),
+        (.funnel, "leads_30d and leases_30d", { $0.leads30Days = nil; $0.leases30Days = nil }),
+        (.activity, "move_ins_mtd and move_outs_mtd", { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
+    ]
+
+    /// Clears the figures whose source is among the missing `operations` and records why.
+    mutating func leaveOut(_ operations: Set<String>) {
+        for group in Self.groups {
+            guard let operation = Metrics.yardiSources[group.metric], operations.contains(operation) else { continue }
+            group.clear(&self)
+            missingFigures.append("\(property): \(group.figures) left empty: "
+                                  + Metrics.missingSourceReason(operation, metric: group.metric.rawValue))
         }
     }
 }

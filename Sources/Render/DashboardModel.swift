@@ -63,6 +63,9 @@ public struct PropertyDashboard: Sendable, Equatable {
     public var ledgerViews: LedgerViews?
     /// The last sync's reconciliations with the vendor's own totals (sync_checks) at `asOf`; empty: none recorded.
     public var checks: [SyncCheckLine] = []
+    /// Why a chart is empty although the property was synced, by metric (`delinquency`, `funnel`): the Yardi call
+    /// it comes from failed (`Metrics.missingSourceReason`), so the panel says so instead of drawing zeros.
+    public var missingReasons: [String: String] = [:]
 
     /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
     public var hasData: Bool {

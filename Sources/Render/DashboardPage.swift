@@ -228,7 +228,11 @@ public enum DashboardPage {
                             }
                         }
                     } else {
-                        noData(&html, "No delinquency snapshot for \(property.name)")
+                        noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }
+                                      ?? "No delinquency snapshot for \(property.name)")
+                        if let reason = property.missingReasons["delinquency"] {
+                            html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
+                        }
                     }
                 }
                 html.element("figure", [("class", "panel")]) { html in
@@ -244,7 +248,11 @@ public enum DashboardPage {
                         html.element("p", [("class", "note")],
                                      text: "Lead to lease \(funnel.leadToLease.map(DashboardFormat.percent) ?? "n/a")")
                     } else {
-                        noData(&html, "No leasing activity data for \(property.name)")
+                        noData(&html, property.missingReasons["funnel"].map { "No leasing funnel for \(property.name): \($0)" }
+                                      ?? "No leasing activity data for \(property.name)")
+                        if let reason = property.missingReasons["funnel"] {
+                            html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
+                        }
                     }
                 }
             }

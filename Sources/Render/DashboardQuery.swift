@@ -46,6 +46,7 @@ extension Dashboard {
                                              months: 3)
 
         let checks = try syncChecks(database: database)
+        let missingSources = try Metrics.missingSources(database: database, properties: keys)
 
         let sections = properties.map { property in
             let summary = summaryByKey[property.key]
@@ -65,6 +66,12 @@ extension Dashboard {
                 maintenance: maintenanceByKey[property.key].map(MaintenanceSummary.init),
                 expenses: ExpenseSummary(expenses, property: property.key))
             section.checks = summary?.asOf.flatMap { checks[property.key + "|" + $0.iso] } ?? []
+            for metric in [MetricQuery.Metric.delinquency, .funnel] {
+                guard let operation = Metrics.yardiSources[metric],
+                      missingSources[property.key]?.contains(operation) == true else { continue }
+                section.missingReasons[metric.rawValue] = Metrics.missingSourceReason(operation, metric: metric.rawValue)
+                if metric == .delinquency { section.aging = nil } else { section.funnel = nil }
+            }
             return section
         }
         let shownFunnels = funnels.properties.filter { summaryByKey[$0.property] != nil }

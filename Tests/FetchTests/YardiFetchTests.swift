@@ -265,6 +265,32 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
                 #expect(rows.filter { $0 != "portfolio" } == answerable, "\(combo): \(rows)")
             }
         }
+        // The summary and the dashboard read the same figures: blank and explained where their call failed, never 0.
+        let figures = ["GetResidentTransactions_Login": ("delinquency", ["delinquent", "net_delinquent"]),
+                       "GetYardiGuestActivity_Login": ("funnel", ["leads_30d", "leases_30d"]),
+                       "GetResidentsByStatus": ("activity", ["move_ins_mtd", "move_outs_mtd"])]
+        let summary = try workspace.ownerdash(["query", "summary", "--format", "json"], environment: [:])
+        #expect(summary.status == 0, "stderr: \(summary.stderr)")
+        let summaryRows = (try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])?["rows"]
+            as? [[String: Any]] ?? []
+        let dashboardPath = workspace.data.appendingPathComponent("dashboard.html").path
+        let dashboard = try workspace.ownerdash(["dashboard", "--out", dashboardPath], environment: [:])
+        #expect(dashboard.status == 0, "stderr: \(dashboard.stderr)")
+        let page = try String(contentsOfFile: dashboardPath, encoding: .utf8)
+        var blanked = 0
+        for combo in combos {
+            guard let (metric, columns) = figures[combo.operation],
+                  !combos.contains(where: { $0.property == combo.property && $0.operation == "GetUnitInformation" })
+            else { continue }
+            let row = try #require(summaryRows.first { $0["property"] as? String == combo.property }, "\(combo)")
+            for column in columns { #expect(row[column] is NSNull, "\(combo): \(column) = \(row[column] ?? "absent")") }
+            let why = "no \(combo.operation) snapshot synced (the call failed or was not fetched): \(metric) is missing, not zero"
+            #expect(summary.stderr.contains("\(combo.property): \(columns.joined(separator: " and ")) left empty: \(why)"),
+                    "\(combo): \(summary.stderr)")
+            if metric != "activity" { #expect(page.contains("Missing, not zero: \(why)."), "\(combo): the dashboard says why") }
+            blanked += 1
+        }
+        #expect(blanked > 0, "the seed draws a failed ledger, guest or resident call at a property with units")
     }
 
     /// A property whose GetUnitInformation lists no unit (quirk yardi_no_unit_information): its calls land, its

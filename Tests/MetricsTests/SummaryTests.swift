@@ -38,7 +38,7 @@ import Testing
         let alpha = rows[0], beta = rows[1]
         #expect(alpha.asOf == day("2026-11-20") && alpha.units == 10)
         #expect([alpha.occupancyPct, alpha.leasedPct, alpha.exposure30Pct, alpha.exposure60Pct] == [90, 90, 0, 10])
-        #expect(alpha.delinquent.cents == 50_000 && alpha.netDelinquent.cents == 47_500)
+        #expect(alpha.delinquent?.cents == 50_000 && alpha.netDelinquent?.cents == 47_500)
         #expect([alpha.leads30Days, alpha.leases30Days, alpha.moveInsMonthToDate, alpha.moveOutsMonthToDate] == [2, 1, 2, 1])
         #expect([beta.occupancyPct, beta.leasedPct, beta.exposure30Pct, beta.exposure60Pct] == [80, 76.67, 10, 13.33])
         #expect(beta.vacantReady == 3 && beta.agedVacant90 == 1 && beta.delinquent == .zero && beta.leads30Days == 1)
@@ -47,7 +47,7 @@ import Testing
         #expect(portfolio.units == 40 && portfolio.properties == 2)
         #expect([portfolio.occupancyPct, portfolio.leasedPct, portfolio.exposure30Pct, portfolio.exposure60Pct] == [82.5, 80, 7.5, 12.5])
         #expect(portfolio.vacantReady == 3 && portfolio.agedVacant90 == 1)
-        #expect(portfolio.delinquent.cents == 50_000 && portfolio.netDelinquent.cents == 47_500)
+        #expect(portfolio.delinquent?.cents == 50_000 && portfolio.netDelinquent?.cents == 47_500)
         #expect([portfolio.leads30Days, portfolio.leases30Days, portfolio.moveInsMonthToDate, portfolio.moveOutsMonthToDate] == [3, 1, 2, 1])
     }
 
@@ -61,5 +61,33 @@ import Testing
         let alpha = rows[0]
         #expect(alpha.asOf == day("2026-11-01") && alpha.occupancyPct == 50 && alpha.delinquent == .zero)
         #expect([alpha.leads30Days, alpha.leases30Days, alpha.moveInsMonthToDate, alpha.moveOutsMonthToDate] == [2, 1, 1, 1])
+    }
+
+    /// beta is a Yardi property whose ledger and guest-activity calls failed at its last sync: its delinquency and
+    /// funnel figures are blank with the reason, not the zeros its empty tables would give; the portfolio sums alpha's.
+    @Test func figuresWhoseYardiCallFailedAreBlankAndSayWhy() throws {
+        let fixture = try Self.fixture()
+        try fixture.missingSnapshot("beta", "2026-11-20", operation: "GetResidentTransactions_Login")
+        try fixture.missingSnapshot("beta", "2026-11-20", operation: "GetYardiGuestActivity_Login")
+        let rows = try Metrics.summary(database: try fixture.reader(), properties: ["alpha", "beta"])
+        let beta = try #require(rows.last)
+        #expect(beta.delinquent == nil && beta.netDelinquent == nil && beta.leads30Days == nil && beta.leases30Days == nil)
+        #expect(beta.moveInsMonthToDate == 0 && beta.occupancyPct == 80, "the figures from synced sources stay")
+        #expect(beta.missingFigures == [
+            "beta: delinquent and net_delinquent left empty: no GetResidentTransactions_Login snapshot synced (the call failed or was not fetched): delinquency is missing, not zero",
+            "beta: leads_30d and leases_30d left empty: no GetYardiGuestActivity_Login snapshot synced (the call failed or was not fetched): funnel is missing, not zero",
+        ])
+        #expect(rows[0].missingFigures.isEmpty)
+        let portfolio = try #require(SummaryRow.rollUp(rows))
+        #expect(portfolio.delinquent?.cents == 50_000 && portfolio.leads30Days == 2 && portfolio.units == 40)
+
+        let answer = try Metrics.run(MetricQuery(metric: .summary, portfolio: true), database: try fixture.reader())
+        #expect(answer.warnings == beta.missingFigures)
+        let table = answer.tables[0]
+        let betaLine = try #require(table.rows.last)
+        for column in ["delinquent", "net_delinquent", "leads_30d", "leases_30d"] {
+            let index = try #require(table.columns.firstIndex { $0.name == column })
+            #expect(betaLine[index] == .null, "\(column) is null in every output format")
+        }
     }
 }

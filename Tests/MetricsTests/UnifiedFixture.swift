@@ -33,6 +33,14 @@ final class UnifiedFixture {
                           ":units": SQLValue(units), ":as_of": SQLValue(asOf)])
     }
 
+    /// The sync's record that a Yardi call had no snapshot (the call failed), as `YardiCrossChecks` writes it.
+    func missingSnapshot(_ key: String, _ asOf: String, operation: String) throws {
+        try database.prepare("""
+            INSERT INTO unified_sync_warnings (unified_property_id, as_of_date, check_name, subject, expected, actual, message)
+            VALUES (:key, :as_of, 'snapshot', :operation, :as_of, 'none', 'not loaded')
+            """).execute([":key": .text(key), ":as_of": .text(asOf), ":operation": .text(operation)])
+    }
+
     /// One occupancy snapshot. Counts not given are derived so the row is consistent: vacant = total − occupied,
     /// vacant not leased = vacant − vacant leased − model − down, notice not leased = on notice − notice leased,
     /// pre-leased = vacant leased + notice leased, exposure now = vacant not leased + notice not leased.
