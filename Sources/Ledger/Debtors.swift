@@ -246,7 +246,7 @@ extension Debtors {
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
         let peopleTable = MetricTable(
             name: "rows", title: "Debtors (by person, largest total first)",
-            columns: [.init("debtor", .text), .init("name", .text), .init("email", .text), .init("phone", .text),
+            columns: [.init("debtor", .text, isJoinKey: true), .init("name", .text), .init("email", .text), .init("phone", .text),
                       .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)],
             rows: people.map { p in
                 [.text(p.key), SQLValue(p.name), SQLValue(p.email), SQLValue(p.phone),
@@ -257,7 +257,7 @@ extension Debtors {
                     .integer(Int64(people.reduce(0) { $0 + $1.units.count })), .null, money(totalCents)])
         let unitsTable = MetricTable(
             name: "units", title: "Each unit's debt",
-            columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
+            columns: [.init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
                       .init("name", .text), .init("status", .text), .init("balance", .money), .init("months", .text)],
             rows: people.flatMap { p in p.units.map { u in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), SQLValue(u.name), SQLValue(u.status),
@@ -265,7 +265,7 @@ extension Debtors {
             } })
         let monthsTable = MetricTable(
             name: "months", title: "The months each debt covers",
-            columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
+            columns: [.init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
                       .init("period", .month), .init("due_date", .date), .init("amount", .money)],
             rows: people.flatMap { p in p.units.flatMap { u in u.months.map { m in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), .text(m.period), SQLValue(m.dueDate),

@@ -195,8 +195,9 @@ extension RentalTracker {
                  money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
                  SQLValue(r.lastPayment?.date), r.lastPayment.map { money($0.amountCents) } ?? .null]
             },
-            total: [.text("total"), .null, .null, .null, .null, money(residents.reduce(0) { $0 + $1.balanceCents }),
-                    .integer(Int64(residents.count)), .null, .null, .null])
+            // The count of residents under the name, as the debtors' total counts debtors: "months behind" is per resident.
+            total: [.text("total"), .null, .null, .text("\(residents.count) resident\(residents.count == 1 ? "" : "s")"), .null,
+                    money(residents.reduce(0) { $0 + $1.balanceCents }), .null, .null, .null, .null])
         let owedTable = MetricTable(
             name: "owed", title: "What they owe",
             columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),

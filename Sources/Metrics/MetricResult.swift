@@ -42,8 +42,13 @@ public struct MetricResult: Sendable, Equatable {
     public struct Column: Sendable, Equatable {
         public var name: String
         public var kind: Kind
+        /// An identifier that joins a result's tables for programs reading JSON or CSV (debtors' `email:...` person
+        /// key), meaningless to a reader: workbooks leave it out.
+        public var isJoinKey: Bool
         /// A column named as in JSON and CSV.
-        public init(_ name: String, _ kind: Kind) { self.name = name; self.kind = kind }
+        public init(_ name: String, _ kind: Kind, isJoinKey: Bool = false) {
+            self.name = name; self.kind = kind; self.isJoinKey = isJoinKey
+        }
     }
 
     /// One parameter the metric ran with (printed in the JSON header object and the table's title line).

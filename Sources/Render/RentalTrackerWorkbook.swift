@@ -17,7 +17,7 @@ public enum RentalTrackerWorkbook {
         if let residents = result.tables.first {
             sheets.append(TabularSheet(
                 name: "Residents", heading: ["Rental tracker — residents behind on rent", subtitle],
-                columns: residents.columns.map { WorkbookColumn(ReportWorkbook.title(of: $0.name), $0.kind) },
+                columns: residents.columns.map { WorkbookColumn(ColumnHeader.text($0.name), $0.kind) },
                 rows: residents.rows, total: residents.total))
         }
         var entries: [[SQLValue]] = []

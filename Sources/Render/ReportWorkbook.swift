@@ -57,16 +57,31 @@ public enum ReportWorkbook {
         try writer.finish()
     }
 
-    /// One sheet per table of the result: named by the table's title (or its JSON name when the title is long),
-    /// headed by the title and the parameters, columns named as in CSV with spaces for underscores.
+    /// One sheet per table of the result: a tab named after the table (`sheetName`), headed by the title and the
+    /// parameters, columns headed in words (`ColumnHeader`); join keys (`Column.isJoinKey`) left out.
     public static func sheets(_ result: MetricResult) -> [TabularSheet] {
         let parameters = heading(result.parameters)
         return result.tables.map { table in
-            TabularSheet(name: table.title.count <= 31 ? table.title : table.name,
-                         heading: [table.title] + (parameters.isEmpty ? [] : [parameters]),
-                         columns: table.columns.map { WorkbookColumn(title(of: $0.name), $0.kind) },
-                         rows: table.rows, total: table.total)
+            let shown = table.columns.indices.filter { !table.columns[$0].isJoinKey }
+            return TabularSheet(name: sheetName(table, metric: result.metric),
+                                heading: [table.title] + (parameters.isEmpty ? [] : [parameters]),
+                                columns: shown.map { WorkbookColumn(ColumnHeader.text(table.columns[$0].name), table.columns[$0].kind) },
+                                rows: table.rows.map { row in shown.map { row[$0] } },
+                                total: table.total.map { total in shown.map { total[$0] } })
         }
+    }
+
+    /// The tab name of a table: its title up to the first qualifier (`Debtors (by person, ...)` -> `Debtors`,
+    /// `Delinquency at the latest snapshot — ...` -> `Delinquency`) when that fits Excel's 31 characters, else the
+    /// table's JSON name in words, the metric's for the main table (`rows`).
+    static func sheetName(_ table: MetricTable, metric: String) -> String {
+        var title = Substring(table.title)
+        for mark in [" — ", " (", ", ", ": ", " at the ", " as of "] {
+            if let range = title.range(of: mark) { title = title[..<range.lowerBound] }
+        }
+        let trimmed = title.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty && trimmed.count <= 31 { return trimmed }
+        return ColumnHeader.text(table.name == "rows" ? metric : table.name)
     }
 
     /// `properties: a, b · as of: 2026-11-20`; parameters left at their default are not shown.
@@ -80,14 +95,8 @@ public enum ReportWorkbook {
             case .bool(let flag): value = flag ? "yes" : "no"
             case .list(let items): value = items.joined(separator: ", ")
             }
-            return "\(title(of: parameter.name).lowercased()): \(value)"
+            return "\(ColumnHeader.text(parameter.name).lowercased()): \(value)"
         }.joined(separator: " · ")
-    }
-
-    /// `Months behind` from `months_behind`.
-    static func title(of name: String) -> String {
-        let spaced = name.replacingOccurrences(of: "_", with: " ")
-        return spaced.prefix(1).uppercased() + spaced.dropFirst()
     }
 
     /// Appends the sheet to an open workbook; returns the tab name it got.

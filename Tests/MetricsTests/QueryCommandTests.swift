@@ -76,10 +76,31 @@ import Testing
             """)
     }
 
+    /// `--format xlsx --out FILE`: the answer as a workbook people open, headers in words, nothing on stdout.
+    @Test func xlsxWritesAWorkbookToOut() throws {
+        let fixture = try SummaryTests.fixture()
+        let book = fixture.directory.appendingPathComponent("summary.xlsx").path
+        let written = try Self.run(["query", "summary", "--format", "xlsx", "--out", book,
+                                    "--data-dir", fixture.dataDirectory.root], in: fixture.directory)
+        #expect(written.status == 0 && written.stdout.isEmpty && written.stderr.isEmpty, "\(written.stderr)")
+        let dump = try Self.run(["sheet", "dump", "--all-sheets", book], in: fixture.directory)
+        #expect(dump.status == 0, "\(dump.stderr)")
+        #expect(dump.stdout.contains("== Summary =="))
+        #expect(dump.stdout.contains("\nProperty,As of,Units,Occupancy %,Leased %,Exposure 30 %,Exposure 60 %,Vacant ready,"
+                                     + "Aged vacant 90,Delinquent,Net delinquent,Leads (30 days),Leases (30 days),Move-ins MTD,Move-outs MTD\n"))
+        #expect(dump.stdout.contains("\nalpha,2026-11-20,10,90,90,0,10,0,0,500,475,2,1,2,1\n"), "\(dump.stdout)")
+        let unwritable = try Self.run(["query", "summary", "--format", "xlsx", "--out", "/no/such/dir/summary.xlsx",
+                                       "--data-dir", fixture.dataDirectory.root], in: fixture.directory)
+        #expect(unwritable.status == 1 && unwritable.stderr.split(separator: "\n").count == 1, "\(unwritable.stderr)")
+        #expect(unwritable.stderr.contains("cannot write --out /no/such/dir/summary.xlsx"))
+    }
+
     @Test(arguments: [
         (["bogus"], "unknown metric \"bogus\" (one of occupancy, exposure, pricing, delinquency, funnel, activity, summary)"),
         (["summary", "--property", "gamma"], "unknown property \"gamma\" (not in unified.db; synced: alpha, beta)"),
-        (["summary", "--format", "xml"], "unknown --format \"xml\" (one of table, json, csv)"),
+        (["summary", "--format", "xml"], "unknown --format \"xml\" (one of table, json, csv, xlsx)"),
+        (["summary", "--format", "xlsx"], "--format xlsx needs --out FILE (a workbook is never written to the terminal)"),
+        (["summary", "--out", "summary.xlsx"], "--out is for --format xlsx (the other formats print on stdout)"),
         (["summary", "--as-of", "2026-13-01"], "--as-of \"2026-13-01\" is not a date (YYYY-MM-DD)"),
         (["funnel", "--from", "11/01/2026"], "--from \"11/01/2026\" is not a date (YYYY-MM-DD)"),
         (["summary", "--from", "2026-11-01"], "takes --as-of, not --from/--to"),

@@ -140,12 +140,12 @@ private final class Scratch {
         let path = scratch.path("tracker.xlsx")
         try ReportWorkbook.write(Self.result, to: path)
         let workbook = try WrittenWorkbook(path)
-        // Titles that fit name the tabs; a long one falls back to the table's JSON name.
-        #expect(workbook.book.sheetNames == ["Residents behind on rent", "paid"])
+        // Titles that fit name the tabs; a long one falls back to the table's JSON name, in words.
+        #expect(workbook.book.sheetNames == ["Residents behind on rent", "Paid"])
         let rows = try workbook.rows("Residents behind on rent")
         #expect(rows[0].cells == [.text("Residents behind on rent")])
         #expect(rows[1].cells == [.text("properties: yp · min months behind: 1")])
-        #expect(rows[2].cells == ["Unit", "Balance", "Months behind", "Last payment", "Occupancy", "Psf", "Period"].map { .text($0) })
+        #expect(rows[2].cells == ["Unit", "Balance", "Months behind", "Last payment", "Occupancy", "Per sq ft", "Period"].map { .text($0) })
         #expect(rows[3].cells == [.text("101"), .number(2340.5), .number(2), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
                                   .number(95.35), .number(1.625), .text("2026-10")])
         #expect(rows[4].cells == [.text("201"), .number(-12.25), .number(0), .empty, .empty, .empty, .text("2026-11")])
@@ -170,7 +170,46 @@ private final class Scratch {
         let cells = sheet.descendants(named: "c")
         #expect(cells.first { $0.attribute("r") == "B7" }?.child(named: "f")?.text == "SUBTOTAL(9,B4:B6)")
         #expect(cells.first { $0.attribute("r") == "C7" }?.child(named: "f") == nil)
-        #expect(try workbook.rows("paid").last?.cells == [.date(ExcelDateTime(year: 2026, month: 11, day: 5)), .number(500)])
+        #expect(try workbook.rows("Paid").last?.cells == [.date(ExcelDateTime(year: 2026, month: 11, day: 5)), .number(500)])
+    }
+
+    @Test func headersAndTabsReadAsWords() {
+        let headers = ["gl_category", "pms_status", "move_ins_mtd", "exposure_30_pct", "balance_0_30", "balance_over_90",
+                       "leads_30d", "resident_id", "pre_leased", "in_place_psf", "avg_sqft", "app_to_lease_pct"]
+        #expect(headers.map(ColumnHeader.text) == [
+            "GL category", "PMS status", "Move-ins MTD", "Exposure 30 %", "Balance 0-30", "Balance over 90",
+            "Leads (30 days)", "Resident ID", "Pre-leased", "In-place per sq ft", "Average sq ft", "Application to lease %"])
+        func table(_ name: String, _ title: String) -> MetricTable {
+            MetricTable(name: name, title: title, columns: [], rows: [])
+        }
+        #expect(ReportWorkbook.sheetName(table("rows", "Debtors (by person, largest total first)"), metric: "debtors") == "Debtors")
+        #expect(ReportWorkbook.sheetName(table("rows", "Delinquency at the latest snapshot — portfolio, 30 properties"),
+                                         metric: "delinquency") == "Delinquency")
+        #expect(ReportWorkbook.sheetName(table("aged_open", "Open work orders older than the limit, oldest first by days open"),
+                                         metric: "maintenance") == "Aged open")
+    }
+
+    /// Debtors are joined across their three tables by an internal person key (`email:...`) in JSON and CSV; a
+    /// workbook, which people read, leaves that column out of every sheet.
+    @Test func joinKeysAreLeftOutOfWorkbooks() throws {
+        let debtors = Debtors(people: [.init(key: "email:ann@example.com", name: "Lee, Ann", email: "ann@example.com",
+                                             phone: nil, units: [], totalCents: 94_000)],
+                              noLedger: [], asOf: ["yp": "2026-11-20"])
+        let result = debtors.result(parameters: [.init("properties", .list(["yp"]))])
+        #expect(result.tables[0].columns.first?.name == "debtor", "JSON and CSV keep the key")
+        let scratch = try Scratch()
+        let path = scratch.path("debtors.xlsx")
+        try ReportWorkbook.write(result, to: path)
+        let workbook = try WrittenWorkbook(path)
+        #expect(workbook.book.sheetNames == ["Debtors", "Each unit's debt", "The months each debt covers"])
+        let people = try workbook.rows("Debtors")
+        #expect(people[2].cells == ["Name", "Email", "Phone", "Properties", "Units", "Months", "Total"].map { .text($0) })
+        #expect(people[3].cells.first == .text("Lee, Ann"))
+        for sheet in workbook.book.sheetNames {
+            for row in try workbook.rows(sheet) {
+                #expect(!row.cells.contains { if case .text(let text) = $0 { text.hasPrefix("email:") } else { false } }, "\(sheet)")
+            }
+        }
     }
 
     @Test func columnsAreFittedToWhatTheyShow() {
@@ -203,7 +242,8 @@ private final class Scratch {
         #expect(residents[3].cells == [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("current"), .number(940),
                                        .number(2), .text("2026-10 2026-11"), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
                                        .number(500)])
-        #expect(residents[4].cells == [.text("total"), .empty, .empty, .empty, .empty, .number(940), .number(1)])
+        // The count of residents stands under the names, not under Months behind (whose column it is not a sum of).
+        #expect(residents[4].cells == [.text("total"), .empty, .empty, .text("1 resident"), .empty, .number(940)])
         let entries = try workbook.rows("Open charges and payments")
         #expect(entries.dropFirst(3).map(\.cells) == [
             [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("owed"), .date(ExcelDateTime(year: 2026, month: 10, day: 1)),

@@ -3,6 +3,7 @@ import OwnerDashCore
 import Render
 import SQLiteKit
 import Sync
+import XLSXKit
 
 /// `ownerdash query`: answers an owner's question from unified.db, opened read-only (never waits on a sync).
 struct QueryCommand: Command {
@@ -17,7 +18,8 @@ struct QueryCommand: Command {
         .option("--from", "YYYY-MM-DD", help: "start of a trend (occupancy, exposure), the funnel, activity or trade-out range"),
         .option("--to", "YYYY-MM-DD", help: "end of that range (inclusive)"),
         .option("--top", "N", help: "delinquency: how many residents to list by balance owed (default 10; 0: none)"),
-        .option("--format", "table|json|csv", help: "output format (default table)"),
+        .option("--format", "table|json|csv|xlsx", help: "output format (default table); xlsx needs --out"),
+        .option("--out", "FILE", help: "xlsx: the workbook to write (one sheet per table, printable)"),
         CSVTables.option,
     ]
     static let discussion = """
@@ -36,13 +38,17 @@ struct QueryCommand: Command {
                        delinquent, net delinquent, 30-day leads and leases, move-ins/outs of the month
         Without --property the answer covers every synced property and adds the portfolio roll-up (counts and
         amounts summed, percentages recomputed from the sums). --as-of reads, per property, the latest snapshot on
-        or before the date. json and csv print nothing but the result on stdout. Exit 1: bad usage or unknown
-        property; 3: nothing to read (no unified.db, no snapshot at that date).
+        or before the date. json and csv print nothing but the result on stdout; xlsx writes a workbook to --out
+        (a sheet per table, headers in words, landscape one page wide with the header row on every page). Exit 1:
+        bad usage or unknown property; 3: nothing to read (no unified.db, no snapshot at that date).
         """
 
     let global: GlobalOptions
     let query: MetricQuery
-    let format: OutputFormat
+    /// nil: `--format xlsx` (a workbook to `out`, not text on stdout).
+    let format: OutputFormat?
+    /// `--out FILE`: where the xlsx workbook goes.
+    let out: String?
     /// `--table NAME`: the table a csv prints.
     let table: String?
 
@@ -72,10 +78,17 @@ struct QueryCommand: Command {
             throw UsageError("\(command): --pms must be realpage or yardi, not \"\(pms)\"")
         }
         let formatName = parsed.value("--format") ?? "table"
-        guard let format = OutputFormat(rawValue: formatName) else {
-            throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv)")
+        out = parsed.value("--out")
+        if formatName == "xlsx" {
+            guard out != nil else { throw UsageError("\(command): --format xlsx needs --out FILE (a workbook is never written to the terminal)") }
+            format = nil
+        } else {
+            guard let format = OutputFormat(rawValue: formatName) else {
+                throw UsageError("\(command): unknown --format \"\(formatName)\" (one of table, json, csv, xlsx)")
+            }
+            if out != nil { throw UsageError("\(command): --out is for --format xlsx (the other formats print on stdout)") }
+            self.format = format
         }
-        self.format = format
         table = parsed.value("--table")
         query = MetricQuery(metric: metric, properties: parsed.values("--property"), portfolio: parsed.flag("--portfolio"),
                             pms: pms, asOf: try date("--as-of"), from: try date("--from"), to: try date("--to"), top: top)
@@ -109,6 +122,15 @@ struct QueryCommand: Command {
             }
         }
         for warning in result.warnings { log.warning(nil, "ownerdash query \(query.metric.rawValue): \(warning)") }
+        guard let format else {
+            let path = out ?? ""
+            do {
+                try ReportWorkbook.write(result, to: path)
+            } catch let error as XLSXWriteError {
+                throw UsageError("ownerdash query \(query.metric.rawValue): cannot write --out \(path): \(error.description)")
+            }
+            return .success
+        }
         let output = StandardOutput()
         output.write(format == .csv ? try CSVTables.render(result, table: table, command: "ownerdash query \(query.metric.rawValue)", log: log)
                                     : MetricOutput.render(result, as: format))
