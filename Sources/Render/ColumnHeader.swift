@@ -7,7 +7,7 @@ public enum ColumnHeader {
     /// Words spelled otherwise than in lower case: abbreviations, units and the hyphenated words of the domain.
     static let words: [String: String] = [
         "gl": "GL", "pms": "PMS", "id": "ID", "mtd": "MTD", "pct": "%", "psf": "per sq ft", "sqft": "sq ft",
-        "avg": "average", "30d": "(30 days)", "ms": "ms", "app": "application", "ins": "ins", "outs": "outs",
+        "avg": "average", "ms": "ms", "app": "application", "ins": "ins", "outs": "outs",
     ]
 
     /// Pairs of words joined by a hyphen (`move_ins` -> `move-ins`, `pre_leased` -> `pre-leased`).
@@ -29,7 +29,14 @@ public enum ColumnHeader {
                 index += 1
             }
         }
-        parts = merged.map { words[$0] ?? $0 }
+        // Windows: `30d` -> `(30 days)`, `3m` -> `(3 months)`; after `over` / `under` no parentheses (`Open over 30 days`).
+        parts = merged.enumerated().map { index, word in
+            if let unit = word.last, unit == "d" || unit == "m", let count = Int(word.dropLast()) {
+                let span = "\(count) \(unit == "d" ? "day" : "month")\(count == 1 ? "" : "s")"
+                return index > 0 && ["over", "under"].contains(merged[index - 1]) ? span : "(\(span))"
+            }
+            return words[word] ?? word
+        }
         var text = parts.joined(separator: " ")
         for pair in hyphenated where text.contains(pair) {
             text = text.replacingOccurrences(of: pair, with: pair.replacingOccurrences(of: " ", with: "-"))

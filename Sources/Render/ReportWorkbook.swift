@@ -58,10 +58,11 @@ public enum ReportWorkbook {
     }
 
     /// One sheet per table of the result: a tab named after the table (`sheetName`), headed by the title and the
-    /// parameters, columns headed in words (`ColumnHeader`); join keys (`Column.isJoinKey`) left out.
+    /// parameters, columns headed in words (`ColumnHeader`); join keys (`Column.isJoinKey`) left out. An empty table
+    /// other than the main one (no property without an expense source) is no sheet, as on the printable page.
     public static func sheets(_ result: MetricResult) -> [TabularSheet] {
         let parameters = heading(result.parameters)
-        return result.tables.map { table in
+        return result.tables.filter { !$0.rows.isEmpty || $0.name == "rows" }.map { table in
             let shown = table.columns.indices.filter { !table.columns[$0].isJoinKey }
             return TabularSheet(name: sheetName(table, metric: result.metric),
                                 heading: [table.title] + (parameters.isEmpty ? [] : [parameters]),
@@ -113,8 +114,16 @@ public enum ReportWorkbook {
             columnWidths: widths, frozenRows: headerRow, autoFilterRow: headerRow, landscape: true,
             printTitles: 1...headerRow,
             pageHeader: PageText(left: sheet.heading.first.map { pageText($0) }, right: sheet.heading.dropFirst().first.map { pageText($0) })))
+        // Each heading line spans the table's width and wraps inside it: a line left to overflow (the parameters of a
+        // portfolio list every property) would widen the printed area, and fit-to-width shrink every page to fit it.
+        let tableWidth = widths.reduce(0, +)
         for (i, line) in sheet.heading.enumerated() {
-            try writer.appendRow([.text(line, look: CellLook(bold: i == 0))])
+            let lines = max(1, Int((Double(line.count) * 1.1 / max(tableWidth, 1)).rounded(.up)))
+            try writer.appendRow([.text(line, look: CellLook(bold: i == 0, wrap: true))],
+                                 height: lines > 1 ? Double(lines) * 15 : nil)
+            if sheet.columns.count > 1 {
+                try writer.merge(firstRow: i + 1, firstColumn: 0, lastRow: i + 1, lastColumn: sheet.columns.count - 1)
+            }
         }
         try writer.appendRow(sheet.columns.map { .text($0.title, look: .header) })
         for row in sheet.rows {

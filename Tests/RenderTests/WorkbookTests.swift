@@ -175,10 +175,12 @@ private final class Scratch {
 
     @Test func headersAndTabsReadAsWords() {
         let headers = ["gl_category", "pms_status", "move_ins_mtd", "exposure_30_pct", "balance_0_30", "balance_over_90",
-                       "leads_30d", "resident_id", "pre_leased", "in_place_psf", "avg_sqft", "app_to_lease_pct"]
+                       "leads_30d", "resident_id", "pre_leased", "in_place_psf", "avg_sqft", "app_to_lease_pct",
+                       "open_over_30d", "closed_3m"]
         #expect(headers.map(ColumnHeader.text) == [
             "GL category", "PMS status", "Move-ins MTD", "Exposure 30 %", "Balance 0-30", "Balance over 90",
-            "Leads (30 days)", "Resident ID", "Pre-leased", "In-place per sq ft", "Average sq ft", "Application to lease %"])
+            "Leads (30 days)", "Resident ID", "Pre-leased", "In-place per sq ft", "Average sq ft", "Application to lease %",
+            "Open over 30 days", "Closed (3 months)"])
         func table(_ name: String, _ title: String) -> MetricTable {
             MetricTable(name: name, title: title, columns: [], rows: [])
         }
@@ -192,8 +194,10 @@ private final class Scratch {
     /// Debtors are joined across their three tables by an internal person key (`email:...`) in JSON and CSV; a
     /// workbook, which people read, leaves that column out of every sheet.
     @Test func joinKeysAreLeftOutOfWorkbooks() throws {
+        let unit = Debtors.UnitDebt(property: "yp", unit: "101", residentID: "t1", name: "Lee, Ann", status: "current",
+                                    balanceCents: 94_000, months: [.init(period: "2026-11", dueDate: "2026-11-01", amountCents: 94_000)])
         let debtors = Debtors(people: [.init(key: "email:ann@example.com", name: "Lee, Ann", email: "ann@example.com",
-                                             phone: nil, units: [], totalCents: 94_000)],
+                                             phone: nil, units: [unit], totalCents: 94_000)],
                               noLedger: [], asOf: ["yp": "2026-11-20"])
         let result = debtors.result(parameters: [.init("properties", .list(["yp"]))])
         #expect(result.tables[0].columns.first?.name == "debtor", "JSON and CSV keep the key")
