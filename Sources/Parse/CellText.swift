@@ -174,7 +174,64 @@ extension CellValue {
 
 // MARK: - Dates
 
+/// The order of day and month in a sheet's `NN/NN/YYYY` dates. OneSite prints `MM/DD/YYYY`, and `DD/MM/YYYY` at a
+/// property set up with a non-US locale (docs/onesite-reports.md, "Cell values"); one sheet never mixes them. The
+/// order is decided per sheet from the sheet's own unambiguous dates (`decide`), never per cell: read cell by cell,
+/// `05/03/2026` would be May 3 in a sheet whose `27/03/2026` says it means 5 March.
+public enum DateOrder: Sendable, Equatable {
+    case monthFirst, dayFirst
+
+    /// The order slash dates are read in: the sheet's, set by the report parser around its rows; month first elsewhere.
+    @TaskLocal public static var current: DateOrder = .monthFirst
+
+    /// What the slash dates of `rows` say: `dayFirst` when one reads only day-first (a first number above 12),
+    /// `monthFirst` when one reads only month-first (a second number above 12), nil when none tells (every day 1-12).
+    /// Dates saying both ways (a sheet mixing orders) decide nothing.
+    public static func decide(_ rows: some Sequence<SheetRow>) -> DateOrder? {
+        var dayFirst = false, monthFirst = false
+        for row in rows {
+            for cell in row.cells {
+                guard case .text(let text) = cell, text.utf8.contains(UInt8(ascii: "/")) else { continue }
+                vote(text, dayFirst: &dayFirst, monthFirst: &monthFirst)
+            }
+        }
+        if dayFirst == monthFirst { return nil }
+        return dayFirst ? .dayFirst : .monthFirst
+    }
+
+    /// Reads each `N/N/YYYY` (1-2 digits, 1-2 digits, 4 digits) of `text` and notes which order it proves.
+    static func vote(_ text: String, dayFirst: inout Bool, monthFirst: inout Bool) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits(_ from: Int) -> (value: Int, end: Int) {
+            var value = 0, end = from
+            while end < bytes.count, end - from < 4, bytes[end] >= 0x30, bytes[end] <= 0x39 {
+                value = value * 10 + Int(bytes[end] - 0x30); end += 1
+            }
+            return (value, end)
+        }
+        while index < bytes.count {
+            let startsNumber = bytes[index] >= 0x30 && bytes[index] <= 0x39
+                && (index == 0 || !(bytes[index - 1] >= 0x30 && bytes[index - 1] <= 0x39))
+            guard startsNumber else { index += 1; continue }
+            let first = digits(index)
+            guard (1...2).contains(first.end - index), first.end < bytes.count, bytes[first.end] == UInt8(ascii: "/") else {
+                index = max(first.end, index + 1); continue
+            }
+            let second = digits(first.end + 1)
+            guard (1...2).contains(second.end - first.end - 1), second.end < bytes.count,
+                  bytes[second.end] == UInt8(ascii: "/") else { index = max(second.end, index + 1); continue }
+            let year = digits(second.end + 1)
+            guard year.end - second.end - 1 == 4 else { index = max(year.end, index + 1); continue }
+            if first.value > 12, (1...12).contains(second.value), first.value <= 31 { dayFirst = true }
+            if second.value > 12, (1...12).contains(first.value), second.value <= 31 { monthFirst = true }
+            index = year.end
+        }
+    }
+}
+
 /// Reads OneSite date text: `MM/DD/YYYY`, `M/D/YYYY`, `YYYY-MM-DD`, with or without a time such as `06:58:21AM`.
+/// Slash dates are read in `DateOrder.current` (day first in a sheet whose dates say so).
 public enum DateText {
     /// The date, nil for blank text; throws for text that is not a date.
     public static func parse(_ raw: some StringProtocol) throws(CellTextError) -> LocalDate? {
@@ -221,7 +278,9 @@ public enum DateText {
             let year = number(maxDigits: 4)
             guard year.digits == 4 || year.digits == 2 else { return nil }
             // Two-digit years appear in some HTML exports; OneSite data starts after 2000.
-            date = LocalDate(year: year.digits == 2 ? 2000 + year.value : year.value, month: first.value, day: day.value)
+            let dayFirst = DateOrder.current == .dayFirst
+            date = LocalDate(year: year.digits == 2 ? 2000 + year.value : year.value,
+                             month: dayFirst ? day.value : first.value, day: dayFirst ? first.value : day.value)
         } else if bytes[index] == UInt8(ascii: "-"), first.digits == 4 {
             index += 1
             let month = number(maxDigits: 2)

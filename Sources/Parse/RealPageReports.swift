@@ -47,9 +47,23 @@ public enum RealPageReports {
                                        + "DELINQUENT AND PREPAID, ...) and no known header row in the first "
                                        + "\(buffer.last?.number ?? 0) rows")
         }
-        var driver = Driver(report: report, buffer: buffer, merges: merges, blocks: blocks, sheetName: sheetName)
-        return try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
+        // The sheet's date order, from its own unambiguous dates: the title's timestamp usually tells; else rows are
+        // read ahead (kept for the parser) until one date does or the sheet ends.
+        var order = DateOrder.decide(buffer)
+        var lookahead: [SheetRow] = []
+        while order == nil, lookahead.count < dateOrderLookahead, let row = try rows.nextRow() {
+            lookahead.append(row)
+            order = DateOrder.decide(CollectionOfOne(row))
+        }
+        var driver = Driver(report: report, buffer: buffer, lookahead: lookahead, merges: merges, blocks: blocks,
+                            sheetName: sheetName)
+        return try DateOrder.$current.withValue(order ?? .monthFirst) {
+            try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
+        }
     }
+
+    /// How many rows past the header search are read ahead, at most, for a date that tells the sheet's date order.
+    static let dateOrderLookahead = 20_000
 
     /// The layouts that tell a report from its header alone, for sheets without a title (the descriptor's
     /// `detectionLayouts`: some layouts are too generic to prove anything without a title).
@@ -63,6 +77,8 @@ public enum RealPageReports {
 private struct Driver {
     let report: ReportType
     let buffer: [SheetRow]
+    /// Rows read past `buffer` to decide the date order; streamed before the source's next rows.
+    let lookahead: [SheetRow]
     let merges: [MergedRange]
     let blocks: HeaderBlocks
     let sheetName: String
@@ -94,9 +110,9 @@ private struct Driver {
         var recordCount = 0
         var index = endIndex + 1
         func nextRow() throws -> SheetRow? {
-            guard index < buffer.count else { return try rows.nextRow() }
+            guard index < buffer.count + lookahead.count else { return try rows.nextRow() }
             index += 1
-            return buffer[index - 1]
+            return index - 1 < buffer.count ? buffer[index - 1] : lookahead[index - 1 - buffer.count]
         }
         while var row = try nextRow() {
             guard let kind = ContentKind(classifier.classify(row)) else { continue }

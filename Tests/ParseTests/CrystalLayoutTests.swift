@@ -19,6 +19,42 @@ import XLSXKit
         #expect(drifted.summary.warnings.isEmpty)
     }
 
+    /// The Rent Roll of rent_roll_two_row_header in two vendor shapes (scripts/fixtures/make_report_fixtures.py):
+    /// values drifting -1..+2 columns with Lease Start / Lease End and a lone Move-In stored as bare Excel serials
+    /// (46362, a number a naive reading puts under Market + Addl.), and dd/mm/yyyy dates with the names hidden. The
+    /// units, their market and lease rents, dates and balances are the clean layout's.
+    @Test func driftingSerialsAndDayFirstDatesGiveTheSameUnitsAsTheCleanRentRoll() throws {
+        let clean = try parseFixture("rent_roll_two_row_header.xlsx")
+        let drifted = try parseFixture("rent_roll_drift_serials.xlsx")
+        let dayFirst = try parseFixture("rent_roll_dmy.xlsx")
+        #expect(dayFirst.metadata?.asOf == ymd("2026-02-08") && drifted.metadata?.asOf == ymd("2026-02-08"))
+        let comparable = { (rows: [RentRollRow], names: Bool) in rows.map { row -> RentRollRow in
+            var row = row; row.sourceRow = 0; if !names { row.residentName = nil }; return row } }
+        #expect(comparable(drifted.rentRolls, true) == comparable(clean.rentRolls, true))
+        #expect(comparable(dayFirst.rentRolls, false) == comparable(clean.rentRolls, false))
+        // 1103 moved in 18/04/2023 and leaves 15/03/2026; 1101's lease ends 05/12/2026 (5 December, not 12 May).
+        #expect(dayFirst.rentRolls[2].moveInDate == ymd("2023-04-18") && dayFirst.rentRolls[0].leaseEnd == ymd("2026-12-05"))
+        #expect(dayFirst.rentRolls.allSatisfy { $0.residentName == nil }, "HidePIIData: no name is made up")
+        #expect(drifted.rentRolls.compactMap(\.marketRent).reduce(.zero, +) == usd(14061))
+        #expect(drifted.summary.warnings.isEmpty && dayFirst.summary.warnings.isEmpty, "the Totals: row agrees")
+    }
+
+    /// Delinquent and Prepaid with drifting values, the legend's markers (\u{2020} \u{2021} \u{00a7}) in cells of their
+    /// own beside amounts, no names (HidePIIData) and dd/mm/yyyy move-in dates: the same accounts and amounts as the
+    /// clean report, one account per printed account (the markers are no amounts).
+    @Test func markersHiddenNamesAndDriftLeaveTheDelinquentAccountsAsPrinted() throws {
+        let clean = try parseFixture("delinquent_prepaid_per_code.xlsx")
+        let marked = try parseFixture("delinquent_prepaid_marked_hidden.xlsx")
+        #expect(marked.metadata?.asOf == ymd("2026-01-29"))
+        #expect(marked.delinquencies.map(\.unitNumber) == clean.delinquencies.map(\.unitNumber))
+        #expect(marked.delinquencies.map(\.currentBalance) == clean.delinquencies.map(\.currentBalance))
+        #expect(marked.delinquencies.map(\.prepaid) == clean.delinquencies.map(\.prepaid))
+        #expect(marked.delinquencies.map(\.balanceOver90) == clean.delinquencies.map(\.balanceOver90))
+        #expect(marked.delinquencies.map(\.balance31to60) == clean.delinquencies.map(\.balance31to60))
+        #expect(marked.delinquencies.allSatisfy { $0.residentName == nil })
+        #expect(marked.summary.warnings.isEmpty, "\(marked.summary.warnings)")
+    }
+
     static let header = HeaderLayout(report: .leaseExpiration, name: "test", columns: [
         ColumnSpec("Unit", .text, required: true), ColumnSpec("Market Rent", .money, required: true),
         ColumnSpec("Lease Rent", .money, required: true),

@@ -158,6 +158,19 @@ def date_text(value):
     return None if value is None else f"{value.month:02d}/{value.day:02d}/{value.year:04d}"
 
 
+def date_in(value, style="text"):
+    """A date as a report prints it: style "text" MM/DD/YYYY; "dmy" dd/mm/yyyy (a property with a non-US locale);
+    "serial" the bare Excel serial number (no date format), as some exports store dates."""
+    value = _date(value)
+    if value is None:
+        return None
+    if style == "dmy":
+        return f"{value.day:02d}/{value.month:02d}/{value.year:04d}"
+    if style == "serial":
+        return _serial(value)
+    return date_text(value)
+
+
 def _serial(value):
     """Excel 1900-system serial of a date, as a bare number (no date format), as some OneSite exports store it."""
     value = _date(value)
@@ -206,7 +219,7 @@ class _Page:
     """Writes the title block and header, and repeats them every page_size data rows."""
 
     def __init__(self, sheet, *, company, property_name, title, code, as_of_line, parameters, run_at, width,
-                 header_rows, merges, page_size, pages, extra_title_lines=()):
+                 header_rows, merges, page_size, pages, extra_title_lines=(), day_first=False):
         self.sheet = sheet
         self.company_line = f"{company} - {property_name}"
         self.title = title
@@ -220,6 +233,7 @@ class _Page:
         self.page_size = page_size
         self.pages = pages
         self.extra_title_lines = list(extra_title_lines)
+        self.day_first = day_first
         self.page = 0
         self.rows_on_page = 0
 
@@ -227,7 +241,8 @@ class _Page:
         stamp = self.run_at
         hour = stamp.hour % 12 or 12
         suffix = "AM" if stamp.hour < 12 else "PM"
-        return f"{stamp.month:02d}/{stamp.day:02d}/{stamp.year} {hour:02d}:{stamp.minute:02d}:{stamp.second:02d}{suffix}"
+        first, second = (stamp.day, stamp.month) if self.day_first else (stamp.month, stamp.day)
+        return f"{first:02d}/{second:02d}/{stamp.year} {hour:02d}:{stamp.minute:02d}:{stamp.second:02d}{suffix}"
 
     def _right(self, text):
         row = [None] * self.width
@@ -431,27 +446,85 @@ def _marked(text):
     return None if text is None else f"*{text}"
 
 
+def _page_image(values, row_index, layout, markers=None):
+    """A logical row as the sheet holds it. layout "dense": one sheet column per header (markers, which need a cell
+    of their own, are not printed); "spaced": the page-image spacing (column k at DRIFT_SPACING*k+1); "drift": that
+    spacing with every value moved by the drift cycle, differently from row to row. `markers` {k: text} puts a
+    marker in the cell right after value k (the cell of its own OneSite prints it in)."""
+    if layout == "dense":
+        return list(values)
+    out = list(_drifted(values, row_index, "values" if layout == "drift" else "header"))
+    for k, marker in sorted((markers or {}).items()):
+        if values[k] is None:
+            continue
+        shift = DRIFT_CYCLE[(row_index * 3 + k) % len(DRIFT_CYCLE)] if layout == "drift" else 0
+        if k == 0:
+            shift = max(shift, 0)
+        position = DRIFT_SPACING * k + 1 + shift + 1
+        while len(out) <= position:
+            out.append(None)
+        if out[position] is None:
+            out[position] = marker
+    return out
+
+
+def _layout_width(logical_width, layout):
+    return logical_width if layout == "dense" else DRIFT_SPACING * logical_width + 2
+
+
 def write_rent_roll(dest, property_name, as_of, units, *, company=DEFAULT_COMPANY, run_at=None, page_size=None,
-                    shared_strings=True):
-    """Rent Roll Detail (4043): unit rows, Trans Code rows, applicant/former rows, totals, summary sections."""
+                    shared_strings=True, drift=False, date_style="text", hide_names=False):
+    """Rent Roll Detail (4043): unit rows, Trans Code rows, applicant/former rows, totals, summary sections.
+
+    drift=True writes the page-image layout with values moved -1..+2 columns from their headers from row to row;
+    date_style "dmy" prints dates dd/mm/yyyy, "serial" stores Lease Start / Lease End (and a lone Move-In) as bare
+    Excel serial numbers; hide_names=True blanks the Name column (the HidePIIData option)."""
     count = _count(units)
-    width = len(RENT_ROLL_HEADER[1])
+    layout = "drift" if drift else "dense"
+    logical_width = len(RENT_ROLL_HEADER[1])
+    width = _layout_width(logical_width, layout)
+    header = [_page_image(row, 0, "spaced") for row in RENT_ROLL_HEADER] if drift else RENT_ROLL_HEADER
+    row_index = [0]
+
+    def dated(value):
+        return date_in(value, date_style)
+
+    def moved(move_in, move_out):
+        if date_style == "serial" and move_out is None and move_in is not None:
+            return _serial(move_in)
+        if move_in is None and move_out is None:
+            return None
+        style = "dmy" if date_style == "dmy" else "text"
+        if move_out is None:
+            return date_in(move_in, style)
+        return f"{date_in(move_in, style) or ''}\n{date_in(move_out, style)}"
+
+    class _Rows:
+        def __init__(self, page):
+            self.page = page
+
+        def data_row(self, values):
+            row_index[0] += 1
+            return self.page.data_row(_page_image(values, row_index[0], layout))
+
     with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
         page = _Page(sheet, company=company, property_name=property_name, title="RENT ROLL DETAIL", code=None,
-                     as_of_line=f"As of {date_text(as_of)}",
+                     as_of_line=f"As of {date_in(as_of, 'dmy' if date_style == 'dmy' else 'text')}",
                      parameters=["Report Type: Details + Summary", "Market Rent Type: Market + Addl.",
-                                 "Exclude Formers: No"],
-                     run_at=_run_at(as_of, run_at), width=width, header_rows=RENT_ROLL_HEADER, merges=[],
-                     page_size=page_size, pages=_pages_for(count, page_size))
+                                 "Exclude Formers: No"] + (["HideAllPIIData: Yes"] if hide_names else []),
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=header, merges=[],
+                     page_size=page_size, pages=_pages_for(count, page_size), day_first=date_style == "dmy")
         page.start()
+        page = _Rows(page)
         market_total = rent_total = balance_total = Decimal("0.00")
         by_plan = {}
         for unit in units:
             charges = _charges_of(unit)
             first = charges[0] if charges else {}
-            row = [unit["unit"], unit.get("floorplan"), unit.get("sqft"), unit.get("status"), unit.get("name"),
-                   _move_text(_date(unit.get("move_in")), _date(unit.get("move_out"))),
-                   date_text(unit.get("lease_start")), date_text(unit.get("lease_end")),
+            row = [unit["unit"], unit.get("floorplan"), unit.get("sqft"), unit.get("status"),
+                   None if hide_names else unit.get("name"),
+                   moved(_date(unit.get("move_in")), _date(unit.get("move_out"))),
+                   dated(unit.get("lease_start")), dated(unit.get("lease_end")),
                    money_text(unit.get("market_rent"), "number"), first.get("code"),
                    money_text(first.get("lease_rent"), "text"), money_text(first.get("other"), "text"),
                    money_text(_sum([first.get("lease_rent"), first.get("other")]), "text") if first else None,
@@ -473,17 +546,18 @@ def write_rent_roll(dest, property_name, as_of, units, *, company=DEFAULT_COMPAN
             for other in unit.get("others", []):
                 other_charges = _charges_of(other)
                 head = other_charges[0] if other_charges else {}
-                page.data_row([None, None, None, other.get("status"), other.get("name"),
-                               _move_text(_date(other.get("move_in")), _date(other.get("move_out"))),
-                               date_text(other.get("lease_start")), date_text(other.get("lease_end")),
+                page.data_row([None, None, None, other.get("status"), None if hide_names else other.get("name"),
+                               moved(_date(other.get("move_in")), _date(other.get("move_out"))),
+                               dated(other.get("lease_start")), dated(other.get("lease_end")),
                                None, head.get("code"), _marked(money_text(head.get("lease_rent"), "text")),
                                _marked(money_text(head.get("other"), "text")), None, None,
                                _marked(money_text(other.get("balance"), "text"))])
                 for charge in other_charges[1:]:
                     page.data_row([None] * 9 + [charge.get("code"), _marked(money_text(charge.get("lease_rent"))),
                                                 _marked(money_text(charge.get("other")))])
-        sheet.row(["Totals:", None, None, None, None, None, None, None, float(market_total), None,
-                   money_text(rent_total, "text"), None, None, None, money_text(balance_total, "dollar")])
+        totals = ["Totals:", None, None, None, None, None, None, None, float(market_total), None,
+                  money_text(rent_total, "text"), None, None, None, money_text(balance_total, "dollar")]
+        sheet.row(_page_image(totals, 0, "spaced") if drift else totals)
         sheet.blank()
         sheet.row(["Rent Analysis by Floor Plan"])
         sheet.row(["Floor Plan", "# Units", "Average Market + Addl.", "Units Occupied", "Occupancy %"])
@@ -520,35 +594,79 @@ def _dp_amounts(amounts, style):
             money_text(_sum([amounts.get("days_90_plus")]), style)]
 
 
+# Legend markers of Delinquent and Prepaid (printed in a cell of their own beside what they qualify).
+MARKER_NSF, MARKER_120, MARKER_CASH = "\u2020", "\u2021", "\u00a7"
+
+
 def write_delinquent_prepaid(dest, property_name, as_of, accounts, *, fiscal_period=None, company=DEFAULT_COMPANY,
-                             run_at=None, page_size=None, shared_strings=True):
-    """Delinquent and Prepaid (4009): per account a row, one row per code, Subtotals:, then the trailer sections."""
+                             run_at=None, page_size=None, shared_strings=True, drift=False, markers=False,
+                             date_style="text", hide_names=False):
+    """Delinquent and Prepaid (4009): per account a row, one row per code, Subtotals:, then the trailer sections.
+
+    drift=True: the page-image layout, values moved -1..+2 columns from their headers from row to row. markers=True:
+    the legend's markers in cells of their own right of what they qualify (the page-image spacing leaves room for
+    them): \u2021 beside a 90+ Days amount, \u2020 beside the amounts of a code flagged `nsf`, \u00a7 beside a code
+    flagged `cash_basis`. date_style "dmy" / "serial": Move-In/Out dates dd/mm/yyyy / bare Excel serials (a move-in
+    alone; stacked move-in/out stay text). hide_names=True: no name, phone or e-mail (HidePIIData)."""
     as_of_d = _date(as_of)
     period = fiscal_period or f"{as_of_d.month:02d}{as_of_d.year}"
     accounts = list(accounts)
-    width = len(DELINQUENT_PREPAID_HEADER[1])
+    layout = "drift" if drift else ("spaced" if markers else "dense")
+    width = _layout_width(len(DELINQUENT_PREPAID_HEADER[1]), layout)
+    header = DELINQUENT_PREPAID_HEADER if layout == "dense" else [_page_image(row, 0, "spaced")
+                                                                  for row in DELINQUENT_PREPAID_HEADER]
+    day_first = date_style == "dmy"
+    row_index = [0]
+
+    def moved(move_in, move_out):
+        if date_style == "serial" and move_out is None and move_in is not None:
+            return _serial(move_in)
+        if move_in is None and move_out is None:
+            return None
+        style = "dmy" if day_first else "text"
+        if move_out is None:
+            return date_in(move_in, style)
+        return f"{date_in(move_in, style) or ''}\n{date_in(move_out, style)}"
+
     with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Report") as sheet:
+        as_of_text = date_in(as_of_d, "dmy" if day_first else "text")
         page = _Page(sheet, company=company, property_name=property_name, title="DELINQUENT AND PREPAID",
-                     code="120.080.106", as_of_line=f"Fiscal Period {period} As of {date_text(as_of_d)}",
+                     code="120.080.106", as_of_line=f"Fiscal Period {period} As of {as_of_text}",
                      parameters=["Report Type: Details", "Subproperties: All", "Subjournals: All",
-                                 "Statuses to include: Current resident, Notice, Former resident"],
-                     run_at=_run_at(as_of, run_at), width=width, header_rows=DELINQUENT_PREPAID_HEADER, merges=[],
+                                 "Statuses to include: Current resident, Notice, Former resident"]
+                     + (["HidePIIData: Yes"] if hide_names else []),
+                     run_at=_run_at(as_of, run_at), width=width, header_rows=header, merges=[],
                      page_size=page_size, pages=_pages_for(len(accounts) * 4, page_size),
-                     extra_title_lines=[f"Detail - {len(accounts)} Account(s)"])
+                     extra_title_lines=[f"Detail - {len(accounts)} Account(s)"], day_first=day_first)
         page.start()
+        raw_page = page
+
+        class _Rows:
+            def data_row(self, values, marks=None):
+                row_index[0] += 1
+                return raw_page.data_row(_page_image(values, row_index[0], layout, marks if markers else None))
+        page = _Rows()
         totals = {key: Decimal("0.00") for key in _DP_KEYS}
         by_code = {}
         for account in accounts:
-            name = "\n".join(part for part in [account.get("name"), account.get("phone"), account.get("email")] if part)
+            name = "" if hide_names else "\n".join(
+                part for part in [account.get("name"), account.get("phone"), account.get("email")] if part)
             page.data_row([account.get("unit"), name or None, account.get("status"),
-                           _move_text(_date(account.get("move_in")), _date(account.get("move_out"))),
+                           moved(_date(account.get("move_in")), _date(account.get("move_out"))),
                            None, None, None, None, None, None, None, None, None,
                            money_text(account.get("deposits_held"), "number"),
                            money_text(account.get("outstanding_deposit"), "number"), account.get("late_nsf")])
             sums = {key: Decimal("0.00") for key in _DP_KEYS}
             for code in account.get("codes", []):
                 label = code["code"] if not code.get("description") else f"{code['code']}\n{code['description']}"
-                page.data_row([None, None, None, None, label] + _dp_amounts(code, "text"))
+                marks = {}
+                if code.get("cash_basis"):
+                    marks[4] = MARKER_CASH
+                if code.get("nsf"):
+                    marks.update({6: MARKER_NSF, 7: MARKER_NSF})
+                if _sum([code.get("days_90_plus")]) != 0:
+                    marks[11] = MARKER_120
+                page.data_row([None, None, None, None, label] + _dp_amounts(code, "text"), marks)
                 for key in _DP_KEYS:
                     sums[key] += _sum([code.get(key)])
                 per_code = by_code.setdefault(code["code"], {key: Decimal("0.00") for key in _DP_KEYS})
@@ -556,10 +674,12 @@ def write_delinquent_prepaid(dest, property_name, as_of, accounts, *, fiscal_per
                     per_code[key] += _sum([code.get(key)])
             printed = dict(sums)
             printed.update(account.get("subtotals") or {})
-            page.data_row([None, None, None, None, "Subtotals:"] + _dp_amounts(printed, "number"))
+            page.data_row([None, None, None, None, "Subtotals:"] + _dp_amounts(printed, "number"),
+                          {11: MARKER_120} if _sum([printed.get("days_90_plus")]) != 0 else None)
             for key in _DP_KEYS:
                 totals[key] += sums[key]
-        sheet.row([None, None, None, None, "Totals:"] + _dp_amounts(totals, "dollar"))
+        totals_row = [None, None, None, None, "Totals:"] + _dp_amounts(totals, "dollar")
+        sheet.row(totals_row if layout == "dense" else _page_image(totals_row, 0, "spaced"))
         sheet.blank()
         sheet.row(["Summary By Transaction Code"])
         sheet.row(["Code", "GL Account", "Beginning Prepaid", "Current Prepaid", "Delinquent", "Balance"])

@@ -9,7 +9,8 @@ into the form OneSite sends for that report at that property (scripts/lib/report
 * per property, the quirks of quirks.py: `report_form_biff8` (the Crystal reports as BIFF8 .xls),
   `report_form_html` (Activity as HTML named .xls, Income Statement as HTML named .xlsx), `report_form_csv`
   (Activity and Lease Details as CSV), `report_form_pdf` (Projected Occupancy as a PDF),
-  `report_form_xlsx_named_xls` (every .xlsx of the property named .xls).
+  `report_form_xlsx_named_xls` (every .xlsx of the property named .xls), `report_html_negatives` (Delinquent and
+  Prepaid as HTML named .xls: amounts `1,234.50`, negatives `(1,234.50)`).
 
 The truth never depends on the form: the same cells are in every one (a PDF carries only the report's heading,
 which is why OwnerDash must refuse it).
@@ -38,6 +39,8 @@ def form_of(quirks, key, kind):
     if kind in ("activity", "lease_details") and has("report_form_csv"):
         return "csv", "csv"
     if kind == "activity" and has("report_form_html"):
+        return "html", "xls"
+    if kind == "delinquency" and has("report_html_negatives"):
         return "html", "xls"
     if kind == "income_statement" and has("report_form_html"):
         return "html", "xlsx"

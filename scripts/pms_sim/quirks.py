@@ -83,6 +83,45 @@ CATALOGUE = {
         "yardi", 2,
         "opt-in: some (property, operation) calls answer an error shape: plain-text 'Login failed.', a bare result "
         "code '-3', an empty Result, a Result without its payload root (an Info message instead)"),
+    "rpx_under_rehab_units": (
+        "realpage", 2,
+        "unitlist gives its down units (out of service) the ReasonNotAvailable 'Under rehab' instead of 'Down unit'; "
+        "the Box Score counts them as Down"),
+    "rpx_unit_designations": (
+        "realpage", 2,
+        "unitlist marks some dwelling units with the UnitDesignationName 'Affordable' (every 6th) or 'Corporate' "
+        "(every 13th); they are units like the others, in occupancy and pricing"),
+    "rpx_applicant_statuses": (
+        "realpage", 2,
+        "getresidentlistinfo also lists the prospects who applied and never leased: leasestatus 'Applicant' (no "
+        "decision yet) and 'Former Applicant' (denied or canceled), on a unit of the floor plan they wanted; not "
+        "residents, not households"),
+    # Report file contents (reports.py / onesite_reports.py): shapes inside the Crystal exports.
+    "report_values_drift": (
+        "realpage", 2,
+        "the Rent Roll and Delinquent and Prepaid come in the page-image layout: sparse columns, every value moved "
+        "-1..+2 columns from its header, differently from row to row"),
+    "report_value_markers": (
+        "realpage", 2,
+        "Delinquent and Prepaid prints legend markers in cells of their own beside the amounts they qualify: "
+        "\u2021 (120+ days) beside 90+ Days, \u2020 (includes NSF) beside LATEFEE amounts, \u00a7 (cash basis) beside "
+        "the code of a cash-basis code"),
+    "report_dmy_dates": (
+        "realpage", 2,
+        "the Rent Roll and Delinquent and Prepaid print their dates dd/mm/yyyy (a property set up with a non-US "
+        "locale), the title's As of date too"),
+    "report_date_serials": (
+        "realpage", 2,
+        "the Rent Roll's and Delinquent and Prepaid's date columns hold Excel date serials as bare numbers (no date "
+        "format): 46346 for 2026-11-20"),
+    "report_html_negatives": (
+        "realpage", 2,
+        "Delinquent and Prepaid comes as OneSite's HTML export named .xls: amounts with thousands separators and "
+        "negatives in parentheses, (1,234.56)"),
+    "report_hidden_names": (
+        "realpage", 2,
+        "HidePIIData: the Rent Roll and Delinquent and Prepaid print no resident name, phone or e-mail (the Name "
+        "column blank)"),
     # Report file forms (forms.py): the bytes OneSite sends are not always the .xlsx asked for.
     "report_form_biff8": (
         "realpage", 3,

@@ -173,6 +173,15 @@ def _charges(le):
     return out
 
 
+def _shapes(g, p):
+    """The report-content quirks of property `p` (quirks.py): the keyword arguments of the Rent Roll and Delinquent
+    and Prepaid writers. The cells' facts stay the same; only where and how they are printed changes."""
+    quirks = getattr(g, "quirks", None)
+    has = (lambda q: quirks is not None and quirks.has(q, p.key))
+    style = "dmy" if has("report_dmy_dates") else ("serial" if has("report_date_serials") else "text")
+    return {"drift": has("report_values_drift"), "date_style": style, "hide_names": has("report_hidden_names")}
+
+
 def ext_rent_roll(mod, g, p):
     as_of = g.as_of
     units = []
@@ -192,7 +201,7 @@ def ext_rent_roll(mod, g, p):
                             "lease_start": le.start, "lease_end": le.end, "charges": _charges(le)}]
         units.append(d)
     buf = io.BytesIO()
-    mod.write_rent_roll(buf, p.name, as_of, units, company=MANAGEMENT_COMPANY)
+    mod.write_rent_roll(buf, p.name, as_of, units, company=MANAGEMENT_COMPANY, **_shapes(g, p))
     return buf.getvalue()
 
 
@@ -218,6 +227,7 @@ def ext_delinquency(mod, g, p, simple, fiscal):
             for code in sorted(x["by_code"]):
                 b = x["by_code"][code]
                 codes.append({"code": code, "description": CHARGE_CODES[code][2], "prepaid": _D(b[4]),
+                              "nsf": code == "LATEFEE", "cash_basis": code == "DAMAGE",
                               "delinquent": _D(sum(b[:4])), "current": _D(b[0]), "days_30": _D(b[1]),
                               "days_60": _D(b[2]), "days_90_plus": _D(b[3])})
             late = sum(1 for rec in r.months if rec[6] is not None)
@@ -225,7 +235,10 @@ def ext_delinquency(mod, g, p, simple, fiscal):
                              "resident_id": str(r.id), "status": DQ_STATUS[x["status"]], "move_in": r.move_in,
                              "move_out": r.move_out, "deposits_held": _D(r.deposit), "outstanding_deposit": _D(0),
                              "late_nsf": "%d/0" % late, "codes": codes})
-        mod.write_delinquent_prepaid(buf, p.name, g.as_of, accounts, fiscal_period=fiscal, company=MANAGEMENT_COMPANY)
+        quirks = getattr(g, "quirks", None)
+        markers = quirks is not None and quirks.has("report_value_markers", p.key)
+        mod.write_delinquent_prepaid(buf, p.name, g.as_of, accounts, fiscal_period=fiscal, company=MANAGEMENT_COMPANY,
+                                     markers=markers, **_shapes(g, p))
     return buf.getvalue()
 
 

@@ -191,10 +191,13 @@ def op_getbuildings(w, p, el):
 def op_unitlist(w, p, el):
     as_of = w.as_of
 
+    rehab = w.quirks.has("rpx_under_rehab_units", p.key)
+    designations = w.quirks.has("rpx_unit_designations", p.key)
+
     def build():
         a = p.address
         out = ['<UnitList xmlns="">']
-        for u in p.units:
+        for index, u in enumerate(p.units):
             r, f = u.current, u.future
             avail = u.status in ("vacant", "ntv")
             if u.status == "vacant":
@@ -203,7 +206,11 @@ def op_unitlist(w, p, el):
                 avail_date = r.move_out + dt.timedelta(days=1)
             else:
                 avail_date = None
-            reason = {"model": "Model unit", "down": "Down unit"}.get(u.status, "")
+            reason = {"model": "Model unit", "down": "Under rehab" if rehab else "Down unit"}.get(u.status, "")
+            designation = u.designation if u.designation == "Conventional" else "N/A"
+            if designations and u.designation == "Conventional":
+                # Quirk rpx_unit_designations: still dwelling units, counted like every other.
+                designation = "Affordable" if index % 6 == 5 else ("Corporate" if index % 13 == 12 else designation)
             out.append("<Unit>%s</Unit>" % "".join([
                 x("UnitID", u.id), x("UnitNumber", u.number), x("UnitDescription", u.fp.name),
                 x("BuildingID", u.building["id"]), x("BuildingNumber", u.building["number"]),
@@ -213,8 +220,10 @@ def op_unitlist(w, p, el):
                 x("Country", "USA"), x("GrossSqft", u.sqft + 12), x("RentableSqft", u.sqft), x("Mobility", "F"),
                 x("Hearing", "F"), x("Vision", "F"), x("Vacant", tf(u.is_vacant)), x("Available", tf(avail)),
                 x("AvailableDate", dts(avail_date)), x("UnitDeleted", "F"), x("DeathOnPremise", "F"),
-                x("ParcelID", ""), x("UnitDesignationID", {"Model": "2", "Down": "3"}.get(u.designation, "1")),
-                x("UnitDesignationName", u.designation if u.designation == "Conventional" else "N/A"),
+                x("ParcelID", ""),
+                x("UnitDesignationID", {"Model": "2", "Down": "3", "Affordable": "5", "Corporate": "6"}.get(
+                    designation if designation != "N/A" else u.designation, "1")),
+                x("UnitDesignationName", designation),
                 x("UnitDesignationGroupName", "Residential"), x("Notes", ""), x("PICUnitNumber", ""),
                 x("BuildingEntranceNumber", ""), x("MarketRent", money4(u.market_rent)),
                 x("ReasonNotAvailable", reason), x("UnitMadeReadyDate", dts(u.made_ready if u.is_vacant else None)),
@@ -333,6 +342,40 @@ def _guarantor_placeholder(p, r, le):
         x("noach", "N"), x("contactstatus", "Guarantor"), x("noticegivendate", ""), x("noticefordate", "")])
 
 
+def applicant_rows(w, p):
+    """Quirk rpx_applicant_statuses: [(prospect, leasestatus, unit)] for the prospects who applied and never leased:
+    `Applicant` while no decision is made, `Former Applicant` once denied or canceled; each on a unit of the floor
+    plan it wanted (the same choice as Yardi's applicant quirk: a vacant unit not leased, else the plan's first unit,
+    which may be occupied)."""
+    from .yardi import applicants
+    return [(pr, "Applicant" if ys == "Applicant" else "Former Applicant", unit) for pr, ys, unit in applicants(w, p)]
+
+
+def _applicant_row(p, pr, lstatus, u):
+    """An applicant's resident row: its own household id and lease id (the application), no move-in, no balance."""
+    start = pr.desired_move_in
+    end = dt.date(start.year + 1, start.month, 1) - dt.timedelta(days=1) if start else None
+    household = 80000000 + pr.id % 10000000
+    return "<resident>%s</resident>" % "".join([
+        x("residentmemberid", household + 5000000), x("residenthouseholdid", household),
+        x("leaseid", household + 1000000), x("unitid", u.id), x("buildingnumber", u.building["number"]),
+        x("unitnumber", u.number), x("firstname", pr.first), x("lastname", pr.last),
+        x("billingname", "%s %s" % (pr.first, pr.last)), x("residentagestatus", "Adult"), x("homephone", ""),
+        x("workphone", ""), x("cellphone", pr.phone), x("faxnumber", ""), x("email", pr.email), x("inevict", "N"),
+        x("nochk", "N"), x("haspets", "N"), x("incollection", "N"), x("inpaymentplan", "N"),
+        x("balance", money_sep(0)), x("pendingbalance", money_sep(0)), x("estfutchgs", money_sep(0)),
+        x("curlateamt", money_sep(0)), x("leasestatus", lstatus), x("residentrelationship", "Head of household"),
+        x("leasesigneddate", ""), x("leasetype", "First Lease"), x("residenttype", "H"), x("cosignerbit", "FALSE"),
+        x("occupantbit", "FALSE"), x("guarantorbit", "FALSE"), x("signerbit", "TRUE"),
+        x("activebit", "TRUE" if lstatus == "Applicant" else "FALSE"), x("hohbit", "TRUE"),
+        x("begindate", ymd(start)), x("enddate", ymd(end)), x("moveindate", ""), x("residentsincedate", ""),
+        x("moveoutdate", ""), x("dateofbirth", ""), x("propertynumberid", p.pms_id),
+        x("propertynumber", p.site_number), x("nomoneyorder", "N"), x("donotrenew", "N"),
+        x("allowpartialpayment", "Y"), x("finalcollection", "N"), x("noach", "N"),
+        x("contactstatus", "Applicant" if lstatus == "Applicant" else "Former applicant"),
+        x("noticegivendate", ""), x("noticefordate", "")])
+
+
 def _res_rows(p, status_filter):
     for u in p.units:
         for r in u.residencies + ([u.future] if u.future else []):
@@ -350,6 +393,7 @@ def op_getresidentlistinfo(w, p, el):
 
     placeholders = w.quirks.has("rpx_guarantor_placeholders", p.key)
     future_lease = w.quirks.has("rpx_future_lease_status", p.key)
+    applicants = w.quirks.has("rpx_applicant_statuses", p.key)
 
     def build():
         out = ['<residentlist xmlns="">']
@@ -400,6 +444,11 @@ def op_getresidentlistinfo(w, p, el):
             # Every 7th current household has a guarantor placeholder row (not with headofhousehold=1).
             if placeholders and not hoh_only and r.status == "current" and r.id % 7 == 0:
                 out.append(_guarantor_placeholder(p, r, le))
+        if applicants:
+            for pr, lstatus, unit in applicant_rows(w, p):
+                if status not in ("ALL", "", None) and status != ("P" if lstatus == "Applicant" else "F"):
+                    continue
+                out.append(_applicant_row(p, pr, lstatus, unit))
         out.append("</residentlist>")
         return "".join(out)
 

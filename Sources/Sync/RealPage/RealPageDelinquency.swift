@@ -7,10 +7,12 @@
 /// - resident_id: the row's Resh ID (the household id unified_residents, unified_units and unified_leases use). A row
 ///   without one takes the ReshID of the getresidentlistinfo household on the same unit whose head is named alike
 ///   (`Last, First`, case and blanks ignored; the latest move-in if several), else `unit/name` (`1230/Hall, Brian`),
-///   or `unit/row N` (the account's report row) when the report prints no name, so that a current and a former
-///   resident of one unit are never merged: stable across syncs of the same report and never equal to a numeric
-///   ReshID. Rows of the same resident_id (one
-///   household printed twice) are added up.
+///   When the report prints no name (`HidePIIData`), the ReshID of the one getresidentlistinfo household of the
+///   unit in the same standing (in place: current or notice; or former) whose balance is the account's Net Balance;
+///   with none or several such households, `unit/row N` (the account's report row), so that a current and a former
+///   resident of one unit are never merged or netted: stable across syncs of the same report and never equal to a
+///   numeric ReshID. Rows of the same resident_id (one household printed twice) are added up.
+/// - name: as printed, else (hidden) the matched household's `Last, First`.
 /// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); balance_0_30, balance_31_60,
 ///   balance_61_90, balance_over_90: the report's aging columns (Current/30/60/90+ Days); prepaid: Total Prepaid as a
 ///   positive amount (0 when the report prints none). Sums in integer cents, stored as dollars rounded to cents.
@@ -25,16 +27,8 @@ enum RealPageDelinquency {
     static let accounts = """
         \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember),
         \(RealPageResidents.rpxHousehold), \(RealPageUnits.rpxUnit),
-        account AS (
-            SELECT d.*,
-                   coalesce(nullif(trim(d.resident_id), ''),
-                            (SELECT h.household_id FROM rpx_household h
-                             LEFT JOIN rpx_unit u ON u.unit_id = h.unit_id
-                             WHERE d.unit_number IN (h.unit_number, u.unified_unit)
-                               AND lower(replace(h.name, ' ', '')) = lower(replace(d.resident_name, ' ', ''))
-                             ORDER BY h.move_in_date DESC LIMIT 1),
-                            d.unit_number || '/' || coalesce(nullif(trim(d.resident_name), ''),
-                                                             'row ' || d.source_row)) AS resident_key,
+        printed AS (
+            SELECT d.*, nullif(trim(d.resident_name), '') AS printed_name,
                    CASE lower(trim(d.resident_status))
                        WHEN 'current resident' THEN 'current' WHEN 'current' THEN 'current'
                        WHEN 'notice' THEN 'notice' WHEN 'notice resident' THEN 'notice' WHEN 'on notice' THEN 'notice'
@@ -44,6 +38,35 @@ enum RealPageDelinquency {
                        ELSE d.resident_status END AS unified_status
             FROM realpage_raw.realpage_delinquency d
             WHERE d.property_id = :property AND d.as_of_date = :delinquency_snapshot
+        ),
+        matched AS (
+            SELECT d.*,
+                   coalesce(nullif(trim(d.resident_id), ''),
+                            (SELECT h.household_id FROM rpx_household h
+                             LEFT JOIN rpx_unit u ON u.unit_id = h.unit_id
+                             WHERE d.unit_number IN (h.unit_number, u.unified_unit)
+                               AND lower(replace(h.name, ' ', '')) = lower(replace(d.printed_name, ' ', ''))
+                             ORDER BY h.move_in_date DESC LIMIT 1),
+                            -- No name printed (HidePIIData): the one household of the unit in the same standing
+                            -- (in place or former) whose RPX balance is the account's net balance, if exactly one.
+                            CASE WHEN d.printed_name IS NULL THEN
+                                (SELECT min(h.household_id) FROM rpx_household h
+                                 LEFT JOIN rpx_unit u ON u.unit_id = h.unit_id
+                                 WHERE d.unit_number IN (h.unit_number, u.unified_unit)
+                                   AND (h.unified_status IN ('current', 'notice')) = (d.unified_status IN ('current', 'notice'))
+                                   AND h.unified_status IN ('current', 'notice', 'former')
+                                   AND CAST(round(h.balance * 100) AS INTEGER) = CAST(round(d.current_balance * 100) AS INTEGER)
+                                 HAVING count(*) = 1)
+                            END) AS household_key
+            FROM printed d
+        ),
+        account AS (
+            SELECT d.*,
+                   coalesce(d.household_key,
+                            d.unit_number || '/' || coalesce(d.printed_name, 'row ' || d.source_row)) AS resident_key,
+                   coalesce(d.printed_name,
+                            (SELECT h.name FROM rpx_household h WHERE h.household_id = d.household_key)) AS account_name
+            FROM matched d
         )
         """
 
@@ -52,7 +75,7 @@ enum RealPageDelinquency {
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
-        SELECT :property, :as_of, resident_key, min(unit_number), min(resident_name), min(unified_status),
+        SELECT :property, :as_of, resident_key, min(unit_number), min(account_name), min(unified_status),
                sum(CAST(round(current_balance * 100) AS INTEGER)) / 100.0,
                sum(CAST(round(balance_0_30 * 100) AS INTEGER)) / 100.0,
                sum(CAST(round(balance_31_60 * 100) AS INTEGER)) / 100.0,
