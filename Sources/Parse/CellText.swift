@@ -181,8 +181,9 @@ extension CellValue {
 public enum DateOrder: Sendable, Equatable {
     case monthFirst, dayFirst
 
-    /// The order slash dates are read in: the sheet's, set by the report parser around its rows; month first elsewhere.
-    @TaskLocal public static var current: DateOrder = .monthFirst
+    /// The order slash dates are read in: the sheet's, as the report parser has decided it so far (`SheetDateOrder`
+    /// around its rows); month first elsewhere and until a sheet's dates say otherwise.
+    public static var current: DateOrder { SheetDateOrder.current?.order ?? .monthFirst }
 
     /// What the slash dates of `rows` say: `dayFirst` when one reads only day-first (a first number above 12),
     /// `monthFirst` when one reads only month-first (a second number above 12), nil when none tells (every day 1-12).
@@ -199,8 +200,30 @@ public enum DateOrder: Sendable, Equatable {
         return dayFirst ? .dayFirst : .monthFirst
     }
 
+    /// Whether `row` holds a slash date that reads both ways (both numbers 1-12): one whose meaning needs the order.
+    static func hasAmbiguousDate(_ row: SheetRow) -> Bool {
+        for cell in row.cells {
+            guard case .text(let text) = cell, text.utf8.contains(UInt8(ascii: "/")) else { continue }
+            var ambiguous = false
+            scan(text) { first, second in if (1...12).contains(first) && (1...12).contains(second) { ambiguous = true } }
+            if ambiguous { return true }
+        }
+        return false
+    }
+
     /// Reads each `N/N/YYYY` (1-2 digits, 1-2 digits, 4 digits) of `text` and notes which order it proves.
     static func vote(_ text: String, dayFirst: inout Bool, monthFirst: inout Bool) {
+        var provesDayFirst = false, provesMonthFirst = false
+        scan(text) { first, second in
+            if first > 12, (1...12).contains(second), first <= 31 { provesDayFirst = true }
+            if second > 12, (1...12).contains(first), second <= 31 { provesMonthFirst = true }
+        }
+        if provesDayFirst { dayFirst = true }
+        if provesMonthFirst { monthFirst = true }
+    }
+
+    /// Calls `body` with the two leading numbers of each `N/N/YYYY` in `text`.
+    private static func scan(_ text: String, _ body: (Int, Int) -> Void) {
         let bytes = Array(text.utf8)
         var index = 0
         func digits(_ from: Int) -> (value: Int, end: Int) {
@@ -223,10 +246,30 @@ public enum DateOrder: Sendable, Equatable {
                   bytes[second.end] == UInt8(ascii: "/") else { index = max(second.end, index + 1); continue }
             let year = digits(second.end + 1)
             guard year.end - second.end - 1 == 4 else { index = max(year.end, index + 1); continue }
-            if first.value > 12, (1...12).contains(second.value), first.value <= 31 { dayFirst = true }
-            if second.value > 12, (1...12).contains(first.value), second.value <= 31 { monthFirst = true }
+            body(first.value, second.value)
             index = year.end
         }
+    }
+}
+
+/// The date order of the sheet a report parser is reading, decided as its rows go by: from the first row whose
+/// dates prove one order, and only when a date that reads both ways comes first, from rows read ahead until one does
+/// (`RealPageReports.dateOrderLookahead`). A sheet without such a date is never read ahead, so it streams.
+final class SheetDateOrder: @unchecked Sendable {
+    // One parse of one sheet, on one thread: the box is only shared with the DateText calls of that parse.
+    /// The sheet being parsed (nil outside a report parse).
+    @TaskLocal static var current: SheetDateOrder?
+    /// nil until a date of the sheet proves an order.
+    private(set) var order: DateOrder?
+
+    /// Notes what `rows` prove, when nothing has been proved yet.
+    func note(_ rows: some Sequence<SheetRow>) {
+        if order == nil { order = DateOrder.decide(rows) }
+    }
+
+    /// Whether `row` needs the order before it is read: undecided, and a date in it reads both ways.
+    func needsDecision(before row: SheetRow) -> Bool {
+        order == nil && DateOrder.hasAmbiguousDate(row)
     }
 }
 

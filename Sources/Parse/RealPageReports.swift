@@ -47,22 +47,19 @@ public enum RealPageReports {
                                        + "DELINQUENT AND PREPAID, ...) and no known header row in the first "
                                        + "\(buffer.last?.number ?? 0) rows")
         }
-        // The sheet's date order, from its own unambiguous dates: the title's timestamp usually tells; else rows are
-        // read ahead (kept for the parser) until one date does or the sheet ends.
-        var order = DateOrder.decide(buffer)
-        var lookahead: [SheetRow] = []
-        while order == nil, lookahead.count < dateOrderLookahead, let row = try rows.nextRow() {
-            lookahead.append(row)
-            order = DateOrder.decide(CollectionOfOne(row))
-        }
-        var driver = Driver(report: report, buffer: buffer, lookahead: lookahead, merges: merges, blocks: blocks,
-                            sheetName: sheetName)
-        return try DateOrder.$current.withValue(order ?? .monthFirst) {
+        // The sheet's date order, from its own unambiguous dates (SheetDateOrder): the title's timestamp usually
+        // tells; else the rows as they stream, reading ahead only when a date that reads both ways comes first.
+        let order = SheetDateOrder()
+        order.note(buffer)
+        var driver = Driver(report: report, buffer: buffer, merges: merges, blocks: blocks, sheetName: sheetName,
+                            order: order)
+        return try SheetDateOrder.$current.withValue(order) {
             try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
         }
     }
 
-    /// How many rows past the header search are read ahead, at most, for a date that tells the sheet's date order.
+    /// How many rows are read ahead, at most, for a date that tells the sheet's date order, once a date that reads
+    /// both ways needs it: memory stays bounded on a sheet whose every date is ambiguous.
     static let dateOrderLookahead = 20_000
 
     /// The layouts that tell a report from its header alone, for sheets without a title (the descriptor's
@@ -77,14 +74,56 @@ public enum RealPageReports {
 private struct Driver {
     let report: ReportType
     let buffer: [SheetRow]
-    /// Rows read past `buffer` to decide the date order; streamed before the source's next rows.
-    let lookahead: [SheetRow]
     let merges: [MergedRange]
     let blocks: HeaderBlocks
     let sheetName: String
+    let order: SheetDateOrder
+    /// Rows read past the current one to decide the date order, in sheet order; handed out before the source's next.
+    private var ahead: [SheetRow] = []
+    private var aheadIndex = 0
+    /// Set once rows were read ahead: a sheet whose dates never tell is read ahead once, not at every ambiguous date.
+    private var readAhead = false
+
+    init(report: ReportType, buffer: [SheetRow], merges: [MergedRange], blocks: HeaderBlocks, sheetName: String,
+         order: SheetDateOrder) {
+        self.report = report; self.buffer = buffer; self.merges = merges; self.blocks = blocks
+        self.sheetName = sheetName; self.order = order
+    }
+
+    /// Reads rows ahead (kept, in order) until one proves the date order or `dateOrderLookahead` rows were read.
+    private mutating func decideAhead(_ rows: inout some SheetRowSource) throws {
+        guard !readAhead else { return }
+        readAhead = true
+        var read = 0
+        while order.order == nil, read < RealPageReports.dateOrderLookahead, let row = try rows.nextRow() {
+            ahead.append(row)
+            order.note(CollectionOfOne(row))
+            read += 1
+        }
+    }
+
+    /// The next row after the buffer: one read ahead, else the source's; the date order is noted from it, and decided
+    /// ahead of it when a date in it reads both ways.
+    private mutating func nextStreamed(_ rows: inout some SheetRowSource) throws -> SheetRow? {
+        let row: SheetRow
+        if aheadIndex < ahead.count {
+            row = ahead[aheadIndex]
+            aheadIndex += 1
+            if aheadIndex == ahead.count { ahead.removeAll(); aheadIndex = 0 }
+        } else if let next = try rows.nextRow() {
+            row = next
+        } else {
+            return nil
+        }
+        order.note(CollectionOfOne(row))
+        if order.needsDecision(before: row) { try decideAhead(&rows) }
+        return row
+    }
 
     mutating func run<P: OneSiteReportParser>(_: P.Type, rows: inout some SheetRowSource,
                                               sink: inout some ReportSink) throws -> ReportSummary {
+        // The title's own date (the as-of date) reads both ways: decide before the metadata is read from it.
+        if buffer.contains(where: order.needsDecision(before:)) { try decideAhead(&rows) }
         let found: (HeaderMap, Int, Int)
         do {
             found = try findHeader(P.layouts)
@@ -110,9 +149,9 @@ private struct Driver {
         var recordCount = 0
         var index = endIndex + 1
         func nextRow() throws -> SheetRow? {
-            guard index < buffer.count + lookahead.count else { return try rows.nextRow() }
+            guard index < buffer.count else { return try nextStreamed(&rows) }
             index += 1
-            return index - 1 < buffer.count ? buffer[index - 1] : lookahead[index - 1 - buffer.count]
+            return buffer[index - 1]
         }
         while var row = try nextRow() {
             guard let kind = ContentKind(classifier.classify(row)) else { continue }
