@@ -10,7 +10,8 @@
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
-# the others; whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
+# the others, as wall time (which includes the simulator building every report it serves) and as ownerdash's own CPU
+# seconds and peak memory (GNU time); whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
 # `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,6 +40,14 @@ trap 'kill $SIM 2>/dev/null || true' EXIT
 for _ in $(seq 300); do grep -q listening "$OUT/sim.out" 2>/dev/null && break; sleep 0.1; done
 BASE=$(sed -n 's/^listening on //p' "$OUT/sim.out")
 [ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$OUT/sim.err")" >&2; exit 3; }
+# The report ids and stand-in keys the simulator serves, laid over the shipped configuration (as `ownerdash demo` does).
+CONFIG_FILE=$OUT/report_definitions.json
+python3 - report_definitions.json "$OUT/sim/report_catalogue.json" "$CONFIG_FILE" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
+json.dump(config, open(sys.argv[3], "w"), indent=1)
+PY
 
 sources() {   # the simulator's endpoints, or (the failed night) a port nothing listens on
     local base=$1
@@ -70,17 +79,21 @@ bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
 
 echo "year: $DAYS night(s) of ${#KEYS[@]} propert(ies) from $START (${KEYS[*]}), night $FAIL_NIGHT fails" >&2
-printf "night,as_of,exit,seconds,landing_bytes,database_bytes\n" > "$OUT/nights.csv"
+printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb\n" > "$OUT/nights.csv"
 day=$START
 for night in $(seq 1 "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
     if [ "$night" -eq "$FAIL_NIGHT" ]; then sources http://127.0.0.1:9; else sources "$BASE"; fi
     start=$(date +%s.%N)
     code=0
-    "$BIN" ingest "${SELECT[@]}" --as-of "$day" --data-dir "$DATA" --quiet > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
+    /usr/bin/time -f "%U %S %M" -o "$OUT/time_$night" \
+        "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" --quiet \
+        > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
+    read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
     "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
-    printf "%d,%s,%d,%.2f,%d,%d\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" >> "$OUT/nights.csv"
+    printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
+        "$(echo "$user + $system" | bc)" "$peak" >> "$OUT/nights.csv"
     echo "night $night ($day): exit $code, ${seconds}s" >&2
     [ "$night" -lt "$DAYS" ] || break
     curl -s -X POST "$BASE/_sim/advance?days=1" > "$OUT/advance_$night.json"
@@ -91,7 +104,7 @@ LAST=$day
 # A fresh data directory ingests the last day in full: every answer must be the same.
 sources "$BASE"
 FRESH=$OUT/fresh
-"$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
+"$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --config "$CONFIG_FILE" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
 answers() {   # the answers of one data directory, each command's exit status after it
     local dir=$1 command
     local start
@@ -118,8 +131,11 @@ echo "| after night | as of | landing | databases |"
 echo "|---|---|---|---|"
 awk -F, -v days="$DAYS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
     printf "| %d | %s | %.1f MB | %.1f MB |\n", $1, $2, $5 / 1048576, $6 / 1048576 }' "$OUT/nights.csv"
-awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4 } NR > 2 && $1 != fail { sum += $4; n++ }
-    END { if (n > 0) printf "\nfirst night %.1f s; the others %.1f s on average (%.0f%% of the first)\n", first, sum / n, 100 * sum / n / first
+awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8 }
+    NR > 2 && $1 != fail && $1 != fail + 1 { sum += $4; cpusum += $7; n++; if ($8 > top) top = $8 }
+    END { if (n > 0) {
+              printf "\nfirst night %.1f s wall, %.1f s ownerdash CPU; the others (but the failed night and the one after it) %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first) on average\n", first, cpu, sum / n, 100 * sum / n / first, cpusum / n, 100 * cpusum / n / cpu
+              printf "peak memory of ownerdash: %.0f MB the first night, %.0f MB at most after it\n", peak / 1024, top / 1024 }
           else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
 python3 - "$DATA" <<'PY'
 import sqlite3, sys
