@@ -1,13 +1,17 @@
-/// unified_activity from RealPage: prospect events from the Activity report (realpage_activity) and resident events
-/// from RPX getresidentlistinfo / getleaseinfo (realpage_residents, realpage_leases), every event dated on or before
-/// the property date.
+/// unified_activity from RealPage: prospect events from the Activity report (realpage_activity) and the Leasing
+/// Activity Detail (realpage_leasing_activity_detail), resident events from RPX getresidentlistinfo / getleaseinfo
+/// (realpage_residents, realpage_leases), every event dated on or before the property date.
+///
+/// One report per day for the contacts (docs/metrics.md, "Leasing funnel"): on a day a Leasing Activity Detail covers,
+/// the lead and tour rows come from it (its contact types, Initial Contact Type and guest card status) and the
+/// Activity report's contact rows of that day are not read; every other event keeps the source below.
 ///
 /// Which source wins — one source per event type, so nothing is counted twice:
 ///
 /// | event_type | source | rule (Activity report `Type`, case and blanks ignored) |
 /// | --- | --- | --- |
-/// | lead | Activity report | a prospect's first contact: the earliest row of a contact type (E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit) per prospect Name in the rows read; the prospect's later contacts are `other` (follow-ups, not new leads) |
-/// | tour | Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in: one row is a lead and a tour, so it gives both events) |
+/// | lead | Leasing Activity Detail on the days it covers, else the Activity report | a prospect's first contact: the earliest row of a contact type (Activity report: E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit; Leasing Activity Detail: any contact type but a tour, and only when of the prospect's Initial Contact Type) per prospect Name in the rows read; the prospect's later contacts are `other` (follow-ups, not new leads) |
+/// | tour | Leasing Activity Detail on the days it covers, else the Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in or an off-site prospect's visit: a Visit row gives a tour, and a lead too when it is the first contact) |
 /// | application | Activity report | Online Leasing Agreement, Application |
 /// | approval | Activity report | Application Approved |
 /// | denial | Activity report | Application Denied |
@@ -17,7 +21,7 @@
 /// | notice | RPX residents | `noticegivendate` of those households |
 /// | renewal | RPX leases | `LeaseSignedDate` of each renewal lease (RealPageLeases.is_renewal) |
 /// | lease_signed | RPX leases | `LeaseSignedDate` of each household's first lease (is_renewal 0) |
-/// | other | Activity report | every other type (Notes, Event, Signature, ...); and Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead |
+/// | other | Activity report, Leasing Activity Detail | every other type (Notes, Event, Signature, ...); Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead; the Leasing Activity Detail's Lease / Waitlist / Cancelled/Denied marks |
 ///
 /// Without an RPX getresidentlistinfo snapshot, the Activity report is the source of the resident events too:
 /// Leased -> lease_signed, Move-In -> move_in, Move-Out -> move_out, Notice to Vacate -> notice, Renewal Signed ->
