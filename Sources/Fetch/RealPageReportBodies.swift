@@ -32,6 +32,9 @@ public enum RealPageReportParameters {
         case "activity":
             // The 30 days ending on the as-of date, the window of the leasing funnel.
             return [p("startdate", usDate(asOf.adding(days: -29))), p("enddate", day), p("OccStatus", "Prospect")]
+        case "leasing_activity_detail":
+            // The same 30 days (parameter names as the Activity report's: this report's own were never seen).
+            return [p("startdate", usDate(asOf.adding(days: -29))), p("enddate", day)]
         case "monthly_summary":
             return [p("AccStartDate", monthStart), p("OccStartDate", monthStart), p("AccEndDate", day),
                     p("SubTotal", "Floorplan Name")]

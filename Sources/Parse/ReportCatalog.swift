@@ -6,6 +6,7 @@ public enum ReportCatalog {
     public static let all: [ReportDescriptor] = legacy + [
         LeaseSummaryReport.descriptor,
         LeasingActivitySummaryParser.descriptor,
+        LeasingActivityDetailParser.descriptor,
         MakeReadyAnalysisReport.descriptor,
         ManagementFeeSummaryReport.descriptor,
         ConcessionsReport.descriptor,
@@ -62,8 +63,8 @@ public enum ReportCatalog {
                                   "delinquencyreport"],
                          codes: ["120.080.106"], table: RawTable("realpage_delinquency"),
                          childTables: [RawTable("realpage_delinquency_codes")], parser: DelinquencyParser.self, detectionLayouts: nil),
-        ReportDescriptor(.activity, "activity", titles: ["activity", "activityreport", "leasingactivitydetail"],
-                         codes: ["lea-236-001"], table: RawTable("realpage_activity"), parser: ActivityParser.self, detectionLayouts: nil),
+        ReportDescriptor(.activity, "activity", titles: ["activity", "activityreport"],
+                         table: RawTable("realpage_activity"), parser: ActivityParser.self, detectionLayouts: nil),
         ReportDescriptor(.monthlySummary, "monthly activity summary", titles: ["monthlyactivitysummary"],
                          codes: ["mgt-542-001"], table: RawTable("realpage_monthly_summary"),
                          childTables: [RawTable("realpage_monthly_summary_floorplans")],

@@ -149,6 +149,15 @@ final class ParseContext {
         warn("data rows sum to \(computed) \(what) but \"\(label)\" (row \(row)) says \(printed)")
     }
 
+    /// Keeps a printed figure beside what the rows give; warns when they differ only if `warn` (a figure the rows
+    /// cannot fully give, such as OneSite's new prospects, is kept for the sync's reconciliation without a warning).
+    func keep(_ total: PrintedTotal, warn: Bool) {
+        totals.append(total)
+        guard warn, total.printed != total.computed else { return }
+        self.warn("data rows count \(Int(total.computed)) \(total.measure) but \"\(total.label)\" (row \(total.row)) "
+                  + "says \(Int(total.printed))")
+    }
+
     func error(_ kind: ReportParseError.Kind, row: Int? = nil, column: String? = nil,
                _ detail: String) -> ReportParseError {
         ReportParseError(kind, report: report, sheet: sheet, row: row, column: column, detail: detail)

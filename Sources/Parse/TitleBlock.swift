@@ -12,6 +12,8 @@ public struct TitleBlock: Sendable, Equatable {
     public var asOf: LocalDate?
     /// Start of a date range line (`01/01/2026 - 01/31/2026`, `Start Date: ...`).
     public var periodStart: LocalDate?
+    /// A `Leasing Consultant:  Name` label printed above the header (the Leasing Activity Detail's first group).
+    public var consultantLabel: String?
     /// The first UPPERCASE title line, e.g. `BOXSCORE`.
     public var title: String?
     /// The report code, e.g. `120.080.305`.
@@ -44,6 +46,9 @@ public struct TitleBlock: Sendable, Equatable {
                 cellKeys.insert(HeaderText.key(text))
                 if fiscalPeriod == nil { fiscalPeriod = Self.fiscalPeriod(in: text) }
                 if HeaderText.key(text) == "totalunits" { afterTotalUnits = true; continue }
+                if consultantLabel == nil, text.trimmingWhitespace.lowercased().hasPrefix("leasing consultant:") {
+                    consultantLabel = text
+                }
                 // Parameter cells list the report's options, not its identity; their date range (`Scheduling
                 // Period: (01/12/2026 to 02/12/2026)`, `Start Date - ...; End Date - ...`) is only a fallback.
                 // The cells right of a `Parameters:` label continue it.

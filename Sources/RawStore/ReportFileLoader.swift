@@ -161,7 +161,7 @@ public struct ReportFileLoader {
                     if firstError == nil || (sink.placing && !(firstError is ReportLoadError)) { firstError = error }
                 }
             }
-            if let index = outcomes.firstIndex(where: { $0.report == .activity }), workbook.sheetNames.count > 1 {
+            if let index = outcomes.firstIndex(where: { $0.report == .leasingActivityDetail }), workbook.sheetNames.count > 1 {
                 outcomes[index].warnings += try reconcileConsultantSheet(workbook, outcome: outcomes[index],
                                                                          sha256: sha256)
             }
@@ -192,23 +192,33 @@ public struct ReportFileLoader {
     }
 
     /// The data-only Leasing Activity Detail prints its counts per consultant on a sheet of their own: its
-    /// `Totals for Property` contact-type counts held against the activity rows this file stored. The mismatches,
-    /// also recorded with the loaded artifact.
+    /// `Totals for Property` figures held against the contacts this file stored, recorded with the snapshot's printed
+    /// totals (`LeadDetailTally`); the mismatches of the figures the rows give, also recorded with the loaded artifact.
     private func reconcileConsultantSheet(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
                                           sha256: String) throws -> [String] {
         for index in workbook.sheetNames.indices {
-            guard let totals = ContactTypeTally.printedTotals(in: try Self.firstRows(of: workbook, sheet: index))
+            guard let printed = LeadDetailTally.printedTotals(in: try Self.firstRows(of: workbook, sheet: index))
             else { continue }
-            var counts: [String: Int] = [:]
-            for row in try store.database.query("""
-                SELECT activity_type, count(*) FROM realpage_activity
-                WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha GROUP BY activity_type
-                """, [":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256)]) {
-                if let type = row[0].textValue { counts[type] = Int(row[1].integerValue ?? 0) }
+            var tally = LeadDetailTally()
+            try store.database.prepare("""
+                SELECT contact_type, contact_date, return_visits, off_site_conversion, prospect_name, initial_contact_type
+                FROM realpage_leasing_activity_detail
+                WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha
+                """).forEachRow([
+                ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256),
+            ]) { row in
+                guard let date = row.text("contact_date").flatMap({ LocalDate(iso: $0) }) else { return }
+                tally.add(type: row.text("contact_type"), date: date, returnVisits: row.int("return_visits"),
+                          offSite: row.text("off_site_conversion"), name: row.text("prospect_name"),
+                          initialType: row.text("initial_contact_type"))
             }
-            let warnings = ContactTypeTally(counts: counts)
-                .mismatches(totals.printed, label: totals.label, row: totals.row)
-                .map { "\(ReportType.activity.displayName): sheet \"\(workbook.sheetNames[index])\": \($0)" }
+            let checks = tally.totals(printed.printed, label: printed.label, row: printed.row)
+            try store.recordTotals(checks, of: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf,
+                                   runID: runID.value, sha256: sha256)
+            let warnings = checks.filter { $0.printed != $0.computed && LeadDetailTally.derivedFromRows($0.measure) }.map {
+                "\(ReportType.leasingActivityDetail.displayName): sheet \"\(workbook.sheetNames[index])\": the rows count "
+                    + "\(Int($0.computed)) \($0.measure) but \"\($0.label)\" (row \($0.row)) says \(Int($0.printed))"
+            }
             try recordWarnings(warnings, of: outcome)
             return warnings
         }

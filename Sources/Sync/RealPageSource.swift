@@ -152,6 +152,7 @@ struct RealPageSnapshots {
         ("box_score", ":box_score_snapshot"),
         ("delinquency", ":delinquency_snapshot"),
         ("activity", ":activity_snapshot"),
+        ("leasing_activity_detail", ":lead_detail_snapshot"),
         ("monthly_summary", ":monthly_summary_snapshot"),
         ("make_ready_summary", ":make_ready_snapshot"),
     ]

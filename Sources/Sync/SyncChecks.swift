@@ -13,6 +13,7 @@ import SQLiteKit
 /// | ledger_open_balance | the tenant ledger's open balance (Σ unified_household_balances) | unified_delinquency's net balance | $0.00 |
 /// | transaction_detail_totals | per fiscal period of a Transaction Detail by Code ledger: its Summary sheet's printed rows (charges, credits, payments on the resident ledger accounts); the Charge and Adjustment Journal's printed `Totals` | unified_charges / unified_payments of the period | $0.00 |
 /// | income_expense_totals | per month synced, the printed total of the report snapshot the month was read from: Income Statement `TOTAL EXPENSES` / `TOTAL INCOME` (period amount), Monthly Income Summary `Charges/Credits Totals:` (income cash basis); measures `expenses YYYY-MM`, `income YYYY-MM` | Σ unified_expenses / unified_income of the month | $0.00 |
+/// | leasing_activity_totals | the latest Leasing Activity Detail on or before the property date: its `Totals for Property` as printed (new prospects, visits, return visits, off-site conversions, each contact type, leases, waitlist, cancelled/denied, net leases) | the snapshot's stored contacts counted as OneSite counts them; new prospects: unified_activity leads dated in the snapshot's days | 0 |
 ///
 /// A check whose inputs are not there is `skipped` with the reason (no Box Score as of the property date, a partial
 /// ledger): never a silent pass. `runs show` lists the failed ones; the dashboard shows them all.
@@ -129,6 +130,8 @@ enum SyncChecks {
         Check(name: "transaction_detail_totals", pms: .realpage,
               expectedSource: "Transaction Detail by Code Summary / Charge and Adjustment Journal Totals",
               actualSource: "unified ledger of the period", tolerance: 0, sql: transactionDetailTotals),
+        Check(name: "leasing_activity_totals", pms: .realpage, expectedSource: "Leasing Activity Detail Totals for Property",
+              actualSource: "stored contacts / unified leads", tolerance: 0, sql: leasingActivityTotals),
         Check(name: "income_expense_totals", pms: .realpage, expectedSource: "the month's report total as printed",
               actualSource: "unified_expenses / unified_income of the month", tolerance: 0, sql: incomeExpenseTotals),
     ]
@@ -259,6 +262,55 @@ enum SyncChecks {
                                                    ELSE 'Monthly Income Summary' END
                              || ' of ' || as_of || ' prints no total ' || kind || ' line' END AS skipped
         FROM printed ORDER BY month, kind
+        """
+
+    /// One row per figure the latest Leasing Activity Detail on or before the property date prints in its
+    /// `Totals for Property` (the Crystal block or the data-only Sheet2 row) that its rows can give: contacts of each
+    /// type (Visit for visits), return visits, off-site conversions (Yes), the lease, waitlist and cancel marks and
+    /// net leases (leases + waitlist − cancelled/denied) from the stored rows; new prospects against the leads
+    /// OwnerDash counts on the snapshot's days (its first contact date to its as-of date), which differ where
+    /// OneSite's guest cards began before every loaded snapshot. Not in ratio, net visits and close % are not
+    /// checked (no row says which visit is out of ratio). No rows when no Leasing Activity Detail is loaded.
+    static let leasingActivityTotals = """
+        WITH snapshot AS (
+            SELECT max(as_of_date) AS as_of_date FROM realpage_raw.loaded_artifacts
+            WHERE report_type = 'leasing_activity_detail' AND property_id = :property AND as_of_date <= :as_of
+        ),
+        contact AS (
+            SELECT l.* FROM realpage_raw.realpage_leasing_activity_detail l
+            WHERE l.property_id = :property AND l.as_of_date = (SELECT as_of_date FROM snapshot)
+        ),
+        printed AS (
+            SELECT t.measure, t.printed FROM realpage_raw.loaded_report_totals t
+            WHERE t.report_type = 'leasing_activity_detail' AND t.property_id = :property
+              AND t.as_of_date = (SELECT as_of_date FROM snapshot) AND lower(t.label) LIKE 'totals for property%'
+              AND t.measure NOT IN ('not in ratio', 'net visits')
+              AND t.source_row = (SELECT max(source_row) FROM realpage_raw.loaded_report_totals
+                                  WHERE report_type = t.report_type AND property_id = t.property_id
+                                    AND as_of_date = t.as_of_date AND measure = t.measure
+                                    AND lower(label) LIKE 'totals for property%')
+        )
+        SELECT p.measure AS measure, p.printed AS expected,
+               CASE p.measure
+                   WHEN 'new prospects' THEN (
+                       SELECT count(*) FROM unified_activity a
+                       WHERE a.unified_property_id = :property AND a.event_type = 'lead'
+                         AND a.event_date BETWEEN (SELECT min(contact_date) FROM contact) AND (SELECT as_of_date FROM snapshot))
+                   WHEN 'visits' THEN (SELECT count(*) FROM contact WHERE lower(trim(contact_type)) = 'visit')
+                   WHEN 'return visits' THEN (SELECT coalesce(sum(return_visits), 0) FROM contact)
+                   WHEN 'off-site conversions' THEN (SELECT count(*) FROM contact WHERE lower(trim(off_site_conversion)) = 'yes')
+                   WHEN 'leases' THEN (SELECT coalesce(sum(leases), 0) FROM contact)
+                   WHEN 'waitlist' THEN (SELECT coalesce(sum(waitlist), 0) FROM contact)
+                   WHEN 'cancelled/denied' THEN (SELECT coalesce(sum(cancelled_denied), 0) FROM contact)
+                   WHEN 'net leases' THEN (SELECT coalesce(sum(leases), 0) + coalesce(sum(waitlist), 0)
+                                                  - coalesce(sum(cancelled_denied), 0) FROM contact)
+                   ELSE (SELECT count(*) FROM contact
+                         WHERE replace(replace(lower(contact_type), ' ', ''), '-', '')
+                               = replace(replace(p.measure, ' ', ''), '-', ''))
+               END AS actual,
+               NULL AS skipped
+        FROM printed p
+        ORDER BY p.measure
         """
 
     static let ledgerOpenBalance = """

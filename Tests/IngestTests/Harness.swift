@@ -65,13 +65,15 @@ struct DataDir {
     /// `ownerdash ARGS --data-dir <tmp>/data --config CONFIG`, with only the given variables (plus PATH), so the
     /// developer's own tokens never reach a test; CONFIG = the repository's registry with the simulator's report
     /// catalogue laid over it (`simulatorConfigPath`).
-    func ownerdash(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        try start(arguments, environment: environment).wait()
+    func ownerdash(_ arguments: [String], environment: [String: String] = [:],
+                   config: String = simulatorConfigPath) throws -> CommandResult {
+        try start(arguments, environment: environment, config: config).wait()
     }
 
     /// The same, in the background.
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCommand {
-        try RunningCommand(arguments + ["--data-dir", data.root, "--config", simulatorConfigPath],
+    func start(_ arguments: [String], environment: [String: String] = [:],
+               config: String = simulatorConfigPath) throws -> RunningCommand {
+        try RunningCommand(arguments + ["--data-dir", data.root, "--config", config],
                            environment: environment, in: root)
     }
 

@@ -136,6 +136,43 @@ import Testing
         }
     }
 
+    /// The Leasing Activity Detail (LEA-236-001), fetched beside the Activity report through the simulator's optional
+    /// catalogue entry: at one property in its Crystal flavour, at one of `report_lead_detail_data_only` in its
+    /// data-only flavour. Both reports' snapshots stay (neither replaces the other), the funnel (leads and tours from
+    /// the Leasing Activity Detail, applications and approvals from the Activity report, leases from RPX) is the
+    /// truth's, and every figure of its Totals for Property passes the sync's reconciliation.
+    @Test func leasingActivityDetailBesideTheActivityReportCountsTheTruthsFunnel() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let dataOnly = try #require(try simulator.quirks("report_lead_detail_data_only").first { $0 != "ridian" })
+        let crystal = try #require(["nexus_east", "slate", "kalaco"].first { $0 != dataOnly })
+        let directory = try DataDir()
+        let result = try directory.ownerdash([
+            "ingest", "--property", crystal, "--property", dataOnly, "--as-of", PMSSimulator.asOf, "--parallel", "4",
+            "--reports", "activity,leasing_activity_detail,unitlist,getresidentlistinfo",
+        ], environment: simulator.environment, config: simulatorConfig(with: ["leasing_activity_detail"]))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+
+        let funnel = try directory.ownerdash(["query", "funnel", "--format", "json"])
+        #expect(funnel.status == 0, "query funnel: \(funnel.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(funnel.stdout.utf8)) as? Object)
+        let rows = answer["rows"] as? [Object] ?? []
+        for property in [crystal, dataOnly] {
+            #expect(try Self.rawCount(directory, table: "realpage_leasing_activity_detail", property: property) > 0)
+            #expect(try Self.rawCount(directory, table: "realpage_activity", property: property) > 0,
+                    "\(property): the Activity report's snapshot is still there")
+            let window = try #require(try simulator.truth(property)["funnel_30d"] as? Object)
+            let row = try #require(rows.first { $0["property"] as? String == property }, "\(property) in query funnel")
+            for field in ["leads", "tours", "applications", "approvals", "leases"] {
+                #expect((row[field] as? NSNumber)?.intValue == (window[field] as? NSNumber)?.intValue,
+                        "\(property) \(field): \(row[field] ?? "none"), truth \(window[field] ?? "none")")
+            }
+            let checks = try Self.syncChecks(directory, property).filter { $0.key.hasPrefix("leasing_activity_totals") }
+            #expect(checks.count >= 10 && checks.allSatisfy { $0.value.0 == "passed" }, "\(property): \(checks)")
+            #expect(checks["leasing_activity_totals new prospects"]?.1 == (window["leads"] as? NSNumber)?.doubleValue)
+            #expect(checks["leasing_activity_totals visits"]?.1 == (window["tours"] as? NSNumber)?.doubleValue)
+        }
+    }
+
     /// The report-content and RPX quirks of issue 15 (scripts/pms_sim/README.md, quirk catalogue), seed 7: a property
     /// printing its Rent Roll and Delinquent and Prepaid without names (`report_hidden_names`), one listing applicants
     /// in getresidentlistinfo (`rpx_applicant_statuses`), one printing dd/mm/yyyy dates (`report_dmy_dates`) and one

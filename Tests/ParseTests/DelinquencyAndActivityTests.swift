@@ -175,31 +175,41 @@ struct ActivityParserTests {
 
 @Suite("Leasing Activity Detail totals blocks")
 struct ActivityTotalsBlockTests {
-    /// A Crystal-shaped sheet: header, one consultant's rows, then its `Totals for` block of `Label: count` cells.
-    static func sheet(phoneCalls printed: Int) -> SheetBuilder {
+    /// A Crystal-shaped sheet: the first consultant's label above the header, its rows, then its `Totals for`
+    /// block of `Label: count` cells.
+    static func sheet(phoneCalls printed: Int, newProspects: Int = 1) -> SheetBuilder {
         var sheet = SheetBuilder()
         sheet.add("LEASING ACTIVITY DETAIL")
         sheet.add("Kairoi Management, LLC - Nexus East")
         sheet.add("01/01/2026 through 01/31/2026")
-        sheet.add("Date", "This Contact Type", "Prospect Name", "Leases", "Waitlist", "Cancelled/Denied")
         sheet.add("Leasing Consultant:  Lee, Ann")
-        sheet.add("01/05/2026", "Phone call", "Diaz, Al", "0", "0", "0")
-        sheet.add("01/06/2026", "Phone call", "Diaz, Al", "0", "0", "0")
-        sheet.add("01/07/2026", nil, "Diaz, Al", "1", "0", "0")
+        sheet.add("Date", "This Contact Type", "Off-Site Conversion This Period", "Prospect Name",
+                  "Initial Contact Type", "Current Guest Card Status", "Leases", "Waitlist", "Cancelled/Denied")
+        sheet.add("01/05/2026", "Phone call", "No", "Diaz, Al", "Phone call", "Leased", "0", "0", "0")
+        sheet.add("01/06/2026", "Phone call", "No", "Diaz, Al", "Phone call", "Leased", "0", "0", "0")
+        sheet.add("01/07/2026", nil, "No", "Diaz, Al", "Phone call", "Leased", "1", "0", "0")
         sheet.add("Totals for Lee, Ann  :")
-        sheet.add("¹New Prospects:", "1", "Phone Call:", "\(printed)", "Leases:", "1")
+        sheet.add("¹New Prospects:", "\(newProspects)", "Phone Call:", "\(printed)", "Leases:", "1")
         return sheet
     }
 
-    @Test("a consultant block's contact-type counts are held against its rows; a lease row without a type is a Lease")
+    @Test("a consultant block's counts are held against its rows; a lease row without a type is a Lease")
     func blocksReconcile() throws {
-        let good = try parse(.activity, Self.sheet(phoneCalls: 2))
+        let good = try parse(.leasingActivityDetail, Self.sheet(phoneCalls: 2))
         #expect(good.summary.warnings.isEmpty, "\(good.summary.warnings)")
-        #expect(good.activities.map(\.activityType) == ["Phone call", "Phone call", "Lease"])
-        #expect(good.activities.allSatisfy { $0.agent == "Lee, Ann" })
-        let bad = try parse(.activity, Self.sheet(phoneCalls: 3))
+        let rows = good.records.compactMap { if case .row(let row) = $0 { row } else { nil } }
+        #expect(rows.map { $0["contact_type"] } == [.text("Phone call"), .text("Phone call"), .text("Lease")])
+        #expect(rows.allSatisfy { $0["leasing_consultant"] == .text("Lee, Ann") })
+        #expect(rows.map { $0["guest_card_status"] } == Array(repeating: .text("Leased"), count: 3))
+        let kept = Dictionary(good.summary.totals.map { ($0.measure, $0.printed) }, uniquingKeysWith: { $1 })
+        #expect(kept == ["new prospects": 1, "phone call": 2, "leases": 1])
+        let bad = try parse(.leasingActivityDetail, Self.sheet(phoneCalls: 3))
         #expect(bad.summary.warnings.count == 1)
-        #expect(bad.summary.warnings.first?.contains("data rows count 2 Phone Call") == true)
+        #expect(bad.summary.warnings.first?.contains("data rows count 2 phone call") == true)
+        // New prospects are OneSite's count of guest cards: kept for the sync, no warning when the rows differ.
+        let prospects = try parse(.leasingActivityDetail, Self.sheet(phoneCalls: 2, newProspects: 4))
+        #expect(prospects.summary.warnings.isEmpty, "\(prospects.summary.warnings)")
+        #expect(prospects.summary.totals.contains { $0.measure == "new prospects" && $0.printed == 4 && $0.computed == 1 })
     }
 }
 

@@ -138,11 +138,11 @@ extension RealCorpusTests {
 }
 
 extension RealCorpusTests {
-    /// Stored activity rows by contact type.
+    /// Stored Leasing Activity Detail rows by contact type.
     static func types(_ loaded: Loaded) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for row in try loaded.fixture.store.database.query(
-            "SELECT activity_type, count(*) FROM realpage_activity GROUP BY activity_type") {
+            "SELECT contact_type, count(*) FROM realpage_leasing_activity_detail GROUP BY contact_type") {
             counts[row[0].textValue ?? ""] = Int(row[1].integerValue ?? 0)
         }
         return counts
@@ -151,7 +151,7 @@ extension RealCorpusTests {
     @Test("Leasing Activity Detail, data-only two-sheet export: 1307 rows, Sheet2's Totals for Property reconciled")
     func leasingActivityDetailDataOnly() throws {
         let loaded = try Loaded("Leasing_Activity_Detail_Report.xls")
-        #expect(loaded.outcome.report == .activity)
+        #expect(loaded.outcome.report == .leasingActivityDetail)
         // `Kairoi Management, LLC - 4248314 - The Northern - 5375283`: placed by its site number.
         #expect(loaded.outcome.propertyKey == "the_northern")
         // The Parameters cell's Scheduling Period (01/12/2026 to 02/12/2026).
@@ -171,7 +171,7 @@ extension RealCorpusTests {
     @Test("Leasing Activity Detail, Crystal page-image export: 379 rows, consultant and property total blocks reconciled")
     func leasingActivityDetailCrystal() throws {
         let loaded = try Loaded("realpage_report.xlsx")
-        #expect(loaded.outcome.report == .activity)
+        #expect(loaded.outcome.report == .leasingActivityDetail)
         #expect(loaded.outcome.propertyKey == "ridian")
         #expect(loaded.outcome.asOf.iso == "2026-01-31")
         #expect(loaded.outcome.rows == 379)
@@ -184,7 +184,7 @@ extension RealCorpusTests {
         #expect(types["Lease"] == 5)
         #expect(types["Videotelephony - Tour"] == 1)
         // The consultant each `Leasing Consultant:` label names is the agent of its rows.
-        #expect(try loaded.rows("realpage_activity", where: "agent = 'HOUSE'") > 0)
+        #expect(try loaded.rows("realpage_leasing_activity_detail", where: "leasing_consultant = 'HOUSE'") > 0)
     }
 }
 

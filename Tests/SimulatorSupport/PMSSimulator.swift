@@ -111,11 +111,13 @@ public final class PMSSimulator: @unchecked Sendable {
     }
 
     /// The simulator's report catalogue (`python3 scripts/pms_sim catalogue`: the report ids it serves and their
-    /// stand-in keys), as the JSON overlay `ReportCatalogueOverlay` lays over a registry.
-    public static func catalogueOverlay() throws -> Data {
+    /// stand-in keys), as the JSON overlay `ReportCatalogueOverlay` lays over a registry; `with` adds the optional
+    /// reports it names (`leasing_activity_detail`).
+    public static func catalogueOverlay(with optional: [String] = []) throws -> Data {
         let catalogue = Process()
         catalogue.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         catalogue.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path, "catalogue"]
+            + optional.flatMap { ["--with", $0] }
         let output = Pipe()
         catalogue.standardOutput = output
         try catalogue.run()
@@ -128,17 +130,21 @@ public final class PMSSimulator: @unchecked Sendable {
 
 /// The repository's report_definitions.json with the simulator's report catalogue laid over it, written once per
 /// test process: the `--config` every harness passes to the binary.
-public let simulatorConfigPath: String = {
+public let simulatorConfigPath: String = simulatorConfig()
+
+/// The repository's report_definitions.json with the simulator's catalogue, plus the optional reports named, laid
+/// over it: a new file's path.
+public func simulatorConfig(with optional: [String] = []) -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-config-\(UUID().uuidString)")
     let overlay = directory.appendingPathComponent("report_catalogue.json")
     let config = directory.appendingPathComponent("report_definitions.json")
     do {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try PMSSimulator.catalogueOverlay().write(to: overlay)
+        try PMSSimulator.catalogueOverlay(with: optional).write(to: overlay)
         try ReportCatalogueOverlay.write(configPath: repositoryRoot.appendingPathComponent("report_definitions.json").path,
                                          overlayPath: overlay.path, to: config.path)
     } catch {
         fatalError("cannot write the simulator's configuration: \(error)")
     }
     return config.path
-}()
+}

@@ -113,6 +113,7 @@ write_primary_advertising_source(dest, property_name, start_date, end_date, sour
 write_reasons_for_move_out(dest, property_name, start_date, end_date, categories, *, residents=(), ...)
 write_lease_details(dest, leases, *, columns=None, ...)                                        data-only
 write_lease_details_report(dest, property_name, as_of, leases, *, total_overrides=None, ...)
+write_leasing_activity_detail(dest, property_name, start_date, end_date, contacts, *, data_only=False, ...)
 """
 
 import datetime
@@ -130,7 +131,7 @@ __all__ = [
     "write_make_ready_summary", "write_closed_make_ready", "write_monthly_transaction_summary", "write_renewal_detail",
     "write_lease_expiration_renewal_excel", "write_projected_occupancy", "write_lost_rent_summary",
     "write_lost_rent_by_floorplan", "write_primary_advertising_source", "write_reasons_for_move_out",
-    "write_lease_details", "write_lease_details_report",
+    "write_lease_details", "write_lease_details_report", "write_leasing_activity_detail",
 ]
 
 ACTIONS = ["Lease approved", "Moved In", "Moved Out", "Move Out Notice", "Transfer Notice", "Renewed Lease",
@@ -768,6 +769,156 @@ def write_activity(dest, property_name, start_date, end_date, activities, *, com
         sheet.row(["Follow-Up Activity"])
         sheet.row(["Date", "Type", "Bldg/\nUnit", "Name", "Ad Source", "Leasing\nConsultant", "Notes"])
         sheet.row([date_text(end_date), "Phone call", None, "Follow, Up", None, "Scheduled", "call back"])
+
+
+# ----------------------------------------------------------------------------------------
+# Leasing Activity Detail (LEA-236-001)
+# ----------------------------------------------------------------------------------------
+
+# The contact types a totals block counts, in the order the data-only Sheet2 prints them.
+LEAD_DETAIL_TYPES = ["Phone call", "Chat", "Fax/Letter", "E-mail", "Call Center", "Text message", "Event",
+                     "Property Referral", "Internet", "Pre-recorded - Tour", "Self-guided - Tour",
+                     "Videotelephony - Tour"]
+
+
+def _lead_detail_counts(contacts):
+    """The figures a Leasing Activity Detail totals block prints for `contacts`, by label (as Sheet2 heads them)."""
+    def typed(name):
+        return sum(1 for c in contacts if (c.get("type") or "").lower() == name.lower())
+    leases = sum(int(c.get("leases") or 0) for c in contacts)
+    waitlist = sum(int(c.get("waitlist") or 0) for c in contacts)
+    cancelled = sum(int(c.get("cancelled") or 0) for c in contacts)
+    visits = typed("Visit")
+    out = {"New Prospects": sum(1 for c in contacts if c.get("new_prospect")),
+           "Return Visits": sum(int(c.get("return_visits") or 0) for c in contacts),
+           "Off-site conversions": sum(1 for c in contacts if c.get("off_site"))}
+    for name in LEAD_DETAIL_TYPES:
+        out[name] = typed(name)
+    net_leases = leases + waitlist - cancelled
+    out.update({"Visits": visits, "*Not in Ratio": 0, "Net Visits": visits, "Leases": leases, "Waitlist": waitlist,
+                "Cancelled/Denied": cancelled, "Net Leases": net_leases,
+                "Close %": round(100.0 * net_leases / visits, 2) if visits else 0.0})
+    return out
+
+
+def _lead_detail_values(c, date_value):
+    return [date_value, c.get("type"), c.get("return_visits") or None, "Yes" if c.get("off_site") else "No",
+            c.get("name"), c.get("initial_type"), c.get("source"), c.get("floorplan_group") or "Not Selected",
+            c.get("floorplan") or "Not Selected", date_text(c.get("date_needed")), date_text(c.get("next_follow_up")),
+            c.get("status"), int(c.get("leases") or 0), int(c.get("waitlist") or 0), int(c.get("cancelled") or 0),
+            c.get("results") or "N/A"]
+
+
+def write_leasing_activity_detail(dest, property_name, start_date, end_date, contacts, *, data_only=False,
+                                  company=DEFAULT_COMPANY, run_at=None, shared_strings=True):
+    """Leasing Activity Detail (LEA-236-001): one row per prospect contact, grouped by leasing consultant.
+
+    contacts: dicts grouped by "agent" in print order: agent, date, type (None on lease, waitlist and cancel rows),
+    return_visits, off_site (bool: a prospect first met off-site now visits), name ("Last, First"), initial_type,
+    source, floorplan_group, floorplan, date_needed, next_follow_up, status (Active, Leased, Lost, Unqualified),
+    leases / waitlist / cancelled (0/1), results, new_prospect (bool: the guest card began with this contact; counted
+    as New Prospects).
+
+    Crystal flavour (default): each consultant's rows under "Leasing Consultant:  Name", ending "Totals for Name  :"
+    and a block of "Label:" count cells; the last block "Totals for Property:". data_only=True: the "- Excel" export,
+    a Leasing Consultant column on Sheet1 and the per-consultant counts with "Totals for Property" on Sheet2."""
+    contacts = list(contacts)
+    agents = []
+    for c in contacts:
+        if c.get("agent") not in agents:
+            agents.append(c.get("agent"))
+    stamp = _run_at(end_date, run_at)
+    if data_only:
+        title = [f"{company} - {property_name}", "LEASING ACTIVITY DETAIL",
+                 f"{date_text(stamp)} {stamp.strftime('%I:%M %p')}",
+                 f"Parameters: Leasing consultant(s): All; Scheduling Period:  ({date_text(start_date)} to "
+                 f"{date_text(end_date)}); On-site or off-site or all activities: ALL; Rows to be Highlighted: None"]
+        header = ["Leasing Consultant", "Date", "This contact type", "# Of Return Visits",
+                  "Off-Site Conversion This Period", "Prospect Name", "Initial Contact Type", "Ad Source",
+                  "Floor Plan Group", "Floor Plan", "Date Needed", "Next Scheduled Follow Up",
+                  "Current Guest Card Status", "Leases", "Waitlist", "Cancelled/ Denied", "Results/Lost Reason"]
+        labels = (["New Prospects", "Return Visits", "Off-site conversions"] + LEAD_DETAIL_TYPES
+                  + ["Visits", "*Not in Ratio", "Net Visits", "Leases", "Waitlist", "Cancelled/Denied", "Net Leases"])
+
+        def figures(counts):
+            return [str(counts[label]) for label in labels] + ["", _number_text(counts["Close %"])]
+        with XlsxWriter(dest, shared_strings=shared_strings) as book:
+            with book.sheet("Sheet1") as sheet:
+                for line in title:
+                    sheet.row([line])
+                # Numbers as text ("0"), as the data-only export stores them.
+                _data_only_sheet(sheet, header, [
+                    [c.get("agent")] + [str(v) if isinstance(v, int) else v
+                                        for v in _lead_detail_values(c, date_text(c["date"]))] for c in contacts])
+            with book.sheet("Sheet2") as sheet:
+                sheet.blank()
+                for line in title:
+                    sheet.row([line])
+                rows = [[agent] + figures(_lead_detail_counts([c for c in contacts if c.get("agent") == agent]))
+                        for agent in agents]
+                rows.append(None)
+                rows.append(["Totals for Property"] + figures(_lead_detail_counts(contacts)))
+                sheet.row(["Leasing Consultant"] + labels + ["", "Close %"])
+                for values in rows:
+                    if values is None:
+                        sheet.blank()
+                    else:
+                        sheet.row(values)
+        return
+    header = [["Date", "This\nContact Type", "# of\nReturn\nVisits", "Off-Site\nConversion\nThis Period",
+               "\n\nProspect Name", "Initial\nContact Type", "\n\nAd Source", "\nFloor Plan\nGroup",
+               "\n\nFloor Plan", "\nDate\nNeeded", "Next\nScheduled\nFollow Up", "Current\nGuest Card Status",
+               "\n\nLeases", "\n\nWaitlist", "\nCancelled/\nDenied", "\nResults/\nLost Reason"]]
+    block = [["Return Visits", "Phone Call", "Property Referral", "Visits", "-   \u00b2Not In Ratio", "=   Net Visits"],
+             ["\u00b9New Prospects", "Fax/Letter", "Internet", "Leases", "+    Waitlist", "-    Cancelled/Denied",
+              "=   Net Leases"],
+             ["Off-Site Conversions", "E-mail", "Videotelephony - Tour", "        Close %"],
+             [None, "Call Center", "Self-guided - Tour"], [None, "Text Message", "Pre-recorded - Tour"],
+             [None, "Event", "Chat"]]
+    names = {"Return Visits": "Return Visits", "Phone Call": "Phone call", "Property Referral": "Property Referral",
+             "Visits": "Visits", "-   \u00b2Not In Ratio": "*Not in Ratio", "=   Net Visits": "Net Visits",
+             "\u00b9New Prospects": "New Prospects", "Fax/Letter": "Fax/Letter", "Internet": "Internet",
+             "Leases": "Leases", "+    Waitlist": "Waitlist", "-    Cancelled/Denied": "Cancelled/Denied",
+             "=   Net Leases": "Net Leases", "Off-Site Conversions": "Off-site conversions", "E-mail": "E-mail",
+             "Videotelephony - Tour": "Videotelephony - Tour", "        Close %": "Close %",
+             "Call Center": "Call Center", "Self-guided - Tour": "Self-guided - Tour", "Text Message": "Text message",
+             "Pre-recorded - Tour": "Pre-recorded - Tour", "Event": "Event", "Chat": "Chat"}
+
+    def totals_rows(label, counts):
+        out = [[label], None]
+        for line in block:
+            values = [None]
+            for name in line:
+                if name is None:
+                    values += [None, None]
+                else:
+                    figure = counts[names[name]]
+                    values += [name + ":", figure if names[name] != "Close %" else float(figure)]
+            out.append(values)
+        out.append(None)
+        return out
+    rows = []
+    index = 0
+    for agent in agents:
+        group = [c for c in contacts if c.get("agent") == agent]
+        rows.append([f"Leasing Consultant:  {agent}"])
+        for c in group:
+            rows.append(_lead_detail_values(c, _activity_date(c["date"], index)))
+            index += 1
+        rows.extend(totals_rows(f"Totals for {agent}  :", _lead_detail_counts(group)))
+    rows.extend(totals_rows(" Totals for Property:", _lead_detail_counts(contacts)))
+    with XlsxWriter(dest, shared_strings=shared_strings) as book, book.sheet("Sheet1") as sheet:
+        page = _Page(sheet, company=company, property_name=property_name, title="LEASING ACTIVITY DETAIL",
+                     code="LEA-236-001", as_of_line=f"{date_text(start_date)} through {date_text(end_date)}",
+                     parameters=["Leasing consultant(s): All;  Page break between each consultant: Yes;  "
+                                 "On-site or off-site or all activities: ALL;  Rows to be Highlighted: None"],
+                     run_at=stamp, width=len(header[0]), header_rows=header, merges=[], page_size=None, pages=1)
+        page.start()
+        for values in rows:
+            if values is None:
+                sheet.blank()
+            else:
+                page.data_row(values)
 
 
 # ----------------------------------------------------------------------------------------

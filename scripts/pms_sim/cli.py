@@ -174,8 +174,15 @@ def main(argv):
         print(new_token())
         return 0
     if argv and argv[0] == "catalogue":
-        from .reports import catalogue
-        print(json.dumps(catalogue(), indent=2))
+        # `catalogue [--with PARSER ...]`: the overlay, with the optional reports named (reports.OPTIONAL).
+        from .reports import catalogue, OPTIONAL
+        extra = [name for flag, name in zip(argv[1:], argv[2:]) if flag == "--with"]
+        unknown = sorted(set(extra) - OPTIONAL)
+        if unknown:
+            print("pms_sim: catalogue --with: %s is no optional report (optional: %s)"
+                  % (", ".join(unknown), ", ".join(sorted(OPTIONAL))), file=sys.stderr)
+            return 1
+        print(json.dumps(catalogue(extra), indent=2))
         return 0
     a = parser().parse_args(argv)
     try:

@@ -6,6 +6,8 @@ into the form OneSite sends for that report at that property (scripts/lib/report
 
 * for every property, as the real downloads are: Lost Rent Summary (4279) is an .xlsx named .xls; Lease Details
   (4048, "excel" 63) an HTML page named .xlsx; the Lease Expiration/Renewal Detail workbook (4156) a BIFF8 .xls;
+  the Leasing Activity Detail (LEA-236-001) a BIFF8 named .xlsx (Crystal), or under `report_lead_detail_data_only`
+  its data-only BIFF8 .xls;
 * per property, the quirks of quirks.py: `report_form_biff8` (the Crystal reports as BIFF8 .xls),
   `report_form_html` (Activity as HTML named .xls, Income Statement as HTML named .xlsx), `report_form_csv`
   (Activity and Lease Details as CSV), `report_form_pdf` (Projected Occupancy as a PDF),
@@ -48,6 +50,9 @@ def form_of(quirks, key, kind):
         return "html", "xlsx"
     if kind == "renewal_detail":
         return "xls", "xls"
+    if kind == "leasing_activity_detail":
+        # As the real downloads: the data-only export a BIFF8 .xls, the Crystal one a BIFF8 named .xlsx.
+        return ("xls", "xls") if has("report_lead_detail_data_only") else ("xls", "xlsx")
     if kind in CRYSTAL and has("report_form_biff8"):
         return "xls", "xls"
     if kind == "lost_rent_summary" or has("report_form_xlsx_named_xls"):

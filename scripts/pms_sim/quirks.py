@@ -122,6 +122,10 @@ CATALOGUE = {
         "realpage", 2,
         "HidePIIData: the Rent Roll and Delinquent and Prepaid print no resident name, phone or e-mail (the Name "
         "column blank)"),
+    "report_lead_detail_data_only": (
+        "realpage", 2,
+        "the Leasing Activity Detail comes as its data-only export (a BIFF8 .xls): a Leasing Consultant column on "
+        "Sheet1 and the counts per consultant, with Totals for Property, on Sheet2 instead of Crystal totals blocks"),
     # Report file forms (forms.py): the bytes OneSite sends are not always the .xlsx asked for.
     "report_form_biff8": (
         "realpage", 3,

@@ -33,21 +33,29 @@ REPORTS = {
     4279: ("lost_rent_summary", "Lost Rent Summary", "AD3AB1DD-B8CC-410E-BF14-8F76DF3C83A5"),
     4156: ("renewal_detail", "Lease Expiration/Renewal Detail - Excel", "05E163C2-14E9-4A4E-B71F-328717ABF599"),
     4048: ("lease_details", "Lease Details", "69EB8E7D-4158-44CF-AC17-8A07E2F4182C"),
+    # Leasing Activity Detail (LEA-236-001): seen only as downloaded files; its report id and key are the
+    # simulator's own, and it is catalogued only when asked for (OPTIONAL).
+    4236: ("leasing_activity_detail", "Leasing Activity Detail", "9F6A5D74-B13D-4C0E-AE48-5A7B9CBD4F04"),
 }
+
+# Reports served but left out of the catalogue unless named (`catalogue --with PARSER`): fetching them changes which
+# report the funnel reads, so the demo, whose snapshot counts every artifact, runs without them.
+OPTIONAL = {"leasing_activity_detail"}
 
 # Format codes the catalogue overlay names (the simulator serves the form forms.py says whatever the code).
 FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611", "renewal_detail": "1979",
                 "lease_details": "63", "lost_rent_summary": "2121"}
 
 
-def catalogue():
+def catalogue(extra=()):
     """The report catalogue overlay OwnerDash fetches this simulator with: {"realpage": {"reports": [...]}}, one
-    entry per report id served (4260, the older Delinquency, is served but not catalogued: 4009 is the one fetched).
-    Its report keys are the simulator's stand-ins where RealPage's are unknown, so they live here and in the demo's
-    overlaid configuration only, never in the shipped report_definitions.json."""
+    entry per report id served (4260, the older Delinquency, is served but not catalogued: 4009 is the one fetched;
+    the OPTIONAL reports only when `extra` names their parser). Its report keys are the simulator's stand-ins where
+    RealPage's are unknown, so they live here and in the demo's overlaid configuration only, never in the shipped
+    report_definitions.json."""
     reports = []
     for rid, (parser, name, key) in REPORTS.items():
-        if rid == 4260:
+        if rid == 4260 or (parser in OPTIONAL and parser not in extra):
             continue
         reports.append({"name": name, "parser": parser, "report_id": rid, "report_key": key,
                         "format_code": FORMAT_CODES.get(parser, "3")})
@@ -275,6 +283,55 @@ def ext_activity(mod, g, p, start, end):
     rows.sort(key=lambda a: (a["agent"] or "", a["date"]))
     buf = io.BytesIO()
     mod.write_activity(buf, p.name, start, end, rows, company=MANAGEMENT_COMPANY)
+    return buf.getvalue()
+
+
+# prospect channel -> Leasing Activity Detail contact type
+LEAD_CONTACT_TYPE = {"email": "E-mail", "phone": "Phone call", "internet": "Internet", "text": "Text message",
+                     "visit": "Visit"}
+
+
+def lead_detail_rows(p, start, end):
+    """Leasing Activity Detail contacts of [start, end], grouped by consultant: a prospect's first contact (a New
+    Prospect, of its channel's type, which is the guest card's Initial Contact Type; a walk-in's is one Visit, the
+    tour too), a later tour (a Visit converting an off-site prospect), an application (Online Leasing), and the
+    lease and the denial or cancellation as rows without a contact type, their 0/1 in Leases or Cancelled/Denied.
+    Approvals print no row (the Activity report carries them)."""
+    out = []
+    for e in p.events:
+        pr = e.prospect
+        if pr is None or not (start <= e.date <= end):
+            continue
+        first = LEAD_CONTACT_TYPE[pr.channel]
+        row = {"agent": e.agent or pr.agent, "date": e.date, "type": None, "off_site": False,
+               "name": "%s, %s" % (pr.last, pr.first), "initial_type": first, "source": pr.source,
+               "floorplan_group": pr.fp.group if pr.fp else None, "floorplan": pr.fp.code if pr.fp else None,
+               "date_needed": pr.desired_move_in, "status": pr.outcome}
+        if e.kind == "lead":
+            row.update(type=first, new_prospect=True)
+        elif e.kind == "tour":
+            if e.notes == "walk-in":
+                continue      # the walk-in's first contact is its Visit row
+            row.update(type="Visit", off_site=True)
+        elif e.kind == "application":
+            row.update(type="Online Leasing")
+        elif e.kind == "lease_signed":
+            row.update(leases=1)
+        elif e.kind in ("application_denied", "application_canceled"):
+            row.update(cancelled=1, results="Denied" if e.kind == "application_denied" else "Cancelled")
+        else:
+            continue
+        out.append(row)
+    out.sort(key=lambda c: (c["agent"] or "", c["date"]))
+    return out
+
+
+def ext_leasing_activity_detail(mod, g, p, start, end):
+    quirks = getattr(g, "quirks", None)
+    buf = io.BytesIO()
+    mod.write_leasing_activity_detail(buf, p.name, start, end, lead_detail_rows(p, start, end),
+                                      data_only=quirks is not None and quirks.has("report_lead_detail_data_only", p.key),
+                                      company=MANAGEMENT_COMPANY)
     return buf.getvalue()
 
 
@@ -640,6 +697,10 @@ def build_report(g, p, report_id, params):
         end = min(parse_date(param(params, "enddate", "End_Date", "EndDate")) or as_of, as_of)
         start = parse_date(param(params, "startdate", "Start_Date", "StartDate")) or (end - dt.timedelta(days=29))
         return ext_activity(mod, g, p, start, end)
+    if kind == "leasing_activity_detail":
+        end = min(parse_date(param(params, "enddate", "End_Date", "EndDate")) or as_of, as_of)
+        start = parse_date(param(params, "startdate", "Start_Date", "StartDate")) or (end - dt.timedelta(days=29))
+        return ext_leasing_activity_detail(mod, g, p, start, end)
     if kind == "monthly_summary":
         acc = parse_date(param(params, "AccStartDate")) or dt.date(as_of.year, as_of.month, 1)
         end = min(parse_date(param(params, "AccEndDate", "EndDate", "End_Date")) or as_of, as_of)

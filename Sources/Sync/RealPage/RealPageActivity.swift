@@ -1,13 +1,17 @@
-/// unified_activity from RealPage: prospect events from the Activity report (realpage_activity) and resident events
-/// from RPX getresidentlistinfo / getleaseinfo (realpage_residents, realpage_leases), every event dated on or before
-/// the property date.
+/// unified_activity from RealPage: prospect events from the Activity report (realpage_activity) and the Leasing
+/// Activity Detail (realpage_leasing_activity_detail), resident events from RPX getresidentlistinfo / getleaseinfo
+/// (realpage_residents, realpage_leases), every event dated on or before the property date.
+///
+/// One report per day for the contacts (docs/metrics.md, "Leasing funnel"): on a day a Leasing Activity Detail covers,
+/// the lead and tour rows come from it (its contact types, Initial Contact Type and guest card status) and the
+/// Activity report's contact rows of that day are not read; every other event keeps the source below.
 ///
 /// Which source wins — one source per event type, so nothing is counted twice:
 ///
 /// | event_type | source | rule (Activity report `Type`, case and blanks ignored) |
 /// | --- | --- | --- |
-/// | lead | Activity report | a prospect's first contact: the earliest row of a contact type (E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit) per prospect Name in the rows read; the prospect's later contacts are `other` (follow-ups, not new leads) |
-/// | tour | Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in: one row is a lead and a tour, so it gives both events) |
+/// | lead | Leasing Activity Detail on the days it covers, else the Activity report | a prospect's first contact: the earliest row of a contact type (Activity report: E-mail, Phone call, Internet, Text message, Text Conversation, Fax/Letter, Visit; Leasing Activity Detail: any contact type but a tour, and only when of the prospect's Initial Contact Type) per prospect Name in the rows read; the prospect's later contacts are `other` (follow-ups, not new leads) |
+/// | tour | Leasing Activity Detail on the days it covers, else the Activity report | Visit (return), Videotelephony - Tour, Self-guided - Tour, Pre-recorded - Tour, Tour; and Visit (a walk-in or an off-site prospect's visit: a Visit row gives a tour, and a lead too when it is the first contact) |
 /// | application | Activity report | Online Leasing Agreement, Application |
 /// | approval | Activity report | Application Approved |
 /// | denial | Activity report | Application Denied |
@@ -17,7 +21,7 @@
 /// | notice | RPX residents | `noticegivendate` of those households |
 /// | renewal | RPX leases | `LeaseSignedDate` of each renewal lease (RealPageLeases.is_renewal) |
 /// | lease_signed | RPX leases | `LeaseSignedDate` of each household's first lease (is_renewal 0) |
-/// | other | Activity report | every other type (Notes, Event, Signature, ...); and Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead |
+/// | other | Activity report, Leasing Activity Detail | every other type (Notes, Event, Signature, ...); Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead; the Leasing Activity Detail's Lease / Waitlist / Cancelled/Denied marks |
 ///
 /// Without an RPX getresidentlistinfo snapshot, the Activity report is the source of the resident events too:
 /// Leased -> lease_signed, Move-In -> move_in, Move-Out -> move_out, Notice to Vacate -> notice, Renewal Signed ->
@@ -72,26 +76,58 @@ enum RealPageActivity {
         )
         """
 
-    /// Activity rows to read: each day from the newest snapshot (on or before the chosen one) that covers it.
+    /// Report rows to read: each day from the newest snapshot of its report (on or before the chosen one) that
+    /// covers it; on a day a Leasing Activity Detail covers, the prospect contacts (lead and tour rows) come from it
+    /// and the Activity report's contact rows of that day are not read (docs/metrics.md, "Leasing funnel").
+    /// Leasing Activity Detail rows: a tour type is a tour, Visit a contact and a tour, any other contact type a
+    /// contact (a lead when it is the prospect's first and of the guest card's Initial Contact Type, `may_be_first`),
+    /// its Lease / Waitlist / Cancelled/Denied marks `other` (leases come from RPX, applications and decisions from
+    /// the Activity report).
     static let activityRows = """
         activity_snapshot AS (
-            SELECT as_of_date, min(activity_date) AS first_date
+            SELECT 'activity' AS report, as_of_date, min(activity_date) AS first_date
             FROM realpage_raw.realpage_activity
             WHERE property_id = :property AND as_of_date <= :activity_snapshot
             GROUP BY as_of_date
+            UNION ALL
+            SELECT 'leasing_activity_detail', as_of_date, min(contact_date)
+            FROM realpage_raw.realpage_leasing_activity_detail
+            WHERE property_id = :property AND as_of_date <= :lead_detail_snapshot
+            GROUP BY as_of_date
         ),
         activity_covered AS (
-            SELECT s.as_of_date,
-                   (SELECT min(n.first_date) FROM activity_snapshot n WHERE n.as_of_date > s.as_of_date) AS newer_from
+            SELECT s.report, s.as_of_date, s.first_date,
+                   (SELECT min(n.first_date) FROM activity_snapshot n
+                    WHERE n.report = s.report AND n.as_of_date > s.as_of_date) AS newer_from
             FROM activity_snapshot s
         ),
         activity AS (
-            SELECT a.*, v.event_type AS mapped_type, v.resident_event, v.also_tour
+            SELECT 'activity' AS report, 'a' || a.id AS row_key, a.as_of_date, a.source_row, a.activity_date,
+                   a.activity_type, a.unit_number, a.party_name, a.source, a.agent,
+                   v.event_type AS mapped_type, v.resident_event, v.also_tour, 1 AS may_be_first
             FROM realpage_raw.realpage_activity a
-            JOIN activity_covered c ON c.as_of_date = a.as_of_date
+            JOIN activity_covered c ON c.report = 'activity' AND c.as_of_date = a.as_of_date
             LEFT JOIN realpage_activity_type v ON v.type_text = lower(trim(a.activity_type))
             WHERE a.property_id = :property AND (c.newer_from IS NULL OR a.activity_date < c.newer_from)
               AND a.activity_date <= :as_of
+              AND NOT (coalesce(v.event_type, '') IN ('lead', 'tour') AND EXISTS (
+                  SELECT 1 FROM activity_covered d WHERE d.report = 'leasing_activity_detail'
+                    AND a.activity_date BETWEEN d.first_date AND d.as_of_date))
+            UNION ALL
+            SELECT 'leasing_activity_detail', 'l' || l.id, l.as_of_date, l.source_row, l.contact_date,
+                   l.contact_type, NULL, l.prospect_name, l.ad_source, l.leasing_consultant,
+                   CASE WHEN lower(trim(l.contact_type)) IN ('lease', 'waitlist', 'cancelled/denied', 'unknown')
+                            THEN NULL
+                        WHEN v.event_type = 'tour' THEN 'tour'
+                        ELSE 'lead' END,
+                   0, CASE WHEN lower(trim(l.contact_type)) = 'visit' THEN 1 ELSE 0 END,
+                   CASE WHEN l.initial_contact_type IS NULL
+                          OR lower(trim(l.initial_contact_type)) = lower(trim(l.contact_type)) THEN 1 ELSE 0 END
+            FROM realpage_raw.realpage_leasing_activity_detail l
+            JOIN activity_covered c ON c.report = 'leasing_activity_detail' AND c.as_of_date = l.as_of_date
+            LEFT JOIN realpage_activity_type v ON v.type_text = lower(trim(l.contact_type))
+            WHERE l.property_id = :property AND (c.newer_from IS NULL OR l.contact_date < c.newer_from)
+              AND l.contact_date <= :as_of
         )
         """
 
@@ -102,7 +138,7 @@ enum RealPageActivity {
             SELECT a.*,
                    CASE WHEN a.mapped_type = 'lead'
                         THEN row_number() OVER (PARTITION BY a.mapped_type = 'lead',
-                                                             coalesce(lower(trim(a.party_name)), 'row' || a.id)
+                                                             coalesce(lower(trim(a.party_name)), a.row_key)
                                                 ORDER BY a.activity_date, a.as_of_date, a.source_row) END AS contact_rank
             FROM activity a
         ),
@@ -110,7 +146,7 @@ enum RealPageActivity {
             SELECT a.*, 0 AS k,
                    CASE WHEN a.mapped_type IS NULL THEN 'other'
                         WHEN a.resident_event = 1 AND :residents_from_rpx = 1 THEN 'other'
-                        WHEN a.mapped_type = 'lead' AND a.contact_rank > 1 THEN 'other'
+                        WHEN a.mapped_type = 'lead' AND (a.contact_rank > 1 OR a.may_be_first = 0) THEN 'other'
                         ELSE a.mapped_type END AS event_type
             FROM contact a
             UNION ALL

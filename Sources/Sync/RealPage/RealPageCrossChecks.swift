@@ -257,7 +257,7 @@ enum RealPageCrossChecks {
                printf('%s activity_type: the Activity report type ''%s'' (%d rows) is not in RealPageActivity.activityVocabulary; kept as other',
                       :property, activity_type, count(*))
         FROM activity
-        WHERE mapped_type IS NULL
+        WHERE mapped_type IS NULL AND report = 'activity'
         GROUP BY activity_type
         ORDER BY activity_type
         """

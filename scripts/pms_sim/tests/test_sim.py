@@ -30,7 +30,7 @@ SEED = 11
 AS_OF = "2026-11-20"
 RPX_PATH = "/realpage/rpx/partner/OwnerDash/OwnerDash.svc"
 REPORTS = "/realpage/reports/v1"
-KEYS = {4238: "446266C0-D572-4D8A-A6DA-310C0AE61037", 4043: "A6F61299-E960-4235-9DC2-44D2C2EF4F99",
+KEYS = {4236: "9F6A5D74-B13D-4C0E-AE48-5A7B9CBD4F04", 4238: "446266C0-D572-4D8A-A6DA-310C0AE61037", 4043: "A6F61299-E960-4235-9DC2-44D2C2EF4F99",
         4260: "89A3C427-BE71-4A05-9D2B-BDF3923BF756", 4009: "584A377E-0352-470D-8BF0-754F41B250A3",
         3837: "B29B7C76-04B8-4D6C-AABC-62127F0CAE63", 3877: "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B",
         3838: "89545A3A-C28A-49CC-8791-396AE71AB422", 4186: "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01",
@@ -457,6 +457,47 @@ class SimTest(unittest.TestCase):
         self.assertEqual(rows[0][0], "Lease id")
         households = sum(1 for u in p["units"] if u["resident_id"]) + sum(1 for u in p["units"] if u["future_resident_id"])
         self.assertEqual(len(rows) - 1, households)
+
+    @staticmethod
+    def lead_detail_property_totals(rows):
+        """The Totals for Property figures of a Leasing Activity Detail sheet, by label as printed (`Visits`)."""
+        at = [i for i, r in enumerate(rows) if r and str(r[0]).strip().lower().startswith("totals for property")][-1]
+        header = [r for r in rows if r and r[0] == "Leasing Consultant" and len(r) > 3]
+        if header:      # data-only Sheet2: one row under its header
+            return {str(h).strip("*"): float(v) for h, v in zip(header[0][1:], rows[at][1:]) if h and v not in ("", None)}
+        figures = {}
+        for r in rows[at + 1:at + 10]:
+            cells = [c for c in (r or []) if c not in ("", None)]
+            for label, value in zip(cells, cells[1:]):
+                if isinstance(label, str) and label.endswith(":") and not isinstance(value, str):
+                    figures[label.rstrip(":").strip(" -+=\u00b9\u00b2")] = float(value)
+        return figures
+
+    def test_leasing_activity_detail_prints_the_truths_funnel_in_both_flavours(self):
+        # Served as 4236 whether or not the catalogue names it (it is optional: catalogue --with).
+        data_only = self.truth["quirks"]["report_lead_detail_data_only"]
+        crystal = next(k for k, p in sorted(self.P.items()) if p["pms"] == "realpage" and k not in data_only
+                       and k != "stonewood")
+        for key in (crystal, data_only[0]):
+            p = self.P[key]
+            data, _ = self.c.report(4236, p["site_id"], {})
+            self.assertTrue(data.startswith(b"\xd0\xcf\x11\xe0"), "%s: BIFF8, as the real downloads" % key)
+            contacts = read_rows(data)
+            self.assertIn("LEASING ACTIVITY DETAIL", [str(c) for r in contacts[:6] for c in r])
+            figures = self.lead_detail_property_totals(read_rows(data, sheet=2) if key in data_only else contacts)
+            f = p["funnel_30d"]
+            self.assertEqual(figures["New Prospects"], f["leads"], key)
+            self.assertEqual(figures["Visits"], f["tours"], key)
+            self.assertEqual(figures["Leases"], f["leases"], key)
+            self.assertEqual(figures["Cancelled/Denied"], f["denied"] + f["canceled"], key)
+            self.assertEqual(figures["Net Leases"], f["leases"] - f["denied"] - f["canceled"], key)
+        self.assertTrue(self.filename().endswith(".xls"))
+
+    def test_report_catalogue_names_the_leasing_activity_detail_only_when_asked(self):
+        out = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), ".."), "catalogue",
+                              "--with", "leasing_activity_detail"], capture_output=True, text=True, check=True).stdout
+        reports = json.loads(out)["realpage"]["reports"]
+        self.assertEqual([r["report_id"] for r in reports if r["parser"] == "leasing_activity_detail"], [4236])
 
     def test_report_catalogue_overlay_names_every_report_it_serves(self):
         # What the client is configured with to fetch from the simulator (ownerdash demo lays it over its registry).
