@@ -293,6 +293,9 @@ public final class RealPageReportClient: Sendable {
             ], body: payload)
             let client = HTTPClient(settings: settings.http, redactor: tokens.redactor)
             let response: HTTPResponse
+            if let reason = limiter.unreachableReason(request.host) {
+                throw ReportFetchError("\(step): not tried: \(tokens.redactor.redact(reason))")
+            }
             do {
                 let result = try limiter.withPermit(host: request.host) {
                     try client.sendRetrying(request, to: destination)
@@ -300,6 +303,7 @@ public final class RealPageReportClient: Sendable {
                 counter.requests += result.attempts
                 response = result.response
             } catch let error as HTTPError {
+                limiter.noteFailure(request.host, error, attempts: settings.http.retry.maxAttempts)
                 counter.requests += settings.http.retry.maxAttempts
                 throw ReportFetchError("\(step): \(tokens.redactor.redact(error.message)) (\(tokens.redactor.redact(url)), after \(settings.http.retry.maxAttempts) attempts)")
             }

@@ -111,6 +111,7 @@ enum SOAPTransport {
                      redactor: Redactor) throws -> (HTTPResponse, Int) {
         let http = HTTPRequest(method: "POST", url: request.url, headers: request.headers, body: request.body)
         let client = HTTPClient(settings: settings, redactor: redactor)
+        if let reason = limiter.unreachableReason(http.host) { throw LandingError("not tried: \(redactor.redact(reason))") }
         var attempt = 0
         while true {
             attempt += 1
@@ -123,6 +124,7 @@ enum SOAPTransport {
                     afterAttempt: attempt, retryAfter: RetryPolicy.retryAfterSeconds(response.headers["retry-after"])))
             } catch let error as HTTPError {
                 guard error.isTransient, attempt < settings.retry.maxAttempts else {
+                    limiter.noteFailure(http.host, error, attempts: attempt)
                     throw LandingError("\(redactor.redact(error.message)) (\(redactor.redact(request.url)), after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
                 }
                 Thread.sleep(forTimeInterval: settings.retry.delay(afterAttempt: attempt, retryAfter: nil))

@@ -254,10 +254,7 @@ struct RealPageSync {
 
     /// Runs one query (checks), binding only the parameters its SQL names.
     func rows(_ sql: String) throws -> [[SQLValue]] {
-        let statement = try context.database.prepare(sql)
-        var values = context.propertyParameters.merging(parameters) { $1 }
-        values[":as_of"] = .text(asOf.iso)
-        return try statement.query(values.filter { statement.hasParameter($0.key) })
+        try context.rows(sql, parameters.merging([":as_of": .text(asOf.iso)]) { $1 })
     }
 }
 

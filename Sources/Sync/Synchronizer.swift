@@ -54,12 +54,39 @@ struct SyncContext {
     /// (only those the SQL names are bound); returns the rows it changed.
     @discardableResult
     func run(_ sql: String, asOf: LocalDate? = nil, _ extra: [String: SQLValue] = [:]) throws -> Int {
-        let statement = try database.prepare(sql)
-        var values = propertyParameters.merging(extra) { $1 }
-        if let asOf { values[":as_of"] = .text(asOf.iso) }
-        try statement.bind(values.filter { statement.hasParameter($0.key) })
-        while try statement.step() {}
-        return database.changes
+        try profiled(sql) {
+            let statement = try database.prepare(sql)
+            var values = propertyParameters.merging(extra) { $1 }
+            if let asOf { values[":as_of"] = .text(asOf.iso) }
+            try statement.bind(values.filter { statement.hasParameter($0.key) })
+            while try statement.step() {}
+            return database.changes
+        }
+    }
+
+    /// Runs one query (a check) with the property's parameters and `values`, binding only those its SQL names.
+    func rows(_ sql: String, _ values: [String: SQLValue]) throws -> [[SQLValue]] {
+        try profiled(sql) {
+            let statement = try database.prepare(sql)
+            let bound = propertyParameters.merging(values) { $1 }
+            return try statement.query(bound.filter { statement.hasParameter($0.key) })
+        }
+    }
+
+    /// `OWNERDASH_SQL_PROFILE_MS=N`: each rule or check slower than N ms is written to stderr with its time, the
+    /// property and the SQL's first words, to find the rule that makes a sync slow (off when unset).
+    static let profileThreshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
+
+    private func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+        guard let threshold = Self.profileThreshold else { return try body() }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let result = try body()
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+        if milliseconds >= threshold {
+            let words = sql.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
+            FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property.key, words).utf8))
+        }
+        return result
     }
 }
 

@@ -199,6 +199,25 @@ import Testing
         }
     }
 
+    /// A night whose source is down: the first request retries and fails, naming its attempts; every later request to
+    /// the same host is not sent (each artifact still named on its own line), so the run ends in about one request's
+    /// retries, not one per artifact.
+    @Test func aHostNobodyAnswersIsTriedOnceNotOncePerArtifact() throws {
+        let workspace = try Workspace()
+        let reports = ["box_score", "rent_roll", "delinquency"]
+        let result = try workspace.ownerdash(
+            ["fetch", "--property", "nexus_east", "--reports", reports.joined(separator: ","), "--parallel", "1"],
+            environment: ["OWNERDASH_REALPAGE_REPORTS_URL": "http://127.0.0.1:9/realpage/reports/v1",
+                          "REALPAGE_TOKEN": freshToken()])
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(lines.count == reports.count, "one line per artifact: \(result.stderr)")
+        #expect(lines.filter { !$0.contains("not tried") && $0.contains("Couldn't connect to server") && $0.contains("after 5 attempts") }.count == 1,
+                "\(result.stderr)")
+        #expect(lines.filter { $0.contains("not tried: 127.0.0.1:9 could not be reached by an earlier request of this run") }.count
+                == reports.count - 1, "\(result.stderr)")
+    }
+
     @Test func usageErrorsSayWhatIsNotPossible() throws {
         let workspace = try Workspace()
         let yardi = try workspace.ownerdash(["fetch", "--pms", "yardi"], environment: ["REALPAGE_TOKEN": freshToken()])
