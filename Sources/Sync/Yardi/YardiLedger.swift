@@ -59,22 +59,26 @@ enum YardiLedger {
         """
 
     static let insertRecurring = """
-        WITH lease_charge AS (
-            SELECT l.*,
-                   coalesce(l.lease_id,
-                            (SELECT r.lease_id FROM yardi_raw.yardi_residents r
-                             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-                               AND r.tenant_code = l.tenant_code AND r.lease_id IS NOT NULL
-                             ORDER BY r.source_row LIMIT 1),
-                            l.tenant_code) AS lease_key
+        WITH resident_lease AS MATERIALIZED (
+            -- Each tenant's lease in the resident list (its first row's), for details that carry no LeaseID.
+            SELECT tenant_code, lease_id FROM (
+                SELECT r.tenant_code, r.lease_id,
+                       row_number() OVER (PARTITION BY r.tenant_code ORDER BY r.source_row) AS position
+                FROM yardi_raw.yardi_residents r
+                WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.lease_id IS NOT NULL)
+            WHERE position = 1
+        ),
+        lease_charge AS MATERIALIZED (
+            SELECT l.*, coalesce(l.lease_id, rl.lease_id, l.tenant_code) AS lease_key
             FROM yardi_raw.yardi_lease_charges l
+            LEFT JOIN resident_lease rl ON rl.tenant_code = l.tenant_code
             WHERE l.property_id = :property AND l.as_of_date <= :lease_charges_snapshot
               AND l.service_from_date IS NOT NULL AND coalesce(l.lease_id, l.tenant_code) IS NOT NULL
         ),
         latest AS (
-            SELECT lease_key, charge_code, service_from_date, max(as_of_date) AS as_of_date
+            -- A charge as its latest snapshot states it (several rows of that snapshot add up).
+            SELECT *, max(as_of_date) OVER (PARTITION BY lease_key, charge_code, service_from_date) AS latest_as_of
             FROM lease_charge
-            GROUP BY lease_key, charge_code, service_from_date
         )
         INSERT INTO unified_recurring_charges (
             unified_property_id, lease_id, resident_id, unit_number, charge_code, description, category,
@@ -82,10 +86,9 @@ enum YardiLedger {
         SELECT :property, l.lease_key, l.tenant_code, l.unit_code, l.charge_code, l.description,
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL, round(sum(l.amount), 2),
                l.service_from_date, max(l.service_to_date)
-        FROM lease_charge l
-        JOIN latest ON latest.lease_key = l.lease_key AND latest.charge_code = l.charge_code
-         AND latest.service_from_date = l.service_from_date AND latest.as_of_date = l.as_of_date
+        FROM latest l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.charge_code)
+        WHERE l.as_of_date = l.latest_as_of
         GROUP BY l.lease_key, l.charge_code, l.service_from_date
         """
 }
