@@ -116,7 +116,8 @@ public final class YardiClient: Sendable {
 /// Runs a batch of Yardi calls on a bounded number of threads.
 public enum YardiFetch {
     /// Every (property, operation) pair, properties in the given order, operations in catalogue order;
-    /// GetResidentLeaseCharges_Login once per month of its window (`leaseChargeMonths`), the as-of month first.
+    /// GetResidentLeaseCharges_Login once per month of its window (`leaseChargeMonths`), the as-of month first — on an
+    /// incremental night only the months the ledger window touches (`leaseChargeMonths(for:)`).
     /// GetResidentTransactions_Login of a property whose `ledger` plan is incremental becomes the windowed calls
     /// instead: by charge date, then by application date, each in windows of at most 31 days (the WSDL's limit),
     /// oldest first; a full plan that reconciles makes those calls and the full one. A property with no plan gets the
@@ -132,10 +133,21 @@ public enum YardiFetch {
                         .flatMap { windowed in windows.map { YardiJob(property: property, operation: windowed, window: $0) } }
                     return windowed + (plan.isFull ? [YardiJob(property: property, operation: operation)] : [])
                 }
-                let months = operation == .getResidentLeaseCharges ? YardiOperation.leaseChargeMonths : 1
+                let months = operation == .getResidentLeaseCharges ? leaseChargeMonths(for: ledger[property.key]) : 1
                 return (0..<months).map { YardiJob(property: property, operation: operation, monthsBack: $0) }
             }
         }
+    }
+
+    /// How many post months of lease charges to ask for, the as-of month first: all `leaseChargeMonths` on a full
+    /// pull (the first night, the scheduled refresh, a bare fetch); on an incremental night only the months from the
+    /// window's first day to its last (a closed month's charges do not change, and the sync reads each charge as its
+    /// latest snapshot stated it, so the earlier months stand from the last full pull). A failed night widens the
+    /// window, and with it the months asked for.
+    static func leaseChargeMonths(for plan: LedgerFetch?) -> Int {
+        guard let window = plan?.window else { return YardiOperation.leaseChargeMonths }
+        let months = (window.to.year * 12 + window.to.month) - (window.from.year * 12 + window.from.month) + 1
+        return min(YardiOperation.leaseChargeMonths, max(1, months))
     }
 
     /// Fetches every job into `landing`, `parallel` at a time; `progress` is called once per job as it ends.

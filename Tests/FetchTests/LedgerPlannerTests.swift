@@ -79,6 +79,23 @@ import Testing
                 == [.getResidentTransactions], "no plan: the whole ledger, as a bare fetch")
     }
 
+    /// Lease charges are asked for by post month: every one of the 24 on a full pull, on an incremental night only
+    /// the months the window touches (a closed month's schedule does not change; the sync reads each charge as its
+    /// latest snapshot stated it).
+    @Test func anIncrementalNightAsksOnlyForTheLeaseChargeMonthsItsWindowTouches() {
+        func months(_ plan: LedgerFetch?) -> [Int] {
+            YardiFetch.jobs(properties: [Self.yardi], operations: [.getResidentLeaseCharges],
+                            ledger: plan.map { [Self.yardi.key: $0] } ?? [:]).map(\.monthsBack)
+        }
+        #expect(months(nil) == Array(0..<24), "a bare fetch: the whole window")
+        #expect(months(.full(reason: "first pull", reconcile: nil)) == Array(0..<24))
+        #expect(months(.incremental(LedgerWindow(from: Self.date("2026-11-13"), to: Self.date("2026-11-20")))) == [0])
+        #expect(months(.incremental(LedgerWindow(from: Self.date("2026-10-28"), to: Self.date("2026-11-04")))) == [0, 1],
+                "a window over a month end: both months")
+        #expect(months(.incremental(LedgerWindow(from: Self.date("2024-01-01"), to: Self.date("2026-11-20")))) == Array(0..<24),
+                "never more than the full window")
+    }
+
     @Test func theWindowedYardiRequestCarriesFromDateAndToDate() {
         let login = YardiLogin(username: "u", password: "p", serverName: "s", database: "d", interfaceEntity: "e",
                                interfaceLicense: "l")

@@ -95,6 +95,16 @@ for night in $(seq 1 "$DAYS"); do
     printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
         "$(echo "$user + $system" | bc)" "$peak" >> "$OUT/nights.csv"
     echo "night $night ($day): exit $code, ${seconds}s" >&2
+    if [ "$night" -eq 1 ]; then
+        # The issue's "unchanged property": the same day ingested again, nothing changed at the source since.
+        start=$(date +%s.%N)
+        /usr/bin/time -f "%U %S %M" -o "$OUT/time_unchanged" \
+            "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" --quiet \
+            > "$OUT/ingest_unchanged.out" 2> "$OUT/ingest_unchanged.err" || true
+        seconds=$(echo "$(date +%s.%N) - $start" | bc)
+        read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_unchanged" | tail -n 1)
+        printf "%.2f,%.2f\n" "$seconds" "$(echo "$user + $system" | bc)" > "$OUT/unchanged.csv"
+    fi
     [ "$night" -lt "$DAYS" ] || break
     curl -s -X POST "$BASE/_sim/advance?days=1" > "$OUT/advance_$night.json"
     day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$night.json")
@@ -137,6 +147,9 @@ awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8 }
               printf "\nfirst night %.1f s wall, %.1f s ownerdash CPU; the others (but the failed night and the one after it) %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first) on average\n", first, cpu, sum / n, 100 * sum / n / first, cpusum / n, 100 * cpusum / n / cpu
               printf "peak memory of ownerdash: %.0f MB the first night, %.0f MB at most after it\n", peak / 1024, top / 1024 }
           else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
+awk -F, 'NR == FNR { wall = $1; cpu = $2; next } FNR == 2 {
+    printf "an unchanged night (the first day ingested again, nothing changed at the source): %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first)\n", wall, 100 * wall / $4, cpu, 100 * cpu / $7 }' \
+    "$OUT/unchanged.csv" "$OUT/nights.csv"
 python3 - "$DATA" <<'PY'
 import sqlite3, sys
 total = unchanged = 0
