@@ -88,6 +88,8 @@ final class LedgerMerger {
     private let database: Database
     private let table: LedgerTable
     private let lineage: SOAPSnapshot.Lineage
+    /// The answer's `raw_lineage` row, which the rows it writes point at.
+    private let lineageID: Int64
     private let coverage: LedgerCoverage
     private(set) var counts = LedgerMergeCounts()
     private var kindsSeen: Set<String> = []
@@ -108,6 +110,7 @@ final class LedgerMerger {
         self.database = database
         self.table = table
         self.lineage = lineage
+        lineageID = try lineage.id(database)
         self.coverage = coverage
         try database.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_seen (row_id INTEGER PRIMARY KEY)")
         try database.execute("DELETE FROM temp.ledger_seen")
@@ -177,7 +180,7 @@ final class LedgerMerger {
             counts.unchanged += 1
             return
         }
-        let assignments = (["run_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0))
+        let assignments = (["lineage_id", "as_of_date"] + row.map(\.0))
             .map { "\($0) = :\($0)" }.joined(separator: ", ")
         var bindings = lineageValues
         for (column, value) in row { bindings[":" + column] = value }
@@ -224,8 +227,8 @@ final class LedgerMerger {
             property[":charge"] = .text(table.chargeKind)
             try run("""
                 UPDATE \(table.name)
-                SET \(table.paidColumn) = \(table.amountColumn), \(table.balanceColumn) = 0, run_id = :run_id,
-                    as_of_date = :as_of, artifact = :artifact, artifact_sha256 = :sha256
+                SET \(table.paidColumn) = \(table.amountColumn), \(table.balanceColumn) = 0, lineage_id = :lineage_id,
+                    as_of_date = :as_of
                 WHERE \(unseen) AND \(table.kindColumn) = :charge AND coalesce(\(table.balanceColumn), 0) <> 0
                 """, property.merging(lineageValues) { $1 })
             counts.updated += database.changes
@@ -262,8 +265,7 @@ final class LedgerMerger {
     }
 
     private var lineageValues: [String: SQLValue] {
-        [":run_id": .text(lineage.runID), ":as_of_date": .text(lineage.asOf), ":as_of": .text(lineage.asOf),
-         ":artifact": .text(lineage.artifact), ":artifact_sha256": .text(lineage.sha256), ":sha256": .text(lineage.sha256)]
+        [":lineage_id": .integer(lineageID), ":as_of_date": .text(lineage.asOf), ":as_of": .text(lineage.asOf)]
     }
 
     /// Inserts one transaction; `unlessPresent`: not when its key is stored already (returns false, nothing written).
@@ -277,7 +279,7 @@ final class LedgerMerger {
 
     private func insert(_ row: [(String, SQLValue)], statement cached: inout Statement?, indices: inout [Int32],
                         verb: String) throws -> Bool {
-        let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256", "first_run_id"]
+        let columns = ["lineage_id", "property_id", "as_of_date", "first_run_id"]
             + row.map(\.0)
         let statement: Statement
         if let cached {
@@ -291,8 +293,7 @@ final class LedgerMerger {
             cached = statement
         }
         statement.reset()
-        let stamp: [SQLValue] = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
-                                 .text(lineage.sha256), .text(lineage.runID)]
+        let stamp: [SQLValue] = [.integer(lineageID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.runID)]
         for (offset, value) in stamp.enumerated() { try statement.bind(value, at: indices[offset]) }
         for (offset, column) in row.enumerated() {
             // source_row numbers the answer's transactions as merged, so it stays the answer's own order.

@@ -105,26 +105,25 @@ public struct RPXArtifactLoader {
     static func mergeHouseholds(_ households: [RPXLedgerTransaction], into database: Database,
                                 lineage: SOAPSnapshot.Lineage) throws -> Int {
         let upsert = try database.prepare("""
-            INSERT INTO realpage_ledger_households (property_id, resh_id, unit_id, unit_number, balance, prepaid, run_id,
-                                                    as_of_date, artifact, artifact_sha256)
-            VALUES (:property, :resh, :unit_id, :unit_number, :balance, :prepaid, :run, :as_of, :artifact, :sha256)
+            INSERT INTO realpage_ledger_households (property_id, resh_id, unit_id, unit_number, balance, prepaid,
+                                                    lineage_id, as_of_date)
+            VALUES (:property, :resh, :unit_id, :unit_number, :balance, :prepaid, :lineage, :as_of)
             ON CONFLICT (property_id, resh_id) DO UPDATE SET
                 unit_id = excluded.unit_id, unit_number = excluded.unit_number, balance = excluded.balance,
-                prepaid = excluded.prepaid, run_id = excluded.run_id, as_of_date = excluded.as_of_date,
-                artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256
+                prepaid = excluded.prepaid, lineage_id = excluded.lineage_id, as_of_date = excluded.as_of_date
             WHERE excluded.as_of_date >= realpage_ledger_households.as_of_date
               AND (balance IS NOT excluded.balance OR prepaid IS NOT excluded.prepaid
                    OR unit_id IS NOT excluded.unit_id OR unit_number IS NOT excluded.unit_number)
             """)
         var written = 0
+        let lineageID = try lineage.id(database)
         for household in households {
             try upsert.execute([
                 ":property": .text(lineage.propertyID), ":resh": .text(household.reshID),
                 ":unit_id": SQLValue(household.unitID), ":unit_number": SQLValue(household.unitNumber),
                 ":balance": SOAPSnapshot.money(household.householdBalance),
                 ":prepaid": SOAPSnapshot.money(household.householdPrepaid),
-                ":run": .text(lineage.runID), ":as_of": .text(lineage.asOf), ":artifact": .text(lineage.artifact),
-                ":sha256": .text(lineage.sha256),
+                ":lineage": .integer(lineageID), ":as_of": .text(lineage.asOf),
             ])
             written += database.changes
         }

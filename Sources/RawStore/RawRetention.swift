@@ -117,6 +117,9 @@ public enum RawRetention {
                         """).execute(values.merging([":key": .text(key)]) { $1 })
                 }
             }
+            if try !dryRun && removed > 0 && database.tableExists("raw_lineage") {
+                _ = try RawLineage.removeUnreferenced(database)
+            }
         }
         var converted = false
         if !dryRun {

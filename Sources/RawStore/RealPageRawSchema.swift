@@ -9,16 +9,12 @@ import Parse
 /// are `YYYY-MM-DD` text. A report is a snapshot: one (property, as_of_date) per report
 /// table holds the rows of exactly one artifact (see `loaded_artifacts`).
 public enum RealPageRawSchema {
-    /// Columns every raw table starts with.
-    static let lineage = """
-        id              INTEGER PRIMARY KEY,
-        run_id          TEXT    NOT NULL,
-        property_id     TEXT    NOT NULL,
-        as_of_date      TEXT    NOT NULL,
-        artifact        TEXT    NOT NULL,
-        artifact_sha256 TEXT    NOT NULL,
-        source_row      INTEGER NOT NULL,
-        """
+    /// Columns every raw table created before `keyedByLineage` starts with (the text lineage).
+    static let lineage = RawLineage.columns(keyed: false)
+
+    /// The version from which raw rows point at `raw_lineage` by `lineage_id` (RawLineage); tables created later
+    /// start with the keyed columns.
+    static let keyedByLineage = 42
 
     /// Unique natural key shared by the report tables: one row per sheet row of one snapshot.
     static func naturalKey(_ table: String) -> String {
@@ -679,6 +675,7 @@ public enum RealPageRawSchema {
             """),
         // RPX getunitlist, the nested unit list some partner contracts allow: kept for the floor (`UnitDetails/
         // FloorNumber`), which neither unitlist nor any OneSite report carries.
+        RawLineage.migration(version: keyedByLineage),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (
                 \(lineage)
@@ -721,17 +718,20 @@ public enum RealPageRawSchema {
         }
     }
 
-    /// `CREATE TABLE` of a descriptor's table: lineage, then its columns created with it (keys NOT NULL).
+    /// `CREATE TABLE` of a descriptor's table: lineage, then its columns created with it (keys NOT NULL); a table
+    /// created after `keyedByLineage` gets `lineage_id` and its `v_` view.
     static func createStatement(_ table: RawTable) -> String {
+        let keyed = (table.since ?? 0) > keyedByLineage
         let columns = table.columns.filter { $0.since == nil || $0.since == table.since }.map { column in
             "    \(column.name) \(column.kind.sqlType)\(column.isKey ? " NOT NULL" : "")"
         }
         return """
             CREATE TABLE \(table.name) (
-            \(lineage)
+            \(RawLineage.columns(keyed: keyed))
             \(columns.joined(separator: ",\n"))
             ) STRICT;
             \(naturalKey(table.name))
+            \(keyed ? RawLineage.view(table.name) : "")
             """
     }
 }

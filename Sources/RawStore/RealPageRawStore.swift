@@ -61,6 +61,8 @@ struct RawReportWriter {
     private let database: Database
     private let lineage: Lineage
     private var statements: [String: (Statement, [Int32])] = [:]
+    /// The artifact's `raw_lineage` row, added at its first row.
+    private var lineageID: Int64?
     private(set) var rowCount = 0
     /// The parsed rows' hash, which decides whether the snapshot equals the previous one (UnchangedSnapshots).
     private(set) var digest = RowsDigest()
@@ -87,14 +89,15 @@ struct RawReportWriter {
         let (table, values) = Self.tableAndColumns(of: record)
         digest.add(table: table, values)
         let (statement, indices) = try statement(for: table, columns: values.map(\.0))
+        let id = try lineageID ?? RawLineage.id(database, runID: lineage.runID, propertyID: lineage.propertyID,
+                                                 asOf: lineage.asOf.iso, artifact: lineage.artifact, sha256: lineage.sha256)
+        lineageID = id
         statement.reset()
-        try statement.bind(.text(lineage.runID), at: indices[0])
+        try statement.bind(.integer(id), at: indices[0])
         try statement.bind(.text(lineage.propertyID), at: indices[1])
         try statement.bind(.text(lineage.asOf.iso), at: indices[2])
-        try statement.bind(.text(lineage.artifact), at: indices[3])
-        try statement.bind(.text(lineage.sha256), at: indices[4])
         for (offset, (_, value)) in values.enumerated() {
-            try statement.bind(value, at: indices[offset + 5])
+            try statement.bind(value, at: indices[offset + 3])
         }
         try statement.step()
         rowCount += 1
@@ -102,7 +105,7 @@ struct RawReportWriter {
 
     private mutating func statement(for table: String, columns: [String]) throws -> (Statement, [Int32]) {
         if let cached = statements[table] { return cached }
-        let all = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + columns
+        let all = ["lineage_id", "property_id", "as_of_date"] + columns
         let sql = """
             INSERT INTO \(table) (\(all.joined(separator: ", ")))
             VALUES (\(all.map { ":" + $0 }.joined(separator: ", ")))

@@ -203,7 +203,8 @@ public struct ReportFileLoader {
             try store.database.prepare("""
                 SELECT contact_type, contact_date, return_visits, off_site_conversion, prospect_name, initial_contact_type
                 FROM realpage_leasing_activity_detail
-                WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha
+                WHERE property_id = :property AND as_of_date = :as_of
+                  AND lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha)
                 """).forEachRow([
                 ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256),
             ]) { row in
@@ -255,7 +256,8 @@ public struct ReportFileLoader {
                round(avg(CASE WHEN decision = 'Renewed' THEN new_rent END), 2) AS average_new_rent,
                round(avg(market_rent), 2) AS average_market_rent
         FROM realpage_renewal_detail
-        WHERE property_id = :property AND as_of_date = :as_of AND artifact_sha256 = :sha
+        WHERE property_id = :property AND as_of_date = :as_of
+          AND lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha)
         GROUP BY coalesce(floorplan, '')
         """
 

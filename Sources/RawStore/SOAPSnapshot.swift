@@ -29,6 +29,11 @@ enum SOAPSnapshot {
         var asOf: String
         var artifact: String
         var sha256: String
+
+        /// Its `raw_lineage` row, added when new.
+        func id(_ database: Database) throws -> Int64 {
+            try RawLineage.id(database, runID: runID, propertyID: propertyID, asOf: asOf, artifact: artifact, sha256: sha256)
+        }
     }
 
     /// Inside an open transaction: deletes the (property, as-of) snapshot of `table` and inserts `rows`
@@ -51,8 +56,7 @@ enum SOAPSnapshot {
         init(_ database: Database, table: String, lineage: Lineage) throws {
             self.database = database
             self.table = table
-            stamp = [.text(lineage.runID), .text(lineage.propertyID), .text(lineage.asOf), .text(lineage.artifact),
-                     .text(lineage.sha256)]
+            stamp = [.integer(try lineage.id(database)), .text(lineage.propertyID), .text(lineage.asOf)]
             try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of")
                 .execute([":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)])
         }
@@ -71,7 +75,7 @@ enum SOAPSnapshot {
         }
 
         private func prepare(_ row: [(String, SQLValue)]) throws -> Statement {
-            let columns = ["run_id", "property_id", "as_of_date", "artifact", "artifact_sha256"] + row.map(\.0)
+            let columns = ["lineage_id", "property_id", "as_of_date"] + row.map(\.0)
             let statement = try database.prepare("""
                 INSERT INTO \(table) (\(columns.joined(separator: ", ")))
                 VALUES (\(columns.map { ":" + $0 }.joined(separator: ", ")))

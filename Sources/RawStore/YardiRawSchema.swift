@@ -285,5 +285,7 @@ public enum YardiRawSchema {
             CREATE INDEX loaded_artifacts_stored ON loaded_artifacts (property_id, stored_as_of)
                 WHERE stored_as_of IS NOT NULL;
             """),
+        // Raw rows keyed by lineage, as realpage_raw.db's migration 42 (RawLineage).
+        RawLineage.migration(version: 8),
     ]
 }

@@ -7,9 +7,13 @@ public struct Migration: Sendable {
     /// runs with foreign keys off, as SQLite requires: with them on, dropping a parent table would cascade-delete its
     /// children's rows. The keys are checked (`PRAGMA foreign_key_check`) before its transaction commits.
     public var rebuildsTables: Bool
+    /// A migration written as code (it reads the schema it finds, `PRAGMA table_info`, to decide what to run): called
+    /// inside the migration's transaction after `sql`.
+    public var apply: (@Sendable (Database) throws -> Void)?
 
-    public init(version: Int, name: String, sql: String, rebuildsTables: Bool = false) {
-        self.version = version; self.name = name; self.sql = sql; self.rebuildsTables = rebuildsTables
+    public init(version: Int, name: String, sql: String, rebuildsTables: Bool = false,
+                apply: (@Sendable (Database) throws -> Void)? = nil) {
+        self.version = version; self.name = name; self.sql = sql; self.rebuildsTables = rebuildsTables; self.apply = apply
     }
 }
 
@@ -40,6 +44,7 @@ extension Database {
                     ) STRICT
                     """)
                 try execute(migration.sql)
+                try migration.apply?(self)
                 if migration.rebuildsTables {
                     var broken: (table: String, parent: String)?
                     try prepare("SELECT \"table\" AS child, parent FROM pragma_foreign_key_check LIMIT 1").forEachRow { row in

@@ -15,7 +15,9 @@ import Testing
             let database = try Database(path: path, mode: .readOnly)
             let tables = try database.query("""
                 SELECT name FROM sqlite_master
-                WHERE type = 'table' AND (name LIKE 'realpage\\_%' ESCAPE '\\' OR name LIKE 'yardi\\_%' ESCAPE '\\')
+                WHERE (type = 'table' AND (name LIKE 'realpage\\_%' ESCAPE '\\' OR name LIKE 'yardi\\_%' ESCAPE '\\')
+                       AND EXISTS (SELECT 1 FROM pragma_table_info(name) c WHERE c.name = 'artifact'))
+                   OR (type = 'view' AND name LIKE 'v\\_%' ESCAPE '\\')
                 """).compactMap { $0.first?.textValue }
             for table in tables {
                 total += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE artifact = :file", [":file": .text(file)])?
@@ -256,8 +258,8 @@ import Testing
         #expect([0, 2].contains(ingest.status))
         let realpage = try Database(path: directory.data.realpageRawDatabase)
         let yardi = try Database(path: directory.data.yardiRawDatabase)
-        let boxScore = "SELECT count(*), sum(total_units) FROM realpage_box_score WHERE run_id = :run"
-        let units = "SELECT count(*), sum(CAST(round(market_rent * 100) AS INTEGER)) FROM yardi_units WHERE run_id = :run"
+        let boxScore = "SELECT count(*), sum(total_units) FROM v_realpage_box_score WHERE run_id = :run"
+        let units = "SELECT count(*), sum(CAST(round(market_rent * 100) AS INTEGER)) FROM v_yardi_units WHERE run_id = :run"
         let good = (try realpage.query(boxScore, [":run": .text(runID)]), try yardi.query(units, [":run": .text(runID)]))
 
         // Without --reload the same bytes are already loaded: nothing is parsed again.

@@ -70,7 +70,7 @@ let catalogueFixtures: [CatalogueFixture] = [
         #expect(outcome.rows == item.rows)
         #expect(try fixture.count(item.table) == Int64(item.rows))
         let lineage = try fixture.store.database.query("""
-            SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM \(item.table)
+            SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM v_\(item.table)
             """)
         #expect(lineage == [[.text("run-1"), .text("nexus_east"), .text(item.asOf), .text(file),
                              .text(try SHA256.hexDigest(ofFile: file))]])

@@ -16,7 +16,7 @@ struct DescriptorTablesTests {
             let columns = try fixture.store.database.query("SELECT name, type, \"notnull\" FROM pragma_table_info(:table)",
                                                            [":table": .text(table.name)])
             let names = columns.compactMap { $0[0].textValue }
-            #expect(names == ["id", "run_id", "property_id", "as_of_date", "artifact", "artifact_sha256", "source_row"]
+            #expect(names == ["id", "lineage_id", "property_id", "as_of_date", "source_row"]
                         + table.columns.map(\.name), "\(table.name)")
             for column in table.columns {
                 let row = columns.first { $0[0].textValue == column.name }
@@ -34,7 +34,7 @@ struct DescriptorTablesTests {
         #expect(outcome.report == .leaseSummary && outcome.propertyKey == "ridian" && outcome.asOf.iso == "2026-01-31")
         #expect(outcome.rows == 1 && outcome.warnings.isEmpty && outcome.notes.isEmpty)
         let row = try fixture.store.database.query("""
-            SELECT property_id, as_of_date, artifact, source_row, guest_cards, total_leases FROM realpage_lease_summary
+            SELECT property_id, as_of_date, artifact, source_row, guest_cards, total_leases FROM v_realpage_lease_summary
             """)
         #expect(row == [[.text("ridian"), .text("2026-01-31"), .text(path), .integer(19), .integer(38), .integer(5)]])
         #expect(try fixture.loader(run: "run-2").load(path: path).alreadyLoaded)

@@ -42,7 +42,7 @@ import Testing
         #expect(try value(fixture, "SELECT round(sum(debit), 2) FROM realpage_transaction_detail_summary") == .real(1_247_374))
         #expect(try value(fixture, "SELECT round(sum(credit), 2) FROM realpage_transaction_detail_gl_net") == .real(1_247_374))
         #expect(try value(fixture, """
-            SELECT count(DISTINCT artifact_sha256) FROM realpage_transaction_detail WHERE run_id = 'run-1'
+            SELECT count(DISTINCT artifact_sha256) FROM v_realpage_transaction_detail WHERE run_id = 'run-1'
             """) == .integer(1))
     }
 

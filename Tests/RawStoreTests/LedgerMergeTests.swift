@@ -55,7 +55,7 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
     }
 
     private func ledger(_ fixture: YardiFixture) throws -> [[SQLValue]] {
-        try fixture.rows("SELECT transaction_id, amount, balance_due, reversal, first_run_id, run_id FROM yardi_transactions ORDER BY transaction_id")
+        try fixture.rows("SELECT transaction_id, amount, balance_due, reversal, first_run_id, run_id FROM v_yardi_transactions ORDER BY transaction_id")
     }
 
     @Test func aWindowMergesByTransactionIdAndLogsCorrectionsReversalsAndRemovals() throws {
@@ -240,7 +240,7 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
             SELECT transaction_id, amount, amount_paid, open_amount FROM realpage_ledger ORDER BY transaction_id
             """) == [[.text("P1"), .real(-1100), .null, .real(0)], [.text("T1"), .real(1000), .real(1000), .real(0)],
                      [.text("T2"), .real(1000), .real(1000), .real(0)]])
-        #expect(try fixture.store.database.query("SELECT resh_id, balance, run_id, artifact FROM realpage_ledger_households")
+        #expect(try fixture.store.database.query("SELECT resh_id, balance, run_id, artifact FROM v_realpage_ledger_households")
                 == [[.text("900"), .real(0), .text("night-2"), .text(fixture.directory.appendingPathComponent("window.xml").path)]])
         #expect(try fixture.store.database.query("""
             SELECT report_type, as_of_date FROM loaded_artifacts WHERE report_type LIKE 'getresidentledger%' ORDER BY report_type

@@ -66,7 +66,7 @@ final class LoaderFixture {
             """) == [[.text("RENT"), .real(1400)], [.text("PETRENT"), .real(25)], [.text("PARKING"), .real(50)]],
                 "1101's codes (Lease Rent or Other Charges/Credits), tied to its unit row")
         let lineage = try fixture.store.database.query("""
-            SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM realpage_rent_roll
+            SELECT DISTINCT run_id, property_id, as_of_date, artifact, artifact_sha256 FROM v_realpage_rent_roll
             """)
         #expect(lineage == [[.text("run-1"), .text("nexus_east"), .text("2026-02-08"), .text(file),
                              .text(try SHA256.hexDigest(ofFile: file))]])
@@ -94,7 +94,7 @@ final class LoaderFixture {
         let outcome = try fixture.loader(run: "run-2").load(path: fixture.report("box_score_nexus_east.xlsx"))
         #expect(outcome.alreadyLoaded == false)
         #expect(try fixture.count("realpage_box_score") == Int64(outcome.rows))
-        #expect(try fixture.store.database.query("SELECT DISTINCT run_id FROM realpage_box_score") == [[.text("run-2")]])
+        #expect(try fixture.store.database.query("SELECT DISTINCT run_id FROM v_realpage_box_score") == [[.text("run-2")]])
         #expect(try fixture.count("loaded_artifacts") == 1)
     }
 
@@ -182,7 +182,7 @@ final class LoaderFixture {
         _ = try ReportFileLoader(store: fixture.store, configuration: fixture.configuration, runID: RunID("run-3"),
                                  reload: true).load(path: file)
         #expect(try fixture.count("realpage_delinquency_codes") == codes)
-        #expect(try fixture.store.database.scalar("SELECT DISTINCT run_id FROM realpage_delinquency_codes")?.textValue == "run-3")
+        #expect(try fixture.store.database.scalar("SELECT DISTINCT run_id FROM v_realpage_delinquency_codes")?.textValue == "run-3")
     }
 }
 

@@ -57,7 +57,7 @@ final class YardiFixture {
                 == [[.text("rvwalk01"), .text("2026-11")]])
         let unit = try fixture.rows("""
             SELECT run_id, property_id, as_of_date, source_row, unit_code, market_rent, date_available, length(artifact_sha256)
-            FROM yardi_units WHERE unit_code = '1101'
+            FROM v_yardi_units WHERE unit_code = '1101'
             """)
         #expect(unit == [[.text("run-1"), .text("yp_riverwalk"), .text("2026-11-20"), .integer(1), .text("1101"),
                           .real(1715), .text("2026-12-06"), .integer(64)]])
@@ -141,11 +141,12 @@ final class YardiFixture {
     @Test func theSchemaIsVersionedAndReopensWithoutMigrating() throws {
         let fixture = try YardiFixture()
         // Migration 2 (yardi_service_requests), 3 (yardi_invoice_lines), 4 (the ledger merged by transaction) and 7
-        // (unchanged snapshots) came after the first SOAP tables; the gap is other work's numbers.
-        #expect(try fixture.store.database.userVersion() == 7)
-        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2, 3, 4, 7])
+        // (unchanged snapshots) came after the first SOAP tables, then 8 (raw rows keyed by lineage); the gap is other
+        // work's numbers.
+        #expect(try fixture.store.database.userVersion() == 8)
+        #expect(YardiRawSchema.migrations.map(\.version) == [1, 2, 3, 4, 7, 8])
         let again = try YardiRawStore(path: fixture.store.database.path)
-        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(5))
+        #expect(try again.database.scalar("SELECT count(*) FROM schema_migrations") == .integer(6))
         // Created with incremental auto-vacuum, so prune can give freed pages back.
         #expect(try again.database.scalar("PRAGMA auto_vacuum") == .integer(2))
     }

@@ -59,8 +59,9 @@ final class RealPageFixture {
         let row = (nextRow[key] ?? 0) + 1
         nextRow[key] = row
         var all = values
-        all["run_id"] = .text("run"); all["property_id"] = .text(property); all["as_of_date"] = .text(asOf)
-        all["artifact"] = .text("landing/run/realpage/\(property)/\(table)"); all["artifact_sha256"] = .text("sha")
+        all["lineage_id"] = .integer(try RawLineage.id(raw.database, runID: "run", propertyID: property, asOf: asOf,
+                                                       artifact: "landing/run/realpage/\(property)/\(table)", sha256: "sha"))
+        all["property_id"] = .text(property); all["as_of_date"] = .text(asOf)
         all["source_row"] = .integer(Int64(row))
         let columns = all.keys.sorted()
         try raw.database.prepare("""

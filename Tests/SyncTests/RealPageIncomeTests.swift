@@ -141,9 +141,11 @@ import Testing
         let loaded = try Loaded([Self.cashBasis])
         // The same batches again in a later run (a daily load whose range overlaps).
         try loaded.raw.database.execute("""
-            INSERT INTO realpage_cash_basis_gl (run_id, property_id, as_of_date, artifact, artifact_sha256, source_row,
+            INSERT INTO raw_lineage (run_id, property_id, as_of_date, artifact, artifact_sha256)
+            SELECT DISTINCT 'run-2', property_id, '2026-02-15', 'later.xls', 'sha-later' FROM realpage_cash_basis_gl;
+            INSERT INTO realpage_cash_basis_gl (lineage_id, property_id, as_of_date, source_row,
                 distribution_date, batch, batch_close_date, gl_description, gl_account, debit, credit)
-            SELECT 'run-2', property_id, '2026-02-15', 'later.xls', 'sha-later', source_row, distribution_date, batch,
+            SELECT last_insert_rowid(), property_id, '2026-02-15', source_row, distribution_date, batch,
                    batch_close_date, gl_description, gl_account, debit, credit
             FROM realpage_cash_basis_gl
             """)

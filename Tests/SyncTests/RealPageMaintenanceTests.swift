@@ -73,9 +73,11 @@ import Testing
         let loaded = try Loaded(["make_ready_summary.xlsx", "closed_make_ready.xlsx"])
         // The 2026-02-08 Make Ready snapshot as if 1102's turn had since been completed (a later closed snapshot).
         try loaded.raw.database.execute("""
-            INSERT INTO realpage_closed_make_ready (run_id, property_id, as_of_date, artifact, artifact_sha256,
+            INSERT INTO raw_lineage (run_id, property_id, as_of_date, artifact, artifact_sha256)
+            VALUES ('run-2', 'nexus_east', '2026-02-28', 'closed-feb.xlsx', 'sha');
+            INSERT INTO realpage_closed_make_ready (lineage_id, property_id, as_of_date,
                 source_row, unit_number, move_out_date, completed_date)
-            VALUES ('run-2', 'nexus_east', '2026-02-28', 'closed-feb.xlsx', 'sha', 9, '1102', '2026-01-20', '2026-02-20')
+            VALUES (last_insert_rowid(), 'nexus_east', '2026-02-28', 9, '1102', '2026-01-20', '2026-02-20')
             """)
         _ = try loaded.sync()
         let rows = try loaded.store.database.query("""
@@ -105,9 +107,9 @@ import Testing
     @Test func anAccountNoCategoryNamesCountsAsOtherAndIsNamedInAWarning() throws {
         let loaded = try Loaded(["income_statement_by_gl.xlsx"])
         try loaded.raw.database.execute("""
-            INSERT INTO realpage_income_statement (run_id, property_id, as_of_date, artifact, artifact_sha256,
+            INSERT INTO realpage_income_statement (lineage_id, property_id, as_of_date,
                 source_row, section, category, account_number, account_name, period_amount, fiscal_period)
-            SELECT run_id, property_id, as_of_date, artifact, artifact_sha256, 999, 'EXPENSES', 'Other',
+            SELECT lineage_id, property_id, as_of_date, 999, 'EXPENSES', 'Other',
                    '8100-0001', 'Bad Debt', 412.50, fiscal_period
             FROM realpage_income_statement LIMIT 1
             """)
@@ -169,10 +171,12 @@ import Testing
         #expect(try database.scalar("SELECT work_order_source FROM unified_properties")?.textValue == RealPageMaintenance.source)
         // The same period in a later run replaces it; a period OneSite printed otherwise is named, not guessed.
         try loaded.raw.database.execute("""
-            INSERT INTO realpage_make_ready_analysis (run_id, property_id, as_of_date, artifact, artifact_sha256,
+            INSERT INTO raw_lineage (run_id, property_id, as_of_date, artifact, artifact_sha256)
+            VALUES ('run-2', 'nexus_east', '2026-02-28', 'later.xls', 'sha-later');
+            INSERT INTO realpage_make_ready_analysis (lineage_id, property_id, as_of_date,
                 source_row, period, units_made_ready, total_minutes)
-            VALUES ('run-2', 'nexus_east', '2026-02-28', 'later.xls', 'sha-later', 7, '2/2026', 9, 300),
-                   ('run-2', 'nexus_east', '2026-02-28', 'later.xls', 'sha-later', 8, 'Feb 2026', 1, 1)
+            VALUES (last_insert_rowid(), 'nexus_east', '2026-02-28', 7, '2/2026', 9, 300),
+                   (last_insert_rowid(), 'nexus_east', '2026-02-28', 8, 'Feb 2026', 1, 1)
             """)
         let outcome = try loaded.sync()
         #expect(try database.query("SELECT month, units_made_ready, source_as_of FROM unified_make_ready_periods")

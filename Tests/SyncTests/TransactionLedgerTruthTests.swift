@@ -38,9 +38,9 @@ import Testing
         let raw = try RealPageRawStore(path: data.realpageRawDatabase)
         let insert = try raw.database.prepare("""
             INSERT INTO realpage_transaction_detail (
-                run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, unit_number, resident_name,
+                lineage_id, property_id, as_of_date, source_row, unit_number, resident_name,
                 description, transaction_code, ledger_date, accounting_date, fiscal_period, amount, debit_amount, source)
-            VALUES ('truth', :property, :as_of, 'truth', 'truth', :row, :unit, :name, :description, :code, :date, :date,
+            VALUES (:lineage, :property, :as_of, :row, :unit, :name, :description, :code, :date, :date,
                     :fiscal, :amount, :amount, :source)
             """)
         var row: [String: Int64] = [:]
@@ -60,8 +60,10 @@ import Testing
                 for (cents, code, day, source) in [(charges, "C-CA-RENT", "01", "A = Scheduled billing"),
                                                    (payments, "P-PZ-PMTOPACH", "15", "Z = RealPage Payments")] where cents != 0 {
                     row[asOf, default: 0] += 1
+                    let lineage = try RawLineage.id(raw.database, runID: "truth", propertyID: Self.site, asOf: asOf,
+                                                    artifact: "truth", sha256: "truth")
                     try insert.execute([
-                        ":property": .text(Self.site), ":as_of": .text(asOf), ":row": .integer(row[asOf] ?? 0),
+                        ":lineage": .integer(lineage), ":property": .text(Self.site), ":as_of": .text(asOf), ":row": .integer(row[asOf] ?? 0),
                         ":unit": .text(unit), ":name": .text(name), ":description": .text(code), ":code": .text(code),
                         ":date": .text(min("\(period)-\(day)", asOf)), ":fiscal": .text(fiscal),
                         ":amount": .real(Double(cents) / 100), ":source": .text(source),

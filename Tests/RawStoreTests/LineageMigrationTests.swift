@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import SQLiteKit
+@testable import RawStore
+
+/// Raw databases written before rows were keyed by lineage: the migration keeps every row, its natural key and its
+/// indexes, and the `v_` views read as the old tables did.
+struct LineageMigrationTests {
+    /// Every row of `sql` as column name to value, in order.
+    private func rows(_ database: Database, _ sql: String) throws -> [[String: SQLValue]] {
+        let statement = try database.prepare(sql)
+        var all: [[String: SQLValue]] = []
+        try statement.forEachRow { row in
+            var named: [String: SQLValue] = [:]
+            for index in 0..<row.columnCount { named[row.columnName(index)] = row.value(at: index) }
+            all.append(named)
+        }
+        return all
+    }
+
+    @Test func anOldRealPageDatabaseKeepsItsRowsAndReadsTheSameThroughTheViews() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lineage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("realpage_raw.db").path
+        let before: (rentRoll: [[String: SQLValue]], households: [[String: SQLValue]])
+        do {
+            let old = try Database(path: path)
+            try old.migrate(RealPageRawSchema.migrations.filter { $0.version < RealPageRawSchema.keyedByLineage })
+            for (run, day, units) in [("run-1", "2026-11-19", ["101", "102"]), ("run-2", "2026-11-20", ["101", "103", "104"])] {
+                for (offset, unit) in units.enumerated() {
+                    try old.prepare("""
+                        INSERT INTO realpage_rent_roll (run_id, property_id, as_of_date, artifact, artifact_sha256, source_row,
+                                                        unit_number, market_rent)
+                        VALUES (:run, 'nexus_east', :day, :artifact, :sha, :row, :unit, 1450.5)
+                        """).execute([":run": .text(run), ":day": .text(day), ":artifact": .text("landing/\(run)/rent_roll.xlsx"),
+                                      ":sha": .text("sha-\(run)"), ":row": .integer(Int64(offset + 7)), ":unit": .text(unit)])
+                }
+            }
+            try old.execute("""
+                INSERT INTO realpage_ledger_households (property_id, resh_id, balance, run_id, as_of_date, artifact, artifact_sha256)
+                VALUES ('nexus_east', '900', 25.5, 'run-2', '2026-11-20', 'landing/run-2/ledger.xml', 'sha-ledger');
+                """)
+            before = (try rows(old, "SELECT * FROM realpage_rent_roll ORDER BY id"),
+                      try rows(old, "SELECT * FROM realpage_ledger_households ORDER BY resh_id"))
+        }
+
+        let store = try RealPageRawStore(path: path)
+        let database = store.database
+        #expect(try database.userVersion() == RealPageRawSchema.migrations.last?.version)
+        #expect(try rows(database, "SELECT * FROM v_realpage_rent_roll ORDER BY id").map { $0.filter { $0.key != "lineage_id" } }
+                == before.rentRoll)
+        #expect(try rows(database, "SELECT * FROM v_realpage_ledger_households ORDER BY resh_id")
+                    .map { $0.filter { $0.key != "lineage_id" } } == before.households)
+        // The text lineage is stored once per artifact.
+        let columns = try database.query("SELECT name FROM pragma_table_info('realpage_rent_roll')").compactMap { $0[0].textValue }
+        #expect(!columns.contains("artifact") && !columns.contains("run_id") && columns.contains("lineage_id"))
+        #expect(try database.scalar("SELECT count(*) FROM raw_lineage") == .integer(3))
+        // The natural key still holds: the same sheet row of the same snapshot is refused.
+        #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'realpage_rent_roll_snapshot_row'") == .integer(1))
+        #expect(throws: SQLiteError.self) {
+            try database.execute("""
+                INSERT INTO realpage_rent_roll (lineage_id, property_id, as_of_date, source_row, unit_number)
+                VALUES (1, 'nexus_east', '2026-11-19', 7, '999')
+                """)
+        }
+        // A household is still one row per (property, resh_id).
+        #expect(throws: SQLiteError.self) {
+            try database.execute("""
+                INSERT INTO realpage_ledger_households (property_id, resh_id, lineage_id, as_of_date)
+                VALUES ('nexus_east', '900', 1, '2026-11-20')
+                """)
+        }
+    }
+
+    @Test func anOldYardiLedgerKeepsItsRowsIndexesAndChecks() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lineage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("yardi_raw.db").path
+        let before: [[String: SQLValue]]
+        do {
+            let old = try Database(path: path)
+            try old.migrate(YardiRawSchema.migrations.filter { $0.version < 8 })
+            try old.execute("""
+                INSERT INTO yardi_transactions (run_id, property_id, as_of_date, artifact, artifact_sha256, source_row, kind,
+                                                transaction_id, tenant_code, transaction_date, amount, first_run_id)
+                VALUES ('run-1', 'yp_riverwalk', '2026-11-19', 'a.xml', 'sha-a', 1, 'charge', 'c1', 't1', '2026-11-01', 1000, 'run-1'),
+                       ('run-2', 'yp_riverwalk', '2026-11-20', 'b.xml', 'sha-b', 1, 'payment', 'p1', 't1', '2026-11-03', 990, 'run-2');
+                """)
+            before = try rows(old, "SELECT * FROM yardi_transactions ORDER BY id")
+        }
+        let store = try YardiRawStore(path: path)
+        let database = store.database
+        #expect(try rows(database, "SELECT * FROM v_yardi_transactions ORDER BY id").map { $0.filter { $0.key != "lineage_id" } }
+                == before)
+        let indexes = try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'yardi_transactions' ORDER BY 1")
+            .compactMap { $0[0].textValue }
+        #expect(indexes == ["yardi_transactions_date", "yardi_transactions_merged_vendor_id", "yardi_transactions_tenant"])
+        // The kind's CHECK came along.
+        #expect(throws: SQLiteError.self) {
+            try database.execute("""
+                INSERT INTO yardi_transactions (lineage_id, property_id, as_of_date, source_row, kind, transaction_id, amount)
+                VALUES (1, 'yp_riverwalk', '2026-11-20', 2, 'refund', 'r1', 5)
+                """)
+        }
+    }
+}
