@@ -3,9 +3,10 @@ import Parse
 
 /// The schema of realpage_raw.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
-/// Raw tables are shaped like the reports. Every row carries its lineage: the run that
-/// loaded it, the property and as-of date of the report, the artifact (file path) and its
-/// sha256, and the sheet row it came from. Money is REAL dollars rounded to cents; dates
+/// Raw tables are shaped like the reports. Every row carries its lineage: the property and as-of date of the report,
+/// the sheet row it came from, and (from migration 42, `keyedByLineage`) `lineage_id`, the `raw_lineage` row holding
+/// the run that loaded it, the artifact (file path) and its sha256 once per artifact (`v_<table>` shows them beside
+/// the row; RawLineage). Money is REAL dollars rounded to cents; dates
 /// are `YYYY-MM-DD` text. A report is a snapshot: one (property, as_of_date) per report
 /// table holds the rows of exactly one artifact (see `loaded_artifacts`).
 public enum RealPageRawSchema {

@@ -3,8 +3,8 @@ import SQLiteKit
 /// The schema of yardi_raw.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
 /// One table per SOAP operation, shaped like its payload (source field names in snake case).
-/// Every row carries the same lineage as realpage_raw.db: run, property (registry key), as-of date,
-/// artifact path and sha256, and `source_row`, the 1-based position of the record element in the
+/// Every row carries the same lineage as realpage_raw.db: property (registry key), as-of date, `lineage_id` (run,
+/// artifact path and sha256 in `raw_lineage` from migration 8; `v_<table>` shows them), and `source_row`, the 1-based position of the record element in the
 /// payload (`UnitInfo`, `Resident`, `Transactions`, `Charge`, `ILS_Unit`, `Event`). An operation's
 /// (property, as-of date) snapshot holds the rows of exactly one artifact (`loaded_artifacts`).
 /// Money is REAL dollars rounded to cents; dates `YYYY-MM-DD`; periods `YYYY-MM`; flags 0/1.

@@ -60,6 +60,12 @@ extension Database {
                 // PRAGMA does not take bound parameters; the version is an Int we control.
                 try execute("PRAGMA user_version = \(migration.version)")
             }
+            // A rebuild leaves the old table's pages free: a database in incremental auto-vacuum mode gives them back
+            // now (the file would otherwise stay its old size plus the copy until the next prune), outside the
+            // transaction as SQLite requires. Without that mode the pages are reused by later rows.
+            if migration.rebuildsTables, try scalar("PRAGMA auto_vacuum")?.integerValue == 2 {
+                try execute("PRAGMA incremental_vacuum")
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ import Testing
             let units = try database.query("SELECT sum(total_units) FROM realpage_box_score WHERE property_id = :p",
                                            [":p": .text(property)])
             #expect(units.first?[0].integerValue == Int64(truth["total_units"] as? Int ?? -1), "\(property) box score units")
-            let rentRoll = try database.query("SELECT count(*), min(run_id), max(run_id), min(as_of_date) FROM realpage_rent_roll WHERE property_id = :p",
+            let rentRoll = try database.query("SELECT count(*), min(run_id), max(run_id), min(as_of_date) FROM v_realpage_rent_roll WHERE property_id = :p",
                                               [":p": .text(property)])
             #expect(rentRoll.first?[0].integerValue == Int64(truth["total_units"] as? Int ?? -1), "\(property) one rent-roll row per unit")
             #expect(rentRoll.first?[1].textValue == runID && rentRoll.first?[2].textValue == runID, "rows carry the fetch run's id")

@@ -101,7 +101,7 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
                 SELECT count(*) FROM (SELECT tenant_code FROM yardi_transactions WHERE property_id = :p
                                       GROUP BY tenant_code HAVING sum(balance_due) > 0)
                 """)?.integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1), "\(property) households owing")
-            #expect(try one("SELECT count(DISTINCT run_id) || '/' || min(as_of_date) FROM yardi_residents WHERE property_id = :p")?.textValue
+            #expect(try one("SELECT count(DISTINCT run_id) || '/' || min(as_of_date) FROM v_yardi_residents WHERE property_id = :p")?.textValue
                     == "1/2026-11-20")
             // Every service request of the simulator's history, open and closed, in one call (OpenOrClosed=All).
             let workOrders = truth["work_orders"] as? [String: Any]

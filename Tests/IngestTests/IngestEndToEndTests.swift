@@ -267,8 +267,11 @@ import Testing
         #expect(plain.status == 0 && plain.stdoutLines.count == 2 && plain.stdoutLines.allSatisfy { $0.hasPrefix("already loaded  ") })
 
         // What a parser bug would have left: wrong numbers in the raw snapshots of the run.
-        try realpage.execute("UPDATE realpage_box_score SET total_units = total_units + 1000 WHERE run_id = '\(runID)'")
-        try yardi.execute("UPDATE yardi_units SET market_rent = 0 WHERE run_id = '\(runID)'")
+        try realpage.execute("""
+            UPDATE realpage_box_score SET total_units = total_units + 1000
+            WHERE lineage_id IN (SELECT id FROM raw_lineage WHERE run_id = '\(runID)')
+            """)
+        try yardi.execute("UPDATE yardi_units SET market_rent = 0 WHERE lineage_id IN (SELECT id FROM raw_lineage WHERE run_id = '\(runID)')")
         #expect(try realpage.query(boxScore, [":run": .text(runID)]) != good.0)
 
         // The replay parses the landed files again and replaces the snapshots: the right numbers, no duplicates.
