@@ -16,14 +16,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib/ensure_packages.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev \
     python3 pkg-config poppler-utils
-if ! command -v soffice >/dev/null 2>&1; then
-    # The headless Calc is enough; the package name differs between Debian releases.
-    if apt-cache show libreoffice-calc-nogui >/dev/null 2>&1; then
-        ensure_packages libreoffice-calc-nogui
-    else
-        ensure_packages libreoffice-calc
-    fi
-fi
+ensure_libreoffice
 
 data=""
 keep=""

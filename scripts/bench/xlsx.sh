@@ -109,7 +109,7 @@ done
 [ "$XLS" -eq 1 ] || exit 0
 
 # ------------------------------------------------------------------------------------------------ legacy .xls
-ensure_packages libreoffice-calc-nogui
+ensure_libreoffice
 SHEETS=8
 PER_SHEET=62500
 xls="$OUT/rent_roll_${SHEETS}x${PER_SHEET}.xls"

@@ -13,3 +13,14 @@ ensure_packages() {
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# ensure_libreoffice: installs LibreOffice's headless Calc (`soffice`) when missing; the package name differs between
+# Debian releases.
+ensure_libreoffice() {
+    command -v soffice >/dev/null 2>&1 && return 0
+    if apt-cache show libreoffice-calc-nogui >/dev/null 2>&1; then
+        ensure_packages libreoffice-calc-nogui
+    else
+        ensure_packages libreoffice-calc
+    fi
+}
