@@ -89,13 +89,16 @@ public final class YardiClient: Sendable {
     /// Calls one operation and lands its response; records the entry in the manifest and returns it
     /// (with `error` set when nothing landed). Never throws: a batch goes on.
     /// `monthsBack` > 0 asks for an earlier month (GetResidentLeaseCharges_Login's PostMonth): the response lands as
-    /// `<Operation>.<YYYY-MM>.xml` with the first of that month as its as-of date, a snapshot of its own.
+    /// `<Operation>.<YYYY-MM>.xml` with the first of that month as its as-of date, a snapshot of its own. The as-of
+    /// month's lease charges are dated its first too (the answer is the schedule in effect that day): each night's
+    /// answer replaces the month's snapshot instead of adding one per night.
     /// A windowed ledger call (`window`) lands as `<Operation>.<from>_<to>.xml`, as of the window's last day, with the
     /// window in its manifest entry (`ledger_from`, `ledger_to`): the loader merges it into the ledger.
     public func fetch(_ operation: YardiOperation, property: Property, asOf: LocalDate, into landing: LandingZone,
                       monthsBack: Int = 0, window: LedgerWindow? = nil) -> ManifestEntry {
         let index = asOf.year * 12 + asOf.month - 1 - monthsBack
-        var month = monthsBack == 0 ? asOf : LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
+        let firstOfMonth = LocalDate(year: index / 12, month: index % 12 + 1, day: 1) ?? asOf
+        var month = operation == .getResidentLeaseCharges || monthsBack > 0 ? firstOfMonth : asOf
         var artifact = monthsBack == 0 ? nil : "\(operation.name).\(month.iso.prefix(7)).xml"
         if let window {
             month = window.to

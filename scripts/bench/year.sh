@@ -6,7 +6,8 @@
 # no wall-clock grace), one night in the middle fails (every source unreachable). Then a fresh data directory
 # ingests the last day in full and every answer is compared.
 #
-#   scripts/bench/year.sh [--days N] [--properties K] [--release]     (default: 365 nights, 30 properties, debug build)
+#   scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR]
+#                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year)
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
@@ -17,16 +18,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config
-DAYS=365 PROPERTIES=30 CONFIG=debug
+DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year
 while [ $# -gt 0 ]; do
     case "$1" in
         --days) DAYS=$2; shift 2 ;;
         --properties) PROPERTIES=$2; shift 2 ;;
         --release) CONFIG=release; shift ;;
-        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release]" >&2; exit 1 ;;
+        --out) OUT=$2; shift 2 ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR]" >&2; exit 1 ;;
     esac
 done
-OUT=scripts/bench/out/year
 rm -rf "$OUT"; mkdir -p "$OUT"
 swift build -c "$CONFIG" --product ownerdash >&2
 BIN=$(swift build -c "$CONFIG" --show-bin-path)/ownerdash

@@ -49,9 +49,11 @@ enum YardiCrossChecks {
             warnings.append(SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "a snapshot",
                                         actual: "none", message: unitsMissing))
         }
+        // Lease charges are month snapshots, dated the first of their PostMonth (YardiFetch).
+        let monthStart = String(yardi.asOf.iso.prefix(8)) + "01"
         return warnings + YardiSnapshots.operations.dropFirst().compactMap { operation, _ in
             let date = yardi.snapshots.dates[operation]
-            guard date != yardi.asOf.iso else { return nil }
+            guard date != yardi.asOf.iso, !(operation == "GetResidentLeaseCharges_Login" && date == monthStart) else { return nil }
             let message = date.map {
                 "\(operation) is read from its \($0) snapshot, the property date (GetUnitInformation) is \(yardi.asOf.iso)"
             } ?? "no \(operation) snapshot loaded: the unified rows it feeds are empty"

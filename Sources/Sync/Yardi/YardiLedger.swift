@@ -14,9 +14,11 @@
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code
 ///   in neither is OTHER with category_known = 0 and is listed by the sync's cross-checks.
 /// - Recurring charges: per lease and charge code, from `ServiceFromDate` to `ServiceToDate`, gathered from every
-///   GetResidentLeaseCharges_Login snapshot up to the chosen one (one per month of the ledger window: each answers
-///   with the leases in effect on the first of its PostMonth, so a lease renewed within the window keeps the schedule
-///   of its earlier months); a line in several snapshots is taken from the latest that has it.
+///   GetResidentLeaseCharges_Login snapshot up to the chosen one (one per month of the ledger window, dated the first
+///   of its PostMonth: each answers with the leases in effect on that day, so a lease renewed within the window keeps
+///   the schedule of its earlier months; the as-of month's is fetched again each night and replaces the month's
+///   snapshot); a line in several snapshots is taken from the latest statement that has it (the latest PostMonth,
+///   then the latest run).
 /// - A lease charge without a `LeaseID` (Yardi's own sample sends none: its `Detail/CustomerID` is the key) belongs to
 ///   its customer's lease: the `leaseId` GetResidentsByStatus lists for that tenant code, else the tenant code itself
 ///   stands as the lease id. Its resident is the customer, so the audit matches the household's posted charges to
@@ -69,15 +71,21 @@ enum YardiLedger {
             WHERE position = 1
         ),
         lease_charge AS MATERIALIZED (
-            SELECT l.*, coalesce(l.lease_id, rl.lease_id, l.tenant_code) AS lease_key
+            -- `statement` orders the snapshots: by PostMonth, then by the run that loaded it (a month's snapshot is
+            -- fetched again every night; one from before month snapshots were dated the first is ordered the same).
+            SELECT l.*, coalesce(l.lease_id, rl.lease_id, l.tenant_code) AS lease_key,
+                   substr(l.as_of_date, 1, 7) || ' ' || coalesce(a.run_id, '') AS statement
             FROM yardi_raw.yardi_lease_charges l
             LEFT JOIN resident_lease rl ON rl.tenant_code = l.tenant_code
+            LEFT JOIN yardi_raw.loaded_artifacts a
+              ON a.operation = 'GetResidentLeaseCharges_Login' AND a.property_id = l.property_id
+             AND a.as_of_date = l.as_of_date
             WHERE l.property_id = :property AND l.as_of_date <= :lease_charges_snapshot
               AND l.service_from_date IS NOT NULL AND coalesce(l.lease_id, l.tenant_code) IS NOT NULL
         ),
         latest AS (
-            -- A charge as its latest snapshot states it (several rows of that snapshot add up).
-            SELECT *, max(as_of_date) OVER (PARTITION BY lease_key, charge_code, service_from_date) AS latest_as_of
+            -- A charge as its latest statement states it (several rows of that snapshot add up).
+            SELECT *, max(statement) OVER (PARTITION BY lease_key, charge_code, service_from_date) AS latest_statement
             FROM lease_charge
         )
         INSERT INTO unified_recurring_charges (
@@ -88,7 +96,7 @@ enum YardiLedger {
                l.service_from_date, max(l.service_to_date)
         FROM latest l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.charge_code)
-        WHERE l.as_of_date = l.latest_as_of
+        WHERE l.statement = l.latest_statement
         GROUP BY l.lease_key, l.charge_code, l.service_from_date
         """
 }
