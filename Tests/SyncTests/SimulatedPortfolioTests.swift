@@ -12,7 +12,7 @@ import Testing
         for property in portfolio.properties {
             // 14 reports + 9 RPX operations, less the two ledger operations where the license refuses them (ridian);
             // 9 Yardi operations, and GetResidentLeaseCharges_Login for each of the 23 months before the as-of month
-            // (each the snapshot of its month's first day).
+            // (each the snapshot of its month's first day, as the as-of month's own lease charges are).
             // (4156 is a workbook of two report sheets, Renewal Detail and Lease Expiration Detail: the latter is the
             // snapshot the Lease Expiration report also loads, as of the same date, so it counts once.)
             // RealPage: 23 kinds, less what the license refuses (skipped, never loaded): ridian's two ledger
@@ -25,14 +25,16 @@ import Testing
             let dates = try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p ORDER BY as_of_date
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }
-            let earlierMonths = property.pms == .realpage ? [] : try database.query("""
+            // Yardi lease charges: one snapshot per PostMonth of the 24, each dated its first, the as-of month's too.
+            let leaseChargeMonths = property.pms == .realpage ? [] : try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts
-                WHERE property_id = :p AND operation = 'GetResidentLeaseCharges_Login' AND as_of_date < :as_of
+                WHERE property_id = :p AND operation = 'GetResidentLeaseCharges_Login'
                 ORDER BY as_of_date
-                """, [":p": .text(property.key), ":as_of": .text(SimulatedPortfolio.asOf)]).map { $0[0].textValue ?? "" }
-            #expect(property.pms == .realpage || (earlierMonths.count == 23 && earlierMonths.allSatisfy { $0.hasSuffix("-01") }),
+                """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }
+            #expect(property.pms == .realpage || (leaseChargeMonths.count == 24 && leaseChargeMonths.allSatisfy { $0.hasSuffix("-01") }
+                                                  && leaseChargeMonths.last == String(SimulatedPortfolio.asOf.prefix(8)) + "01"),
                     "\(property.key)")
-            #expect(dates == earlierMonths + [SimulatedPortfolio.asOf], "\(property.key)")
+            #expect(dates == leaseChargeMonths + [SimulatedPortfolio.asOf], "\(property.key)")
             let loaded = try database.scalar("SELECT count(*) FROM loaded_artifacts WHERE property_id = :p",
                                              [":p": .text(property.key)])?.integerValue
             #expect(loaded == Int64(kinds), "\(property.key)")
