@@ -69,12 +69,18 @@ enum RealPageLedger {
     /// balance is the one last stated for the household (realpage_ledger_households: the merged ledger keeps it apart
     /// from the transactions).
     static let balanceCheck = """
-        WITH household AS (
-            SELECT h.resh_id, h.balance, coalesce(h.prepaid, 0) AS prepaid,
-                   coalesce((SELECT sum(coalesce(l.open_amount, 0)) FROM realpage_raw.realpage_ledger l
-                             WHERE l.property_id = h.property_id AND l.resh_id = h.resh_id
-                               AND l.transaction_type = 'Charge'), 0) AS open
+        WITH open_charges AS (
+            -- One pass over the property's charges (a subquery per household let the planner pick the vendor-id
+            -- index and scan every charge of the property once per household: 5.9 s for kalaco).
+            SELECT resh_id, sum(coalesce(open_amount, 0)) AS open
+            FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND transaction_type = 'Charge'
+            GROUP BY resh_id
+        ),
+        household AS (
+            SELECT h.resh_id, h.balance, coalesce(h.prepaid, 0) AS prepaid, coalesce(o.open, 0) AS open
             FROM realpage_raw.realpage_ledger_households h
+            LEFT JOIN open_charges o ON o.resh_id = h.resh_id
             WHERE h.property_id = :property AND :ledger_snapshot IS NOT NULL
         )
         SELECT resh_id, printf('%.2f', balance), printf('%.2f', open - prepaid),
