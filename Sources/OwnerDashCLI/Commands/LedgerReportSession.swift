@@ -72,6 +72,11 @@ struct LedgerReportSession {
     /// Writes a workbook to `out` through `body` (ReportWorkbook, LeaseStatusWorkbook ...); a failure is one line
     /// naming the file, and nothing is left under its name.
     func writeWorkbook(to out: String, _ body: (String) throws -> Void) throws {
+        try Self.writeWorkbook(to: out, command: command, body)
+    }
+
+    /// The same for any command (`ownerdash query ... --format xlsx`): `command` names it in the error line.
+    static func writeWorkbook(to out: String, command: String, _ body: (String) throws -> Void) throws {
         do {
             try body(out)
         } catch let error as XLSXWriteError {

@@ -3,7 +3,6 @@ import OwnerDashCore
 import Render
 import SQLiteKit
 import Sync
-import XLSXKit
 
 /// `ownerdash query`: answers an owner's question from unified.db, opened read-only (never waits on a sync).
 struct QueryCommand: Command {
@@ -123,11 +122,8 @@ struct QueryCommand: Command {
         }
         for warning in result.warnings { log.warning(nil, "ownerdash query \(query.metric.rawValue): \(warning)") }
         guard let format else {
-            let path = out ?? ""
-            do {
-                try ReportWorkbook.write(result, to: path)
-            } catch let error as XLSXWriteError {
-                throw UsageError("ownerdash query \(query.metric.rawValue): cannot write --out \(path): \(error.description)")
+            try LedgerReportSession.writeWorkbook(to: out ?? "", command: "ownerdash query \(query.metric.rawValue)") {
+                try ReportWorkbook.write(result, to: $0)
             }
             return .success
         }
