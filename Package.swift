@@ -46,8 +46,8 @@ let package = Package(
 
         // MARK: - Stages
         .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit", "XMLKit", "SOAP"]),
-        .target(name: "RawStore", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"]),
-        .target(name: "Fetch", dependencies: ["OwnerDashCore", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
+        .target(name: "RawStore", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"]),
+        .target(name: "Fetch", dependencies: ["OwnerDashCore", "LibCryptoKit", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Read-only questions over unified.db: one file per metric family, each one query with its formula.
@@ -55,7 +55,7 @@ let package = Package(
         // Tenant-ledger reports over unified.db (read-only): lease payment status, ...
         .target(name: "Ledger", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
         // Debtor notices: one file per debtor from a template, and their delivery to a webhook (recorded in notices_sent).
-        .target(name: "Notices", dependencies: ["OwnerDashCore", "SQLiteKit", "CurlKit", "Ledger"]),
+        .target(name: "Notices", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "CurlKit", "Ledger"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
         // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
@@ -63,7 +63,7 @@ let package = Package(
         // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
         .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
-        .target(name: "Ingest", dependencies: ["OwnerDashCore", "SQLiteKit", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
+        .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
         .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
@@ -72,6 +72,7 @@ let package = Package(
         // MARK: - Tests mirror the sources
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
+        .testTarget(name: "LibCryptoKitTests", dependencies: ["LibCryptoKit"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
@@ -82,18 +83,18 @@ let package = Package(
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
-        .testTarget(name: "RawStoreTests", dependencies: ["RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
+        .testTarget(name: "RawStoreTests", dependencies: ["LibCryptoKit", "RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP", "ZipKit", "SimulatorSupport"]),
+        .testTarget(name: "FetchTests", dependencies: ["LibCryptoKit", "Fetch", "OwnerDashCore", "CurlKit", "SQLiteKit", "SOAP", "ZipKit", "SimulatorSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Foundation
 import OwnerDashCore
 import XLSXKit
 import ZipKit
+import LibCryptoKit
 
 /// A download that could not be landed, or a landing zone that could not be written; the message says why.
 public struct LandingError: Error, CustomStringConvertible, Sendable {

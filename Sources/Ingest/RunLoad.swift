@@ -4,6 +4,7 @@ import OwnerDashCore
 import Parse
 import RawStore
 import SOAP
+import LibCryptoKit
 
 /// A `--run RUN_ID` that names no landed run; the CLI prints it as a usage error (exit 1).
 public struct RunLoadError: Error, CustomStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Ledger
 import OwnerDashCore
+import LibCryptoKit
 
 /// One debtor's notice: who it is for, the rendered text and the SHA-256 of that text (its identity when sending).
 public struct Notice: Sendable, Equatable {
@@ -40,10 +41,8 @@ public enum NoticeBatch {
                  "property": propertyNames[unit.property] ?? unit.property, "due_date": month.dueDate ?? ""]
             }
             let text = template.render(values, months: months)
-            var keyHash = SHA256()
-            keyHash.update(Array(person.key.utf8))
             return Notice(person: person, text: text, contentHash: hash(text),
-                          fileName: "\(slug(person.name ?? "resident"))-\(keyHash.finalizeHex().prefix(8)).txt")
+                          fileName: "\(slug(person.name ?? "resident"))-\(SHA256.hexDigest(of: person.key).prefix(8)).txt")
         }
     }
 
@@ -103,9 +102,7 @@ public enum NoticeBatch {
     }
 
     static func hash(_ text: String) -> String {
-        var digest = SHA256()
-        digest.update(Array(text.utf8))
-        return digest.finalizeHex()
+        SHA256.hexDigest(of: text)
     }
 
     /// Lowercase letters and digits, words joined by `-` ("Lee, Ann" -> "lee-ann").

@@ -51,11 +51,14 @@ public enum RealPageReports {
         // tells; else the rows as they stream, reading ahead only when a date that reads both ways comes first.
         let order = SheetDateOrder()
         order.note(buffer)
-        var driver = Driver(report: report, buffer: buffer, merges: merges, blocks: blocks, sheetName: sheetName,
-                            order: order)
-        return try SheetDateOrder.$current.withValue(order) {
+        var driver = Driver(report: report, buffer: buffer, blocks: blocks, sheetName: sheetName, order: order)
+        var summary = try SheetDateOrder.$current.withValue(order) {
             try driver.run(report.descriptor.parser, rows: &rows, sink: &sink)
         }
+        // The driver's search again, answered from the blocks' cache: what the check compares with.
+        summary.headerCheck = HeaderCheck(typeHint: type, rows: buffer,
+                                          choice: HeaderChoice(report, HeaderFinder.find(layouts(for: report), in: blocks)))
+        return summary
     }
 
     /// How many rows are read ahead, at most, for a date that tells the sheet's date order, once a date that reads
@@ -70,11 +73,50 @@ public enum RealPageReports {
 
     static func layouts(for type: ReportType) -> [HeaderLayout] { type.descriptor.parser.layouts }
 }
+/// The header a parse chose from a sheet's first rows: an .xlsx sheet lists its merged cells after its rows, so a
+/// loader that streams the rows parses without them and checks afterwards that they would not have changed the
+/// header (`holds(for:)`); when they would, it parses the sheet again with them (ReportFileLoader).
+public struct HeaderCheck: Sendable, Equatable {
+    /// The report type the caller named, nil when it was detected.
+    let typeHint: ReportType?
+    /// The rows the header was searched in.
+    let rows: [SheetRow]
+    let choice: HeaderChoice
+
+    /// Whether the header search over the same rows with `merges` chooses the same report, layout and columns.
+    public func holds(for merges: [MergedRange]) -> Bool {
+        // Only a merge that starts in the searched rows can change a header found in them.
+        guard let last = rows.last?.number, merges.contains(where: { $0.firstRow <= last }) else { return true }
+        let blocks = HeaderBlocks(rows: rows, merges: merges)
+        guard let report = typeHint ?? RealPageReports.detect(blocks), report == choice.report else { return false }
+        return HeaderChoice(report, HeaderFinder.find(RealPageReports.layouts(for: report), in: blocks)) == choice
+    }
+}
+
+/// A header search's answer, as much of it as the parse depends on.
+struct HeaderChoice: Sendable, Equatable {
+    var report: ReportType
+    var layoutIndex: Int?
+    var endIndex: Int?
+    var spans: [String: ClosedRange<Int>] = [:]
+    var headerSpans: [ClosedRange<Int>] = []
+    var rows: ClosedRange<Int>?
+    var firstColumn: Int?
+    var rowSignatures: Set<String> = []
+
+    init(_ report: ReportType, _ outcome: HeaderFinder.Outcome) {
+        self.report = report
+        guard case .found(let map, let layoutIndex, let endIndex) = outcome else { return }
+        self.layoutIndex = layoutIndex; self.endIndex = endIndex
+        spans = map.spans; headerSpans = map.headerSpans; rows = map.firstRow...map.lastRow
+        firstColumn = map.firstColumn; rowSignatures = map.rowSignatures
+    }
+}
+
 /// Runs one report parser over a sheet: header, title block, then every row streamed to the sink.
 private struct Driver {
     let report: ReportType
     let buffer: [SheetRow]
-    let merges: [MergedRange]
     let blocks: HeaderBlocks
     let sheetName: String
     let order: SheetDateOrder
@@ -84,9 +126,8 @@ private struct Driver {
     /// Set once rows were read ahead: a sheet whose dates never tell is read ahead once, not at every ambiguous date.
     private var readAhead = false
 
-    init(report: ReportType, buffer: [SheetRow], merges: [MergedRange], blocks: HeaderBlocks, sheetName: String,
-         order: SheetDateOrder) {
-        self.report = report; self.buffer = buffer; self.merges = merges; self.blocks = blocks
+    init(report: ReportType, buffer: [SheetRow], blocks: HeaderBlocks, sheetName: String, order: SheetDateOrder) {
+        self.report = report; self.buffer = buffer; self.blocks = blocks
         self.sheetName = sheetName; self.order = order
     }
 

@@ -70,6 +70,8 @@ public struct ReportSummary: Sendable, Equatable {
     public var notes: [String]
     /// The report's own printed totals beside the sums of its records: what the sync later reconciles with.
     public var totals: [PrintedTotal]
+    /// The header the parse chose from its first rows, to check against merged cells read only after the rows.
+    public var headerCheck: HeaderCheck?
 
     public init(metadata: ReportMetadata, recordCount: Int, warnings: [String], notes: [String] = [],
                 totals: [PrintedTotal] = []) {

@@ -2,6 +2,7 @@ import Foundation
 import OwnerDashCore
 import SOAP
 import SQLiteKit
+import LibCryptoKit
 
 /// Which part of a tenant ledger a landed answer holds, as the run's manifest says (`LedgerScope` there).
 public enum LedgerAnswer: Sendable, Equatable {
@@ -382,9 +383,7 @@ enum LedgerLoad {
                      afterMerge: (Database, SOAPSnapshot.Lineage) throws -> Int = { _, _ in 0 },
                      stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         let bytes = try SOAPSnapshot.readBytes(path)
-        var hasher = SHA256()
-        hasher.update(bytes)
-        let sha256 = hasher.finalizeHex()
+        let sha256 = SHA256.hexDigest(of: bytes)
         if let expectedSHA256, expectedSHA256 != sha256 {
             throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
         }

@@ -67,9 +67,13 @@ struct RawReportWriter {
     /// The parsed rows' hash, which decides whether the snapshot equals the previous one (UnchangedSnapshots).
     private(set) var digest = RowsDigest()
 
+    /// The as-of date as stored, rendered once rather than per row.
+    private let asOfText: String
+
     init(database: Database, lineage: Lineage) {
         self.database = database
         self.lineage = lineage
+        asOfText = lineage.asOf.iso
     }
 
     /// Removes the rows of the snapshot this artifact replaces.
@@ -95,7 +99,7 @@ struct RawReportWriter {
         statement.reset()
         try statement.bind(.integer(id), at: indices[0])
         try statement.bind(.text(lineage.propertyID), at: indices[1])
-        try statement.bind(.text(lineage.asOf.iso), at: indices[2])
+        try statement.bind(.text(asOfText), at: indices[2])
         for (offset, (_, value)) in values.enumerated() {
             try statement.bind(value, at: indices[offset + 3])
         }

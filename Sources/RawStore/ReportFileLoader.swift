@@ -3,6 +3,7 @@ import OwnerDashCore
 import Parse
 import SQLiteKit
 import XLSXKit
+import LibCryptoKit
 
 /// What the caller knows about a report file beyond its bytes (command-line overrides).
 public struct ReportFileHints: Sendable {
@@ -84,15 +85,12 @@ public struct ReportFileLoader {
             throw ReportLoadError("unknown property \"\(key)\" (not in the configuration's property registry)")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw ReportLoadError("no such file") }
-        // Hashing the file and scanning the first sheet for merged ranges each read all of it: side by side, on two cores.
+        // Hashing reads the whole file: beside opening it, on the other core.
         let hashing = BackgroundWork { try SHA256.hexDigest(ofFile: path) }
         // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.
         let workbook: SpreadsheetFile
-        let firstSheetMerges: [MergedRange]?
         do {
             workbook = try SpreadsheetFile(path: path)
-            // An error here is reported by the sheet loop below, which scans again.
-            firstSheetMerges = workbook.sheetNames.isEmpty ? nil : try? workbook.sheet(at: 0).mergedRanges()
         } catch {
             _ = try? hashing.result()
             throw error
@@ -114,18 +112,18 @@ public struct ReportFileLoader {
             var outcomes: [ReportLoadOutcome] = []
             for index in workbook.sheetNames.indices {
                 let sheet = try workbook.sheet(at: index)
-                var sink = LoadingSink(store: store, configuration: configuration, hints: hints,
-                                       lineage: (runID.value, path, sha256), workbookTitle: workbookTitle,
-                                       loadedTargets: Set(outcomes.map(SnapshotKey.init)))
+                let loadedTargets = Set(outcomes.map(SnapshotKey.init))
+                let newSink = {
+                    LoadingSink(store: store, configuration: configuration, hints: hints,
+                                lineage: (runID.value, path, sha256), workbookTitle: workbookTitle,
+                                loadedTargets: loadedTargets)
+                }
+                var sink = newSink()
                 do {
-                    var rows = try sheet.rows()
-                    let merges = try (index == 0 ? firstSheetMerges : nil) ?? sheet.mergedRanges()
-                    let summary = try RealPageReports.parse(hints.report, rows: &rows, merges: merges,
-                                                            sheetName: sheet.name, sink: &sink)
+                    let (summary, rowCount) = try parse(sheet, as: hints.report, into: &sink, newSink: newSink)
                     guard let pipeline = sink.pipeline, let target = sink.target else {
                         throw ReportLoadError("sheet \"\(sheet.name)\": the parser produced no report header")
                     }
-                    let rowCount = try pipeline.finish()
                     let stored = try storedOnce(target, rowsSHA256: pipeline.rowsSHA256())
                     if stored.unchanged == nil {
                         try store.recordTotals(summary.totals, of: target.report, property: target.property,
@@ -173,6 +171,48 @@ public struct ReportFileLoader {
             first.additional = Array(outcomes.dropFirst())
             return first
         }
+    }
+
+    /// Parses one sheet into `sink` and waits for its rows to be written; returns the summary and the rows written.
+    ///
+    /// An .xlsx sheet lists its merged cells after its rows, and reading them first would inflate the sheet twice
+    /// (a third of a large load). So it is parsed without them, inside a savepoint, and its merged cells are read
+    /// on the way to the end; only when they would have changed the header (HeaderCheck), or when the parse failed
+    /// and the sheet has merged cells, is the savepoint undone and the sheet parsed again with them.
+    private func parse(_ sheet: SpreadsheetSheet, as report: ReportType?, into sink: inout LoadingSink,
+                       newSink: () -> LoadingSink) throws -> (ReportSummary, Int) {
+        func parse(merges: [MergedRange], check: Bool) throws -> (ReportSummary, Int) {
+            var rows = try sheet.rows()
+            do {
+                let summary = try RealPageReports.parse(report, rows: &rows, merges: merges, sheetName: sheet.name,
+                                                        sink: &sink)
+                if check, let trailing = try rows.mergedRangesAfterRows(), !(summary.headerCheck?.holds(for: trailing) ?? true) {
+                    throw MergedCellsChangeHeader(merges: trailing)
+                }
+                return (summary, try sink.pipeline?.finish() ?? 0)
+            } catch {
+                // The writer thread stops before the database is used again (a savepoint undone, the next sheet).
+                sink.pipeline?.abort()
+                throw error
+            }
+        }
+        guard sheet.mergesFollowRows else { return try parse(merges: try sheet.mergedRanges(), check: false) }
+        let merges: [MergedRange]
+        do {
+            return try store.database.withSavepoint("sheet") { try parse(merges: [], check: true) }
+        } catch let change as MergedCellsChangeHeader {
+            merges = change.merges
+        } catch {
+            guard let all = try? sheet.mergedRanges(), !all.isEmpty else { throw error }
+            merges = all
+        }
+        sink = newSink()
+        return try parse(merges: merges, check: false)
+    }
+
+    /// The merged cells read after a sheet's rows change the header its first rows gave without them.
+    private struct MergedCellsChangeHeader: Error {
+        var merges: [MergedRange]
     }
 
     /// A report stored once while unchanged whose rows equal its previous snapshot's: the rows just written are

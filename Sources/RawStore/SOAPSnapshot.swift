@@ -3,6 +3,7 @@ import OwnerDashCore
 import SOAP
 import SQLiteKit
 import ZipKit
+import LibCryptoKit
 
 /// What a caller prints for one loaded SOAP artifact, whichever system it came from.
 public protocol SOAPLoadOutcome: Sendable {
@@ -122,9 +123,7 @@ enum SOAPSnapshot {
                              decodeFirst: Bool,
                              stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         let bytes = try readBytes(path)
-        var hasher = SHA256()
-        hasher.update(bytes)
-        let sha256 = hasher.finalizeHex()
+        let sha256 = SHA256.hexDigest(of: bytes)
         if let expectedSHA256, expectedSHA256 != sha256 {
             throw ReportLoadError("the file's sha256 differs from the run's manifest (edited after it landed?)")
         }

@@ -1,5 +1,6 @@
 import OwnerDashCore
 import SQLiteKit
+import LibCryptoKit
 
 /// Snapshots stored when they change: a unit, resident or lease list (RPX or Yardi SOAP) or a report whose rows
 /// are identical to the previous snapshot of the same (report or operation, property) is recorded in
@@ -102,32 +103,58 @@ public enum UnchangedSnapshots {
     }
 }
 
-/// A SHA-256 over parsed rows: table, then each column's name, type and value, with separators that cannot occur
-/// inside the encoding of a value's length, so two different row sets never hash alike by concatenation.
+/// A SHA-256 over parsed rows: each row's table and column names (written again only when they differ from the
+/// previous row's), then its values, in a prefix-free binary encoding (a tag byte, then a fixed-size number or a
+/// length and the bytes), so two different row sets never hash alike by concatenation. Rows are encoded into one
+/// buffer that is hashed every 64 KiB: a 500,000-row rent roll hashes in a fraction of its parse time (the text
+/// encoding this replaced took a third of the load).
 struct RowsDigest {
-    private var hasher = SHA256()
+    private let hasher = SHA256()
+    private var buffer: [UInt8] = []
+    private static let flushSize = 1 << 16
+    /// The table and columns of the previous row, whose names the next row of the same shape does not repeat.
+    private var shape: (table: String, columns: [String])?
+
+    init() { buffer.reserveCapacity(Self.flushSize + 4096) }
 
     mutating func add(table: String, _ row: [(String, SQLValue)]) {
-        field(table)
-        for (column, value) in row {
-            field(column)
+        if shape?.table != table || !(shape?.columns.elementsEqual(row.lazy.map(\.0)) ?? false) {
+            shape = (table, row.map(\.0))
+            bytes(tag: "h", table.utf8)
+            word(tag: "c", UInt64(row.count))
+            for (column, _) in row { bytes(tag: "s", column.utf8) }
+        }
+        buffer.append(UInt8(ascii: "v"))
+        for (_, value) in row {
             switch value {
-            case .null: field("n")
-            case .integer(let number): field("i\(number)")
-            case .real(let number): field("r\(number.bitPattern)")
-            case .text(let text): field("t" + text)
-            case .blob(let bytes): field("b\(bytes.count)"); hasher.update(bytes)
+            case .null: buffer.append(UInt8(ascii: "n"))
+            case .integer(let number): word(tag: "i", UInt64(bitPattern: number))
+            case .real(let number): word(tag: "r", number.bitPattern)
+            case .text(let text): bytes(tag: "t", text.utf8)
+            case .blob(let blob): bytes(tag: "b", blob)
             }
         }
-        field("\n")
+        if buffer.count >= Self.flushSize { flush() }
     }
 
-    /// Each field as its UTF-8 length, a colon, then its bytes.
-    private mutating func field(_ text: String) {
-        let bytes = Array(text.utf8)
-        hasher.update(Array("\(bytes.count):".utf8))
-        hasher.update(bytes)
+    mutating func hex() -> String {
+        flush()
+        return hasher.finalizeHex()
     }
 
-    mutating func hex() -> String { hasher.finalizeHex() }
+    private mutating func word(tag: Unicode.Scalar, _ value: UInt64) {
+        buffer.append(UInt8(ascii: tag))
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    private mutating func bytes<Bytes: Collection<UInt8>>(tag: Unicode.Scalar, _ bytes: Bytes) {
+        buffer.append(UInt8(ascii: tag))
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: bytes)
+    }
+
+    private mutating func flush() {
+        buffer.withUnsafeBytes { hasher.update($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
 }

@@ -106,6 +106,21 @@ public final class Database {
         return result
     }
 
+    /// Runs `body` inside a savepoint of the open transaction: when it throws, what it wrote is undone and the
+    /// transaction goes on (one sheet of a workbook tried again, the file's other sheets kept).
+    public func withSavepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+
     /// Attaches another database file under `schema` (`SELECT ... FROM schema.table`), read-only unless asked.
     ///
     /// Read-only attachment (a `file:` URI with `mode=ro`) keeps this connection's write transactions from

@@ -7,6 +7,7 @@ import Render
 import RunRecords
 import SQLiteKit
 import Sync
+import LibCryptoKit
 
 /// The read-only JSON API under `/api/v2`: each endpoint answers with the same JSON as the CLI command asking the same
 /// question with `--format json` (the same report builders and the same encoder), scoped to what the viewer may see.
@@ -309,9 +310,8 @@ public final class APIRoutes: Sendable {
 
     /// The run and the viewer (two viewers of one URL see different answers).
     static func entityTag(run: String, viewer: Viewer) -> String {
-        var hash = SHA256()
-        hash.update(Array("\(viewer.email)\n\(viewer.role.rawValue)\n\(viewer.properties.sorted().joined(separator: ","))".utf8))
-        return "\"\(run)-\(hash.finalizeHex().prefix(12))\""
+        let hash = SHA256.hexDigest(of: "\(viewer.email)\n\(viewer.role.rawValue)\n\(viewer.properties.sorted().joined(separator: ","))")
+        return "\"\(run)-\(hash.prefix(12))\""
     }
 
     static func matches(_ header: String?, _ tag: String) -> Bool {

@@ -144,7 +144,13 @@ public struct SpreadsheetSheet {
         }
     }
 
-    /// The merged cell blocks.
+    /// Whether the merged cell blocks come after the rows (an .xlsx part lists them after the cell data): a reader
+    /// that streams the rows then gets them from `SpreadsheetRows.mergedRangesAfterRows()` without a second pass.
+    public var mergesFollowRows: Bool {
+        if case .xlsx = backing { true } else { false }
+    }
+
+    /// The merged cell blocks (for an .xlsx sheet, a pass over the whole part).
     public func mergedRanges() throws -> [MergedRange] {
         switch backing {
         case .xlsx(let sheet): return try sheet.mergedRanges()
@@ -178,5 +184,12 @@ public struct SpreadsheetRows: SheetRowSource {
             backing = .memory(rows)
             return row
         }
+    }
+
+    /// An .xlsx sheet's merged cell blocks, read on the way to the end of its rows (the rows not yet read are read
+    /// and dropped); nil for the other formats, whose sheet has them at hand (`SpreadsheetSheet.mergedRanges()`).
+    public mutating func mergedRangesAfterRows() throws -> [MergedRange]? {
+        guard case .xlsx(let rows) = backing else { return nil }
+        return try rows.mergedRangesAfterRows()
     }
 }

@@ -32,6 +32,11 @@ public final class Worksheet {
     /// Merged ranges read through a window of `chunk` bytes (tests use tiny windows).
     func mergedRanges(windowChunk chunk: Int) throws -> [MergedRange] {
         var scanner = try scanner(chunk: chunk)
+        return try Self.mergedRanges(&scanner, sheet: name)
+    }
+
+    /// The `ref` of every `<mergeCell>` from the scanner's position to the end of the part.
+    static func mergedRanges(_ scanner: inout ByteScanner, sheet: String) throws -> [MergedRange] {
         var ranges: [MergedRange] = []
         while true {
             switch try scanner.skip(to: .mergeCell) {
@@ -40,7 +45,7 @@ public final class Worksheet {
                     let (start, end) = scanner.attributeValue(i)
                     let ref = String(decoding: UnsafeBufferPointer(start: scanner.base + start, count: end - start), as: UTF8.self)
                     guard let range = MergedRange(reference: ref) else {
-                        throw XLSXError.malformedSheet(sheet: name, detail: "merged range \"\(ref)\" is not a cell range")
+                        throw XLSXError.malformedSheet(sheet: sheet, detail: "merged range \"\(ref)\" is not a cell range")
                     }
                     ranges.append(range)
                 }

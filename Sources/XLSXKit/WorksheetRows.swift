@@ -22,6 +22,14 @@ public final class WorksheetRows: SheetRowSource {
     public func nextRow() throws -> SheetRow? {
         try tokenizer.nextRow()
     }
+
+    /// The sheet's merged cell blocks, which `<mergeCells>` lists after the cell data: read on the way to the end of
+    /// the part, so a caller that streams the rows first needs no second pass over the sheet. Reads (and drops) any
+    /// rows not yet read.
+    public func mergedRangesAfterRows() throws -> [MergedRange] {
+        while try tokenizer.nextRow() != nil {}
+        return tokenizer.trailingMerges
+    }
 }
 
 /// The `t` attribute of a cell.
@@ -58,6 +66,8 @@ struct RowTokenizer {
     private var decodedAttribute = ScratchBytes(capacity: 64)
     private var inSheetData = false
     private var finished = false
+    /// The `<mergeCell>` ranges after `</sheetData>`, read when the rows end.
+    private(set) var trailingMerges: [MergedRange] = []
     private var lastRow = 0
     private var widthHint = 4
 
@@ -101,8 +111,9 @@ struct RowTokenizer {
             case .endTag:
                 if scanner.name == .sheetData {
                     finished = true
-                    // A corrupt entry shows only at its end (CRC), so read to the end before saying "no more rows".
-                    try scanner.window.drain()
+                    // A corrupt entry shows only at its end (CRC), so read to the end before saying "no more rows";
+                    // the merged ranges are on the way.
+                    trailingMerges = try Worksheet.mergedRanges(&scanner, sheet: sheet)
                 }
             case .end:
                 finished = true

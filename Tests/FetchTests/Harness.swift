@@ -4,6 +4,7 @@ import ZipKit
 import OwnerDashCore
 import SimulatorSupport
 import Testing
+import LibCryptoKit
 
 extension PMSSimulator {
     /// Fault-free, seed 7, property date 2026-11-20 (the simulator's default).
@@ -69,7 +70,7 @@ struct Workspace {
         } else {
             bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         }
-        var digest = SHA256()
+        let digest = SHA256()
         digest.update([UInt8](bytes))
         #expect(artifact["sha256"] as? String == digest.finalizeHex(), "\(path)", sourceLocation: sourceLocation)
         return (path, bytes)

@@ -5,6 +5,7 @@ import SOAP
 import Testing
 import ZipKit
 @testable import Fetch
+import LibCryptoKit
 
 /// The landing zone's checks, without a server: what may land, what is refused and how it is said.
 @Suite struct LandingZoneTests {
@@ -63,9 +64,7 @@ import ZipKit
         let staged = try stage(zipBytes)
         #expect(try LandingZone.check(staged: staged, status: 200, expected: .report) == zipBytes.count)
         let landed = try landing.commit(staged: staged, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
-        var digest = SHA256()
-        digest.update(zipBytes)
-        let sha = digest.finalizeHex()
+        let sha = SHA256.hexDigest(of: zipBytes)
         #expect(landed == LandedArtifact(relativePath: "realpage/nexus_east/rent_roll.xlsx",
                                          object: "objects/\(sha.prefix(2))/\(sha).xlsx", size: zipBytes.count, sha256: sha))
         #expect(!FileManager.default.fileExists(atPath: staged))

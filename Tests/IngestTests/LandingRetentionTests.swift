@@ -6,6 +6,7 @@ import SQLiteKit
 import SimulatorSupport
 import Testing
 import ZipKit
+import LibCryptoKit
 
 /// The landing zone over many nights: objects shared by runs, old-layout runs still loading, and prune keeping
 /// exactly what its policy says without breaking the replay of a kept run.
@@ -37,7 +38,7 @@ import ZipKit
         let directory = try DataDir()
         try directory.data.create()
         let bytes = try Data(contentsOf: Self.unitInformation)
-        var digest = SHA256()
+        let digest = SHA256()
         digest.update([UInt8](bytes))
 
         // A run landed before objects existed: the file under the run directory, no "object" in the manifest.
@@ -173,9 +174,7 @@ import ZipKit
         var manifest = try RunManifest.read(path: manifestPath)
         let staging = data.landing + "/.staging/own-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: staging, contents: bytes)
-        var digest = SHA256()
-        digest.update([UInt8](bytes))
-        let sha = digest.finalizeHex()
+        let sha = SHA256.hexDigest(of: [UInt8](bytes))
         let object = LandingZone.objectName(sha256: sha, artifactName: "GetUnitInformation.xml")
         try FileManager.default.createDirectory(atPath: (data.landing + "/" + object as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)

@@ -213,3 +213,32 @@ struct RentRollParserTests {
     }
 }
 
+
+/// A parse without the sheet's merged cells (an .xlsx lists them after its rows) and the check that tells whether
+/// they would have changed the header (ReportFileLoader parses again when they would, or when the parse failed).
+@Suite("Header check against merged cells read after the rows")
+struct HeaderCheckTests {
+    @Test("without its merged Vacant/Occupied group headers the box score's header is incomplete")
+    func withoutTheMergesTheParseFails() throws {
+        let (sheet, merges) = BoxScoreParserTests().sheet()
+        #expect(parseError(.boxScore, sheet)?.kind == .missingColumn)
+        #expect(parseError(.boxScore, sheet, merges: merges) == nil)
+    }
+
+    @Test("other merged cells in the header rows change the header; the same ones do not")
+    func otherMergesInTheHeaderChangeIt() throws {
+        let (sheet, merges) = BoxScoreParserTests().sheet()
+        let check = try #require(try parse(.boxScore, sheet, merges: merges).summary.headerCheck)
+        #expect(check.holds(for: merges))
+        #expect(!check.holds(for: [merges[1]]), "Leased no longer under a Vacant spanning it: no Vacant Leased column")
+    }
+
+    @Test("merged cells in the title or below the searched rows do not change it")
+    func titleAndDataMergesDoNot() throws {
+        let (sheet, merges) = BoxScoreParserTests().sheet()
+        let check = try #require(try parse(.boxScore, sheet, merges: merges).summary.headerCheck)
+        #expect(check.holds(for: merges + [MergedRange(firstRow: 1, firstColumn: 0, lastRow: 1, lastColumn: 5)]), "the title line")
+        #expect(check.holds(for: merges + [MergedRange(firstRow: 200, firstColumn: 0, lastRow: 201, lastColumn: 3)]),
+                "past the searched rows")
+    }
+}

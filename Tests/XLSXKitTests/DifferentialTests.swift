@@ -51,3 +51,18 @@ import Testing
         }
     }
 }
+
+/// The merged cells an .xlsx lists after its rows, read at the end of the row stream (no second pass).
+@Suite struct MergedRangesAfterRowsTests {
+    @Test func theRowStreamEndsWithTheSheetsMergedCells() throws {
+        let sheet = try SpreadsheetFile(path: fixture("merged_header.xlsx")).sheet(at: 0)
+        #expect(sheet.mergesFollowRows)
+        var rows = try sheet.rows()
+        _ = try rows.nextRow()
+        // Rows not yet read are read on the way; the ranges equal the separate pass's.
+        let after = try #require(try rows.mergedRangesAfterRows())
+        #expect(after == (try sheet.mergedRanges()))
+        #expect(!after.isEmpty)
+        #expect(try rows.nextRow() == nil)
+    }
+}

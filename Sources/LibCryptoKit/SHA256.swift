@@ -1,0 +1,75 @@
+import CCrypto
+import Foundation
+
+/// SHA-256, streamed, through libcrypto's EVP digest (which uses the CPU's SHA instructions where it has them):
+/// artifact lineage, the rows digest that decides whether a snapshot changed, notice content hashes, ETags.
+public final class SHA256: @unchecked Sendable {
+    // @unchecked: one hasher is fed and finalized by one thread at a time; nothing shares it while it is in use.
+    private let context: OpaquePointer
+
+    public init() {
+        // EVP_MD_CTX_new fails only when malloc does, which Swift treats as fatal everywhere else too.
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new: out of memory") }
+        self.context = context
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Feeds more bytes.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// Feeds more bytes.
+    public func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    /// Feeds a string's UTF-8 bytes.
+    public func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest as 64 lowercase hex characters; the hasher is spent afterwards.
+    public func finalizeHex() -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(Int(length) * 2)
+        for byte in digest.prefix(Int(length)) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The hex digest of a whole file, read in 1 MiB chunks (memory flat in the file size).
+    public static func hexDigest(ofFile path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { try? handle.close() }
+        let hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.finalizeHex()
+    }
+
+    /// The hex digest of `bytes`.
+    public static func hexDigest(of bytes: [UInt8]) -> String {
+        let hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalizeHex()
+    }
+
+    /// The hex digest of `text`'s UTF-8 bytes.
+    public static func hexDigest(of text: String) -> String {
+        let hasher = SHA256()
+        hasher.update(text)
+        return hasher.finalizeHex()
+    }
+}
