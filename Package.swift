@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "RawStore", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"]),
         .target(name: "Fetch", dependencies: ["OwnerDashCore", "LibCryptoKit", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
-        .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit"]),
+        .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit", "LibCryptoKit"]),
         // Read-only questions over unified.db: one file per metric family, each one query with its formula.
         .target(name: "Metrics", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Tenant-ledger reports over unified.db (read-only): lease payment status, ...

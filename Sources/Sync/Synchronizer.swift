@@ -1,4 +1,5 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import SQLiteKit
 
@@ -153,6 +154,43 @@ public struct Synchronizer {
         }
     }
 
+    /// The run that synced `property` when its unified rows are what a sync now would give: the sync read the same
+    /// raw state, registry entry, category maps and build (`fingerprint(for:)`). Nil: sync it. The nightly ingest
+    /// asks this for a property whose every artifact it found already loaded (the same bytes as before).
+    public func upToDateRun(_ property: Property) throws -> String? {
+        guard try store.hasRaw(Self.rawSchema(property)) else { return nil }
+        return try store.database.scalar("""
+            SELECT last_run_id FROM unified_properties
+            WHERE unified_property_id = :property AND sync_fingerprint = :fingerprint
+            """, [":property": .text(property.key), ":fingerprint": .text(try fingerprint(for: property))])?.textValue
+    }
+
+    /// SHA-256 of everything a sync of `property` reads: its raw state (every `loaded_artifacts` row of it, which
+    /// each load that writes rows adds or updates, and retention deletes with the rows), its registry entry, the
+    /// charge and GL category maps, and the ownerdash executable (new rules, a new sync).
+    func fingerprint(for property: Property) throws -> String {
+        let hasher = SHA256()
+        func field(_ text: String) { hasher.update("\(text.utf8.count):\(text)") }
+        for artifact in try store.database.query("""
+            SELECT * FROM \(Self.rawSchema(property)).loaded_artifacts WHERE property_id = :property ORDER BY rowid
+            """, [":property": .text(property.key)]) {
+            for value in artifact { field(value.textValue ?? value.integerValue.map(String.init) ?? "") }
+            field("\n")
+        }
+        for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
+                     property.address ?? ""] { field(text) }
+        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) { field("c\(code)=\(category.rawValue)") }
+        for (prefix, category) in glCategories.byPrefix.sorted(by: { $0.key < $1.key }) { field("g\(prefix)=\(category)") }
+        field(Self.executableDigest)
+        return hasher.finalizeHex()
+    }
+
+    static func rawSchema(_ property: Property) -> String { property.pms == .realpage ? "realpage_raw" : "yardi_raw" }
+
+    /// The running executable's SHA-256, read once per process ("unknown" where /proc is missing: never up to date
+    /// across processes then, since the fingerprint cannot tell builds apart).
+    static let executableDigest: String = (try? SHA256.hexDigest(ofFile: "/proc/self/exe")) ?? "unknown-\(UUID().uuidString)"
+
     private func source(for property: Property) -> any PropertySource {
         switch property.pms {
         case .realpage: RealPageSource()
@@ -165,11 +203,13 @@ public struct Synchronizer {
         let database = store.database
         let context = SyncContext(database: database, property: property, runID: runID, glCategories: glCategories)
         let source = source(for: property)
-        let rawSchema = property.pms == .realpage ? "realpage_raw" : "yardi_raw"
+        let rawSchema = Self.rawSchema(property)
         guard try store.hasRaw(rawSchema) else {
             throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
         }
         return try database.withTransaction {
+            // Read before anything is written: the raw state this sync starts from.
+            let fingerprint = try fingerprint(for: property)
             try context.run(Self.upsertProperty, [
                 ":name": .text(property.name), ":pms": .text(property.pms.rawValue), ":address": SQLValue(property.address),
             ])
@@ -205,6 +245,7 @@ public struct Synchronizer {
             }
             try context.run(Self.finishProperty, asOf: asOf, [
                 ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
+                ":fingerprint": .text(fingerprint),
                 ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
                 ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
             ])
@@ -278,7 +319,7 @@ public struct Synchronizer {
         UPDATE unified_properties SET
             total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
             as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source,
-            ledger_coverage = :ledger_coverage, ledger_note = :ledger_note
+            ledger_coverage = :ledger_coverage, ledger_note = :ledger_note, sync_fingerprint = :fingerprint
         WHERE unified_property_id = :property
         """
 

@@ -669,6 +669,12 @@ public enum UnifiedSchema {
             -- NULL when every unit has its floor.
             ALTER TABLE unified_properties ADD COLUMN floor_note TEXT;
             """),
+        Migration(version: 44, name: "sync fingerprint", sql: """
+            -- What the last sync of the property read: its loaded raw artifacts, the registry's entry for it, the
+            -- charge and GL category maps and the ownerdash build (Synchronizer.fingerprint). A nightly ingest that
+            -- loaded nothing new for the property and finds the same fingerprint leaves its rows as they are.
+            ALTER TABLE unified_properties ADD COLUMN sync_fingerprint TEXT;
+            """),
         Migration(version: 41, name: "audit: amount not audited", sql: """
             -- Beside not_audited (the (lease, code, month) lines posted on leases without any schedule): how many
             -- leases those are and the dollars posted on them, so `audit show` says how much went unjudged. NULL for

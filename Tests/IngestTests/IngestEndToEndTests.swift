@@ -118,6 +118,19 @@ import Testing
         #expect(againLoad.count == 1 && againLoad.first?.text("status") == "skipped")
         #expect(try directory.runRow(againID).text("trigger") == "ingest")
         #expect(try directory.runRow(againID).int("rows_loaded") == 0)
+        // Nothing new loaded, and the last sync read the same raw state, configuration and build: not synced again,
+        // the unified rows stay those of the first run (which synced nexus_east).
+        if sync.first(where: { $0.text("property_id") == "nexus_east" })?.text("status") == "succeeded" {
+            let againSync = try directory.items(againID).filter { $0.text("stage") == "sync" }
+            #expect(againSync.count == 1 && againSync.first?.text("status") == "skipped")
+            #expect(againSync.first?.text("error") == "unchanged: every artifact of it was already loaded; its unified rows are as run \(runID) synced them")
+            #expect(again.stdoutLines.last == "synced    0 of 1 property, 0 failed, 1 skipped")
+            #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue == runID)
+            // `ownerdash sync` is the operator's re-sync: it always syncs.
+            let resync = try directory.ownerdash(["sync", "--property", "nexus_east"], environment: simulator.environment)
+            #expect(resync.status == 0, "\(resync.stderr)")
+            #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue != runID)
+        }
     }
 
     /// One count everywhere: an artifact the vendor does not offer is skipped, neither fetched nor failed, in the
