@@ -59,6 +59,11 @@ public final class LandingZone: Sendable {
     /// `data/landing`, where `objects/` and `.staging/` are.
     public let landingDirectory: String
     private let manifest: Locked<RunManifest>
+    /// When the manifest was last written (see `record`).
+    private let lastWritten = Locked<Date>(.distantPast)
+    /// How often, at most, `record` rewrites the manifest: every artifact of a 30-property night rewrote (and
+    /// fsynced) the whole growing file, quadratic in the artifacts; `finish` writes the rest.
+    static let manifestWriteInterval: TimeInterval = 1
 
     public static func runDirectory(in dataDirectory: DataDirectory, runID: RunID) -> String {
         (dataDirectory.landing as NSString).appendingPathComponent(runID.value)
@@ -200,7 +205,7 @@ public final class LandingZone: Sendable {
         unlink(path)
     }
 
-    /// Adds or replaces an artifact's entry and rewrites the manifest.
+    /// Adds or replaces an artifact's entry; rewrites the manifest when it was last written a second ago or more.
     public func record(_ entry: ManifestEntry) throws {
         try manifest.withLock { manifest in
             // One entry per artifact: a Yardi operation asked for several months (GetResidentLeaseCharges_Login's
@@ -211,7 +216,12 @@ public final class LandingZone: Sendable {
             }
             manifest.artifacts.append(entry)
             manifest.artifacts.sort { ($0.pms, $0.property, $0.artifactName) < ($1.pms, $1.property, $1.artifactName) }
+            // A run that dies between writes loses at most a second of entries: their objects are on disk, and the
+            // next run fetches those artifacts again.
+            let now = Date()
+            guard now.timeIntervalSince(lastWritten.withLock { $0 }) >= Self.manifestWriteInterval else { return }
             try write(manifest)
+            lastWritten.withLock { $0 = now }
         }
     }
 
