@@ -312,16 +312,16 @@ final class LedgerMerger {
     private func log(kind: SQLValue, id: SQLValue, change: String, old: [String: SQLValue]?, new: [String: SQLValue]?,
                      detail: String) throws {
         let statement = try recordChange ?? database.prepare("""
-            INSERT INTO \(table.changes) (property_id, kind, transaction_id, change, found_by, run_id, as_of_date, artifact,
+            INSERT INTO \(table.changes) (lineage_id, property_id, kind, transaction_id, change, found_by, as_of_date,
                                           old_amount, new_amount, old_balance, new_balance, detail)
-            VALUES (:property, :kind, :id, :change, :found_by, :run_id, :as_of, :artifact,
+            VALUES (:lineage_id, :property, :kind, :id, :change, :found_by, :as_of,
                     :old_amount, :new_amount, :old_balance, :new_balance, :detail)
             """)
         recordChange = statement
         try statement.execute([
             ":property": .text(lineage.propertyID), ":kind": kind, ":id": id, ":change": .text(change),
-            ":found_by": .text(counts.reconciled ? "full_refresh" : "window"), ":run_id": .text(lineage.runID),
-            ":as_of": .text(lineage.asOf), ":artifact": .text(lineage.artifact),
+            ":found_by": .text(counts.reconciled ? "full_refresh" : "window"), ":lineage_id": .integer(lineageID),
+            ":as_of": .text(lineage.asOf),
             ":old_amount": old?[table.amountColumn] ?? .null, ":new_amount": new?[table.amountColumn] ?? .null,
             ":old_balance": old?[table.balanceColumn] ?? .null, ":new_balance": new?[table.balanceColumn] ?? .null,
             ":detail": .text(detail),
@@ -428,9 +428,9 @@ enum LedgerLoad {
                             property: String, runID: RunID, operation: String) throws -> [String] {
         guard counts.reconciled, counts.changesRecorded > 0 else { return [] }
         let rows = try database.query("""
-            SELECT change, count(*) FROM \(changesTable)
-            WHERE property_id = :property AND run_id = :run AND found_by = 'full_refresh'
-            GROUP BY change ORDER BY change
+            SELECT c.change, count(*) FROM \(changesTable) c JOIN raw_lineage l ON l.id = c.lineage_id
+            WHERE c.property_id = :property AND l.run_id = :run AND c.found_by = 'full_refresh'
+            GROUP BY c.change ORDER BY c.change
             """, [":property": .text(property), ":run": .text(runID.value)])
         let parts = rows.map { "\($0[1].integerValue ?? 0) \($0[0].textValue ?? "")" }.joined(separator: ", ")
         return ["\(property): the full \(operation) pull differs from the ledger merged by the incremental nights: \(parts) "

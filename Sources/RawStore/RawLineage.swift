@@ -114,6 +114,51 @@ public enum RawLineage {
         }
     }
 
+    /// The migration that keys a ledger's change log (realpage_ledger_changes, yardi_transaction_changes) by
+    /// lineage, as `migration(version:)` did the snapshot tables: the log carried the run and artifact as text but no
+    /// sha256, so the generic rebuild passed it by. Each change points at the answer that showed it (the lineage its
+    /// merge wrote rows under; one added from `loaded_artifacts` where that merge wrote none, as a removal does), and
+    /// `v_<table>` shows the run, artifact and sha256 again.
+    static func changeLogMigration(version: Int, table: String) -> Migration {
+        let lineageOf = """
+            l.run_id = c.run_id AND l.property_id = c.property_id AND l.as_of_date = c.as_of_date AND l.artifact = c.artifact
+            """
+        return Migration(version: version, name: "\(table) keyed by lineage", sql: """
+            INSERT INTO raw_lineage (run_id, property_id, as_of_date, artifact, artifact_sha256)
+            SELECT DISTINCT c.run_id, c.property_id, c.as_of_date, c.artifact,
+                   coalesce((SELECT l.artifact_sha256 FROM raw_lineage l WHERE \(lineageOf) ORDER BY l.id LIMIT 1),
+                            (SELECT a.artifact_sha256 FROM loaded_artifacts a
+                             WHERE a.artifact = c.artifact AND a.property_id = c.property_id LIMIT 1),
+                            '')
+            FROM \(table) c WHERE true
+            ON CONFLICT DO NOTHING;
+            CREATE TABLE \(table)_keyed (
+                id             INTEGER PRIMARY KEY,
+                lineage_id     INTEGER NOT NULL,
+                property_id    TEXT NOT NULL,
+                kind           TEXT NOT NULL,
+                transaction_id TEXT NOT NULL,
+                change         TEXT NOT NULL CHECK (change IN ('added', 'corrected', 'reversed', 'applied', 'removed')),
+                found_by       TEXT NOT NULL CHECK (found_by IN ('window', 'full_refresh')),
+                as_of_date     TEXT NOT NULL,
+                old_amount     REAL,
+                new_amount     REAL,
+                old_balance    REAL,
+                new_balance    REAL,
+                detail         TEXT NOT NULL
+            ) STRICT;
+            INSERT INTO \(table)_keyed (id, lineage_id, property_id, kind, transaction_id, change, found_by, as_of_date,
+                                        old_amount, new_amount, old_balance, new_balance, detail)
+            SELECT c.id, (SELECT min(l.id) FROM raw_lineage l WHERE \(lineageOf)), c.property_id, c.kind, c.transaction_id,
+                   c.change, c.found_by, c.as_of_date, c.old_amount, c.new_amount, c.old_balance, c.new_balance, c.detail
+            FROM \(table) c;
+            DROP TABLE \(table);
+            ALTER TABLE \(table)_keyed RENAME TO \(table);
+            CREATE INDEX \(table)_property ON \(table) (property_id, lineage_id);
+            \(view(table))
+            """, rebuildsTables: true)
+    }
+
     /// One column as `PRAGMA table_info` states it.
     private struct Column {
         var name: String

@@ -677,6 +677,7 @@ public enum RealPageRawSchema {
         // RPX getunitlist, the nested unit list some partner contracts allow: kept for the floor (`UnitDetails/
         // FloorNumber`), which neither unitlist nor any OneSite report carries.
         RawLineage.migration(version: keyedByLineage),
+        RawLineage.changeLogMigration(version: 43, table: "realpage_ledger_changes"),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (
                 \(lineage)

@@ -287,5 +287,6 @@ public enum YardiRawSchema {
             """),
         // Raw rows keyed by lineage, as realpage_raw.db's migration 42 (RawLineage).
         RawLineage.migration(version: 8),
+        RawLineage.changeLogMigration(version: 9, table: "yardi_transaction_changes"),
     ]
 }

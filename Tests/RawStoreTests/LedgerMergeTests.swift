@@ -90,7 +90,7 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
             [.text("r2"), .real(-100), .null, .integer(1), .text("night-2"), .text("night-2")],
         ])
         #expect(try fixture.rows("""
-            SELECT transaction_id, change, found_by, run_id, old_amount, new_amount, detail FROM yardi_transaction_changes ORDER BY id
+            SELECT transaction_id, change, found_by, run_id, old_amount, new_amount, detail FROM v_yardi_transaction_changes ORDER BY id
             """) == [
             [.text("c3"), .text("corrected"), .text("window"), .text("night-2"), .real(1000), .real(950),
              .text("amount 1000.00 -> 950.00; balance_due 1000.00 -> 950.00")],
@@ -116,7 +116,7 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
             answer: .dated(from: "2026-11-02", to: "2026-11-21"))
         #expect(night3.note == "0 new, 0 updated, 1 removed, 3 unchanged, 1 change(s) logged")
         #expect(try fixture.rows("SELECT count(*) FROM yardi_transactions WHERE transaction_id = 'c4'") == [[.integer(0)]])
-        #expect(try fixture.rows("SELECT change, old_amount, run_id FROM yardi_transaction_changes WHERE transaction_id = 'c4'")
+        #expect(try fixture.rows("SELECT change, old_amount, run_id FROM v_yardi_transaction_changes WHERE transaction_id = 'c4'")
                 == [[.text("removed"), .real(25), .text("night-3")]])
         #expect(try fixture.rows("SELECT count(*), count(DISTINCT transaction_id) FROM yardi_transactions") == [[.integer(6), .integer(6)]],
                 "one row per transaction after three nights")

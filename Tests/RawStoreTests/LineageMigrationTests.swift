@@ -79,6 +79,7 @@ struct LineageMigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("yardi_raw.db").path
         let before: [[String: SQLValue]]
+        let changes: [[String: SQLValue]]
         do {
             let old = try Database(path: path)
             try old.migrate(YardiRawSchema.migrations.filter { $0.version < 8 })
@@ -89,11 +90,29 @@ struct LineageMigrationTests {
                        ('run-2', 'yp_riverwalk', '2026-11-20', 'b.xml', 'sha-b', 1, 'payment', 'p1', 't1', '2026-11-03', 990, 'run-2');
                 """)
             before = try rows(old, "SELECT * FROM yardi_transactions ORDER BY id")
+            // The change log: a correction the run-2 answer showed (its rows carry that lineage) and a removal a
+            // reconciling pull found, whose answer wrote no row (its sha256 comes from loaded_artifacts).
+            try old.execute("""
+                INSERT INTO loaded_artifacts (operation, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+                VALUES ('GetResidentTransactions_Login', 'yp_riverwalk', '2026-11-21', 'c.xml', 'sha-c', 'run-3', 0);
+                INSERT INTO yardi_transaction_changes (property_id, kind, transaction_id, change, found_by, run_id, as_of_date,
+                                                       artifact, old_amount, new_amount, detail)
+                VALUES ('yp_riverwalk', 'payment', 'p1', 'corrected', 'window', 'run-2', '2026-11-20', 'b.xml', 1000, 990, 'amount'),
+                       ('yp_riverwalk', 'charge', 'c9', 'removed', 'full_refresh', 'run-3', '2026-11-21', 'c.xml', 50, NULL, 'gone');
+                """)
+            changes = try rows(old, "SELECT * FROM yardi_transaction_changes ORDER BY id")
         }
         let store = try YardiRawStore(path: path)
         let database = store.database
         #expect(try rows(database, "SELECT * FROM v_yardi_transactions ORDER BY id").map { $0.filter { $0.key != "lineage_id" } }
                 == before)
+        // The change log points at lineages too, and its view reads as the old table did, with each answer's sha256.
+        let changeColumns = try database.query("SELECT name FROM pragma_table_info('yardi_transaction_changes')").compactMap { $0[0].textValue }
+        #expect(changeColumns.contains("lineage_id") && !changeColumns.contains("run_id") && !changeColumns.contains("artifact"))
+        let viewed = try rows(database, "SELECT * FROM v_yardi_transaction_changes ORDER BY id")
+        #expect(viewed.map { $0.filter { $0.key != "lineage_id" && $0.key != "artifact_sha256" } } == changes)
+        #expect(viewed.map { $0["artifact_sha256"] } == [.text("sha-b"), .text("sha-c")])
+        #expect(try database.scalar("SELECT count(*) FROM raw_lineage") == .integer(3), "a.xml, b.xml and c.xml")
         let indexes = try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'yardi_transactions' ORDER BY 1")
             .compactMap { $0[0].textValue }
         #expect(indexes == ["yardi_transactions_date", "yardi_transactions_merged_vendor_id", "yardi_transactions_tenant"])
