@@ -267,15 +267,14 @@ public struct IngestRun {
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
                                         glCategories: configuration.glCategories)
         let loaded = Set(result.loads.filter { $0.error == nil }.map(\.property))
-        // A property whose every artifact was already loaded (the same bytes as before) and whose last sync read the
-        // raw state, configuration and build it would read now has nothing new to sync: its unified rows stay.
-        let wroteRows = Set(result.loads.filter { $0.error == nil && !$0.alreadyLoaded }.map(\.property))
+        // A property whose last sync read the raw state, configuration and build a sync would read now (nothing new
+        // loaded since: the same bytes again, ledger windows that merged without a change) has nothing to sync: its
+        // unified rows stay.
         for (index, property) in properties.enumerated() {
             let item: RunItem
-            if loaded.contains(property.key), !wroteRows.contains(property.key),
-               let syncedBy = try? synchronizer.upToDateRun(property) {
+            if loaded.contains(property.key), let syncedBy = try? synchronizer.upToDateRun(property) {
                 item = RunItem(stage: .sync, property: property.key, status: .skipped,
-                               error: "unchanged: every artifact of it was already loaded; its unified rows are as run \(syncedBy) synced them")
+                               error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
                 log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) unchanged since run \(syncedBy): nothing new loaded",
                          LogFields(stage: "sync", property: property.key))
             } else if loaded.contains(property.key) {

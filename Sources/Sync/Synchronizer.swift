@@ -165,17 +165,43 @@ public struct Synchronizer {
             """, [":property": .text(property.key), ":fingerprint": .text(try fingerprint(for: property))])?.textValue
     }
 
-    /// SHA-256 of everything a sync of `property` reads: its raw state (every `loaded_artifacts` row of it, which
-    /// each load that writes rows adds or updates, and retention deletes with the rows), its registry entry, the
-    /// charge and GL category maps, and the ownerdash executable (new rules, a new sync).
+    /// SHA-256 of everything a sync of `property` reads: its raw state (its `loaded_artifacts` rows, which each load
+    /// that writes rows adds or updates and retention deletes with the rows, and the size of its ledger's change
+    /// log), its registry entry, the charge and GL category maps, and the ownerdash executable (new rules, a new sync).
+    ///
+    /// A ledger answer merged without changing a row (`row_count` 0: every transaction as stored, the night run
+    /// again, say) leaves the ledger as it was, so its row does not count while an answer of the same ledger that did
+    /// write is dated the same day or later (an earlier date would move the ledger's snapshot date). Removals write
+    /// no row but are logged in the change log, which counts.
     func fingerprint(for property: Property) throws -> String {
         let hasher = SHA256()
         func field(_ text: String) { hasher.update("\(text.utf8.count):\(text)") }
+        let schema = Self.rawSchema(property)
+        let (key, changes) = property.pms == .realpage ? ("report_type", "realpage_ledger_changes")
+                                                       : ("operation", "yardi_transaction_changes")
+        func ledger(_ alias: String) -> String {
+            """
+            CASE WHEN \(alias).\(key) LIKE 'getresidentledger%' THEN 'rpx ledger'
+                 WHEN \(alias).\(key) LIKE 'GetResidentTransactions%' THEN 'yardi ledger' END
+            """
+        }
         for artifact in try store.database.query("""
-            SELECT * FROM \(Self.rawSchema(property)).loaded_artifacts WHERE property_id = :property ORDER BY rowid
+            SELECT a.* FROM \(schema).loaded_artifacts a
+            WHERE a.property_id = :property
+              AND NOT (a.row_count = 0 AND \(ledger("a")) IS NOT NULL AND EXISTS (
+                  SELECT 1 FROM \(schema).loaded_artifacts b
+                  WHERE b.property_id = a.property_id AND \(ledger("b")) = \(ledger("a")) AND b.row_count > 0
+                    AND b.as_of_date >= a.as_of_date))
+            ORDER BY a.rowid
             """, [":property": .text(property.key)]) {
             for value in artifact { field(value.textValue ?? value.integerValue.map(String.init) ?? "") }
             field("\n")
+        }
+        if try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",
+                                     [":table": .text(changes)])?.integerValue == 1 {
+            let log = try store.database.query("SELECT count(*), max(id) FROM \(schema).\(changes) WHERE property_id = :property",
+                                               [":property": .text(property.key)]).first ?? []
+            field("changes \(log.map { $0.integerValue.map(String.init) ?? "" })")
         }
         for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
                      property.address ?? ""] { field(text) }

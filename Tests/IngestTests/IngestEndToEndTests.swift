@@ -123,7 +123,7 @@ import Testing
         if sync.first(where: { $0.text("property_id") == "nexus_east" })?.text("status") == "succeeded" {
             let againSync = try directory.items(againID).filter { $0.text("stage") == "sync" }
             #expect(againSync.count == 1 && againSync.first?.text("status") == "skipped")
-            #expect(againSync.first?.text("error") == "unchanged: every artifact of it was already loaded; its unified rows are as run \(runID) synced them")
+            #expect(againSync.first?.text("error") == "unchanged: nothing new was loaded for it; its unified rows are as run \(runID) synced them")
             #expect(again.stdoutLines.last == "synced    0 of 1 property, 0 failed, 1 skipped")
             #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue == runID)
             // `ownerdash sync` is the operator's re-sync: it always syncs.

@@ -1,0 +1,81 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+@testable import Sync
+import Testing
+
+/// When a nightly ingest may leave a property's unified rows as they are (Synchronizer.upToDateRun): only while the
+/// sync would read what the last one read.
+@Suite struct SyncFingerprintTests {
+    static let run = "20261120T000000Z-test"
+
+    /// A synced Yardi property whose ledger answer wrote rows.
+    func synced() throws -> YardiFixture {
+        let fixture = try YardiFixture()
+        try fixture.loadedEverything()
+        try fixture.unit("101", "Occupied No Notice", tenant: "t1")
+        try fixture.resident("t1", "Current", unit: "101")
+        try fixture.charge("t1", "2026-11-01", 1400)
+        try fixture.raw.database.execute("""
+            UPDATE loaded_artifacts SET row_count = 1 WHERE operation = 'GetResidentTransactions_Login'
+            """)
+        #expect(fixture.sync().first?.error == nil)
+        return fixture
+    }
+
+    func artifact(_ fixture: YardiFixture, _ operation: String, asOf: String = YardiFixture.asOf, rows: Int) throws {
+        try fixture.raw.database.prepare("""
+            INSERT INTO loaded_artifacts (operation, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+            VALUES (:operation, :property, :as_of, 'landing/again.xml', 'sha-again', 'run-again', :rows)
+            """).execute([":operation": .text(operation), ":property": .text(YardiFixture.property.key), ":as_of": .text(asOf),
+                          ":rows": .integer(Int64(rows))])
+    }
+
+    func upToDate(_ fixture: YardiFixture, _ synchronizer: Synchronizer? = nil) throws -> String? {
+        try (synchronizer ?? Synchronizer(store: fixture.store, runID: "next")).upToDateRun(YardiFixture.property)
+    }
+
+    @Test func nothingLoadedSinceTheSyncIsUpToDate() throws {
+        let fixture = try synced()
+        #expect(try upToDate(fixture) == Self.run)
+    }
+
+    @Test func aLedgerWindowThatMergedWithoutAChangeDatedNoLaterIsUpToDate() throws {
+        let fixture = try synced()
+        try artifact(fixture, "GetResidentTransactions_ByChargeDate_Login", rows: 0)
+        #expect(try upToDate(fixture) == Self.run, "the same night's window, every transaction as stored")
+    }
+
+    @Test func aLedgerWindowDatedLaterOrOneThatWroteRowsIsNot() throws {
+        let later = try synced()
+        try artifact(later, "GetResidentTransactions_ByChargeDate_Login", asOf: "2026-11-21", rows: 0)
+        #expect(try upToDate(later) == nil, "it moves the ledger's date")
+        let wrote = try synced()
+        try artifact(wrote, "GetResidentTransactions_ByChargeDate_Login", rows: 2)
+        #expect(try upToDate(wrote) == nil)
+    }
+
+    @Test func aRemovalLoggedInTheChangeLogIsNot() throws {
+        let fixture = try synced()
+        try artifact(fixture, "GetResidentTransactions_ByChargeDate_Login", rows: 0)
+        let lineage = try #require(try fixture.raw.database.scalar("SELECT min(id) FROM raw_lineage")?.integerValue)
+        try fixture.raw.database.execute("""
+            INSERT INTO yardi_transaction_changes (lineage_id, property_id, kind, transaction_id, change, found_by, as_of_date,
+                                                   old_amount, detail)
+            VALUES (\(lineage), 'yp_test', 'charge', 'c9', 'removed', 'window', '2026-11-20', 50, 'gone')
+            """)
+        #expect(try upToDate(fixture) == nil)
+    }
+
+    @Test func aSnapshotLoadedAgainAnEmptyReportOrANewConfigurationIsNot() throws {
+        let reloaded = try synced()
+        try reloaded.raw.database.execute("UPDATE loaded_artifacts SET artifact_sha256 = 'other' WHERE operation = 'GetUnitInformation'")
+        #expect(try upToDate(reloaded) == nil)
+        let empty = try synced()
+        try artifact(empty, "GetServiceRequest_Search", asOf: "2026-11-19", rows: 0)
+        #expect(try upToDate(empty) == nil, "only a ledger answer that changed nothing is passed over")
+        let configured = try synced()
+        let categories = try ChargeCategories(overrides: ["rent": ["BASERENT"]])
+        #expect(try upToDate(configured, Synchronizer(store: configured.store, runID: "next", chargeCategories: categories)) == nil)
+    }
+}
