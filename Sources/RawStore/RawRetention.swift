@@ -53,8 +53,9 @@ public struct RawPruneResult: Sendable, Equatable {
 /// unit, resident and lease lists, day reports) whose dates the policy no longer keeps, then gives the free pages
 /// back to the file system with an incremental vacuum.
 ///
-/// Kinds read across their earlier snapshots (ledgers, Activity, closed turns, invoices, financial reports) are
-/// left whole: their older snapshots are history the sync still reads. Unified metric rows (the trends) are never
+/// Kinds read across their earlier snapshots (ledgers, closed turns, invoices, financial reports) are left whole:
+/// their older snapshots are history the sync still reads. The Activity report and the Leasing Activity Detail keep,
+/// in each snapshot the policy does not keep, only the days no newer snapshot covers (`WindowedReport`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -117,7 +118,12 @@ public enum RawRetention {
                         """).execute(values.merging([":key": .text(key)]) { $1 })
                 }
             }
-            if try !dryRun && removed > 0 && database.tableExists("raw_lineage") {
+            if keyColumn == "report_type" {
+                for window in WindowedReport.all where try database.tableExists(window.table) {
+                    rows += try window.dropCovered(database, policy: policy, dryRun: dryRun)
+                }
+            }
+            if try !dryRun && rows > 0 && database.tableExists("raw_lineage") {
                 _ = try RawLineage.removeUnreferenced(database)
             }
         }
@@ -127,6 +133,52 @@ public enum RawRetention {
         }
         return RawPruneResult(path: path, snapshots: removed, rows: rows, bytesBefore: bytesBefore,
                               bytesAfter: dryRun ? bytesBefore : fileBytes(path), convertedToIncremental: converted)
+    }
+
+    /// A report read across its snapshots by window (the Activity report's 30 days, the Leasing Activity Detail's
+    /// range): the sync reads each day from the newest snapshot that covers it (RealPageActivity.activityRows), so an
+    /// older snapshot's rows from the first day of a newer one on are never read. Prune drops those rows from the
+    /// snapshots the policy no longer keeps whole; each keeps the days only it holds, and every answer stays the
+    /// same (the days a snapshot covers, and the first day each one starts, do not change).
+    struct WindowedReport {
+        var report: String
+        var table: String
+        var dateColumn: String
+
+        static let all = [
+            WindowedReport(report: "activity", table: "realpage_activity", dateColumn: "activity_date"),
+            WindowedReport(report: "leasing_activity_detail", table: "realpage_leasing_activity_detail", dateColumn: "contact_date"),
+        ]
+
+        /// Drops (or with `dryRun` counts) the rows no sync reads from the snapshots `policy` does not keep.
+        func dropCovered(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
+            var dropped = 0
+            let snapshots = try database.query("""
+                SELECT property_id, as_of_date, min(\(dateColumn)) FROM \(table)
+                GROUP BY property_id, as_of_date ORDER BY property_id, as_of_date
+                """)
+            let byProperty = Dictionary(grouping: snapshots) { $0[0].textValue ?? "" }
+            for (property, rows) in byProperty.sorted(by: { $0.key < $1.key }) {
+                let dated = rows.compactMap { row -> (LocalDate, String)? in
+                    guard let date = row[1].textValue.flatMap(LocalDate.init(iso:)), let first = row[2].textValue else { return nil }
+                    return (date, first)
+                }
+                let kept = policy.kept(dated.map(\.0))
+                for (index, (date, _)) in dated.enumerated() where !kept.contains(date) {
+                    guard let newerFrom = dated[(index + 1)...].map(\.1).min() else { continue }
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso),
+                                                      ":from": .text(newerFrom)]
+                    let covered = "property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= :from"
+                    if dryRun {
+                        dropped += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(covered)", values)?.integerValue ?? 0)
+                    } else {
+                        try database.prepare("DELETE FROM \(table) WHERE \(covered)").execute(values)
+                        dropped += database.changes
+                    }
+                }
+            }
+            return dropped
+        }
     }
 
     /// Gives the database's free pages back: `incremental_vacuum` when it is in incremental mode, else (a database

@@ -61,6 +61,7 @@ struct RawReportWriter {
     private let database: Database
     private let lineage: Lineage
     private var statements: [String: (Statement, [Int32])] = [:]
+    private var last: (table: String, prepared: (Statement, [Int32]))?
     /// The artifact's `raw_lineage` row, added at its first row.
     private var lineageID: Int64?
     private(set) var rowCount = 0
@@ -107,8 +108,15 @@ struct RawReportWriter {
         rowCount += 1
     }
 
-    private mutating func statement(for table: String, columns: [String]) throws -> (Statement, [Int32]) {
-        if let cached = statements[table] { return cached }
+    /// The insert of `table`'s rows, prepared at its first row (`columns` is evaluated then only).
+    private mutating func statement(for table: String, columns: @autoclosure () -> [String]) throws -> (Statement, [Int32]) {
+        // Most reports write one table row after row: the last one is checked before the dictionary's hash.
+        if let last, last.table == table { return last.prepared }
+        if let cached = statements[table] {
+            last = (table, cached)
+            return cached
+        }
+        let columns = columns()
         let all = ["lineage_id", "property_id", "as_of_date"] + columns
         let sql = """
             INSERT INTO \(table) (\(all.joined(separator: ", ")))
@@ -117,6 +125,7 @@ struct RawReportWriter {
         let statement = try database.prepare(sql)
         let prepared = (statement, all.map { statement.parameterIndex(":" + $0) })
         statements[table] = prepared
+        last = (table, prepared)
         return prepared
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SQLiteKit
+import RawStore
 @testable import Sync
 import Testing
 
@@ -137,5 +138,42 @@ import Testing
         #expect(realpage.sync().first?.error == nil)
         #expect(try realpage.texts("SELECT party_name FROM unified_activity ORDER BY event_date, party_name")
                     == ["A", "B", "D", "E"])
+    }
+}
+
+/// Prune drops the Activity rows no sync reads (days a newer snapshot covers) from the snapshots it does not keep
+/// whole: the answers stay the same.
+@Suite struct WindowedActivityPruneTests {
+    @Test func pruningCoveredDaysOfOldSnapshotsLeavesTheUnifiedActivityAsItWas() throws {
+        let realpage = try RealPageFixture()
+        try realpage.rentRoll("101", "Occupied")
+        // Twenty nightly snapshots, each with its 30 days (a prospect a day; "Q" e-mailed on the 1st and again on the
+        // 25th of October, so the lead dates from an early snapshot alone) and the property date on the last.
+        for night in 1...20 {
+            let asOf = LocalDate(iso: "2026-11-01")!.adding(days: night - 1)
+            for back in 0..<30 {
+                let day = asOf.adding(days: -back)
+                try realpage.activity(day.iso, back % 3 == 0 ? "Visit" : "E-mail", name: "P \(day.iso)", asOf: asOf.iso)
+            }
+            if asOf.iso <= "2026-10-31" || night == 1 {
+                try realpage.activity("2026-10-03", "E-mail", name: "Q", asOf: asOf.iso)
+            }
+            try realpage.activity("2026-10-25", "Phone call", name: "Q", asOf: asOf.iso)
+        }
+        try realpage.site(sysDate: "2026-11-20")
+        #expect(realpage.sync().first?.error == nil)
+        let events = "SELECT event_date, event_type, party_name FROM unified_activity ORDER BY event_date, party_name, event_type"
+        let before = try realpage.rows(events)
+        let rowsBefore = try realpage.rows("SELECT count(*) FROM realpage_raw.realpage_activity").first?.first?.integerValue ?? 0
+
+        let result = try RawRetention.prune(path: realpage.raw.database.path, keyColumn: "report_type",
+                                            policy: RawSnapshotPolicy(keepDays: 3, keepMonthly: 1), dryRun: false)
+        let rowsAfter = try realpage.rows("SELECT count(*) FROM realpage_raw.realpage_activity").first?.first?.integerValue ?? 0
+        #expect(rowsBefore - rowsAfter == Int64(result.rows) && result.rows > 400,
+                "the 17 snapshots not kept lose the days the next one covers: \(rowsBefore) -> \(rowsAfter)")
+        #expect(realpage.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try realpage.rows(events) == before)
+        #expect(try realpage.rows("SELECT event_type FROM unified_activity WHERE party_name = 'Q' ORDER BY event_date")
+                    == [[.text("lead")], [.text("other")]], "Q's first contact is still the 3rd of October")
     }
 }
