@@ -232,14 +232,6 @@ public struct Debtors: Sendable {
         """
 }
 
-extension String {
-    // Called for every household owing: trims in place on the characters, without reversing copies.
-    fileprivate var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
-    }
-}
-
 extension Debtors {
     /// The debtors for the table / JSON / CSV writers: the people (with the portfolio total), their units, and the
     /// months each unit's debt covers.

@@ -553,22 +553,6 @@ extension ExcelDateTime {
 
 // MARK: - Text helpers
 
-extension StringProtocol {
-    /// The text without leading and trailing whitespace or newlines (scalar-level: cheap for ASCII).
-    var trimmingWhitespace: SubSequence {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
-        guard let last = scalars.lastIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
-        return self[start..<scalars.index(after: last)]
-    }
-}
-
-extension Unicode.Scalar {
-    var isSpaceLike: Bool {
-        value == 0x20 || (0x09...0x0D).contains(value) || (value >= 0x80 && properties.isWhitespace)
-    }
-}
-
 extension Character {
     var isASCIIDigit: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
     var asciiDigitValue: Int? { isASCIIDigit ? asciiValue.map { Int($0) - 48 } : nil }

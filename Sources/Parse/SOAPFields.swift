@@ -29,13 +29,13 @@ struct SOAPFields {
     /// Trimmed text of the child, nil when the child is missing or empty.
     func text(_ name: String) -> String? {
         guard let child = element.child(named: name) else { return nil }
-        let value = child.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = String(child.text.trimmingWhitespace)
         return value.isEmpty ? nil : value
     }
 
     /// Trimmed attribute value, nil when missing or empty.
     func attribute(_ name: String) -> String? {
-        let value = element.attribute(name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = element.attribute(name).map { String($0.trimmingWhitespace) }
         return value?.isEmpty == false ? value : nil
     }
 

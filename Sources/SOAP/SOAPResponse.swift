@@ -180,7 +180,7 @@ public struct SOAPResponse {
                 let messages = try reader.expand()
                 messageErrors += messages.descendants(named: "Message").filter {
                     ($0.attribute("messageType") ?? "").caseInsensitiveCompare("Error") == .orderedSame
-                }.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                }.map { String($0.text.trimmingWhitespace) }
                 if errorMessages == nil, let list = messages.descendants(named: "ErrorMessages").first {
                     errorMessages = Self.text(of: list)
                 }
@@ -199,8 +199,8 @@ public struct SOAPResponse {
         }
 
         private static func text(of list: XMLElement) -> String {
-            let items = list.children.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-            let text = items.isEmpty ? list.text.trimmingCharacters(in: .whitespacesAndNewlines) : items.joined(separator: "; ")
+            let items = list.children.map { String($0.text.trimmingWhitespace) }.filter { !$0.isEmpty }
+            let text = items.isEmpty ? String(list.text.trimmingWhitespace) : items.joined(separator: "; ")
             return text.isEmpty ? "ErrorMessages without text" : text
         }
 
@@ -221,7 +221,7 @@ public struct SOAPResponse {
             }
             if !sawPayload, let errorMessages { return .errorMessage(errorMessages) }
             if resultFirstChild == nil {
-                let text = resultText.trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = String(resultText.trimmingWhitespace)
                 if text.contains("Login failed") { return .loginFailed(text) }
                 if let code = Int(text), code < 0 { return .resultCode(code) }
             }

@@ -11,7 +11,7 @@ public enum SOAPValue {
     /// (optionally with a time), and `Apr 18 2022 12:00AM` (RPX getleaseinfo's LastRenewalDate).
     /// `0001-01-01` and `1900-01-01` mean "no date" in Yardi and RPX and come back nil.
     public static func date(_ raw: String) throws -> LocalDate? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(raw.trimmingWhitespace)
         if text.isEmpty { return nil }
         let date: LocalDate?
         let utf8 = Array(text.utf8)
@@ -42,7 +42,7 @@ public enum SOAPValue {
 
     /// `YYYY-MM-DDTHH:MM:SS[.f]` (Yardi EventDate) as `YYYY-MM-DDTHH:MM:SS`; a date alone gets `T00:00:00`.
     public static func dateTime(_ raw: String) throws -> String? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(raw.trimmingWhitespace)
         guard let date = try date(text) else { return nil }
         let utf8 = Array(text.utf8)
         guard utf8.count >= 19, utf8[4] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: ":"), utf8[16] == UInt8(ascii: ":") else {
@@ -58,7 +58,7 @@ public enum SOAPValue {
 
     /// Flags: `T`/`F`, `Y`/`N`, `true`/`false` (any case), `1`/`0`.
     public static func flag(_ raw: String) throws -> Bool? {
-        switch raw.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() {
+        switch raw.trimmingWhitespace.uppercased() {
         case "": return nil
         case "T", "TRUE", "Y", "YES", "1": return true
         case "F", "FALSE", "N", "NO", "0": return false
@@ -69,7 +69,7 @@ public enum SOAPValue {
     /// Money: `950.00`, `850.000000`, `1650.0000`, `-5,675.60`, `$1,234.50`, `(125.00)`; rounded half away
     /// from zero to the cent, computed on the digits (no binary floating point on the way).
     public static func money(_ raw: String) throws -> Money? {
-        var text = Substring(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        var text = raw.trimmingWhitespace[...]
         if text.isEmpty { return nil }
         var negative = false
         if text.hasPrefix("(") && text.hasSuffix(")") { negative = true; text = text.dropFirst().dropLast() }
@@ -94,7 +94,7 @@ public enum SOAPValue {
 
     /// A decimal number (`1.000000` bathrooms); nil when empty.
     public static func decimal(_ raw: String) throws -> Double? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(raw.trimmingWhitespace)
         if text.isEmpty { return nil }
         guard let value = Double(text), value.isFinite else { throw SOAPValueError("\"\(raw)\" is not a number") }
         return value
@@ -102,7 +102,7 @@ public enum SOAPValue {
 
     /// A whole number (`699` square feet, `2` bedrooms); `2.00` is accepted when it is whole.
     public static func integer(_ raw: String) throws -> Int? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(raw.trimmingWhitespace)
         if text.isEmpty { return nil }
         if let value = Int(text) { return value }
         if let value = Double(text), value.rounded() == value, abs(value) < 1e15 { return Int(value) }
@@ -111,7 +111,7 @@ public enum SOAPValue {
 
     /// An accounting period, `MM/YYYY` (Yardi AR/AP) or `MMYYYY` (RPX AR_AccountingPeriod), as `YYYY-MM`.
     public static func month(_ raw: String) throws -> String? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(raw.trimmingWhitespace)
         if text.isEmpty { return nil }
         let digits = text.filter { $0 != "/" }
         guard digits.count == 6, digits.allSatisfy(\.isASCIIDigit), text.count == 6 || (text.count == 7 && text.dropFirst(2).first == "/"),

@@ -35,7 +35,7 @@ public enum GetResidentLeaseCharges {
     public static func decode(_ bytes: [UInt8], each: (YardiLeaseCharge) throws -> Void) throws {
         var count = 0
         try SOAPResponse.yardiStream(bytes, operation, records: ["RT_Customer"]) { customer in
-            let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let household = customer.child(named: "CustomerID").map { String($0.text.trimmingWhitespace) }
             for charge in customer.descendants(named: "Charge") {
                 guard let detail = charge.child(named: "Detail") else { continue }
                 count += 1

@@ -55,8 +55,8 @@ public enum GetResidentTransactions {
                               each: (YardiTransaction) throws -> Void) throws {
         var count = 0
         try SOAPResponse.yardiStream(bytes, answering, records: ["RT_Customer"]) { customer in
-            let household = customer.child(named: "CustomerID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let household = customer.child(named: "CustomerID").map { String($0.text.trimmingWhitespace) }
+            let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID").map { String($0.text.trimmingWhitespace) }
             for transactions in customer.child(named: "RTServiceTransactions")?.children(named: "Transactions") ?? [] {
                 let index = count + 1
                 let kind: YardiTransaction.Kind
