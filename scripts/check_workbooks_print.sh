@@ -28,15 +28,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-swift build --product ownerdash >&2
-ownerdash="$(swift build --show-bin-path)/ownerdash"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-if [ -z "$data" ] || [ ! -f "$data/unified.db" ]; then
-    data="${data:-$work/data}"
-    echo "running the demo into $data" >&2
-    "$ownerdash" demo --data-dir "$data" --quiet >/dev/null
-fi
+source scripts/lib/demo_data.sh
 books="${keep:-$work/books}"
 mkdir -p "$books"
 

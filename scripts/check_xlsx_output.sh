@@ -14,15 +14,7 @@ ensure_libreoffice
 data=""
 if [ "${1:-}" = "--data-dir" ]; then data="$2"; fi
 
-swift build --product ownerdash >&2
-ownerdash="$(swift build --show-bin-path)/ownerdash"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-if [ -z "$data" ] || [ ! -f "$data/unified.db" ]; then
-    data="${data:-$work/data}"
-    echo "running the demo into $data" >&2
-    "$ownerdash" demo --data-dir "$data" --quiet >/dev/null
-fi
+source scripts/lib/demo_data.sh
 
 # The demo's property date is 2026-11-20: the three months up to it.
 "$ownerdash" report lease-status --start 2026-09 --months 3 --format xlsx --out "$work/lease-status.xlsx" --data-dir "$data" --quiet
