@@ -156,7 +156,7 @@ public struct Synchronizer {
 
     /// The run that synced `property` when its unified rows are what a sync now would give: the sync read the same
     /// raw state, registry entry, category maps and build (`fingerprint(for:)`). Nil: sync it. The nightly ingest
-    /// asks this for a property whose every artifact it found already loaded (the same bytes as before).
+    /// asks this for every property it loaded something of; `ownerdash sync` never does.
     public func upToDateRun(_ property: Property) throws -> String? {
         guard try store.hasRaw(Self.rawSchema(property)) else { return nil }
         return try store.database.scalar("""
@@ -194,14 +194,14 @@ public struct Synchronizer {
                     AND b.as_of_date >= a.as_of_date))
             ORDER BY a.rowid
             """, [":property": .text(property.key)]) {
-            for value in artifact { field(value.textValue ?? value.integerValue.map(String.init) ?? "") }
+            for value in artifact { field("\(value)") }
             field("\n")
         }
         if try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",
                                      [":table": .text(changes)])?.integerValue == 1 {
             let log = try store.database.query("SELECT count(*), max(id) FROM \(schema).\(changes) WHERE property_id = :property",
                                                [":property": .text(property.key)]).first ?? []
-            field("changes \(log.map { $0.integerValue.map(String.init) ?? "" })")
+            field("changes \(log)")
         }
         for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
                      property.address ?? ""] { field(text) }
