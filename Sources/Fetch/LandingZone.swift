@@ -1,9 +1,9 @@
 import CurlKit
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import XLSXKit
 import ZipKit
-import LibCryptoKit
 
 /// A download that could not be landed, or a landing zone that could not be written; the message says why.
 public struct LandingError: Error, CustomStringConvertible, Sendable {

@@ -1,10 +1,10 @@
 import Fetch
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import Parse
 import RawStore
 import SOAP
-import LibCryptoKit
 
 /// A `--run RUN_ID` that names no landed run; the CLI prints it as a usage error (exit 1).
 public struct RunLoadError: Error, CustomStringConvertible, Sendable {

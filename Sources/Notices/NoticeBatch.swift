@@ -1,7 +1,7 @@
 import Foundation
 import Ledger
-import OwnerDashCore
 import LibCryptoKit
+import OwnerDashCore
 
 /// One debtor's notice: who it is for, the rendered text and the SHA-256 of that text (its identity when sending).
 public struct Notice: Sendable, Equatable {

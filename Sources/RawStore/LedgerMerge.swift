@@ -1,8 +1,8 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import SOAP
 import SQLiteKit
-import LibCryptoKit
 
 /// Which part of a tenant ledger a landed answer holds, as the run's manifest says (`LedgerScope` there).
 public enum LedgerAnswer: Sendable, Equatable {

@@ -1,9 +1,9 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import Parse
 import SQLiteKit
 import XLSXKit
-import LibCryptoKit
 
 /// What the caller knows about a report file beyond its bytes (command-line overrides).
 public struct ReportFileHints: Sendable {

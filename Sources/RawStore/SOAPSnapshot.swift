@@ -1,9 +1,9 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import SOAP
 import SQLiteKit
 import ZipKit
-import LibCryptoKit
 
 /// What a caller prints for one loaded SOAP artifact, whichever system it came from.
 public protocol SOAPLoadOutcome: Sendable {

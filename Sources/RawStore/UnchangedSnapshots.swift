@@ -1,6 +1,6 @@
+import LibCryptoKit
 import OwnerDashCore
 import SQLiteKit
-import LibCryptoKit
 
 /// Snapshots stored when they change: a unit, resident or lease list (RPX or Yardi SOAP) or a report whose rows
 /// are identical to the previous snapshot of the same (report or operation, property) is recorded in

@@ -1,13 +1,13 @@
 import Foundation
 import HTTPServer
 import Ledger
+import LibCryptoKit
 import Metrics
 import OwnerDashCore
 import Render
 import RunRecords
 import SQLiteKit
 import Sync
-import LibCryptoKit
 
 /// The read-only JSON API under `/api/v2`: each endpoint answers with the same JSON as the CLI command asking the same
 /// question with `--format json` (the same report builders and the same encoder), scoped to what the viewer may see.

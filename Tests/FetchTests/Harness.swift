@@ -1,10 +1,10 @@
 import CurlKit
 import Foundation
-import ZipKit
+import LibCryptoKit
 import OwnerDashCore
 import SimulatorSupport
 import Testing
-import LibCryptoKit
+import ZipKit
 
 extension PMSSimulator {
     /// Fault-free, seed 7, property date 2026-11-20 (the simulator's default).

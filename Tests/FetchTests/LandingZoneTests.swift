@@ -1,11 +1,11 @@
 import CurlKit
+@testable import Fetch
 import Foundation
+import LibCryptoKit
 @testable import OwnerDashCore
 import SOAP
 import Testing
 import ZipKit
-@testable import Fetch
-import LibCryptoKit
 
 /// The landing zone's checks, without a server: what may land, what is refused and how it is said.
 @Suite struct LandingZoneTests {

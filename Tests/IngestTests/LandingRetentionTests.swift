@@ -1,12 +1,12 @@
 import Fetch
 import Foundation
 import Ingest
+import LibCryptoKit
 import OwnerDashCore
 import SQLiteKit
 import SimulatorSupport
 import Testing
 import ZipKit
-import LibCryptoKit
 
 /// The landing zone over many nights: objects shared by runs, old-layout runs still loading, and prune keeping
 /// exactly what its policy says without breaking the replay of a kept run.

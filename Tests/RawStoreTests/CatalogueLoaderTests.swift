@@ -1,10 +1,10 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import Parse
+@testable import RawStore
 import SQLiteKit
 import Testing
-@testable import RawStore
-import LibCryptoKit
 
 // The reports added after the first six: each fixture loads into its own raw table, every row stamped with
 // its lineage (run, property, as-of date, artifact path and sha256, sheet row).

@@ -1,10 +1,10 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import Parse
+@testable import RawStore
 import SQLiteKit
 import Testing
-@testable import RawStore
-import LibCryptoKit
 
 /// A temporary data directory with a fresh realpage_raw.db, removed afterwards.
 final class LoaderFixture {

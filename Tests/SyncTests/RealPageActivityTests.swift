@@ -1,7 +1,7 @@
 import Foundation
 import OwnerDashCore
-import SQLiteKit
 import RawStore
+import SQLiteKit
 @testable import Sync
 import Testing
 
