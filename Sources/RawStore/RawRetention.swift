@@ -53,9 +53,10 @@ public struct RawPruneResult: Sendable, Equatable {
 /// unit, resident and lease lists, day reports) whose dates the policy no longer keeps, then gives the free pages
 /// back to the file system with an incremental vacuum.
 ///
-/// Kinds read across their earlier snapshots (ledgers, closed turns, invoices, financial reports) are left whole:
-/// their older snapshots are history the sync still reads. The Activity report and the Leasing Activity Detail keep,
-/// in each snapshot the policy does not keep, only the days no newer snapshot covers (`WindowedReport`). Unified metric rows (the trends) are never
+/// Kinds read across their earlier snapshots (ledgers, invoices, financial reports) are left whole: their older
+/// snapshots are history the sync still reads. In each snapshot the policy does not keep, the Activity report and the
+/// Leasing Activity Detail keep only the days no newer snapshot covers (`WindowedReport`), and the Closed Make Ready
+/// Summary only the turns no later snapshot lists (`ClosedTurns`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -122,6 +123,9 @@ public enum RawRetention {
                 for window in WindowedReport.all where try database.tableExists(window.table) {
                     rows += try window.dropCovered(database, policy: policy, dryRun: dryRun)
                 }
+                if try database.tableExists(ClosedTurns.table) {
+                    rows += try ClosedTurns.dropSuperseded(database, policy: policy, dryRun: dryRun)
+                }
             }
             if try !dryRun && rows > 0 && database.tableExists("raw_lineage") {
                 _ = try RawLineage.removeUnreferenced(database)
@@ -175,6 +179,54 @@ public enum RawRetention {
                         try database.prepare("DELETE FROM \(table) WHERE \(covered)").execute(values)
                         dropped += database.changes
                     }
+                }
+            }
+            return dropped
+        }
+    }
+
+    /// The Closed Make Ready Summary: each turn (unit, vacate date) is read from the latest snapshot listing it
+    /// completed (RealPageMaintenance.closedTurns), so in a snapshot the policy no longer keeps, a completed turn a
+    /// later snapshot lists again, and its work-order lines, are never read. Prune drops them; every answer stays.
+    enum ClosedTurns {
+        static let table = "realpage_closed_make_ready"
+        static let lines = "realpage_closed_make_ready_work_orders"
+
+        /// Drops (or with `dryRun` counts) the superseded turns and their lines from the snapshots `policy` does not keep.
+        static func dropSuperseded(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
+            let superseded = """
+                SELECT c.source_row FROM \(table) c
+                WHERE c.property_id = :property AND c.as_of_date = :as_of AND c.completed_date IS NOT NULL
+                  AND EXISTS (SELECT 1 FROM \(table) n
+                              WHERE n.property_id = c.property_id AND n.as_of_date > c.as_of_date
+                                AND n.completed_date IS NOT NULL AND n.unit_number = c.unit_number
+                                AND coalesce(n.move_out_date, 'open') = coalesce(c.move_out_date, 'open'))
+                """
+            var dropped = 0
+            let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
+            let byProperty = Dictionary(grouping: dates) { $0[0].textValue ?? "" }
+            let hasLines = try database.tableExists(lines)
+            for (property, rows) in byProperty.sorted(by: { $0.key < $1.key }) {
+                let snapshots = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
+                let kept = policy.kept(snapshots)
+                for date in snapshots where !kept.contains(date) {
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
+                    if dryRun {
+                        dropped += Int(try database.scalar("SELECT count(*) FROM (\(superseded))", values)?.integerValue ?? 0)
+                        continue
+                    }
+                    if hasLines {
+                        try database.prepare("""
+                            DELETE FROM \(lines) WHERE property_id = :property AND as_of_date = :as_of
+                              AND unit_row IN (\(superseded))
+                            """).execute(values)
+                        dropped += database.changes
+                    }
+                    try database.prepare("""
+                        DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of
+                          AND source_row IN (\(superseded))
+                        """).execute(values)
+                    dropped += database.changes
                 }
             }
             return dropped

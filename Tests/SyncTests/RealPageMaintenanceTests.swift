@@ -86,6 +86,68 @@ import Testing
         #expect(rows == [[.text("closed"), .text("2026-02-20"), .integer(31)]])
     }
 
+    /// Copies every row of a snapshot (turns and their work-order lines) to another date, as a later night's
+    /// Closed Make Ready listing the same turns does.
+    static func copySnapshot(_ database: Database, from: String, to: String) throws {
+        for table in ["realpage_closed_make_ready", "realpage_closed_make_ready_work_orders"] {
+            let columns = try database.query("SELECT name FROM pragma_table_info(:table) WHERE name NOT IN ('id', 'as_of_date')",
+                                             [":table": .text(table)]).compactMap { $0[0].textValue }.joined(separator: ", ")
+            try database.prepare("""
+                INSERT INTO \(table) (as_of_date, \(columns)) SELECT :to, \(columns) FROM \(table) WHERE as_of_date = :from
+                """).execute([":from": .text(from), ":to": .text(to)])
+        }
+    }
+
+    @Test func pruningTurnsALaterSnapshotListsLeavesTheWorkOrdersAsTheyWere() throws {
+        let loaded = try Loaded(["real-onesite/Closed_Make_Ready_Nexus_East.xls"])
+        let database = loaded.raw.database
+        let first = try #require(try database.scalar("SELECT min(as_of_date) FROM realpage_closed_make_ready")?.textValue)
+        // Ten more nights listing the same turns; on the last, one turn's completion corrected a day later.
+        for night in 1...10 {
+            try Self.copySnapshot(database, from: first, to: LocalDate(iso: first)!.adding(days: night).iso)
+        }
+        let last = LocalDate(iso: first)!.adding(days: 10).iso
+        // (The real download prints no vacate date: a turn is its unit's `MR-<unit>-open`.)
+        let corrected = try #require(try database.query("""
+            SELECT unit_number, 'MR-' || unit_number || '-' || coalesce(move_out_date, 'open'), date(completed_date, '+1 day')
+            FROM realpage_closed_make_ready
+            WHERE as_of_date = :last AND completed_date IS NOT NULL ORDER BY source_row LIMIT 1
+            """, [":last": .text(last)]).first)
+        try database.prepare("""
+            UPDATE realpage_closed_make_ready SET completed_date = :completed
+            WHERE unit_number = :unit AND as_of_date = :last
+            """).execute([":unit": corrected[0], ":completed": corrected[2], ":last": .text(last)])
+        // Another turn only the first night lists (dropped by OneSite since): it stays.
+        let onlyFirst = try #require(try database.query("""
+            SELECT unit_number, source_row FROM realpage_closed_make_ready
+            WHERE as_of_date = :first AND completed_date IS NOT NULL AND unit_number <> :unit ORDER BY source_row LIMIT 1
+            """, [":first": .text(first), ":unit": corrected[0]]).first)
+        try database.prepare("""
+            DELETE FROM realpage_closed_make_ready_work_orders
+            WHERE as_of_date > :first AND unit_row = :row;
+            """).execute([":first": .text(first), ":row": onlyFirst[1]])
+        try database.prepare("DELETE FROM realpage_closed_make_ready WHERE as_of_date > :first AND unit_number = :unit")
+            .execute([":first": .text(first), ":unit": onlyFirst[0]])
+        _ = try loaded.sync()
+        #expect(try loaded.store.database.scalar("SELECT count(*) FROM unified_work_orders WHERE unit_number = :unit",
+                                                 [":unit": onlyFirst[0]]) == .integer(1))
+        let orders = "SELECT work_order_id, status, completed_date, days_to_complete, description FROM unified_work_orders ORDER BY 1"
+        let lines = "SELECT work_order_id, line_id, description, completed_date, amount, minutes_worked FROM unified_work_order_lines ORDER BY 1, 2"
+        let before = (try loaded.store.database.query(orders), try loaded.store.database.query(lines))
+        #expect(!before.1.isEmpty)
+        #expect(try loaded.store.database.scalar("SELECT completed_date FROM unified_work_orders WHERE work_order_id = :id",
+                                                 [":id": corrected[1]]) == corrected[2], "the latest snapshot's word")
+        let turns = try database.scalar("SELECT count(*) FROM realpage_closed_make_ready")?.integerValue ?? 0
+
+        let result = try RawRetention.prune(path: database.path, keyColumn: "report_type",
+                                            policy: RawSnapshotPolicy(keepDays: 2, keepMonthly: 1), dryRun: false)
+        let turnsAfter = try database.scalar("SELECT count(*) FROM realpage_closed_make_ready")?.integerValue ?? 0
+        #expect(turnsAfter < turns && result.rows > 0, "\(turns) -> \(turnsAfter) turns")
+        _ = try loaded.sync()
+        #expect(try loaded.store.database.query(orders) == before.0)
+        #expect(try loaded.store.database.query(lines) == before.1)
+    }
+
     @Test func expensesAreTheStatementsExpenseLinesByCategoryAndAddUpToItsTotal() throws {
         let loaded = try Loaded(["income_statement_by_gl.xlsx"])
         let outcome = try loaded.sync()
