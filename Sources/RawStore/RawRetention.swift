@@ -53,10 +53,11 @@ public struct RawPruneResult: Sendable, Equatable {
 /// unit, resident and lease lists, day reports) whose dates the policy no longer keeps, then gives the free pages
 /// back to the file system with an incremental vacuum.
 ///
-/// Kinds read across their earlier snapshots (ledgers, invoices, financial reports) are left whole: their older
-/// snapshots are history the sync still reads. In each snapshot the policy does not keep, the Activity report and the
-/// Leasing Activity Detail keep only the days no newer snapshot covers (`WindowedReport`), and the Closed Make Ready
-/// Summary only the turns no later snapshot lists (`ClosedTurns`). Unified metric rows (the trends) are never
+/// Kinds read across their earlier snapshots (ledgers, financial reports) are left whole: their older snapshots are
+/// history the sync still reads. In each snapshot the policy does not keep, the Activity report and the Leasing
+/// Activity Detail keep only the days no newer snapshot covers (`WindowedReport`), the Closed Make Ready Summary only
+/// the turns no later snapshot lists (`ClosedTurns`), and Yardi's invoice register only the post months no later
+/// request covered (`InvoiceMonths`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -126,6 +127,8 @@ public enum RawRetention {
                 if try database.tableExists(ClosedTurns.table) {
                     rows += try ClosedTurns.dropSuperseded(database, policy: policy, dryRun: dryRun)
                 }
+            } else if try database.tableExists(InvoiceMonths.table) {
+                rows += try InvoiceMonths.dropSuperseded(database, policy: policy, dryRun: dryRun)
             }
             if try !dryRun && rows > 0 && database.tableExists("raw_lineage") {
                 _ = try RawLineage.removeUnreferenced(database)
@@ -227,6 +230,41 @@ public enum RawRetention {
                           AND source_row IN (\(superseded))
                         """).execute(values)
                     dropped += database.changes
+                }
+            }
+            return dropped
+        }
+    }
+
+    /// Yardi's invoice register: each post month is read from the latest snapshot whose request covered it (the
+    /// `YardiOperation.invoiceMonths` months ending with its own; YardiExpenses), so in a snapshot the policy no longer
+    /// keeps, the lines of a month a later request covered are never read. Prune drops them; every answer stays.
+    enum InvoiceMonths {
+        static let table = "yardi_invoice_lines"
+
+        /// Drops (or with `dryRun` counts) the superseded months' lines from the snapshots `policy` does not keep.
+        static func dropSuperseded(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
+            let superseded = """
+                property_id = :property AND as_of_date = :as_of AND EXISTS (
+                    SELECT 1 FROM loaded_artifacts n
+                    WHERE n.operation = 'GetInvoiceRegister' AND n.property_id = :property AND n.as_of_date > :as_of
+                      AND \(table).post_month BETWEEN strftime('%Y-%m', n.as_of_date, 'start of month', :back)
+                                                   AND substr(n.as_of_date, 1, 7))
+                """
+            var dropped = 0
+            let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
+            for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
+                let snapshots = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
+                let kept = policy.kept(snapshots)
+                for date in snapshots where !kept.contains(date) {
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso),
+                                                      ":back": .text("-\(YardiOperation.invoiceMonths - 1) months")]
+                    if dryRun {
+                        dropped += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(superseded)", values)?.integerValue ?? 0)
+                    } else {
+                        try database.prepare("DELETE FROM \(table) WHERE \(superseded)").execute(values)
+                        dropped += database.changes
+                    }
                 }
             }
             return dropped

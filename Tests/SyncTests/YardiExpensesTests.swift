@@ -1,6 +1,7 @@
 import Foundation
 import Metrics
 import OwnerDashCore
+import RawStore
 import SQLiteKit
 @testable import Sync
 import Testing
@@ -81,5 +82,36 @@ import Testing
         let report = try ExpenseReport.run(database: yardi.store.database, properties: [YardiFixture.property.key],
                                            start: "2026-11", months: 1)
         #expect(report.noSource == [YardiFixture.property.key])
+    }
+
+    @Test func pruningMonthsALaterRequestCoveredLeavesTheExpensesAsTheyWere() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.unit("101", "Occupied No Notice", tenant: "t101")
+        // Twelve nightly answers, each for the 12 post months to its own; October's plumbing invoice voided on the
+        // 8th night (a later answer leaves it out), and one answer, on the 1st, for a month no later one asks for.
+        for night in 1...12 {
+            let asOf = LocalDate(iso: "2026-11-08")!.adding(days: night).iso
+            try yardi.loaded("GetInvoiceRegister", asOf: asOf)
+            try yardi.invoiceLine("900", postMonth: "2026-11", invoiceDate: "2026-10-29", account: "6720", amount: 2866.15, asOf: asOf)
+            if night < 8 {
+                try yardi.invoiceLine("901", postMonth: "2026-10", invoiceDate: "2026-10-03", account: "6310", amount: 296.95, asOf: asOf)
+            }
+            try yardi.invoiceLine("902", postMonth: "2025-12", invoiceDate: "2025-12-15", account: "6610", amount: 400, asOf: asOf)
+        }
+        try yardi.loaded("GetInvoiceRegister", asOf: "2025-12-31")
+        try yardi.invoiceLine("899", postMonth: "2025-01", invoiceDate: "2025-01-10", account: "6610", amount: 75, asOf: "2025-12-31")
+        #expect(yardi.sync().first?.error == nil)
+        let expenses = "SELECT month, gl_account, amount FROM unified_expenses ORDER BY 1, 2"
+        let before = try yardi.rows(expenses)
+        #expect(before.map { $0[0] } == [.text("2025-01"), .text("2025-12"), .text("2026-11")], "the voided October line is gone")
+        let lines = try yardi.rows("SELECT count(*) FROM yardi_raw.yardi_invoice_lines").first?.first?.integerValue ?? 0
+
+        let result = try RawRetention.prune(path: yardi.raw.database.path, keyColumn: "operation",
+                                            policy: RawSnapshotPolicy(keepDays: 2, keepMonthly: 1), dryRun: false)
+        let after = try yardi.rows("SELECT count(*) FROM yardi_raw.yardi_invoice_lines").first?.first?.integerValue ?? 0
+        #expect(after < lines && result.rows > 0, "\(lines) -> \(after) lines")
+        #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try yardi.rows(expenses) == before)
     }
 }
