@@ -55,9 +55,8 @@ public struct RawPruneResult: Sendable, Equatable {
 ///
 /// Kinds read across their earlier snapshots (ledgers, financial reports) are left whole: their older snapshots are
 /// history the sync still reads. In each snapshot the policy does not keep, the Activity report and the Leasing
-/// Activity Detail keep only the days no newer snapshot covers (`WindowedReport`), the Closed Make Ready Summary only
-/// the turns no later snapshot lists (`ClosedTurns`), and Yardi's invoice register only the post months no later
-/// request covered (`InvoiceMonths`). Unified metric rows (the trends) are never
+/// Activity Detail keep only the days no newer snapshot covers, the Closed Make Ready Summary only the turns no later
+/// snapshot lists, and Yardi's invoice register only the post months no later request covered (`SupersededRows`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -120,15 +119,8 @@ public enum RawRetention {
                         """).execute(values.merging([":key": .text(key)]) { $1 })
                 }
             }
-            if keyColumn == "report_type" {
-                for window in WindowedReport.all where try database.tableExists(window.table) {
-                    rows += try window.dropCovered(database, policy: policy, dryRun: dryRun)
-                }
-                if try database.tableExists(ClosedTurns.table) {
-                    rows += try ClosedTurns.dropSuperseded(database, policy: policy, dryRun: dryRun)
-                }
-            } else if try database.tableExists(InvoiceMonths.table) {
-                rows += try InvoiceMonths.dropSuperseded(database, policy: policy, dryRun: dryRun)
+            for rule in keyColumn == "report_type" ? SupersededRows.realpage : SupersededRows.yardi {
+                rows += try rule.drop(database, policy: policy, dryRun: dryRun)
             }
             if try !dryRun && rows > 0 && database.tableExists("raw_lineage") {
                 _ = try RawLineage.removeUnreferenced(database)
@@ -142,129 +134,79 @@ public enum RawRetention {
                               bytesAfter: dryRun ? bytesBefore : fileBytes(path), convertedToIncremental: converted)
     }
 
-    /// A report read across its snapshots by window (the Activity report's 30 days, the Leasing Activity Detail's
-    /// range): the sync reads each day from the newest snapshot that covers it (RealPageActivity.activityRows), so an
-    /// older snapshot's rows from the first day of a newer one on are never read. Prune drops those rows from the
-    /// snapshots the policy no longer keeps whole; each keeps the days only it holds, and every answer stays the
-    /// same (the days a snapshot covers, and the first day each one starts, do not change).
-    struct WindowedReport {
-        var report: String
+    /// Rows no sync reads any more, in a snapshot the policy no longer keeps whole, of the kinds read across their
+    /// snapshots: a newer snapshot supersedes them, each rule says how. Prune drops them; every answer stays.
+    struct SupersededRows {
+        /// The raw table.
         var table: String
-        var dateColumn: String
+        /// Which of a snapshot's rows are superseded (`:property` and `:as_of` name the snapshot), on `table` unaliased.
+        var superseded: String
+        /// A child table whose rows go with their parent row: its name and the column holding the parent's source_row.
+        var lines: (table: String, parentRow: String)? = nil
 
-        static let all = [
-            WindowedReport(report: "activity", table: "realpage_activity", dateColumn: "activity_date"),
-            WindowedReport(report: "leasing_activity_detail", table: "realpage_leasing_activity_detail", dateColumn: "contact_date"),
-        ]
-
-        /// Drops (or with `dryRun` counts) the rows no sync reads from the snapshots `policy` does not keep.
-        func dropCovered(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
-            var dropped = 0
-            let snapshots = try database.query("""
-                SELECT property_id, as_of_date, min(\(dateColumn)) FROM \(table)
-                GROUP BY property_id, as_of_date ORDER BY property_id, as_of_date
+        /// The Activity report and the Leasing Activity Detail: the sync reads each day from the newest snapshot
+        /// covering it (RealPageActivity.activityRows), so an older snapshot's rows from the first day of a newer one
+        /// on are never read. Each snapshot keeps the days only it holds; the day a snapshot starts does not change.
+        static func window(_ table: String, dateColumn: String) -> SupersededRows {
+            SupersededRows(table: table, superseded: """
+                property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= (
+                    SELECT min(n.\(dateColumn)) FROM \(table) n WHERE n.property_id = :property AND n.as_of_date > :as_of)
                 """)
-            let byProperty = Dictionary(grouping: snapshots) { $0[0].textValue ?? "" }
-            for (property, rows) in byProperty.sorted(by: { $0.key < $1.key }) {
-                let dated = rows.compactMap { row -> (LocalDate, String)? in
-                    guard let date = row[1].textValue.flatMap(LocalDate.init(iso:)), let first = row[2].textValue else { return nil }
-                    return (date, first)
-                }
-                let kept = policy.kept(dated.map(\.0))
-                for (index, (date, _)) in dated.enumerated() where !kept.contains(date) {
-                    guard let newerFrom = dated[(index + 1)...].map(\.1).min() else { continue }
-                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso),
-                                                      ":from": .text(newerFrom)]
-                    let covered = "property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= :from"
-                    if dryRun {
-                        dropped += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(covered)", values)?.integerValue ?? 0)
-                    } else {
-                        try database.prepare("DELETE FROM \(table) WHERE \(covered)").execute(values)
-                        dropped += database.changes
-                    }
-                }
-            }
-            return dropped
         }
-    }
 
-    /// The Closed Make Ready Summary: each turn (unit, vacate date) is read from the latest snapshot listing it
-    /// completed (RealPageMaintenance.closedTurns), so in a snapshot the policy no longer keeps, a completed turn a
-    /// later snapshot lists again, and its work-order lines, are never read. Prune drops them; every answer stays.
-    enum ClosedTurns {
-        static let table = "realpage_closed_make_ready"
-        static let lines = "realpage_closed_make_ready_work_orders"
+        /// The Closed Make Ready Summary: each turn (unit, vacate date) is read from the latest snapshot listing it
+        /// completed (RealPageMaintenance.closedTurns), so a completed turn a later snapshot lists again, and its
+        /// work-order lines, are never read.
+        static let closedTurns = SupersededRows(table: "realpage_closed_make_ready", superseded: """
+            property_id = :property AND as_of_date = :as_of AND completed_date IS NOT NULL
+              AND EXISTS (SELECT 1 FROM realpage_closed_make_ready n
+                          WHERE n.property_id = :property AND n.as_of_date > :as_of AND n.completed_date IS NOT NULL
+                            AND n.unit_number = realpage_closed_make_ready.unit_number
+                            AND coalesce(n.move_out_date, 'open') = coalesce(realpage_closed_make_ready.move_out_date, 'open'))
+            """, lines: ("realpage_closed_make_ready_work_orders", "unit_row"))
 
-        /// Drops (or with `dryRun` counts) the superseded turns and their lines from the snapshots `policy` does not keep.
-        static func dropSuperseded(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
-            let superseded = """
-                SELECT c.source_row FROM \(table) c
-                WHERE c.property_id = :property AND c.as_of_date = :as_of AND c.completed_date IS NOT NULL
-                  AND EXISTS (SELECT 1 FROM \(table) n
-                              WHERE n.property_id = c.property_id AND n.as_of_date > c.as_of_date
-                                AND n.completed_date IS NOT NULL AND n.unit_number = c.unit_number
-                                AND coalesce(n.move_out_date, 'open') = coalesce(c.move_out_date, 'open'))
-                """
-            var dropped = 0
-            let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
-            let byProperty = Dictionary(grouping: dates) { $0[0].textValue ?? "" }
-            let hasLines = try database.tableExists(lines)
-            for (property, rows) in byProperty.sorted(by: { $0.key < $1.key }) {
-                let snapshots = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
-                let kept = policy.kept(snapshots)
-                for date in snapshots where !kept.contains(date) {
-                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
-                    if dryRun {
-                        dropped += Int(try database.scalar("SELECT count(*) FROM (\(superseded))", values)?.integerValue ?? 0)
-                        continue
-                    }
-                    if hasLines {
-                        try database.prepare("""
-                            DELETE FROM \(lines) WHERE property_id = :property AND as_of_date = :as_of
-                              AND unit_row IN (\(superseded))
-                            """).execute(values)
-                        dropped += database.changes
-                    }
-                    try database.prepare("""
-                        DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of
-                          AND source_row IN (\(superseded))
-                        """).execute(values)
-                    dropped += database.changes
+        /// Yardi's invoice register: each post month is read from the latest answer whose request covered it (the
+        /// `YardiOperation.invoiceMonths` months ending with its own; YardiExpenses), so the lines of a month a later
+        /// request covered are never read.
+        static let invoiceMonths = SupersededRows(table: "yardi_invoice_lines", superseded: """
+            property_id = :property AND as_of_date = :as_of AND EXISTS (
+                SELECT 1 FROM loaded_artifacts n
+                WHERE n.operation = 'GetInvoiceRegister' AND n.property_id = :property AND n.as_of_date > :as_of
+                  AND yardi_invoice_lines.post_month
+                      BETWEEN strftime('%Y-%m', n.as_of_date, 'start of month', '-\(YardiOperation.invoiceMonths - 1) months')
+                          AND substr(n.as_of_date, 1, 7))
+            """)
+
+        static let realpage = [window("realpage_activity", dateColumn: "activity_date"),
+                               window("realpage_leasing_activity_detail", dateColumn: "contact_date"), closedTurns]
+        static let yardi = [invoiceMonths]
+
+        /// Drops (or with `dryRun` counts) the superseded rows, and their lines, of every snapshot `policy` does not
+        /// keep; returns how many.
+        func drop(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
+            guard try database.tableExists(table) else { return 0 }
+            let lines = try lines.flatMap { try database.tableExists($0.table) ? $0 : nil }
+            func remove(from table: String, where condition: String, _ values: [String: SQLValue]) throws -> Int {
+                if dryRun {
+                    return Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(condition)", values)?.integerValue ?? 0)
                 }
+                try database.prepare("DELETE FROM \(table) WHERE \(condition)").execute(values)
+                return database.changes
             }
-            return dropped
-        }
-    }
-
-    /// Yardi's invoice register: each post month is read from the latest snapshot whose request covered it (the
-    /// `YardiOperation.invoiceMonths` months ending with its own; YardiExpenses), so in a snapshot the policy no longer
-    /// keeps, the lines of a month a later request covered are never read. Prune drops them; every answer stays.
-    enum InvoiceMonths {
-        static let table = "yardi_invoice_lines"
-
-        /// Drops (or with `dryRun` counts) the superseded months' lines from the snapshots `policy` does not keep.
-        static func dropSuperseded(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
-            let superseded = """
-                property_id = :property AND as_of_date = :as_of AND EXISTS (
-                    SELECT 1 FROM loaded_artifacts n
-                    WHERE n.operation = 'GetInvoiceRegister' AND n.property_id = :property AND n.as_of_date > :as_of
-                      AND \(table).post_month BETWEEN strftime('%Y-%m', n.as_of_date, 'start of month', :back)
-                                                   AND substr(n.as_of_date, 1, 7))
-                """
             var dropped = 0
             let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
             for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
                 let snapshots = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
                 let kept = policy.kept(snapshots)
                 for date in snapshots where !kept.contains(date) {
-                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso),
-                                                      ":back": .text("-\(YardiOperation.invoiceMonths - 1) months")]
-                    if dryRun {
-                        dropped += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(superseded)", values)?.integerValue ?? 0)
-                    } else {
-                        try database.prepare("DELETE FROM \(table) WHERE \(superseded)").execute(values)
-                        dropped += database.changes
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
+                    if let lines {
+                        dropped += try remove(from: lines.table, where: """
+                            property_id = :property AND as_of_date = :as_of
+                              AND \(lines.parentRow) IN (SELECT source_row FROM \(table) WHERE \(superseded))
+                            """, values)
                     }
+                    dropped += try remove(from: table, where: superseded, values)
                 }
             }
             return dropped

@@ -61,7 +61,6 @@ struct RawReportWriter {
     private let database: Database
     private let lineage: Lineage
     private var statements: [String: (Statement, [Int32])] = [:]
-    private var last: (table: String, prepared: (Statement, [Int32]))?
     /// The artifact's `raw_lineage` row, added at its first row.
     private var lineageID: Int64?
     private(set) var rowCount = 0
@@ -95,7 +94,7 @@ struct RawReportWriter {
         digest.add(table: table, values)
         let (statement, indices) = try statement(for: table, columns: values.map(\.0))
         let id = try lineageID ?? RawLineage.id(database, runID: lineage.runID, propertyID: lineage.propertyID,
-                                                 asOf: lineage.asOf.iso, artifact: lineage.artifact, sha256: lineage.sha256)
+                                                 asOf: asOfText, artifact: lineage.artifact, sha256: lineage.sha256)
         lineageID = id
         statement.reset()
         try statement.bind(.integer(id), at: indices[0])
@@ -110,12 +109,7 @@ struct RawReportWriter {
 
     /// The insert of `table`'s rows, prepared at its first row (`columns` is evaluated then only).
     private mutating func statement(for table: String, columns: @autoclosure () -> [String]) throws -> (Statement, [Int32]) {
-        // Most reports write one table row after row: the last one is checked before the dictionary's hash.
-        if let last, last.table == table { return last.prepared }
-        if let cached = statements[table] {
-            last = (table, cached)
-            return cached
-        }
+        if let cached = statements[table] { return cached }
         let columns = columns()
         let all = ["lineage_id", "property_id", "as_of_date"] + columns
         let sql = """
@@ -125,7 +119,6 @@ struct RawReportWriter {
         let statement = try database.prepare(sql)
         let prepared = (statement, all.map { statement.parameterIndex(":" + $0) })
         statements[table] = prepared
-        last = (table, prepared)
         return prepared
     }
 
