@@ -30,7 +30,9 @@ while [ $# -gt 0 ]; do
 done
 rm -rf "$OUT"; mkdir -p "$OUT"
 swift build -c "$CONFIG" --product ownerdash >&2
-BIN=$(swift build -c "$CONFIG" --show-bin-path)/ownerdash
+# A copy: a rebuild during the hour-long run must not change the binary half way through the year.
+cp "$(swift build -c "$CONFIG" --show-bin-path)/ownerdash" "$OUT/ownerdash"
+BIN=$OUT/ownerdash
 START=2026-11-20
 FAIL_NIGHT=$(( (DAYS + 1) / 2 ))
 
