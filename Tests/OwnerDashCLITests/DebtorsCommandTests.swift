@@ -53,6 +53,19 @@ import Testing
         #expect(result.stderr == "error: \(message)\n")
     }
 
+    /// A unified.db with no property synced (a failed first night) is exit 3 with the reason, for every ledger
+    /// report and the audit: an empty debtors list would read as "nobody owes anything".
+    @Test(arguments: [["report", "debtors"], ["report", "lease-status", "--start", "2026-06"], ["audit", "run"],
+                      ["report", "rental-tracker"]])
+    func aUnifiedDatabaseWithNoPropertyIsNotAnEmptyReport(arguments: [String]) throws {
+        let data = try Self.ledger()
+        try Self.execute(data, "DELETE FROM unified_properties;")
+        let result = try OwnerDash.run(arguments + ["--data-dir", data.path])
+        #expect(result.status == 3 && result.stdout.isEmpty)
+        #expect(result.stderr == "error: ownerdash \(arguments.prefix(2).joined(separator: " ")): no property in unified.db yet "
+            + "(run ownerdash sync or ownerdash ingest first)\n")
+    }
+
     @Test func anUnknownPlaceholderNamesItAndTheTemplateFile() throws {
         let data = try Self.ledger()
         let template = data.url.appendingPathComponent("notice.txt")

@@ -62,7 +62,7 @@ struct AuditRunCommand: Command {
         guard let database = try AuditDatabase.openForWriting(command: Self.commandLine, global.dataDirectory, log) else {
             return .failure
         }
-        let keys = try AuditDatabase.properties(database, asked: properties, command: Self.commandLine)
+        let keys = try LedgerReportSession.properties(database, asked: properties, command: Self.commandLine)
         let run = try ChargeAudit.run(database: database, properties: keys, asOf: asOf, months: months,
                                       now: { AuditDatabase.timestamp(Date()) })
         let report = try AuditReport.load(database: database, runID: run.runID, details: false)
@@ -259,16 +259,6 @@ enum AuditDatabase {
         let database = try Database(path: dataDirectory.unifiedDatabase)
         try database.migrate(UnifiedSchema.migrations)
         return database
-    }
-
-    /// The properties asked for (each must be synced), else every synced one.
-    static func properties(_ database: Database, asked: [String], command: String) throws -> [String] {
-        let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
-        for key in asked where !synced.contains(key) {
-            throw UsageError("\(command): property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
-        }
-        var seen = Set<String>()
-        return asked.isEmpty ? synced : asked.filter { seen.insert($0).inserted }
     }
 
     static func key(_ parsed: ParsedArguments, command: String) throws -> AuditKey {

@@ -25,11 +25,24 @@ struct LedgerReportSession {
             log.error(nil, "\(command): \(error.description)")
             return nil
         }
+        properties = try Self.properties(database, asked: asked, command: command)
+    }
+
+    /// The properties asked for (each must be synced, each once), else every synced one. A unified.db that has no
+    /// property yet is an error (exit 3), not an empty report: "(no rows)" would read as "nobody owes anything".
+    static func properties(_ database: Database, asked: [String], command: String) throws -> [String] {
         let synced = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+        guard !synced.isEmpty else { throw NothingSynced() }
         for key in asked where !synced.contains(key) {
             throw UsageError("\(command): property \"\(key)\" has not been synced (synced: \(synced.prefix(8).joined(separator: ", "))\(synced.count > 8 ? ", ..." : ""))")
         }
-        properties = asked.isEmpty ? synced : asked
+        var seen = Set<String>()
+        return asked.isEmpty ? synced : asked.filter { seen.insert($0).inserted }
+    }
+
+    /// unified.db exists but no property has been synced into it yet.
+    struct NothingSynced: Error, CustomStringConvertible {
+        var description: String { "no property in unified.db yet (run ownerdash sync or ownerdash ingest first)" }
     }
 
     /// Writes the report text to `out`, or to stdout.
