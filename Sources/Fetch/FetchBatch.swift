@@ -53,7 +53,7 @@ public enum FetchBatch {
     private static func unconfigured(pms: PMS, property: String, report: String? = nil, operation: String? = nil,
                                      landing: LandingZone) -> ManifestEntry {
         var entry = ManifestEntry(pms: pms.rawValue, property: property, report: report, operation: operation,
-                                  startedAt: Timestamp.string(Date()))
+                                  startedAt: Timestamp.iso(Date(), milliseconds: true))
         entry.error = "no \(pms.rawValue) client was configured for this run"
         try? landing.record(entry)
         return entry

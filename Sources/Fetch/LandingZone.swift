@@ -94,7 +94,7 @@ public final class LandingZone: Sendable {
         self.runID = runID
         runDirectory = Self.runDirectory(in: dataDirectory, runID: runID)
         landingDirectory = dataDirectory.landing
-        manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.string(now)))
+        manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.iso(now, milliseconds: true)))
         if FileManager.default.fileExists(atPath: runDirectory) {
             throw LandingError("\(runDirectory): a run with this id already exists; landed runs are never rewritten")
         }
@@ -150,6 +150,21 @@ public final class LandingZone: Sendable {
             throw LandingError("only \(size) bytes, too small for \(expected.label) (a failed download?)")
         }
         return size
+    }
+
+    /// The artifact a staging file already is when an earlier run landed the same bytes under the same name's
+    /// extension, else nil (the staging file is then left as it was). Only checked bytes are ever committed, so
+    /// such bytes passed the checks a caller would run again: an unchanged night skips them (re-reading a report
+    /// or scanning a SOAP answer was most of its fetch's own CPU).
+    public func alreadyLanded(staged path: String, pms: PMS, property: String, name: String) -> LandedArtifact? {
+        guard let sha256 = try? SHA256.hexDigest(ofFile: path),
+              let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int else { return nil }
+        let object = Self.objectName(sha256: sha256, artifactName: name)
+        let target = (landingDirectory as NSString).appendingPathComponent(object)
+        // Touched for prune's grace period, as commit does.
+        guard utimes(target, nil) == 0 else { return nil }
+        unlink(path)
+        return LandedArtifact(relativePath: "\(pms.rawValue)/\(property)/\(name)", object: object, size: size, sha256: sha256)
     }
 
     /// Turns a checked staging file into the artifact's object: an object with the same sha256 already there is
@@ -228,7 +243,7 @@ public final class LandingZone: Sendable {
     /// Stamps the end of the run into the manifest.
     public func finish(now: Date = Date()) throws {
         try manifest.withLock { manifest in
-            manifest.finishedAt = Timestamp.string(now)
+            manifest.finishedAt = Timestamp.iso(now, milliseconds: true)
             try write(manifest)
         }
     }

@@ -203,11 +203,3 @@ public struct RunManifest: Codable, Sendable, Equatable {
     }
 }
 
-/// ISO-8601 UTC timestamps with milliseconds, as the manifest stores them.
-enum Timestamp {
-    static func string(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-}

@@ -76,7 +76,7 @@ public final class RealPageReportClient: Sendable {
     public func fetch(report: ReportDefinition, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: PMS.realpage.rawValue, property: property.key, report: report.parser,
-                                  reportID: report.reportID, asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
+                                  reportID: report.reportID, asOfRequested: asOf.iso, startedAt: Timestamp.iso(started, milliseconds: true))
         var counter = RequestCounter()
         do {
             let landed = try fetchLanding(report: report, property: property, asOf: asOf, landing: landing,
@@ -90,7 +90,7 @@ public final class RealPageReportClient: Sendable {
         }
         let finished = Date()
         entry.attempts = counter.requests
-        entry.finishedAt = Timestamp.string(finished)
+        entry.finishedAt = Timestamp.iso(finished, milliseconds: true)
         entry.seconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
         do {
             try landing.record(entry)
@@ -177,6 +177,9 @@ public final class RealPageReportClient: Sendable {
                 throw ReportFetchError("download report file: \(error)")
             }
             throw ReportFetchError("download report file: HTTP \(response.status)")
+        }
+        if let earlier = landing.alreadyLanded(staged: staged, pms: .realpage, property: property.key, name: name) {
+            return .landed(earlier)
         }
         // A PDF is the format saved with the report at that property: downloading it again brings the same PDF.
         if FileKind.sniff(LandingZone.head(of: staged, bytes: 16)) == .pdf {

@@ -16,7 +16,7 @@ enum SOAPLanding {
                       request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: pms.rawValue, property: property, operation: operation,
-                                  asOfRequested: asOf.iso, startedAt: Timestamp.string(started))
+                                  asOfRequested: asOf.iso, startedAt: Timestamp.iso(started, milliseconds: true))
         entry.asOf = asOf.iso
         entry.ledger = ledger
         do {
@@ -28,12 +28,18 @@ enum SOAPLanding {
             let staged = try landing.stagingPath(pms: pms, property: property, name: name)
             defer { landing.discard(staged: staged) }
             var tries = 0
+            var landed: LandedArtifact?
             while true {
                 tries += 1
                 let (response, attempts) = try SOAPTransport.send(request, to: staged, settings: http, limiter: limiter,
                                                                   redactor: redactor)
                 entry.attempts += attempts
                 entry.httpStatus = response.status
+                if response.status == 200,
+                   let earlier = landing.alreadyLanded(staged: staged, pms: pms, property: property, name: name) {
+                    landed = earlier
+                    break
+                }
                 do {
                     // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
                     try SOAPResponse.check(path: staged, status: response.status, operation: operation,
@@ -46,11 +52,11 @@ enum SOAPLanding {
                     entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
                 }
             }
-            let landed = try landing.commit(staged: staged, pms: pms, property: property, name: name)
-            entry.path = landed.relativePath
-            entry.object = landed.object
-            entry.size = landed.size
-            entry.sha256 = landed.sha256
+            let artifact = try landed ?? landing.commit(staged: staged, pms: pms, property: property, name: name)
+            entry.path = artifact.relativePath
+            entry.object = artifact.object
+            entry.size = artifact.size
+            entry.sha256 = artifact.sha256
         } catch let error as SOAPError {
             if optional, case let .fault(_, message, detail) = error.kind, Self.isNotAuthorized(message + " " + (detail ?? "")) {
                 entry.skipped = "the license key is not authorized for \(operation) at this site (\(redactor.redact(message)))"
@@ -66,7 +72,7 @@ enum SOAPLanding {
             entry.error = redactor.redact("\(error)")
         }
         let finished = Date()
-        entry.finishedAt = Timestamp.string(finished)
+        entry.finishedAt = Timestamp.iso(finished, milliseconds: true)
         entry.seconds = (finished.timeIntervalSince(started) * 1000).rounded() / 1000
         do {
             try landing.record(entry)

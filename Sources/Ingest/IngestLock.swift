@@ -19,7 +19,7 @@ public struct LockHolder: Codable, Sendable, Equatable, CustomStringConvertible 
     }
 
     public init(command: String, runID: String?, pid: Int32 = getpid(), host: String = LockHolder.hostName(),
-                startedAt: String = RunClock.timestamp()) {
+                startedAt: String = Timestamp.iso()) {
         self.command = command; self.runID = runID; self.pid = pid; self.host = host; self.startedAt = startedAt
     }
 

@@ -173,9 +173,7 @@ public struct LandingPrune {
     }
 
     static func timestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+        Timestamp.date(text)
     }
 
     static func monthKey(_ date: Date) -> String { String(dayString(date).prefix(7)) }

@@ -92,7 +92,7 @@ public final class RunJournal: @unchecked Sendable {
         try database.withTransaction {
             try database.prepare(Self.updateCounts).execute([":run_id": .text(runID), ":warnings": .integer(Int64(warnings))])
             try database.prepare("UPDATE etl_runs SET status = :status, finished_at = :finished_at WHERE run_id = :run_id")
-                .execute([":run_id": .text(runID), ":status": .text(status.rawValue), ":finished_at": .text(RunClock.timestamp(date))])
+                .execute([":run_id": .text(runID), ":status": .text(status.rawValue), ":finished_at": .text(Timestamp.iso(date))])
         }
     }
 

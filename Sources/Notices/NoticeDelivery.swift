@@ -122,7 +122,7 @@ public struct NoticeDelivery {
                             ":phone": SQLValue(notice.person.phone),
                             ":properties": .text(notice.person.properties.joined(separator: " ")),
                             ":residents": .text(notice.person.units.map { "\($0.property)/\($0.residentID)" }.joined(separator: " ")),
-                            ":total": .real(Double(notice.person.totalCents) / 100), ":sent_at": .text(Self.now()),
+                            ":total": .real(Double(notice.person.totalCents) / 100), ":sent_at": .text(Timestamp.iso()),
                             ":status": .integer(Int64(reply)), ":attempts": .integer(Int64(attempts)),
                             ":run_id": SQLValue(runID),
                         ]) { $1 })
@@ -139,12 +139,6 @@ public struct NoticeDelivery {
             }
         }
         return outcome
-    }
-
-    static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date())
     }
 
     static let alreadySentSQL = """

@@ -42,9 +42,7 @@ public struct RunID: Sendable, Hashable, CustomStringConvertible {
     /// runs (scripts/bench/year.sh), so run ids and prune's retention count simulated nights, not seconds.
     public static func clock(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
         guard let text = environment["OWNERDASH_CLOCK"], !text.isEmpty else { return Date() }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text) ?? Date()
+        return Timestamp.date(text) ?? Date()
     }
 
     /// A fresh id for a run starting now.

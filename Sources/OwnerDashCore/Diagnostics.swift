@@ -73,11 +73,11 @@ public final class Diagnostics: @unchecked Sendable {
         switch format {
         case .text:
             let prefix = level == .warning ? "warning: " : level == .error ? "error: " : ""
-            let time = timestamps ? ISO8601DateFormatter().string(from: Date()) + " " : ""
+            let time = timestamps ? Timestamp.iso() + " " : ""
             sink(time + (subject.map { "\($0): " } ?? "") + prefix + flat)
         case .json:
             var object: [String: Any] = ["level": level.rawValue, "message": flat,
-                                         "time": ISO8601DateFormatter().string(from: Date())]
+                                         "time": Timestamp.iso()]
             if let subject { object["subject"] = subject }
             if let currentRunID { object["run_id"] = currentRunID }
             if let stage = fields.stage { object["stage"] = stage }

@@ -43,7 +43,7 @@ public struct RunRecord: Sendable, Equatable, Codable {
 
     /// Seconds from start to finish; nil while running or when abandoned.
     public var durationSeconds: Int? {
-        guard let finishedAt, let end = RunClock.date(finishedAt), let start = RunClock.date(startedAt) else { return nil }
+        guard let finishedAt, let end = Timestamp.date(finishedAt), let start = Timestamp.date(startedAt) else { return nil }
         return max(0, Int(end.timeIntervalSince(start).rounded()))
     }
 

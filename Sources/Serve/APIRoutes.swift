@@ -91,7 +91,7 @@ public final class APIRoutes: Sendable {
             let fields = request.formFields
             let note = fields["note"].flatMap { $0.isEmpty ? nil : $0 }
             let database = try Database(path: dataDirectory.unifiedDatabase)
-            let at = RunClock.timestamp()
+            let at = Timestamp.iso()
             let run: Int64
             do {
                 if segments[3] == "resolve" {

@@ -49,7 +49,7 @@ final class Pages: Sendable {
                     let keys = try chosen(parameters, visible)
                     let report = try Debtors.run(database: database, properties: keys, asOf: nil, minDebt: nil)
                     body = DebtorsPage.render(report, propertyNames: Dictionary(visible.map { ($0.key, $0.name) }) { a, _ in a },
-                                              generatedAt: Self.timestamp())
+                                              generatedAt: Timestamp.minute())
                 case ["maintenance"]:
                     body = try maintenance(database, request: request, properties: visible)
                 case ["expenses"]:
@@ -67,7 +67,7 @@ final class Pages: Sendable {
                     _ = try Parameters(request, allowed: [])
                     do {
                         body = AuditPage.render(try AuditReport.load(database: database, runID: nil), exceptionsOnly: true,
-                                                generatedAt: Self.timestamp(), actions: csrf.map { token in { Self.auditForm($0, csrf: token) } })
+                                                generatedAt: Timestamp.minute(), actions: csrf.map { token in { Self.auditForm($0, csrf: token) } })
                     } catch let error as AuditError {
                         throw Problem.notFound(error.description)
                     }
@@ -92,7 +92,7 @@ final class Pages: Sendable {
         let parameters = try Parameters(request, allowed: ["as_of"])
         var dashboard = try Dashboard.load(
             database: database, properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
-            asOf: try parameters.date("as_of"), portfolioName: "Portfolio", generatedAt: Self.timestamp())
+            asOf: try parameters.date("as_of"), portfolioName: "Portfolio", generatedAt: Timestamp.minute())
         let withLedger = Set(try database.namedRows("SELECT unified_property_id FROM unified_properties WHERE ledger_source IS NOT NULL")
             .compactMap { $0["unified_property_id"]?.textValue })
         for index in dashboard.properties.indices where withLedger.contains(dashboard.properties[index].key) {
@@ -116,7 +116,7 @@ final class Pages: Sendable {
                                                       asOf: nil, includeInactive: includeInactive)
         let form = Self.filterForm(properties: properties, chosen: parameters.text("property"), start: start, months: months,
                                    includeInactive: includeInactive)
-        return Self.inserting(form, into: LeaseStatusPage.render(report, generatedAt: Self.timestamp()), after: "</h1>")
+        return Self.inserting(form, into: LeaseStatusPage.render(report, generatedAt: Timestamp.minute()), after: "</h1>")
     }
 
     /// `report maintenance --format html` for the chosen properties, with its filter (property, the window of closed
@@ -131,7 +131,7 @@ final class Pages: Sendable {
         let form = Self.reportForm(action: "/maintenance", properties: properties, chosen: parameters.text("property"), fields:
             "<label>Closed in the last <select name=\"months\">\(Self.options(1...24, selected: months))</select> months</label> "
             + "<label>Open longer than <input type=\"number\" name=\"older_than\" min=\"0\" max=\"36500\" value=\"\(olderThan)\" style=\"width:5em\"> days</label> ")
-        return Self.inserting(form, into: ReportPage.render(result, title: "Maintenance", generatedAt: Self.timestamp()), after: "</h1>")
+        return Self.inserting(form, into: ReportPage.render(result, title: "Maintenance", generatedAt: Timestamp.minute()), after: "</h1>")
     }
 
     /// `report expenses --format html` for the chosen properties, with its filter (property, first month, months).
@@ -148,7 +148,7 @@ final class Pages: Sendable {
         let form = Self.reportForm(action: "/expenses", properties: properties, chosen: parameters.text("property"), fields:
             "<label>Start <input type=\"month\" name=\"start\" value=\"\(Self.escape(shownStart))\" pattern=\"[0-9]{4}-[0-9]{2}\"></label> "
             + "<label>Months <select name=\"months\">\(Self.options(1...24, selected: months))</select></label> ")
-        return Self.inserting(form, into: ReportPage.render(result, title: "Operating expenses", generatedAt: Self.timestamp()),
+        return Self.inserting(form, into: ReportPage.render(result, title: "Operating expenses", generatedAt: Timestamp.minute()),
                               after: "</h1>")
     }
 
@@ -160,7 +160,7 @@ final class Pages: Sendable {
             MetricTable(name: "rows", title: "The newest \(runs.count) run\(runs.count == 1 ? "" : "s") (what each ingest or sync did)",
                         columns: runColumns, rows: runs.map(runRow)),
         ])
-        return ReportPage.render(result, title: "Runs", generatedAt: timestamp()) { _, row in
+        return ReportPage.render(result, title: "Runs", generatedAt: Timestamp.minute()) { _, row in
             row.first?.textValue.map { "/runs/" + FormEncoding.encode($0) }
         }
     }
@@ -193,7 +193,7 @@ final class Pages: Sendable {
                         }),
         ])
         let back = "<p><a href=\"/runs\">All runs</a></p>"
-        return inserting(back, into: ReportPage.render(result, title: "Run \(run.runID)", generatedAt: timestamp()), after: "</h1>")
+        return inserting(back, into: ReportPage.render(result, title: "Run \(run.runID)", generatedAt: Timestamp.minute()), after: "</h1>")
     }
 
     static let runColumns: [MetricResult.Column] = [
@@ -319,10 +319,4 @@ final class Pages: Sendable {
         return page.replacingCharacters(in: range, with: marker + fragment)
     }
 
-    static func timestamp() -> String {
-        let seconds = Int(Date().timeIntervalSince1970)
-        let day = LocalDate(daysSinceEpoch: seconds / 86_400)
-        let second = seconds % 86_400
-        return day.iso + String(format: " %02d:%02d UTC", second / 3600, second % 3600 / 60)
-    }
 }

@@ -270,7 +270,7 @@ public struct Synchronizer {
                 ])
             }
             try context.run(Self.finishProperty, asOf: asOf, [
-                ":run_id": .text(runID), ":synced_at": .text(Timestamp.now()), ":ledger_source": SQLValue(result.ledgerSource),
+                ":run_id": .text(runID), ":synced_at": .text(Timestamp.iso()), ":ledger_source": SQLValue(result.ledgerSource),
                 ":fingerprint": .text(fingerprint),
                 ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
                 ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
@@ -373,11 +373,3 @@ public enum SyncError: Error, CustomStringConvertible {
     }
 }
 
-/// UTC wall-clock timestamps for `*_at` columns.
-enum Timestamp {
-    static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date())
-    }
-}

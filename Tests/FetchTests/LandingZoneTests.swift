@@ -114,6 +114,26 @@ import ZipKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: nextNight.runDirectory) == ["manifest.json"])
     }
 
+    /// Bytes an earlier run landed are that artifact again without being checked again; anything else is not
+    /// (nil, its staging file left for the checks and the commit).
+    @Test func alreadyLandedOnlyForIdenticalBytes() throws {
+        let xml = ledgerXML
+        let first = try landing.commit(staged: try stageXML(landing, xml), pms: .yardi, property: "yp_cedar_bluff",
+                                       name: "GetResidentTransactions_Login.xml")
+        let nextNight = try LandingZone(dataDirectory: data, runID: RunID("20261121T000000Z-test"))
+        let changed = try stageXML(nextNight, xml + Array("<!-- a late posting -->".utf8))
+        #expect(nextNight.alreadyLanded(staged: changed, pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xml") == nil)
+        #expect(FileManager.default.fileExists(atPath: changed), "left for the checks")
+        let same = try stageXML(nextNight, xml)
+        #expect(nextNight.alreadyLanded(staged: same, pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xml") == first)
+        #expect(!FileManager.default.fileExists(atPath: same), "the staging file is gone once the object is named")
+        // The same bytes under another extension are another object (a report saved as .xls is not the .xml).
+        #expect(nextNight.alreadyLanded(staged: try stageXML(nextNight, xml), pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xls") == nil)
+    }
+
     @Test func aTruncatedCompressedObjectIsRefusedNotReadShort() throws {
         let landed = try landing.commit(staged: try stageXML(landing, ledgerXML), pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xml")

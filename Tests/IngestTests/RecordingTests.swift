@@ -43,7 +43,7 @@ import Testing
         try journal.finish(status: .partial, warnings: 4, at: Date(timeIntervalSince1970: 1_795_400_000))
         let finished = try directory.runRow("R1")
         #expect(finished.text("status") == "partial")
-        #expect(finished.text("finished_at") == RunClock.timestamp(Date(timeIntervalSince1970: 1_795_400_000)))
+        #expect(finished.text("finished_at") == Timestamp.iso(Date(timeIntervalSince1970: 1_795_400_000)))
         #expect(finished.int("artifacts_fetched") == 2)
         #expect(finished.int("rows_loaded") == 3, "an artifact loaded before adds no rows")
         #expect(finished.int("properties_synced") == 1)

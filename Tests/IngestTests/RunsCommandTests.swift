@@ -21,7 +21,7 @@ import Testing
         try clean.record(RunItem(stage: .fetch, property: "nexus_east", artifact: "realpage/nexus_east/box_score.xlsx", status: .succeeded, seconds: 0.3))
         try clean.record(RunItem(stage: .load, property: "nexus_east", artifact: "realpage/nexus_east/box_score.xlsx", status: .succeeded, rows: 3, seconds: 0.1))
         try clean.record(RunItem(stage: .sync, property: "nexus_east", status: .succeeded, rows: 352, seconds: 0.2))
-        try clean.finish(status: .succeeded, warnings: 0, at: RunClock.date("2026-11-20T02:34:05Z") ?? Date())
+        try clean.finish(status: .succeeded, warnings: 0, at: Timestamp.date("2026-11-20T02:34:05Z") ?? Date())
 
         let partial = try start("20261121T023000Z-0002", "2026-11-21T02:30:00Z")
         try partial.record(RunItem(stage: .fetch, property: "nexus_east", artifact: "realpage/nexus_east/box_score.xlsx", status: .succeeded))
@@ -31,7 +31,7 @@ import Testing
         try partial.record(RunItem(stage: .sync, property: "nexus_east", status: .failed,
                                    error: "sync failed, unified rows left as before: RealPage sync rules not written yet"))
         try partial.record(RunItem(stage: .sync, property: "ridian", status: .skipped, error: "not synced: nothing of this property was loaded in this run"))
-        try partial.finish(status: .partial, warnings: 1, at: RunClock.date("2026-11-21T02:31:10Z") ?? Date())
+        try partial.finish(status: .partial, warnings: 1, at: Timestamp.date("2026-11-21T02:31:10Z") ?? Date())
 
         let died = try start("20261122T023000Z-0003", "2026-11-22T02:30:00Z", trigger: "ingest")
         try died.record(RunItem(stage: .fetch, property: "nexus_east", artifact: "realpage/nexus_east/box_score.xlsx", status: .succeeded))

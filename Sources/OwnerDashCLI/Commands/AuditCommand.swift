@@ -64,7 +64,7 @@ struct AuditRunCommand: Command {
         }
         let keys = try LedgerReportSession.properties(database, asked: properties, command: Self.commandLine)
         let run = try ChargeAudit.run(database: database, properties: keys, asOf: asOf, months: months,
-                                      now: { AuditDatabase.timestamp(Date()) })
+                                      now: { Timestamp.iso(Date()) })
         let report = try AuditReport.load(database: database, runID: run.runID, details: false)
         for key in report.noLedger { log.warning(key, "\(Self.commandLine): no tenant ledger synced for this property (not audited)") }
         for key in report.partialLedger {
@@ -145,7 +145,7 @@ struct AuditShowCommand: Command {
         }
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Lease-charge audit", to: out, table: table) {
-            AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: DashboardCommand.timestamp(Date()))
+            AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: Timestamp.minute(Date()))
         }
         return .success
     }
@@ -203,7 +203,7 @@ struct AuditResolveCommand: Command {
         }
         let run = try AuditDatabase.usage(Self.commandLine) {
             try AuditResolutions.resolve(database: database, key: key, fix: fix, action: action, by: by, note: note,
-                                         at: AuditDatabase.timestamp(Date()))
+                                         at: Timestamp.iso(Date()))
         }
         print("\(key): resolved (\(action.rawValue): \(fix)) by \(by), recorded against audit run \(run)")
         return .success
@@ -241,7 +241,7 @@ struct AuditReopenCommand: Command {
             return .failure
         }
         let run = try AuditDatabase.usage(Self.commandLine) {
-            try AuditResolutions.reopen(database: database, key: key, by: by, note: note, at: AuditDatabase.timestamp(Date()))
+            try AuditResolutions.reopen(database: database, key: key, by: by, note: note, at: Timestamp.iso(Date()))
         }
         print("\(key): reopened by \(by), recorded against audit run \(run)")
         return .success
@@ -281,11 +281,4 @@ enum AuditDatabase {
         }
     }
 
-    /// ISO-8601 UTC to the second (`2026-11-22T14:05:09Z`).
-    static func timestamp(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let day = LocalDate(daysSinceEpoch: Int((Double(seconds) / 86_400).rounded(.down)))
-        let secondOfDay = seconds - day.daysSinceEpoch * 86_400
-        return day.iso + String(format: "T%02d:%02d:%02dZ", secondOfDay / 3_600, secondOfDay % 3_600 / 60, secondOfDay % 60)
-    }
 }

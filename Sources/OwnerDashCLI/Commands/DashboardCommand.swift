@@ -66,7 +66,7 @@ struct DashboardCommand: Command {
             properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms.rawValue) },
             asOf: asOf,
             portfolioName: configuration.managementCompany ?? "Portfolio",
-            generatedAt: timestamp(Date()))
+            generatedAt: Timestamp.minute())
         let withoutData = dashboard.properties.filter { !$0.hasData }.map(\.key)
         if !withoutData.isEmpty {
             log.warning(nil, "no snapshot\(asOf.map { " on or before \($0.iso)" } ?? "") for \(withoutData.joined(separator: ", ")): shown as \"no data\"")
@@ -91,7 +91,7 @@ struct DashboardCommand: Command {
             ledgerProperties[key] = row[1].textValue
             propertyDates[key] = row[2].textValue.flatMap { LocalDate(iso: $0) }
         }
-        let generatedAt = timestamp(Date())
+        let generatedAt = Timestamp.minute()
         for index in dashboard.properties.indices {
             let property = dashboard.properties[index]
             guard ledgerProperties[property.key] != nil, let asOf = property.asOf ?? propertyDates[property.key] else { continue }
@@ -122,12 +122,4 @@ struct DashboardCommand: Command {
         }
     }
 
-    /// `2026-11-21 04:05 UTC`: when the page was written, in UTC so it reads the same wherever it is opened.
-    static func timestamp(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let day = LocalDate(daysSinceEpoch: Int((Double(seconds) / 86_400).rounded(.down)))
-        let secondOfDay = seconds - day.daysSinceEpoch * 86_400
-        let hour = secondOfDay / 3_600, minute = secondOfDay % 3_600 / 60
-        return "\(day.iso) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute) UTC"
-    }
 }

@@ -68,7 +68,7 @@ struct DebtorsReportCommand: Command {
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Debtors", to: out, table: table) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
-                               generatedAt: DashboardCommand.timestamp(Date()))
+                               generatedAt: Timestamp.minute(Date()))
         }
         return .success
     }

@@ -80,14 +80,14 @@ struct LeaseStatusReportCommand: Command {
         for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
         if formatName == LedgerReportOptions.workbook, let out {
             try session.writeWorkbook(to: out) {
-                try LeaseStatusWorkbook.write(report, generatedAt: DashboardCommand.timestamp(Date()), to: $0)
+                try LeaseStatusWorkbook.write(report, generatedAt: Timestamp.minute(Date()), to: $0)
             }
             return .success
         }
         // csv: one table (CSVTables), never the properties without a ledger stacked under it.
         let text = try format.map { $0 == .csv ? try CSVTables.render(result, table: nil, command: "ownerdash report lease-status", log: log)
                                                : MetricOutput.render(result, as: $0) }
-            ?? LeaseStatusPage.render(report, generatedAt: DashboardCommand.timestamp(Date()))
+            ?? LeaseStatusPage.render(report, generatedAt: Timestamp.minute(Date()))
         try session.write(text, to: out)
         return .success
     }

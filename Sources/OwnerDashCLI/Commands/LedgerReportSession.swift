@@ -69,7 +69,7 @@ struct LedgerReportSession {
             guard let out else { throw UsageError("\(command): --format xlsx needs --out FILE") }
             try writeWorkbook(to: out) { try ReportWorkbook.write(result, to: $0) }
         case "html":
-            try write(page?() ?? ReportPage.render(result, title: title, generatedAt: DashboardCommand.timestamp(Date())), to: out)
+            try write(page?() ?? ReportPage.render(result, title: title, generatedAt: Timestamp.minute(Date())), to: out)
         case "csv":
             // One table per CSV (CSVTables): `--table NAME`, else the first; `--out DIR/` writes a file per table.
             if CSVTables.isDirectory(out), let out {

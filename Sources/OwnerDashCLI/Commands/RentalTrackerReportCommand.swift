@@ -77,7 +77,7 @@ struct RentalTrackerReportCommand: Command {
         if format == LedgerReportOptions.workbook {
             guard let out else { return .usage }   // LedgerReportOptions refuses xlsx without --out
             try session.writeWorkbook(to: out) {
-                try RentalTrackerWorkbook.write(tracker, result: result, generatedAt: DashboardCommand.timestamp(Date()), to: $0)
+                try RentalTrackerWorkbook.write(tracker, result: result, generatedAt: Timestamp.minute(Date()), to: $0)
             }
             return .success
         }

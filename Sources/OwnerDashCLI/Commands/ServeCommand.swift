@@ -231,7 +231,7 @@ struct UsersCommand: Command {
         case "add":
             guard let email, let role else { return .usage }
             do {
-                try store.add(email: email, role: role, properties: properties, at: AuditDatabase.timestamp(Date()))
+                try store.add(email: email, role: role, properties: properties, at: Timestamp.iso(Date()))
             } catch let error as UserError {
                 throw UsageError("ownerdash users add: \(error.description)")
             }
