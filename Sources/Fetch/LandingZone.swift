@@ -205,8 +205,15 @@ public final class LandingZone: Sendable {
             } catch {
                 throw LandingError("\(relative): cannot compress into \(object): \(error)")
             }
-        } else if link(path, temporary) != 0 {
-            throw LandingError("\(relative): cannot land the file: \(String(cString: strerror(errno)))")
+        } else {
+            // On disk before it is named: the download was written without a sync.
+            guard let handle = FileHandle(forWritingAtPath: path), (try? handle.synchronize()) != nil,
+                  (try? handle.close()) != nil else {
+                throw LandingError("\(relative): cannot sync the downloaded file to disk")
+            }
+            guard link(path, temporary) == 0 else {
+                throw LandingError("\(relative): cannot land the file: \(String(cString: strerror(errno)))")
+            }
         }
         guard link(temporary, target) == 0 || errno == EEXIST else {
             throw LandingError("\(relative): cannot land the file as \(object): \(String(cString: strerror(errno)))")

@@ -193,7 +193,7 @@ public struct RunLoad {
                                               : "the file's sha256 differs from the run's manifest (edited after it landed?)")
                     }
                 }
-                let outcome = try loader.load(path: item.file, hints: item.hints)
+                let outcome = try loader.load(path: item.file, hints: item.hints, verifiedSHA256: item.sha256)
                 let warnings = outcome.all.flatMap(\.warnings)
                 for warning in warnings {
                     log.warning(item.file, warning, LogFields(stage: "load", property: outcome.propertyKey, artifact: item.relativePath))

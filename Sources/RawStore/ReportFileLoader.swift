@@ -80,11 +80,17 @@ public struct ReportFileLoader {
     }
 
     /// Loads one report file in one transaction; throws a one-line reason (without the path) when it cannot.
-    public func load(path: String, hints: ReportFileHints = ReportFileHints()) throws -> ReportLoadOutcome {
+    /// `verifiedSHA256`: the file's digest when the caller already checked it (a landed artifact against its run's
+    /// manifest), so bytes loaded before are recognised without opening the file.
+    public func load(path: String, hints: ReportFileHints = ReportFileHints(),
+                     verifiedSHA256: String? = nil) throws -> ReportLoadOutcome {
         if let key = hints.propertyKey, configuration.property(key: key) == nil {
             throw ReportLoadError("unknown property \"\(key)\" (not in the configuration's property registry)")
         }
         guard FileManager.default.fileExists(atPath: path) else { throw ReportLoadError("no such file") }
+        if !reload, let verifiedSHA256, let earlier = try previousLoad(sha256: verifiedSHA256, hints: hints) {
+            return earlier
+        }
         // Hashing reads the whole file: beside opening it, on the other core.
         let hashing = BackgroundWork { try SHA256.hexDigest(ofFile: path) }
         // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.

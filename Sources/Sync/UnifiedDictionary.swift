@@ -1,4 +1,5 @@
 import Foundation
+import OwnerDashCore
 
 /// The data dictionary of unified.db: every table, view and column in words, written once here and generated into
 /// ARCHITECTURE.md, the README's analyst section and the Datasette `metadata.json` written beside the database.
@@ -719,10 +720,19 @@ public enum UnifiedDictionary {
 
     /// Writes `metadata.json` beside unified.db (Datasette: `datasette unified.db -m metadata.json`), only when its
     /// content changed, so a sync that changes nothing leaves the file alone.
+    /// Once per process and path: an ingest opens unified.db several times, and the file depends only on the build.
     public static func writeMetadata(besides databasePath: String) throws {
         let path = (databasePath as NSString).deletingLastPathComponent + "/metadata.json"
-        let data = try datasetteMetadata()
-        if FileManager.default.contents(atPath: path) == data { return }
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try metadataWritten.withLock { written in
+            guard !written.contains(path) else { return }
+            let data = try metadata.get()
+            if FileManager.default.contents(atPath: path) != data {
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+            written.insert(path)
+        }
     }
+
+    private static let metadata = Result { try datasetteMetadata() }
+    private static let metadataWritten = Locked<Set<String>>([])
 }
