@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure_packages.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config openssl \
-    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd
+    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils
 
 swift build --build-tests
 # The simulator's own tests (Python standard library) run first, so swift test's summary closes the output.
