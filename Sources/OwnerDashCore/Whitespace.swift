@@ -4,7 +4,12 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace or newlines (Unicode White_Space).
     public var trimmingWhitespace: SubSequence {
+        // Most cells start and end with a visible ASCII character: nothing to trim, nothing to scan.
         let scalars = unicodeScalars
+        if let first = scalars.first, let last = scalars.last, (0x21...0x7E).contains(first.value),
+           (0x21...0x7E).contains(last.value) {
+            return self[...]
+        }
         guard let start = scalars.firstIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
         guard let last = scalars.lastIndex(where: { !$0.isSpaceLike }) else { return self[endIndex...] }
         return self[start..<scalars.index(after: last)]

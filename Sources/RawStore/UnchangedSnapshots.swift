@@ -17,20 +17,22 @@ import SQLiteKit
 public enum UnchangedSnapshots {
     /// RPX operations (`loaded_artifacts.report_type`) stored once while unchanged.
     public static let rpxOperations: Set<String> = [
-        "getbuildings", "unitlist", "getresidentlistinfo", "getleaseinfo", "getrentableitems", "getscheduledcharges",
+        "getbuildings", "unitlist", "getunitlist", "getresidentlistinfo", "getleaseinfo", "getrentableitems",
+        "getscheduledcharges",
     ]
     /// Yardi operations (`loaded_artifacts.operation`) stored once while unchanged.
     public static let yardiOperations: Set<String> = [
         "GetPropertyConfigurations", "GetUnitInformation", "GetResidentsByStatus", "AvailableUnits_Login",
         "GetYardiGuestActivity_Login", "GetServiceRequest_Search",
     ]
-    /// OneSite reports stored once while unchanged: the lists and counts as of a day. The financial reports (by
-    /// fiscal period or posting window) and the ones read across snapshots (Activity, closed make-ready turns) are
-    /// stored every time.
+    /// OneSite reports stored once while unchanged: the lists and counts as of a day, and the Lost Rent Summary,
+    /// which no sync reads (raw only: each snapshot stands alone, and the month's last is the whole period). The
+    /// financial reports the sync reads by fiscal period or posting window and the ones read across snapshots
+    /// (Activity, closed make-ready turns) are stored every time.
     public static let reports: Set<String> = [
         "rent_roll", "box_score", "delinquency", "monthly_summary", "make_ready_summary", "make_ready_analysis",
         "lease_expiration", "renewal_detail", "projected_occupancy", "lease_details", "lease_summary",
-        "primary_advertising_source", "move_out_reasons", "leasing_activity_summary", "concessions",
+        "primary_advertising_source", "move_out_reasons", "leasing_activity_summary", "concessions", "lost_rent_summary",
     ]
 
     /// Whether a snapshot of this report or operation is stored once while unchanged.

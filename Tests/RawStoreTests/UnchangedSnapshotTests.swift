@@ -77,6 +77,25 @@ import Testing
                 == [[.integer(2)]])
     }
 
+    /// getunitlist (read only at its latest snapshot, for the floor) and the Lost Rent Summary (read by no sync) are
+    /// stored once while unchanged: in the year benchmark they were the two largest raw tables, a full copy a night.
+    @Test func unitObjectsAndLostRentAreStoredOnceWhileUnchanged() throws {
+        let fixture = try LoaderFixture()
+        let nexus = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+        let rpx = RPXArtifactLoader(store: fixture.store, runID: RunID("run-1"))
+        let first = try rpx.load(path: try fixture.soapCopy("rpx_getunitlist.xml"), operation: .getunitlist, property: nexus, asOf: day1)
+        let second = try RPXArtifactLoader(store: fixture.store, runID: RunID("run-2"))
+            .load(path: try fixture.soapCopy("rpx_getunitlist.xml"), operation: .getunitlist, property: nexus, asOf: day2)
+        #expect(first.rows > 0 && first.unchangedSinceRun == nil && second.unchangedSinceRun == "run-1")
+        #expect(try fixture.store.database.query("SELECT DISTINCT as_of_date FROM realpage_unit_objects") == [[.text("2026-11-20")]])
+
+        let file = fixture.report("lost_rent_summary.xlsx")
+        let night1 = try fixture.loader(run: "run-1").load(path: file, hints: ReportFileHints(propertyKey: "nexus_east", asOf: day1))
+        let night2 = try fixture.loader(run: "run-2").load(path: file, hints: ReportFileHints(propertyKey: "nexus_east", asOf: day2))
+        #expect(night1.rows > 0 && night1.unchangedSinceRun == nil && night2.unchangedSinceRun == "run-1")
+        #expect(try fixture.store.database.query("SELECT DISTINCT as_of_date FROM realpage_lost_rent") == [[.text("2026-11-20")]])
+    }
+
     @Test func anIdenticalReportOfTheNextDayIsStoredOnceWithItsPrintedTotals() throws {
         let fixture = try LoaderFixture()
         let file = fixture.report("box_score_nexus_east.xlsx")
