@@ -40,6 +40,20 @@ struct HeaderLayout: Sendable {
 /// Header text normalization: `Move-\nins` = `Move-ins` = `Move-Ins`; `Vacant Admini-\nstrative` = `Vacant Administrative`.
 enum HeaderText {
     /// Lowercased, with whitespace, hyphens, dashes, dots, colons and underscores dropped; `/ + # % &` kept.
+    /// Whether `key(text)` can start with one of `leads` (first bytes of keys), judged from the first character
+    /// `key` keeps, without building the key: true for anything not plain ASCII.
+    static func mayKeyStart(_ text: String, with leads: Set<UInt8>) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x2D, 0x2E, 0x3A, 0x5F, 0x2C, 0x28, 0x29, 0x27, 0x20, 0x09...0x0D: continue
+            case 0x41...0x5A: return leads.contains(byte + 32)
+            case 0x80...: return true
+            default: return leads.contains(byte)
+            }
+        }
+        return true
+    }
+
     static func key(_ text: some StringProtocol) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

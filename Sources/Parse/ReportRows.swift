@@ -52,6 +52,8 @@ struct RowClassifier {
     let headerSignatures: Set<String>
     /// First cell of each header row, so most data rows are ruled out without computing their signature.
     let headerFirstKeys: Set<String>
+    /// The first byte of each of those keys: a row whose first cell starts otherwise is not a header, key unread.
+    let headerFirstLeads: Set<UInt8>
     let title: TitleBlock
     /// The header's leftmost column: labels there are groups, labels further right continue a record.
     let firstColumn: Int
@@ -59,6 +61,7 @@ struct RowClassifier {
     init(headerSignatures: Set<String>, title: TitleBlock, firstColumn: Int) {
         self.headerSignatures = headerSignatures
         self.headerFirstKeys = Set(headerSignatures.compactMap { $0.split(separator: "|").first.map(String.init) })
+        self.headerFirstLeads = Set(headerFirstKeys.compactMap(\.utf8.first))
         self.title = title
         self.firstColumn = firstColumn
     }
@@ -73,7 +76,8 @@ struct RowClassifier {
             }
         }
         // Checked before quantities: a repeated header has cells like `30` / `Days` that read as numbers.
-        if let key = first.text.map(HeaderText.key), headerFirstKeys.contains(key),
+        if let text = first.text, HeaderText.mayKeyStart(text, with: headerFirstLeads),
+           case let key = HeaderText.key(text), headerFirstKeys.contains(key),
            headerSignatures.contains(RowSignature.of(row)) {
             return .repeatedHeader
         }
