@@ -143,15 +143,18 @@ public enum RawRetention {
         var superseded: String
         /// A child table whose rows go with their parent row: its name and the column holding the parent's source_row.
         var lines: (table: String, parentRow: String)? = nil
+        /// The report whose printed totals (loaded_report_totals) go with a snapshot the policy does not keep: the
+        /// checks read a report's totals at the snapshot the sync reads whole, the newest, never at older ones.
+        var printedTotals: String? = nil
 
         /// The Activity report and the Leasing Activity Detail: the sync reads each day from the newest snapshot
         /// covering it (RealPageActivity.activityRows), so an older snapshot's rows from the first day of a newer one
         /// on are never read. Each snapshot keeps the days only it holds; the day a snapshot starts does not change.
-        static func window(_ table: String, dateColumn: String) -> SupersededRows {
+        static func window(_ table: String, dateColumn: String, report: ReportType) -> SupersededRows {
             SupersededRows(table: table, superseded: """
                 property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= (
                     SELECT min(n.\(dateColumn)) FROM \(table) n WHERE n.property_id = :property AND n.as_of_date > :as_of)
-                """)
+                """, printedTotals: report.rawValue)
         }
 
         /// The Closed Make Ready Summary: each turn (unit, vacate date) is read from the latest snapshot listing it
@@ -163,7 +166,7 @@ public enum RawRetention {
                           WHERE n.property_id = :property AND n.as_of_date > :as_of AND n.completed_date IS NOT NULL
                             AND n.unit_number = realpage_closed_make_ready.unit_number
                             AND coalesce(n.move_out_date, 'open') = coalesce(realpage_closed_make_ready.move_out_date, 'open'))
-            """, lines: ("realpage_closed_make_ready_work_orders", "unit_row"))
+            """, lines: ("realpage_closed_make_ready_work_orders", "unit_row"), printedTotals: ReportType.closedMakeReady.rawValue)
 
         /// Yardi's invoice register: each post month is read from the latest answer whose request covered it (the
         /// `YardiOperation.invoiceMonths` months ending with its own; YardiExpenses), so the lines of a month a later
@@ -177,8 +180,9 @@ public enum RawRetention {
                           AND substr(n.as_of_date, 1, 7))
             """)
 
-        static let realpage = [window("realpage_activity", dateColumn: "activity_date"),
-                               window("realpage_leasing_activity_detail", dateColumn: "contact_date"), closedTurns]
+        static let realpage = [window("realpage_activity", dateColumn: "activity_date", report: .activity),
+                               window("realpage_leasing_activity_detail", dateColumn: "contact_date",
+                                      report: .leasingActivityDetail), closedTurns]
         static let yardi = [invoiceMonths]
 
         /// Drops (or with `dryRun` counts) the superseded rows, and their lines, of every snapshot `policy` does not
@@ -207,6 +211,11 @@ public enum RawRetention {
                             """, values)
                     }
                     dropped += try remove(from: table, where: superseded, values)
+                    if let printedTotals, try database.tableExists("loaded_report_totals") {
+                        dropped += try remove(from: "loaded_report_totals", where: """
+                            report_type = :report AND property_id = :property AND as_of_date = :as_of
+                            """, values.merging([":report": .text(printedTotals)]) { $1 })
+                    }
                 }
             }
             return dropped

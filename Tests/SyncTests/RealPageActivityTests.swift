@@ -159,6 +159,12 @@ import Testing
                 try realpage.activity("2026-10-03", "E-mail", name: "Q", asOf: asOf.iso)
             }
             try realpage.activity("2026-10-25", "Phone call", name: "Q", asOf: asOf.iso)
+            // The report's printed totals of each night: the checks read the newest snapshot's only.
+            try realpage.raw.database.prepare("""
+                INSERT INTO loaded_report_totals (report_type, property_id, as_of_date, run_id, artifact_sha256, source_row,
+                                                  label, measure, printed, computed)
+                VALUES ('activity', 'rp_test', :as_of, 'run', 'sha', 999, 'Total', 'contacts', 31, 31)
+                """).execute([":as_of": .text(asOf.iso)])
         }
         try realpage.site(sysDate: "2026-11-20")
         #expect(realpage.sync().first?.error == nil)
@@ -169,8 +175,11 @@ import Testing
         let result = try RawRetention.prune(path: realpage.raw.database.path, keyColumn: "report_type",
                                             policy: RawSnapshotPolicy(keepDays: 3, keepMonthly: 1), dryRun: false)
         let rowsAfter = try realpage.rows("SELECT count(*) FROM realpage_raw.realpage_activity").first?.first?.integerValue ?? 0
-        #expect(rowsBefore - rowsAfter == Int64(result.rows) && result.rows > 400,
+        #expect(rowsBefore - rowsAfter + 17 == Int64(result.rows) && result.rows > 400,
                 "the 17 snapshots not kept lose the days the next one covers: \(rowsBefore) -> \(rowsAfter)")
+        #expect(try realpage.rows("SELECT as_of_date FROM realpage_raw.loaded_report_totals ORDER BY 1")
+                    == ["2026-11-18", "2026-11-19", "2026-11-20"].map { [.text($0)] },
+                "the 17 snapshots not kept lose their printed totals (row counted); the 3 kept keep theirs")
         #expect(realpage.sync(runID: "20261121T000000Z-test").first?.error == nil)
         #expect(try realpage.rows(events) == before)
         #expect(try realpage.rows("SELECT event_type FROM unified_activity WHERE party_name = 'Q' ORDER BY event_date")
