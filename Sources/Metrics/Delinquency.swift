@@ -57,6 +57,20 @@ public struct DelinquencyReport: Sendable, Equatable {
     public var properties: [DelinquencyRow]
     /// The top residents by net balance owed, largest first.
     public var topResidents: [DelinquentResident]
+    /// The snapshots whose resident rows prune removed (their totals stay): the top list leaves them out.
+    public var residentsPruned: [PrunedNight] = []
+}
+
+/// A property night whose resident rows `ownerdash prune` removed.
+public struct PrunedNight: Sendable, Equatable {
+    public var property: String
+    public var asOf: LocalDate
+
+    /// Why the night's households are not listed, for warnings and pages.
+    public var reason: String {
+        "\(property): the households of \(asOf.iso) were removed by ownerdash prune (its retention policy keeps them for "
+            + "the last days and month ends); the night's totals are kept and shown"
+    }
 }
 
 extension Metrics {
@@ -72,26 +86,38 @@ extension Metrics {
                            balanceOver90: row.cents("balance_over_90") ?? .zero, prepaid: row.cents("prepaid") ?? .zero)
         }
         let residents = top > 0 ? try delinquentResidents(database: database, properties: properties, asOf: asOf, top: top) : []
-        return DelinquencyReport(properties: rows, topResidents: residents)
+        let pruned = try database.query(DelinquencyQuery.residentsPruned, SnapshotSQL.parameters(properties, asOf: asOf))
+            .compactMap { row in row[0].textValue.flatMap { key in row[1].textValue.flatMap { LocalDate(iso: $0) }.map { (key, $0) } } }
+        return DelinquencyReport(properties: rows, topResidents: residents,
+                                 residentsPruned: pruned.map { PrunedNight(property: $0.0, asOf: $0.1) })
     }
 }
 
-/// The delinquency query: each property's residents at its snapshot, summed in exact cents.
+/// The delinquency query: each property's totals at its snapshot, as the sync summed that night's residents in exact
+/// cents (unified_delinquency_metrics, DelinquencySnapshot); no row there is nobody owing anything.
 enum DelinquencyQuery {
     static let sql = """
         WITH \(SnapshotSQL.latest)
-        SELECT s.property, s.as_of,
-               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END)
-                   AS residents_delinquent,
-               sum(CAST(round(d.balance_0_30 * 100) AS INTEGER))    AS balance_0_30,
-               sum(CAST(round(d.balance_31_60 * 100) AS INTEGER))   AS balance_31_60,
-               sum(CAST(round(d.balance_61_90 * 100) AS INTEGER))   AS balance_61_90,
-               sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)) AS balance_over_90,
-               sum(CAST(round(d.prepaid * 100) AS INTEGER))         AS prepaid
+        SELECT s.property, s.as_of, m.residents_delinquent,
+               m.balance_0_30_cents    AS balance_0_30,
+               m.balance_31_60_cents   AS balance_31_60,
+               m.balance_61_90_cents   AS balance_61_90,
+               m.balance_over_90_cents AS balance_over_90,
+               m.prepaid_cents         AS prepaid
         FROM snapshot s
-        LEFT JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
+        LEFT JOIN unified_delinquency_metrics m ON m.unified_property_id = s.property AND m.as_of_date = s.as_of
         WHERE s.as_of IS NOT NULL
-        GROUP BY s.position, s.property, s.as_of
+        ORDER BY s.position
+        """
+
+    /// The properties whose snapshot had households owing or in credit but whose resident rows prune removed.
+    static let residentsPruned = """
+        WITH \(SnapshotSQL.latest)
+        SELECT s.property, s.as_of FROM snapshot s
+        JOIN unified_delinquency_metrics m ON m.unified_property_id = s.property AND m.as_of_date = s.as_of
+        WHERE m.residents > 0
+          AND NOT EXISTS (SELECT 1 FROM unified_delinquency d
+                          WHERE d.unified_property_id = s.property AND d.as_of_date = s.as_of)
         ORDER BY s.position
         """
 }

@@ -235,13 +235,16 @@ extension Metrics {
         case .delinquency:
             let top = query.top ?? 10
             let report = try delinquency(database: database, properties: keys, asOf: query.asOf, top: top)
+            let pruned = top > 0 ? report.residentsPruned.map(\.reason) : []
             var tables = [MetricTable(name: "rows", title: "Delinquency \(at) — \(scope)", rows: report.properties,
                                       total: rollUp(query, report.properties, DelinquencyRow.rollUp))]
             if top > 0 {
                 tables.append(MetricTable(name: "top_residents", title: "Top \(top) delinquent residents by balance owed",
                                           rows: report.topResidents))
             }
-            return result(tables)
+            var answered = result(tables)
+            answered.warnings += pruned
+            return answered
         case .funnel:
             let report = try funnel(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
             return result([

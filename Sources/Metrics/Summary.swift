@@ -146,13 +146,9 @@ enum SummaryQuery {
         )
         SELECT w.property, p.name, p.pms_source, w.as_of, m.total_units, m.occupied_units, m.leased_units,
                m.exposure_30, m.exposure_60, m.vacant_ready, m.aged_vacant_90,
-               (SELECT sum(CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
-                           + CAST(round(d.balance_61_90 * 100) AS INTEGER) + CAST(round(d.balance_over_90 * 100) AS INTEGER))
-                  FROM unified_delinquency d
-                 WHERE d.unified_property_id = w.property AND d.as_of_date = w.as_of) AS delinquent_cents,
-               (SELECT sum(CAST(round(d.prepaid * 100) AS INTEGER))
-                  FROM unified_delinquency d
-                 WHERE d.unified_property_id = w.property AND d.as_of_date = w.as_of) AS prepaid_cents,
+               dm.balance_0_30_cents + dm.balance_31_60_cents + dm.balance_61_90_cents + dm.balance_over_90_cents
+                   AS delinquent_cents,
+               dm.prepaid_cents AS prepaid_cents,
                (SELECT count(*) FROM unified_activity a
                  WHERE a.unified_property_id = w.property AND a.event_date BETWEEN w.funnel_from AND w.window_end
                    AND a.event_type = 'lead') AS leads,
@@ -168,6 +164,7 @@ enum SummaryQuery {
         FROM summary_window w
         JOIN unified_properties p ON p.unified_property_id = w.property
         JOIN unified_occupancy_metrics m ON m.unified_property_id = w.property AND m.as_of_date = w.as_of
+        LEFT JOIN unified_delinquency_metrics dm ON dm.unified_property_id = w.property AND dm.as_of_date = w.as_of
         ORDER BY w.position
         """
 }

@@ -260,6 +260,7 @@ public struct Synchronizer {
                 ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
             ])
             rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
+            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
             var warnings = try source.crossCheck(context, asOf: asOf)
             warnings += try unknownChargeCodes(context)
             warnings += try UnknownGLAccounts.warnings(context)
@@ -332,7 +333,8 @@ public struct Synchronizer {
         GROUP BY charge_code ORDER BY charge_code
         """
     /// Replaced for the synced date only; other dates accumulate.
-    static let snapshotTables = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency"]
+    static let snapshotTables = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency",
+                                 "unified_delinquency_metrics"]
 
     // An upsert, never INSERT OR REPLACE: replacing the row would cascade-delete the property's snapshots.
     static let upsertProperty = """

@@ -195,7 +195,19 @@ public enum UnifiedDictionary {
             loss_to_lease | sum of (market - in-place) over occupied units, dollars/month (positive: loss)
             run_id
             """),
-        table("unified_delinquency", "Snapshot: one row per property, date and household that owes or is in credit (v_delinquency_latest: the latest).", """
+        table("unified_delinquency_metrics", "Snapshot: one row per property and synced date, the delinquency totals of that night's households (prune keeps these for every night).", """
+            unified_property_id
+            as_of_date
+            residents | households in unified_delinquency that night (owing or in credit)
+            residents_delinquent | of those, owing anything 0-30 days or older
+            balance_0_30_cents | sum of balance_0_30, in cents
+            balance_31_60_cents | in cents
+            balance_61_90_cents | in cents
+            balance_over_90_cents | in cents
+            prepaid_cents | credit balances, in cents
+            run_id
+            """),
+        table("unified_delinquency", "Snapshot: one row per property, date and household that owes or is in credit, for the nights prune keeps (v_delinquency_latest: the latest).", """
             unified_property_id
             as_of_date
             resident_id

@@ -682,5 +682,24 @@ public enum UnifiedSchema {
             ALTER TABLE audit_run_properties ADD COLUMN not_audited_leases INTEGER;
             ALTER TABLE audit_run_properties ADD COLUMN not_audited_amount REAL;
             """),
+        Migration(version: 45, name: "delinquency totals per night", sql: """
+            -- Each property's delinquency totals of a synced night, in cents (DelinquencySnapshot): the metrics read
+            -- these, so the daily trend stays when prune removes the resident rows of nights it does not keep. Filled
+            -- here from every night synced so far.
+            CREATE TABLE unified_delinquency_metrics (
+                unified_property_id   TEXT    NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                as_of_date            TEXT    NOT NULL,
+                residents             INTEGER NOT NULL,
+                residents_delinquent  INTEGER NOT NULL,
+                balance_0_30_cents    INTEGER NOT NULL,
+                balance_31_60_cents   INTEGER NOT NULL,
+                balance_61_90_cents   INTEGER NOT NULL,
+                balance_over_90_cents INTEGER NOT NULL,
+                prepaid_cents         INTEGER NOT NULL,
+                run_id                TEXT,
+                PRIMARY KEY (unified_property_id, as_of_date)
+            ) STRICT;
+            \(DelinquencySnapshot.everyNight)
+            """),
     ]
 }

@@ -1,5 +1,6 @@
 import OwnerDashCore
 import SQLiteKit
+import Sync
 @testable import Metrics
 import Testing
 
@@ -63,6 +64,25 @@ import Testing
         // The older snapshot is read when asked for.
         let older = try Metrics.delinquency(database: database, properties: ["alpha"], asOf: day("2026-11-10"))
         #expect(older.topResidents.map(\.residentID) == ["old"] && older.properties[0].balance0to30.cents == 999_900)
+    }
+
+    /// Prune removes the households of alpha's 2026-11-01 night (its policy keeps the newest night only here): the
+    /// night's totals stay the same, its top list is empty and a warning says why; the newest night is untouched.
+    @Test func aPrunedNightKeepsItsTotalsAndSaysWhyItsHouseholdsAreGone() throws {
+        let fixture = try Self.fixture()
+        let query = try MetricQuery(metric: .delinquency, properties: ["alpha"], asOf: day("2026-11-10"))
+        let before = try Metrics.run(query, database: try fixture.reader())
+        let result = try UnifiedRetention.pruneResidentDelinquency(path: fixture.dataDirectory.unifiedDatabase, dryRun: false) {
+            Set($0.filter { $0 == day("2026-11-20") })
+        }
+        #expect(result == UnifiedRetention.Result(nights: 1, rows: 1))
+        let after = try Metrics.run(query, database: try fixture.reader())
+        #expect(after.tables[0].rows == before.tables[0].rows, "the night's totals")
+        #expect(before.tables[1].rows.count == 1 && after.tables[1].rows.isEmpty)
+        #expect(after.warnings == ["alpha: the households of 2026-11-01 were removed by ownerdash prune (its retention "
+                                   + "policy keeps them for the last days and month ends); the night's totals are kept and shown"])
+        let latest = try Metrics.delinquency(database: try fixture.reader(), properties: ["alpha"], top: 10)
+        #expect(latest.topResidents.map(\.residentID) == ["r2", "r1"] && latest.residentsPruned.isEmpty)
     }
 
     @Test func aSnapshotWithoutDelinquencyRowsOwesNothing() throws {

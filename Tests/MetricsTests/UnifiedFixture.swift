@@ -108,6 +108,8 @@ final class UnifiedFixture {
                 ":name": .text(name), ":b0": .real(b0), ":b31": .real(b31), ":b61": .real(b61), ":b90": .real(b90),
                 ":prepaid": .real(prepaid),
             ])
+        // The night's totals, as the sync writes them beside its residents.
+        try DelinquencySnapshot.recount(database)
     }
 
     func event(_ key: String, _ date: String, _ type: String, source: String? = nil, unit: String? = nil) throws {

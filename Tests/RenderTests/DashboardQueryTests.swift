@@ -46,6 +46,7 @@ final class UnifiedFixture {
                 VALUES ('nexus_east', '2026-11-20', 'A1', 'One Bedroom', 200, 190, 650, 1450, 2.2308, 1525, 2.3462, 14250),
                        ('nexus_east', '2026-11-20', 'B2', 'B2', 100, 95, 1050, 1980.5, 1.8862, 2050, 1.9524, 6602.5);
                 """)
+            try DelinquencySnapshot.recount(database)   // the nights' totals, as the sync writes them
             // In nexus_east's 30 days (Oct 22 - Nov 20): 10 leads, 6 tours, 4 applications, 3 leases; one lead
             // before the window that must not count.
             var events: [(String, String)] = [("2026-10-21", "lead")]

@@ -82,6 +82,7 @@ final class ServeFixture {
             VALUES ('20261120T020000Z-ab12', 'yp', 'sync', 'succeeded', 2, 40),
                    ('20261120T020000Z-ab12', 'rp', 'sync', 'succeeded', 1, 30);
             """)
+        try DelinquencySnapshot.recount(store.database)   // the nights' totals, as the sync writes them
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

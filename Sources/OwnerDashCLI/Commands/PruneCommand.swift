@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import OwnerDashCore
 import RawStore
+import Sync
 
 /// `ownerdash prune`: removes landed runs the retention policy no longer keeps, and the objects only they used.
 struct PruneCommand: Command {
@@ -19,7 +20,8 @@ struct PruneCommand: Command {
         with the bytes its removal frees, then a total. In the raw databases, the unit, resident and lease lists
         and day reports of dates the same policy no longer keeps (counted in property dates) are removed and the
         free pages given back (incremental vacuum); ledgers, activity and financial reports, and the unified
-        metric rows the trends read, stay. Prune takes the data directory's lock (data/ingest.lock): while an
+        metric rows the trends read, stay. In unified.db, the households of each night's delinquency list
+        (unified_delinquency) are kept for the same nights; every night's totals stay. Prune takes the data directory's lock (data/ingest.lock): while an
         ingest runs, it exits 3 naming it.
         """
 
@@ -59,6 +61,14 @@ struct PruneCommand: Command {
         where FileManager.default.fileExists(atPath: path) {
             output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun),
                                      dryRun: dryRun))
+        }
+        if FileManager.default.fileExists(atPath: global.dataDirectory.unifiedDatabase) {
+            let unified = try UnifiedRetention.pruneResidentDelinquency(path: global.dataDirectory.unifiedDatabase,
+                                                                        dryRun: dryRun, kept: raw.kept)
+            // Free pages stay in the file for the next nights' rows: unified.db stops growing instead of shrinking,
+            // and readers (serve) are never locked out by a VACUUM.
+            output.write("unified.db: \(dryRun ? "would remove" : "removed") the households of \(unified.nights) property "
+                         + "night(s) of delinquency (\(unified.rows) rows) the policy no longer keeps; every night's totals stay\n")
         }
         return .success
     }

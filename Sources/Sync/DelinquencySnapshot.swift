@@ -1,0 +1,98 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+
+/// unified_delinquency_metrics: each property's delinquency totals of a synced night, summed in cents from that
+/// night's resident rows (unified_delinquency, which the source's delinquency rule wrote). The metrics read these
+/// totals, so the daily trend stays when prune removes the resident rows of nights its policy does not keep.
+public enum DelinquencySnapshot {
+    /// Every synced night's totals counted again from the resident rows there are (the nights of
+    /// unified_occupancy_metrics): unified migration 45 fills the table with it, and a unified.db written by hand
+    /// (a test's fixture) gets the totals a sync would have written.
+    public static func recount(_ database: Database) throws {
+        try database.execute(everyNight)
+    }
+
+    static let everyNight = """
+        INSERT OR REPLACE INTO unified_delinquency_metrics (
+            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
+            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
+        SELECT m.unified_property_id, m.as_of_date, count(d.resident_id),
+               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
+               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
+               m.run_id
+        FROM unified_occupancy_metrics m
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = m.unified_property_id AND d.as_of_date = m.as_of_date
+        GROUP BY m.unified_property_id, m.as_of_date;
+        """
+
+    /// One night's totals, written by the sync after the source's delinquency rule.
+    static let insert = """
+        INSERT INTO unified_delinquency_metrics (
+            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
+            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
+        SELECT :property, :as_of, count(d.resident_id),
+               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
+               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
+               :run_id
+        FROM (SELECT 1) LEFT JOIN unified_delinquency d
+             ON d.unified_property_id = :property AND d.as_of_date = :as_of
+        """
+}
+
+/// Retention in unified.db: the resident rows of unified_delinquency are a night's full list of who owed what, the
+/// one unified table that grows by a whole list every night (about 600 rows a night for three properties). Prune
+/// keeps them for the nights its policy keeps; the totals of every night stay in unified_delinquency_metrics.
+public enum UnifiedRetention {
+    /// What prune removed (or would remove) from unified.db.
+    public struct Result: Sendable, Equatable {
+        /// Property nights whose resident rows went.
+        public var nights: Int
+        public var rows: Int
+
+        public init(nights: Int, rows: Int) { self.nights = nights; self.rows = rows }
+    }
+
+    /// Removes (or with `dryRun` counts) the resident delinquency rows of every property night `kept` (the policy,
+    /// over one property's dates) does not keep. Nights without a totals row (synced before the totals existed and
+    /// not migrated) keep their rows: the trend would lose them.
+    public static func pruneResidentDelinquency(path: String, dryRun: Bool,
+                                                kept: ([LocalDate]) -> Set<LocalDate>) throws -> Result {
+        let database = try Database(path: path)
+        guard try database.tableExists("unified_delinquency_metrics") else { return Result(nights: 0, rows: 0) }
+        var result = Result(nights: 0, rows: 0)
+        let dates = try database.query("""
+            SELECT DISTINCT d.unified_property_id, d.as_of_date FROM unified_delinquency d
+            JOIN unified_delinquency_metrics m USING (unified_property_id, as_of_date)
+            ORDER BY 1, 2
+            """)
+        try database.withTransaction {
+            for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
+                let nights = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
+                // The newest night of all the property's totals is always kept, whatever the resident rows' dates.
+                let keep = kept(nights)
+                for night in nights where !keep.contains(night) {
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(night.iso)]
+                    let condition = "unified_property_id = :property AND as_of_date = :as_of"
+                    if dryRun {
+                        result.rows += Int(try database.scalar("SELECT count(*) FROM unified_delinquency WHERE \(condition)",
+                                                               values)?.integerValue ?? 0)
+                    } else {
+                        try database.prepare("DELETE FROM unified_delinquency WHERE \(condition)").execute(values)
+                        result.rows += database.changes
+                    }
+                    result.nights += 1
+                }
+            }
+        }
+        return result
+    }
+}
