@@ -13,7 +13,14 @@ public enum DelinquencySnapshot {
         try database.execute(everyNight)
     }
 
-    static let everyNight = """
+    static let everyNight = totals(where: "")
+
+    /// One night's totals, written by the sync after the source's delinquency rule and the night's occupancy row.
+    static let insert = totals(where: "WHERE m.unified_property_id = :property AND m.as_of_date = :as_of")
+
+    /// The totals of the synced nights (unified_occupancy_metrics rows) `condition` selects, from their residents.
+    private static func totals(where condition: String) -> String {
+        """
         INSERT OR REPLACE INTO unified_delinquency_metrics (
             unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
             balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
@@ -27,25 +34,10 @@ public enum DelinquencySnapshot {
                m.run_id
         FROM unified_occupancy_metrics m
         LEFT JOIN unified_delinquency d ON d.unified_property_id = m.unified_property_id AND d.as_of_date = m.as_of_date
+        \(condition)
         GROUP BY m.unified_property_id, m.as_of_date;
         """
-
-    /// One night's totals, written by the sync after the source's delinquency rule.
-    static let insert = """
-        INSERT INTO unified_delinquency_metrics (
-            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
-            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
-        SELECT :property, :as_of, count(d.resident_id),
-               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
-               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
-               :run_id
-        FROM (SELECT 1) LEFT JOIN unified_delinquency d
-             ON d.unified_property_id = :property AND d.as_of_date = :as_of
-        """
+    }
 }
 
 /// Retention in unified.db: the resident rows of unified_delinquency are a night's full list of who owed what, the

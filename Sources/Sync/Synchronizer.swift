@@ -260,7 +260,7 @@ public struct Synchronizer {
                 ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
             ])
             rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
-            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
+            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf)
             var warnings = try source.crossCheck(context, asOf: asOf)
             warnings += try unknownChargeCodes(context)
             warnings += try UnknownGLAccounts.warnings(context)
