@@ -15,7 +15,13 @@
 # seconds and peak memory (GNU time); whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
 # `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# bash reads a script while it runs it: the hour-long run runs from a copy, so an edit to year.sh cannot derail it.
+if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
+    copy=$(mktemp /tmp/year.sh.XXXXXX)
+    cp "$0" "$copy"
+    YEAR_SH_ORIGINAL="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")" exec bash "$copy" "$@"
+fi
+cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config
 DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year
@@ -39,7 +45,7 @@ FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed
 python3 scripts/pms_sim --port 0 --seed 7 --as-of "$START" --dir "$OUT/sim" --no-ledger-truth --exit-on-stdin-eof \
     > "$OUT/sim.out" 2> "$OUT/sim.err" < <(sleep 86400) &
 SIM=$!
-trap 'kill $SIM 2>/dev/null || true' EXIT
+trap 'kill $SIM 2>/dev/null || true; rm -f "$0"' EXIT
 for _ in $(seq 300); do grep -q listening "$OUT/sim.out" 2>/dev/null && break; sleep 0.1; done
 BASE=$(sed -n 's/^listening on //p' "$OUT/sim.out")
 [ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$OUT/sim.err")" >&2; exit 3; }
