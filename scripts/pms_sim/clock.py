@@ -43,7 +43,12 @@ def advance(world, days):
 
 
 def _touch(r):
+    """A household whose postings changed: its ledger is rebuilt on the next read, and its credit (what the Delinquent
+    and Prepaid report prints as prepaid) follows its new balance, as OneSite's does. Without the credit, a payment
+    that put a household in credit left the report's net balance above the ledger's for the rest of the year (the
+    year run's ledger_open_balance check failed every night from the second)."""
     r._ledger = None
+    r.credit = r.payment_total - r.charge_total if r.payment_total > r.charge_total else 0
 
 
 def _churn(world, key, p, day, summary):
