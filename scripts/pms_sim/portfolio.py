@@ -889,10 +889,15 @@ class Generator:
             charges.append([base + 990 + k, d, code, amt, month_key(d), lid, 0, amt])
         for k, (d, amt) in enumerate(r.extra_payments):
             payments.append((base + 995 + k, d, amt, month_key(d), r.method, _ref(r.method, base + 995 + k)))
-        remaining = sum(x[2] for x in payments)
+        # A credit (a negative charge, the clock's correction to an old rent) is money toward the open charges, like a
+        # payment: it is applied first, so the open items add up to the balance however the payments run out.
+        remaining = sum(x[2] for x in payments) - sum(c[3] for c in charges if c[3] < 0)
         for c in charges:       # created in date order
+            if c[3] < 0:
+                c[6], c[7] = c[3], 0
+                continue
             if remaining <= 0:
-                break
+                continue
             paid = c[3] if remaining >= c[3] else remaining
             remaining -= paid
             c[6], c[7] = paid, c[3] - paid
@@ -905,8 +910,11 @@ class Generator:
         open_total = r.charge_total - r.payment_total
         if open_total <= 0:
             return []
-        if r._ledger is not None:
-            return [c for c in r._ledger[0] if c[7] > 0]
+        # Once the clock has posted to the household (a credit to an old charge, a late payment), only the ledger's
+        # own FIFO says what is open: the newest-months shortcut below aged a credit differently, so the Delinquent
+        # report changed with whether a ledger request had come first.
+        if r._ledger is not None or r.extra_charges or r.extra_payments:
+            return [c for c in self.materialize_ledger(r)[0] if c[7] > 0]
         months = self.months
         base = r.id * 1000
         tail = []
