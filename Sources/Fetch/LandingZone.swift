@@ -157,14 +157,8 @@ public final class LandingZone: Sendable {
     /// such bytes passed the checks a caller would run again: an unchanged night skips them (re-reading a report
     /// or scanning a SOAP answer was most of its fetch's own CPU).
     public func alreadyLanded(staged path: String, pms: PMS, property: String, name: String) -> LandedArtifact? {
-        guard let sha256 = try? SHA256.hexDigest(ofFile: path),
-              let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int else { return nil }
-        let object = Self.objectName(sha256: sha256, artifactName: name)
-        let target = (landingDirectory as NSString).appendingPathComponent(object)
-        // Touched for prune's grace period, as commit does.
-        guard utimes(target, nil) == 0 else { return nil }
-        unlink(path)
-        return LandedArtifact(relativePath: "\(pms.rawValue)/\(property)/\(name)", object: object, size: size, sha256: sha256)
+        guard let (sha256, size) = try? Self.digest(of: path) else { return nil }
+        return reuse(staged: path, relative: "\(pms.rawValue)/\(property)/\(name)", name: name, sha256: sha256, size: size)
     }
 
     /// Turns a checked staging file into the artifact's object: an object with the same sha256 already there is
@@ -175,20 +169,13 @@ public final class LandingZone: Sendable {
         let sha256: String
         let size: Int
         do {
-            sha256 = try SHA256.hexDigest(ofFile: path)
-            size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            (sha256, size) = try Self.digest(of: path)
         } catch {
             throw LandingError("\(relative): cannot read the downloaded file: \(error)")
         }
+        if let earlier = reuse(staged: path, relative: relative, name: name, sha256: sha256, size: size) { return earlier }
         let object = Self.objectName(sha256: sha256, artifactName: name)
         let target = (landingDirectory as NSString).appendingPathComponent(object)
-        if FileManager.default.fileExists(atPath: target) {
-            // Touched so `prune`'s grace period covers it: a prune deciding now must not take an object a run is
-            // about to name in its manifest (fetch does not take the data directory's lock).
-            _ = utimes(target, nil)
-            unlink(path)
-            return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
-        }
         let directory = (target as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -218,6 +205,21 @@ public final class LandingZone: Sendable {
         guard link(temporary, target) == 0 || errno == EEXIST else {
             throw LandingError("\(relative): cannot land the file as \(object): \(String(cString: strerror(errno)))")
         }
+        unlink(path)
+        return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
+    }
+
+    /// A staged file's sha256 and size.
+    private static func digest(of path: String) throws -> (String, Int) {
+        (try SHA256.hexDigest(ofFile: path), (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+    }
+
+    /// The artifact of bytes whose object is already there, the staging file removed; nil when there is none. The
+    /// object is touched so `prune`'s grace period covers it: a prune deciding now must not take an object a run is
+    /// about to name in its manifest (fetch does not take the data directory's lock).
+    private func reuse(staged path: String, relative: String, name: String, sha256: String, size: Int) -> LandedArtifact? {
+        let object = Self.objectName(sha256: sha256, artifactName: name)
+        guard utimes((landingDirectory as NSString).appendingPathComponent(object), nil) == 0 else { return nil }
         unlink(path)
         return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
     }

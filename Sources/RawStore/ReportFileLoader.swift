@@ -91,8 +91,8 @@ public struct ReportFileLoader {
         if !reload, let verifiedSHA256, let earlier = try previousLoad(sha256: verifiedSHA256, hints: hints) {
             return earlier
         }
-        // Hashing reads the whole file: beside opening it, on the other core.
-        let hashing = BackgroundWork { try SHA256.hexDigest(ofFile: path) }
+        // Hashing reads the whole file: beside opening it, on the other core; not again when the caller verified it.
+        let hashing = BackgroundWork { try verifiedSHA256 ?? SHA256.hexDigest(ofFile: path) }
         // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.
         let workbook: SpreadsheetFile
         do {
@@ -107,7 +107,7 @@ public struct ReportFileLoader {
         } catch {
             throw ReportLoadError("cannot read the file")
         }
-        if !reload, let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
+        if !reload, verifiedSHA256 == nil, let earlier = try previousLoad(sha256: sha256, hints: hints) { return earlier }
 
         // A data-only workbook prints its title block once, on its first sheet (a table of contents): the property
         // and date of sheets that print none.
