@@ -75,7 +75,7 @@ public struct LandingPrune {
             let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
             guard FileManager.default.fileExists(atPath: manifestPath) else { continue }
             let manifest = try RunManifest.read(path: manifestPath)
-            guard let started = Self.runDate(runID: name) ?? Self.timestamp(manifest.startedAt) else {
+            guard let started = Self.runDate(runID: name) ?? Timestamp.date(manifest.startedAt) else {
                 throw LandingError("\(manifestPath): cannot tell when run \(name) started (no date in its id or manifest)")
             }
             var run = LandedRun(runID: name, startedAt: started, objects: Set(manifest.artifacts.compactMap(\.object)),
@@ -170,10 +170,6 @@ public struct LandingPrune {
         }
         return calendar.date(from: DateComponents(year: number(0, 4), month: number(4, 2), day: number(6, 2),
                                                   hour: number(8, 2), minute: number(10, 2), second: number(12, 2)))
-    }
-
-    static func timestamp(_ text: String) -> Date? {
-        Timestamp.date(text)
     }
 
     static func monthKey(_ date: Date) -> String { String(dayString(date).prefix(7)) }

@@ -57,7 +57,8 @@ public struct DelinquencyReport: Sendable, Equatable {
     public var properties: [DelinquencyRow]
     /// The top residents by net balance owed, largest first.
     public var topResidents: [DelinquentResident]
-    /// The snapshots whose resident rows prune removed (their totals stay): the top list leaves them out.
+    /// The snapshots whose resident rows prune removed (their totals stay): the top list leaves them out. Looked up
+    /// only when a top list is asked for.
     public var residentsPruned: [PrunedNight] = []
 }
 
@@ -85,11 +86,14 @@ extension Metrics {
                            balance61to90: row.cents("balance_61_90") ?? .zero,
                            balanceOver90: row.cents("balance_over_90") ?? .zero, prepaid: row.cents("prepaid") ?? .zero)
         }
-        let residents = top > 0 ? try delinquentResidents(database: database, properties: properties, asOf: asOf, top: top) : []
+        guard top > 0 else { return DelinquencyReport(properties: rows, topResidents: []) }
+        let residents = try delinquentResidents(database: database, properties: properties, asOf: asOf, top: top)
         let pruned = try database.query(DelinquencyQuery.residentsPruned, SnapshotSQL.parameters(properties, asOf: asOf))
-            .compactMap { row in row[0].textValue.flatMap { key in row[1].textValue.flatMap { LocalDate(iso: $0) }.map { (key, $0) } } }
-        return DelinquencyReport(properties: rows, topResidents: residents,
-                                 residentsPruned: pruned.map { PrunedNight(property: $0.0, asOf: $0.1) })
+            .compactMap { row -> PrunedNight? in
+                guard let property = row[0].textValue, let night = row[1].textValue.flatMap(LocalDate.init(iso:)) else { return nil }
+                return PrunedNight(property: property, asOf: night)
+            }
+        return DelinquencyReport(properties: rows, topResidents: residents, residentsPruned: pruned)
     }
 }
 

@@ -235,7 +235,6 @@ extension Metrics {
         case .delinquency:
             let top = query.top ?? 10
             let report = try delinquency(database: database, properties: keys, asOf: query.asOf, top: top)
-            let pruned = top > 0 ? report.residentsPruned.map(\.reason) : []
             var tables = [MetricTable(name: "rows", title: "Delinquency \(at) — \(scope)", rows: report.properties,
                                       total: rollUp(query, report.properties, DelinquencyRow.rollUp))]
             if top > 0 {
@@ -243,7 +242,7 @@ extension Metrics {
                                           rows: report.topResidents))
             }
             var answered = result(tables)
-            answered.warnings += pruned
+            answered.warnings += report.residentsPruned.map(\.reason)
             return answered
         case .funnel:
             let report = try funnel(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)

@@ -71,7 +71,7 @@ struct RowClassifier {
         // The total label leads the row, sometimes after the group's name (`1x1 | Total`).
         for cell in row.cells.lazy.filter({ !$0.isBlank }).prefix(2) {
             guard case .text(let raw) = cell else { break }
-            if TotalLabel.mayStart(raw), let count = TotalLabel.match(raw.trimmingWhitespace) {
+            if let count = TotalLabel.match(raw.trimmingWhitespace) {
                 return .total(label: HeaderText.display(raw), count: count.value)
             }
         }
@@ -99,13 +99,6 @@ struct RowClassifier {
 enum TotalLabel {
     /// The wrapped count is nil when the label carries none (`Subtotals:`); nil overall when not a total label.
     struct Count { let value: Int? }
-
-    /// Whether `text`'s first visible character can start a total label (t, s, g, p): most cells are ruled out
-    /// before they are trimmed.
-    static func mayStart(_ text: String) -> Bool {
-        guard let lead = text.utf8.first(where: { $0 > 0x20 }) else { return false }
-        return lead >= 0x80 || [0x74, 0x54, 0x73, 0x53, 0x67, 0x47, 0x70, 0x50].contains(lead)
-    }
 
     static func match(_ text: some StringProtocol) -> Count? {
         // Every total label starts with t(otal), s(ubtotal), g(rand) or p(roperty): rule out the rest cheaply.

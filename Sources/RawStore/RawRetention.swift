@@ -96,19 +96,15 @@ public enum RawRetention {
                 for date in dates.sorted() where !kept.contains(date) {
                     removed += 1
                     let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
-                    if dryRun {
-                        for table in tables {
-                            rows += Int(try database.scalar("SELECT count(*) FROM \(table) WHERE property_id = :property AND as_of_date = :as_of",
-                                                            values)?.integerValue ?? 0)
-                        }
-                        continue
+                    if !dryRun {
+                        try UnchangedSnapshots.releaseDependents(database, keyColumn: keyColumn, key: key, property: property,
+                                                                 asOf: date, tables: tables, totals: hasTotals && keyColumn == "report_type")
                     }
-                    try UnchangedSnapshots.releaseDependents(database, keyColumn: keyColumn, key: key, property: property,
-                                                             asOf: date, tables: tables, totals: hasTotals && keyColumn == "report_type")
                     for table in tables {
-                        try database.prepare("DELETE FROM \(table) WHERE property_id = :property AND as_of_date = :as_of").execute(values)
-                        rows += database.changes
+                        rows += try database.deleteRows(from: table, where: "property_id = :property AND as_of_date = :as_of",
+                                                        values, dryRun: dryRun)
                     }
+                    guard !dryRun else { continue }
                     if hasTotals && keyColumn == "report_type" {
                         try database.prepare("""
                             DELETE FROM loaded_report_totals WHERE report_type = :key AND property_id = :property AND as_of_date = :as_of
@@ -190,13 +186,7 @@ public enum RawRetention {
         func drop(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
             guard try database.tableExists(table) else { return 0 }
             let lines = try lines.flatMap { try database.tableExists($0.table) ? $0 : nil }
-            func remove(from table: String, where condition: String, _ values: [String: SQLValue]) throws -> Int {
-                if dryRun {
-                    return Int(try database.scalar("SELECT count(*) FROM \(table) WHERE \(condition)", values)?.integerValue ?? 0)
-                }
-                try database.prepare("DELETE FROM \(table) WHERE \(condition)").execute(values)
-                return database.changes
-            }
+            let printedTotals = try printedTotals.flatMap { try database.tableExists("loaded_report_totals") ? $0 : nil }
             var dropped = 0
             let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
             for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
@@ -205,16 +195,16 @@ public enum RawRetention {
                 for date in snapshots where !kept.contains(date) {
                     let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
                     if let lines {
-                        dropped += try remove(from: lines.table, where: """
+                        dropped += try database.deleteRows(from: lines.table, where: """
                             property_id = :property AND as_of_date = :as_of
                               AND \(lines.parentRow) IN (SELECT source_row FROM \(table) WHERE \(superseded))
-                            """, values)
+                            """, values, dryRun: dryRun)
                     }
-                    dropped += try remove(from: table, where: superseded, values)
-                    if let printedTotals, try database.tableExists("loaded_report_totals") {
-                        dropped += try remove(from: "loaded_report_totals", where: """
+                    dropped += try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun)
+                    if let printedTotals {
+                        dropped += try database.deleteRows(from: "loaded_report_totals", where: """
                             report_type = :report AND property_id = :property AND as_of_date = :as_of
-                            """, values.merging([":report": .text(printedTotals)]) { $1 })
+                            """, values.merging([":report": .text(printedTotals)]) { $1 }, dryRun: dryRun)
                     }
                 }
             }

@@ -146,4 +146,15 @@ public final class Database {
     public func tableExists(_ name: String) throws -> Bool {
         try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name", [":name": .text(name)]) != nil
     }
+
+    /// Deletes the rows of `table` that `condition` selects, or with `dryRun` only counts them (a retention's dry
+    /// run); returns how many.
+    public func deleteRows(from table: String, where condition: String, _ values: [String: SQLValue],
+                           dryRun: Bool) throws -> Int {
+        if dryRun {
+            return Int(try scalar("SELECT count(*) FROM \(table) WHERE \(condition)", values)?.integerValue ?? 0)
+        }
+        try prepare("DELETE FROM \(table) WHERE \(condition)").execute(values)
+        return changes
+    }
 }

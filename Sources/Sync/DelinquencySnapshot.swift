@@ -69,18 +69,12 @@ public enum UnifiedRetention {
         try database.withTransaction {
             for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
                 let nights = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
-                // The newest night of all the property's totals is always kept, whatever the resident rows' dates.
+                // The policy always keeps the newest of these nights.
                 let keep = kept(nights)
                 for night in nights where !keep.contains(night) {
-                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(night.iso)]
-                    let condition = "unified_property_id = :property AND as_of_date = :as_of"
-                    if dryRun {
-                        result.rows += Int(try database.scalar("SELECT count(*) FROM unified_delinquency WHERE \(condition)",
-                                                               values)?.integerValue ?? 0)
-                    } else {
-                        try database.prepare("DELETE FROM unified_delinquency WHERE \(condition)").execute(values)
-                        result.rows += database.changes
-                    }
+                    result.rows += try database.deleteRows(
+                        from: "unified_delinquency", where: "unified_property_id = :property AND as_of_date = :as_of",
+                        [":property": .text(property), ":as_of": .text(night.iso)], dryRun: dryRun)
                     result.nights += 1
                 }
             }
