@@ -124,4 +124,84 @@ struct LineageMigrationTests {
                 """)
         }
     }
+
+    /// Every schema entry (type, name, table, SQL) of a database, in name order.
+    private func schema(_ database: Database) throws -> [[SQLValue]] {
+        try database.query("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+    }
+
+    /// A new database's tables are empty, so the migration creates them anew instead of copying and renaming; the
+    /// schema must come out exactly as the copy-and-rename path leaves a database that had rows.
+    @Test func emptyTablesAreCreatedAnewWithTheSameSchemaAsCopiedOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lineage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let withRows = directory.appendingPathComponent("with_rows.db").path
+        var copiedTables = 0
+        do {
+            let old = try Database(path: withRows)
+            try old.migrate(RealPageRawSchema.migrations.filter { $0.version < RealPageRawSchema.keyedByLineage })
+            // A row in every table that carries the text lineage: each one takes the copy-and-rename path.
+            let tables = try old.query("""
+                SELECT m.name FROM sqlite_master m
+                WHERE m.type = 'table' AND m.name NOT IN ('loaded_artifacts') AND m.name NOT LIKE 'sqlite_%'
+                  AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = 'artifact_sha256')
+                """).compactMap { $0[0].textValue }
+            #expect(tables.count > 20)
+            for table in tables {
+                // Every column gets a value its type and CHECK accept: the first allowed word of a CHECK
+                // (... IN ('a', ...)), else a number or a text.
+                let columns = try old.query("""
+                    SELECT name, type FROM pragma_table_info(:table) WHERE pk = 0
+                    """, [":table": .text(table)])
+                let createSQL = try old.scalar("SELECT sql FROM sqlite_master WHERE name = :table", [":table": .text(table)])?
+                    .textValue ?? ""
+                var names: [String] = [], values: [String] = []
+                for column in columns {
+                    guard let name = column[0].textValue else { continue }
+                    names.append("\"\(name)\"")
+                    if let allowed = Self.firstAllowedWord(of: name, in: createSQL) {
+                        values.append("'\(allowed)'")
+                    } else {
+                        values.append((column[1].textValue ?? "").uppercased().contains("INT") ? "1"
+                                      : (column[1].textValue ?? "").uppercased() == "REAL" ? "1.5" : "'x'")
+                    }
+                }
+                // A table whose other constraints refuse the made-up row stays empty (it takes the new path in both).
+                if (try? old.execute("INSERT INTO \"\(table)\" (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))")) != nil {
+                    copiedTables += 1
+                }
+            }
+            #expect(copiedTables * 4 >= tables.count * 3, "\(copiedTables) of \(tables.count) tables had a row to copy")
+        }
+        _ = try RealPageRawStore(path: withRows)
+        let fresh = try RealPageRawStore(path: directory.appendingPathComponent("fresh.db").path)
+        let copied = try Database(path: withRows)
+        let copiedSchema = try schema(copied), freshSchema = try schema(fresh.database)
+        #expect(copiedSchema.count == freshSchema.count)
+        for (left, right) in zip(copiedSchema, freshSchema) { #expect(left == right) }
+    }
+
+    /// The first word a `CHECK (column IN ('word', ...))` allows, if the statement has one for the column.
+    private static func firstAllowedWord(of column: String, in createSQL: String) -> String? {
+        for check in RawLineage.checkConstraints(createSQL) where check.contains("\(column) IN (") || check.contains("\"\(column)\" IN (") {
+            let afterIn = check.components(separatedBy: " IN (").dropFirst().first ?? ""
+            return afterIn.split(separator: "'").first.map(String.init)
+        }
+        return nil
+    }
+
+    @Test func checkConstraintsAreReadWholeWithQuotesAndNestedParentheses() {
+        let sql = """
+            CREATE TABLE t (
+                kind TEXT NOT NULL check (kind IN ('a)', 'b(c')),
+                amount REAL CHECK(amount > (0 - 1)),
+                recheck INTEGER,
+                "check_note" TEXT
+            ) STRICT
+            """
+        #expect(RawLineage.checkConstraints(sql) == ["CHECK (kind IN ('a)', 'b(c'))", "CHECK (amount > (0 - 1))"])
+        #expect(RawLineage.checkConstraints("CREATE TABLE u (x TEXT)") == [])
+        #expect(RawLineage.checkConstraints("CREATE TABLE v (x TEXT CHECK (x <> 'é'))") == ["CHECK (x <> 'é')"])
+    }
 }
