@@ -239,7 +239,6 @@ public final class LandingZone: Sendable {
                     && $0.asOfRequested == entry.asOfRequested && $0.ledger == entry.ledger
             }
             manifest.artifacts.append(entry)
-            manifest.artifacts.sort { ($0.pms, $0.property, $0.artifactName) < ($1.pms, $1.property, $1.artifactName) }
             // A run that dies between writes loses at most a second of entries: their objects are on disk, and the
             // next run fetches those artifacts again.
             let now = Date()
@@ -258,9 +257,20 @@ public final class LandingZone: Sendable {
     }
 
     /// The manifest as it stands.
-    public var snapshot: RunManifest { manifest.withLock { $0 } }
+    public var snapshot: RunManifest { manifest.withLock { Self.ordered($0) } }
+
+    /// The manifest with its artifacts in reading order (system, property, file name). Entries are appended as they
+    /// land and ordered only when the manifest is written or read: sorting on every entry, by a key built through
+    /// NSString path calls, was half of an unchanged night's CPU at 30 properties (650 artifacts).
+    static func ordered(_ manifest: RunManifest) -> RunManifest {
+        var manifest = manifest
+        manifest.artifacts = manifest.artifacts.map { (key: ($0.pms, $0.property, $0.artifactName), entry: $0) }
+            .sorted { $0.key < $1.key }.map(\.entry)
+        return manifest
+    }
 
     private func write(_ manifest: RunManifest) throws {
+        let manifest = Self.ordered(manifest)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let temporary = manifestPath + ".tmp-\(UUID().uuidString.prefix(8))"

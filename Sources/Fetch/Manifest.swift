@@ -158,7 +158,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
 
     /// The file name the artifact has (or would have had) in the landing zone.
     public var artifactName: String {
-        if let path { return (path as NSString).lastPathComponent }
+        if let path { return path.split(separator: "/").last.map(String.init) ?? path }
         return report.map { "\($0).xlsx" } ?? operation.map { "\($0).xml" } ?? "artifact"
     }
 }

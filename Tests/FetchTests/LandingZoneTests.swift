@@ -163,6 +163,27 @@ import ZipKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: landing.runDirectory) == ["manifest.json"])
     }
 
+    @Test func theManifestListsArtifactsBySystemPropertyAndNameWhateverOrderTheyLandedIn() throws {
+        let landedOrder = [("yardi", "yp_riverwalk", "GetUnitInformation"), ("realpage", "ridian", "unitlist"),
+                           ("realpage", "kalaco", "getresidentledger"), ("realpage", "kalaco", "getbuildings"),
+                           ("realpage", "ridian", "getsitelist")]
+        var entries: [ManifestEntry] = []
+        for (pms, property, operation) in landedOrder {
+            var entry = ManifestEntry(pms: pms, property: property, operation: operation, startedAt: "2026-11-20T04:00:00.000Z")
+            entry.path = "\(pms)/\(property)/\(operation).xml"
+            entry.error = nil
+            entries.append(entry)
+            try landing.record(entry)
+        }
+        // The same artifact recorded again (a retry that landed) replaces its entry.
+        try landing.record(entries[1])
+        try landing.finish()
+        let expected = ["realpage/kalaco/getbuildings.xml", "realpage/kalaco/getresidentledger.xml",
+                        "realpage/ridian/getsitelist.xml", "realpage/ridian/unitlist.xml", "yardi/yp_riverwalk/GetUnitInformation.xml"]
+        #expect(try RunManifest.read(path: landing.manifestPath).artifacts.compactMap(\.path) == expected)
+        #expect(landing.snapshot.artifacts.compactMap(\.path) == expected)
+    }
+
     @Test func aRunIDIsNeverReused() throws {
         #expect(throws: LandingError.self) {
             _ = try LandingZone(dataDirectory: data, runID: RunID("20261120T000000Z-test"))
