@@ -3,6 +3,9 @@
 /// conversion took a seventh of the whole ingest.
 extension StringProtocol {
     /// The text without leading and trailing whitespace or newlines (Unicode White_Space).
+    /// Inlinable so that callers get it specialized for their `String` or `Substring`: called through the generic
+    /// protocol, the check of a cell with nothing to trim took about 2,000 instructions (7 % of a large report's load).
+    @inlinable
     public var trimmingWhitespace: SubSequence {
         // Most cells start and end with a visible ASCII character: nothing to trim, nothing to scan.
         let scalars = unicodeScalars
@@ -18,6 +21,7 @@ extension StringProtocol {
 
 extension Unicode.Scalar {
     /// Space, tab, a line break, or another Unicode White_Space character (no-break space, em space, ...).
+    @inlinable
     public var isSpaceLike: Bool {
         value == 0x20 || (0x09...0x0D).contains(value) || (value >= 0x80 && properties.isWhitespace)
     }

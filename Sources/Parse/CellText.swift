@@ -512,7 +512,10 @@ extension CellValue {
     var isBlank: Bool {
         switch self {
         case .empty: return true
-        case .text(let text): return text.unicodeScalars.allSatisfy(\.isSpaceLike)
+        case .text(let text):
+            // A cell that starts with a visible ASCII character (most of them) is not blank: no scalar walk.
+            if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+            return text.unicodeScalars.allSatisfy(\.isSpaceLike)
         default: return false
         }
     }

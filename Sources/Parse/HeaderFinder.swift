@@ -94,7 +94,10 @@ extension String {
 }
 
 /// Where each known column sits, found from one header block.
-struct HeaderMap: Sendable {
+///
+/// A class: every row's `RowView` holds the header, and a struct of a dozen collections was copied (each retained and
+/// released) for every row read.
+final class HeaderMap: Sendable {
     let layout: HeaderLayout
     /// Canonical column name -> sheet columns its values may sit in (several when the header cell is merged).
     let spans: [String: ClosedRange<Int>]
@@ -125,10 +128,12 @@ struct HeaderMap: Sendable {
     let headerSpans: [ClosedRange<Int>]
     /// Sheet column -> true when it lies in some header span (or left of the header, where group labels sit).
     private let placed: [Bool]
+    /// `spans` for the parsers' per-cell reads.
+    private let lookup: SpanLookup
 
-    init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
-         lastRow: Int, firstColumn: Int, foundColumns: [String], rowSignatures: Set<String>,
-         headerSpans: [ClosedRange<Int>]) {
+    convenience init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
+                     lastRow: Int, firstColumn: Int, foundColumns: [String], rowSignatures: Set<String>,
+                     headerSpans: [ClosedRange<Int>]) {
         self.init(layout: layout, spans: spans, printed: printed, firstRow: firstRow, lastRow: lastRow,
                   firstColumn: firstColumn, found: .printed(foundColumns), rowSignatures: rowSignatures,
                   headerSpans: headerSpans)
@@ -136,9 +141,9 @@ struct HeaderMap: Sendable {
 
     /// A map whose "found" columns are rendered from their text stacks only when a message asks.
     /// `placed` is the block's (see `HeaderMap.placedColumns`), computed once for every layout matched on it.
-    init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
-         lastRow: Int, firstColumn: Int, foundStacks: [[String]], rowSignatures: Set<String>,
-         headerSpans: [ClosedRange<Int>], placed: [Bool]) {
+    convenience init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
+                     lastRow: Int, firstColumn: Int, foundStacks: [[String]], rowSignatures: Set<String>,
+                     headerSpans: [ClosedRange<Int>], placed: [Bool]) {
         self.init(layout: layout, spans: spans, printed: printed, firstRow: firstRow, lastRow: lastRow,
                   firstColumn: firstColumn, found: .stacks(foundStacks), rowSignatures: rowSignatures,
                   headerSpans: headerSpans, placed: placed)
@@ -151,6 +156,7 @@ struct HeaderMap: Sendable {
         self.firstRow = firstRow; self.lastRow = lastRow; self.firstColumn = firstColumn
         self.found = found; self.rowSignatures = rowSignatures; self.headerSpans = headerSpans
         self.placed = placed ?? Self.placedColumns(firstColumn: firstColumn, headerSpans: headerSpans)
+        self.lookup = SpanLookup(spans, absent: layout.columns.map(\.name))
     }
 
     /// Sheet column -> true when it lies in some header span or left of the header.
@@ -165,16 +171,119 @@ struct HeaderMap: Sendable {
     var missingRequired: [String] { layout.columns.filter { $0.required && spans[$0.name] == nil }.map(\.name) }
     var isComplete: Bool { missingRequired.isEmpty }
 
-    func has(_ name: String) -> Bool { spans[name] != nil }
+    func has(_ name: String) -> Bool { lookup[name] != nil }
 
     /// Every column some known name occupies.
     var mappedColumns: Set<Int> { Set(spans.values.flatMap { Array($0) }) }
 
     /// The first non-blank cell in the column's span, `.empty` when absent.
     func cell(_ name: String, in row: SheetRow) -> CellValue {
-        guard let span = spans[name] else { return .empty }
-        for column in span where !row[column].isBlank { return row[column] }
+        guard let span = lookup[name] else { return .empty }
+        for column in span {
+            let value = row[column]
+            if !value.isBlank { return value }
+        }
         return .empty
+    }
+}
+
+/// Column name -> sheet columns, found without SipHash.
+///
+/// Every parser reads a dozen or two cells a row by column name; through `Dictionary` each read hashed the name
+/// with SipHash, 11 % of a large rent roll's parse. The names a parser asks for are string literals, and the layout
+/// names them with the same literals: a `String`'s two words (a short name's bytes inline, a longer one's constant
+/// storage) identify such a name without reading its text, so a table keyed by them answers most reads in one
+/// comparison, for the layout's absent columns too. Any other name (built at run time, or a literal the compiler kept
+/// apart) is found by its text: a table indexed by length and its first and last bytes.
+struct SpanLookup: Sendable {
+    private let names: [String]
+    private let spans: [ClosedRange<Int>]
+    /// Index into `names`, or -1 for an empty slot; the count is a power of two at least twice the names'.
+    private let slots: [Int]
+    private let mask: Int
+    /// The literal table: a name's two words and its index into `spans` (`absentIndex`: a layout column the sheet
+    /// lacks), or `emptyIndex` for a free slot.
+    private let literals: [(word0: UInt64, word1: UInt64, index: Int)]
+    private let literalMask: Int
+    private static let absentIndex = -1
+    private static let emptyIndex = -2
+
+    /// `absent`: further names the parsers may ask for (the layout's columns); those not in `spans` read as absent.
+    init(_ spans: [String: ClosedRange<Int>], absent: [String] = []) {
+        var capacity = 8
+        while capacity < spans.count * 2 { capacity *= 2 }
+        var slots = Array(repeating: -1, count: capacity)
+        var names: [String] = [], ranges: [ClosedRange<Int>] = []
+        for (name, span) in spans.sorted(by: { $0.key < $1.key }) {
+            var slot = Self.hash(name) & (capacity - 1)
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = names.count
+            names.append(name); ranges.append(span)
+        }
+        self.names = names; self.spans = ranges; self.slots = slots; self.mask = capacity - 1
+
+        let known = names.enumerated().map { ($0.element, $0.offset) }
+            + Set(absent).subtracting(names).sorted().map { ($0, Self.absentIndex) }
+        var literalCapacity = 8
+        while literalCapacity < known.count * 2 { literalCapacity *= 2 }
+        var literals = Array(repeating: (word0: UInt64(0), word1: UInt64(0), index: Self.emptyIndex), count: literalCapacity)
+        for (name, index) in known {
+            let words = Self.words(name)
+            var slot = Self.mix(words) & (literalCapacity - 1)
+            while literals[slot].index != Self.emptyIndex { slot = (slot + 1) & (literalCapacity - 1) }
+            literals[slot] = (words.0, words.1, index)
+        }
+        self.literals = literals; self.literalMask = literalCapacity - 1
+    }
+
+    subscript(name: String) -> ClosedRange<Int>? {
+        let words = Self.words(name)
+        var literal = Self.mix(words) & literalMask
+        while true {
+            let entry = literals[literal]
+            if entry.index == Self.emptyIndex { break }
+            if entry.word0 == words.0 && entry.word1 == words.1 {
+                return entry.index == Self.absentIndex ? nil : spans[entry.index]
+            }
+            literal = (literal + 1) & literalMask
+        }
+        var slot = Self.hash(name) & mask
+        while true {
+            let index = slots[slot]
+            if index < 0 { return nil }
+            if names[index] == name { return spans[index] }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The two words a `String` is made of. Equal words are the same string (the same inline bytes, or the same
+    /// storage and length); equal strings may differ in their words, which only sends the read to the text table.
+    private static func words(_ name: String) -> (UInt64, UInt64) {
+        unsafeBitCast(name, to: (UInt64, UInt64).self)
+    }
+
+    private static func mix(_ words: (UInt64, UInt64)) -> Int {
+        let mixed = (words.0 &* 0x9E37_79B9_7F4A_7C15) ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F)
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+    }
+
+    /// Length and the first two and last two bytes: enough to tell a report's column names apart.
+    private static func hash(_ name: String) -> Int {
+        // Through the contiguous bytes: walking `utf8` by index cost more than the SipHash this replaces.
+        name.utf8.withContiguousStorageIfAvailable(hash(bytes:)) ?? hash(bytes: Array(name.utf8))
+    }
+
+    private static func hash(bytes: some RandomAccessCollection<UInt8>) -> Int {
+        guard let first = bytes.first, let last = bytes.last else { return 0 }
+        let count = bytes.count
+        let second = count > 1 ? bytes[bytes.index(after: bytes.startIndex)] : 0
+        let penultimate = count > 2 ? bytes[bytes.index(bytes.endIndex, offsetBy: -2)] : 0
+        var hash = count &* 0x9E37_79B9
+        hash = (hash ^ Int(first)) &* 0x0100_0193
+        hash = (hash ^ Int(second)) &* 0x0100_0193
+        hash = (hash ^ Int(last)) &* 0x0100_0193
+        hash = (hash ^ Int(penultimate)) &* 0x0100_0193
+        return hash ^ (hash >> 15)
     }
 }
 

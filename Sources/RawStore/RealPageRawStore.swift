@@ -61,6 +61,7 @@ struct RawReportWriter {
     private let database: Database
     private let lineage: Lineage
     private var statements: [String: (Statement, [Int32])] = [:]
+    private var lastStatement: (table: String, prepared: (Statement, [Int32]))?
     /// The artifact's `raw_lineage` row, added at its first row.
     private var lineageID: Int64?
     private(set) var rowCount = 0
@@ -96,12 +97,15 @@ struct RawReportWriter {
         let id = try lineageID ?? RawLineage.id(database, runID: lineage.runID, propertyID: lineage.propertyID,
                                                  asOf: asOfText, artifact: lineage.artifact, sha256: lineage.sha256)
         lineageID = id
-        statement.reset()
+        // Every parameter is bound below, so the previous row's bindings need no clearing, and the text is lent to
+        // SQLite rather than copied by it (Statement.bindBorrowed).
+        statement.resetKeepingBindings()
+        statement.beginBorrowedRow()
         try statement.bind(.integer(id), at: indices[0])
-        try statement.bind(.text(lineage.propertyID), at: indices[1])
-        try statement.bind(.text(asOfText), at: indices[2])
+        try statement.bindBorrowed(.text(lineage.propertyID), at: indices[1])
+        try statement.bindBorrowed(.text(asOfText), at: indices[2])
         for (offset, (_, value)) in values.enumerated() {
-            try statement.bind(value, at: indices[offset + 3])
+            try statement.bindBorrowed(value, at: indices[offset + 3])
         }
         try statement.step()
         rowCount += 1
@@ -109,7 +113,9 @@ struct RawReportWriter {
 
     /// The insert of `table`'s rows, prepared at its first row (`columns` is evaluated then only).
     private mutating func statement(for table: String, columns: @autoclosure () -> [String]) throws -> (Statement, [Int32]) {
-        if let cached = statements[table] { return cached }
+        // Most rows go to the table the previous row went to: no hashing of its name.
+        if let last = lastStatement, last.table == table { return last.prepared }
+        if let cached = statements[table] { lastStatement = (table, cached); return cached }
         let columns = columns()
         let all = ["lineage_id", "property_id", "as_of_date"] + columns
         let sql = """
@@ -119,6 +125,7 @@ struct RawReportWriter {
         let statement = try database.prepare(sql)
         let prepared = (statement, all.map { statement.parameterIndex(":" + $0) })
         statements[table] = prepared
+        lastStatement = (table, prepared)
         return prepared
     }
 

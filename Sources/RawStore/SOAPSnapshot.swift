@@ -64,12 +64,14 @@ enum SOAPSnapshot {
 
         func insert(_ row: [(String, SQLValue)]) throws {
             let statement = try self.statement ?? prepare(row)
-            statement.reset()
+            // Every parameter is bound below: no clearing first, and the text is lent, not copied (bindBorrowed).
+            statement.resetKeepingBindings()
+            statement.beginBorrowedRow()
             for (offset, value) in stamp.enumerated() {
-                try statement.bind(value, at: indices[offset])
+                try statement.bindBorrowed(value, at: indices[offset])
             }
             for (offset, column) in row.enumerated() {
-                try statement.bind(column.1, at: indices[stamp.count + offset])
+                try statement.bindBorrowed(column.1, at: indices[stamp.count + offset])
             }
             _ = try statement.step()
             count += 1

@@ -112,31 +112,34 @@ public enum UnchangedSnapshots {
 /// encoding this replaced took a third of the load).
 struct RowsDigest {
     private let hasher = SHA256()
-    private var buffer: [UInt8] = []
-    private static let flushSize = 1 << 16
-    /// The table and columns of the previous row, whose names the next row of the same shape does not repeat.
-    private var shape: (table: String, columns: [String])?
-
-    init() { buffer.reserveCapacity(Self.flushSize + 4096) }
+    private let buffer = EncodingBuffer(capacity: 1 << 16)
+    /// The table of the previous row: the next row of the same table does not repeat its names. A table's rows
+    /// always come with the same columns (one record kind per table; the writer's statements rely on it too).
+    private var shapeTable: String?
+    /// The columns of `shapeTable`, kept to check that invariant in debug builds (tests).
+    private var shapeColumns: [String] = []
 
     mutating func add(table: String, _ row: [(String, SQLValue)]) {
-        if shape?.table != table || !(shape?.columns.elementsEqual(row.lazy.map(\.0)) ?? false) {
-            shape = (table, row.map(\.0))
-            bytes(tag: "h", table.utf8)
+        if shapeTable == table {
+            assert(shapeColumns.elementsEqual(row.lazy.map(\.0)), "\(table): a row with other columns than the table's first")
+        } else {
+            shapeTable = table
+            shapeColumns = row.map(\.0)
+            text(tag: "h", table)
             word(tag: "c", UInt64(row.count))
-            for (column, _) in row { bytes(tag: "s", column.utf8) }
+            for (column, _) in row { text(tag: "s", column) }
         }
+        reserve(1)
         buffer.append(UInt8(ascii: "v"))
         for (_, value) in row {
             switch value {
-            case .null: buffer.append(UInt8(ascii: "n"))
+            case .null: reserve(1); buffer.append(UInt8(ascii: "n"))
             case .integer(let number): word(tag: "i", UInt64(bitPattern: number))
             case .real(let number): word(tag: "r", number.bitPattern)
-            case .text(let text): bytes(tag: "t", text.utf8)
-            case .blob(let blob): bytes(tag: "b", blob)
+            case .text(let text): self.text(tag: "t", text)
+            case .blob(let blob): blob.withUnsafeBytes { bytes(tag: "b", $0) }
             }
         }
-        if buffer.count >= Self.flushSize { flush() }
     }
 
     mutating func hex() -> String {
@@ -144,19 +147,73 @@ struct RowsDigest {
         return hasher.finalizeHex()
     }
 
-    private mutating func word(tag: Unicode.Scalar, _ value: UInt64) {
+    private func word(tag: Unicode.Scalar, _ value: UInt64) {
+        reserve(9)
         buffer.append(UInt8(ascii: tag))
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+        buffer.append(littleEndian: value)
     }
 
-    private mutating func bytes<Bytes: Collection<UInt8>>(tag: Unicode.Scalar, _ bytes: Bytes) {
-        buffer.append(UInt8(ascii: tag))
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian) { buffer.append(contentsOf: $0) }
-        buffer.append(contentsOf: bytes)
+    private func text(tag: Unicode.Scalar, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes(tag: tag, UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func flush() {
-        buffer.withUnsafeBytes { hasher.update($0) }
-        buffer.removeAll(keepingCapacity: true)
+    private func bytes(tag: Unicode.Scalar, _ bytes: UnsafeRawBufferPointer) {
+        reserve(5)
+        buffer.append(UInt8(ascii: tag))
+        buffer.append(littleEndian: UInt32(truncatingIfNeeded: bytes.count))
+        if bytes.count > buffer.capacity / 2 {
+            // A value larger than half the buffer is hashed where it lies, after what the buffer holds.
+            flush()
+            hasher.update(bytes)
+        } else {
+            reserve(bytes.count)
+            buffer.append(bytes)
+        }
     }
+
+    /// Hashes what the buffer holds when `count` more bytes would not fit.
+    private func reserve(_ count: Int) {
+        if buffer.count + count > buffer.capacity { flush() }
+    }
+
+    private func flush() {
+        hasher.update(buffer.contents)
+        buffer.removeAll()
+    }
+}
+
+/// A fixed block of memory filled front to back: the rows' encoding, written without `Array`'s checks per byte.
+private final class EncodingBuffer {
+    let capacity: Int
+    private let storage: UnsafeMutableRawPointer
+    // Written only by the one thread that owns the digest; unchecked, or every byte appended pays a dynamic check.
+    @exclusivity(unchecked) private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        storage = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { storage.deallocate() }
+
+    var contents: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
+    /// The caller has made room (`RowsDigest.reserve`).
+    func append(_ byte: UInt8) {
+        storage.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    func append<Integer: FixedWidthInteger>(littleEndian value: Integer) {
+        storage.storeBytes(of: value.littleEndian, toByteOffset: count, as: Integer.self)
+        count += MemoryLayout<Integer>.size
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress, bytes.count > 0 { (storage + count).copyMemory(from: base, byteCount: bytes.count) }
+        count += bytes.count
+    }
+
+    func removeAll() { count = 0 }
 }

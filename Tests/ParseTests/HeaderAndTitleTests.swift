@@ -16,6 +16,19 @@ struct HeaderAndTitleTests {
         #expect(HeaderText.display("Total\nBase Rent") == "Total Base Rent")
     }
 
+    @Test("a column is found by name, also among names that share their length and first and last bytes")
+    func spanLookup() {
+        // The lookup indexes by length and the first two and last two bytes: these three collide on all of them.
+        let spans: [String: ClosedRange<Int>] = ["ab_x_yz": 1...1, "ab_q_yz": 2...3, "ab_r_yz": 4...4, "Unit": 0...0,
+                                                 "Unit/Lease Status": 7...9, "": 5...5]
+        let lookup = SpanLookup(spans)
+        for (name, span) in spans { #expect(lookup[name] == span, "\(name)") }
+        for absent in ["ab_s_yz", "Units", "unit", "Unit/Lease Statu", "Market Rent"] { #expect(lookup[absent] == nil, "\(absent)") }
+        // A name built at run time (not the literal) is found by its text.
+        #expect(lookup[String(["ab", "q", "yz"].joined(separator: "_"))] == 2...3)
+        #expect(SpanLookup([:])["Unit"] == nil)
+    }
+
     @Test("title block: property after the last ' - ', As of date; timestamp, page and code ignored")
     func titleBlock() {
         var sheet = SheetBuilder()

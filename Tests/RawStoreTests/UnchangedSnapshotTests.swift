@@ -1,4 +1,5 @@
 import Foundation
+import LibCryptoKit
 import OwnerDashCore
 import SOAP
 import SQLiteKit
@@ -12,6 +13,45 @@ import Testing
     let day1 = LocalDate(year: 2026, month: 11, day: 20)!
     let day2 = LocalDate(year: 2026, month: 11, day: 21)!
     let day3 = LocalDate(year: 2026, month: 11, day: 22)!
+
+    /// The digest's encoding is a stored contract: `rows_sha256` of last night's snapshot is compared with tonight's,
+    /// so a change of encoding would make every snapshot look changed once. Held against the encoding written out by
+    /// hand: the table and its column names once (again when the table changes), then each row's tagged values.
+    @Test func theRowsDigestEncodesAsItAlwaysHas() {
+        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        func text(_ tag: Character, _ value: String) -> [UInt8] {
+            [tag.asciiValue!] + le(UInt32(value.utf8.count)) + Array(value.utf8)
+        }
+        let long = String(repeating: "é long note ", count: 4_000)   // past half the buffer: hashed where it lies
+        let rows: [(String, [(String, SQLValue)])] = [
+            ("t1", [("a", .integer(-7)), ("b", .text("101")), ("c", .null)]),
+            ("t1", [("a", .integer(8)), ("b", .text(long)), ("c", .real(1450.25))]),
+            ("t2", [("x", .blob([1, 2, 3]))]),
+            ("t1", [("a", .integer(9)), ("b", .text("")), ("c", .null)]),
+        ]
+        var expected: [UInt8] = []
+        var previous: String?
+        for (table, row) in rows {
+            if previous != table {
+                expected += text("h", table) + [UInt8(ascii: "c")] + le(UInt64(row.count))
+                for (column, _) in row { expected += text("s", column) }
+                previous = table
+            }
+            expected.append(UInt8(ascii: "v"))
+            for (_, value) in row {
+                switch value {
+                case .null: expected.append(UInt8(ascii: "n"))
+                case .integer(let number): expected += [UInt8(ascii: "i")] + le(UInt64(bitPattern: number))
+                case .real(let number): expected += [UInt8(ascii: "r")] + le(number.bitPattern)
+                case .text(let value): expected += text("t", value)
+                case .blob(let blob): expected += [UInt8(ascii: "b")] + le(UInt32(blob.count)) + blob
+                }
+            }
+        }
+        var digest = RowsDigest()
+        for (table, row) in rows { digest.add(table: table, row) }
+        #expect(digest.hex() == SHA256.hexDigest(of: expected))
+    }
 
     @Test func anIdenticalSecondUnitListIsStoredOnce() throws {
         let fixture = try YardiFixture()
