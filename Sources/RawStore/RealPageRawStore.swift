@@ -97,15 +97,13 @@ struct RawReportWriter {
         let id = try lineageID ?? RawLineage.id(database, runID: lineage.runID, propertyID: lineage.propertyID,
                                                  asOf: asOfText, artifact: lineage.artifact, sha256: lineage.sha256)
         lineageID = id
-        // Every parameter is bound below, so the previous row's bindings need no clearing, and the text is lent to
-        // SQLite rather than copied by it (Statement.bindBorrowed).
+        // Every parameter is bound below, so the previous row's bindings need no clearing.
         statement.resetKeepingBindings()
-        statement.beginBorrowedRow()
         try statement.bind(.integer(id), at: indices[0])
-        try statement.bindBorrowed(.text(lineage.propertyID), at: indices[1])
-        try statement.bindBorrowed(.text(asOfText), at: indices[2])
+        try statement.bind(.text(lineage.propertyID), at: indices[1])
+        try statement.bind(.text(asOfText), at: indices[2])
         for (offset, (_, value)) in values.enumerated() {
-            try statement.bindBorrowed(value, at: indices[offset + 3])
+            try statement.bind(value, at: indices[offset + 3])
         }
         try statement.step()
         rowCount += 1

@@ -64,14 +64,12 @@ enum SOAPSnapshot {
 
         func insert(_ row: [(String, SQLValue)]) throws {
             let statement = try self.statement ?? prepare(row)
-            // Every parameter is bound below: no clearing first, and the text is lent, not copied (bindBorrowed).
-            statement.resetKeepingBindings()
-            statement.beginBorrowedRow()
+            statement.resetKeepingBindings()   // every parameter is bound below
             for (offset, value) in stamp.enumerated() {
-                try statement.bindBorrowed(value, at: indices[offset])
+                try statement.bind(value, at: indices[offset])
             }
             for (offset, column) in row.enumerated() {
-                try statement.bindBorrowed(column.1, at: indices[stamp.count + offset])
+                try statement.bind(column.1, at: indices[stamp.count + offset])
             }
             _ = try statement.step()
             count += 1

@@ -4,8 +4,6 @@ import CSQLite
 public final class Statement {
     private let handle: OpaquePointer
     private unowned let database: Database
-    /// The bytes `bindBorrowed` lends to SQLite; freed after the statement is finalized (deinit runs first).
-    private let arena = BindArena()
     /// The SQL text, for error messages.
     public let sql: String
 
@@ -56,35 +54,6 @@ public final class Statement {
             code = bytes.withUnsafeBytes { raw in
                 sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), sqliteTransient)
             }
-        }
-        guard code == SQLITE_OK else { throw error(code) }
-    }
-
-    /// Starts a row of `bindBorrowed` bindings: the bytes the previous row borrowed may be written over.
-    public func beginBorrowedRow() {
-        arena.reset()
-    }
-
-    /// Binds one value of a bulk insert's row without SQLite copying its text (SQLITE_STATIC): the bytes are copied
-    /// once into memory this statement keeps (`BindArena`), which stays put until the next `beginBorrowedRow`. Every
-    /// parameter must be bound again before each step (a bulk insert binds them all). For a large report's rows,
-    /// SQLite's own copy of each text value (an allocation and a free per cell) took 13 % of the writer thread.
-    public func bindBorrowed(_ value: SQLValue, at index: Int32) throws {
-        let code: Int32
-        switch value {
-        case .text(var s):
-            code = s.withUTF8 { bytes in
-                let copy = arena.copy(UnsafeRawBufferPointer(bytes))
-                return sqlite3_bind_text(handle, index, copy.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                         sqliteStatic)
-            }
-        case .blob(let bytes):
-            code = bytes.withUnsafeBytes { raw in
-                sqlite3_bind_blob(handle, index, arena.copy(raw), Int32(raw.count), sqliteStatic)
-            }
-        default:
-            try bind(value, at: index)
-            return
         }
         guard code == SQLITE_OK else { throw error(code) }
     }
@@ -238,38 +207,6 @@ public final class Statement {
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
     }
-}
-
-/// SQLite's SQLITE_STATIC (a null destructor): the bound bytes stay valid and unchanged until rebound.
-let sqliteStatic: sqlite3_destructor_type? = nil
-
-/// Memory in chunks that never move, for bytes lent to SQLite while a row is bound: a chunk is never reallocated
-/// (a longer text takes a chunk of its own), so a pointer handed out stays valid until `reset`.
-final class BindArena {
-    // Used by the statement's one thread at a time; unchecked, or every value bound pays three dynamic checks.
-    @exclusivity(unchecked) private var chunks: [UnsafeMutableRawBufferPointer] = []
-    @exclusivity(unchecked) private var chunk = 0
-    @exclusivity(unchecked) private var offset = 0
-    private static let chunkSize = 1 << 14
-
-    /// Makes every chunk free again for the next row (they are kept: a row's memory is reused, not reallocated).
-    func reset() { chunk = 0; offset = 0 }
-
-    /// A copy of `bytes` that stays in place until `reset`.
-    func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer {
-        let count = max(bytes.count, 1)
-        while chunk < chunks.count, offset + count > chunks[chunk].count { chunk += 1; offset = 0 }
-        if chunk == chunks.count {
-            chunks.append(.allocate(byteCount: max(Self.chunkSize, count), alignment: 8))
-            offset = 0
-        }
-        let destination = chunks[chunk].baseAddress! + offset
-        if let source = bytes.baseAddress, bytes.count > 0 { destination.copyMemory(from: source, byteCount: bytes.count) }
-        offset += count
-        return UnsafeRawPointer(destination)
-    }
-
-    deinit { for chunk in chunks { chunk.deallocate() } }
 }
 
 /// SQLite's SQLITE_TRANSIENT (a destructor of -1), which the C macro hides from Swift:

@@ -22,37 +22,6 @@ final class TemporaryDirectory {
         ) STRICT;
         """)
 
-    @Test func borrowedTextSurvivesRowsLongerThanAChunkAndShorterOnesAfterThem() throws {
-        let dir = try TemporaryDirectory()
-        let db = try Database(path: dir.path("a.db"))
-        try db.migrate([units])
-        let insert = try db.prepare("INSERT INTO units (unit_number, market_rent, note) VALUES (:unit, :rent, :note)")
-        let indices = [":unit", ":rent", ":note"].map(insert.parameterIndex)
-        // Short texts (inline small strings), long ones past the arena's chunk, and an empty one, row after row.
-        let rows: [(String, Double?, String?)] = [
-            ("101", 1450.5, "a"), ("102", nil, String(repeating: "long note ", count: 3_000)),
-            ("103", 999, "é and ü, 20 bytes+"), ("104", 1, ""), ("105", 2, nil),
-            ("106", 3, String(repeating: "x", count: 20_000)), ("107", 4, "after the long ones"),
-        ]
-        try db.withTransaction {
-            for (unit, rent, note) in rows {
-                insert.resetKeepingBindings()
-                insert.beginBorrowedRow()
-                try insert.bindBorrowed(.text(unit), at: indices[0])
-                try insert.bindBorrowed(rent.map(SQLValue.real) ?? .null, at: indices[1])
-                try insert.bindBorrowed(note.map(SQLValue.text) ?? .null, at: indices[2])
-                try insert.step()
-            }
-        }
-        let stored = try db.query("SELECT unit_number, market_rent, note FROM units ORDER BY unit_number")
-        #expect(stored.count == rows.count)
-        for (row, expected) in zip(stored, rows) {
-            #expect(row[0] == .text(expected.0))
-            #expect(row[1] == (expected.1.map(SQLValue.real) ?? .null))
-            #expect(row[2] == (expected.2.map(SQLValue.text) ?? .null))
-        }
-    }
-
     @Test func migrationsRunOnceAndAreRecorded() throws {
         let dir = try TemporaryDirectory()
         let db = try Database(path: dir.path("a.db"))
