@@ -291,8 +291,9 @@ public struct ReportFileLoader {
                           ":as_of": .text(outcome.asOf.iso)])
     }
 
-    /// Per floor plan, the figures the `Summary by Floorplan` sheet prints, from the leases this file stored
-    /// (`RenewalFloorplanSummary` says how each is counted).
+    /// Per floor plan, the figures the `Summary by Floorplan` sheet prints, from the leases this file stored (`:sha`),
+    /// or those of the snapshot an unchanged one refers to (`:sha` NULL; `RenewalFloorplanSummary` says how each is
+    /// counted).
     static let floorplanTallies = """
         SELECT coalesce(floorplan, '') AS floorplan,
                sum(coalesce(decision, '') <> 'Moved out') AS possible,
@@ -303,7 +304,7 @@ public struct ReportFileLoader {
                round(avg(market_rent), 2) AS average_market_rent
         FROM realpage_renewal_detail
         WHERE property_id = :property AND as_of_date = :as_of
-          AND lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha)
+          AND (:sha IS NULL OR lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha))
         GROUP BY coalesce(floorplan, '')
         """
 
@@ -316,8 +317,9 @@ public struct ReportFileLoader {
             guard let summary = RenewalFloorplanSummary.printed(in: try Self.firstRows(of: workbook, sheet: index))
             else { continue }
             var tallies: [String: RenewalFloorplanSummary.Tally] = [:]
+            let leases = try storedRows(of: outcome, sha256: sha256)
             try store.database.prepare(Self.floorplanTallies).forEachRow([
-                ":property": .text(outcome.propertyKey), ":as_of": .text(outcome.asOf.iso), ":sha": .text(sha256),
+                ":property": .text(outcome.propertyKey), ":as_of": .text(leases.asOf), ":sha": SQLValue(leases.sha256),
             ]) { row in
                 tallies[row.text("floorplan") ?? ""] = RenewalFloorplanSummary.Tally(
                     possible: row.int("possible") ?? 0,
@@ -330,8 +332,11 @@ public struct ReportFileLoader {
                     averageMarketRent: row.double("average_market_rent").flatMap(Money.init(dollars:)))
             }
             let checks = summary.reconcile(with: tallies)
-            try store.recordTotals(checks, of: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf,
-                                   runID: runID.value, sha256: sha256)
+            // An unchanged snapshot's printed totals are its stored snapshot's, recorded when that one loaded.
+            if outcome.unchangedSinceRun == nil {
+                try store.recordTotals(checks, of: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf,
+                                       runID: runID.value, sha256: sha256)
+            }
             let warnings = checks.filter { $0.printed != $0.computed }.map {
                 "\(ReportType.renewalDetail.displayName): sheet \"\(workbook.sheetNames[index])\": \"\($0.label)\" "
                     + "(row \($0.row)) prints \($0.printed) \($0.measure) but the leases give \($0.computed)"
@@ -340,6 +345,20 @@ public struct ReportFileLoader {
             return warnings
         }
         return []
+    }
+
+    /// Where the rows of a snapshot this file just loaded are: its own date and file, or, when it was recorded
+    /// unchanged (UnchangedSnapshots), the stored snapshot's date (its rows identical; whichever file stored them, a
+    /// date holds one snapshot of a report). Read there, a summary sheet is held against the leases it describes,
+    /// not against no rows at all.
+    private func storedRows(of outcome: ReportLoadOutcome, sha256: String) throws -> (asOf: String, sha256: String?) {
+        guard outcome.unchangedSinceRun != nil, let stored = try store.database.scalar("""
+            SELECT stored_as_of FROM loaded_artifacts
+            WHERE report_type = :report AND property_id = :property AND as_of_date = :as_of
+            """, [":report": .text(outcome.report.rawValue), ":property": .text(outcome.propertyKey),
+                  ":as_of": .text(outcome.asOf.iso)])?.textValue
+        else { return (outcome.asOf.iso, sha256) }
+        return (stored, nil)
     }
 
     /// The title block of the first sheet (its first rows).
