@@ -9,7 +9,14 @@ public enum FetchJob: Sendable, Equatable {
 }
 
 /// Runs a mixed batch (reports and SOAP calls) on one bounded pool, so every PMS shares `--parallel`.
+///
+/// `parallel` counts the artifacts at work; a RealPage report spends most of its time waiting for the server to build
+/// it (at least one poll interval, seconds on a real gateway), and lends its place meanwhile (WorkSlots), so up to
+/// `reportsWaitingPerPlace` times as many reports can be waiting, polled together (ReportInstanceBoard).
 public enum FetchBatch {
+    /// Reports that may wait for the server per place at work (threads: `parallel` times this).
+    static let reportsWaitingPerPlace = 4
+
     /// Fetches every job into `landing` and stamps the manifest finished. A job whose client is nil
     /// fails with a message (the caller builds the clients its jobs need). Entries come back in job order.
     public static func run(_ jobs: [FetchJob], asOf: LocalDate, reports: RealPageReportClient?, rpx: RPXClient? = nil, yardi: YardiClient?,
@@ -17,12 +24,16 @@ public enum FetchBatch {
                            progress: @escaping @Sendable (ManifestEntry, Int) -> Void = { _, _ in }) throws -> [ManifestEntry] {
         let results = Locked([ManifestEntry?](repeating: nil, count: jobs.count))
         let done = Locked(0)
-        WorkerPool.run(items: jobs.count, width: parallel) { index in
+        let slots = WorkSlots(parallel)
+        let hasReports = jobs.contains { if case .report = $0 { true } else { false } }
+        let width = hasReports ? parallel * reportsWaitingPerPlace : parallel
+        WorkerPool.run(items: jobs.count, width: width) { index in slots.withSlot {
             let entry: ManifestEntry
             switch jobs[index] {
             case .report(let job):
                 if let reports {
-                    entry = reports.fetch(report: job.report, property: job.property, asOf: asOf, into: landing)
+                    entry = reports.fetch(report: job.report, property: job.property, asOf: asOf, into: landing,
+                                          slots: slots)
                 } else {
                     entry = Self.unconfigured(pms: .realpage, property: job.property.key, report: job.report.parser, landing: landing)
                 }
@@ -45,7 +56,7 @@ public enum FetchBatch {
                 count += 1
                 progress(entry, count)
             }
-        }
+        } }
         try landing.finish()
         return results.withLock { $0.compactMap { $0 } }
     }

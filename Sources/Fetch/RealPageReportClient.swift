@@ -64,6 +64,8 @@ public final class RealPageReportClient: Sendable {
     public let settings: RealPageReportSettings
     private let tokens: TokenSource
     private let limiter: HostLimiter
+    /// The instances this client's reports wait for, polled together.
+    private let board = ReportInstanceBoard()
 
     public init(settings: RealPageReportSettings, tokens: TokenSource) {
         self.settings = settings
@@ -72,15 +74,17 @@ public final class RealPageReportClient: Sendable {
     }
 
     /// Fetches one report for one property as of `asOf` into `landing`, records it in the manifest and
-    /// returns the entry (with `error` set when nothing landed). Never throws: a batch goes on.
-    public func fetch(report: ReportDefinition, property: Property, asOf: LocalDate, into landing: LandingZone) -> ManifestEntry {
+    /// returns the entry (with `error` set when nothing landed). Never throws: a batch goes on. `slots`: the batch's
+    /// places at work, lent to another artifact while the report waits for the server.
+    func fetch(report: ReportDefinition, property: Property, asOf: LocalDate, into landing: LandingZone,
+               slots: WorkSlots? = nil) -> ManifestEntry {
         let started = Date()
         var entry = ManifestEntry(pms: PMS.realpage.rawValue, property: property.key, report: report.parser,
                                   reportID: report.reportID, asOfRequested: asOf.iso, startedAt: Timestamp.iso(started, milliseconds: true))
         var counter = RequestCounter()
         do {
             let landed = try fetchLanding(report: report, property: property, asOf: asOf, landing: landing,
-                                          entry: &entry, counter: &counter)
+                                          slots: slots, entry: &entry, counter: &counter)
             entry.path = landed.relativePath
             entry.object = landed.object
             entry.size = landed.size
@@ -103,7 +107,8 @@ public final class RealPageReportClient: Sendable {
     // MARK: - The flow
 
     private func fetchLanding(report: ReportDefinition, property: Property, asOf: LocalDate, landing: LandingZone,
-                              entry: inout ManifestEntry, counter: inout RequestCounter) throws -> LandedArtifact {
+                              slots: WorkSlots?, entry: inout ManifestEntry,
+                              counter: inout RequestCounter) throws -> LandedArtifact {
         guard let siteID = property.siteID else {
             throw ReportFetchError("property \(property.key) has no RealPage site_id in the registry")
         }
@@ -116,7 +121,7 @@ public final class RealPageReportClient: Sendable {
         var refusedDates: [String] = []
         for _ in 0...settings.earlierDays {
             let instanceID = try createInstance(report: report, ids: ids, property: property, siteID: siteID, date: date, counter: &counter)
-            let fileID = try waitUntilReady(instanceID: instanceID, reportID: ids.id, counter: &counter)
+            let fileID = try waitUntilReady(instanceID: instanceID, reportID: ids.id, slots: slots, counter: &counter)
             var outcome: DownloadOutcome?
             // A 200 whose bytes are wrong (cut short, not a workbook) is downloaded again, twice at most:
             // the file is ready on the server, so a second copy usually arrives intact.
@@ -211,35 +216,56 @@ public final class RealPageReportClient: Sendable {
         return id
     }
 
-    /// Polls the instance list until the instance is completed (status 3) with a file id.
-    private func waitUntilReady(instanceID: String, reportID: Int, counter: inout RequestCounter) throws -> String {
+    /// Waits until the instance is completed (status 3) with a file id: after each wait, the first poll of the
+    /// instance list started since answers (ReportInstanceBoard: one poll for every report whose wait ended before
+    /// it started, where each report polled for itself). The waits lend this artifact's place in the batch to another.
+    private func waitUntilReady(instanceID: String, reportID: Int, slots: WorkSlots?,
+                                counter: inout RequestCounter) throws -> String {
         var interval = settings.pollInterval
         var waited = 0.0
-        let today = LocalDate(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        board.watch(instanceID)
+        defer { board.forget(instanceID) }
+        func lending<T>(_ body: () throws -> T) rethrows -> T { try slots.map { try $0.lending(body) } ?? body() }
         for _ in 0..<settings.pollLimit {
-            Thread.sleep(forTimeInterval: interval)
+            lending { Thread.sleep(forTimeInterval: interval) }
             waited += interval
             interval = min(settings.pollMaxInterval, interval * 1.5)
-            var page = 1
-            // Newest first: our instance is usually on page 1, but a busy account can push it further.
-            while page <= 20 {
-                let body = ListInstancesBody(pageNumber: page, startDate: today.adding(days: -2).iso + "T00:00:00.000Z",
-                                             endDate: today.adding(days: 1).iso + "T23:59:59.999Z")
-                let response = try send(step: "poll report instances", path: "/my/report-instances", body: body, counter: &counter)
-                guard response.status == 200 else { throw stepFailure("poll report instances", response) }
-                guard let list = try? JSONDecoder().decode(InstanceList.self, from: Data(response.body)) else {
-                    throw ReportFetchError("poll report instances: not the expected JSON: \(excerpt(response.body))")
+            let seen = try lending {
+                try board.status(of: instanceID, after: DispatchTime.now().uptimeNanoseconds) { instances in
+                    try pollInstances(instances, counter: &counter)
                 }
-                if let item = list.data.first(where: { $0.sourceReportInstanceId?.value == instanceID || $0.reportInstanceId?.value == instanceID }) {
-                    if item.status == 3, let fileID = item.reportFileId?.value { return fileID }
-                    break
-                }
-                guard page * body.pageSize < (list.totalCount ?? 0) else { break }
-                page += 1
             }
+            if let seen, seen.status == 3, let fileID = seen.fileID { return fileID }
         }
         throw ReportFetchError("report \(reportID) instance \(instanceID) was not ready after \(settings.pollLimit) polls "
                                + "(\(Int(waited.rounded())) s); the report server may be busy, try again later")
+    }
+
+    /// One poll of `/my/report-instances`: pages of the list, newest first, until every instance asked for is found or
+    /// the list ends (20 pages at most: a busy account can push an instance past page 1). Returns what it says of
+    /// those found.
+    private func pollInstances(_ instances: [String],
+                               counter: inout RequestCounter) throws -> [String: ReportInstanceBoard.Seen] {
+        let today = LocalDate(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        let wanted = Set(instances)
+        var found: [String: ReportInstanceBoard.Seen] = [:]
+        for page in 1...20 {
+            let body = ListInstancesBody(pageNumber: page, startDate: today.adding(days: -2).iso + "T00:00:00.000Z",
+                                         endDate: today.adding(days: 1).iso + "T23:59:59.999Z")
+            let response = try send(step: "poll report instances", path: "/my/report-instances", body: body, counter: &counter)
+            guard response.status == 200 else { throw stepFailure("poll report instances", response) }
+            guard let list = try? JSONDecoder().decode(InstanceList.self, from: Data(response.body)) else {
+                throw ReportFetchError("poll report instances: not the expected JSON: \(excerpt(response.body))")
+            }
+            for item in list.data {
+                for id in [item.sourceReportInstanceId?.value, item.reportInstanceId?.value].compactMap({ $0 })
+                where wanted.contains(id) && found[id] == nil {
+                    found[id] = ReportInstanceBoard.Seen(status: item.status, fileID: item.reportFileId?.value)
+                }
+            }
+            guard found.count < wanted.count, page * body.pageSize < (list.totalCount ?? 0) else { break }
+        }
+        return found
     }
 
     private func download(ids: (id: Int, key: String), instanceID: String, fileID: String, property: Property,
