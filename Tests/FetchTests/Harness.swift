@@ -23,11 +23,12 @@ extension PMSSimulator {
         return details.map { ($0["property"] ?? "", $0["operation"] ?? "", $0["shape"] ?? "") }
     }
 
-    /// `GET /_sim/stats`: request and injected-fault counts.
-    func faultCounts() throws -> [String: Int] {
+    /// `GET /_sim/stats`: the requests the simulator answered (its `/_sim/` controls aside) and the faults it injected
+    /// by kind.
+    func stats() throws -> (requests: Int, faults: [String: Int]) {
         let response = try HTTPClient().send(HTTPRequest(url: base + "/_sim/stats"))
         let root = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-        return root?["faults"] as? [String: Int] ?? [:]
+        return (root?["requests"] as? Int ?? 0, root?["faults"] as? [String: Int] ?? [:])
     }
 }
 
