@@ -15,4 +15,11 @@ if [ -d scripts/pms_sim/tests ]; then
     fi
     echo "simulator tests: $(tail -n 1 "$sim_log")"; rm -f "$sim_log"
 fi
-swift test --skip-build
+# CI shows only the tail of the output, so a failure's own lines are repeated after the summary.
+test_log=$(mktemp)
+trap 'rm -f "$test_log"' EXIT
+if ! swift test --skip-build 2>&1 | tee "$test_log"; then
+    echo "--- failed tests and their issues, repeated from above:"
+    grep -E '✘|error:|failed' "$test_log" | grep -v '^Test Suite' | tail -n 60
+    exit 1
+fi
