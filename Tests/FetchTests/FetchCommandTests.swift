@@ -115,7 +115,7 @@ import Testing
         }
         let manifest = try workspace.manifest(runID)
         let failed = manifest.artifacts.filter { !($0["error"] is NSNull) }
-        #expect(failed.count == allReports.count)
+        #expect(failed.count == allReports.count, "failed: \(failed.map { "\($0["property"] ?? "-") \($0["name"] ?? "-"): \($0["error"] ?? "-")" })")
         #expect(failed.allSatisfy { $0["property"] as? String == "ridian" && $0["path"] is NSNull })
         // The faults really happened, and the good artifacts got through those that fell on their requests by
         // retrying: every request is counted to the artifact that made it (a shared poll to the one that ran it),

@@ -8,6 +8,7 @@
 #
 #   scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR]
 #                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year)
+#   touch DIR/stop                              ends the year after the night under way; the comparison still runs
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
@@ -118,10 +119,12 @@ for night in $(seq 1 "$DAYS"); do
         printf "%.2f,%.2f\n" "$seconds" "$(echo "$user + $system" | bc)" > "$OUT/unchanged.csv"
     fi
     [ "$night" -lt "$DAYS" ] || break
+    if [ -e "$OUT/stop" ]; then echo "stopped after night $night ($OUT/stop)" >&2; break; fi
     curl -s -X POST "$BASE/_sim/advance?days=1" > "$OUT/advance_$night.json"
     day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$night.json")
 done
 LAST=$day
+NIGHTS=$night   # fewer than DAYS when the year was stopped
 
 # A fresh data directory ingests the last day in full: every answer must be the same.
 sources "$BASE"
@@ -147,11 +150,11 @@ answers "$DATA" | blank > "$OUT/answers_year.txt"
 answers "$FRESH" | blank > "$OUT/answers_fresh.txt"
 
 echo
-echo "## A year of nightly ingests: $DAYS night(s), ${#KEYS[@]} propert(ies), prune on, night $FAIL_NIGHT failed"
+echo "## A year of nightly ingests: $NIGHTS night(s), ${#KEYS[@]} propert(ies), prune on, night $FAIL_NIGHT failed"
 echo
 echo "| after night | as of | landing | databases |"
 echo "|---|---|---|---|"
-awk -F, -v days="$DAYS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
+awk -F, -v days="$NIGHTS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
     printf "| %d | %s | %.1f MB | %.1f MB |\n", $1, $2, $5 / 1048576, $6 / 1048576 }' "$OUT/nights.csv"
 awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8 }
     NR > 2 && $1 != fail && $1 != fail + 1 { sum += $4; cpusum += $7; n++; if ($8 > top) top = $8 }
