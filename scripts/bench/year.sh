@@ -125,6 +125,7 @@ for night in $(seq 1 "$DAYS"); do
 done
 LAST=$day
 NIGHTS=$night   # fewer than DAYS when the year was stopped
+[ "$FAIL_NIGHT" -le "$NIGHTS" ] || FAIL_NIGHT=0   # stopped before its failed night
 
 # A fresh data directory ingests the last day in full: every answer must be the same.
 sources "$BASE"
