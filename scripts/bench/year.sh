@@ -13,7 +13,7 @@
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
 # the others, as wall time (which includes the simulator building every report it serves) and as ownerdash's own CPU
-# seconds and peak memory (GNU time); whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
+# seconds and peak memory (GNU time), and the simulator's CPU seconds during the ingest; whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
 # `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
 set -euo pipefail
 # bash reads a script while it runs it: the hour-long run runs from a copy, so an edit to year.sh cannot derail it.
@@ -92,12 +92,16 @@ bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
 
 echo "year: $DAYS night(s) of ${#KEYS[@]} propert(ies) from $START (${KEYS[*]}), night $FAIL_NIGHT fails (0: none)" >&2
-printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb\n" > "$OUT/nights.csv"
+printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb,sim_cpu_seconds\n" > "$OUT/nights.csv"
+sim_cpu() {   # the simulator's CPU seconds so far (utime + stime of its process, in clock ticks)
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$SIM/stat"
+}
 day=$START
 for night in $(seq 1 "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
     if [ "$night" -eq "$FAIL_NIGHT" ]; then sources http://127.0.0.1:9; else sources "$BASE"; fi
     start=$(date +%s.%N)
+    sim_before=$(sim_cpu)
     code=0
     /usr/bin/time -f "%U %S %M" -o "$OUT/time_$night" \
         "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" --quiet \
@@ -105,8 +109,8 @@ for night in $(seq 1 "$DAYS"); do
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
     "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
-    printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
-        "$(echo "$user + $system" | bc)" "$peak" >> "$OUT/nights.csv"
+    printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d,%.2f\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
+        "$(echo "$user + $system" | bc)" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" >> "$OUT/nights.csv"
     echo "night $night ($day): exit $code, ${seconds}s" >&2
     if [ "$night" -eq 1 ]; then
         # The issue's "unchanged property": the same day ingested again, nothing changed at the source since.
@@ -157,11 +161,12 @@ echo "| after night | as of | landing | databases |"
 echo "|---|---|---|---|"
 awk -F, -v days="$NIGHTS" 'NR > 1 && (($1 % 30) == 0 || $1 == 1 || $1 == days) {
     printf "| %d | %s | %.1f MB | %.1f MB |\n", $1, $2, $5 / 1048576, $6 / 1048576 }' "$OUT/nights.csv"
-awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8 }
-    NR > 2 && $1 != fail && $1 != fail + 1 { sum += $4; cpusum += $7; n++; if ($8 > top) top = $8 }
+awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8; sim = $9 }
+    NR > 2 && $1 != fail && $1 != fail + 1 { sum += $4; cpusum += $7; simsum += $9; n++; if ($8 > top) top = $8 }
     END { if (n > 0) {
               printf "\nfirst night %.1f s wall, %.1f s ownerdash CPU; the others (but the failed night and the one after it) %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first) on average\n", first, cpu, sum / n, 100 * sum / n / first, cpusum / n, 100 * cpusum / n / cpu
-              printf "peak memory of ownerdash: %.0f MB the first night, %.0f MB at most after it\n", peak / 1024, top / 1024 }
+              printf "peak memory of ownerdash: %.0f MB the first night, %.0f MB at most after it\n", peak / 1024, top / 1024
+              printf "the simulator building what a night fetches: %.1f s CPU the first night, %.1f s on average after it\n", sim, simsum / n }
           else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
 awk -F, 'NR == FNR { wall = $1; cpu = $2; next } FNR == 2 {
     printf "an unchanged night (the first day ingested again, nothing changed at the source): %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first)\n", wall, 100 * wall / $4, cpu, 100 * cpu / $7 }' \
