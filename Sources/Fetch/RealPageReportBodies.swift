@@ -14,6 +14,8 @@ struct ReportParameter: Encodable, Equatable {
 public enum RealPageReportParameters {
     /// Months of completed turns each Closed Make Ready request covers (the as-of month and the 11 before).
     public static let closedMakeReadyMonths = 12
+    /// Days of Activity report read before the funnel's 30, so a prospect's first contact shortly before them is known.
+    public static let activityLeadInDays = 30
 
     /// Dates as `MM/DD/YYYY`, fiscal periods `MMYYYY`, months `MM/YYYY`, as the reporting API expects.
     static func parameters(for report: ReportDefinition, asOf: LocalDate) -> [ReportParameter] {
@@ -30,8 +32,12 @@ public enum RealPageReportParameters {
         case "delinquency":
             return [p("FiscalPeriod", fiscalPeriod(asOf)), p("reportType", "Details"), p("PeriodType", "Fiscal")]
         case "activity":
-            // The 30 days ending on the as-of date, the window of the leasing funnel.
-            return [p("startdate", usDate(asOf.adding(days: -29))), p("enddate", day), p("OccStatus", "Prospect")]
+            // The leasing funnel's 30 days ending on the as-of date and `activityLeadInDays` before them: a lead is a
+            // prospect's earliest contact in the rows read, so without the lead-in a follow-up inside the 30 days
+            // whose first contact came just before them counted as a lead on a fresh data directory (the nightly
+            // one, holding the older snapshots, did not: the year benchmark's leads_30d differed by 1-3).
+            return [p("startdate", usDate(asOf.adding(days: -29 - activityLeadInDays))), p("enddate", day),
+                    p("OccStatus", "Prospect")]
         case "leasing_activity_detail":
             // The same 30 days (parameter names as the Activity report's: this report's own were never seen).
             return [p("startdate", usDate(asOf.adding(days: -29))), p("enddate", day)]

@@ -4,16 +4,19 @@ import Foundation
 import LibCryptoKit
 @testable import OwnerDashCore
 import SOAP
+import SimulatorSupport
 import Testing
 import ZipKit
 
 /// The landing zone's checks, without a server: what may land, what is refused and how it is said.
 @Suite struct LandingZoneTests {
+    private let scratch: ScratchDirectory
     let data: DataDirectory
     let landing: LandingZone
 
     init() throws {
-        data = DataDirectory(root: FileManager.default.temporaryDirectory.appendingPathComponent("landing-\(UUID().uuidString)").path)
+        scratch = try ScratchDirectory(prefix: "landing")
+        data = DataDirectory(root: scratch.url.path)
         landing = try LandingZone(dataDirectory: data, runID: RunID("20261120T000000Z-test"))
     }
 
@@ -240,6 +243,15 @@ import ZipKit
         #expect(values == ["SubProperty=ALL", "Start_Date=03/01/2026", "End_Date=03/05/2026", "ShowUnitDesignations=Yes"])
         let expirations = ReportDefinition(name: "Lease Expiration", parser: "lease_expiration", reportID: 3838, reportKey: "K", formatCode: "3")
         #expect(RealPageReportParameters.parameters(for: expirations, asOf: date).map(\.value) == ["03/2026", "02/2027"])
+    }
+
+    /// The funnel counts 30 days, but a lead is a prospect's earliest contact in the rows read: the Activity report is
+    /// asked for 30 days more, so a fresh data directory knows a follow-up's first contact made just before the 30.
+    @Test func theActivityReportReachesThirtyDaysBeforeTheFunnelsWindow() throws {
+        let activity = ReportDefinition(name: "Activity", parser: "activity", reportID: 3837, reportKey: "K", formatCode: "562")
+        let date = try #require(LocalDate(year: 2026, month: 3, day: 5))
+        let values = RealPageReportParameters.parameters(for: activity, asOf: date).map { "\($0.name)=\($0.value)" }
+        #expect(values == ["startdate=01/05/2026", "enddate=03/05/2026", "OccStatus=Prospect"])
     }
 }
 
