@@ -2,10 +2,15 @@ import Foundation
 import Testing
 @testable import Fetch
 
-@Suite struct CredentialsTests {
-    /// A credentials file with the given mode in a fresh directory.
+/// A class: each test's credentials directory is removed when its instance goes (the files hold test secrets, and
+/// /tmp kept one directory per run of the suite).
+@Suite final class CredentialsTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("creds-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A credentials file with the given mode in the test's own directory.
     func file(_ json: String, mode: mode_t) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("creds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("credentials.json").path
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))

@@ -36,12 +36,12 @@ extension PMSSimulator {
 
 /// A temporary data directory and the built `ownerdash` binary to run against it.
 struct Workspace {
-    let root: URL
+    private let scratch: ScratchDirectory
+    var root: URL { scratch.url }
     var data: URL { root.appendingPathComponent("data") }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("fetch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory(prefix: "fetch")
     }
 
     /// Runs `ownerdash ARGS --data-dir <tmp>/data --config CONFIG` with only the given variables (plus PATH), so

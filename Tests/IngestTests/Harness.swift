@@ -54,12 +54,12 @@ final class SilentServer: @unchecked Sendable {
 
 /// A temporary directory with a data directory in it, and the built binary to run against it.
 struct DataDir {
-    let root: URL
+    private let scratch: ScratchDirectory
+    var root: URL { scratch.url }
     var data: DataDirectory { DataDirectory(root: root.appendingPathComponent("data").path) }
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory(prefix: "ingest")
     }
 
     /// `ownerdash ARGS --data-dir <tmp>/data --config CONFIG`, with only the given variables (plus PATH), so the

@@ -33,19 +33,21 @@ public final class PMSSimulator: @unchecked Sendable {
     private let input = Pipe()
     /// `http://127.0.0.1:<port>`.
     public let base: String
-    /// Where it wrote truth.json and its state.
-    public let directory: URL
+    /// Where it wrote truth.json and its state (removed with this harness).
+    public var directory: URL { scratch.url }
+    private let scratch: ScratchDirectory
     /// The truth file written before it started listening (facts computed from its world, not from served bytes).
     public var truthPath: String { directory.appendingPathComponent("truth.json").path }
 
     /// Seed 7 and the given property date; `flags` add faults (`--fail-property`, `--fault-429-rate`, ...); `config`
     /// serves another registry than the repository's; `ledgerTruth` writes the ledger's truth too (slower start).
     public init(flags: [String] = [], asOf: String = defaultAsOf, config: URL? = nil, ledgerTruth: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory(prefix: "pms_sim")
+        self.scratch = scratch
+        ScratchDirectory.removeAtExit(scratch.url)   // a shared simulator is a static, never deinitialized
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", repositoryRoot.appendingPathComponent("scripts/pms_sim").path,
-                             "--port", "0", "--seed", "7", "--as-of", asOf, "--dir", directory.path,
+                             "--port", "0", "--seed", "7", "--as-of", asOf, "--dir", scratch.url.path,
                              "--exit-on-stdin-eof"] + (config.map { ["--config", $0.path] } ?? []) + (ledgerTruth ? [] : ["--no-ledger-truth"])
             + flags
         let output = Pipe()
@@ -136,6 +138,7 @@ public let simulatorConfigPath: String = simulatorConfig()
 /// over it: a new file's path.
 public func simulatorConfig(with optional: [String] = []) -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pms_sim-config-\(UUID().uuidString)")
+    ScratchDirectory.removeAtExit(directory)   // tests hold the path for the whole process
     let overlay = directory.appendingPathComponent("report_catalogue.json")
     let config = directory.appendingPathComponent("report_definitions.json")
     do {

@@ -29,6 +29,7 @@ final class SimulatedPortfolio: Sendable {
     private init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("portfolio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        ScratchDirectory.removeAtExit(root)   // shared by every test of the process
         try Self.writeRegistry(to: root.appendingPathComponent("report_definitions.json"))
         configuration = try Configuration.load(path: root.appendingPathComponent("report_definitions.json").path)
 
@@ -68,6 +69,7 @@ final class SimulatedPortfolio: Sendable {
     func copyOfLoadedData() throws -> DataDirectory {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synced-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        ScratchDirectory.removeAtExit(directory)   // the caller keeps only the DataDirectory value
         let copy = DataDirectory(root: directory.path)
         for (from, to) in [(loadedData.realpageRawDatabase, copy.realpageRawDatabase),
                            (loadedData.yardiRawDatabase, copy.yardiRawDatabase)] {

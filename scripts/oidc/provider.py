@@ -26,6 +26,7 @@ import html
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -257,8 +258,11 @@ def main():
     provider.issuer = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"listening on {provider.issuer}", flush=True)
-    sys.stdin.read()   # until the test closes our stdin (or dies)
-    server.shutdown()
+    try:
+        sys.stdin.read()   # until the test closes our stdin (or dies)
+        server.shutdown()
+    finally:
+        shutil.rmtree(provider.directory, ignore_errors=True)   # its private signing keys
 
 
 if __name__ == "__main__":
