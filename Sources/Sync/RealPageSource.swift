@@ -51,6 +51,7 @@ struct RealPageSource: PropertySource {
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges)
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments)
+        rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)

@@ -16,6 +16,7 @@
 ///   the month of `TransactionDate`; the reference is `Reference` (check or confirmation number), the payment type
 ///   the `Description`.
 /// - Other transaction types are left out and listed by the cross-checks (`ledger_type`).
+/// - Balance forward: what was posted before the stored window, one `BALFWD` line per household (`insertBalanceForward`).
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code in
 ///   neither is OTHER with category_known = 0 and is listed by the sync's warnings.
 /// - Recurring charges: each current lease's scheduled charges, per lease and code, from the lease's `StartDate` to its
@@ -50,6 +51,56 @@ enum RealPageLedger {
         FROM realpage_raw.realpage_ledger l
         WHERE l.property_id = :property AND l.transaction_type = 'Payment'
           AND l.transaction_date IS NOT NULL
+        """
+
+    /// One `BALFWD` charge per household whose stated `Balance` (realpage_ledger_households) is not what its stored
+    /// postings add up to: the net of what was posted before the ledger's window (RealPageTransactionLedger's
+    /// convention, `charge_id` `balance-forward:<ReshID>`). Dated the day before the property's first stored posting
+    /// (period: that day's month), so that charges less payments give RealPage's balance on every date from there.
+    /// Without it, once the 24-month window moved past a household's last charges, the payments left in the window
+    /// made it a false credit (kalaco on the first of the month after the first pull: ten former households, $2,690).
+    /// Its open part is what the stored charges' open amounts leave of `Balance` + `Prepaid` (never below 0 nor above
+    /// the line); a credit line counts as applied in full.
+    static let insertBalanceForward = """
+        WITH stated AS (
+            SELECT resh_id, unit_number AS unit, CAST(round(balance * 100) AS INTEGER) AS balance,
+                   CAST(round(coalesce(prepaid, 0) * 100) AS INTEGER) AS prepaid
+            FROM realpage_raw.realpage_ledger_households
+            WHERE property_id = :property AND balance IS NOT NULL AND :ledger_snapshot IS NOT NULL
+        ),
+        posted AS (
+            SELECT resident_id, sum(cents) AS cents, sum(open) AS open FROM (
+                SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents,
+                       CAST(round(coalesce(balance, 0) * 100) AS INTEGER) AS open
+                FROM unified_charges WHERE unified_property_id = :property
+                UNION ALL
+                SELECT resident_id, -CAST(round(amount * 100) AS INTEGER), 0
+                FROM unified_payments WHERE unified_property_id = :property)
+            GROUP BY resident_id
+        ),
+        start AS (
+            SELECT date(min(transaction_date), '-1 day') AS day FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND transaction_type IN ('Charge', 'Payment')
+        ),
+        forward AS (
+            SELECT s.resh_id, s.unit, s.balance - coalesce(p.cents, 0) AS cents,
+                   s.balance + s.prepaid - coalesce(p.open, 0) AS open
+            FROM stated s LEFT JOIN posted p ON p.resident_id = s.resh_id
+        )
+        INSERT INTO unified_charges (
+            unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
+            category_known, period, charge_date, due_date, amount, amount_paid, balance)
+        SELECT :property, 'balance-forward:' || f.resh_id, f.resh_id,
+               (SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = f.resh_id),
+               f.unit, 'BALFWD',
+               -- Worded apart from the Delinquent and Prepaid forward's, which SyncChecks.ledgerOpenBalance skips.
+               'balance forward: the Balance RPX stated on ' || :ledger_snapshot || ', less the postings stored',
+               'OTHER', 1, substr(start.day, 1, 7), start.day, start.day,
+               f.cents / 100.0,
+               CASE WHEN f.cents > 0 THEN (f.cents - min(max(f.open, 0), f.cents)) / 100.0 ELSE f.cents / 100.0 END,
+               CASE WHEN f.cents > 0 THEN min(max(f.open, 0), f.cents) / 100.0 ELSE 0 END
+        FROM forward f, start
+        WHERE f.cents <> 0 AND start.day IS NOT NULL
         """
 
     static let insertRecurring = """
