@@ -285,6 +285,25 @@ class Residency:
         """Net balance in cents (positive = owes, negative = prepaid credit)."""
         return self.charge_total - self.payment_total
 
+    @property
+    def has_postings(self):
+        """Whether the household has a ledger: its generated months, or what the clock posted since (a household
+        that moved in after the start has no months, only the payments the clock gave it)."""
+        return bool(self.months or self.extra_charges or self.extra_payments)
+
+
+def extra_posting_id(r, k, payment):
+    """The transaction id of the household's k-th extra charge (or payment) posted by the clock or at move-out.
+    The first five of each keep the ids they always had (base + 990 + k, base + 995 + k); later ones go to their own
+    range: base + 995 + k ran into the next household's ids from the sixth payment on (a year of nights gave some
+    households twenty), and RPX merges by TransactionID."""
+    if k < 5:
+        return r.id * 1000 + (995 if payment else 990) + k
+    return EXTRA_ID_BASE + r.id * 1000 + (500 if payment else 0) + k
+
+
+EXTRA_ID_BASE = 10 ** 12
+
 
 class Event:
     __slots__ = ("date", "kind", "prospect", "unit", "res", "agent", "source", "notes")
@@ -886,9 +905,10 @@ class Generator:
                 payments.append((tb + 36, xd, xa, period, r.method, _ref(r.method, tb + 36)))
         lid = r.leases[-1].id if r.leases else 0
         for k, (d, code, amt) in enumerate(r.extra_charges):
-            charges.append([base + 990 + k, d, code, amt, month_key(d), lid, 0, amt])
+            charges.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), lid, 0, amt])
         for k, (d, amt) in enumerate(r.extra_payments):
-            payments.append((base + 995 + k, d, amt, month_key(d), r.method, _ref(r.method, base + 995 + k)))
+            tid = extra_posting_id(r, k, True)
+            payments.append((tid, d, amt, month_key(d), r.method, _ref(r.method, tid)))
         # A credit (a negative charge, the clock's correction to an old rent) is money toward the open charges, like a
         # payment: it is applied first, so the open items add up to the balance however the payments run out.
         remaining = sum(x[2] for x in payments) - sum(c[3] for c in charges if c[3] < 0)
@@ -921,7 +941,7 @@ class Generator:
         lid = r.leases[-1].id if r.leases else 0
         for k in range(len(r.extra_charges) - 1, -1, -1):
             d, code, amt = r.extra_charges[k]
-            tail.append([base + 990 + k, d, code, amt, month_key(d), lid, 0, amt])
+            tail.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), lid, 0, amt])
         acc = sum(c[3] for c in tail)
         for rec in reversed(r.months):
             if acc >= open_total:

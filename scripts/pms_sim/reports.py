@@ -117,7 +117,7 @@ def _ledger_sums(g, p, start, end):
     """Rent charged, other charges, payments (cents) per floorplan for postings dated in [start, end]."""
     out = {}
     for r in p.residencies:
-        if not r.months:
+        if not r.has_postings:
             continue
         if r.months and g.months[r.months[-1][0]][0] < dt.date(start.year, start.month, 1):
             continue
@@ -536,7 +536,7 @@ def _ledger_by_code(g, p, start, end):
     """Charges per code and payments (cents) posted in [start, end], over every household's ledger."""
     charges, payments = {}, 0
     for r in p.residencies:
-        if not r.months and not r.extra_charges:
+        if not r.has_postings:
             continue
         cs, ps = g.materialize_ledger(r)
         for c in cs:

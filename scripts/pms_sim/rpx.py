@@ -572,7 +572,7 @@ def _ledger(g, p, reshid, start, end, allopen):
     for r in p.residencies:
         if reshid not in ("", "0") and str(r.id) != reshid:
             continue
-        if not r.months and not r.extra_charges:
+        if not r.has_postings:
             continue
         charges, payments = g.materialize_ledger(r)
         rows = []

@@ -284,7 +284,7 @@ def unit_rows(p, as_of):
 def ledger_truth(g, p):
     out = {}
     for r in p.residencies:
-        if not r.months and not r.extra_charges:
+        if not r.has_postings:
             continue
         ml = g.monthly_ledger(r)
         out[str(r.id)] = {"tenant_code": r.tcode, "unit": r.unit.number, "status": resident_status(r),

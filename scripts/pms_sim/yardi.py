@@ -580,7 +580,7 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
     for r in p.residencies:
         if tenant and r.tcode != tenant:
             continue
-        if r.status == "future" or (not r.months and not r.extra_charges):
+        if r.status == "future" or not r.has_postings:
             continue
         charges, payments = g.materialize_ledger(r)
         rent = (r.current_lease(w.as_of) if r.status == "current" else r.leases[-1]).rent
