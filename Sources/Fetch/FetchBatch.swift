@@ -6,6 +6,15 @@ public enum FetchJob: Sendable, Equatable {
     case report(ReportJob)
     case rpx(RPXJob)
     case yardi(YardiJob)
+
+    /// The property the artifact belongs to.
+    public var propertyKey: String {
+        switch self {
+        case .report(let job): job.property.key
+        case .rpx(let job): job.property.key
+        case .yardi(let job): job.property.key
+        }
+    }
 }
 
 /// Runs a mixed batch (reports and SOAP calls) on one bounded pool, so every PMS shares `--parallel`.

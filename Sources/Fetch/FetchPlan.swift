@@ -68,7 +68,13 @@ public struct FetchPlan {
         yardi = yardiJobs.isEmpty ? nil
             : try Self.yardiClient(configuration, configPath: configPath, credentials: credentials, operations: operations,
                                    environment: environment, caBundle: caBundle)
-        jobs = reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi)
+        // Property by property, in the selection's order: the ingest loads and syncs a property as soon as its last
+        // artifact has ended, while the next ones are fetched (IngestRun), so the first properties must end first.
+        let rank = Dictionary(properties.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        jobs = (reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi))
+            .enumerated()
+            .sorted { (rank[$0.element.propertyKey] ?? 0, $0.offset) < (rank[$1.element.propertyKey] ?? 0, $1.offset) }
+            .map(\.element)
     }
 
     /// Fetches every job into `landing`, `parallel` at a time; `progress` is called as each artifact ends.

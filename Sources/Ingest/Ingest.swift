@@ -128,7 +128,8 @@ public struct IngestRun {
             properties: request.properties.count, holder: holder))
         defer { lock.release() }
         log.runID = runID.value
-        let journalStore = try UnifiedStore(dataDirectory: dataDirectory)
+        // The journal's connection waits out a property's sync, which the pipeline runs while the fetch records items.
+        let journalStore = try UnifiedStore(dataDirectory: dataDirectory, busyTimeoutMilliseconds: 600_000)
         let (stale, abandoned) = try Self.takeOver(lock, database: journalStore, runID: runID, log: log)
         let journal = try RunJournal(database: journalStore.database, start: RunJournal.Start(
             runID: runID.value, trigger: request.trigger, commandLine: request.commandLine, asOf: request.asOf,
@@ -138,11 +139,9 @@ public struct IngestRun {
                                   staleHolder: stale, abandonedRuns: abandoned)
         var warnings = 0
         do {
-            try fetch(request, plan: plan, runID: runID, journal: journal, log: log, into: &result)
+            try fetchLoadAndSync(request, plan: plan, runID: runID, journal: journal, log: log, into: &result)
             if result.fetched.contains(where: { $0.error == nil }) {
-                try load(runID: runID, journal: journal, log: log, into: &result)
                 warnings += result.loads.reduce(0) { $0 + $1.warnings.count }
-                try sync(request.properties, runID: runID, journal: journal, log: log, into: &result)
                 warnings += result.syncs.reduce(0) { $0 + $1.warnings.count }
                 result.status = result.failures.isEmpty ? .succeeded : .partial
             } else {
@@ -191,15 +190,18 @@ public struct IngestRun {
 
     // MARK: - Stages
 
-    private func fetch(_ request: IngestRequest, plan: FetchPlan, runID: RunID, journal: RunJournal, log: Diagnostics,
-                       into result: inout IngestResult) throws {
+    /// The fetch, with each property loaded and synced as soon as its artifacts have ended (PropertyPipeline).
+    private func fetchLoadAndSync(_ request: IngestRequest, plan: FetchPlan, runID: RunID, journal: RunJournal,
+                                  log: Diagnostics, into result: inout IngestResult) throws {
         let landing = try LandingZone(dataDirectory: dataDirectory, runID: runID)
+        let pipeline = PropertyPipeline(properties: request.properties, jobs: plan.jobs, dataDirectory: dataDirectory,
+                                        configuration: configuration, runID: runID, landing: landing, journal: journal,
+                                        log: log)
         let total = plan.jobs.count
         for property in request.properties {
             if let ledger = plan.ledger[property.key] { log.info(property.key, "ledger: \(ledger.summary)") }
         }
         log.info(nil, "fetch: \(total) artifact(s) for \(request.properties.count) propert\(request.properties.count == 1 ? "y" : "ies") as of \(request.asOf.iso), \(request.parallel) at a time, into \(landing.runDirectory)")
-        let recordingErrors = Locked<[String]>([])
         result.fetched = try plan.run(asOf: request.asOf, landing: landing, parallel: request.parallel) { entry, done in
             let item = Self.fetchItem(entry)
             let fields = LogFields(stage: "fetch", property: entry.property, artifact: item.artifact,
@@ -211,18 +213,22 @@ public struct IngestRun {
             } else {
                 log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes", fields)
             }
-            // Recorded as each ends, so a run killed during the fetch still shows what landed.
-            do {
-                try journal.record(Self.fetchItem(entry))
-            } catch {
-                recordingErrors.withLock { $0.append("\(error)") }
-            }
+            // Recorded as each ends, so a run killed during the fetch still shows what landed; by the journal's
+            // thread, so that a worker does not wait while the pipeline syncs a property.
+            journal.recordSoon(Self.fetchItem(entry))
+            pipeline.ended(entry)
         }
-        if let error = recordingErrors.withLock({ $0.first }) {
+        do {
+            try journal.drain()
+        } catch {
             throw IngestError("cannot record the fetch in \(dataDirectory.unifiedDatabase): \(error)")
         }
         result.items += result.fetched.map(Self.fetchItem)
         log.info(nil, "fetch: fetched \(FetchCounts(result.fetched).summary); manifest: \(landing.manifestPath)")
+        let stages = try pipeline.finish(anythingLanded: result.fetched.contains { $0.error == nil })
+        result.loads = stages.loads
+        result.syncs = stages.syncs
+        result.items += stages.items
     }
 
     static func fetchItem(_ entry: ManifestEntry) -> RunItem {
@@ -233,68 +239,11 @@ public struct IngestRun {
                 error: entry.error ?? entry.skipped)
     }
 
-    private func load(runID: RunID, journal: RunJournal, log: Diagnostics, into result: inout IngestResult) throws {
-        let runLoad = try RunLoad(dataDirectory: dataDirectory, configuration: configuration, runID: runID)
-        var recorded: [RunItem] = []
-        var recordingError: (any Error)?
-        var done = 0
-        result.loads = try runLoad.load(log: log) { artifact in
-            done += 1
-            let item = Self.loadItem(artifact)
-            if artifact.error == nil {
-                log.info(nil, "load: [\(done)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")\(artifact.unchangedSinceRun.map { " (unchanged since run \($0))" } ?? "")",
-                         LogFields(stage: "load", property: artifact.property, artifact: item.artifact, rows: artifact.rows,
-                                   durationMilliseconds: item.durationMilliseconds))
-            }
-            recorded.append(item)
-            do { try journal.record(item) } catch { recordingError = recordingError ?? error }
-        }
-        if let recordingError { throw IngestError("cannot record the load in \(dataDirectory.unifiedDatabase): \(recordingError)") }
-        result.items += recorded
-    }
-
     static func loadItem(_ artifact: ArtifactLoad) -> RunItem {
         let status: RunItem.Status = artifact.error != nil ? .failed : artifact.alreadyLoaded ? .skipped : .succeeded
         return RunItem(stage: .load, property: artifact.property, artifact: artifact.relativePath, status: status,
                        rows: artifact.error == nil ? artifact.rows : nil, seconds: artifact.seconds,
                        error: artifact.error ?? (artifact.alreadyLoaded ? "already loaded: the same bytes were loaded before" : nil))
-    }
-
-    private func sync(_ properties: [Property], runID: RunID, journal: RunJournal, log: Diagnostics,
-                      into result: inout IngestResult) throws {
-        // Opened after the load, so the raw databases it created are attached.
-        let store = try UnifiedStore(dataDirectory: dataDirectory)
-        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
-                                        glCategories: configuration.glCategories)
-        let loaded = Set(result.loads.filter { $0.error == nil }.map(\.property))
-        // A property whose last sync read the raw state, configuration and build a sync would read now (nothing new
-        // loaded since: the same bytes again, ledger windows that merged without a change) has nothing to sync: its
-        // unified rows stay.
-        for (index, property) in properties.enumerated() {
-            let item: RunItem
-            if loaded.contains(property.key), let syncedBy = try? synchronizer.upToDateRun(property) {
-                item = RunItem(stage: .sync, property: property.key, status: .skipped,
-                               error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
-                log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) unchanged since run \(syncedBy): nothing new loaded",
-                         LogFields(stage: "sync", property: property.key))
-            } else if loaded.contains(property.key) {
-                let outcomes = synchronizer.sync([property], log: log)
-                result.syncs += outcomes
-                item = Self.syncItem(outcomes.first, property: property.key)
-                if item.status == .succeeded {
-                    log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) \(item.rows ?? 0) units",
-                             LogFields(stage: "sync", property: property.key, rows: item.rows,
-                                       durationMilliseconds: item.durationMilliseconds))
-                }
-            } else {
-                item = RunItem(stage: .sync, property: property.key, status: .skipped,
-                               error: "not synced: nothing of this property was loaded in this run")
-                log.info(nil, "sync: [\(index + 1)/\(properties.count)] \(property.key) skipped: nothing of it was loaded in this run",
-                         LogFields(stage: "sync", property: property.key))
-            }
-            try journal.record(item)
-            result.items.append(item)
-        }
     }
 
     static func syncItem(_ outcome: PropertySyncOutcome?, property: String) -> RunItem {

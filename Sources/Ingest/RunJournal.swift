@@ -12,6 +12,8 @@ public final class RunJournal: @unchecked Sendable {
     public let runID: String
     // Fetch items are recorded from the fetch worker threads as they end: one connection, used by one at a time.
     private let lock = NSLock()
+    private let background = DispatchQueue(label: "ownerdash.run-journal")
+    private let deferredError = Locked<(any Error)?>(nil)
 
     /// What is known when a run starts.
     public struct Start: Sendable {
@@ -83,6 +85,20 @@ public final class RunJournal: @unchecked Sendable {
             ":artifact": SQLValue(item.artifact), ":status": .text(item.status.rawValue), ":rows": SQLValue(item.rows),
             ":duration_ms": SQLValue(item.durationMilliseconds), ":error": SQLValue(item.error),
         ])
+    }
+
+    /// Records `item` on the journal's own thread, in the order handed over: for a caller that must not wait while
+    /// another connection writes unified.db (a fetch worker while the ingest syncs a property). `drain` waits for them.
+    public func recordSoon(_ item: RunItem) {
+        background.async {
+            do { try self.record(item) } catch { self.deferredError.withLock { $0 = $0 ?? error } }
+        }
+    }
+
+    /// Waits until every item handed to `recordSoon` is recorded; throws the first that could not be.
+    public func drain() throws {
+        background.sync {}
+        if let error = deferredError.withLock({ $0 }) { throw error }
     }
 
     /// Stamps the end: status, finish time and the counts (from the items; `warnings` is counted by the caller).

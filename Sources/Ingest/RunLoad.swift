@@ -74,7 +74,10 @@ public struct RunLoad {
     public var propertyKey: String?
     /// Parse again artifacts whose bytes were loaded before (`load --run --reload`, after a parser fix).
     public var reload: Bool
-    private let manifest: RunManifest
+    private var manifest: RunManifest
+    /// The raw databases, opened by the first load that needs them and kept for the loads after it (the ingest loads
+    /// a property at a time).
+    private let stores: RawStores
 
     /// Reads the run's manifest; throws `RunLoadError` when `runID` is not a run id or names no landed run.
     public init(dataDirectory: DataDirectory, configuration: Configuration, runID: RunID,
@@ -93,13 +96,35 @@ public struct RunLoad {
         self.propertyKey = propertyKey
         self.reload = reload
         manifest = try RunManifest.read(path: path)
+        stores = RawStores(dataDirectory: dataDirectory)
+    }
+
+    /// The ingest's loader: the manifest as the fetch has recorded it so far (`LandingZone.snapshot`), every property.
+    init(dataDirectory: DataDirectory, configuration: Configuration, runID: RunID, manifest: RunManifest) {
+        self.dataDirectory = dataDirectory
+        self.configuration = configuration
+        self.runID = runID
+        self.report = nil
+        self.propertyKey = nil
+        self.reload = false
+        self.manifest = manifest
+        stores = RawStores(dataDirectory: dataDirectory)
+    }
+
+    /// This loader for one property's artifacts of `manifest` (the run's, as it stands once they have all ended),
+    /// with the same open raw databases.
+    func property(_ key: String, of manifest: RunManifest) -> RunLoad {
+        var copy = self
+        copy.propertyKey = key
+        copy.manifest = manifest
+        return copy
     }
 
     /// Loads the reports, then the RPX responses, then the Yardi responses; `each` sees every artifact as it ends.
     public func load(log: Diagnostics, each: (ArtifactLoad) -> Void = { _ in }) throws -> [ArtifactLoad] {
         let reports = landedReports(log: log)
         try dataDirectory.create()
-        let store = try RealPageRawStore(path: dataDirectory.realpageRawDatabase)
+        let store = try stores.realpage()
         var results = loadReports(reports, store: store, log: log, each: each)
         let soap = landedSOAP(log: log)
         results += soap.refused
@@ -113,7 +138,7 @@ public struct RunLoad {
                                       asOf: item.asOf, expectedSHA256: item.sha256, answer: item.answer)
         }
         if !yardi.isEmpty {
-            let yardiLoader = YardiArtifactLoader(store: try YardiRawStore(path: dataDirectory.yardiRawDatabase), runID: runID,
+            let yardiLoader = YardiArtifactLoader(store: try stores.yardi(), runID: runID,
                                                   reload: reload)
             results += loadEach(yardi, source: "Yardi", log: log, each: each) { item in
                 guard case .yardi(let operation) = item.kind else { return nil }
@@ -335,5 +360,28 @@ public struct RunLoad {
             log.error(nil, "\(failed.count) of \(items.count) \(source) response(s) failed: \(failed.map(\.file).joined(separator: ", "))")
         }
         return results
+    }
+}
+
+/// The raw databases one `RunLoad` writes, each opened (created and migrated) when first needed.
+private final class RawStores {
+    private let dataDirectory: DataDirectory
+    private var openRealPage: RealPageRawStore?
+    private var openYardi: YardiRawStore?
+
+    init(dataDirectory: DataDirectory) { self.dataDirectory = dataDirectory }
+
+    func realpage() throws -> RealPageRawStore {
+        if let openRealPage { return openRealPage }
+        let store = try RealPageRawStore(path: dataDirectory.realpageRawDatabase)
+        openRealPage = store
+        return store
+    }
+
+    func yardi() throws -> YardiRawStore {
+        if let openYardi { return openYardi }
+        let store = try YardiRawStore(path: dataDirectory.yardiRawDatabase)
+        openYardi = store
+        return store
     }
 }

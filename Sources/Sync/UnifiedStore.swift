@@ -10,14 +10,22 @@ public final class UnifiedStore {
     public let database: Database
 
     /// Opens (creating and migrating) unified.db; attaches the raw databases of `dataDirectory` when they exist.
-    public init(dataDirectory: DataDirectory) throws {
-        database = try Database(path: dataDirectory.unifiedDatabase)
+    /// `busyTimeoutMilliseconds`: how long a write waits for another connection's (the ingest's run journal waits
+    /// out a property's sync).
+    public init(dataDirectory: DataDirectory, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        database = try Database(path: dataDirectory.unifiedDatabase, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try database.migrate(UnifiedSchema.migrations)
         // Datasette reads the data dictionary from it (`datasette unified.db -m metadata.json`).
         try UnifiedDictionary.writeMetadata(besides: dataDirectory.unifiedDatabase)
+        try attachRawDatabases(of: dataDirectory)
+    }
+
+    /// Attaches the raw databases of `dataDirectory` that exist and are not attached yet (the ingest's load creates
+    /// yardi_raw.db on its first Yardi property, after RealPage properties have synced).
+    public func attachRawDatabases(of dataDirectory: DataDirectory) throws {
         for (path, schema) in [(dataDirectory.realpageRawDatabase, "realpage_raw"),
                                (dataDirectory.yardiRawDatabase, "yardi_raw")] {
-            if FileManager.default.fileExists(atPath: path) {
+            if FileManager.default.fileExists(atPath: path), try !hasRaw(schema) {
                 try database.attach(path: path, as: schema)
             }
         }
