@@ -194,7 +194,8 @@ public struct IngestRun {
     private func fetchLoadAndSync(_ request: IngestRequest, plan: FetchPlan, runID: RunID, journal: RunJournal,
                                   log: Diagnostics, into result: inout IngestResult) throws {
         let landing = try LandingZone(dataDirectory: dataDirectory, runID: runID)
-        let pipeline = PropertyPipeline(properties: request.properties, jobs: plan.jobs, dataDirectory: dataDirectory,
+        let artifacts = plan.jobs.reduce(into: [String: Int]()) { counts, job in counts[job.propertyKey, default: 0] += 1 }
+        let pipeline = PropertyPipeline(properties: request.properties, artifacts: artifacts, dataDirectory: dataDirectory,
                                         configuration: configuration, runID: runID, landing: landing, journal: journal,
                                         log: log)
         let total = plan.jobs.count

@@ -39,7 +39,8 @@ final class PropertyPipeline: @unchecked Sendable {
     private var handled: Set<String> = []
     private var failure: (any Error)?
 
-    init(properties: [Property], jobs: [FetchJob], dataDirectory: DataDirectory, configuration: Configuration,
+    /// `artifacts`: how many artifacts the fetch will end per property (its jobs).
+    init(properties: [Property], artifacts: [String: Int], dataDirectory: DataDirectory, configuration: Configuration,
          runID: RunID, landing: LandingZone, journal: RunJournal, log: Diagnostics) {
         self.properties = properties
         self.dataDirectory = dataDirectory
@@ -48,7 +49,7 @@ final class PropertyPipeline: @unchecked Sendable {
         self.landing = landing
         self.journal = journal
         self.log = log
-        pending = Locked(jobs.reduce(into: [:]) { counts, job in counts[job.propertyKey, default: 0] += 1 })
+        pending = Locked(artifacts)
         runLoad = RunLoad(dataDirectory: dataDirectory, configuration: configuration, runID: runID,
                           manifest: landing.snapshot)
     }
