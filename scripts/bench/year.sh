@@ -13,8 +13,10 @@
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
 # the others, as wall time (which includes the simulator building every report it serves) and as ownerdash's own CPU
-# seconds and peak memory (GNU time), and the simulator's CPU seconds during the ingest; whether `query summary`, `query activity`, `report debtors`, `report lease-status` and a fresh
-# `audit run` give the same answers as the fresh full ingest (run ids and timestamps left out).
+# seconds and peak memory (GNU time), and the simulator's CPU seconds during the ingest; whether every `query` of the
+# last day (summary, occupancy, exposure, pricing, delinquency, funnel, activity), `report debtors`, `rental-tracker`,
+# `lease-status`, `maintenance`, `expenses` and a fresh `audit run` give the same answers as the fresh full ingest
+# (run ids and timestamps left out).
 set -euo pipefail
 # bash reads a script while it runs it: the hour-long run runs from a copy, so an edit to year.sh cannot derail it.
 if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
@@ -139,7 +141,9 @@ answers() {   # the answers of one data directory, each command's exit status af
     local dir=$1 command
     local start
     start=$(python3 -c "import datetime as d,sys; t=d.date.fromisoformat(sys.argv[1]); m=t.year*12+t.month-1-5; print('%04d-%02d' % (m // 12, m % 12 + 1))" "$LAST")
-    for command in "query summary" "query activity" "report debtors" "report lease-status --start $start --months 6"; do
+    for command in "query summary" "query occupancy" "query exposure" "query pricing" "query delinquency" "query funnel" \
+                   "query activity" "report debtors" "report rental-tracker" "report lease-status --start $start --months 6" \
+                   "report maintenance" "report expenses"; do
         echo "== $command"
         # shellcheck disable=SC2086
         "$BIN" $command --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
@@ -187,7 +191,7 @@ PY
 printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n" \
     "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
 if cmp -s "$OUT/answers_year.txt" "$OUT/answers_fresh.txt"; then
-    echo "answers on $LAST: identical to a fresh full ingest ($(wc -c < "$OUT/answers_fresh.txt") bytes of query summary, activity, debtors, lease-status, audit)"
+    echo "answers on $LAST: identical to a fresh full ingest ($(wc -c < "$OUT/answers_fresh.txt") bytes of every query, debtors, rental-tracker, lease-status, maintenance, expenses, audit)"
 else
     echo "answers on $LAST: DIFFER from a fresh full ingest (diff $OUT/answers_year.txt $OUT/answers_fresh.txt):"
     diff "$OUT/answers_year.txt" "$OUT/answers_fresh.txt" | head -20
