@@ -70,11 +70,8 @@ public struct FetchPlan {
                                    environment: environment, caBundle: caBundle)
         // Property by property, in the selection's order: the ingest loads and syncs a property as soon as its last
         // artifact has ended, while the next ones are fetched (IngestRun), so the first properties must end first.
-        let rank = Dictionary(properties.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-        jobs = (reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx) + yardiJobs.map(FetchJob.yardi))
-            .enumerated()
-            .sorted { (rank[$0.element.propertyKey] ?? 0, $0.offset) < (rank[$1.element.propertyKey] ?? 0, $1.offset) }
-            .map(\.element)
+        jobs = properties.inSelectionOrder(reportJobs.map(FetchJob.report) + rpxJobs.map(FetchJob.rpx)
+                                           + yardiJobs.map(FetchJob.yardi), property: \.propertyKey)
     }
 
     /// Fetches every job into `landing`, `parallel` at a time; `progress` is called as each artifact ends.

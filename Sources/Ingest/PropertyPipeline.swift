@@ -73,24 +73,13 @@ final class PropertyPipeline: @unchecked Sendable {
             if anythingLanded {
                 let loaded = Set(loads.filter { $0.error == nil }.map(\.property))
                 for property in properties where !handled.contains(property.key) {
-                    if loaded.contains(property.key) {
-                        try sync(property)
-                    } else {
-                        try record(sync: RunItem(stage: .sync, property: property.key, status: .skipped,
-                                                 error: "not synced: nothing of this property was loaded in this run"))
-                        log.info(nil, "sync: \(position(property.key)) \(property.key) skipped: nothing of it was loaded in this run",
-                                 LogFields(stage: "sync", property: property.key))
-                    }
+                    if loaded.contains(property.key) { try sync(property) } else { try notSynced(property.key) }
                 }
             }
-            let rank = Dictionary(properties.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-            func inOrder<T>(_ values: [T], _ key: (T) -> String?) -> [T] {
-                values.enumerated().sorted {
-                    (rank[key($0.element) ?? ""] ?? Int.max, $0.offset) < (rank[key($1.element) ?? ""] ?? Int.max, $1.offset)
-                }.map(\.element)
-            }
-            return (inOrder(loads, \.property), inOrder(syncs, \.property),
-                    inOrder(loadItems, \.property) + inOrder(syncItems, \.property))
+            return (properties.inSelectionOrder(loads, property: \.property),
+                    properties.inSelectionOrder(syncs, property: \.property),
+                    properties.inSelectionOrder(loadItems, property: \.property)
+                        + properties.inSelectionOrder(syncItems, property: \.property))
         }
     }
 
@@ -104,14 +93,7 @@ final class PropertyPipeline: @unchecked Sendable {
         handled.insert(key)
         do {
             let loaded = try load(key, manifest: manifest)
-            if loaded.contains(where: { $0.error == nil && $0.property == key }) {
-                try sync(property)
-            } else {
-                try record(sync: RunItem(stage: .sync, property: key, status: .skipped,
-                                         error: "not synced: nothing of this property was loaded in this run"))
-                log.info(nil, "sync: \(position(key)) \(key) skipped: nothing of it was loaded in this run",
-                         LogFields(stage: "sync", property: key))
-            }
+            if loaded.contains(where: { $0.error == nil && $0.property == key }) { try sync(property) } else { try notSynced(key) }
         } catch {
             failure = error
         }
@@ -158,6 +140,14 @@ final class PropertyPipeline: @unchecked Sendable {
             }
         }
         try record(sync: item)
+    }
+
+    /// A property nothing of which loaded: its sync item is `skipped`.
+    private func notSynced(_ key: String) throws {
+        try record(sync: RunItem(stage: .sync, property: key, status: .skipped,
+                                 error: "not synced: nothing of this property was loaded in this run"))
+        log.info(nil, "sync: \(position(key)) \(key) skipped: nothing of it was loaded in this run",
+                 LogFields(stage: "sync", property: key))
     }
 
     private func record(sync item: RunItem) throws {

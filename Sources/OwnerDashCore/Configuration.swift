@@ -34,6 +34,18 @@ public struct Property: Sendable, Codable, Equatable {
     }
 }
 
+extension Array where Element == Property {
+    /// `values` in the order of their properties in this selection (`property` names each value's), the values of one
+    /// property in the order given; values of a property not selected come last.
+    public func inSelectionOrder<T>(_ values: [T], property: (T) -> String?) -> [T] {
+        let rank = Dictionary(enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return values.enumerated()
+            .map { (rank[property($0.element) ?? ""] ?? Int.max, $0.offset, $0.element) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+            .map(\.2)
+    }
+}
+
 /// One RealPage report of the catalogue: which report to request and which parser reads it.
 public struct ReportDefinition: Sendable, Codable, Equatable {
     public var name: String
