@@ -678,6 +678,11 @@ public enum RealPageRawSchema {
         // FloorNumber`), which neither unitlist nor any OneSite report carries.
         RawLineage.migration(version: keyedByLineage),
         RawLineage.changeLogMigration(version: 43, table: "realpage_ledger_changes"),
+        // The sync's fingerprint reads a property's artifacts every night: without it, a scan of every property's,
+        // which grow by some ten a property a night.
+        Migration(version: 44, name: "loaded artifacts by property", sql: """
+            CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
+            """),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (
                 \(lineage)

@@ -288,5 +288,9 @@ public enum YardiRawSchema {
         // Raw rows keyed by lineage, as realpage_raw.db's migration 42 (RawLineage).
         RawLineage.migration(version: 8),
         RawLineage.changeLogMigration(version: 9, table: "yardi_transaction_changes"),
+        // As realpage_raw.db's migration 44.
+        Migration(version: 10, name: "loaded artifacts by property", sql: """
+            CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
+            """),
     ]
 }

@@ -176,6 +176,16 @@ public struct Synchronizer {
     func fingerprint(for property: Property) throws -> String {
         let hasher = SHA256()
         func field(_ text: String) { hasher.update("\(text.utf8.count):\(text)") }
+        // Each value by its type's own text (string interpolation of an SQLValue goes through reflection).
+        func value(_ value: SQLValue) {
+            switch value {
+            case .null: field("null")
+            case .integer(let number): field("i\(number)")
+            case .real(let number): field("r\(number)")
+            case .text(let text): field("t" + text)
+            case .blob(let bytes): field("b" + bytes.map { String($0, radix: 16) }.joined(separator: ","))
+            }
+        }
         let schema = Self.rawSchema(property)
         let (key, changes) = property.pms == .realpage ? ("report_type", "realpage_ledger_changes")
                                                        : ("operation", "yardi_transaction_changes")
@@ -185,23 +195,30 @@ public struct Synchronizer {
                  WHEN \(alias).\(key) LIKE 'GetResidentTransactions%' THEN 'yardi ledger' END
             """
         }
+        // One pass for each ledger's latest answer that wrote (a correlated EXISTS per unwritten answer scanned the
+        // table again for each: quadratic in the nights kept, 4.7 % of a churned night's CPU after 89 nights).
         for artifact in try store.database.query("""
+            WITH latest_written AS (
+                SELECT \(ledger("b")) AS ledger, max(b.as_of_date) AS as_of_date
+                FROM \(schema).loaded_artifacts b
+                WHERE b.property_id = :property AND b.row_count > 0 AND \(ledger("b")) IS NOT NULL
+                GROUP BY 1
+            )
             SELECT a.* FROM \(schema).loaded_artifacts a
+            LEFT JOIN latest_written w ON w.ledger = \(ledger("a"))
             WHERE a.property_id = :property
-              AND NOT (a.row_count = 0 AND \(ledger("a")) IS NOT NULL AND EXISTS (
-                  SELECT 1 FROM \(schema).loaded_artifacts b
-                  WHERE b.property_id = a.property_id AND \(ledger("b")) = \(ledger("a")) AND b.row_count > 0
-                    AND b.as_of_date >= a.as_of_date))
+              AND NOT (a.row_count = 0 AND w.as_of_date IS NOT NULL AND w.as_of_date >= a.as_of_date)
             ORDER BY a.rowid
             """, [":property": .text(property.key)]) {
-            for value in artifact { field("\(value)") }
+            for column in artifact { value(column) }
             field("\n")
         }
         if try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",
                                      [":table": .text(changes)])?.integerValue == 1 {
             let log = try store.database.query("SELECT count(*), max(id) FROM \(schema).\(changes) WHERE property_id = :property",
                                                [":property": .text(property.key)]).first ?? []
-            field("changes \(log)")
+            field("changes")
+            for column in log { value(column) }
         }
         for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
                      property.address ?? ""] { field(text) }
