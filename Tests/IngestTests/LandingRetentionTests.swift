@@ -18,10 +18,17 @@ import ZipKit
     static func landRun(_ data: DataDirectory, started: Date, bytes: Data, name: String = "GetUnitInformation.xml") throws -> (RunID, ManifestEntry) {
         let runID = RunID.new(now: started)
         let zone = try LandingZone(dataDirectory: data, runID: runID, now: started)
-        let staged = try zone.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: name)
+        let entry = try land(zone, property: "yp_cedar_bluff", bytes: bytes, name: name)
+        try zone.finish(now: started)
+        return (runID, entry)
+    }
+
+    /// Lands `bytes` as `property`'s GetUnitInformation (as of 2026-11-20) into `zone`, as fetch would; records its entry.
+    static func land(_ zone: LandingZone, property: String, bytes: Data, name: String = "GetUnitInformation.xml") throws -> ManifestEntry {
+        let staged = try zone.stagingPath(pms: .yardi, property: property, name: name)
         FileManager.default.createFile(atPath: staged, contents: bytes)
-        let landed = try zone.commit(staged: staged, pms: .yardi, property: "yp_cedar_bluff", name: name)
-        var entry = ManifestEntry(pms: "yardi", property: "yp_cedar_bluff", operation: "GetUnitInformation",
+        let landed = try zone.commit(staged: staged, pms: .yardi, property: property, name: name)
+        var entry = ManifestEntry(pms: "yardi", property: property, operation: "GetUnitInformation",
                                   asOfRequested: "2026-11-20", startedAt: "2026-11-20T02:30:00.000Z")
         entry.asOf = "2026-11-20"
         entry.path = landed.relativePath
@@ -30,8 +37,7 @@ import ZipKit
         entry.sha256 = landed.sha256
         entry.httpStatus = 200
         try zone.record(entry)
-        try zone.finish(now: started)
-        return (runID, entry)
+        return entry
     }
 
     @Test func anOldLayoutRunAndACompressedObjectRunBothLoadAndACutObjectIsNamed() throws {
