@@ -5,20 +5,24 @@ import RunRecords
 import SQLiteKit
 import Sync
 
-/// The ingest's load and sync stages: each property is loaded (RunLoad) and synced (Synchronizer) as soon as the last
-/// of its artifacts has ended, one property at a time on a thread of its own, while the fetch of the next goes on.
+/// The ingest's load and sync stages: each property is loaded (RunLoad) as soon as the last of its artifacts has ended,
+/// then synced (Synchronizer), while the fetch of the next goes on; one property loads while the one before it syncs.
 ///
 /// The fetch spends most of its time waiting on the sources (a RealPage report is built by the server, a Yardi
 /// ledger by the gateway), and the load and sync are CPU work on this machine: run after the fetch, a 30-property
 /// churned night was 10 s of fetch, then 5 s of load and 9 s of sync, one core idle all along. The fetch hands its
-/// artifacts over property by property (FetchPlan orders its jobs so).
+/// artifacts over property by property (FetchPlan orders its jobs so). The load writes the raw databases and the sync
+/// writes unified.db, reading the raw databases as the property's load committed them (WAL: a reader never waits for
+/// the writer), so each has a thread of its own.
 ///
 /// What a stage did for a property is as before: its artifacts are loaded in the order the load stage always used
 /// (reports, then RPX, then Yardi responses), a property nothing of which loaded is not synced, one of whose last sync
-/// read what a sync would read now is skipped as `unchanged`. The raw stores and the sync's unified.db connection are
-/// used on the pipeline's queue only; the run journal has its own connection, which waits out a property's sync.
+/// read what a sync would read now is skipped as `unchanged`. The raw stores are used on the load queue only, the
+/// sync's unified.db connection on the sync queue only; the run journal has its own connection, which waits out a
+/// property's sync.
 final class PropertyPipeline: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "ownerdash.ingest.load-and-sync")
+    private let loadQueue = DispatchQueue(label: "ownerdash.ingest.load")
+    private let syncQueue = DispatchQueue(label: "ownerdash.ingest.sync")
     private let properties: [Property]
     private let dataDirectory: DataDirectory
     private let configuration: Configuration
@@ -28,16 +32,19 @@ final class PropertyPipeline: @unchecked Sendable {
     private let log: Diagnostics
     /// Artifacts still being fetched, per property.
     private let pending: Locked<[String: Int]>
+    /// The first error that stops the stages (a journal that cannot record, a raw database that cannot be opened).
+    private let failure = Locked<(any Error)?>(nil)
 
-    // Touched on `queue` only.
+    // Touched on `loadQueue` only (and by `finish` once it has drained).
     private let runLoad: RunLoad
-    private var store: UnifiedStore?
     private var loads: [ArtifactLoad] = []
-    private var syncs: [PropertySyncOutcome] = []
     private var loadItems: [RunItem] = []
-    private var syncItems: [RunItem] = []
+    /// Properties handed over by the fetch with something landed.
     private var handled: Set<String> = []
-    private var failure: (any Error)?
+    // Touched on `syncQueue` only.
+    private var store: UnifiedStore?
+    private var syncs: [PropertySyncOutcome] = []
+    private var syncItems: [RunItem] = []
 
     /// `artifacts`: how many artifacts the fetch will end per property (its jobs).
     init(properties: [Property], artifacts: [String: Int], dataDirectory: DataDirectory, configuration: Configuration,
@@ -61,15 +68,22 @@ final class PropertyPipeline: @unchecked Sendable {
             counts[entry.property] = left - 1
             return left == 1
         }
-        if last { queue.async { self.loadAndSync(entry.property) } }
+        if last { loadQueue.async { self.load(entry.property) } }
     }
 
     /// What the stages did, once the fetch has ended: waits for the properties handed over, then syncs any property
     /// a load named that was not handed over, and says of each other property that it was not synced. A run that
     /// landed nothing loads and syncs nothing. Loads and syncs come back in the selection's order.
     func finish(anythingLanded: Bool) throws -> (loads: [ArtifactLoad], syncs: [PropertySyncOutcome], items: [RunItem]) {
-        try queue.sync {
-            if let failure { throw failure }
+        // Every property handed over is loaded and its sync queued; nothing adds to the load queue's state after this.
+        loadQueue.sync {}
+        do {
+            try journal.drain()
+        } catch {
+            throw IngestError("cannot record the load in \(dataDirectory.unifiedDatabase): \(error)")
+        }
+        return try syncQueue.sync {
+            if let failure = failure.withLock({ $0 }) { throw failure }
             if anythingLanded {
                 let loaded = Set(loads.filter { $0.error == nil }.map(\.property))
                 for property in properties where !handled.contains(property.key) {
@@ -83,25 +97,25 @@ final class PropertyPipeline: @unchecked Sendable {
         }
     }
 
-    // MARK: - On the queue
+    // MARK: - On the load queue
 
-    private func loadAndSync(_ key: String) {
-        guard failure == nil, let property = properties.first(where: { $0.key == key }) else { return }
+    /// Loads a property whose artifacts have all ended, then queues its sync.
+    private func load(_ key: String) {
+        guard failure.withLock({ $0 }) == nil, let property = properties.first(where: { $0.key == key }) else { return }
         // A property none of whose artifacts landed is said not synced at the end, unless the run landed nothing.
         let manifest = landing.snapshot
         guard manifest.artifacts.contains(where: { $0.property == key && $0.outcome == .landed }) else { return }
         handled.insert(key)
         do {
-            let loaded = try load(key, manifest: manifest)
-            if loaded.contains(where: { $0.error == nil && $0.property == key }) { try sync(property) } else { try notSynced(key) }
+            let loaded = try load(key, manifest: manifest).contains { $0.error == nil && $0.property == key }
+            syncQueue.async { self.syncAfterLoad(property, loaded: loaded) }
         } catch {
-            failure = error
+            failure.withLock { $0 = $0 ?? error }
         }
     }
 
     private func load(_ key: String, manifest: RunManifest) throws -> [ArtifactLoad] {
-        var recordingError: (any Error)?
-        let loaded = try runLoad.property(key, of: manifest).load(log: log) { artifact in
+        try runLoad.property(key, of: manifest).load(log: log) { artifact in
             let item = IngestRun.loadItem(artifact)
             if artifact.error == nil {
                 log.info(nil, "load: [\(loads.count + 1)] \(artifact.name) \(artifact.property) \(artifact.rows) rows\(artifact.alreadyLoaded ? " (already loaded)" : "")\(artifact.unchangedSinceRun.map { " (unchanged since run \($0))" } ?? "")",
@@ -110,16 +124,26 @@ final class PropertyPipeline: @unchecked Sendable {
             }
             loads.append(artifact)
             loadItems.append(item)
-            do { try journal.record(item) } catch { recordingError = recordingError ?? error }
+            // By the journal's thread: recorded here, the item would wait for the sync's transaction on unified.db,
+            // and the next property's load with it.
+            journal.recordSoon(item)
         }
-        if let recordingError { throw IngestError("cannot record the load in \(dataDirectory.unifiedDatabase): \(recordingError)") }
-        return loaded
+    }
+
+    // MARK: - On the sync queue
+
+    private func syncAfterLoad(_ property: Property, loaded: Bool) {
+        guard failure.withLock({ $0 }) == nil else { return }
+        do {
+            if loaded { try sync(property) } else { try notSynced(property.key) }
+        } catch {
+            failure.withLock { $0 = $0 ?? error }
+        }
     }
 
     /// Syncs one property, or skips it when its unified rows are what a sync would give now (nothing new loaded since:
     /// the same bytes again, ledger windows that merged without a change).
     private func sync(_ property: Property) throws {
-        handled.insert(property.key)
         let store = try syncStore()
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
                                         glCategories: configuration.glCategories)

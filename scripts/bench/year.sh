@@ -6,8 +6,9 @@
 # no wall-clock grace), one night in the middle fails (every source unreachable). Then a fresh data directory
 # ingests the last day in full and every answer is compared.
 #
-#   scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR]
-#                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year)
+#   scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR] [--binary FILE]
+#                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year;
+#                                                --binary: that ownerdash instead of this checkout's build, to compare two)
 #   touch DIR/stop                              ends the year after the night under way; the comparison still runs
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
@@ -27,20 +28,25 @@ fi
 cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config
-DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year
+DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY=
 while [ $# -gt 0 ]; do
     case "$1" in
         --days) DAYS=$2; shift 2 ;;
         --properties) PROPERTIES=$2; shift 2 ;;
         --release) CONFIG=release; shift ;;
         --out) OUT=$2; shift 2 ;;
-        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR]" >&2; exit 1 ;;
+        --binary) BINARY=$(realpath "$2"); shift 2 ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR] [--binary FILE]" >&2; exit 1 ;;
     esac
 done
 rm -rf "$OUT"; mkdir -p "$OUT"
-swift build -c "$CONFIG" --product ownerdash >&2
 # A copy: a rebuild during the hour-long run must not change the binary half way through the year.
-cp "$(swift build -c "$CONFIG" --show-bin-path)/ownerdash" "$OUT/ownerdash"
+if [ -n "$BINARY" ]; then
+    cp "$BINARY" "$OUT/ownerdash"
+else
+    swift build -c "$CONFIG" --product ownerdash >&2
+    cp "$(swift build -c "$CONFIG" --show-bin-path)/ownerdash" "$OUT/ownerdash"
+fi
 BIN=$OUT/ownerdash
 START=2026-11-20
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
