@@ -19,7 +19,8 @@ import Sync
 /// (reports, then RPX, then Yardi responses), a property nothing of which loaded is not synced, one of whose last sync
 /// read what a sync would read now is skipped as `unchanged`. The raw stores are used on the load queue only, the
 /// sync's unified.db connection on the sync queue only; the run journal has its own connection, which waits out a
-/// property's sync.
+/// property's sync, and the load hands its items to the journal's thread (`recordSoon`): recorded on the load queue,
+/// each waited for the sync's transaction, and the loads went in step with the syncs.
 final class PropertyPipeline: @unchecked Sendable {
     private let loadQueue = DispatchQueue(label: "ownerdash.ingest.load")
     private let syncQueue = DispatchQueue(label: "ownerdash.ingest.sync")
