@@ -7,14 +7,16 @@ ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmi
     chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils
 
 swift build --build-tests
-# The simulator's own tests (Python standard library) run first, so swift test's summary closes the output.
-if [ -d scripts/pms_sim/tests ]; then
-    sim_log=$(mktemp)
-    if ! python3 -m unittest discover -s scripts/pms_sim/tests >"$sim_log" 2>&1; then
-        cat "$sim_log"; rm -f "$sim_log"; exit 1
+# The simulator's and the benchmark scripts' own tests (Python standard library) run first, so swift test's summary
+# closes the output.
+for suite in scripts/pms_sim/tests scripts/bench/tests; do
+    [ -d "$suite" ] || continue
+    py_log=$(mktemp)
+    if ! python3 -m unittest discover -s "$suite" >"$py_log" 2>&1; then
+        cat "$py_log"; rm -f "$py_log"; exit 1
     fi
-    echo "simulator tests: $(tail -n 1 "$sim_log")"; rm -f "$sim_log"
-fi
+    echo "$suite: $(tail -n 1 "$py_log")"; rm -f "$py_log"
+done
 # CI shows only the tail of the output, so a failure's own lines are repeated after the summary.
 test_log=$(mktemp)
 trap 'rm -f "$test_log"' EXIT

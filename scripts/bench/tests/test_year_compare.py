@@ -1,0 +1,110 @@
+"""year_compare.py: history the nightly directory kept is told apart from an answer that differs."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(__file__), "..", "year_compare.py")
+
+# Shapes as `ownerdash report maintenance|expenses --format json` prints them (kalaco, night 7 of a year run).
+MAINTENANCE = {
+    "metric": "maintenance",
+    "parameters": {"properties": ["kalaco"], "as_of": None, "months": 3, "older_than_days": 30},
+    "rows": [{"property": "kalaco", "as_of": "2026-11-26", "open": 4, "open_over_30d": 3, "closed": 172,
+              "closed_3m": 33, "median_days": 7, "avg_days": 6.4}],
+    "total": None,
+    "by_category": [{"property": "kalaco", "category": "Make Ready", "open": 4, "open_over_30d": 3, "closed": 172,
+                     "closed_3m": 33, "median_days": 7, "avg_days": 6.4}],
+    "aged_open": [],
+    "make_ready": [{"property": "kalaco", "month": "2026-11", "turns_closed": 3, "avg_days": 6.7}],
+    "no_work_order_source": [],
+}
+EXPENSES = {
+    "metric": "expenses",
+    "parameters": {"properties": ["kalaco"], "start": "2026-10", "months": 2},
+    "rows": [{"property": "kalaco", "gl_category": "Payroll", "2026-10": 25000.10, "2026-11": 25354.63, "total": 50354.73},
+             {"property": "kalaco", "gl_category": "All categories", "2026-10": 25000.10, "2026-11": 25354.63,
+              "total": 50354.73}],
+    "total": None,
+    "accounts": [{"property": "kalaco", "month": "2026-10", "gl_account": "6110-0000", "account_name": "Salaries",
+                  "gl_category": "Payroll", "amount": 25000.10},
+                 {"property": "kalaco", "month": "2026-11", "gl_account": "6110-0000", "account_name": "Salaries",
+                  "gl_category": "Payroll", "amount": 25354.63}],
+    "no_expense_source": [],
+    "operating": [{"property": "kalaco", "line": "Income", "2026-10": 0.00, "2026-11": 861432.00, "total": 861432.00}],
+    "sources": [{"property": "kalaco", "month": "2026-10", "expenses_from": "realpage: Income Statement",
+                 "income_from": "realpage: Income Statement"},
+                {"property": "kalaco", "month": "2026-11", "expenses_from": "realpage: Income Statement",
+                 "income_from": "realpage: Income Statement"}],
+}
+
+
+def answers(maintenance, expenses, summary='{"occupancy": 0.95}'):
+    return ("== query summary\n%s\nexit 0\n== report maintenance\n%s\nexit 0\n== report expenses\n%s\nexit 0\n"
+            % (summary, json.dumps(maintenance, indent=1), json.dumps(expenses, indent=1)))
+
+
+def fresh_window():
+    """What a fresh ingest of the same day sees: closed work orders of its window only, the current period only."""
+    maintenance, expenses = copy.deepcopy(MAINTENANCE), copy.deepcopy(EXPENSES)
+    for table in ("rows", "by_category"):
+        maintenance[table][0]["closed"] = 51
+    for table in ("rows", "operating"):
+        for row in expenses[table]:
+            row["2026-10"] = None
+            row["total"] = row["2026-11"]
+    expenses["accounts"] = expenses["accounts"][1:]
+    expenses["sources"] = expenses["sources"][1:]
+    return maintenance, expenses
+
+
+class YearCompareTests(unittest.TestCase):
+    def compare(self, year, fresh):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, text in (("year", year), ("fresh", fresh)):
+                paths.append(os.path.join(tmp, name))
+                with open(paths[-1], "w") as f:
+                    f.write(text)
+            result = subprocess.run([sys.executable, SCRIPT] + paths, capture_output=True, text=True)
+        return result.returncode, result.stdout
+
+    def test_identical_answers(self):
+        code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES))
+        self.assertEqual(code, 0)
+        self.assertIn("report expenses: identical\n", out)
+
+    def test_history_the_nightly_kept_is_named_not_a_difference(self):
+        code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(*fresh_window()))
+        self.assertEqual(code, 0, out)
+        self.assertIn("kalaco: 172 work orders closed, 51 in the fresh directory's window", out)
+        self.assertIn("1 statement month(s) of 1 propert(ies) fetched when current (2026-10 .. 2026-10)", out)
+
+    def test_a_figure_of_the_shared_window_differs(self):
+        maintenance, expenses = fresh_window()
+        maintenance["rows"][0]["open"] = 5
+        expenses["rows"][0]["2026-11"] = 25354.64
+        code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(maintenance, expenses))
+        self.assertEqual(code, 2)
+        self.assertIn("report maintenance: DIFFERS: rows kalaco open: 4 against 5", out)
+        self.assertIn("report expenses: DIFFERS: rows kalaco/Payroll 2026-11: 25354.63 against 25354.64", out)
+
+    def test_fewer_closed_work_orders_than_a_fresh_ingest_is_a_difference(self):
+        maintenance, expenses = fresh_window()
+        maintenance["rows"][0]["closed"] = 200
+        code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(maintenance, expenses))
+        self.assertEqual(code, 2)
+        self.assertIn("rows kalaco closed 172 < 200", out)
+
+    def test_any_other_answer_must_be_identical(self):
+        code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES, '{"occupancy": 0.94}'))
+        self.assertEqual(code, 2)
+        self.assertIn("query summary: DIFFERS", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Compares the answers of a year of nightly ingests with those of a fresh full ingest of the last day
+(scripts/bench/year.sh writes both files: each command's output after a `== command` line, run ids and timestamps
+blanked). Every answer must be identical, with two exceptions that are history, not error:
+
+* `report maintenance`, column `closed`: every work order completed on or before the date. The nightly directory
+  kept the work orders of the Closed Make Ready windows of all its nights; a fresh ingest sees only the window the
+  report covers on the last day. The nightly's count may be higher, never lower; every other figure (open, aged,
+  closed in the window, days to complete, the make-ready months) must be equal.
+* `report expenses`: a month the fresh directory has no Income Statement for (it fetched only the current fiscal
+  period) may have one in the nightly directory (fetched when that period was current). Those cells, their rows'
+  totals, their account lines and sources are history; every cell of a month the fresh directory has must be equal.
+
+  python3 scripts/bench/year_compare.py ANSWERS_YEAR ANSWERS_FRESH
+
+Prints one line per command (identical / history kept / DIFFERS with the first differences); exit 0 when nothing
+differs but history, 2 when an answer differs."""
+
+import json
+import sys
+
+
+def sections(path):
+    """`== command` -> the text under it."""
+    out, name = {}, None
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("== "):
+            name = line[3:].rstrip("\n")
+            out[name] = []
+        elif name is not None:
+            out[name].append(line)
+    return {k: "".join(v) for k, v in out.items()}
+
+
+def parse(text):
+    """The JSON document of a section (the lines before its `exit N` line)."""
+    body = text.rsplit("exit ", 1)[0]
+    return json.loads(body), text.rsplit("exit ", 1)[1].strip()
+
+
+def keyed(records, key):
+    return {tuple(r.get(k) for k in key): r for r in records or []}
+
+
+def compare_maintenance(year, fresh, differences, history):
+    for table, key in (("rows", ("property",)), ("by_category", ("property", "category"))):
+        a, b = keyed(year.get(table), key), keyed(fresh.get(table), key)
+        if a.keys() != b.keys():
+            differences.append("%s: %s against %s" % (table, sorted(a), sorted(b)))
+            continue
+        for k in sorted(b, key=str):
+            ra, rb = a[k], b[k]
+            for column in rb:
+                if column == "closed":
+                    if (ra[column] or 0) < (rb[column] or 0):
+                        differences.append("%s %s closed %s < %s" % (table, "/".join(map(str, k)), ra[column], rb[column]))
+                    elif ra[column] != rb[column] and table == "rows":
+                        history.append("%s: %s work orders closed, %s in the fresh directory's window"
+                                       % (k[0], ra[column], rb[column]))
+                elif ra.get(column) != rb[column]:
+                    differences.append("%s %s %s: %r against %r" % (table, "/".join(map(str, k)), column, ra.get(column), rb[column]))
+    total_a, total_b = year.get("total"), fresh.get("total")
+    if (total_a is None) != (total_b is None):
+        differences.append("total: %r against %r" % (total_a, total_b))
+    elif total_b is not None:
+        for column in total_b:
+            if column != "closed" and total_a.get(column) != total_b[column]:
+                differences.append("total %s: %r against %r" % (column, total_a.get(column), total_b[column]))
+    for rest in set(year) | set(fresh):
+        if rest not in ("rows", "by_category", "total") and year.get(rest) != fresh.get(rest):
+            differences.append("%s differs" % rest)
+
+
+def compare_expenses(year, fresh, differences, history):
+    covered = {(s["property"], s["month"]) for s in fresh.get("sources") or []}
+    kept = sorted({(s["property"], s["month"]) for s in year.get("sources") or []} - covered)
+    for table, key in (("rows", ("property", "gl_category")), ("operating", ("property", "line"))):
+        a, b = keyed(year.get(table), key), keyed(fresh.get(table), key)
+        for k in sorted(set(a) - set(b), key=str):
+            months = [c for c, v in a[k].items() if c[:2] == "20" and v is not None]
+            if all((k[0], m) in kept for m in months):
+                history.append("%s %s: only in months the nightly directory kept" % (table, "/".join(map(str, k))))
+            else:
+                differences.append("%s %s: only in the nightly directory" % (table, "/".join(map(str, k))))
+        for k in sorted(b, key=str):
+            if k not in a:
+                differences.append("%s %s: missing from the nightly directory" % (table, "/".join(map(str, k))))
+                continue
+            ra, rb = a[k], b[k]
+            kept_cells = [c for c in rb if c[:2] == "20" and rb[c] is None and ra.get(c) is not None and (k[0], c) in kept]
+            for column in rb:
+                if column in kept_cells or (column == "total" and kept_cells):
+                    continue
+                if ra.get(column) != rb[column]:
+                    differences.append("%s %s %s: %r against %r" % (table, "/".join(map(str, k)), column, ra.get(column), rb[column]))
+    a = [r for r in year.get("accounts") or [] if (r["property"], r["month"]) not in kept]
+    if a != (fresh.get("accounts") or []):
+        differences.append("accounts of the months both directories have differ")
+    if [s for s in year.get("sources") or [] if (s["property"], s["month"]) not in kept] != (fresh.get("sources") or []):
+        differences.append("sources of the months both directories have differ")
+    for rest in set(year) | set(fresh):
+        if rest not in ("rows", "operating", "accounts", "sources") and year.get(rest) != fresh.get(rest):
+            differences.append("%s differs" % rest)
+    if kept:
+        properties = sorted({p for p, _ in kept})
+        months = sorted({m for _, m in kept})
+        history.append("%d statement month(s) of %d propert(ies) fetched when current (%s .. %s)"
+                       % (len(kept), len(properties), months[0], months[-1]))
+
+
+RULES = {"report maintenance": compare_maintenance, "report expenses": compare_expenses}
+
+
+def main(year_path, fresh_path):
+    year, fresh = sections(year_path), sections(fresh_path)
+    failed = False
+    if list(year) != list(fresh):
+        print("the two files answer different commands: %s against %s" % (list(year), list(fresh)))
+        return 2
+    for command in fresh:
+        if year[command] == fresh[command]:
+            print("%s: identical" % command)
+            continue
+        rule = RULES.get(command)
+        differences, history = [], []
+        if rule is None:
+            differences.append("differs (diff the two files)")
+        else:
+            try:
+                (a, code_a), (b, code_b) = parse(year[command]), parse(fresh[command])
+            except (ValueError, IndexError) as error:
+                differences.append("not JSON: %s" % error)
+            else:
+                if code_a != code_b:
+                    differences.append("exit %s against %s" % (code_a, code_b))
+                rule(a, b, differences, history)
+        if differences:
+            failed = True
+            print("%s: DIFFERS: %s" % (command, "; ".join(differences[:5])))
+        else:
+            print("%s: identical but history the nightly kept: %s" % (command, "; ".join(history[:3])
+                                                                       + ("; ..." if len(history) > 3 else "")))
+    return 2 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__.split("\n\n")[-2].strip(), file=sys.stderr)
+        sys.exit(1)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
