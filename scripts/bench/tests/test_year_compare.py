@@ -84,6 +84,19 @@ class YearCompareTests(unittest.TestCase):
         self.assertIn("kalaco: 172 work orders closed, 51 in the fresh directory's window", out)
         self.assertIn("1 statement month(s) of 1 propert(ies) fetched when current (2026-10 .. 2026-10)", out)
 
+    def test_the_portfolio_line_of_a_month_kept_is_history_the_others_must_agree(self):
+        year, fresh = copy.deepcopy(EXPENSES), fresh_window()[1]
+        year["total"] = {"property": "portfolio", "gl_category": "All categories", "2026-10": 25000.10,
+                         "2026-11": 25354.63, "total": 50354.73}
+        fresh["total"] = {"property": "portfolio", "gl_category": "All categories", "2026-10": None,
+                          "2026-11": 25354.63, "total": 25354.63}
+        code, out = self.compare(answers(MAINTENANCE, year), answers(MAINTENANCE, fresh))
+        self.assertEqual(code, 0, out)
+        fresh["total"]["2026-11"] = 25354.00
+        code, out = self.compare(answers(MAINTENANCE, year), answers(MAINTENANCE, fresh))
+        self.assertEqual(code, 2)
+        self.assertIn("total 2026-11: 25354.63 against 25354.0", out)
+
     def test_a_figure_of_the_shared_window_differs(self):
         maintenance, expenses = fresh_window()
         maintenance["rows"][0]["open"] = 5
