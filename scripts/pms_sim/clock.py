@@ -6,16 +6,26 @@ runs a year of nights this way, seconds apart) and applies that day's churn to t
 * payments: a few current households pay the day's amount (an extra payment of the day);
 * a late posting: one payment dated three days back appears only now (the ledger changes behind the window);
 * every 7th day a reversal (a returned payment: a negative payment of the day) and every 30th day a correction
-  to an old charge (a rent credit dated four months back).
+  to an old charge (a rent credit dated four months back);
+* the month's rent: on the first of a month every current household is charged its lease's recurring lines (a
+  household moving in, the rest of its month prorated on the day); a "good" or "prepaid" household pays the month
+  within four days, a "late" one on the 6th to 15th with a late fee on the 5th, a "behind" one pays everything it
+  owes on the 8th to 17th, or (three months in ten) nothing that month;
+* maintenance (maintenance.churn): a unit vacated opens a make-ready turn, completed 2 to 12 days later (the unit
+  made ready) or the day before a new household moves in; Yardi service requests open and close; RealPage's
+  expense accounts grow with the month.
 
 Everything is drawn from the seed and the day, so two simulators advanced the same way serve the same bytes. The
-ledger's monthly rent rows are those generated at start-up (months after the start month get no new rent rows);
-statuses, possessions and the extra ledger rows change. The truth file written at start-up is not rewritten: a
-year run compares OwnerDash with itself (incremental nights against a fresh full ingest of the last day)."""
+ledger's rows generated at start-up stay as they were; what the clock posts is added to them. The truth file
+written at start-up is not rewritten: a year run compares OwnerDash with itself (incremental nights against a
+fresh full ingest of the last day)."""
 
 import datetime as dt
 import hashlib
 import random
+
+from . import invoices, maintenance
+from .portfolio import LATE_FEE_CENTS, days_in_month, month_lines
 
 DAY = dt.timedelta(days=1)
 
@@ -27,11 +37,15 @@ def _rng(seed, day, key):
 
 def advance(world, days):
     """Moves the world `days` days forward, one day at a time; returns a summary of the churn applied."""
-    summary = {"move_ins": 0, "move_outs": 0, "payments": 0, "late_postings": 0, "reversals": 0, "corrections": 0}
-    # Properties are generated on first use, relative to the property date: every one is generated at the date it
-    # started from, before the date moves.
+    summary = {"move_ins": 0, "move_outs": 0, "payments": 0, "late_postings": 0, "reversals": 0, "corrections": 0,
+               "rent_charges": 0, "rent_payments": 0, "late_fees": 0, "turns_opened": 0, "turns_closed": 0,
+               "requests_opened": 0, "requests_closed": 0}
+    # Properties, their work orders and invoices are generated on first use, relative to the property date: every
+    # one is generated at the date it started from, before the date moves.
     for key in world.keys:
-        world.get(key)
+        p = world.get(key)
+        maintenance.start_clock(world.gen, p)
+        invoices.of(world.gen, p)
     for _ in range(max(0, int(days))):
         day = world.as_of + DAY
         world.as_of = day
@@ -53,7 +67,7 @@ def _touch(r):
 
 def _churn(world, key, p, day, summary):
     rng = _rng(world.seed, day, key)
-    current = []
+    current, moved_in, moved_out = [], [], []
     for u in p.units:
         f = u.future
         if f is not None and f.move_in is not None and f.move_in <= day:
@@ -64,7 +78,10 @@ def _churn(world, key, p, day, summary):
                 u.residencies.append(f)
             u.status = "occupied"
             u.vacant_since = None
+            moved_in.append(u)
             summary["move_ins"] += 1
+            if day.day != 1:
+                _charge_month(p, f, day, rng, summary)
         r = u.current
         if r is not None and r.move_out is not None and r.move_out <= day and r.status == "current":
             r.status = "former"
@@ -72,9 +89,15 @@ def _churn(world, key, p, day, summary):
             u.vacant_since = r.move_out
             u.status = "vacant_leased" if u.future is not None else "vacant"
             u.made_ready = None
+            moved_out.append((u, r))
             summary["move_outs"] += 1
         if u.current is not None and u.current.status == "current":
             current.append(u.current)
+    _scheduled(p, day, summary)
+    if day.day == 1:
+        for r in current:
+            _charge_month(p, r, day, rng, summary)
+    maintenance.churn(world.gen, p, day, rng, moved_out, moved_in, summary)
     if not current:
         return
     for r in rng.sample(current, min(3, len(current))):
@@ -102,3 +125,56 @@ def _churn(world, key, p, day, summary):
         r.charge_total -= 1000
         _touch(r)
         summary["corrections"] += 1
+
+
+def _charge_month(p, r, day, rng, summary):
+    """Posts the household's recurring lines for the month from `day` (prorated from a move-in day) and schedules
+    what it pays, by its payment behaviour."""
+    le = r.lease_on(day)
+    if le is None:
+        return
+    dim = days_in_month(day.year, day.month)
+    total = 0
+    for code, amount in month_lines(le, dim - day.day + 1, dim, None):
+        r.extra_charges.append((day, code, amount))
+        total += amount
+    r.charge_total += total
+    _touch(r)
+    summary["rent_charges"] += 1
+    start = dt.date(day.year, day.month, 1)
+    plan = p.__dict__.setdefault("_clock_plan", [])
+    if r.behavior == "late":
+        if rng.random() < 0.5:
+            plan.append((start + dt.timedelta(days=4), r, "fee"))
+            plan.append((start + dt.timedelta(days=rng.randint(5, 14)), r, "balance"))
+            return
+    elif r.behavior == "behind":
+        if rng.random() >= 0.3:
+            plan.append((start + dt.timedelta(days=rng.randint(7, 16)), r, "balance"))
+        return
+    plan.append((max(day, start + dt.timedelta(days=rng.randint(0, 3))), r, "balance"))
+
+
+def _scheduled(p, day, summary):
+    """The payments and late fees scheduled for the day: a payment is what the household owes then (nothing when
+    it is in credit), a late fee only when the month is still unpaid."""
+    plan = p.__dict__.get("_clock_plan")
+    if not plan:
+        return
+    due = [x for x in plan if x[0] <= day]
+    if not due:
+        return
+    p._clock_plan = [x for x in plan if x[0] > day]
+    for _, r, kind in due:
+        owed = r.charge_total - r.payment_total
+        if owed <= 0:
+            continue
+        if kind == "fee":
+            r.extra_charges.append((day, "LATEFEE", LATE_FEE_CENTS))
+            r.charge_total += LATE_FEE_CENTS
+            summary["late_fees"] += 1
+        else:
+            r.extra_payments.append((day, owed))
+            r.payment_total += owed
+            summary["rent_payments"] += 1
+        _touch(r)

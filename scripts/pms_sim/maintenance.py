@@ -69,7 +69,7 @@ def horizon_start(as_of):
 class WorkOrder:
     __slots__ = ("id", "kind", "unit", "tenant_code", "category", "brief", "full", "opened", "opened_time", "due",
                  "completed", "completed_time", "status", "history", "work_orders", "assigned_to", "amount_cents",
-                 "vacated")
+                 "vacated", "planned")
 
     def __init__(self, wid, kind, unit):
         self.id, self.kind, self.unit = wid, kind, unit
@@ -84,6 +84,7 @@ class WorkOrder:
         self.assigned_to = None
         self.amount_cents = 0
         self.vacated = None
+        self.planned = None         # the day the clock completes it (clock.py), None: not scheduled
 
     @property
     def is_open(self):
@@ -300,3 +301,152 @@ def truth(g, p):
     if p.pms == "yardi":
         expenses = invoices.truth(g, p)     # the invoice register's lines by post month (invoices.py)
     return wo, expenses
+
+
+# ------------------------------------------------------------------------------ the clock's day (clock.py)
+
+TURN_DAYS = (2, 12)             # a turn the clock opens is completed 2 to 12 days after the vacate date
+
+
+def churn(g, p, day, rng, moved_out, moved_in, summary):
+    """One day of the clock for the property's maintenance and expenses, after the day's move-ins and move-outs:
+    a unit vacated today opens a make-ready turn (the notice unit's scheduled turn becomes an open one), an open
+    turn is completed on its drawn day (or the day before a new household moves in) and the unit is made ready;
+    resident service requests (Yardi) open at the generator's rate and close after a drawn duration; the month's
+    expenses (RealPage) grow to date, a new month drawn on its first day. Work orders completed before the history
+    kept are dropped, as at start-up."""
+    m = of(g, p)
+    for u, r in moved_out:
+        m.upcoming = [(x, y) for x, y in m.upcoming if y is not r]
+        if u.status in ("model", "down"):
+            continue
+        wo = WorkOrder(_next_turn_id(p, m, u, day), "turn", u)
+        wo.opened = wo.vacated = day
+        wo.due = day + dt.timedelta(days=MAKE_READY_DUE_DAYS)
+        wo.brief = "Make ready"
+        wo.work_orders = rng.randint(1, 5)
+        wo.assigned_to = rng.choice(TECHS)
+        wo.opened_time = _at(rng, day)
+        wo.full = "Unit turn after move-out: paint, clean, %d work order%s" % (
+            wo.work_orders, "" if wo.work_orders == 1 else "s")
+        wo.status = rng.choice(OPEN_TURN_STATUS)
+        wo.history = [("Open", wo.opened_time)]
+        m.turns.append(wo)
+        wo.planned = day + dt.timedelta(days=rng.randint(*TURN_DAYS))
+        summary["turns_opened"] += 1
+    arriving = {u.id for u in moved_in}
+    for wo in m.turns:
+        if wo.is_open and ((wo.planned or day) <= day or wo.unit.id in arriving):
+            completed = day if wo.unit.id not in arriving else max(wo.opened, day - DAY)
+            _complete(rng, wo, completed, 12, 18)
+            wo.amount_cents = rng.randint(150, 1800) * 100 + rng.choice((0, 25, 50, 75))
+            u = wo.unit
+            if u.is_vacant and u.vacant_since == wo.vacated:
+                u.made_ready = completed
+            summary["turns_closed"] += 1
+    if p.pms == "yardi":
+        _requests(p, m, day, rng, summary)
+    else:
+        _expenses_to_date(g, p, m, day, rng)
+    keep_from = horizon_start(day)
+    m.turns = [wo for wo in m.turns if wo.is_open or wo.completed >= keep_from]
+    m.requests = [wo for wo in m.requests if wo.is_open or wo.completed >= keep_from]
+
+
+def start_clock(g, p):
+    """Before the clock first moves (on the start date): every turn and request open at start-up gets the day it
+    will be completed (a turn within TURN_DAYS, a request within 10 days; on hold stays open), and the start month's
+    expenses (month to date) their whole-month amounts. Once per property."""
+    m = of(g, p)
+    if hasattr(m, "next_id"):
+        return
+    rng = Rng("%s:%s:maintenance-clock" % (g.seed, p.key))
+    for wo in m.turns:
+        if wo.is_open:
+            wo.planned = g.as_of + dt.timedelta(days=rng.randint(*TURN_DAYS))
+    for wo in m.requests:
+        if wo.is_open and wo.status != "On Hold":
+            wo.planned = g.as_of + dt.timedelta(days=rng.randint(1, 10))
+    ids = [int(wo.id) for wo in m.orders if wo.id.isdigit()]
+    m.next_id = {"turn": max([i for i in ids if i >= p.id_base + 950000] or [p.id_base + 950000]) + 1,
+                 "request": max([i for i in ids if p.id_base + 900000 < i < p.id_base + 950000]
+                                or [p.id_base + 900000]) + 1}
+    m.month_expenses = {}
+    key = month_key(g.as_of)
+    if key in m.expenses:
+        dim = days_in_month(g.as_of.year, g.as_of.month)
+        m.month_expenses[key] = {a: c * dim / float(g.as_of.day) for a, c in m.expenses[key].items()}
+
+
+def _next_turn_id(p, m, u, day):
+    if p.pms != "yardi":
+        return "MR-%s-%s" % (u.number, day.isoformat())
+    m.next_id["turn"] += 1
+    return str(m.next_id["turn"] - 1)
+
+
+def _complete(rng, wo, completed, first_hour, last_hour):
+    wo.completed = completed
+    wo.completed_time = _at(rng, completed, first_hour, last_hour)
+    if wo.completed_time <= wo.history[-1][1]:
+        wo.completed_time = wo.history[-1][1] + dt.timedelta(hours=2)
+    wo.status = "Completed"
+    wo.history.append(("Completed", wo.completed_time))
+
+
+def _requests(p, m, day, rng, summary):
+    """Yardi: new service requests at ~5 % of units a month (as drawn at start-up), closed after 0-2 days mostly,
+    3-10 often, 11-45 for a few; 4 % parked on hold."""
+    for wo in m.requests:
+        if wo.is_open and wo.planned is not None and wo.planned <= day:
+            _complete(rng, wo, day, 9, 17)
+            summary["requests_closed"] += 1
+    rate = len(p.units) * 0.05 / 30.4
+    n = int(rate) + (1 if rng.random() < rate - int(rate) else 0)
+    units = sorted(p.units, key=lambda x: x.id)
+    for _ in range(n):
+        u = units[rng.randrange(len(units))]
+        category, texts = SERVICE_CATEGORIES[rng.randrange(len(SERVICE_CATEGORIES))]
+        brief, full = texts[rng.randrange(len(texts))]
+        wo = WorkOrder(str(m.next_id["request"]), "request", u)
+        m.next_id["request"] += 1
+        r = _tenant_on(u, day)
+        wo.tenant_code = r.tcode if r is not None else None
+        wo.category, wo.brief, wo.full = category, brief, full
+        wo.opened = day
+        wo.opened_time = _at(rng, day, 7, 19)
+        wo.status = "Open"
+        wo.history = [("Open", wo.opened_time)]
+        x = rng.random()
+        if rng.random() >= 0.04:
+            wo.planned = day + dt.timedelta(days=rng.randint(0, 2) if x < 0.45 else (
+                rng.randint(3, 10) if x < 0.85 else rng.randint(11, 45)))
+        else:
+            wo.status = "On Hold"
+            wo.history.append(("On Hold", wo.opened_time + dt.timedelta(hours=3)))
+        m.requests.append(wo)
+        summary["requests_opened"] += 1
+        if wo.planned == day:       # done the day it was asked for
+            _complete(rng, wo, day, 9, 17)
+            summary["requests_closed"] += 1
+
+
+def _expenses_to_date(g, p, m, day, rng):
+    """RealPage: the month's expense accounts to date (whole-month amounts drawn on its first day, as _expenses
+    draws them, times the share of the month gone)."""
+    key = month_key(day)
+    whole = m.month_expenses.get(key)
+    if whole is None:
+        n_units = len(p.units)
+        scale = rng.uniform(0.85, 1.2)
+        whole = {}
+        for account, _name, per_unit, share in EXPENSE_ACCOUNTS:
+            if rng.random() > share:
+                continue
+            cents = per_unit * n_units * scale * rng.uniform(0.8, 1.25) * 100
+            if account.startswith("63") and rng.random() < 0.05:
+                cents = -rng.randint(50, 400) * 100
+            whole[account] = cents
+        m.month_expenses[key] = whole
+    part = day.day / float(days_in_month(day.year, day.month))
+    m.expenses[key] = {a: int(round(c * part)) for a, c in whole.items()}

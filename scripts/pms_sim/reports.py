@@ -119,8 +119,10 @@ def _ledger_sums(g, p, start, end):
     for r in p.residencies:
         if not r.has_postings:
             continue
-        if r.months and g.months[r.months[-1][0]][0] < dt.date(start.year, start.month, 1):
-            continue
+        if (r.months and g.months[r.months[-1][0]][0] < dt.date(start.year, start.month, 1)
+                and not any(d >= start for d, _, _ in r.extra_charges)
+                and not any(d >= start for d, _ in r.extra_payments)):
+            continue        # nothing posted since (the clock posts its months as extra rows)
         charges, payments = g.materialize_ledger(r)
         o = out.setdefault(r.unit.fp.code, [0, 0, 0])
         for c in charges:

@@ -18,6 +18,8 @@ sys.path.insert(0, SCRIPTS)
 
 from pms_sim.clock import advance  # noqa: E402
 from pms_sim.world import World  # noqa: E402
+from pms_sim import maintenance as M  # noqa: E402
+from pms_sim import reports  # noqa: E402
 from pms_sim import rpx  # noqa: E402
 from pms_sim import truth as T  # noqa: E402
 
@@ -115,6 +117,81 @@ class ClockTests(unittest.TestCase):
             # RealPage's stated balances add up to the Delinquent and Prepaid report's net balance.
             stated = sum(round(float(b.replace(",", "")) * 100) for b in re.findall(r"<Balance>([^<]*)</Balance>", answer))
             self.assertEqual(stated, sum(x["current_balance"] for x in T.delinquency_rows(w.gen, p)), key)
+
+    def test_the_first_of_a_month_charges_rent_and_households_pay_by_their_behaviour(self):
+        # Without the month's rent the ledger stopped at the start month: a year of nights had no income after it
+        # and no household fell behind again (the Income Statement printed 0.00 income every later month).
+        w = world()
+        advance(w, 15)      # to 2026-12-05
+        december = dt.date(2026, 12, 1)
+        for key in KEYS:
+            p = w.get(key)
+            charged = [r for r in p.residencies
+                       if any(d == december and code == "RENT" for d, code, _ in r.extra_charges)]
+            current = [r for r in p.residencies if r.status != "future" and r.move_in is not None
+                       and r.move_in <= december and (r.move_out is None or r.move_out > december)]
+            self.assertEqual(sorted(r.id for r in charged), sorted(r.id for r in current), key)
+            for r in charged:
+                rent = sum(a for d, code, a in r.extra_charges if d == december and code == "RENT")
+                self.assertEqual(rent, r.lease_on(december).rent, (key, r.id))
+            good = [r for r in charged if r.behavior == "good"]
+            self.assertTrue(good, key)
+            for r in good:   # paid the month within four days: nothing owed but what the clock's extras left
+                self.assertTrue(any(december <= d <= december + dt.timedelta(days=3) for d, _ in r.extra_payments)
+                                or r.charge_total <= r.payment_total, (key, r.id))
+            rent_income = sum(v[0] for v in reports._ledger_sums(w.gen, p, december, w.as_of).values())
+            # the Income Statement's rent: the month's rent of every household charged, and the prorated rent of
+            # those who moved in since
+            posted = sum(a for r in p.residencies for d, code, a in r.extra_charges
+                         if december <= d <= w.as_of and code == "RENT")
+            self.assertGreaterEqual(posted, sum(r.lease_on(december).rent for r in charged), key)
+            self.assertEqual(rent_income, posted, key)
+
+    def test_a_unit_vacated_on_the_clock_gets_a_make_ready_turn_that_is_completed(self):
+        # The turns open at start-up stayed "In Progress" all year and no move-out opened one: a year's Closed
+        # Make Ready windows had nothing after the start date.
+        w = world()
+        churn = advance(w, 40)
+        self.assertGreater(churn["turns_opened"], 0)
+        self.assertGreater(churn["turns_closed"], churn["turns_opened"] // 2)
+        for key in KEYS:
+            p = w.get(key)
+            m = M.of(w.gen, p)
+            opened = [wo for wo in m.turns if wo.opened > START]
+            self.assertTrue(opened, key)
+            for wo in opened:
+                if wo.is_open:
+                    self.assertGreaterEqual(wo.planned, w.as_of - dt.timedelta(days=M.TURN_DAYS[1]), (key, wo.id))
+                    continue
+                self.assertLessEqual(wo.days_to_complete, M.TURN_DAYS[1], (key, wo.id))
+                self.assertEqual(wo.status, "Completed")
+                u = wo.unit
+                if u.is_vacant and u.vacant_since == wo.vacated:
+                    self.assertEqual(u.made_ready, wo.completed, (key, u.number))
+            self.assertFalse([wo for wo in m.turns if wo.is_open and wo.opened <= START], key)
+            truth, _ = M.truth(w.gen, p)
+            self.assertGreater(truth["closed_in_window"], 0, key)
+            if p.pms == "yardi":
+                requests = [wo for wo in m.requests if wo.opened > START]
+                self.assertTrue(requests, key)
+                self.assertTrue([wo for wo in requests if not wo.is_open], key)
+
+    def test_the_month_s_expenses_grow_to_date_and_a_new_month_has_its_own(self):
+        w = world()
+        advance(w, 11)      # to 2026-12-01
+        p = w.get("kalaco")
+        m = M.of(w.gen, p)
+        first = dict(m.expenses["2026-12"])
+        self.assertTrue(first)
+        advance(w, 30)      # to 2026-12-31
+        whole = m.expenses["2026-12"]
+        self.assertEqual(set(whole), set(first))
+        for account, cents in whole.items():
+            self.assertAlmostEqual(cents / 31.0, first[account], delta=1, msg=account)
+        advance(w, 1)       # to 2027-01-01: December stays whole, January starts
+        self.assertEqual(m.expenses["2026-12"], whole)
+        self.assertTrue(m.expenses["2027-01"])
+        self.assertLessEqual(set(m.expenses["2027-01"]), {a for a, *_ in M.EXPENSE_ACCOUNTS})
 
 
 if __name__ == "__main__":
