@@ -13,7 +13,7 @@ runs a year of nights this way, seconds apart) and applies that day's churn to t
   owes on the 8th to 17th, or (three months in ten) nothing that month;
 * maintenance (maintenance.churn): a unit vacated opens a make-ready turn, completed 2 to 12 days later (the unit
   made ready) or the day before a new household moves in; Yardi service requests open and close; RealPage's
-  expense accounts grow with the month.
+  expense accounts grow with the month, Yardi's invoices are received on their dates (invoices.churn).
 
 Everything is drawn from the seed and the day, so two simulators advanced the same way serve the same bytes. The
 ledger's rows generated at start-up stay as they were; what the clock posts is added to them. The truth file
@@ -39,13 +39,13 @@ def advance(world, days):
     """Moves the world `days` days forward, one day at a time; returns a summary of the churn applied."""
     summary = {"move_ins": 0, "move_outs": 0, "payments": 0, "late_postings": 0, "reversals": 0, "corrections": 0,
                "rent_charges": 0, "rent_payments": 0, "late_fees": 0, "turns_opened": 0, "turns_closed": 0,
-               "requests_opened": 0, "requests_closed": 0}
+               "requests_opened": 0, "requests_closed": 0, "invoices": 0}
     # Properties, their work orders and invoices are generated on first use, relative to the property date: every
     # one is generated at the date it started from, before the date moves.
     for key in world.keys:
         p = world.get(key)
         maintenance.start_clock(world.gen, p)
-        invoices.of(world.gen, p)
+        invoices.start_clock(world.gen, p)
     for _ in range(max(0, int(days))):
         day = world.as_of + DAY
         world.as_of = day
@@ -98,6 +98,7 @@ def _churn(world, key, p, day, summary):
         for r in current:
             _charge_month(p, r, day, rng, summary)
     maintenance.churn(world.gen, p, day, rng, moved_out, moved_in, summary)
+    summary["invoices"] += invoices.churn(p, day)
     if not current:
         return
     for r in rng.sample(current, min(3, len(current))):

@@ -77,16 +77,19 @@ def post_months(as_of):
 
 def _generate(g, p):
     rng = Rng("%s:%s:invoices" % (g.seed, p.key))
-    as_of = g.as_of
+    return _draw(rng, p, post_months(g.as_of), g.as_of, p.id_base + 700000, p.id_base * 10 + 3000000)[0]
+
+
+def _draw(rng, p, months, as_of, serial, line_serial, received_after=None, billed=frozenset()):
+    """The invoices of the post months `months` dated on or before `as_of` (and after `received_after`, when
+    given), accounts in `billed` ((month, account) pairs) skipped; returns them and the last ids used."""
     n_units = len(p.units)
     scale = rng.uniform(0.85, 1.2)
     out = []
-    serial = p.id_base + 700000
-    line_serial = p.id_base * 10 + 3000000
-    for m in post_months(as_of):
+    for m in months:
         dim = days_in_month(m.year, m.month)
         for account, name, per_unit, share, vendors in ACCOUNTS:
-            if rng.random() > share:
+            if rng.random() > share or (m, account) in billed:
                 continue
             monthly = per_unit * n_units * scale * rng.uniform(0.8, 1.25)
             # Repairs come as several smaller invoices a month; the rest as one bill.
@@ -98,7 +101,7 @@ def _generate(g, p):
                 if account[:2] in UTILITIES and rng.random() < 0.5:
                     prev = add_months(m, -1)
                     invoice_date = dt.date(prev.year, prev.month, days_in_month(prev.year, prev.month) - rng.randint(0, 4))
-                if invoice_date > as_of:
+                if invoice_date > as_of or (received_after is not None and invoice_date <= received_after):
                     continue        # not received yet: the as-of month is month to date
                 cents = int(round(monthly / parts * 100 * rng.uniform(0.7, 1.3)))
                 serial += 1
@@ -122,7 +125,39 @@ def _generate(g, p):
                     inv.lines.append((str(line_serial), acc, nm, c, text))
                 out.append(inv)
     out.sort(key=lambda i: (i.post_month, i.invoice_date, int(i.id)))
-    return out
+    return out, serial, line_serial
+
+
+CLOCK_MONTHS = 15               # post months the clock draws ahead (a year of nights and some)
+
+
+def start_clock(g, p):
+    """Before the clock first moves (clock.py): the invoices of the coming post months, received on their invoice
+    dates as the clock reaches them (`churn`). The start month's accounts already billed are not billed again."""
+    invoices = of(g, p)
+    if p.pms != "yardi" or hasattr(p, "_invoices_ahead"):
+        return
+    start = month_start(g.as_of)
+    billed = {(inv.post_month, line[1]) for inv in invoices if inv.post_month == start for line in inv.lines}
+    serial = max([int(inv.id) for inv in invoices] or [p.id_base + 700000])
+    line_serial = max([int(line[0]) for inv in invoices for line in inv.lines] or [p.id_base * 10 + 3000000])
+    rng = Rng("%s:%s:invoices-clock" % (g.seed, p.key))
+    ahead, _, _ = _draw(rng, p, [add_months(start, k) for k in range(CLOCK_MONTHS)], dt.date(9999, 12, 31), serial,
+                        line_serial, received_after=g.as_of, billed=billed)
+    p._invoices_ahead = sorted(ahead, key=lambda i: (i.invoice_date, int(i.id)))
+
+
+def churn(p, day):
+    """The clock's day: the invoices dated `day` are received; post months older than INVOICE_MONTHS drop out."""
+    ahead = getattr(p, "_invoices_ahead", None)
+    if not ahead:
+        return 0
+    received = [inv for inv in ahead if inv.invoice_date <= day]
+    p._invoices_ahead = ahead[len(received):]
+    first = post_months(day)[0]
+    p._invoices = sorted([inv for inv in p._invoices + received if inv.post_month >= first],
+                         key=lambda i: (i.post_month, i.invoice_date, int(i.id)))
+    return len(received)
 
 
 def truth(g, p):

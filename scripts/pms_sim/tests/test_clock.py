@@ -18,6 +18,7 @@ sys.path.insert(0, SCRIPTS)
 
 from pms_sim.clock import advance  # noqa: E402
 from pms_sim.world import World  # noqa: E402
+from pms_sim import invoices as INV  # noqa: E402
 from pms_sim import maintenance as M  # noqa: E402
 from pms_sim import reports  # noqa: E402
 from pms_sim import rpx  # noqa: E402
@@ -192,6 +193,15 @@ class ClockTests(unittest.TestCase):
         self.assertEqual(m.expenses["2026-12"], whole)
         self.assertTrue(m.expenses["2027-01"])
         self.assertLessEqual(set(m.expenses["2027-01"]), {a for a, *_ in M.EXPENSE_ACCOUNTS})
+        # Yardi: the invoices dated since the start were received, each once, none from the future
+        y = w.get("yp_riverwalk")
+        register = INV.of(w.gen, y)
+        later = [inv for inv in register if inv.invoice_date > START]
+        self.assertTrue([inv for inv in later if inv.post_month == dt.date(2026, 12, 1)])
+        self.assertTrue(all(inv.invoice_date <= w.as_of for inv in register))
+        self.assertEqual(len({inv.id for inv in register}), len(register))
+        self.assertEqual(len({line[0] for inv in register for line in inv.lines}),
+                         sum(len(inv.lines) for inv in register))
 
 
 if __name__ == "__main__":
