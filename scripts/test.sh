@@ -15,7 +15,7 @@ for suite in scripts/pms_sim/tests scripts/bench/tests; do
     if ! python3 -m unittest discover -s "$suite" >"$py_log" 2>&1; then
         cat "$py_log"; rm -f "$py_log"; exit 1
     fi
-    echo "$suite: $(tail -n 1 "$py_log")"; rm -f "$py_log"
+    echo "$suite: $(grep "^Ran" "$py_log"), $(tail -n 1 "$py_log")"; rm -f "$py_log"
 done
 # CI shows only the tail of the output, so a failure's own lines are repeated after the summary.
 test_log=$(mktemp)
