@@ -166,16 +166,8 @@ def _turns(rng, p, as_of, keep_from):
                 completed = max(r.move_out, min(r.move_out + dt.timedelta(days=k), nxt.move_in - DAY))
             if completed is not None and completed < keep_from:
                 continue
-            wo = WorkOrder("MR-%s-%s" % (u.number, r.move_out.isoformat()), "turn", u)
-            wo.opened = wo.vacated = r.move_out
+            wo = _turn(rng, "MR-%s-%s" % (u.number, r.move_out.isoformat()), u, r.move_out)
             wo.completed = completed
-            wo.due = r.move_out + dt.timedelta(days=MAKE_READY_DUE_DAYS)
-            wo.brief = "Make ready"
-            wo.work_orders = rng.randint(1, 5)
-            wo.assigned_to = rng.choice(TECHS)
-            wo.opened_time = _at(rng, r.move_out)
-            wo.full = "Unit turn after move-out: paint, clean, %d work order%s" % (
-                wo.work_orders, "" if wo.work_orders == 1 else "s")
             if completed is None:
                 wo.status = rng.choice(OPEN_TURN_STATUS)
                 wo.history = [("Open", wo.opened_time)]
@@ -190,6 +182,20 @@ def _turns(rng, p, as_of, keep_from):
                 wo.history = [("Open", wo.opened_time), ("Completed", wo.completed_time)]
             turns.append(wo)
     return turns, upcoming
+
+
+def _turn(rng, wid, u, vacated):
+    """A make-ready turn of unit `u` opened on its vacate date (work orders, technician and times drawn)."""
+    wo = WorkOrder(wid, "turn", u)
+    wo.opened = wo.vacated = vacated
+    wo.due = vacated + dt.timedelta(days=MAKE_READY_DUE_DAYS)
+    wo.brief = "Make ready"
+    wo.work_orders = rng.randint(1, 5)
+    wo.assigned_to = rng.choice(TECHS)
+    wo.opened_time = _at(rng, vacated)
+    wo.full = "Unit turn after move-out: paint, clean, %d work order%s" % (
+        wo.work_orders, "" if wo.work_orders == 1 else "s")
+    return wo
 
 
 def _tenant_on(u, d):
@@ -258,16 +264,22 @@ def _expenses(rng, g, p):
         part = 1.0
         if end > g.as_of:
             part = g.as_of.day / float(dim)
-        month = {}
-        for account, name, per_unit, share in EXPENSE_ACCOUNTS:
-            if rng.random() > share:
-                continue
-            cents = int(round(per_unit * n_units * scale * rng.uniform(0.8, 1.25) * part * 100))
-            if account.startswith("63") and rng.random() < 0.05:
-                cents = -rng.randint(50, 400) * 100     # a vendor credit: the statement prints it negative
-            month[account] = cents
-        out[m[3]] = month
+        out[m[3]] = {a: int(round(c)) for a, c in _month_accounts(rng, n_units, scale, part).items()}
     return out
+
+
+def _month_accounts(rng, n_units, scale, part):
+    """One month's expense accounts in (unrounded) cents: each posted in its share of months, `part` of the month
+    gone; a repair account now and then a vendor credit."""
+    month = {}
+    for account, name, per_unit, share in EXPENSE_ACCOUNTS:
+        if rng.random() > share:
+            continue
+        cents = per_unit * n_units * scale * rng.uniform(0.8, 1.25) * part * 100
+        if account.startswith("63") and rng.random() < 0.05:
+            cents = -rng.randint(50, 400) * 100     # a vendor credit: the statement prints it negative
+        month[account] = cents
+    return month
 
 
 def account_name(account):
@@ -320,15 +332,7 @@ def churn(g, p, day, rng, moved_out, moved_in, summary):
         m.upcoming = [(x, y) for x, y in m.upcoming if y is not r]
         if u.status in ("model", "down"):
             continue
-        wo = WorkOrder(_next_turn_id(p, m, u, day), "turn", u)
-        wo.opened = wo.vacated = day
-        wo.due = day + dt.timedelta(days=MAKE_READY_DUE_DAYS)
-        wo.brief = "Make ready"
-        wo.work_orders = rng.randint(1, 5)
-        wo.assigned_to = rng.choice(TECHS)
-        wo.opened_time = _at(rng, day)
-        wo.full = "Unit turn after move-out: paint, clean, %d work order%s" % (
-            wo.work_orders, "" if wo.work_orders == 1 else "s")
+        wo = _turn(rng, _next_turn_id(p, m, u, day), u, day)
         wo.status = rng.choice(OPEN_TURN_STATUS)
         wo.history = [("Open", wo.opened_time)]
         m.turns.append(wo)
@@ -437,16 +441,7 @@ def _expenses_to_date(g, p, m, day, rng):
     key = month_key(day)
     whole = m.month_expenses.get(key)
     if whole is None:
-        n_units = len(p.units)
-        scale = rng.uniform(0.85, 1.2)
-        whole = {}
-        for account, _name, per_unit, share in EXPENSE_ACCOUNTS:
-            if rng.random() > share:
-                continue
-            cents = per_unit * n_units * scale * rng.uniform(0.8, 1.25) * 100
-            if account.startswith("63") and rng.random() < 0.05:
-                cents = -rng.randint(50, 400) * 100
-            whole[account] = cents
+        whole = _month_accounts(rng, len(p.units), rng.uniform(0.85, 1.2), 1.0)
         m.month_expenses[key] = whole
     part = day.day / float(days_in_month(day.year, day.month))
     m.expenses[key] = {a: int(round(c * part)) for a, c in whole.items()}
