@@ -43,6 +43,29 @@ def keyed(records, key):
     return {tuple(r.get(k) for k in key): r for r in records or []}
 
 
+def same_columns(label, ra, rb, skip, differences):
+    """Every column of the fresh record `rb` but those in `skip` has the same value in the nightly record `ra`."""
+    for column in rb:
+        if column not in skip and ra.get(column) != rb[column]:
+            differences.append("%s %s: %r against %r" % (label, column, ra.get(column), rb[column]))
+
+
+def same_total(year, fresh, skip, differences):
+    """The portfolio line (`total`, null for one property) agrees but for the columns in `skip`."""
+    total_a, total_b = year.get("total"), fresh.get("total")
+    if (total_a is None) != (total_b is None):
+        differences.append("total: %r against %r" % (total_a, total_b))
+    elif total_b is not None:
+        same_columns("total", total_a, total_b, skip, differences)
+
+
+def same_rest(year, fresh, compared, differences):
+    """Every part of the document not `compared` by a rule is equal as a whole."""
+    for rest in set(year) | set(fresh):
+        if rest not in compared and year.get(rest) != fresh.get(rest):
+            differences.append("%s differs" % rest)
+
+
 def compare_maintenance(year, fresh, differences, history):
     for table, key in (("rows", ("property",)), ("by_category", ("property", "category"))):
         a, b = keyed(year.get(table), key), keyed(fresh.get(table), key)
@@ -51,25 +74,15 @@ def compare_maintenance(year, fresh, differences, history):
             continue
         for k in sorted(b, key=str):
             ra, rb = a[k], b[k]
-            for column in rb:
-                if column == "closed":
-                    if (ra[column] or 0) < (rb[column] or 0):
-                        differences.append("%s %s closed %s < %s" % (table, "/".join(map(str, k)), ra[column], rb[column]))
-                    elif ra[column] != rb[column] and table == "rows":
-                        history.append("%s: %s work orders closed, %s in the fresh directory's window"
-                                       % (k[0], ra[column], rb[column]))
-                elif ra.get(column) != rb[column]:
-                    differences.append("%s %s %s: %r against %r" % (table, "/".join(map(str, k)), column, ra.get(column), rb[column]))
-    total_a, total_b = year.get("total"), fresh.get("total")
-    if (total_a is None) != (total_b is None):
-        differences.append("total: %r against %r" % (total_a, total_b))
-    elif total_b is not None:
-        for column in total_b:
-            if column != "closed" and total_a.get(column) != total_b[column]:
-                differences.append("total %s: %r against %r" % (column, total_a.get(column), total_b[column]))
-    for rest in set(year) | set(fresh):
-        if rest not in ("rows", "by_category", "total") and year.get(rest) != fresh.get(rest):
-            differences.append("%s differs" % rest)
+            label = "%s %s" % (table, "/".join(map(str, k)))
+            if (ra["closed"] or 0) < (rb["closed"] or 0):
+                differences.append("%s closed %s < %s" % (label, ra["closed"], rb["closed"]))
+            elif ra["closed"] != rb["closed"] and table == "rows":
+                history.append("%s: %s work orders closed, %s in the fresh directory's window"
+                               % (k[0], ra["closed"], rb["closed"]))
+            same_columns(label, ra, rb, {"closed"}, differences)
+    same_total(year, fresh, {"closed"}, differences)
+    same_rest(year, fresh, ("rows", "by_category", "total"), differences)
 
 
 def compare_expenses(year, fresh, differences, history):
@@ -88,32 +101,18 @@ def compare_expenses(year, fresh, differences, history):
                 differences.append("%s %s: missing from the nightly directory" % (table, "/".join(map(str, k))))
                 continue
             ra, rb = a[k], b[k]
-            kept_cells = [c for c in rb if c[:2] == "20" and rb[c] is None and ra.get(c) is not None and (k[0], c) in kept]
-            for column in rb:
-                if column in kept_cells or (column == "total" and kept_cells):
-                    continue
-                if ra.get(column) != rb[column]:
-                    differences.append("%s %s %s: %r against %r" % (table, "/".join(map(str, k)), column, ra.get(column), rb[column]))
+            kept_cells = {c for c in rb if c[:2] == "20" and rb[c] is None and ra.get(c) is not None and (k[0], c) in kept}
+            same_columns("%s %s" % (table, "/".join(map(str, k))), ra, rb,
+                         kept_cells | ({"total"} if kept_cells else set()), differences)
     # The portfolio line sums the properties: a month some property kept history for is history there too.
-    kept_months = {m for _, m in kept}
-    total_a, total_b = year.get("total"), fresh.get("total")
-    if (total_a is None) != (total_b is None):
-        differences.append("total: %r against %r" % (total_a, total_b))
-    elif total_b is not None:
-        skipped = [c for c in total_b if c in kept_months]
-        for column in total_b:
-            if column in skipped or (column == "total" and skipped):
-                continue
-            if total_a.get(column) != total_b[column]:
-                differences.append("total %s: %r against %r" % (column, total_a.get(column), total_b[column]))
+    skipped = {c for c in fresh.get("total") or {} if c in {m for _, m in kept}}
+    same_total(year, fresh, skipped | ({"total"} if skipped else set()), differences)
     a = [r for r in year.get("accounts") or [] if (r["property"], r["month"]) not in kept]
     if a != (fresh.get("accounts") or []):
         differences.append("accounts of the months both directories have differ")
     if [s for s in year.get("sources") or [] if (s["property"], s["month"]) not in kept] != (fresh.get("sources") or []):
         differences.append("sources of the months both directories have differ")
-    for rest in set(year) | set(fresh):
-        if rest not in ("rows", "operating", "accounts", "sources", "total") and year.get(rest) != fresh.get(rest):
-            differences.append("%s differs" % rest)
+    same_rest(year, fresh, ("rows", "operating", "accounts", "sources", "total"), differences)
     if kept:
         properties = sorted({p for p, _ in kept})
         months = sorted({m for _, m in kept})
