@@ -205,6 +205,16 @@ def _tenant_on(u, d):
     return None
 
 
+def _request_draw(rng):
+    """A service request's category, texts, days to complete (0-2 mostly, 3-10 often, 11-45 for a few) and whether
+    it is parked on hold (4 %: still open whatever its age)."""
+    category, texts = SERVICE_CATEGORIES[rng.randrange(len(SERVICE_CATEGORIES))]
+    brief, full = texts[rng.randrange(len(texts))]
+    x = rng.random()
+    dur = rng.randint(0, 2) if x < 0.45 else (rng.randint(3, 10) if x < 0.85 else rng.randint(11, 45))
+    return category, brief, full, dur, rng.random() < 0.04
+
+
 def _service_requests(rng, p, as_of, keep_from):
     """Resident service requests: ~5 % of units a month, over the horizon plus a month before it."""
     out = []
@@ -217,11 +227,7 @@ def _service_requests(rng, p, as_of, keep_from):
     for k in range(n):
         u = units[rng.randrange(len(units))]
         opened = start + dt.timedelta(days=rng.randrange(span))
-        category, texts = SERVICE_CATEGORIES[rng.randrange(len(SERVICE_CATEGORIES))]
-        brief, full = texts[rng.randrange(len(texts))]
-        x = rng.random()
-        dur = rng.randint(0, 2) if x < 0.45 else (rng.randint(3, 10) if x < 0.85 else rng.randint(11, 45))
-        on_hold = rng.random() < 0.04          # parked: still open whatever its age
+        category, brief, full, dur, on_hold = _request_draw(rng)
         drawn.append((u, opened, category, brief, full, dur, on_hold, rng.random(), rng.random()))
     drawn.sort(key=lambda d: (d[1], d[0].id))
     for k, (u, opened, category, brief, full, dur, on_hold, a, b) in enumerate(drawn):
@@ -399,8 +405,7 @@ def _complete(rng, wo, completed, first_hour, last_hour):
 
 
 def _requests(p, m, day, rng, summary):
-    """Yardi: new service requests at ~5 % of units a month (as drawn at start-up), closed after 0-2 days mostly,
-    3-10 often, 11-45 for a few; 4 % parked on hold."""
+    """Yardi: new service requests at ~5 % of units a month, drawn as at start-up (_request_draw)."""
     for wo in m.requests:
         if wo.is_open and wo.planned is not None and wo.planned <= day:
             _complete(rng, wo, day, 9, 17)
@@ -410,8 +415,7 @@ def _requests(p, m, day, rng, summary):
     units = sorted(p.units, key=lambda x: x.id)
     for _ in range(n):
         u = units[rng.randrange(len(units))]
-        category, texts = SERVICE_CATEGORIES[rng.randrange(len(SERVICE_CATEGORIES))]
-        brief, full = texts[rng.randrange(len(texts))]
+        category, brief, full, dur, on_hold = _request_draw(rng)
         wo = WorkOrder(str(m.next_id["request"]), "request", u)
         m.next_id["request"] += 1
         r = _tenant_on(u, day)
@@ -421,10 +425,8 @@ def _requests(p, m, day, rng, summary):
         wo.opened_time = _at(rng, day, 7, 19)
         wo.status = "Open"
         wo.history = [("Open", wo.opened_time)]
-        x = rng.random()
-        if rng.random() >= 0.04:
-            wo.planned = day + dt.timedelta(days=rng.randint(0, 2) if x < 0.45 else (
-                rng.randint(3, 10) if x < 0.85 else rng.randint(11, 45)))
+        if not on_hold:
+            wo.planned = day + dt.timedelta(days=dur)
         else:
             wo.status = "On Hold"
             wo.history.append(("On Hold", wo.opened_time + dt.timedelta(hours=3)))
