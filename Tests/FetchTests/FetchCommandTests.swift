@@ -120,15 +120,17 @@ import Testing
         // The faults really happened, and the good artifacts got through those that fell on their requests by
         // retrying: every request is counted to the artifact that made it (a shared poll to the one that ran it),
         // so the good artifacts' attempts beyond the requests answered without a fault are their retries. Every
-        // answer without a fault went to a good artifact (ridian's requests all fail).
+        // answer without a fault went to a good artifact (ridian's requests all fail). The simulator faults the
+        // first create of each property's Box Score (429) and Activity (503), so the two good properties retried
+        // at least four times whatever the random faults did.
         let stats = try simulator.stats()
-        let random = (stats.faults["429"] ?? 0) + (stats.faults["5xx"] ?? 0)
-        #expect((stats.faults["429"] ?? 0) > 0 && (stats.faults["5xx"] ?? 0) > 0, "faults injected: \(stats.faults)")
+        #expect((stats.faults["429"] ?? 0) >= 3 && (stats.faults["5xx"] ?? 0) >= 3, "faults injected: \(stats.faults)")
+        let faulted = (stats.faults["429"] ?? 0) + (stats.faults["5xx"] ?? 0)
         let attempts = { (entries: [[String: Any]]) in entries.reduce(0) { $0 + ($1["attempts"] as? Int ?? 0) } }
         #expect(attempts(manifest.artifacts) == stats.requests, "every request is some artifact's attempt")
-        let answered = stats.requests - random - (stats.faults["fail-property"] ?? 0)
+        let answered = stats.requests - faulted - (stats.faults["fail-property"] ?? 0)
         let good = manifest.artifacts.filter { $0["error"] is NSNull }
-        #expect(attempts(good) > answered, "the good artifacts retried: \(attempts(good)) attempts, \(answered) answers")
+        #expect(attempts(good) >= answered + 4, "the good artifacts retried: \(attempts(good)) attempts, \(answered) answers")
     }
 
     @Test func anExpiredTokenIsRefreshedOnceThroughTheTokenCommand() throws {

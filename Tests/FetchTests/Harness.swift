@@ -9,11 +9,13 @@ import ZipKit
 extension PMSSimulator {
     /// Fault-free, seed 7, property date 2026-11-20 (the simulator's default).
     static let clean = Result { try PMSSimulator() }
-    /// Random 429s (Retry-After 0) and 503s, and `ridian` failing on every request. At 5 % each a request exhausts
-    /// the RealPage client's 5 attempts about once in 100,000 (at 8 % each once in 11,000, and a good report failed
-    /// in one full test run of eleven); the test's some 150 requests still meet several of each kind.
+    /// `ridian` failing on every request; the first create of each property's Box Score answered 429 (Retry-After
+    /// 0) and of its Activity 503, so every property retries twice for sure; and random 429s and 503s at 2 % each on
+    /// top, which a request survives with its 5 attempts but about once in ten million.
     static let faulty = Result {
-        try PMSSimulator(flags: ["--fault-429-rate", "0.05", "--retry-after", "0", "--fault-5xx-rate", "0.05",
+        try PMSSimulator(flags: ["--fault-first", "429:^POST .*/reports/4238/report-instances/?$",
+                                 "--fault-first", "5xx:^POST .*/reports/3837/report-instances/?$",
+                                 "--fault-429-rate", "0.02", "--retry-after", "0", "--fault-5xx-rate", "0.02",
                                  "--fail-property", "ridian"])
     }
 

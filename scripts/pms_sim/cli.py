@@ -5,6 +5,7 @@ import gc
 import datetime as dt
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -32,6 +33,7 @@ class Config:
         self.fault_soap_rate = a.fault_soap_rate
         self.fault_reset_rate = a.fault_reset_rate
         self.fault_seed = a.fault_seed if a.fault_seed is not None else a.seed
+        self.fault_first = [parse_fault_first(x) for x in (a.fault_first or [])]
         self.token_prefix = "sim-token-"
         self.token_max_requests = a.token_max_requests
         self.token_ttl_seconds = a.token_ttl_seconds
@@ -57,6 +59,20 @@ class Config:
         return d
 
 
+FAULT_KINDS = ("5xx", "429", "truncate", "malformed-xml", "soap-fault", "reset")
+
+
+def parse_fault_first(value):
+    """'KIND:REGEX' -> (kind, compiled regex); a bad value stops the simulator with a one-line error."""
+    kind, sep, pattern = value.partition(":")
+    if not sep or kind not in FAULT_KINDS:
+        raise SystemExit("pms_sim: --fault-first %r: expected KIND:REGEX, KIND one of %s" % (value, ", ".join(FAULT_KINDS)))
+    try:
+        return kind, re.compile(pattern)
+    except re.error as e:
+        raise SystemExit("pms_sim: --fault-first %r: bad REGEX: %s" % (value, e))
+
+
 def parser():
     ap = argparse.ArgumentParser(prog="pms_sim", description="RealPage/Yardi simulator (see README.md)")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = ephemeral)")
@@ -80,6 +96,9 @@ def parser():
     f.add_argument("--fault-malformed-rate", type=float, default=0.0, help="probability of a malformed body")
     f.add_argument("--fault-soap-rate", type=float, default=0.0, help="probability of a SOAP fault (SOAP endpoints)")
     f.add_argument("--fault-reset-rate", type=float, default=0.0, help="probability of a dropped connection")
+    f.add_argument("--fault-first", action="append", metavar="KIND:REGEX",
+                   help="the first of each distinct request (method, path, body) whose 'METHOD path' matches REGEX "
+                        "gets fault KIND (5xx, 429, truncate, malformed-xml, soap-fault, reset); repeatable")
     f.add_argument("--fault-seed", type=int, default=None, help="seed for the random faults (default --seed)")
     f.add_argument("--token-max-requests", type=int, default=0, help="a token expires after N requests (0 = never)")
     f.add_argument("--token-ttl-seconds", type=float, default=0, help="a token expires N s after first use")

@@ -131,6 +131,11 @@ class Handler(BaseHTTPRequestHandler):
                            ("soap-fault", cfg.fault_soap_rate), ("reset", cfg.fault_reset_rate)):
             if rate > 0 and kind not in faults and draw(cfg.fault_seed, kind, ident, n) < rate:
                 faults[kind] = None
+        if n == 1:
+            # --fault-first: a reproducible fault on the first of each distinct request, so a test can count on a retry
+            for kind, pattern in cfg.fault_first:
+                if kind not in faults and pattern.search("%s %s" % (self.command, path)):
+                    faults[kind] = None
         self.faults = faults
         lat = cfg.latency_ms
         if "latency" in faults:

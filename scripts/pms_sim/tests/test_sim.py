@@ -1277,6 +1277,23 @@ class SimTest(unittest.TestCase):
         finally:
             stop_sim(proc)
 
+    def test_fault_first_faults_each_distinct_request_once(self):
+        proc, port, _, _ = start_sim("--fault-first", "429:^POST .*/my/report-instances$", "--no-ledger-truth")
+        try:
+            c = Client(port)
+            got = [c.rest("/my/report-instances", {"n": i % 2})[0] for i in range(4)]
+            self.assertEqual(got, [429, 429, 200, 200], "the first of each body faulted, its repeat answered")
+            _, _, body = c.request("GET", "/_sim/stats")
+            self.assertEqual(json.loads(body)["faults"].get("429"), 2)
+        finally:
+            stop_sim(proc)
+
+    def test_fault_first_refuses_an_unknown_kind(self):
+        r = subprocess.run([sys.executable, "-m", "pms_sim", "--fault-first", "boom:/x"], cwd=SCRIPTS,
+                           capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--fault-first 'boom:/x': expected KIND:REGEX", r.stderr)
+
     def test_token_expiry_after_n_requests(self):
         proc, port, _, _ = start_sim("--token-max-requests", "3", "--no-ledger-truth")
         try:
