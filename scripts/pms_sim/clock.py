@@ -11,6 +11,9 @@ runs a year of nights this way, seconds apart) and applies that day's churn to t
   household moving in, the rest of its month prorated on the day); a "good" or "prepaid" household pays the month
   within four days, a "late" one on the 6th to 15th with a late fee on the 5th, a "behind" one pays everything it
   owes on the 8th to 17th, or (three months in ten) nothing that month;
+* leasing (leasing.churn): households decide on renewal in the 60 days before their lease ends (notice to vacate
+  or a signed renewal); new leads tour, apply and sign leases for the units available (pre-leased, moving in once
+  free); every event (and the day's move-ins and move-outs) lands in the property's activity;
 * maintenance (maintenance.churn): a unit vacated opens a make-ready turn, completed 2 to 12 days later (the unit
   made ready) or the day before a new household moves in; Yardi service requests open and close; RealPage's
   expense accounts grow with the month, Yardi's invoices are received on their dates (invoices.churn).
@@ -24,8 +27,8 @@ import datetime as dt
 import hashlib
 import random
 
-from . import invoices, maintenance
-from .portfolio import LATE_FEE_CENTS, days_in_month, month_lines
+from . import invoices, leasing, maintenance
+from .portfolio import LATE_FEE_CENTS, Event, days_in_month, month_lines
 
 DAY = dt.timedelta(days=1)
 
@@ -39,7 +42,8 @@ def advance(world, days):
     """Moves the world `days` days forward, one day at a time; returns a summary of the churn applied."""
     summary = {"move_ins": 0, "move_outs": 0, "payments": 0, "late_postings": 0, "reversals": 0, "corrections": 0,
                "rent_charges": 0, "rent_payments": 0, "late_fees": 0, "turns_opened": 0, "turns_closed": 0,
-               "requests_opened": 0, "requests_closed": 0, "invoices": 0}
+               "requests_opened": 0, "requests_closed": 0, "invoices": 0, "notices": 0, "renewals": 0, "leads": 0,
+               "tours": 0, "applications": 0, "denials": 0, "leases_signed": 0}
     # Properties, their work orders and invoices are generated on first use, relative to the property date: every
     # one is generated at the date it started from, before the date moves.
     for key in world.keys:
@@ -99,6 +103,11 @@ def _churn(world, key, p, day, summary):
             _charge_month(p, r, day, rng, summary)
     maintenance.churn(world.gen, p, day, rng, moved_out, moved_in, summary)
     summary["invoices"] += invoices.churn(p, day)
+    # Leasing draws from its own generator: the payments below draw as they did before it came in.
+    events = [Event(day, "move_in", unit=u, res=u.current, agent=u.current.agent) for u in moved_in]
+    events += [Event(day, "move_out", unit=u, res=r, agent=r.agent) for u, r in moved_out]
+    leasing.churn(world.gen, p, day, _rng(world.seed, day, key + ":leasing"), summary, events)
+    leasing.add_events(p, events)
     if not current:
         return
     for r in rng.sample(current, min(3, len(current))):

@@ -497,6 +497,7 @@ class Generator:
             self.gen_ledger(p, r, rng)
         self.gen_activity(p, rng)
         self.share_households(p)
+        p.ids = self.ids    # the property's id counters, for the clock's new households and prospects (leasing.py)
         return p
 
     def share_households(self, p):

@@ -52,7 +52,10 @@ class ClockTests(unittest.TestCase):
         self.assertEqual(a.as_of, START + dt.timedelta(days=20))
         self.assertEqual(a.gen.as_of, a.as_of)
         self.assertEqual(churn_a, churn_in_another_process(20))
-        self.assertEqual(churn_a["move_ins"], len(moving_in))
+        # the pre-leased households, and the ones that signed on the clock and whose move-in day came
+        signed_since = [r for k in KEYS for r in a.get(k).residencies
+                        if r.leases and r.leases[0].signed > START and r.move_in <= a.as_of]
+        self.assertEqual(churn_a["move_ins"], len(moving_in) + len(signed_since))
         self.assertGreater(churn_a["move_outs"], 0)
         self.assertEqual(churn_a["payments"], 3 * 20 * len(KEYS))
         self.assertEqual(churn_a["late_postings"], 20 * len(KEYS))
@@ -202,6 +205,82 @@ class ClockTests(unittest.TestCase):
         self.assertEqual(len({inv.id for inv in register}), len(register))
         self.assertEqual(len({line[0] for inv in register for line in inv.lines}),
                          sum(len(inv.lines) for inv in register))
+
+    def test_households_decide_on_renewal_before_their_lease_ends(self):
+        # Without the decisions the clock moved out only the start-up's notices: by the fourth month no unit turned
+        # and every lease ended without a renewal (the year's lease-expiration and renewal reports froze).
+        w = world()
+        before = {(k, u.number): u.current for k in KEYS for u in w.get(k).units if u.status == "occupied"}
+        churn = advance(w, 90)
+        self.assertGreater(churn["notices"], 0)
+        self.assertGreater(churn["renewals"], 0)
+        for key in KEYS:
+            p = w.get(key)
+            for u in p.units:
+                r = u.current
+                if r is None:
+                    continue
+                self.assertEqual(u.status in ("ntv", "ntv_leased"), r.move_out is not None, (key, u.number))
+                self.assertEqual(u.status in ("ntv_leased", "vacant_leased"), u.future is not None, (key, u.number))
+                lease = r.lease_on(w.as_of)
+                if r.move_out is None and not lease.mtm:
+                    # every lease in place has more than the decision window left, or its household has decided
+                    self.assertTrue(lease.next is not None or (lease.end - w.as_of).days > 30, (key, u.number))
+            for (k, number), r in before.items():
+                if k != key or r.notice_given is None:
+                    continue
+                # a notice given on the clock moves out on its lease's end (or 30 days on, when it came late)
+                self.assertGreater(r.notice_given, START)
+                self.assertGreater(r.move_out, r.notice_given)
+            renewals = [le for r in p.residencies for le in r.leases if le.is_renewal and le.signed > START]
+            self.assertTrue(renewals, key)
+            for le in renewals:
+                self.assertEqual(le.start, le.prior.end + dt.timedelta(days=1))
+                self.assertLessEqual((le.prior.end - le.signed).days, 60)
+                self.assertTrue(1.01 <= le.rent / le.prior.rent <= 1.06, (key, le.rent, le.prior.rent))
+
+    def test_leads_tour_apply_and_sign_leases_for_the_units_available(self):
+        w = world()
+        churn = advance(w, 60)
+        for kind in ("leads", "tours", "applications", "leases_signed"):
+            self.assertGreater(churn[kind], 0, kind)
+        for key in KEYS:
+            p = w.get(key)
+            signed = [pr for pr in p.prospects if pr.res is not None and pr.events[0].date > START]
+            self.assertTrue(signed, key)
+            for pr in signed:
+                kinds = [e.kind for e in pr.events]
+                self.assertEqual(kinds[0], "lead")
+                self.assertEqual(kinds[-2:], ["approval", "lease_signed"])
+                self.assertIn("application", kinds)
+                dates = [e.date for e in pr.events]
+                self.assertEqual(dates, sorted(dates))
+                f = pr.res
+                self.assertEqual((f.first, f.last), (pr.first, pr.last))
+                self.assertEqual(f.leases[0].signed, dates[-1])
+                self.assertGreater(f.move_in, dates[-1])
+                u = f.unit
+                self.assertTrue(u.future is f or (f.status == "current" and u.current is f), (key, u.number))
+                earlier = [r for r in u.residencies if r is not f and r.move_out is not None]
+                if earlier:
+                    self.assertGreater(f.move_in, max(r.move_out for r in earlier), (key, u.number))
+            # the clock's events are in the activity, in order, and the Activity report prints the last 30 days'
+            events = [e for e in p.events if e.date > START]
+            self.assertEqual([e.date for e in events], sorted(e.date for e in events))
+            self.assertTrue({"lead", "tour", "lease_signed", "move_in", "move_out", "notice"} <= {e.kind for e in events},
+                            key)
+            rows = reports.activity_rows(p, w.as_of - dt.timedelta(days=29), w.as_of)
+            self.assertTrue(rows, key)
+
+    def test_a_year_keeps_occupancy_in_a_believable_band(self):
+        # Leasing follows the units available: a year neither empties nor fills a property.
+        w = world()
+        for _ in range(12):
+            advance(w, 30)
+            for key in KEYS:
+                p = w.get(key)
+                rate = sum(1 for u in p.units if u.is_occupied) / float(len(p.units))
+                self.assertTrue(0.8 <= rate <= 0.99, (key, w.as_of, rate))
 
 
 if __name__ == "__main__":
