@@ -50,6 +50,29 @@ public struct FunnelRow: MetricRow, Equatable {
     }
 }
 
+extension FunnelRow {
+    /// The steps converting above 100 % and why that is no error (`app→lease 140% (7 of 5): ...`); nil when none
+    /// does. The conversions compare the events of one window, not a cohort: a lease signed in the window may follow
+    /// an application made before it, so a reader seeing 140 % is told so instead of guessing at a fault.
+    public static func aboveHundredNote(leads: Int, tours: Int, applications: Int, leases: Int) -> String? {
+        let steps = [("lead→tour", tours, leads), ("tour→app", applications, tours), ("app→lease", leases, applications)]
+        let above = steps.compactMap { name, later, earlier -> String? in
+            guard earlier > 0, later > earlier, let pct = Ratio.percent(later, of: earlier) else { return nil }
+            return "\(name) \(Int(pct.rounded()))% (\(later) of \(earlier))"
+        }
+        guard !above.isEmpty else { return nil }
+        return above.joined(separator: ", ") + ": the funnel's conversions compare the events of one window (period "
+            + "ratios, not cohorts), so a step counts events whose earlier step came before the window"
+    }
+
+    /// `aboveHundredNote` of this row, with the property and window named.
+    public var aboveHundredNote: String? {
+        Self.aboveHundredNote(leads: leads, tours: tours, applications: applications, leases: leases).map {
+            "\(property) \(period.from.iso)...\(period.to.iso): \($0)"
+        }
+    }
+}
+
 /// The funnel per property and the leads by source.
 public struct FunnelReport: Sendable, Equatable {
     /// One row per property, in the order asked.

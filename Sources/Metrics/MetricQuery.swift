@@ -246,11 +246,13 @@ extension Metrics {
             return answered
         case .funnel:
             let report = try funnel(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
-            return result([
+            var answered = result([
                 MetricTable(name: "rows", title: "Leasing funnel — \(scope)", rows: report.properties,
                             total: rollUp(query, report.properties, FunnelRow.rollUp)),
                 MetricTable(name: "leads_by_source", title: "Leads by source", rows: report.leadsBySource),
             ])
+            answered.warnings += report.properties.compactMap(\.aboveHundredNote)
+            return answered
         case .activity:
             let rows = try activity(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
             let shown = query.rollsUp ? ActivityRow.rollUpByMonth(rows) : rows

@@ -247,6 +247,9 @@ public enum DashboardPage {
                         SVGFunnelChart(id: "\(id)-funnel", propertyName: property.name, funnel: funnel).write(&html)
                         html.element("p", [("class", "note")],
                                      text: "Lead to lease \(funnel.leadToLease.map(DashboardFormat.percent) ?? "n/a")")
+                        if let note = funnel.aboveHundredNote {
+                            html.element("p", [("class", "note")], text: "Above 100 %: \(note).")
+                        }
                     } else {
                         noData(&html, property.missingReasons["funnel"].map { "No leasing funnel for \(property.name): \($0)" }
                                       ?? "No leasing activity data for \(property.name)")

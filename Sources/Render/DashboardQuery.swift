@@ -137,6 +137,11 @@ extension DelinquencyAging {
 }
 
 extension LeasingFunnel {
+    /// Why a conversion above 100 % is shown (`FunnelRow.aboveHundredNote`); nil when none is.
+    var aboveHundredNote: String? {
+        FunnelRow.aboveHundredNote(leads: leads, tours: tours, applications: applications, leases: leases)
+    }
+
     /// The stages and conversions of a funnel row.
     init(_ row: FunnelRow) {
         self.init(period: DateRange(row.period), leads: row.leads, tours: row.tours, applications: row.applications,

@@ -54,6 +54,24 @@ import Testing
         #expect(alphaOnly.leadsBySource.map { "\($0.source) \($0.leads)" } == ["(none) 2", "Zillow 2", "Google 1"])
     }
 
+    @Test func aConversionAboveAHundredPercentIsExplainedNotLeftToLookLikeAFault() throws {
+        // From 2026-11-06: alpha's applications of the 5th fall before the window, its approval and lease in it (no
+        // application): no app->lease ratio. Two more leases and one application in the window: 3 of 1, 300 %.
+        let fixture = try Self.fixture()
+        try fixture.events("alpha", "2026-11-09", "lease_signed", count: 2)
+        try fixture.event("alpha", "2026-11-10", "application")
+        let result = try Metrics.run(MetricQuery(metric: .funnel, properties: ["alpha", "beta"], from: day("2026-11-06"),
+                                                 to: day("2026-11-20")), database: try fixture.reader())
+        #expect(result.warnings == ["alpha 2026-11-06...2026-11-20: app→lease 300% (3 of 1): the funnel's conversions "
+                                    + "compare the events of one window (period ratios, not cohorts), so a step counts "
+                                    + "events whose earlier step came before the window"])
+        // The default window holds the applications of the 5th (3 leases of 3) but not the tour of 10-21: 3
+        // applications of 2 tours. beta converts nothing: nothing to explain.
+        let whole = try Metrics.run(MetricQuery(metric: .funnel, properties: ["alpha", "beta"]), database: try fixture.reader())
+        #expect(whole.warnings.count == 1 && whole.warnings[0].hasPrefix("alpha 2026-10-22...2026-11-20: tour→app 150% (3 of 2): "), "\(whole.warnings)")
+        #expect(FunnelRow.aboveHundredNote(leads: 4, tours: 5, applications: 0, leases: 1)?.hasPrefix("lead→tour 125% (5 of 4):") == true)
+    }
+
     @Test func windowFollowsAsOfOrTheGivenRange() throws {
         let fixture = try Self.fixture()
         let database = try fixture.reader()

@@ -98,6 +98,20 @@ import XMLKit
         #expect(!section.text.contains("0.0%"))
     }
 
+    @Test func aFunnelConvertingAboveAHundredPercentSaysWhy() throws {
+        var nexus = DashboardFixtures.nexus
+        nexus.funnel = LeasingFunnel(leads: 48, tours: 24, applications: 5, leases: 7, leadToTour: 50.0,
+                                     tourToApplication: 20.83, applicationToLease: 140.0, leadToLease: 14.58)
+        var dashboard = DashboardFixtures.dashboard
+        dashboard.properties = [nexus]
+        let section = try #require(try DashboardFixtures.parse(DashboardPage.render(dashboard)).element(id: "p-nexus_east"))
+        let notes = section.descendants(named: "p", classed: "note").map(\.text)
+        #expect(notes.contains { $0.hasPrefix("Above 100 %: app→lease 140% (7 of 5): the funnel's conversions compare the events of one window") },
+                "\(notes)")
+        // The fixture's own funnel converts below 100 % at every step: no such note.
+        #expect(!html.contains("Above 100 %"))
+    }
+
     @Test func partlySyncedPropertySaysNoDataPerMissingChart() throws {
         let root = try DashboardFixtures.parse(html)
         let section = try #require(root.element(id: "p-stone_row"))
