@@ -58,10 +58,12 @@ public struct Redactor: Sendable {
     }
 }
 
-/// An HTTP client over libcurl: one easy handle per transfer, retries for transient failures.
+/// An HTTP client over libcurl: retries for transient failures; its transfers reuse idle easy handles, and so the
+/// connections those keep open (`HandlePool`).
 public final class HTTPClient: Sendable {
     public let settings: HTTPClientSettings
     public let redactor: Redactor
+    private let handles = HandlePool()
 
     public init(settings: HTTPClientSettings = HTTPClientSettings(), redactor: Redactor = Redactor(secrets: [])) {
         self.settings = settings
@@ -122,9 +124,17 @@ public final class HTTPClient: Sendable {
 
     /// One request and its response, redirects not followed.
     private func sendOnce(_ request: HTTPRequest, to destination: ResponseDestination) throws -> HTTPResponse {
+        let easy = try handles.take()
+        // Given back after the transfer below has let go of it (its deinit resets the handle).
+        defer { handles.give(easy) }
+        return try send(request, to: destination, on: easy)
+    }
+
+    /// One request on `easy`.
+    private func send(_ request: HTTPRequest, to destination: ResponseDestination, on easy: CurlEasy) throws -> HTTPResponse {
         let safeURL = redactor.redact(request.url)
         let sink = try TransferSink(destination: destination)
-        let transfer = try CurlTransfer(sink: sink)
+        let transfer = try CurlTransfer(sink: sink, easy: easy)
         do {
             try transfer.set(CURLOPT_URL, request.url)
             try transfer.set(CURLOPT_NOSIGNAL, 1)  // threads: no SIGALRM-based DNS timeouts

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CurlKit
 
@@ -51,6 +52,27 @@ final class LoopbackServer {
         #expect(response.status == 200)
         #expect(response.bodyText == "hello")
         #expect(response.headers["content-length"] == "5")
+    }
+
+    @Test func aClientSendsItsNextRequestOnTheConnectionItOpened() throws {
+        // One connection for a night's requests to a host instead of one each (a TCP and TLS handshake apiece).
+        let first = try client.send(HTTPRequest(url: server.base + "/peer")).bodyText
+        let second = try client.send(HTTPRequest(url: server.base + "/peer")).bodyText
+        #expect(!first.isEmpty && first == second, "the same client port: \(first), \(second)")
+        // A connection the server closed is not used again: the next request opens another and is answered.
+        #expect(throws: HTTPError.self) { try client.send(HTTPRequest(url: server.base + "/truncated")) }
+        #expect(try client.send(HTTPRequest(url: server.base + "/ok")).bodyText == "hello")
+        // Transfers at the same time each have a handle of their own (a connection each), and all are answered.
+        let answers = Mutex<[String]>([])
+        let shared = client, slow = server.base + "/slow/50"
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let text = (try? shared.send(HTTPRequest(url: slow)).bodyText) ?? "failed"
+            answers.withLock { $0.append(text) }
+        }
+        #expect(answers.withLock { $0 } == Array(repeating: "slow", count: 8))
+        // Another client never shares a connection with this one.
+        let other = try HTTPClient().send(HTTPRequest(url: server.base + "/peer")).bodyText
+        #expect(other != first)
     }
 
     @Test func gzipBodiesAreDecoded() throws {
