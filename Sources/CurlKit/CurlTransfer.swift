@@ -19,10 +19,15 @@ final class CurlEasy: @unchecked Sendable {   // used by one transfer at a time 
     deinit { curl_easy_cleanup(handle) }
 }
 
-/// The idle easy handles of one client. A transfer takes one (or a new one when none is idle) and gives it back
+/// The idle easy handles of the process. A transfer takes one (or a new one when none is idle) and gives it back
 /// when done, so a night's ~1,300 requests to three hosts open a connection per handle instead of one per request:
-/// with a real vendor each saved connection is a TCP and TLS handshake. Handles are never shared by two transfers.
+/// with a real vendor each saved connection is a TCP and TLS handshake. One pool for every client, since the fetch
+/// builds a client per request (its redactor follows a refreshed token): libcurl sends on an open connection only
+/// to the same scheme, host and port with the same TLS settings, and credentials travel in each request, never in
+/// the connection. Handles are never shared by two transfers at once.
 final class HandlePool: Sendable {
+    static let shared = HandlePool()
+
     private let idle = Mutex<[CurlEasy]>([])
     /// Idle handles kept at most; a handle given back beyond them is cleaned up (its connections closed).
     static let limit = 16

@@ -58,16 +58,22 @@ public struct Redactor: Sendable {
     }
 }
 
-/// An HTTP client over libcurl: retries for transient failures; its transfers reuse idle easy handles, and so the
-/// connections those keep open (`HandlePool`).
+/// An HTTP client over libcurl: retries for transient failures; its transfers reuse the process's idle easy
+/// handles, and so the connections those keep open (`HandlePool`).
 public final class HTTPClient: Sendable {
     public let settings: HTTPClientSettings
     public let redactor: Redactor
-    private let handles = HandlePool()
+    private let handles: HandlePool
 
-    public init(settings: HTTPClientSettings = HTTPClientSettings(), redactor: Redactor = Redactor(secrets: [])) {
+    public convenience init(settings: HTTPClientSettings = HTTPClientSettings(), redactor: Redactor = Redactor(secrets: [])) {
+        self.init(settings: settings, redactor: redactor, handles: .shared)
+    }
+
+    /// A client taking its handles from `handles` (a test's own pool, so no other test's transfer takes them).
+    init(settings: HTTPClientSettings, redactor: Redactor, handles: HandlePool) {
         self.settings = settings
         self.redactor = redactor
+        self.handles = handles
     }
 
     /// Redirects followed per attempt at most.
