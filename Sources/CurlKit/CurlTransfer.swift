@@ -213,11 +213,14 @@ final class TransferSink {
         case .memory:
             file = nil
         case .file(let path):
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: path) else {
-                throw HTTPError(kind: .localIO, curlCode: nil, message: "cannot create \(path)", url: "")
+            // Opened in place and emptied: a file there already (a landing zone's idle staging file) keeps its inode,
+            // where FileManager.createFile would write a temporary file and rename it over.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw HTTPError(kind: .localIO, curlCode: nil,
+                                message: "cannot create \(path): \(String(cString: strerror(errno)))", url: "")
             }
-            file = handle
+            file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
     }
 

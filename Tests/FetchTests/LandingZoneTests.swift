@@ -40,8 +40,13 @@ import ZipKit
                 + "any table (titled \"Session expired\"): an error or login page, not a report"
         }
         landing.discard(staged: staged)
-        #expect(!FileManager.default.fileExists(atPath: staged))
         #expect(!FileManager.default.fileExists(atPath: LandingZone.objectsDirectory(in: data)), "nothing landed")
+        // The staging file waits, emptied, for the run's next download, and goes with the run.
+        #expect(try FileManager.default.attributesOfItem(atPath: staged)[.size] as? Int == 0)
+        #expect(try landing.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml") == staged)
+        landing.discard(staged: staged)
+        try landing.finish()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: (data.landing as NSString).appendingPathComponent(LandingZone.stagingFolder)) == [])
     }
 
     @Test func aJSONBodyOrAnErrorStatusIsQuotedWithSecretsRedacted() throws {
@@ -131,7 +136,8 @@ import ZipKit
         let same = try stageXML(nextNight, xml)
         #expect(nextNight.alreadyLanded(staged: same, pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xml") == first)
-        #expect(!FileManager.default.fileExists(atPath: same), "the staging file is gone once the object is named")
+        // The staging file stays the caller's until it discards it (emptied, for the run's next download).
+        #expect(FileManager.default.fileExists(atPath: same))
         // The same bytes under another extension are another object (a report saved as .xls is not the .xml).
         #expect(nextNight.alreadyLanded(staged: try stageXML(nextNight, xml), pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xls") == nil)
