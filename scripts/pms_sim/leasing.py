@@ -18,7 +18,8 @@ generator (the seed, the day and the property), so two simulators advanced alike
 import datetime as dt
 
 from . import maintenance
-from .portfolio import AD_SOURCES, AGENTS, EVENT_KINDS, FIRST_NAMES, LAST_NAMES, Event, Lease, add_months
+from .portfolio import (AD_SOURCES, AGENTS, EVENT_KINDS, FIRST_NAMES, LAST_NAMES, PAYMENT_METHODS, Event, Lease,
+                        add_months, current_behavior)
 
 DAY = dt.timedelta(days=1)
 RENEWAL_WINDOW = 60          # days before a lease's end in which its household decides
@@ -160,9 +161,8 @@ def _lease(g, p, day, rng, pr, u, summary, events):
     lease = f.leases[0]
     applied = next((e.date for e in pr.events if e.kind == "application"), day)
     lease.signed, lease.applied = day, applied
-    x = rng.random()
-    f.behavior = "good" if x < 0.77 else "late" if x < 0.84 else "behind" if x < 0.95 else "prepaid"
-    f.method = rng.choice(("ACH", "ACH", "Check", "Credit Card", "Money Order"))
+    f.behavior = current_behavior(rng.random())
+    f.method = rng.choice(PAYMENT_METHODS)
     u.future = f
     u.status = "ntv_leased" if u.status == "ntv" else "vacant_leased"
     p.residencies.append(f)
