@@ -56,11 +56,10 @@ final class CurlTransfer {
     /// Receives body and header bytes from libcurl's C callbacks.
     let sink: TransferSink
 
-    /// A transfer on `easy` (a fresh handle when nil); whatever an earlier transfer set on it is reset first.
+    /// A transfer on `easy` (a fresh handle when nil): a pooled handle comes reset by its last transfer's deinit.
     init(sink: TransferSink, easy: CurlEasy? = nil) throws {
         self.easy = try easy ?? CurlEasy()
         self.sink = sink
-        curl_easy_reset(self.easy.handle)
     }
 
     deinit {

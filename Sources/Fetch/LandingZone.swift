@@ -157,9 +157,9 @@ public final class LandingZone: Sendable {
     }
 
     /// The artifact a staging file already is when an earlier run landed the same bytes under the same name's
-    /// extension, else nil (the staging file is left as it was either way; `discard` lets go of it). Only checked bytes are ever committed, so
-    /// such bytes passed the checks a caller would run again: an unchanged night skips them (re-reading a report
-    /// or scanning a SOAP answer was most of its fetch's own CPU).
+    /// extension, else nil (the staging file is left as it was either way; `discard` lets go of it). Only checked
+    /// bytes are ever committed, so such bytes passed the checks a caller would run again: an unchanged night skips
+    /// them (re-reading a report or scanning a SOAP answer was most of its fetch's own CPU).
     public func alreadyLanded(staged path: String, pms: PMS, property: String, name: String) -> LandedArtifact? {
         guard let (sha256, size) = try? Self.digest(of: path) else { return nil }
         return reuse(staged: path, relative: "\(pms.rawValue)/\(property)/\(name)", name: name, sha256: sha256, size: size)
@@ -219,9 +219,8 @@ public final class LandingZone: Sendable {
     }
 
     /// The artifact of bytes whose object is already there (the caller's `discard` lets go of the staging file); nil
-    /// when there is none. The
-    /// object is touched so `prune`'s grace period covers it: a prune deciding now must not take an object a run is
-    /// about to name in its manifest (fetch does not take the data directory's lock).
+    /// when there is none. The object is touched so `prune`'s grace period covers it: a prune deciding now must not
+    /// take an object a run is about to name in its manifest (fetch does not take the data directory's lock).
     private func reuse(staged path: String, relative: String, name: String, sha256: String, size: Int) -> LandedArtifact? {
         let object = Self.objectName(sha256: sha256, artifactName: name)
         guard utimes((landingDirectory as NSString).appendingPathComponent(object), nil) == 0 else { return nil }
