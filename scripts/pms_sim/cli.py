@@ -25,13 +25,10 @@ class Config:
         self.rpx_path = "/" + a.rpx_path.strip("/")
         self.yardi_base = "/" + a.yardi_base.strip("/")
         self.latency_ms = a.latency_ms
-        self.fault_5xx_rate = a.fault_5xx_rate
-        self.fault_429_rate = a.fault_429_rate
         self.retry_after = a.retry_after
-        self.fault_truncate_rate = a.fault_truncate_rate
-        self.fault_malformed_rate = a.fault_malformed_rate
-        self.fault_soap_rate = a.fault_soap_rate
-        self.fault_reset_rate = a.fault_reset_rate
+        # Each random fault's rate, in FAULT_KINDS' order (the order the draws are made in).
+        self.fault_rates = dict(zip(FAULT_KINDS, (a.fault_5xx_rate, a.fault_429_rate, a.fault_truncate_rate,
+                                                  a.fault_malformed_rate, a.fault_soap_rate, a.fault_reset_rate)))
         self.fault_seed = a.fault_seed if a.fault_seed is not None else a.seed
         self.fault_first = [parse_fault_first(x) for x in (a.fault_first or [])]
         self.token_prefix = "sim-token-"
@@ -59,6 +56,7 @@ class Config:
         return d
 
 
+# The faults drawn at random (`--fault-*-rate`) or on a request's first occurrence (`--fault-first`).
 FAULT_KINDS = ("5xx", "429", "truncate", "malformed-xml", "soap-fault", "reset")
 
 

@@ -18,8 +18,8 @@ generator (the seed, the day and the property), so two simulators advanced alike
 import datetime as dt
 
 from . import maintenance
-from .portfolio import (AD_SOURCES, AGENTS, EVENT_KINDS, FIRST_NAMES, LAST_NAMES, PAYMENT_METHODS, Event, Lease,
-                        add_months, current_behavior)
+from .portfolio import (AD_SOURCES, AGENTS, FIRST_NAMES, LAST_NAMES, PAYMENT_METHODS, Event, Lease, add_months,
+                        current_behavior, event_order)
 
 DAY = dt.timedelta(days=1)
 RENEWAL_WINDOW = 60          # days before a lease's end in which its household decides
@@ -27,7 +27,6 @@ NOTICE_SHARE = 0.45          # of those deciding, the share that gives notice to
 MTM_NOTICE_PER_DAY = 1 / 150.0
 CHANNELS = ("email", "email", "email", "phone", "phone", "internet", "text", "visit")
 LOST_AFTER_DAYS = 46         # a prospect with no application is lost (Yardi closes its guest card) after this
-_KIND_ORDER = {k: i for i, k in enumerate(EVENT_KINDS)}
 
 
 def churn(g, p, day, rng, summary, events):
@@ -46,8 +45,7 @@ def churn(g, p, day, rng, summary, events):
 
 def add_events(p, events):
     """The day's events into the property's activity, in the start-up's order (date, kind, unit, prospect)."""
-    events.sort(key=lambda e: (e.date, _KIND_ORDER[e.kind], e.unit.number if e.unit else "",
-                               e.prospect.id if e.prospect else 0))
+    events.sort(key=event_order)
     p.events.extend(events)
 
 

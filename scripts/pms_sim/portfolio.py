@@ -1076,9 +1076,7 @@ class Generator:
             for le in r.leases:
                 if le.is_renewal and le.signed and a0 <= le.signed <= as_of:
                     events.append(Event(le.signed, "renewal", unit=r.unit, res=r, agent=r.agent))
-        kind_order = {k: i for i, k in enumerate(EVENT_KINDS)}
-        events.sort(key=lambda e: (e.date, kind_order[e.kind], e.unit.number if e.unit else "",
-                                   e.prospect.id if e.prospect else 0))
+        events.sort(key=event_order)
         p.events = events
 
     def new_prospect(self, p, first, last, rng):
@@ -1096,6 +1094,14 @@ class Generator:
         p.prospects.append(pr)
         return pr
 
+
+
+_KIND_ORDER = {k: i for i, k in enumerate(EVENT_KINDS)}
+
+
+def event_order(e):
+    """A property's activity is sorted by date, kind (EVENT_KINDS' order), unit and prospect (start-up and clock)."""
+    return (e.date, _KIND_ORDER[e.kind], e.unit.number if e.unit else "", e.prospect.id if e.prospect else 0)
 
 
 PAYMENT_METHODS = ("ACH", "ACH", "Check", "Credit Card", "Money Order")

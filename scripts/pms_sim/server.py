@@ -129,9 +129,7 @@ class Handler(BaseHTTPRequestHandler):
         with st.lock:
             n = st.occurrences.get(ident, 0) + 1
             st.occurrences[ident] = n
-        for kind, rate in (("5xx", cfg.fault_5xx_rate), ("429", cfg.fault_429_rate),
-                           ("truncate", cfg.fault_truncate_rate), ("malformed-xml", cfg.fault_malformed_rate),
-                           ("soap-fault", cfg.fault_soap_rate), ("reset", cfg.fault_reset_rate)):
+        for kind, rate in cfg.fault_rates.items():
             if rate > 0 and kind not in faults and draw(cfg.fault_seed, kind, ident, n) < rate:
                 faults[kind] = None
         if n == 1:
