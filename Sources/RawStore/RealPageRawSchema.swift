@@ -566,7 +566,7 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_monthly_summary_floorplans"))
             """),
-        // The RPX ledger kept once per transaction (README, "Nightly runs"): full pulls and incremental windows are merged
+        // The RPX ledger kept once per transaction (docs/operators.md, "The tenant ledger, incrementally"): full pulls and incremental windows are merged
         // into one row per (property, TransactionID); each property's latest snapshot is carried over. The household
         // Balance and Prepaid RPX repeats on every transaction go to realpage_ledger_households, one row per household
         // as last stated. realpage_ledger_changes: corrections, reversals and removals, as in yardi_raw.db.
