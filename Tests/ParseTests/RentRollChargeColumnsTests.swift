@@ -153,6 +153,51 @@ struct RentRollChargeColumnsTests {
                                             + "Total Charges says \(usd(925))"])
     }
 
+    @Test("without TOTAL, the title block repeated in the last column is still no unit")
+    func footerWithoutTotal() throws {
+        let title = ["Isola Bella Apartments", "RENT ROLL DETAIL", "2/3/2017 11:44:00 AM", "As of Date: 2/3/2017",
+                     "Parameters: Property - ALL; Unit Designation - ALL; Subjournal - ALL; Sort By - Unit; "
+                         + "Display - Market Rent"]
+        let header = ["Unit", "Floor Plan", "Unit Designation", "SQFT", "Unit/Lease Status", "Name", "Phone Number",
+                      "Email", "Move-In", "Notice For Date", "Move-Out", "Lease Start", "Lease End", "Market Rent",
+                      "Dep On Hand", "Balance", "Total Charges", "RENT".padding(toLength: 30, withPad: " ", startingAt: 0),
+                      "", ""]
+        var rows = title.map { [$0] } + [header]
+        rows.append(["101", "A1", "Residential", "700", "Occupied", "Doe, Jane", "(405) 721-2194", "", "01/15/2016",
+                     "", "", "01/15/2016", "01/14/2017", "900.00", "200.00", "-12.50", "900.00", "900.00", "", ""])
+        rows.append(["102", "A1", "Residential", "700", "Vacant", "", "", "", "", "", "", "", "", "900.00", "0.00",
+                     "0.00", "0.00", "0.00", "", ""])
+        rows.append(Array(repeating: "", count: header.count))
+        rows += title.map { Array(repeating: "", count: header.count - 1) + [$0] }
+        let result = try parseGrid(rows)
+        #expect(result.rentRolls.map(\.unitNumber) == ["101", "102"])
+        #expect(result.rentRolls[0].balance == usd(-12, 50) && result.rentRolls[0].phone == "(405) 721-2194")
+        #expect(result.summary.warnings.isEmpty && result.summary.totals.isEmpty)
+    }
+
+    @Test("the guide's Excel variant (Resh ID, Lease ID, Move-In and Move-Out apart, Required Deposit) reads as Trans Code")
+    func excelVariant() throws {
+        let header = ["Unit", "Floor Plan", "Unit Designation", "SQFT", "Unit/Lease Status", "Resh ID", "Lease ID",
+                      "Name", "Move-In", "Move-Out", "Lease Start", "Lease End", "Market Effective Rent", "Trans Code",
+                      "Lease Rent", "Other Charges/Credits", "Total Billing", "Required Deposit", "Dep on Hand", "Balance"]
+        let rows = [["RENT ROLL DETAIL (EXCEL)"], ["As of 02/03/2017"], header,
+                    ["101", "A1", "Residential", "700", "Occupied NTV", "25200001", "31000001", "Doe, Jane",
+                     "01/15/2016", "02/28/2017", "01/15/2016", "01/14/2017", "950.00", "RENT", "900.00", "", "900.00",
+                     "300.00", "250.00", "0.00"],
+                    ["", "", "", "", "", "", "", "", "", "", "", "", "", "WATER", "", "35.00", "35.00", "", "", ""],
+                    ["102", "A1", "Model", "700", "Model", "", "", "", "", "", "", "", "950.00", "", "0.00", "", "",
+                     "", "0.00", "0.00"]]
+        let result = try parseGrid(rows)
+        #expect(result.metadata?.reportType == .rentRoll)
+        let units = result.rentRolls
+        #expect(units.map(\.unitNumber) == ["101", "102"])
+        #expect(units[0].residentID == "25200001" && units[0].actualRent == usd(900) && units[0].marketRent == usd(950))
+        #expect(units[0].moveInDate == ymd("2016-01-15") && units[0].moveOutDate == ymd("2017-02-28"))
+        #expect(units[0].depositsOnHand == usd(250) && units[0].unitDesignation == "Residential")
+        #expect(result.rentRollCharges.map(\.code) == ["RENT", "WATER"])
+        #expect(result.rentRollCharges.map(\.amount) == [usd(900), usd(35)])
+    }
+
     @Test("the Trans Code layout's header is not taken for the charge-code one, nor the other way round")
     func layoutsApart() throws {
         let transCode = try parseFixture("rent_roll_two_row_header.xlsx")
