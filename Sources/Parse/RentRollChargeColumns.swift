@@ -11,6 +11,15 @@ import XLSXKit
 /// order, with the amount under the code (`codeAmount`). The file prints no Lease Rent: `actualRent` stays nil and
 /// the sync sums the codes of the configured rent category (RealPageUnits.rentRollLeaseRent), as the ledger does.
 ///
+/// | raw field (realpage_rent_roll) | header as printed |
+/// |---|---|
+/// | unit_number, floorplan, unit_designation, sqft, status | Unit*, Floor Plan, Unit Designation, SQFT, Unit/Lease Status* |
+/// | resident_name, phone, email | Name (`FAA, *`: a hidden first name, kept as printed), Phone Number, Email |
+/// | move_in_date, notice_for_date, move_out_date, lease_start, lease_end | Move-In, Notice For Date, Move-Out, Lease Start, Lease End |
+/// | market_rent | Market + Addl.* or Market Rent* (the Display parameter) |
+/// | deposits_on_hand, balance, total_charges | Dep On Hand, Balance, Total Charges* |
+/// | code, amount (realpage_rent_roll_charges) | every header right of Total Charges (`RENT` padded to 30 characters) |
+///
 /// Checks: a unit's Total Charges against the sum of its codes (a warning naming the unit and row); `TOTAL` against
 /// the units' market rent, deposits on hand, balance, total charges and every code (ParseContext.crossCheck: a
 /// warning naming the row and measure, kept for the sync's reconciliation). Reading stops at `TOTAL`: below it come
