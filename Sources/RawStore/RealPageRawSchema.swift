@@ -683,6 +683,20 @@ public enum RealPageRawSchema {
         Migration(version: 44, name: "loaded artifacts by property", sql: """
             CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
             """),
+        // The Rent Roll saved as CSV (one column per charge code) prints the unit designation, the head of household's
+        // phone and e-mail, the date a resident on notice is to leave, deposits on hand and the month's total charges;
+        // its codes share their unit's sheet row, so a code is one per sheet row and code, not per sheet row.
+        Migration(version: 45, name: "rent roll contact, notice and deposits", sql: """
+            DROP INDEX realpage_rent_roll_charges_snapshot_row;
+            CREATE UNIQUE INDEX realpage_rent_roll_charges_snapshot_row
+                ON realpage_rent_roll_charges (property_id, as_of_date, source_row, code);
+            ALTER TABLE realpage_rent_roll ADD COLUMN unit_designation TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN phone TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN email TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN notice_for_date TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN deposits_on_hand REAL;
+            ALTER TABLE realpage_rent_roll ADD COLUMN total_charges REAL;
+            """),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (
                 \(lineage)
