@@ -55,9 +55,11 @@ public enum Metrics {
 
     /// Per property, the snapshot date the as-of rule picks (latest on or before `asOf`; nil `asOf`: latest);
     /// properties without one are absent from the answer.
-    public static func snapshotDates(database: Database, properties: [String], asOf: LocalDate?) throws -> [String: LocalDate] {
+    /// `delinquency`: the nights delinquency was synced (a property without units but with a ledger has them).
+    public static func snapshotDates(database: Database, properties: [String], asOf: LocalDate?,
+                                     delinquency: Bool = false) throws -> [String: LocalDate] {
         let sql = """
-            WITH \(SnapshotSQL.latest)
+            WITH \(delinquency ? SnapshotSQL.latestDelinquency : SnapshotSQL.latest)
             SELECT property, as_of FROM snapshot WHERE as_of IS NOT NULL
             """
         var dates: [String: LocalDate] = [:]
@@ -148,17 +150,27 @@ enum SnapshotSQL {
     /// `selected(property, position)`: the properties bound as a JSON array `:properties`, in the order given;
     /// `snapshot(property, position, as_of)`: each one's latest snapshot on or before `:snapshot_limit` (NULL when
     /// none), found on the (unified_property_id, as_of_date) primary key.
-    static let latest = """
+    static let latest = latest(in: "unified_occupancy_metrics")
+
+    /// `latest` over the nights delinquency was synced (unified_delinquency_metrics): the same nights as the
+    /// occupancy rows, and also those of a property synced with a ledger but without units, whose delinquency is
+    /// known while its unit figures are missing.
+    static let latestDelinquency = latest(in: "unified_delinquency_metrics")
+
+    /// `latest` over the nights of one snapshot table (keyed by unified_property_id, as_of_date).
+    static func latest(in table: String) -> String {
+        """
         selected (property, position) AS (
             SELECT value, key FROM json_each(:properties)
         ),
         snapshot (property, position, as_of) AS MATERIALIZED (
             SELECT property, position,
-                   (SELECT max(m.as_of_date) FROM unified_occupancy_metrics m
+                   (SELECT max(m.as_of_date) FROM \(table) m
                      WHERE m.unified_property_id = selected.property AND m.as_of_date <= :snapshot_limit)
             FROM selected
         )
         """
+    }
 
     /// The bindings of `latest`: the keys as a JSON array and the as-of limit (none: the latest).
     static func parameters(_ properties: [String], asOf: LocalDate?) -> [String: SQLValue] {
