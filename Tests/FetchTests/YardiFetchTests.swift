@@ -353,6 +353,9 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(try warnings(ils, "units_missing").isEmpty)
         let declared = try warnings(ils, "ils_unit_count")
         #expect(declared.map { [$0[1], $0[2]] } == [[.text("\(total - 3)"), .text("\(total)")]])
+        #expect(try unified.query("""
+            SELECT status, expected, actual FROM sync_checks WHERE unified_property_id = :p AND check_name = 'ils_unit_count'
+            """, [":p": .text(ils)]) == [[.text("failed"), .real(Double(total - 3)), .real(Double(total))]])
         #expect(try unified.query("SELECT source FROM unified_occupancy_metrics WHERE unified_property_id = :p",
                                   [":p": .text(ils)]).first?.first?.textValue?.contains("AvailableUnits_Login ILS feed") == true)
 

@@ -230,6 +230,9 @@ import Testing
         #expect(message.hasPrefix("yp_test household t0002: the ledger window's charges 3000.00 − payments 0.00 = 3000.00"),
                 "\(message)")
         #expect(message.contains("(Σ BalanceDue) are 1300.00, a gap of 1700.00"), "\(message)")
+        // The ledger's own open balance (charges − payments) is held against the delinquency: it differs by the gap.
+        #expect(try yardi.rows("SELECT status, difference FROM sync_checks WHERE check_name = 'ledger_open_balance'")
+                == [[.text("failed"), .real(-1700)]])
         // The query a user reads: delinquent 1,300 + t0001's open charges, net of t0003's 250 prepaid.
         let report = try Metrics.delinquency(database: yardi.store.database, properties: ["yp_test"])
         let property = try #require(report.properties.first)
@@ -270,6 +273,11 @@ import Testing
         let count = try #require(outcome.warnings.first { $0.check == "ils_unit_count" })
         #expect((count.expected, count.actual) == ("4", "5"))
         #expect(count.message.contains("declares 4 units (Property/Information/UnitCount) but lists 5"))
+        // The reconciliation the sync records: declared 4, listed 5.
+        #expect(try yardi.rows("""
+            SELECT status, expected, actual FROM sync_checks WHERE check_name = 'ils_unit_count'
+            """) == [[.text("failed"), .real(4), .real(5)]])
+        #expect(try yardi.rows("SELECT status FROM sync_checks WHERE check_name = 'unit_information'") == [[.text("skipped")]])
     }
 
     /// A feed that lists only the units for lease (no declared count, or a small part of it) is no unit list: the
