@@ -280,6 +280,23 @@ import Testing
         #expect(try yardi.rows("SELECT status FROM sync_checks WHERE check_name = 'unit_information'") == [[.text("skipped")]])
     }
 
+    /// A unit of the feed that is neither occupied nor vacant (and has no status text) fails the property on one line
+    /// naming the unit and both fields: a guessed status would move occupancy.
+    @Test func anILSUnitNeitherOccupiedNorVacantFailsThePropertyNamingIt() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        for (code, occupancy, leased) in [("101", "occupied", "leased"), ("102", "reserved", "available")] {
+            try yardi.insert("yardi_available_units", [
+                "unit_code": .text(code), "occupancy_status": .text(occupancy), "leased_status": .text(leased),
+                "economic_status": .text("residential"), "declared_unit_count": .integer(2),
+            ])
+        }
+        let error = try #require(yardi.sync().first?.error)
+        #expect(error.contains("unit 102 ('reserved', 'available')") && error.contains("UnitOccupancyStatus must be occupied or vacant"),
+                "\(error)")
+        #expect(!error.contains("unit 101"))
+    }
+
     /// A feed that lists only the units for lease (no declared count, or a small part of it) is no unit list: the
     /// property has no units, and `units_missing` says why.
     @Test func anAvailabilityListIsNotTakenForTheUnitList() throws {

@@ -209,8 +209,22 @@ enum YardiUnits {
         return .ilsFeed(listed: listed, declared: declared)
     }
 
-    /// Fails the property on an ILS unit whose status cannot be told, naming it (as `requireKnownStatuses`).
+    static let duplicateILSUnits = """
+        SELECT unit_code, count(*) FROM yardi_raw.yardi_available_units
+        WHERE property_id = :property AND as_of_date = :available_snapshot
+        GROUP BY unit_code HAVING count(*) > 1
+        ORDER BY unit_code
+        LIMIT 5
+        """
+
+    /// Fails the property on an ILS unit listed twice or whose status cannot be told, naming them (as
+    /// `requireKnownStatuses` does for GetUnitInformation).
     static func requireKnownILSStatuses(_ yardi: YardiSync) throws {
+        let duplicates = try yardi.rows(duplicateILSUnits)
+        if !duplicates.isEmpty {
+            let units = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
+            throw YardiRuleError("AvailableUnits_Login (the unit list: GetUnitInformation lists no unit) lists a unit more than once: \(units)")
+        }
         let unknown = try yardi.rows(unknownILSStatuses)
         guard !unknown.isEmpty else { return }
         let units = unknown.map { "unit \($0[0].textValue ?? "?") ('\($0[1].textValue ?? "")', '\($0[2].textValue ?? "")')" }
