@@ -428,6 +428,19 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(owed?[1].integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1))
         #expect(try unified.query("SELECT count(*) FROM unified_units WHERE unified_property_id = :p",
                                   [":p": .text(property)]).first?.first?.integerValue == 0)
+        // What a user asks of it: delinquency and the ledger reports answer (the truth's), only unit figures are
+        // missing (the sync had said residents, leases and ledger were synced).
+        let delinquency = try workspace.ownerdash(["query", "delinquency", "--property", property, "--format", "json"],
+                                                  environment: [:])
+        #expect(delinquency.status == 0, "stderr: \(delinquency.stderr)")
+        let row = ((try JSONSerialization.jsonObject(with: Data(delinquency.stdout.utf8)) as? [String: Any])?["rows"]
+            as? [[String: Any]])?.first
+        #expect(abs(((row?["delinquent"] as? NSNumber)?.doubleValue ?? -1) - delinquent) < 0.005, "\(row ?? [:])")
+        #expect(row?["residents_delinquent"] as? Int == totals?["residents_delinquent"] as? Int)
+        for report in [["report", "debtors"], ["report", "rental-tracker"]] {
+            let answer = try workspace.ownerdash(report + ["--property", property], environment: [:])
+            #expect(answer.status == 0 && !answer.stdout.isEmpty, "\(report): \(answer.stderr)")
+        }
     }
 
     /// Guest cards carrying event types beyond the funnel (quirk yardi_guest_events_beyond_funnel: Appointment,
