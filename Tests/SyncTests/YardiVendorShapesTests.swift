@@ -227,7 +227,7 @@ import Testing
         let gaps = outcome.warnings.filter { $0.check == "ledger_window" }
         #expect(gaps.map(\.subject) == ["t0002"])
         let message = try #require(gaps.first?.message)
-        #expect(message.hasPrefix("yp_test household t0002: the ledger window's charges 3000.00 − payments 0.00 = 3000.00"),
+        #expect(message.hasPrefix("household t0002: the ledger window's charges 3000.00 − payments 0.00 = 3000.00"),
                 "\(message)")
         #expect(message.contains("(Σ BalanceDue) are 1300.00, a gap of 1700.00"), "\(message)")
         // The ledger's own open balance (charges − payments) is held against the delinquency: it differs by the gap.
@@ -269,7 +269,7 @@ import Testing
         #expect(source == [[.text("yardi: \(YardiUnits.ilsSource)"), .integer(5), .integer(3)]])
         #expect(!outcome.warnings.contains { $0.check == "units_missing" })
         let said = try #require(outcome.warnings.first { $0.check == "unit_source" }?.message)
-        #expect(said.hasPrefix("yp_test: GetUnitInformation lists no unit; the 5 units are taken from the AvailableUnits_Login marketing feed"))
+        #expect(said.hasPrefix("GetUnitInformation lists no unit; the 5 units are taken from the AvailableUnits_Login marketing feed"))
         let count = try #require(outcome.warnings.first { $0.check == "ils_unit_count" })
         #expect((count.expected, count.actual) == ("4", "5"))
         #expect(count.message.contains("declares 4 units (Property/Information/UnitCount) but lists 5"))

@@ -31,13 +31,13 @@ enum YardiCrossChecks {
             let available = yardi.snapshots.dates["AvailableUnits_Login"] ?? "?"
             warnings.append(SyncWarning(
                 check: "unit_source", subject: "AvailableUnits_Login", expected: "GetUnitInformation", actual: "AvailableUnits_Login",
-                message: "\(yardi.context.property.key): GetUnitInformation lists no unit; the \(listed) units are taken "
+                message: "GetUnitInformation lists no unit; the \(listed) units are taken "
                     + "from the AvailableUnits_Login marketing feed of \(available) (ILS_Unit rows: floor plan, market rent, "
                     + "occupancy and leased status, vacate and made-ready dates; no building, no floor)"))
             if listed != declared {
                 warnings.append(SyncWarning(
                     check: "ils_unit_count", subject: "AvailableUnits_Login", expected: "\(declared)", actual: "\(listed)",
-                    message: "\(yardi.context.property.key): AvailableUnits_Login declares \(declared) units "
+                    message: "AvailableUnits_Login declares \(declared) units "
                         + "(Property/Information/UnitCount) but lists \(listed); the \(listed) listed units are counted "
                         + "(each has its own status), \(listed - declared > 0 ? "\(listed - declared) more" : "\(declared - listed) fewer") "
                         + "than declared"))

@@ -81,15 +81,16 @@ enum YardiDelinquency {
         """
 
     /// Households whose window balance (charges − payments) exceeds what is open (Σ BalanceDue), exact in cents:
-    /// payments applied to their charges that the exported window does not hold. Subject, expected, actual, message.
+    /// payments applied to their charges that the exported window does not hold. Subject, expected, actual, message (the
+/// sync's log line and the warning's row name the property).
     static let windowGaps = """
         WITH \(households)
         SELECT tenant_code, printf('%.2f', delinquent_cents / 100.0), printf('%.2f', window_cents / 100.0),
-               printf('%s household %s: the ledger window''s charges %.2f − payments %.2f = %.2f, but its open charges '
+               printf('household %s: the ledger window''s charges %.2f − payments %.2f = %.2f, but its open charges '
                       || '(Σ BalanceDue) are %.2f, a gap of %.2f: AmountPaid counts payments the window does not hold '
                       || '(paid before it, or moved in by a transfer); balance, aging and prepaid follow BalanceDue, '
                       || 'as Voyager''s aging does',
-                      :property, tenant_code, charged_cents / 100.0, paid_cents / 100.0, window_cents / 100.0,
+                      tenant_code, charged_cents / 100.0, paid_cents / 100.0, window_cents / 100.0,
                       delinquent_cents / 100.0, (window_cents - delinquent_cents) / 100.0)
         FROM household
         WHERE window_cents > delinquent_cents
