@@ -331,6 +331,15 @@ import Testing
         #expect(report.topResidents.map(\.residentID) == ["t1"])
         let debtors = try Debtors.run(database: database, properties: ["yp_test"], asOf: nil, minDebt: nil)
         #expect(debtors.totalCents == 150_000 && debtors.noLedger.isEmpty)
+        // The summary keeps the property's line: its delinquency, its unit figures empty (never 0) and why.
+        let summary = try #require(try Metrics.summary(database: database, properties: ["yp_test"]).first)
+        #expect(summary.delinquent == Money(dollars: 1500) && summary.asOf?.iso == YardiFixture.asOf)
+        #expect(summary.units == nil && summary.occupancyPct == nil && summary.vacantReady == nil)
+        #expect(summary.missingFigures.first?.hasPrefix("yp_test: units, occupancy_pct, leased_pct, exposure_30_pct, "
+            + "exposure_60_pct, vacant_ready and aged_vacant_90 left empty: the GetUnitInformation snapshot of 2026-11-20 holds no unit") == true,
+                "\(summary.missingFigures)")
+        let answered = try Metrics.run(MetricQuery(metric: .summary, properties: ["yp_test"]), database: database)
+        #expect(answered.tables.first?.rows.first?[2] == .null, "units: \(answered.tables.first?.rows.first ?? [])")
         #expect { _ = try Metrics.run(MetricQuery(metric: .occupancy, properties: ["yp_test"]), database: database) } throws: { error in
             "\(error)".contains("holds no unit: total units, occupancy, exposure, vacancy and pricing are missing, not zero")
                 && "\(error)".contains("delinquency and the ledger reports answer from the ledger")
