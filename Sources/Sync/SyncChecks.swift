@@ -238,7 +238,9 @@ enum SyncChecks {
                (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
                 WHERE property_id = :property AND as_of_date = :available_rows) AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
-               CASE WHEN EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property AND as_of_date = :units_rows)
+               CASE WHEN EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property AND as_of_date = :units_rows
+                                   AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
+                                       NOT IN ('excluded', 'waitlist'))
                         THEN 'the units are GetUnitInformation''s (check unit_information)'
                     WHEN NOT EXISTS (SELECT 1 FROM unified_units WHERE unified_property_id = :property)
                         THEN 'no unit list as of ' || :as_of || ' (warning units_missing)'

@@ -176,7 +176,10 @@ enum YardiUnits {
 
     static let unitListCounts = """
         SELECT (SELECT count(*) FROM yardi_raw.yardi_units
-                WHERE property_id = :property AND as_of_date = :units_snapshot) AS unit_information,
+                WHERE property_id = :property AND as_of_date = :units_snapshot
+                  -- Yardi's pseudo-rows are no units (statusVocabulary): a list of them alone lists no unit.
+                  AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
+                      NOT IN ('excluded', 'waitlist')) AS unit_information,
                (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_available_units
                 WHERE property_id = :property AND as_of_date = :available_snapshot) AS listed,
                (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
