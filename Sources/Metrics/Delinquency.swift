@@ -101,7 +101,7 @@ extension Metrics {
 /// cents (unified_delinquency_metrics, DelinquencySnapshot); no row there is nobody owing anything.
 enum DelinquencyQuery {
     static let sql = """
-        WITH \(SnapshotSQL.latest)
+        WITH \(SnapshotSQL.latestDelinquency)
         SELECT s.property, s.as_of, m.residents_delinquent,
                m.balance_0_30_cents    AS balance_0_30,
                m.balance_31_60_cents   AS balance_31_60,
@@ -116,7 +116,7 @@ enum DelinquencyQuery {
 
     /// The properties whose snapshot had households owing or in credit but whose resident rows prune removed.
     static let residentsPruned = """
-        WITH \(SnapshotSQL.latest)
+        WITH \(SnapshotSQL.latestDelinquency)
         SELECT s.property, s.as_of FROM snapshot s
         JOIN unified_delinquency_metrics m ON m.unified_property_id = s.property AND m.as_of_date = s.as_of
         WHERE m.residents > 0

@@ -62,7 +62,7 @@ extension Metrics {
 /// The top-residents query.
 enum DelinquentResidentsQuery {
     static let sql = """
-        WITH \(SnapshotSQL.latest)
+        WITH \(SnapshotSQL.latestDelinquency)
         SELECT s.property, d.unit_number, d.resident_id, d.name, d.resident_status,
                CAST(round(d.balance_0_30 * 100) AS INTEGER)    AS balance_0_30,
                CAST(round(d.balance_31_60 * 100) AS INTEGER)   AS balance_31_60,

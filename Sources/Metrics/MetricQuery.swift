@@ -106,7 +106,8 @@ extension Metrics {
                                       warnings: inout [String]) throws -> [String] {
         // The funnel and activity need a snapshot only to date their default window.
         if (query.metric == .funnel || query.metric == .activity) && (query.asOf != nil || query.to != nil) { return keys }
-        let dates = try snapshotDates(database: database, properties: keys, asOf: query.asOf)
+        let dates = try snapshotDates(database: database, properties: keys, asOf: query.asOf,
+                                      delinquency: query.metric == .delinquency || query.metric == .summary)
         let missing = keys.filter { dates[$0] == nil }
         guard !missing.isEmpty else { return keys }
         // A property synced without units (its unit source failed) has no snapshot: say why, not just that.

@@ -55,9 +55,11 @@ public enum Metrics {
 
     /// Per property, the snapshot date the as-of rule picks (latest on or before `asOf`; nil `asOf`: latest);
     /// properties without one are absent from the answer.
-    public static func snapshotDates(database: Database, properties: [String], asOf: LocalDate?) throws -> [String: LocalDate] {
+    /// `delinquency`: the nights delinquency was synced (a property without units but with a ledger has them).
+    public static func snapshotDates(database: Database, properties: [String], asOf: LocalDate?,
+                                     delinquency: Bool = false) throws -> [String: LocalDate] {
         let sql = """
-            WITH \(SnapshotSQL.latest)
+            WITH \(delinquency ? SnapshotSQL.latestDelinquency : SnapshotSQL.latest)
             SELECT property, as_of FROM snapshot WHERE as_of IS NOT NULL
             """
         var dates: [String: LocalDate] = [:]
@@ -148,17 +150,33 @@ enum SnapshotSQL {
     /// `selected(property, position)`: the properties bound as a JSON array `:properties`, in the order given;
     /// `snapshot(property, position, as_of)`: each one's latest snapshot on or before `:snapshot_limit` (NULL when
     /// none), found on the (unified_property_id, as_of_date) primary key.
-    static let latest = """
-        selected (property, position) AS (
-            SELECT value, key FROM json_each(:properties)
-        ),
-        snapshot (property, position, as_of) AS MATERIALIZED (
-            SELECT property, position,
-                   (SELECT max(m.as_of_date) FROM unified_occupancy_metrics m
-                     WHERE m.unified_property_id = selected.property AND m.as_of_date <= :snapshot_limit)
-            FROM selected
-        )
-        """
+    static let latest = latest(in: ["unified_occupancy_metrics"])
+
+    /// `latest` over the nights delinquency was synced: the occupancy rows' nights (a night's delinquency totals are
+    /// written beside its occupancy row), and those of unified_delinquency_metrics alone — a property synced with a
+    /// ledger but without units has its delinquency while its unit figures are missing.
+    static let latestDelinquency = latest(in: ["unified_occupancy_metrics", "unified_delinquency_metrics"])
+
+    /// `latest` over the nights of the snapshot tables (each keyed by unified_property_id, as_of_date).
+    static func latest(in tables: [String]) -> String {
+        let nights = tables.map { table in
+            """
+            SELECT max(m.as_of_date) AS as_of FROM \(table) m
+            WHERE m.unified_property_id = selected.property AND m.as_of_date <= :snapshot_limit
+            """
+        }
+        let latest = nights.count == 1 ? nights[0]
+            : "SELECT max(as_of) FROM (\(nights.joined(separator: " UNION ALL ")))"
+        return """
+            selected (property, position) AS (
+                SELECT value, key FROM json_each(:properties)
+            ),
+            snapshot (property, position, as_of) AS MATERIALIZED (
+                SELECT property, position, (\(latest))
+                FROM selected
+            )
+            """
+    }
 
     /// The bindings of `latest`: the keys as a JSON array and the as-of limit (none: the latest).
     static func parameters(_ properties: [String], asOf: LocalDate?) -> [String: SQLValue] {

@@ -15,7 +15,8 @@ import SQLiteKit
 ///
 /// A Yardi property whose last sync had no snapshot of the call a figure comes from (`Metrics.yardiSources`: the
 /// ledger for delinquency, guest activity for leads and leases, residents for move-ins and move-outs) has that figure
-/// nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it.
+/// nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it. A property synced
+/// without a unit list (warning `units_missing`) keeps its line with every unit figure nil, for the same reason.
 public struct SummaryRow: MetricRow, Equatable {
     /// The registry key, or `portfolio` for a roll-up.
     public var property: String
@@ -27,13 +28,14 @@ public struct SummaryRow: MetricRow, Equatable {
     public var asOf: LocalDate?
     /// Properties summed (1 for a property's own row).
     public var properties: Int
-    public var units: Int
-    public var occupied: Int
-    public var leased: Int
-    public var exposure30: Int
-    public var exposure60: Int
-    public var vacantReady: Int
-    public var agedVacant90: Int
+    /// The unit figures: nil when the property was synced without a unit list.
+    public var units: Int?
+    public var occupied: Int?
+    public var leased: Int?
+    public var exposure30: Int?
+    public var exposure60: Int?
+    public var vacantReady: Int?
+    public var agedVacant90: Int?
     /// 0-30 + 31-60 + 61-90 + 90+; nil when the ledger was not synced.
     public var delinquent: Money?
     public var prepaid: Money?
@@ -46,10 +48,16 @@ public struct SummaryRow: MetricRow, Equatable {
     /// One line per figure group left nil, naming the property and the missing call (empty for a roll-up).
     public var missingFigures: [String] = []
 
-    public var occupancyPct: Double? { Ratio.percent(occupied, of: units) }
-    public var leasedPct: Double? { Ratio.percent(leased, of: units) }
-    public var exposure30Pct: Double? { Ratio.percent(exposure30, of: units) }
-    public var exposure60Pct: Double? { Ratio.percent(exposure60, of: units) }
+    public var occupancyPct: Double? { percent(occupied) }
+    public var leasedPct: Double? { percent(leased) }
+    public var exposure30Pct: Double? { percent(exposure30) }
+    public var exposure60Pct: Double? { percent(exposure60) }
+
+    /// `count` of the units, nil when either is missing.
+    private func percent(_ count: Int?) -> Double? {
+        guard let count, let units else { return nil }
+        return Ratio.percent(count, of: units)
+    }
     /// Delinquent minus prepaid.
     public var netDelinquent: Money? { delinquent.flatMap { owed in prepaid.map { owed - $0 } } }
 
@@ -72,7 +80,6 @@ public struct SummaryRow: MetricRow, Equatable {
     /// the sum of the others (their `missingFigures` say so); missing at all of them, it stays nil.
     public static func rollUp(_ rows: [SummaryRow], label: String = "portfolio") -> SummaryRow? {
         guard let first = rows.first else { return nil }
-        func sum(_ field: KeyPath<SummaryRow, Int>) -> Int { rows.reduce(0) { $0 + $1[keyPath: field] } }
         func sum(_ field: KeyPath<SummaryRow, Int?>) -> Int? {
             let known = rows.compactMap { $0[keyPath: field] }
             return known.isEmpty ? nil : known.reduce(0, +)
@@ -83,7 +90,7 @@ public struct SummaryRow: MetricRow, Equatable {
         }
         return SummaryRow(
             property: label, name: label, pms: nil, asOf: Set(rows.map(\.asOf)).count == 1 ? first.asOf : nil,
-            properties: sum(\.properties), units: sum(\.units), occupied: sum(\.occupied), leased: sum(\.leased),
+            properties: rows.reduce(0) { $0 + $1.properties }, units: sum(\.units), occupied: sum(\.occupied), leased: sum(\.leased),
             exposure30: sum(\.exposure30), exposure60: sum(\.exposure60), vacantReady: sum(\.vacantReady),
             agedVacant90: sum(\.agedVacant90), delinquent: sum(\.delinquent),
             prepaid: sum(\.prepaid), leads30Days: sum(\.leads30Days),
@@ -99,16 +106,22 @@ extension Metrics {
         var parameters = SnapshotSQL.parameters(properties, asOf: asOf)
         parameters[":as_of"] = SQLValue(asOf)
         let missing = try missingSources(database: database, properties: properties)
+        let unitsMissing = try unitsMissing(database: database, properties: properties)
         return try database.rows(SummaryQuery.sql, parameters) { row in
             var summary = SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
-                       asOf: row.date("as_of"), properties: 1, units: row.count("total_units"),
-                       occupied: row.count("occupied_units"), leased: row.count("leased_units"),
-                       exposure30: row.count("exposure_30"), exposure60: row.count("exposure_60"),
-                       vacantReady: row.count("vacant_ready"), agedVacant90: row.count("aged_vacant_90"),
+                       asOf: row.date("as_of"), properties: 1, units: row.int("total_units"),
+                       occupied: row.int("occupied_units"), leased: row.int("leased_units"),
+                       exposure30: row.int("exposure_30"), exposure60: row.int("exposure_60"),
+                       vacantReady: row.int("vacant_ready"), agedVacant90: row.int("aged_vacant_90"),
                        delinquent: row.cents("delinquent_cents") ?? .zero, prepaid: row.cents("prepaid_cents") ?? .zero,
                        leads30Days: row.count("leads"), leases30Days: row.count("leases"),
                        moveInsMonthToDate: row.count("move_ins"), moveOutsMonthToDate: row.count("move_outs"))
             if let operations = missing[summary.property] { summary.leaveOut(operations) }
+            if summary.units == nil {
+                summary.missingFigures.insert("\(summary.property): units, occupancy_pct, leased_pct, exposure_30_pct, "
+                    + "exposure_60_pct, vacant_ready and aged_vacant_90 left empty: "
+                    + (unitsMissing[summary.property] ?? "no unit snapshot of this night"), at: 0)
+            }
             return summary
         }
     }
@@ -134,10 +147,12 @@ extension SummaryRow {
 }
 
 /// The summary query: per property its snapshot row, and its delinquency and recent activity summed on their keys
-/// (correlated subqueries: each reads only that property's rows, so the portfolio costs linear in properties).
+/// (correlated subqueries: each reads only that property's rows, so the portfolio costs linear in properties). The
+/// night is the delinquency's (`SnapshotSQL.latestDelinquency`): a property synced with a ledger but without units
+/// has a line, its unit figures NULL.
 enum SummaryQuery {
     static let sql = """
-        WITH \(SnapshotSQL.latest),
+        WITH \(SnapshotSQL.latestDelinquency),
         summary_window (property, position, as_of, funnel_from, month_from, window_end) AS (
             SELECT property, position, as_of,
                    date(coalesce(:as_of, as_of), '-29 days'), date(coalesce(:as_of, as_of), 'start of month'),
@@ -163,7 +178,7 @@ enum SummaryQuery {
                    AND a.event_type = 'move_out') AS move_outs
         FROM summary_window w
         JOIN unified_properties p ON p.unified_property_id = w.property
-        JOIN unified_occupancy_metrics m ON m.unified_property_id = w.property AND m.as_of_date = w.as_of
+        LEFT JOIN unified_occupancy_metrics m ON m.unified_property_id = w.property AND m.as_of_date = w.as_of
         LEFT JOIN unified_delinquency_metrics dm ON dm.unified_property_id = w.property AND dm.as_of_date = w.as_of
         ORDER BY w.position
         """

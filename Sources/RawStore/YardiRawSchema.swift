@@ -292,5 +292,11 @@ public enum YardiRawSchema {
         Migration(version: 10, name: "loaded artifacts by property", sql: """
             CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
             """),
+        // AvailableUnits_Login: the unit count the property declares (`Property/Information/UnitCount`), on each of
+        // the answer's rows. Where GetUnitInformation lists no unit, a feed listing about as many units as it
+        // declares is the unit list (YardiUnits); rows loaded before this migration have none.
+        Migration(version: 11, name: "ILS declared unit count", sql: """
+            ALTER TABLE yardi_available_units ADD COLUMN declared_unit_count INTEGER;
+            """),
     ]
 }

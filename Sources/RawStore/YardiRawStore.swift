@@ -172,7 +172,7 @@ public struct YardiArtifactLoader {
                 ("economic_status", SQLValue(r.economicStatus)),
                 ("economic_status_description", SQLValue(r.economicStatusDescription)),
                 ("vacate_date", SQLValue(r.vacateDate?.iso)), ("made_ready_date", SQLValue(r.madeReadyDate?.iso)),
-                ("vacancy_class", SQLValue(r.vacancyClass)),
+                ("vacancy_class", SQLValue(r.vacancyClass)), ("declared_unit_count", SQLValue(r.declaredUnitCount)),
             ] }
         case .getYardiGuestActivity:
             return try GetYardiGuestActivity.decode(bytes).map { r in [

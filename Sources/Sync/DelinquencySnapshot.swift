@@ -15,8 +15,24 @@ public enum DelinquencySnapshot {
 
     static let everyNight = totals(where: "")
 
-    /// One night's totals, written by the sync after the source's delinquency rule and the night's occupancy row.
-    static let insert = totals(where: "WHERE m.unified_property_id = :property AND m.as_of_date = :as_of")
+    /// One night's totals, written by the sync after the source's delinquency rule, from the night's resident rows
+    /// alone: a property synced without units (no occupancy row) but with a ledger has its delinquency all the same.
+    /// The sync writes it when the night has an occupancy row or a ledger (`Synchronizer`).
+    static let insert = """
+        INSERT OR REPLACE INTO unified_delinquency_metrics (
+            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
+            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
+        SELECT :property, :as_of, count(d.resident_id),
+               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
+               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
+               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
+               :run_id
+        FROM unified_delinquency d
+        WHERE d.unified_property_id = :property AND d.as_of_date = :as_of
+        """
 
     /// The totals of the synced nights (unified_occupancy_metrics rows) `condition` selects, from their residents.
     private static func totals(where condition: String) -> String {

@@ -10,6 +10,7 @@ import SQLiteKit
 /// | delinquency_totals | Delinquent and Prepaid `Grand Totals` as printed (net balance, prepaid), as of the property date | unified_delinquency of that date | $0.00 |
 /// | rent_roll_units | Rent Roll unit rows of the property date | unified_units (RPX unitlist where it is the source) | 0 |
 /// | unit_information | Yardi GetUnitInformation units of the property date | unified_units | 0 |
+/// | ils_unit_count | where the Yardi units come from the AvailableUnits_Login feed (GetUnitInformation lists none): the unit count the feed declares (`Property/Information/UnitCount`) | unified_units (the units it lists) | 0 |
 /// | ledger_open_balance | the tenant ledger's open balance (Σ unified_household_balances) | unified_delinquency's net balance | $0.00 |
 /// | transaction_detail_totals | per fiscal period of a Transaction Detail by Code ledger: its Summary sheet's printed rows (charges, credits, payments on the resident ledger accounts); the Charge and Adjustment Journal's printed `Totals` | unified_charges / unified_payments of the period | $0.00 |
 /// | income_expense_totals | per month synced, the printed total of the report snapshot the month was read from: Income Statement `TOTAL EXPENSES` / `TOTAL INCOME` (period amount), Monthly Income Summary `Charges/Credits Totals:` (income cash basis); measures `expenses YYYY-MM`, `income YYYY-MM` | Σ unified_expenses / unified_income of the month | $0.00 |
@@ -80,7 +81,7 @@ enum SyncChecks {
         let (schema, keyColumn, snapshots): (String, String, [(String, String)]) = switch context.property.pms {
         case .realpage: ("realpage_raw", "report_type",
                          [("box_score", ":box_score_rows"), ("delinquency", ":delinquency_rows"), ("rent_roll", ":rent_roll_rows")])
-        case .yardi: ("yardi_raw", "operation", [("GetUnitInformation", ":units_rows")])
+        case .yardi: ("yardi_raw", "operation", [("GetUnitInformation", ":units_rows"), ("AvailableUnits_Login", ":available_rows")])
         }
         guard try UnifiedStore.hasRaw(context.database, schema) else { return [:] }
         let rowsDate = try StoredSnapshots.rowsDate(context.database, schema: schema)
@@ -125,6 +126,8 @@ enum SyncChecks {
               actualSource: "unified_units", tolerance: 0, sql: rentRollUnits),
         Check(name: "unit_information", pms: .yardi, expectedSource: "GetUnitInformation units",
               actualSource: "unified_units", tolerance: 0, sql: unitInformation),
+        Check(name: "ils_unit_count", pms: .yardi, expectedSource: "AvailableUnits_Login declared UnitCount",
+              actualSource: "unified_units", tolerance: 0, sql: ilsUnitCount),
         Check(name: "ledger_open_balance", pms: nil, expectedSource: "tenant ledger open balance",
               actualSource: "unified_delinquency net balance", tolerance: 0, sql: ledgerOpenBalance),
         Check(name: "transaction_detail_totals", pms: .realpage,
@@ -226,6 +229,24 @@ enum SyncChecks {
                CASE WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
                                        AND as_of_date = :units_rows)
                     THEN 'no GetUnitInformation units loaded as of ' || :as_of END AS skipped
+        """
+
+    /// Where GetUnitInformation lists no unit and the units were built from the AvailableUnits_Login marketing feed
+    /// (YardiUnits.unitList), the count the feed declares against the units it listed; skipped otherwise, saying why.
+    static let ilsUnitCount = """
+        SELECT 'units' AS measure,
+               (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
+                WHERE property_id = :property AND as_of_date = :available_rows) AS expected,
+               (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
+               CASE WHEN EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property AND as_of_date = :units_rows
+                                   AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
+                                       NOT IN ('excluded', 'waitlist'))
+                        THEN 'the units are GetUnitInformation''s (check unit_information)'
+                    WHEN NOT EXISTS (SELECT 1 FROM unified_units WHERE unified_property_id = :property)
+                        THEN 'no unit list as of ' || :as_of || ' (warning units_missing)'
+                    WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_available_units WHERE property_id = :property
+                                       AND as_of_date = :available_rows AND declared_unit_count IS NOT NULL)
+                        THEN 'AvailableUnits_Login declares no unit count as of ' || :as_of END AS skipped
         """
 
     /// One row per month and kind synced from a report: its snapshot's printed total (the last one of the measure

@@ -277,7 +277,12 @@ public struct Synchronizer {
                 ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
             ])
             rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
-            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf)
+            // A night without units still has its delinquency when the property has a ledger (Yardi's comes from the
+            // ledger alone): the metrics read the night from here, not from the occupancy row.
+            if rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil {
+                rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf,
+                                                                      [":run_id": .text(runID)])
+            }
             var warnings = try source.crossCheck(context, asOf: asOf)
             warnings += try unknownChargeCodes(context)
             warnings += try UnknownGLAccounts.warnings(context)

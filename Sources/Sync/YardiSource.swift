@@ -12,8 +12,12 @@ import SQLiteKit
 ///
 /// Without any GetUnitInformation snapshot (the call failed, or the interface refused it) the property is still
 /// synced from what did load — residents, leases, ledger, guest activity — as of the latest snapshot of any
-/// operation; it has no units, so no occupancy or pricing snapshot is written and the sync records the warning
-/// `units_missing`, which the metrics repeat when they leave the property out (never a zero).
+/// operation. Where GetUnitInformation lists no unit (or did not load), the units come from the AvailableUnits_Login
+/// marketing feed when it lists every unit the property declares (ItfILSGuestCard is often the only interface a
+/// marketing partner holds: `YardiUnits.unitList`), and the sync says so (warning `unit_source`, and
+/// unified_occupancy_metrics.source). Without either the property has no units: no occupancy or pricing snapshot
+/// is written and the sync records the warning `units_missing`, which the metrics repeat when they leave the
+/// property out (never a zero); its delinquency and ledger reports answer from the ledger all the same.
 struct YardiSource: PropertySource {
     func propertyDate(_ context: SyncContext) throws -> LocalDate? {
         let property: [String: SQLValue] = [":property": .text(context.property.key)]
@@ -37,8 +41,14 @@ struct YardiSource: PropertySource {
         // Unknown vocabulary fails the property before anything is written (see YardiUnits, YardiResidents).
         try YardiUnits.requireKnownStatuses(yardi)
         try YardiResidents.requireKnownStatuses(yardi)
+        let unitList = try YardiUnits.unitList(yardi)
+        if case .ilsFeed = unitList { try YardiUnits.requireKnownILSStatuses(yardi) }
         var rows: [String: Int] = [:]
-        rows["unified_units"] = try yardi.run(YardiUnits.insert)
+        switch unitList {
+        case .unitInformation: rows["unified_units"] = try yardi.run(YardiUnits.insert)
+        case .ilsFeed: rows["unified_units"] = try yardi.run(YardiUnits.insertFromILS)
+        case .none: rows["unified_units"] = 0
+        }
         rows["unified_residents"] = try yardi.run(YardiResidents.insert)
         rows["unified_leases"] = try yardi.run(YardiLeases.insert)
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
@@ -48,7 +58,8 @@ struct YardiSource: PropertySource {
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments)
         rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
-        var result = SourceSyncResult(rows: rows, unitSource: YardiUnits.source,
+        let unitSource = if case .ilsFeed = unitList { YardiUnits.ilsSource } else { YardiUnits.source }
+        var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
         // A service-request snapshot, even an empty one, is a work-order source; without one the reports say so.
         if yardi.snapshots.dates["GetServiceRequest_Search"] != nil {

@@ -5,6 +5,14 @@ import SimulatorSupport
 import Testing
 
 extension PMSSimulator {
+    /// The opt-in quirks of a real Voyager ledger and a marketing partner's units (scripts/pms_sim/quirks.py): one
+    /// property's ledger lacks payments its charges' AmountPaid counts (yardi_amount_paid_beyond_window), one
+    /// property's units come only from the AvailableUnits_Login feed, which declares 3 fewer than it lists
+    /// (yardi_units_from_ils_feed).
+    static let yardiVoyagerLedgerAndILSUnits = Result {
+        try PMSSimulator(flags: ["--quirk", "yardi_amount_paid_beyond_window", "--quirk", "yardi_units_from_ils_feed"])
+    }
+
     /// The interface entity holds no ItfServiceRequests license: every GetServiceRequest_Search answers 200 with
     /// Messages "Interface Entity or license error (-3)".
     static let yardiWithoutServiceRequests = Result {
@@ -250,11 +258,13 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
                 : "no \(combo.operation) snapshot synced (the call failed or was not fetched): \(metric) is missing, not zero"
             #expect(query.stderr.contains("\(combo.property): \(why)"), "\(combo): \(query.stderr)")
             // Over the portfolio, the failed property is named as left out; a property with the units and this source
-            // answers (when none has both, the query answers nothing and says why).
+            // answers (when none has both, the query answers nothing and says why). Delinquency needs the ledger
+            // only: a property whose units failed answers it from its ledger.
             let portfolio = try workspace.ownerdash(["query", metric, "--format", "json"], environment: [:])
             #expect(portfolio.stderr.contains("\(combo.property): no "), "\(combo): the property left out is named: \(portfolio.stderr)")
             let answerable = properties.filter { property in
-                !combos.contains { $0.property == property && ($0.operation == combo.operation || $0.operation == "GetUnitInformation") }
+                !combos.contains { $0.property == property && ($0.operation == combo.operation
+                    || ($0.operation == "GetUnitInformation" && metric != "delinquency")) }
             }
             if answerable.isEmpty {
                 #expect(portfolio.status != 0 && portfolio.stdout.isEmpty, "\(combo): \(portfolio.stdout)")
@@ -293,6 +303,102 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(blanked > 0, "the seed draws a failed ledger, guest or resident call at a property with units")
     }
 
+    /// The simulator serving a real Voyager's shapes: at the yardi_units_from_ils_feed property GetUnitInformation lists
+    /// no unit and the marketing feed lists every unit (3 more than it declares); at the yardi_amount_paid_beyond_window
+    /// property some households' ledgers lack a payment their charges' AmountPaid counts; at the
+    /// yardi_voyager_charge_codes properties the codes are Voyager's (`.rent`, `park`, `fees`, `damages`). Fetched,
+    /// loaded and synced, occupancy and delinquency are the simulator's truth, each gap is one warning naming its
+    /// household, the unit source and the count difference are said, and no charge code is unknown.
+    @Test func unitsFromTheILSFeedAndAmountPaidBeyondTheWindowGiveTheTruthsAnswers() throws {
+        let simulator = try PMSSimulator.yardiVoyagerLedgerAndILSUnits.get()
+        let ils = try #require(try simulator.quirks("yardi_units_from_ils_feed").first)
+        let beyond = try #require(try simulator.quirks("yardi_amount_paid_beyond_window").first)
+        let voyager = try simulator.quirks("yardi_voyager_charge_codes")
+        #expect(voyager.count == 2)
+        let properties = Set([ils, beyond] + voyager).sorted()
+        let workspace = try Workspace()
+        let fetch = try workspace.ownerdash(["fetch"] + properties.flatMap { ["--property", $0] } + [
+            "--reports", "GetUnitInformation,AvailableUnits_Login,GetResidentsByStatus,GetResidentTransactions_Login",
+            "--as-of", "2026-11-20"], environment: simulator.yardiEnvironment())
+        #expect(fetch.status == 0, "stderr: \(fetch.stderr)")
+        let runID = try #require(fetch.runID)
+        let load = try workspace.ownerdash(["load", "--run", runID], environment: [:])
+        #expect(load.status == 0, "stderr: \(load.stderr)")
+        let sync = try workspace.ownerdash(["sync"] + properties.flatMap { ["--property", $0] }, environment: [:])
+        #expect(sync.status == 0, "stderr: \(sync.stderr)")
+        let unified = try Database(path: workspace.data.appendingPathComponent("unified.db").path, mode: .readOnly)
+        func warnings(_ property: String, _ check: String) throws -> [[SQLValue]] {
+            try unified.query("""
+                SELECT subject, expected, actual, message FROM unified_sync_warnings
+                WHERE unified_property_id = :p AND check_name = :check ORDER BY subject
+                """, [":p": .text(property), ":check": .text(check)])
+        }
+
+        // Units from the marketing feed: occupancy is the truth's, the source is said, the declared count reconciled.
+        let truth = try simulator.truth(ils)
+        let counts = try #require(truth["unit_counts"] as? [String: Any])
+        let total = try #require(truth["total_units"] as? Int)
+        let occupancy = try workspace.ownerdash(["query", "occupancy", "--property", ils, "--format", "json"], environment: [:])
+        #expect(occupancy.status == 0, "stderr: \(occupancy.stderr)")
+        let row = try #require(((try JSONSerialization.jsonObject(with: Data(occupancy.stdout.utf8)) as? [String: Any])?["rows"]
+            as? [[String: Any]])?.first)
+        #expect(row["units"] as? Int == total)
+        for (column, truthKey) in [("occupied", "occupied"), ("vacant_leased", "vacant_leased"), ("on_notice", "on_notice"),
+                                   ("notice_leased", "notice_leased"), ("model", "model"), ("down", "down"),
+                                   ("vacant_ready", "vacant_ready"), ("vacant_not_ready", "vacant_not_ready"),
+                                   ("aged_vacant_90", "aged_vacant_90")] {
+            #expect(row[column] as? Int == counts[truthKey] as? Int, "\(ils) \(column): \(row[column] ?? "none")")
+        }
+        #expect(try warnings(ils, "unit_source").count == 1)
+        #expect(sync.stderr.contains("\(ils): warning: GetUnitInformation lists no unit; the \(total) units are taken from the "
+                                     + "AvailableUnits_Login marketing feed"), "\(sync.stderr)")
+        #expect(try warnings(ils, "units_missing").isEmpty)
+        let declared = try warnings(ils, "ils_unit_count")
+        #expect(declared.map { [$0[1], $0[2]] } == [[.text("\(total - 3)"), .text("\(total)")]])
+        #expect(try unified.query("""
+            SELECT status, expected, actual FROM sync_checks WHERE unified_property_id = :p AND check_name = 'ils_unit_count'
+            """, [":p": .text(ils)]) == [[.text("failed"), .real(Double(total - 3)), .real(Double(total))]])
+        #expect(try unified.query("SELECT source FROM unified_occupancy_metrics WHERE unified_property_id = :p",
+                                  [":p": .text(ils)]).first?.first?.textValue?.contains("AvailableUnits_Login ILS feed") == true)
+
+        // AmountPaid beyond the window: delinquency is the truth's (Voyager's BalanceDue), each gap warned by household.
+        let totals = try #require((try simulator.truth(beyond)["delinquency"] as? [String: Any])?["totals"] as? [String: Any])
+        let delinquency = try workspace.ownerdash(["query", "delinquency", "--property", beyond, "--format", "json"], environment: [:])
+        #expect(delinquency.status == 0, "stderr: \(delinquency.stderr)")
+        let owed = try #require(((try JSONSerialization.jsonObject(with: Data(delinquency.stdout.utf8)) as? [String: Any])?["rows"]
+            as? [[String: Any]])?.first)
+        for column in ["delinquent", "prepaid", "net", "balance_0_30", "balance_over_90"] {
+            let mine = (owed[column] as? NSNumber)?.doubleValue ?? .nan, theirs = (totals[column] as? NSNumber)?.doubleValue ?? -1
+            #expect(abs(mine - theirs) < 0.005, "\(beyond) \(column): \(mine) vs truth \(theirs)")
+        }
+        let gaps = try warnings(beyond, "ledger_window")
+        #expect(!gaps.isEmpty)
+        let residents = try #require((try simulator.truth(beyond)["delinquency"] as? [String: Any])?["residents"] as? [[String: Any]])
+        let owing = Set(residents.compactMap { $0["tenant_code"] as? String })
+        for gap in gaps {
+            let household = gap[0].textValue ?? ""
+            #expect(owing.contains(household), "\(household) owes in the truth")
+            #expect(gap[3].textValue?.hasPrefix("household \(household): the ledger window's charges") == true)
+            // The sync's own output names the property, the household and the gap.
+            #expect(sync.stderr.contains("\(beyond): warning: household \(household): the ledger window's charges"), "\(household)")
+        }
+        #expect(try unified.query("""
+            SELECT count(*) FROM unified_delinquency WHERE unified_property_id = :p
+              AND round(balance_0_30 + balance_31_60 + balance_61_90 + balance_over_90 - prepaid - current_balance, 2) <> 0
+            """, [":p": .text(beyond)]).first?.first?.integerValue == 0)
+
+        // Voyager's charge codes: rent is rent, no code unknown.
+        for property in voyager {
+            let codes = try unified.query("""
+                SELECT charge_code, category, min(category_known) FROM unified_charges WHERE unified_property_id = :p
+                GROUP BY charge_code, category ORDER BY charge_code
+                """, [":p": .text(property)])
+            #expect(codes.contains([.text(".rent"), .text("RENT"), .integer(1)]), "\(property): \(codes)")
+            #expect(codes.contains([.text("park"), .text("OTHER"), .integer(1)]), "\(property): \(codes)")
+            #expect(!codes.contains { $0[2] == .integer(0) }, "\(property): \(codes)")
+        }
+    }
+
     /// A property whose GetUnitInformation lists no unit (quirk yardi_no_unit_information): its calls land, its
     /// residents and ledger sync (delinquency is the simulator's), and occupancy says the units are missing.
     @Test func aPropertyWithoutUnitInformationSyncsTheRestAndSaysUnitsAreMissing() throws {
@@ -326,6 +432,19 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
         #expect(owed?[1].integerValue == Int64(totals?["residents_delinquent"] as? Int ?? -1))
         #expect(try unified.query("SELECT count(*) FROM unified_units WHERE unified_property_id = :p",
                                   [":p": .text(property)]).first?.first?.integerValue == 0)
+        // What a user asks of it: delinquency and the ledger reports answer (the truth's), only unit figures are
+        // missing (the sync had said residents, leases and ledger were synced).
+        let delinquency = try workspace.ownerdash(["query", "delinquency", "--property", property, "--format", "json"],
+                                                  environment: [:])
+        #expect(delinquency.status == 0, "stderr: \(delinquency.stderr)")
+        let row = ((try JSONSerialization.jsonObject(with: Data(delinquency.stdout.utf8)) as? [String: Any])?["rows"]
+            as? [[String: Any]])?.first
+        #expect(abs(((row?["delinquent"] as? NSNumber)?.doubleValue ?? -1) - delinquent) < 0.005, "\(row ?? [:])")
+        #expect(row?["residents_delinquent"] as? Int == totals?["residents_delinquent"] as? Int)
+        for report in [["report", "debtors"], ["report", "rental-tracker"]] {
+            let answer = try workspace.ownerdash(report + ["--property", property], environment: [:])
+            #expect(answer.status == 0 && !answer.stdout.isEmpty, "\(report): \(answer.stderr)")
+        }
     }
 
     /// Guest cards carrying event types beyond the funnel (quirk yardi_guest_events_beyond_funnel: Appointment,

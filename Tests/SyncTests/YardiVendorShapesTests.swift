@@ -174,4 +174,175 @@ import Testing
                 && "\(error)".contains("occupancy, exposure, vacancy and pricing are missing, not zero")
         }
     }
+
+    /// A real Voyager database's charge codes (`.rent` with its dot, `a_mtm`, `park`, `util`, `insur`, `fees`,
+    /// `misc`, `legal`, `admin`, `damages`, `deposit`; docs/yardi-soap.md, "Charge codes") in a GetResidentTransactions
+    /// answer: each has its category out of the box (rent apart from the rest), none is reported as unknown.
+    @Test func voyagerChargeCodesHaveTheirCategoriesOutOfTheBox() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_get_resident_transactions_voyager.xml", .getResidentTransactions)
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        let categories = try yardi.keyed("""
+            SELECT DISTINCT charge_code, category, category_known FROM unified_charges WHERE resident_id = 't0001'
+            """)
+        let expected: [String: String] = [
+            ".rent": "RENT", "a_mtm": "RENT", "util": "UTILITIES", "fees": "FEES", "legal": "FEES", "admin": "FEES",
+            "park": "OTHER", "insur": "OTHER", "misc": "OTHER", "damages": "OTHER", "deposit": "OTHER",
+        ]
+        #expect(categories.count == expected.count)
+        for (code, category) in expected {
+            #expect(categories[code] == [.text(category), .integer(1)], "\(code): \(categories[code] ?? [])")
+        }
+        #expect(!outcome.warnings.contains { $0.check == "charge_category" })
+        // The dot is part of the code: `rent` stays a code of its own (RENT too), `.rent` is not matched by stripping.
+        #expect(ChargeCategories.standard.category(of: ".RENT") == .rent)
+        #expect(ChargeCategories.standard.category(of: "rent.") == nil)
+    }
+
+    /// Voyager's AmountPaid counts payments the exported window lacks (t0002: October's rent paid before the window,
+    /// 200.00 of November's by a transfer): charges − payments (3,000.00) is not what is open (Σ BalanceDue 1,300.00).
+    /// BalanceDue is the balance, as Voyager's aging has it: buckets − prepaid = balance, and the sync warns naming the
+    /// property, the household and the gap. A household paid ahead with every payment in the window (t0003) is
+    /// prepaid, with no warning.
+    @Test func amountPaidBeyondTheWindowAgesByBalanceDueAndIsWarned() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_get_resident_transactions_voyager.xml", .getResidentTransactions)
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        let rows = try yardi.keyed("""
+            SELECT resident_id, current_balance, balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid
+            FROM unified_delinquency
+            """)
+        #expect(rows["t0002"] == [.real(1300), .real(1300), .real(0), .real(0), .real(0), .real(0)])
+        #expect(rows["t0003"] == [.real(-250), .real(0), .real(0), .real(0), .real(0), .real(250)])
+        // Every household: the buckets less prepaid are its balance.
+        let unbalanced = try yardi.rows("""
+            SELECT resident_id FROM unified_delinquency
+            WHERE round(balance_0_30 + balance_31_60 + balance_61_90 + balance_over_90 - prepaid - current_balance, 2) <> 0
+            """)
+        #expect(unbalanced.isEmpty, "\(unbalanced)")
+        let gaps = outcome.warnings.filter { $0.check == "ledger_window" }
+        #expect(gaps.map(\.subject) == ["t0002"])
+        let message = try #require(gaps.first?.message)
+        #expect(message.hasPrefix("household t0002: the ledger window's charges 3000.00 − payments 0.00 = 3000.00"),
+                "\(message)")
+        #expect(message.contains("(Σ BalanceDue) are 1300.00, a gap of 1700.00"), "\(message)")
+        // The ledger's own open balance (charges − payments) is held against the delinquency: it differs by the gap.
+        #expect(try yardi.rows("SELECT status, difference FROM sync_checks WHERE check_name = 'ledger_open_balance'")
+                == [[.text("failed"), .real(-1700)]])
+        // The query a user reads: delinquent 1,300 + t0001's open charges, net of t0003's 250 prepaid.
+        let report = try Metrics.delinquency(database: yardi.store.database, properties: ["yp_test"])
+        let property = try #require(report.properties.first)
+        #expect(property.net == property.delinquent - Money(dollars: 250)!)
+    }
+
+    /// GetUnitInformation lists no unit and the AvailableUnits_Login marketing feed lists every unit (occupied ones
+    /// too, no Voyager status text), declaring 4 and listing 5: the units come from the feed (status from occupancy
+    /// and leased status and the vacate and made-ready dates, floor plan, market rent), the sync says which source it
+    /// used, and the declared count is reconciled with the listed one.
+    @Test func unitsFromTheILSFeedWhereGetUnitInformationListsNone() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_available_units_every_unit.xml", .availableUnits)
+        try yardi.resident("t101", "Current", unit: "101", rent: 1650)
+        try yardi.resident("t102", "Notice", unit: "102", rent: 1600)
+        try yardi.resident("t103", "Notice", unit: "103", rent: 1700)
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        let units = try yardi.keyed("""
+            SELECT unit_number, status, is_ready, floorplan, market_rent, actual_rent, resident_id, notice_for_date,
+                   made_ready_date, vacant_since
+            FROM unified_units
+            """)
+        #expect(units["101"] == [.text("occupied"), .null, .text("a1"), .real(1715), .real(1650), .text("t101"), .null, .null, .null])
+        #expect(units["102"]?[0...1] == [.text("occupied_notice"), .null])
+        #expect(units["102"]?[6] == .text("2026-12-15"))
+        #expect(units["103"]?[0] == .text("occupied_notice_leased"))
+        #expect(units["104"] == [.text("vacant"), .integer(1), .text("a1"), .real(1745), .null, .null, .null,
+                                 .text("2026-10-10"), .text("2026-09-30")])
+        #expect(units["105"]?[0...1] == [.text("vacant_leased"), .integer(0)])
+        #expect(units.count == 5)
+        let source = try yardi.rows("SELECT source, total_units, occupied_units FROM unified_occupancy_metrics")
+        #expect(source == [[.text("yardi: \(YardiUnits.ilsSource)"), .integer(5), .integer(3)]])
+        #expect(!outcome.warnings.contains { $0.check == "units_missing" })
+        let said = try #require(outcome.warnings.first { $0.check == "unit_source" }?.message)
+        #expect(said.hasPrefix("GetUnitInformation lists no unit; the 5 units are taken from the AvailableUnits_Login marketing feed"))
+        let count = try #require(outcome.warnings.first { $0.check == "ils_unit_count" })
+        #expect((count.expected, count.actual) == ("4", "5"))
+        #expect(count.message.contains("declares 4 units (Property/Information/UnitCount) but lists 5"))
+        // The reconciliation the sync records: declared 4, listed 5.
+        #expect(try yardi.rows("""
+            SELECT status, expected, actual FROM sync_checks WHERE check_name = 'ils_unit_count'
+            """) == [[.text("failed"), .real(4), .real(5)]])
+        #expect(try yardi.rows("SELECT status FROM sync_checks WHERE check_name = 'unit_information'") == [[.text("skipped")]])
+    }
+
+    /// A unit of the feed that is neither occupied nor vacant (and has no status text) fails the property on one line
+    /// naming the unit and both fields: a guessed status would move occupancy.
+    @Test func anILSUnitNeitherOccupiedNorVacantFailsThePropertyNamingIt() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        for (code, occupancy, leased) in [("101", "occupied", "leased"), ("102", "reserved", "available")] {
+            try yardi.insert("yardi_available_units", [
+                "unit_code": .text(code), "occupancy_status": .text(occupancy), "leased_status": .text(leased),
+                "economic_status": .text("residential"), "declared_unit_count": .integer(2),
+            ])
+        }
+        let error = try #require(yardi.sync().first?.error)
+        #expect(error.contains("unit 102 ('reserved', 'available')") && error.contains("UnitOccupancyStatus must be occupied or vacant"),
+                "\(error)")
+        #expect(!error.contains("unit 101"))
+    }
+
+    /// A feed that lists only the units for lease (no declared count, or a small part of it) is no unit list: the
+    /// property has no units, and `units_missing` says why.
+    @Test func anAvailabilityListIsNotTakenForTheUnitList() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.loadSOAP("yardi_available_units.xml", .availableUnits)
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(try yardi.rows("SELECT count(*) FROM unified_units").first?.first == .integer(0))
+        let missing = try #require(outcome.warnings.first { $0.check == "units_missing" }?.message)
+        #expect(missing.contains("declares no unit count (Property/Information/UnitCount)"), "\(missing)")
+    }
+
+    /// GetUnitInformation answers but lists no unit, and no feed stands in: delinquency and the ledger reports answer
+    /// from the ledger; the unit figures say they are missing and why (never a zero).
+    @Test func withoutAUnitListDelinquencyAndTheLedgerReportsAnswer() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.resident("t1", "Current", unit: "101", first: "Ann", last: "Lee")
+        try yardi.charge("t1", "2026-11-01", 1400)
+        try yardi.charge("t1", "2026-09-01", 100, unit: "101")
+        let outcome = try #require(yardi.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(try yardi.rows("SELECT count(*) FROM unified_occupancy_metrics").first?.first == .integer(0), "no zero snapshot")
+        let database = yardi.store.database
+        let delinquency = try Metrics.run(MetricQuery(metric: .delinquency, properties: ["yp_test"]), database: database)
+        let row = try #require(delinquency.tables.first?.rows.first)
+        #expect(row.first == .text("yp_test"))
+        let report = try Metrics.delinquency(database: database, properties: ["yp_test"])
+        #expect(report.properties.first?.delinquent == Money(dollars: 1500))
+        #expect(report.properties.first?.balance61to90 == Money(dollars: 100))
+        #expect(report.topResidents.map(\.residentID) == ["t1"])
+        let debtors = try Debtors.run(database: database, properties: ["yp_test"], asOf: nil, minDebt: nil)
+        #expect(debtors.totalCents == 150_000 && debtors.noLedger.isEmpty)
+        // The summary keeps the property's line: its delinquency, its unit figures empty (never 0) and why.
+        let summary = try #require(try Metrics.summary(database: database, properties: ["yp_test"]).first)
+        #expect(summary.delinquent == Money(dollars: 1500) && summary.asOf?.iso == YardiFixture.asOf)
+        #expect(summary.units == nil && summary.occupancyPct == nil && summary.vacantReady == nil)
+        #expect(summary.missingFigures.first?.hasPrefix("yp_test: units, occupancy_pct, leased_pct, exposure_30_pct, "
+            + "exposure_60_pct, vacant_ready and aged_vacant_90 left empty: the GetUnitInformation snapshot of 2026-11-20 holds no unit") == true,
+                "\(summary.missingFigures)")
+        let answered = try Metrics.run(MetricQuery(metric: .summary, properties: ["yp_test"]), database: database)
+        #expect(answered.tables.first?.rows.first?[2] == .null, "units: \(answered.tables.first?.rows.first ?? [])")
+        #expect { _ = try Metrics.run(MetricQuery(metric: .occupancy, properties: ["yp_test"]), database: database) } throws: { error in
+            "\(error)".contains("holds no unit: total units, occupancy, exposure, vacancy and pricing are missing, not zero")
+                && "\(error)".contains("delinquency and the ledger reports answer from the ledger")
+        }
+    }
 }

@@ -107,7 +107,8 @@ def parser():
     f.add_argument("--no-quirk", action="append",
                    help="turn one vendor quirk of quirks.py off (repeatable; README 'Quirk catalogue')")
     f.add_argument("--quirk", action="append",
-                   help="turn one opt-in vendor quirk of quirks.py on (yardi_error_answers, yardi_no_unit_information; "
+                   help="turn one opt-in vendor quirk of quirks.py on (yardi_error_answers, yardi_no_unit_information, "
+                        "yardi_amount_paid_beyond_window, yardi_units_from_ils_feed; "
                         "repeatable)")
     c = ap.add_argument_group("credentials")
     c.add_argument("--rpx-license-key", default="sim-rpx-license-key")

@@ -79,6 +79,20 @@ CATALOGUE = {
     "yardi_no_unit_information": (
         "yardi", 1,
         "opt-in: GetUnitInformation answers 200 with a UnitInformation/Property that lists no unit"),
+    "yardi_voyager_charge_codes": (
+        "yardi", 2,
+        "GetResidentTransactions_Login and GetResidentLeaseCharges_Login carry a real Voyager database's charge codes: "
+        "'.rent' (with its dot), 'park', 'fees' (the late fee), 'damages'; the utilities and pest control keep theirs"),
+    "yardi_amount_paid_beyond_window": (
+        "yardi", 1,
+        "opt-in: GetResidentTransactions_Login leaves out the first payment of every 4th household that owes money "
+        "(paid before the exported window, or moved in by a transfer) while its charges' AmountPaid still counts it: "
+        "charges - payments exceed the open BalanceDue by that payment"),
+    "yardi_units_from_ils_feed": (
+        "yardi", 1,
+        "opt-in: GetUnitInformation lists no unit (ItfResidentData answers empty) and AvailableUnits_Login lists every "
+        "unit, occupied ones too, without Voyager's status text, declaring (Property/Information/UnitCount) 3 units "
+        "fewer than it lists"),
     "yardi_error_answers": (
         "yardi", 2,
         "opt-in: some (property, operation) calls answer an error shape: plain-text 'Login failed.', a bare result "
@@ -153,7 +167,8 @@ CATALOGUE = {
 }
 
 # Quirks off unless `--quirk NAME` turns them on (see the module doc).
-OPT_IN = {"yardi_no_unit_information", "yardi_error_answers"}
+OPT_IN = {"yardi_no_unit_information", "yardi_error_answers", "yardi_amount_paid_beyond_window",
+          "yardi_units_from_ils_feed"}
 
 # quirk yardi_error_answers: the shapes, two per property, and the operations they may answer (the per-property calls
 # OwnerDash makes once a run; GetResidentLeaseCharges_Login, called once per month, and the interfaces licensed apart

@@ -30,6 +30,18 @@ ECON_DESC = {"occupied": "Occupied No Notice", "ntv": "Notice Unrented", "ntv_le
              "model": "Model", "down": "Down"}
 
 
+# Quirk yardi_voyager_charge_codes: internal code -> the code a real Voyager database uses (its rent code starts with
+# a dot); the codes not listed keep the simulator's usual Yardi code. Same category as the usual code.
+VOYAGER_CODES = {"RENT": ".rent", "PARKING": "park", "LATEFEE": "fees", "DAMAGE": "damages"}
+
+
+def yardi_code(w, p, code):
+    """The Yardi charge code the property posts for an internal code (quirk yardi_voyager_charge_codes)."""
+    if w.quirks.has("yardi_voyager_charge_codes", p.key) and code in VOYAGER_CODES:
+        return VOYAGER_CODES[code]
+    return CHARGE_CODES[code][1]
+
+
 def econ_desc(u):
     if u.status in ECON_DESC:
         return ECON_DESC[u.status]
@@ -185,7 +197,7 @@ def handle(h, sub, body):
         return error_answer(h, reply, shape, soap12)
     p = w.get(key)
     if op == "GetUnitInformation":
-        if w.quirks.has("yardi_no_unit_information", key):
+        if w.quirks.has("yardi_no_unit_information", key) or w.quirks.has("yardi_units_from_ils_feed", key):
             return reply(no_unit_information(p))
         return reply(w.cached("y:units:" + key, lambda: op_unit_information(w, p)))
     if op == "GetUnitInformation_Login":
@@ -504,6 +516,7 @@ def op_lease_charges(w, p, post_month, tenant):
         details = []
         for code, amt in le.recurring:
             rp, yc, desc, cat = CHARGE_CODES[code]
+            yc = yardi_code(w, p, code)
             details.append("<Transactions><Charge><Detail>%s</Detail></Charge></Transactions>" % "".join([
                 x("Description", "%s [Lease Charge]" % desc), x("ServiceFromDate", ymd(max(le.start, r.move_in))),
                 x("ServiceToDate", ymd(min(le.end, r.move_out)) if r.move_out else ymd(le.end)),
@@ -592,15 +605,19 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
             if applied_range and not any(applied_range[0] <= d <= applied_range[1] for d in applied.get(c[0], ())):
                 continue
             rp, yc, desc, cat = CHARGE_CODES[c[2]]
+            yc = yardi_code(w, p, c[2])
             tx.append((c[1], c[0], "<Transactions><Charge><Detail>%s</Detail></Charge></Transactions>" % "".join([
                 x("Description", desc), x("TransactionDate", ymd(c[1])), x("TransactionID", c[0]),
                 x("ChargeCode", yc), x("GLAccountNumber", GL_ACCOUNTS[c[2]]), x("CustomerID", r.tcode),
                 x("UnitID", r.unit.number), x("AmountPaid", m2(c[6])), x("BalanceDue", m2(c[7])),
                 x("Amount", m2(c[3])), x("Comment", "%s (%s/%s)" % (desc, c[4][5:7], c[4][0:4])),
                 x("ServiceFromDate", c[4] + "-01"), x("PropertyPrimaryID", p.pms_id), x("LeaseID", c[5])])))
+        beyond = paid_beyond_window(w, p, r, payments)
         for pm in payments:
             window = date_range or applied_range
             if window and not (window[0] <= pm[1] <= window[1]):
+                continue
+            if pm[0] in beyond:
                 continue
             ptype = {"Check": "Check", "Money Order": "Other", "Credit Card": "Other", "ACH": "Other"}[pm[4]]
             tx.append((pm[1], pm[0], '<Transactions><Payment Type="%s"><Detail>%s</Detail></Payment></Transactions>' % (
@@ -614,7 +631,7 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
         tx.sort()
         body = "".join(t[2] for t in tx)
         if services:
-            block = _services(r, w)
+            block = _services(r, w, p)
             body = block + body if r.id % 2 == 0 else body + block
         out.append("<RT_Customer>%s<Customers>%s</Customers>%s%s<RTServiceTransactions>%s</RTServiceTransactions>"
                    "</RT_Customer>" % (x("CustomerID", r.tcode), _customer(p, r, w, pfx), _rt_unit(r.unit, r, pfx, rent),
@@ -623,12 +640,26 @@ def op_transactions(w, p, tenant=None, date_range=None, applied_range=None):
     return "".join(out)
 
 
+def paid_beyond_window(w, p, r, payments):
+    """Quirk yardi_amount_paid_beyond_window: the payment ids the export leaves out for this household -- the first
+    payment of every 4th household (by id) that owes money and has more than one payment, as if it were dated before
+    the exported window or moved in by a transfer. Its charges' AmountPaid still counts it (Voyager's application is
+    unchanged), so charges - payments exceed the open BalanceDue by its amount. A household in credit keeps its
+    payments: the window could not tell its credit from a missing payment, and the truth keeps the vendor's credit."""
+    if not w.quirks.has("yardi_amount_paid_beyond_window", p.key) or r.id % 4 or len(payments) < 2:
+        return ()
+    if r.credit or r.charge_total - r.payment_total <= 0:
+        return ()
+    first = min(payments, key=lambda pm: (pm[1], pm[0]))
+    return (first[0],) if first[2] > 0 else ()
+
+
 # Quirk yardi_services_blocks: the Service@Type of a recurring charge code (Electric, Gas, Trash, Fees are the types
 # seen; the simulator bills no electric or gas).
 SERVICE_TYPES = {"TRASH": "Trash", "WATER": "Fees", "SEWER": "Fees", "PEST": "Fees", "PARKING": "Fees"}
 
 
-def _services(r, w):
+def _services(r, w, p):
     """`Services Type="Other"` with one `Detail` per recurring service of the household's last lease: a description of
     what the household is billed for, no amount and no date. It sits beside the Transactions (before them for every
     other household, after them for the rest); it is not a charge or a payment."""
@@ -638,6 +669,7 @@ def _services(r, w):
         if code not in SERVICE_TYPES:
             continue
         rp, yc, desc, cat = CHARGE_CODES[code]
+        yc = yardi_code(w, p, code)
         details.append("<Detail>%s<Service Type=\"%s\" />%s%s%s%s</Detail>" % (
             x("Description", desc), SERVICE_TYPES[code], x("ChargeCode", yc), x("GLAccountNumber", GL_ACCOUNTS[code]),
             x("CustomerID", r.tcode), x("UnitID", r.unit.number)))
@@ -645,11 +677,17 @@ def _services(r, w):
 
 
 def op_available_units(w, p):
-    """MITS PhysicalProperty/ILS_Unit for vacant and on-notice units (MITS: prefix on unit elements)."""
+    """MITS PhysicalProperty/ILS_Unit for vacant and on-notice units (MITS: prefix on unit elements); the property
+    declares its unit count in Property/Information/UnitCount. Quirk yardi_units_from_ils_feed: every unit is listed
+    (an occupied one `occupied` / `leased` without a VacateDate), none with Voyager's status text, and the declared
+    count is 3 fewer than the units listed (a real feed declares 200 units and lists 203)."""
     as_of = w.as_of
+    every_unit = w.quirks.has("yardi_units_from_ils_feed", p.key)
+    declared = len(p.units) - 3 if every_unit else len(p.units)
     out = ['<PhysicalProperty xmlns="" xmlns:MITS="%s"><Property><PropertyID>'
-           '<MITS:Identification IDValue="%s" OrganizationName="Property" />%s</PropertyID>' % (
-               MITS_NS, attr(p.pms_id), x("MITS:MarketingName", p.name))]
+           '<MITS:Identification IDValue="%s" OrganizationName="Property" />%s</PropertyID>'
+           '<Information>%s</Information>' % (
+               MITS_NS, attr(p.pms_id), x("MITS:MarketingName", p.name), x("UnitCount", declared))]
     for fp in p.floorplans:
         rents = [u.market_rent for u in fp.units]
         out.append('<Floorplan IDValue="%s">%s<Room RoomType="Bedroom">%s</Room><Room RoomType="Bathroom">%s</Room>'
@@ -657,11 +695,11 @@ def op_available_units(w, p):
                        fp.code, x("Name", fp.name), x("Count", fp.beds), x("Count", fp.baths), fp.sqft, fp.sqft,
                        m2(min(rents)), m2(max(rents))))
     for u in p.units:
-        if u.status not in ("vacant", "vacant_leased", "ntv", "ntv_leased", "model"):
+        if u.status not in ("vacant", "vacant_leased", "ntv", "ntv_leased", "model") and not every_unit:
             continue
         avail = _available_date(w, u)
         mr = u.made_ready if u.is_vacant else None
-        vac = u.vacant_since if u.is_vacant else (u.current.move_out if u.current else None)
+        vac = u.vacant_since if u.is_vacant else (u.current.move_out if u.current and u.status != "occupied" else None)
         out.append('<ILS_Unit IDValue="%s"><Units><MITS:Unit>'
                    '<MITS:Identification IDValue="%s" OrganizationName="Unit" IDType="UnitID" />'
                    '<MITS:Identification IDValue="%d" OrganizationName="Yardi" IDType="UnitUniqueID" />%s'
@@ -672,10 +710,10 @@ def op_available_units(w, p):
                            x("MITS:MinSquareFeet", u.sqft), x("MITS:MaxSquareFeet", u.sqft),
                            x("MITS:MarketRent", m2(u.market_rent)),
                            x("MITS:UnitOccupancyStatus", "occupied" if u.is_occupied else "vacant"),
-                           x("MITS:UnitLeasedStatus", "leased" if u.status in ("vacant_leased", "ntv_leased")
+                           x("MITS:UnitLeasedStatus", "leased" if u.status in ("vacant_leased", "ntv_leased", "occupied")
                              else ("on notice" if u.status == "ntv" else "available")),
-                           x("MITS:UnitEconomicStatus", "model" if u.status == "model" else "residential"),
-                           x("MITS:UnitEconomicStatusDescription", econ_desc(u))]),
+                           x("MITS:UnitEconomicStatus", u.status if u.status in ("model", "down") else "residential"),
+                           "" if every_unit else x("MITS:UnitEconomicStatusDescription", econ_desc(u))]),
                        _mits_date("VacateDate", vac), _mits_date("MadeReadyDate", mr),
                        '<VacancyClass>%s</VacancyClass>' % ("Unoccupied" if u.is_vacant else "Occupied"),
                        x("EffectiveRent", m2(u.market_rent))))

@@ -28,6 +28,10 @@ public struct ILSUnit: Sendable, Equatable {
     public var madeReadyDate: LocalDate?
     /// `Unoccupied` / `Occupied`.
     public var vacancyClass: String?
+    /// The unit count the property declares (`Property/Information/UnitCount`), the same on every unit of the answer;
+    /// nil when the feed declares none. A feed that lists about as many units as it declares is a unit list, not an
+    /// availability list (YardiUnits).
+    public var declaredUnitCount: Int? = nil
 }
 
 /// Decodes AvailableUnits_Login (`PhysicalProperty/Property/ILS_Unit`, MITS PropertyMarketingILS).
@@ -38,6 +42,9 @@ public enum AvailableUnits {
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [ILSUnit] {
         let response = try SOAPResponse.yardi(bytes, operation)
+        let declared = try response.payload.descendants(named: "Property").first?.child(named: "Information").map {
+            try SOAPFields($0, operation: operation.name, record: "Property/Information").integer("UnitCount")
+        } ?? nil
         return try response.payload.descendants(named: "ILS_Unit").enumerated().map { offset, element in
             let record = "ILS_Unit \(offset + 1)"
             let f = SOAPFields(element, operation: operation.name, record: record)
@@ -58,7 +65,7 @@ public enum AvailableUnits {
                            economicStatusDescription: unit.text("UnitEconomicStatusDescription"),
                            vacateDate: try availability?.mitsDate("VacateDate"),
                            madeReadyDate: try availability?.mitsDate("MadeReadyDate"),
-                           vacancyClass: availability?.text("VacancyClass"))
+                           vacancyClass: availability?.text("VacancyClass"), declaredUnitCount: declared)
         }
     }
 }

@@ -4,24 +4,44 @@
 /// | check | compares | tolerance |
 /// | --- | --- | --- |
 /// | snapshot | each operation's snapshot date with the property date (GetUnitInformation's); a missing operation | same date |
-/// | units_missing | no GetUnitInformation snapshot at all: the property is synced without units (see YardiSource) | none allowed |
+/// | units_missing | no GetUnitInformation units (no snapshot, or one listing none) and no AvailableUnits_Login feed listing every unit: the property is synced without units (see YardiSource), the reason named | none allowed |
+/// | unit_source | the units come from the AvailableUnits_Login marketing feed (GetUnitInformation lists none): says so | always |
+/// | ils_unit_count | that feed's declared unit count (`Property/Information/UnitCount`) vs the units it lists (the listed are counted) | exact |
 /// | unit_status_available_units | a unit's status text in GetUnitInformation vs AvailableUnits (same date only; mapped statuses compared, GetUnitInformation wins) | exact |
 /// | unit_economic_status | `UnitEconomicStatus` model/down vs the status text (the text wins) | exact |
 /// | made_ready | `Ready`/`Not Ready` in the status text vs an AvailableUnits MadeReadyDate, for vacant units AvailableUnits lists (same date) | exact |
 /// | notice_move_out | an on-notice unit with no move-out date (exposure 30/60 cannot place it), or an `Occupied No Notice` unit whose household is on notice | exact |
 /// | current_resident | an occupied unit whose household is not in GetResidentsByStatus (no in-place rent) | exact |
-/// | ledger_balance | per household: Σ charge Amount vs Σ AmountPaid + Σ BalanceDue (the aging buckets must add up to the balance) | $0.01 |
+/// | ledger_balance | per household: Σ charge Amount vs Σ AmountPaid + Σ BalanceDue (the charges' own figures; the aging follows BalanceDue) | $0.01 |
+/// | ledger_window | per household: the window's Σ charges − Σ payments vs Σ BalanceDue (YardiDelinquency: BalanceDue wins; a gap is payments applied that the window lacks) | exact |
 /// | ledger_tenant | ledger rows without a tenant code (left out of delinquency) | none allowed |
 /// | guest_event_type | guest-card event types not in YardiActivity.eventVocabulary (kept as `other`) | none allowed |
 enum YardiCrossChecks {
     /// Runs every check for one property; a check that finds nothing returns no warning.
     static func warnings(_ yardi: YardiSync) throws -> [SyncWarning] {
-        var warnings = snapshotWarnings(yardi)
-        if let date = yardi.snapshots.dates["GetUnitInformation"],
-           try yardi.rows("SELECT count(*) FROM unified_units WHERE unified_property_id = :property").first?.first?.integerValue == 0 {
+        let unitList = try YardiUnits.unitList(yardi)
+        var warnings = snapshotWarnings(yardi, unitList: unitList)
+        if let date = yardi.snapshots.dates["GetUnitInformation"], case .none(let reason) = unitList {
             warnings.append(SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "units",
                                         actual: "none", message: "the GetUnitInformation snapshot of \(date) holds no unit: "
-                                            + "total units, occupancy, exposure, vacancy and pricing are missing, not zero"))
+                                            + "total units, occupancy, exposure, vacancy and pricing are missing, not zero "
+                                            + "(\(reason)); delinquency and the ledger reports answer from the ledger"))
+        }
+        if case .ilsFeed(let listed, let declared) = unitList {
+            let available = yardi.snapshots.dates["AvailableUnits_Login"] ?? "?"
+            warnings.append(SyncWarning(
+                check: "unit_source", subject: "AvailableUnits_Login", expected: "GetUnitInformation", actual: "AvailableUnits_Login",
+                message: "GetUnitInformation lists no unit; the \(listed) units are taken "
+                    + "from the AvailableUnits_Login marketing feed of \(available) (ILS_Unit rows: floor plan, market rent, "
+                    + "occupancy and leased status, vacate and made-ready dates; no building, no floor)"))
+            if listed != declared {
+                warnings.append(SyncWarning(
+                    check: "ils_unit_count", subject: "AvailableUnits_Login", expected: "\(declared)", actual: "\(listed)",
+                    message: "AvailableUnits_Login declares \(declared) units "
+                        + "(Property/Information/UnitCount) but lists \(listed); the \(listed) listed units are counted "
+                        + "(each has its own status), \(listed - declared > 0 ? "\(listed - declared) more" : "\(declared - listed) fewer") "
+                        + "than declared"))
+            }
         }
         for (check, sql) in checks {
             // One warning per subject (unified_sync_warnings' key), even if a payload lists a unit twice.
@@ -43,11 +63,11 @@ enum YardiCrossChecks {
 
     /// Operations read from another date than the property date, or not loaded at all (also when the units are
     /// missing: the metrics leave a property out by the operation it lacks, e.g. no guest activity, no funnel).
-    static func snapshotWarnings(_ yardi: YardiSync) -> [SyncWarning] {
+    static func snapshotWarnings(_ yardi: YardiSync, unitList: YardiUnits.UnitList) -> [SyncWarning] {
         var warnings: [SyncWarning] = []
-        if yardi.snapshots.dates["GetUnitInformation"] == nil {
+        if yardi.snapshots.dates["GetUnitInformation"] == nil, case .none(let reason) = unitList {
             warnings.append(SyncWarning(check: "units_missing", subject: "GetUnitInformation", expected: "a snapshot",
-                                        actual: "none", message: unitsMissing))
+                                        actual: "none", message: unitsMissing + " (\(reason))"))
         }
         // Lease charges are month snapshots, dated the first of their PostMonth (YardiFetch).
         let monthStart = String(yardi.asOf.iso.prefix(8)) + "01"
@@ -70,6 +90,7 @@ enum YardiCrossChecks {
         ("notice_move_out", noticeMoveOut),
         ("current_resident", currentResident),
         ("ledger_balance", ledgerBalance),
+        ("ledger_window", YardiDelinquency.windowGaps),
         ("ledger_tenant", ledgerTenant),
         ("guest_event_type", guestEventType),
     ]
@@ -162,7 +183,7 @@ enum YardiCrossChecks {
             GROUP BY tenant_code
         )
         SELECT tenant_code, printf('%.2f', charged / 100.0), printf('%.2f', (paid + open) / 100.0),
-               printf('household %s: charges total %.2f but AmountPaid %.2f + BalanceDue %.2f = %.2f: its aging buckets do not add up to its balance',
+               printf('household %s: charges total %.2f but AmountPaid %.2f + BalanceDue %.2f = %.2f: the charges'' own figures disagree (the aging follows BalanceDue)',
                       tenant_code, charged / 100.0, paid / 100.0, open / 100.0, (paid + open) / 100.0)
         FROM household
         WHERE abs(charged - paid - open) > 1

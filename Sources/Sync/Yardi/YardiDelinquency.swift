@@ -1,26 +1,34 @@
 /// unified_delinquency from Yardi, at the property date: one row per household (tenant code) of the
-/// GetResidentTransactions_Login ledger (yardi_transactions) whose balance is not zero.
+/// GetResidentTransactions_Login ledger (yardi_transactions) that owes or is owed anything.
 ///
 /// Which source wins: the ledger is the only Yardi source of balances (GetResidentsByStatus has none); names, units
 /// and statuses come from GetResidentsByStatus (yardi_residents), the unit from the ledger when the resident is not
 /// listed there.
 ///
+/// Which balance is the truth: Voyager's `BalanceDue`, as Voyager's own Aged Receivables uses it. A charge's
+/// `AmountPaid` counts every payment applied to it, also payments the exported window does not hold (paid before the
+/// window's first day, or moved in by a transfer from another household's ledger), so the window's charges −
+/// payments can exceed what is open. Buckets, prepaid and balance are therefore built from the open charges, so that
+/// they always agree (balance = buckets − prepaid), and a household whose window arithmetic differs is warned about
+/// (`YardiCrossChecks`, check `ledger_window`, naming the household and the gap).
+///
 /// Definitions (the simulator's truth.py `delinquency_rows`, and Yardi's Aged Receivables):
-/// - current_balance = Σ charge `Amount` − Σ payment `Amount` (dollars; negative = the household is in credit).
-/// - Aging: every charge still open (`BalanceDue` > 0; Yardi applies payments to the oldest charges first) is aged by
-///   the days from its `TransactionDate` (the charge date, not the service period) to the property date:
-///   0-30 days -> balance_0_30, 31-60 -> balance_31_60, 61-90 -> balance_61_90, over 90 -> balance_over_90
-///   (a charge dated after the property date counts as 0-30).
-/// - prepaid = Σ open charges − current_balance when positive, else 0: the credit (payments not applied to any
-///   charge) that nets against the delinquent amount, so current_balance = delinquent − prepaid. A ledger where the
-///   open charges are less than the balance (BalanceDue out of step with Amount/AmountPaid) is warned about by
-///   `YardiCrossChecks`, never patched.
+/// - delinquent = Σ `BalanceDue` of the household's open charges (`BalanceDue` > 0; Yardi applies payments to the
+///   oldest charges first), each aged by the days from its `TransactionDate` (the charge date, not the service
+///   period) to the property date: 0-30 days -> balance_0_30, 31-60 -> balance_31_60, 61-90 -> balance_61_90,
+///   over 90 -> balance_over_90 (a charge dated after the property date counts as 0-30).
+/// - window balance = Σ charge `Amount` − Σ payment `Amount` of the exported ledger.
+/// - prepaid = delinquent − window balance when positive, else 0: the credit (payments and credits applied to no
+///   charge) that nets against the delinquent amount.
+/// - current_balance = delinquent − prepaid (negative = the household is in credit). It equals the window balance
+///   whenever the window holds every payment applied to its charges; where it holds fewer (window balance above the
+///   delinquent amount), the payments outside the window are what `AmountPaid` says they are, and the gap is warned.
 /// - Sums are in integer cents, stored as dollars rounded to cents.
 enum YardiDelinquency {
     static let source = "yardi: yardi_transactions (GetResidentTransactions_Login)"
 
-    static let insert = """
-        WITH \(YardiResidents.statusVocabulary),
+    /// `household`: per tenant code, the window balance, the delinquent (open) amount and its aging, in cents.
+    static let households = """
         posting AS (
             SELECT tenant_code, unit_code, kind,
                    CAST(round(amount * 100) AS INTEGER) AS amount_cents,
@@ -32,7 +40,9 @@ enum YardiDelinquency {
         ),
         household AS (
             SELECT tenant_code, max(unit_code) AS unit_code,
-                   sum(CASE kind WHEN 'charge' THEN amount_cents ELSE -amount_cents END) AS balance_cents,
+                   sum(CASE kind WHEN 'charge' THEN amount_cents ELSE -amount_cents END) AS window_cents,
+                   sum(CASE kind WHEN 'charge' THEN amount_cents ELSE 0 END) AS charged_cents,
+                   sum(CASE kind WHEN 'payment' THEN amount_cents ELSE 0 END) AS paid_cents,
                    sum(open_cents) AS delinquent_cents,
                    sum(CASE WHEN days_old IS NULL OR days_old <= 30 THEN open_cents ELSE 0 END) AS aged_0_30,
                    sum(CASE WHEN days_old BETWEEN 31 AND 60 THEN open_cents ELSE 0 END) AS aged_31_60,
@@ -40,7 +50,16 @@ enum YardiDelinquency {
                    sum(CASE WHEN days_old > 90 THEN open_cents ELSE 0 END) AS aged_over_90
             FROM posting
             GROUP BY tenant_code
+        ),
+        balance AS (
+            SELECT *, max(delinquent_cents - window_cents, 0) AS prepaid_cents
+            FROM household
         )
+        """
+
+    static let insert = """
+        WITH \(YardiResidents.statusVocabulary),
+        \(households)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
@@ -49,15 +68,32 @@ enum YardiDelinquency {
                     WHEN r.last_name IS NULL THEN r.first_name
                     ELSE r.last_name || ', ' || r.first_name END,
                coalesce(s.status, r.status),
-               h.balance_cents / 100.0,
+               (h.delinquent_cents - h.prepaid_cents) / 100.0,
                h.aged_0_30 / 100.0, h.aged_31_60 / 100.0, h.aged_61_90 / 100.0, h.aged_over_90 / 100.0,
-               max(h.delinquent_cents - h.balance_cents, 0) / 100.0,
+               h.prepaid_cents / 100.0,
                :source, :run_id
-        FROM household h
+        FROM balance h
         LEFT JOIN yardi_raw.yardi_residents r
           ON r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.tenant_code = h.tenant_code
         LEFT JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
-        WHERE h.balance_cents <> 0 OR h.delinquent_cents <> 0
+        WHERE h.delinquent_cents <> 0 OR h.prepaid_cents <> 0
         ORDER BY coalesce(r.unit_code, h.unit_code), h.tenant_code
+        """
+
+    /// Households whose window balance (charges − payments) exceeds what is open (Σ BalanceDue), exact in cents:
+    /// payments applied to their charges that the exported window does not hold. Subject, expected, actual, message (the
+/// sync's log line and the warning's row name the property).
+    static let windowGaps = """
+        WITH \(households)
+        SELECT tenant_code, printf('%.2f', delinquent_cents / 100.0), printf('%.2f', window_cents / 100.0),
+               printf('household %s: the ledger window''s charges %.2f − payments %.2f = %.2f, but its open charges '
+                      || '(Σ BalanceDue) are %.2f, a gap of %.2f: AmountPaid counts payments the window does not hold '
+                      || '(paid before it, or moved in by a transfer); balance, aging and prepaid follow BalanceDue, '
+                      || 'as Voyager''s aging does',
+                      tenant_code, charged_cents / 100.0, paid_cents / 100.0, window_cents / 100.0,
+                      delinquent_cents / 100.0, (window_cents - delinquent_cents) / 100.0)
+        FROM household
+        WHERE window_cents > delinquent_cents
+        ORDER BY tenant_code
         """
 }

@@ -32,6 +32,8 @@
 enum YardiUnits {
     /// Written to unified_occupancy_metrics.source.
     static let source = "yardi_units (GetUnitInformation) + yardi_residents + yardi_available_units"
+    /// unified_occupancy_metrics.source when the units come from the marketing feed (`insertFromILS`).
+    static let ilsSource = "yardi_available_units (AvailableUnits_Login ILS feed: GetUnitInformation listed no unit) + yardi_residents"
 
     /// The Yardi unit status vocabulary as a CTE (`yardi_unit_status`); `status` NULL = known, not a unit.
     static let statusVocabulary = """
@@ -90,15 +92,157 @@ enum YardiUnits {
         }
     }
 
-    static let insert = """
-        WITH \(statusVocabulary),
+    /// The units from GetUnitInformation (the usual unit list).
+    static let insert = insert(units: """
         unit AS (
             SELECT u.*, s.status, s.is_ready
             FROM yardi_raw.yardi_units u
             JOIN yardi_unit_status s ON s.status_text = lower(trim(coalesce(u.economic_status_description, u.economic_status)))
             WHERE u.property_id = :property AND u.as_of_date = :units_snapshot
               AND s.status IS NOT NULL
+        )
+        """)
+
+    /// The units from the AvailableUnits_Login marketing feed, where it is the unit list (`unitList`): its
+    /// `ILS_Unit` rows with the GetUnitInformation columns the rule reads (no building, no PersonID, no
+    /// DateAvailable). The status is the status text where the feed sends one the vocabulary maps (as
+    /// GetUnitInformation's), else `ilsStatus` from the MITS fields, a vacant unit ready when it has a MadeReadyDate
+    /// (the `made_ready` cross-check's reading of the feed); Excluded and Waitlist rows are not units.
+    static let insertFromILS = insert(units: """
+        ils AS (
+            SELECT a.*, \(ilsStatus) AS feed_status
+            FROM yardi_raw.yardi_available_units a
+            WHERE a.property_id = :property AND a.as_of_date = :available_snapshot
         ),
+        unit AS (
+            SELECT a.unit_code, a.unit_unique_id, NULL AS building_name, a.unit_type, a.floorplan_name, a.bedrooms,
+                   a.bathrooms, a.min_sqft, a.max_sqft, a.market_rent, NULL AS tenant_code, NULL AS date_available,
+                   a.source_row, a.economic_status,
+                   coalesce(a.economic_status_description,
+                            trim(a.occupancy_status) || ', ' || coalesce(trim(a.leased_status), '')) AS economic_status_description,
+                   CASE WHEN s.status_text IS NOT NULL THEN s.status ELSE a.feed_status END AS status,
+                   CASE WHEN s.status_text IS NOT NULL THEN s.is_ready
+                        ELSE a.made_ready_date IS NOT NULL END AS is_ready
+            FROM ils a
+            LEFT JOIN yardi_unit_status s ON s.status_text = lower(trim(a.economic_status_description))
+            WHERE CASE WHEN s.status_text IS NOT NULL THEN s.status ELSE a.feed_status END IS NOT NULL
+        )
+        """)
+
+    /// An `ILS_Unit`'s unified status from its MITS fields (`a.`): `UnitEconomicStatus` model/admin/down first, then
+    /// `UnitOccupancyStatus` and `UnitLeasedStatus`. An occupied unit that is `available` or `on notice` is on notice
+    /// (an occupied unit is offered for lease only once its household gave notice); an occupied `leased` unit with a
+    /// `VacateDate` is on notice and re-leased, without one it is occupied with no notice. NULL: neither occupied nor
+    /// vacant (`unknownILSStatuses` fails the property on it).
+    static let ilsStatus = """
+        CASE
+            WHEN lower(trim(a.economic_status)) IN ('model', 'admin') THEN 'model'
+            WHEN lower(trim(a.economic_status)) = 'down' THEN 'down'
+            WHEN lower(trim(a.occupancy_status)) = 'vacant'
+                THEN CASE WHEN lower(trim(a.leased_status)) LIKE 'leased%' THEN 'vacant_leased' ELSE 'vacant' END
+            WHEN lower(trim(a.occupancy_status)) = 'occupied'
+                THEN CASE WHEN lower(trim(a.leased_status)) LIKE 'leased%'
+                          THEN CASE WHEN a.vacate_date IS NULL THEN 'occupied' ELSE 'occupied_notice_leased' END
+                          ELSE 'occupied_notice' END
+        END
+        """
+
+    /// ILS units whose status neither the status text nor the MITS fields give (first 5).
+    static let unknownILSStatuses = """
+        WITH \(statusVocabulary)
+        SELECT a.unit_code, coalesce(a.occupancy_status, 'no UnitOccupancyStatus'), coalesce(a.leased_status, 'no UnitLeasedStatus')
+        FROM yardi_raw.yardi_available_units a
+        LEFT JOIN yardi_unit_status s ON s.status_text = lower(trim(a.economic_status_description))
+        WHERE a.property_id = :property AND a.as_of_date = :available_snapshot
+          AND s.status_text IS NULL AND (\(ilsStatus)) IS NULL
+        ORDER BY a.source_row
+        LIMIT 5
+        """
+
+    /// The unit list of a property date: GetUnitInformation's rows when it has any, else the AvailableUnits_Login feed
+    /// when it lists every unit (`ilsListsEveryUnit`), else none.
+    enum UnitList: Equatable {
+        case unitInformation
+        /// The marketing feed: units listed, units the property declares.
+        case ilsFeed(listed: Int, declared: Int)
+        /// No unit list; why, for the `units_missing` warning.
+        case none(reason: String)
+    }
+
+    /// A feed that lists at least this share of the units it declares is the property's unit list; an availability
+    /// list (the vacant and on-notice units a marketing site shows) lists a small part of them. 90 %: a real feed
+    /// declares 200 units and lists 203, and a property is rarely 10 % available.
+    static let ilsListsEveryUnit = 0.9
+
+    static let unitListCounts = """
+        SELECT (SELECT count(*) FROM yardi_raw.yardi_units
+                WHERE property_id = :property AND as_of_date = :units_snapshot
+                  -- Yardi's pseudo-rows are no units (statusVocabulary): a list of them alone lists no unit.
+                  AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
+                      NOT IN ('excluded', 'waitlist')) AS unit_information,
+               (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_available_units
+                WHERE property_id = :property AND as_of_date = :available_snapshot) AS listed,
+               (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
+                WHERE property_id = :property AND as_of_date = :available_snapshot) AS declared
+        """
+
+    /// Which unit list the property date has (see `UnitList`).
+    static func unitList(_ yardi: YardiSync) throws -> UnitList {
+        let counts = try yardi.rows(unitListCounts).first ?? []
+        func count(_ index: Int) -> Int? { counts.indices.contains(index) ? counts[index].integerValue.map(Int.init) : nil }
+        if (count(0) ?? 0) > 0 { return .unitInformation }
+        let listed = count(1) ?? 0
+        let available = yardi.snapshots.dates["AvailableUnits_Login"]
+        guard listed > 0, let available else {
+            return .none(reason: available == nil ? "no AvailableUnits_Login snapshot to take them from either"
+                                                  : "AvailableUnits_Login (\(available)) lists no unit either")
+        }
+        guard let declared = count(2) else {
+            return .none(reason: """
+                AvailableUnits_Login (\(available)) lists \(listed) units but declares no unit count \
+                (Property/Information/UnitCount), so it cannot be told from a list of the units for lease
+                """)
+        }
+        guard Double(listed) >= Double(declared) * ilsListsEveryUnit else {
+            return .none(reason: """
+                AvailableUnits_Login (\(available)) lists \(listed) of the \(declared) units the property declares: \
+                the units for lease, not the unit list
+                """)
+        }
+        return .ilsFeed(listed: listed, declared: declared)
+    }
+
+    static let duplicateILSUnits = """
+        SELECT unit_code, count(*) FROM yardi_raw.yardi_available_units
+        WHERE property_id = :property AND as_of_date = :available_snapshot
+        GROUP BY unit_code HAVING count(*) > 1
+        ORDER BY unit_code
+        LIMIT 5
+        """
+
+    /// Fails the property on an ILS unit listed twice or whose status cannot be told, naming them (as
+    /// `requireKnownStatuses` does for GetUnitInformation).
+    static func requireKnownILSStatuses(_ yardi: YardiSync) throws {
+        let duplicates = try yardi.rows(duplicateILSUnits)
+        if !duplicates.isEmpty {
+            let units = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
+            throw YardiRuleError("AvailableUnits_Login (the unit list: GetUnitInformation lists no unit) lists a unit more than once: \(units)")
+        }
+        let unknown = try yardi.rows(unknownILSStatuses)
+        guard !unknown.isEmpty else { return }
+        let units = unknown.map { "unit \($0[0].textValue ?? "?") ('\($0[1].textValue ?? "")', '\($0[2].textValue ?? "")')" }
+        throw YardiRuleError("""
+            AvailableUnits_Login (as of \(yardi.snapshots.dates["AvailableUnits_Login"] ?? "?"), the unit list: \
+            GetUnitInformation lists no unit) has units that are neither occupied nor vacant: \
+            \(units.joined(separator: ", ")); UnitOccupancyStatus must be occupied or vacant
+            """)
+    }
+
+    /// The unit rule over `units`, SQL defining the CTE `unit` (and any it needs) after the status vocabulary.
+    private static func insert(units: String) -> String {
+        """
+        WITH \(statusVocabulary),
+        \(units),
         resident AS (
             SELECT * FROM yardi_raw.yardi_residents
             WHERE property_id = :property AND as_of_date = :residents_snapshot
@@ -156,4 +300,5 @@ enum YardiUnits {
         LEFT JOIN available ON available.unit_code = u.unit_code
         ORDER BY u.source_row
         """
+    }
 }

@@ -1447,3 +1447,86 @@ class OptInQuirksTest(unittest.TestCase):
         st, _, b = self.c.yardi("ItfResidentData", "GetResidentsByStatus",
                                 {"YardiPropertyId": p["property_code"], "Status": "Current^Notice^Eviction"})
         self.assertEqual(len(find_all(ET.fromstring(b), "Resident")), p["unit_counts"]["occupied"])
+
+
+class LedgerAndUnitQuirksTest(unittest.TestCase):
+    """The opt-in quirks yardi_amount_paid_beyond_window and yardi_units_from_ils_feed, and the default-on
+    yardi_voyager_charge_codes: what the simulator serves, and that the truth still follows the vendor."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.truth, _ = start_sim("--quirk", "yardi_amount_paid_beyond_window", "--quirk",
+                                                     "yardi_units_from_ils_feed")
+        cls.c = Client(cls.port)
+        cls.P = cls.truth["properties"]
+
+    @classmethod
+    def tearDownClass(cls):
+        stop_sim(cls.proc)
+
+    def ledger(self, key):
+        st, _, b = self.c.yardi("ItfResidentTransactions20", "GetResidentTransactions_Login",
+                                {"YardiPropertyId": self.P[key]["property_code"]})
+        self.assertEqual(st, 200)
+        return ET.fromstring(b)
+
+    def test_amount_paid_counts_payments_the_window_lacks_and_balance_due_is_the_truth(self):
+        keys = self.truth["quirks"]["yardi_amount_paid_beyond_window"]
+        self.assertEqual(len(keys), 1)
+        cents = lambda t: int(round(float(t) * 100))
+        truth = {r["tenant_code"]: r for r in self.P[keys[0]]["delinquency"]["residents"]}
+        gaps = 0
+        for customer in find_all(self.ledger(keys[0]), "RT_Customer"):
+            tcode = ftext(customer, "CustomerID")
+            charged = applied = due = paid = 0
+            for kind in (k for tx in find_all(customer, "Transactions") for k in tx):
+                if loc(kind.tag) == "Charge":
+                    charged += cents(ftext(kind, "Amount"))
+                    applied += cents(ftext(kind, "AmountPaid"))
+                    due += cents(ftext(kind, "BalanceDue"))
+                else:
+                    paid += cents(ftext(kind, "Amount"))
+            # Each charge still adds up (Amount = AmountPaid + BalanceDue); the window may lack payments.
+            self.assertEqual(charged, applied + due, tcode)
+            if charged - paid > due:
+                gaps += 1
+                # The truth's balance is Voyager's: the open BalanceDue (these households have no credit).
+                row = truth[tcode]
+                self.assertEqual((cents(row["current_balance"]), cents(row["prepaid"])), (due, 0), tcode)
+        self.assertGreater(gaps, 0, "some household's AmountPaid counts a payment the window lacks")
+
+    def test_units_only_from_the_ils_feed_listing_more_than_it_declares(self):
+        keys = self.truth["quirks"]["yardi_units_from_ils_feed"]
+        self.assertEqual(len(keys), 1)
+        p = self.P[keys[0]]
+        st, _, b = self.c.yardi("ItfResidentData", "GetUnitInformation", {"YardiPropertyId": p["property_code"]})
+        self.assertEqual((st, find_all(ET.fromstring(b), "UnitInfo")), (200, []))
+        st, _, b = self.c.yardi("ItfILSGuestCard", "AvailableUnits_Login",
+                                {"YardiPropertyId": p["property_code"], "ExcludePricing": "false"})
+        self.assertEqual(st, 200)
+        root = ET.fromstring(b)
+        units = find_all(root, "ILS_Unit")
+        self.assertEqual(len(units), p["total_units"])
+        self.assertEqual(int(ftext(find_all(root, "Information")[0], "UnitCount")), p["total_units"] - 3)
+        self.assertEqual(find_all(root, "UnitEconomicStatusDescription"), [])
+        occupied = [u for u in units if ftext(u, "UnitOccupancyStatus") == "occupied"]
+        self.assertEqual(len(occupied), p["unit_counts"]["occupied"])
+        # Another property's feed lists its units for lease only, and declares its true count.
+        other = next(k for k, v in self.P.items() if v["pms"] == "yardi" and k not in keys)
+        st, _, b = self.c.yardi("ItfILSGuestCard", "AvailableUnits_Login",
+                                {"YardiPropertyId": self.P[other]["property_code"], "ExcludePricing": "false"})
+        root = ET.fromstring(b)
+        self.assertEqual(int(ftext(find_all(root, "Information")[0], "UnitCount")), self.P[other]["total_units"])
+        self.assertLess(len(find_all(root, "ILS_Unit")), self.P[other]["total_units"] // 2)
+
+    def test_voyager_charge_codes_at_their_properties(self):
+        keys = self.truth["quirks"]["yardi_voyager_charge_codes"]
+        self.assertEqual(len(keys), 2)
+        for key in self.P:
+            if self.P[key]["pms"] != "yardi":
+                continue
+            codes = {ftext(d, "ChargeCode") for d in find_all(self.ledger(key), "Charge")}
+            if key in keys:
+                self.assertTrue({".rent", "park"} <= codes and "rent" not in codes, (key, codes))
+            else:
+                self.assertTrue("rent" in codes and ".rent" not in codes, (key, codes))
