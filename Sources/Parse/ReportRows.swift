@@ -14,6 +14,8 @@ enum RowKind: Equatable {
     case repeatedHeader
     /// The title block (or a line of it) repeated at a page break.
     case titleLine
+    /// A note printed under the detail (`** These subtotals consist of ...`): one text cell led by a footnote mark.
+    case footnote
     /// `Total`, `Totals`, `Subtotals:`, `Property Totals`, `Grand Totals:`, `Total leases: 61`;
     /// `count` is a number embedded in the label, which is a total and never data.
     case total(label: String, count: Int?)
@@ -38,7 +40,7 @@ enum ContentKind: Equatable {
     /// The content kind of a classified row; nil for rows that never carry report content.
     init?(_ kind: RowKind) {
         switch kind {
-        case .blank, .repeatedHeader, .titleLine: return nil
+        case .blank, .repeatedHeader, .titleLine, .footnote: return nil
         case .total(let label, let count): self = .total(label: label, count: count)
         case .label(let text): self = .label(text)
         case .continuation(let text): self = .continuation(text)
@@ -90,8 +92,27 @@ struct RowClassifier {
             return .data
         }
         if title.isRepeatedTitle(row) { return .titleLine }
+        // Read as a label in the unit column, the Delinquent and Prepaid footnote was stored as an account.
+        if Footnote.isFootnote(row) { return .footnote }
         let column = row.cells.firstIndex { !$0.isBlank } ?? 0
         return column <= firstColumn ? .label(first.text ?? "") : .continuation(first.text ?? "")
+    }
+}
+
+/// The notes Crystal exports print under or between a report's sections, keyed to figures by `*`, `**`, `†`, `‡`
+/// or `§`: never a record, whichever column they start in.
+enum Footnote {
+    static let marks: Set<Character> = ["*", "\u{2020}", "\u{2021}", "\u{00A7}"]
+
+    /// One text cell, led by footnote marks and then prose (three words or more): a unit or code with a mark
+    /// (`*`, `905*`) sits in a row with other cells and is short.
+    static func isFootnote(_ row: SheetRow) -> Bool {
+        var texts = row.cells.lazy.filter { !$0.isBlank }.makeIterator()
+        guard case .text(let text)? = texts.next(), texts.next() == nil else { return false }
+        let trimmed = text.trimmingWhitespace
+        guard let lead = trimmed.first, marks.contains(lead) else { return false }
+        let prose = trimmed.drop { marks.contains($0) || $0.isWhitespace || $0 == "-" }
+        return prose.split(whereSeparator: \.isWhitespace).count >= 3
     }
 }
 
