@@ -13,7 +13,8 @@ import XLSXKit
 /// the same way. Only this sheet is read: the other sheets are summaries of it or the lease list the Lease Expiration
 /// parser reads.
 ///
-/// decision is OneSite's text (`Renewed`, `Vacating`, `Unknown`, `Moved out`), as printed.
+/// decision is OneSite's text (`Renewed`, `Vacating`, `Unknown`, `MTM`, `Transferring`, `Moved out`), as printed; a
+/// value none of those is a warning naming its row, since the Summary by Floorplan check could not count it.
 ///
 /// | raw field (realpage_renewal_detail) | column | OneSite header texts |
 /// |---|---|---|
@@ -98,6 +99,10 @@ struct RenewalDetailParser: OneSiteReportParser {
                 newLeaseTerm: try view.count("New Lease Term"), newRent: try view.money("New Rent"),
                 newOtherBillings: try view.money("New Other Billings"),
                 leasingConsultant: view.text("Leasing Consultant"), sourceRow: row.number)
+            if let decision = record.decision, RenewalDecision(printed: decision) == nil {
+                context.warn("unit \(unit) (row \(row.number)): decision \"\(decision)\" is none OneSite prints "
+                    + "(\(RenewalDecision.printedValues.joined(separator: ", "))); the Summary by Floorplan cannot count it")
+            }
             totals.add(Self.totalled.map { Self.amount($0, of: record) })
             records.append(.renewalDetail(record))
             return true
@@ -105,4 +110,30 @@ struct RenewalDetailParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws {}
+}
+
+/// The renewal decisions OneSite prints on Lease Expiration/Renewal Detail and how its Summary by Floorplan counts them.
+public enum RenewalDecision: String, CaseIterable, Sendable {
+    case renewed = "Renewed", vacating = "Vacating", unknown = "Unknown", monthToMonth = "MTM"
+    /// The household moves to another unit of the property: the Renewal Detail sheet lists it with the renewed
+    /// leases, the Summary by Floorplan in no column and not as possible.
+    case transferring = "Transferring"
+    /// Gone before the report ran: listed, counted nowhere but the floor plan's mean market rent.
+    case movedOut = "Moved out"
+
+    /// Every spelling seen, in the order a message lists them.
+    static let printedValues = ["Renewed", "Vacating", "Unknown", "MTM", "Month to Month", "Transferring", "Moved out"]
+
+    /// The decision a printed value names (case and spacing as printed or not); nil for any other text.
+    public init?(printed: String) {
+        switch HeaderText.key(printed) {
+        case "renewed": self = .renewed
+        case "vacating": self = .vacating
+        case "unknown": self = .unknown
+        case "mtm", "monthtomonth": self = .monthToMonth
+        case "transferring", "transfer": self = .transferring
+        case "movedout": self = .movedOut
+        default: return nil
+        }
+    }
 }

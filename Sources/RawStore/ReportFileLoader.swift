@@ -296,7 +296,7 @@ public struct ReportFileLoader {
     /// counted).
     static let floorplanTallies = """
         SELECT coalesce(floorplan, '') AS floorplan,
-               sum(coalesce(decision, '') <> 'Moved out') AS possible,
+               sum(decision IN ('Renewed', 'Vacating', 'Unknown', 'MTM', 'Month to Month')) AS possible,
                sum(decision = 'Renewed') AS renewed, sum(decision = 'Vacating') AS vacating,
                sum(decision = 'Unknown') AS unknown, sum(decision IN ('MTM', 'Month to Month')) AS month_to_month,
                avg(CASE WHEN decision = 'Renewed' THEN new_lease_term END) AS average_term,

@@ -1424,16 +1424,17 @@ def write_renewal_detail(dest, property_name, as_of, leases, *, total_overrides=
 
 
 def _renewal_floorplan_summary(leases, plans):
-    """Summary by Floorplan as OneSite computes it: per floor plan the leases not moved out, the count of each decision
-    (Renewed, Vacating, Unknown, MTM), the renewed leases' mean new term (whole months) and mean new rent (0.00 when
-    none), the mean market rent of all its leases; then `Total` (counts added, each average the plain mean of the
+    """Summary by Floorplan as OneSite computes it: per floor plan the count of each decision (Renewed, Vacating,
+    Unknown, MTM) and their sum (Total Possible: a lease Moved out or Transferring is none), the renewed leases' mean
+    new term (whole months) and mean new rent (0.00 when none), the mean market rent of all its leases; then `Total` (counts added, each average the plain mean of the
     floor-plan rows)."""
     rows, printed = [], []
     for plan in plans:
         group = [lease for lease in leases if lease.get("floorplan") == plan]
         renewed = [lease for lease in group if lease.get("decision") == "Renewed"]
-        counts = [sum(1 for lease in group if lease.get("decision") != "Moved out")]
-        counts += [sum(1 for lease in group if lease.get("decision") == d) for d in ("Renewed", "Vacating", "Unknown", "MTM")]
+        # Total Possible is the four decision columns added: Moved out and Transferring leases are no possible renewal.
+        counts = [sum(1 for lease in group if lease.get("decision") == d) for d in ("Renewed", "Vacating", "Unknown", "MTM")]
+        counts = [sum(counts)] + counts
         term = int(sum(int(lease.get("new_lease_term") or 0) for lease in renewed) / len(renewed)) if renewed else 0
         new_rent = _cents(_sum([lease.get("new_rent") for lease in renewed]) / len(renewed)) if renewed else _cents(0)
         market = _cents(_sum([lease.get("market_rent") for lease in group]) / len(group)) if group else _cents(0)

@@ -605,16 +605,20 @@ def ext_lost_rent_summary(mod, g, p, month):
     return buf.getvalue()
 
 
-def renewal_leases(g, p, start, end):
+def renewal_leases(g, p, start, end, transferring=False):
     """The leases in place whose end date is in [start, end] and the month-to-month ones, with the renewal decision
     the world holds: Vacating (a move-out date), Renewed (the next lease is signed), MTM (month to month, nothing
-    decided), else Unknown."""
+    decided), else Unknown. `transferring` (quirk report_transferring_decision): the first household on notice is
+    printed Transferring instead of Vacating (it moves to another unit of the property)."""
     out = []
+    transfer_left = transferring
     for u, r, le, mtm in expiring_leases(g, p, dt.date(start.year, start.month, 1), dt.date(end.year, end.month, 1)):
         if not mtm and not (start <= le.end <= end):
             continue
         nxt = le.next
         decision = "Vacating" if r.move_out else ("Renewed" if nxt is not None else ("MTM" if mtm else "Unknown"))
+        if decision == "Vacating" and transfer_left:
+            decision, transfer_left = "Transferring", False
         prior = le.prior
         out.append({"unit": "%s-%s" % (u.building["number"], u.number), "floorplan": u.fp.code, "name": r.name,
                     "term": "MTM" if mtm else le.term, "balance": _D(r.charge_total - r.payment_total),
@@ -634,7 +638,9 @@ def renewal_leases(g, p, start, end):
 def ext_renewal_detail(mod, g, p, start, end):
     """Lease Expiration/Renewal Detail (Excel), the data-only workbook of 4156."""
     buf = io.BytesIO()
-    mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end),
+    quirks = getattr(g, "quirks", None)
+    transferring = quirks is not None and quirks.has("report_transferring_decision", p.key)
+    mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end, transferring),
                                              company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of)
     return buf.getvalue()
 

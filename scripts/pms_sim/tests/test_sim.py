@@ -449,6 +449,23 @@ class SimTest(unittest.TestCase):
             self.assertIn(r[0].split("-")[1], by_unit)
         self.assertTrue(dated)
 
+    def test_renewal_detail_prints_a_transferring_lease_outside_the_floorplan_summarys_possible(self):
+        # Quirk report_transferring_decision: one household on notice is printed Transferring, which OneSite's
+        # Summary by Floorplan counts in no column and not as a possible renewal.
+        key = self.truth["quirks"]["report_transferring_decision"][0]
+        p = self.P[key]
+        data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "01/01/2026",
+                                                     "IPVC_LEAENDDATE": "12/01/2027"})
+        leases = [r for r in read_rows(data, sheet=3)[1:] if r and r[0] != "Totals:"]
+        transferring = [r for r in leases if r[10] == "Transferring"]
+        self.assertEqual(len(transferring), 1, key)
+        summary = read_rows(data, sheet=4)
+        total = [r for r in summary if r and r[0] == "Total"][0]
+        possible, renewed, vacating, unknown, mtm = (int(v) for v in total[1:6])
+        self.assertEqual(possible, renewed + vacating + unknown + mtm)
+        self.assertEqual(possible, len(leases) - 1, "every listed lease but the transferring one is possible")
+        self.assertEqual(vacating, sum(1 for r in leases if r[10] == "Vacating"))
+
     def test_lease_details_is_html_with_a_lease_per_household(self):
         p = self.P["slate"]
         data, _ = self.c.report(4048, p["site_id"], {})
