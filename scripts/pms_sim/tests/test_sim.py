@@ -522,7 +522,14 @@ class SimTest(unittest.TestCase):
                              capture_output=True, text=True, check=True).stdout
         reports = json.loads(out)["realpage"]["reports"]
         self.assertEqual([r["report_id"] for r in reports],
-                         [4238, 4043, 4009, 3837, 3877, 3838, 4186, 4189, 3836, 3842, 4020, 4279, 4156, 4048])
+                         [4238, 4043, 4009, 3837, 3877, 4299, 4186, 4189, 3836, 3842, 4020, 4279, 4156, 4048])
+        # Lease Expiration is also offered as 3838, the id the system OwnerDash replaces asked for.
+        expirations = [r for r in reports if r["parser"] == "lease_expiration"][0]
+        self.assertEqual([a["report_id"] for a in expirations["alternates"]], [3838])
+        for r in [a for r in reports for a in r.get("alternates", [])]:
+            status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
+                "reportKey": r["report_key"], "properties": [self.P["slate"]["site_id"]], "parameters": []})
+            self.assertEqual(status, 201, r["report_id"])
         self.assertEqual(len({r["parser"] for r in reports}), len(reports))
         for r in reports:
             status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
@@ -1302,6 +1309,21 @@ class SimTest(unittest.TestCase):
             self.assertEqual(got, [429, 429, 200, 200], "the first of each body faulted, its repeat answered")
             _, _, body = c.request("GET", "/_sim/stats")
             self.assertEqual(json.loads(body)["faults"].get("429"), 2)
+        finally:
+            stop_sim(proc)
+
+    def test_withheld_report_id_is_not_found_and_its_alternate_answers(self):
+        # An account that offers Lease Expiration only under 3838, the id the system OwnerDash replaces used.
+        proc, port, truth, _ = start_sim("--withhold-report", "4299", "--no-ledger-truth")
+        try:
+            c = Client(port)
+            site = next(p for p in truth["properties"].values() if p["pms"] == "realpage")["site_id"]
+            status, _, body = c.rest("/reports/4299/report-instances", {
+                "reportKey": "B289373B-F2EF-4391-B492-1BCBC89A4864", "properties": [site], "parameters": []})
+            self.assertEqual((status, json.loads(body)["message"]), (404, "Report 4299 was not found"))
+            status, _, _ = c.rest("/reports/3838/report-instances", {
+                "reportKey": "89545A3A-C28A-49CC-8791-396AE71AB422", "properties": [site], "parameters": []})
+            self.assertEqual(status, 201)
         finally:
             stop_sim(proc)
 
