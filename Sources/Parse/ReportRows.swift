@@ -385,6 +385,8 @@ protocol OneSiteReportParser {
     mutating func consumeTrailer(_ row: SheetRow) throws -> Bool
     /// Appends records still pending at the end of the sheet and runs end-of-report checks.
     mutating func finish(into records: inout [ReportRecord]) throws
+    /// The data rows the parser read into what it keeps (see the default in the extension).
+    var usedRows: Int? { get }
 }
 
 extension OneSiteReportParser {
@@ -396,6 +398,26 @@ extension OneSiteReportParser {
 
     static var hasMoneyColumns: Bool {
         layouts.contains { $0.columns.contains { $0.kind == .money } }
+    }
+
+    /// The data rows the parser read into what it keeps, for the kept-rows check (`KeptRows`); nil: its records
+    /// (most reports keep a record per data row, or more with child records). A report that folds rows into
+    /// figures by design (the Monthly Activity Summary's Accounting and detail sections) counts the rows it used.
+    var usedRows: Int? { nil }
+}
+
+/// The check that a parse kept about as many records as the sheet has data rows under its header: a header mapped
+/// onto the wrong columns, or rows of an unexpected shape, keep a few records and skip the rest without a word (a
+/// Monthly Activity Summary re-saved through LibreOffice kept 1 of its 36 rows).
+enum KeptRows {
+    /// Below this many data rows, a summary's few rows say too little to judge by.
+    static let minimumRows = 6
+
+    /// The warning when fewer than half the data rows became records; nil otherwise.
+    static func warning(kept: Int, dataRows: Int) -> String? {
+        guard dataRows >= minimumRows, kept * 2 < dataRows else { return nil }
+        return "kept \(kept) record\(kept == 1 ? "" : "s") from the \(dataRows) data rows under its header "
+            + "(fewer than half): rows of a shape the parser does not read were skipped; check the file's layout"
     }
 }
 
