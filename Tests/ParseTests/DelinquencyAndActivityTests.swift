@@ -166,6 +166,27 @@ struct ActivityParserTests {
         #expect(result.metadata?.periodStart == ymd("2026-01-01") && result.metadata?.asOf == ymd("2026-01-31"))
     }
 
+    /// An export whose Date column holds date-time cells (a typed date with its time, a serial with a fraction),
+    /// columns in the guide's order: Bldg/Unit, Name, Address, Type, Date, Leasing Consultant.
+    @Test("date-time cells keep their time of day and the prospect's name")
+    func dateTimeCells() throws {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "ACTIVITY", asOf: "01/01/2026 - 01/31/2026")
+        sheet.add("Bldg/Unit", "Name", "Address", "Type", "Date", "Leasing Consultant", "Notes")
+        sheet.add(nil, "Alvarez, Rosa", "1 Main St", "Phone call",
+                  CellValue.date(ExcelDateTime(year: 2026, month: 1, day: 3, hour: 9, minute: 15)), "Jones, Taylor")
+        // 2026-01-05 14:30 as a serial: 46027 + 14.5 / 24.
+        sheet.add("1102", "Baker, Tom", nil, "Visit", 46027.0 + 14.5 / 24, "Jones, Taylor", "Toured 1102")
+        sheet.add(nil, "Cole, Jada", nil, "E-mail", "01/09/2026 04:45:00PM", "Kim, Alex")
+        sheet.add(nil, "Diaz, Luis", nil, "E-mail", ymd("2026-01-10"), "Kim, Alex")
+        let result = try parse(nil, sheet)
+        #expect(result.activities.map(\.partyName) == ["Alvarez, Rosa", "Baker, Tom", "Cole, Jada", "Diaz, Luis"])
+        #expect(result.activities.map(\.activityDate) == [ymd("2026-01-03"), ymd("2026-01-05"), ymd("2026-01-09"),
+                                                           ymd("2026-01-10")].compactMap { $0 })
+        #expect(result.activities.map(\.activityTime) == ["09:15", "14:30", "16:45", nil])
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+    }
+
     @Test("a group count that disagrees with its rows is a warning")
     func groupCount() throws {
         #expect(try parse(.activity, sheet(totalKim: 3)).summary.warnings
