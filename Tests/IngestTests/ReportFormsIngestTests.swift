@@ -129,6 +129,20 @@ import Testing
             """, [":p": .text(property)])
         #expect(off.isEmpty, "\(off)")
         #expect(!result.stderr.contains("the leases give"), "stderr: \(result.stderr)")
+        // The Renewal Detail sheet lists the renewed leases and the transferring one: its Totals: are theirs.
+        let renewalSheet = try raw.query("""
+            SELECT measure, printed, computed FROM loaded_report_totals
+            WHERE property_id = :p AND report_type = 'renewal_detail' AND label LIKE 'Renewal Detail%'
+            """, [":p": .text(property)])
+        #expect(renewalSheet.count == 6, "\(renewalSheet)")
+        let renewed = try raw.scalar("""
+            SELECT count(*) FROM realpage_renewal_detail WHERE property_id = :p AND decision = 'Renewed'
+            """, [":p": .text(property)])?.integerValue ?? 0
+        let listed = try raw.scalar("""
+            SELECT printed FROM loaded_report_totals WHERE property_id = :p AND report_type = 'renewal_detail'
+              AND measure = 'renewed and transferring leases'
+            """, [":p": .text(property)])?.doubleValue
+        #expect(listed == Double(renewed + 1))
     }
 
     @Test func activityAsHTMLAndAsCSVCountsTheTruthsFunnel() throws {

@@ -128,6 +128,16 @@ extension RealCorpusTests {
             + "'A4A', 'B1', 'B2', 'B2A', 'S1')"
         #expect(try loaded.rows(totals, where: summary) == 96)
         #expect(try loaded.rows(totals, where: summary + " AND printed = computed") == 96)
+        // The Renewal Detail sheet lists the renewed (and transferring) leases again with Totals: of its own, each
+        // held against those stored: 26 leases, actual rent 38,224, other billings 1,724.60, market rent 42,479.
+        let renewalSheet = "report_type = 'renewal_detail' AND label LIKE 'Renewal Detail%'"
+        #expect(try loaded.rows(totals, where: renewalSheet) == 5)
+        #expect(try loaded.rows(totals, where: renewalSheet + " AND printed = computed") == 5)
+        for (measure, printed) in [("renewed and transferring leases", 26.0), ("actual rent", 38_224),
+                                   ("other billings", 1_724.60), ("market rent", 42_479), ("new other billings", 3_287)] {
+            #expect(try loaded.value("printed", from: totals, where: renewalSheet + " AND measure = '\(measure)'")
+                    == printed, "\(measure)")
+        }
         for (measure, printed) in [("total possible", 94.0), ("renewed", 26), ("vacating", 29), ("unknown", 37),
                                    ("month to month", 2), ("avg term renewed leases", 8.27), ("avg new rent", 1_028.87),
                                    ("avg market rent", 1_757.81)] {
@@ -154,12 +164,13 @@ extension RealCorpusTests {
         let second = try #require(outcomes.last)
         #expect(second.report == .renewalDetail && second.unchangedSinceRun == "night-1")
         #expect(second.all.flatMap(\.warnings).isEmpty, "\(second.all.flatMap(\.warnings).prefix(3))")
-        // The printed totals stay the stored snapshot's, all reconciled: none recorded for the unchanged night.
+        // The printed totals stay the stored snapshot's, all reconciled: none recorded for the unchanged night. 105:
+        // the detail's Totals: (4), the Summary by Floorplan (96), the Renewal Detail sheet's count and Totals: (5).
         let totals = try fixture.store.database.query("""
             SELECT as_of_date, count(*), sum(printed = computed) FROM loaded_report_totals
             WHERE report_type = 'renewal_detail' GROUP BY as_of_date
             """)
-        #expect(totals == [[.text("2026-02-14"), .integer(100), .integer(100)]])
+        #expect(totals == [[.text("2026-02-14"), .integer(105), .integer(105)]])
     }
 
     /// Stored Leasing Activity Detail rows by contact type.

@@ -651,7 +651,8 @@ def ext_renewal_detail(mod, g, p, start, end):
     quirks = getattr(g, "quirks", None)
     transferring = quirks is not None and quirks.has("report_transferring_decision", p.key)
     mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end, transferring),
-                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of)
+                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of,
+                                             real_sheets=True)
     return buf.getvalue()
 
 

@@ -435,11 +435,16 @@ class SimTest(unittest.TestCase):
         data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "11/01/2026",
                                                      "IPVC_LEAENDDATE": "03/01/2027"})
         self.assertTrue(data.startswith(b"\xd0\xcf\x11\xe0"), "4156 comes as BIFF8, as the real download")
-        rows = read_rows(data, sheet=3)
+        # As the real download: every lease on Lease Expiration Detail, the renewed ones again on Renewal Detail.
+        rows = read_rows(data, sheet=2)
         self.assertEqual(rows[0][:3], ["Bldg/Unit", "FloorPlan", "Name"])
         leases = [r for r in rows[1:] if r and r[0] != "Totals:"]
         total = [r for r in rows if r and r[0] == "Totals:"][0]
         self.assertAlmostEqual(sum(float(r[3]) for r in leases), float(total[3]), places=2)
+        renewal = read_rows(data, sheet=3)
+        renewed = [r for r in renewal[1:] if r and r[0] != "Totals:"]
+        self.assertEqual(renewal[0], rows[0])
+        self.assertEqual(renewed, [r for r in leases if r[10] in ("Renewed", "Transferring")])
         by_unit = {"%s" % u["unit"]: u for u in p["units"]}
         ending = [u for u in p["units"] if u["resident_id"] and u["lease_end"] and "2026-11-01" <= u["lease_end"] <= "2027-03-01"]
         dated = [r for r in leases if not str(r[9]).startswith(("1/", "2/", "3/", "4/", "5/", "6/", "7/", "8/", "9/", "10/"))
@@ -456,9 +461,16 @@ class SimTest(unittest.TestCase):
         p = self.P[key]
         data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "01/01/2026",
                                                      "IPVC_LEAENDDATE": "12/01/2027"})
-        leases = [r for r in read_rows(data, sheet=3)[1:] if r and r[0] != "Totals:"]
+        leases = [r for r in read_rows(data, sheet=2)[1:] if r and r[0] != "Totals:"]
         transferring = [r for r in leases if r[10] == "Transferring"]
         self.assertEqual(len(transferring), 1, key)
+        # The Renewal Detail sheet lists it with the renewed leases, in its Totals: too.
+        renewal = read_rows(data, sheet=3)
+        listed = [r for r in renewal[1:] if r and r[0] != "Totals:"]
+        self.assertIn(transferring[0], listed)
+        self.assertEqual(len(listed), 1 + sum(1 for r in leases if r[10] == "Renewed"))
+        total = [r for r in renewal if r and r[0] == "Totals:"][0]
+        self.assertAlmostEqual(sum(float(r[3]) for r in listed), float(total[3]), places=2)
         summary = read_rows(data, sheet=4)
         total = [r for r in summary if r and r[0] == "Total"][0]
         possible, renewed, vacating, unknown, mtm = (int(v) for v in total[1:6])
