@@ -683,11 +683,6 @@ public enum RealPageRawSchema {
         Migration(version: 44, name: "loaded artifacts by property", sql: """
             CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
             """),
-        // An Activity export whose Date cells hold a date and time kept the date only: the time of day, `HH:MM`
-        // (24-hour), NULL where the export prints none.
-        Migration(version: 45, name: "activity time of day", sql: """
-            ALTER TABLE realpage_activity ADD COLUMN activity_time TEXT;
-            """),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (
                 \(lineage)
@@ -704,6 +699,11 @@ public enum RealPageRawSchema {
                 made_ready_date  TEXT
             ) STRICT;
             \(naturalKey("realpage_unit_objects"))
+            """),
+        // An Activity export whose Date cells hold a date and time kept the date only: the time of day, `HH:MM`
+        // (24-hour), NULL where the export prints none.
+        Migration(version: 46, name: "activity time of day", sql: """
+            ALTER TABLE realpage_activity ADD COLUMN activity_time TEXT;
             """),
     ]
 
