@@ -14,8 +14,8 @@ import Sync
 /// the CSRF check. Behind it: a small unified.db, a users.db (an owner and a manager), and an in-process stand-in
 /// for the OpenID provider (discovery and a JWKS of fixed public keys).
 ///
-/// Seeds (scripts/fuzz.sh) carry a session cookie signed with `cookieKey` below, so mutated requests get past
-/// sign-in and reach the pages and the API. A 500 answer, a response that is not HTTP, or an answer (or a whole
+/// Seeds (scripts/fuzz.sh) carry a session cookie signed with `cookieKey` below and naming a session kept in
+/// users.db (`keepSessions`), so mutated requests get past sign-in and reach the pages and the API. A 500 answer, a response that is not HTTP, or an answer (or a whole
 /// request's answer) not finished within 8 s is a finding (the process aborts with the request). An incomplete
 /// request gets no answer (libmicrohttpd waits for the rest until its timeout, as for a slow client): the harness
 /// gives it 20 ms and moves on.
@@ -27,6 +27,7 @@ enum FuzzHTTP {
         let provider: HTTPServer
         let server: DashboardServer
         let directory: String
+        let users: UserStore
 
         init() throws {
             directory = NSTemporaryDirectory() + "ownerdash-fuzz-http-\(getpid())"
@@ -34,9 +35,10 @@ enum FuzzHTTP {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let data = DataDirectory(root: directory)
             try FuzzHTTP.makeData(data)
-            let users = try UserStore(dataDirectory: data, create: true)
+            users = try UserStore(dataDirectory: data, create: true)
             try users.add(email: "owner@example.com", role: .owner, properties: [], at: "2026-11-22T00:00:00Z")
             try users.add(email: "manager@example.com", role: .manager, properties: ["yp"], at: "2026-11-22T00:00:00Z")
+            try keepSessions()
 
             // The provider stand-in: discovery and the JWKS; the token endpoint answers 404 (a refused exchange).
             let jwks = """
@@ -78,6 +80,14 @@ enum FuzzHTTP {
             serverSettings.connectionsPerIP = 600
             server = try DashboardServer(dataDirectory: data, settings: serverSettings, log: log, signIn: signIn)
         }
+
+        /// The sessions the seeds' cookies name (scripts/fuzz/http_seeds.py), stored again after an input that may
+        /// have signed one out, so every input meets the same server.
+        func keepSessions() throws {
+            let far = 4_102_444_800   // 2100-01-01, as the seeds' cookies
+            try users.keepSession(id: "fuzz-session-owner", email: "owner@example.com", csrf: "csrf-owner", expiresAt: far, now: 0)
+            try users.keepSession(id: "fuzz-session-manager", email: "manager@example.com", csrf: "csrf-manager", expiresAt: far, now: 0)
+        }
     }
 
     nonisolated(unsafe) static var world: World?
@@ -91,6 +101,11 @@ enum FuzzHTTP {
             }
         }
         guard let world else { return }
+        defer {
+            if bytes.count >= 7, String(decoding: bytes, as: UTF8.self).lowercased().contains("signout") {
+                do { try world.keepSessions() } catch { fatalError("FuzzHTTP: users.db: \(error)") }
+            }
+        }
         var pair: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { fatalError("socketpair: \(errno)") }
         let client = pair[0]

@@ -55,7 +55,7 @@ public enum LedgerFetch: Sendable, Equatable {
 }
 
 /// When the ledger is fetched whole and how far back an incremental night reaches (report_definitions.json `ledger`,
-/// `OWNERDASH_LEDGER_OVERLAP_DAYS`, `OWNERDASH_LEDGER_FULL_REFRESH_DAYS`; README, "Nightly runs").
+/// `OWNERDASH_LEDGER_OVERLAP_DAYS`, `OWNERDASH_LEDGER_FULL_REFRESH_DAYS`; docs/operators.md, "The tenant ledger, incrementally").
 public struct LedgerSchedule: Sendable, Equatable {
     /// Days before the last successful run's as-of date an incremental window starts, so transactions posted late
     /// with an earlier date, and reversals dated back, are still seen.

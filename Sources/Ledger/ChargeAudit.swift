@@ -32,7 +32,7 @@ import SQLiteKit
 /// only exceptions and per-(lease, code) counts written, all inside one transaction: a run is recorded whole or not
 /// at all. With more than one core the passes of several properties run side by side on worker threads with their own
 /// read-only connections (AuditWorkers); the run's connection records each property in the run's order. (A first version joined temp tables of every line in SQL: about 27 µs of CPU per line, minutes for a
-/// 500-property portfolio; the passes run in well under the 30 s target, see the README.) Properties without a tenant ledger
+/// 500-property portfolio; the passes run in well under the 30 s target, see docs/contributors.md, "Ledger benchmark".) Properties without a tenant ledger
 /// (`unified_properties.ledger_source` NULL) are recorded with `has_ledger` 0 and no counts, never zeros; so are those
 /// whose ledger is partial (`ledger_coverage` 'partial': a schedule, no posted charges), with that reason. A ledger read
 /// from Transaction Detail by Code (`periodLimitedLedger`) is audited over the part of the window its fiscal periods

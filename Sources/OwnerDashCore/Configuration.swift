@@ -146,7 +146,7 @@ public struct Configuration: Sendable, Codable, Equatable {
         public var interfaces: [String: String]
     }
 
-    /// `ledger`: how nightly runs fetch the tenant ledger (README, "Nightly runs"); nil: the defaults.
+    /// `ledger`: how nightly runs fetch the tenant ledger (docs/operators.md, "The tenant ledger, incrementally"); nil: the defaults.
     public struct Ledger: Sendable, Codable, Equatable {
         /// Days an incremental window reaches back before the last successful run's as-of date (default 7).
         public var overlapDays: Int?

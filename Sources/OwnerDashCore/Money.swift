@@ -3,7 +3,7 @@ import Foundation
 /// An amount of US dollars held exactly as integer cents.
 ///
 /// Code computes in cents; the databases store REAL dollars rounded to cents
-/// (see ARCHITECTURE.md, "Money"), so analysts can `SELECT sum(balance)` directly.
+/// (see docs/architecture-details.md, "Storage conventions"), so analysts can `SELECT sum(balance)` directly.
 public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var cents: Int64
 

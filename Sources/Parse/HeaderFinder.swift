@@ -112,7 +112,17 @@ final class HeaderMap: Sendable {
     var foundColumns: [String] {
         switch found {
         case .printed(let columns): return columns
-        case .stacks(let stacks): return stacks.map { HeaderText.display($0.joined(separator: " ")) }
+        case .stacks(let stacks, _): return stacks.map { HeaderText.display($0.joined(separator: " ")) }
+        }
+    }
+
+    /// The header columns no column of the layout claimed, left to right, each as its sheet column and its header as
+    /// a person reads it: a report whose columns are data (the Rent Roll's one column per charge code) reads them here.
+    var unclaimedColumns: [(column: Int, text: String)] {
+        guard case .stacks(let stacks, let columns) = found else { return [] }
+        let claimed = mappedColumns
+        return zip(columns, stacks).compactMap { column, stack in
+            claimed.contains(column) ? nil : (column, HeaderText.display(stack.joined(separator: " ")))
         }
     }
     /// The printed columns, or the text stacks they are made from: only a message needs them, so a header block
@@ -120,7 +130,8 @@ final class HeaderMap: Sendable {
     private let found: FoundColumns
     private enum FoundColumns: Sendable {
         case printed([String])
-        case stacks([[String]])
+        /// The text stacks and the sheet column of each.
+        case stacks([[String]], columns: [Int])
     }
     /// Row signatures (see `RowSignature`) of the header rows, to skip the header repeated at page breaks.
     let rowSignatures: Set<String>
@@ -142,10 +153,11 @@ final class HeaderMap: Sendable {
     /// A map whose "found" columns are rendered from their text stacks only when a message asks.
     /// `placed` is the block's (see `HeaderMap.placedColumns`), computed once for every layout matched on it.
     convenience init(layout: HeaderLayout, spans: [String: ClosedRange<Int>], printed: [String: String], firstRow: Int,
-                     lastRow: Int, firstColumn: Int, foundStacks: [[String]], rowSignatures: Set<String>,
-                     headerSpans: [ClosedRange<Int>], placed: [Bool]) {
+                     lastRow: Int, firstColumn: Int, foundStacks: [[String]], stackColumns: [Int],
+                     rowSignatures: Set<String>, headerSpans: [ClosedRange<Int>], placed: [Bool]) {
         self.init(layout: layout, spans: spans, printed: printed, firstRow: firstRow, lastRow: lastRow,
-                  firstColumn: firstColumn, found: .stacks(foundStacks), rowSignatures: rowSignatures,
+                  firstColumn: firstColumn, found: .stacks(foundStacks, columns: stackColumns),
+                  rowSignatures: rowSignatures,
                   headerSpans: headerSpans, placed: placed)
     }
 
@@ -483,6 +495,8 @@ final class HeaderBlock {
     /// Per block, not per layout: a 16,384-column block matched against dozens of layouts builds these once.
     let placed: [Bool]
     let foundStacks: [[String]]
+    /// The sheet column of each of `foundStacks`.
+    let stackColumns: [Int]
     unowned let blocks: HeaderBlocks
 
     /// The block of `blocks.rows[start...end]`.
@@ -527,6 +541,7 @@ final class HeaderBlock {
         self.firstColumn = firstColumn
         placed = HeaderMap.placedColumns(firstColumn: firstColumn, headerSpans: headerSpans)
         foundStacks = fragments.filter { !$0.isEmpty }.map { $0.map(\.text) }
+        stackColumns = fragments.indices.filter { !fragments[$0].isEmpty }
         rowSignatures = start <= end ? Set((start...end).map(blocks.signature)) : []
     }
 
@@ -559,7 +574,7 @@ final class HeaderBlock {
         }
         return HeaderMap(layout: layout, spans: spans, printed: printed,
                          firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
-                         firstColumn: firstColumn, foundStacks: foundStacks,
+                         firstColumn: firstColumn, foundStacks: foundStacks, stackColumns: stackColumns,
                          rowSignatures: rowSignatures, headerSpans: headerSpans, placed: placed)
     }
 }

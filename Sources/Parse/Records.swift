@@ -61,18 +61,33 @@ public struct RentRollRow: Sendable, Equatable {
     public var leaseEnd: LocalDate?
     public var moveOutDate: LocalDate?
     public var balance: Money?
+    /// `Residential`, `Corporate`, `Employee`, `Model` ... as printed under Unit Designation.
+    public var unitDesignation: String?
+    /// The head of household's phone and e-mail (the charge-code-column layout prints them).
+    public var phone: String?
+    public var email: String?
+    /// The date a resident on notice is to move out, as printed under Notice For Date.
+    public var noticeForDate: LocalDate?
+    /// Deposits held (Dep on Hand).
+    public var depositsOnHand: Money?
+    /// What the lease bills a month over every code (Total Charges); nil where the layout prints none.
+    public var totalCharges: Money?
     public var sourceRow: Int
 
     public init(unitNumber: String, building: String? = nil, floorplan: String? = nil, sqft: Int? = nil,
                 residentID: String? = nil, residentName: String? = nil, status: String? = nil,
                 marketRent: Money? = nil, actualRent: Money? = nil, moveInDate: LocalDate? = nil,
                 leaseStart: LocalDate? = nil, leaseEnd: LocalDate? = nil, moveOutDate: LocalDate? = nil,
-                balance: Money? = nil, sourceRow: Int) {
+                balance: Money? = nil, unitDesignation: String? = nil, phone: String? = nil, email: String? = nil,
+                noticeForDate: LocalDate? = nil, depositsOnHand: Money? = nil, totalCharges: Money? = nil,
+                sourceRow: Int) {
         self.unitNumber = unitNumber; self.building = building; self.floorplan = floorplan; self.sqft = sqft
         self.residentID = residentID; self.residentName = residentName; self.status = status
         self.marketRent = marketRent; self.actualRent = actualRent; self.moveInDate = moveInDate
         self.leaseStart = leaseStart; self.leaseEnd = leaseEnd; self.moveOutDate = moveOutDate
-        self.balance = balance; self.sourceRow = sourceRow
+        self.balance = balance; self.unitDesignation = unitDesignation; self.phone = phone; self.email = email
+        self.noticeForDate = noticeForDate; self.depositsOnHand = depositsOnHand; self.totalCharges = totalCharges
+        self.sourceRow = sourceRow
     }
 }
 
@@ -89,9 +104,12 @@ public struct RentRollChargeRow: Sendable, Equatable {
     /// The amount printed under Other Charges/Credits (every other code), else nil.
     public var otherCharges: Money?
     public var sourceRow: Int
+    /// The amount printed under the code's own column (the layout with one column per code), else nil: that layout
+    /// does not say which codes are rent, so the sync's charge categories decide (RealPageUnits.rentRollLeaseRent).
+    public var codeAmount: Money? = nil
 
-    /// What the code bills a month: Lease Rent plus Other Charges/Credits.
-    public var amount: Money { (leaseRent ?? .zero) + (otherCharges ?? .zero) }
+    /// What the code bills a month: its own column's amount, else Lease Rent plus Other Charges/Credits.
+    public var amount: Money { codeAmount ?? ((leaseRent ?? .zero) + (otherCharges ?? .zero)) }
 }
 
 /// One transaction code's line under a Delinquent and Prepaid account (RENT, LATEFEE ...): a child of that account.

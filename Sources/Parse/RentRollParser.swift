@@ -40,8 +40,15 @@ import XLSXKit
 ///
 /// | other_charges (realpage_rent_roll_charges) | Other Charges/Credits | Other Charges/Credits, Other Charges |
 ///
-/// `*` = required. Total Billing and Dep on Hand are recognised (so amounts there are not taken for a misaligned
-/// header) but not stored.
+/// | unit_designation | Unit Designation | Unit Designation |
+/// | deposits_on_hand | Dep on Hand | Dep on Hand, Deposits on Hand |
+///
+/// `*` = required. Total Billing, and the "(Excel)" variant's Lease ID and Required Deposit, are recognised (so
+/// amounts there are not taken for a misaligned header) but not stored.
+///
+/// The other layout, one row per unit and one column per charge code (`RENT ROLL DETAIL` saved as CSV, with Phone
+/// Number, Email, Notice For Date, Dep On Hand, Balance and Total Charges, no Trans Code or Lease Rent), is read by
+/// `RentRollChargeColumns`.
 struct RentRollParser: OneSiteReportParser {
     static let layouts = [
         HeaderLayout(report: .rentRoll, name: "detail", columns: [
@@ -65,6 +72,31 @@ struct RentRollParser: OneSiteReportParser {
             ColumnSpec("Total Billing", .money),
             ColumnSpec("Dep on Hand", .money, synonyms: ["Deposits on Hand", "Deposit on Hand"]),
             ColumnSpec("Balance", .money, synonyms: ["Current Balance", "Account Balance"]),
+            ColumnSpec("Unit Designation", .text),
+            // The "(Excel)" variant's: recognised, so their values are not taken for drifted ones; not stored.
+            ColumnSpec("Lease ID", .text),
+            ColumnSpec("Required Deposit", .money),
+        ]),
+        // One row per unit, one column per charge code (RentRollChargeColumns): the export sites save as CSV.
+        HeaderLayout(report: .rentRoll, name: "charge columns", columns: [
+            ColumnSpec("Unit", .text, required: true, synonyms: ["Bldg/Unit", "Bldg-Unit", "Unit Number", "Unit #"]),
+            ColumnSpec("Floor Plan", .text, synonyms: ["Floorplan", "Floor Plan Code"]),
+            ColumnSpec("Unit Designation", .text),
+            ColumnSpec("SQFT", .count, synonyms: ["Sq Ft", "Square Feet", "Rentable SQFT"]),
+            ColumnSpec("Unit/Lease Status", .text, required: true),
+            ColumnSpec("Name", .text, synonyms: ["Resident", "Resident Name"]),
+            ColumnSpec("Phone Number", .text, synonyms: ["Phone"]),
+            ColumnSpec("Email", .text, synonyms: ["E-mail", "Email Address"]),
+            ColumnSpec("Move-In", .date, synonyms: ["Move In Date"]),
+            ColumnSpec("Notice For Date", .date, synonyms: ["Notice For", "Notice Date"]),
+            ColumnSpec("Move-Out", .date, synonyms: ["Move Out Date"]),
+            ColumnSpec("Lease Start", .date, synonyms: ["Lease Start Date", "Lease Begin"]),
+            ColumnSpec("Lease End", .date, synonyms: ["Lease End Date", "Lease Expiration"]),
+            ColumnSpec("Market Rent", .money, required: true,
+                       synonyms: ["Market + Addl.", "Market Effective Rent", "Market Rent + Addl."]),
+            ColumnSpec("Dep on Hand", .money, synonyms: ["Deposits on Hand", "Deposit on Hand"]),
+            ColumnSpec("Balance", .money, synonyms: ["Current Balance", "Account Balance"]),
+            ColumnSpec("Total Charges", .money, required: true),
         ]),
     ]
 
@@ -76,6 +108,8 @@ struct RentRollParser: OneSiteReportParser {
 
     let header: HeaderMap
     let context: ParseContext
+    /// The charge-code-column layout's reader; nil for the Trans Code layout.
+    private var chargeColumns: RentRollChargeColumns?
 
     /// The current unit's record, held until its Trans Code rows have passed.
     private var pending: RentRollRow?
@@ -96,11 +130,18 @@ struct RentRollParser: OneSiteReportParser {
         }
     }
 
-    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) {
+    init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws {
         self.header = header; self.context = context
+        if Self.layouts[layoutIndex].name == "charge columns" {
+            chargeColumns = try RentRollChargeColumns(header: header, context: context)
+        }
     }
 
+    /// The named columns, and the charge-code-column layout's code columns.
+    var mappedColumns: Set<Int> { chargeColumns?.mappedColumns ?? header.mappedColumns }
+
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool {
+        if chargeColumns != nil { return try chargeColumns!.consume(row, kind: kind, into: &records) }
         let view = RowView(row: row, header: header, context: context)
         switch kind {
         case .continuation:
@@ -183,7 +224,8 @@ struct RentRollParser: OneSiteReportParser {
             sqft: try view.count("SQFT"), residentID: view.text("Resident ID"), residentName: view.firstLine("Name"),
             status: view.text("Unit/Lease Status"), marketRent: try view.money("Market Rent"), actualRent: nil,
             moveInDate: moveIn, leaseStart: try view.date("Lease Start"), leaseEnd: try view.leaseEnd("Lease End"),
-            moveOutDate: moveOut, balance: try view.money("Balance"), sourceRow: view.number)
+            moveOutDate: moveOut, balance: try view.money("Balance"), unitDesignation: view.text("Unit Designation"),
+            depositsOnHand: try view.money("Dep on Hand"), sourceRow: view.number)
     }
 
     private func check(_ sums: Sums, against view: RowView, label: String) throws {

@@ -334,6 +334,21 @@ struct RowView {
         do { return try valueCell(column).date() } catch { throw failure(column, error) }
     }
 
+    /// The amount in a header column no layout column names (`printed`: its header, for messages), counted for the
+    /// money guard like a named column's.
+    func money(atColumn column: Int, printed: String) throws -> Money? {
+        var value = row[column]
+        if case .text(let raw) = value, raw.utf8.count <= 4,
+           Self.nullTokens.contains(raw.trimmingWhitespace.lowercased()) { value = .empty }
+        do {
+            let money = try value.money()
+            if countsForMoneyGuard, let money, money != .zero { context.nonzeroMoney += 1 }
+            return money
+        } catch {
+            throw context.error(.badValue, row: number, column: printed, error.description)
+        }
+    }
+
     /// A lease end date; `MTM` (month-to-month, the lease has run out) is a lease without an end date.
     func leaseEnd(_ column: String) throws -> LocalDate? {
         if text(column)?.uppercased() == "MTM" { return nil }
@@ -378,6 +393,8 @@ protocol OneSiteReportParser {
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws
     /// The header the parser maps columns with.
     var header: HeaderMap { get }
+    /// Columns whose amounts count for the money guard.
+    var mappedColumns: Set<Int> { get }
     /// Appends the records this row completes; returns false to stop reading (the report's data section ended).
     mutating func consume(_ row: SheetRow, kind: ContentKind, into records: inout [ReportRecord]) throws -> Bool
     /// Reads a row after `consume` ended the data section: the summary sections some reports print below it,

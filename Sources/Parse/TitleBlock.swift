@@ -61,9 +61,11 @@ public struct TitleBlock: Sendable, Equatable {
                     let line = lineText.trimmingWhitespace
                     if line.isEmpty { continue }
                     read(line: line, rangeEnd: &rangeEnd, fallbacks: &fallbacks)
+                    fallbacks.lineCount += 1
                 }
             }
         }
+        if propertyName == nil { propertyName = fallbacks.nameAboveTitle }
         let fiscal = fiscalPeriod.flatMap(Self.fiscalPeriodBounds)
         if periodStart == nil { periodStart = fiscal?.start ?? fallbacks.rangeStart }
         if asOf == nil { asOf = rangeEnd ?? fiscal?.end ?? fallbacks.rangeEnd ?? fallbacks.runDate }
@@ -75,6 +77,12 @@ public struct TitleBlock: Sendable, Equatable {
         var rangeEnd: LocalDate?
         /// The date of the run timestamp (`2/8/2026  7:57:40AM`, `02/12/2026 09:15 AM`).
         var runDate: LocalDate?
+        /// Lines read so far; the first, when it is plain text, and the title right under it.
+        var lineCount = 0
+        var plainFirstLine: String?
+        /// The block's first line when the title comes right under it and no `<Company> - <Property>` line names
+        /// the property: the Rent Roll saved as CSV starts `Isola Bella Apartments`, then `RENT ROLL DETAIL`.
+        var nameAboveTitle: String?
 
         /// `Scheduling Period:  (01/12/2026 to 02/12/2026)`, `Date Range: 02/01/2026 thru 02/15/2026`,
         /// `Start Date - 01/01/2026;  End Date - 02/15/2026`, `Accounting activity since: 01/01/2026`.
@@ -124,6 +132,8 @@ public struct TitleBlock: Sendable, Equatable {
     }
 
     private mutating func read(line: Substring, rangeEnd: inout LocalDate?, fallbacks: inout Fallbacks) {
+        let previous = fallbacks.plainFirstLine
+        fallbacks.plainFirstLine = nil
         let lower = line.lowercased()
         if errorMessage == nil, lower.hasPrefix("invalid"), lower.contains("date") {
             errorMessage = String(line)
@@ -178,12 +188,17 @@ public struct TitleBlock: Sendable, Equatable {
         }
         let key = HeaderText.key(line)
         if Self.titles[key] != nil || Self.isUppercaseTitle(line) || Self.isExcelTitle(line) {
-            if title == nil { title = String(line) }
+            if title == nil {
+                title = String(line)
+                if let previous { fallbacks.nameAboveTitle = previous }
+            }
             return
         }
         if propertyName == nil, let (name, site) = Self.property(fromCompanyLine: line) {
             propertyName = name
             siteNumber = site
+        } else if fallbacks.lineCount == 0 {
+            fallbacks.plainFirstLine = String(line)
         }
     }
 

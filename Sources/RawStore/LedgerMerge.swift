@@ -84,7 +84,7 @@ struct LedgerMergeCounts: Equatable {
 /// back. A transaction without an id cannot be merged: those of the answer's window replace the stored ones.
 ///
 /// A full pull over rows already merged is a reconciliation: every difference it makes, payments applied included,
-/// is logged `found_by = full_refresh`; the run reports how many (README, "Nightly runs").
+/// is logged `found_by = full_refresh`; the run reports how many (docs/operators.md, "The tenant ledger, incrementally").
 final class LedgerMerger {
     private let database: Database
     private let table: LedgerTable

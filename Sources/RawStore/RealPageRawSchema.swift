@@ -566,7 +566,7 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_monthly_summary_floorplans"))
             """),
-        // The RPX ledger kept once per transaction (README, "Nightly runs"): full pulls and incremental windows are merged
+        // The RPX ledger kept once per transaction (docs/operators.md, "The tenant ledger, incrementally"): full pulls and incremental windows are merged
         // into one row per (property, TransactionID); each property's latest snapshot is carried over. The household
         // Balance and Prepaid RPX repeats on every transaction go to realpage_ledger_households, one row per household
         // as last stated. realpage_ledger_changes: corrections, reversals and removals, as in yardi_raw.db.
@@ -682,6 +682,20 @@ public enum RealPageRawSchema {
         // which grow by some ten a property a night.
         Migration(version: 44, name: "loaded artifacts by property", sql: """
             CREATE INDEX loaded_artifacts_property ON loaded_artifacts (property_id, as_of_date);
+            """),
+        // The Rent Roll saved as CSV (one column per charge code) prints the unit designation, the head of household's
+        // phone and e-mail, the date a resident on notice is to leave, deposits on hand and the month's total charges;
+        // its codes share their unit's sheet row, so a code is one per sheet row and code, not per sheet row.
+        Migration(version: 45, name: "rent roll contact, notice and deposits", sql: """
+            DROP INDEX realpage_rent_roll_charges_snapshot_row;
+            CREATE UNIQUE INDEX realpage_rent_roll_charges_snapshot_row
+                ON realpage_rent_roll_charges (property_id, as_of_date, source_row, code);
+            ALTER TABLE realpage_rent_roll ADD COLUMN unit_designation TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN phone TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN email TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN notice_for_date TEXT;
+            ALTER TABLE realpage_rent_roll ADD COLUMN deposits_on_hand REAL;
+            ALTER TABLE realpage_rent_roll ADD COLUMN total_charges REAL;
             """),
         Migration(version: 40, name: "getunitlist unit objects", sql: """
             CREATE TABLE realpage_unit_objects (

@@ -194,6 +194,12 @@ struct RawReportWriter {
                 ("lease_end", SQLValue(r.leaseEnd?.iso)),
                 ("move_out_date", SQLValue(r.moveOutDate?.iso)),
                 ("balance", SQLValue(r.balance?.dollars)),
+                ("unit_designation", SQLValue(r.unitDesignation)),
+                ("phone", SQLValue(r.phone)),
+                ("email", SQLValue(r.email)),
+                ("notice_for_date", SQLValue(r.noticeForDate?.iso)),
+                ("deposits_on_hand", SQLValue(r.depositsOnHand?.dollars)),
+                ("total_charges", SQLValue(r.totalCharges?.dollars)),
             ])
         case .rentRollCharge(let r):
             return (.rentRoll, [

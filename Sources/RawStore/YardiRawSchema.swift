@@ -212,7 +212,7 @@ public enum YardiRawSchema {
             ) STRICT;
             \(naturalKey("yardi_invoice_lines"))
             """),
-        // The ledger kept once per transaction (README, "Nightly runs"): GetResidentTransactions_Login and the windowed
+        // The ledger kept once per transaction (docs/operators.md, "The tenant ledger, incrementally"): GetResidentTransactions_Login and the windowed
         // calls of incremental nights are merged into one row per (property, kind, TransactionID) instead of a snapshot
         // per night; each property's latest snapshot is carried over. `as_of_date`/`run_id`/`artifact` name the answer
         // that last wrote the row, `first_run_id` the run that first saw it (NULL: written by hand), `source_row` its place

@@ -15,7 +15,8 @@ public enum Access: Sendable {
 }
 
 /// OpenID Connect sign-in: `/auth/signin` (authorization code flow with PKCE, state and nonce), `/auth/callback`,
-/// `/auth/signout`; the session cookie; bearer tokens. Users must be in `users.db`.
+/// `/auth/signout`; the session cookie (a signed session id; the session itself is kept in `users.db`, so sign-out
+/// ends it); bearer tokens. Users must be in `users.db`.
 public final class SignIn: Sendable {
     public let provider: OIDCProvider
     public let users: UserStore
@@ -53,11 +54,18 @@ public final class SignIn: Sendable {
             }
         }
         guard let value = request.cookies[Self.sessionCookie] else { return .anonymous }
-        guard let fields = cookie.open(value, now: Self.now()), let email = fields["e"] as? String,
-              let csrf = fields["c"] as? String else {
-            return .anonymous   // expired or tampered: sign in again
+        // The cookie is signed (a forged one costs no database lookup) and names a session the server keeps; a
+        // cookie whose session was signed out, revoked or has expired is no session: sign in again.
+        guard let fields = cookie.open(value, now: Self.now()), let id = fields["i"] as? String else { return .anonymous }
+        let session: Session?
+        do {
+            session = try users.session(id: id, now: Self.now())
+        } catch {
+            log.error(nil, "serve: users.db: \(error)")
+            return .refused(Problem(status: 500, title: "Internal Server Error", detail: "the sessions could not be read"))
         }
-        return user(email, csrf: csrf)
+        guard let session else { return .anonymous }
+        return user(session.email, csrf: session.csrf)
     }
 
     private func user(_ email: String, csrf: String?) -> Access {
@@ -152,7 +160,14 @@ public final class SignIn: Sendable {
         }
         guard let csrf = try? Base64URL.encode(LibCrypto.randomBytes(24)) else { return refuse(500, "no randomness") }
         let expires = min(Self.now() + provider.settings.sessionSeconds, claims.expiresAt + provider.settings.sessionSeconds)
-        let session = cookie.seal(["e": claims.email, "c": csrf, "x": expires])
+        let id: String
+        do {
+            id = try users.openSession(email: claims.email, csrf: csrf, expiresAt: expires, now: Self.now())
+        } catch {
+            log.error(nil, "serve: users.db: the session could not be stored: \(error)")
+            return refuse(500, "the session could not be stored (see the server log)")
+        }
+        let session = cookie.seal(["i": id, "x": expires])
         log.info(nil, "serve: \(claims.email) signed in")
         return ServerResponse(status: 303, headers: [
             ("Location", Self.localPath(flow["r"] as? String)),
@@ -162,9 +177,19 @@ public final class SignIn: Sendable {
     }
 
     private func signOut(_ request: ServerRequest) -> ServerResponse {
-        guard case .signedIn(_, let csrf?) = access(request), Self.carriesToken(request, csrf) else {
+        guard case .signedIn(let viewer, let csrf?) = access(request), Self.carriesToken(request, csrf) else {
             return Problem(status: 403, title: "Forbidden", detail: "sign-out needs the page's CSRF token").response
         }
+        // access() found the session, so the cookie opens and names it.
+        if let id = cookie.open(request.cookies[Self.sessionCookie], now: Self.now())?["i"] as? String {
+            do {
+                try users.closeSession(id: id)
+            } catch {
+                log.error(nil, "serve: users.db: the session could not be ended: \(error)")
+                return Problem(status: 500, title: "Internal Server Error", detail: "the session could not be ended; try again").response
+            }
+        }
+        log.info(nil, "serve: \(viewer.email) signed out")
         return ServerResponse(status: 303, headers: [
             ("Location", provider.endSessionEndpoint.map { "\($0)?client_id=\(FormEncoding.encode(provider.settings.clientID))" } ?? "/"),
             ("Set-Cookie", setCookie(Self.sessionCookie, "", path: "/", maxAge: 0)), ("Cache-Control", "no-store"),

@@ -131,7 +131,8 @@ public enum SignInConfiguration {
         }
         var settings = SignInSettings(issuer: issuerValue, clientID: clientIDValue, clientSecret: secret?.value,
                                       redirectURL: redirect, cookieKey: key)
-        settings.secureCookies = !redirect.hasPrefix("http://")
+        // The redirect URL is the public address browsers use: an https one means every cookie must be Secure.
+        settings.secureCookies = redirect.lowercased().hasPrefix("https://")
         if let skew { settings.skewSeconds = skew }
         if let hours { settings.sessionSeconds = hours * 3600 }
         settings.origins = origins

@@ -2,7 +2,7 @@ import Foundation
 import OwnerDashCore
 
 /// The data dictionary of unified.db: every table, view and column in words, written once here and generated into
-/// ARCHITECTURE.md, the README's analyst section and the Datasette `metadata.json` written beside the database.
+/// docs/data-dictionary.md, the list of views in docs/analysts.md and the Datasette `metadata.json` written beside the database.
 ///
 /// `UnifiedDictionaryTests` holds it against a migrated database: every table and view, every column, no more and no
 /// fewer, so a migration that adds a column without saying what it means fails the tests.
@@ -689,7 +689,7 @@ public enum UnifiedDictionary {
 
     // MARK: - Generated forms
 
-    /// The dictionary as Markdown: one section per relation (ARCHITECTURE.md, between the data-dictionary markers).
+    /// The dictionary as Markdown: one section per relation (docs/data-dictionary.md, between the data-dictionary markers).
     public static func markdown() -> String {
         var out = ""
         for relation in relations {
@@ -703,7 +703,7 @@ public enum UnifiedDictionary {
         return out
     }
 
-    /// The views in one Markdown table (the README's analyst section, between its markers).
+    /// The views in one Markdown table (docs/analysts.md, between the analyst-views markers).
     public static func viewsMarkdown() -> String {
         var out = "| view | what it answers |\n| --- | --- |\n"
         for relation in views {

@@ -2,7 +2,7 @@ import SQLiteKit
 
 /// The schema of unified.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
 ///
-/// Conventions (the data dictionary in ARCHITECTURE.md says, per column, where it comes from):
+/// Conventions (the data dictionary in docs/data-dictionary.md says, per column, where it comes from):
 /// - `unified_property_id` is the registry key of report_definitions.json (`nexus_east`).
 /// - Money is REAL dollars rounded to cents, as in the raw databases; dates `YYYY-MM-DD`; months `YYYY-MM`;
 ///   flags are INTEGER 0/1; percentages are REAL 0-100 rounded to 2 decimals.

@@ -564,7 +564,7 @@ extension UnifiedSchema {
             ALTER TABLE unified_household_balances_new RENAME TO unified_household_balances;
             """, rebuildsTables: true),
         Migration(version: 31, name: "analyst views", sql: """
-            -- What analysts ask first, answered once (ARCHITECTURE.md, "unified.db for analysts"). Money in the views is
+            -- What analysts ask first, answered once (docs/analysts.md, "unified.db for analysts"). Money in the views is
             -- rounded to cents, and every sum is taken in integer cents (`sum(CAST(round(x * 100) AS INTEGER)) / 100.0`), so
             -- a total is exact to the cent instead of carrying the float noise of `SUM(REAL)`.
 

@@ -145,6 +145,58 @@ import Testing
         #expect(listed == Double(renewed + 1))
     }
 
+    /// Quirk report_rent_roll_charge_columns: the Rent Roll as the CSV sites save (one row per unit, one column per
+    /// charge code, no Lease Rent). Fetched and loaded as any Rent Roll; with the Box Score, units and status counts
+    /// reconcile, and without RPX (the Rent Roll the unit source) the units' lease rent is the truth's RENT.
+    @Test func rentRollWithChargeColumnsLoadsAndItsUnitsAreTheTruths() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let property = try #require(try simulator.quirks("report_rent_roll_charge_columns").first)
+        let directory = try DataDir()
+        let result = try directory.ownerdash([
+            "ingest", "--property", property, "--as-of", PMSSimulator.asOf, "--parallel", "4",
+            "--reports", "box_score,rent_roll,delinquency",
+        ], environment: simulator.environment)
+        let runID = try #require(result.runID, "stderr: \(result.stderr)")
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let heads = try Self.landedHeads(directory, runID: runID)
+        #expect(heads["rent_roll"].map { String(decoding: $0, as: UTF8.self) } != nil)
+        #expect(heads["rent_roll"]?.starts(with: Array("PK".utf8)) == false, "landed as the CSV it came as")
+
+        let fact = try simulator.truth(property)
+        let counts = try #require(fact["unit_counts"] as? Object)
+        let units = try #require(counts["total_units"] as? Int)
+        #expect(try Self.rawCount(directory, table: "realpage_rent_roll", property: property) == units)
+        let checks = try Self.syncChecks(directory, property)
+        for (name, check) in checks where name.hasPrefix("box_score") || name.hasPrefix("rent_roll_units") {
+            #expect(check.0 == "passed", "\(name): \(check)")
+        }
+        #expect(checks["box_score units"]?.2 == Double(units))
+        #expect(checks["box_score vacant leased units"]?.0 == "passed")
+        let raw = try Database(path: directory.data.realpageRawDatabase, mode: .readOnly)
+        let totals = try raw.query("""
+            SELECT measure, printed, computed FROM loaded_report_totals WHERE property_id = :p AND report_type = 'rent_roll'
+            """, [":p": .text(property)])
+        #expect(totals.count > 4, "TOTAL: market rent, deposits, balance, total charges and each code")
+        #expect(totals.allSatisfy { abs(($0[1].doubleValue ?? 0) - ($0[2].doubleValue ?? 1)) < 0.005 }, "\(totals)")
+
+        // Each occupied unit's lease rent (the RENT code's column, the configured rent category) is the truth's.
+        let unified = try directory.unified()
+        var rents: [String: Double] = [:]
+        try unified.prepare("""
+            SELECT unit_number, actual_rent FROM unified_units WHERE unified_property_id = :p AND actual_rent IS NOT NULL
+            """).forEachRow([":p": .text(property)]) { row in
+            rents[row.value(at: 0).textValue ?? ""] = row.value(at: 1).doubleValue
+        }
+        var compared = 0
+        for unit in fact["units"] as? [Object] ?? [] {
+            guard let number = unit["unit"] as? String, let rent = (unit["lease_rent"] as? NSNumber)?.doubleValue,
+                  (unit["status"] as? String)?.hasPrefix("occupied") == true || rents[number] != nil else { continue }
+            #expect(rents[number].map { abs($0 - rent) < 0.005 } == true, "unit \(number): \(rents[number] ?? -1) vs \(rent)")
+            compared += 1
+        }
+        #expect(compared > 0)
+    }
+
     @Test func activityAsHTMLAndAsCSVCountsTheTruthsFunnel() throws {
         let simulator = try PMSSimulator.shared.get()
         let html = try #require(try simulator.quirks("report_form_html").first { $0 != "ridian" })

@@ -7,7 +7,7 @@ import Testing
 /// generated portfolio, never from the bytes it serves (scripts/pms_sim/truth.py).
 ///
 /// Exact for counts, to the cent for money. The one documented difference: Yardi renewals, which Yardi's resident
-/// records date at the renewal lease's start rather than its signing (ARCHITECTURE.md, Yardi sync rules).
+/// records date at the renewal lease's start rather than its signing (docs/sync-rules.md, Yardi).
 @Suite struct DemoTests {
     typealias Object = [String: Any]
 

@@ -17,7 +17,7 @@ import Testing
          "Workbook stream: FORMAT record at offset 0x4B4 declares 29728 bytes, more than a BIFF8 record holds (8,224; this reader takes up to 16,380)"),
     ]
 
-    /// `load`: the file's line, then the run's last line listing the failed file; exit 2 (README "Exit codes").
+    /// `load`: the file's line, then the run's last line listing the failed file; exit 2 (docs/operators.md, "Exit codes").
     @Test func loadRefusesEachWithOneLine() throws {
         let findings = Self.damaged + [("money-overflow-1e17.xlsx",
             "delinquency: sheet \"Delinquency\" row 7, column \"0-30\": \"1e+17\" is not a money amount within $10,000,000,000 either way")]

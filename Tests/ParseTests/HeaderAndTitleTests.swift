@@ -163,7 +163,7 @@ struct HeaderAndTitleTests {
         let error = parseError(.rentRoll, sheet)
         #expect(error?.kind == .noHeaderRow)
         #expect(error?.description == "rent roll: no header row found (looked for Unit, Unit/Lease Status, "
-            + "Market Rent, Lease Rent) in the first 7 rows of sheet \"Report\"")
+            + "Market Rent, Lease Rent, Total Charges) in the first 7 rows of sheet \"Report\"")
     }
 
     @Test("a header below the first 40 rows is not found: only 40 rows are buffered")

@@ -68,6 +68,10 @@ import Testing
         #expect(settings.clientSecret == "from-env")
         #expect(settings.origins["client_secret"] == "MY_SECRET (serve.oidc.client_secret_env)")
         #expect(!settings.secureCookies)   // a plain-http redirect (loopback trial)
+        let upper = try SignInConfiguration.resolve(
+            environment: environment.merging(["OWNERDASH_OIDC_REDIRECT_URL": "HTTPS://dash.example.com/auth/callback"]) { $1 },
+            configPath: path).get()
+        #expect(upper.secureCookies)   // the scheme is case-insensitive: still https
         // The environment's own secret wins over the file's reference.
         let direct = try SignInConfiguration.resolve(environment: environment.merging(["OWNERDASH_OIDC_CLIENT_SECRET": "direct"]) { $1 },
                                                      configPath: path).get()

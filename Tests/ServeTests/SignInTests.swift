@@ -58,7 +58,7 @@ final class SignedInServer {
     let server: DashboardServer
     var port: UInt16 { server.port }
 
-    init(keyRefetchSeconds: Double = 10) throws {
+    init(keyRefetchSeconds: Double = 10, secureCookies: Bool = true) throws {
         fixture = try ServeFixture()
         provider = try TestProvider()
         let users = try UserStore(dataDirectory: fixture.dataDirectory, create: true)
@@ -67,6 +67,7 @@ final class SignedInServer {
         var settings = SignInSettings(issuer: provider.issuer, clientID: "ownerdash", clientSecret: "test-secret",
                                       redirectURL: "http://127.0.0.1/auth/callback", cookieKey: try LibCrypto.randomBytes(32))
         settings.keyRefetchSeconds = keyRefetchSeconds
+        settings.secureCookies = secureCookies
         let oidc = try OIDCProvider(settings: settings)
         var serverSettings = ServerSettings(host: "127.0.0.1", port: 0)
         serverSettings.threads = 2
@@ -210,17 +211,22 @@ final class SignedInServer {
     @Test func aTamperedOrForeignSessionIsNoSession() throws {
         let signed = try SignedInServer()
         let (session, _, _, _) = try signed.signIn(email: "manager@example.com")
-        // Swap the e-mail inside the payload: the MAC no longer matches.
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", session)]).status == 200)
+        // Change the session id or stretch the expiry inside the payload: the MAC no longer matches.
         let value = session.dropFirst("od_session=".count)
         let parts = value.split(separator: ".")
-        var payload = try #require(Base64URL.decode(parts[0]))
-        let text = String(decoding: payload, as: UTF8.self).replacingOccurrences(of: "manager@", with: "owner@a")
-        payload = Array(text.utf8)
-        let forged = "od_session=\(Base64URL.encode(payload)).\(parts[1])"
-        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", forged)]).status == 401)
-        #expect(try signed.get("/", headers: [("Cookie", forged)]).status == 302)
-        // Signed with another server's key.
-        let other = SignedCookie(key: try LibCrypto.randomBytes(32)).seal(["e": "owner@example.com", "c": "x", "x": Int(Date().timeIntervalSince1970) + 600])
+        let payload = try #require(Base64URL.decode(parts[0]))
+        var fields = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+        let id = try #require(fields["i"] as? String)
+        for change in [["i": String(id.reversed())], ["x": Int(Date().timeIntervalSince1970) + 86_400 * 365]] as [[String: Any]] {
+            fields.merge(change) { $1 }
+            let json = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+            let forged = "od_session=\(Base64URL.encode(Array(json))).\(parts[1])"
+            #expect(try signed.get("/api/v2/properties", headers: [("Cookie", forged)]).status == 401)
+            #expect(try signed.get("/", headers: [("Cookie", forged)]).status == 302)
+        }
+        // The same session id signed with another server's key.
+        let other = SignedCookie(key: try LibCrypto.randomBytes(32)).seal(["i": id, "x": Int(Date().timeIntervalSince1970) + 600])
         #expect(try signed.get("/api/v2/properties", headers: [("Cookie", "od_session=\(other)")]).status == 401)
     }
 
@@ -235,6 +241,82 @@ final class SignedInServer {
         #expect(out.status == 303)
         #expect(out.header("Location")?.hasPrefix(signed.provider.issuer + "/end_session") == true)
         #expect(out.headers("Set-Cookie").contains { $0.hasPrefix("od_session=;") && $0.contains("Max-Age=0") })
+    }
+
+    /// The CSRF token the server's home page carries for this session.
+    private func csrf(_ signed: SignedInServer, _ session: String) throws -> String {
+        let home = try signed.get("/", headers: [("Cookie", session)])
+        return String(try #require(home.body.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix { $0 != "\"" }))
+    }
+
+    @Test func aSignedOutSessionReplayedIsNoSession() throws {
+        let signed = try SignedInServer()
+        let (session, _, _, _) = try signed.signIn(email: "owner@example.com")
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", session)]).status == 200)
+        let out = try signed.post("/auth/signout", headers: [("Cookie", session)], body: "csrf=\(try csrf(signed, session))")
+        #expect(out.status == 303)
+        // The browser dropped its cookie; a copy of it (another tab's jar, a proxy's log) comes back.
+        let api = try signed.get("/api/v2/properties", headers: [("Cookie", session)])
+        #expect(api.status == 401, "\(api.body)")
+        let page = try signed.get("/debtors", headers: [("Cookie", session)])
+        #expect(page.status == 302 && page.header("Location")?.hasPrefix("/auth/signin") == true)
+        // Signing in again opens a new session; the old cookie stays dead.
+        let (again, _, _, _) = try signed.signIn(email: "owner@example.com")
+        #expect(again != session)
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", again)]).status == 200)
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", session)]).status == 401)
+    }
+
+    @Test func removingAUserOrChangingTheirRoleEndsTheirSessions() throws {
+        let signed = try SignedInServer()
+        let manager = try signed.signIn(email: "manager@example.com").cookie
+        let owner = try signed.signIn(email: "owner@example.com").cookie
+        let ownerElsewhere = try signed.signIn(email: "owner@example.com").cookie
+        // `ownerdash users` runs in another process: its own connection to users.db.
+        let store = try UserStore(dataDirectory: signed.fixture.dataDirectory, create: true)
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(try store.sessionCount(email: "owner@example.com", now: now) == 2)
+        // The same role and properties again change nothing: the session goes on.
+        #expect(try store.add(email: "manager@example.com", role: .manager, properties: ["yp"], at: "t") == 0)
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", manager)]).status == 200)
+        // A manager made an owner signs in again under the new role.
+        #expect(try store.add(email: "manager@example.com", role: .owner, properties: [], at: "t") == 1)
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", manager)]).status == 401)
+        #expect(try signed.get("/api/v2/properties", headers: [("Cookie", owner)]).status == 200)
+        // A removed user's every session ends.
+        #expect(try store.remove(email: "owner@example.com"))
+        for cookie in [owner, ownerElsewhere] {
+            #expect(try signed.get("/api/v2/properties", headers: [("Cookie", cookie)]).status == 401)
+        }
+        #expect(try store.sessionCount(email: "owner@example.com", now: now) == 0)
+    }
+
+    @Test func usersDBHoldsNoLiveSessionID() throws {
+        let fixture = try ServeFixture()
+        let store = try UserStore(dataDirectory: fixture.dataDirectory, create: true)
+        try store.add(email: "owner@example.com", role: .owner, properties: [], at: "t")
+        let now = Int(Date().timeIntervalSince1970)
+        let id = try store.openSession(email: "owner@example.com", csrf: "token", expiresAt: now + 60, now: now)
+        #expect(try store.session(id: id, now: now) == Session(email: "owner@example.com", csrf: "token", expiresAt: now + 60))
+        #expect(try store.session(id: id, now: now + 60) == nil)   // expired
+        #expect(try store.session(id: id + "x", now: now) == nil)
+        let path = URL(fileURLWithPath: fixture.dataDirectory.root).appendingPathComponent("users.db").path
+        for file in [path, path + "-wal"] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+            #expect(bytes.range(of: Data(id.utf8)) == nil, "\(file) holds the session id")
+        }
+        #expect(try store.closeSession(id: id))
+        #expect(try !store.closeSession(id: id))
+    }
+
+    @Test(arguments: [true, false])
+    func cookiesAreSecureExactlyWhenThePublicURLIsHTTPS(secure: Bool) throws {
+        let signed = try SignedInServer(secureCookies: secure)
+        let start = try signed.get("/auth/signin?next=/")
+        let (_, landing, _, _) = try signed.signIn(email: "owner@example.com")
+        let cookies = start.headers("Set-Cookie") + landing.headers("Set-Cookie")
+        #expect(cookies.contains { $0.hasPrefix("od_session=") } && cookies.contains { $0.hasPrefix("od_flow=") })
+        for cookie in cookies { #expect(cookie.hasSuffix("; Secure") == secure, "\(cookie)") }
     }
 
     @Test func nextIsAlwaysALocalPath() {

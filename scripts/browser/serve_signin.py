@@ -162,10 +162,17 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form.reopen")
         driver.save_screenshot(os.path.join(out, "4-audit-resolved.png"))
         step = "sign out"
+        copied = driver.get_cookie("od_session")
+        assert copied, "no od_session cookie while signed in"
         driver.find_element(By.ID, "signout").click()
         wait_url(driver, issuer + "/end_session")
         step = "signed out: the dashboard asks for sign-in again"
         driver.get(base + "/")
+        wait_url(driver, issuer + "/authorize?")
+        step = "signed out: the old session cookie put back is refused"
+        driver.get(base + "/healthz")
+        driver.add_cookie({"name": "od_session", "value": copied["value"], "path": "/"})
+        driver.get(base + "/debtors")
         wait_url(driver, issuer + "/authorize?")
         driver.save_screenshot(os.path.join(out, "5-signed-out.png"))
         print(f"browser test passed; screenshots in {out}")

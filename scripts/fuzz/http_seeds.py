@@ -4,7 +4,7 @@
     scripts/fuzz/http_seeds.py OUT_DIR
 
 Most carry a session cookie signed with the fuzz target's own cookie key (FuzzHTTP.cookieKey; the HMAC-SHA256 of the
-base64url JSON, as Serve's SignedCookie makes it), so mutations of them get past sign-in and reach every page and
+base64url JSON, as Serve's SignedCookie makes it) naming a session the target keeps, so mutations of them get past sign-in and reach every page and
 endpoint; others carry bearer tokens (well-formed, badly signed), sign-in flow cookies, forms and hostile input.
 """
 import base64
@@ -27,9 +27,10 @@ def sealed(fields: dict) -> str:
     return payload + "." + b64(hmac.new(KEY, payload.encode(), hashlib.sha256).digest())
 
 
-OWNER = sealed({"e": "owner@example.com", "c": "csrf-owner", "x": FAR})
-MANAGER = sealed({"e": "manager@example.com", "c": "csrf-manager", "x": FAR})
-STRANGER = sealed({"e": "nobody@example.com", "c": "csrf-x", "x": FAR})
+# A session cookie names a session the server keeps; the target stores these two ids (FuzzHTTP.keepSessions).
+OWNER = sealed({"i": "fuzz-session-owner", "x": FAR})
+MANAGER = sealed({"i": "fuzz-session-manager", "x": FAR})
+STRANGER = sealed({"i": "fuzz-session-none", "x": FAR})
 FLOW = sealed({"s": "state1", "n": "nonce1", "v": "verifier1", "r": "/debtors", "x": FAR})
 
 

@@ -58,6 +58,12 @@ write_rent_roll(dest, property_name, as_of, units, ...)
     A "Totals:" row, then the "Rent Analysis by Floor Plan" and "Occupancy and
     Rents Summary" sections follow the detail.
 
+write_rent_roll_charge_columns(dest, property_name, as_of, units, *, codes=None, display="Market + Addl.", ...)
+    The Rent Roll Detail as sites save it to CSV: one row per unit, one column per charge code
+    (units: unit, floorplan, designation, sqft, status, name, phone, email, move_in, notice_for,
+    move_out, lease_start, lease_end, market_rent, dep_on_hand, balance, charges {code: amount}),
+    a TOTAL row, and the title block repeated in the last column.
+
 write_delinquent_prepaid(dest, property_name, as_of, accounts, *, fiscal_period=None, ...)
     accounts: iterable of dicts:
       unit, name, phone, email, resident_id, status ("Current resident", "Former resident", ...),
@@ -132,6 +138,7 @@ __all__ = [
     "write_lease_expiration_renewal_excel", "write_projected_occupancy", "write_lost_rent_summary",
     "write_lost_rent_by_floorplan", "write_primary_advertising_source", "write_reasons_for_move_out",
     "write_lease_details", "write_lease_details_report", "write_leasing_activity_detail",
+    "write_rent_roll_charge_columns", "rent_roll_code_order",
 ]
 
 ACTIONS = ["Lease approved", "Moved In", "Moved Out", "Move Out Notice", "Transfer Notice", "Renewed Lease",
@@ -570,6 +577,105 @@ def write_rent_roll(dest, property_name, as_of, units, *, company=DEFAULT_COMPAN
         sheet.row(["Occupancy and Rents Summary"])
         sheet.row(["Unit Status", "# Units", "Market + Addl."])
         sheet.row(["All units", sum(p["units"] for p in by_plan.values()), money_text(market_total, "dollar")])
+
+
+# The Rent Roll Detail as sites save it to CSV: the charge codes as columns (docs/onesite-reports.md, "Rent Roll
+# Detail (4043)", "Charge codes as columns").
+RENT_ROLL_CODES_HEAD = ["Unit", "Floor Plan", "Unit Designation", "SQFT", "Unit/Lease Status", "Name", "Phone Number",
+                        "Email", "Move-In", "Notice For Date", "Move-Out", "Lease Start", "Lease End"]
+RENT_ROLL_CODES_MONEY = ["Dep On Hand", "Balance", "Total Charges"]
+
+
+def _plain_amount(value, numbers):
+    """A unit row's amount: two decimals, a leading minus (text), or the number itself."""
+    if value is None:
+        return None
+    amount = _cents(value)
+    return float(amount) if numbers else f"{amount:.2f}"
+
+
+def _short_date(value, day_first=False):
+    """M/D/YYYY (D/M/YYYY day_first), as the title block prints its dates."""
+    value = _date(value)
+    first, second = (value.day, value.month) if day_first else (value.month, value.day)
+    return f"{first}/{second}/{value.year}"
+
+
+def _short_stamp(moment, day_first=False):
+    hour = moment.hour % 12 or 12
+    return (f"{_short_date(moment.date(), day_first)} {hour}:{moment.minute:02d}:{moment.second:02d} "
+            f"{'AM' if moment.hour < 12 else 'PM'}")
+
+
+def rent_roll_code_order(units):
+    """The charge codes in the order a unit first bills them: the columns the export prints."""
+    codes = []
+    for unit in units:
+        for code in (unit.get("charges") or {}):
+            if code not in codes:
+                codes.append(code)
+    return codes
+
+
+def write_rent_roll_charge_columns(dest, property_name, as_of, units, *, codes=None, display="Market + Addl.",
+                                   run_at=None, numbers=False, empty_columns=3, total_overrides=None,
+                                   date_style="text"):
+    """Rent Roll Detail as a site saves it to CSV ("RENT ROLL DETAIL", one row per unit, one column per charge code).
+
+    Title block, one line per row in column A: the property name, RENT ROLL DETAIL, the run time (M/D/YYYY
+    H:MM:SS AM), `As of Date: M/D/YYYY`, the Parameters line naming `Display - <display>`. Then the header: Unit,
+    Floor Plan, Unit Designation, SQFT, Unit/Lease Status, Name, Phone Number, Email, Move-In, Notice For Date,
+    Move-Out, Lease Start, Lease End, <display> (`Market + Addl.` or `Market Rent`), Dep On Hand, Balance, Total
+    Charges, one column per code (its name padded with blanks to 30 characters), then `empty_columns` empty columns.
+    One row per unit; amounts with two decimals and a leading minus (numbers=True: as numbers, the .xlsx form);
+    a blank row, `TOTAL` with every money column summed and printed with thousands separators, a blank row, and the
+    title block again in the last column.
+
+    units: dicts: unit, floorplan, designation, sqft, status (`Occupied`, `Occupied-NTV`, ...), name, phone, email,
+    move_in, notice_for, move_out, lease_start, lease_end, market_rent, dep_on_hand, balance, charges ({code:
+    amount}); Total Charges is the sum of the charges; a unit prints the dates it is given (a vacant unit none).
+    codes: the code columns in print order (default: as the units first bill them). total_overrides: {column header
+    or code: amount} printed in TOTAL instead of the sum (a file whose totals do not add up). date_style "dmy":
+    every date day first (a property with a non-US locale), the title's too."""
+    units = list(units)
+    codes = list(codes) if codes is not None else rent_roll_code_order(units)
+    header = (RENT_ROLL_CODES_HEAD + [display] + RENT_ROLL_CODES_MONEY + [code.ljust(30) for code in codes]
+              + [None] * empty_columns)
+    width = len(header)
+    day_first = date_style == "dmy"
+    stamp = _short_stamp(_run_at(as_of, run_at), day_first)
+    title = [property_name, "RENT ROLL DETAIL", stamp, f"As of Date: {_short_date(as_of, day_first)}",
+             "Parameters: Property - ALL; Unit Designation - ALL; Subjournal - ALL; Sort By - Unit; "
+             f"Display - {display}"]
+    money_columns = [display] + RENT_ROLL_CODES_MONEY + codes
+    sums = {column: Decimal("0.00") for column in money_columns}
+    with XlsxWriter(dest) as book, book.sheet("Report") as sheet:
+        for line in title:
+            sheet.row([line])
+        sheet.row(header)
+        for unit in units:
+            charges = unit.get("charges") or {}
+            total = _sum(charges.values()) if charges else Decimal("0.00")
+            amounts = {display: unit.get("market_rent"), "Dep On Hand": unit.get("dep_on_hand", 0),
+                       "Balance": unit.get("balance", 0), "Total Charges": total}
+            amounts.update({code: charges.get(code, 0) for code in codes})
+            for column in money_columns:
+                sums[column] += _sum([amounts[column]])
+            dates = [date_in(unit.get(key), "dmy" if day_first else "text")
+                     for key in ("move_in", "notice_for", "move_out", "lease_start", "lease_end")]
+            row = [unit["unit"], unit.get("floorplan"), unit.get("designation"),
+                   str(unit["sqft"]) if unit.get("sqft") is not None else None, unit.get("status"), unit.get("name"),
+                   unit.get("phone"), unit.get("email")] + dates
+            row += [_plain_amount(amounts[column], numbers) for column in money_columns]
+            sheet.row(row + [None] * empty_columns)
+        sheet.blank()
+        printed = dict(sums)
+        printed.update({key: _cents(value) for key, value in (total_overrides or {}).items()})
+        sheet.row(["TOTAL"] + [None] * (len(RENT_ROLL_CODES_HEAD) - 1)
+                  + [money_text(printed[column], "minus") for column in money_columns] + [None] * empty_columns)
+        sheet.blank()
+        for line in title:
+            sheet.row([None] * (width - 1) + [line])
 
 
 # ----------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ into the form OneSite sends for that report at that property (scripts/lib/report
   its data-only BIFF8 .xls;
 * per property, the quirks of quirks.py: `report_form_biff8` (the Crystal reports as BIFF8 .xls),
   `report_form_html` (Activity as HTML named .xls, Income Statement as HTML named .xlsx), `report_form_csv`
-  (Activity and Lease Details as CSV), `report_form_pdf` (Projected Occupancy as a PDF),
+  (Activity and Lease Details as CSV), `report_rent_roll_charge_columns` (the Rent Roll as the CSV sites save, laid
+  out by reports.py), `report_form_pdf` (Projected Occupancy as a PDF),
   `report_form_xlsx_named_xls` (every .xlsx of the property named .xls), `report_html_negatives` (Delinquent and
   Prepaid as HTML named .xls: amounts `1,234.50`, negatives `(1,234.50)`).
 
@@ -38,6 +39,8 @@ def form_of(quirks, key, kind):
     has = (lambda q: quirks is not None and quirks.has(q, key))
     if kind == "projected_occupancy" and has("report_form_pdf"):
         return "pdf", "pdf"
+    if kind == "rent_roll" and has("report_rent_roll_charge_columns"):
+        return "csv", "csv"
     if kind in ("activity", "lease_details") and has("report_form_csv"):
         return "csv", "csv"
     if kind == "activity" and has("report_form_html"):

@@ -114,6 +114,11 @@ CATALOGUE = {
         "realpage", 2,
         "the Rent Roll's and Delinquent and Prepaid's date columns hold Excel date serials as bare numbers (no date "
         "format): 46346 for 2026-11-20"),
+    "report_rent_roll_charge_columns": (
+        "realpage", 2,
+        "the Rent Roll comes as the CSV sites save (RENT ROLL DETAIL): one row per unit, one column per charge code "
+        "padded to 30 characters, statuses Occupied-NTV / Occupied-NTVL / Vacant-Leased, no Lease Rent column, a "
+        "TOTAL row with thousands separators and the title block repeated in the last column"),
     "report_html_negatives": (
         "realpage", 2,
         "Delinquent and Prepaid comes as OneSite's HTML export named .xls: amounts with thousands separators and "

@@ -202,7 +202,47 @@ def _shapes(g, p):
     return {"drift": has("report_values_drift"), "date_style": style, "hide_names": has("report_hidden_names")}
 
 
+def _code_amounts(le):
+    """A lease's recurring charges as {code: dollars}, in billing order (a code billed twice is one column)."""
+    out = {}
+    for code, amt in le.recurring:
+        out[code] = out.get(code, 0) + amt
+    return {code: _D(cents) for code, cents in out.items()}
+
+
+# quirk report_rent_roll_charge_columns: the Unit/Lease Status texts of the CSV sites save.
+RR_CSV_STATUS = {"occupied": "Occupied", "ntv": "Occupied-NTV", "ntv_leased": "Occupied-NTVL",
+                 "vacant_leased": "Vacant-Leased", "vacant": "Vacant", "model": "Model", "down": "Down"}
+
+
+def ext_rent_roll_charge_columns(mod, g, p):
+    """The Rent Roll as the CSV sites save (quirk report_rent_roll_charge_columns): one row per unit, one column per
+    charge code; the same facts as the Trans Code layout (the current lease's codes, no applicants' rows)."""
+    as_of = g.as_of
+    shapes = _shapes(g, p)
+    hidden = shapes["hide_names"]
+    units = []
+    for u in sorted(p.units, key=lambda x: (x.building["number"], x.number)):
+        r = u.current
+        d = {"unit": u.number, "floorplan": u.fp.code, "sqft": u.sqft, "status": RR_CSV_STATUS[u.status],
+             "market_rent": _D(u.market_rent), "dep_on_hand": 0, "balance": 0}
+        if r is not None:
+            le = r.current_lease(as_of)
+            on_notice = u.status in ("ntv", "ntv_leased")
+            d.update({"name": None if hidden else r.name, "move_in": r.move_in,
+                      "notice_for": r.move_out if on_notice else None, "move_out": None if on_notice else r.move_out,
+                      "lease_start": le.start, "lease_end": le.end, "balance": _D(r.charge_total - r.payment_total),
+                      "dep_on_hand": _D(r.deposit), "charges": _code_amounts(le)})
+        units.append(d)
+    buf = io.BytesIO()
+    mod.write_rent_roll_charge_columns(buf, p.name, as_of, units, date_style=shapes["date_style"])
+    return buf.getvalue()
+
+
 def ext_rent_roll(mod, g, p):
+    quirks = getattr(g, "quirks", None)
+    if quirks is not None and quirks.has("report_rent_roll_charge_columns", p.key):
+        return ext_rent_roll_charge_columns(mod, g, p)
     as_of = g.as_of
     units = []
     for u in sorted(p.units, key=lambda x: (x.building["number"], x.number)):

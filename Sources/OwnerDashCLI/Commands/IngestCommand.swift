@@ -44,7 +44,8 @@ struct IngestCommand: Command {
         only what changed since the last successful run less ledger.overlap_days (default 7): the transactions
         dated in that window and the old charges paid meanwhile, merged into the raw ledger by transaction id.
         A failed night does not move the window. A full pull over a merged ledger reports (as a warning) every
-        difference it finds. --full-ledger pulls every ledger whole tonight. (README, "Nightly runs".)
+        difference it finds. --full-ledger pulls every ledger whole tonight.
+        (docs/operators.md, "The tenant ledger, incrementally".)
 
         --notices (nightly): once the run has synced at least one property, the debtor notices of the
         selected properties are written to DATA_DIR/notices (as 'notices generate'), and with

@@ -22,7 +22,7 @@ struct QueryCommand: Command {
         CSVTables.option,
     ]
     static let discussion = """
-        Metrics (formulas in README "Querying"):
+        Metrics (formulas in docs/analysts.md, "Querying"):
           occupancy    occupancy %, leased % (RealPage Net Leased), vacant ready / not ready, aged vacant > 90 days
                        and their vacancy cost, on notice, pre-leased; with --from/--to the series of snapshots
           exposure     exposure now / 30 / 60 days, units and % of units; with --from/--to the series

@@ -185,7 +185,8 @@ struct UsersCommand: Command {
     ]
     static let discussion = """
         Kept in users.db in the data directory. Adding an existing e-mail replaces its role and properties. A manager
-        sees only their properties everywhere (lists, portfolio, API): another property's id answers 404.
+        sees only their properties everywhere (lists, portfolio, API): another property's id answers 404. Removing a
+        user, or changing their role or properties, ends their open browser sessions at once.
         Example: ownerdash users add dana@example.com --role manager --property nexus_east --property ridian
         """
 
@@ -230,16 +231,19 @@ struct UsersCommand: Command {
         switch action {
         case "add":
             guard let email, let role else { return .usage }
+            let revoked: Int
             do {
-                try store.add(email: email, role: role, properties: properties, at: Timestamp.iso(Date()))
+                revoked = try store.add(email: email, role: role, properties: properties, at: Timestamp.iso(Date()))
             } catch let error as UserError {
                 throw UsageError("ownerdash users add: \(error.description)")
             }
-            print("\(email.lowercased()): \(role.rawValue)" + (properties.isEmpty ? "" : " of \(properties.joined(separator: ", "))"))
+            print("\(email.lowercased()): \(role.rawValue)" + (properties.isEmpty ? "" : " of \(properties.joined(separator: ", "))")
+                  + (revoked > 0 ? " (\(revoked) open session\(revoked == 1 ? "" : "s") ended: signs in again)" : ""))
         case "remove":
             guard let email else { return .usage }
+            let sessions = try store.sessionCount(email: email, now: Int(Date().timeIntervalSince1970))
             guard try store.remove(email: email) else { throw UsageError("ownerdash users remove: no user \(email)") }
-            print("\(email.lowercased()): removed")
+            print("\(email.lowercased()): removed" + (sessions > 0 ? " (\(sessions) open session\(sessions == 1 ? "" : "s") ended)" : ""))
         default:
             let users = try store.list()
             print(TextTable.render(header: ["email", "role", "properties"],

@@ -10,7 +10,8 @@
 ///   Rows of one household and code (the account printed twice) are added up, in integer cents.
 /// - unified_recurring_charges, only when no getscheduledcharges snapshot gave a schedule, from the Rent Roll's
 ///   transaction-code rows of each unit's current lease (realpage_rent_roll_charges): amount = Lease Rent + Other
-///   Charges/Credits of the code; from the unit's Lease Start (else the first of the property month) to its Lease End.
+///   Charges/Credits of the code (the amount under the code's own column, in the layout with one column per code);
+///   from the unit's Lease Start (else the first of the property month) to its Lease End.
 ///   The lease is the unit's current lease in unified_leases (the household's, when the Rent Roll names it), else
 ///   `rent-roll:<unit>` (the Rent Roll names no lease id); the household is the lease's.
 /// - Categories as for the RPX ledger: `temp.charge_category`, unknown codes OTHER with category_known 0 (listed).

@@ -13,7 +13,8 @@
 /// rows are NULL, so sums over residents are household sums). `name` is `Last, First`, as OneSite prints it.
 /// `email` and `phone` are the member's own (`email`; `cellphone`, else `homephone`, else `workphone`), as sent,
 /// trimmed, like Yardi's: OneSite fills them for the head of household, so they are what the debtors report joins a
-/// person's units by. The Rent Roll fallback has neither.
+/// person's units by. The Rent Roll fallback has them where its layout prints them (the one column per charge code
+/// layout: Phone Number, Email).
 /// RPX lists a member once per lease row; when a member is listed twice, the row of the most current status wins
 /// (Current, Future Lease, Applicant - Lease Signed, Applicant, Former).
 /// Rows without a unit (`unitid` empty: placeholders such as a guarantor listed on the household) are not residents
@@ -35,7 +36,8 @@
 /// Rent Roll fallback: one row per named Rent Roll row. `resident_id` is its Resh ID, else `unit/name`
 /// (`1101/Ramirez, Laura`: stable while the same household holds the unit, never equal to a numeric ReshID); status:
 /// a resident status text as above (`Applicant - Lease Signed` -> future), else notice on an `Occupied NTV*` unit,
-/// future on a vacant unit, current otherwise; `current_rent` its Lease Rent, `balance` its Balance.
+/// future on a vacant unit, current otherwise; `current_rent` its lease rent (RealPageUnits.rentRollLeaseRent),
+/// `balance` its Balance, `move_out_date` its Move-Out (else its Notice For Date).
 enum RealPageResidents {
     /// RPX `leasestatus` -> unified status; `priority` picks a member's row when it is listed twice.
     static let residentStatusVocabulary = """
@@ -132,9 +134,9 @@ enum RealPageResidents {
         """
 
     static let insertFromRentRoll = """
-        WITH \(RealPageUnits.rentRollVocabulary), \(residentStatusVocabulary),
+        WITH \(RealPageUnits.rentRollVocabulary), \(residentStatusVocabulary), \(RealPageUnits.rentRollCodeRent),
         rent_roll AS (
-            SELECT r.*, s.status AS unit_status,
+            SELECT r.*, s.status AS unit_status, \(RealPageUnits.rentRollLeaseRent("r")) AS lease_rent,
                    (SELECT v.status FROM realpage_resident_status v WHERE v.status_text = lower(trim(r.status))) AS resident_status,
                    row_number() OVER (PARTITION BY \(rentRollResidentID("r")) ORDER BY r.source_row) AS n
             FROM realpage_raw.realpage_rent_roll r
@@ -144,12 +146,12 @@ enum RealPageResidents {
         INSERT INTO unified_residents (
             unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
             status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
-        SELECT :property, \(rentRollResidentID("r")), r.unit_number, NULL, r.resident_name, NULL, NULL, NULL, NULL,
+        SELECT :property, \(rentRollResidentID("r")), r.unit_number, NULL, r.resident_name, NULL, NULL, r.email, r.phone,
                CASE WHEN r.resident_status IS NOT NULL THEN r.resident_status
                     WHEN r.unit_status IN ('occupied_notice', 'occupied_notice_leased') THEN 'notice'
                     WHEN r.unit_status IN ('vacant', 'vacant_leased') THEN 'future'
                     ELSE 'current' END,
-               r.status, r.move_in_date, NULL, r.move_out_date, r.actual_rent, r.balance
+               r.status, r.move_in_date, NULL, coalesce(r.move_out_date, r.notice_for_date), r.lease_rent, r.balance
         FROM rent_roll r
         WHERE r.n = 1
         ORDER BY r.source_row

@@ -46,7 +46,9 @@
 /// `Admin`, `Model/Admin`, `Vacant Model`, `Vacant Admin` -> model; `Down`, `Vacant Down` -> down. Another text fails
 /// the property (a guessed status would silently move occupancy). The Rent Roll has no make-ready dates (`is_ready`
 /// NULL, counted not ready), no FloorplanName and no unit ids; `resident_id` is its Resh ID (else `unit/name`, as in
-/// RealPageResidents), `notice_for_date` its Move-Out date of on-notice units.
+/// RealPageResidents), `notice_for_date` its Notice For Date (else its Move-Out date) of on-notice units, `actual_rent`
+/// its lease rent (`rentRollLeaseRent`). Both Rent Roll layouts spell statuses their own way (`Occupied NTV Leased`,
+/// `Occupied-NTVL`): the vocabulary reads hyphens as blanks, so they map alike.
 enum RealPageUnits {
     /// Written to unified_occupancy_metrics.source.
     static let unitListSource = "realpage_units (RPX unitlist) + realpage_residents + realpage_leases + realpage_rent_roll"
@@ -92,11 +94,37 @@ enum RealPageUnits {
         "lower(trim(replace(replace(\(column), '-', ' '), '  ', ' ')))"
     }
 
-    /// The Rent Roll snapshot's first row per unit (a unit's later rows are its other residents).
+    /// Per unit row of the Rent Roll snapshot printed with one column per charge code, what its codes of the configured
+    /// rent category (temp.charge_category, report_definitions.json `charge_categories`) bill a month. Those charge
+    /// rows carry neither Lease Rent nor Other Charges/Credits, only their code's own amount.
+    static let rentRollCodeRent = """
+        rent_roll_code_rent AS MATERIALIZED (
+            SELECT c.unit_row, round(sum(c.amount), 2) AS rent
+            FROM realpage_raw.realpage_rent_roll_charges c
+            JOIN temp.charge_category k ON k.code = upper(trim(c.code)) AND k.category = 'RENT'
+            WHERE c.property_id = :property AND c.as_of_date = :rent_roll_snapshot
+              AND c.lease_rent IS NULL AND c.other_charges IS NULL
+            GROUP BY c.unit_row
+        )
+        """
+
+    /// A Rent Roll row's lease rent: its Lease Rent as printed, else, in the layout with one column per charge code
+    /// (which prints Total Charges and no Lease Rent), its rent-category codes (`rent_roll_code_rent`; 0.00 when it
+    /// bills none, as the Trans Code layout prints a vacant unit's Lease Rent).
+    static func rentRollLeaseRent(_ row: String) -> String {
+        """
+        coalesce(\(row).actual_rent, CASE WHEN \(row).total_charges IS NOT NULL
+            THEN coalesce((SELECT x.rent FROM rent_roll_code_rent x WHERE x.unit_row = \(row).source_row), 0) END)
+        """
+    }
+
+    /// The Rent Roll snapshot's first row per unit (a unit's later rows are its other residents), with its
+    /// `lease_rent` (`rentRollLeaseRent`).
     static let rentRollUnit = """
+        \(rentRollCodeRent),
         rent_roll_unit AS MATERIALIZED (
             SELECT * FROM (
-                SELECT r.*, s.status AS unified_status,
+                SELECT r.*, s.status AS unified_status, \(rentRollLeaseRent("r")) AS lease_rent,
                        row_number() OVER (PARTITION BY r.unit_number ORDER BY r.source_row) AS n
                 FROM realpage_raw.realpage_rent_roll r
                 LEFT JOIN realpage_rent_roll_status s ON s.status_text = \(normalizedRentRollStatus("r.status"))
@@ -231,8 +259,9 @@ enum RealPageUnits {
         ),
         unit_rent_roll AS MATERIALIZED (
             SELECT u.*, r.status AS rent_roll_status, r.floorplan AS rent_roll_floorplan, r.building AS rent_roll_building,
-                   r.sqft AS rent_roll_sqft, r.market_rent AS rent_roll_market_rent, r.actual_rent AS rent_roll_actual_rent,
-                   r.move_out_date AS rent_roll_move_out
+                   r.sqft AS rent_roll_sqft, r.market_rent AS rent_roll_market_rent,
+                   (SELECT x.lease_rent FROM rent_roll_unit x WHERE x.id = u.rent_roll_id) AS rent_roll_actual_rent,
+                   coalesce(r.notice_for_date, r.move_out_date) AS rent_roll_move_out
             FROM unit_status u
             LEFT JOIN realpage_raw.realpage_rent_roll r ON r.id = u.rent_roll_id
         ),
@@ -294,11 +323,12 @@ enum RealPageUnits {
                (SELECT floor_number FROM unit_object o WHERE o.unit_number = r.unit_number), r.floorplan, NULL,
                rooms.bedrooms, rooms.bathrooms,
                r.sqft, r.unified_status, r.status, NULL, r.market_rent,
-               CASE WHEN r.unified_status LIKE 'occupied%' THEN r.actual_rent END,
+               CASE WHEN r.unified_status LIKE 'occupied%' THEN r.lease_rent END,
                CASE WHEN r.unified_status LIKE 'occupied%' AND r.resident_name IS NOT NULL
                     THEN \(RealPageResidents.rentRollResidentID("r")) END,
                NULL,
-               CASE WHEN r.unified_status IN ('occupied_notice', 'occupied_notice_leased') THEN r.move_out_date END,
+               CASE WHEN r.unified_status IN ('occupied_notice', 'occupied_notice_leased')
+                    THEN coalesce(r.notice_for_date, r.move_out_date) END,
                NULL, NULL,
                CASE WHEN r.unified_status IN ('vacant', 'vacant_leased', 'model', 'down')
                     THEN m.move_out_date END,

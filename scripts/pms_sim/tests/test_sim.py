@@ -315,6 +315,49 @@ class SimTest(unittest.TestCase):
                 self.assertEqual(r[9], "RENT")
                 self.assertAlmostEqual(money(r[10]), u["lease_rent"], places=2)
 
+    def test_rent_roll_with_charge_columns_at_the_quirk_properties(self):
+        """Quirk report_rent_roll_charge_columns: the Rent Roll as the CSV sites save, one row per unit and one column
+        per charge code; the same units, statuses, market and lease rent as the truth, TOTAL the sum of the rows."""
+        shown = self.truth["quirks"]["report_rent_roll_charge_columns"]
+        self.assertEqual(len(shown), 2)
+        status_text = {"Occupied": "occupied_no_notice", "Occupied-NTV": "notice_not_leased",
+                       "Occupied-NTVL": "notice_leased", "Vacant": "vacant_not_leased", "Vacant-Leased": "vacant_leased"}
+        for key in shown:
+            p = self.P[key]
+            data, _ = self.c.report(4043, p["site_id"], {"AsOfDate": "11/20/2026"})
+            self.assertTrue(self.filename().endswith(".csv"), key)
+            rows = read_rows(data)
+            self.assertEqual([r[0] for r in rows[:2]], [p["name"], "RENT ROLL DETAIL"])
+            hdr = [i for i, r in enumerate(rows) if r and r[0] == "Unit"][0]
+            header = [str(c).strip() for c in rows[hdr]]
+            self.assertEqual(header[13:17], ["Market + Addl.", "Dep On Hand", "Balance", "Total Charges"])
+            self.assertTrue(all(len(c) == 30 for c in rows[hdr][17:] if c), "codes padded to 30 characters")
+            rent = header.index("RENT")
+            end = [i for i, r in enumerate(rows) if r and r[0] == "TOTAL"][0]
+            unit_rows = [r for r in rows[hdr + 1:end] if r and r[0]]
+            self.assertEqual(len(unit_rows), p["total_units"], key)
+            counts = {}
+            for r in unit_rows:
+                counts[r[4]] = counts.get(r[4], 0) + 1
+            for text, field in status_text.items():
+                self.assertEqual(counts.get(text, 0), p["unit_counts"][field], (key, text))
+            truth_units = {u["unit"]: u for u in p["units"]}
+            for r in unit_rows:
+                u = truth_units[str(r[0])]
+                self.assertAlmostEqual(money(r[13]), u["market_rent"], places=2)
+                if u["lease_rent"] is not None:
+                    self.assertAlmostEqual(money(r[rent]), u["lease_rent"], places=2)
+                codes = [money(c) for c in r[17:len(header)] if c not in (None, "")]
+                self.assertAlmostEqual(sum(codes), money(r[16]), places=2, msg="Total Charges is every code")
+            total = rows[end]
+            for column in range(13, len(header)):
+                if not header[column]:
+                    continue
+                summed = sum(money(r[column]) for r in unit_rows)
+                self.assertAlmostEqual(money(total[column]), summed, places=2, msg=(key, header[column]))
+            footer = [r[-1] for r in rows[end + 1:] if r and r[-1]]
+            self.assertEqual(footer[:2], [p["name"], "RENT ROLL DETAIL"], "the title block again in the last column")
+
     def test_activity_report_funnel_matches_truth(self):
         self.check_funnel(self.P["the_alcott"])
 
