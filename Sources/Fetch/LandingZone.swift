@@ -98,7 +98,7 @@ public final class LandingZone: Sendable {
         self.runID = runID
         runDirectory = Self.runDirectory(in: dataDirectory, runID: runID)
         landingDirectory = dataDirectory.landing
-        reportIDs = ReportIDMemory(landingDirectory: dataDirectory.landing)
+        reportIDs = ReportIDMemory(dataDirectory: dataDirectory)
         manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.iso(now, milliseconds: true)))
         if FileManager.default.fileExists(atPath: runDirectory) {
             throw LandingError("\(runDirectory): a run with this id already exists; landed runs are never rewritten")

@@ -135,7 +135,8 @@ public final class RealPageReportClient: Sendable {
                     entry.reportIDNote = "account \(account): \(report.name) answered as report \(identity.reportID)"
                         + "\(refused)"
                 }
-                try landing.reportIDs.remember(account: account, parser: report.parser, reportID: identity.reportID)
+                try landing.reportIDs.remember(account: account, parser: report.parser, reportID: identity.reportID,
+                                               first: catalogueFirst)
                 return landed
             } catch let error as ReportNotFound {
                 // A report with one id fails as it always did, with the server's words.

@@ -2,20 +2,21 @@ import Foundation
 import OwnerDashCore
 
 /// Which of a report's ids each RealPage account answered under (`ReportDefinition.identities`), kept in
-/// `data/landing/realpage_report_ids.json` so later runs ask that id first instead of meeting the same "not found".
+/// `data/realpage_report_ids.json` so later runs ask that id first instead of meeting the same "not found".
 ///
 /// The file maps an account (the registry's PMC id at the reporting API's host) to parser name and report id:
-/// `{"4248314@reportingapi.realpage.com": {"lease_expiration": 3838}}`. It is fetch state like the runs beside it
-/// (prune leaves a file that is no run alone). An unreadable file is ignored and rewritten: the ids are tried in
-/// catalogue order again, which costs one refused request per report, never a wrong answer.
+/// `{"4248314@reportingapi.realpage.com": {"lease_expiration": 3838}}`. Only what differs from the catalogue's order is
+/// written (an account answering every report under its first id leaves no file). An unreadable file is ignored and
+/// rewritten: the ids are tried in catalogue order again, which costs one refused request per report, never a wrong
+/// answer.
 public final class ReportIDMemory: Sendable {
     public static let fileName = "realpage_report_ids.json"
 
     public let path: String
     private let answered: Locked<[String: [String: Int]]>
 
-    public init(landingDirectory: String) {
-        path = (landingDirectory as NSString).appendingPathComponent(Self.fileName)
+    public init(dataDirectory: DataDirectory) {
+        path = dataDirectory.path(Self.fileName)
         let stored = (try? Data(contentsOf: URL(fileURLWithPath: path)))
             .flatMap { try? JSONDecoder().decode([String: [String: Int]].self, from: $0) }
         answered = Locked(stored ?? [:])
@@ -26,10 +27,11 @@ public final class ReportIDMemory: Sendable {
         answered.withLock { $0[account]?[parser] }
     }
 
-    /// Keeps the id that answered; the file is rewritten (temp + rename) only when it changes.
-    public func remember(account: String, parser: String, reportID: Int) throws {
+    /// Keeps the id that answered, unless it is the catalogue's first and none other was kept (`first`); the file is
+    /// rewritten (temp + rename) only when it changes.
+    public func remember(account: String, parser: String, reportID: Int, first: Int?) throws {
         try answered.withLock { state in
-            guard state[account]?[parser] != reportID else { return }
+            guard state[account]?[parser] ?? first != reportID else { return }
             state[account, default: [:]][parser] = reportID
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -39,7 +39,7 @@ import Testing
         #expect((leases?.integerValue ?? 0) > 0)
 
         // Remembered per account in the data directory.
-        let memory = try String(contentsOf: workspace.data.appendingPathComponent("landing/realpage_report_ids.json"),
+        let memory = try String(contentsOf: workspace.data.appendingPathComponent("realpage_report_ids.json"),
                                 encoding: .utf8)
         #expect(memory.contains("\"lease_expiration\" : 3838"), "\(memory)")
 
