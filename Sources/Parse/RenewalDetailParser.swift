@@ -58,13 +58,15 @@ struct RenewalDetailParser: OneSiteReportParser {
         ]),
     ]
 
-    /// The amount columns a `Totals:` row prints, checked against the rows.
-    static let totalled = ["Actual Rent", "Other Billings", "Market Rent", "New Rent", "New Other Billings"]
+    /// The amount columns a `Totals:` row prints, in printed order, checked against the rows.
+    static let totalled = ["Actual Rent", "Other Billings", "Last Increase Amount", "Market Rent", "New Rent",
+                           "New Other Billings"]
 
     static func amount(_ column: String, of record: RenewalDetailRow) -> Money? {
         switch column {
         case "Actual Rent": return record.actualRent
         case "Other Billings": return record.otherBillings
+        case "Last Increase Amount": return record.lastIncreaseAmount
         case "Market Rent": return record.marketRent
         case "New Rent": return record.newRent
         default: return record.newOtherBillings
@@ -85,7 +87,14 @@ struct RenewalDetailParser: OneSiteReportParser {
         case .label, .continuation:
             return true
         case .total(let label, _):
-            try totals.check(row, label: label, header: header, context: context)
+            // The real export prints its Totals: a column off each header (New Rent's between Move in Date and Lease
+            // end Date): a row printing all six amounts is read in printed order, else by header.
+            let printed = MoneyColumnTotals.printedAmounts(row)
+            if printed.count == Self.totalled.count {
+                try totals.check(printed: printed, label: label, row: row.number, context: context)
+            } else {
+                try totals.check(row, label: label, header: header, context: context)
+            }
             return true
         case .data:
             guard let unit = view.text("Unit") else { return true }

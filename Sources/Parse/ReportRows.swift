@@ -269,11 +269,30 @@ struct MoneyColumnTotals {
     /// Warns for every column whose sum differs from the total row's figure, then starts the next group.
     mutating func check(_ row: SheetRow, label: String, header: HeaderMap, context: ParseContext) throws {
         let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
-        for (index, column) in columns.enumerated() {
-            context.crossCheck(column.lowercased(), computed: sums[index], printed: try totals.money(column),
-                               label: label, row: row.number)
+        try check(printed: columns.map { try totals.money($0) }, label: label, row: row.number, context: context)
+    }
+
+    /// As `check`, with the total row's figures already read, one per column (nil: not printed).
+    mutating func check(printed: [Money?], label: String, row: Int, context: ParseContext) throws {
+        for (index, column) in columns.enumerated() where index < printed.count {
+            context.crossCheck(column.lowercased(), computed: sums[index], printed: printed[index], label: label,
+                               row: row)
         }
         sums = Array(repeating: .zero, count: columns.count)
+    }
+
+    /// The amounts a row prints, left to right (typed numbers and amount text; dates, counts as text and labels
+    /// skipped): a totals row whose figures sit off their headers is read in printed order.
+    static func printedAmounts(_ row: SheetRow) -> [Money] {
+        row.cells.compactMap { cell -> Money? in
+            switch cell {
+            case .number: return try? cell.money()
+            case .text(let text):
+                guard MoneyText.looksLikeAmount(text), text.contains(where: \.isASCIIDigit) else { return nil }
+                return try? MoneyText.parse(text)
+            default: return nil
+            }
+        }
     }
 }
 

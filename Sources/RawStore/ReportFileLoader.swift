@@ -312,14 +312,15 @@ public struct ReportFileLoader {
 
     /// The stored leases' columns each amount of the `Renewal Detail` sheet's `Totals:` row is held against.
     static let renewalSheetColumns = ["actual rent": "actual_rent", "other billings": "other_billings",
-                                      "market rent": "market_rent", "new rent": "new_rent",
-                                      "new other billings": "new_other_billings"]
+                                      "last increase amount": "last_increase_amount", "market rent": "market_rent",
+                                      "new rent": "new_rent", "new other billings": "new_other_billings"]
 
     /// Per measure of `renewalSheetColumns`, the stored leases OneSite lists on the `Renewal Detail` sheet: those
     /// renewed and those transferring to another unit (`:sha` as in `floorplanTallies`).
     static let renewalSheetSums = """
         SELECT count(*) AS leases, sum(actual_rent) AS actual_rent, sum(other_billings) AS other_billings,
-               sum(market_rent) AS market_rent, sum(new_rent) AS new_rent, sum(new_other_billings) AS new_other_billings
+               sum(last_increase_amount) AS last_increase_amount, sum(market_rent) AS market_rent,
+               sum(new_rent) AS new_rent, sum(new_other_billings) AS new_other_billings
         FROM realpage_renewal_detail
         WHERE property_id = :property AND as_of_date = :as_of AND decision IN ('Renewed', 'Transferring')
           AND (:sha IS NULL OR lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha))

@@ -134,6 +134,7 @@ import Testing
             SELECT measure, printed, computed FROM loaded_report_totals
             WHERE property_id = :p AND report_type = 'renewal_detail' AND label LIKE 'Renewal Detail%'
             """, [":p": .text(property)])
+        // The lease count and the five amounts the simulator prints under their headers (no Last Increase total).
         #expect(renewalSheet.count == 6, "\(renewalSheet)")
         let renewed = try raw.scalar("""
             SELECT count(*) FROM realpage_renewal_detail WHERE property_id = :p AND decision = 'Renewed'
