@@ -140,7 +140,8 @@ public struct FetchPlan {
             throw ConfigurationError(error.description)
         }
         var settings = RealPageReportSettings(baseURL: RealPageReportSettings.baseURL(configuration: configuration,
-                                                                                       environment: environment))
+                                                                                       environment: environment),
+                                              pmcID: configuration.pmcID)
         settings.http.caBundle = caBundle
         guard settings.baseURL.hasPrefix("http://") || settings.baseURL.hasPrefix("https://") else {
             throw ConfigurationError("RealPage reports URL \"\(settings.baseURL)\" is not an http(s) URL (OWNERDASH_REALPAGE_REPORTS_URL or realpage.reports_url)")

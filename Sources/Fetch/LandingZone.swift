@@ -59,6 +59,8 @@ public final class LandingZone: Sendable {
     /// `data/landing`, where `objects/` and `.staging/` are.
     public let landingDirectory: String
     private let manifest: Locked<RunManifest>
+    /// Which id each report answered under, per account, across runs.
+    public let reportIDs: ReportIDMemory
     /// When the manifest was last written (see `record`).
     private let lastWritten = Locked<Date>(.distantPast)
     /// Staging files of finished downloads, empty, waiting for the next download (`discard`).
@@ -96,6 +98,7 @@ public final class LandingZone: Sendable {
         self.runID = runID
         runDirectory = Self.runDirectory(in: dataDirectory, runID: runID)
         landingDirectory = dataDirectory.landing
+        reportIDs = ReportIDMemory(dataDirectory: dataDirectory)
         manifest = Locked(RunManifest(runID: runID.value, startedAt: Timestamp.iso(now, milliseconds: true)))
         if FileManager.default.fileExists(atPath: runDirectory) {
             throw LandingError("\(runDirectory): a run with this id already exists; landed runs are never rewritten")

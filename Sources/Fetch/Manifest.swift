@@ -96,6 +96,10 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var notes: [String]
     /// Why nothing landed; nil on success.
     public var error: String?
+    /// Which of the report's ids the account answered under, when it was not the catalogue's first or an id was not
+    /// found on the way (`account 4248314@host: Lease Expiration answered as report 3838; 4299 not found there`);
+    /// the fetch logs it.
+    public var reportIDNote: String?
     /// Why nothing landed although nothing failed: the vendor does not offer this artifact for the property (an RPX
     /// license key not authorized for the ledger). Not counted as a failure; nil otherwise.
     public var skipped: String?
@@ -106,6 +110,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         case pms, property, report, operation, path, object, url, size, sha256, seconds, attempts, notes, error, skipped
         case ledger
         case reportID = "report_id"
+        case reportIDNote = "report_id_note"
         case asOfRequested = "as_of_requested"
         case asOf = "as_of"
         case httpStatus = "http_status"
@@ -143,6 +148,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try container.encode(notes, forKey: .notes)
         try container.encode(error, forKey: .error)
         try container.encode(skipped, forKey: .skipped)
+        if let reportIDNote { try container.encode(reportIDNote, forKey: .reportIDNote) }
         if let ledger { try container.encode(ledger, forKey: .ledger) }
     }
 

@@ -18,11 +18,15 @@ public struct RealPageReportSettings: Sendable {
     /// Concurrent requests allowed to one host, whatever the number of worker threads.
     public var perHostLimit = 8
     public var expected = ExpectedContent.report
+    /// The account the reports are asked as, for remembering which of a report's ids it answered under
+    /// (`ReportIDMemory`): the registry's PMC id at the API's host.
+    public var account: String
 
-    public init(baseURL: String) {
+    public init(baseURL: String, pmcID: String = "") {
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.baseURL = trimmed
+        account = "\(pmcID)@\(HTTPRequest(url: trimmed).host)"
         var http = HTTPClientSettings()
         http.connectTimeout = 10
         http.totalTimeout = 300  // a large rent roll over a slow link
@@ -112,15 +116,51 @@ public final class RealPageReportClient: Sendable {
         guard let siteID = property.siteID else {
             throw ReportFetchError("property \(property.key) has no RealPage site_id in the registry")
         }
-        guard let id = report.reportID, let key = report.reportKey, !key.isEmpty else {
+        guard !report.identities.isEmpty else {
             throw ReportFetchError(report.fetchRefusal(configPath: "the configuration") ?? "no report id or key")
         }
-        let ids = (id: id, key: key)
+        let account = settings.account
+        let identities = landing.reportIDs.ordered(report.identities, account: account, parser: report.parser)
+        var notFound: [Int] = []
+        for identity in identities {
+            do {
+                entry.reportID = identity.reportID
+                let landed = try fetchLanding(report: report, identity: identity, property: property, siteID: siteID,
+                                              asOf: asOf, landing: landing, slots: slots, entry: &entry,
+                                              counter: &counter)
+                let catalogueFirst = report.identities.first?.reportID
+                if identity.reportID != catalogueFirst || !notFound.isEmpty {
+                    let refused = notFound.isEmpty ? "" : "; \(notFound.map(String.init).joined(separator: ", ")) "
+                        + "not found there"
+                    entry.reportIDNote = "account \(account): \(report.name) answered as report \(identity.reportID)"
+                        + "\(refused)"
+                }
+                try landing.reportIDs.remember(account: account, parser: report.parser, reportID: identity.reportID,
+                                               first: catalogueFirst)
+                return landed
+            } catch let error as ReportNotFound {
+                // A report with one id fails as it always did, with the server's words.
+                if identities.count == 1 { throw ReportFetchError("create report instance: HTTP 404: \(error.detail)") }
+                notFound.append(identity.reportID)
+                entry.notes.append(error.description)
+            }
+        }
+        throw ReportFetchError("account \(account) offers \(report.name) under none of its ids: "
+                               + notFound.map { "report \($0) was not found" }.joined(separator: ", ")
+                               + " (realpage.reports[\"\(report.parser)\"].report_id / alternates)")
+    }
+
+    /// The flow for one of the report's ids; `ReportNotFound` when the server does not offer the report under it.
+    private func fetchLanding(report: ReportDefinition, identity: ReportIdentity, property: Property, siteID: String,
+                              asOf: LocalDate, landing: LandingZone, slots: WorkSlots?, entry: inout ManifestEntry,
+                              counter: inout RequestCounter) throws -> LandedArtifact {
+        let ids = (id: identity.reportID, key: identity.reportKey)
         let name = "\(report.parser).xlsx"
         var date = asOf
         var refusedDates: [String] = []
         for _ in 0...settings.earlierDays {
-            let instanceID = try createInstance(report: report, ids: ids, property: property, siteID: siteID, date: date, counter: &counter)
+            let instanceID = try createInstance(report: report, identity: identity, property: property, siteID: siteID,
+                                                date: date, counter: &counter)
             let fileID = try waitUntilReady(instanceID: instanceID, reportID: ids.id, slots: slots, counter: &counter)
             var outcome: DownloadOutcome?
             // A 200 whose bytes are wrong (cut short, not a workbook) is downloaded again, twice at most:
@@ -200,12 +240,18 @@ public final class RealPageReportClient: Sendable {
         return .landed(try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name))
     }
 
-    private func createInstance(report: ReportDefinition, ids: (id: Int, key: String), property: Property, siteID: String,
+    private func createInstance(report: ReportDefinition, identity: ReportIdentity, property: Property, siteID: String,
                                 date: LocalDate, counter: inout RequestCounter) throws -> String {
-        let body = CreateInstanceBody(report: report, reportKey: ids.key, property: property, siteID: siteID,
+        var asked = report
+        asked.formatCode = identity.formatCode ?? report.formatCode
+        let body = CreateInstanceBody(report: asked, reportKey: identity.reportKey, property: property, siteID: siteID,
                                       parameters: RealPageReportParameters.parameters(for: report, asOf: date))
-        let response = try send(step: "create report instance", path: "/reports/\(ids.id)/report-instances",
+        let response = try send(step: "create report instance", path: "/reports/\(identity.reportID)/report-instances",
                                 body: body, counter: &counter)
+        // `404 {"message": "Report 4299 was not found"}`: this account does not offer the report under that id.
+        if response.status == 404 {
+            throw ReportNotFound(reportID: identity.reportID, detail: excerpt(response.body))
+        }
         guard response.status == 200 || response.status == 201 else {
             throw stepFailure("create report instance", response)
         }
@@ -378,6 +424,17 @@ public final class RealPageReportClient: Sendable {
         } catch {
             throw ReportFetchError("the download is not a readable report (.xlsx, .xls, HTML or CSV): \(error)")
         }
+    }
+}
+
+/// The reporting API does not offer a report under the id asked (HTTP 404 to the create request), so the next of the
+/// report's ids is tried.
+struct ReportNotFound: Error, CustomStringConvertible {
+    var reportID: Int
+    var detail: String
+
+    var description: String {
+        "create report instance: HTTP 404 for report \(reportID)" + (detail.isEmpty ? "" : ": \(detail)")
     }
 }
 

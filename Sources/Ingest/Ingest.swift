@@ -214,6 +214,7 @@ public struct IngestRun {
             } else {
                 log.info(nil, "fetch: [\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes", fields)
             }
+            if let note = entry.reportIDNote { log.info("\(entry.pms)/\(entry.subject)", note, fields) }
             // Recorded as each ends, so a run killed during the fetch still shows what landed; by the journal's
             // thread, so that a worker does not wait while the pipeline syncs a property.
             journal.recordSoon(Self.fetchItem(entry))

@@ -46,6 +46,24 @@ extension Array where Element == Property {
     }
 }
 
+/// One id under which the reporting API offers a report: the id, its report-definition GUID, the format asked for.
+public struct ReportIdentity: Sendable, Codable, Equatable {
+    public var reportID: Int
+    public var reportKey: String
+    /// The format code to ask for under this id; nil: the report's own.
+    public var formatCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case reportID = "report_id"
+        case reportKey = "report_key"
+        case formatCode = "format_code"
+    }
+
+    public init(reportID: Int, reportKey: String, formatCode: String? = nil) {
+        self.reportID = reportID; self.reportKey = reportKey; self.formatCode = formatCode
+    }
+}
+
 /// One RealPage report of the catalogue: which report to request and which parser reads it.
 public struct ReportDefinition: Sendable, Codable, Equatable {
     public var name: String
@@ -59,13 +77,31 @@ public struct ReportDefinition: Sendable, Codable, Equatable {
     /// Why the key (or id) is unknown and where to find it (`report_key_note`).
     public var reportKeyNote: String?
     public var formatCode: String?
+    /// Other ids the same report is offered under, tried in order when the server answers that the report was not
+    /// found (`alternates`): an account may offer a report only under the id an older system used (Lease
+    /// Expiration as 3838 where 4299 is the current one).
+    public var alternates: [ReportIdentity]?
 
     enum CodingKeys: String, CodingKey {
-        case name, parser
+        case name, parser, alternates
         case reportID = "report_id"
         case reportKey = "report_key"
         case reportKeyNote = "report_key_note"
         case formatCode = "format_code"
+    }
+
+    /// Every id and key the report can be asked for, in the catalogue's order: its own, then its alternates (those
+    /// with an id and a key).
+    public var identities: [ReportIdentity] {
+        var all: [ReportIdentity] = []
+        if let reportID, let reportKey, !reportKey.isEmpty {
+            all.append(ReportIdentity(reportID: reportID, reportKey: reportKey, formatCode: formatCode))
+        }
+        for alternate in alternates ?? [] where !alternate.reportKey.isEmpty
+            && !all.contains(where: { $0.reportID == alternate.reportID }) {
+            all.append(alternate)
+        }
+        return all
     }
 
     public init(name: String, parser: String, reportID: Int?, reportKey: String?, reportKeyNote: String? = nil,
@@ -76,6 +112,8 @@ public struct ReportDefinition: Sendable, Codable, Equatable {
 
     /// Why `fetch` cannot request the report, as one line naming what to configure; nil when it can.
     public func fetchRefusal(configPath: String) -> String? {
+        // An alternate id with its key is enough to ask for the report.
+        guard identities.isEmpty else { return nil }
         var missing: [String] = []
         if reportID == nil { missing.append("report_id") }
         if reportKey?.isEmpty ?? true { missing.append("report_key") }

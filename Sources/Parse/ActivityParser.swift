@@ -7,12 +7,13 @@ import XLSXKit
 /// type, optionally grouped (a label row such as a consultant's name or an activity type, then `Total <group>: N`,
 /// whose count is checked against the rows read). A row without a date is a continuation (notes, address) and is
 /// skipped. Parsing stops at the `Follow-Up Activity` section, which lists scheduled tasks, not things that happened.
-/// Times of day are dropped. The Leasing Activity Detail (`LEA-236-001`), which prints a contact per row too, is a
+/// The time of day a Date cell prints (a date-time cell, a serial with a fraction, `01/03/2026 09:15:00AM`) is kept
+/// as activity_time (`HH:MM`, 24-hour). The Leasing Activity Detail (`LEA-236-001`), which prints a contact per row too, is a
 /// report of its own (`LeasingActivityDetailParser`).
 ///
 /// | raw field (realpage_activity) | column | OneSite header texts |
 /// |---|---|---|
-/// | activity_date | Date* | Date, Activity Date, Contact Date, Event Date |
+/// | activity_date, activity_time | Date* | Date, Activity Date, Contact Date, Event Date |
 /// | activity_type | Type* | Type, Activity Type, Contact Type, Event Type |
 /// | unit_number | Unit | Unit, Bldg/Unit |
 /// | party_name | Name | Name, Prospect Name, Resident Name, Guest Name, Name (Last, First) |
@@ -67,9 +68,11 @@ struct ActivityParser: OneSiteReportParser {
     private mutating func store(_ view: RowView, date: LocalDate, type: String,
                                 into records: inout [ReportRecord]) throws -> Bool {
         counter.add()
-        records.append(.activity(ActivityRow(
+        var record = ActivityRow(
             activityDate: date, activityType: type, unitNumber: view.text("Unit"), partyName: view.firstLine("Name"),
-            source: view.text("Source"), agent: view.text("Leasing Consultant"), sourceRow: view.number)))
+            source: view.text("Source"), agent: view.text("Leasing Consultant"), sourceRow: view.number)
+        record.activityTime = view.cell("Date").timeOfDay
+        records.append(.activity(record))
         return true
     }
 

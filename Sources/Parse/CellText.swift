@@ -369,6 +369,29 @@ public enum DateText {
         return (2...3).contains(parts) && digits > 0
     }
 
+    /// Minutes after midnight of the clock time following a date's text (`01/03/2026 09:15:00AM`, `1/3/2026 14:30`,
+    /// `2026-01-03T09:15:00`); nil when the text is no date or carries no time.
+    static func clockMinutes(after text: String) -> Int? {
+        let trimmed = text.trimmingWhitespace
+        guard parseDate(trimmed) != nil,
+              let start = trimmed.firstIndex(where: { $0 == " " || $0 == "T" }) else { return nil }
+        var clock = trimmed[trimmed.index(after: start)...].trimmingWhitespace.uppercased()
+        var afternoon: Bool?
+        if clock.hasSuffix("AM") || clock.hasSuffix("PM") {
+            afternoon = clock.hasSuffix("PM")
+            clock = String(clock.dropLast(2)).trimmingCharacters(in: " ")
+        }
+        let parts = clock.split(separator: ":")
+        guard parts.count >= 2, var hour = Int(parts[0]), let minute = Int(parts[1]), (0..<60).contains(minute)
+        else { return nil }
+        if let afternoon {
+            guard (1...12).contains(hour) else { return nil }
+            hour = hour % 12 + (afternoon ? 12 : 0)
+        }
+        guard (0..<24).contains(hour) else { return nil }
+        return hour * 60 + minute
+    }
+
     /// The 1900-system serial of 1970-01-01; serials in date columns are read in that system.
     static let serialOfEpoch = 25569.0
 
@@ -381,6 +404,27 @@ public enum DateText {
 }
 
 extension CellValue {
+    /// The time of day a date cell prints, `HH:MM` (24-hour): a date-time cell, a serial's fraction, or the clock
+    /// time after a date's text (`01/03/2026 09:15:00AM`); nil for a date alone, midnight, or anything else.
+    var timeOfDay: String? {
+        let minutes: Int
+        switch self {
+        case .date(let value):
+            minutes = value.hour * 60 + value.minute
+        case .number(let serial):
+            guard serial.isFinite, serial >= 0 else { return nil }
+            minutes = Int(((serial - serial.rounded(.down)) * 1440).rounded()) % 1440
+        case .text(let text):
+            guard let clock = DateText.clockMinutes(after: text) else { return nil }
+            minutes = clock
+        default:
+            return nil
+        }
+        guard minutes > 0 else { return nil }
+        let hours = minutes / 60, rest = minutes % 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+    }
+
     /// The cell as a date: date cells, serial numbers, or text through `DateText`; blank as nil.
     public func date() throws(CellTextError) -> LocalDate? {
         switch self {

@@ -226,9 +226,10 @@ struct DelinquencyParser: OneSiteReportParser {
     mutating func finish(into records: inout [ReportRecord]) throws {
         try closeAccount(into: &records)
         glSummary.finish(detailNetBalance: perCode ? netDelinquent + netPrepaid : nil, context: context)
-        // `Detail - 241 Account(s)` above the header: the Misc. Income blocks (unit NONE) are one account.
+        // `Detail - 241 Account(s)` above the header counts every account block, each Misc. Income block (unit
+        // NONE) too: the real file's 239 residents and 2 Misc. Income blocks.
         if perCode, let printed = Self.printedAccountCount(context.title) {
-            context.crossCheck("accounts", computed: residentAccounts + (miscIncomeBlocks > 0 ? 1 : 0),
+            context.crossCheck("accounts", computed: residentAccounts + miscIncomeBlocks,
                                printed: printed, label: "Detail - \(printed) Account(s)", row: header.firstRow)
         }
     }

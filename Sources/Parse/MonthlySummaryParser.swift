@@ -187,12 +187,14 @@ struct MonthlySummaryParser: OneSiteReportParser {
                 if header.has("Renewals") {
                     accountingRows.renewals = (accountingRows.renewals ?? 0) + (try view.count("Renewals") ?? 0)
                 }
+                rowsUsed += 1
             case .detail:
                 guard try view.date("Date") != nil, let action = view.text("Action") ?? groupAction else {
                     return true
                 }
                 actions[HeaderText.key(action), default: 0] += 1
                 counter.add()
+                rowsUsed += 1
             case .occupancy:
                 guard let floorplan = view.text("Floor plan") else { return true }
                 let counts = try Self.occupancyCounts.map { try view.count($0) }
@@ -206,10 +208,15 @@ struct MonthlySummaryParser: OneSiteReportParser {
                 occupancySums.market += record.marketRent ?? .zero
                 occupancySums.baseRent += record.totalBaseRent ?? .zero
                 records.append(.monthlySummaryFloorPlan(record))
+                rowsUsed += 1
             }
             return true
         }
     }
+
+    /// Data rows read into a floor plan, the Accounting figures or a detail event (`KeptRows`).
+    private var rowsUsed = 0
+    var usedRows: Int? { rowsUsed }
 
     /// The Accounting section's other figures, summed over its floor plans and checked against its `Totals` row.
     static let accountingFigures = ["Cancellations/Rejections", "Leases"]

@@ -6,27 +6,53 @@ public enum RealPageReports {
     /// Rows buffered for the title block and header; everything after streams through.
     public static let headerSearchRows = 40
 
-    /// The report a sheet holds, from its title (`BOXSCORE`), its report code (`120.080.305`), or its header columns.
+    /// The report a sheet holds, from its title (`BOXSCORE`), its report code (`120.080.305`), or its header columns;
+    /// nil when nothing fits or two fit equally (`Detection` says which).
     public static func detect(rows: [SheetRow], merges: [MergedRange] = []) -> ReportType? {
-        detect(HeaderBlocks(rows: rows, merges: merges))
+        if case .detected(let type) = detection(HeaderBlocks(rows: rows, merges: merges)) { return type }
+        return nil
     }
 
     /// `detect` over rows whose header windows are normalized once for every report type's layouts.
     static func detect(_ blocks: HeaderBlocks) -> ReportType? {
+        if case .detected(let type) = detection(blocks) { return type }
+        return nil
+    }
+
+    /// Scores every report type against the sheet (docs/onesite-reports.md, "Detection"). The printed code and
+    /// title are OneSite naming its report, so either decides, unless they name two reports. Without them, every
+    /// type whose header layouts give a complete header on the sheet is a candidate, scored by the printed columns
+    /// its layout explains: the most wins, and a tie on the same header rows is refused rather than guessed (on
+    /// different rows, the earlier header wins: rows under a header are data and prove nothing).
+    static func detection(_ blocks: HeaderBlocks) -> Detection {
         let rows = blocks.rows
-        var earliest: (type: ReportType, endIndex: Int, matched: Int)?
+        var candidates: [Detection.Candidate] = []
         for type in ReportType.allCases {
-            guard case .found(let map, _, let endIndex) = HeaderFinder.find(detectionLayouts(for: type),
-                                                                            in: blocks) else { continue }
-            if earliest.map({ endIndex < $0.endIndex || (endIndex == $0.endIndex && map.matchedCount > $0.matched) })
-                ?? true {
-                earliest = (type, endIndex, map.matchedCount)
-            }
+            guard case .found(let map, _, let endIndex) = HeaderFinder.find(detectionLayouts(for: type), in: blocks)
+            else { continue }
+            candidates.append(Detection.Candidate(type: type, matched: map.matchedCount, rows: map.firstRow...map.lastRow,
+                                                  endIndex: endIndex))
         }
         // The title sits above the header; below it, cells are data and prove nothing.
-        let titleRows = earliest.map { rows.prefix($0.endIndex + 1) } ?? rows.prefix(15)
-        if let type = TitleBlock(rows: titleRows).reportType { return type }
-        return earliest?.type
+        let earliest = candidates.map(\.endIndex).min()
+        let title = TitleBlock(rows: earliest.map { rows.prefix($0 + 1) } ?? rows.prefix(15))
+        switch (title.codeReportType, title.titleReportType) {
+        case (let code?, let named?) where code != named:
+            return .ambiguous("the code \"\(title.reportCode ?? "")\" names \(code.displayName) but the title "
+                              + "\"\(title.title ?? "")\" names \(named.displayName)")
+        case (let code?, _): return .detected(code)
+        case (nil, let named?): return .detected(named)
+        case (nil, nil): break
+        }
+        let ranked = candidates.sorted { ($0.matched, -$0.endIndex) > ($1.matched, -$1.endIndex) }
+        guard let best = ranked.first else { return .none }
+        let tied = ranked.dropFirst().filter { $0.matched == best.matched && $0.rows == best.rows }
+        guard tied.isEmpty else {
+            let names = ([best] + tied).map { "\($0.type.displayName) (\($0.matched) columns)" }
+            return .ambiguous("no title or report code, and the header at rows \(best.rows.lowerBound)-"
+                              + "\(best.rows.upperBound) fits \(names.joined(separator: " and ")) equally")
+        }
+        return .detected(best.type)
     }
 
     /// Parses one sheet: `type` nil detects it. Buffers only the first `headerSearchRows` rows, then streams
@@ -37,10 +63,15 @@ public enum RealPageReports {
         while buffer.count < headerSearchRows, let row = try rows.nextRow() { buffer.append(row) }
 
         let blocks = HeaderBlocks(rows: buffer, merges: merges)
-        guard let report = type ?? detect(blocks) else {
+        let detected = type.map(Detection.detected) ?? detection(blocks)
+        guard case .detected(let report) = detected else {
             if let message = TitleBlock(rows: buffer).errorMessage {
                 throw ReportParseError(.reportIsError, report: nil, sheet: sheetName,
                                        detail: "RealPage returned an error instead of a report: \"\(message)\"")
+            }
+            if case .ambiguous(let why) = detected {
+                throw ReportParseError(.ambiguousLayout, report: nil, sheet: sheetName,
+                                       detail: "cannot tell which report this is: \(why); name it with --report")
             }
             throw ReportParseError(.unknownLayout, report: nil, sheet: sheetName,
                                    detail: "unknown layout: no OneSite report title (BOXSCORE, RENT ROLL, "
@@ -73,6 +104,25 @@ public enum RealPageReports {
 
     static func layouts(for type: ReportType) -> [HeaderLayout] { type.descriptor.parser.layouts }
 }
+/// What detection made of a sheet: one report, none, or two that fit equally (refused, never guessed).
+enum Detection: Equatable {
+    case detected(ReportType)
+    case none
+    /// Why two reports fit: one line naming them.
+    case ambiguous(String)
+
+    /// A report type whose layouts give a complete header on the sheet.
+    struct Candidate {
+        var type: ReportType
+        /// The header's columns the layout explains.
+        var matched: Int
+        /// The header's sheet rows.
+        var rows: ClosedRange<Int>
+        /// Index of the header's last row in the buffered rows.
+        var endIndex: Int
+    }
+}
+
 /// The header a parse chose from a sheet's first rows: an .xlsx sheet lists its merged cells after its rows, so a
 /// loader that streams the rows parses without them and checks afterwards that they would not have changed the
 /// header (`holds(for:)`); when they would, it parses the sheet again with them (ReportFileLoader).
@@ -194,8 +244,10 @@ private struct Driver {
             index += 1
             return buffer[index - 1]
         }
+        var dataRows = 0
         while var row = try nextRow() {
             guard let kind = ContentKind(classifier.classify(row)) else { continue }
+            if kind == .data { dataRows += 1 }
             // Values that drifted off their header (Crystal page-image exports) are put back under it first.
             if kind == .data || kind.isTotal { row = parser.header.aligned(row) }
             let keepGoing = try parser.consume(row, kind: kind, into: &records)
@@ -215,6 +267,9 @@ private struct Driver {
         for record in records { try sink.emit(record) }
         recordCount += records.count
         try context.checkMoneyGuard(recordCount: recordCount, hasMoneyColumns: P.hasMoneyColumns)
+        if let warning = KeptRows.warning(kept: parser.usedRows ?? recordCount, dataRows: dataRows) {
+            context.warn(warning)
+        }
         // Headers and totals labels but not one record: the report is empty, which the user should hear of.
         let notes = recordCount == 0 ? ["\(report.displayName): empty report: no records under its header"] : []
         return ReportSummary(metadata: metadata, recordCount: recordCount, warnings: context.warnings, notes: notes,

@@ -164,6 +164,8 @@ public struct DelinquencyRow: Sendable, Equatable {
 /// One contact/event line of the Activity report.
 public struct ActivityRow: Sendable, Equatable {
     public var activityDate: LocalDate
+    /// The time of day the Date cell prints, `HH:MM` (24-hour); nil when it prints a date alone.
+    public var activityTime: String?
     public var activityType: String
     public var unitNumber: String?
     public var partyName: String?

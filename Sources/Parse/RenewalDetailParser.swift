@@ -13,7 +13,8 @@ import XLSXKit
 /// the same way. Only this sheet is read: the other sheets are summaries of it or the lease list the Lease Expiration
 /// parser reads.
 ///
-/// decision is OneSite's text (`Renewed`, `Vacating`, `Unknown`, `Moved out`), as printed.
+/// decision is OneSite's text (`Renewed`, `Vacating`, `Unknown`, `MTM`, `Transferring`, `Moved out`), as printed; a
+/// value none of those is a warning naming its row, since the Summary by Floorplan check could not count it.
 ///
 /// | raw field (realpage_renewal_detail) | column | OneSite header texts |
 /// |---|---|---|
@@ -57,13 +58,15 @@ struct RenewalDetailParser: OneSiteReportParser {
         ]),
     ]
 
-    /// The amount columns a `Totals:` row prints, checked against the rows.
-    static let totalled = ["Actual Rent", "Other Billings", "Market Rent", "New Rent", "New Other Billings"]
+    /// The amount columns a `Totals:` row prints, in printed order, checked against the rows.
+    static let totalled = ["Actual Rent", "Other Billings", "Last Increase Amount", "Market Rent", "New Rent",
+                           "New Other Billings"]
 
     static func amount(_ column: String, of record: RenewalDetailRow) -> Money? {
         switch column {
         case "Actual Rent": return record.actualRent
         case "Other Billings": return record.otherBillings
+        case "Last Increase Amount": return record.lastIncreaseAmount
         case "Market Rent": return record.marketRent
         case "New Rent": return record.newRent
         default: return record.newOtherBillings
@@ -84,7 +87,14 @@ struct RenewalDetailParser: OneSiteReportParser {
         case .label, .continuation:
             return true
         case .total(let label, _):
-            try totals.check(row, label: label, header: header, context: context)
+            // The real export prints its Totals: a column off each header (New Rent's between Move in Date and Lease
+            // end Date): a row printing all six amounts is read in printed order, else by header.
+            let printed = MoneyColumnTotals.printedAmounts(row)
+            if printed.count == Self.totalled.count {
+                try totals.check(printed: printed, label: label, row: row.number, context: context)
+            } else {
+                try totals.check(row, label: label, header: header, context: context)
+            }
             return true
         case .data:
             guard let unit = view.text("Unit") else { return true }
@@ -98,6 +108,10 @@ struct RenewalDetailParser: OneSiteReportParser {
                 newLeaseTerm: try view.count("New Lease Term"), newRent: try view.money("New Rent"),
                 newOtherBillings: try view.money("New Other Billings"),
                 leasingConsultant: view.text("Leasing Consultant"), sourceRow: row.number)
+            if let decision = record.decision, RenewalDecision(printed: decision) == nil {
+                context.warn("unit \(unit) (row \(row.number)): decision \"\(decision)\" is none OneSite prints "
+                    + "(\(RenewalDecision.printedValues.joined(separator: ", "))); the Summary by Floorplan cannot count it")
+            }
             totals.add(Self.totalled.map { Self.amount($0, of: record) })
             records.append(.renewalDetail(record))
             return true
@@ -105,4 +119,30 @@ struct RenewalDetailParser: OneSiteReportParser {
     }
 
     mutating func finish(into records: inout [ReportRecord]) throws {}
+}
+
+/// The renewal decisions OneSite prints on Lease Expiration/Renewal Detail and how its Summary by Floorplan counts them.
+public enum RenewalDecision: String, CaseIterable, Sendable {
+    case renewed = "Renewed", vacating = "Vacating", unknown = "Unknown", monthToMonth = "MTM"
+    /// The household moves to another unit of the property: the Renewal Detail sheet lists it with the renewed
+    /// leases, the Summary by Floorplan in no column and not as possible.
+    case transferring = "Transferring"
+    /// Gone before the report ran: listed, counted nowhere but the floor plan's mean market rent.
+    case movedOut = "Moved out"
+
+    /// Every spelling seen, in the order a message lists them.
+    static let printedValues = ["Renewed", "Vacating", "Unknown", "MTM", "Month to Month", "Transferring", "Moved out"]
+
+    /// The decision a printed value names (case and spacing as printed or not); nil for any other text.
+    public init?(printed: String) {
+        switch HeaderText.key(printed) {
+        case "renewed": self = .renewed
+        case "vacating": self = .vacating
+        case "unknown": self = .unknown
+        case "mtm", "monthtomonth": self = .monthToMonth
+        case "transferring", "transfer": self = .transferring
+        case "movedout": self = .movedOut
+        default: return nil
+        }
+    }
 }

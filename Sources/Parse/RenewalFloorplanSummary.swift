@@ -6,8 +6,10 @@ import XLSXKit
 ///
 /// Seen in the real file (docs/onesite-reports.md, "Lease expirations"): one row per floor plan and a `Total` row under
 /// `Floor Plan | Total Possible | Renewed | Vacating | Unknown | Month to Month | Avg term renewed leases | Avg new rent |
-/// Avg market rent`. Per floor plan, in the detail's terms: Total Possible = its leases not `Moved out`; Renewed,
-/// Vacating, Unknown and Month to Month = its leases of that decision (`MTM`); Avg new rent = the mean new rent of its
+/// Avg market rent`. Per floor plan, in the detail's terms: Renewed, Vacating, Unknown and Month to Month = its leases
+/// of that decision (`MTM`); Total Possible = those four added, so a lease `Moved out` or `Transferring` (the household
+/// moves to another unit: its lease is neither renewed nor given up) is no possible renewal, as OneSite prints it
+/// (`RenewalDecision`); Avg new rent = the mean new rent of its
 /// renewed leases (0.00 when none); Avg term renewed leases = their mean new term, cut to whole months (13.8 prints
 /// 13); Avg market rent = the mean market rent of all its leases, moved-out ones included. The `Total` row adds the
 /// counts and prints each average as the plain mean of the floor-plan rows (empty floor plans count as 0).

@@ -4,6 +4,8 @@ public struct ReportParseError: Error, CustomStringConvertible, Equatable, Senda
     public enum Kind: String, Sendable, Equatable {
         /// No OneSite title and no known header in the first rows: not one of the reports OwnerDash knows.
         case unknownLayout
+        /// Two reports fit the sheet equally (or its title and code name two): refused rather than guessed.
+        case ambiguousLayout
         case noHeaderRow
         case missingColumn
         /// A cell in a money, date, count or percent column holds text that is not one.
@@ -36,7 +38,7 @@ public struct ReportParseError: Error, CustomStringConvertible, Equatable, Senda
         let prefix = report.map { "\($0.displayName): " } ?? ""
         let sheetName = "sheet \"\(sheet)\""
         switch kind {
-        case .noHeaderRow, .unknownLayout:
+        case .noHeaderRow, .unknownLayout, .ambiguousLayout:
             return "\(prefix)\(detail) of \(sheetName)"
         case .missingColumn:
             return "\(prefix)\(detail) in the header at row \(row ?? 0) of \(sheetName)"

@@ -14,6 +14,8 @@ enum RowKind: Equatable {
     case repeatedHeader
     /// The title block (or a line of it) repeated at a page break.
     case titleLine
+    /// A note printed under the detail (`** These subtotals consist of ...`): one text cell led by a footnote mark.
+    case footnote
     /// `Total`, `Totals`, `Subtotals:`, `Property Totals`, `Grand Totals:`, `Total leases: 61`;
     /// `count` is a number embedded in the label, which is a total and never data.
     case total(label: String, count: Int?)
@@ -38,7 +40,7 @@ enum ContentKind: Equatable {
     /// The content kind of a classified row; nil for rows that never carry report content.
     init?(_ kind: RowKind) {
         switch kind {
-        case .blank, .repeatedHeader, .titleLine: return nil
+        case .blank, .repeatedHeader, .titleLine, .footnote: return nil
         case .total(let label, let count): self = .total(label: label, count: count)
         case .label(let text): self = .label(text)
         case .continuation(let text): self = .continuation(text)
@@ -90,8 +92,27 @@ struct RowClassifier {
             return .data
         }
         if title.isRepeatedTitle(row) { return .titleLine }
+        // Read as a label in the unit column, the Delinquent and Prepaid footnote was stored as an account.
+        if Footnote.isFootnote(row) { return .footnote }
         let column = row.cells.firstIndex { !$0.isBlank } ?? 0
         return column <= firstColumn ? .label(first.text ?? "") : .continuation(first.text ?? "")
+    }
+}
+
+/// The notes Crystal exports print under or between a report's sections, keyed to figures by `*`, `**`, `†`, `‡`
+/// or `§`: never a record, whichever column they start in.
+enum Footnote {
+    static let marks: Set<Character> = ["*", "\u{2020}", "\u{2021}", "\u{00A7}"]
+
+    /// One text cell, led by footnote marks and then prose (three words or more): a unit or code with a mark
+    /// (`*`, `905*`) sits in a row with other cells and is short.
+    static func isFootnote(_ row: SheetRow) -> Bool {
+        var texts = row.cells.lazy.filter { !$0.isBlank }.makeIterator()
+        guard case .text(let text)? = texts.next(), texts.next() == nil else { return false }
+        let trimmed = text.trimmingWhitespace
+        guard let lead = trimmed.first, marks.contains(lead) else { return false }
+        let prose = trimmed.drop { marks.contains($0) || $0.isWhitespace || $0 == "-" }
+        return prose.split(whereSeparator: \.isWhitespace).count >= 3
     }
 }
 
@@ -248,11 +269,30 @@ struct MoneyColumnTotals {
     /// Warns for every column whose sum differs from the total row's figure, then starts the next group.
     mutating func check(_ row: SheetRow, label: String, header: HeaderMap, context: ParseContext) throws {
         let totals = RowView(row: row, header: header, context: context, countsForMoneyGuard: false)
-        for (index, column) in columns.enumerated() {
-            context.crossCheck(column.lowercased(), computed: sums[index], printed: try totals.money(column),
-                               label: label, row: row.number)
+        try check(printed: columns.map { try totals.money($0) }, label: label, row: row.number, context: context)
+    }
+
+    /// As `check`, with the total row's figures already read, one per column (nil: not printed).
+    mutating func check(printed: [Money?], label: String, row: Int, context: ParseContext) throws {
+        for (index, column) in columns.enumerated() where index < printed.count {
+            context.crossCheck(column.lowercased(), computed: sums[index], printed: printed[index], label: label,
+                               row: row)
         }
         sums = Array(repeating: .zero, count: columns.count)
+    }
+
+    /// The amounts a row prints, left to right (typed numbers and amount text; dates, counts as text and labels
+    /// skipped): a totals row whose figures sit off their headers is read in printed order.
+    static func printedAmounts(_ row: SheetRow) -> [Money] {
+        row.cells.compactMap { cell -> Money? in
+            switch cell {
+            case .number: return try? cell.money()
+            case .text(let text):
+                guard MoneyText.looksLikeAmount(text), text.contains(where: \.isASCIIDigit) else { return nil }
+                return try? MoneyText.parse(text)
+            default: return nil
+            }
+        }
     }
 }
 
@@ -381,6 +421,8 @@ protocol OneSiteReportParser {
     mutating func consumeTrailer(_ row: SheetRow) throws -> Bool
     /// Appends records still pending at the end of the sheet and runs end-of-report checks.
     mutating func finish(into records: inout [ReportRecord]) throws
+    /// The data rows the parser read into what it keeps (see the default in the extension).
+    var usedRows: Int? { get }
 }
 
 extension OneSiteReportParser {
@@ -392,6 +434,26 @@ extension OneSiteReportParser {
 
     static var hasMoneyColumns: Bool {
         layouts.contains { $0.columns.contains { $0.kind == .money } }
+    }
+
+    /// The data rows the parser read into what it keeps, for the kept-rows check (`KeptRows`); nil: its records
+    /// (most reports keep a record per data row, or more with child records). A report that folds rows into
+    /// figures by design (the Monthly Activity Summary's Accounting and detail sections) counts the rows it used.
+    var usedRows: Int? { nil }
+}
+
+/// The check that a parse kept about as many records as the sheet has data rows under its header: a header mapped
+/// onto the wrong columns, or rows of an unexpected shape, keep a few records and skip the rest without a word (a
+/// Monthly Activity Summary re-saved through LibreOffice kept 1 of its 36 rows).
+enum KeptRows {
+    /// Below this many data rows, a summary's few rows say too little to judge by.
+    static let minimumRows = 6
+
+    /// The warning when fewer than half the data rows became records; nil otherwise.
+    static func warning(kept: Int, dataRows: Int) -> String? {
+        guard dataRows >= minimumRows, kept * 2 < dataRows else { return nil }
+        return "kept \(kept) record\(kept == 1 ? "" : "s") from the \(dataRows) data rows under its header "
+            + "(fewer than half): rows of a shape the parser does not read were skipped; check the file's layout"
     }
 }
 

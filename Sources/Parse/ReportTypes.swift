@@ -91,6 +91,10 @@ public struct PrintedTotal: Sendable, Equatable {
     /// Dollars for money, the count or minutes otherwise.
     public var printed: Double
     public var computed: Double
+
+    public init(label: String, row: Int, measure: String, printed: Double, computed: Double) {
+        self.label = label; self.row = row; self.measure = measure; self.printed = printed; self.computed = computed
+    }
 }
 
 /// A figure a totals row can print: a count, an amount, a duration.

@@ -117,8 +117,13 @@ public struct TitleBlock: Sendable, Equatable {
     static let cellsPerRow = 64
 
     /// The report the title or code names, if any.
-    public var reportType: ReportType? {
-        if let reportCode, let type = Self.codes[reportCode.lowercased()] { return type }
+    public var reportType: ReportType? { codeReportType ?? titleReportType }
+
+    /// The report the printed code names (`120.080.305`), if any.
+    var codeReportType: ReportType? { reportCode.flatMap { Self.codes[$0.lowercased()] } }
+
+    /// The report the printed title names (`BOXSCORE`), if any.
+    var titleReportType: ReportType? {
         if let title, let type = Self.titles[HeaderText.key(title)] { return type }
         // `Lease Expiration/Renewal Detail - Excel` names the same report as its title without the format.
         if let title, Self.isExcelTitle(title[...]),

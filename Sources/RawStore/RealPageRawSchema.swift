@@ -714,6 +714,11 @@ public enum RealPageRawSchema {
             ) STRICT;
             \(naturalKey("realpage_unit_objects"))
             """),
+        // An Activity export whose Date cells hold a date and time kept the date only: the time of day, `HH:MM`
+        // (24-hour), NULL where the export prints none.
+        Migration(version: 46, name: "activity time of day", sql: """
+            ALTER TABLE realpage_activity ADD COLUMN activity_time TEXT;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -276,6 +276,7 @@ struct RawReportWriter {
             return (.activity, [
                 ("source_row", .integer(Int64(r.sourceRow))),
                 ("activity_date", .text(r.activityDate.iso)),
+                ("activity_time", SQLValue(r.activityTime)),
                 ("activity_type", .text(r.activityType)),
                 ("unit_number", SQLValue(r.unitNumber)),
                 ("party_name", SQLValue(r.partyName)),

@@ -172,6 +172,8 @@ public struct ReportFileLoader {
             if let index = outcomes.firstIndex(where: { $0.report == .renewalDetail }), workbook.sheetNames.count > 1 {
                 outcomes[index].warnings += try reconcileFloorplanSummary(workbook, outcome: outcomes[index],
                                                                           sha256: sha256)
+                outcomes[index].warnings += try reconcileRenewalSheet(workbook, outcome: outcomes[index],
+                                                                      sha256: sha256)
             }
             guard var first = outcomes.first else { throw firstError ?? ReportLoadError("the workbook has no sheets") }
             first.additional = Array(outcomes.dropFirst())
@@ -296,7 +298,7 @@ public struct ReportFileLoader {
     /// counted).
     static let floorplanTallies = """
         SELECT coalesce(floorplan, '') AS floorplan,
-               sum(coalesce(decision, '') <> 'Moved out') AS possible,
+               sum(decision IN ('Renewed', 'Vacating', 'Unknown', 'MTM', 'Month to Month')) AS possible,
                sum(decision = 'Renewed') AS renewed, sum(decision = 'Vacating') AS vacating,
                sum(decision = 'Unknown') AS unknown, sum(decision IN ('MTM', 'Month to Month')) AS month_to_month,
                avg(CASE WHEN decision = 'Renewed' THEN new_lease_term END) AS average_term,
@@ -307,6 +309,72 @@ public struct ReportFileLoader {
           AND (:sha IS NULL OR lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha))
         GROUP BY coalesce(floorplan, '')
         """
+
+    /// The stored leases' columns each amount of the `Renewal Detail` sheet's `Totals:` row is held against.
+    static let renewalSheetColumns = ["actual rent": "actual_rent", "other billings": "other_billings",
+                                      "last increase amount": "last_increase_amount", "market rent": "market_rent",
+                                      "new rent": "new_rent", "new other billings": "new_other_billings"]
+
+    /// Per measure of `renewalSheetColumns`, the stored leases OneSite lists on the `Renewal Detail` sheet: those
+    /// renewed and those transferring to another unit (`:sha` as in `floorplanTallies`).
+    static let renewalSheetSums = """
+        SELECT count(*) AS leases, sum(actual_rent) AS actual_rent, sum(other_billings) AS other_billings,
+               sum(last_increase_amount) AS last_increase_amount, sum(market_rent) AS market_rent,
+               sum(new_rent) AS new_rent, sum(new_other_billings) AS new_other_billings
+        FROM realpage_renewal_detail
+        WHERE property_id = :property AND as_of_date = :as_of AND decision IN ('Renewed', 'Transferring')
+          AND (:sha IS NULL OR lineage_id IN (SELECT id FROM raw_lineage WHERE artifact_sha256 = :sha))
+        """
+
+    /// The real 4156 workbook lists every lease on its `Lease Expiration Detail` sheet (the one stored) and the renewed
+    /// and transferring ones again on its `Renewal Detail` sheet, with a `Totals:` row of their own: that sheet's
+    /// lease count and each printed amount are held against those stored leases, recorded with the snapshot's printed
+    /// totals, and a mismatch warns. A workbook whose `Renewal Detail` sheet is the one stored (the same count) has
+    /// nothing more to check.
+    private func reconcileRenewalSheet(_ workbook: SpreadsheetFile, outcome: ReportLoadOutcome,
+                                       sha256: String) throws -> [String] {
+        guard let index = workbook.sheetNames.firstIndex(where: {
+            $0.lowercased().split(whereSeparator: \.isWhitespace) == ["renewal", "detail"]
+        }) else { return [] }
+        var rows = try workbook.sheet(at: index).rows()
+        var sink = CountingSink()
+        let summary: ReportSummary
+        do {
+            summary = try RealPageReports.parse(.renewalDetail, rows: &rows, merges: [],
+                                                sheetName: workbook.sheetNames[index], sink: &sink)
+        } catch {
+            return ["\(ReportType.renewalDetail.displayName): sheet \"\(workbook.sheetNames[index])\": \(error)"]
+        }
+        guard sink.records != outcome.rows else { return [] }
+        let leases = try storedRows(of: outcome, sha256: sha256)
+        var stored: [String: Double] = [:]
+        var storedLeases = 0
+        try store.database.prepare(Self.renewalSheetSums).forEachRow([
+            ":property": .text(outcome.propertyKey), ":as_of": .text(leases.asOf), ":sha": SQLValue(leases.sha256),
+        ]) { row in
+            storedLeases = row.int("leases") ?? 0
+            for column in Self.renewalSheetColumns.values { stored[column] = row.double(column) ?? 0 }
+        }
+        let label = "Renewal Detail"
+        var checks = [PrintedTotal(label: label, row: 1, measure: "renewed and transferring leases",
+                                   printed: Double(sink.records), computed: Double(storedLeases))]
+        for total in summary.totals where total.label.lowercased().hasPrefix("totals") {
+            guard let column = Self.renewalSheetColumns[total.measure] else { continue }
+            checks.append(PrintedTotal(label: "\(label) \(total.label)", row: total.row, measure: total.measure,
+                                       printed: total.printed, computed: ((stored[column] ?? 0) * 100).rounded() / 100))
+        }
+        if outcome.unchangedSinceRun == nil {
+            try store.recordTotals(checks, of: outcome.report, property: outcome.propertyKey, asOf: outcome.asOf,
+                                   runID: runID.value, sha256: sha256)
+        }
+        let warnings = checks.filter { abs($0.printed - $0.computed) > 0.005 }.map {
+            "\(ReportType.renewalDetail.displayName): sheet \"\(workbook.sheetNames[index])\": \"\($0.label)\" "
+                + "(row \($0.row)) prints \($0.printed) \($0.measure) but the stored renewed and transferring "
+                + "leases give \($0.computed)"
+        }
+        try recordWarnings(warnings, of: outcome)
+        return warnings
+    }
 
     /// The data-only Lease Expiration/Renewal Detail prints a renewal summary per floor plan on a sheet of its own:
     /// each figure held against the leases this file stored, recorded with the snapshot's printed totals; the
@@ -453,4 +521,11 @@ struct LoadingSink: ReportSink {
         guard let pipeline else { throw ReportLoadError("a record arrived before the report header") }
         try pipeline.append(record)
     }
+}
+
+/// Counts the records of a sheet parsed only for its printed totals (the `Renewal Detail` sheet of 4156).
+struct CountingSink: ReportSink {
+    var records = 0
+    mutating func begin(_ metadata: ReportMetadata) throws {}
+    mutating func emit(_ record: ReportRecord) throws { records += 1 }
 }

@@ -87,8 +87,12 @@ import Testing
         #expect(overlaid.realpage.reports.allSatisfy { $0.fetchRefusal(configPath: simulatorConfigPath) == nil })
         let shippedKeys = Set(shipped.realpage.reports.compactMap(\.reportKey))
         let standIns = overlaid.realpage.reports.filter { !shippedKeys.contains($0.reportKey ?? "") }
-        #expect(Set(standIns.map(\.parser)) == ["lease_expiration", "make_ready_summary", "closed_make_ready",
-                                                "income_statement"],
+        #expect(Set(standIns.map(\.parser)) == ["make_ready_summary", "closed_make_ready", "income_statement"],
                 "the simulator serves these under ids and keys of its own")
+        // Lease Expiration under the shipped ids, in the shipped order: 4299, then 3838.
+        let expirations = { (configuration: Configuration) in
+            configuration.realpage.reports.first { $0.parser == "lease_expiration" }?.identities.map(\.reportID)
+        }
+        #expect(expirations(overlaid) == [4299, 3838] && expirations(shipped) == expirations(overlaid))
     }
 }

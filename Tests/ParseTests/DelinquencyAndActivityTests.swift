@@ -166,6 +166,27 @@ struct ActivityParserTests {
         #expect(result.metadata?.periodStart == ymd("2026-01-01") && result.metadata?.asOf == ymd("2026-01-31"))
     }
 
+    /// An export whose Date column holds date-time cells (a typed date with its time, a serial with a fraction),
+    /// columns in the guide's order: Bldg/Unit, Name, Address, Type, Date, Leasing Consultant.
+    @Test("date-time cells keep their time of day and the prospect's name")
+    func dateTimeCells() throws {
+        var sheet = SheetBuilder()
+        addTitle(&sheet, title: "ACTIVITY", asOf: "01/01/2026 - 01/31/2026")
+        sheet.add("Bldg/Unit", "Name", "Address", "Type", "Date", "Leasing Consultant", "Notes")
+        sheet.add(nil, "Alvarez, Rosa", "1 Main St", "Phone call",
+                  CellValue.date(ExcelDateTime(year: 2026, month: 1, day: 3, hour: 9, minute: 15)), "Jones, Taylor")
+        // 2026-01-05 14:30 as a serial: 46027 + 14.5 / 24.
+        sheet.add("1102", "Baker, Tom", nil, "Visit", 46027.0 + 14.5 / 24, "Jones, Taylor", "Toured 1102")
+        sheet.add(nil, "Cole, Jada", nil, "E-mail", "01/09/2026 04:45:00PM", "Kim, Alex")
+        sheet.add(nil, "Diaz, Luis", nil, "E-mail", ymd("2026-01-10"), "Kim, Alex")
+        let result = try parse(nil, sheet)
+        #expect(result.activities.map(\.partyName) == ["Alvarez, Rosa", "Baker, Tom", "Cole, Jada", "Diaz, Luis"])
+        #expect(result.activities.map(\.activityDate) == [ymd("2026-01-03"), ymd("2026-01-05"), ymd("2026-01-09"),
+                                                           ymd("2026-01-10")].compactMap { $0 })
+        #expect(result.activities.map(\.activityTime) == ["09:15", "14:30", "16:45", nil])
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+    }
+
     @Test("a group count that disagrees with its rows is a warning")
     func groupCount() throws {
         #expect(try parse(.activity, sheet(totalKim: 3)).summary.warnings
@@ -217,7 +238,7 @@ struct ActivityTotalsBlockTests {
 struct DelinquentAndPrepaidRealShapeTests {
     /// The real Crystal shape: `Name` / `Phone Number` / `Email` stacked in one header cell on the row above the
     /// other headers, a current and a former resident of one unit, Grand Totals with Resident Count and Net rows.
-    static func sheet(accountsPrinted: Int = 2, residentCountCurrent: Int = 0) -> SheetBuilder {
+    static func sheet(accountsPrinted: Int = 2, residentCountCurrent: Int = 0, footnote: Bool = false) -> SheetBuilder {
         var sheet = SheetBuilder()
         sheet.add("OneSite Rents v3.0", nil, nil, nil, "Kairoi Management, LLC - Nexus East")
         sheet.add("01/29/2026  3:37:01AM", nil, nil, nil, "DELINQUENT AND PREPAID", nil, nil, nil, nil, "120.080.106")
@@ -236,7 +257,27 @@ struct DelinquentAndPrepaidRealShapeTests {
         sheet.add(nil, nil, nil, "Resident Count:", nil, 1, 1, "**", residentCountCurrent, 0, 0, 1)
         sheet.add(nil, nil, nil, nil, nil, nil, "Net Prepaid:", -3306.43)
         sheet.add(nil, nil, nil, nil, nil, "Net Delinquent:", nil, 5.73)
+        if footnote {
+            // As the real export prints it, in the Unit column between the Grand Totals and the summaries.
+            sheet.skip(2)
+            sheet.add("** These subtotals consist of transaction code level balances, and may not sum up to grand "
+                      + "totals that equate to beginning/ending prepaid or delinquent balances.\n\n*** When "
+                      + "transactions payable in arrears are excluded, the report totals may not balance.")
+            sheet.skip(4)
+            sheet.add(nil, nil, "Summary By Transaction Code **")
+        }
         return sheet
+    }
+
+    @Test("the footnote under the Grand Totals is no account: 2 accounts kept, as `Detail - 2 Account(s)` prints")
+    func footnoteIsNoAccount() throws {
+        let result = try parse(.delinquency, Self.sheet(footnote: true))
+        #expect(result.delinquencies.map(\.unitNumber) == ["1125", "1125"])
+        #expect(result.summary.warnings.isEmpty, "\(result.summary.warnings)")
+        // A count printed one short of the blocks is named, printed beside stored.
+        let short = try parse(.delinquency, Self.sheet(accountsPrinted: 1, footnote: true))
+        #expect(short.summary.warnings == [
+            "delinquency: data rows sum to 2 accounts but \"Detail - 1 Account(s)\" (row 5) says 1"])
     }
 
     @Test("the stacked Name header is found: two accounts of one unit stay two, named, with phone and e-mail")

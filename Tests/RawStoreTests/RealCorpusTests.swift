@@ -128,6 +128,26 @@ extension RealCorpusTests {
             + "'A4A', 'B1', 'B2', 'B2A', 'S1')"
         #expect(try loaded.rows(totals, where: summary) == 96)
         #expect(try loaded.rows(totals, where: summary + " AND printed = computed") == 96)
+        // The detail's Totals: prints each amount a column off its header (New Rent between Move in Date and Lease
+        // end Date): all six read in printed order and reconciled.
+        let detailTotals = "report_type = 'renewal_detail' AND label = 'Totals:'"
+        #expect(try loaded.rows(totals, where: detailTotals + " AND printed = computed") == 6)
+        for (measure, printed) in [("last increase amount", 3_338.0), ("new rent", 39_605)] {
+            #expect(try loaded.value("printed", from: totals, where: detailTotals + " AND measure = '\(measure)'")
+                    == printed, "\(measure)")
+        }
+        // The Renewal Detail sheet lists the renewed (and transferring) leases again with Totals: of its own, each
+        // held against those stored: 26 leases, actual rent 38,224, other billings 1,724.60, last increase 1,381,
+        // market rent 42,479, new rent 39,605, new other billings 3,287.
+        let renewalSheet = "report_type = 'renewal_detail' AND label LIKE 'Renewal Detail%'"
+        #expect(try loaded.rows(totals, where: renewalSheet) == 7)
+        #expect(try loaded.rows(totals, where: renewalSheet + " AND printed = computed") == 7)
+        for (measure, printed) in [("renewed and transferring leases", 26.0), ("actual rent", 38_224),
+                                   ("other billings", 1_724.60), ("last increase amount", 1_381),
+                                   ("market rent", 42_479), ("new rent", 39_605), ("new other billings", 3_287)] {
+            #expect(try loaded.value("printed", from: totals, where: renewalSheet + " AND measure = '\(measure)'")
+                    == printed, "\(measure)")
+        }
         for (measure, printed) in [("total possible", 94.0), ("renewed", 26), ("vacating", 29), ("unknown", 37),
                                    ("month to month", 2), ("avg term renewed leases", 8.27), ("avg new rent", 1_028.87),
                                    ("avg market rent", 1_757.81)] {
@@ -154,12 +174,13 @@ extension RealCorpusTests {
         let second = try #require(outcomes.last)
         #expect(second.report == .renewalDetail && second.unchangedSinceRun == "night-1")
         #expect(second.all.flatMap(\.warnings).isEmpty, "\(second.all.flatMap(\.warnings).prefix(3))")
-        // The printed totals stay the stored snapshot's, all reconciled: none recorded for the unchanged night.
+        // The printed totals stay the stored snapshot's, all reconciled: none recorded for the unchanged night. 109:
+        // the detail's Totals: (6), the Summary by Floorplan (96), the Renewal Detail sheet's count and Totals: (7).
         let totals = try fixture.store.database.query("""
             SELECT as_of_date, count(*), sum(printed = computed) FROM loaded_report_totals
             WHERE report_type = 'renewal_detail' GROUP BY as_of_date
             """)
-        #expect(totals == [[.text("2026-02-14"), .integer(100), .integer(100)]])
+        #expect(totals == [[.text("2026-02-14"), .integer(109), .integer(109)]])
     }
 
     /// Stored Leasing Activity Detail rows by contact type.
@@ -220,8 +241,14 @@ extension RealCorpusTests {
         #expect(loaded.outcome.propertyKey == "the_northern")
         #expect(loaded.outcome.asOf.iso == "2026-01-29")
         #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
-        // 242 account blocks: `Detail - 241 Account(s)` counts the two Misc. Income blocks (unit NONE) as one.
-        #expect(try loaded.rows("realpage_delinquency") == 242)
+        // `Detail - 241 Account(s)`: 239 residents and the two Misc. Income blocks (unit NONE); the footnote under
+        // the Grand Totals (`** These subtotals consist of ...`, in the Unit column) is no account.
+        #expect(try loaded.rows("realpage_delinquency") == 241)
+        #expect(try loaded.rows("realpage_delinquency", where: "unit_number LIKE '*%'") == 0)
+        #expect(try loaded.value("printed", from: "loaded_report_totals",
+                                 where: "report_type = 'delinquency' AND measure = 'accounts'") == 241)
+        #expect(try loaded.value("computed", from: "loaded_report_totals",
+                                 where: "report_type = 'delinquency' AND measure = 'accounts'") == 241)
         #expect(try loaded.rows("realpage_delinquency", where: "unit_number = 'NONE'") == 2)
         let table = "realpage_delinquency"
         #expect(try loaded.value("sum(prepaid)", from: table) == 200_846.88)
@@ -238,7 +265,7 @@ extension RealCorpusTests {
         #expect(try loaded.rows("loaded_report_totals", where: glSummary + " AND printed = computed") == 4)
         // Current and former residents of one unit stay separate accounts.
         #expect(try loaded.rows(table, where: "unit_number = '1125'") == 2)
-        #expect(loaded.outcome.rows == 242 + (try loaded.rows("realpage_delinquency_codes")))
+        #expect(loaded.outcome.rows == 241 + (try loaded.rows("realpage_delinquency_codes")))
     }
 }
 

@@ -1530,16 +1530,17 @@ def write_renewal_detail(dest, property_name, as_of, leases, *, total_overrides=
 
 
 def _renewal_floorplan_summary(leases, plans):
-    """Summary by Floorplan as OneSite computes it: per floor plan the leases not moved out, the count of each decision
-    (Renewed, Vacating, Unknown, MTM), the renewed leases' mean new term (whole months) and mean new rent (0.00 when
-    none), the mean market rent of all its leases; then `Total` (counts added, each average the plain mean of the
+    """Summary by Floorplan as OneSite computes it: per floor plan the count of each decision (Renewed, Vacating,
+    Unknown, MTM) and their sum (Total Possible: a lease Moved out or Transferring is none), the renewed leases' mean
+    new term (whole months) and mean new rent (0.00 when none), the mean market rent of all its leases; then `Total` (counts added, each average the plain mean of the
     floor-plan rows)."""
     rows, printed = [], []
     for plan in plans:
         group = [lease for lease in leases if lease.get("floorplan") == plan]
         renewed = [lease for lease in group if lease.get("decision") == "Renewed"]
-        counts = [sum(1 for lease in group if lease.get("decision") != "Moved out")]
-        counts += [sum(1 for lease in group if lease.get("decision") == d) for d in ("Renewed", "Vacating", "Unknown", "MTM")]
+        # Total Possible is the four decision columns added: Moved out and Transferring leases are no possible renewal.
+        counts = [sum(1 for lease in group if lease.get("decision") == d) for d in ("Renewed", "Vacating", "Unknown", "MTM")]
+        counts = [sum(counts)] + counts
         term = int(sum(int(lease.get("new_lease_term") or 0) for lease in renewed) / len(renewed)) if renewed else 0
         new_rent = _cents(_sum([lease.get("new_rent") for lease in renewed]) / len(renewed)) if renewed else _cents(0)
         market = _cents(_sum([lease.get("market_rent") for lease in group]) / len(group)) if group else _cents(0)
@@ -1556,7 +1557,7 @@ def _renewal_floorplan_summary(leases, plans):
 
 
 def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_date, leases, *, company=DEFAULT_COMPANY,
-                                         shared_strings=True, summary_figures=False, as_of=None):
+                                         shared_strings=True, summary_figures=False, as_of=None, real_sheets=False):
     """Lease Expiration/Renewal Detail (Excel) (4156): the data-only multi-sheet workbook.
 
     Sheets: Table of Contents, Lease Expiration Detail, Renewal Detail (ending "Totals:"), Summary by Floorplan,
@@ -1565,7 +1566,9 @@ def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_da
     prints Summary by Floorplan's figures as OneSite computes them, with its `Total` row (decision `MTM` counted as
     Month to Month); the default prints counts and zero averages, as the parser fixtures were made. as_of (the
     property date) prints the real download's `Date Range: ... through ... As of M/D/YYYY` line instead of the range
-    alone."""
+    alone. real_sheets=True lays the two lease sheets out as the real download does: Lease Expiration Detail lists
+    every lease in the Renewal Detail columns, decision included, ending "Totals:"; Renewal Detail lists the renewed
+    and transferring ones again, with Totals: of their own."""
     leases = list(leases)
     with XlsxWriter(dest, shared_strings=shared_strings) as book:
         with book.sheet("Table of Contents") as sheet:
@@ -1585,28 +1588,37 @@ def write_lease_expiration_renewal_excel(dest, property_name, start_date, end_da
                                    ("Future by Floorplan", "Expirations by days out"),
                                    ("Summary by Leasing Consultant", "Decisions by leasing consultant")]:
                 sheet.row([name, contents])
-        with book.sheet("Lease Expiration Detail") as sheet:
-            _data_only_sheet(sheet, ["Bldg/Unit", "FloorPlan", "Name", "Lease Term", "Lease end Date", "Move in Date",
-                                     "Market Rent", "Actual rent", "Other Billings", "Balance"],
-                             [[lease["unit"], lease.get("floorplan"), lease.get("name"),
-                               _number_text(lease.get("term"), 0), _excel_datetime_text(lease.get("lease_end")),
-                               _excel_datetime_text(lease.get("move_in")), _number_text(lease.get("market_rent")),
-                               _number_text(lease.get("actual_rent")), _number_text(lease.get("other_billings")),
-                               _number_text(lease.get("balance"))] for lease in leases])
-        with book.sheet("Renewal Detail") as sheet:
+        def renewal_rows(listed):
             rows = [[lease["unit"], lease.get("floorplan"), lease.get("name"), _number_text(lease.get("actual_rent")),
                      _number_text(lease.get("other_billings")), _excel_datetime_text(lease.get("last_increase")),
                      _number_text(lease.get("last_increase_amount")), _number_text(lease.get("market_rent")),
                      _excel_datetime_text(lease.get("move_in")), _excel_datetime_text(lease.get("lease_end")),
                      lease.get("decision"), _excel_datetime_text(lease.get("new_lease_start")),
                      _number_text(lease.get("new_lease_term"), 0), _number_text(lease.get("new_rent")),
-                     _number_text(lease.get("new_other_billings")), lease.get("consultant")] for lease in leases]
-            totals = _renewal_totals(leases, None)
+                     _number_text(lease.get("new_other_billings")), lease.get("consultant")] for lease in listed]
+            totals = _renewal_totals(listed, None)
             rows.append(["Totals:", None, None, _number_text(totals["actual_rent"]),
                          _number_text(totals["other_billings"]), None, None, _number_text(totals["market_rent"]),
                          None, None, None, None, None, _number_text(totals["new_rent"]),
                          _number_text(totals["new_other_billings"]), None])
-            _data_only_sheet(sheet, RENEWAL_DETAIL_COLUMNS, rows)
+            return rows
+        if real_sheets:
+            with book.sheet("Lease Expiration Detail") as sheet:
+                _data_only_sheet(sheet, RENEWAL_DETAIL_COLUMNS, renewal_rows(leases))
+            with book.sheet("Renewal Detail") as sheet:
+                _data_only_sheet(sheet, RENEWAL_DETAIL_COLUMNS, renewal_rows(
+                    [lease for lease in leases if lease.get("decision") in ("Renewed", "Transferring")]))
+        else:
+            with book.sheet("Lease Expiration Detail") as sheet:
+                _data_only_sheet(sheet, ["Bldg/Unit", "FloorPlan", "Name", "Lease Term", "Lease end Date",
+                                         "Move in Date", "Market Rent", "Actual rent", "Other Billings", "Balance"],
+                                 [[lease["unit"], lease.get("floorplan"), lease.get("name"),
+                                   _number_text(lease.get("term"), 0), _excel_datetime_text(lease.get("lease_end")),
+                                   _excel_datetime_text(lease.get("move_in")), _number_text(lease.get("market_rent")),
+                                   _number_text(lease.get("actual_rent")), _number_text(lease.get("other_billings")),
+                                   _number_text(lease.get("balance"))] for lease in leases])
+            with book.sheet("Renewal Detail") as sheet:
+                _data_only_sheet(sheet, RENEWAL_DETAIL_COLUMNS, renewal_rows(leases))
         plans = sorted({lease.get("floorplan") for lease in leases if lease.get("floorplan")})
         decisions = ["Renewed", "Vacating", "Unknown"]
         with book.sheet("Summary by Floorplan") as sheet:

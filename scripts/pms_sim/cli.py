@@ -37,6 +37,7 @@ class Config:
         self.ready_polls = a.ready_polls
         self.ready_seconds = a.ready_seconds
         self.fail_properties = set(a.fail_property or [])
+        self.withheld_reports = set(a.withhold_report or [])
         self.rpx_license_key = a.rpx_license_key
         self.rpx_denied_sites = set(a.rpx_denied_site if a.rpx_denied_site is not None else ["ridian"])
         self.yardi_username = a.yardi_username
@@ -51,6 +52,7 @@ class Config:
         d = dict(self.__dict__)
         d["as_of"] = self.as_of.isoformat()
         d["fail_properties"] = sorted(self.fail_properties)
+        d["withheld_reports"] = sorted(self.withheld_reports)
         d["rpx_denied_sites"] = sorted(self.rpx_denied_sites)
         d["yardi_unlicensed"] = sorted(self.yardi_unlicensed)
         return d
@@ -104,6 +106,9 @@ def parser():
                    help="report instance becomes ready after it was listed this many times (default 1)")
     f.add_argument("--ready-seconds", type=float, default=0.0, help="minimum seconds before a report is ready")
     f.add_argument("--fail-property", action="append", help="property KEY whose requests always fail (repeatable)")
+    f.add_argument("--withhold-report", action="append", type=int, metavar="ID",
+                   help="report id this account does not offer: its create request answers 404 'Report ID was not "
+                        "found' (repeatable; --withhold-report 4299 leaves Lease Expiration only as 3838)")
     f.add_argument("--no-quirk", action="append",
                    help="turn one vendor quirk of quirks.py off (repeatable; README 'Quirk catalogue')")
     f.add_argument("--quirk", action="append",

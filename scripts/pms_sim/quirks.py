@@ -145,6 +145,10 @@ CATALOGUE = {
         "realpage", 2,
         "the Leasing Activity Detail comes as its data-only export (a BIFF8 .xls): a Leasing Consultant column on "
         "Sheet1 and the counts per consultant, with Totals for Property, on Sheet2 instead of Crystal totals blocks"),
+    "report_transferring_decision": (
+        "realpage", 2,
+        "Lease Expiration/Renewal Detail (4156) prints the decision Transferring for a household on notice that moves "
+        "to another unit: its Summary by Floorplan counts it in no column and not as a possible renewal"),
     # Report file forms (forms.py): the bytes OneSite sends are not always the .xlsx asked for.
     "report_form_biff8": (
         "realpage", 3,

@@ -22,6 +22,9 @@ REPORTS = {
     4009: ("delinquency", "Delinquent and Prepaid", "584A377E-0352-470D-8BF0-754F41B250A3"),
     3837: ("activity", "Activity Report", "B29B7C76-04B8-4D6C-AABC-62127F0CAE63"),
     3877: ("monthly_summary", "Monthly Activity Summary", "E41626AB-EC0F-4F6C-A6EA-D7A93909AA9B"),
+    # Lease Expiration under the id OneSite catalogues now (4299, Excel) and the one the system OwnerDash replaces
+    # used (3838): the same report either way. `--withhold-report 4299` makes an account that offers only 3838.
+    4299: ("lease_expiration", "Lease Expiration Detail - Excel", "B289373B-F2EF-4391-B492-1BCBC89A4864"),
     3838: ("lease_expiration", "Lease Expiration", "89545A3A-C28A-49CC-8791-396AE71AB422"),
     # Ids as bary249/NASAdash names them; no capture shows their report keys, so these GUIDs are the simulator's own.
     4186: ("make_ready_summary", "Make Ready Summary", "6C3D2A41-8E0B-4F7A-9B15-2D4E6F8A1C01"),
@@ -44,21 +47,28 @@ OPTIONAL = {"leasing_activity_detail"}
 
 # Format codes the catalogue overlay names (the simulator serves the form forms.py says whatever the code).
 FORMAT_CODES = {"box_score": "1683", "activity": "562", "delinquency": "1611", "renewal_detail": "1979",
-                "lease_details": "63", "lost_rent_summary": "2121"}
+                "lease_details": "63", "lost_rent_summary": "2121", 4299: "2153"}
 
 
 def catalogue(extra=()):
     """The report catalogue overlay OwnerDash fetches this simulator with: {"realpage": {"reports": [...]}}, one
-    entry per report id served (4260, the older Delinquency, is served but not catalogued: 4009 is the one fetched;
+    entry per report served, its later ids as `alternates` (Lease Expiration: 4299, then 3838) (4260, the older
+    Delinquency, is served but not catalogued: 4009 is the one fetched;
     the OPTIONAL reports only when `extra` names their parser). Its report keys are the simulator's stand-ins where
     RealPage's are unknown, so they live here and in the demo's overlaid configuration only, never in the shipped
     report_definitions.json."""
-    reports = []
+    reports, by_parser = [], {}
     for rid, (parser, name, key) in REPORTS.items():
         if rid == 4260 or (parser in OPTIONAL and parser not in extra):
             continue
-        reports.append({"name": name, "parser": parser, "report_id": rid, "report_key": key,
-                        "format_code": FORMAT_CODES.get(parser, "3")})
+        code = FORMAT_CODES.get(rid, FORMAT_CODES.get(parser, "3"))
+        if parser in by_parser:
+            # A later id of a report already listed: one of its alternates, asked when the first is not found.
+            by_parser[parser].setdefault("alternates", []).append({"report_id": rid, "report_key": key,
+                                                                   "format_code": code})
+            continue
+        by_parser[parser] = {"name": name, "parser": parser, "report_id": rid, "report_key": key, "format_code": code}
+        reports.append(by_parser[parser])
     return {"realpage": {"reports": reports}}
 
 
@@ -645,16 +655,20 @@ def ext_lost_rent_summary(mod, g, p, month):
     return buf.getvalue()
 
 
-def renewal_leases(g, p, start, end):
+def renewal_leases(g, p, start, end, transferring=False):
     """The leases in place whose end date is in [start, end] and the month-to-month ones, with the renewal decision
     the world holds: Vacating (a move-out date), Renewed (the next lease is signed), MTM (month to month, nothing
-    decided), else Unknown."""
+    decided), else Unknown. `transferring` (quirk report_transferring_decision): the first household on notice is
+    printed Transferring instead of Vacating (it moves to another unit of the property)."""
     out = []
+    transfer_left = transferring
     for u, r, le, mtm in expiring_leases(g, p, dt.date(start.year, start.month, 1), dt.date(end.year, end.month, 1)):
         if not mtm and not (start <= le.end <= end):
             continue
         nxt = le.next
         decision = "Vacating" if r.move_out else ("Renewed" if nxt is not None else ("MTM" if mtm else "Unknown"))
+        if decision == "Vacating" and transfer_left:
+            decision, transfer_left = "Transferring", False
         prior = le.prior
         out.append({"unit": "%s-%s" % (u.building["number"], u.number), "floorplan": u.fp.code, "name": r.name,
                     "term": "MTM" if mtm else le.term, "balance": _D(r.charge_total - r.payment_total),
@@ -674,8 +688,11 @@ def renewal_leases(g, p, start, end):
 def ext_renewal_detail(mod, g, p, start, end):
     """Lease Expiration/Renewal Detail (Excel), the data-only workbook of 4156."""
     buf = io.BytesIO()
-    mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end),
-                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of)
+    quirks = getattr(g, "quirks", None)
+    transferring = quirks is not None and quirks.has("report_transferring_decision", p.key)
+    mod.write_lease_expiration_renewal_excel(buf, p.name, start, end, renewal_leases(g, p, start, end, transferring),
+                                             company=MANAGEMENT_COMPANY, summary_figures=True, as_of=g.as_of,
+                                             real_sheets=True)
     return buf.getvalue()
 
 

@@ -262,8 +262,9 @@ class Handler(BaseHTTPRequestHandler):
     def create_instance(self, rid, req):
         st = self.server.state
         cfg = st.cfg
-        if rid not in R.REPORTS:
-            return self.send_json(404, {"message": "Report %d not found" % rid})
+        # OneSite's answer for a report id the account does not offer (`--withhold-report` makes one).
+        if rid not in R.REPORTS or rid in cfg.withheld_reports:
+            return self.send_json(404, {"message": "Report %d was not found" % rid})
         key = R.REPORTS[rid][2]
         if str(req.get("reportKey", "")).upper() != key:
             return self.send_json(400, {"message": "Invalid reportKey for report %d" % rid})

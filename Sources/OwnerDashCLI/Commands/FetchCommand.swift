@@ -111,6 +111,7 @@ struct FetchCommand: Command {
             } else {
                 log.info(nil, "[\(done)/\(total)] \(entry.pms)/\(entry.subject) \(entry.size ?? 0) bytes")
             }
+            if let note = entry.reportIDNote { log.info("\(entry.pms)/\(entry.subject)", note) }
         }
 
         for entry in entries {

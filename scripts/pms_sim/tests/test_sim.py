@@ -478,11 +478,16 @@ class SimTest(unittest.TestCase):
         data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "11/01/2026",
                                                      "IPVC_LEAENDDATE": "03/01/2027"})
         self.assertTrue(data.startswith(b"\xd0\xcf\x11\xe0"), "4156 comes as BIFF8, as the real download")
-        rows = read_rows(data, sheet=3)
+        # As the real download: every lease on Lease Expiration Detail, the renewed ones again on Renewal Detail.
+        rows = read_rows(data, sheet=2)
         self.assertEqual(rows[0][:3], ["Bldg/Unit", "FloorPlan", "Name"])
         leases = [r for r in rows[1:] if r and r[0] != "Totals:"]
         total = [r for r in rows if r and r[0] == "Totals:"][0]
         self.assertAlmostEqual(sum(float(r[3]) for r in leases), float(total[3]), places=2)
+        renewal = read_rows(data, sheet=3)
+        renewed = [r for r in renewal[1:] if r and r[0] != "Totals:"]
+        self.assertEqual(renewal[0], rows[0])
+        self.assertEqual(renewed, [r for r in leases if r[10] in ("Renewed", "Transferring")])
         by_unit = {"%s" % u["unit"]: u for u in p["units"]}
         ending = [u for u in p["units"] if u["resident_id"] and u["lease_end"] and "2026-11-01" <= u["lease_end"] <= "2027-03-01"]
         dated = [r for r in leases if not str(r[9]).startswith(("1/", "2/", "3/", "4/", "5/", "6/", "7/", "8/", "9/", "10/"))
@@ -491,6 +496,30 @@ class SimTest(unittest.TestCase):
         for r in leases:
             self.assertIn(r[0].split("-")[1], by_unit)
         self.assertTrue(dated)
+
+    def test_renewal_detail_prints_a_transferring_lease_outside_the_floorplan_summarys_possible(self):
+        # Quirk report_transferring_decision: one household on notice is printed Transferring, which OneSite's
+        # Summary by Floorplan counts in no column and not as a possible renewal.
+        key = self.truth["quirks"]["report_transferring_decision"][0]
+        p = self.P[key]
+        data, _ = self.c.report(4156, p["site_id"], {"IPVC_LEABEGINDATE": "01/01/2026",
+                                                     "IPVC_LEAENDDATE": "12/01/2027"})
+        leases = [r for r in read_rows(data, sheet=2)[1:] if r and r[0] != "Totals:"]
+        transferring = [r for r in leases if r[10] == "Transferring"]
+        self.assertEqual(len(transferring), 1, key)
+        # The Renewal Detail sheet lists it with the renewed leases, in its Totals: too.
+        renewal = read_rows(data, sheet=3)
+        listed = [r for r in renewal[1:] if r and r[0] != "Totals:"]
+        self.assertIn(transferring[0], listed)
+        self.assertEqual(len(listed), 1 + sum(1 for r in leases if r[10] == "Renewed"))
+        total = [r for r in renewal if r and r[0] == "Totals:"][0]
+        self.assertAlmostEqual(sum(float(r[3]) for r in listed), float(total[3]), places=2)
+        summary = read_rows(data, sheet=4)
+        total = [r for r in summary if r and r[0] == "Total"][0]
+        possible, renewed, vacating, unknown, mtm = (int(v) for v in total[1:6])
+        self.assertEqual(possible, renewed + vacating + unknown + mtm)
+        self.assertEqual(possible, len(leases) - 1, "every listed lease but the transferring one is possible")
+        self.assertEqual(vacating, sum(1 for r in leases if r[10] == "Vacating"))
 
     def test_lease_details_is_html_with_a_lease_per_household(self):
         p = self.P["slate"]
@@ -548,7 +577,14 @@ class SimTest(unittest.TestCase):
                              capture_output=True, text=True, check=True).stdout
         reports = json.loads(out)["realpage"]["reports"]
         self.assertEqual([r["report_id"] for r in reports],
-                         [4238, 4043, 4009, 3837, 3877, 3838, 4186, 4189, 3836, 3842, 4020, 4279, 4156, 4048])
+                         [4238, 4043, 4009, 3837, 3877, 4299, 4186, 4189, 3836, 3842, 4020, 4279, 4156, 4048])
+        # Lease Expiration is also offered as 3838, the id the system OwnerDash replaces asked for.
+        expirations = [r for r in reports if r["parser"] == "lease_expiration"][0]
+        self.assertEqual([a["report_id"] for a in expirations["alternates"]], [3838])
+        for r in [a for r in reports for a in r.get("alternates", [])]:
+            status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
+                "reportKey": r["report_key"], "properties": [self.P["slate"]["site_id"]], "parameters": []})
+            self.assertEqual(status, 201, r["report_id"])
         self.assertEqual(len({r["parser"] for r in reports}), len(reports))
         for r in reports:
             status, _, _ = self.c.rest("/reports/%d/report-instances" % r["report_id"], {
@@ -1328,6 +1364,21 @@ class SimTest(unittest.TestCase):
             self.assertEqual(got, [429, 429, 200, 200], "the first of each body faulted, its repeat answered")
             _, _, body = c.request("GET", "/_sim/stats")
             self.assertEqual(json.loads(body)["faults"].get("429"), 2)
+        finally:
+            stop_sim(proc)
+
+    def test_withheld_report_id_is_not_found_and_its_alternate_answers(self):
+        # An account that offers Lease Expiration only under 3838, the id the system OwnerDash replaces used.
+        proc, port, truth, _ = start_sim("--withhold-report", "4299", "--no-ledger-truth")
+        try:
+            c = Client(port)
+            site = next(p for p in truth["properties"].values() if p["pms"] == "realpage")["site_id"]
+            status, _, body = c.rest("/reports/4299/report-instances", {
+                "reportKey": "B289373B-F2EF-4391-B492-1BCBC89A4864", "properties": [site], "parameters": []})
+            self.assertEqual((status, json.loads(body)["message"]), (404, "Report 4299 was not found"))
+            status, _, _ = c.rest("/reports/3838/report-instances", {
+                "reportKey": "89545A3A-C28A-49CC-8791-396AE71AB422", "properties": [site], "parameters": []})
+            self.assertEqual(status, 201)
         finally:
             stop_sim(proc)
 
