@@ -13,47 +13,39 @@ public enum DelinquencySnapshot {
         try database.execute(everyNight)
     }
 
-    static let everyNight = totals(where: "")
+    static let everyNight = """
+        INSERT OR REPLACE INTO unified_delinquency_metrics (\(columns))
+        SELECT m.unified_property_id, m.as_of_date, \(sums), m.run_id
+        FROM unified_occupancy_metrics m
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = m.unified_property_id AND d.as_of_date = m.as_of_date
+        GROUP BY m.unified_property_id, m.as_of_date;
+        """
 
     /// One night's totals, written by the sync after the source's delinquency rule, from the night's resident rows
     /// alone: a property synced without units (no occupancy row) but with a ledger has its delinquency all the same.
     /// The sync writes it when the night has an occupancy row or a ledger (`Synchronizer`).
     static let insert = """
-        INSERT OR REPLACE INTO unified_delinquency_metrics (
-            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
-            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
-        SELECT :property, :as_of, count(d.resident_id),
-               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
-               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
-               :run_id
+        INSERT OR REPLACE INTO unified_delinquency_metrics (\(columns))
+        SELECT :property, :as_of, \(sums), :run_id
         FROM unified_delinquency d
         WHERE d.unified_property_id = :property AND d.as_of_date = :as_of
         """
 
-    /// The totals of the synced nights (unified_occupancy_metrics rows) `condition` selects, from their residents.
-    private static func totals(where condition: String) -> String {
+    private static let columns = """
+        unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
+        balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id
         """
-        INSERT OR REPLACE INTO unified_delinquency_metrics (
-            unified_property_id, as_of_date, residents, residents_delinquent, balance_0_30_cents, balance_31_60_cents,
-            balance_61_90_cents, balance_over_90_cents, prepaid_cents, run_id)
-        SELECT m.unified_property_id, m.as_of_date, count(d.resident_id),
-               count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
-               coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
-               coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0),
-               m.run_id
-        FROM unified_occupancy_metrics m
-        LEFT JOIN unified_delinquency d ON d.unified_property_id = m.unified_property_id AND d.as_of_date = m.as_of_date
-        \(condition)
-        GROUP BY m.unified_property_id, m.as_of_date;
+
+    /// A night's totals over its resident rows `d`, each bucket summed in integer cents.
+    private static let sums = """
+        count(d.resident_id),
+        count(CASE WHEN d.balance_0_30 + d.balance_31_60 + d.balance_61_90 + d.balance_over_90 > 0 THEN 1 END),
+        coalesce(sum(CAST(round(d.balance_0_30 * 100) AS INTEGER)), 0),
+        coalesce(sum(CAST(round(d.balance_31_60 * 100) AS INTEGER)), 0),
+        coalesce(sum(CAST(round(d.balance_61_90 * 100) AS INTEGER)), 0),
+        coalesce(sum(CAST(round(d.balance_over_90 * 100) AS INTEGER)), 0),
+        coalesce(sum(CAST(round(d.prepaid * 100) AS INTEGER)), 0)
         """
-    }
 }
 
 /// Retention in unified.db: the resident rows of unified_delinquency are a night's full list of who owed what, the

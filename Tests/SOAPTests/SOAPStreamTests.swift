@@ -64,8 +64,9 @@ import XMLKit
             }
         }
         // One good fixture per operation asked, unitlist's non-dwelling one, GetUnitInformation's indented and
-        // pseudo-unit ones and its SOAP 1.2 envelope, and the ledger with Services blocks (the simulator's quirks).
-        #expect(accepted == 8)
+        // pseudo-unit ones and its SOAP 1.2 envelope, the ledger with Services blocks (the simulator's quirks), and
+        // the Voyager ledger whose AmountPaid reaches beyond the window.
+        #expect(accepted == 9)
         let empty = directory.appendingPathComponent("empty.xml").path
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         for path in [empty, directory.appendingPathComponent("missing.xml").path] {
