@@ -56,6 +56,8 @@ struct YardiSource: PropertySource {
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
         rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges)
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments)
+        // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
+        rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         let unitSource = if case .ilsFeed = unitList { YardiUnits.ilsSource } else { YardiUnits.source }

@@ -386,6 +386,18 @@ let yardiOperations = ["GetPropertyConfigurations", "GetUnitInformation", "GetRe
             SELECT count(*) FROM unified_delinquency WHERE unified_property_id = :p
               AND round(balance_0_30 + balance_31_60 + balance_61_90 + balance_over_90 - prepaid - current_balance, 2) <> 0
             """, [":p": .text(beyond)]).first?.first?.integerValue == 0)
+        // Each gap is carried as one balance-forward credit, so every household's ledger (charges − payments, what
+        // the debtors report and the statement sum) is its delinquency balance.
+        #expect(try unified.query("""
+            SELECT resident_id FROM unified_charges WHERE unified_property_id = :p AND charge_id LIKE 'balance-forward:%'
+            ORDER BY resident_id
+            """, [":p": .text(beyond)]).compactMap(\.first?.textValue) == gaps.compactMap(\.first?.textValue).sorted())
+        #expect(try unified.query("""
+            SELECT count(*) FROM unified_delinquency d
+            LEFT JOIN unified_household_balances b
+              ON b.unified_property_id = d.unified_property_id AND b.resident_id = d.resident_id
+            WHERE d.unified_property_id = :p AND round(coalesce(b.balance, 0) - d.current_balance, 2) <> 0
+            """, [":p": .text(beyond)]).first?.first?.integerValue == 0)
 
         // Voyager's charge codes: rent is rent, no code unknown.
         for property in voyager {

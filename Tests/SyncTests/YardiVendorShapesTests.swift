@@ -204,7 +204,8 @@ import Testing
     /// Voyager's AmountPaid counts payments the exported window lacks (t0002: October's rent paid before the window,
     /// 200.00 of November's by a transfer): charges − payments (3,000.00) is not what is open (Σ BalanceDue 1,300.00).
     /// BalanceDue is the balance, as Voyager's aging has it: buckets − prepaid = balance, and the sync warns naming the
-    /// property, the household and the gap. A household paid ahead with every payment in the window (t0003) is
+    /// property, the household and the gap, which the ledger carries as a balance-forward credit so that the debtors
+    /// report and the statement agree with the aging. A household paid ahead with every payment in the window (t0003) is
     /// prepaid, with no warning.
     @Test func amountPaidBeyondTheWindowAgesByBalanceDueAndIsWarned() throws {
         let yardi = try YardiFixture()
@@ -230,9 +231,40 @@ import Testing
         #expect(message.hasPrefix("household t0002: the ledger window's charges 3000.00 − payments 0.00 = 3000.00"),
                 "\(message)")
         #expect(message.contains("(Σ BalanceDue) are 1300.00, a gap of 1700.00"), "\(message)")
-        // The ledger's own open balance (charges − payments) is held against the delinquency: it differs by the gap.
+        #expect(message.contains("carried as a balance-forward line (BALFWD, -1700.00)"), "\(message)")
+        // The gap is carried as one balance-forward credit (RealPage's convention), applied in full, dated the day
+        // before the ledger's first posting: the ledger's charges − payments are the delinquency's balance.
+        #expect(try yardi.rows("""
+            SELECT charge_id, resident_id, charge_code, category, category_known, amount, amount_paid, balance,
+                   charge_date, period
+            FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'
+            """) == [[.text("balance-forward:t0002"), .text("t0002"), .text("BALFWD"), .text("OTHER"), .integer(1),
+                       .real(-1700), .real(-1700), .real(0), .text("2026-09-30"), .text("2026-09")]])
+        let disagreeing = try yardi.rows("""
+            WITH ledger AS (
+                SELECT resident_id, sum(cents) AS cents FROM (
+                    SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents FROM unified_charges
+                    UNION ALL
+                    SELECT resident_id, -CAST(round(amount * 100) AS INTEGER) FROM unified_payments)
+                GROUP BY resident_id)
+            SELECT d.resident_id, l.cents, CAST(round(d.current_balance * 100) AS INTEGER)
+            FROM unified_delinquency d LEFT JOIN ledger l ON l.resident_id = d.resident_id
+            WHERE l.cents IS NOT CAST(round(d.current_balance * 100) AS INTEGER)
+            """)
+        #expect(disagreeing.isEmpty, "\(disagreeing)")
+        #expect(try yardi.keyed("SELECT resident_id, balance FROM unified_household_balances")["t0002"] == [.real(1300)])
+        // So the ledger's own open balance, held against the delinquency, agrees (before: failed by the gap, -1,700).
         #expect(try yardi.rows("SELECT status, difference FROM sync_checks WHERE check_name = 'ledger_open_balance'")
-                == [[.text("failed"), .real(-1700)]])
+                == [[.text("passed"), .real(0)]])
+        // The debtors report and the statement say what the aging says (before: 3,000.00 at t0002).
+        let debtors = try Debtors.run(database: yardi.store.database, properties: ["yp_test"], asOf: nil, minDebt: nil)
+        let owed = debtors.people.flatMap(\.units).first { $0.residentID == "t0002" }
+        #expect(owed?.balanceCents == 130_000)
+        #expect(owed.map { $0.months.reduce(0) { $0 + $1.amountCents } } == 130_000)
+        let household = try #require(try ResidentStatement.households(
+            database: yardi.store.database, residentID: "t0002", properties: ["yp_test"]).first)
+        let statement = try ResidentStatement.run(database: yardi.store.database, household: household, asOf: nil, from: nil)
+        #expect(statement.closingBalanceCents == 130_000)
         // The query a user reads: delinquent 1,300 + t0001's open charges, net of t0003's 250 prepaid.
         let report = try Metrics.delinquency(database: yardi.store.database, properties: ["yp_test"])
         let property = try #require(report.properties.first)

@@ -13,7 +13,7 @@
 /// | notice_move_out | an on-notice unit with no move-out date (exposure 30/60 cannot place it), or an `Occupied No Notice` unit whose household is on notice | exact |
 /// | current_resident | an occupied unit whose household is not in GetResidentsByStatus (no in-place rent) | exact |
 /// | ledger_balance | per household: Σ charge Amount vs Σ AmountPaid + Σ BalanceDue (the charges' own figures; the aging follows BalanceDue) | $0.01 |
-/// | ledger_window | per household: the window's Σ charges − Σ payments vs Σ BalanceDue (YardiDelinquency: BalanceDue wins; a gap is payments applied that the window lacks) | exact |
+/// | ledger_window | per household: the window's Σ charges − Σ payments vs Σ BalanceDue (YardiDelinquency: BalanceDue wins; a gap is payments applied that the window lacks, carried as a balance-forward line: YardiLedger.insertBalanceForward) | exact |
 /// | ledger_tenant | ledger rows without a tenant code (left out of delinquency) | none allowed |
 /// | guest_event_type | guest-card event types not in YardiActivity.eventVocabulary (kept as `other`) | none allowed |
 enum YardiCrossChecks {

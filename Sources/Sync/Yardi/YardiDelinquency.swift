@@ -10,7 +10,8 @@
 /// window's first day, or moved in by a transfer from another household's ledger), so the window's charges −
 /// payments can exceed what is open. Buckets, prepaid and balance are therefore built from the open charges, so that
 /// they always agree (balance = buckets − prepaid), and a household whose window arithmetic differs is warned about
-/// (`YardiCrossChecks`, check `ledger_window`, naming the household and the gap).
+/// (`YardiCrossChecks`, check `ledger_window`, naming the household and the gap); the ledger carries that gap as a
+/// balance-forward credit (`YardiLedger.insertBalanceForward`) so that its charges − payments are this balance.
 ///
 /// Definitions (the simulator's truth.py `delinquency_rows`, and Yardi's Aged Receivables):
 /// - delinquent = Σ `BalanceDue` of the household's open charges (`BalanceDue` > 0; Yardi applies payments to the
@@ -81,17 +82,21 @@ enum YardiDelinquency {
         """
 
     /// Households whose window balance (charges − payments) exceeds what is open (Σ BalanceDue), exact in cents:
-    /// payments applied to their charges that the exported window does not hold. Subject, expected, actual, message (the
-/// sync's log line and the warning's row name the property).
+    /// payments applied to their charges that the exported window does not hold, which
+    /// `YardiLedger.insertBalanceForward` carries as one balance-forward line each. Subject, expected, actual, message
+    /// (the sync's log line and the warning's row name the property).
     static let windowGaps = """
         WITH \(households)
         SELECT tenant_code, printf('%.2f', delinquent_cents / 100.0), printf('%.2f', window_cents / 100.0),
                printf('household %s: the ledger window''s charges %.2f − payments %.2f = %.2f, but its open charges '
                       || '(Σ BalanceDue) are %.2f, a gap of %.2f: AmountPaid counts payments the window does not hold '
                       || '(paid before it, or moved in by a transfer); balance, aging and prepaid follow BalanceDue, '
-                      || 'as Voyager''s aging does',
+                      || 'as Voyager''s aging does, and the gap is carried as a balance-forward line '
+                      || '(\(RealPageTransactionLedger.balanceForwardCode), %.2f) so that the debtors report, '
+                      || 'statement and rental tracker agree with it',
                       tenant_code, charged_cents / 100.0, paid_cents / 100.0, window_cents / 100.0,
-                      delinquent_cents / 100.0, (window_cents - delinquent_cents) / 100.0)
+                      delinquent_cents / 100.0, (window_cents - delinquent_cents) / 100.0,
+                      (delinquent_cents - window_cents) / 100.0)
         FROM household
         WHERE window_cents > delinquent_cents
         ORDER BY tenant_code

@@ -11,6 +11,9 @@
 ///   first by Voyager), never recomputed here.
 /// - A payment's period is its `PostMonth`, else the month of its `TransactionDate`; its reference is the
 ///   `DocumentNumber` (check or confirmation number). Reversals are kept as posted (negative amounts stay negative).
+/// - Balance forward: a household whose window's Σ charges − Σ payments exceeds its open charges (Σ `BalanceDue`:
+///   Voyager's `AmountPaid` counts payments the exported window lacks) gets one `BALFWD` credit carrying the gap
+///   (`insertBalanceForward`), RealPage's convention, so that the ledger reports agree with the delinquency.
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code
 ///   in neither is OTHER with category_known = 0 and is listed by the sync's cross-checks.
 /// - Recurring charges: per lease and charge code, from `ServiceFromDate` to `ServiceToDate`, gathered from every
@@ -58,6 +61,37 @@ enum YardiLedger {
         FROM yardi_raw.yardi_transactions t
         WHERE t.property_id = :property AND t.kind = 'payment'
           AND t.tenant_code IS NOT NULL AND t.transaction_date IS NOT NULL
+        """
+
+    /// One `BALFWD` line per household whose window balance (Σ charges − Σ payments) exceeds its open charges
+    /// (Σ `BalanceDue`): the payments Voyager applied (`AmountPaid`) that the exported window lacks, paid before it or
+    /// moved in by a transfer (`YardiDelinquency.windowGaps`, warned as `ledger_window`). Without it the debtors
+    /// report, the statement and the rental tracker, which sum charges − payments, showed more owed than the aging
+    /// (BalanceDue) at such a household. The amount is the delinquency balance less the window balance (a credit),
+    /// counted as applied in full (amount_paid = amount, balance 0), so its open charges are still BalanceDue's.
+    /// RealPage's convention (RealPageLedger.insertBalanceForward): `charge_id` `balance-forward:<tenant code>`, which
+    /// the audit's and the checks' `balance-forward:` filters know, category OTHER, dated the day before the
+    /// property's first stored posting (period: that day's month) so that it counts on every date from there.
+    static let insertBalanceForward = """
+        WITH \(YardiDelinquency.households),
+        start AS (
+            SELECT date(min(transaction_date)) AS first_day, date(min(transaction_date), '-1 day') AS day
+            FROM yardi_raw.yardi_transactions
+            WHERE property_id = :property AND tenant_code IS NOT NULL
+        )
+        INSERT INTO unified_charges (
+            unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
+            category_known, period, charge_date, due_date, amount, amount_paid, balance)
+        SELECT :property, 'balance-forward:' || h.tenant_code, h.tenant_code,
+               (SELECT lease_id FROM unified_residents
+                WHERE unified_property_id = :property AND resident_id = h.tenant_code),
+               h.unit_code, '\(RealPageTransactionLedger.balanceForwardCode)',
+               'balance forward: payments Voyager applied (AmountPaid) that the exported window lacks '
+                   || '(paid before ' || start.first_day || ', or moved in by a transfer)',
+               'OTHER', 1, substr(start.day, 1, 7), start.day, start.day,
+               (h.delinquent_cents - h.window_cents) / 100.0, (h.delinquent_cents - h.window_cents) / 100.0, 0
+        FROM household h, start
+        WHERE h.window_cents > h.delinquent_cents AND start.day IS NOT NULL
         """
 
     static let insertRecurring = """
