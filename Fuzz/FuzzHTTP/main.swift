@@ -38,7 +38,7 @@ enum FuzzHTTP {
             users = try UserStore(dataDirectory: data, create: true)
             try users.add(email: "owner@example.com", role: .owner, properties: [], at: "2026-11-22T00:00:00Z")
             try users.add(email: "manager@example.com", role: .manager, properties: ["yp"], at: "2026-11-22T00:00:00Z")
-            try keepSessions()
+            try World.keepSessions(users)
 
             // The provider stand-in: discovery and the JWKS; the token endpoint answers 404 (a refused exchange).
             let jwks = """
@@ -83,7 +83,7 @@ enum FuzzHTTP {
 
         /// The sessions the seeds' cookies name (scripts/fuzz/http_seeds.py), stored again after an input that may
         /// have signed one out, so every input meets the same server.
-        func keepSessions() throws {
+        static func keepSessions(_ users: UserStore) throws {
             let far = 4_102_444_800   // 2100-01-01, as the seeds' cookies
             try users.keepSession(id: "fuzz-session-owner", email: "owner@example.com", csrf: "csrf-owner", expiresAt: far, now: 0)
             try users.keepSession(id: "fuzz-session-manager", email: "manager@example.com", csrf: "csrf-manager", expiresAt: far, now: 0)
@@ -103,7 +103,7 @@ enum FuzzHTTP {
         guard let world else { return }
         defer {
             if bytes.count >= 7, String(decoding: bytes, as: UTF8.self).lowercased().contains("signout") {
-                do { try world.keepSessions() } catch { fatalError("FuzzHTTP: users.db: \(error)") }
+                do { try World.keepSessions(world.users) } catch { fatalError("FuzzHTTP: users.db: \(error)") }
             }
         }
         var pair: [Int32] = [0, 0]
