@@ -219,12 +219,9 @@ enum SyncChecks {
 
     static let unitInformation = """
         SELECT 'units' AS measure,
-               -- Yardi's own pseudo-rows (a waiting list, excluded non-residential codes) are listed with status
-               -- Excluded or Waitlist and are not units (YardiUnits.statusVocabulary).
+               -- Yardi's own pseudo-rows (a waiting list, excluded non-residential codes) are not units.
                (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_units
-                WHERE property_id = :property AND as_of_date = :units_rows
-                  AND lower(trim(coalesce(economic_status_description, economic_status, '')))
-                      NOT IN ('excluded', 'waitlist')) AS expected,
+                WHERE property_id = :property AND as_of_date = :units_rows AND \(YardiUnits.isUnitRow)) AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
                CASE WHEN NOT EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
                                        AND as_of_date = :units_rows)
@@ -238,9 +235,8 @@ enum SyncChecks {
                (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
                 WHERE property_id = :property AND as_of_date = :available_rows) AS expected,
                (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS actual,
-               CASE WHEN EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property AND as_of_date = :units_rows
-                                   AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
-                                       NOT IN ('excluded', 'waitlist'))
+               CASE WHEN EXISTS (SELECT 1 FROM yardi_raw.yardi_units WHERE property_id = :property
+                                   AND as_of_date = :units_rows AND \(YardiUnits.isUnitRow))
                         THEN 'the units are GetUnitInformation''s (check unit_information)'
                     WHEN NOT EXISTS (SELECT 1 FROM unified_units WHERE unified_property_id = :property)
                         THEN 'no unit list as of ' || :as_of || ' (warning units_missing)'

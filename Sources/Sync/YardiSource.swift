@@ -190,6 +190,22 @@ struct YardiSync {
     func rows(_ sql: String) throws -> [[SQLValue]] {
         try context.rows(sql, parameters.merging([":as_of": .text(asOf.iso)]) { $1 })
     }
+
+    /// Fails the property when the `table` snapshot bound as `snapshot` lists a `key` more than once (the rules
+    /// join on it, so each copy would count twice), naming the first five; `what` says who lists what
+    /// (`GetUnitInformation lists a unit`).
+    func requireListedOnce(_ key: String, in table: String, snapshot: String, _ what: String) throws {
+        let duplicates = try rows("""
+            SELECT \(key), count(*) FROM yardi_raw.\(table)
+            WHERE property_id = :property AND as_of_date = \(snapshot)
+            GROUP BY \(key) HAVING count(*) > 1
+            ORDER BY \(key)
+            LIMIT 5
+            """)
+        guard !duplicates.isEmpty else { return }
+        let listed = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
+        throw YardiRuleError("\(what) more than once: \(listed)")
+    }
 }
 
 /// Raw Yardi data the rules refuse to guess about (an unmapped status text, a duplicated key): the property fails.

@@ -329,6 +329,38 @@ import Testing
         #expect(!error.contains("unit 101"))
     }
 
+    /// A unit or tenant code listed twice in one snapshot (GetUnitInformation, GetResidentsByStatus, the ILS feed
+    /// taken for the unit list) would count twice in every rule joining on it: the property fails, naming the code and
+    /// how many rows list it.
+    @Test func aCodeListedTwiceFailsThePropertyNamingIt() throws {
+        let units = try YardiFixture()
+        try units.loadedEverything()
+        for code in ["1101", "1101", "1102"] { try units.unit(code, "Occupied No Notice") }
+        let unitError = try #require(units.sync().first?.error)
+        #expect(unitError.contains("GetUnitInformation lists a unit more than once: 1101 (2 rows)"), "\(unitError)")
+        #expect(!unitError.contains("1102"))
+
+        let residents = try YardiFixture()
+        try residents.loadedEverything()
+        try residents.unit("1101", "Occupied No Notice", tenant: "t1")
+        for _ in 0..<3 { try residents.resident("t1", "Current", unit: "1101") }
+        let residentError = try #require(residents.sync().first?.error)
+        #expect(residentError.contains("GetResidentsByStatus lists a tenant code more than once: t1 (3 rows)"),
+                "\(residentError)")
+
+        let feed = try YardiFixture()
+        try feed.loadedEverything()
+        for code in ["101", "101", "102"] {
+            try feed.insert("yardi_available_units", [
+                "unit_code": .text(code), "occupancy_status": .text("vacant"), "leased_status": .text("available"),
+                "economic_status": .text("residential"), "declared_unit_count": .integer(2),
+            ])
+        }
+        let feedError = try #require(feed.sync().first?.error)
+        #expect(feedError.contains("AvailableUnits_Login (the unit list: GetUnitInformation lists no unit) lists a unit "
+                                   + "more than once: 101 (2 rows)"), "\(feedError)")
+    }
+
     /// A feed that lists only the units for lease (no declared count, or a small part of it) is no unit list: the
     /// property has no units, and `units_missing` says why.
     @Test func anAvailabilityListIsNotTakenForTheUnitList() throws {

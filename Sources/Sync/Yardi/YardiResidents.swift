@@ -50,14 +50,6 @@ enum YardiResidents {
         LIMIT 5
         """
 
-    static let duplicateResidents = """
-        SELECT tenant_code, count(*) FROM yardi_raw.yardi_residents
-        WHERE property_id = :property AND as_of_date = :residents_snapshot
-        GROUP BY tenant_code HAVING count(*) > 1
-        ORDER BY tenant_code
-        LIMIT 5
-        """
-
     /// Fails the property on a resident status the vocabulary lacks or a tenant code listed twice, naming them.
     static func requireKnownStatuses(_ yardi: YardiSync) throws {
         let unknown = try yardi.rows(unknownStatuses)
@@ -69,11 +61,8 @@ enum YardiResidents {
                 Applicant, Approved, Waitlist, Denied, Canceled (add it to YardiResidents.statusVocabulary)
                 """)
         }
-        let duplicates = try yardi.rows(duplicateResidents)
-        if !duplicates.isEmpty {
-            let residents = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
-            throw YardiRuleError("GetResidentsByStatus lists a tenant code more than once: \(residents)")
-        }
+        try yardi.requireListedOnce("tenant_code", in: "yardi_residents", snapshot: ":residents_snapshot",
+                                    "GetResidentsByStatus lists a tenant code")
     }
 
     static let insert = """

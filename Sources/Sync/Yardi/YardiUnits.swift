@@ -53,7 +53,13 @@ enum YardiUnits {
         )
         """
 
-    /// Units whose status text is not in the vocabulary, and unit codes listed twice (first 5 of each).
+    /// The condition that a yardi_units row is a unit: not one of Yardi's pseudo-rows (a waiting list, excluded
+    /// non-residential codes), whose texts the vocabulary knows without a status (Excluded, Waitlist).
+    static let isUnitRow = """
+        coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '') NOT IN ('excluded', 'waitlist')
+        """
+
+    /// Units whose status text is not in the vocabulary (first 5).
     static let unknownStatuses = """
         WITH \(statusVocabulary)
         SELECT unit_code, coalesce(economic_status_description, economic_status)
@@ -62,14 +68,6 @@ enum YardiUnits {
           AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
               NOT IN (SELECT status_text FROM yardi_unit_status)
         ORDER BY source_row
-        LIMIT 5
-        """
-
-    static let duplicateUnits = """
-        SELECT unit_code, count(*) FROM yardi_raw.yardi_units
-        WHERE property_id = :property AND as_of_date = :units_snapshot
-        GROUP BY unit_code HAVING count(*) > 1
-        ORDER BY unit_code
         LIMIT 5
         """
 
@@ -85,11 +83,8 @@ enum YardiUnits {
                 (add it to YardiUnits.statusVocabulary)
                 """)
         }
-        let duplicates = try yardi.rows(duplicateUnits)
-        if !duplicates.isEmpty {
-            let units = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
-            throw YardiRuleError("GetUnitInformation lists a unit more than once: \(units)")
-        }
+        try yardi.requireListedOnce("unit_code", in: "yardi_units", snapshot: ":units_snapshot",
+                                    "GetUnitInformation lists a unit")
     }
 
     /// The units from GetUnitInformation (the usual unit list).
@@ -177,9 +172,8 @@ enum YardiUnits {
     static let unitListCounts = """
         SELECT (SELECT count(*) FROM yardi_raw.yardi_units
                 WHERE property_id = :property AND as_of_date = :units_snapshot
-                  -- Yardi's pseudo-rows are no units (statusVocabulary): a list of them alone lists no unit.
-                  AND coalesce(lower(trim(coalesce(economic_status_description, economic_status))), '')
-                      NOT IN ('excluded', 'waitlist')) AS unit_information,
+                  -- A list of Yardi's pseudo-rows alone lists no unit.
+                  AND \(isUnitRow)) AS unit_information,
                (SELECT count(DISTINCT unit_code) FROM yardi_raw.yardi_available_units
                 WHERE property_id = :property AND as_of_date = :available_snapshot) AS listed,
                (SELECT max(declared_unit_count) FROM yardi_raw.yardi_available_units
@@ -212,22 +206,11 @@ enum YardiUnits {
         return .ilsFeed(listed: listed, declared: declared)
     }
 
-    static let duplicateILSUnits = """
-        SELECT unit_code, count(*) FROM yardi_raw.yardi_available_units
-        WHERE property_id = :property AND as_of_date = :available_snapshot
-        GROUP BY unit_code HAVING count(*) > 1
-        ORDER BY unit_code
-        LIMIT 5
-        """
-
     /// Fails the property on an ILS unit listed twice or whose status cannot be told, naming them (as
     /// `requireKnownStatuses` does for GetUnitInformation).
     static func requireKnownILSStatuses(_ yardi: YardiSync) throws {
-        let duplicates = try yardi.rows(duplicateILSUnits)
-        if !duplicates.isEmpty {
-            let units = duplicates.map { "\($0[0].textValue ?? "?") (\($0[1].integerValue ?? 0) rows)" }.joined(separator: ", ")
-            throw YardiRuleError("AvailableUnits_Login (the unit list: GetUnitInformation lists no unit) lists a unit more than once: \(units)")
-        }
+        try yardi.requireListedOnce("unit_code", in: "yardi_available_units", snapshot: ":available_snapshot",
+                                    "AvailableUnits_Login (the unit list: GetUnitInformation lists no unit) lists a unit")
         let unknown = try yardi.rows(unknownILSStatuses)
         guard !unknown.isEmpty else { return }
         let units = unknown.map { "unit \($0[0].textValue ?? "?") ('\($0[1].textValue ?? "")', '\($0[2].textValue ?? "")')" }
