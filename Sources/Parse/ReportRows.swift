@@ -319,10 +319,12 @@ struct RowView {
     static let nullTokens: Set<String> = ["n/a", "na", "*", "-", "--", "none"]
 
     /// The cell for a typed read: a vendor null token reads as blank.
-    func valueCell(_ column: String) -> CellValue {
-        let value = cell(column)
+    func valueCell(_ column: String) -> CellValue { Self.nullable(cell(column)) }
+
+    /// A cell with a vendor null token read as blank.
+    static func nullable(_ value: CellValue) -> CellValue {
         if case .text(let raw) = value, raw.utf8.count <= 4,
-           Self.nullTokens.contains(raw.trimmingWhitespace.lowercased()) { return .empty }
+           nullTokens.contains(raw.trimmingWhitespace.lowercased()) { return .empty }
         return value
     }
 
@@ -335,34 +337,30 @@ struct RowView {
     }
 
     func money(_ column: String) throws -> Money? {
-        let value = valueCell(column)
-        do {
-            let money = try value.money()
-            guard countsForMoneyGuard else { return money }
-            if case .text(let text) = value, text.utf8.contains(where: { $0 >= 0x31 && $0 <= 0x39 }) {
-                context.moneyCellsWithDigits += 1
-            }
-            if let money, money != .zero { context.nonzeroMoney += 1 }
-            return money
-        } catch {
-            throw failure(column, error)
+        do { return try countedMoney(valueCell(column)) } catch { throw failure(column, error) }
+    }
+
+    /// A money cell's amount, counted for the money guard (amount text with digits; non-zero amounts) unless this
+    /// is a total row.
+    private func countedMoney(_ value: CellValue) throws(CellTextError) -> Money? {
+        let money = try value.money()
+        guard countsForMoneyGuard else { return money }
+        if case .text(let text) = value, text.utf8.contains(where: { $0 >= 0x31 && $0 <= 0x39 }) {
+            context.moneyCellsWithDigits += 1
         }
+        if let money, money != .zero { context.nonzeroMoney += 1 }
+        return money
     }
 
     func date(_ column: String) throws -> LocalDate? {
         do { return try valueCell(column).date() } catch { throw failure(column, error) }
     }
 
-    /// The amount in a header column no layout column names (`printed`: its header, for messages), counted for the
-    /// money guard like a named column's.
+    /// The amount in a header column no layout column names (`printed`: its header, for messages), read and
+    /// counted for the money guard as a named column's.
     func money(atColumn column: Int, printed: String) throws -> Money? {
-        var value = row[column]
-        if case .text(let raw) = value, raw.utf8.count <= 4,
-           Self.nullTokens.contains(raw.trimmingWhitespace.lowercased()) { value = .empty }
         do {
-            let money = try value.money()
-            if countsForMoneyGuard, let money, money != .zero { context.nonzeroMoney += 1 }
-            return money
+            return try countedMoney(Self.nullable(row[column]))
         } catch {
             throw context.error(.badValue, row: number, column: printed, error.description)
         }
