@@ -27,6 +27,9 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // The unified data on a PostgreSQL server (--database-url): the client library only.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
 
         // MARK: - One Swift wrapper per C library
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
@@ -37,6 +40,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // libcrypto once: SHA-256, HMAC-SHA256, random bytes, RS256 / ES256 signature checks (EVP).
         .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
+        // libpq once: connections, named parameters, transactions, COPY in and out; PostgresError with the SQLSTATE.
+        .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
@@ -71,6 +76,9 @@ let package = Package(
 
         // MARK: - Tests mirror the sources
         .testTarget(name: "SQLiteKitTests", dependencies: ["SQLiteKit"]),
+        .testTarget(name: "PostgresKitTests", dependencies: ["PostgresKit", "PostgresTestSupport"]),
+        // The throwaway PostgreSQL cluster of scripts/test.sh (or one started for a bare `swift test`).
+        .target(name: "PostgresTestSupport", dependencies: ["PostgresKit"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "LibCryptoKitTests", dependencies: ["LibCryptoKit"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),

@@ -3,10 +3,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure_packages.sh
+source scripts/lib/pg_test_cluster.sh
+# One trap for everything this script leaves behind: the test log and the PostgreSQL test cluster.
+test_log=""
+trap '[ -z "$test_log" ] || rm -f "$test_log"; pg_test_cluster_stop' EXIT
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config openssl \
-    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils
+    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils postgresql-15 libpq-dev
 
 swift build --build-tests
+# A throwaway PostgreSQL 15 cluster; the tests find it through OWNERDASH_TEST_DATABASE_URL.
+pg_test_cluster_start
+pg_address=${OWNERDASH_TEST_DATABASE_URL#postgresql://postgres@}
+echo "PostgreSQL test cluster: ${pg_address%%/*}" >&2
 # The simulator's and the benchmark scripts' own tests (Python standard library) run first, so swift test's summary
 # closes the output.
 for suite in scripts/pms_sim/tests scripts/bench/tests; do
@@ -19,7 +27,6 @@ for suite in scripts/pms_sim/tests scripts/bench/tests; do
 done
 # CI shows only the tail of the output, so a failure's own lines are repeated after the summary.
 test_log=$(mktemp)
-trap 'rm -f "$test_log"' EXIT
 if ! swift test --skip-build 2>&1 | tee "$test_log"; then
     echo "--- failed tests and their issues, repeated from above:"
     grep -E '✘|error:|failed' "$test_log" | grep -v '^Test Suite' | tail -n 60
