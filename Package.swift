@@ -55,6 +55,9 @@ let package = Package(
         .target(name: "Fetch", dependencies: ["OwnerDashCore", "LibCryptoKit", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit", "LibCryptoKit"]),
+        // The unified data on PostgreSQL (--database-url): the schema generated from Sync's, publishing a host's synced
+        // properties (COPY, one transaction each), and the readers' local mirror refreshed by what changed.
+        .target(name: "PostgresUnified", dependencies: ["OwnerDashCore", "SQLiteKit", "PostgresKit", "Sync"]),
         // Read-only questions over unified.db: one file per metric family, each one query with its formula.
         .target(name: "Metrics", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // Tenant-ledger reports over unified.db (read-only): lease payment status, ...
@@ -95,6 +98,7 @@ let package = Package(
         // Snapshots/ are read from the source tree by #filePath (a changed one is a diff to review), not bundled.
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"], exclude: ["Snapshots"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
+        .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),

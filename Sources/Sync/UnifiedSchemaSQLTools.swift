@@ -661,5 +661,25 @@ extension UnifiedSchema {
             LEFT JOIN v_occupancy_latest o ON o.unified_property_id = p.unified_property_id
             LEFT JOIN v_delinquency_totals_latest d ON d.unified_property_id = p.unified_property_id;
             """),
+        // The same view with its subquery named, as PostgreSQL 15 requires of a subquery in FROM, so the one definition
+        // serves both engines (PostgresUnified's schema is generated from this one). Its rows are unchanged.
+        Migration(version: 46, name: "v_ledger_monthly names its subquery", sql: """
+            DROP VIEW v_ledger_monthly;
+            CREATE VIEW v_ledger_monthly AS
+            SELECT unified_property_id, month,
+                   sum(charges) AS charges,
+                   sum(CAST(round(charged * 100) AS INTEGER)) / 100.0 AS charged,
+                   sum(CAST(round(rent_charged * 100) AS INTEGER)) / 100.0 AS rent_charged,
+                   sum(payments) AS payments,
+                   sum(CAST(round(paid * 100) AS INTEGER)) / 100.0 AS paid,
+                   (sum(CAST(round(charged * 100) AS INTEGER)) - sum(CAST(round(paid * 100) AS INTEGER))) / 100.0 AS net
+            FROM (SELECT unified_property_id, period AS month, 1 AS charges, amount AS charged,
+                         CASE WHEN category = 'RENT' THEN amount ELSE 0 END AS rent_charged, 0 AS payments, 0 AS paid
+                  FROM unified_charges
+                  UNION ALL
+                  SELECT unified_property_id, period, 0, 0, 0, 1, amount
+                  FROM unified_payments) AS ledger_lines
+            GROUP BY unified_property_id, month;
+            """),
     ]
 }

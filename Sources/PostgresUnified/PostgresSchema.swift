@@ -1,0 +1,112 @@
+import Foundation
+import PostgresKit
+import Sync
+
+/// unified data's schema on PostgreSQL, generated from `UnifiedShape` (itself read from `UnifiedSchema`'s SQLite
+/// migrations) and the data dictionary (`UnifiedDictionary`, as `COMMENT ON`), and brought up to date on connect.
+///
+/// Migrating is additive, as SQLite's migrations are: a missing table is created, a missing column added, the views
+/// and comments written again; a column whose type differs from the one expected is an error naming it, never a
+/// silent conversion. `ownerdash_schema` records the SQLite migration level the server is at.
+public enum PostgresSchema {
+    /// OwnerDash's own bookkeeping on the server: the schema level and what was published when (`UnifiedPublisher`).
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS ownerdash_schema (
+            version     integer     NOT NULL,
+            migrated_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE SEQUENCE IF NOT EXISTS ownerdash_generation;
+        CREATE TABLE IF NOT EXISTS ownerdash_publications (
+            scope        text        PRIMARY KEY,
+            generation   bigint      NOT NULL,
+            published_at timestamptz NOT NULL DEFAULT now(),
+            host         text        NOT NULL,
+            rows         bigint      NOT NULL
+        );
+        COMMENT ON TABLE ownerdash_publications IS 'What each host last published: one row per property (property:<key>) and one for the run journal (runs); generation grows with every publication, so a reader copies only what changed since it last looked.';
+        """
+
+    /// Brings the server's schema to `shape`'s level; concurrent callers (several hosts starting at once) wait for
+    /// the first under an advisory lock.
+    public static func migrate(_ connection: PostgresConnection, to shape: UnifiedShape = .current) throws {
+        try connection.execute("SELECT pg_advisory_lock(hashtext('ownerdash:schema'))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(hashtext('ownerdash:schema'))") }
+        try connection.execute(bookkeeping)
+        let current = Int(try connection.scalar("SELECT max(version) FROM ownerdash_schema") ?? "0") ?? 0
+        if current > shape.version {
+            throw PostgresError(message: "the server's unified schema is at version \(current), newer than this ownerdash (\(shape.version)); upgrade ownerdash",
+                                context: "migrating \(connection.url)")
+        }
+        guard current < shape.version else { return }
+        try connection.transaction {
+            for view in shape.views.reversed() { try connection.execute("DROP VIEW IF EXISTS \(view.name) CASCADE") }
+            for table in shape.tables {
+                let existing = try connection.query("""
+                    SELECT column_name, data_type FROM information_schema.columns
+                    WHERE table_schema = current_schema() AND table_name = :table
+                    """, ["table": .text(table.name)])
+                if existing.isEmpty {
+                    try connection.execute(createTable(table))
+                } else {
+                    let types = Dictionary(existing.map { ($0["column_name"] ?? "", $0["data_type"] ?? "") }, uniquingKeysWith: { a, _ in a })
+                    for column in table.columns {
+                        if let type = types[column.name] {
+                            guard dataType(type, matches: column.postgresType) else {
+                                throw PostgresError(message: "\(table.name).\(column.name) is \(type) on the server, expected \(column.postgresType.rawValue)",
+                                                    context: "migrating \(connection.url)")
+                            }
+                        } else {
+                            try connection.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.postgresType.rawValue)")
+                        }
+                    }
+                }
+                for index in table.indexes {
+                    try connection.execute("CREATE \(index.isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(index.name) ON \(table.name) (\(index.columns.joined(separator: ", ")))")
+                }
+            }
+            for view in shape.views { try connection.execute(PostgresDialect.view(view.sql)) }
+            try connection.execute(comments(for: shape))
+            try connection.execute("INSERT INTO ownerdash_schema (version) VALUES (:version)", ["version": .integer(Int64(shape.version))])
+        }
+    }
+
+    /// `CREATE TABLE` for one unified table. No foreign keys: a property's rows arrive whole in one transaction
+    /// (`UnifiedPublisher`), and SQLite already held them to their keys before they left.
+    static func createTable(_ table: UnifiedShape.Table) -> String {
+        var lines = table.columns.map { column in
+            "    \(column.name) \(column.postgresType.rawValue)\(column.notNull ? " NOT NULL" : "")"
+        }
+        if !table.primaryKey.isEmpty { lines.append("    PRIMARY KEY (\(table.primaryKey.joined(separator: ", ")))") }
+        return "CREATE TABLE \(table.name) (\n\(lines.joined(separator: ",\n"))\n)"
+    }
+
+    /// The data dictionary as `COMMENT ON` statements for every table, view and column it describes.
+    static func comments(for shape: UnifiedShape) -> String {
+        let present = Set(shape.tables.map(\.name) + shape.views.map(\.name))
+        var statements: [String] = []
+        for relation in UnifiedDictionary.relations where present.contains(relation.name) {
+            let kind = relation.isView ? "VIEW" : "TABLE"
+            statements.append("COMMENT ON \(kind) \(relation.name) IS \(literal(relation.description))")
+            let columns: Set<String> = relation.isView ? [] : Set(shape.table(relation.name)?.columns.map(\.name) ?? [])
+            for column in relation.columns where relation.isView || columns.contains(column.name) {
+                statements.append("COMMENT ON COLUMN \(relation.name).\(column.name) IS \(literal(column.meaning))")
+            }
+        }
+        return statements.joined(separator: ";\n")
+    }
+
+    /// A SQL string literal.
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// Whether `information_schema.columns.data_type` is the type expected.
+    static func dataType(_ type: String, matches expected: PostgresType) -> Bool {
+        switch expected {
+        case .text: type == "text"
+        case .bigint: type == "bigint"
+        case .numeric: type == "numeric"
+        case .boolean: type == "boolean"
+        case .date: type == "date"
+        case .timestamptz: type == "timestamp with time zone"
+        }
+    }
+}

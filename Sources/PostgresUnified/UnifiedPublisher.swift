@@ -1,0 +1,143 @@
+import Foundation
+import PostgresKit
+import SQLiteKit
+
+/// Copies what a host synced into its local unified.db to the shared PostgreSQL database: one property at a time,
+/// each in one transaction with `COPY` (readers see the property before or after, never half of it), and the run
+/// journal after a run. The local unified.db stays the sync's working copy; the server holds the portfolio.
+///
+/// A property's publication replaces only that property's rows, under an advisory lock on the property alone, so
+/// hosts publishing different properties never wait on each other.
+public final class UnifiedPublisher {
+    let connection: PostgresConnection
+    let shape: UnifiedShape
+    /// Recorded with each publication (`ownerdash_publications.host`, `ownerdash runs`).
+    public let host: String
+
+    /// Connects and brings the server's schema up to date.
+    public init(url: DatabaseURL, host: String = ProcessInfo.processInfo.hostName, shape: UnifiedShape = .current) throws {
+        connection = try PostgresConnection(url: url, applicationName: "ownerdash publish")
+        self.shape = shape
+        self.host = host
+        try PostgresSchema.migrate(connection, to: shape)
+    }
+
+    /// The tables published per property: every table keyed by property but the charge audit's, which `audit run`
+    /// writes on its own (not yet to PostgreSQL).
+    var propertyTables: [UnifiedShape.Table] {
+        shape.tables.filter { $0.isPropertyScoped && !$0.name.hasPrefix("audit_") }
+    }
+
+    /// The run journal's tables, published per run.
+    var runTables: [UnifiedShape.Table] {
+        ["etl_runs", "etl_run_items"].compactMap { shape.table($0) }
+    }
+
+    /// Replaces the property's rows on the server with those of `database` (its unified.db) in one transaction;
+    /// returns the rows sent. A property `database` does not hold is removed from the server.
+    @discardableResult
+    public func publishProperty(_ key: String, from database: Database) throws -> Int {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ownerdash:property:' || :key))", ["key": .text(key)])
+            var rows = 0
+            for table in propertyTables {
+                try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key", ["key": .text(key)])
+                rows += try copy(table, from: database, where: "unified_property_id = :key", [":key": .text(key)])
+            }
+            try record(scope: "property:\(key)", rows: rows)
+            return rows
+        }
+    }
+
+    /// Replaces the journal rows of `runIDs` (etl_runs and their items) on the server.
+    @discardableResult
+    public func publishRuns(_ runIDs: [String], from database: Database) throws -> Int {
+        guard !runIDs.isEmpty else { return 0 }
+        return try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ownerdash:runs'))")
+            var rows = 0
+            for runID in runIDs {
+                for table in runTables {
+                    try connection.execute("DELETE FROM \(table.name) WHERE run_id = :run", ["run": .text(runID)])
+                    rows += try copy(table, from: database, where: "run_id = :run", [":run": .text(runID)])
+                }
+            }
+            try record(scope: "runs", rows: rows)
+            return rows
+        }
+    }
+
+    /// Publishes every property and every run `database` holds (`ownerdash publish`: a unified.db moved to the server).
+    public func publishAll(from database: Database, progress: (String, Int) -> Void = { _, _ in }) throws -> (properties: Int, runs: Int) {
+        let keys = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY unified_property_id")
+            .compactMap { $0[0].textValue }
+        for key in keys { progress(key, try publishProperty(key, from: database)) }
+        let runs = try database.query("SELECT run_id FROM etl_runs ORDER BY started_at").compactMap { $0[0].textValue }
+        try publishRuns(runs, from: database)
+        return (keys.count, runs.count)
+    }
+
+    /// Streams `table`'s rows matching `condition` from SQLite into `COPY ... FROM STDIN`, each value in the text
+    /// PostgreSQL reads for the column's type.
+    private func copy(_ table: UnifiedShape.Table, from database: Database, where condition: String,
+                      _ values: [String: SQLValue]) throws -> Int {
+        let names = table.columns.map(\.name).joined(separator: ", ")
+        let select = try database.prepare("SELECT \(names) FROM \(table.name) WHERE \(condition)")
+        try select.bind(values)
+        let types = table.columns.map(\.postgresType)
+        let rows = AnySequence<[String?]> { () -> AnyIterator<[String?]> in
+            AnyIterator {
+                guard (try? select.step()) == true else { return nil }
+                return types.indices.map { PublishedValue.text(select.value(at: $0), as: types[$0]) }
+            }
+        }
+        let sent = try connection.copyIn("COPY \(table.name) (\(names)) FROM STDIN", rows: rows)
+        select.reset()
+        return sent
+    }
+
+    /// Records the publication: the scope's generation moves on, so mirrors copy it again.
+    private func record(scope: String, rows: Int) throws {
+        try connection.execute("""
+            INSERT INTO ownerdash_publications (scope, generation, host, rows)
+            VALUES (:scope, nextval('ownerdash_generation'), :host, :rows)
+            ON CONFLICT (scope) DO UPDATE SET generation = EXCLUDED.generation, published_at = now(),
+                                              host = EXCLUDED.host, rows = EXCLUDED.rows
+            """, ["scope": .text(scope), "host": .text(host), "rows": .integer(Int64(rows))])
+    }
+}
+
+/// A SQLite value as the text PostgreSQL reads for a column's type, and back.
+enum PublishedValue {
+    /// The COPY text of `value` for a column of `type` (nil: NULL).
+    static func text(_ value: SQLValue, as type: PostgresType) -> String? {
+        switch value {
+        case .null: return nil
+        case .integer(let number): return type == .boolean ? (number == 0 ? "f" : "t") : String(number)
+        // The shortest text that reads back as the same double: numeric keeps it exactly.
+        case .real(let number): return "\(number)"
+        case .text(let text): return text
+        case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// The expression a mirror selects for a column: the text SQLite held, whatever PostgreSQL's own output style.
+    static func selectExpression(_ column: UnifiedShape.Column) -> String {
+        switch column.postgresType {
+        case .boolean: "\(column.name)::integer"
+        case .date: "to_char(\(column.name), 'YYYY-MM-DD')"
+        case .timestamptz: "to_char(\(column.name) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+        case .text, .bigint, .numeric: column.name
+        }
+    }
+
+    /// The SQLite value of a mirrored field for a column of SQLite type `sqliteType`; nil when the text is not one.
+    static func sqlite(_ text: String?, sqliteType: String) -> SQLValue? {
+        guard let text else { return .null }
+        switch sqliteType {
+        case "INTEGER": return Int64(text).map(SQLValue.integer)
+        case "REAL": return Double(text).map(SQLValue.real)
+        default: return .text(text)
+        }
+    }
+}
