@@ -71,10 +71,10 @@ let package = Package(
         // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
         .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
-        .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
+        .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "PostgresKit", "PostgresUnified", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "PostgresKit", "PostgresUnified", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "RawStoreTests", dependencies: ["LibCryptoKit", "RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         // Snapshots/ are read from the source tree by #filePath (a changed one is a diff to review), not bundled.
-        .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI"], exclude: ["Snapshots"]),
+        .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI", "PostgresTestSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
         .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).

@@ -11,8 +11,13 @@ import Sync
 /// already reach back as far as that history (they are counted from the same dates), so they need no backfill.
 public struct BackfillRun {
     public let dataDirectory: DataDirectory
+    /// Where each backfilled property is published when the unified data lives on PostgreSQL; nil: unified.db only.
+    public var publication: UnifiedPublication?
 
-    public init(dataDirectory: DataDirectory) { self.dataDirectory = dataDirectory }
+    public init(dataDirectory: DataDirectory, publication: UnifiedPublication? = nil) {
+        self.dataDirectory = dataDirectory
+        self.publication = publication
+    }
 
     /// Backfills each property under the data directory's lock; throws `IngestLockBusy` when another process
     /// holds it. A property that cannot be backfilled is a failed item naming why; the others go on.
@@ -38,6 +43,10 @@ public struct BackfillRun {
                 } catch {
                     outcome = BackfillOutcome(property: property.key, months: [], skipped: [], failure: "\(error)")
                 }
+                if outcome.failure == nil, let publication,
+                   let failure = publication.publish(property.key, from: store.database) {
+                    outcome.failure = failure
+                }
                 if let failure = outcome.failure {
                     log.error(property.key, "not backfilled: \(failure)")
                 } else {
@@ -58,6 +67,7 @@ public struct BackfillRun {
         let failed = outcomes.filter { $0.failure != nil }.count
         let status: RunStatus = failed == 0 ? .succeeded : failed == outcomes.count ? .failed : .partial
         try journal.finish(status: status, warnings: 0)
+        publication?.publishRun(runID, from: store.database, log: log)
         return (runID, status, outcomes)
     }
 }

@@ -74,6 +74,8 @@ public struct IngestRun {
     public let dataDirectory: DataDirectory
     public let configuration: Configuration
     public let configPath: String
+    /// Where each synced property is published when the unified data lives on PostgreSQL; nil: unified.db only.
+    public var publication: UnifiedPublication?
 
     public init(dataDirectory: DataDirectory, configuration: Configuration, configPath: String) {
         self.dataDirectory = dataDirectory; self.configuration = configuration; self.configPath = configPath
@@ -153,6 +155,7 @@ public struct IngestRun {
             throw error
         }
         try journal.finish(status: result.status, warnings: warnings)
+        publication?.publishRun(runID, from: journalStore.database, log: log)
         return result
     }
 
@@ -197,7 +200,7 @@ public struct IngestRun {
         let artifacts = plan.jobs.reduce(into: [String: Int]()) { counts, job in counts[job.propertyKey, default: 0] += 1 }
         let pipeline = PropertyPipeline(properties: request.properties, artifacts: artifacts, dataDirectory: dataDirectory,
                                         configuration: configuration, runID: runID, landing: landing, journal: journal,
-                                        log: log)
+                                        publication: publication, log: log)
         let total = plan.jobs.count
         for property in request.properties {
             if let ledger = plan.ledger[property.key] { log.info(property.key, "ledger: \(ledger.summary)") }
@@ -264,6 +267,8 @@ public struct RecordedSync {
     public let dataDirectory: DataDirectory
     public let chargeCategories: ChargeCategories
     public let glCategories: GLCategories
+    /// Where each synced property is published when the unified data lives on PostgreSQL; nil: unified.db only.
+    public var publication: UnifiedPublication?
 
     /// `chargeCategories`: the configuration's charge code -> ledger category map; `glCategories`: its GL account ->
     /// expense category map.
@@ -295,7 +300,11 @@ public struct RecordedSync {
         var outcomes: [PropertySyncOutcome] = []
         do {
             for property in properties {
-                let outcome = synchronizer.sync([property], log: log)
+                var outcome = synchronizer.sync([property], log: log)
+                if let publication, outcome.first?.error == nil,
+                   let failure = publication.publish(property.key, from: store.database) {
+                    outcome[0].error = failure
+                }
                 outcomes += outcome
                 try journal.record(IngestRun.syncItem(outcome.first, property: property.key))
             }
@@ -306,6 +315,7 @@ public struct RecordedSync {
         let failed = outcomes.filter { $0.error != nil }.count
         let status: RunStatus = failed == 0 ? .succeeded : failed == outcomes.count ? .failed : .partial
         try journal.finish(status: status, warnings: outcomes.reduce(0) { $0 + $1.warnings.count })
+        publication?.publishRun(runID, from: store.database, log: log)
         return (runID, outcomes)
     }
 }

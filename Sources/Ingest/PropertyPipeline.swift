@@ -30,6 +30,7 @@ final class PropertyPipeline: @unchecked Sendable {
     private let runID: RunID
     private let landing: LandingZone
     private let journal: RunJournal
+    private let publication: UnifiedPublication?
     private let log: Diagnostics
     /// Artifacts still being fetched, per property.
     private let pending: Locked<[String: Int]>
@@ -49,13 +50,14 @@ final class PropertyPipeline: @unchecked Sendable {
 
     /// `artifacts`: how many artifacts the fetch will end per property (its jobs).
     init(properties: [Property], artifacts: [String: Int], dataDirectory: DataDirectory, configuration: Configuration,
-         runID: RunID, landing: LandingZone, journal: RunJournal, log: Diagnostics) {
+         runID: RunID, landing: LandingZone, journal: RunJournal, publication: UnifiedPublication? = nil, log: Diagnostics) {
         self.properties = properties
         self.dataDirectory = dataDirectory
         self.configuration = configuration
         self.runID = runID
         self.landing = landing
         self.journal = journal
+        self.publication = publication
         self.log = log
         pending = Locked(artifacts)
         runLoad = RunLoad(dataDirectory: dataDirectory, configuration: configuration, runID: runID,
@@ -150,12 +152,22 @@ final class PropertyPipeline: @unchecked Sendable {
                                         glCategories: configuration.glCategories)
         let item: RunItem
         if let syncedBy = try? synchronizer.upToDateRun(property) {
+            if let failure = publication?.publishIfStale(property.key, from: store.database) {
+                try record(sync: RunItem(stage: .sync, property: property.key, status: .failed, error: failure))
+                log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
+                return
+            }
             item = RunItem(stage: .sync, property: property.key, status: .skipped,
                            error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
             log.info(nil, "sync: \(position(property.key)) \(property.key) unchanged since run \(syncedBy): nothing new loaded",
                      LogFields(stage: "sync", property: property.key))
         } else {
-            let outcomes = synchronizer.sync([property], log: log)
+            var outcomes = synchronizer.sync([property], log: log)
+            if let publication, outcomes.first?.error == nil,
+               let failure = publication.publish(property.key, from: store.database) {
+                outcomes[0].error = failure
+                log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
+            }
             syncs += outcomes
             item = IngestRun.syncItem(outcomes.first, property: property.key)
             if item.status == .succeeded {

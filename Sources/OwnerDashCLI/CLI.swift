@@ -13,6 +13,7 @@ public enum CLI {
         SyncCommand.self,
         PruneCommand.self,
         BackfillCommand.self,
+        PublishCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,
@@ -84,10 +85,16 @@ public enum CLI {
         do {
             let parsed = try ParsedArguments(rest, specs: command.arguments + GlobalOptions.specs,
                                              command: command.commandLine)
-            let global = try GlobalOptions(parsed, command: command.commandLine)
+            var global = try GlobalOptions(parsed, command: command.commandLine)
             if diagnostics == nil {
                 log = Diagnostics(format: global.logFormat, quiet: global.quiet, verbose: global.verbose,
                                   timestamps: global.logTimestamps)
+            }
+            switch command.unifiedAccess {
+            case .reads: try global.readFromServer(log: log)
+            case .writesLocally where global.databaseURL != nil:
+                throw UsageError("\(command.commandLine) writes the local unified.db only and cannot run with --database-url yet (the unified data on \(global.databaseURL!) would not see it)")
+            case .none, .publishes, .writesLocally: break
             }
             let instance = try command.init(parsed, global: global)
             try instance.validate()

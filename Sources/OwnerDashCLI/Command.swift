@@ -1,5 +1,8 @@
 import Foundation
 import OwnerDashCore
+import PostgresKit
+import PostgresUnified
+import Ingest
 
 /// How a command ended (docs/contracts.md, "Command line and exit codes").
 public enum ExitCode: Int32, Sendable {
@@ -18,6 +21,7 @@ public struct GlobalOptions: Sendable {
     public static let specs: [ArgumentSpec] = [
         .option("--data-dir", "DIR", help: "data directory (default ./data, or $OWNERDASH_DATA_DIR)"),
         .option("--config", "FILE", help: "configuration file (default ./report_definitions.json)"),
+        .option("--database-url", "URL", help: "unified data on PostgreSQL (postgresql://...; or $OWNERDASH_DATABASE_URL); default DIR/unified.db"),
         .flag("--quiet", help: "print errors only"),
         .flag("--verbose", help: "print more detail on stderr"),
         .option("--log-format", "text|json", help: "format of stderr log lines (default text)"),
@@ -27,6 +31,8 @@ public struct GlobalOptions: Sendable {
 
     public var dataDirectory: DataDirectory
     public var configPath: String
+    /// Where the unified data lives when not in `<data-dir>/unified.db` (DatabaseLocation); nil: unified.db.
+    public var databaseURL: DatabaseURL?
     public var quiet: Bool
     public var verbose: Bool
     public var logFormat: Diagnostics.Format
@@ -36,6 +42,9 @@ public struct GlobalOptions: Sendable {
     init(_ parsed: ParsedArguments, command: String) throws {
         dataDirectory = DataDirectory.resolve(option: parsed.value("--data-dir"))
         configPath = parsed.value("--config") ?? "report_definitions.json"
+        databaseURL = try DatabaseLocation.resolve(option: parsed.value("--database-url"),
+                                                   environment: ProcessInfo.processInfo.environment,
+                                                   configPath: configPath, configNamed: parsed.value("--config") != nil)
         quiet = parsed.flag("--quiet")
         verbose = parsed.flag("--verbose")
         logTimestamps = parsed.flag("--log-timestamps") || ProcessInfo.processInfo.environment["OWNERDASH_LOG_TIMESTAMPS"] == "1"
@@ -50,6 +59,36 @@ public struct GlobalOptions: Sendable {
     func configuration() throws -> Configuration {
         try Configuration.load(path: configPath)
     }
+
+    /// The data directory a reading command opens: with `--database-url`, its unified database is the local mirror of
+    /// the server's data, brought up to date first (only what was published since it last looked is copied).
+    mutating func readFromServer(log: Diagnostics) throws {
+        guard let databaseURL else { return }
+        let mirror = try UnifiedMirror(url: databaseURL, dataDirectory: dataDirectory)
+        let refresh = try mirror.refresh()
+        if refresh.changed {
+            log.debug(nil, "read \(databaseURL): \(refresh.propertiesCopied.count) propert\(refresh.propertiesCopied.count == 1 ? "y" : "ies") copied, \(refresh.propertiesRemoved.count) removed\(refresh.runsCopied ? ", the run journal" : "") (\(refresh.rows) rows) into \(mirror.path)")
+        }
+        dataDirectory.readerUnifiedDatabase = mirror.path
+    }
+
+    /// A publication to the server for a command that syncs, or nil without `--database-url`.
+    func publication() throws -> UnifiedPublication? {
+        try databaseURL.map(UnifiedPublication.init)
+    }
+}
+
+/// What a command does with the unified data, which decides what `--database-url` means for it.
+enum UnifiedAccess: Sendable {
+    /// Never opens it (fetch, load, sheet dump).
+    case none
+    /// Reads it: from the server's mirror with `--database-url`.
+    case reads
+    /// Syncs into unified.db and publishes each property to the server with `--database-url`.
+    case publishes
+    /// Writes unified.db in ways not yet published to a server: refused with `--database-url` rather than
+    /// writing a copy nobody reads.
+    case writesLocally
 }
 
 /// One `ownerdash` command: its name, its one-line abstract, its arguments, and what it does.
@@ -62,6 +101,8 @@ protocol Command: SendableMetatype {
     static var arguments: [ArgumentSpec] { get }
     /// Extra paragraphs for `--help` (examples, rules).
     static var discussion: String { get }
+    /// What it does with the unified data (what `--database-url` means for it).
+    static var unifiedAccess: UnifiedAccess { get }
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws
     /// Checks option values before anything runs; throws `UsageError`.
@@ -72,6 +113,7 @@ protocol Command: SendableMetatype {
 extension Command {
     static var discussion: String { "" }
     static var aliases: [[String]] { [] }
+    static var unifiedAccess: UnifiedAccess { .none }
     func validate() throws {}
 
     static var commandLine: String { "ownerdash " + names.joined(separator: " ") }

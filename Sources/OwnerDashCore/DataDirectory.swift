@@ -4,8 +4,14 @@ import Foundation
 /// the data directory").
 public struct DataDirectory: Sendable {
     public var root: String
+    /// The unified database readers open instead of `unified.db`: the local mirror of the unified data held on
+    /// PostgreSQL (`--database-url`); nil for the data directory's own.
+    public var readerUnifiedDatabase: String?
 
-    public init(root: String) { self.root = root }
+    public init(root: String, readerUnifiedDatabase: String? = nil) {
+        self.root = root
+        self.readerUnifiedDatabase = readerUnifiedDatabase
+    }
 
     /// `--data-dir`, else `OWNERDASH_DATA_DIR`, else `./data`.
     public static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> DataDirectory {
@@ -14,7 +20,7 @@ public struct DataDirectory: Sendable {
 
     public var realpageRawDatabase: String { path("realpage_raw.db") }
     public var yardiRawDatabase: String { path("yardi_raw.db") }
-    public var unifiedDatabase: String { path("unified.db") }
+    public var unifiedDatabase: String { readerUnifiedDatabase ?? path("unified.db") }
     public var landing: String { path("landing") }
 
     /// A file inside the data directory.

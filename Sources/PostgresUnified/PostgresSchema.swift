@@ -21,9 +21,10 @@ public enum PostgresSchema {
             generation   bigint      NOT NULL,
             published_at timestamptz NOT NULL DEFAULT now(),
             host         text        NOT NULL,
-            rows         bigint      NOT NULL
+            rows         bigint      NOT NULL,
+            synced_run   text
         );
-        COMMENT ON TABLE ownerdash_publications IS 'What each host last published: one row per property (property:<key>) and one for the run journal (runs); generation grows with every publication, so a reader copies only what changed since it last looked.';
+        COMMENT ON TABLE ownerdash_publications IS 'What each host last published: one row per property (property:<key>) and one for the run journal (runs); synced_run is the run whose sync the published rows are; generation grows with every publication, so a reader copies only what changed since it last looked.';
         """
 
     /// Brings the server's schema to `shape`'s level; concurrent callers (several hosts starting at once) wait for

@@ -9,7 +9,8 @@ import Sync
 ///
 /// Every metric, report and page reads it with the same SQL as a SQLite unified.db, so an answer is the same whichever
 /// engine holds the data: one dialect for every question, and the server's tables, views and types for analysts.
-public final class UnifiedMirror {
+public final class UnifiedMirror: @unchecked Sendable {
+    // @unchecked: used by one thread at a time (a command, or serve's refresh thread); its connections are its own.
     /// Where the mirror lives: `<data-dir>/postgres-mirror/unified.db`.
     public static func path(in dataDirectory: DataDirectory) -> String {
         (dataDirectory.path("postgres-mirror") as NSString).appendingPathComponent("unified.db")

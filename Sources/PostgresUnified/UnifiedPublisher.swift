@@ -44,7 +44,9 @@ public final class UnifiedPublisher {
                 try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key", ["key": .text(key)])
                 rows += try copy(table, from: database, where: "unified_property_id = :key", [":key": .text(key)])
             }
-            try record(scope: "property:\(key)", rows: rows)
+            let syncedRun = try database.query("SELECT last_run_id FROM unified_properties WHERE unified_property_id = :key",
+                                               [":key": .text(key)]).first?.first?.textValue
+            try record(scope: "property:\(key)", rows: rows, syncedRun: syncedRun)
             return rows
         }
     }
@@ -97,13 +99,25 @@ public final class UnifiedPublisher {
     }
 
     /// Records the publication: the scope's generation moves on, so mirrors copy it again.
-    private func record(scope: String, rows: Int) throws {
+    private func record(scope: String, rows: Int, syncedRun: String? = nil) throws {
         try connection.execute("""
-            INSERT INTO ownerdash_publications (scope, generation, host, rows)
-            VALUES (:scope, nextval('ownerdash_generation'), :host, :rows)
+            INSERT INTO ownerdash_publications (scope, generation, host, rows, synced_run)
+            VALUES (:scope, nextval('ownerdash_generation'), :host, :rows, :synced_run)
             ON CONFLICT (scope) DO UPDATE SET generation = EXCLUDED.generation, published_at = now(),
-                                              host = EXCLUDED.host, rows = EXCLUDED.rows
-            """, ["scope": .text(scope), "host": .text(host), "rows": .integer(Int64(rows))])
+                                              host = EXCLUDED.host, rows = EXCLUDED.rows, synced_run = EXCLUDED.synced_run
+            """, ["scope": .text(scope), "host": .text(host), "rows": .integer(Int64(rows)),
+                  "synced_run": syncedRun.map(PostgresValue.text) ?? .null])
+    }
+
+    /// Whether the server holds the property as `database` last synced it (the run of its rows): a property skipped as
+    /// unchanged is published again only when it is not (a first night on the server, a publication that failed).
+    public func isCurrent(_ key: String, in database: Database) throws -> Bool {
+        let local = try database.query("SELECT last_run_id FROM unified_properties WHERE unified_property_id = :key",
+                                       [":key": .text(key)]).first?.first?.textValue
+        let published = try connection.query("SELECT synced_run FROM ownerdash_publications WHERE scope = :scope",
+                                             ["scope": .text("property:\(key)")])
+        guard let row = Array(published).first else { return false }
+        return row["synced_run"] == local
     }
 }
 

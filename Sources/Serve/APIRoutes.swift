@@ -90,6 +90,11 @@ public final class APIRoutes: Sendable {
             guard viewer.sees(key.property) else { throw Problem.notFound("no audit exception \(Parameters.clip(segments[2]))") }
             let fields = request.formFields
             let note = fields["note"].flatMap { $0.isEmpty ? nil : $0 }
+            // Read from the server's mirror (--database-url), the audit's resolutions are not kept on the server yet: a
+            // resolution written here would be lost at the next refresh.
+            guard dataDirectory.readerUnifiedDatabase == nil else {
+                throw Problem(status: 409, title: "Conflict", detail: "audit resolutions are recorded with ownerdash audit resolve on the host that runs the audit; this server reads the unified data from PostgreSQL")
+            }
             let database = try Database(path: dataDirectory.unifiedDatabase)
             let at = Timestamp.iso()
             let run: Int64

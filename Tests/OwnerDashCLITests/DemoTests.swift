@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `ownerdash demo` end to end: the simulator's whole portfolio (25 RealPage and 5 Yardi properties) fetched, loaded
@@ -129,6 +130,48 @@ import Testing
             let name = try #require(fact["name"] as? String)
             #expect(dashboard.contains(escapeHTML(name)), "dashboard lacks \(name)")
         }
+
+        try expectTheSameAnswersFromPostgreSQL(data)
+    }
+
+    /// The demo's unified.db published to a PostgreSQL server, then every `query` and `report` answered by a host that
+    /// has nothing but `--database-url` (an empty data directory): the JSON is byte for byte the SQLite answer.
+    private func expectTheSameAnswersFromPostgreSQL(_ data: DataDir) throws {
+        let server = try TestPostgres.freshDatabase("demo")
+        let publish = try OwnerDash.run(["publish", "--data-dir", data.path, "--database-url", server.uri])
+        #expect(publish.status == 0, "publish: \(publish.stderr.suffix(1000))")
+        #expect(publish.stdout.contains("published 30 properties and 1 run(s)"), "\(publish.stdout.suffix(300))")
+
+        let tracker = try OwnerDash.run(["report", "rental-tracker", "--format", "json", "--data-dir", data.path])
+        let behind = try #require((try JSONSerialization.jsonObject(with: Data(tracker.stdout.utf8)) as? Object)?["rows"] as? [Object])
+        let first = try #require(behind.first)
+        let property = try #require(first["property"] as? String), resident = try #require(first["resident_id"] as? String)
+        let unit = try #require(first["unit"] as? String)
+        let answers: [[String]] = [
+            ["query", "occupancy"], ["query", "exposure"], ["query", "pricing"], ["query", "delinquency"], ["query", "funnel"],
+            ["query", "activity"], ["query", "summary"], ["query", "occupancy", "--from", "2025-12-01", "--to", "2026-11-20"],
+            ["query", "delinquency", "--property", property, "--top", "25"],
+            ["report", "lease-status", "--start", "2026-11", "--months", "1"], ["report", "rental-tracker"],
+            ["report", "debtors"], ["report", "maintenance"], ["report", "expenses", "--months", "all"],
+            ["report", "statement", "--property", property, "--resident", resident],
+            ["report", "tenant-history", "--property", property, "--unit", unit],
+            ["runs", "list"],
+        ]
+        let reader = DataDir()
+        for arguments in answers {
+            let local = try OwnerDash.run(arguments + ["--format", "json", "--data-dir", data.path])
+            let remote = try OwnerDash.run(arguments + ["--format", "json", "--data-dir", reader.path, "--database-url", server.uri])
+            let shown = arguments.joined(separator: " ")
+            #expect(local.status == 0 && !local.stdout.isEmpty, "\(shown) on SQLite: \(local.stderr.suffix(300))")
+            #expect(remote.status == local.status, "\(shown) on PostgreSQL: exit \(remote.status): \(remote.stderr.suffix(300))")
+            #expect(remote.stdout == local.stdout, "\(shown): the answer from PostgreSQL differs from SQLite's")
+        }
+        // The readers copied the server's data once: after the first answer the mirror is current.
+        let mirror = reader.url.appendingPathComponent("postgres-mirror/unified.db").path
+        #expect(FileManager.default.fileExists(atPath: mirror))
+        // Commands that would write a copy nobody reads are refused, naming the server without its password.
+        let refused = try OwnerDash.run(["prune", "--data-dir", reader.path, "--database-url", server.uri])
+        #expect(refused.status == 1 && refused.stderr.contains("cannot run with --database-url yet"), "\(refused.stderr)")
     }
 
     /// `ownerdash query METRIC --format json` over the whole portfolio.

@@ -6,6 +6,7 @@ import Sync
 /// `ownerdash backfill`: month-end occupancy for past months, reconstructed from resident history, as one run.
 struct BackfillCommand: Command {
     static let names = ["backfill"]
+    static let unifiedAccess = UnifiedAccess.publishes
     static let abstract = "Give the trends past month ends on the first day: occupancy rebuilt from resident history."
     static let arguments: [ArgumentSpec] = [
         .option("--months", "N", help: "month ends to backfill before each property's latest snapshot, 1-120 (default 24)"),
@@ -62,7 +63,7 @@ struct BackfillCommand: Command {
         if let through { words += ["--through", through.iso] }
         let result: (runID: RunID, status: RunStatus, outcomes: [BackfillOutcome])
         do {
-            result = try BackfillRun(dataDirectory: global.dataDirectory)
+            result = try BackfillRun(dataDirectory: global.dataDirectory, publication: global.publication())
                 .run(properties, months: months, through: through, commandLine: words.joined(separator: " "), log: log)
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "backfill")

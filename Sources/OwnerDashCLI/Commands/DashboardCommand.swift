@@ -8,6 +8,7 @@ import Sync
 /// `ownerdash dashboard`: Write the portfolio dashboard as one self-contained HTML file.
 struct DashboardCommand: Command {
     static let names = ["dashboard"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Write the portfolio dashboard as one self-contained HTML file."
     static let arguments: [ArgumentSpec] = [
         .option("--out", "FILE.html", help: "where to write the page (default: dashboard.html in the data directory)"),

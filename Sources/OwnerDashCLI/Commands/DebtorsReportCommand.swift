@@ -8,6 +8,7 @@ import SQLiteKit
 /// `ownerdash report debtors`: the people who owe money, grouped across all their units, largest total first.
 struct DebtorsReportCommand: Command {
     static let names = ["report", "debtors"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Residents with debt, grouped by person across their units: each unit's debt and months, the total."
     static let arguments: [ArgumentSpec] = [
         .option("--min-debt", "DOLLARS", help: "only people owing at least this much in total (default: any debt)"),

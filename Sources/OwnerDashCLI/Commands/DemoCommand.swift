@@ -9,6 +9,7 @@ import Sync
 /// `ownerdash demo`: the whole pipeline against the bundled PMS simulator, on a machine with no PMS account.
 struct DemoCommand: Command {
     static let names = ["demo"]
+    static let unifiedAccess = UnifiedAccess.writesLocally
     static let abstract = "Run the whole pipeline against the bundled PMS simulator: ingest its portfolio, print the portfolio summary, write the dashboard."
     static let arguments: [ArgumentSpec] = [
         .option("--as-of", "YYYY-MM-DD", help: "the simulated property date (default \(defaultAsOf.iso), the simulator's)"),

@@ -8,6 +8,7 @@ import Sync
 /// `ownerdash ingest`: Fetch, load and sync the selected properties as one recorded run.
 struct IngestCommand: Command {
     static let names = ["ingest"]
+    static let unifiedAccess = UnifiedAccess.publishes
     static let abstract = "Fetch, load and sync the selected properties as one recorded run."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
@@ -148,7 +149,8 @@ struct IngestCommand: Command {
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
         let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
                                     trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
-        let ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
+        var ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
+        ingest.publication = try global.publication()
         let plan: FetchPlan
         do {
             plan = try ingest.plan(request)

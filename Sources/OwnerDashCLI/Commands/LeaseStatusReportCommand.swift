@@ -9,6 +9,7 @@ import Sync
 /// `ownerdash report lease-status`: the monthly rent / utilities payment status of every lease, from unified.db.
 struct LeaseStatusReportCommand: Command {
     static let names = ["report", "lease-status"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Monthly rent and utility payment status per lease (PAID, OVERDUE, PARTIAL, PENDING), from the tenant ledger."
     static let arguments: [ArgumentSpec] = [
         .option("--start", "YYYY-MM", help: "first month of the grid (required)"),

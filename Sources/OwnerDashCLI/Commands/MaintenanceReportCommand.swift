@@ -6,6 +6,7 @@ import Render
 /// `ownerdash report maintenance`: open and closed work orders, days to complete, aged open work orders.
 struct MaintenanceReportCommand: Command {
     static let names = ["report", "maintenance"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Work orders per property: open, closed, days to complete, by category; open ones aging."
     static let arguments: [ArgumentSpec] = [
         .option("--months", "N", help: "window for closed work orders and days to complete, 1-24 (default 3)"),
@@ -62,6 +63,7 @@ struct MaintenanceReportCommand: Command {
 /// `ownerdash report expenses`: operating expenses per property by GL category and month.
 struct ExpensesReportCommand: Command {
     static let names = ["report", "expenses"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Operating expenses per property: GL category × month, with totals (RealPage income statements, Yardi invoice registers)."
     static let arguments: [ArgumentSpec] = [
         .option("--start", "YYYY-MM", help: "first month (default: the --months months ending with the latest synced)"),

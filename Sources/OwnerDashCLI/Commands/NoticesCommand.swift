@@ -11,6 +11,7 @@ import Sync
 /// `ownerdash notices generate`: one notice file per debtor, from a template, plus a CSV manifest.
 struct NoticesGenerateCommand: Command {
     static let names = ["notices", "generate"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Write one past-due notice per debtor (from a template) and a manifest with each notice's hash."
     static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
         .option("--out", "DIR", help: "where the notices go (default DATA_DIR/notices)"),
@@ -76,6 +77,7 @@ struct NoticesGenerateCommand: Command {
 /// `ownerdash notices send`: each notice not sent yet, through a webhook, e-mail or Telegram; recorded in notices_sent.
 struct NoticesSendCommand: Command {
     static let names = ["notices", "send"]
+    static let unifiedAccess = UnifiedAccess.writesLocally
     static let abstract = "Send each new or changed debtor notice (webhook, e-mail or Telegram), with retries; record it in notices_sent."
     static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
         .option("--channel", "webhook|email|telegram", help: "how the notices go (default webhook)"),

@@ -7,6 +7,7 @@ import Sync
 /// `ownerdash prune`: removes landed runs the retention policy no longer keeps, and the objects only they used.
 struct PruneCommand: Command {
     static let names = ["prune"]
+    static let unifiedAccess = UnifiedAccess.writesLocally
     static let abstract = "Remove landed runs the retention policy no longer keeps (and the objects only they used)."
     static let arguments: [ArgumentSpec] = [
         .option("--keep-days", "N", help: "keep every run of the last N days (default: $OWNERDASH_KEEP_DAYS, else 14)"),

@@ -7,6 +7,7 @@ import Sync
 /// `ownerdash query`: answers an owner's question from unified.db, opened read-only (never waits on a sync).
 struct QueryCommand: Command {
     static let names = ["query"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Answer occupancy, exposure, pricing, delinquency, funnel and activity questions from unified.db."
     static let arguments: [ArgumentSpec] = [
         .positional("METRIC", help: MetricQuery.Metric.allCases.map(\.rawValue).joined(separator: "|")),

@@ -7,6 +7,7 @@ import Render
 /// `ownerdash report rental-tracker`: the residents behind on rent, what they owe and what they paid.
 struct RentalTrackerReportCommand: Command {
     static let names = ["report", "rental-tracker"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Residents behind on rent: balance, months missing, what they owe and what they paid."
     static let arguments: [ArgumentSpec] = [
         .option("--min-balance", "DOLLARS", help: "only residents owing at least this much (default: any balance)"),

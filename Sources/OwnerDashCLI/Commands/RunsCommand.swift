@@ -6,6 +6,7 @@ import Sync
 /// `ownerdash runs`: List the recorded ingest runs, or show what one did.
 struct RunsCommand: Command {
     static let names = ["runs"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "List the recorded ingest runs, or show what one did."
     static let arguments: [ArgumentSpec] = [
         .positional("list|show", optional: true, help: "list (default): the newest runs; show RUN_ID: one run and its items"),

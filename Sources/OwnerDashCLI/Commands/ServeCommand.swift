@@ -1,17 +1,21 @@
 import Foundation
 import HTTPServer
 import OwnerDashCore
+import PostgresKit
+import PostgresUnified
 import Serve
 
 /// `ownerdash serve`: the read-only API over unified.db, behind OpenID Connect sign-in.
 struct ServeCommand: Command {
     static let names = ["serve"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Serve the read-only API over unified.db on HTTP, behind OpenID Connect sign-in."
     static let arguments: [ArgumentSpec] = [
         .option("--listen", "HOST:PORT", help: "address to listen on (default 127.0.0.1:8080; [::1]:8080 for IPv6)"),
         .option("--threads", "N", help: "worker threads, 1-64 (default: one per core, at least 2)"),
         .option("--tls-cert", "FILE", help: "serve HTTPS with this PEM certificate chain (with --tls-key); else plain HTTP behind a proxy"),
         .option("--tls-key", "FILE", help: "the certificate's PEM private key (readable only by the service user)"),
+        .option("--refresh-seconds", "N", help: "with --database-url: how often to copy what the server published (default 30)"),
         .flag("--check", help: "check the sign-in configuration (discovery, client id, cookie key, users) and exit"),
         .flag("--no-sign-in", help: "serve everything to everyone as an owner: only on a loopback address, for trying it out"),
     ]
@@ -47,6 +51,7 @@ struct ServeCommand: Command {
     let noSignIn: Bool
     let tlsCertificate: String?
     let tlsKey: String?
+    let mirrorRefreshSeconds: Double
     /// --config was given: a missing file is then a problem (the default ./report_definitions.json may be absent).
     let configNamed: Bool
 
@@ -70,6 +75,11 @@ struct ServeCommand: Command {
         noSignIn = parsed.flag("--no-sign-in")
         tlsCertificate = parsed.value("--tls-cert")
         tlsKey = parsed.value("--tls-key")
+        let refreshText = parsed.value("--refresh-seconds") ?? "30"
+        guard let refresh = Double(refreshText), refresh >= 1 else {
+            throw UsageError("ownerdash serve: --refresh-seconds \"\(refreshText)\" must be a number of seconds, at least 1")
+        }
+        mirrorRefreshSeconds = refresh
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw UsageError("ownerdash serve: --tls-cert and --tls-key go together")
         }
@@ -162,6 +172,7 @@ struct ServeCommand: Command {
             log.error(nil, "ownerdash serve: \(error.description)")
             return .failure
         }
+        if let url = global.databaseURL { try keepMirrorCurrent(url, log: log) }
         let shown = host.contains(":") ? "[\(host)]" : host
         log.info(nil, "ownerdash serve: listening on \(tlsKey == nil ? "http" : "https")://\(shown):\(server.port) (data \(global.dataDirectory.root))"
                  + (noSignIn ? ", without sign-in" : ""))
@@ -170,6 +181,26 @@ struct ServeCommand: Command {
         log.info(nil, "ownerdash serve: stopping")
         server.stop()
         return .success
+    }
+
+    /// With `--database-url`: the pages and the API read the local mirror, which a thread brings up to date every
+    /// `mirrorRefreshSeconds` (one cheap query when nothing was published; only the changed properties otherwise).
+    private func keepMirrorCurrent(_ url: DatabaseURL, log: Diagnostics) throws {
+        let mirror = try UnifiedMirror(url: url, dataDirectory: DataDirectory(root: global.dataDirectory.root))
+        let seconds = mirrorRefreshSeconds
+        Thread.detachNewThread {
+            while true {
+                Thread.sleep(forTimeInterval: seconds)
+                do {
+                    let refresh = try mirror.refresh()
+                    if refresh.changed {
+                        log.info(nil, "ownerdash serve: \(refresh.propertiesCopied.count) propert\(refresh.propertiesCopied.count == 1 ? "y" : "ies") updated from \(url)\(refresh.runsCopied ? ", and the run journal" : "")")
+                    }
+                } catch {
+                    log.error(nil, "ownerdash serve: could not refresh from \(url) (the pages show what was read last): \(error)")
+                }
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ import Render
 /// `ownerdash report statement`: one resident's ledger with a running balance.
 struct StatementReportCommand: Command {
     static let names = ["report", "statement"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "One resident's statement: every charge and payment in date order with the running balance."
     static let arguments: [ArgumentSpec] = [
         .option("--resident", "ID", help: "the household's resident id (Yardi tenant code, RealPage ReshID), as other reports print it"),
@@ -74,6 +75,7 @@ struct StatementReportCommand: Command {
 /// `ownerdash report tenant-history`: the households of one unit, past and present.
 struct TenantHistoryReportCommand: Command {
     static let names = ["report", "tenant-history"]
+    static let unifiedAccess = UnifiedAccess.reads
     static let abstract = "Everyone who has lived in one unit: move-in, move-out, leases and balance, oldest first."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", help: "the property registry key"),

@@ -6,6 +6,7 @@ import Sync
 /// `ownerdash sync`: raw -> unified.db for the selected properties, one transaction per property.
 struct SyncCommand: Command {
     static let names = ["sync"]
+    static let unifiedAccess = UnifiedAccess.publishes
     static let abstract = "Normalize the raw RealPage and Yardi tables into unified.db, one transaction per property."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
@@ -40,9 +41,10 @@ struct SyncCommand: Command {
         if let pms = selection.pms { words += ["--pms", pms.rawValue] }
         let outcomes: [PropertySyncOutcome]
         do {
-            outcomes = try RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
+            var sync = RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
                                     glCategories: configuration.glCategories)
-                .run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
+            sync.publication = try global.publication()
+            outcomes = try sync.run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "sync")
         }

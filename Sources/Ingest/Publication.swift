@@ -1,0 +1,51 @@
+import Foundation
+import OwnerDashCore
+import PostgresKit
+import PostgresUnified
+import SQLiteKit
+
+/// Where a run's synced properties go when the unified data lives on PostgreSQL (`--database-url`): each property is
+/// published right after its sync commits (`UnifiedPublisher`), and the run's journal once the run is finished.
+///
+/// A publication that fails fails the property's sync item with the server's reason: the local unified.db holds the
+/// sync, and the next run publishes it again (`isCurrent`), so nothing is lost and nothing is silently stale.
+public final class UnifiedPublication {
+    let publisher: UnifiedPublisher
+    /// The server, password redacted (for messages).
+    public let url: DatabaseURL
+
+    /// Connects and brings the server's schema up to date; the error names the redacted URL.
+    public init(url: DatabaseURL) throws {
+        self.url = url
+        publisher = try UnifiedPublisher(url: url)
+    }
+
+    /// Publishes a property just synced; the one-line reason when it could not be.
+    func publish(_ key: String, from database: Database) -> String? {
+        do {
+            try publisher.publishProperty(key, from: database)
+            return nil
+        } catch {
+            return "synced locally, but publishing to \(url) failed: \(error)"
+        }
+    }
+
+    /// Publishes a property skipped as unchanged when the server does not hold its latest sync.
+    func publishIfStale(_ key: String, from database: Database) -> String? {
+        do {
+            if try publisher.isCurrent(key, in: database) { return nil }
+        } catch {
+            return "publishing to \(url) failed: \(error)"
+        }
+        return publish(key, from: database)
+    }
+
+    /// Publishes the run's journal (etl_runs and its items) after it finished; a failure is logged, the run stands.
+    func publishRun(_ runID: RunID, from database: Database, log: Diagnostics) {
+        do {
+            try publisher.publishRuns([runID.value], from: database)
+        } catch {
+            log.error(nil, "run \(runID.value): its record could not be published to \(url): \(error)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Ingest
+import OwnerDashCore
+import PostgresUnified
+import SQLiteKit
+import Sync
+
+/// `ownerdash publish`: Copy the data directory's unified.db to the PostgreSQL server named by --database-url.
+struct PublishCommand: Command {
+    static let names = ["publish"]
+    static let abstract = "Copy this data directory's unified.db to the PostgreSQL server of --database-url."
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", repeating: true, help: "publish only this property (repeatable); default: every property and the run journal"),
+    ]
+    static let discussion = """
+        For moving an existing installation to PostgreSQL, or publishing again after the server was unreachable:
+        sync and ingest with --database-url publish each property as it syncs, and a later night publishes again a
+        property whose publication failed. Each property is replaced on the server in one transaction (COPY), so
+        readers see it whole; other properties, and other hosts publishing theirs, are not touched. The server's
+        schema is created or brought up to date first. unified.db is only read.
+        """
+
+    let global: GlobalOptions
+    let keys: [String]
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        keys = parsed.values("--property")
+        guard global.databaseURL != nil else {
+            throw UsageError("ownerdash publish: no server: give --database-url postgresql://... (or set OWNERDASH_DATABASE_URL)")
+        }
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        let database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        guard let url = global.databaseURL else { return .usage }
+        let publisher = try UnifiedPublisher(url: url)
+        let output = StandardOutput()
+        defer { output.flush() }
+        if keys.isEmpty {
+            let published = try publisher.publishAll(from: database) { key, rows in
+                output.write("\(key)  \(rows) rows\n")
+            }
+            output.write("published \(published.properties) propert\(published.properties == 1 ? "y" : "ies") and \(published.runs) run(s) to \(url)\n")
+            return .success
+        }
+        let known = Set(try database.query("SELECT unified_property_id FROM unified_properties").compactMap { $0[0].textValue })
+        if let unknown = keys.first(where: { !known.contains($0) }) {
+            throw UsageError("ownerdash publish: \(unknown) is not in \(global.dataDirectory.unifiedDatabase) (synced properties: \(known.sorted().joined(separator: ", ")))")
+        }
+        for key in keys { output.write("\(key)  \(try publisher.publishProperty(key, from: database)) rows\n") }
+        output.write("published \(keys.count) propert\(keys.count == 1 ? "y" : "ies") to \(url)\n")
+        return .success
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import OwnerDashCore
+import PostgresKit
+
+/// Where the unified data lives, read once for every command: `--database-url`, else `OWNERDASH_DATABASE_URL`, else
+/// `database_url` in the configuration file; none of them: `<data-dir>/unified.db` alone, as always.
+///
+/// The password is never part of the configuration file: it is in the URL given on the command line or in the
+/// environment, or it comes from `OWNERDASH_DATABASE_PASSWORD`, from a file (`OWNERDASH_DATABASE_PASSWORD_FILE` or the
+/// file's `database_password_file`, readable by its owner only) or from a variable the file names
+/// (`database_password_env`). It is handed to libpq on its own and never printed (`DatabaseURL` redacts).
+enum DatabaseLocation {
+    static let variable = "OWNERDASH_DATABASE_URL"
+
+    /// The server's URL, or nil for unified.db. `configPath`: the configuration file, read here only for its
+    /// `database_*` keys (absent is fine unless `configNamed`).
+    static func resolve(option: String?, environment: [String: String], configPath: String,
+                        configNamed: Bool) throws -> DatabaseURL? {
+        let settings = try configurationSettings(configPath, required: configNamed)
+        let uri: String
+        let origin: String
+        if let option, !option.isEmpty {
+            (uri, origin) = (option, "--database-url")
+        } else if let value = environment[variable], !value.isEmpty {
+            (uri, origin) = (value, variable)
+        } else if let value = settings["database_url"] {
+            guard let text = value as? String, !text.isEmpty else {
+                throw ConfigurationError("\(configPath): database_url must be a postgresql:// URL")
+            }
+            guard DatabaseURL.redact(text) == text else {
+                throw ConfigurationError("\(configPath): database_url holds a password; a secret never goes in the configuration file: name a file holding it (database_password_file) or an environment variable (database_password_env)")
+            }
+            (uri, origin) = (text, "database_url in \(configPath)")
+        } else {
+            return nil
+        }
+        let password = try readPassword(environment: environment, settings: settings, configPath: configPath)
+        do {
+            return try DatabaseURL(uri, password: password, option: origin)
+        } catch let error as PostgresError {
+            throw ConfigurationError(error.message)
+        }
+    }
+
+    /// The password kept apart from the URL, or nil (then libpq's own sources: the URL, ~/.pgpass, PGPASSWORD).
+    static func readPassword(environment: [String: String], settings: [String: Any], configPath: String) throws -> String? {
+        func fromFile(_ path: String, origin: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError("\(origin): cannot read \(path) (the database password)")
+            }
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
+               mode.intValue & 0o004 != 0 {
+                throw ConfigurationError("\(origin): \(path) is readable by every user; chmod 600 it (it holds the database password)")
+            }
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { throw ConfigurationError("\(origin): \(path) is empty (the database password)") }
+            return text
+        }
+        if let value = environment["OWNERDASH_DATABASE_PASSWORD"], !value.isEmpty { return value }
+        if let path = environment["OWNERDASH_DATABASE_PASSWORD_FILE"], !path.isEmpty {
+            return try fromFile(path, origin: "OWNERDASH_DATABASE_PASSWORD_FILE")
+        }
+        if let raw = settings["database_password_env"] {
+            guard let name = raw as? String, !name.isEmpty else {
+                throw ConfigurationError("\(configPath): database_password_env must name an environment variable")
+            }
+            guard let value = environment[name], !value.isEmpty else {
+                throw ConfigurationError("\(configPath): database_password_env names \(name), which is not set (the database password)")
+            }
+            return value
+        }
+        if let raw = settings["database_password_file"] {
+            guard let path = raw as? String, !path.isEmpty else {
+                throw ConfigurationError("\(configPath): database_password_file must be a file path")
+            }
+            return try fromFile(path, origin: "database_password_file in \(configPath)")
+        }
+        return nil
+    }
+
+    /// The configuration file's `database_*` keys; empty when it has none (or is absent and was not named).
+    static func configurationSettings(_ path: String, required: Bool) throws -> [String: Any] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if !required && !FileManager.default.fileExists(atPath: path) { return [:] }
+            throw ConfigurationError("\(path): cannot read the configuration file")
+        }
+        guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ConfigurationError("\(path): not a JSON object")
+        }
+        if document["database_password"] != nil {
+            throw ConfigurationError("\(path): database_password: a secret never goes in the configuration file; name a file holding it (database_password_file) or an environment variable (database_password_env)")
+        }
+        return document.filter { $0.key.hasPrefix("database_") }
+    }
+}
