@@ -14,6 +14,7 @@ public enum CLI {
         PruneCommand.self,
         BackfillCommand.self,
         PublishCommand.self,
+        LoginsCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,

@@ -78,12 +78,11 @@ enum DatabaseLocation {
         return nil
     }
 
-    /// The configuration file's `database_*` keys; empty when it has none (or is absent and was not named).
+    /// The configuration file's `database_*` keys; empty when it has none or cannot be read (a command that needs the
+    /// file says so in its own words). A file that is there but not JSON is an error: its database_url, if it has
+    /// one, must not be silently ignored.
     static func configurationSettings(_ path: String, required: Bool) throws -> [String: Any] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if !required && !FileManager.default.fileExists(atPath: path) { return [:] }
-            throw ConfigurationError("\(path): cannot read the configuration file")
-        }
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ConfigurationError("\(path): not a JSON object")
         }

@@ -24,6 +24,42 @@ public enum PostgresSchema {
             rows         bigint      NOT NULL,
             synced_run   text
         );
+        CREATE TABLE IF NOT EXISTS ownerdash_logins (
+            login      text        PRIMARY KEY,
+            role       text        NOT NULL CHECK (role IN ('owner', 'manager')),
+            created_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE IF NOT EXISTS ownerdash_login_properties (
+            login               text NOT NULL,
+            unified_property_id text NOT NULL,
+            PRIMARY KEY (login, unified_property_id)
+        );
+        COMMENT ON TABLE ownerdash_logins IS 'The read-only logins made by ownerdash logins add: owners read every row, managers the rows of their properties (ownerdash_login_properties).';
+        CREATE TABLE IF NOT EXISTS ownerdash_hosts (
+            host    text        PRIMARY KEY,
+            seen_at timestamptz NOT NULL
+        );
+        COMMENT ON TABLE ownerdash_hosts IS 'Each ingest host and when it last said it was alive (every third of its claim timeout while it runs).';
+        CREATE TABLE IF NOT EXISTS ownerdash_claims (
+            run_date            date        NOT NULL,
+            unified_property_id text        NOT NULL,
+            state               text        NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'claimed', 'done', 'failed')),
+            host                text,
+            lease_until         timestamptz,
+            attempts            integer     NOT NULL DEFAULT 0,
+            opened_at           timestamptz NOT NULL DEFAULT now(),
+            claimed_at          timestamptz,
+            finished_at         timestamptz,
+            run_id              text,
+            PRIMARY KEY (run_date, unified_property_id)
+        );
+        COMMENT ON TABLE ownerdash_claims IS 'Which host fetches, loads and syncs each property on each run date: claimed under a lease its host renews, taken by another host once the lease lapses, done or failed with the run that did it.';
+        CREATE TABLE IF NOT EXISTS ownerdash_property_hosts (
+            unified_property_id text        PRIMARY KEY,
+            host                text        NOT NULL,
+            since               timestamptz NOT NULL DEFAULT now()
+        );
+        COMMENT ON TABLE ownerdash_property_hosts IS 'The host holding each property''s raw history (the last that ingested it): its later nights go to that host while it is alive.';
         COMMENT ON TABLE ownerdash_publications IS 'What each host last published: one row per property (property:<key>) and one for the run journal (runs); synced_run is the run whose sync the published rows are; generation grows with every publication, so a reader copies only what changed since it last looked.';
         """
 
@@ -67,6 +103,8 @@ public enum PostgresSchema {
             }
             for view in shape.views { try connection.execute(PostgresDialect.view(view.sql)) }
             try connection.execute(comments(for: shape))
+            // Views were made again and tables may be new: the analysts' scopes are applied to them too.
+            if try AnalystLogins.isInstalled(on: connection) { try AnalystLogins.install(on: connection, shape: shape) }
             try connection.execute("INSERT INTO ownerdash_schema (version) VALUES (:version)", ["version": .integer(Int64(shape.version))])
         }
     }

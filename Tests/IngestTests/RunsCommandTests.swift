@@ -46,12 +46,12 @@ import Testing
         let lines = result.stdoutLines
         #expect(lines.count == 5, "header, rule and three runs: \(result.stdout)")
         #expect(lines[0].split(separator: " ", omittingEmptySubsequences: true) ==
-                ["run", "trigger", "status", "started", "duration", "properties", "fetched", "rows", "loaded", "synced", "failed", "warnings"])
+                ["run", "trigger", "status", "started", "duration", "properties", "fetched", "rows", "loaded", "synced", "failed", "warnings", "host"])
         let rows = lines.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         #expect(rows.map { $0[0] } == ["20261122T023000Z-0003", "20261121T023000Z-0002", "20261120T023000Z-0001"])
-        #expect(rows[0] == ["20261122T023000Z-0003", "ingest", "abandoned", "2026-11-22T02:30:00Z", "-", "2", "1", "0", "0", "0", "0"])
-        #expect(rows[1] == ["20261121T023000Z-0002", "schedule", "partial", "2026-11-21T02:30:00Z", "1m", "10s", "2", "1", "3", "0", "2", "1"])
-        #expect(rows[2] == ["20261120T023000Z-0001", "schedule", "succeeded", "2026-11-20T02:30:00Z", "4m", "05s", "2", "1", "3", "1", "0", "0"])
+        #expect(rows[0] == ["20261122T023000Z-0003", "ingest", "abandoned", "2026-11-22T02:30:00Z", "-", "2", "1", "0", "0", "0", "0", "ops-1"])
+        #expect(rows[1] == ["20261121T023000Z-0002", "schedule", "partial", "2026-11-21T02:30:00Z", "1m", "10s", "2", "1", "3", "0", "2", "1", "ops-1"])
+        #expect(rows[2] == ["20261120T023000Z-0001", "schedule", "succeeded", "2026-11-20T02:30:00Z", "4m", "05s", "2", "1", "3", "1", "0", "0", "ops-1"])
 
         let limited = try directory.ownerdash(["runs", "list", "--limit", "1"])
         #expect(limited.stdoutLines.count == 3 && limited.stdoutLines[2].hasPrefix("20261122T023000Z-0003"))

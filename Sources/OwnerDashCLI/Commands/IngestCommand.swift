@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Notices
 import OwnerDashCore
+import PostgresUnified
 import Sync
 
 /// `ownerdash ingest`: Fetch, load and sync the selected properties as one recorded run.
@@ -23,6 +24,8 @@ struct IngestCommand: Command {
         .option("--notices-webhook", "URL", help: "with --notices: also send the new or changed ones there (as 'notices send')"),
         .option("--notices-template", "FILE", help: "with --notices: the notice template (default: the built-in one)"),
         .option("--format", "text|json", help: "stdout: text (run id, then a summary) or json (the run as 'runs show --format json')"),
+        .option("--host-name", "NAME", help: "with --database-url: this host's name among the hosts sharing the night (default: the machine's)"),
+        .option("--claim-timeout", "SECONDS", help: "with --database-url: how long a silent host's claims hold before another takes them (default 300)"),
     ]
     static let discussion = """
         One run: fetch (as 'ownerdash fetch') into data/landing/<run_id>/, load what landed (as 'load --run'),
@@ -53,6 +56,13 @@ struct IngestCommand: Command {
         --notices-webhook sent (as 'notices send': only new or changed notices; a notice that fails makes
         the run exit 2).
 
+        With --database-url and no --property, the night is shared with every other host ingesting the same
+        date into the same server: each host claims a batch (as many properties as --parallel) at a time, a
+        property goes to the host that holds its raw history while that host is alive, and a host that dies
+        loses its properties to the others once its claims lapse (--claim-timeout). Each batch is a run of its
+        own. With --property the named properties are done here, claimed or not (an operator's re-sync).
+        (docs/postgresql.md, "Several ingest hosts".)
+
         Exit codes: 0 every item succeeded; 2 partial: some items failed (listed on stderr; everything else
         is committed); 3 nothing could be done (another ingest holds the lock, or nothing could be fetched).
         """
@@ -71,6 +81,10 @@ struct IngestCommand: Command {
     let noticesWebhook: String?
     /// `--format json`: stdout is one JSON document (the recorded run), nothing else.
     let json: Bool
+    /// `--host-name`: who this host is among those sharing the night on the server.
+    let hostName: String
+    /// `--claim-timeout`: seconds a claim holds without its host renewing it.
+    let claimTimeout: Int
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
@@ -106,6 +120,13 @@ struct IngestCommand: Command {
         }
         self.trigger = trigger
         fullLedger = parsed.flag("--full-ledger")
+        hostName = parsed.value("--host-name") ?? ProcessInfo.processInfo.environment["OWNERDASH_HOST_NAME"]
+            ?? ProcessInfo.processInfo.hostName
+        let timeoutText = parsed.value("--claim-timeout") ?? "300"
+        guard let timeout = Int(timeoutText), (2...86_400).contains(timeout) else {
+            throw UsageError("ownerdash ingest: --claim-timeout must be a number of seconds from 2 to 86400, not \"\(timeoutText)\"")
+        }
+        claimTimeout = timeout
         switch parsed.value("--format") ?? "text" {
         case "text": json = false
         case "json": json = true
@@ -147,18 +168,83 @@ struct IngestCommand: Command {
     func run(_ log: Diagnostics) throws -> ExitCode {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
-        let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
-                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
         var ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
         ingest.publication = try global.publication()
+        let output = StandardOutput()
+        defer { output.flush() }
+        var code = ExitCode.success
+        var synced: [String] = []
+        var lastRun: String?
+        if let databaseURL = global.databaseURL, selection.keys.isEmpty {
+            // The night shared with the other hosts on the server: batches of the properties this host may claim.
+            let claims = try PortfolioClaims(url: databaseURL, host: hostName, runDate: asOf, leaseSeconds: claimTimeout)
+            let keys = properties.map(\.key)
+            try claims.register(keys)
+            claims.startRenewing(log: log)
+            log.info(nil, "ingest: sharing \(keys.count) propert\(keys.count == 1 ? "y" : "ies") of \(asOf.iso) with the other hosts on \(databaseURL) as \(hostName)")
+            while true {
+                let claimed = try claims.claim(keys, limit: parallel)
+                if claimed.isEmpty {
+                    if try claims.isFinished(keys) { break }
+                    // Other hosts hold the rest: wait for them to finish, or for their leases to lapse.
+                    Thread.sleep(forTimeInterval: min(5, max(1, Double(claimTimeout) / 3)))
+                    continue
+                }
+                log.info(nil, "ingest: \(hostName) claimed \(claimed.joined(separator: ", "))")
+                let batch = properties.filter { claimed.contains($0.key) }
+                let outcome: (code: ExitCode, result: IngestResult?)
+                do {
+                    outcome = try runOnce(batch, ingest: ingest, output: output, log: log)
+                } catch {
+                    try? claims.release(claimed)
+                    throw error
+                }
+                guard let result = outcome.result else {
+                    try claims.release(claimed)
+                    return outcome.code
+                }
+                for key in claimed {
+                    let item = result.items.first { $0.stage == .sync && $0.property == key }
+                    try claims.finish(key, succeeded: item.map { $0.status != .failed } ?? false, runID: result.runID.value)
+                }
+                code = ExitCode(rawValue: max(code.rawValue, outcome.code.rawValue)) ?? .failure
+                synced += result.syncs.filter { $0.error == nil }.map(\.property)
+                lastRun = result.runID.value
+            }
+            guard lastRun != nil else {
+                log.info(nil, "ingest: every property of \(asOf.iso) was done by other hosts (ownerdash runs --database-url ... shows which)")
+                return .success
+            }
+        } else {
+            let outcome = try runOnce(properties, ingest: ingest, output: output, log: log)
+            guard let result = outcome.result else { return outcome.code }
+            code = outcome.code
+            synced = result.syncs.filter { $0.error == nil }.map(\.property)
+            lastRun = result.runID.value
+        }
+        guard let noticeTemplate, let lastRun else { return code }
+        guard !synced.isEmpty else {
+            log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
+            return code
+        }
+        let noticesCode = try notices(noticeTemplate, properties: properties.map(\.key).filter { synced.contains($0) },
+                                      runID: lastRun, output: output, log: log)
+        // The worse of the two: 3 (nothing done) over 2 (some items failed) over 0.
+        return ExitCode(rawValue: max(code.rawValue, noticesCode.rawValue)) ?? .failure
+    }
+
+    /// One recorded run over `properties`: planned, run, its id and summary (or JSON document) on stdout. The result
+    /// is nil when the run was refused (another process holds the data directory).
+    private func runOnce(_ properties: [Property], ingest: IngestRun, output: StandardOutput,
+                         log: Diagnostics) throws -> (code: ExitCode, result: IngestResult?) {
+        let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
+                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
         let plan: FetchPlan
         do {
             plan = try ingest.plan(request)
         } catch let error as FetchSelectionError {
             throw UsageError("ownerdash ingest: \(error.description)")
         }
-        let output = StandardOutput()
-        defer { output.flush() }
         let result: IngestResult
         do {
             result = try ingest.run(request, plan: plan, log: log) { runID in
@@ -170,26 +256,17 @@ struct IngestCommand: Command {
         } catch let busy as IngestLockBusy {
             log.error(nil, busy.description)
             if json, let refused = busy.refusedRunID { output.write(try recordedRun(refused)) }
-            return .failure
+            return (.failure, nil)
         }
         output.write(json ? try recordedRun(result.runID.value) : Self.summary(result))
+        output.flush()
         let failures = result.failures
         if !failures.isEmpty {
             log.error(nil, "\(failures.count) item(s) failed: "
                       + failures.map { "\($0.stage.rawValue) \($0.artifact ?? $0.property ?? "")" }.joined(separator: ", ")
                       + " (ownerdash runs show \(result.runID.value))")
         }
-        let code = ExitCode(rawValue: result.exitCode) ?? .failure
-        guard let noticeTemplate else { return code }
-        let synced = result.syncs.filter { $0.error == nil }.map(\.property)
-        guard !synced.isEmpty else {
-            log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
-            return code
-        }
-        let noticesCode = try notices(noticeTemplate, properties: properties.map(\.key).filter { synced.contains($0) },
-                                      runID: result.runID.value, output: output, log: log)
-        // The worse of the two: 3 (nothing done) over 2 (some items failed) over 0.
-        return ExitCode(rawValue: max(code.rawValue, noticesCode.rawValue)) ?? .failure
+        return (ExitCode(rawValue: result.exitCode) ?? .failure, result)
     }
 
     /// The nightly notices step: write them (and send them, with a webhook) under the data directory's lock.

@@ -18,7 +18,7 @@ struct RunsCommand: Command {
     static let discussion = """
         Reads etl_runs and etl_run_items in unified.db (read-only: never waits on a running ingest).
         list: one line per run, newest first: run id, trigger (ingest, schedule, sync), status, start, duration,
-        properties, artifacts fetched, rows loaded, properties synced, failed items, warnings.
+        properties, artifacts fetched, rows loaded, properties synced, failed items, warnings, the host that ran it.
         show RUN_ID: the run, then its items by stage (fetch, load, sync), failures first, each with its
         property, artifact, rows, duration and error. show latest: the newest run.
 
@@ -107,11 +107,12 @@ struct RunsCommand: Command {
     static func table(_ runs: [RunRecord]) -> String {
         TextTable.render(
             header: ["run", "trigger", "status", "started", "duration", "properties", "fetched", "rows loaded",
-                     "synced", "failed", "warnings"],
+                     "synced", "failed", "warnings", "host"],
             rows: runs.map { run in
+                // The host: with several ingest hosts sharing a night on the server, which one did the run.
                 [run.runID, run.trigger, run.status, run.startedAt, duration(run.durationSeconds), String(run.properties),
                  String(run.artifactsFetched), String(run.rowsLoaded), String(run.propertiesSynced), String(run.failures),
-                 String(run.warnings)]
+                 String(run.warnings), run.host ?? "-"]
             })
     }
 
