@@ -69,7 +69,7 @@ let package = Package(
         // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
         .target(name: "RunRecords", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
-        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
+        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "PostgresKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "PostgresKit", "PostgresUnified", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
@@ -90,7 +90,7 @@ let package = Package(
         // The pms_sim simulator and the built `ownerdash` binary run from a test; shared by the end-to-end test targets.
         .target(name: "SimulatorSupport", dependencies: ["OwnerDashCore"], path: "Tests/SimulatorSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit", "HTTPTestSupport"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "PostgresKit", "PostgresTestSupport", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),

@@ -1,5 +1,6 @@
 import Foundation
 import OwnerDashCore
+import PostgresUnified
 
 /// The `ownerdash` command tree: finds the command, parses its arguments, runs it, exits with its code.
 public enum CLI {
@@ -91,15 +92,25 @@ public enum CLI {
                 log = Diagnostics(format: global.logFormat, quiet: global.quiet, verbose: global.verbose,
                                   timestamps: global.logTimestamps)
             }
+            var writer: ScopeWriter?
             switch command.unifiedAccess {
             case .reads: try global.readFromServer(log: log)
+            case .writesThrough(let scope):
+                if let url = global.databaseURL {
+                    writer = try ScopeWriter(url: url, scope: scope)
+                    try global.readFromServer(log: log)
+                }
             case .writesLocally where global.databaseURL != nil:
                 throw UsageError("\(command.commandLine) writes the local unified.db only and cannot run with --database-url yet (the unified data on \(global.databaseURL!) would not see it)")
             case .none, .publishes, .writesLocally: break
             }
             let instance = try command.init(parsed, global: global)
             try instance.validate()
-            return try instance.run(log)
+            let code = try instance.run(log)
+            if let writer, code == .success || code == .partial {
+                try writer.publish(from: global.dataDirectory.unifiedDatabase)
+            }
+            return code
         } catch let error as UsageError {
             log.error(nil, error.description)
             return .usage

@@ -86,6 +86,9 @@ enum UnifiedAccess: Sendable {
     case reads
     /// Syncs into unified.db and publishes each property to the server with `--database-url`.
     case publishes
+    /// Reads and writes a portfolio-wide scope (`audit`): with `--database-url`, under the scope's lock on the server,
+    /// on the mirror, whose scope is published back when the command succeeded (`ScopeWriter`).
+    case writesThrough(scope: String)
     /// Writes unified.db in ways not yet published to a server: refused with `--database-url` rather than
     /// writing a copy nobody reads.
     case writesLocally

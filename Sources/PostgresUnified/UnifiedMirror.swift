@@ -27,8 +27,10 @@ public final class UnifiedMirror: @unchecked Sendable {
         public var propertiesCopied: [String] = []
         public var propertiesRemoved: [String] = []
         public var runsCopied = false
+        /// Portfolio-wide scopes copied again (`audit`).
+        public var scopesCopied: [String] = []
         public var rows = 0
-        public var changed: Bool { !propertiesCopied.isEmpty || !propertiesRemoved.isEmpty || runsCopied }
+        public var changed: Bool { !propertiesCopied.isEmpty || !propertiesRemoved.isEmpty || runsCopied || !scopesCopied.isEmpty }
     }
 
     /// Opens (creating and migrating) the mirror of `dataDirectory` and connects to the server.
@@ -67,8 +69,8 @@ public final class UnifiedMirror: @unchecked Sendable {
         let removed = seen.keys.filter { published[$0] == nil }.sorted()
         var refresh = Refresh()
         guard !changed.isEmpty || !removed.isEmpty else { return refresh }
-        let propertyTables = shape.tables.filter { $0.isPropertyScoped && !$0.name.hasPrefix("audit_") }
-        let runTables = ["etl_runs", "etl_run_items"].compactMap { shape.table($0) }
+        let propertyTables = PublishedScopes.propertyTables(shape)
+        let runTables = PublishedScopes.runTables(shape)
         try database.withTransaction {
             // The server keeps no foreign keys and sends tables in name order; SQLite checks them all at commit.
             try database.execute("PRAGMA defer_foreign_keys = ON")
@@ -90,6 +92,13 @@ public final class UnifiedMirror: @unchecked Sendable {
                     for table in runTables.reversed() { try database.execute("DELETE FROM \(table.name)") }
                     for table in runTables { refresh.rows += try copy(table, where: "true") }
                     refresh.runsCopied = true
+                } else {
+                    let tables = PublishedScopes.tables(ofScope: scope, shape)
+                    for table in tables.reversed() { try database.execute("DELETE FROM \(table.name)") }
+                    if published[scope] != nil {
+                        for table in tables { refresh.rows += try copy(table, where: "true") }
+                    }
+                    if !tables.isEmpty { refresh.scopesCopied.append(scope) }
                 }
                 if let generation = published[scope] {
                     try database.prepare("INSERT OR REPLACE INTO mirror_generations (scope, generation) VALUES (:scope, :generation)")

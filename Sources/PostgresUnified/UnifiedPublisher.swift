@@ -22,15 +22,23 @@ public final class UnifiedPublisher {
         try PostgresSchema.migrate(connection, to: shape)
     }
 
-    /// The tables published per property: every table keyed by property but the charge audit's, which `audit run`
-    /// writes on its own (not yet to PostgreSQL).
-    var propertyTables: [UnifiedShape.Table] {
-        shape.tables.filter { $0.isPropertyScoped && !$0.name.hasPrefix("audit_") }
-    }
+    var propertyTables: [UnifiedShape.Table] { PublishedScopes.propertyTables(shape) }
+    var runTables: [UnifiedShape.Table] { PublishedScopes.runTables(shape) }
 
-    /// The run journal's tables, published per run.
-    var runTables: [UnifiedShape.Table] {
-        ["etl_runs", "etl_run_items"].compactMap { shape.table($0) }
+    /// Replaces every row of a portfolio-wide scope's tables (`PublishedScopes.portfolio`: the charge audit) on the
+    /// server with those of `database`, in one transaction. Its writers take turns (`ScopeWriter`), so a whole-table
+    /// replacement loses nothing another wrote.
+    @discardableResult
+    public func publishScope(_ scope: String, from database: Database) throws -> Int {
+        let tables = PublishedScopes.tables(ofScope: scope, shape)
+        precondition(!tables.isEmpty, "no published scope \(scope)")
+        return try connection.transaction {
+            var rows = 0
+            for table in tables.reversed() { try connection.execute("DELETE FROM \(table.name)") }
+            for table in tables { rows += try copy(table, from: database, where: "1 = 1", [:]) }
+            try record(scope: scope, rows: rows)
+            return rows
+        }
     }
 
     /// Replaces the property's rows on the server with those of `database` (its unified.db) in one transaction;
@@ -118,6 +126,53 @@ public final class UnifiedPublisher {
                                              ["scope": .text("property:\(key)")])
         guard let row = Array(published).first else { return false }
         return row["synced_run"] == local
+    }
+}
+
+/// Which unified tables travel together to the server and back: per property, per run, or whole (a portfolio-wide
+/// scope that one writer at a time replaces). One definition for the publisher and the mirror.
+public enum PublishedScopes {
+    /// Portfolio-wide scopes and their tables, parents first.
+    public static let portfolio: [String: [String]] = [
+        "audit": ["audit_runs", "audit_run_properties", "audit_lease_charges", "audit_results", "audit_resolutions"],
+    ]
+
+    /// Every table keyed by property, but those of a portfolio-wide scope.
+    static func propertyTables(_ shape: UnifiedShape) -> [UnifiedShape.Table] {
+        let whole = Set(portfolio.values.joined())
+        return shape.tables.filter { $0.isPropertyScoped && !whole.contains($0.name) }
+    }
+
+    /// The run journal's tables, published per run.
+    static func runTables(_ shape: UnifiedShape) -> [UnifiedShape.Table] {
+        ["etl_runs", "etl_run_items"].compactMap { shape.table($0) }
+    }
+
+    /// A portfolio-wide scope's tables, parents first; empty for an unknown scope.
+    static func tables(ofScope scope: String, _ shape: UnifiedShape) -> [UnifiedShape.Table] {
+        (portfolio[scope] ?? []).compactMap { shape.table($0) }
+    }
+}
+
+/// A command that writes a portfolio-wide scope (`audit run`, `audit resolve`) through the server: it holds the scope's
+/// advisory lock from before it reads the server's data until its rows are published, so writers on several hosts
+/// take turns and none overwrites what another wrote meanwhile. The lock goes with the connection.
+public final class ScopeWriter {
+    let lock: PostgresConnection
+    let publisher: UnifiedPublisher
+    public let scope: String
+
+    /// Connects and waits for the scope's lock.
+    public init(url: DatabaseURL, scope: String) throws {
+        self.scope = scope
+        publisher = try UnifiedPublisher(url: url)
+        lock = try PostgresConnection(url: url, applicationName: "ownerdash \(scope)")
+        try lock.execute("SELECT pg_advisory_lock(hashtext('ownerdash:scope:' || :scope))", ["scope": .text(scope)])
+    }
+
+    /// Publishes the scope's tables from the unified database at `path` (the mirror the command wrote).
+    public func publish(from path: String) throws {
+        try publisher.publishScope(scope, from: Database(path: path, mode: .readOnly))
     }
 }
 

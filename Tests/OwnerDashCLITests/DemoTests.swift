@@ -166,6 +166,17 @@ import Testing
             #expect(remote.status == local.status, "\(shown) on PostgreSQL: exit \(remote.status): \(remote.stderr.suffix(300))")
             #expect(remote.stdout == local.stdout, "\(shown): the answer from PostgreSQL differs from SQLite's")
         }
+        // The lease-charge audit run through the server (on the reader's mirror, published back) is the audit run on
+        // unified.db, as a third host reading the server shows it.
+        let audit = ["audit", "run", "--property", property, "--as-of", "2026-11-20", "--months", "3"]
+        let localAudit = try OwnerDash.run(audit + ["--data-dir", data.path])
+        let remoteAudit = try OwnerDash.run(audit + ["--data-dir", reader.path, "--database-url", server.uri])
+        #expect(localAudit.status == 0 && remoteAudit.status == 0, "\(localAudit.stderr.suffix(300)) \(remoteAudit.stderr.suffix(300))")
+        let third = DataDir()
+        let shownLocally = try OwnerDash.run(["audit", "show", "--format", "json", "--data-dir", data.path])
+        let shownFromServer = try OwnerDash.run(["audit", "show", "--format", "json", "--data-dir", third.path, "--database-url", server.uri])
+        #expect(shownLocally.status == 0 && shownLocally.stdout.contains("\"metric\": \"audit\""), "\(shownLocally.stderr.suffix(300))")
+        #expect(shownFromServer.stdout == shownLocally.stdout, "audit show: the audit from PostgreSQL differs from SQLite's")
         // The readers copied the server's data once: after the first answer the mirror is current.
         let mirror = reader.url.appendingPathComponent("postgres-mirror/unified.db").path
         #expect(FileManager.default.fileExists(atPath: mirror))

@@ -3,6 +3,8 @@ import Foundation
 import HTTPServer
 import LibCryptoKit
 import OwnerDashCore
+import PostgresKit
+import PostgresTestSupport
 import Testing
 @testable import Serve
 
@@ -58,21 +60,26 @@ final class SignedInServer {
     let server: DashboardServer
     var port: UInt16 { server.port }
 
-    init(keyRefetchSeconds: Double = 10, secureCookies: Bool = true) throws {
+    /// `users`: where the users and sessions are (default the fixture's users.db); `cookieKey`: the key replicas
+    /// behind one proxy share.
+    init(keyRefetchSeconds: Double = 10, secureCookies: Bool = true, users makeUsers: ((DataDirectory) throws -> UserStore)? = nil,
+         cookieKey: [UInt8]? = nil) throws {
         fixture = try ServeFixture()
         provider = try TestProvider()
-        let users = try UserStore(dataDirectory: fixture.dataDirectory, create: true)
+        let openUsers = makeUsers ?? { try UserStore(dataDirectory: $0, create: true) }
+        let users = try openUsers(fixture.dataDirectory)
         try users.add(email: "Owner@Example.com", role: .owner, properties: [], at: "2026-11-22T00:00:00Z")
         try users.add(email: "manager@example.com", role: .manager, properties: ["yp"], at: "2026-11-22T00:00:00Z")
         var settings = SignInSettings(issuer: provider.issuer, clientID: "ownerdash", clientSecret: "test-secret",
-                                      redirectURL: "http://127.0.0.1/auth/callback", cookieKey: try LibCrypto.randomBytes(32))
+                                      redirectURL: "http://127.0.0.1/auth/callback", cookieKey: try cookieKey ?? LibCrypto.randomBytes(32))
         settings.keyRefetchSeconds = keyRefetchSeconds
         settings.secureCookies = secureCookies
         let oidc = try OIDCProvider(settings: settings)
         var serverSettings = ServerSettings(host: "127.0.0.1", port: 0)
         serverSettings.threads = 2
         server = try DashboardServer(dataDirectory: fixture.dataDirectory, settings: serverSettings, log: Diagnostics(quiet: true),
-                                     signIn: SignIn(provider: oidc, users: try UserStore(dataDirectory: fixture.dataDirectory, create: false),
+                                     signIn: SignIn(provider: oidc, users: try makeUsers?(fixture.dataDirectory)
+                                                        ?? UserStore(dataDirectory: fixture.dataDirectory, create: false),
                                                     log: Diagnostics(quiet: true)))
     }
 
@@ -247,6 +254,28 @@ final class SignedInServer {
     private func csrf(_ signed: SignedInServer, _ session: String) throws -> String {
         let home = try signed.get("/", headers: [("Cookie", session)])
         return String(try #require(home.body.components(separatedBy: "name=\"csrf\" value=\"").dropFirst().first?.prefix { $0 != "\"" }))
+    }
+
+    /// `serve --database-url` as two replicas behind a proxy: the users and sessions are on PostgreSQL, so a browser
+    /// signed in on one is signed in on the other, and a sign-out on either ends it on both.
+    @Test func replicasOnPostgreSQLShareSessionsAndASignOutEndsItOnAll() throws {
+        let server = try TestPostgres.freshDatabase("sessions")
+        let key = try LibCrypto.randomBytes(32)
+        let first = try SignedInServer(users: { _ in try UserStore(server: server) }, cookieKey: key)
+        let second = try SignedInServer(users: { _ in try UserStore(server: server) }, cookieKey: key)
+        let (session, _, _, _) = try first.signIn(email: "owner@example.com")
+        #expect(try second.get("/api/v2/properties", headers: [("Cookie", session)]).status == 200)
+        // No users.db anywhere: the server holds them.
+        #expect(!FileManager.default.fileExists(atPath: first.fixture.dataDirectory.path("users.db")))
+        let out = try second.post("/auth/signout", headers: [("Cookie", session)], body: "csrf=\(try csrf(second, session))")
+        #expect(out.status == 303)
+        #expect(try first.get("/api/v2/properties", headers: [("Cookie", session)]).status == 401)
+        #expect(try second.get("/api/v2/properties", headers: [("Cookie", session)]).status == 401)
+        // A user removed on the server (ownerdash users remove --database-url, from anywhere) is signed out everywhere.
+        let manager = try first.signIn(email: "manager@example.com").cookie
+        #expect(try second.get("/api/v2/properties", headers: [("Cookie", manager)]).status == 200)
+        #expect(try UserStore(server: server).remove(email: "manager@example.com"))
+        #expect(try first.get("/api/v2/properties", headers: [("Cookie", manager)]).status == 401)
     }
 
     @Test func aSignedOutSessionReplayedIsNoSession() throws {

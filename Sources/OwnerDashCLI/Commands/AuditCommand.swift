@@ -13,7 +13,7 @@ import Sync
 /// `ownerdash audit run`: audits the tenant ledger and records the run.
 struct AuditRunCommand: Command {
     static let names = ["audit", "run"]
-    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "audit")
     static let abstract = "Lease-charge audit: each lease's recurring charges, expected vs. posted, recorded as a run."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
@@ -156,7 +156,7 @@ struct AuditShowCommand: Command {
 /// `ownerdash audit resolve`: records what was done about an exception.
 struct AuditResolveCommand: Command {
     static let names = ["audit", "resolve"]
-    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "audit")
     static let abstract = "Records the resolution of a lease-charge audit exception (kept across runs)."
     static let arguments: [ArgumentSpec] = [
         .positional("KEY", help: "the exception, property:lease:charge code:YYYY-MM as audit show prints it"),
@@ -216,7 +216,7 @@ struct AuditResolveCommand: Command {
 /// `ownerdash audit reopen`: makes a resolved exception Open again.
 struct AuditReopenCommand: Command {
     static let names = ["audit", "reopen"]
-    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "audit")
     static let abstract = "Reopens a resolved lease-charge audit exception (the resolution stays in the history)."
     static let arguments: [ArgumentSpec] = [
         .positional("KEY", help: "the exception, property:lease:charge code:YYYY-MM as audit show prints it"),

@@ -119,7 +119,8 @@ struct ServeCommand: Command {
         }
         var users: UserStore?
         do {
-            users = try UserStore(dataDirectory: global.dataDirectory, create: false)
+            // With --database-url the users and their sessions are on the server, shared by every replica.
+            users = try global.databaseURL.map(UserStore.init(server:)) ?? UserStore(dataDirectory: global.dataDirectory, create: false)
             if try users?.list().contains(where: { $0.role == .owner }) != true {
                 problems.append("no owner in users.db yet (ownerdash users add EMAIL --role owner)")
             }
@@ -215,7 +216,8 @@ struct UsersCommand: Command {
         .option("--property", "KEY", repeating: true, help: "add: a manager's property (repeatable)"),
     ]
     static let discussion = """
-        Kept in users.db in the data directory. Adding an existing e-mail replaces its role and properties. A manager
+        Kept in users.db in the data directory, or with --database-url on the PostgreSQL server, where every serve
+        replica reads them. Adding an existing e-mail replaces its role and properties. A manager
         sees only their properties everywhere (lists, portfolio, API): another property's id answers 404. Removing a
         user, or changing their role or properties, ends their open browser sessions at once.
         Example: ownerdash users add dana@example.com --role manager --property nexus_east --property ridian
@@ -258,7 +260,7 @@ struct UsersCommand: Command {
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        let store = try UserStore(dataDirectory: global.dataDirectory, create: true)
+        let store = try global.databaseURL.map(UserStore.init(server:)) ?? UserStore(dataDirectory: global.dataDirectory, create: true)
         switch action {
         case "add":
             guard let email, let role else { return .usage }
