@@ -43,22 +43,27 @@ enum DatabaseLocation {
     }
 
     /// The password kept apart from the URL, or nil (then libpq's own sources: the URL, ~/.pgpass, PGPASSWORD).
-    static func readPassword(environment: [String: String], settings: [String: Any], configPath: String) throws -> String? {
-        func fromFile(_ path: String, origin: String) throws -> String {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConfigurationError("\(origin): cannot read \(path) (the database password)")
-            }
-            if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
-               mode.intValue & 0o004 != 0 {
-                throw ConfigurationError("\(origin): \(path) is readable by every user; chmod 600 it (it holds the database password)")
-            }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else { throw ConfigurationError("\(origin): \(path) is empty (the database password)") }
-            return text
+    /// A password kept in a file: one line, the file not readable by every user.
+    static func passwordFile(_ path: String, origin: String, what: String = "the database password") throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("\(origin): cannot read \(path) (\(what))")
         }
+        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
+           mode.intValue & 0o004 != 0 {
+            throw ConfigurationError("\(origin): \(path) is readable by every user; chmod 600 it (it holds \(what))")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty, !text.contains("\n") else {
+            throw ConfigurationError("\(origin): \(path) must hold \(what) on one line")
+        }
+        return text
+    }
+
+    static func readPassword(environment: [String: String], settings: [String: Any], configPath: String) throws -> String? {
+        let fromFile = { (path: String, origin: String) in try passwordFile(path, origin: origin) }
         if let value = environment["OWNERDASH_DATABASE_PASSWORD"], !value.isEmpty { return value }
         if let path = environment["OWNERDASH_DATABASE_PASSWORD_FILE"], !path.isEmpty {
-            return try fromFile(path, origin: "OWNERDASH_DATABASE_PASSWORD_FILE")
+            return try fromFile(path, "OWNERDASH_DATABASE_PASSWORD_FILE")
         }
         if let raw = settings["database_password_env"] {
             guard let name = raw as? String, !name.isEmpty else {
@@ -73,7 +78,7 @@ enum DatabaseLocation {
             guard let path = raw as? String, !path.isEmpty else {
                 throw ConfigurationError("\(configPath): database_password_file must be a file path")
             }
-            return try fromFile(path, origin: "database_password_file in \(configPath)")
+            return try fromFile(path, "database_password_file in \(configPath)")
         }
         return nil
     }

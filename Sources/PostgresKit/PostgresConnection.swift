@@ -85,12 +85,7 @@ public final class PostgresConnection {
     @discardableResult
     public func copyIn<Rows: Sequence>(_ sql: String, rows: Rows) throws -> Int where Rows.Element == [String?] {
         let context = PostgresError.describe(sql: sql)
-        let start = PQexec(handle, sql)
-        let status = PQresultStatus(start)
-        PQclear(start)
-        guard status == PGRES_COPY_IN else {
-            throw PostgresError(result: nil, connection: handle, context: context)
-        }
+        try startCopy(sql, expecting: PGRES_COPY_IN, context: context)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         var count = 0
@@ -127,12 +122,7 @@ public final class PostgresConnection {
     @discardableResult
     public func copyOut(_ sql: String, _ body: ([String?]) throws -> Void) throws -> Int {
         let context = PostgresError.describe(sql: sql)
-        let start = PQexec(handle, sql)
-        let status = PQresultStatus(start)
-        PQclear(start)
-        guard status == PGRES_COPY_OUT else {
-            throw PostgresError(result: nil, connection: handle, context: context)
-        }
+        try startCopy(sql, expecting: PGRES_COPY_OUT, context: context)
         var count = 0
         var failure: Error?
         while true {
@@ -151,6 +141,18 @@ public final class PostgresConnection {
         try finishCommand(context: context)
         if let failure { throw failure }
         return count
+    }
+
+    /// Sends a COPY statement; throws unless the server switched to the COPY direction expected.
+    private func startCopy(_ sql: String, expecting expected: ExecStatusType, context: String) throws {
+        let start = PQexec(handle, sql)
+        let status = PQresultStatus(start)
+        defer { PQclear(start) }
+        guard status == expected else {
+            let error = PostgresError(result: start, connection: handle, context: context)
+            drainResults()
+            throw error
+        }
     }
 
     /// Runs `sql` with its named parameters and returns a successful result (the caller clears it).

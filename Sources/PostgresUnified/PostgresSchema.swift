@@ -109,6 +109,24 @@ public enum PostgresSchema {
         }
     }
 
+    /// Throws unless the server holds the unified schema at `shape`'s level: nothing published yet, a server behind
+    /// this ownerdash (a writer of this version migrates it) or ahead of it (upgrade), each in one line.
+    public static func requireCurrent(_ connection: PostgresConnection, shape: UnifiedShape = .current) throws {
+        guard try connection.scalar("SELECT to_regclass('ownerdash_schema')::text") != nil else {
+            throw PostgresError(message: "no OwnerDash data on the server yet (ownerdash publish, or sync or ingest with --database-url, puts it there)",
+                                context: "reading \(connection.url)")
+        }
+        let version = Int(try connection.scalar("SELECT max(version) FROM ownerdash_schema") ?? "0") ?? 0
+        if version < shape.version {
+            throw PostgresError(message: "the server's unified schema is at version \(version), this ownerdash reads \(shape.version): a sync, ingest or publish of this version migrates it",
+                                context: "reading \(connection.url)")
+        }
+        if version > shape.version {
+            throw PostgresError(message: "the server's unified schema is at version \(version), newer than this ownerdash (\(shape.version)); upgrade ownerdash",
+                                context: "reading \(connection.url)")
+        }
+    }
+
     /// `CREATE TABLE` for one unified table. No foreign keys: a property's rows arrive whole in one transaction
     /// (`UnifiedPublisher`), and SQLite already held them to their keys before they left.
     static func createTable(_ table: UnifiedShape.Table) -> String {

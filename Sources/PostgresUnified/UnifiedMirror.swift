@@ -40,7 +40,8 @@ public final class UnifiedMirror: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         connection = try PostgresConnection(url: url, applicationName: "ownerdash read")
         self.shape = shape
-        try PostgresSchema.migrate(connection, to: shape)
+        // A reader never changes the server's schema (its login may only read): it checks the level instead.
+        try PostgresSchema.requireCurrent(connection, shape: shape)
         database = try Database(path: path, busyTimeoutMilliseconds: 60_000)
         try database.migrate(UnifiedSchema.migrations)
         try database.execute("""

@@ -135,6 +135,8 @@ public enum PublishedScopes {
     /// Portfolio-wide scopes and their tables, parents first.
     public static let portfolio: [String: [String]] = [
         "audit": ["audit_runs", "audit_run_properties", "audit_lease_charges", "audit_results", "audit_resolutions"],
+        // What was sent to whom: the record that keeps a notice from going out twice, whichever host sends it.
+        "notices": ["notices_sent"],
     ]
 
     /// Every table keyed by property, but those of a portfolio-wide scope.

@@ -181,7 +181,7 @@ import Testing
         let mirror = reader.url.appendingPathComponent("postgres-mirror/unified.db").path
         #expect(FileManager.default.fileExists(atPath: mirror))
         // Commands that would write a copy nobody reads are refused, naming the server without its password.
-        let refused = try OwnerDash.run(["prune", "--data-dir", reader.path, "--database-url", server.uri])
+        let refused = try OwnerDash.run(["demo", "--data-dir", reader.path, "--database-url", server.uri])
         #expect(refused.status == 1 && refused.stderr.contains("cannot run with --database-url yet"), "\(refused.stderr)")
     }
 

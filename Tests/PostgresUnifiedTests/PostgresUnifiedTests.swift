@@ -125,6 +125,20 @@ final class UnifiedSample {
         }
     }
 
+    @Test func aReaderNeverChangesTheServersSchemaAndSaysWhyItCannotRead() throws {
+        let url = try TestPostgres.freshDatabase("reader")
+        do { _ = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory()); Issue.record("read an empty server") } catch {
+            #expect("\(error)".contains("no OwnerDash data on the server yet"))
+        }
+        let server = try PostgresConnection(url: url)
+        #expect(try server.scalar("SELECT to_regclass('unified_units')::text") == nil, "a reader created tables")
+        try PostgresSchema.migrate(server)
+        try server.execute("UPDATE ownerdash_schema SET version = version - 1")
+        do { _ = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory()); Issue.record("read an older schema") } catch {
+            #expect("\(error)".contains("a sync, ingest or publish of this version migrates it"))
+        }
+    }
+
     @Test func aColumnWhoseTypeDiffersOnTheServerIsAnErrorNamingIt() throws {
         let url = try TestPostgres.freshDatabase("drift")
         let server = try PostgresConnection(url: url)
@@ -220,6 +234,37 @@ final class UnifiedSample {
         try inFlight.execute("ROLLBACK")
     }
 
+    @Test func aPortfolioScopeTravelsWholeAndItsWritersTakeTurns() throws {
+        let sample = try UnifiedSample()
+        try sample.insert("notices_sent", ["debtor_key": .text("email:a@example.com"), "properties": .text("alder_court"),
+                                           "resident_ids": .text("r1"), "total": .real(1500.25), "content_hash": .text("h1"),
+                                           "channel": .text("webhook"), "destination": .text("https://hooks.example/x"),
+                                           "sent_at": .text("2026-11-20T05:00:00Z"), "attempts": .integer(1)])
+        let url = try TestPostgres.freshDatabase("scopes")
+        let first = try ScopeWriter(url: url, scope: "notices")
+        // A second writer of the scope waits for the first to publish and let go.
+        let secondHasLock = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let second = try? ScopeWriter(url: url, scope: "notices")
+            secondHasLock.set(second != nil)
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(secondHasLock.get() == false, "the second writer did not wait")
+        try first.publish(from: sample.data.unifiedDatabase)
+        _ = consume first
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(secondHasLock.get())
+
+        let mirror = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory())
+        let refresh = try mirror.refresh()
+        #expect(refresh.scopesCopied == ["notices"])
+        let copy = try Database(path: mirror.path, mode: .readOnly)
+        #expect(try UnifiedSample.rows(copy, "notices_sent") == UnifiedSample.rows(sample.database, "notices_sent"))
+        #expect(try UnifiedSample.rows(copy, "notices_sent").count == 1)
+    }
+
     /// A SQLite value and the server's text for it are the same value (numbers compared as numbers, 0/1 as booleans).
     static func same(_ value: SQLValue, _ text: String?) -> Bool {
         switch value {
@@ -237,6 +282,15 @@ final class UnifiedSample {
         case .blob: return false
         }
     }
+}
+
+/// A value shared with a thread, under a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func set(_ new: Value) { lock.withLock { value = new } }
 }
 
 extension UnifiedSample {

@@ -41,7 +41,8 @@ struct IngestCommand: Command {
         stdout: the run id, then a summary (artifacts fetched and failed, rows loaded, properties synced and
         failed, status). Progress and every failure (one line each) go to stderr. --format json: one JSON
         document instead, the run and its items as 'ownerdash runs show RUN_ID --format json' prints them
-        (a refused run too: status "refused", its detail naming the holder).
+        (a refused run too: status "refused", its detail naming the holder); a night shared with other hosts
+        prints the array of its runs' documents.
 
         The tenant ledger (Yardi GetResidentTransactions_Login, RPX getresidentledger) is pulled whole on a
         property's first ingest and then every ledger.full_refresh_days (default 7); the nights between fetch
@@ -182,6 +183,10 @@ struct IngestCommand: Command {
             try claims.register(keys)
             claims.startRenewing(log: log)
             log.info(nil, "ingest: sharing \(keys.count) propert\(keys.count == 1 ? "y" : "ies") of \(asOf.iso) with the other hosts on \(databaseURL) as \(hostName)")
+            var documents: [String] = []
+            defer {
+                if json { output.write("[" + documents.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]\n") }
+            }
             while true {
                 let claimed = try claims.claim(keys, limit: parallel)
                 if claimed.isEmpty {
@@ -192,13 +197,14 @@ struct IngestCommand: Command {
                 }
                 log.info(nil, "ingest: \(hostName) claimed \(claimed.joined(separator: ", "))")
                 let batch = properties.filter { claimed.contains($0.key) }
-                let outcome: (code: ExitCode, result: IngestResult?)
+                let outcome: (code: ExitCode, result: IngestResult?, document: String?)
                 do {
                     outcome = try runOnce(batch, ingest: ingest, output: output, log: log)
                 } catch {
                     try? claims.release(claimed)
                     throw error
                 }
+                if let document = outcome.document { documents.append(document) }
                 guard let result = outcome.result else {
                     try claims.release(claimed)
                     return outcome.code
@@ -217,6 +223,7 @@ struct IngestCommand: Command {
             }
         } else {
             let outcome = try runOnce(properties, ingest: ingest, output: output, log: log)
+            if let document = outcome.document { output.write(document) }
             guard let result = outcome.result else { return outcome.code }
             code = outcome.code
             synced = result.syncs.filter { $0.error == nil }.map(\.property)
@@ -235,8 +242,10 @@ struct IngestCommand: Command {
 
     /// One recorded run over `properties`: planned, run, its id and summary (or JSON document) on stdout. The result
     /// is nil when the run was refused (another process holds the data directory).
+    /// With --format json the run's document is returned, not written: one run prints it, a shared night prints
+    /// the array of its runs' documents.
     private func runOnce(_ properties: [Property], ingest: IngestRun, output: StandardOutput,
-                         log: Diagnostics) throws -> (code: ExitCode, result: IngestResult?) {
+                         log: Diagnostics) throws -> (code: ExitCode, result: IngestResult?, document: String?) {
         let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
                                     trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
         let plan: FetchPlan
@@ -255,25 +264,32 @@ struct IngestCommand: Command {
             }
         } catch let busy as IngestLockBusy {
             log.error(nil, busy.description)
-            if json, let refused = busy.refusedRunID { output.write(try recordedRun(refused)) }
-            return (.failure, nil)
+            return (.failure, nil, try json ? busy.refusedRunID.map(recordedRun) : nil)
         }
-        output.write(json ? try recordedRun(result.runID.value) : Self.summary(result))
-        output.flush()
+        let document = json ? try recordedRun(result.runID.value) : nil
+        if !json {
+            output.write(Self.summary(result))
+            output.flush()
+        }
         let failures = result.failures
         if !failures.isEmpty {
             log.error(nil, "\(failures.count) item(s) failed: "
                       + failures.map { "\($0.stage.rawValue) \($0.artifact ?? $0.property ?? "")" }.joined(separator: ", ")
                       + " (ownerdash runs show \(result.runID.value))")
         }
-        return (ExitCode(rawValue: result.exitCode) ?? .failure, result)
+        return (ExitCode(rawValue: result.exitCode) ?? .failure, result, document)
     }
 
     /// The nightly notices step: write them (and send them, with a webhook) under the data directory's lock.
+    /// With --database-url the notices are written from the server's data and their record is the server's (as
+    /// `notices send --database-url`: under the notices' lock, on the mirror, published back).
     private func notices(_ template: NoticeTemplate, properties: [String], runID: String, output: StandardOutput,
                          log: Diagnostics) throws -> ExitCode {
         let lock = try global.writerLock(command: "ingest --notices", log: log)
         defer { lock.release() }
+        var global = global
+        let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "notices") }
+        if writer != nil { try global.readFromServer(log: log) }
         let selection = NoticeSelection(template: template, properties: properties)
         let store = try UnifiedStore(dataDirectory: global.dataDirectory)
         let notices = try selection.notices(database: store.database, properties: properties,
@@ -289,6 +305,7 @@ struct IngestCommand: Command {
                                                        dataDirectory: global.dataDirectory, runID: runID,
                                                        command: "ownerdash ingest", log: log)
         report(text)
+        try writer?.publish(from: global.dataDirectory.unifiedDatabase)
         return code
     }
 

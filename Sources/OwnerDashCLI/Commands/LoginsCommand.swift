@@ -90,18 +90,8 @@ struct LoginsCommand: Command {
         return .success
     }
 
-    /// The password in `path`: one line, the file readable by its owner only.
+    /// The password in `path` (one line, the file not readable by every user).
     static func password(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("--password-file: cannot read \(path)")
-        }
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber, mode.intValue & 0o044 != 0 {
-            throw ConfigurationError("--password-file: \(path) is readable by others; chmod 600 it (it holds a password)")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, !text.contains("\n") else {
-            throw ConfigurationError("--password-file: \(path) must hold the password on one line")
-        }
-        return text
+        try DatabaseLocation.passwordFile(path, origin: "--password-file", what: "the login's password")
     }
 }

@@ -77,7 +77,7 @@ struct NoticesGenerateCommand: Command {
 /// `ownerdash notices send`: each notice not sent yet, through a webhook, e-mail or Telegram; recorded in notices_sent.
 struct NoticesSendCommand: Command {
     static let names = ["notices", "send"]
-    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "notices")
     static let abstract = "Send each new or changed debtor notice (webhook, e-mail or Telegram), with retries; record it in notices_sent."
     static let arguments: [ArgumentSpec] = NoticeSelection.specs + [
         .option("--channel", "webhook|email|telegram", help: "how the notices go (default webhook)"),

@@ -1,13 +1,15 @@
 import Foundation
 import Ingest
 import OwnerDashCore
+import PostgresUnified
 import RawStore
+import SQLiteKit
 import Sync
 
 /// `ownerdash prune`: removes landed runs the retention policy no longer keeps, and the objects only they used.
 struct PruneCommand: Command {
     static let names = ["prune"]
-    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let unifiedAccess = UnifiedAccess.publishes
     static let abstract = "Remove landed runs the retention policy no longer keeps (and the objects only they used)."
     static let arguments: [ArgumentSpec] = [
         .option("--keep-days", "N", help: "keep every run of the last N days (default: $OWNERDASH_KEEP_DAYS, else 14)"),
@@ -70,6 +72,14 @@ struct PruneCommand: Command {
             // and readers (serve) are never locked out by a VACUUM.
             output.write("unified.db: \(dryRun ? "would remove" : "removed") the households of \(unified.nights) property "
                          + "night(s) of delinquency (\(unified.rows) rows) the policy no longer keeps; every night's totals stay\n")
+            // With --database-url the server holds what this host synced: its properties go there as trimmed.
+            if let url = global.databaseURL, !dryRun, unified.rows > 0 {
+                let publisher = try UnifiedPublisher(url: url)
+                let database = try Database(path: global.dataDirectory.unifiedDatabase, mode: .readOnly)
+                let keys = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
+                for key in keys { try publisher.publishProperty(key, from: database) }
+                output.write("published \(keys.count) propert\(keys.count == 1 ? "y" : "ies") to \(url)\n")
+            }
         }
         return .success
     }
