@@ -106,8 +106,14 @@ public enum LedgerPlanner {
     /// successful run's as-of date less the overlap to `asOf`. A scheduled or asked-for full pull over an existing
     /// ledger fetches that window too (`reconcile`). A failed night never advances `lastSuccess`, so the
     /// next window reaches back to the last success by itself.
+    ///
+    /// The scheduled refresh is spread over the cycle: `property` has a night of its own in every `fullRefreshDays`
+    /// (`refreshNight`, stable per property), and is pulled whole on it, so a seventh of a portfolio refreshes each
+    /// night of a weekly cycle instead of all of it on one (after the first night, when every ledger is new). A missed
+    /// night still gets its refresh once the last full pull is `fullRefreshDays` old. Without `property`, the refresh
+    /// comes `fullRefreshDays` after the last one.
     public static func plan(history: LedgerHistory, asOf: LocalDate, schedule: LedgerSchedule,
-                            forceFull: Bool = false) -> LedgerFetch {
+                            forceFull: Bool = false, property: String? = nil) -> LedgerFetch {
         guard let lastSuccess = history.lastSuccess, let lastFull = history.lastFull else {
             return .full(reason: forceFull ? "asked for (--full-ledger)" : "first pull: no earlier run fetched this ledger whole",
                          reconcile: nil)
@@ -123,7 +129,20 @@ public enum LedgerPlanner {
             return .full(reason: "scheduled refresh: the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old (every \(schedule.fullRefreshDays))",
                          reconcile: window)
         }
+        if let property, age >= 1, asOf.daysSinceEpoch % schedule.fullRefreshDays == refreshNight(property, every: schedule.fullRefreshDays) {
+            return .full(reason: "scheduled refresh: \(property)'s night of the \(schedule.fullRefreshDays)-day cycle (the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old)",
+                         reconcile: window)
+        }
         return .incremental(window)
+    }
+
+    /// The property's night in a cycle of `days` (0 ..< days), from its key alone (FNV-1a): the same on every host and
+    /// every run, and spread evenly over a portfolio.
+    public static func refreshNight(_ property: String, every days: Int) -> Int {
+        guard days > 1 else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in property.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(hash % UInt64(days))
     }
 
     /// `window` as consecutive windows of at most `maxSpan` days each (from first to last day), oldest first.

@@ -112,7 +112,7 @@ public struct IngestRun {
                 }
             }
             plans[property.key] = LedgerPlanner.plan(history: history, asOf: request.asOf, schedule: schedule,
-                                                     forceFull: request.fullLedger)
+                                                     forceFull: request.fullLedger, property: property.key)
         }
         return plans
     }

@@ -54,6 +54,42 @@ import Testing
         #expect(past.isFull && past.windowedCalls == nil, "a run for a date before the last success is pulled whole")
     }
 
+    /// Issue 36: the weekly refresh spread over the week. 70 properties ingested every night for 8 weeks: after the
+    /// first night (every ledger new) no night pulls more than a seventh of them whole (give or take the hash's
+    /// spread), each property's full pulls come exactly 7 days apart, and every night of the cycle has some.
+    @Test func theWeeklyRefreshIsSpreadOverTheWeekAndStablePerProperty() {
+        let keys = (1...70).map { "property_\($0)" }
+        var history = Dictionary(uniqueKeysWithValues: keys.map { ($0, LedgerHistory(lastSuccess: nil, lastFull: nil)) })
+        var fullDays: [String: [Int]] = [:]
+        var fullsPerNight: [Int] = []
+        let start = Self.date("2026-01-05")
+        for night in 0..<56 {
+            let asOf = start.adding(days: night)
+            var fulls = 0
+            for key in keys {
+                let plan = LedgerPlanner.plan(history: history[key]!, asOf: asOf, schedule: Self.schedule, property: key)
+                if plan.isFull { fulls += 1; fullDays[key, default: []].append(night) }
+                history[key] = LedgerHistory(lastSuccess: asOf, lastFull: plan.isFull ? asOf : history[key]!.lastFull)
+            }
+            fullsPerNight.append(fulls)
+        }
+        #expect(fullsPerNight[0] == 70, "the first night pulls every ledger whole")
+        #expect(fullsPerNight.dropFirst().allSatisfy { $0 <= 20 }, "no night pulls most ledgers whole: \(fullsPerNight)")
+        #expect(fullsPerNight.dropFirst(7).filter { $0 > 0 }.count == 49, "every night of every later week has some")
+        #expect(fullsPerNight.dropFirst(7).reduce(0, +) == 70 * 7, "each property once a week")
+        for key in keys {
+            let days = fullDays[key]!.dropFirst()
+            #expect(zip(days, days.dropFirst()).allSatisfy { $1 - $0 == 7 }, "\(key): \(days)")
+            #expect(days.first! <= 7, "\(key): its first refresh within the first week")
+            #expect(days.allSatisfy { start.adding(days: $0).daysSinceEpoch % 7 == LedgerPlanner.refreshNight(key, every: 7) })
+        }
+        // A missed night: the refresh comes the night after, once the last full pull is 7 days old.
+        let key = keys[0]
+        let slotDay = fullDays[key]![1]
+        let missed = LedgerHistory(lastSuccess: start.adding(days: slotDay + 6), lastFull: start.adding(days: slotDay))
+        #expect(LedgerPlanner.plan(history: missed, asOf: start.adding(days: slotDay + 8), schedule: Self.schedule, property: key).isFull)
+    }
+
     @Test func windowsAreCutIntoCallsOfAtMost31Days() {
         let window = LedgerWindow(from: Self.date("2026-09-01"), to: Self.date("2026-11-20"))
         let chunks = LedgerPlanner.chunks(window, maxSpan: YardiOperation.ledgerWindowDays - 1)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import PostgresTestSupport
 import Testing
 
@@ -166,6 +167,25 @@ import Testing
             #expect(remote.status == local.status, "\(shown) on PostgreSQL: exit \(remote.status): \(remote.stderr.suffix(300))")
             #expect(remote.stdout == local.stdout, "\(shown): the answer from PostgreSQL differs from SQLite's")
         }
+        // The API: `serve` on unified.db and `serve` on the server answer every endpoint alike.
+        let local = try ServeProcess(["--data-dir", data.path])
+        let remote = try ServeProcess(["--data-dir", reader.path, "--database-url", server.uri])
+        let paths = ["/api/v2/properties", "/api/v2/portfolio/summary", "/api/v2/runs",
+                     "/api/v2/properties/\(property)/occupancy", "/api/v2/properties/\(property)/exposure",
+                     "/api/v2/properties/\(property)/pricing", "/api/v2/properties/\(property)/delinquency?top=5",
+                     "/api/v2/properties/\(property)/leasing-funnel", "/api/v2/properties/\(property)/summary",
+                     "/api/v2/properties/\(property)/lease-status?start=2026-10&months=2",
+                     "/api/v2/properties/\(property)/debtors", "/api/v2/properties/\(property)/rental-tracker",
+                     "/api/v2/properties/\(property)/residents/\(resident)/statement",
+                     "/api/v2/properties/\(property)/units/\(unit)/history", "/api/v2/properties/\(property)/maintenance",
+                     "/api/v2/properties/\(property)/expenses", "/api/v2/properties/\(property)/residents/raw",
+                     "/api/v2/properties/\(property)/units/raw"]
+        for path in paths {
+            let fromSQLite = try local.get(path), fromServer = try remote.get(path)
+            #expect(fromSQLite.status == 200, "\(path) on SQLite: \(fromSQLite.status) \(fromSQLite.body.prefix(200))")
+            #expect(fromServer.status == fromSQLite.status && fromServer.body == fromSQLite.body, "\(path): the API's answer from PostgreSQL differs")
+        }
+
         // The lease-charge audit run through the server (on the reader's mirror, published back) is the audit run on
         // unified.db, as a third host reading the server shows it.
         let audit = ["audit", "run", "--property", property, "--as-of", "2026-11-20", "--months", "3"]
@@ -183,6 +203,45 @@ import Testing
         // Commands that would write a copy nobody reads are refused, naming the server without its password.
         let refused = try OwnerDash.run(["demo", "--data-dir", reader.path, "--database-url", server.uri])
         #expect(refused.status == 1 && refused.stderr.contains("cannot run with --database-url yet"), "\(refused.stderr)")
+    }
+
+    struct ServeDidNotStart: Error, CustomStringConvertible { var description: String }
+
+    /// `ownerdash serve --no-sign-in` on a free loopback port, stopped when the value goes.
+    final class ServeProcess {
+        let process = Process()
+        let port: UInt16
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = OwnerDash.executable
+            process.arguments = ["serve", "--no-sign-in", "--listen", "127.0.0.1:0"] + arguments
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("listening on") {
+                let chunk = errors.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let port = text.components(separatedBy: "http://127.0.0.1:").dropFirst().first.flatMap({ UInt16($0.prefix { $0.isNumber }) }) else {
+                process.terminate()
+                throw ServeDidNotStart(description: "serve did not start: \(text.suffix(500))")
+            }
+            self.port = port
+        }
+
+        deinit { process.terminate(); process.waitUntilExit() }
+
+        /// GET `path`: the status and the body (the headers, which carry the time, left out).
+        func get(_ path: String) throws -> (status: Int, body: String) {
+            let connection = try RawConnection(port: port)
+            connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let response = connection.readAll()
+            let body = response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+            return (RawConnection.status(of: response) ?? 0, body)
+        }
     }
 
     /// `ownerdash query METRIC --format json` over the whole portfolio.
