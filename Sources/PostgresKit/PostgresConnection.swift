@@ -143,6 +143,16 @@ public final class PostgresConnection {
         return count
     }
 
+    /// `password` hashed for `user` the way the server stores it (SCRAM-SHA-256 by default), for `CREATE ROLE ...
+    /// PASSWORD`: the clear text never reaches the server, nor a statement log there.
+    public func encryptedPassword(_ password: String, user: String) throws -> String {
+        guard let hashed = PQencryptPasswordConn(handle, password, user, nil) else {
+            throw PostgresError(result: nil, connection: handle, context: "hashing the password of \(user)")
+        }
+        defer { PQfreemem(hashed) }
+        return String(cString: hashed)
+    }
+
     /// Sends a COPY statement; throws unless the server switched to the COPY direction expected.
     private func startCopy(_ sql: String, expecting expected: ExecStatusType, context: String) throws {
         let start = PQexec(handle, sql)

@@ -35,8 +35,9 @@ public enum AnalystLogins {
         try connection.transaction {
             try install(on: connection)
             let exists = try connection.scalar("SELECT count(*) FROM pg_roles WHERE rolname = :name", ["name": .text(login.name)]) != "0"
-            // CREATE ROLE takes no parameters: the password goes in as a quoted literal, in a statement never logged.
-            let literal = PostgresSchema.literal(password)
+            // CREATE ROLE takes no parameters: the password goes in as a literal, hashed here (SCRAM-SHA-256), so the
+            // clear text never reaches the server or its statement log.
+            let literal = PostgresSchema.literal(try connection.encryptedPassword(password, user: login.name))
             try connection.execute("\(exists ? "ALTER" : "CREATE") ROLE \(login.name) LOGIN PASSWORD \(literal)")
             try connection.execute("GRANT ownerdash_readers TO \(login.name)")
             try connection.execute(login.role == .owner ? "GRANT ownerdash_owners TO \(login.name)"

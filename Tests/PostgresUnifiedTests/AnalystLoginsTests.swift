@@ -23,6 +23,9 @@ import Testing
             try PostgresConnection(url: DatabaseURL(url.uri.replacingOccurrences(of: "postgres@", with: "\(login)@")))
         }
         let asManager = try connect(manager), asOwner = try connect(owner)
+        // The server holds a SCRAM hash, never the clear text.
+        let stored = try admin.scalar("SELECT rolpassword FROM pg_authid WHERE rolname = :name", ["name": .text(manager)])
+        #expect(stored?.hasPrefix("SCRAM-SHA-256$") == true && stored?.contains("pw-m") == false)
         let count = { (connection: PostgresConnection, relation: String) in try connection.scalar("SELECT count(*) FROM \(relation)") }
         for (relation, mine, all) in [("unified_units", "3", "6"), ("unified_charges", "3", "6"), ("v_units", "3", "6"),
                                       ("v_properties", "1", "2"), ("v_delinquency_totals_latest", "1", "2"),
