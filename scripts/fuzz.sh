@@ -33,7 +33,7 @@ case "$target" in
     *) usage ;;
 esac
 
-ensure_packages zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev
+ensure_packages zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev
 
 product() {
     case "$1" in

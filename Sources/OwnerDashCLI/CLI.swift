@@ -16,6 +16,7 @@ public enum CLI {
         BackfillCommand.self,
         PublishCommand.self,
         LoginsCommand.self,
+        CompletionCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,

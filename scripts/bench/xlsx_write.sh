@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
-ensure_packages zlib1g-dev libxml2-dev libxlsxwriter-dev pkg-config git
+ensure_packages zlib1g-dev libxml2-dev libxlsxwriter-dev libpq-dev pkg-config git
 
 baseline=fe47e8c rows=200000 runs=3
 while [ $# -gt 0 ]; do

@@ -28,7 +28,7 @@ if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
 fi
 cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
-ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
 DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY=
 while [ $# -gt 0 ]; do
     case "$1" in
