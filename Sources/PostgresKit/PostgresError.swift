@@ -34,6 +34,10 @@ public struct PostgresError: Error, CustomStringConvertible, Equatable {
             if let detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map({ String(cString: $0) }) {
                 message = (message ?? "") + " (\(detail))"
             }
+            // Where it happened: a COPY names its table, line and column (`COPY unified_units, line 5, column ...`).
+            if let place = PQresultErrorField(result, Int32(UInt8(ascii: "W"))).map({ String(cString: $0) }) {
+                message = (message ?? "") + " [\(place)]"
+            }
         }
         if message == nil, let connection, let text = PQerrorMessage(connection) {
             message = String(cString: text)
