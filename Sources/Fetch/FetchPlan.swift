@@ -116,7 +116,7 @@ public struct FetchPlan {
 
     // MARK: - Clients
 
-    private static func rpxClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+    static func rpxClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
                                   environment: [String: String], caBundle: String?) throws -> RPXClient {
         guard let url = Credentials.rpxURL(configured: configuration.realpage.rpxURL, environment: environment),
               url.hasPrefix("http://") || url.hasPrefix("https://") else {
@@ -131,7 +131,7 @@ public struct FetchPlan {
         }
     }
 
-    private static func reportClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+    static func reportClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
                                      environment: [String: String], caBundle: String?) throws -> RealPageReportClient {
         let tokens: TokenSource
         do {
@@ -151,7 +151,7 @@ public struct FetchPlan {
         return RealPageReportClient(settings: settings, tokens: tokens)
     }
 
-    private static func yardiClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
+    static func yardiClient(_ configuration: Configuration, configPath: String, credentials: Credentials,
                                     operations: [YardiOperation], environment: [String: String],
                                     caBundle: String?) throws -> YardiClient {
         guard let base = Credentials.yardiBaseURL(configured: configuration.yardi?.url, environment: environment),

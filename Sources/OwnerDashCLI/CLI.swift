@@ -17,6 +17,7 @@ public enum CLI {
         PublishCommand.self,
         LoginsCommand.self,
         CompletionCommand.self,
+        DoctorCommand.self,
         QueryCommand.self,
         DashboardCommand.self,
         LeaseStatusReportCommand.self,

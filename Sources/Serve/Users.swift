@@ -38,7 +38,7 @@ public final class UserStore: @unchecked Sendable {
     private let tables: UserTables
     private let lock = NSLock()
 
-    static let migrations = [
+    public static let migrations = [
         Migration(version: 1, name: "users", sql: """
             CREATE TABLE users (
                 email       TEXT PRIMARY KEY,
