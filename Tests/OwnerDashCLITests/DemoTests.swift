@@ -167,6 +167,15 @@ import Testing
             #expect(remote.status == local.status, "\(shown) on PostgreSQL: exit \(remote.status): \(remote.stderr.suffix(300))")
             #expect(remote.stdout == local.stdout, "\(shown): the answer from PostgreSQL differs from SQLite's")
         }
+        // The dashboard file, byte for byte.
+        let pages = try [data, reader].map { directory -> String in
+            let extra = directory === reader ? ["--database-url", server.uri] : []
+            let written = try OwnerDash.run(["dashboard", "--data-dir", directory.path] + extra)
+            #expect(written.status == 0, "dashboard: \(written.stderr.suffix(300))")
+            return try String(contentsOf: directory.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
+        }
+        #expect(pages[0] == pages[1], "the dashboard from PostgreSQL differs from unified.db's")
+
         // The API: `serve` on unified.db and `serve` on the server answer every endpoint alike.
         let local = try ServeProcess(["--data-dir", data.path])
         let remote = try ServeProcess(["--data-dir", reader.path, "--database-url", server.uri])
