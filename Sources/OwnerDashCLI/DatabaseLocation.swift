@@ -43,17 +43,10 @@ enum DatabaseLocation {
     }
 
     /// The password kept apart from the URL, or nil (then libpq's own sources: the URL, ~/.pgpass, PGPASSWORD).
-    /// A password kept in a file: one line, the file not readable by every user.
+    /// A password kept in a file (`SecretFile`), on one line.
     static func passwordFile(_ path: String, origin: String, what: String = "the database password") throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("\(origin): cannot read \(path) (\(what))")
-        }
-        if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
-           mode.intValue & 0o004 != 0 {
-            throw ConfigurationError("\(origin): \(path) is readable by every user; chmod 600 it (it holds \(what))")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty, !text.contains("\n") else {
+        let text = try SecretFile.read(path, origin: origin, holding: what)
+        guard !text.contains("\n") else {
             throw ConfigurationError("\(origin): \(path) must hold \(what) on one line")
         }
         return text

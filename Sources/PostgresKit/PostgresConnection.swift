@@ -169,10 +169,11 @@ public final class PostgresConnection {
     private func run(_ sql: String, _ values: [String: PostgresValue]) throws -> OpaquePointer {
         let context = PostgresError.describe(sql: sql)
         let result: OpaquePointer?
-        if values.isEmpty, !sql.contains(":") || NamedParameters(sql).names.isEmpty {
+        let named = NamedParameters(sql)
+        if named.names.isEmpty && values.isEmpty {
+            // PQexec, not PQexecParams: it runs several statements separated by `;` (the schema's DDL).
             result = PQexec(handle, sql)
         } else {
-            let named = NamedParameters(sql)
             let ordered = try named.ordered(values, context: context)
             result = withOptionalCStringArray(ordered) { pointers in
                 PQexecParams(handle, named.sql, Int32(ordered.count), nil, pointers, nil, nil, 0)

@@ -1,4 +1,5 @@
 import Foundation
+import OwnerDashCore
 
 /// The `serve.oidc` section of report_definitions.json and the environment, merged into `SignInSettings`: each
 /// setting from its environment variable when that is set, else from the file. Secrets (the client secret, the cookie
@@ -167,21 +168,12 @@ public enum SignInConfiguration {
             environment[name].flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         }
         func fromFile(_ path: String, origin: String) -> (String, String)? {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                problems.append("\(origin): cannot read \(path) (\(secret.name))")
+            do {
+                return (try SecretFile.read(path, origin: origin, holding: secret.name), "\(origin) (\(path))")
+            } catch {
+                problems.append("\(error)")
                 return nil
             }
-            if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber,
-               mode.intValue & 0o004 != 0 {
-                problems.append("\(origin): \(path) is readable by every user; chmod 600 it (it holds \(secret.name))")
-                return nil
-            }
-            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty else {
-                problems.append("\(origin): \(path) is empty (\(secret.name))")
-                return nil
-            }
-            return (text, "\(origin) (\(path))")
         }
         if let value = set(secret.variable) { return (value.trimmingCharacters(in: .whitespacesAndNewlines), secret.variable) }
         if let path = set(secret.fileVariable) { return fromFile(path, origin: secret.fileVariable) }

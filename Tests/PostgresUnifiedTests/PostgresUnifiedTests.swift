@@ -247,15 +247,15 @@ final class UnifiedSample {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let second = try? ScopeWriter(url: url, scope: "notices")
-            secondHasLock.set(second != nil)
+            secondHasLock.withLock { $0 = second != nil }
             done.signal()
         }
         Thread.sleep(forTimeInterval: 0.5)
-        #expect(secondHasLock.get() == false, "the second writer did not wait")
+        #expect(secondHasLock.withLock { $0 } == false, "the second writer did not wait")
         try first.publish(from: sample.data.unifiedDatabase)
         _ = consume first
         #expect(done.wait(timeout: .now() + 10) == .success)
-        #expect(secondHasLock.get())
+        #expect(secondHasLock.withLock { $0 })
 
         let mirror = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory())
         let refresh = try mirror.refresh()
@@ -282,15 +282,6 @@ final class UnifiedSample {
         case .blob: return false
         }
     }
-}
-
-/// A value shared with a thread, under a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func set(_ new: Value) { lock.withLock { value = new } }
 }
 
 extension UnifiedSample {
