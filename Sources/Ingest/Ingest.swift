@@ -299,13 +299,13 @@ public struct RecordedSync {
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
-                                        glCategories: glCategories, mode: mode)
+                                        glCategories: glCategories, mode: mode, logsChanges: publication != nil)
         var outcomes: [PropertySyncOutcome] = []
         do {
             for property in properties {
                 var outcome = synchronizer.sync([property], log: log)
                 if let publication, outcome.first?.error == nil,
-                   let failure = publication.publish(property.key, from: store.database) {
+                   let failure = publication.publish(property.key, from: store.database, changesNoted: true) {
                     outcome[0].error = failure
                 }
                 outcomes += outcome

@@ -154,7 +154,8 @@ final class PropertyPipeline: @unchecked Sendable {
         let store = try syncStore()
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
                                         glCategories: configuration.glCategories,
-                                        mode: fullSync.contains(property.key) ? .full : .incremental)
+                                        mode: fullSync.contains(property.key) ? .full : .incremental,
+                                        logsChanges: publication != nil)
         let item: RunItem
         if let syncedBy = try? synchronizer.upToDateRun(property) {
             if let failure = publication?.publishIfStale(property.key, from: store.database) {
@@ -169,7 +170,7 @@ final class PropertyPipeline: @unchecked Sendable {
         } else {
             var outcomes = synchronizer.sync([property], log: log)
             if let publication, outcomes.first?.error == nil,
-               let failure = publication.publish(property.key, from: store.database) {
+               let failure = publication.publish(property.key, from: store.database, changesNoted: true) {
                 outcomes[0].error = failure
                 log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
             }

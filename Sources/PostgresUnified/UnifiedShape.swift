@@ -49,8 +49,9 @@ public struct UnifiedShape: Sendable {
     /// The SQLite migration level this shape is (`PRAGMA user_version`); PostgreSQL records it too.
     public var version: Int
 
-    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for.
-    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence"]
+    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, and a host's
+    /// own record of what it has not published yet.
+    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {

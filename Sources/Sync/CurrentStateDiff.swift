@@ -22,6 +22,10 @@ struct CurrentStateDiff {
         let createTwin: [String]
         /// The columns a drift is looked for in: all but the stamp of the sync that wrote the row (`run_id`).
         var comparedColumns: [String] { columns.filter { $0 != "run_id" } }
+        /// `json_array(alias.k, ...)` of the key's columns after the property: a row's `unpublished_changes.row_key`.
+        func loggedKey(_ alias: String) -> String {
+            "json_array(" + key.filter { $0 != "unified_property_id" }.map { "\(alias).\($0)" }.joined(separator: ", ") + ")"
+        }
         /// Main's rows a rebuild is compared with: all but the drift warnings the check itself stored.
         var storedByTheRules: String { name == "unified_sync_warnings" ? " AND check_name <> 'sync_drift'" : "" }
     }
@@ -93,18 +97,34 @@ struct CurrentStateDiff {
     /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: each
     /// row is numbered among its identical rows (`occurrence`), and a row is kept when the other side has the same
     /// row with the same number.
-    func apply(_ database: Database, property: String) throws -> [String: RowChanges] {
+    ///
+    /// `logChanges` (the unified data is published to PostgreSQL): the key of every row deleted or inserted is noted
+    /// in `unpublished_changes`, for `UnifiedPublisher.publishChanges` to send those rows alone.
+    func apply(_ database: Database, property: String, logChanges: Bool = false) throws -> [String: RowChanges] {
         var changes: [String: RowChanges] = [:]
         let parameters: [String: SQLValue] = [":property": .text(property)]
         for table in tables {
             if table.key.isEmpty {
                 try numberOccurrences(table, database, parameters)
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT json_array(o.rid) FROM temp.diff_stored o
+                        WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns)))
+                        """)
+                }
                 try database.execute("""
                     DELETE FROM main.\(table.name) WHERE rowid IN (
                         SELECT o.rid FROM temp.diff_stored o
                         WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns))))
                     """)
             } else {
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT \(table.loggedKey("o")) FROM main.\(table.name) o
+                        WHERE o.unified_property_id = :property
+                          AND NOT EXISTS (SELECT 1 FROM temp.\(table.name) n WHERE \(Self.same(table.columns)))
+                        """)
+                }
                 try database.prepare("""
                     DELETE FROM main.\(table.name) WHERE rowid IN (
                         SELECT o.rowid FROM main.\(table.name) o
@@ -118,6 +138,7 @@ struct CurrentStateDiff {
         for table in tables.reversed() {
             let names = table.columns.joined(separator: ", ")
             if table.key.isEmpty {
+                let before = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
                 try database.execute("""
                     INSERT INTO main.\(table.name) (\(names))
                     SELECT \(table.columns.map { "n.\($0)" }.joined(separator: ", ")) FROM temp.diff_rebuilt n
@@ -125,9 +146,21 @@ struct CurrentStateDiff {
                     ORDER BY n.rid
                     """)
                 changes[table.name, default: RowChanges()].inserted = database.changes
+                if logChanges {
+                    // The new rows' ids, which SQLite numbered after every row before them.
+                    try Self.log(table, database, parameters.merging([":before": .integer(before)]) { $1 }, keys: """
+                        SELECT json_array(rowid) FROM main.\(table.name) WHERE unified_property_id = :property AND rowid > :before
+                        """)
+                }
                 try database.execute("DROP TABLE temp.diff_stored")
                 try database.execute("DROP TABLE temp.diff_rebuilt")
             } else {
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT \(table.loggedKey("n")) FROM temp.\(table.name) n
+                        WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))
+                        """)
+                }
                 try database.execute("""
                     INSERT INTO main.\(table.name) (\(names))
                     SELECT \(names) FROM temp.\(table.name) n
@@ -138,6 +171,14 @@ struct CurrentStateDiff {
             }
         }
         return changes
+    }
+
+    /// Notes the keys `keys` selects (one JSON array each) as changed rows of `table` not yet published.
+    private static func log(_ table: Table, _ database: Database, _ parameters: [String: SQLValue], keys: String) throws {
+        try database.prepare("""
+            INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
+            SELECT :property, '\(table.name)', changed.* FROM (\(keys)) AS changed
+            """).execute(parameters)
     }
 
     /// `temp.diff_stored` and `temp.diff_rebuilt`: main's rows of the property and the twin's, each numbered among its

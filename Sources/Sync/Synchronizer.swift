@@ -145,16 +145,19 @@ public struct Synchronizer {
     let chargeCategories: ChargeCategories
     let glCategories: GLCategories
     let mode: Mode
+    /// Whether each property's changed rows are noted for a publication to PostgreSQL (`unpublished_changes`).
+    let logsChanges: Bool
 
     /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
-    /// account -> expense category map.
+    /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`).
     public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard,
-                glCategories: GLCategories = .standard, mode: Mode = .incremental) {
+                glCategories: GLCategories = .standard, mode: Mode = .incremental, logsChanges: Bool = false) {
         self.store = store
         self.runID = runID
         self.chargeCategories = chargeCategories
         self.glCategories = glCategories
         self.mode = mode
+        self.logsChanges = logsChanges
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
@@ -353,15 +356,18 @@ public struct Synchronizer {
     private func write(_ diff: CurrentStateDiff, property: String, asOf: LocalDate,
                        rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
         let database = store.database
-        guard mode == .full else { return (try diff.apply(database, property: property), []) }
+        try notePublication(property: property, asOf: asOf)
+        guard mode == .full else { return (try diff.apply(database, property: property, logChanges: logsChanges), []) }
         // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
         var found = rawAsLastSynced ? try diff.drift(database, property: property) : []
-        var changes = try diff.apply(database, property: property)
+        var changes = try diff.apply(database, property: property, logChanges: logsChanges)
         // And what the incremental write left against the rebuild, whatever the raw state.
         let left = try diff.drift(database, property: property)
         if !(found.isEmpty && left.isEmpty) {
             found += left
             changes = try diff.replace(database, property: property)
+            // Rewritten whole: so is its next publication.
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
         }
         let warnings = found.map { drift in
             SyncWarning(check: "sync_drift", subject: "\(drift.table) \(drift.key)", expected: "the full rebuild's row",
@@ -445,6 +451,27 @@ public struct Synchronizer {
                                       income_source = :income_source
         WHERE unified_property_id = :property
         """
+
+    /// What a publication must send besides the current-state rows `CurrentStateDiff` notes: the property's row and
+    /// its night's snapshots and checks. Without a publication, the server's copy (if any) can no longer be brought
+    /// up to date by the changes alone: the next publication sends the property whole.
+    private func notePublication(property: String, asOf: LocalDate) throws {
+        let database = store.database
+        guard logsChanges else {
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+            return
+        }
+        let note = try database.prepare("""
+            INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
+            VALUES (:property, :table, :key)
+            """)
+        try note.execute([":property": .text(property), ":table": .text("unified_properties"), ":key": .text("[]")])
+        for table in Self.snapshotTables + ["sync_checks"] {
+            try note.execute([":property": .text(property), ":table": .text(table), ":key": .text(asOf.iso)])
+        }
+    }
+
+    static let forgetPublication = "DELETE FROM main.published_syncs WHERE unified_property_id = :property"
 
     /// A warning found after the twins were written (drift): into main's table, where the rows now are.
     static let insertStoredWarning = """
