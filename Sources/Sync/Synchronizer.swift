@@ -282,10 +282,15 @@ public struct Synchronizer {
             throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
         }
         // The rules write the property's current state into empty TEMP twins of its tables; what differs from the
-        // stored rows is written at the end. Created and dropped outside the transaction (CurrentStateDiff).
-        let diff = try CurrentStateDiff(database, tables: Self.currentStateTables)
-        try diff.createTwins(database)
-        defer { diff.dropTwins(database) }
+        // stored rows is written at the end. Created and dropped outside the transaction (CurrentStateDiff). A
+        // property with no stored rows (its first sync) has nothing to compare with: the rules write unified.db.
+        let stored = try Self.currentStateTables.contains { table in
+            try database.scalar("SELECT EXISTS (SELECT 1 FROM main.\(table) WHERE unified_property_id = :property)",
+                                [":property": .text(property.key)])?.integerValue == 1
+        }
+        let diff = stored ? try CurrentStateDiff(database, tables: Self.currentStateTables) : nil
+        try diff?.createTwins(database)
+        defer { diff?.dropTwins(database) }
         return try database.withTransaction {
             // Read before anything is written: the raw state this sync starts from.
             let fingerprint = try fingerprint(for: property)
@@ -353,9 +358,20 @@ public struct Synchronizer {
 
     /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
     /// (also stored in unified_sync_warnings, as `sync_drift`).
-    private func write(_ diff: CurrentStateDiff, property: String, asOf: LocalDate,
+    private func write(_ diff: CurrentStateDiff?, property: String, asOf: LocalDate,
                        rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
         let database = store.database
+        guard let diff else {
+            // A first sync: every row the rules wrote is new; its publication sends the property whole.
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+            var changes: [String: RowChanges] = [:]
+            for table in Self.currentStateTables {
+                let rows = try database.scalar("SELECT count(*) FROM \(table) WHERE unified_property_id = :property",
+                                               [":property": .text(property)])?.integerValue ?? 0
+                changes[table] = RowChanges(deleted: 0, inserted: Int(rows))
+            }
+            return (changes, [])
+        }
         try notePublication(property: property, asOf: asOf)
         guard mode == .full else { return (try diff.apply(database, property: property, logChanges: logsChanges), []) }
         // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
