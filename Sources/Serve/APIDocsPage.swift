@@ -25,7 +25,7 @@ enum APIDocsPage {
                     p.element("a", [("href", "/api/v2/openapi.json")], text: "/api/v2/openapi.json")
                     p.text(" (generate a client from it; see the integrators' manual)")
                 }
-                body.element("p", text: info["description"]?.text ?? "")
+                body.element("p") { prose(info["description"]?.text ?? "", &$0) }
                 signIn(document, &body)
                 contents(document, &body)
                 let operations = self.operations(document)
@@ -52,7 +52,7 @@ enum APIDocsPage {
         code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace}.op{border-top:1px solid #ccc;padding:8px 0 4px}
         h3{font-size:15px;margin:4px 0}.method{display:inline-block;min-width:3.5em;padding:1px 6px;border-radius:3px;color:#fff;font-size:12px;text-align:center}
         .GET{background:#2f6f9f}.POST{background:#8a5a00}.type{color:#555}.req{color:#a00;font-size:12px}
-        ul.schema{margin:2px 0;padding-left:20px}details{margin:4px 0}summary{cursor:pointer;color:#2f6f9f}
+        ul.schema{margin:2px 0;padding-left:20px}.op table{margin:6px 0}details{margin:4px 0}summary{cursor:pointer;color:#2f6f9f}
         """
 
     /// Every operation, in the document's order.
@@ -107,7 +107,7 @@ enum APIDocsPage {
                 h3.element("code", text: path)
                 h3.text(" — " + (operation["summary"]?.text ?? ""))
             }
-            section.element("p", text: operation["description"]?.text ?? "")
+            section.element("p") { prose(operation["description"]?.text ?? "", &$0) }
             let security = operation["security"]?.elements ?? []
             section.element("p", [("class", "meta")],
                             text: security.isEmpty ? "No sign-in needed." : "Sign-in: " + security.flatMap { $0.members.map(\.key) }.joined(separator: " or ") + ".")
@@ -139,11 +139,12 @@ enum APIDocsPage {
                 } }
                 table.element("tbody") { tbody in
                     for response in operation["responses"]?.members ?? [] {
+                        let answer = resolved(response.value, document)
                         tbody.element("tr") { row in
                             row.element("td", text: response.key)
-                            row.element("td", text: response.value["description"]?.text ?? "")
+                            row.element("td", text: answer["description"]?.text ?? "")
                             row.element("td") { cell in
-                                for media in response.value["content"]?.members ?? [] {
+                                for media in answer["content"]?.members ?? [] {
                                     cell.element("code", text: media.key)
                                     if let name = refName(media.value["schema"]), name == "Problem" {
                                         cell.text(" ")
@@ -238,7 +239,10 @@ enum APIDocsPage {
     static func typeText(_ schema: JSONValue) -> String {
         if let name = refName(schema) { return name }
         if let value = schema["const"] { return "always \(value.pretty.trimmingCharacters(in: .newlines))" }
-        if let words = schema["enum"] { return "one of " + words.elements.map { $0.text ?? "null" }.joined(separator: ", ") }
+        if let words = schema["enum"] {
+            return "one of " + words.elements.map { $0.text ?? "null" }.joined(separator: ", ")
+                + (schema["default"]?.text.map { ", default \($0)" } ?? "")
+        }
         for key in ["oneOf", "anyOf"] {
             if let alternatives = schema[key] { return alternatives.elements.map(typeText).joined(separator: " or ") }
         }
@@ -256,6 +260,19 @@ enum APIDocsPage {
         else if case .integer(let low)? = schema["minimum"] { text += " ≥ \(low)" }
         if let fallback = schema["default"] { text += ", default \(fallback.pretty.trimmingCharacters(in: .newlines))" }
         return text
+    }
+
+    /// A Reference Object's target in the document (`#/components/responses/NotAUser`), else the value itself.
+    private static func resolved(_ value: JSONValue, _ document: JSONValue) -> JSONValue {
+        guard let reference = value["$ref"]?.text, reference.hasPrefix("#/") else { return value }
+        return reference.dropFirst(2).split(separator: "/").reduce(document as JSONValue?) { $0?[String($1)] } ?? value
+    }
+
+    /// Text with its `code` spans as `<code>`.
+    private static func prose(_ text: String, _ out: inout HTMLWriter) {
+        for (index, part) in text.split(separator: "`", omittingEmptySubsequences: false).enumerated() {
+            if index % 2 == 1 { out.element("code", text: String(part)) } else { out.text(String(part)) }
+        }
     }
 
     private static func refName(_ schema: JSONValue?) -> String? {
