@@ -152,7 +152,7 @@ enum OpenAPIDocument {
         let form = route.parameters.filter { $0.location == .form }
         if !form.isEmpty {
             operation = operation.setting("requestBody", [
-                "required": true,
+                "required": .bool(form.contains(where: \.required)),
                 "content": ["application/x-www-form-urlencoded": ["schema": [
                     "type": "object",
                     "properties": .object(form.map { .init($0.name, $0.schema.setting("description", .string($0.description))) }),
