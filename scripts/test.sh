@@ -8,19 +8,21 @@ source scripts/lib/pg_test_cluster.sh
 test_log=""
 trap '[ -z "$test_log" ] || rm -f "$test_log"; pg_test_cluster_stop' EXIT
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config openssl \
-    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils postgresql-15 libpq-dev python3-jsonschema
+    chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils postgresql-15 libpq-dev man-db \
+    python3-jsonschema
 
 swift build --build-tests
 # A throwaway PostgreSQL 15 cluster; the tests find it through OWNERDASH_TEST_DATABASE_URL.
 pg_test_cluster_start
 pg_address=${OWNERDASH_TEST_DATABASE_URL#postgresql://postgres@}
 echo "PostgreSQL test cluster: ${pg_address%%/*}" >&2
-# The simulator's and the benchmark scripts' own tests (Python standard library) run first, so swift test's summary
-# closes the output.
-for suite in scripts/pms_sim/tests scripts/bench/tests; do
+# The simulator's, the benchmark scripts' and the packaging's own tests (Python standard library) run first, so swift
+# test's summary closes the output. The packaging's render the man pages of this build's every command.
+binary="$(swift build --show-bin-path)/ownerdash"
+for suite in scripts/pms_sim/tests scripts/bench/tests scripts/package/tests; do
     [ -d "$suite" ] || continue
     py_log=$(mktemp)
-    if ! python3 -m unittest discover -s "$suite" >"$py_log" 2>&1; then
+    if ! OWNERDASH_BINARY=$binary python3 -m unittest discover -s "$suite" >"$py_log" 2>&1; then
         cat "$py_log"; rm -f "$py_log"; exit 1
     fi
     echo "$suite: $(grep "^Ran" "$py_log"), $(tail -n 1 "$py_log")"; rm -f "$py_log"

@@ -44,6 +44,13 @@ public enum LedgerFetch: Sendable, Equatable {
         return false
     }
 
+    /// Whether a ledger already pulled before is pulled whole again (the scheduled refresh, `--full-ledger`): that
+    /// night the property's sync is checked against a full rebuild too (`Synchronizer.Mode.full`).
+    public var isRefresh: Bool {
+        if case .full(_, let reconcile) = self { return reconcile != nil }
+        return false
+    }
+
     /// One line for the run's log: `full (first pull: ...)` or `incremental 2026-11-06...2026-11-20`.
     public var summary: String {
         switch self {

@@ -200,7 +200,8 @@ public struct IngestRun {
         let artifacts = plan.jobs.reduce(into: [String: Int]()) { counts, job in counts[job.propertyKey, default: 0] += 1 }
         let pipeline = PropertyPipeline(properties: request.properties, artifacts: artifacts, dataDirectory: dataDirectory,
                                         configuration: configuration, runID: runID, landing: landing, journal: journal,
-                                        publication: publication, log: log)
+                                        publication: publication,
+                                        fullSync: Set(plan.ledger.filter { $0.value.isRefresh }.keys), log: log)
         let total = plan.jobs.count
         for property in request.properties {
             if let ledger = plan.ledger[property.key] { log.info(property.key, "ledger: \(ledger.summary)") }
@@ -269,6 +270,8 @@ public struct RecordedSync {
     public let glCategories: GLCategories
     /// Where each synced property is published when the unified data lives on PostgreSQL; nil: unified.db only.
     public var publication: UnifiedPublication?
+    /// `.full` (`sync --full`): every property checked against a full rebuild and written whole where it differs.
+    public var mode: Synchronizer.Mode = .incremental
 
     /// `chargeCategories`: the configuration's charge code -> ledger category map; `glCategories`: its GL account ->
     /// expense category map.
@@ -296,13 +299,13 @@ public struct RecordedSync {
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
-                                        glCategories: glCategories)
+                                        glCategories: glCategories, mode: mode, logsChanges: publication != nil)
         var outcomes: [PropertySyncOutcome] = []
         do {
             for property in properties {
                 var outcome = synchronizer.sync([property], log: log)
                 if let publication, outcome.first?.error == nil,
-                   let failure = publication.publish(property.key, from: store.database) {
+                   let failure = publication.publish(property.key, from: store.database, changesNoted: true) {
                     outcome[0].error = failure
                 }
                 outcomes += outcome

@@ -45,13 +45,17 @@ final class PropertyPipeline: @unchecked Sendable {
     private var handled: Set<String> = []
     // Touched on `syncQueue` only.
     private var store: UnifiedStore?
+    private let fullSync: Set<String>
     private var syncs: [PropertySyncOutcome] = []
     private var syncItems: [RunItem] = []
 
-    /// `artifacts`: how many artifacts the fetch will end per property (its jobs).
+    /// `artifacts`: how many artifacts the fetch will end per property (its jobs); `fullSync`: the properties whose
+    /// sync is checked against a full rebuild tonight (their ledger's refresh night).
     init(properties: [Property], artifacts: [String: Int], dataDirectory: DataDirectory, configuration: Configuration,
-         runID: RunID, landing: LandingZone, journal: RunJournal, publication: UnifiedPublication? = nil, log: Diagnostics) {
+         runID: RunID, landing: LandingZone, journal: RunJournal, publication: UnifiedPublication? = nil,
+         fullSync: Set<String> = [], log: Diagnostics) {
         self.properties = properties
+        self.fullSync = fullSync
         self.dataDirectory = dataDirectory
         self.configuration = configuration
         self.runID = runID
@@ -149,7 +153,9 @@ final class PropertyPipeline: @unchecked Sendable {
     private func sync(_ property: Property) throws {
         let store = try syncStore()
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
-                                        glCategories: configuration.glCategories)
+                                        glCategories: configuration.glCategories,
+                                        mode: fullSync.contains(property.key) ? .full : .incremental,
+                                        logsChanges: publication != nil)
         let item: RunItem
         if let syncedBy = try? synchronizer.upToDateRun(property) {
             if let failure = publication?.publishIfStale(property.key, from: store.database) {
@@ -164,14 +170,16 @@ final class PropertyPipeline: @unchecked Sendable {
         } else {
             var outcomes = synchronizer.sync([property], log: log)
             if let publication, outcomes.first?.error == nil,
-               let failure = publication.publish(property.key, from: store.database) {
+               let failure = publication.publish(property.key, from: store.database, changesNoted: true) {
                 outcomes[0].error = failure
                 log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
             }
             syncs += outcomes
             item = IngestRun.syncItem(outcomes.first, property: property.key)
             if item.status == .succeeded {
-                log.info(nil, "sync: \(position(property.key)) \(property.key) \(item.rows ?? 0) units",
+                let changed = outcomes.first?.rowsChanged ?? 0
+                log.info(nil, "sync: \(position(property.key)) \(property.key) \(item.rows ?? 0) units, \(changed) row\(changed == 1 ? "" : "s") changed"
+                              + (fullSync.contains(property.key) ? " (checked against a full rebuild)" : ""),
                          LogFields(stage: "sync", property: property.key, rows: item.rows,
                                    durationMilliseconds: item.durationMilliseconds))
             }

@@ -20,10 +20,16 @@ public final class UnifiedPublication {
         publisher = try UnifiedPublisher(url: url)
     }
 
-    /// Publishes a property just synced; the one-line reason when it could not be.
-    func publish(_ key: String, from database: Database) -> String? {
+    /// Publishes a property just synced; the one-line reason when it could not be. `changesNoted`: its syncs noted
+    /// the rows they changed (`Synchronizer.logsChanges`), so those alone travel when the server holds the property
+    /// as this host last published it; else (a backfill, say) the property goes whole.
+    func publish(_ key: String, from database: Database, changesNoted: Bool = false) -> String? {
         do {
-            try publisher.publishProperty(key, from: database)
+            if changesNoted {
+                try publisher.publishChanges(key, from: database)
+            } else {
+                try publisher.publishProperty(key, from: database)
+            }
             return nil
         } catch {
             return "synced locally, but publishing to \(url) failed: \(error)"

@@ -31,6 +31,8 @@ public struct GlobalOptions: Sendable {
 
     public var dataDirectory: DataDirectory
     public var configPath: String
+    /// Whether `--config` was given (`configPath` is otherwise the default name, which `demo` may look beyond).
+    public var configNamed: Bool
     /// Where the unified data lives when not in `<data-dir>/unified.db` (DatabaseLocation); nil: unified.db.
     public var databaseURL: DatabaseURL?
     public var quiet: Bool
@@ -42,9 +44,10 @@ public struct GlobalOptions: Sendable {
     init(_ parsed: ParsedArguments, command: String) throws {
         dataDirectory = DataDirectory.resolve(option: parsed.value("--data-dir"))
         configPath = parsed.value("--config") ?? "report_definitions.json"
+        configNamed = parsed.value("--config") != nil
         databaseURL = try DatabaseLocation.resolve(option: parsed.value("--database-url"),
                                                    environment: ProcessInfo.processInfo.environment,
-                                                   configPath: configPath, configNamed: parsed.value("--config") != nil)
+                                                   configPath: configPath, configNamed: configNamed)
         quiet = parsed.flag("--quiet")
         verbose = parsed.flag("--verbose")
         logTimestamps = parsed.flag("--log-timestamps") || ProcessInfo.processInfo.environment["OWNERDASH_LOG_TIMESTAMPS"] == "1"

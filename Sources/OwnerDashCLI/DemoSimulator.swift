@@ -12,15 +12,12 @@ final class DemoSimulator {
     let base: String
     /// Where the simulator wrote its ground truth (truth.json).
     let directory: String
-    /// The simulator's package directory (`scripts/pms_sim`).
+    /// The simulator's package directory (`scripts/pms_sim`, found by `DemoFiles.simulator`).
     private let package: String
 
-    /// Starts `python3 <scripts>/pms_sim` for the registry at `configPath` and waits until it listens.
-    init(scripts: String, configPath: String, directory: String, seed: Int, asOf: LocalDate) throws {
-        package = (scripts as NSString).appendingPathComponent("pms_sim")
-        guard FileManager.default.fileExists(atPath: (package as NSString).appendingPathComponent("__main__.py")) else {
-            throw ConfigurationError("\(package): the PMS simulator is missing (ownerdash demo runs it from the repository's scripts/ directory)")
-        }
+    /// Starts `python3 <package>` for the registry at `configPath` and waits until it listens.
+    init(package: String, configPath: String, directory: String, seed: Int, asOf: LocalDate) throws {
+        self.package = package
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.directory = directory
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -81,5 +78,47 @@ final class DemoSimulator {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+}
+
+/// Where `ownerdash demo` finds its registry and the simulator: in a checkout (the registry in the current directory,
+/// `scripts/` beside it), else where the Debian package puts them (scripts/package.sh): `<prefix>/share/ownerdash`
+/// for the binary `<prefix>/bin/ownerdash`, i.e. /usr/share/ownerdash. Found from the executable rather than a fixed
+/// path, so a copy unpacked under another prefix finds its own files.
+enum DemoFiles {
+    /// `<prefix>/share/ownerdash` for the binary `<prefix>/bin/ownerdash`.
+    static func installedShare(executable: String) -> String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/ownerdash").path
+    }
+
+    /// This process's binary with symbolic links resolved (`/proc/self/exe`), so a link on the PATH still finds the
+    /// prefix the binary was installed under.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The registry the demo runs: `--config` when given; else `report_definitions.json` in the current directory
+    /// (a checkout); else the package's example; else the default name, whose absence Configuration.load reports.
+    static func configPath(named: String?, currentDirectory: String, executable: String) -> String {
+        if let named { return named }
+        let local = (currentDirectory as NSString).appendingPathComponent("report_definitions.json")
+        if FileManager.default.fileExists(atPath: local) { return local }
+        let installed = (installedShare(executable: executable) as NSString).appendingPathComponent("report_definitions.json")
+        return FileManager.default.fileExists(atPath: installed) ? installed : local
+    }
+
+    /// The simulator's package directory: `scripts/pms_sim` beside the registry (a checkout, or the package's
+    /// example, which has its scripts beside it), else the package's copy (the registry is the operator's own).
+    static func simulator(configPath: String, executable: String) throws -> String {
+        let candidates = [
+            URL(fileURLWithPath: configPath).deletingLastPathComponent().appendingPathComponent("scripts/pms_sim").path,
+            (installedShare(executable: executable) as NSString).appendingPathComponent("scripts/pms_sim"),
+        ]
+        for candidate in candidates
+        where FileManager.default.fileExists(atPath: (candidate as NSString).appendingPathComponent("__main__.py")) {
+            return candidate
+        }
+        throw ConfigurationError("the PMS simulator is missing: ownerdash demo runs scripts/pms_sim beside the configuration file or the package's copy, and found neither \(candidates.joined(separator: " nor "))")
     }
 }

@@ -112,15 +112,19 @@ public final class UnifiedMirror: @unchecked Sendable {
         return refresh
     }
 
-    /// Streams the server's rows of `table` matching `condition` into the mirror's table.
+    /// Streams the server's rows of `table` matching `condition` into the mirror's table. A host-numbered row id
+    /// (`UnifiedShape.Table.hostRowID`) is left for the mirror's SQLite to number, in the server's key order: two hosts'
+    /// rows may carry the same id.
     private func copy(_ table: UnifiedShape.Table, where condition: String) throws -> Int {
-        let names = table.columns.map(\.name)
+        let columns = table.columns.filter { $0.name != table.hostRowID }
+        let names = columns.map(\.name)
         let insert = try database.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
-        let select = table.columns.map(PublishedValue.selectExpression).joined(separator: ", ")
-        return try connection.copyOut("COPY (SELECT \(select) FROM \(table.name) WHERE \(condition)) TO STDOUT") { fields in
+        let select = columns.map(PublishedValue.selectExpression).joined(separator: ", ")
+        let order = table.hostRowID == nil ? "" : " ORDER BY \(table.primaryKey.joined(separator: ", "))"
+        return try connection.copyOut("COPY (SELECT \(select) FROM \(table.name) WHERE \(condition)\(order)) TO STDOUT") { fields in
             var values: [SQLValue] = []
             values.reserveCapacity(fields.count)
-            for (index, column) in table.columns.enumerated() {
+            for (index, column) in columns.enumerated() {
                 guard let value = PublishedValue.sqlite(fields[index], sqliteType: column.sqliteType) else {
                     throw ConfigurationError("\(connection.url): \(table.name).\(column.name) holds \"\(fields[index] ?? "")\", not a \(column.sqliteType)")
                 }

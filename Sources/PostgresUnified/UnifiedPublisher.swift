@@ -45,17 +45,137 @@ public final class UnifiedPublisher {
     /// returns the rows sent. A property `database` does not hold is removed from the server.
     @discardableResult
     public func publishProperty(_ key: String, from database: Database) throws -> Int {
-        try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ownerdash:property:' || :key))", ["key": .text(key)])
+        let (rows, syncedRun) = try connection.transaction {
+            try lock(key)
+            return try sendWhole(key, from: database)
+        }
+        Self.remember(key, syncedRun: syncedRun, in: database)
+        return rows
+    }
+
+    /// What a publication sent: rows, and whether the property went whole.
+    public struct Sent: Sendable, Equatable {
+        public var rows: Int
+        public var whole: Bool
+    }
+
+    /// Brings the server's copy of the property up to `database`'s by the rows its syncs changed since the last
+    /// publication from here (`unpublished_changes`), in one transaction: each changed row deleted by its key and
+    /// sent again if it still exists, each noted night of a per-night table replaced. Only when the server holds the
+    /// property as that publication left it (`published_syncs` is the server's `synced_run`); else, or when nothing
+    /// was noted, the property goes whole (`publishProperty`).
+    @discardableResult
+    public func publishChanges(_ key: String, from database: Database) throws -> Sent {
+        let property: [String: SQLValue] = [":key": .text(key)]
+        let base = try database.scalar("SELECT synced_run FROM published_syncs WHERE unified_property_id = :key", property)?.textValue
+        var noted: [String: [String]] = [:]
+        for row in try database.query("SELECT table_name, row_key FROM unpublished_changes WHERE unified_property_id = :key", property) {
+            if let table = row[0].textValue, let rowKey = row[1].textValue { noted[table, default: []].append(rowKey) }
+        }
+        let (sent, syncedRun) = try connection.transaction { () -> (Sent, String?) in
+            try lock(key)
+            let held = Array(try connection.query("SELECT synced_run FROM ownerdash_publications WHERE scope = :scope",
+                                                  ["scope": .text("property:\(key)")])).first?["synced_run"] ?? nil
+            guard let base, held == base, !noted.isEmpty else {
+                let (rows, syncedRun) = try sendWhole(key, from: database)
+                return (Sent(rows: rows, whole: true), syncedRun)
+            }
             var rows = 0
             for table in propertyTables {
-                try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key", ["key": .text(key)])
-                rows += try copy(table, from: database, where: "unified_property_id = :key", [":key": .text(key)])
+                guard let keys = noted[table.name] else { continue }
+                if table.name == "unified_properties" {
+                    try connection.execute("DELETE FROM unified_properties WHERE unified_property_id = :key", ["key": .text(key)])
+                    rows += try copy(table, from: database, where: "unified_property_id = :key", property)
+                } else if Self.perNight.contains(table.name) {
+                    for night in keys {
+                        try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key AND as_of_date = :night",
+                                               ["key": .text(key), "night": .text(night)])
+                        rows += try copy(table, from: database, where: "unified_property_id = :key AND as_of_date = :night",
+                                         [":key": .text(key), ":night": .text(night)])
+                    }
+                } else {
+                    rows += try sendRows(table, key: key, from: database)
+                }
             }
-            let syncedRun = try database.query("SELECT last_run_id FROM unified_properties WHERE unified_property_id = :key",
-                                               [":key": .text(key)]).first?.first?.textValue
+            let syncedRun = try Self.syncedRun(key, in: database)
             try record(scope: "property:\(key)", rows: rows, syncedRun: syncedRun)
-            return rows
+            return (Sent(rows: rows, whole: false), syncedRun)
+        }
+        Self.remember(key, syncedRun: syncedRun, in: database)
+        return sent
+    }
+
+    /// The tables a sync writes one night of (`unpublished_changes.row_key` is the night).
+    static let perNight: Set<String> = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency",
+                                        "unified_delinquency_metrics", "sync_checks"]
+
+    /// The noted rows of a table with a key: deleted on the server by their keys (sent through a temporary table of
+    /// the key's columns, typed as the table's), then those `database` still holds copied.
+    private func sendRows(_ table: UnifiedShape.Table, key: String, from database: Database) throws -> Int {
+        let keyColumns = table.primaryKey.filter { $0 != "unified_property_id" }
+        precondition(table.primaryKey.first == "unified_property_id" && !keyColumns.isEmpty, "\(table.name) is not keyed by property")
+        let names = keyColumns.joined(separator: ", ")
+        try connection.execute("CREATE TEMP TABLE changed_keys ON COMMIT DROP AS SELECT \(names) FROM \(table.name) WITH NO DATA")
+        let types = keyColumns.map { name in table.columns.first { $0.name == name }!.postgresType }
+        let select = try database.prepare("""
+            SELECT \(keyColumns.indices.map { "json_extract(row_key, '$[\($0)]')" }.joined(separator: ", "))
+            FROM unpublished_changes WHERE unified_property_id = :key AND table_name = :table
+            """)
+        try select.bind([":key": .text(key), ":table": .text(table.name)])
+        let keys = AnySequence<[String?]> { () -> AnyIterator<[String?]> in
+            AnyIterator {
+                guard (try? select.step()) == true else { return nil }
+                return types.indices.map { PublishedValue.text(select.value(at: $0), as: types[$0]) }
+            }
+        }
+        try connection.copyIn("COPY changed_keys (\(names)) FROM STDIN", rows: keys)
+        select.reset()
+        try connection.execute("""
+            DELETE FROM \(table.name) t USING changed_keys k
+            WHERE t.unified_property_id = :key AND \(keyColumns.map { "t.\($0) = k.\($0)" }.joined(separator: " AND "))
+            """, ["key": .text(key)])
+        try connection.execute("DROP TABLE changed_keys")
+        let localKey = "json_array(" + keyColumns.joined(separator: ", ") + ")"
+        return try copy(table, from: database, where: """
+            unified_property_id = :key AND \(localKey) IN (
+                SELECT row_key FROM unpublished_changes WHERE unified_property_id = :key AND table_name = '\(table.name)')
+            """, [":key": .text(key)])
+    }
+
+    /// The property's advisory lock, for the transaction: its publications take turns, other properties' never wait.
+    private func lock(_ key: String) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ownerdash:property:' || :key))", ["key": .text(key)])
+    }
+
+    /// Replaces every row of the property on the server and records the publication; returns the rows sent and the
+    /// sync they are of.
+    private func sendWhole(_ key: String, from database: Database) throws -> (rows: Int, syncedRun: String?) {
+        var rows = 0
+        for table in propertyTables {
+            try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key", ["key": .text(key)])
+            rows += try copy(table, from: database, where: "unified_property_id = :key", [":key": .text(key)])
+        }
+        let syncedRun = try Self.syncedRun(key, in: database)
+        try record(scope: "property:\(key)", rows: rows, syncedRun: syncedRun)
+        return (rows, syncedRun)
+    }
+
+    /// The run of the property's last sync in `database`.
+    private static func syncedRun(_ key: String, in database: Database) throws -> String? {
+        try database.scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = :key", [":key": .text(key)])?.textValue
+    }
+
+    /// After a publication committed: the server holds the property as `syncedRun` left it, and nothing noted before
+    /// is unpublished. Best effort (a read-only unified.db, say): left undone, the next publication goes whole.
+    private static func remember(_ key: String, syncedRun: String?, in database: Database) {
+        _ = try? database.withTransaction {
+            try database.prepare("DELETE FROM unpublished_changes WHERE unified_property_id = :key").execute([":key": .text(key)])
+            if let syncedRun {
+                try database.prepare("INSERT OR REPLACE INTO published_syncs (unified_property_id, synced_run) VALUES (:key, :run)")
+                    .execute([":key": .text(key), ":run": .text(syncedRun)])
+            } else {
+                try database.prepare("DELETE FROM published_syncs WHERE unified_property_id = :key").execute([":key": .text(key)])
+            }
         }
     }
 

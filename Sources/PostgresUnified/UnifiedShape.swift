@@ -23,6 +23,9 @@ public struct UnifiedShape: Sendable {
         /// The primary key as PostgreSQL holds it: a lone SQLite row id (`id INTEGER PRIMARY KEY`) is widened with the
         /// property or run it belongs to, since ids numbered on one host's SQLite collide with another host's.
         public var primaryKey: [String]
+        /// That lone row id when the key was widened: numbered by each host's SQLite, so a mirror holding several
+        /// hosts' rows numbers them afresh (nothing refers to these ids; their order within the key's owner is kept).
+        public var hostRowID: String?
         public var indexes: [Index]
         /// Its rows belong to one property (`unified_property_id`): published and mirrored per property.
         public var isPropertyScoped: Bool { columns.contains { $0.name == "unified_property_id" } }
@@ -46,8 +49,9 @@ public struct UnifiedShape: Sendable {
     /// The SQLite migration level this shape is (`PRAGMA user_version`); PostgreSQL records it too.
     public var version: Int
 
-    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for.
-    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence"]
+    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, and a host's
+    /// own record of what it has not published yet.
+    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {
@@ -79,12 +83,14 @@ public struct UnifiedShape: Sendable {
                 if let position = info[3].integerValue, position > 0 { key.append((position, column)) }
             }
             var primaryKey = key.sorted { $0.0 < $1.0 }.map(\.1)
+            var hostRowID: String?
             if primaryKey.count == 1, let id = columns.first(where: { $0.name == primaryKey[0] }), id.sqliteType == "INTEGER" {
                 // Only by a column that is never NULL: a key's columns are.
                 if let owner = ["unified_property_id", "run_id"].first(where: { owner in
                     columns.contains { $0.name == owner && $0.notNull }
                 }) {
                     primaryKey = [owner, id.name]
+                    hostRowID = id.name
                 }
             }
             var indexes: [Index] = []
@@ -97,7 +103,8 @@ public struct UnifiedShape: Sendable {
                     ? "\(name)_\(indexColumns.joined(separator: "_"))_key" : indexName
                 indexes.append(Index(name: portableName, isUnique: index[1].integerValue == 1, columns: indexColumns))
             }
-            tables.append(Table(name: name, columns: columns, primaryKey: primaryKey, indexes: indexes.sorted { $0.name < $1.name }))
+            tables.append(Table(name: name, columns: columns, primaryKey: primaryKey, hostRowID: hostRowID,
+                                indexes: indexes.sorted { $0.name < $1.name }))
         }
         self.tables = tables
         // Views in creation order (a view may read an earlier one).

@@ -115,23 +115,49 @@ public struct PropertySyncOutcome: Sendable {
     public var error: String?
     /// The reconciliations (sync_checks) that failed, one line each.
     public var failedChecks: [String] = []
+    /// The rows this sync deleted and inserted per current-state table: what changed since the last sync.
+    public var changes: [String: RowChanges] = [:]
+    /// Current-state rows written, deletions and insertions together (an update counts twice).
+    public var rowsChanged: Int { changes.values.reduce(0) { $0 + $1.deleted + $1.inserted } }
+}
+
+/// The rows a sync deleted and inserted in one unified table for one property.
+public struct RowChanges: Sendable, Equatable {
+    public var deleted = 0
+    public var inserted = 0
 }
 
 /// Syncs properties raw -> unified, one transaction per property (docs/contracts.md, "Reliability").
 public struct Synchronizer {
+    /// How a sync writes a property's current state (docs/sync-rules.md, "Writing only what changed").
+    public enum Mode: Sendable {
+        /// The rows that differ from what is stored: deleted, inserted (the default).
+        case incremental
+        /// The same, then checked: the stored rows must equal a full rebuild's (before writing too, when the raw
+        /// state is what the last sync read); every difference is a `sync_drift` warning naming table, key and
+        /// column, and the property's rows are then written whole. `sync --full`, and the nights a ledger is
+        /// pulled whole.
+        case full
+    }
+
     let store: UnifiedStore
     let runID: String
     let chargeCategories: ChargeCategories
     let glCategories: GLCategories
+    let mode: Mode
+    /// Whether each property's changed rows are noted for a publication to PostgreSQL (`unpublished_changes`).
+    let logsChanges: Bool
 
     /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
-    /// account -> expense category map.
+    /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`).
     public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard,
-                glCategories: GLCategories = .standard) {
+                glCategories: GLCategories = .standard, mode: Mode = .incremental, logsChanges: Bool = false) {
         self.store = store
         self.runID = runID
         self.chargeCategories = chargeCategories
         self.glCategories = glCategories
+        self.mode = mode
+        self.logsChanges = logsChanges
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
@@ -141,6 +167,9 @@ public struct Synchronizer {
             do {
                 let outcome = try syncOne(property)
                 let fields = LogFields(stage: "sync", property: property.key)
+                let written = outcome.changes.filter { $0.value != RowChanges() }.sorted { $0.key < $1.key }
+                log.debug(property.key, "sync: rows written: " + (written.isEmpty ? "none" : written.map {
+                    "\($0.key) -\($0.value.deleted) +\($0.value.inserted)" }.joined(separator: ", ")))
                 for warning in outcome.warnings { log.warning(property.key, warning.message, fields) }
                 for failed in outcome.failedChecks { log.warning(property.key, "check failed: \(failed)", fields) }
                 return outcome
@@ -252,15 +281,25 @@ public struct Synchronizer {
         guard try store.hasRaw(rawSchema) else {
             throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
         }
+        // The rules write the property's current state into empty TEMP twins of its tables; what differs from the
+        // stored rows is written at the end. Created and dropped outside the transaction (CurrentStateDiff). A
+        // property with no stored rows (its first sync) has nothing to compare with: the rules write unified.db.
+        let stored = try Self.currentStateTables.contains { table in
+            try database.scalar("SELECT EXISTS (SELECT 1 FROM main.\(table) WHERE unified_property_id = :property)",
+                                [":property": .text(property.key)])?.integerValue == 1
+        }
+        let diff = stored ? try CurrentStateDiff(database, tables: Self.currentStateTables) : nil
+        try diff?.createTwins(database)
+        defer { diff?.dropTwins(database) }
         return try database.withTransaction {
             // Read before anything is written: the raw state this sync starts from.
             let fingerprint = try fingerprint(for: property)
+            let rawAsLastSynced = try database.scalar(
+                "SELECT sync_fingerprint FROM unified_properties WHERE unified_property_id = :property",
+                [":property": .text(property.key)])?.textValue == fingerprint
             try context.run(Self.upsertProperty, [
                 ":name": .text(property.name), ":pms": .text(property.pms.rawValue), ":address": SQLValue(property.address),
             ])
-            for table in Self.currentStateTables {
-                try context.run("DELETE FROM \(table) WHERE unified_property_id = :property")
-            }
             try fillChargeCategories(database)
             guard let asOf = try source.propertyDate(context) else {
                 throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
@@ -308,14 +347,62 @@ public struct Synchronizer {
             try context.run(UnitFloors.note(property.pms))
             // After finishProperty: the ledger check reads the property's ledger source and coverage.
             let checks = try SyncChecks.record(context, asOf: asOf)
-            return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings,
+            let (changes, drift) = try write(diff, property: property.key, asOf: asOf, rawAsLastSynced: rawAsLastSynced)
+            return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings + drift,
                                        duration: Date().timeIntervalSince(started), error: nil,
                                        failedChecks: checks.filter { $0.status == "failed" }.map {
-                                           "\(property.key) \($0.check) \($0.measure): \($0.detail)" })
+                                           "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
+                                       changes: changes)
         }
     }
 
-    /// Replaced per property on every sync (current-state tables: docs/contracts.md, "Databases").
+    /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
+    /// (also stored in unified_sync_warnings, as `sync_drift`).
+    private func write(_ diff: CurrentStateDiff?, property: String, asOf: LocalDate,
+                       rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
+        let database = store.database
+        guard let diff else {
+            // A first sync: every row the rules wrote is new; its publication sends the property whole.
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+            var changes: [String: RowChanges] = [:]
+            for table in Self.currentStateTables {
+                let rows = try database.scalar("SELECT count(*) FROM \(table) WHERE unified_property_id = :property",
+                                               [":property": .text(property)])?.integerValue ?? 0
+                changes[table] = RowChanges(deleted: 0, inserted: Int(rows))
+            }
+            return (changes, [])
+        }
+        try notePublication(property: property, asOf: asOf)
+        guard mode == .full else { return (try diff.apply(database, property: property, logChanges: logsChanges), []) }
+        // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
+        var found = rawAsLastSynced ? try diff.drift(database, property: property) : []
+        var changes = try diff.apply(database, property: property, logChanges: logsChanges)
+        // And what the incremental write left against the rebuild, whatever the raw state.
+        let left = try diff.drift(database, property: property)
+        if !(found.isEmpty && left.isEmpty) {
+            found += left
+            changes = try diff.replace(database, property: property)
+            // Rewritten whole: so is its next publication.
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+        }
+        let warnings = found.map { drift in
+            SyncWarning(check: "sync_drift", subject: "\(drift.table) \(drift.key)", expected: "the full rebuild's row",
+                        actual: drift.detail,
+                        message: "sync --full: \(drift.table) \(drift.key) differed from a full rebuild: \(drift.detail) (rewritten)")
+        }
+        let insert = try database.prepare(Self.insertStoredWarning)
+        for warning in warnings {
+            try insert.execute([
+                ":property": .text(property), ":as_of": .text(asOf.iso), ":check": .text(warning.check),
+                ":subject": .text(warning.subject), ":expected": .text(warning.expected), ":actual": .text(warning.actual),
+                ":message": .text(warning.message), ":run_id": .text(runID),
+            ])
+        }
+        return (changes, warnings)
+    }
+
+    /// Replaced per property on every sync (current-state tables: docs/contracts.md, "Databases"); children before
+    /// parents (`CurrentStateDiff` deletes in this order and inserts in the reverse).
     static let currentStateTables = [
         "unified_lease_residents", "unified_leases", "unified_residents", "unified_units", "unified_activity",
         "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges",
@@ -379,6 +466,34 @@ public struct Synchronizer {
         UPDATE unified_properties SET work_order_source = :work_order_source, expense_source = :expense_source,
                                       income_source = :income_source
         WHERE unified_property_id = :property
+        """
+
+    /// What a publication must send besides the current-state rows `CurrentStateDiff` notes: the property's row and
+    /// its night's snapshots and checks. Without a publication, the server's copy (if any) can no longer be brought
+    /// up to date by the changes alone: the next publication sends the property whole.
+    private func notePublication(property: String, asOf: LocalDate) throws {
+        let database = store.database
+        guard logsChanges else {
+            try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+            return
+        }
+        let note = try database.prepare("""
+            INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
+            VALUES (:property, :table, :key)
+            """)
+        try note.execute([":property": .text(property), ":table": .text("unified_properties"), ":key": .text("[]")])
+        for table in Self.snapshotTables + ["sync_checks"] {
+            try note.execute([":property": .text(property), ":table": .text(table), ":key": .text(asOf.iso)])
+        }
+    }
+
+    static let forgetPublication = "DELETE FROM main.published_syncs WHERE unified_property_id = :property"
+
+    /// A warning found after the twins were written (drift): into main's table, where the rows now are.
+    static let insertStoredWarning = """
+        INSERT OR IGNORE INTO main.unified_sync_warnings
+            (unified_property_id, as_of_date, check_name, subject, expected, actual, message, run_id)
+        VALUES (:property, :as_of, :check, :subject, :expected, :actual, :message, :run_id)
         """
 
     static let insertWarning = """

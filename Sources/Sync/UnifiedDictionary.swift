@@ -514,6 +514,15 @@ public enum UnifiedDictionary {
             status | passed, failed, skipped
             detail | in words
             """),
+        table("unpublished_changes", "Rows each sync changed since the property was last published to PostgreSQL (only with --database-url).", """
+            unified_property_id | property key
+            table_name | the unified table the row is in
+            row_key | the row's key after the property, as a JSON array; for a table kept per night, the night's as_of_date
+            """),
+        table("published_syncs", "The sync whose rows the PostgreSQL server held after the property's last publication from this host.", """
+            unified_property_id | property key
+            synced_run | the run of that sync (unified_properties.last_run_id then)
+            """),
         table("schema_migrations", "The schema's migrations applied to this database.", """
             version | migration number (PRAGMA user_version is the highest)
             name | what it did

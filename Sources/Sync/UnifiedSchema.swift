@@ -701,5 +701,22 @@ public enum UnifiedSchema {
             ) STRICT;
             \(DelinquencySnapshot.everyNight)
             """),
+        Migration(version: 47, name: "publication log", sql: """
+            -- Where the unified data lives on PostgreSQL (`--database-url`): the rows each sync changed since the
+            -- property was last published, by key (`row_key`: a JSON array of the key's columns after the property;
+            -- for a table kept per night, the night's as_of_date), so a publication sends those alone
+            -- (UnifiedPublisher.publishChanges); and the sync whose rows the server held after the property's last
+            -- publication from here. Empty when nothing is published.
+            CREATE TABLE unpublished_changes (
+                unified_property_id TEXT NOT NULL,
+                table_name          TEXT NOT NULL,
+                row_key             TEXT NOT NULL,
+                PRIMARY KEY (unified_property_id, table_name, row_key)
+            ) STRICT;
+            CREATE TABLE published_syncs (
+                unified_property_id TEXT PRIMARY KEY,
+                synced_run          TEXT NOT NULL
+            ) STRICT;
+            """),
     ]
 }

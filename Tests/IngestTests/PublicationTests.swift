@@ -53,4 +53,46 @@ import Testing
         #expect(third.status != 0)
         #expect(third.stderr.contains("no_such_database"), "\(third.stderr.suffix(800))")
     }
+
+    /// The server's rows of every property, as a reader's mirror copies them, against the host's unified.db.
+    static func expectServerHoldsWhatWasSynced(_ directory: DataDir, _ server: DatabaseURL, _ when: String) throws {
+        let reader = try DataDir()
+        let read = try reader.ownerdash(["query", "summary", "--database-url", server.uri])
+        #expect(read.status == 0, "\(read.stderr.suffix(800))")
+        let mirror = try IncrementalSyncTests.content(reader.data.path("postgres-mirror/unified.db"))
+        let local = try IncrementalSyncTests.content(directory.data.unifiedDatabase)
+        for (table, rows) in local.sorted(by: { $0.key < $1.key }) {
+            #expect(mirror[table] == rows, "\(when): \(table) on the server (\(mirror[table]?.count ?? 0) rows) differs from unified.db (\(rows.count))")
+        }
+    }
+
+    @Test func aChurnedNightSendsOnlyTheRowsItChangedAndTheServerHoldsWhatWasSynced() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let directory = try DataDir()
+        let server = try TestPostgres.freshDatabase("changes")
+        let postgres = try PostgresConnection(url: server)
+        let selection = ["--property", "kalaco", "--property", "yp_riverwalk", "--parallel", "4"]
+        let sent = { (property: String) in
+            Int(try postgres.scalar("SELECT rows FROM ownerdash_publications WHERE scope = :s", ["s": .text("property:\(property)")]) ?? "") ?? -1
+        }
+        let first = try directory.ownerdash(["ingest", "--as-of", "2026-11-14", "--database-url", server.uri] + selection,
+                                            environment: simulator.environment)
+        #expect(first.status == 0, "\(first.stderr.suffix(1500))")
+        let whole = try sent("kalaco")
+
+        let second = try directory.ownerdash(["ingest", "--as-of", "2026-11-15", "--database-url", server.uri] + selection,
+                                             environment: simulator.environment)
+        #expect(second.status == 0, "\(second.stderr.suffix(1500))")
+        let churned = try sent("kalaco")
+        #expect(churned > 0 && churned * 10 < whole, "a churned night sent \(churned) rows, the first \(whole)")
+        try Self.expectServerHoldsWhatWasSynced(directory, server, "after a night of changes")
+
+        // A night synced without the server: its changes were not noted, so the next publication sends everything.
+        let offline = try directory.ownerdash(["ingest", "--as-of", "2026-11-16"] + selection, environment: simulator.environment)
+        #expect(offline.status == 0, "\(offline.stderr.suffix(1500))")
+        let back = try directory.ownerdash(["sync", "--property", "kalaco", "--property", "yp_riverwalk", "--database-url", server.uri])
+        #expect(back.status == 0, "\(back.stderr.suffix(1500))")
+        #expect(try sent("kalaco") >= whole, "after a night off the server, kalaco went whole")
+        try Self.expectServerHoldsWhatWasSynced(directory, server, "after a night off the server")
+    }
 }

@@ -14,19 +14,21 @@ final class UnifiedSample {
     let directory: URL
     let data: DataDirectory
     let database: Database
+    let propertyKeys: [String]
 
-    init() throws {
+    init(properties: [String] = ["alder_court", "birch_row"], run: String = "20261120T040000Z-ab12") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgunified-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         data = DataDirectory(root: directory.appendingPathComponent("data").path)
         try data.create()
         database = try Database(path: data.unifiedDatabase)
+        propertyKeys = properties
         try database.migrate(UnifiedSchema.migrations)
-        for key in ["alder_court", "birch_row"] { try addProperty(key) }
-        try insert("etl_runs", ["run_id": .text("20261120T040000Z-ab12"), "trigger": .text("nightly"), "status": .text("succeeded"),
+        for key in properties { try addProperty(key) }
+        try insert("etl_runs", ["run_id": .text(run), "trigger": .text("nightly"), "status": .text("succeeded"),
                                 "started_at": .text("2026-11-20T04:00:00Z"), "finished_at": .text("2026-11-20T04:05:09Z"),
                                 "as_of_date": .text("2026-11-20"), "detail": .null])
-        try insert("etl_run_items", ["run_id": .text("20261120T040000Z-ab12"), "property_id": .text("alder_court"),
+        try insert("etl_run_items", ["run_id": .text(run), "property_id": .text(properties[0]),
                                      "stage": .text("sync"), "status": .text("succeeded")])
     }
 
@@ -201,6 +203,28 @@ final class UnifiedSample {
         let copy = try Database(path: mirror.path, mode: .readOnly)
         #expect(try copy.scalar("SELECT market_rent FROM unified_units WHERE unified_property_id = 'alder_court' AND unit_number = '101'")?.doubleValue == 1999.99)
         #expect(try server.scalar("SELECT host FROM ownerdash_publications WHERE scope = 'property:alder_court'") == "host-a")
+    }
+
+    @Test func aMirrorHoldsTwoHostsRowsWhoseHostNumberedIDsCollide() throws {
+        // Each host's SQLite numbers unified_activity and etl_run_items from 1: the server keys them by property or
+        // run, and the mirror, one SQLite file again, must keep both hosts' rows.
+        let hostA = try UnifiedSample(properties: ["alder_court"], run: "20261120T040000Z-aaaa")
+        let hostB = try UnifiedSample(properties: ["birch_row"], run: "20261120T040000Z-bbbb")
+        for sample in [hostA, hostB] {
+            try sample.insert("unified_activity", ["unified_property_id": .text(sample.propertyKeys[0]), "event_date": .text("2026-11-05"),
+                                                   "event_type": .text("move_out")])
+        }
+        #expect(try hostA.database.scalar("SELECT max(id) FROM unified_activity") == hostB.database.scalar("SELECT max(id) FROM unified_activity"))
+        let url = try TestPostgres.freshDatabase("collide")
+        _ = try UnifiedPublisher(url: url, host: "host-a").publishAll(from: hostA.database)
+        _ = try UnifiedPublisher(url: url, host: "host-b").publishAll(from: hostB.database)
+
+        let mirror = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory())
+        try mirror.refresh()
+        let copy = try Database(path: mirror.path, mode: .readOnly)
+        let events = try copy.query("SELECT unified_property_id, event_type FROM unified_activity ORDER BY id").map { "\($0[0].textValue ?? "") \($0[1].textValue ?? "")" }
+        #expect(events == ["alder_court move_in", "alder_court move_out", "birch_row move_in", "birch_row move_out"], "\(events)")
+        #expect(try copy.scalar("SELECT count(*) FROM etl_run_items")?.integerValue == 2)
     }
 
     @Test func twoHostsPublishingDifferentPropertiesNeverWaitAndReadersNeverSeeHalfAProperty() throws {

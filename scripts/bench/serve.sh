@@ -3,7 +3,7 @@
 # demo portfolio, with wrk at 64 connections (issue 16 targets: >= 5x FastAPI's requests/s, p99 < 20 ms for one
 # property, memory flat over the run).
 #
-#   scripts/bench/serve.sh [--duration SECONDS] [--connections N] [--threads N] [--only-ownerdash]
+#   scripts/bench/serve.sh [--duration SECONDS] [--connections N] [--threads N] [--only-ownerdash] [--replicas N]
 #
 # Makes the demo data once (ownerdash demo into scripts/bench/out/serve_demo, git-ignored), builds ownerdash in
 # release mode, installs wrk (apt) and FastAPI, uvicorn and Datasette into scripts/bench/out/serve_venv (pip), then
@@ -11,6 +11,11 @@
 # every 10 s of both its runs. ownerdash serves with --no-sign-in (the same for the others: none has sign-in), with
 # its default threads (one per core) unless --threads; FastAPI under uvicorn with 4 workers. Datasette answers the occupancy table's latest row (its nearest
 # equivalent of one property's summary). The machine is shared: run it when nothing else builds.
+#
+# --replicas N: then N `ownerdash serve --database-url` replicas on one PostgreSQL 15 server (a throwaway cluster,
+# scripts/lib/pg_test_cluster.sh; the demo published to it with `ownerdash publish`), each with its own data
+# directory and mirror, each driven by its own wrk with CONNECTIONS / N connections at the same time (the stand-in
+# for a proxy spreading the load); their requests/s summed, the worst p99, against the one replica on unified.db.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
@@ -19,6 +24,7 @@ ensure_packages wrk python3-venv libcurl4-openssl-dev libxml2-dev libsqlite3-dev
 DURATION=60
 CONNECTIONS=64
 ONLY_OWNERDASH=0
+REPLICAS=0
 THREADS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -26,10 +32,12 @@ while [ $# -gt 0 ]; do
         --connections) CONNECTIONS=$2; shift 2;;
         --threads) THREADS=(--threads "$2"); shift 2;;
         --only-ownerdash) ONLY_OWNERDASH=1; shift;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+        --replicas) REPLICAS=$2; shift 2;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
         *) echo "serve.sh: unknown option $1 (see --help)" >&2; exit 1;;
     esac
 done
+[[ $REPLICAS =~ ^[0-9]+$ ]] || { echo "serve.sh: --replicas must be a number" >&2; exit 1; }
 OUT=scripts/bench/out
 DATA="$OUT/serve_demo"
 PORT=18080
@@ -75,6 +83,60 @@ OD_ALL=$(cat "$OUT/serve_last_rps")
 kill $SAMPLER 2>/dev/null || true
 echo "  ownerdash RSS after: $(rss $SERVE) kB"
 kill $SERVE; wait $SERVE 2>/dev/null || true
+
+# replicas_run NAME PATH: one wrk per replica at once (CONNECTIONS / REPLICAS each); prints their summed
+# requests/s and worst p99, and leaves the sum in $OUT/serve_last_rps.
+replicas_run() {
+    local k reports=()
+    for k in $(seq "$REPLICAS"); do
+        wrk -t1 -c"$((CONNECTIONS / REPLICAS))" -d"${DURATION}s" --latency "http://127.0.0.1:$((PORT + 10 + k))$2" > "$OUT/replica_$k.wrk" &
+        reports+=($!)
+    done
+    for k in "${reports[@]}"; do wait "$k"; done
+    cat "$OUT"/replica_*.wrk | awk -v name="$1" '
+        /Requests\/sec/ { rps += $2 }
+        $1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) sub(/ms/, "", v); else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }
+                      if (v + 0 > p99) p99 = v + 0 }
+        /Non-2xx/ { bad += $4 }
+        END { printf "%-44s %12.2f req/s   p99 %8s ms%s\n", name, rps, p99, bad ? "   (non-2xx: " bad ")" : ""; print rps > "/dev/stderr" }' \
+        2> "$OUT/serve_last_rps"
+}
+
+if [ "$REPLICAS" -gt 0 ]; then
+    ensure_packages postgresql-15
+    source scripts/lib/pg_test_cluster.sh
+    REPLICA_PIDS=()
+    trap 'kill "${REPLICA_PIDS[@]}" 2>/dev/null || true; pg_test_cluster_stop; rm -rf "$OUT"/replica_*' EXIT
+    pg_test_cluster_start
+    SERVER=$OWNERDASH_TEST_DATABASE_URL
+    echo "publishing the demo to PostgreSQL for $REPLICAS replicas ..." >&2
+    "$BIN" publish --data-dir "$DATA" --database-url "$SERVER" --quiet >/dev/null
+    for k in $(seq "$REPLICAS"); do
+        mkdir -p "$OUT/replica_$k"
+        "$BIN" serve --no-sign-in --listen "127.0.0.1:$((PORT + 10 + k))" "${THREADS[@]}" --data-dir "$OUT/replica_$k" \
+            --database-url "$SERVER" --quiet &
+        REPLICA_PIDS+=($!)
+    done
+    # The first answer copies the server's data into each replica's mirror.
+    for k in $(seq "$REPLICAS"); do
+        wait_for "http://127.0.0.1:$((PORT + 10 + k))/healthz"
+        curl -fs "http://127.0.0.1:$((PORT + 10 + k))/api/v2/portfolio/summary" >/dev/null
+    done
+    replicas_run "$REPLICAS replicas on PostgreSQL /properties/$PROPERTY/summary" "/api/v2/properties/$PROPERTY/summary"
+    PG_ONE=$(cat "$OUT/serve_last_rps")
+    replicas_run "$REPLICAS replicas on PostgreSQL /portfolio/summary" "/api/v2/portfolio/summary"
+    PG_ALL=$(cat "$OUT/serve_last_rps")
+    kill "${REPLICA_PIDS[@]}" 2>/dev/null || true
+    wait "${REPLICA_PIDS[@]}" 2>/dev/null || true
+    pg_test_cluster_stop
+    rm -rf "$OUT"/replica_*
+    python3 - "$PG_ONE" "$OD_ONE" "$PG_ALL" "$OD_ALL" "$REPLICAS" <<'PY'
+import sys
+pg1, od1, pgp, odp = map(float, sys.argv[1:5])
+print(f"ratio {sys.argv[5]} replicas on PostgreSQL / 1 on unified.db: one property {pg1 / od1:.2f}x, portfolio {pgp / odp:.2f}x"
+      " (one machine's cores shared by every replica and wrk)")
+PY
+fi
 [ "$ONLY_OWNERDASH" = 1 ] && exit 0
 
 VENV="$OUT/serve_venv"

@@ -18,7 +18,9 @@
 # last day (summary, occupancy, exposure, pricing, delinquency, funnel, activity), `report debtors`, `rental-tracker`,
 # `lease-status`, `maintenance`, `expenses` and a fresh `audit run` give the same answers as the fresh full ingest
 # (run ids and timestamps left out; scripts/bench/year_compare.py: history the nightly kept is shown, not a difference).
-# Exit 2 when an answer differs.
+# Then the year's unified.db, written night by night by change, against a full sync of the same raw data into a
+# fresh unified.db, row for row (scripts/bench/unified_compare.py).
+# Exit 2 when an answer or a table differs.
 set -euo pipefail
 # bash reads a script while it runs it: the hour-long run runs from a copy, so an edit to year.sh cannot derail it.
 if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
@@ -199,4 +201,18 @@ printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n"
     "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
 # Identical, but for history the nightly directory kept beyond the window a fresh ingest sees (year_compare.py).
 echo "answers on $LAST against a fresh full ingest ($(wc -c < "$OUT/answers_fresh.txt") bytes; diff $OUT/answers_year.txt $OUT/answers_fresh.txt):"
-python3 scripts/bench/year_compare.py "$OUT/answers_year.txt" "$OUT/answers_fresh.txt"
+status=0
+python3 scripts/bench/year_compare.py "$OUT/answers_year.txt" "$OUT/answers_fresh.txt" || status=$?
+
+# The year's unified.db, written night by night by change, against a full sync of the same raw data into a fresh one.
+REBUILT=$OUT/rebuilt
+rm -rf "$REBUILT"
+mkdir -p "$REBUILT"
+for raw in realpage_raw.db yardi_raw.db; do
+    [ -f "$DATA/$raw" ] && python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))" \
+        "$DATA/$raw" "$REBUILT/$raw"
+done
+"$BIN" sync "${SELECT[@]}" --config "$CONFIG_FILE" --data-dir "$REBUILT" --quiet > "$OUT/rebuilt.out" 2> "$OUT/rebuilt.err" || true
+echo "unified.db after $NIGHTS nights against a full sync of the same raw data (scripts/bench/unified_compare.py):"
+python3 scripts/bench/unified_compare.py "$DATA/unified.db" "$REBUILT/unified.db" || status=2
+exit $status

@@ -23,6 +23,9 @@ struct DemoCommand: Command {
         recorded in etl_runs with trigger 'demo'), stops the simulator, prints the portfolio summary
         (as 'ownerdash query summary --portfolio') and writes the dashboard to <data-dir>/dashboard.html.
         The simulator's ground truth is left in <data-dir>/simulator/truth.json to compare against.
+        Without --config it runs ./report_definitions.json, or where there is none (an installed package run
+        from any directory) the package's example, /usr/share/ownerdash/report_definitions.json; the simulator
+        is scripts/pms_sim beside that file, else the package's /usr/share/ownerdash/scripts/pms_sim.
         Credentials and endpoints of the environment are ignored: the demo talks to the simulator only.
         """
 
@@ -64,13 +67,16 @@ struct DemoCommand: Command {
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        _ = try global.configuration()  // a bad registry fails before the simulator starts
-        let configPath = URL(fileURLWithPath: global.configPath).standardizedFileURL.path
-        let scripts = URL(fileURLWithPath: configPath).deletingLastPathComponent().appendingPathComponent("scripts").path
+        let executable = DemoFiles.executable
+        let configPath = URL(fileURLWithPath: DemoFiles.configPath(
+            named: global.configNamed ? global.configPath : nil,
+            currentDirectory: FileManager.default.currentDirectoryPath, executable: executable)).standardizedFileURL.path
+        _ = try Configuration.load(path: configPath)  // a bad registry fails before the simulator starts
+        let package = try DemoFiles.simulator(configPath: configPath, executable: executable)
         try global.dataDirectory.create()
         let started = Date()
         log.info(nil, "starting the PMS simulator (seed \(seed), property date \(asOf.iso))")
-        let simulator = try DemoSimulator(scripts: scripts, configPath: configPath,
+        let simulator = try DemoSimulator(package: package, configPath: configPath,
                                           directory: global.dataDirectory.path("simulator"), seed: seed, asOf: asOf)
         defer { simulator.stop() }
         // The simulator's report ids and stand-in keys (its report_catalogue.json) over the registry: the shipped

@@ -11,14 +11,22 @@ struct SyncCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
+        .flag("--full", help: "check every property's rows against a full rebuild, warn of each difference, rewrite them"),
     ]
     static let discussion = """
         Each property is synced from its latest raw snapshots in its own transaction: its units, residents,
-        leases and activity are replaced, and its occupancy, pricing and delinquency snapshot for the
-        property date is written (other dates are kept, for trends). Other properties are not touched.
-        Re-syncing gives the same rows. A property that fails is named on stderr, keeps its previous
-        unified rows, and the exit code is 2. Disagreements between sources (e.g. Box Score totals vs
-        RPX unit counts) are printed as warnings and kept in unified_sync_warnings.
+        leases, activity and ledger are computed whole and only the rows that differ from the stored ones
+        are written (the `changed` column counts them: deleted plus inserted), and its occupancy, pricing
+        and delinquency snapshot for the property date is written (other dates are kept, for trends).
+        Other properties are not touched. Re-syncing gives the same rows. A property that fails is named
+        on stderr, keeps its previous unified rows, and the exit code is 2. Disagreements between sources
+        (e.g. Box Score totals vs RPX unit counts) are printed as warnings and kept in
+        unified_sync_warnings.
+
+        --full checks what the incremental writes left: a property's stored rows are compared with a full
+        rebuild (before writing too, when its raw data is what its last sync read), every difference is a
+        `sync_drift` warning naming the table, the key and the column, and the property's rows are then
+        written whole. (docs/sync-rules.md, "Writing only what changed".)
 
         The sync is recorded as a run in etl_runs (trigger sync, one etl_run_items row per property; see
         'ownerdash runs'). It takes the data directory's lock (data/ingest.lock): while an ingest runs,
@@ -27,10 +35,12 @@ struct SyncCommand: Command {
 
     let global: GlobalOptions
     let selection: PropertySelection
+    let full: Bool
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         selection = try PropertySelection(parsed, command: "ownerdash sync")
+        full = parsed.flag("--full")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -39,11 +49,13 @@ struct SyncCommand: Command {
         var words = ["ownerdash", "sync"]
         for key in selection.keys { words += ["--property", key] }
         if let pms = selection.pms { words += ["--pms", pms.rawValue] }
+        if full { words.append("--full") }
         let outcomes: [PropertySyncOutcome]
         do {
             var sync = RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
                                     glCategories: configuration.glCategories)
             sync.publication = try global.publication()
+            sync.mode = full ? .full : .incremental
             outcomes = try sync.run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "sync")
@@ -52,10 +64,11 @@ struct SyncCommand: Command {
         defer { output.flush() }
         let rows = outcomes.map { outcome in
             [outcome.property, outcome.asOf?.iso ?? "", String(outcome.rows["unified_units"] ?? 0),
-             String(outcome.rows["unified_residents"] ?? 0), String(outcome.warnings.count),
-             outcome.error == nil ? "synced" : "failed"]
+             String(outcome.rows["unified_residents"] ?? 0), outcome.error == nil ? String(outcome.rowsChanged) : "",
+             String(outcome.warnings.count), outcome.error == nil ? "synced" : "failed"]
         }
-        output.write(TextTable.render(header: ["property", "as of", "units", "residents", "warnings", "result"], rows: rows))
+        output.write(TextTable.render(header: ["property", "as of", "units", "residents", "changed", "warnings", "result"],
+                                      rows: rows))
         let failed = outcomes.filter { $0.error != nil }
         if !failed.isEmpty {
             log.error(nil, "\(failed.count) of \(outcomes.count) propert\(outcomes.count == 1 ? "y" : "ies") failed to sync: \(failed.map(\.property).joined(separator: ", "))")

@@ -1,0 +1,299 @@
+import Foundation
+import SQLiteKit
+
+/// A property's current-state rows computed aside and written to unified.db by key: a sync writes the rows that
+/// changed, not the property's every row again (docs/sync-rules.md, "Writing only what changed").
+///
+/// The sync rules name the unified tables unqualified, and SQLite resolves an unqualified name in TEMP before main.
+/// While a property syncs, each current-state table (`Synchronizer.currentStateTables`) has a TEMP twin of the same
+/// name, columns, defaults, key and indexes, so every rule writes and reads the property's new state there, exactly
+/// as it would in an empty table; `apply` then deletes from main the rows that are gone or differ and inserts the new
+/// and changed ones. The twins carry no foreign keys (they cannot reach main) nor checks: main's own constraints
+/// check every row written to it. The twins are dropped after each property, so nothing else ever reads them.
+struct CurrentStateDiff {
+    /// One current-state table as the diff needs it, read from main's schema.
+    struct Table {
+        let name: String
+        /// Every column but a row id SQLite numbers (`unified_activity.id`), which no row is compared by.
+        let columns: [String]
+        /// The primary key, its columns never a numbered row id; empty: the table has none (compared as a multiset).
+        let key: [String]
+        /// `CREATE TEMP TABLE ...` and `CREATE INDEX temp....` of its twin.
+        let createTwin: [String]
+        /// The columns a drift is looked for in: all but the stamp of the sync that wrote the row (`run_id`).
+        var comparedColumns: [String] { columns.filter { $0 != "run_id" } }
+        /// `json_array(alias.k, ...)` of the key's columns after the property: a row's `unpublished_changes.row_key`.
+        func loggedKey(_ alias: String) -> String {
+            "json_array(" + key.filter { $0 != "unified_property_id" }.map { "\(alias).\($0)" }.joined(separator: ", ") + ")"
+        }
+        /// Main's rows a rebuild is compared with: all but the drift warnings the check itself stored.
+        var storedByTheRules: String { name == "unified_sync_warnings" ? " AND check_name <> 'sync_drift'" : "" }
+    }
+
+    /// A row whose stored (incremental) value differs from a full rebuild's: `Synchronizer.Mode.full` reports them.
+    struct Drift {
+        let table: String
+        let key: String
+        let detail: String
+    }
+
+    /// Children before parents (`unified_lease_residents` before `unified_leases`), as `currentStateTables` lists them.
+    let tables: [Table]
+
+    init(_ database: Database, tables names: [String]) throws {
+        tables = try names.map { try Self.table($0, in: database) }
+    }
+
+    private static func table(_ name: String, in database: Database) throws -> Table {
+        struct Column { let name: String, type: String, notNull: Bool, defaultValue: String?, keyPosition: Int }
+        let columns = try database.query("""
+            SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(:table, 'main') ORDER BY cid
+            """, [":table": .text(name)]).map {
+            Column(name: $0[0].textValue ?? "", type: $0[1].textValue ?? "", notNull: $0[2].integerValue == 1,
+                   defaultValue: $0[3].textValue, keyPosition: Int($0[4].integerValue ?? 0))
+        }
+        precondition(!columns.isEmpty, "no table \(name) in unified.db")
+        let key = columns.filter { $0.keyPosition > 0 }.sorted { $0.keyPosition < $1.keyPosition }
+        // `id INTEGER PRIMARY KEY` is the row id: SQLite numbers it, so it identifies nothing across two syncs.
+        let rowID = key.count == 1 && key[0].type.uppercased() == "INTEGER" ? key[0].name : nil
+        var definitions = columns.map { column in
+            var definition = "\(column.name) \(column.type)"
+            if column.name == rowID { definition += " PRIMARY KEY" }
+            if column.notNull { definition += " NOT NULL" }
+            if let value = column.defaultValue { definition += " DEFAULT \(value)" }
+            return definition
+        }
+        if rowID == nil, !key.isEmpty { definitions.append("PRIMARY KEY (\(key.map(\.name).joined(separator: ", ")))") }
+        var createTwin = ["CREATE TEMP TABLE \(name) (\(definitions.joined(separator: ", ")))"]
+        // The rules read what they wrote (a household's charges, a lease's residents): the twin gets main's indexes.
+        for row in try database.query("""
+            SELECT sql FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = :table AND sql IS NOT NULL
+            """, [":table": .text(name)]) {
+            guard let sql = row[0].textValue,
+                  let range = sql.range(of: #"^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?"#, options: .regularExpression) else { continue }
+            createTwin.append(sql.replacingCharacters(in: range, with: sql[range] + "temp."))
+        }
+        return Table(name: name, columns: columns.map(\.name).filter { $0 != rowID },
+                     key: rowID == nil ? key.map(\.name) : [], createTwin: createTwin)
+    }
+
+    /// Creates the empty twins (outside the property's transaction, so that its rollback cannot bring back a twin
+    /// `dropTwins` removed).
+    func createTwins(_ database: Database) throws {
+        for table in tables {
+            for sql in table.createTwin { try database.execute(sql) }
+        }
+    }
+
+    /// Drops the twins: unqualified names mean main's tables again.
+    func dropTwins(_ database: Database) {
+        for table in tables { try? database.execute("DROP TABLE IF EXISTS temp.\(table.name)") }
+    }
+
+    /// Makes main's rows of `property` those of the twins, writing only the rows that differ: first the rows gone or
+    /// changed are deleted (children first), then the new and changed ones inserted (parents first, so a child's
+    /// parent is there; a child a parent's delete cascaded away is inserted again, being missing by its key).
+    ///
+    /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: each
+    /// row is numbered among its identical rows (`occurrence`), and a row is kept when the other side has the same
+    /// row with the same number.
+    ///
+    /// `logChanges` (the unified data is published to PostgreSQL): the key of every row deleted or inserted is noted
+    /// in `unpublished_changes`, for `UnifiedPublisher.publishChanges` to send those rows alone.
+    func apply(_ database: Database, property: String, logChanges: Bool = false) throws -> [String: RowChanges] {
+        var changes: [String: RowChanges] = [:]
+        let parameters: [String: SQLValue] = [":property": .text(property)]
+        for table in tables {
+            if table.key.isEmpty {
+                try numberOccurrences(table, database, parameters)
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT json_array(o.rid) FROM temp.diff_stored o
+                        WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns)))
+                        """)
+                }
+                try database.execute("""
+                    DELETE FROM main.\(table.name) WHERE rowid IN (
+                        SELECT o.rid FROM temp.diff_stored o
+                        WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns))))
+                    """)
+            } else {
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT \(table.loggedKey("o")) FROM main.\(table.name) o
+                        WHERE o.unified_property_id = :property
+                          AND NOT EXISTS (SELECT 1 FROM temp.\(table.name) n WHERE \(Self.same(table.columns)))
+                        """)
+                }
+                try database.prepare("""
+                    DELETE FROM main.\(table.name) WHERE rowid IN (
+                        SELECT o.rowid FROM main.\(table.name) o
+                        WHERE o.unified_property_id = :property
+                          AND NOT EXISTS (SELECT 1 FROM temp.\(table.name) n WHERE \(Self.same(table.columns)))
+                    )
+                    """).execute(parameters)
+            }
+            changes[table.name, default: RowChanges()].deleted = database.changes
+        }
+        for table in tables.reversed() {
+            let names = table.columns.joined(separator: ", ")
+            if table.key.isEmpty {
+                let before = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
+                try database.execute("""
+                    INSERT INTO main.\(table.name) (\(names))
+                    SELECT \(table.columns.map { "n.\($0)" }.joined(separator: ", ")) FROM temp.diff_rebuilt n
+                    WHERE NOT EXISTS (SELECT 1 FROM temp.diff_stored o WHERE \(Self.same(["occurrence"] + table.columns)))
+                    ORDER BY n.rid
+                    """)
+                changes[table.name, default: RowChanges()].inserted = database.changes
+                if logChanges {
+                    // The new rows' ids, which SQLite numbered after every row before them.
+                    try Self.log(table, database, parameters.merging([":before": .integer(before)]) { $1 }, keys: """
+                        SELECT json_array(rowid) FROM main.\(table.name) WHERE unified_property_id = :property AND rowid > :before
+                        """)
+                }
+                try database.execute("DROP TABLE temp.diff_stored")
+                try database.execute("DROP TABLE temp.diff_rebuilt")
+            } else {
+                if logChanges {
+                    try Self.log(table, database, parameters, keys: """
+                        SELECT \(table.loggedKey("n")) FROM temp.\(table.name) n
+                        WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))
+                        """)
+                }
+                try database.execute("""
+                    INSERT INTO main.\(table.name) (\(names))
+                    SELECT \(names) FROM temp.\(table.name) n
+                    WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))
+                    ORDER BY rowid
+                    """)
+                changes[table.name, default: RowChanges()].inserted = database.changes
+            }
+        }
+        return changes
+    }
+
+    /// Notes the keys `keys` selects (one JSON array each) as changed rows of `table` not yet published.
+    private static func log(_ table: Table, _ database: Database, _ parameters: [String: SQLValue], keys: String) throws {
+        try database.prepare("""
+            INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
+            SELECT :property, '\(table.name)', changed.* FROM (\(keys)) AS changed
+            """).execute(parameters)
+    }
+
+    /// `temp.diff_stored` and `temp.diff_rebuilt`: main's rows of the property and the twin's, each numbered among its
+    /// identical rows, indexed for the lookups of `apply`.
+    private func numberOccurrences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue]) throws {
+        let names = table.columns.joined(separator: ", ")
+        for (name, source, condition) in [("diff_stored", "main.\(table.name)", "WHERE unified_property_id = :property"),
+                                          ("diff_rebuilt", "temp.\(table.name)", "")] {
+            try database.execute("DROP TABLE IF EXISTS temp.\(name)")
+            try database.prepare("""
+                CREATE TEMP TABLE \(name) AS
+                SELECT rowid AS rid, row_number() OVER (PARTITION BY \(names) ORDER BY rowid) AS occurrence, \(names)
+                FROM \(source) \(condition)
+                """).execute(condition.isEmpty ? [:] : parameters)
+            try database.execute("CREATE INDEX temp.\(name)_rows ON \(name) (occurrence, \(names))")
+        }
+    }
+
+    /// Replaces main's rows of `property` with the twins' whole (a full rebuild), after listing where they differ.
+    func replace(_ database: Database, property: String) throws -> [String: RowChanges] {
+        var changes: [String: RowChanges] = [:]
+        for table in tables {
+            try database.prepare("DELETE FROM main.\(table.name) WHERE unified_property_id = :property").execute([":property": .text(property)])
+            changes[table.name, default: RowChanges()].deleted = database.changes
+        }
+        for table in tables.reversed() {
+            let names = table.columns.joined(separator: ", ")
+            try database.execute("INSERT INTO main.\(table.name) (\(names)) SELECT \(names) FROM temp.\(table.name) ORDER BY rowid")
+            changes[table.name, default: RowChanges()].inserted = database.changes
+        }
+        return changes
+    }
+
+    /// Where main's rows of `property` differ from the twins': per table, up to `limit` keys, each naming the columns
+    /// that differ with both values (a table without a key: how many rows differ).
+    func drift(_ database: Database, property: String, limit: Int = 10) throws -> [Drift] {
+        let parameters: [String: SQLValue] = [":property": .text(property)]
+        var found: [Drift] = []
+        for table in tables {
+            if table.key.isEmpty {
+                guard try differsAsMultiset(table, database, parameters, columns: table.comparedColumns) else { continue }
+                let stored = try database.scalar("SELECT count(*) FROM main.\(table.name) WHERE unified_property_id = :property", parameters)?.integerValue ?? 0
+                let rebuilt = try database.scalar("SELECT count(*) FROM temp.\(table.name)")?.integerValue ?? 0
+                found.append(Drift(table: table.name, key: "(no key)",
+                                   detail: "its rows differ: \(stored) stored, \(rebuilt) from a full rebuild"))
+                continue
+            }
+            let compared = table.comparedColumns.joined(separator: ", "), own = table.storedByTheRules
+            let others = table.comparedColumns.filter { !table.key.contains($0) }
+            // Keys on either side without an identical row on the other; each with both sides' values.
+            let rows = try database.query("""
+                WITH differing AS (
+                    SELECT \(table.key.joined(separator: ", ")) FROM (
+                        SELECT \(compared) FROM main.\(table.name) WHERE unified_property_id = :property\(own)
+                        EXCEPT SELECT \(compared) FROM temp.\(table.name))
+                    UNION
+                    SELECT \(table.key.joined(separator: ", ")) FROM (
+                        SELECT \(compared) FROM temp.\(table.name)
+                        EXCEPT SELECT \(compared) FROM main.\(table.name) WHERE unified_property_id = :property\(own))
+                    ORDER BY \((1...table.key.count).map(String.init).joined(separator: ", "))
+                    LIMIT \(limit)
+                )
+                SELECT \(table.key.map { "d.\($0)" }.joined(separator: ", ")),
+                       o.rowid IS NOT NULL, n.rowid IS NOT NULL,
+                       \(others.map { "o.\($0), n.\($0)" }.joined(separator: ", "))
+                FROM differing d
+                LEFT JOIN main.\(table.name) o ON \(table.key.map { "o.\($0) IS d.\($0)" }.joined(separator: " AND "))\(own.replacingOccurrences(of: "check_name", with: "o.check_name"))
+                LEFT JOIN temp.\(table.name) n ON \(table.key.map { "n.\($0) IS d.\($0)" }.joined(separator: " AND "))
+                """, parameters)
+            for row in rows {
+                let key = zip(table.key, row).filter { $0.0 != "unified_property_id" }.map { "\($0.0)=\(Self.text($0.1))" }.joined(separator: " ")
+                let stored = row[table.key.count].integerValue == 1, rebuilt = row[table.key.count + 1].integerValue == 1
+                let detail: String
+                if !stored {
+                    detail = "missing: a full rebuild has this row"
+                } else if !rebuilt {
+                    detail = "stored, but a full rebuild has no such row"
+                } else {
+                    detail = others.enumerated().compactMap { index, column in
+                        let old = row[table.key.count + 2 + 2 * index], new = row[table.key.count + 3 + 2 * index]
+                        return old == new ? nil : "\(column) \(Self.text(old)) stored, \(Self.text(new)) rebuilt"
+                    }.joined(separator: "; ")
+                }
+                found.append(Drift(table: table.name, key: key, detail: detail))
+            }
+        }
+        return found
+    }
+
+    /// Whether main's rows of the property and the twin's differ, duplicates counted (a table without a key).
+    private func differsAsMultiset(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
+                                   columns: [String]? = nil) throws -> Bool {
+        let names = (columns ?? table.columns).joined(separator: ", ")
+        return try database.scalar("""
+            SELECT EXISTS (
+                SELECT \(names), count(*) FROM main.\(table.name) WHERE unified_property_id = :property GROUP BY \(names)
+                EXCEPT SELECT \(names), count(*) FROM temp.\(table.name) GROUP BY \(names))
+            OR EXISTS (
+                SELECT \(names), count(*) FROM temp.\(table.name) GROUP BY \(names)
+                EXCEPT SELECT \(names), count(*) FROM main.\(table.name) WHERE unified_property_id = :property GROUP BY \(names))
+            """, parameters)?.integerValue == 1
+    }
+
+    /// `n.a IS o.a AND ...`: NULLs equal, as a row compares with itself.
+    private static func same(_ columns: [String]) -> String {
+        columns.map { "n.\($0) IS o.\($0)" }.joined(separator: " AND ")
+    }
+
+    private static func text(_ value: SQLValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "'\(text)'"
+        case .blob(let bytes): "<\(bytes.count) bytes>"
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import SimulatorSupport
+import Testing
+
+/// Churned nights synced by change (only the rows that differ written) against a full sync of the same raw data into a
+/// fresh unified.db, row for row; and `sync --full` finding and naming rows that drifted from a full rebuild.
+@Suite(.serialized) struct IncrementalSyncTests {
+    static let selection = ["--property", "kalaco", "--property", "yp_riverwalk", "--parallel", "4"]
+    static let nights = ["2026-11-14", "2026-11-15", "2026-11-16"]
+    /// Each property's current state, replaced by each sync (Synchronizer.currentStateTables).
+    static let currentState = [
+        "unified_units", "unified_residents", "unified_leases", "unified_lease_residents", "unified_activity",
+        "unified_sync_warnings", "unified_charges", "unified_payments", "unified_recurring_charges", "unified_work_orders",
+        "unified_work_order_lines", "unified_make_ready_periods", "unified_expenses", "unified_income",
+        "unified_ledger_balances", "unified_household_balances",
+    ]
+    /// Written for the property date on each sync; earlier dates are history a fresh directory cannot have.
+    static let snapshots = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency",
+                            "unified_delinquency_metrics"]
+
+    /// Every current-state table, the properties and the property date's snapshots, in a fixed order, every column
+    /// but those a sync numbers or stamps (row ids, runs, times, the raw state's fingerprint).
+    static func content(_ path: String) throws -> [String: [[SQLValue]]] {
+        let database = try Database(path: path, mode: .readOnly)
+        var content: [String: [[SQLValue]]] = [:]
+        for table in ["unified_properties"] + currentState + snapshots {
+            let columns = try database.query("SELECT name FROM pragma_table_info(:t)", [":t": .text(table)])
+                .compactMap { $0.first?.textValue }
+                .filter { $0 != "id" && !$0.hasSuffix("run_id") && !$0.hasSuffix("_at") && $0 != "sync_fingerprint" }
+            let list = columns.map { "t.\($0)" }.joined(separator: ", ")
+            let onPropertyDate = snapshots.contains(table) ? """
+                WHERE t.as_of_date = (SELECT p.as_of_date FROM unified_properties p WHERE p.unified_property_id = t.unified_property_id)
+                """ : ""
+            content[table] = try database.query("SELECT \(list) FROM \(table) t \(onPropertyDate) ORDER BY \(list)")
+        }
+        return content
+    }
+
+    /// Rows of `property` in the current-state tables.
+    static func currentRows(_ path: String, _ property: String) throws -> Int {
+        let database = try Database(path: path, mode: .readOnly)
+        return try currentState.reduce(0) { total, table in
+            total + Int(try database.scalar("SELECT count(*) FROM \(table) WHERE unified_property_id = :p",
+                                            [":p": .text(property)])?.integerValue ?? 0)
+        }
+    }
+
+    /// "N rows changed" of the ingest's sync line for `property`.
+    static func rowsChanged(_ stderr: String, _ property: String) -> Int? {
+        let line = stderr.split(separator: "\n").first { $0.contains(" \(property) ") && $0.contains("rows changed") }
+        guard let line, let range = line.range(of: #"\d+ rows? changed"#, options: .regularExpression) else { return nil }
+        return Int(line[range].prefix { $0.isNumber })
+    }
+
+    /// A fresh data directory holding copies of `nightly`'s raw databases, synced whole into a new unified.db.
+    static func freshFullSync(of nightly: DataDir) throws -> DataDir {
+        let fresh = try DataDir()
+        try fresh.data.create()
+        for path in [nightly.data.realpageRawDatabase, nightly.data.yardiRawDatabase] {
+            let copy = path.replacingOccurrences(of: nightly.data.root, with: fresh.data.root)
+            try Database(path: path, mode: .readOnly).execute("VACUUM INTO '\(copy)'")
+        }
+        let sync = try fresh.ownerdash(["sync"] + selection.prefix(4))
+        #expect(sync.status == 0, "\(sync.stderr)")
+        return fresh
+    }
+
+    @Test func churnedNightsWriteOnlyWhatChangedAndEqualAFullSyncRowForRow() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let nightly = try DataDir()
+        for (index, night) in Self.nights.enumerated() {
+            let before = try index == 0 ? 0 : Self.currentRows(nightly.data.unifiedDatabase, "kalaco")
+            let run = try nightly.ownerdash(["ingest", "--verbose", "--as-of", night] + Self.selection, environment: simulator.environment)
+            #expect(run.status == 0, "\(night): \(run.stderr.suffix(1500))")
+            let changed = try #require(Self.rowsChanged(run.stderr, "kalaco"), "\(night): no sync line for kalaco")
+            if index == 0 {
+                #expect(changed == (try Self.currentRows(nightly.data.unifiedDatabase, "kalaco")), "the first night writes every row")
+            } else {
+                // A day of churn touches a few households, units and events, not the property's 24 months of ledger.
+                #expect(changed > 0 && changed * 10 < before, "\(night): \(changed) rows written of \(before): \(run.stderr.split(separator: "\n").filter { $0.contains("rows written") })")
+            }
+        }
+        let fresh = try Self.freshFullSync(of: nightly)
+        let incremental = try Self.content(nightly.data.unifiedDatabase), whole = try Self.content(fresh.data.unifiedDatabase)
+        for (table, rows) in whole.sorted(by: { $0.key < $1.key }) {
+            #expect(incremental[table] == rows, "\(table): \(incremental[table]?.count ?? 0) rows after the nights, \(rows.count) from a full sync")
+        }
+        #expect((whole["unified_charges"] ?? []).count > 1_000 && !(whole["unified_activity"] ?? []).isEmpty)
+    }
+
+    @Test func syncFullNamesEachRowThatDriftedFromAFullRebuildAndRewritesIt() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let nightly = try DataDir()
+        for night in Self.nights.prefix(2) {
+            let run = try nightly.ownerdash(["ingest", "--as-of", night] + Self.selection, environment: simulator.environment)
+            #expect(run.status == 0, "\(night): \(run.stderr.suffix(1500))")
+        }
+        let expected = try Self.content(nightly.data.unifiedDatabase)
+
+        // Rows changed behind the sync's back: what an incremental write that went wrong would leave.
+        let database = try Database(path: nightly.data.unifiedDatabase)
+        let charge = try #require(try database.scalar("""
+            SELECT charge_id FROM unified_charges WHERE unified_property_id = 'kalaco' AND amount > 0 ORDER BY charge_id LIMIT 1
+            """)?.textValue)
+        try database.execute("UPDATE unified_charges SET amount = amount + 1 WHERE unified_property_id = 'kalaco' AND charge_id = '\(charge)'")
+        let unit = try #require(try database.scalar("""
+            SELECT unit_number FROM unified_units WHERE unified_property_id = 'kalaco' ORDER BY unit_number LIMIT 1
+            """)?.textValue)
+        try database.execute("DELETE FROM unified_units WHERE unified_property_id = 'kalaco' AND unit_number = '\(unit)'")
+
+        let full = try nightly.ownerdash(["sync", "--full", "--property", "kalaco"])
+        #expect(full.status == 0, "\(full.stderr)")
+        #expect(full.stderr.contains("unified_charges charge_id='\(charge)' differed from a full rebuild: amount"), "\(full.stderr)")
+        #expect(full.stderr.contains("unified_units unit_number='\(unit)' differed from a full rebuild: missing"), "\(full.stderr)")
+        let stored = try database.query("""
+            SELECT subject FROM unified_sync_warnings WHERE unified_property_id = 'kalaco' AND check_name = 'sync_drift' ORDER BY subject
+            """).compactMap { $0[0].textValue }
+        #expect(stored == ["unified_charges charge_id='\(charge)'", "unified_units unit_number='\(unit)'"], "\(full.stderr)")
+        // Rewritten: but for the drift warnings it left, the property is as a full rebuild has it.
+        var repaired = try Self.content(nightly.data.unifiedDatabase)
+        repaired["unified_sync_warnings"] = repaired["unified_sync_warnings"]?.filter { !$0.contains(.text("sync_drift")) }
+        for (table, rows) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(repaired[table] == rows, "\(table) after sync --full")
+        }
+        // With nothing drifted, --full finds nothing.
+        let again = try nightly.ownerdash(["sync", "--full", "--property", "kalaco"])
+        #expect(again.status == 0 && !again.stderr.contains("differed from a full rebuild"), "\(again.stderr)")
+    }
+}
