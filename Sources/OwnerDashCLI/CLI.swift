@@ -4,8 +4,6 @@ import PostgresUnified
 
 /// The `ownerdash` command tree: finds the command, parses its arguments, runs it, exits with its code.
 public enum CLI {
-    public static let version = "0.1.0"
-
     /// Every command, in the order `ownerdash --help` lists them.
     static let commands: [any Command.Type] = [
         IngestCommand.self,
@@ -58,7 +56,7 @@ public enum CLI {
             return arguments.isEmpty ? .usage : .success
         }
         if arguments == ["--version"] {
-            print("ownerdash \(version)")
+            print("ownerdash \(ToolVersion.current)")
             return .success
         }
         // The longest run of leading words that names a command ("sheet dump" before "sheet"), aliases included.

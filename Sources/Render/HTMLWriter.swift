@@ -2,39 +2,42 @@
 ///
 /// The output is also well-formed XML (void elements self-closed, no named entities other than XML's five),
 /// so a test can parse the page with a strict XML parser and a stray `<` from the data cannot hide.
-struct HTMLWriter {
+public struct HTMLWriter {
+    /// An empty document.
+    public init() {}
+
     /// The text written so far.
-    private(set) var html = ""
+    public private(set) var html = ""
 
     /// One attribute; a nil value leaves the attribute out.
-    typealias Attribute = (name: String, value: String?)
+    public typealias Attribute = (name: String, value: String?)
 
     /// Appends markup that the caller wrote itself (never data).
-    mutating func raw(_ markup: String) {
+    public mutating func raw(_ markup: String) {
         html += markup
     }
 
     /// Appends text content, escaped.
-    mutating func text(_ content: String) {
+    public mutating func text(_ content: String) {
         html += HTMLWriter.escape(content)
     }
 
     /// `<name attributes>body</name>`.
-    mutating func element(_ name: String, _ attributes: [Attribute] = [], _ body: (inout HTMLWriter) -> Void) {
+    public mutating func element(_ name: String, _ attributes: [Attribute] = [], _ body: (inout HTMLWriter) -> Void) {
         open(name, attributes)
         body(&self)
         close(name)
     }
 
     /// `<name attributes>text</name>` with the text escaped.
-    mutating func element(_ name: String, _ attributes: [Attribute] = [], text content: String) {
+    public mutating func element(_ name: String, _ attributes: [Attribute] = [], text content: String) {
         open(name, attributes)
         text(content)
         close(name)
     }
 
     /// A void or childless element written `<name attributes/>` (valid HTML for void elements and for SVG shapes).
-    mutating func empty(_ name: String, _ attributes: [Attribute] = []) {
+    public mutating func empty(_ name: String, _ attributes: [Attribute] = []) {
         html += "<"
         html += name
         append(attributes)
@@ -42,7 +45,7 @@ struct HTMLWriter {
     }
 
     /// A line break between blocks, so the saved file reads well in an editor and diffs well as a golden file.
-    mutating func newline() {
+    public mutating func newline() {
         html += "\n"
     }
 
@@ -73,7 +76,7 @@ struct HTMLWriter {
     }
 
     /// Escapes text for element content and double- or single-quoted attribute values.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         // Most text (names, amounts, dates) has nothing to escape: it is returned as it is, without a copy. Every byte
         // to replace is ASCII, so the rest is copied as UTF-8 bytes, never decoded to scalars.
         guard text.utf8.contains(where: needsEscape) else { return text }
@@ -104,7 +107,7 @@ struct HTMLWriter {
     }
 
     /// A fragment identifier made from a registry key: letters, digits, `-` and `_` only.
-    static func identifier(_ prefix: String, _ key: String) -> String {
+    public static func identifier(_ prefix: String, _ key: String) -> String {
         let safe = key.unicodeScalars.map { scalar -> String in
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", "_": return String(scalar)

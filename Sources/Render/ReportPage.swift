@@ -72,7 +72,8 @@ public enum ReportPage {
         }
     }
 
-    static let style = """
+    /// The reports' page style (also the `/api/docs` page's): system font, ruled tables, numbers right-aligned.
+    public static let style = """
         body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;margin:24px}
         h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:20px 0 6px}.meta{color:#555;margin:0 0 12px}
         table{border-collapse:collapse}th,td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left}

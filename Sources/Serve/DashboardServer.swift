@@ -41,9 +41,7 @@ public final class DashboardServer: Sendable {
         } catch {
             return error.response
         }
-        if segments == ["healthz"] {
-            return ServerResponse(status: 200, contentType: "application/json", text: "{\"status\": \"ok\"}\n")
-        }
+        if let answer = APIRoutes.publicAnswer(segments) { return answer }
         if segments.count == 2, segments[0] == "auth", let signIn {
             return signIn.respond(request, action: segments[1])
         }

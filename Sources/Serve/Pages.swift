@@ -71,6 +71,9 @@ final class Pages: Sendable {
                     } catch let error as AuditError {
                         throw Problem.notFound(error.description)
                     }
+                case ["api", "docs"]:
+                    _ = try Parameters(request, allowed: [])
+                    body = APIDocsPage.render(OpenAPIDocument.document)
                 default:
                     throw Problem.notFound("no page at \(Parameters.clip(request.path))")
                 }

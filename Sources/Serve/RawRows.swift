@@ -41,13 +41,14 @@ enum RawRows {
 
 /// `/api/v2/audit/runs`: the recorded lease-charge audit runs, newest first, with their totals.
 enum AuditRunList {
+    static let columns: [MetricResult.Column] = [
+        .init("run", .count), .init("started_at", .text), .init("as_of", .date), .init("first_month", .month),
+        .init("last_month", .month), .init("leases", .count), .init("lines", .count), .init("matched", .count),
+        .init("missing", .count), .init("unexpected", .count), .init("undercharge", .count), .init("overcharge", .count),
+        .init("undercharge_total", .money), .init("overcharge_total", .money),
+    ]
+
     static func result(_ database: Database) throws -> MetricResult {
-        let columns: [MetricResult.Column] = [
-            .init("run", .count), .init("started_at", .text), .init("as_of", .date), .init("first_month", .month),
-            .init("last_month", .month), .init("leases", .count), .init("lines", .count), .init("matched", .count),
-            .init("missing", .count), .init("unexpected", .count), .init("undercharge", .count), .init("overcharge", .count),
-            .init("undercharge_total", .money), .init("overcharge_total", .money),
-        ]
         let names = ["run_id", "started_at", "as_of_date", "first_month", "last_month", "leases", "lines", "matched",
                      "missing", "unexpected", "undercharge", "overcharge", "undercharge_total", "overcharge_total"]
         let rows = try database.namedRows("SELECT \(names.joined(separator: ", ")) FROM audit_runs ORDER BY run_id DESC")

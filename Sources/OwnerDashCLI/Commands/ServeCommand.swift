@@ -32,14 +32,10 @@ struct ServeCommand: Command {
           clock_skew_seconds  OWNERDASH_OIDC_CLOCK_SKEW_SECONDS  allowed clock difference, 0-300 (default 60)
           session_hours       OWNERDASH_SESSION_HOURS       how long a sign-in lasts, 1-168 (default 8)
         Secrets never go in the file itself: only a file path (chmod 600) or a variable's name.
-        Users are added with ownerdash users add. Endpoints (JSON, the same as the CLI's --format json): /healthz,
-        /api/v2/properties, /api/v2/portfolio/summary, /api/v2/properties/{id}/occupancy|exposure|pricing|
-        delinquency|leasing-funnel|activity|summary|units/raw|residents/raw|lease-status|debtors|rental-tracker|
-        maintenance|expenses, /api/v2/properties/{id}/residents/{resident}/statement,
-        /api/v2/properties/{id}/units/{unit}/history, /api/v2/runs, /api/v2/runs/{id}, /api/v2/audit/runs,
-        /api/v2/audit/runs/{id|latest}; POST /api/v2/audit/exceptions/{key}/resolve|reopen. Query parameters are
-        the CLI options' names with underscores (as_of, from, to, top, start, months, include_inactive, ...).
-        Errors are RFC 9457 problem details. Runs until SIGINT or SIGTERM.
+        Users are added with ownerdash users add. Serves the dashboard's pages, /healthz, and the JSON API under
+        /api/v2 (the same JSON as the CLI's --format json; query parameters are the CLI options' names with
+        underscores), every endpoint of which, with its parameters, answers and errors (RFC 9457 problem
+        details), is in /api/v2/openapi.json (OpenAPI 3.1) and on the page /api/docs. Runs until SIGINT or SIGTERM.
         Exit 1: bad usage or configuration (each problem on its own line); 3: cannot listen.
         """
 
