@@ -101,10 +101,13 @@ public struct RenewalFloorplanSummary: Sendable {
         }
         guard let total else { return checks }
         counts(total, sum)
-        // The Total row's averages are the plain means of the printed floor-plan rows, compared to the cent.
+        // The Total row's averages are the plain means of the printed floor-plan rows, compared to the cent. Added in
+        // whole cents: a mean on half a cent rounds up as OneSite prints it, where a mean of Doubles can land a hair
+        // below (2412.04 and 2083.77: 224790.4999... cents, a cent short of the printed 2247.91).
         func mean(_ values: [Double?]) -> Double {
-            let sum = values.map { $0 ?? 0 }.reduce(0, +)
-            return values.isEmpty ? 0 : ((sum / Double(values.count)) * 100).rounded() / 100
+            guard !values.isEmpty else { return 0 }
+            let cents = values.reduce(0) { $0 + Int((($1 ?? 0) * 100).rounded()) }
+            return (Double(cents) / Double(values.count)).rounded() / 100
         }
         add(total.floorplan, total.row, "avg term renewed leases", total.averageTerm.map { ($0 * 100).rounded() / 100 },
             mean(lines.map(\.averageTerm)))

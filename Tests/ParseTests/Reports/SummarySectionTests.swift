@@ -114,4 +114,25 @@ extension SummarySectionTests {
         let mismatches = edited.reconcile(with: tallies).filter { $0.printed != $0.computed }
         #expect(mismatches.map { "\($0.label) \($0.measure) \($0.printed) \($0.computed)" } == ["A1 renewed 6.0 5.0"])
     }
+
+    @Test("Summary by Floorplan: a Total average on half a cent rounds up, as printed, not a cent short")
+    func renewalTotalOnHalfACent() {
+        // 2412.04 and 2083.77 average 2247.905, which OneSite prints 2247.91; as Doubles their mean times 100 is
+        // 224790.49999..., which rounded to 2247.90 and made a mismatch of a cent out of a correct Total.
+        func line(_ name: String, _ row: Int, _ market: Money) -> RenewalFloorplanSummary.Line {
+            RenewalFloorplanSummary.Line(floorplan: name, row: row, possible: 1, renewed: 0, vacating: 1, unknown: 0, monthToMonth: 0,
+                                         averageTerm: 0, averageNewRent: usd(0), averageMarketRent: market)
+        }
+        let summary = RenewalFloorplanSummary(lines: [line("A1", 2, usd(2_412, 4)), line("B1", 3, usd(2_083, 77))],
+                                              total: RenewalFloorplanSummary.Line(
+                                                  floorplan: "Total", row: 4, possible: 2, renewed: 0, vacating: 2, unknown: 0,
+                                                  monthToMonth: 0, averageTerm: 0, averageNewRent: usd(0),
+                                                  averageMarketRent: usd(2_247, 91)))
+        let tally = { (market: Money) in
+            RenewalFloorplanSummary.Tally(possible: 1, renewed: 0, vacating: 1, unknown: 0, monthToMonth: 0, averageTerm: nil,
+                                          averageNewRent: nil, averageMarketRent: market)
+        }
+        let checks = summary.reconcile(with: ["A1": tally(usd(2_412, 4)), "B1": tally(usd(2_083, 77))])
+        #expect(checks.filter { $0.printed != $0.computed }.map { "\($0.label) \($0.measure) \($0.printed) \($0.computed)" } == [])
+    }
 }
