@@ -1,6 +1,7 @@
 import Foundation
 import PostgresKit
 import SQLiteKit
+import Sync
 
 /// Copies what a host synced into its local unified.db to the shared PostgreSQL database: one property at a time,
 /// each in one transaction with `COPY` (readers see the property before or after, never half of it), and the run
@@ -86,7 +87,7 @@ public final class UnifiedPublisher {
                 if table.name == "unified_properties" {
                     try connection.execute("DELETE FROM unified_properties WHERE unified_property_id = :key", ["key": .text(key)])
                     rows += try copy(table, from: database, where: "unified_property_id = :key", property)
-                } else if Self.perNight.contains(table.name) {
+                } else if Synchronizer.nightTables.contains(table.name) {
                     for night in keys {
                         try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key AND as_of_date = :night",
                                                ["key": .text(key), "night": .text(night)])
@@ -104,10 +105,6 @@ public final class UnifiedPublisher {
         Self.remember(key, syncedRun: syncedRun, in: database)
         return sent
     }
-
-    /// The tables a sync writes one night of (`unpublished_changes.row_key` is the night).
-    static let perNight: Set<String> = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency",
-                                        "unified_delinquency_metrics", "sync_checks"]
 
     /// The noted rows of a table with a key: deleted on the server by their keys (sent through a temporary table of
     /// the key's columns, typed as the table's), then those `database` still holds copied.

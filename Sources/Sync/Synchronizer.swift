@@ -325,14 +325,7 @@ public struct Synchronizer {
             var warnings = try source.crossCheck(context, asOf: asOf)
             warnings += try unknownChargeCodes(context)
             warnings += try UnknownGLAccounts.warnings(context)
-            let insertWarning = try database.prepare(Self.insertWarning)
-            for warning in warnings {
-                try insertWarning.execute([
-                    ":property": .text(property.key), ":as_of": .text(asOf.iso), ":check": .text(warning.check),
-                    ":subject": .text(warning.subject), ":expected": .text(warning.expected),
-                    ":actual": .text(warning.actual), ":message": .text(warning.message), ":run_id": .text(runID),
-                ])
-            }
+            try record(warnings, property: property.key, asOf: asOf, sql: Self.insertWarning)
             try context.run(Self.finishProperty, asOf: asOf, [
                 ":run_id": .text(runID), ":synced_at": .text(Timestamp.iso()), ":ledger_source": SQLValue(result.ledgerSource),
                 ":fingerprint": .text(fingerprint),
@@ -390,7 +383,14 @@ public struct Synchronizer {
                         actual: drift.detail,
                         message: "sync --full: \(drift.table) \(drift.key) differed from a full rebuild: \(drift.detail) (rewritten)")
         }
-        let insert = try database.prepare(Self.insertStoredWarning)
+        try record(warnings, property: property, asOf: asOf, sql: Self.insertStoredWarning)
+        return (changes, warnings)
+    }
+
+    /// Writes `warnings` of the property's night with `sql` (`insertWarning`: the twin the rules write; or
+    /// `insertStoredWarning`: main's table, after the twins were written).
+    private func record(_ warnings: [SyncWarning], property: String, asOf: LocalDate, sql: String) throws {
+        let insert = try store.database.prepare(sql)
         for warning in warnings {
             try insert.execute([
                 ":property": .text(property), ":as_of": .text(asOf.iso), ":check": .text(warning.check),
@@ -398,7 +398,6 @@ public struct Synchronizer {
                 ":message": .text(warning.message), ":run_id": .text(runID),
             ])
         }
-        return (changes, warnings)
     }
 
     /// Replaced per property on every sync (current-state tables: docs/contracts.md, "Databases"); children before
@@ -442,6 +441,10 @@ public struct Synchronizer {
         GROUP BY charge_code ORDER BY charge_code
         """
     /// Replaced for the synced date only; other dates accumulate.
+    /// The tables a sync writes one night of, the property date's: the snapshots and the reconciliations. A
+    /// publication of the sync's changes replaces the noted nights of these (`UnifiedPublisher.publishChanges`).
+    public static var nightTables: [String] { snapshotTables + ["sync_checks"] }
+
     static let snapshotTables = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency",
                                  "unified_delinquency_metrics"]
 
@@ -482,7 +485,7 @@ public struct Synchronizer {
             VALUES (:property, :table, :key)
             """)
         try note.execute([":property": .text(property), ":table": .text("unified_properties"), ":key": .text("[]")])
-        for table in Self.snapshotTables + ["sync_checks"] {
+        for table in Self.nightTables {
             try note.execute([":property": .text(property), ":table": .text(table), ":key": .text(asOf.iso)])
         }
     }
