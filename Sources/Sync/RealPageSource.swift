@@ -26,6 +26,7 @@ struct RealPageSource: PropertySource {
 
     func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult {
         let realpage = try RealPageSync(context: context, asOf: asOf)
+        try RealPageScratch.make(realpage)
         // Unknown vocabulary fails the property before anything is written (see each rule file).
         try RealPageUnits.requireKnownStatuses(realpage)
         try RealPageResidents.requireKnownStatuses(realpage)
@@ -112,6 +113,7 @@ struct RealPageSource: PropertySource {
         return periods.isEmpty ? nil : periods
     }
 
+    /// After `sync` of the same property, in its transaction: reads the RealPageScratch tables it made.
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
         try RealPageCrossChecks.warnings(RealPageSync(context: context, asOf: asOf))
     }

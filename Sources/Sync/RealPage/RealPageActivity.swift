@@ -169,8 +169,7 @@ enum RealPageActivity {
         """
 
     static let insertResidentEvents = """
-        WITH \(RealPageLeases.leaseRows), \(RealPageUnits.rpxUnit),
-        resident_event (event_date, event_type, pms_event_type, unit_id, unit_number, name, household_id, source_row) AS (
+        WITH resident_event (event_date, event_type, pms_event_type, unit_id, unit_number, name, household_id, source_row) AS (
             SELECT move_in_date, 'move_in', 'moveindate', unit_id, unit_number, name, household_id, source_row
             FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
             UNION ALL

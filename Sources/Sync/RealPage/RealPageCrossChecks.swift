@@ -170,8 +170,7 @@ enum RealPageCrossChecks {
         """
 
     static let delinquencyTotal = """
-        WITH \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember), \(RealPageResidents.rpxHousehold),
-        report AS (
+        WITH report AS (
             SELECT resident_id, sum(CAST(round(current_balance * 100) AS INTEGER)) AS cents
             FROM realpage_raw.realpage_delinquency
             WHERE property_id = :property AND as_of_date = :delinquency_snapshot

@@ -25,8 +25,6 @@ enum RealPageDelinquency {
     /// The report's accounts at the property date, each with its `resident_key` (the resident_id rule above) and its
     /// unified status; RealPageReportLedger keys the per-code rows by the same `resident_key`.
     static let accounts = """
-        \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember),
-        \(RealPageResidents.rpxHousehold), \(RealPageUnits.rpxUnit),
         printed AS (
             SELECT d.*, nullif(trim(d.resident_name), '') AS printed_name,
                    CASE lower(trim(d.resident_status))

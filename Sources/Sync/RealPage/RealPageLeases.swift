@@ -36,34 +36,34 @@ enum RealPageLeases {
         )
         """
 
-    /// Every lease the rules know, one row per lease id (getleaseinfo first, then getresidentlistinfo's).
+    /// `rpx_lease` (RealPageScratch): every lease the rules know, one row per lease id (getleaseinfo first, then
+    /// getresidentlistinfo's).
     static let rpxLease = """
-        rpx_lease AS MATERIALIZED (
-            SELECT * FROM (
-                SELECT l.*, row_number() OVER (PARTITION BY l.lease_id ORDER BY l.from_residents, l.source_row) AS n
-                FROM (
-                    SELECT l.lease_id, l.resh_id AS household_id, l.unit_id, l.lease_begin_date AS start_date,
-                           l.lease_end_date AS end_date, l.lease_signed_date AS signed_date, l.move_in_date,
-                           l.rent AS rent_amount, l.security_deposit, s.status, l.lease_status_text AS pms_status,
-                           (l.prior_lease_id IS NOT NULL OR lower(trim(l.type_text)) LIKE 'renewal%') AS is_renewal,
-                           (l.month_to_month_date <= :as_of
-                            OR (s.status = 'current' AND l.lease_end_date < :as_of)) IS 1 AS is_month_to_month,
-                           l.prior_lease_id, l.head_of_household_name, l.source_row, 0 AS from_residents
-                    FROM realpage_raw.realpage_leases l
-                    JOIN realpage_lease_status s ON s.status_text = lower(trim(l.lease_status_text))
-                    WHERE l.property_id = :property AND l.as_of_date = :leases_snapshot
-                    UNION ALL
-                    SELECT h.lease_id, h.household_id, h.unit_id, h.begin_date, h.end_date, h.lease_signed_date,
-                           h.move_in_date, NULL, NULL,
-                           CASE h.unified_status WHEN 'former' THEN 'past' WHEN 'future' THEN 'future' ELSE 'current' END,
-                           h.lease_status, coalesce(h.begin_date > h.move_in_date, 0),
-                           (h.unified_status IN ('current', 'notice') AND h.end_date < :as_of) IS 1,
-                           NULL, NULL, h.source_row, 1
-                    FROM rpx_household h
-                    WHERE h.lease_id IS NOT NULL AND h.unified_status <> 'applicant'
-                ) l
-            ) WHERE n = 1
-        )
+        WITH \(leaseStatusVocabulary)
+        SELECT * FROM (
+            SELECT l.*, row_number() OVER (PARTITION BY l.lease_id ORDER BY l.from_residents, l.source_row) AS n
+            FROM (
+                SELECT l.lease_id, l.resh_id AS household_id, l.unit_id, l.lease_begin_date AS start_date,
+                       l.lease_end_date AS end_date, l.lease_signed_date AS signed_date, l.move_in_date,
+                       l.rent AS rent_amount, l.security_deposit, s.status, l.lease_status_text AS pms_status,
+                       (l.prior_lease_id IS NOT NULL OR lower(trim(l.type_text)) LIKE 'renewal%') AS is_renewal,
+                       (l.month_to_month_date <= :as_of
+                        OR (s.status = 'current' AND l.lease_end_date < :as_of)) IS 1 AS is_month_to_month,
+                       l.prior_lease_id, l.head_of_household_name, l.source_row, 0 AS from_residents
+                FROM realpage_raw.realpage_leases l
+                JOIN realpage_lease_status s ON s.status_text = lower(trim(l.lease_status_text))
+                WHERE l.property_id = :property AND l.as_of_date = :leases_snapshot
+                UNION ALL
+                SELECT h.lease_id, h.household_id, h.unit_id, h.begin_date, h.end_date, h.lease_signed_date,
+                       h.move_in_date, NULL, NULL,
+                       CASE h.unified_status WHEN 'former' THEN 'past' WHEN 'future' THEN 'future' ELSE 'current' END,
+                       h.lease_status, coalesce(h.begin_date > h.move_in_date, 0),
+                       (h.unified_status IN ('current', 'notice') AND h.end_date < :as_of) IS 1,
+                       NULL, NULL, h.source_row, 1
+                FROM rpx_household h
+                WHERE h.lease_id IS NOT NULL AND h.unified_status <> 'applicant'
+            ) l
+        ) WHERE n = 1
         """
 
     static let unknownStatuses = """
@@ -88,14 +88,7 @@ enum RealPageLeases {
             """)
     }
 
-    /// The CTEs every lease rule starts from.
-    static let leaseRows = """
-        \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember), \(RealPageResidents.rpxHousehold),
-        \(leaseStatusVocabulary), \(rpxLease)
-        """
-
     static let insert = """
-        WITH \(leaseRows), \(RealPageUnits.rpxUnit)
         INSERT INTO unified_leases (
             unified_property_id, lease_id, unit_number, resident_id, start_date, end_date, signed_date, move_in_date,
             rent_amount, security_deposit, status, pms_status, is_renewal, is_month_to_month, prior_lease_id)
@@ -109,10 +102,9 @@ enum RealPageLeases {
         """
 
     static let insertLeaseResidents = """
-        WITH \(leaseRows),
         -- Each household's lease ids as a JSON array, looked up per member (a scalar subquery gets an automatic
-        -- index; a join of two CTEs would compare every member with every lease).
-        household_lease AS MATERIALIZED (
+        -- index; a join of two tables would compare every member with every lease).
+        WITH household_lease AS MATERIALIZED (
             SELECT household_id, json_group_array(lease_id) AS lease_ids
             FROM (SELECT * FROM rpx_lease ORDER BY from_residents, source_row)
             GROUP BY household_id

@@ -79,13 +79,20 @@ enum RealPageLedger {
             GROUP BY resident_id
         ),
         start AS (
-            SELECT date(min(transaction_date), '-1 day') AS day FROM realpage_raw.realpage_ledger
-            WHERE property_id = :property AND transaction_type IN ('Charge', 'Payment')
+            -- The first posting on the date index, in date order (`+`: not the type index, which would read every
+            -- posting of the property to find the least date).
+            SELECT date(transaction_date, '-1 day') AS day FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND +transaction_type IN ('Charge', 'Payment') AND transaction_date IS NOT NULL
+            ORDER BY transaction_date LIMIT 1
         ),
         forward AS (
-            SELECT s.resh_id, s.unit, s.balance - coalesce(p.cents, 0) AS cents,
-                   s.balance + s.prepaid - coalesce(p.open, 0) AS open
-            FROM stated s LEFT JOIN posted p ON p.resident_id = s.resh_id
+            -- One grouping of both sides (a join to the grouped postings scanned them once per household).
+            SELECT resh_id, max(unit) AS unit, sum(balance) - sum(cents) AS cents, sum(balance) + sum(prepaid) - sum(open) AS open
+            FROM (SELECT resh_id, unit, balance, prepaid, 0 AS cents, 0 AS open, 1 AS is_stated FROM stated
+                  UNION ALL
+                  SELECT resident_id, NULL, 0, 0, cents, open, 0 FROM posted)
+            GROUP BY resh_id
+            HAVING max(is_stated) = 1
         )
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,

@@ -51,36 +51,34 @@ enum RealPageResidents {
         )
         """
 
-    /// One row per household member (`resident_key` = its unified resident_id, `is_head`), status mapped.
+    /// `rpx_member` (RealPageScratch): one row per household member of the residents snapshot, status mapped, the
+    /// household's head marked (`is_head`).
     static let rpxMember = """
-        rpx_member AS MATERIALIZED (
-            SELECT m.*,
-                   row_number() OVER (PARTITION BY m.household_id
-                                      ORDER BY coalesce(m.head_of_household, 0) DESC, m.priority, m.source_row) = 1 AS is_head
-            FROM (
-                SELECT r.*, s.priority,
-                       CASE WHEN s.status = 'current' AND (r.notice_for_date IS NOT NULL OR r.notice_given_date IS NOT NULL
-                                                           OR lower(trim(r.lease_type)) LIKE 'notice given%')
-                            THEN 'notice' ELSE s.status END AS unified_status,
-                       coalesce(r.resident_member_id, 'row' || r.source_row) AS member_key,
-                       CASE WHEN r.first_name IS NULL THEN r.last_name
-                            WHEN r.last_name IS NULL THEN r.first_name
-                            ELSE r.last_name || ', ' || r.first_name END AS name,
-                       row_number() OVER (PARTITION BY r.household_id, coalesce(r.resident_member_id, 'row' || r.source_row)
-                                          ORDER BY s.priority, r.source_row) AS n
-                FROM realpage_raw.realpage_residents r
-                JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
-                WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-                  AND s.status IS NOT NULL AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
-            ) m
-            WHERE m.n = 1
-        )
+        WITH \(residentStatusVocabulary)
+        SELECT m.*,
+               row_number() OVER (PARTITION BY m.household_id
+                                  ORDER BY coalesce(m.head_of_household, 0) DESC, m.priority, m.source_row) = 1 AS is_head
+        FROM (
+            SELECT r.*, s.priority,
+                   CASE WHEN s.status = 'current' AND (r.notice_for_date IS NOT NULL OR r.notice_given_date IS NOT NULL
+                                                       OR lower(trim(r.lease_type)) LIKE 'notice given%')
+                        THEN 'notice' ELSE s.status END AS unified_status,
+                   coalesce(r.resident_member_id, 'row' || r.source_row) AS member_key,
+                   CASE WHEN r.first_name IS NULL THEN r.last_name
+                        WHEN r.last_name IS NULL THEN r.first_name
+                        ELSE r.last_name || ', ' || r.first_name END AS name,
+                   row_number() OVER (PARTITION BY r.household_id, coalesce(r.resident_member_id, 'row' || r.source_row)
+                                      ORDER BY s.priority, r.source_row) AS n
+            FROM realpage_raw.realpage_residents r
+            JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
+            WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
+              AND s.status IS NOT NULL AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
+        ) m
+        WHERE m.n = 1
         """
 
-    /// The household's head row per ReshID.
-    static let rpxHousehold = """
-        rpx_household AS MATERIALIZED (SELECT * FROM rpx_member WHERE is_head)
-        """
+    /// `rpx_household` (RealPageScratch): the household's head row per ReshID.
+    static let rpxHousehold = "SELECT * FROM rpx_member WHERE is_head"
 
     /// The unified resident_id of a member row of `rpx_member` aliased `alias`.
     static func residentID(_ alias: String) -> String {
@@ -115,8 +113,7 @@ enum RealPageResidents {
     }
 
     static let insert = """
-        WITH \(residentStatusVocabulary), \(rpxMember), \(RealPageUnits.rpxUnit),
-        lease AS MATERIALIZED (
+        WITH lease AS MATERIALIZED (
             SELECT lease_id, max(rent) AS rent FROM realpage_raw.realpage_leases
             WHERE property_id = :property AND as_of_date = :leases_snapshot
             GROUP BY lease_id

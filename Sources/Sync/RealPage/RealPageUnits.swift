@@ -55,16 +55,14 @@ enum RealPageUnits {
     /// Written to unified_occupancy_metrics.source when no unitlist snapshot holds units.
     static let rentRollSource = "realpage_rent_roll (Rent Roll report)"
 
-    /// The unitlist snapshot's units with their unified unit number (`unified_unit`).
+    /// `rpx_unit` (RealPageScratch): the unitlist snapshot's units with their unified unit number (`unified_unit`).
     static let rpxUnit = """
-        rpx_unit AS MATERIALIZED (
-            SELECT u.*,
-                   CASE WHEN count(*) OVER (PARTITION BY u.unit_number) > 1 AND u.building_number IS NOT NULL
-                        THEN u.building_number || '-' || u.unit_number ELSE u.unit_number END AS unified_unit
-            FROM realpage_raw.realpage_units u
-            WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND coalesce(u.unit_deleted, 0) = 0
-              AND coalesce(u.fp_report_unit_occupancy, 1) = 1
-        )
+        SELECT u.*,
+               CASE WHEN count(*) OVER (PARTITION BY u.unit_number) > 1 AND u.building_number IS NOT NULL
+                    THEN u.building_number || '-' || u.unit_number ELSE u.unit_number END AS unified_unit
+        FROM realpage_raw.realpage_units u
+        WHERE u.property_id = :property AND u.as_of_date = :units_snapshot AND coalesce(u.unit_deleted, 0) = 0
+          AND coalesce(u.fp_report_unit_occupancy, 1) = 1
         """
 
     /// OneSite Rent Roll `Unit/Lease Status` texts (normalized: lower case, hyphens as blanks) -> unified status.
@@ -159,7 +157,6 @@ enum RealPageUnits {
 
     /// Unit ids listed twice in the unitlist snapshot (first 5).
     static let duplicateUnits = """
-        WITH \(rpxUnit)
         SELECT unified_unit, count(*) FROM rpx_unit
         GROUP BY unified_unit HAVING count(*) > 1
         ORDER BY unified_unit
@@ -224,9 +221,7 @@ enum RealPageUnits {
         """
 
     static let insertFromUnitList = """
-        WITH \(rpxUnit), \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms),
-        \(RealPageResidents.residentStatusVocabulary), \(RealPageResidents.rpxMember), \(RealPageResidents.rpxHousehold),
-        \(inPossession), \(lastMoveOut),
+        WITH \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms), \(inPossession), \(lastMoveOut),
         lease AS MATERIALIZED (
             SELECT lease_id, rent FROM realpage_raw.realpage_leases
             WHERE property_id = :property AND as_of_date = :leases_snapshot

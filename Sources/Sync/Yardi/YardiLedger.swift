@@ -100,10 +100,11 @@ enum YardiLedger {
             -- fetched again every night; one from before month snapshots were dated the first is ordered the same).
             -- A detail without a LeaseID takes its tenant's lease in the resident list (the first row's), looked
             -- up on the tenant index for those rows only (a join to the list scanned it once per charge row: a
-            -- quarter of a churned night's sync for a 192-unit property with 24 months of schedules).
+            -- quarter of a churned night's sync for a 192-unit property with 24 months of schedules). Named: for its
+            -- ORDER BY the planner took the snapshot's row-order index, and scanned the list once per row again.
             SELECT l.*,
                    coalesce(l.lease_id,
-                            (SELECT r.lease_id FROM yardi_raw.yardi_residents r
+                            (SELECT r.lease_id FROM yardi_raw.yardi_residents AS r INDEXED BY yardi_residents_tenant
                              WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
                                AND r.tenant_code = l.tenant_code AND r.lease_id IS NOT NULL
                              ORDER BY r.source_row LIMIT 1),
