@@ -1,0 +1,98 @@
+import Foundation
+import SQLiteKit
+import Testing
+
+/// The documented commands that answer from a data directory, run as the pages show them against the demo's: every
+/// `query`, `report`, `runs`, `audit run` and `audit show`, `dashboard`, `sync --property`, `prune --dry-run`,
+/// `completion`, `sheet dump` of a workbook an earlier command wrote, and `--version`, from a directory holding the
+/// checkout's report_definitions.json, as a reader in the checkout would (each `audit run` first: the pages show
+/// `audit show` before it). Each must end with status 0 (2: answered, with warnings) and write the file its `--out`
+/// names. DemoTests runs them after the demo.
+///
+/// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach the vendors
+/// or another host (`ingest`, `fetch`, `backfill`, `publish`, `logins`, `notices send`, a `://` address), read files
+/// the reader brings (`load`, a `sheet dump` of a download), change what the demo holds for good (`prune` without
+/// `--dry-run`, `audit resolve`, `users`), take minutes (`demo`, a `sync` of the whole portfolio), or name the operator's
+/// own paths (`/etc`, `/srv`, `/var`), or need the sign-in set up (`serve`). Example values stand for the reader's
+/// own: a run id is the demo's run, an audit run the latest, a `--resident` one of the property's residents.
+enum DocumentedAnswers {
+    /// The command families run; the first words after `ownerdash`.
+    static let families: [[String]] = [
+        ["query"], ["report"], ["runs"], ["audit", "run"], ["audit", "show"], ["dashboard"], ["sync"], ["prune"],
+        ["completion"], ["sheet", "dump"], ["--version"],
+    ]
+
+    /// Why a documented command is not run, or nil to run it (in `directory`, where earlier commands wrote their files).
+    static func skipped(_ command: [String], in directory: URL) -> String? {
+        guard families.contains(where: { command.starts(with: $0) }) else { return "not an answer from the data directory" }
+        if command.contains(where: { $0.contains("://") }) { return "reaches another host" }
+        if command.contains(where: { ["/etc", "/srv", "/var"].contains(where: $0.hasPrefix) }) { return "the operator's own paths" }
+        if command.contains("--data-dir") { return "names its own data directory" }
+        if command.first == "sync" && !command.contains("--property") { return "re-syncs the whole portfolio" }
+        if command.first == "prune" && !command.contains("--dry-run") { return "deletes the demo's history" }
+        if command.starts(with: ["sheet", "dump"]),
+           let file = command.dropFirst(2).first(where: { !$0.hasPrefix("-") && $0.contains(".") }),
+           !FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path) {
+            return "reads \(file), a file the reader brings"
+        }
+        return nil
+    }
+
+    /// Runs every documented answer against `data` (the demo's data directory), recording each failure as an issue
+    /// naming the page, the line and the command. Returns how many ran.
+    @discardableResult
+    static func run(against data: URL) throws -> Int {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("documented-answers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: OwnerDash.repository.appendingPathComponent("report_definitions.json"),
+                                         to: directory.appendingPathComponent("report_definitions.json"))
+        let unified = try Database(path: data.appendingPathComponent("unified.db").path, mode: .readOnly)
+        let runID = try unified.scalar("SELECT run_id FROM etl_runs ORDER BY started_at DESC LIMIT 1")?.textValue ?? "latest"
+        var documented: [(page: String, line: Int, command: [String])] = []
+        for document in try DocumentedCommandsTests.documents() {
+            for (line, command) in DocumentedCommandsTests.commands(in: try DocumentedCommandsTests.text(document)) {
+                documented.append((document, line, command))
+            }
+        }
+        var ran = 0
+        for (document, line, documented) in documented.filter({ $0.command.starts(with: ["audit", "run"]) })
+                                            + documented.filter({ !$0.command.starts(with: ["audit", "run"]) }) {
+            guard skipped(documented, in: directory) == nil else { continue }
+            var command = try standingIn(documented, runID: runID, unified: unified)
+            if !["--version", "completion"].contains(command[0]) { command += ["--data-dir", data.path] }
+            let result = try OwnerDash.run(command, in: directory)
+            ran += 1
+            let shown = "\(document):\(line): ownerdash \(documented.joined(separator: " "))"
+            guard result.status == 0 || result.status == 2 else {
+                Issue.record("\(shown): exit \(result.status): \(result.stderr.suffix(400))")
+                continue
+            }
+            if let out = command.firstIndex(of: "--out").map({ command[$0 + 1] }),
+               !FileManager.default.fileExists(atPath: directory.appendingPathComponent(out).path) {
+                Issue.record("\(shown): wrote no \(out)")
+            }
+        }
+        return ran
+    }
+
+    /// `command` with the example values that stand for the reader's own replaced by the demo's: a run id by its run,
+    /// a `--resident` by a resident with charges at the command's property.
+    static func standingIn(_ command: [String], runID: String, unified: Database) throws -> [String] {
+        var result = command.map { $0.range(of: #"^\d{8}T\d{6}Z-[0-9a-f]{4}$"#, options: .regularExpression) != nil ? runID : $0 }
+        if result.starts(with: ["runs", "show"]), result.count > 2, result[2] != "latest", result[2] != runID { result[2] = runID }
+        if result.starts(with: ["audit", "show"]), result.count > 2, Int(result[2]) != nil,
+           let latest = try unified.scalar("SELECT max(run_id) FROM audit_runs")?.integerValue {
+            result[2] = String(latest)
+        }
+        if let index = result.firstIndex(of: "--resident"), index + 1 < result.count {
+            let property = result.firstIndex(of: "--property").map { result[$0 + 1] }
+            result[index + 1] = try unified.scalar("""
+                SELECT resident_id FROM unified_charges
+                WHERE :property IS NULL OR unified_property_id = :property
+                ORDER BY unified_property_id, resident_id LIMIT 1
+                """, [":property": SQLValue(property)])?.textValue ?? result[index + 1]
+        }
+        return result
+    }
+}
