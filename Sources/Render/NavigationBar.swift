@@ -93,16 +93,17 @@ public struct NavigationBar: Sendable {
         return html.html
     }
 
-    /// The bar's look, scoped to `#serve-bar`: a white strip with the current page underlined, wrapping on a phone.
+    /// The bar's look, scoped to `#serve-bar`: a white strip with the current page underlined, wrapping on a phone,
+    /// its content lined up with the dashboard's (1,200 px of content, 20 px in from the edge, 12 on a phone).
     /// The report pages keep a 24 px body margin, which the bar reaches over to run edge to edge; the dashboard's
     /// pages have none (`DashboardStyle` sets the bar's margin to 0 there). Neither `<` nor `&`: pages are XML too.
     public static let css = """
         #serve-bar { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-                     background: #FFFFFF; color: #1F2933; border-bottom: 1px solid #D9DEE3; padding: 0 16px;
+                     background: #FFFFFF; color: #1F2933; border-bottom: 1px solid #D9DEE3; padding: 0 20px;
                      margin: -24px -24px 16px; }
-        #serve-bar .bar-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0 16px; max-width: 1240px;
+        #serve-bar .bar-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0 16px; max-width: 1200px;
                               margin: 0 auto; }
-        #serve-bar ul { display: flex; flex-wrap: wrap; gap: 0 2px; list-style: none; margin: 0; padding: 0; }
+        #serve-bar ul { display: flex; flex-wrap: wrap; gap: 0 2px; list-style: none; margin: 0 0 0 -8px; padding: 0; }
         #serve-bar li a { display: block; padding: 10px 8px 8px; color: #334E68; text-decoration: none;
                           border-bottom: 2px solid transparent; }
         #serve-bar li a:hover { color: #0072B2; }
@@ -113,8 +114,8 @@ public struct NavigationBar: Sendable {
         #serve-bar form { display: inline; margin: 0; }
         #serve-bar button { font: inherit; padding: 3px 10px; border: 1px solid #BCCCDC; border-radius: 6px;
                             background: #F4F6F8; color: #1F2933; cursor: pointer; }
-        #serve-bar .bar-line { max-width: 1240px; margin: 0 auto; padding: 0 0 6px; color: #52606D; font-size: 13px; }
-        #serve-bar #stale { max-width: 1240px; margin: 0 auto 8px; background: #FFF3CD; border: 1px solid #E0B000;
+        #serve-bar .bar-line { max-width: 1200px; margin: 0 auto; padding: 0 0 6px; color: #52606D; font-size: 13px; }
+        #serve-bar #stale { max-width: 1200px; margin: 0 auto 8px; background: #FFF3CD; border: 1px solid #E0B000;
                             border-radius: 6px; padding: 4px 8px; color: #5C4400; font-size: 13px; }
         @media (max-width: 640px) {
             #serve-bar { padding: 0 12px; }

@@ -91,7 +91,7 @@ import Testing
         #expect(yp.body.contains("<h1 id=\"p-yp-name\">Yardi Place</h1>"))
         #expect(yp.body.contains("id=\"p-yp-trend\""))
         #expect(yp.body.contains("href=\"/lease-status?property=yp\""))      // yp has a ledger, rp none
-        #expect(yp.body.contains("Checked against Yardi's own totals"))
+        #expect(yp.body.contains("Checked against Yardi&#39;s own totals"))
         let rp = try signed.get("/property/rp", headers: bearer)
         #expect(rp.status == 200 && !rp.body.contains("href=\"/lease-status?property=rp\""))
         #expect(rp.body.contains("Tenant ledger: none synced for this property."))
