@@ -8,7 +8,7 @@ public struct NavigationBar: Sendable {
     public struct Link: Sendable {
         public var title: String
         public var href: String
-        /// A signed-in user sees the link (owners see runs and the audit too).
+        /// A link titled `title` to `href`.
         public init(_ title: String, _ href: String) { self.title = title; self.href = href }
     }
 

@@ -84,7 +84,7 @@ public struct PortfolioFilter: Sendable {
             line.pms
         },
         PortfolioFilter(parameter: "ledger", label: "Tenant ledger",
-                        choices: [("full", "Full ledger"), ("partial", "Partial (reports)"), ("none", "None")]) { line, _ in
+                        choices: [("full", "Full"), ("partial", "Partial (reports)"), ("none", "None")]) { line, _ in
             line.ledger ?? "none"
         },
         PortfolioFilter(parameter: "work_orders", label: "Work orders", choices: [("synced", "Synced"), ("none", "None")]) { line, _ in
@@ -94,7 +94,7 @@ public struct PortfolioFilter: Sendable {
             line.expenses ? "synced" : "none"
         },
         PortfolioFilter(parameter: "data_date", label: "Data date",
-                        choices: [("newest", "The newest"), ("older", "Older than the newest"), ("never", "Never synced")]) { line, newest in
+                        choices: [("newest", "Newest"), ("older", "Older"), ("never", "Never synced")]) { line, newest in
             guard let date = line.dataDate else { return "never" }
             return date == newest ? "newest" : "older"
         },

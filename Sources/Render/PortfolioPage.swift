@@ -146,16 +146,18 @@ public enum PortfolioPage {
 
     private static func hint(_ html: inout HTMLWriter, _ portfolio: Portfolio, view: PortfolioView,
                              selection: PortfolioSelection, served: Bool) {
+        var sentences: [String] = []
+        if selection.matching == 0 {
+            sentences.append("No property matches.")
+        } else if served {
+            let of = view.narrows ? "\(selection.matching) matching of \(portfolio.lines.count)" : "\(selection.matching)"
+            sentences.append("Showing \(selection.offset + 1)\u{2013}\(selection.offset + selection.lines.count) of \(of) properties.")
+        }
+        sentences.append(served ? "Select a column heading to sort by it; again to reverse." : "Select a column heading to sort; again to reverse.")
+        sentences.append(portfolio.asOf.map { "Leads and leases: the 30 days ending \(DashboardFormat.longDate($0))." }
+                         ?? "Leads and leases: the 30 days ending at each property's snapshot date.")
         html.element("p", [("class", "hint"), ("id", "portfolio-count")]) { html in
-            if selection.matching == 0 {
-                html.text("No property matches.")
-            } else if served {
-                let of = view.narrows ? "\(selection.matching) matching of \(portfolio.lines.count)" : "\(selection.matching)"
-                html.text("Showing \(selection.offset + 1)\u{2013}\(selection.offset + selection.lines.count) of \(of) properties. ")
-            }
-            html.text(served ? " Select a column heading to sort by it; again to reverse." : " Select a column heading to sort; again to reverse.")
-            html.text(portfolio.asOf.map { " Leads and leases: the 30 days ending \(DashboardFormat.longDate($0))." }
-                      ?? " Leads and leases: the 30 days ending at each property's snapshot date.")
+            html.text(sentences.joined(separator: " "))
             html.element("span", [("class", "narrow-only")], text: " Swipe the table sideways for more columns.")
         }
         if !served {
@@ -288,10 +290,9 @@ public enum PortfolioPage {
 /// One property on a page of its own: what its section of the one-file dashboard shows (figures, charts, pricing,
 /// maintenance, expenses, the checks against the vendor's totals) under a header linking back to the portfolio.
 public enum PropertyPage {
-    /// The page of the dashboard's one property (`Dashboard.load` of that property); `portfolio` is the portfolio
-    /// page's link.
-    public static func render(_ dashboard: Dashboard, portfolio: String) -> String {
-        guard let property = dashboard.properties.first else { return DashboardPage.render(dashboard) }
+    /// The page of `property` (read by `Dashboard.load` of that property alone, `dashboard` giving the portfolio's
+    /// name and the windows); `portfolio` is the portfolio page's link.
+    public static func render(_ property: PropertyDashboard, of dashboard: Dashboard, portfolio: String) -> String {
         let asOf = property.asOf ?? dashboard.asOf
         return DashboardPage.document(title: "\(property.name), \(dashboard.portfolioName)"
                                       + (asOf.map { ", as of \(DashboardFormat.longDate($0))" } ?? ""), script: nil) { html in

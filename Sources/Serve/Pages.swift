@@ -138,7 +138,7 @@ final class Pages: Sendable {
         do {
             selection = try portfolio.select(view)
         } catch {
-            throw Problem.notFound("page: \(error.description)")
+            throw Problem.notFound(error.description)
         }
         let asOfQuery = asOf.map { "as_of=\($0.iso)" }
         return PortfolioPage.render(portfolio, view: view, selection: selection, links: PortfolioLinks(
@@ -198,7 +198,7 @@ final class Pages: Sendable {
             dashboard.properties[0].ledgerViews = LedgerViews(leaseStatus: "/lease-status?property=\(encoded)",
                                                               debtors: "/debtors?property=\(encoded)")
         }
-        return PropertyPage.render(dashboard, portfolio: asOf.map { "/?as_of=\($0.iso)" } ?? "/")
+        return PropertyPage.render(dashboard.properties[0], of: dashboard, portfolio: asOf.map { "/?as_of=\($0.iso)" } ?? "/")
     }
 
     private func leaseStatus(_ database: Database, request: ServerRequest, properties: [SyncedProperty]) throws -> String {

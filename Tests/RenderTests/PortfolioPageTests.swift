@@ -107,9 +107,7 @@ import XMLKit
     }
 
     @Test func aPropertyPageHoldsItsSectionAndLinksBack() throws {
-        var dashboard = DashboardFixtures.dashboard
-        dashboard.properties = [DashboardFixtures.nexus]
-        let html = PropertyPage.render(dashboard, portfolio: "/")
+        let html = PropertyPage.render(DashboardFixtures.nexus, of: DashboardFixtures.dashboard, portfolio: "/")
         let root = try DashboardFixtures.parse(html)
         #expect(root.descendants(named: "h1").map(\.text) == ["Nexus East"])
         #expect(root.element(id: "p-nexus_east-trend") != nil && root.element(id: "p-nexus_east-aging") != nil)

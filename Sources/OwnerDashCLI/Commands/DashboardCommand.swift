@@ -139,7 +139,7 @@ struct DashboardCommand: Command {
             dashboard.properties[0].ledgerViews = dashboard.properties[0].ledgerViews.map {
                 LedgerViews(leaseStatus: "../" + $0.leaseStatus, debtors: "../" + $0.debtors)
             }
-            try writePage(PropertyPage.render(dashboard, portfolio: "../" + home),
+            try writePage(PropertyPage.render(dashboard.properties[0], of: dashboard, portfolio: "../" + home),
                           to: (directory as NSString).appendingPathComponent(file), what: "the page of \(property.key)")
         }
     }
