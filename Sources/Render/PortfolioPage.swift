@@ -35,7 +35,9 @@ public enum PortfolioPage {
                 freshness(&html, portfolio, links: links)
                 html.element("section", [("id", "portfolio"), ("class", "panel"), ("aria-labelledby", "portfolio-heading")]) { html in
                     html.element("h2", [("id", "portfolio-heading")], text: "Portfolio")
-                    if let viewLink = links.view { filterForm(&html, view: view, home: viewLink(PortfolioView())) }
+                    if let viewLink = links.view {
+                        filterForm(&html, view: view, asOf: portfolio.asOf, home: viewLink(PortfolioView()))
+                    }
                     hint(&html, portfolio, view: view, selection: selection, served: served)
                     table(&html, portfolio, view: view, selection: selection, links: links)
                     if let viewLink = links.view { pager(&html, view: view, selection: selection, link: viewLink) }
@@ -103,7 +105,7 @@ public enum PortfolioPage {
     // MARK: - Search, filters, order
 
     /// The GET form of the search and the filters; it keeps the order and starts again at page 1.
-    private static func filterForm(_ html: inout HTMLWriter, view: PortfolioView, home: String) {
+    private static func filterForm(_ html: inout HTMLWriter, view: PortfolioView, asOf: LocalDate?, home: String) {
         html.element("form", [("id", "portfolio-filter"), ("class", "filters"), ("method", "get"), ("action", home),
                               ("role", "search")]) { html in
             html.element("label") { html in
@@ -131,6 +133,10 @@ public enum PortfolioPage {
                         html.element("option", [("selected", count == view.perPage ? "selected" : nil)], text: String(count))
                     }
                 }
+            }
+            // A GET form drops its action's query: what the view keeps goes in hidden fields.
+            if let asOf {
+                html.empty("input", [("type", "hidden"), ("name", "as_of"), ("value", asOf.iso)])
             }
             if let sort = view.sort {
                 html.empty("input", [("type", "hidden"), ("name", "sort"), ("value", sort)])

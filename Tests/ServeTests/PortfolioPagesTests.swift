@@ -74,6 +74,11 @@ import Testing
         let page = try signed.get("/?sort=occupancy&order=asc", headers: bearer).body
         #expect(page.contains("<a href=\"/?sort=occupancy&amp;order=desc\" class=\"sort\">Occupancy</a>"), "the heading reverses it")
         #expect(page.contains("<input type=\"hidden\" name=\"sort\" value=\"occupancy\"/>"), "the form keeps the order")
+        // An earlier date is kept by the form (a GET form drops its action's query) and by the links to the properties.
+        let october = try signed.get("/?as_of=2026-10-31", headers: bearer).body
+        #expect(october.contains("<input type=\"hidden\" name=\"as_of\" value=\"2026-10-31\"/>"))
+        #expect(october.contains("<a href=\"/property/rp?as_of=2026-10-31\">RealPage Place</a>"))
+        #expect(october.contains("<time datetime=\"2026-10-31\">Oct 31, 2026</time>"))
         try signed.fixture.database.execute("UPDATE unified_properties SET as_of_date = '2026-11-12' WHERE unified_property_id = 'rp'")
         #expect(Self.rowKeys(try signed.get("/?data_date=older", headers: bearer).body) == ["rp"])
         let none = try signed.get("/?q=nowhere", headers: bearer)
