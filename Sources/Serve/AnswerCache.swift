@@ -38,8 +38,8 @@ final class AnswerCache: @unchecked Sendable {
 
 /// The portfolio table's content per data version, as `AnswerCache` keeps answers: the summary of every property
 /// costs most of the portfolio page (the 30-day activity of each), and a run is the only thing that changes it, so
-/// paging, sorting and searching re-use it until the next run finishes. Keyed by the viewer's properties and the
-/// as-of date; a few dozen entries at most, dropped as a newer run is seen.
+/// paging, sorting and searching — and every other viewer — re-use it until the next run finishes. Keyed by the
+/// synced properties and the as-of date; a few dozen entries at most, dropped as a newer run is seen.
 final class PortfolioCache: @unchecked Sendable {
     // @unchecked: every field is touched under `lock`.
     private let lock = NSLock()

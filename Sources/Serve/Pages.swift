@@ -42,16 +42,17 @@ final class Pages: Sendable {
                 let database = reader.database
                 // The data's version: the portfolio table is kept until the next run, not while one is writing.
                 let run = try reader.latestRun().flatMap { $0.finished ? $0.runID : nil }
-                let visible = try Metrics.properties(database: database).filter { viewer.sees($0.key) }
+                let synced = try Metrics.properties(database: database)
+                let visible = synced.filter { viewer.sees($0.key) }
                 let body: String
                 switch segments {
                 case []:
-                    body = try portfolio(database, request: request, properties: visible, run: run)
+                    body = try portfolio(database, request: request, synced: synced, visible: visible, run: run)
                 case let path where path.count == 2 && path[0] == "property":
                     body = try property(database, request: request, key: path[1], properties: visible)
                 case ["data-dates"]:
                     _ = try Parameters(request, allowed: [])
-                    let portfolio = try portfolio(database, properties: visible, asOf: nil, run: run)
+                    let portfolio = try portfolio(database, synced: synced, visible: visible, asOf: nil, run: run)
                     body = ReportPage.render(PortfolioPage.dataDates(portfolio), title: "Data dates",
                                              generatedAt: Timestamp.minute()) { _, row in
                         row.first?.textValue.map(Self.propertyLink)
@@ -109,7 +110,8 @@ final class Pages: Sendable {
     /// The portfolio table: the viewer's properties searched, filtered, sorted and cut into pages by the query
     /// (`?q=&pms=&ledger=&work_orders=&expenses=&data_date=&sort=&order=&page=&per_page=&as_of=`). Only the summary
     /// query runs, whatever the page; a page past the last is 404.
-    private func portfolio(_ database: Database, request: ServerRequest, properties: [SyncedProperty], run: String?) throws -> String {
+    private func portfolio(_ database: Database, request: ServerRequest, synced: [SyncedProperty], visible: [SyncedProperty],
+                           run: String?) throws -> String {
         let filterNames = PortfolioFilter.all.map(\.parameter)
         let parameters = try Parameters(request, allowed: Set(["as_of", "q", "sort", "order", "page", "per_page"] + filterNames))
         let asOf = try parameters.date("as_of")
@@ -133,7 +135,7 @@ final class Pages: Sendable {
         }
         view.page = try parameters.integer("page", in: 1...1_000_000, default: 1)
         view.perPage = try parameters.integer("per_page", in: 1...500, default: PortfolioView.defaultPerPage)
-        let portfolio = try portfolio(database, properties: properties, asOf: asOf, run: run)
+        let portfolio = try portfolio(database, synced: synced, visible: visible, asOf: asOf, run: run)
         let selection: PortfolioSelection
         do {
             selection = try portfolio.select(view)
@@ -147,19 +149,26 @@ final class Pages: Sendable {
             dataDates: "/data-dates"))
     }
 
-    /// The viewer's properties as the portfolio table reads them, kept per run (`run` nil: read, not kept).
-    private func portfolio(_ database: Database, properties: [SyncedProperty], asOf: LocalDate?, run: String?) throws -> Portfolio {
+    /// The viewer's properties as the portfolio table reads them. Every synced property's lines are read once per run
+    /// and as-of date and kept (`run` nil: read, not kept); a viewer's portfolio is their properties' lines among
+    /// them (a property's summary does not depend on the others, and the totals are summed from the lines shown).
+    private func portfolio(_ database: Database, synced: [SyncedProperty], visible: [SyncedProperty], asOf: LocalDate?,
+                           run: String?) throws -> Portfolio {
         // Each property's data date is in the key too: a sync recorded without a run still shows.
-        let key = (asOf?.iso ?? "latest") + "\n" + properties.map { "\($0.key)\t\($0.name)\t\($0.pms)\t\($0.lastSyncedAsOf?.iso ?? "")" }
+        let key = (asOf?.iso ?? "latest") + "\n" + synced.map { "\($0.key)\t\($0.name)\t\($0.pms)\t\($0.lastSyncedAsOf?.iso ?? "")" }
             .joined(separator: "\n")
-        if let run, var kept = portfolios.portfolio(run: run, key: key) {
-            kept.generatedAt = Timestamp.minute()
-            return kept
+        var everything: Portfolio
+        if let run, let kept = portfolios.portfolio(run: run, key: key) {
+            everything = kept
+        } else {
+            everything = try Portfolio.load(database: database, properties: synced.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
+                                            asOf: asOf, portfolioName: "Portfolio", generatedAt: "")
+            if let run { portfolios.keep(everything, run: run, key: key) }
         }
-        let portfolio = try Portfolio.load(database: database, properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
-                                           asOf: asOf, portfolioName: "Portfolio", generatedAt: Timestamp.minute())
-        if let run { portfolios.keep(portfolio, run: run, key: key) }
-        return portfolio
+        let shown = Set(visible.map(\.key))
+        everything.lines.removeAll { !shown.contains($0.key) }
+        everything.generatedAt = Timestamp.minute()
+        return everything
     }
 
     /// `/property/KEY`.

@@ -109,7 +109,12 @@ import Testing
         #expect(try signed.get("/property/yp", headers: manager).status == 200)
         let theirs = try signed.get("/property/rp", headers: manager)
         #expect(theirs.status == 404 && theirs.body.contains("\"detail\": \"no property rp\""))
-        #expect(!(try signed.get("/", headers: manager).body.contains("RealPage Place")))
+        // Their portfolio is theirs: its lines, its count and its total, after an owner's view was kept for the run.
+        let managers = try signed.get("/", headers: manager).body
+        #expect(Self.rowKeys(managers) == ["yp"] && !managers.contains("RealPage Place"))
+        #expect(managers.contains("1 property, 2 units"))
+        #expect(managers.contains("<th scope=\"row\">Portfolio</th><td data-value=\"2.0000\">2</td>"))
+        #expect(!(try signed.get("/data-dates", headers: manager).body.contains(">rp<")))
     }
 
     @Test func theBarIsTheSameOnEveryPageWithOneLineOfFreshness() throws {
