@@ -5,51 +5,57 @@ import OwnerDashCore
 public enum DashboardPage {
     /// The whole page for a dashboard's content.
     public static func render(_ dashboard: Dashboard) -> String {
+        let asOf = dashboard.asOf.map { ", as of \(DashboardFormat.longDate($0))" } ?? ""
+        return document(title: "\(dashboard.portfolioName) portfolio dashboard\(asOf)", script: DashboardStyle.script) { html in
+            pageHeader(&html, dashboard)
+            html.element("main", [("class", "wrap")]) { html in
+                html.newline()
+                portfolioTable(&html, dashboard)
+                var ids = SectionIDs()
+                for property in dashboard.properties {
+                    propertySection(&html, property, id: ids.next(for: property.key), dashboard: dashboard)
+                }
+            }
+            html.newline()
+            pageFooter(&html)
+        }
+    }
+
+    // MARK: - Head and header
+
+    /// The page shell every dashboard page shares (the portfolio, a property, the one-file dashboard): doctype, the
+    /// head with `title` and the inline stylesheet, then `body`, then `script` inline when given.
+    static func document(title: String, script: String?, body: (inout HTMLWriter) -> Void) -> String {
         var html = HTMLWriter()
         html.raw("<!DOCTYPE html>\n")
         html.element("html", [("lang", "en")]) { html in
             html.newline()
-            head(&html, dashboard)
+            html.element("head") { html in
+                html.newline()
+                html.empty("meta", [("charset", "utf-8")])
+                html.newline()
+                html.empty("meta", [("name", "viewport"), ("content", "width=device-width, initial-scale=1")])
+                html.newline()
+                html.empty("meta", [("name", "generator"), ("content", "ownerdash dashboard")])
+                html.newline()
+                html.element("title", text: title)
+                html.newline()
+                html.element("style") { $0.raw("\n" + DashboardStyle.css + "\n") }
+                html.newline()
+            }
+            html.newline()
             html.element("body") { html in
                 html.newline()
-                pageHeader(&html, dashboard)
-                html.element("main", [("class", "wrap")]) { html in
+                body(&html)
+                if let script {
+                    html.element("script") { $0.raw("\n" + script + "\n") }
                     html.newline()
-                    portfolioTable(&html, dashboard)
-                    var ids = SectionIDs()
-                    for property in dashboard.properties {
-                        propertySection(&html, property, id: ids.next(for: property.key), dashboard: dashboard)
-                    }
                 }
-                html.newline()
-                pageFooter(&html, dashboard)
-                html.element("script") { $0.raw("\n" + DashboardStyle.script + "\n") }
-                html.newline()
             }
             html.newline()
         }
         html.newline()
         return html.html
-    }
-
-    // MARK: - Head and header
-
-    private static func head(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
-        html.element("head") { html in
-            html.newline()
-            html.empty("meta", [("charset", "utf-8")])
-            html.newline()
-            html.empty("meta", [("name", "viewport"), ("content", "width=device-width, initial-scale=1")])
-            html.newline()
-            html.empty("meta", [("name", "generator"), ("content", "ownerdash dashboard")])
-            html.newline()
-            let asOf = dashboard.asOf.map { ", as of \(DashboardFormat.longDate($0))" } ?? ""
-            html.element("title", text: "\(dashboard.portfolioName) portfolio dashboard\(asOf)")
-            html.newline()
-            html.element("style") { $0.raw("\n" + DashboardStyle.css + "\n") }
-            html.newline()
-        }
-        html.newline()
     }
 
     private static func pageHeader(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
@@ -76,7 +82,8 @@ public enum DashboardPage {
         html.newline()
     }
 
-    private static func pageFooter(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+    /// What the figures mean and where they come from, under every dashboard page.
+    static func pageFooter(_ html: inout HTMLWriter) {
         html.element("footer", [("class", "page wrap")]) { html in
             html.element("p", text: "Occupancy: occupied units \u{F7} units. Leased: RealPage Net Leased (vacant leased + occupied without notice + on notice and pre-leased) \u{F7} units. Exposure 30/60: vacant not leased + on notice not pre-leased with a move-out within 30/60 days, \u{F7} units. Delinquent: open receivable aged 0-30/31-60/61-90/90+ days; net = delinquent \u{2212} prepaid credits. Loss to lease: market \u{2212} in-place rent over occupied units. Trade-out: new rent \u{2212} prior rent of the same unit, \u{F7} prior rent. Portfolio totals are weighted by units.")
             html.element("p", text: "Written by ownerdash from unified.db (read-only); every number comes from the ownerdash query metrics.")
@@ -86,27 +93,29 @@ public enum DashboardPage {
 
     // MARK: - Portfolio table
 
-    /// One column of the portfolio table: heading, how it sorts first, and the cell of a summary line.
-    private struct Column: Sendable {
+    /// One column of the portfolio table: heading, its `sort=` parameter, how it sorts first, and the cell of a
+    /// summary line.
+    struct Column: Sendable {
         var heading: String
+        var parameter: String
         var firstSort: String
         var cell: @Sendable (PropertySummary) -> (text: String, sortKey: Double?)
     }
 
-    private static let columns: [Column] = [
-        Column(heading: "Units", firstSort: "descending") { (DashboardFormat.count($0.units), $0.units.map(Double.init)) },
-        Column(heading: "Occupancy", firstSort: "ascending") { (DashboardFormat.percent($0.occupancyPct), $0.occupancyPct) },
-        Column(heading: "Leased", firstSort: "ascending") { (DashboardFormat.percent($0.leasedPct), $0.leasedPct) },
-        Column(heading: "Exposure 30", firstSort: "descending") { (DashboardFormat.percent($0.exposure30Pct), $0.exposure30Pct) },
-        Column(heading: "Exposure 60", firstSort: "descending") { (DashboardFormat.percent($0.exposure60Pct), $0.exposure60Pct) },
-        Column(heading: "Delinquent", firstSort: "descending") {
+    static let columns: [Column] = [
+        Column(heading: "Units", parameter: "units", firstSort: "descending") { (DashboardFormat.count($0.units), $0.units.map(Double.init)) },
+        Column(heading: "Occupancy", parameter: "occupancy", firstSort: "ascending") { (DashboardFormat.percent($0.occupancyPct), $0.occupancyPct) },
+        Column(heading: "Leased", parameter: "leased", firstSort: "ascending") { (DashboardFormat.percent($0.leasedPct), $0.leasedPct) },
+        Column(heading: "Exposure 30", parameter: "exposure_30", firstSort: "descending") { (DashboardFormat.percent($0.exposure30Pct), $0.exposure30Pct) },
+        Column(heading: "Exposure 60", parameter: "exposure_60", firstSort: "descending") { (DashboardFormat.percent($0.exposure60Pct), $0.exposure60Pct) },
+        Column(heading: "Delinquent", parameter: "delinquent", firstSort: "descending") {
             (DashboardFormat.money($0.delinquent), $0.delinquent.map(\.dollars))
         },
-        Column(heading: "Net delinquent", firstSort: "descending") {
+        Column(heading: "Net delinquent", parameter: "net_delinquent", firstSort: "descending") {
             (DashboardFormat.money($0.netDelinquent), $0.netDelinquent.map(\.dollars))
         },
-        Column(heading: "Leads", firstSort: "descending") { (DashboardFormat.count($0.leads), $0.leads.map(Double.init)) },
-        Column(heading: "Leases", firstSort: "descending") { (DashboardFormat.count($0.leases), $0.leases.map(Double.init)) },
+        Column(heading: "Leads", parameter: "leads", firstSort: "descending") { (DashboardFormat.count($0.leads), $0.leads.map(Double.init)) },
+        Column(heading: "Leases", parameter: "leases", firstSort: "descending") { (DashboardFormat.count($0.leases), $0.leases.map(Double.init)) },
     ]
 
     private static func portfolioTable(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
@@ -168,7 +177,7 @@ public enum DashboardPage {
         html.newline()
     }
 
-    private static func summaryCells(_ html: inout HTMLWriter, _ summary: PropertySummary) {
+    static func summaryCells(_ html: inout HTMLWriter, _ summary: PropertySummary) {
         for column in columns {
             let (text, sortKey) = column.cell(summary)
             html.element("td", [("data-value", DashboardFormat.sortKey(sortKey)), ("class", sortKey == nil ? "nodata" : nil)],
@@ -190,84 +199,90 @@ public enum DashboardPage {
                 }
                 html.element("span", [("class", "pms")], text: detail)
             }
-            ledgerLinks(&html, property)
-            guard property.hasData else {
-                // Never synced (or nothing on or before the as-of date): one line says so, not eight empty boxes.
-                html.element("div", [("class", "panel nodata-property")]) { html in
-                    html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
-                    html.text(dashboard.asOf.map { ": no snapshot of this property on or before \(DashboardFormat.longDate($0))." }
-                              ?? ": no snapshot of this property has been synced.")
-                }
-                return
-            }
-            kpis(&html, property.summary)
-            html.element("div", [("class", "charts")]) { html in
-                html.element("figure", [("class", "panel")]) { html in
-                    html.element("figcaption", text: "Occupancy and leased")
-                    if property.trend.isEmpty {
-                        noData(&html, "No occupancy snapshots for \(property.name)")
-                    } else {
-                        SVGTrendChart(id: "\(id)-trend", propertyName: property.name, points: property.trend).write(&html)
-                        if property.trend.count == 1 {
-                            html.element("p", [("class", "note")], text: "One snapshot so far: the lines start once a later date is synced.")
-                        }
-                        let backfilled = property.trend.filter(\.backfilled)
-                        if let first = backfilled.first, let last = backfilled.last {
-                            html.element("p", [("class", "note")], text: "Hollow markers: \(backfilled.count) month end\(backfilled.count == 1 ? "" : "s") from \(DashboardFormat.longDate(first.date)) to \(DashboardFormat.longDate(last.date)) backfilled from resident history (move-in, notice and move-out dates), before the first synced snapshot.")
-                        }
-                    }
-                }
-                html.element("figure", [("class", "panel")]) { html in
-                    html.element("figcaption", text: "Delinquency aging")
-                    if let aging = property.aging {
-                        SVGAgingChart(id: "\(id)-aging", propertyName: property.name, aging: aging).write(&html)
-                        html.element("p", [("class", "note")]) { html in
-                            html.text("Net \(DashboardFormat.money(aging.net, cents: true))")
-                            if let delinquent = property.summary.delinquent {
-                                html.text(" = delinquent \(DashboardFormat.money(delinquent, cents: true)) \u{2212} prepaid \(DashboardFormat.money(aging.prepaid, cents: true))")
-                            }
-                        }
-                    } else {
-                        noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }
-                                      ?? "No delinquency snapshot for \(property.name)")
-                        if let reason = property.missingReasons["delinquency"] {
-                            html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
-                        }
-                    }
-                }
-                html.element("figure", [("class", "panel")]) { html in
-                    html.element("figcaption") { html in
-                        html.text("Leasing funnel ")
-                        if let window = property.funnel.flatMap({ $0.period ?? dashboard.funnelWindow }) {
-                            html.element("span", [("class", "range")],
-                                         text: "\(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to))")
-                        }
-                    }
-                    if let funnel = property.funnel {
-                        SVGFunnelChart(id: "\(id)-funnel", propertyName: property.name, funnel: funnel).write(&html)
-                        html.element("p", [("class", "note")],
-                                     text: "Lead to lease \(funnel.leadToLease.map(DashboardFormat.percent) ?? "n/a")")
-                        if let note = funnel.aboveHundredNote {
-                            html.element("p", [("class", "note")], text: "Above 100 %: \(note).")
-                        }
-                    } else {
-                        noData(&html, property.missingReasons["funnel"].map { "No leasing funnel for \(property.name): \($0)" }
-                                      ?? "No leasing activity data for \(property.name)")
-                        if let reason = property.missingReasons["funnel"] {
-                            html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
-                        }
-                    }
-                }
-            }
-            pricingTable(&html, property, id: id, dashboard: dashboard)
-            html.element("div", [("class", "charts")]) { html in
-                maintenancePanel(&html, property, id: id)
-                expensePanel(&html, property, id: id)
-            }
-            checksPanel(&html, property, id: id)
+            propertyBody(&html, property, id: id, dashboard: dashboard)
             html.element("p", [("class", "back")]) { $0.element("a", [("href", "#portfolio")], text: "Back to the portfolio table") }
         }
         html.newline()
+    }
+
+    /// What a property shows below its name (its section of the one-file dashboard, its own page): the ledger links,
+    /// the headline figures, the charts, pricing, maintenance, expenses and the checks against the vendor's totals.
+    static func propertyBody(_ html: inout HTMLWriter, _ property: PropertyDashboard, id: String, dashboard: Dashboard) {
+        ledgerLinks(&html, property)
+        guard property.hasData else {
+            // Never synced (or nothing on or before the as-of date): one line says so, not eight empty boxes.
+            html.element("div", [("class", "panel nodata-property")]) { html in
+                html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
+                html.text(dashboard.asOf.map { ": no snapshot of this property on or before \(DashboardFormat.longDate($0))." }
+                          ?? ": no snapshot of this property has been synced.")
+            }
+            return
+        }
+        kpis(&html, property.summary)
+        html.element("div", [("class", "charts")]) { html in
+            html.element("figure", [("class", "panel")]) { html in
+                html.element("figcaption", text: "Occupancy and leased")
+                if property.trend.isEmpty {
+                    noData(&html, "No occupancy snapshots for \(property.name)")
+                } else {
+                    SVGTrendChart(id: "\(id)-trend", propertyName: property.name, points: property.trend).write(&html)
+                    if property.trend.count == 1 {
+                        html.element("p", [("class", "note")], text: "One snapshot so far: the lines start once a later date is synced.")
+                    }
+                    let backfilled = property.trend.filter(\.backfilled)
+                    if let first = backfilled.first, let last = backfilled.last {
+                        html.element("p", [("class", "note")], text: "Hollow markers: \(backfilled.count) month end\(backfilled.count == 1 ? "" : "s") from \(DashboardFormat.longDate(first.date)) to \(DashboardFormat.longDate(last.date)) backfilled from resident history (move-in, notice and move-out dates), before the first synced snapshot.")
+                    }
+                }
+            }
+            html.element("figure", [("class", "panel")]) { html in
+                html.element("figcaption", text: "Delinquency aging")
+                if let aging = property.aging {
+                    SVGAgingChart(id: "\(id)-aging", propertyName: property.name, aging: aging).write(&html)
+                    html.element("p", [("class", "note")]) { html in
+                        html.text("Net \(DashboardFormat.money(aging.net, cents: true))")
+                        if let delinquent = property.summary.delinquent {
+                            html.text(" = delinquent \(DashboardFormat.money(delinquent, cents: true)) \u{2212} prepaid \(DashboardFormat.money(aging.prepaid, cents: true))")
+                        }
+                    }
+                } else {
+                    noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }
+                                  ?? "No delinquency snapshot for \(property.name)")
+                    if let reason = property.missingReasons["delinquency"] {
+                        html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
+                    }
+                }
+            }
+            html.element("figure", [("class", "panel")]) { html in
+                html.element("figcaption") { html in
+                    html.text("Leasing funnel ")
+                    if let window = property.funnel.flatMap({ $0.period ?? dashboard.funnelWindow }) {
+                        html.element("span", [("class", "range")],
+                                     text: "\(DashboardFormat.shortDate(window.from)) to \(DashboardFormat.shortDate(window.to))")
+                    }
+                }
+                if let funnel = property.funnel {
+                    SVGFunnelChart(id: "\(id)-funnel", propertyName: property.name, funnel: funnel).write(&html)
+                    html.element("p", [("class", "note")],
+                                 text: "Lead to lease \(funnel.leadToLease.map(DashboardFormat.percent) ?? "n/a")")
+                    if let note = funnel.aboveHundredNote {
+                        html.element("p", [("class", "note")], text: "Above 100 %: \(note).")
+                    }
+                } else {
+                    noData(&html, property.missingReasons["funnel"].map { "No leasing funnel for \(property.name): \($0)" }
+                                  ?? "No leasing activity data for \(property.name)")
+                    if let reason = property.missingReasons["funnel"] {
+                        html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
+                    }
+                }
+            }
+        }
+        pricingTable(&html, property, id: id, dashboard: dashboard)
+        html.element("div", [("class", "charts")]) { html in
+            maintenancePanel(&html, property, id: id)
+            expensePanel(&html, property, id: id)
+        }
+        checksPanel(&html, property, id: id)
     }
 
     /// The property's tenant-ledger pages, or a line saying it has no ledger (never a page of zeros).
@@ -395,21 +410,24 @@ public enum DashboardPage {
             let passed = property.checks.filter { $0.status == "passed" }.count
             html.element("p", [("class", failed > 0 ? "banner" : "note")],
                          text: "\(passed) passed, \(failed) failed, \(property.checks.count - passed - failed) skipped")
-            html.element("table", [("aria-labelledby", "\(id)-checks")]) { html in
-                html.element("thead") { html in
-                    html.element("tr") { html in
-                        for heading in ["Check", "Status", "Difference", "Detail"] {
-                            html.element("th", [("scope", "col")], text: heading)
+            // The detail is a sentence: it wraps, and the table scrolls in its own box rather than widening the page.
+            html.element("div", [("class", "table-scroll")]) { html in
+                html.element("table", [("aria-labelledby", "\(id)-checks")]) { html in
+                    html.element("thead") { html in
+                        html.element("tr") { html in
+                            for heading in ["Check", "Status", "Difference", "Detail"] {
+                                html.element("th", [("scope", "col")], text: heading)
+                            }
                         }
                     }
-                }
-                html.element("tbody") { html in
-                    for line in property.checks {
-                        html.element("tr", [("class", "check-\(line.status)")]) { html in
-                            html.element("th", [("scope", "row")], text: "\(line.check) \(line.measure)")
-                            cell(&html, line.status)
-                            cell(&html, line.difference.map { DashboardFormat.fixed($0, decimals: 2) } ?? "")
-                            cell(&html, line.detail)
+                    html.element("tbody") { html in
+                        for line in property.checks {
+                            html.element("tr", [("class", "check-\(line.status)")]) { html in
+                                html.element("th", [("scope", "row")], text: "\(line.check) \(line.measure)")
+                                cell(&html, line.status)
+                                cell(&html, line.difference.map { DashboardFormat.fixed($0, decimals: 2) } ?? "")
+                                html.element("td", [("class", "detail")], text: line.detail)
+                            }
                         }
                     }
                 }
@@ -468,7 +486,7 @@ public enum DashboardPage {
         html.element("div", [("class", "nodata"), ("role", "img"), ("aria-label", label)], text: DashboardFormat.noData)
     }
 
-    private static func pmsName(_ pms: String) -> String {
+    static func pmsName(_ pms: String) -> String {
         switch pms {
         case "realpage": return "RealPage"
         case "yardi": return "Yardi"
@@ -478,11 +496,14 @@ public enum DashboardPage {
 }
 
 /// Section anchors from registry keys, unique even if two keys differ only in characters an id cannot hold.
-struct SectionIDs {
+public struct SectionIDs {
     private var used: Set<String> = []
 
+    /// None used yet.
+    public init() {}
+
     /// The anchor of the next property's section (`p-nexus_east`, `p-nexus_east-2` on a clash).
-    mutating func next(for key: String) -> String {
+    public mutating func next(for key: String) -> String {
         let base = HTMLWriter.identifier("p-", key)
         var id = base
         var suffix = 2

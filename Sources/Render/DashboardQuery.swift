@@ -45,7 +45,7 @@ extension Dashboard {
                                              start: asOf.map { ExpenseReport.month(String($0.iso.prefix(7)), adding: -2) },
                                              months: 3)
 
-        let checks = try syncChecks(database: database)
+        let checks = try syncChecks(database: database, properties: keys)
         let missingSources = try Metrics.missingSources(database: database, properties: keys)
 
         let sections = properties.map { property in
@@ -87,18 +87,55 @@ extension Dashboard {
     }
 }
 
+extension Portfolio {
+    /// Reads the portfolio table of `properties` from unified.db: each property's line of `Metrics.summary` at `asOf`
+    /// (the metrics' as-of rule) and the attributes the filters read from unified_properties. Only the summary query
+    /// runs: the charts, pricing and checks are the property pages' (`Dashboard.load` of one property).
+    public static func load(database: Database, properties: [DashboardProperty], asOf: LocalDate?,
+                            portfolioName: String, generatedAt: String) throws -> Portfolio {
+        let summaries = try Metrics.summary(database: database, properties: properties.map(\.key), asOf: asOf)
+        let summaryByKey = Dictionary(summaries.map { ($0.property, $0) }, uniquingKeysWith: { first, _ in first })
+        var attributes: [String: PortfolioLine] = [:]
+        let statement = try database.prepare("""
+            SELECT unified_property_id, address, as_of_date, ledger_source, ledger_coverage, work_order_source,
+                   expense_source
+            FROM unified_properties
+            """)
+        try statement.forEachRow { row in
+            let key = row.text("unified_property_id") ?? ""
+            attributes[key] = PortfolioLine(
+                key: key, name: "", pms: "", address: row.text("address"),
+                dataDate: row.text("as_of_date").flatMap { LocalDate(iso: $0) },
+                // A ledger source without a coverage is a sync from before partial ledgers: the RPX ledger, full.
+                ledger: row.text("ledger_source") == nil ? nil : (row.text("ledger_coverage") ?? "full"),
+                workOrders: row.text("work_order_source") != nil, expenses: row.text("expense_source") != nil)
+        }
+        let lines = properties.map { property in
+            var line = attributes[property.key] ?? PortfolioLine(key: property.key, name: property.name, pms: property.pms)
+            line.key = property.key
+            line.name = property.name
+            line.pms = property.pms
+            line.row = summaryByKey[property.key]
+            return line
+        }
+        return Portfolio(name: portfolioName, asOf: asOf, generatedAt: generatedAt, lines: lines)
+    }
+}
+
 extension Dashboard {
-    /// Every property's reconciliations by `property|as-of date`, failed first; none in a unified.db from before
-    /// sync_checks (its sync has not run since).
-    static func syncChecks(database: Database) throws -> [String: [SyncCheckLine]] {
+    /// The reconciliations of `properties` by `property|as-of date`, failed first; none in a unified.db from before
+    /// sync_checks (its sync has not run since). Only those properties' rows are read: a property page of a
+    /// 500-property portfolio reads its own checks, not every night of every property.
+    static func syncChecks(database: Database, properties: [String]) throws -> [String: [SyncCheckLine]] {
         guard try database.scalar("SELECT 1 FROM sqlite_master WHERE name = 'sync_checks'") != nil else { return [:] }
         var byProperty: [String: [SyncCheckLine]] = [:]
         let statement = try database.prepare("""
             SELECT unified_property_id, as_of_date, check_name, measure, status, expected, actual, difference, detail
             FROM sync_checks
+            WHERE unified_property_id IN (SELECT value FROM json_each(:properties))
             ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'skipped' THEN 2 ELSE 1 END, check_name, measure
             """)
-        try statement.forEachRow { row in
+        try statement.forEachRow([":properties": .text("[" + properties.map(JSONFormat.string).joined(separator: ",") + "]")]) { row in
             let key = (row.text("unified_property_id") ?? "") + "|" + (row.text("as_of_date") ?? "")
             byProperty[key, default: []].append(SyncCheckLine(
                 check: row.text("check_name") ?? "", measure: row.text("measure") ?? "",

@@ -78,6 +78,26 @@ enum DashboardStyle {
         footer.page { color: var(--muted); font-size: 12px; padding-bottom: 32px; }
         footer.page p { margin: 4px 0; }
         .narrow-only { display: none; }
+        body > #serve-bar { margin: 0; }
+        .freshness { margin: 0 0 12px; color: var(--muted); font-size: 13px; }
+        form.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin: 8px 0 12px; }
+        form.filters label { display: flex; flex-direction: column; gap: 2px; font-size: 12px; color: var(--muted);
+                             max-width: 100%; }
+        form.filters input, form.filters select, form.filters button { font: inherit; font-size: 14px; padding: 5px 8px;
+                             border: 1px solid #BCCCDC; border-radius: 6px; background: #FFFFFF; color: var(--ink);
+                             max-width: 100%; }
+        form.filters input[type="search"] { width: 16em; }
+        form.filters button { background: var(--accent); border-color: var(--accent); color: #FFFFFF; cursor: pointer; }
+        form.filters a.clear { font-size: 14px; padding: 6px 0; }
+        th a.sort { color: inherit; text-decoration: none; }
+        th a.sort::after { content: "\\2195"; color: #9AA5B1; margin-left: 4px; font-size: 11px; }
+        th[aria-sort="ascending"] a.sort::after { content: "\\25B2"; color: var(--accent); }
+        th[aria-sort="descending"] a.sort::after { content: "\\25BC"; color: var(--accent); }
+        nav.pager { display: flex; flex-wrap: wrap; gap: 6px 16px; align-items: center; margin-top: 12px; font-size: 14px; }
+        nav.pager span { color: var(--muted); }
+        header.page .crumbs { margin: 0 0 2px; font-size: 13px; }
+        header.page .crumbs a { color: #CBD2D9; }
+        .checks td.detail { white-space: normal; min-width: 16em; text-align: left; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
                            white-space: nowrap; }
         @media (max-width: 640px) {
@@ -101,7 +121,7 @@ enum DashboardStyle {
             .wrap { max-width: none; padding: 0; }
             .panel, dl.kpis div { border-color: #BCCCDC; }
             .table-scroll { overflow: visible; }
-            th button::after, .hint, .back { display: none; }
+            th button::after, th a.sort::after, .hint, .back, form.filters, nav.pager { display: none; }
             th button { padding: 0; }
             a { color: inherit; text-decoration: none; }
             tbody tr:hover, #portfolio-table tbody tr:hover th { background: none; }
@@ -114,6 +134,32 @@ enum DashboardStyle {
             thead th { font-size: 7pt; letter-spacing: 0; }
             .charts { grid-template-columns: repeat(2, 1fr); }
         }
+        """
+
+    /// The served portfolio page's form, made quicker: a filter's select applies itself when changed, and empty
+    /// fields are left out of the URL. Without it the form works as is (a Show button, empty fields ignored).
+    static let filterScript = """
+        /*<![CDATA[*/
+        (function () {
+          "use strict";
+          var form = document.getElementById("portfolio-filter");
+          if (!form) { return; }
+          function enable() {
+            Array.prototype.forEach.call(form.elements, function (field) { field.disabled = false; });
+          }
+          form.addEventListener("submit", function () {
+            Array.prototype.forEach.call(form.elements, function (field) {
+              if (field.name && field.value === "") { field.disabled = true; }
+            });
+          });
+          window.addEventListener("pageshow", enable);
+          Array.prototype.forEach.call(form.querySelectorAll("select"), function (select) {
+            select.addEventListener("change", function () {
+              if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+            });
+          });
+        })();
+        /*]]>*/
         """
 
     /// Sorts the portfolio table when a column heading's button is pressed (click, Enter or Space): numbers by

@@ -7,13 +7,15 @@ import Render
 import RunRecords
 import SQLiteKit
 
-/// The dashboard, live: the same pages `ownerdash dashboard` and `report ... --format html` write (Render's), built
-/// per request for what the viewer may see, with a bar on top: who is signed in, sign-out, each property's as-of
-/// date, and a banner when the last run failed or a property's data is older than the rest. No JavaScript needed;
-/// filters are GET forms, so a view's URL can be shared and printed.
+/// The dashboard, live: the portfolio page (the table, a page of rows at a time), a page per property, and the pages
+/// `report ... --format html` writes (Render's), built per request for what the viewer may see, with a bar on top:
+/// the pages, who is signed in, sign-out, how fresh the data is, and a banner when the last run failed or a
+/// property's data is older than the rest. No JavaScript needed; filters are GET forms, so a view's URL can be shared
+/// and printed.
 final class Pages: Sendable {
     let readers: ReaderPool
     let log: Diagnostics
+    let portfolios = PortfolioCache()
     let headers: [(name: String, value: String)]
 
     /// `signOutTarget`: where sign-out sends the browser (the provider's end-session endpoint), which the pages'
@@ -36,12 +38,25 @@ final class Pages: Sendable {
             return Problem(status: 405, title: "Method Not Allowed", detail: "pages are read-only", headers: ["Allow": "GET, HEAD"]).response
         }
         do {
-            return try readers.with { database in
-                let visible = try Metrics.properties(database: database).filter { viewer.sees($0.key) }
+            return try readers.withReader { reader in
+                let database = reader.database
+                // The data's version: the portfolio table is kept until the next run, not while one is writing.
+                let run = try reader.latestRun().flatMap { $0.finished ? $0.runID : nil }
+                let synced = try Metrics.properties(database: database)
+                let visible = synced.filter { viewer.sees($0.key) }
                 let body: String
                 switch segments {
                 case []:
-                    body = try dashboard(database, request: request, properties: visible)
+                    body = try portfolio(database, request: request, synced: synced, visible: visible, run: run)
+                case let path where path.count == 2 && path[0] == "property":
+                    body = try property(database, request: request, key: path[1], properties: visible)
+                case ["data-dates"]:
+                    _ = try Parameters(request, allowed: [])
+                    let portfolio = try portfolio(database, synced: synced, visible: visible, asOf: nil, run: run)
+                    body = ReportPage.render(PortfolioPage.dataDates(portfolio), title: "Data dates",
+                                             generatedAt: Timestamp.minute()) { _, row in
+                        row.first?.textValue.map(Self.propertyLink)
+                    }
                 case ["lease-status"]:
                     body = try leaseStatus(database, request: request, properties: visible)
                 case ["debtors"]:
@@ -77,9 +92,10 @@ final class Pages: Sendable {
                 default:
                     throw Problem.notFound("no page at \(Parameters.clip(request.path))")
                 }
-                let bar = try Self.bar(database, viewer: viewer, csrf: csrf, properties: visible)
+                let bar = try Self.bar(database, viewer: viewer, csrf: csrf, properties: visible, path: request.path)
+                let styled = Self.inserting("<style>\n" + NavigationBar.css + "\n</style>", into: body, after: "<head>")
                 return ServerResponse(status: 200, contentType: "text/html; charset=utf-8",
-                                      text: Self.inserting(bar, into: body), headers: headers)
+                                      text: Self.inserting(bar, into: styled), headers: headers)
             }
         } catch let problem as Problem {
             return problem.response
@@ -91,18 +107,107 @@ final class Pages: Sendable {
 
     // MARK: - Pages
 
-    private func dashboard(_ database: Database, request: ServerRequest, properties: [SyncedProperty]) throws -> String {
-        let parameters = try Parameters(request, allowed: ["as_of"])
-        var dashboard = try Dashboard.load(
-            database: database, properties: properties.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
-            asOf: try parameters.date("as_of"), portfolioName: "Portfolio", generatedAt: Timestamp.minute())
-        let withLedger = Set(try database.namedRows("SELECT unified_property_id FROM unified_properties WHERE ledger_source IS NOT NULL")
-            .compactMap { $0["unified_property_id"]?.textValue })
-        for index in dashboard.properties.indices where withLedger.contains(dashboard.properties[index].key) {
-            let key = FormEncoding.encode(dashboard.properties[index].key)
-            dashboard.properties[index].ledgerViews = LedgerViews(leaseStatus: "/lease-status?property=\(key)", debtors: "/debtors?property=\(key)")
+    /// The portfolio table: the viewer's properties searched, filtered, sorted and cut into pages by the query
+    /// (`?q=&pms=&ledger=&work_orders=&expenses=&data_date=&sort=&order=&page=&per_page=&as_of=`). Only the summary
+    /// query runs, whatever the page; a page past the last is 404.
+    private func portfolio(_ database: Database, request: ServerRequest, synced: [SyncedProperty], visible: [SyncedProperty],
+                           run: String?) throws -> String {
+        let filterNames = PortfolioFilter.all.map(\.parameter)
+        let parameters = try Parameters(request, allowed: Set(["as_of", "q", "sort", "order", "page", "per_page"] + filterNames))
+        let asOf = try parameters.date("as_of")
+        var view = PortfolioView()
+        if let search = parameters.text("q")?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
+            guard search.count <= 100 else { throw Problem.badParameter("q", "at most 100 characters") }
+            view.search = search
         }
-        return DashboardPage.render(dashboard)
+        for filter in PortfolioFilter.all {
+            // An empty value is the form's "Any".
+            guard parameters.text(filter.parameter)?.isEmpty == false else { continue }
+            view.filters[filter.parameter] = try parameters.choice(filter.parameter, filter.choices.map(\.value))
+        }
+        if parameters.text("sort")?.isEmpty == false {
+            let sort = try parameters.choice("sort", PortfolioView.sortColumns)
+            view.sort = sort
+            view.descending = try parameters.choice("order", ["asc", "desc"]).map { $0 == "desc" }
+                ?? sort.map(PortfolioView.startsDescending) ?? false
+        } else {
+            _ = try parameters.choice("order", ["asc", "desc"])
+        }
+        view.page = try parameters.integer("page", in: 1...1_000_000, default: 1)
+        view.perPage = try parameters.integer("per_page", in: 1...500, default: PortfolioView.defaultPerPage)
+        let portfolio = try portfolio(database, synced: synced, visible: visible, asOf: asOf, run: run)
+        let selection: PortfolioSelection
+        do {
+            selection = try portfolio.select(view)
+        } catch {
+            throw Problem.notFound(error.description)
+        }
+        let asOfQuery = asOf.map { "as_of=\($0.iso)" }
+        return PortfolioPage.render(portfolio, view: view, selection: selection, links: PortfolioLinks(
+            property: { line in Self.propertyLink(line.key) + (asOfQuery.map { "?" + $0 } ?? "") },
+            view: { Self.portfolioLink($0, asOf: asOf) },
+            dataDates: "/data-dates"))
+    }
+
+    /// The viewer's properties as the portfolio table reads them. Every synced property's lines are read once per run
+    /// and as-of date and kept (`run` nil: read, not kept); a viewer's portfolio is their properties' lines among
+    /// them (a property's summary does not depend on the others, and the totals are summed from the lines shown).
+    private func portfolio(_ database: Database, synced: [SyncedProperty], visible: [SyncedProperty], asOf: LocalDate?,
+                           run: String?) throws -> Portfolio {
+        // Each property's data date is in the key too: a sync recorded without a run still shows.
+        let key = (asOf?.iso ?? "latest") + "\n" + synced.map { "\($0.key)\t\($0.name)\t\($0.pms)\t\($0.lastSyncedAsOf?.iso ?? "")" }
+            .joined(separator: "\n")
+        var everything: Portfolio
+        if let run, let kept = portfolios.portfolio(run: run, key: key) {
+            everything = kept
+        } else {
+            everything = try Portfolio.load(database: database, properties: synced.map { DashboardProperty(key: $0.key, name: $0.name, pms: $0.pms) },
+                                            asOf: asOf, portfolioName: "Portfolio", generatedAt: "")
+            if let run { portfolios.keep(everything, run: run, key: key) }
+        }
+        let shown = Set(visible.map(\.key))
+        everything.lines.removeAll { !shown.contains($0.key) }
+        everything.generatedAt = Timestamp.minute()
+        return everything
+    }
+
+    /// `/property/KEY`.
+    static func propertyLink(_ key: String) -> String { "/property/" + FormEncoding.encode(key) }
+
+    /// The portfolio page showing `view`: only what differs from the default is in the query, so a view's URL is short.
+    static func portfolioLink(_ view: PortfolioView, asOf: LocalDate?) -> String {
+        var items: [(String, String)] = []
+        if let search = view.search, !search.isEmpty { items.append(("q", search)) }
+        for filter in PortfolioFilter.all {
+            if let value = view.filters[filter.parameter] { items.append((filter.parameter, value)) }
+        }
+        if let sort = view.sort { items += [("sort", sort), ("order", view.descending ? "desc" : "asc")] }
+        if view.page != 1 { items.append(("page", String(view.page))) }
+        if view.perPage != PortfolioView.defaultPerPage { items.append(("per_page", String(view.perPage))) }
+        if let asOf { items.append(("as_of", asOf.iso)) }
+        guard !items.isEmpty else { return "/" }
+        return "/?" + items.map { "\($0.0)=\(FormEncoding.encode($0.1))" }.joined(separator: "&")
+    }
+
+    /// A property's own page: what its section of the one-file dashboard shows, read for that property alone. A key
+    /// the viewer does not see is 404, as in the API (never told apart from one that does not exist).
+    private func property(_ database: Database, request: ServerRequest, key: String, properties: [SyncedProperty]) throws -> String {
+        let parameters = try Parameters(request, allowed: ["as_of"])
+        let asOf = try parameters.date("as_of")
+        guard let property = properties.first(where: { $0.key == key }) else {
+            throw Problem.notFound("no property \(Parameters.clip(key))")
+        }
+        var dashboard = try Dashboard.load(
+            database: database, properties: [DashboardProperty(key: property.key, name: property.name, pms: property.pms)],
+            asOf: asOf, portfolioName: "Portfolio", generatedAt: Timestamp.minute())
+        let hasLedger = try database.namedRows("SELECT 1 AS ledger FROM unified_properties WHERE unified_property_id = :property AND ledger_source IS NOT NULL",
+                                               [":property": .text(property.key)]).isEmpty == false
+        if hasLedger {
+            let encoded = FormEncoding.encode(property.key)
+            dashboard.properties[0].ledgerViews = LedgerViews(leaseStatus: "/lease-status?property=\(encoded)",
+                                                              debtors: "/debtors?property=\(encoded)")
+        }
+        return PropertyPage.render(dashboard.properties[0], of: dashboard, portfolio: asOf.map { "/?as_of=\($0.iso)" } ?? "/")
     }
 
     private func leaseStatus(_ database: Database, request: ServerRequest, properties: [SyncedProperty]) throws -> String {
@@ -286,35 +391,41 @@ final class Pages: Sendable {
             + "<input name=\"note\" placeholder=\"why\" aria-label=\"why\"> <button type=\"submit\">Reopen</button></form>"
     }
 
-    /// Who is signed in, the pages, sign-out, and how fresh the data is.
-    static func bar(_ database: Database, viewer: Viewer, csrf: String?, properties: [SyncedProperty]) throws -> String {
-        var html = "<nav id=\"serve-bar\" style=\"font:14px system-ui,sans-serif;padding:6px 12px;background:#f2f2f2;border-bottom:1px solid #ccc\">"
-        html += "<a href=\"/\">Dashboard</a> · <a href=\"/lease-status\">Lease status</a> · <a href=\"/debtors\">Debtors</a>"
-        html += " · <a href=\"/maintenance\">Maintenance</a> · <a href=\"/expenses\">Expenses</a>"
-        if viewer.role == .owner { html += " · <a href=\"/audit\">Audit</a> · <a href=\"/runs\">Runs</a>" }
-        html += " · <span id=\"user\">\(escape(viewer.email))</span>"
-        if let csrf {
-            html += " <form method=\"post\" action=\"/auth/signout\" style=\"display:inline\"><input type=\"hidden\" name=\"csrf\" value=\"\(escape(csrf))\"><button type=\"submit\" id=\"signout\">Sign out</button></form>"
-        }
-        let dates = properties.map { "\(escape($0.name)): \($0.lastSyncedAsOf?.iso ?? "never synced")" }
-        html += "<div id=\"freshness\">Data as of — \(dates.joined(separator: "; "))</div>"
-        var warnings: [String] = []
+    /// The bar: the pages (runs and the audit for owners), who is signed in, sign-out, one line of data freshness
+    /// (except on the portfolio page, which has its own), and a banner when the last run failed or partly failed, or
+    /// when properties' data is older than the rest (the first few named, the rest counted).
+    static func bar(_ database: Database, viewer: Viewer, csrf: String?, properties: [SyncedProperty], path: String) throws -> String {
+        var links = [NavigationBar.Link("Dashboard", "/"), .init("Lease status", "/lease-status"), .init("Debtors", "/debtors"),
+                     .init("Maintenance", "/maintenance"), .init("Expenses", "/expenses")]
+        if viewer.role == .owner { links += [.init("Audit", "/audit"), .init("Runs", "/runs")] }
+        links.append(.init("API", "/api/docs"))
+        let details = NavigationBar.Link("each property's data date", "/data-dates")
+        let dates = properties.compactMap(\.lastSyncedAsOf)
+        var freshness: (oldest: LocalDate, newest: LocalDate, details: NavigationBar.Link)?
+        if path != "/", let oldest = dates.min(), let newest = dates.max() { freshness = (oldest, newest, details) }
+        var warnings: [NavigationBar.Warning] = []
         if let last = try database.namedRows("SELECT run_id, status FROM etl_runs WHERE finished_at IS NOT NULL ORDER BY finished_at DESC LIMIT 1").first,
            let status = last["status"]?.textValue, status == "failed" || status == "partial" {
-            warnings.append("The last run (\(escape(last["run_id"]?.textValue ?? ""))) \(status == "failed" ? "failed" : "partly failed"): some data may be stale.")
+            warnings.append(.init("The last run (\(last["run_id"]?.textValue ?? "")) \(status == "failed" ? "failed" : "partly failed"): some data may be stale."))
         }
-        if let newest = properties.compactMap(\.lastSyncedAsOf).max() {
+        if let newest = dates.max() {
             let behind = properties.filter { ($0.lastSyncedAsOf ?? newest) < newest }
             if !behind.isEmpty {
-                warnings.append("Older than the rest (\(newest.iso)): " + behind.map { "\(escape($0.name)) (\($0.lastSyncedAsOf?.iso ?? ""))" }.joined(separator: ", ") + ".")
+                // A few names read as a sentence; hundreds would be the wall of text the page is not to have.
+                let named = behind.prefix(Self.namedBehind).map { "\($0.name) (\($0.lastSyncedAsOf?.iso ?? ""))" }
+                let more = behind.count - named.count
+                warnings.append(.init("Older than the rest (\(newest.iso)): " + named.joined(separator: ", ")
+                                      + (more > 0 ? " and \(more) more." : "."),
+                                      link: more > 0 ? NavigationBar.Link("All data dates", "/data-dates") : nil))
             }
         }
-        if !warnings.isEmpty {
-            html += "<div id=\"stale\" role=\"alert\" style=\"background:#fff3cd;border:1px solid #e0b000;padding:4px 8px;margin-top:4px\">"
-                + warnings.joined(separator: " ") + "</div>"
-        }
-        return html + "</nav>"
+        let current = path == "/" || path.hasPrefix("/property/") ? "/" : links.first { $0.href != "/" && path.hasPrefix($0.href) }?.href
+        return NavigationBar(links: links, current: current, user: viewer.email, signOutToken: csrf, freshness: freshness,
+                             warnings: warnings).render()
     }
+
+    /// How many properties the stale-data banner names before it counts the rest.
+    static let namedBehind = 5
 
     /// `fragment` right after the first `marker` of `page` (the `<body>` tag by default).
     static func inserting(_ fragment: String, into page: String, after marker: String = "<body>") -> String {

@@ -231,6 +231,27 @@ final class UnifiedFixture {
         #expect(!FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent("dashboard.html").path))
     }
 
+    @Test func pagesLayoutWritesThePortfolioTableAndAPagePerProperty() throws {
+        let fixture = try UnifiedFixture()
+        let result = try ownerdash(["dashboard", "--data-dir", fixture.root.path, "--layout", "pages",
+                                    "--property", "nexus_east", "--property", "yp_riverwalk", "--property", "kalaco"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let portfolio = try DashboardFixtures.parse(try String(contentsOf: fixture.root.appendingPathComponent("dashboard.html"), encoding: .utf8))
+        let rows = try #require(portfolio.element(id: "portfolio-table")?.child(named: "tbody")).children(named: "tr")
+        let links = rows.compactMap { $0.descendants(named: "a").first?.attribute("href") }
+        #expect(links == ["properties/nexus_east.html", "properties/yp_riverwalk.html", "properties/kalaco.html"])
+        #expect(portfolio.descendants(named: "svg").isEmpty, "the charts are on the property pages")
+        #expect(portfolio.element(id: "freshness")?.descendants(named: "a").first?.attribute("href") == "data-dates.html")
+        let nexus = try DashboardFixtures.parse(try String(contentsOf: fixture.root.appendingPathComponent("properties/nexus_east.html"), encoding: .utf8))
+        #expect(nexus.descendants(named: "h1").first?.text == "Nexus East")
+        #expect(nexus.element(id: "p-nexus_east-aging") != nil)
+        #expect(nexus.descendants(named: "a").contains { $0.attribute("href") == "../dashboard.html" })
+        let dates = try String(contentsOf: fixture.root.appendingPathComponent("data-dates.html"), encoding: .utf8)
+        #expect(dates.contains("<a href=\"properties/kalaco.html\">kalaco</a>") && dates.contains("2026-11-20"))
+        let bad = try ownerdash(["dashboard", "--data-dir", fixture.root.path, "--layout", "folders"])
+        #expect(bad.status == 1 && bad.stderr.contains("--layout must be one-file or pages"))
+    }
+
     @Test func refusesWhatItCannotDo() throws {
         let fixture = try UnifiedFixture()
         let unknown = try ownerdash(["dashboard", "--data-dir", fixture.root.path, "--property", "nowhere"])

@@ -13,10 +13,11 @@ import Testing
         #expect(page.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
         #expect(page.body.contains("id=\"portfolio-table\""))
         #expect(page.body.contains("Yardi Place") && page.body.contains("RealPage Place"))
-        #expect(page.body.contains("href=\"/lease-status?property=yp\""))   // yp has a ledger, rp none
-        #expect(!page.body.contains("href=\"/lease-status?property=rp\""))
+        let property = try signed.get("/property/yp", headers: [("Cookie", owner)])
+        #expect(property.body.contains("href=\"/lease-status?property=yp\""))   // yp has a ledger, rp none
+        #expect(!(try signed.get("/property/rp", headers: [("Cookie", owner)]).body.contains("href=\"/lease-status?property=rp\"")))
         #expect(page.body.contains("<span id=\"user\">owner@example.com</span>"))
-        #expect(page.body.contains("Yardi Place: 2026-11-20"))
+        #expect(page.body.contains("Data as of <time datetime=\"2026-11-20\">Nov 20, 2026</time> for every synced property"))
 
         let manager = [("Authorization", "Bearer \(try signed.provider.token("valid", email: "manager@example.com"))")]
         let theirs = try signed.get("/", headers: manager)

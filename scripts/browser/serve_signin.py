@@ -3,12 +3,14 @@
 
     scripts/browser/serve_signin.py OWNERDASH_BINARY OUT_DIR
 
-Builds a small unified.db (the schema from `ownerdash sync`, rows as Tests/ServeTests/ServeFixture.swift), starts
-scripts/oidc/provider.py and `ownerdash serve` on loopback, then in headless Chromium: opens the dashboard (sent to
-the provider's login form), signs in, sees the portfolio, opens a property's lease status, filters it by URL, signs
-out, and checks the dashboard asks for sign-in again; on the way it resolves the audit's one exception from the
-audit page. Screenshots go to OUT_DIR (1-dashboard.png ...). Exits 1 with
-the step that failed.
+Builds a small unified.db (the schema from `ownerdash sync`, rows as Tests/ServeTests/ServeFixture.swift, and 60
+more properties with long names, so the portfolio table has pages), starts scripts/oidc/provider.py and `ownerdash
+serve` on loopback, then in headless Chromium: opens the dashboard (sent to the provider's login form), signs in,
+sees the portfolio, looks at the portfolio page and a property page at 390, 1,024 and 1,400 CSS px wide (a
+screenshot each; it fails if the page scrolls sideways: wide tables must scroll in their own box), opens a
+property's page and its lease status, filters it by URL, signs out, and checks the dashboard asks for sign-in
+again; on the way it resolves the audit's one exception from the audit page. Screenshots go to OUT_DIR
+(1-dashboard.png, width-390-portfolio.png ...). Exits 1 with the step that failed.
 """
 import base64
 import os
@@ -55,7 +57,29 @@ INSERT INTO unified_occupancy_metrics (unified_property_id, as_of_date, total_un
     exposure_now, exposure_30, exposure_60, exposure_now_pct, exposure_30_pct, exposure_60_pct, source)
 VALUES ('yp', '2026-11-20', 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 100, 100, 0, 0, 1, 0, 0, 50, 'test'),
        ('rp', '2026-11-20', 10, 9, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 90, 90, 1, 1, 2, 10, 10, 20, 'test');
+-- The reconciliations whose long details ran the table off the page at 1,400 px.
+INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source, expected,
+    actual_source, actual, difference, status, detail)
+VALUES ('yp', '2026-11-20', 'r1', 'box_score', 'units', 'Box Score Property Totals', 352, 'unified_units', 353, 1, 'failed',
+        'Box Score Property Totals says 352 units, unified_units counts 353 (difference 1, tolerance 0): the unit list and the box score disagree at the sync of this night'),
+       ('yp', '2026-11-20', 'r1', 'delinquency_totals', 'net balance', 'Delinquent and Prepaid Grand Totals', -96267.53,
+        'unified_delinquency', -96267.53, 0, 'passed',
+        'Delinquent and Prepaid Grand Totals -96267.53 = unified_delinquency -96267.53 (the sum of every resident line of the report)');
 """
+
+# Sixty more properties, names long enough to wrap, so the portfolio table has two pages.
+ROWS += "".join(
+    f"""INSERT INTO unified_properties (unified_property_id, name, pms_source, total_units, as_of_date)
+VALUES ('zx_{n:02d}', 'The Residences at Boulder Creek Crossing Phase {n}', 'realpage', 120, '2026-11-20');
+INSERT INTO unified_occupancy_metrics (unified_property_id, as_of_date, total_units, occupied_units, vacant_units,
+    vacant_leased, vacant_not_leased, vacant_ready, vacant_not_ready, aged_vacant_90, aged_vacancy_cost, on_notice,
+    notice_leased, notice_not_leased, pre_leased, model_units, down_units, leased_units, physical_occupancy, leased_pct,
+    exposure_now, exposure_30, exposure_60, exposure_now_pct, exposure_30_pct, exposure_60_pct, source)
+VALUES ('zx_{n:02d}', '2026-11-20', 120, {100 + n % 20}, {20 - n % 20}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {100 + n % 20},
+        0, 0, 0, 3, 5, 0, 0, 0, 'test');
+""" for n in range(1, 61))
+
+WIDTHS = (390, 1024, 1400)
 
 
 def free_port():
@@ -142,7 +166,39 @@ def main():
         assert "Yardi Place" in table.text and "RealPage Place" in table.text, table.text
         assert "owner@example.com" in driver.find_element(By.ID, "user").text
         driver.save_screenshot(os.path.join(out, "1-dashboard.png"))
-        step = "open a property's lease status"
+        for width in WIDTHS:
+            # The viewport itself, not the window: innerWidth is then exactly the width asked for.
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+            for name, path in (("portfolio", "/"), ("property", "/property/yp")):
+                step = f"the {name} page at {width} px does not scroll sideways"
+                driver.get(base + path)
+                driver.find_element(By.ID, "serve-bar")
+                scroll, inner = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];")
+                driver.save_screenshot(os.path.join(out, f"width-{width}-{name}.png"))
+                assert inner == width, f"the viewport is {inner} px, not {width}"
+                assert scroll <= inner, f"{path} is {scroll} px wide in a {inner} px window"
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        step = "the portfolio table has pages, and sorts by a heading"
+        driver.get(base + "/")
+        driver.find_element(By.CSS_SELECTOR, "a[rel='next']").click()
+        wait_url(driver, base + "/?page=2")
+        driver.find_element(By.CSS_SELECTOR, "th a.sort[href^='/?sort=occupancy']").click()
+        wait_url(driver, base + "/?sort=occupancy")
+        sorted_by = driver.find_element(By.CSS_SELECTOR, "th[aria-sort='ascending']").text
+        assert sorted_by.lower().startswith("occupancy"), sorted_by
+        step = "search the portfolio"
+        driver.get(base + "/")
+        driver.find_element(By.NAME, "q").send_keys("yardi")
+        driver.find_element(By.CSS_SELECTOR, "#portfolio-filter button").click()
+        wait_url(driver, base + "/?q=yardi")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#portfolio-table tbody tr")
+        assert [row.get_attribute("data-key") for row in rows] == ["yp"], [row.text for row in rows]
+        step = "open a property's page, then its lease status"
+        driver.find_element(By.CSS_SELECTOR, "a[href='/property/yp']").click()
+        wait_url(driver, base + "/property/yp")
+        assert "Checked against Yardi's own totals" in driver.page_source
         driver.find_element(By.CSS_SELECTOR, "a[href='/lease-status?property=yp']").click()
         assert "Lee, Ann" in driver.page_source
         driver.save_screenshot(os.path.join(out, "2-lease-status.png"))
