@@ -95,6 +95,10 @@ final class LedgerMerger {
     private(set) var counts = LedgerMergeCounts()
     private var kindsSeen: Set<String> = []
     private var find: Statement?
+    /// `find`'s column positions by name, from its first row.
+    private var storedColumns: [String: Int] = [:]
+    /// The row layout last compared (its column names) and its compared columns (`comparedColumns(of:)`).
+    private var comparedLayout: (names: [String], compared: [(name: String, row: Int, stored: Int?)])?
     private var insert: Statement?
     private var insertIndices: [Int32] = []
     private var insertUnlessPresent: Statement?
@@ -155,13 +159,16 @@ final class LedgerMerger {
             WHERE property_id = :property AND \(table.kindColumn) = :kind AND transaction_id = :id
             """)
         self.find = find
-        var existing: [String: SQLValue]?
+        // The stored row by position (its columns' names read once): a dictionary per row, with a name hashed per
+        // column, was most of a full ledger pull's merge.
+        var stored: [SQLValue]?
         try find.forEachRow([":property": .text(lineage.propertyID), ":kind": kind, ":id": id]) { statement in
-            var stored: [String: SQLValue] = [:]
-            for index in 0..<statement.columnCount { stored[statement.columnName(index)] = statement.value(at: index) }
-            existing = stored
+            if storedColumns.isEmpty {
+                for index in 0..<statement.columnCount { storedColumns[statement.columnName(index)] = index }
+            }
+            stored = (0..<statement.columnCount).map { statement.value(at: $0) }
         }
-        guard let existing, let rowID = existing["id"] else {
+        guard let stored, let rowID = storedColumns["id"].map({ stored[$0] }) else {
             try insertRow(row)
             if counts.reconciled {
                 try log(kind: kind, id: id, change: "added", old: nil, new: values, detail: "not in the ledger merged so far")
@@ -171,16 +178,17 @@ final class LedgerMerger {
             return
         }
         try markSeen.execute([":id": rowID])
-        if let stored = existing["as_of_date"]?.textValue, stored > lineage.asOf {
+        if let storedAsOf = storedColumns["as_of_date"].flatMap({ stored[$0].textValue }), storedAsOf > lineage.asOf {
             counts.unchanged += 1  // a later answer wrote it: this older one does not roll it back
             return
         }
-        let compared = row.map(\.0).filter { $0 != "source_row" && !table.ignoredColumns.contains($0) }
-        let differing = compared.filter { !Self.same(existing[$0] ?? .null, values[$0] ?? .null) }
+        let differing = comparedColumns(of: row).filter { !Self.same($0.stored.map { stored[$0] } ?? .null, row[$0.row].1) }
+            .map(\.name)
         guard !differing.isEmpty else {
             counts.unchanged += 1
             return
         }
+        let existing = storedColumns.mapValues { stored[$0] }
         let assignments = (["lineage_id", "as_of_date"] + row.map(\.0))
             .map { "\($0) = :\($0)" }.joined(separator: ", ")
         var bindings = lineageValues
@@ -198,6 +206,21 @@ final class LedgerMerger {
         } else if counts.reconciled {
             try log(kind: kind, id: id, change: "applied", old: existing, new: values, detail: detail)
         }
+    }
+
+    /// The columns of `row` a stored transaction is compared by (all but `source_row` and the table's ignored ones),
+    /// each with its position in the row (the last, where a name repeats) and in a stored row (nil: the table has no
+    /// such column); worked out once per row layout.
+    private func comparedColumns(of row: [(String, SQLValue)]) -> [(name: String, row: Int, stored: Int?)] {
+        if let layout = comparedLayout, layout.names.elementsEqual(row.lazy.map(\.0)) { return layout.compared }
+        let names = row.map(\.0)
+        var compared: [(name: String, row: Int, stored: Int?)] = []
+        for name in Set(names) where name != "source_row" && !table.ignoredColumns.contains(name) {
+            compared.append((name, names.lastIndex(of: name)!, storedColumns[name]))
+        }
+        compared.sort { $0.row < $1.row }
+        comparedLayout = (names, compared)
+        return compared
     }
 
     /// After the last row: what the answer's coverage says is gone is removed (and logged), the open charges it does

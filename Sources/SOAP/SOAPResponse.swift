@@ -170,8 +170,10 @@ public struct SOAPResponse {
             if resultFirstChild == nil { resultFirstChild = reader.localName }
             if reader.hasLocalName(expectedRoot) && !sawPayload {
                 sawPayload = true
-                // An error already met decides the answer: its payload is not worth reading.
-                if fault != nil || status != 200 || !messageErrors.isEmpty {
+                // An error already met decides the answer: its payload is not worth reading. Nor is it node by node
+                // when no record is asked for (a check): skipped whole, libxml2 still parses it (a cut or garbled
+                // payload still fails), without a trip through Swift per node (a ledger's check took as long as its load).
+                if fault != nil || status != 200 || !messageErrors.isEmpty || records.isEmpty {
                     reader.skip()
                 } else {
                     try reader.forEachElement(named: records, body)
