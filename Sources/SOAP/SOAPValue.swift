@@ -20,7 +20,7 @@ public enum SOAPValue {
             guard rest.isEmpty || rest.first == UInt8(ascii: "T") || rest.first == UInt8(ascii: " ") else {
                 throw SOAPValueError("\"\(text)\" is not a date")
             }
-            date = LocalDate(iso: String(decoding: utf8.prefix(10), as: UTF8.self))
+            date = Self.isoDate(utf8)
         } else if text.contains("/") {
             let day = text.split(separator: " ").first ?? ""
             let parts = day.split(separator: "/", omittingEmptySubsequences: false)
@@ -122,6 +122,22 @@ public enum SOAPValue {
     }
 
     /// Sentinels both vendors use for "never".
+    /// `YYYY-MM-DD` from the first ten bytes, read digit by digit: every date of every answer comes this way, and a
+    /// string, an array of parts and three number parses for each were 2 % of a night's CPU.
+    private static func isoDate(_ utf8: [UInt8]) -> LocalDate? {
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in utf8[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard utf8.count >= 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        return LocalDate(year: year, month: month, day: day)
+    }
+
     static func isNullDate(_ date: LocalDate) -> Bool {
         (date.year == 1 && date.month == 1 && date.day == 1) || (date.year == 1900 && date.month == 1 && date.day == 1)
     }
