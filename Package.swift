@@ -30,6 +30,9 @@ let package = Package(
         // The unified data on a PostgreSQL server (--database-url): the client library only.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // Gradient-boosted trees for the delinquency forecast (Debian's libxgboost-dev, the C API only).
+        .systemLibrary(name: "CXGBoost", path: "Sources/CXGBoost", pkgConfig: "xgboost",
+                       providers: [.apt(["libxgboost-dev"])]),
 
         // MARK: - One Swift wrapper per C library
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
@@ -42,6 +45,8 @@ let package = Package(
         .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
         // libpq once: connections, named parameters, transactions, COPY in and out; PostgresError with the SQLSTATE.
         .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
+        // libxgboost once: a feature matrix and a booster (train, predict, SHAP contributions, JSON model bytes).
+        .target(name: "XGBoostKit", dependencies: ["CXGBoost"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
@@ -84,6 +89,7 @@ let package = Package(
         .target(name: "PostgresTestSupport", dependencies: ["PostgresKit"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "LibCryptoKitTests", dependencies: ["LibCryptoKit"]),
+        .testTarget(name: "XGBoostKitTests", dependencies: ["XGBoostKit"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),

@@ -33,7 +33,7 @@ done
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 
 source scripts/lib/ensure_packages.sh
-ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev \
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libxgboost-dev \
     libpq-dev python3 pkg-config dpkg-dev binutils
 
 started=$SECONDS
