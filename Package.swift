@@ -69,6 +69,8 @@ let package = Package(
         .target(name: "Ledger", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
         // Debtor notices: one file per debtor from a template, and their delivery to a webhook (recorded in notices_sent).
         .target(name: "Notices", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "CurlKit", "Ledger"]),
+        // Who will be behind next month: features from the unified ledger, XGBoost trees, the rolling backtest.
+        .target(name: "Forecast", dependencies: ["OwnerDashCore", "SQLiteKit", "XGBoostKit", "Metrics"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
         // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
@@ -79,7 +81,7 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "PostgresKit", "PostgresUnified", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "PostgresKit", "PostgresUnified", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "Forecast", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "PostgresKit", "PostgresUnified", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "LibCryptoKitTests", dependencies: ["LibCryptoKit"]),
         .testTarget(name: "XGBoostKitTests", dependencies: ["XGBoostKit"]),
+        .testTarget(name: "ForecastTests", dependencies: ["Forecast", "XGBoostKit", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),

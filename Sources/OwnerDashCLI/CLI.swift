@@ -25,6 +25,7 @@ public enum CLI {
         DebtorsReportCommand.self,
         MaintenanceReportCommand.self,
         ExpensesReportCommand.self,
+        ForecastBacktestCommand.self,
         AuditRunCommand.self,
         AuditShowCommand.self,
         AuditResolveCommand.self,
