@@ -39,3 +39,47 @@ public enum ForecastAnswers {
         ], tables: [scores, months], warnings: warnings)
     }
 }
+
+extension ForecastAnswers {
+    /// `ownerdash forecast delinquency`: the households, most likely behind first, then each property's and the
+    /// portfolio's expected households and dollars behind.
+    public static func delinquency(_ forecast: DelinquencyForecast, stored: StoredForecast, properties: [String],
+                                   asOf: LocalDate?) -> MetricResult {
+        func dollars(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
+        let households = MetricTable(
+            name: "rows", title: "Probability of owing more than 30 days at the next month end",
+            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
+                      .init("probability_pct", .percent), .init("balance", .money), .init("over_30_now", .money),
+                      .init("expected_over_30", .money), .init("reason_1", .text), .init("reason_2", .text),
+                      .init("reason_3", .text)],
+            rows: forecast.households.map { household in
+                let reasons = (0..<3).map { household.reasons.indices.contains($0) ? SQLValue.text(household.reasons[$0].text) : .null }
+                return [.text(household.property), SQLValue(household.unit), .text(household.residentID), SQLValue(household.name),
+                        .real((household.probability * 10_000).rounded() / 100), dollars(household.balanceCents),
+                        dollars(household.over30Cents), dollars(household.expectedOver30Cents)] + reasons
+            })
+        func propertyRow(_ label: String, _ rows: [DelinquencyForecast.Property]) -> [SQLValue] {
+            let days = Set(rows.map(\.describedOn))
+            return [.text(label), days.count == 1 ? .text(MonthEnd.iso(days.first ?? 0)) : .null,
+                    days.count == 1 ? .text(MonthEnd.iso(MonthEnd.next(after: days.first ?? 0))) : .null,
+                    .integer(Int64(rows.reduce(0) { $0 + $1.households })),
+                    .real((rows.reduce(0) { $0 + $1.expectedBehind } * 10).rounded() / 10),
+                    dollars(rows.reduce(0) { $0 + $1.over30NowCents }),
+                    dollars(rows.reduce(0) { $0 + $1.expectedOver30Cents })]
+        }
+        let totals = MetricTable(
+            name: "properties", title: "Expected behind more than 30 days at the next month end",
+            columns: [.init("property", .text), .init("described_on", .date), .init("predicting", .date),
+                      .init("households", .count), .init("expected_behind", .decimal(1)), .init("over_30_now", .money),
+                      .init("expected_over_30", .money)],
+            rows: forecast.properties.map { propertyRow($0.property, [$0]) },
+            total: propertyRow("portfolio", forecast.properties))
+        return MetricResult(metric: "forecast delinquency", parameters: [
+            .init("properties", .list(properties)),
+            .init("as_of", asOf.map { .text($0.iso) } ?? .null),
+            .init("model_id", .integer(Int(stored.modelID))),
+            .init("model_trained_at", .text(stored.trainedAt)),
+            .init("model_training_window", .text("\(stored.trainingFrom) to \(stored.trainingTo), outcomes to \(stored.outcomesTo)")),
+        ], tables: [households, totals], warnings: forecast.warnings)
+    }
+}

@@ -102,8 +102,10 @@ public struct PropertyLedgers: Sendable {
     /// end of `day`'s month, or the next one when `day` is a month end).
     public func current(on day: Int) -> [Example] {
         let outcome = MonthEnd.of(day) == day ? MonthEnd.next(after: day) : MonthEnd.of(day)
+        let monthEnds = monthEnds.filter { $0 <= day }
         return households.filter { $0.inResidence(on: day) }.map { household in
-            let ends = MonthEnd.before(day + 1, count: 240).filter { end in household.charges.contains { $0.posted <= end } }
+            let first = household.charges.first?.posted ?? Int.max
+            let ends = monthEnds.filter { $0 >= first }
             let behind = ends.filter { household.over30Cents(on: $0) > 0 }.count
             return Example(property: property, residentID: household.residentID, unit: household.unit, name: household.name,
                            featureDay: day, outcomeDay: outcome, features: household.features(on: day), outcomeCents: nil,

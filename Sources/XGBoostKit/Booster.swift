@@ -103,3 +103,13 @@ public final class Booster {
         return Array(UnsafeBufferPointer(start: result, count: Int(length)))
     }
 }
+
+/// The libxgboost this process runs.
+public enum XGBoostLibrary {
+    /// `major.minor.patch` (Debian 12: 1.7.4).
+    public static var version: String {
+        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        XGBoostVersion(&major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+}

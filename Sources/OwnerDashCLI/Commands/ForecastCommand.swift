@@ -3,6 +3,7 @@ import Foundation
 import OwnerDashCore
 import Render
 import SQLiteKit
+import Sync
 
 /// `ownerdash forecast backtest`: the rolling backtest of the delinquency forecast against its baselines.
 struct ForecastBacktestCommand: Command {
@@ -89,5 +90,125 @@ enum ForecastInputs {
         }
         guard !ledgers.isEmpty else { throw ForecastError("no property has a tenant ledger to learn from") }
         return ledgers
+    }
+}
+
+/// `ownerdash forecast train`: trains the delinquency forecast on the portfolio's ledgers and keeps it in unified.db.
+struct ForecastTrainCommand: Command {
+    static let names = ["forecast", "train"]
+    // The model lives in this host's unified.db (forecast_models is not published to PostgreSQL yet).
+    static let unifiedAccess = UnifiedAccess.writesLocally
+    static let abstract = "Train the delinquency forecast on every month of the portfolio's ledgers and store it in unified.db."
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", repeating: true, help: "learn from these properties only (repeatable); default: every synced property with a tenant ledger"),
+    ]
+    static let discussion = """
+        Every household in residence at a month end whose next month end has come is an example: its
+        features on that month end (docs/forecast.md) and whether it owed more than 30 days at the next.
+        The model (XGBoost trees) is stored in forecast_models with the properties, the month ends it
+        learned from and its feature list; `ownerdash forecast delinquency` uses the latest. Prints the
+        model's id, window and size. Check it first with `ownerdash forecast backtest`.
+        Exit 1: bad usage; 3: no unified.db, no ledger or too few months to train.
+        """
+
+    let global: GlobalOptions
+    let properties: [String]
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        properties = parsed.values("--property")
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard FileManager.default.fileExists(atPath: global.dataDirectory.unifiedDatabase) else {
+            log.error(nil, "\(Self.commandLine): \(global.dataDirectory.unifiedDatabase): no unified database yet (run ownerdash sync or ownerdash ingest first)")
+            return .failure
+        }
+        let store = try UnifiedStore(dataDirectory: global.dataDirectory)
+        let keys = try LedgerReportSession.properties(store.database, asked: properties, command: Self.commandLine)
+        do {
+            let started = Date()
+            let ledgers = try ForecastInputs.read(store.database, properties: keys, asked: !properties.isEmpty, log: log,
+                                                  command: Self.commandLine)
+            let stored = try ForecastStore.train(ledgers, database: store.database)
+            let output = StandardOutput()
+            output.write("""
+                model \(stored.modelID): \(stored.householdMonths) household month ends of \(stored.properties.count) propert\(stored.properties.count == 1 ? "y" : "ies"), \(stored.behind) behind at the next month end
+                learned from month ends \(stored.trainingFrom) to \(stored.trainingTo) (outcomes to \(stored.outcomesTo)), \(stored.features.count) features, XGBoost \(stored.xgboostVersion)
+                trained in \(String(format: "%.1f", stored.trainingSeconds)) s (\(String(format: "%.1f", Date().timeIntervalSince(started))) s with reading the ledgers)
+
+                """)
+            output.flush()
+            return .success
+        } catch let error as ForecastError {
+            log.error(nil, "\(Self.commandLine): \(error.description)")
+            return .failure
+        }
+    }
+}
+
+/// `ownerdash forecast delinquency`: who is likely to be behind more than 30 days at the next month end.
+struct ForecastDelinquencyCommand: Command {
+    static let names = ["forecast", "delinquency"]
+    static let unifiedAccess = UnifiedAccess.reads
+    static let abstract = "Each household's probability of owing more than 30 days at the next month end, with its three largest reasons."
+    static let arguments: [ArgumentSpec] = [
+        .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property with a tenant ledger"),
+        .option("--as-of", "YYYY-MM-DD", help: "describe households on the last month end on or before this date (default: each property's date)"),
+        .option("--format", "table|json|csv|xlsx", help: "output format (default table); xlsx a workbook (needs --out)"),
+        .option("--out", "FILE", help: "write the forecast to FILE instead of stdout"),
+        CSVTables.option,
+    ]
+    static let discussion = """
+        Households in residence at the property's last month end on or before the as-of date, scored by
+        the latest model of `ownerdash forecast train` for the next month end, most likely first. Each
+        names the three features that moved its forecast most (XGBoost's SHAP values, in log-odds: + is
+        towards behind). Expected over-30 dollars = probability × the balance on that month end (what
+        could be over 30 days old by the next month end). Two tables: the households (rows) and each
+        property with the portfolio total (properties; csv prints one: --table NAME). The backtest
+        (`ownerdash forecast backtest`) says how far to trust it; docs/forecast.md lists the features.
+        Exit 1: bad usage (unknown property, --as-of not a date); 3: no unified.db, no model, or a date
+        after a property's data.
+        """
+
+    let global: GlobalOptions
+    let properties: [String]
+    let asOf: LocalDate?
+    let formatName: String
+    let out: String?
+    let table: String?
+
+    init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
+        self.global = global
+        let options = try LedgerReportOptions(parsed, command: Self.commandLine, formats: ["table", "json", "csv", "xlsx"])
+        properties = options.properties
+        asOf = options.asOf
+        formatName = options.formatName
+        out = options.out
+        table = options.table
+    }
+
+    func run(_ log: Diagnostics) throws -> ExitCode {
+        guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
+                                                    asked: properties, log: log)
+        else { return .failure }
+        do {
+            guard let stored = try ForecastStore.latest(database: session.database) else {
+                throw ForecastError("no forecast model in unified.db yet: run ownerdash forecast train")
+            }
+            let started = Date()
+            let ledgers = try ForecastInputs.read(session.database, properties: session.properties, asked: !properties.isEmpty,
+                                                  log: log, command: Self.commandLine)
+            let read = Date()
+            let forecast = try DelinquencyForecast.run(ledgers, stored: stored, asOf: asOf)
+            log.debug(nil, "\(Self.commandLine): ledgers read in \(String(format: "%.2f", read.timeIntervalSince(started))) s, \(forecast.households.count) households scored in \(String(format: "%.2f", Date().timeIntervalSince(read))) s")
+            let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: asOf)
+            for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
+            try session.write(result, format: formatName, title: "Delinquency forecast", to: out, table: table)
+            return .success
+        } catch let error as ForecastError {
+            log.error(nil, "\(Self.commandLine): \(error.description)")
+            return .failure
+        }
     }
 }
