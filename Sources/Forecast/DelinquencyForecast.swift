@@ -56,6 +56,9 @@ public struct DelinquencyForecast: Sendable {
     public var properties: [Property]
     /// Problems the answer leaves in (a model trained on later outcomes than the date asked): stderr lines.
     public var warnings: [String]
+    /// Time spent computing the features, and in XGBoost (probabilities and contributions).
+    public var featureSeconds = 0.0
+    public var modelSeconds = 0.0
 
     /// Scores the properties' households with `stored` as of `asOf` (default: each property's own date).
     public static func run(_ ledgers: [PropertyLedgers], stored: StoredForecast, asOf: LocalDate?) throws -> DelinquencyForecast {
@@ -73,10 +76,14 @@ public struct DelinquencyForecast: Sendable {
             if let outcomesTo = LocalDate(iso: stored.outcomesTo)?.daysSinceEpoch, outcomesTo > day {
                 result.warnings.append("property \(ledger.property): the model (trained \(stored.trainedAt)) saw outcomes up to \(stored.outcomesTo), after \(MonthEnd.iso(day)): a forecast of a past month is in sample and reads better than it would have")
             }
+            let started = Date()
             let examples = ledger.current(on: day)
+            let described = Date()
             let byResident = Dictionary(ledger.households.map { ($0.residentID, $0) }, uniquingKeysWith: { first, _ in first })
             let probabilities = try stored.model.probabilities(examples)
             let contributions = try stored.model.contributions(examples)
+            result.featureSeconds += described.timeIntervalSince(started)
+            result.modelSeconds += Date().timeIntervalSince(described)
             var households: [Household] = []
             for (index, example) in examples.enumerated() {
                 let household = byResident[example.residentID]

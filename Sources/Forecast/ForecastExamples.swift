@@ -102,16 +102,13 @@ public struct PropertyLedgers: Sendable {
     /// end of `day`'s month, or the next one when `day` is a month end).
     public func current(on day: Int) -> [Example] {
         let outcome = MonthEnd.of(day) == day ? MonthEnd.next(after: day) : MonthEnd.of(day)
-        let monthEnds = monthEnds.filter { $0 <= day }
         return households.filter { $0.inResidence(on: day) }.map { household in
-            let first = household.charges.first?.posted ?? Int.max
-            let ends = monthEnds.filter { $0 >= first }
-            let behind = ends.filter { household.over30Cents(on: $0) > 0 }.count
-            return Example(property: property, residentID: household.residentID, unit: household.unit, name: household.name,
-                           featureDay: day, outcomeDay: outcome, features: household.features(on: day), outcomeCents: nil,
-                           behindNow: NextMonthDelinquency.isBehind(over30Cents: household.over30Cents(on: day)),
-                           owesNow: household.balanceCents(on: day) > 0,
-                           lateShareSoFar: ends.isEmpty ? nil : Double(behind) / Double(ends.count))
+            // The naive baselines' inputs are for the backtest; the share of late months (every month end of the
+            // household's history) is left out here, where only the model scores.
+            Example(property: property, residentID: household.residentID, unit: household.unit, name: household.name,
+                    featureDay: day, outcomeDay: outcome, features: household.features(on: day), outcomeCents: nil,
+                    behindNow: NextMonthDelinquency.isBehind(over30Cents: household.over30Cents(on: day)),
+                    owesNow: household.balanceCents(on: day) > 0, lateShareSoFar: nil)
         }
     }
 }

@@ -69,20 +69,51 @@ public enum LedgerHistory {
             }
             return resident
         }
-        try database.prepare(chargesSQL).forEachRow(parameters) { row in
-            guard let resident = row.text("resident_id"), let posted = row.int("posted_day") else { return }
-            let code = (row.text("charge_code") ?? "").uppercased()
-            let charge = HouseholdLedger.Charge(posted: posted, due: row.int("due_day") ?? posted,
-                                                period: row.text("period") ?? "", cents: Int64(row.int("cents") ?? 0),
-                                                isReturnedPayment: returnedPaymentCodes.contains { code.contains($0) },
-                                                isLateFee: code.contains("LATE"))
-            byResident[household(resident)]?.charges.append(charge)
-            if byResident[resident]?.unit == nil { byResident[resident]?.unit = row.text("unit_number") }
+        // Columns are looked up by name once per statement (a lookup by name per row would build a String for
+        // every column it compares, and a portfolio has about a million postings). The rows come by household, so
+        // each household's postings are gathered in a local array and handed over when the next one starts.
+        let charges = try database.prepare(chargesSQL)
+        let (chargeResident, chargeUnit, chargeCode, chargePeriod, chargePosted, chargeDue, chargeCents) = (
+            charges.columnIndex("resident_id"), charges.columnIndex("unit_number"), charges.columnIndex("charge_code"),
+            charges.columnIndex("period"), charges.columnIndex("posted_day"), charges.columnIndex("due_day"),
+            charges.columnIndex("cents"))
+        var current: (resident: String, unit: String?, charges: [HouseholdLedger.Charge])?
+        func handOverCharges() {
+            guard let done = current else { return }
+            byResident[household(done.resident)]?.charges = done.charges
+            byResident[done.resident]?.unit = done.unit
         }
-        try database.prepare(paymentsSQL).forEachRow(parameters) { row in
-            guard let resident = row.text("resident_id"), let day = row.int("payment_day") else { return }
-            byResident[household(resident)]?.payments.append(.init(day: day, cents: Int64(row.int("cents") ?? 0)))
+        try charges.forEachRow(parameters) { row in
+            guard let resident = row.text(at: chargeResident), let posted = row.int(at: chargePosted) else { return }
+            if current?.resident != resident {
+                handOverCharges()
+                current = (resident, nil, [])
+            }
+            let code = (row.text(at: chargeCode) ?? "").uppercased()
+            current?.charges.append(HouseholdLedger.Charge(
+                posted: posted, due: row.int(at: chargeDue) ?? posted, period: row.text(at: chargePeriod) ?? "",
+                cents: Int64(row.int(at: chargeCents) ?? 0),
+                isReturnedPayment: returnedPaymentCodes.contains { code.contains($0) }, isLateFee: code.contains("LATE")))
+            if current?.unit == nil { current?.unit = row.text(at: chargeUnit) }
         }
+        handOverCharges()
+        let payments = try database.prepare(paymentsSQL)
+        let (paymentResident, paymentDay, paymentCents) = (payments.columnIndex("resident_id"), payments.columnIndex("payment_day"),
+                                                           payments.columnIndex("cents"))
+        var paying: (resident: String, payments: [HouseholdLedger.Payment])?
+        func handOverPayments() {
+            guard let done = paying else { return }
+            byResident[household(done.resident)]?.payments = done.payments
+        }
+        try payments.forEachRow(parameters) { row in
+            guard let resident = row.text(at: paymentResident), let day = row.int(at: paymentDay) else { return }
+            if paying?.resident != resident {
+                handOverPayments()
+                paying = (resident, [])
+            }
+            paying?.payments.append(.init(day: day, cents: Int64(row.int(at: paymentCents) ?? 0)))
+        }
+        handOverPayments()
         try database.prepare(residentsSQL).forEachRow(parameters) { row in
             guard let resident = row.text("resident_id"), byResident[resident] != nil else { return }
             byResident[resident]?.name = row.text("name")
@@ -99,7 +130,8 @@ public enum LedgerHistory {
                                                       rentCents: row.int("rent_cents").map(Int64.init),
                                                       people: row.int("people")))
         }
-        return order.compactMap { byResident[$0] }
+        // A household with payments and no charge (a deposit, a credit moved in) has no ledger to learn from.
+        return order.compactMap { byResident[$0] }.filter { !$0.charges.isEmpty }
     }
 
     /// Charge codes that mean a returned payment (compared case-insensitively, as a part of the code):

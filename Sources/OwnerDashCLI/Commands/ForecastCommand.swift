@@ -201,7 +201,7 @@ struct ForecastDelinquencyCommand: Command {
                                                   log: log, command: Self.commandLine)
             let read = Date()
             let forecast = try DelinquencyForecast.run(ledgers, stored: stored, asOf: asOf)
-            log.debug(nil, "\(Self.commandLine): ledgers read in \(String(format: "%.2f", read.timeIntervalSince(started))) s, \(forecast.households.count) households scored in \(String(format: "%.2f", Date().timeIntervalSince(read))) s")
+            log.debug(nil, "\(Self.commandLine): ledgers read in \(String(format: "%.2f", read.timeIntervalSince(started))) s, \(forecast.households.count) households scored in \(String(format: "%.2f", Date().timeIntervalSince(read))) s (features \(String(format: "%.2f", forecast.featureSeconds)) s, XGBoost \(String(format: "%.2f", forecast.modelSeconds)) s)")
             let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: asOf)
             for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
             try session.write(result, format: formatName, title: "Delinquency forecast", to: out, table: table)
