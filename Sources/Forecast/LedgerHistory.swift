@@ -73,10 +73,10 @@ public enum LedgerHistory {
         // every column it compares, and a portfolio has about a million postings). The rows come by household, so
         // each household's postings are gathered in a local array and handed over when the next one starts.
         let charges = try database.prepare(chargesSQL)
-        let (chargeResident, chargeUnit, chargeCode, chargePeriod, chargePosted, chargeDue, chargeCents) = (
-            charges.columnIndex("resident_id"), charges.columnIndex("unit_number"), charges.columnIndex("charge_code"),
-            charges.columnIndex("period"), charges.columnIndex("posted_day"), charges.columnIndex("due_day"),
-            charges.columnIndex("cents"))
+        let (chargeResident, chargeUnit, chargePeriod, chargePosted, chargeDue, chargeCents, chargeReturned, chargeLateFee) = (
+            charges.columnIndex("resident_id"), charges.columnIndex("unit_number"), charges.columnIndex("period"),
+            charges.columnIndex("posted_day"), charges.columnIndex("due_day"), charges.columnIndex("cents"),
+            charges.columnIndex("is_returned_payment"), charges.columnIndex("is_late_fee"))
         var current: (resident: String, unit: String?, charges: [HouseholdLedger.Charge])?
         func handOverCharges() {
             guard let done = current else { return }
@@ -89,11 +89,10 @@ public enum LedgerHistory {
                 handOverCharges()
                 current = (resident, nil, [])
             }
-            let code = (row.text(at: chargeCode) ?? "").uppercased()
             current?.charges.append(HouseholdLedger.Charge(
                 posted: posted, due: row.int(at: chargeDue) ?? posted, period: row.text(at: chargePeriod) ?? "",
                 cents: Int64(row.int(at: chargeCents) ?? 0),
-                isReturnedPayment: returnedPaymentCodes.contains { code.contains($0) }, isLateFee: code.contains("LATE")))
+                isReturnedPayment: row.int(at: chargeReturned) == 1, isLateFee: row.int(at: chargeLateFee) == 1))
             if current?.unit == nil { current?.unit = row.text(at: chargeUnit) }
         }
         handOverCharges()
@@ -134,13 +133,13 @@ public enum LedgerHistory {
         return order.compactMap { byResident[$0] }.filter { !$0.charges.isEmpty }
     }
 
-    /// Charge codes that mean a returned payment (compared case-insensitively, as a part of the code):
-    /// OneSite and Voyager both post one when a check or an ACH debit bounces.
-    static let returnedPaymentCodes = ["NSF", "RETURN", "BOUNCE"]
-
     // Days since 1970-01-01: julianday counts from noon, 4714 BC; 2440587.5 is 1970-01-01 00:00.
     static let chargesSQL = """
-        SELECT resident_id, unit_number, charge_code, period,
+        SELECT resident_id, unit_number, period,
+               -- A returned payment: OneSite and Voyager both post a charge (NSF, returned check) when a check or
+               -- an ACH debit bounces; a late fee's code says LATE. LIKE ignores ASCII case.
+               (charge_code LIKE '%NSF%' OR charge_code LIKE '%RETURN%' OR charge_code LIKE '%BOUNCE%') AS is_returned_payment,
+               charge_code LIKE '%LATE%' AS is_late_fee,
                CAST(julianday(coalesce(charge_date, due_date, period || '-01')) - 2440587.5 AS INTEGER) AS posted_day,
                CAST(julianday(coalesce(due_date, charge_date, period || '-01')) - 2440587.5 AS INTEGER) AS due_day,
                CAST(round(amount * 100) AS INTEGER) AS cents
@@ -178,14 +177,17 @@ public enum LedgerHistory {
             SELECT lease_id, resident_id FROM unified_leases WHERE unified_property_id = :property AND resident_id IS NOT NULL
             UNION
             SELECT lease_id, resident_id FROM members
-        )
+        ),
+        -- Counted once per lease (a count per joined row would scan every member for each).
+        people AS (SELECT lease_id, count(*) AS people FROM members GROUP BY lease_id)
         SELECT h.resident_id, l.is_month_to_month,
                CAST(julianday(l.start_date) - 2440587.5 AS INTEGER) AS start_day,
                CAST(julianday(l.end_date) - 2440587.5 AS INTEGER)   AS end_day,
                CAST(round(l.rent_amount * 100) AS INTEGER)          AS rent_cents,
-               (SELECT nullif(count(*), 0) FROM members m WHERE m.lease_id = l.lease_id) AS people
+               p.people
         FROM households h
         JOIN unified_leases l ON l.unified_property_id = :property AND l.lease_id = h.lease_id
+        LEFT JOIN people p ON p.lease_id = h.lease_id
         ORDER BY h.resident_id, start_day
         """
 }

@@ -132,6 +132,31 @@ final class ForecastLedger {
         #expect(try ForecastStore.latest(database: database) == nil)
     }
 
+    @Test func returnedPaymentsAndLateFeesAreReadFromTheirCodesInAnyCase() throws {
+        let ledger = try ForecastLedger(households: 2)
+        let database = ledger.store.database
+        try database.execute("""
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, charge_code, category, category_known,
+                                         period, charge_date, amount, amount_paid, balance)
+            VALUES ('elm', 'x1', 'r1', 'nsf', 'FEES', 1, '2026-03', '2026-03-09', 35, 0, 0),
+                   ('elm', 'x2', 'r1', 'LateFee', 'FEES', 1, '2026-04', '2026-04-06', 50, 0, 0),
+                   ('elm', 'x3', 'r1', 'RETCHK', 'FEES', 1, '2024-11', '2024-11-09', 35, 0, 0);
+            INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, payment_date, period, amount)
+            VALUES ('elm', 'y1', 'r1', '2026-03-08', '2026-03', -1000);
+            """)
+        let households = try PropertyLedgers.read(database: database, property: "elm").households
+        let r1 = try #require(households.first { $0.residentID == "r1" })
+        let r0 = try #require(households.first { $0.residentID == "r0" })
+        func value(_ feature: Feature, _ household: HouseholdLedger) -> Float {
+            household.features(on: day("2026-05-31"))[Feature.allCases.firstIndex(of: feature)!]
+        }
+        // The NSF charge and the reversed payment of the last 365 days; RETCHK is not a returned-payment word and
+        // is older than a year anyway.
+        #expect(value(.returnedPayments12, r1) == 2)
+        #expect(value(.lateFees12, r1) == 1)
+        #expect(value(.returnedPayments12, r0) == 0 && value(.lateFees12, r0) == 0)
+    }
+
     @Test func aPropertyWithoutALedgerIsNamed() throws {
         let ledger = try ForecastLedger()
         try ledger.store.database.execute("UPDATE unified_properties SET ledger_source = NULL")
