@@ -12,10 +12,10 @@ public enum ForecastAnswers {
         }
         let scores = MetricTable(
             name: "rows", title: "Rolling backtest: behind more than 30 days at the next month end",
-            columns: [.init("model", .text), .init("roc_auc", .decimal(3)), .init("brier", .decimal(4)),
+            columns: [.init("model", .text), .init("roc_auc", .decimal(4)), .init("brier", .decimal(4)),
                       .init("top_10pct_dollars_pct", .percent), .init("training_seconds", .decimal(1))],
             rows: backtest.scores.map { score in
-                [.text(score.model), number(score.rocAUC, 1000), number(score.brier, 10000),
+                [.text(score.model), number(score.rocAUC, 10000), number(score.brier, 10000),
                  number(score.topDecileDollarShare * 100, 100), number(score.trainingSeconds, 10)]
             })
         let months = MetricTable(
