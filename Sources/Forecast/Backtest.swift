@@ -7,6 +7,7 @@ public struct BacktestModel: Sendable {
     /// Given the training examples (every outcome known), returns the scorer of a month's examples.
     public var train: @Sendable ([Example]) throws -> ([Example]) throws -> [Double]
 
+    /// A model named as the backtest's table prints it.
     public init(name: String, train: @escaping @Sendable ([Example]) throws -> ([Example]) throws -> [Double]) {
         self.name = name; self.train = train
     }

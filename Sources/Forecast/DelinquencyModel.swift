@@ -53,6 +53,7 @@ public final class LogisticBaseline {
     let booster: Booster
     let scaling: Standardization
 
+    /// Fits the regression on labelled examples (the scaling from the same examples).
     public static func train(_ examples: [Example]) throws -> LogisticBaseline {
         let scaling = Standardization(examples.map(\.features))
         let (matrix, _) = try TrainingSet.matrix(examples, transform: scaling.apply)
@@ -64,6 +65,7 @@ public final class LogisticBaseline {
 
     init(booster: Booster, scaling: Standardization) { self.booster = booster; self.scaling = scaling }
 
+    /// Each example's probability of being behind at its outcome day.
     public func probabilities(_ examples: [Example]) throws -> [Double] {
         guard !examples.isEmpty else { return [] }
         return try booster.predict(try FeatureMatrix(rows: examples.map { scaling.apply($0.features) })).map(Double.init)

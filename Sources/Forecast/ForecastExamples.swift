@@ -116,5 +116,6 @@ public struct PropertyLedgers: Sendable {
 /// A forecast that cannot be made or measured, in one line naming the property or what is missing.
 public struct ForecastError: Error, CustomStringConvertible, Equatable {
     public var description: String
+    /// An error of one line.
     public init(_ description: String) { self.description = description }
 }

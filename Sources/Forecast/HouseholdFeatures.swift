@@ -24,6 +24,10 @@ public enum Feature: String, CaseIterable, Sendable {
     /// The name in outputs, the stored model's feature list and docs/forecast.md.
     public var name: String { rawValue }
 
+    /// Its column in a feature vector.
+    public var column: Int { Self.columns[self] ?? 0 }
+    private static let columns = Dictionary(uniqueKeysWithValues: allCases.enumerated().map { ($1, $0) })
+
     /// What it is, in a manager's words (a forecast's "why" column).
     public var label: String {
         switch self {
@@ -89,7 +93,7 @@ extension HouseholdLedger {
         let lease = lease(on: day)
 
         var values = [Float](repeating: .nan, count: Feature.allCases.count)
-        func set(_ feature: Feature, _ value: Float) { values[Feature.allCases.firstIndex(of: feature)!] = value }
+        func set(_ feature: Feature, _ value: Float) { values[feature.column] = value }
         if let last = late.last { set(.daysLateLastMonth, Float(last.days)) }
         if !late.isEmpty {
             set(.meanDaysLate12, Float(late.map(\.days).reduce(0, +)) / Float(late.count))

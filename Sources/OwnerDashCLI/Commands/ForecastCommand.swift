@@ -194,7 +194,11 @@ struct ForecastDelinquencyCommand: Command {
         else { return .failure }
         do {
             guard let stored = try ForecastStore.latest(database: session.database) else {
-                throw ForecastError("no forecast model in unified.db yet: run ownerdash forecast train")
+                // With --database-url this reads the server's mirror, and models are not published (yet): say so
+                // rather than send the user to a train that refuses --database-url.
+                throw ForecastError(global.databaseURL == nil
+                    ? "no forecast model in unified.db yet: run ownerdash forecast train"
+                    : "forecast models stay in the unified.db of the host that trained them and are not published to PostgreSQL yet: run ownerdash forecast train and forecast delinquency there, without --database-url")
             }
             let started = Date()
             let ledgers = try ForecastInputs.read(session.database, properties: session.properties, asked: !properties.isEmpty,
