@@ -59,6 +59,24 @@ public struct BacktestModel: Sendable {
     public static let naiveNames: Set<String> = [behindNow.name, lateShare.name, owesNow.name]
 }
 
+/// How a backtest went for the forecast: its AUC against the best naive baseline's, and whether it passed.
+public struct BacktestVerdict: Sendable, Equatable {
+    public var months: Int
+    public var forecastAUC: Double
+    /// The best naive baseline's name and AUC.
+    public var baseline: String
+    public var baselineAUC: Double
+    /// The forecast's AUC is at least `Backtest.requiredAUCMargin` above the baseline's: users may see it.
+    public var passes: Bool
+
+    /// One line for a terminal: `8 months, AUC 0.9999 against 0.9996 (baseline: owes now): does not pass (needs +0.02)`.
+    public var summary: String {
+        func auc(_ value: Double) -> String { String(format: "%.4f", value) }
+        return "\(months) month\(months == 1 ? "" : "s"), AUC \(auc(forecastAUC)) against \(auc(baselineAUC)) (\(baseline)): "
+            + (passes ? "passes" : "does not pass (needs +\(Backtest.requiredAUCMargin))")
+    }
+}
+
 /// The rolling backtest: month ends in order, each predicted by models trained only on examples whose outcome was
 /// known by then (their next month end on or before the predicted month end), measured on what happened.
 public struct Backtest: Sendable {
@@ -144,11 +162,16 @@ public struct Backtest: Sendable {
     }
 
     /// Whether the forecast (the first score) beats the best naive baseline by `requiredAUCMargin` in AUC.
-    public var forecastPasses: Bool {
-        guard let forecast = scores.first else { return false }
-        let naive = scores.filter { BacktestModel.naiveNames.contains($0.model) }.map(\.rocAUC)
-        guard let best = naive.max(), !forecast.rocAUC.isNaN else { return false }
-        return forecast.rocAUC >= best + Self.requiredAUCMargin
+    public var forecastPasses: Bool { verdict?.passes ?? false }
+
+    /// The forecast's AUC against the best naive baseline's; nil without a forecast or a naive baseline scored.
+    public var verdict: BacktestVerdict? {
+        guard let forecast = scores.first, !forecast.rocAUC.isNaN,
+              let best = scores.filter({ BacktestModel.naiveNames.contains($0.model) && !$0.rocAUC.isNaN })
+                .max(by: { $0.rocAUC < $1.rocAUC })
+        else { return nil }
+        return BacktestVerdict(months: months.count, forecastAUC: forecast.rocAUC, baseline: best.model, baselineAUC: best.rocAUC,
+                               passes: forecast.rocAUC >= best.rocAUC + Self.requiredAUCMargin)
     }
 
     // MARK: - Measures

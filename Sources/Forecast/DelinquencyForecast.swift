@@ -63,6 +63,15 @@ public struct DelinquencyForecast: Sendable {
     /// Scores the properties' households with `stored` as of `asOf` (default: each property's own date).
     public static func run(_ ledgers: [PropertyLedgers], stored: StoredForecast, asOf: LocalDate?) throws -> DelinquencyForecast {
         var result = DelinquencyForecast(households: [], properties: [], warnings: [])
+        // How far to trust it, on stderr: the operator sees every forecast; users (API, dashboard, report columns) are
+        // to see only a model whose backtest passed.
+        if let verdict = stored.backtest {
+            if !verdict.passes {
+                result.warnings.append("model \(stored.modelID)'s backtest did not beat the best naive baseline by \(Backtest.requiredAUCMargin) in AUC (\(verdict.summary)): not to be shown to users")
+            }
+        } else {
+            result.warnings.append("model \(stored.modelID) was trained without a backtest (ownerdash forecast train --backtest): how far to trust it is unmeasured")
+        }
         for ledger in ledgers {
             let asked = asOf?.daysSinceEpoch ?? ledger.asOf
             guard asked <= ledger.asOf else {

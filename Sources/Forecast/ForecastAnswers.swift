@@ -80,6 +80,7 @@ extension ForecastAnswers {
             .init("model_id", .integer(Int(stored.modelID))),
             .init("model_trained_at", .text(stored.trainedAt)),
             .init("model_training_window", .text("\(stored.trainingFrom) to \(stored.trainingTo), outcomes to \(stored.outcomesTo)")),
+            .init("backtest_passes", stored.backtest.map { .bool($0.passes) } ?? .null),
         ], tables: [households, totals], warnings: forecast.warnings)
     }
 }

@@ -536,6 +536,11 @@ public enum UnifiedDictionary {
             xgboost_version | libxgboost that trained it
             training_seconds | time to train
             model_json | XGBoost's JSON model document
+            backtest_months | months the backtest run before training predicted (NULL: trained without --backtest)
+            backtest_auc | the trees' ROC AUC over those months
+            baseline | the best naive baseline of that backtest
+            baseline_auc | its ROC AUC
+            backtest_passes | 1 when backtest_auc beat baseline_auc by the required margin (0.02): only then may users see the forecast
             """),
         table("schema_migrations", "The schema's migrations applied to this database.", """
             version | migration number (PRAGMA user_version is the highest)

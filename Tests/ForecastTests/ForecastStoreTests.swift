@@ -114,11 +114,32 @@ final class ForecastLedger {
         let stored = try ForecastStore.train(ledgers, database: ledger.store.database)
         let past = try DelinquencyForecast.run(ledgers, stored: stored, asOf: LocalDate(iso: "2026-03-15"))
         #expect(MonthEnd.iso(try #require(past.properties.first).describedOn) == "2026-02-28")
-        #expect(past.warnings.count == 1 && past.warnings[0].contains("saw outcomes up to 2026-05-31"))
+        #expect(past.warnings.filter { $0.contains("saw outcomes up to 2026-05-31") }.count == 1)
+        #expect(past.warnings.contains("model \(stored.modelID) was trained without a backtest (ownerdash forecast train --backtest): how far to trust it is unmeasured"))
         let error = #expect(throws: ForecastError.self) {
             _ = try DelinquencyForecast.run(ledgers, stored: stored, asOf: LocalDate(iso: "2026-07-01"))
         }
         #expect(error?.description == "property elm: --as-of 2026-07-01 is after its data (2026-06-20); nothing is known about that day yet")
+    }
+
+    @Test func aBacktestRunBeforeTrainingIsStoredWithTheModelAndJudgesIt() throws {
+        let ledger = try ForecastLedger()
+        let database = ledger.store.database
+        let ledgers = [try PropertyLedgers.read(database: database, property: "elm")]
+        let stored = try ForecastStore.train(ledgers, database: database, backtest: true)
+        let verdict = try #require(stored.backtest)
+        // The same verdict as the backtest command's on the same examples.
+        let backtest = try Backtest.run(ledgers.flatMap { $0.examples() })
+        #expect(backtest.verdict == verdict)
+        #expect(verdict.months == backtest.months.count && verdict.months > 0)
+        #expect(verdict.passes == (verdict.forecastAUC >= verdict.baselineAUC + Backtest.requiredAUCMargin))
+        #expect(BacktestModel.naiveNames.contains(verdict.baseline))
+        let latest = try #require(try ForecastStore.latest(database: database))
+        #expect(latest.backtest == verdict)
+        // The forecast says on stderr when users are not to see it.
+        let forecast = try DelinquencyForecast.run(ledgers, stored: latest, asOf: nil)
+        #expect(forecast.warnings.contains { $0.contains("backtest did not beat the best naive baseline") } == !verdict.passes)
+        #expect(!forecast.warnings.contains { $0.contains("without a backtest") })
     }
 
     @Test func tooFewMonthsToTrainIsSaidAndNothingIsStored() throws {

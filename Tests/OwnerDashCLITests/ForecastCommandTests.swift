@@ -48,11 +48,12 @@ import Testing
         #expect(before.stderr == "error: ownerdash forecast delinquency: no forecast model in unified.db yet: run ownerdash forecast train\n")
         #expect(before.stdout.isEmpty)
 
-        let train = try OwnerDash.run(["forecast", "train", "--data-dir", data.path])
+        let train = try OwnerDash.run(["forecast", "train", "--backtest", "--data-dir", data.path])
         #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.split(separator: "\n").last?.hasPrefix("backtest: 10 months, AUC ") == true, "\(train.stdout)")
         #expect(train.stdout.hasPrefix("model 1: 640 household month ends of 1 property"))
         #expect(train.stdout.contains("learned from month ends 2025-01-31 to 2026-04-30 (outcomes to 2026-05-31), 17 features"))
-        #expect(try OwnerDash.sqlite(data.path + "/unified.db", "SELECT count(*), min(training_to) FROM forecast_models") == "1|2026-04-30")
+        #expect(try OwnerDash.sqlite(data.path + "/unified.db", "SELECT count(*), min(training_to), min(backtest_months) FROM forecast_models") == "1|2026-04-30|10")
 
         let json = try OwnerDash.run(["forecast", "delinquency", "--format", "json", "--data-dir", data.path])
         #expect(json.status == 0, "\(json.stderr)")
