@@ -30,6 +30,9 @@ let package = Package(
         // The unified data on a PostgreSQL server (--database-url): the client library only.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // Gradient-boosted trees for the delinquency forecast (Debian's libxgboost-dev, the C API only).
+        .systemLibrary(name: "CXGBoost", path: "Sources/CXGBoost", pkgConfig: "xgboost",
+                       providers: [.apt(["libxgboost-dev"])]),
 
         // MARK: - One Swift wrapper per C library
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
@@ -42,6 +45,8 @@ let package = Package(
         .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
         // libpq once: connections, named parameters, transactions, COPY in and out; PostgresError with the SQLSTATE.
         .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
+        // libxgboost once: a feature matrix and a booster (train, predict, SHAP contributions, JSON model bytes).
+        .target(name: "XGBoostKit", dependencies: ["CXGBoost"]),
 
         // MARK: - Formats and domain
         .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
@@ -64,6 +69,8 @@ let package = Package(
         .target(name: "Ledger", dependencies: ["OwnerDashCore", "SQLiteKit", "Metrics"]),
         // Debtor notices: one file per debtor from a template, and their delivery to a webhook (recorded in notices_sent).
         .target(name: "Notices", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "CurlKit", "Ledger"]),
+        // Who will be behind next month: features from the unified ledger, XGBoost trees, the rolling backtest.
+        .target(name: "Forecast", dependencies: ["OwnerDashCore", "SQLiteKit", "XGBoostKit", "Metrics"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
         .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
         // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
@@ -74,7 +81,7 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "PostgresKit", "PostgresUnified", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
         // MARK: - Command line
-        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "PostgresKit", "PostgresUnified", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
+        .target(name: "OwnerDashCLI", dependencies: ["OwnerDashCore", "Forecast", "XLSXKit", "Parse", "RawStore", "SQLiteKit", "PostgresKit", "PostgresUnified", "Fetch", "SOAP", "Sync", "Metrics", "Ledger", "Notices", "Render", "Ingest", "Serve"]),
         .executableTarget(name: "ownerdash", dependencies: ["OwnerDashCLI"]),
 
         // MARK: - Tests mirror the sources
@@ -84,6 +91,8 @@ let package = Package(
         .target(name: "PostgresTestSupport", dependencies: ["PostgresKit"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "OwnerDashCoreTests", dependencies: ["OwnerDashCore"]),
         .testTarget(name: "LibCryptoKitTests", dependencies: ["LibCryptoKit"]),
+        .testTarget(name: "XGBoostKitTests", dependencies: ["XGBoostKit"]),
+        .testTarget(name: "ForecastTests", dependencies: ["Forecast", "XGBoostKit", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit"]),
         // A plain TCP client for requests an HTTP library would refuse to send; shared by the two HTTP test targets.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
@@ -97,7 +106,7 @@ let package = Package(
         .testTarget(name: "RawStoreTests", dependencies: ["LibCryptoKit", "RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         // Snapshots/ are read from the source tree by #filePath (a changed one is a diff to review), not bundled.
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI", "PostgresTestSupport", "HTTPTestSupport"], exclude: ["Snapshots"]),
-        .testTarget(name: "SyncTests", dependencies: ["Sync", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
+        .testTarget(name: "SyncTests", dependencies: ["Sync", "Forecast", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
         .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),

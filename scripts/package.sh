@@ -33,7 +33,7 @@ done
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 
 source scripts/lib/ensure_packages.sh
-ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev \
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libxgboost-dev \
     libpq-dev python3 pkg-config dpkg-dev binutils
 
 started=$SECONDS
@@ -167,6 +167,12 @@ mkdir -p "$work/src/debian"
 printf 'Source: ownerdash\n\nPackage: ownerdash\nArchitecture: any\n' > "$work/src/debian/control"
 shlibs=$(cd "$work/src" && dpkg-shlibdeps -O "$stage/usr/bin/ownerdash" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "package.sh: dpkg-shlibdeps found no libraries for ownerdash" >&2; exit 1; }
+# The delinquency forecast runs on Debian's libxgboost0 (libxgboost0's shlibs file names it): a binary that does not
+# link it has lost the forecast, and a package without it in Depends would install and fail on first use.
+case "$shlibs" in
+    *libxgboost0*) ;;
+    *) echo "package.sh: ownerdash does not depend on libxgboost0 (dpkg-shlibdeps: $shlibs)" >&2; exit 1 ;;
+esac
 
 installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 cat > "$stage/DEBIAN/control" <<EOF

@@ -7,7 +7,7 @@ source scripts/lib/pg_test_cluster.sh
 # One trap for everything this script leaves behind: the test log and the PostgreSQL test cluster.
 test_log=""
 trap '[ -z "$test_log" ] || rm -f "$test_log"; pg_test_cluster_stop' EXIT
-ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev python3 pkg-config openssl \
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libxgboost-dev python3 pkg-config openssl \
     chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils postgresql-15 libpq-dev man-db \
     python3-jsonschema
 

@@ -49,9 +49,11 @@ public struct UnifiedShape: Sendable {
     /// The SQLite migration level this shape is (`PRAGMA user_version`); PostgreSQL records it too.
     public var version: Int
 
-    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, and a host's
-    /// own record of what it has not published yet.
-    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs"]
+    /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, a host's
+    /// own record of what it has not published yet, and the forecast's models, which `forecast train` writes to the
+    /// host's unified.db only (it refuses --database-url until a model is published like the audit's scope).
+    static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs",
+                                           "forecast_models"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {

@@ -523,6 +523,25 @@ public enum UnifiedDictionary {
             unified_property_id | property key
             synced_run | the run of that sync (unified_properties.last_run_id then)
             """),
+        table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
+            model_id | increasing; the highest is the model in use
+            trained_at | when (UTC)
+            properties | JSON array of the property keys whose households it learned from
+            training_from | first month end of its training examples
+            training_to | last month end of its training examples
+            outcomes_to | last next-month end it saw (no forecast of a month end up to this one is out of sample)
+            household_months | training examples (households × month ends)
+            behind | of them, behind more than 30 days at the next month end
+            features | JSON array of the feature names in the model's column order
+            xgboost_version | libxgboost that trained it
+            training_seconds | time to train
+            model_json | XGBoost's JSON model document
+            backtest_months | months the backtest run before training predicted (NULL: trained without --backtest)
+            backtest_auc | the trees' ROC AUC over those months
+            baseline | the best naive baseline of that backtest
+            baseline_auc | its ROC AUC
+            backtest_passes | 1 when backtest_auc beat baseline_auc by the required margin (0.02): only then may users see the forecast
+            """),
         table("schema_migrations", "The schema's migrations applied to this database.", """
             version | migration number (PRAGMA user_version is the highest)
             name | what it did

@@ -718,5 +718,33 @@ public enum UnifiedSchema {
                 synced_run          TEXT NOT NULL
             ) STRICT;
             """),
+        Migration(version: 48, name: "forecast models", sql: """
+            -- The delinquency forecast's trained models (`ownerdash forecast train`, Forecast/ForecastStore.swift):
+            -- XGBoost's JSON document with what it was trained on (the properties, the month ends of its examples
+            -- and the last outcome it saw) and its feature list in column order, so a model is never applied to
+            -- features it was not trained on, nor said to know a month it did not; and, when a backtest was run
+            -- before it, how the backtest went. The latest row is the one used.
+            CREATE TABLE forecast_models (
+                model_id         INTEGER PRIMARY KEY,
+                trained_at       TEXT    NOT NULL,
+                properties       TEXT    NOT NULL,
+                training_from    TEXT    NOT NULL,
+                training_to      TEXT    NOT NULL,
+                outcomes_to      TEXT    NOT NULL,
+                household_months INTEGER NOT NULL CHECK (household_months > 0),
+                behind           INTEGER NOT NULL CHECK (behind > 0),
+                features         TEXT    NOT NULL,
+                xgboost_version  TEXT    NOT NULL,
+                training_seconds REAL    NOT NULL,
+                model_json       BLOB    NOT NULL,
+                -- The rolling backtest run before training (`forecast train --backtest`); NULL when none was: the
+                -- forecast may be shown to users only where backtest_passes is 1.
+                backtest_months  INTEGER,
+                backtest_auc     REAL,
+                baseline         TEXT,
+                baseline_auc     REAL,
+                backtest_passes  INTEGER CHECK (backtest_passes IN (0, 1))
+            ) STRICT;
+            """),
     ]
 }

@@ -1,0 +1,1 @@
+#include <xgboost/c_api.h>
