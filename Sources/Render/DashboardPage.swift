@@ -59,27 +59,39 @@ public enum DashboardPage {
     }
 
     private static func pageHeader(_ html: inout HTMLWriter, _ dashboard: Dashboard) {
+        pageHeader(&html, name: dashboard.portfolioName, asOf: dashboard.asOf, properties: dashboard.properties.count,
+                   units: dashboard.portfolio?.units, generatedAt: dashboard.generatedAt)
+    }
+
+    /// The header every dashboard page opens with: the portfolio's name, its date, how many properties and units,
+    /// when the page was written.
+    static func pageHeader(_ html: inout HTMLWriter, name: String, asOf: LocalDate?, properties count: Int, units: Int?,
+                           generatedAt: String) {
         html.element("header", [("class", "page")]) { html in
             html.element("div", [("class", "wrap")]) { html in
-                html.element("h1", text: dashboard.portfolioName)
+                html.element("h1", text: name)
                 html.element("p", [("class", "subtitle")]) { html in
                     html.element("span", text: "Portfolio dashboard")
-                    html.element("span") { html in
-                        html.text("As of ")
-                        if let asOf = dashboard.asOf {
-                            html.element("time", [("datetime", asOf.iso)], text: DashboardFormat.longDate(asOf))
-                        } else {
-                            html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
-                        }
-                    }
-                    let units = dashboard.portfolio?.units.map { ", \(DashboardFormat.count($0)) units" } ?? ""
-                    let count = dashboard.properties.count
+                    asOfLine(&html, asOf)
+                    let units = units.map { ", \(DashboardFormat.count($0)) units" } ?? ""
                     html.element("span", text: "\(count) propert\(count == 1 ? "y" : "ies")\(units)")
-                    html.element("span", text: "Generated \(dashboard.generatedAt)")
+                    html.element("span", text: "Generated \(generatedAt)")
                 }
             }
         }
         html.newline()
+    }
+
+    /// `As of <date>`, or that there is no data date, in a header's subtitle.
+    static func asOfLine(_ html: inout HTMLWriter, _ asOf: LocalDate?) {
+        html.element("span") { html in
+            html.text("As of ")
+            if let asOf {
+                html.element("time", [("datetime", asOf.iso)], text: DashboardFormat.longDate(asOf))
+            } else {
+                html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
+            }
+        }
     }
 
     /// What the figures mean and where they come from, under every dashboard page.

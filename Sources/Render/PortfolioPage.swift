@@ -52,27 +52,8 @@ public enum PortfolioPage {
     // MARK: - Header and freshness
 
     private static func header(_ html: inout HTMLWriter, _ portfolio: Portfolio) {
-        html.element("header", [("class", "page")]) { html in
-            html.element("div", [("class", "wrap")]) { html in
-                html.element("h1", text: portfolio.name)
-                html.element("p", [("class", "subtitle")]) { html in
-                    html.element("span", text: "Portfolio dashboard")
-                    html.element("span") { html in
-                        html.text("As of ")
-                        if let asOf = portfolio.shownAsOf {
-                            html.element("time", [("datetime", asOf.iso)], text: DashboardFormat.longDate(asOf))
-                        } else {
-                            html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
-                        }
-                    }
-                    let units = Portfolio.total(of: portfolio.lines)?.units.map { ", \(DashboardFormat.count($0)) units" } ?? ""
-                    let count = portfolio.lines.count
-                    html.element("span", text: "\(count) propert\(count == 1 ? "y" : "ies")\(units)")
-                    html.element("span", text: "Generated \(portfolio.generatedAt)")
-                }
-            }
-        }
-        html.newline()
+        DashboardPage.pageHeader(&html, name: portfolio.name, asOf: portfolio.shownAsOf, properties: portfolio.lines.count,
+                                 units: Portfolio.total(of: portfolio.lines)?.units, generatedAt: portfolio.generatedAt)
     }
 
     /// One line however many properties: the oldest and newest data date, how many lag, and where each is listed.
@@ -313,14 +294,7 @@ public enum PropertyPage {
                     html.element("h1", [("id", "\(id)-name")], text: property.name)
                     html.element("p", [("class", "subtitle")]) { html in
                         html.element("span", text: "\(DashboardPage.pmsName(property.pms)) \u{B7} \(property.key)")
-                        html.element("span") { html in
-                            html.text("As of ")
-                            if let asOf {
-                                html.element("time", [("datetime", asOf.iso)], text: DashboardFormat.longDate(asOf))
-                            } else {
-                                html.element("span", [("class", "nodata")], text: DashboardFormat.noData)
-                            }
-                        }
+                        DashboardPage.asOfLine(&html, asOf)
                         html.element("span", text: "Generated \(dashboard.generatedAt)")
                     }
                 }
