@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
         .testTarget(name: "RawStoreTests", dependencies: ["LibCryptoKit", "RawStore", "Parse", "SQLiteKit", "OwnerDashCore", "SOAP"]),
         // Snapshots/ are read from the source tree by #filePath (a changed one is a diff to review), not bundled.
-        .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI", "PostgresTestSupport", "HTTPTestSupport"], exclude: ["Snapshots"]),
+        .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI", "PostgresTestSupport", "HTTPTestSupport", "SimulatorSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Forecast", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
         .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),

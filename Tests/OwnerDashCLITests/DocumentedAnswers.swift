@@ -1,34 +1,43 @@
 import Foundation
+import SimulatorSupport
 import SQLiteKit
 import Testing
 
-/// The documented commands that answer from a data directory, run as the pages show them against the demo's: every
-/// `query`, `report`, `runs`, `audit run` and `audit show`, `dashboard`, `sync --property`, `prune --dry-run`,
-/// `completion`, `sheet dump` of a workbook an earlier command wrote, and `--version`, from a directory holding the
-/// checkout's report_definitions.json, as a reader in the checkout would (each `audit run` first: the pages show
-/// `audit show` before it). Each must end with status 0 (2: answered, with warnings) and write the file its `--out`
-/// names. DemoTests runs them after the demo.
+/// The documented commands run as the pages show them, against the demo's data directory: every `ingest` and `fetch`
+/// narrowed to some properties or reports (against the simulator, as the vendors), `load --run`, `query`, `report`,
+/// `runs`, `audit run` and `audit show`, `dashboard`, `sync --property`, `prune --dry-run`, `completion`, `sheet dump`
+/// of a workbook an earlier command wrote, and `--version`; from a directory holding the checkout's
+/// report_definitions.json (with the simulator's report ids), as a reader in the checkout would. The vendors' commands
+/// go first, then each `audit run` (the pages show `audit show` before it), then the rest in page order. Each must end
+/// with status 0 (2: done, with warnings) and write the file its `--out` names. DemoTests runs them after the demo.
 ///
-/// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach the vendors
-/// or another host (`ingest`, `fetch`, `backfill`, `publish`, `logins`, `notices send`, a `://` address), read files
-/// the reader brings (`load`, a `sheet dump` of a download), change what the demo holds for good (`prune` without
-/// `--dry-run`, `audit resolve`, `users`), take minutes (`demo`, a `sync` of the whole portfolio), or name the operator's
-/// own paths (`/etc`, `/srv`, `/var`), or need the sign-in set up (`serve`). Example values stand for the reader's
-/// own: a run id is the demo's run, an audit run the latest, a `--resident` one of the property's residents.
+/// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach another host
+/// (`publish`, `logins`, `notices send`, a `://` address), fetch the whole portfolio (an `ingest`, `fetch` or
+/// `backfill` not narrowed: minutes), read files the reader brings (`load FILE`, a `sheet dump` of a download), change
+/// what the demo holds for good (`prune` without `--dry-run`, `audit resolve`, `users`), take minutes (`demo`, a
+/// `sync` of the whole portfolio), name the operator's own paths (`/etc`, `/srv`, `/var`), or need the sign-in set up
+/// (`serve`). Example values stand for the reader's own: a run id is the latest run, an audit run the latest, a
+/// `--resident` one of the property's residents.
 enum DocumentedAnswers {
     /// The command families run; the first words after `ownerdash`.
     static let families: [[String]] = [
-        ["query"], ["report"], ["runs"], ["audit", "run"], ["audit", "show"], ["dashboard"], ["sync"], ["prune"],
-        ["completion"], ["sheet", "dump"], ["--version"],
+        ["ingest"], ["fetch"], ["load", "--run"], ["query"], ["report"], ["runs"], ["audit", "run"], ["audit", "show"],
+        ["dashboard"], ["sync"], ["prune"], ["completion"], ["sheet", "dump"], ["--version"],
     ]
+
+    /// The commands that ask the vendors (the simulator stands in for them).
+    static func asksTheVendors(_ command: [String]) -> Bool { ["ingest", "fetch"].contains(command.first) }
 
     /// Why a documented command is not run, or nil to run it (in `directory`, where earlier commands wrote their files).
     static func skipped(_ command: [String], in directory: URL) -> String? {
-        guard families.contains(where: { command.starts(with: $0) }) else { return "not an answer from the data directory" }
+        guard families.contains(where: { command.starts(with: $0) }) else { return "not among the families run" }
         if command.contains(where: { $0.contains("://") }) { return "reaches another host" }
         if command.contains(where: { ["/etc", "/srv", "/var"].contains(where: $0.hasPrefix) }) { return "the operator's own paths" }
         if command.contains("--data-dir") { return "names its own data directory" }
         if command.first == "sync" && !command.contains("--property") { return "re-syncs the whole portfolio" }
+        if asksTheVendors(command) && !command.contains(where: { ["--property", "--pms", "--reports"].contains($0) }) {
+            return "fetches the whole portfolio"
+        }
         if command.first == "prune" && !command.contains("--dry-run") { return "deletes the demo's history" }
         if command.starts(with: ["sheet", "dump"]),
            let file = command.dropFirst(2).first(where: { !$0.hasPrefix("-") && $0.contains(".") }),
@@ -45,10 +54,11 @@ enum DocumentedAnswers {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("documented-answers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: OwnerDash.repository.appendingPathComponent("report_definitions.json"),
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: simulatorConfig()),
                                          to: directory.appendingPathComponent("report_definitions.json"))
+        let simulator = try PMSSimulator()
+        defer { simulator.stop() }
         let unified = try Database(path: data.appendingPathComponent("unified.db").path, mode: .readOnly)
-        let runID = try unified.scalar("SELECT run_id FROM etl_runs ORDER BY started_at DESC LIMIT 1")?.textValue ?? "latest"
         var documented: [(page: String, line: Int, command: [String])] = []
         for document in try DocumentedCommandsTests.documents() {
             for (line, command) in DocumentedCommandsTests.commands(in: try DocumentedCommandsTests.text(document)) {
@@ -56,12 +66,14 @@ enum DocumentedAnswers {
             }
         }
         var ran = 0
-        for (document, line, documented) in documented.filter({ $0.command.starts(with: ["audit", "run"]) })
-                                            + documented.filter({ !$0.command.starts(with: ["audit", "run"]) }) {
+        func order(_ command: [String]) -> Int { asksTheVendors(command) ? 0 : command.starts(with: ["audit", "run"]) ? 1 : 2 }
+        for (document, line, documented) in documented.enumerated().sorted(by: {
+            (order($0.element.command), $0.offset) < (order($1.element.command), $1.offset) }).map(\.element) {
             guard skipped(documented, in: directory) == nil else { continue }
-            var command = try standingIn(documented, runID: runID, unified: unified)
+            var command = try standingIn(documented, unified: unified)
             if !["--version", "completion"].contains(command[0]) { command += ["--data-dir", data.path] }
-            let result = try OwnerDash.run(command, in: directory)
+            let result = try OwnerDash.run(command, in: directory,
+                                           environment: asksTheVendors(command) ? simulator.environment() : [:])
             ran += 1
             let shown = "\(document):\(line): ownerdash \(documented.joined(separator: " "))"
             guard result.status == 0 || result.status == 2 else {
@@ -76,11 +88,23 @@ enum DocumentedAnswers {
         return ran
     }
 
-    /// `command` with the example values that stand for the reader's own replaced by the demo's: a run id by its run,
-    /// a `--resident` by a resident with charges at the command's property.
-    static func standingIn(_ command: [String], runID: String, unified: Database) throws -> [String] {
+    /// `command` with the example values that stand for the reader's own replaced by the demo's: a run id by the latest
+    /// run, an audit run by the latest, a `--resident` by a resident with charges at the command's property.
+    static func standingIn(_ command: [String], unified: Database) throws -> [String] {
+        let runID = try unified.scalar("SELECT run_id FROM etl_runs ORDER BY started_at DESC LIMIT 1")?.textValue ?? "latest"
         var result = command.map { $0.range(of: #"^\d{8}T\d{6}Z-[0-9a-f]{4}$"#, options: .regularExpression) != nil ? runID : $0 }
         if result.starts(with: ["runs", "show"]), result.count > 2, result[2] != "latest", result[2] != runID { result[2] = runID }
+        if result.starts(with: ["load", "--run"]), result.count > 2 {
+            // The latest run that landed something (a sync's run has nothing to load).
+            let landing = URL(fileURLWithPath: unified.path).deletingLastPathComponent().appendingPathComponent("landing")
+            for row in try unified.query("SELECT run_id FROM etl_runs ORDER BY started_at DESC") {
+                guard let run = row[0].textValue else { continue }
+                if FileManager.default.fileExists(atPath: landing.appendingPathComponent("\(run)/manifest.json").path) {
+                    result[2] = run
+                    break
+                }
+            }
+        }
         if result.starts(with: ["audit", "show"]), result.count > 2, Int(result[2]) != nil,
            let latest = try unified.scalar("SELECT max(run_id) FROM audit_runs")?.integerValue {
             result[2] = String(latest)
