@@ -85,6 +85,13 @@ public final class TokenSource: Sendable {
         Redactor(secrets: state.withLock { $0.seen })
     }
 
+    /// The directory the command is started in: nil (this process's) when this user may enter it, else `/`. An
+    /// operator typing `sudo -u ownerdash ownerdash doctor` in their home directory leaves the service user in a
+    /// directory it may not enter, and the command could not be started there at all ("You don't have permission").
+    static func workingDirectory(current: String = FileManager.default.currentDirectoryPath) -> URL? {
+        access(current, X_OK) == 0 ? nil : URL(fileURLWithPath: "/")
+    }
+
     /// Runs the command through `/bin/sh -c`; its stdout, trimmed, is the token. Its stderr is read and dropped:
     /// a failing credential helper may print the secret it was handling, and its lines would break `--log-format
     /// json`. A failure is summarized in one line (exit status, how much it wrote), never with its output.
@@ -96,6 +103,7 @@ public final class TokenSource: Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        process.currentDirectoryURL = workingDirectory()
         do {
             try process.run()
         } catch {

@@ -242,6 +242,15 @@ import ZipKit
         }
     }
 
+    /// `sudo -u ownerdash ownerdash doctor` typed in a home directory the service user may not enter: the command is
+    /// started from `/` instead of not at all. (Root, which runs the tests, may enter any directory; one that does not
+    /// exist stands for it.)
+    @Test func theCommandStartsFromRootWhenThisDirectoryCannotBeEntered() throws {
+        #expect(TokenSource.workingDirectory(current: FileManager.default.temporaryDirectory.path) == nil)
+        let gone = FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID().uuidString)").path
+        #expect(TokenSource.workingDirectory(current: gone)?.path == "/")
+    }
+
     @Test func reportParametersUseUSDatesFiscalPeriodsAndMonths() throws {
         let boxScore = ReportDefinition(name: "Box Score", parser: "box_score", reportID: 4238, reportKey: "K", formatCode: "1683")
         let date = try #require(LocalDate(year: 2026, month: 3, day: 5))

@@ -227,6 +227,47 @@ import Testing
 
     // MARK: - scripts/ paths
 
+    /// The scripts that build install what the build needs: every Debian package Package.swift names as a system
+    /// library's provider is in the `ensure_packages` call of scripts/run.sh, scripts/test.sh and scripts/package.sh,
+    /// and README.md's "The two commands" names it (`scripts/run.sh` did not install libxgboost-dev, which the build
+    /// needs and the README said it installed: on a fresh machine its build stopped at pkg-config's xgboost).
+    @Test func everyBuildDependencyIsInstalledByTheScripts() throws {
+        let providers = Self.aptProviders(in: try Self.text("Package.swift"))
+        #expect(providers.count >= 9, "only \(providers) found in Package.swift")
+        for script in ["scripts/run.sh", "scripts/test.sh", "scripts/package.sh"] {
+            let installed = Self.ensuredPackages(in: try Self.text(script))
+            for package in providers where !installed.contains(package) {
+                Issue.record("\(script) does not install \(package), which Package.swift builds against")
+            }
+        }
+        let readme = try Self.text("README.md")
+        for package in providers where !readme.contains(package) {
+            Issue.record("README.md does not name \(package) among the packages the two commands install")
+        }
+    }
+
+    /// The Debian packages of Package.swift's `providers: [.apt([...])]`.
+    static func aptProviders(in manifest: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"\.apt\(\[([^\]]*)\]\)"#)
+        var result: [String] = []
+        for match in pattern.matches(in: manifest, range: NSRange(manifest.startIndex..., in: manifest)) {
+            guard let range = Range(match.range(at: 1), in: manifest) else { continue }
+            result += manifest[range].split(separator: ",")
+                .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" \n")) }
+        }
+        return result
+    }
+
+    /// The words of a script's `ensure_packages` calls, `\`-continued lines joined.
+    static func ensuredPackages(in script: String) -> Set<String> {
+        var result = Set<String>()
+        for line in script.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n")
+        where line.hasPrefix("ensure_packages ") {
+            result.formUnion(line.split(separator: " ").dropFirst().map(String.init))
+        }
+        return result
+    }
+
     @Test func everyNamedScriptExists() throws {
         var checked = 0
         for document in try Self.documents() {
