@@ -132,17 +132,18 @@ import Testing
             #expect(dashboard.contains(escapeHTML(name)), "dashboard lacks \(name)")
         }
 
-        try expectTheSameAnswersFromPostgreSQL(data)
+        let server = try expectTheSameAnswersFromPostgreSQL(data)
 
         // Last, as they write to it (ingests, an audit run, a re-sync, the dashboard): the documentation's commands, run
-        // as shown.
-        let documented = try DocumentedAnswers.run(against: data.url)
+        // as shown, the PostgreSQL server standing in for the pages' own.
+        let documented = try DocumentedAnswers.run(against: data.url, server: server)
         #expect(documented > 60, "only \(documented) documented commands ran")
     }
 
     /// The demo's unified.db published to a PostgreSQL server, then every `query` and `report` answered by a host that
     /// has nothing but `--database-url` (an empty data directory): the JSON is byte for byte the SQLite answer.
-    private func expectTheSameAnswersFromPostgreSQL(_ data: DataDir) throws {
+    /// Returns the server's URI.
+    private func expectTheSameAnswersFromPostgreSQL(_ data: DataDir) throws -> String {
         let server = try TestPostgres.freshDatabase("demo")
         let publish = try OwnerDash.run(["publish", "--data-dir", data.path, "--database-url", server.uri])
         #expect(publish.status == 0, "publish: \(publish.stderr.suffix(1000))")
@@ -217,6 +218,7 @@ import Testing
         // Commands that would write a copy nobody reads are refused, naming the server without its password.
         let refused = try OwnerDash.run(["demo", "--data-dir", reader.path, "--database-url", server.uri])
         #expect(refused.status == 1 && refused.stderr.contains("cannot run with --database-url yet"), "\(refused.stderr)")
+        return server.uri
     }
 
     struct ServeDidNotStart: Error, CustomStringConvertible { var description: String }

@@ -9,29 +9,35 @@ import Testing
 /// of a workbook an earlier command wrote, and `--version`; from a directory holding the checkout's
 /// report_definitions.json (with the simulator's report ids), as a reader in the checkout would. The vendors' commands
 /// go first, then each `audit run` (the pages show `audit show` before it), then the rest in page order. Each must end
-/// with status 0 (2: done, with warnings) and write the file its `--out` names. DemoTests runs them after the demo.
+/// with status 0 (2: done, with warnings) and write the file its `--out` names. `users` runs too, and, given a
+/// PostgreSQL server standing in for the pages' `postgresql://` ones, `publish`, `logins` and `query --database-url`.
+/// DemoTests runs them after the demo.
 ///
-/// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach another host
-/// (`publish`, `logins`, `notices send`, a `://` address), fetch the whole portfolio (an `ingest`, `fetch` or
-/// `backfill` not narrowed: minutes), read files the reader brings (`load FILE`, a `sheet dump` of a download), change
-/// what the demo holds for good (`prune` without `--dry-run`, `audit resolve`, `users`), take minutes (`demo`, a
-/// `sync` of the whole portfolio), name the operator's own paths (`/etc`, `/srv`, `/var`), or need the sign-in set up
-/// (`serve`). Example values stand for the reader's own: a run id is the latest run, an audit run the latest, a
+/// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach another kind
+/// of host (`notices send` by e-mail, webhook or Telegram, `ingest --notices-webhook`), fetch the whole portfolio (an
+/// `ingest`, `fetch` or `backfill` not narrowed: minutes), read files the reader brings (`load FILE`, a `sheet dump`
+/// of a download), change what the demo holds for good (`prune` without `--dry-run`, `audit resolve`), take minutes
+/// (`demo`, a `sync` of the whole portfolio), name the operator's own paths (`/etc`, `/srv`, `/var`), or need the
+/// sign-in set up with an OpenID provider (`serve`). Example values stand for the reader's own: a run id is the latest run, an audit run the latest, a
 /// `--resident` one of the property's residents.
 enum DocumentedAnswers {
     /// The command families run; the first words after `ownerdash`.
     static let families: [[String]] = [
         ["ingest"], ["fetch"], ["load", "--run"], ["query"], ["report"], ["runs"], ["audit", "run"], ["audit", "show"],
-        ["dashboard"], ["sync"], ["prune"], ["completion"], ["sheet", "dump"], ["--version"],
+        ["dashboard"], ["sync"], ["prune"], ["completion"], ["sheet", "dump"], ["--version"], ["users"], ["publish"],
+        ["logins"],
     ]
 
     /// The commands that ask the vendors (the simulator stands in for them).
     static func asksTheVendors(_ command: [String]) -> Bool { ["ingest", "fetch"].contains(command.first) }
 
-    /// Why a documented command is not run, or nil to run it (in `directory`, where earlier commands wrote their files).
-    static func skipped(_ command: [String], in directory: URL) -> String? {
+    /// Why a documented command is not run, or nil to run it (in `directory`, where earlier commands wrote their files;
+    /// `server`: a PostgreSQL server standing in for the pages' `postgresql://` ones).
+    static func skipped(_ command: [String], in directory: URL, server: String?) -> String? {
         guard families.contains(where: { command.starts(with: $0) }) else { return "not among the families run" }
-        if command.contains(where: { $0.contains("://") }) { return "reaches another host" }
+        if command.contains(where: { $0.contains("://") && !($0.hasPrefix("postgresql://") && server != nil) }) {
+            return "reaches another host"
+        }
         if command.contains(where: { ["/etc", "/srv", "/var"].contains(where: $0.hasPrefix) }) { return "the operator's own paths" }
         if command.contains("--data-dir") { return "names its own data directory" }
         if command.first == "sync" && !command.contains("--property") { return "re-syncs the whole portfolio" }
@@ -50,7 +56,7 @@ enum DocumentedAnswers {
     /// Runs every documented answer against `data` (the demo's data directory), recording each failure as an issue
     /// naming the page, the line and the command. Returns how many ran.
     @discardableResult
-    static func run(against data: URL) throws -> Int {
+    static func run(against data: URL, server: String? = nil) throws -> Int {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("documented-answers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -69,8 +75,18 @@ enum DocumentedAnswers {
         func order(_ command: [String]) -> Int { asksTheVendors(command) ? 0 : command.starts(with: ["audit", "run"]) ? 1 : 2 }
         for (document, line, documented) in documented.enumerated().sorted(by: {
             (order($0.element.command), $0.offset) < (order($1.element.command), $1.offset) }).map(\.element) {
-            guard skipped(documented, in: directory) == nil else { continue }
-            var command = try standingIn(documented, unified: unified)
+            guard skipped(documented, in: directory, server: server) == nil else { continue }
+            var command = try standingIn(documented, unified: unified).map { word in
+                word.hasPrefix("postgresql://") ? server ?? word : word
+            }
+            // A password file the reader would have written (`logins add --password-file`).
+            if let index = command.firstIndex(of: "--password-file"), index + 1 < command.count {
+                let file = directory.appendingPathComponent(command[index + 1])
+                if !FileManager.default.fileExists(atPath: file.path) {
+                    try "a passphrase of the reader's own choosing\n".write(to: file, atomically: true, encoding: .utf8)
+                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+                }
+            }
             if !["--version", "completion"].contains(command[0]) { command += ["--data-dir", data.path] }
             let result = try OwnerDash.run(command, in: directory,
                                            environment: asksTheVendors(command) ? simulator.environment() : [:])
