@@ -148,6 +148,11 @@ License: none
  No licence to copy, modify or redistribute OwnerDash is stated.
 EOF
 chmod 0644 "$doc/changelog.gz" "$doc/copyright"
+# The manual, at the paths doctor's and the errors' hints name (docs/operators.md, ...), below the package's doc directory.
+install -m 0644 README.md "$doc/README.md"
+install -d "$doc/docs/images"
+install -m 0644 docs/*.md "$doc/docs/"
+install -m 0644 docs/images/* "$doc/docs/images/"
 # The one lintian finding kept on purpose: the env file holds the vendors' secrets.
 install -D -m 0644 /dev/stdin "$stage/usr/share/lintian/overrides/ownerdash" <<'EOF'
 # Secrets (RealPage token command, Yardi password): root-only, systemd reads it as root.

@@ -53,6 +53,7 @@ check "ingest unit runs the installed binary on /etc/ownerdash's registry as own
 check "serve unit reads /etc/ownerdash's registry (its sign-in settings)" \
     grep -qx "ExecStart=/usr/bin/ownerdash serve --config /etc/ownerdash/report_definitions.json --listen 127.0.0.1:8080" /lib/systemd/system/ownerdash-serve.service
 check "man -w ownerdash-ingest finds the packaged page" test "$(man -w ownerdash-ingest)" = /usr/share/man/man1/ownerdash-ingest.1.gz
+check "the manual doctor's hints name is installed (docs/operators.md)" test -s /usr/share/doc/ownerdash/docs/operators.md
 # Every command `ownerdash --help` lists has its page, and man renders each without a warning.
 # A listed command is one or two words (`report lease-status`), then two or more spaces and its abstract.
 commands=$(/usr/bin/ownerdash --help | sed -n '/^COMMANDS:/,/^$/p' | sed -E -n 's/^  ([^ ]+( [^ ]+)?)  .*/\1/p' | tr ' ' '-')
