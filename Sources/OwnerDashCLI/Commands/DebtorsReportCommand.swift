@@ -48,7 +48,7 @@ struct DebtorsReportCommand: Command {
         asOf = options.asOf
         formatName = options.formatName
         out = options.out
-        table = parsed.value("--table")
+        table = options.table
     }
 
     /// `--min-debt`, shared with `notices generate|send`.

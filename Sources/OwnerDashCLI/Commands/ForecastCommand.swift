@@ -177,25 +177,16 @@ struct ForecastDelinquencyCommand: Command {
         """
 
     let global: GlobalOptions
-    let properties: [String]
-    let asOf: LocalDate?
-    let formatName: String
-    let out: String?
-    let table: String?
+    let options: LedgerReportOptions
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
-        let options = try LedgerReportOptions(parsed, command: Self.commandLine, formats: ["table", "json", "csv", "xlsx"])
-        properties = options.properties
-        asOf = options.asOf
-        formatName = options.formatName
-        out = options.out
-        table = options.table
+        options = try LedgerReportOptions(parsed, command: Self.commandLine, formats: ["table", "json", "csv", "xlsx"])
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
         guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
-                                                    asked: properties, log: log)
+                                                    asked: options.properties, log: log)
         else { return .failure }
         do {
             guard let stored = try ForecastStore.latest(database: session.database) else {
@@ -206,14 +197,15 @@ struct ForecastDelinquencyCommand: Command {
                     : "forecast models stay in the unified.db of the host that trained them and are not published to PostgreSQL yet: run ownerdash forecast train and forecast delinquency there, without --database-url")
             }
             let started = Date()
-            let ledgers = try ForecastInputs.read(session.database, properties: session.properties, asked: !properties.isEmpty,
+            let ledgers = try ForecastInputs.read(session.database, properties: session.properties, asked: !options.properties.isEmpty,
                                                   log: log, command: Self.commandLine)
             let read = Date()
-            let forecast = try DelinquencyForecast.run(ledgers, stored: stored, asOf: asOf)
+            let forecast = try DelinquencyForecast.run(ledgers, stored: stored, asOf: options.asOf)
             log.debug(nil, "\(Self.commandLine): ledgers read in \(String(format: "%.2f", read.timeIntervalSince(started))) s, \(forecast.households.count) households scored in \(String(format: "%.2f", Date().timeIntervalSince(read))) s (features \(String(format: "%.2f", forecast.featureSeconds)) s, XGBoost \(String(format: "%.2f", forecast.modelSeconds)) s)")
-            let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: asOf)
+            let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: options.asOf)
             for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
-            try session.write(result, format: formatName, title: "Delinquency forecast", to: out, table: table)
+            try session.write(result, format: options.formatName, title: "Delinquency forecast", to: options.out,
+                              table: options.table)
             return .success
         } catch let error as ForecastError {
             log.error(nil, "\(Self.commandLine): \(error.description)")
