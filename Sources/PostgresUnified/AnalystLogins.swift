@@ -32,24 +32,40 @@ public enum AnalystLogins {
                                 context: "adding a login")
         }
         try PostgresSchema.migrate(connection)
-        try connection.transaction {
-            try install(on: connection)
-            let exists = try connection.scalar("SELECT count(*) FROM pg_roles WHERE rolname = :name", ["name": .text(login.name)]) != "0"
-            // CREATE ROLE takes no parameters: the password goes in as a literal, hashed here (SCRAM-SHA-256), so the
-            // clear text never reaches the server or its statement log.
-            let literal = PostgresSchema.literal(try connection.encryptedPassword(password, user: login.name))
-            try connection.execute("\(exists ? "ALTER" : "CREATE") ROLE \(login.name) LOGIN PASSWORD \(literal)")
-            try connection.execute("GRANT ownerdash_readers TO \(login.name)")
-            try connection.execute(login.role == .owner ? "GRANT ownerdash_owners TO \(login.name)"
-                                                        : "REVOKE ownerdash_owners FROM \(login.name)")
-            try connection.execute("""
-                INSERT INTO ownerdash_logins (login, role) VALUES (:name, :role)
-                ON CONFLICT (login) DO UPDATE SET role = EXCLUDED.role
-                """, ["name": .text(login.name), "role": .text(login.role.rawValue)])
-            try connection.execute("DELETE FROM ownerdash_login_properties WHERE login = :name", ["name": .text(login.name)])
-            for property in login.role == .manager ? login.properties : [] {
-                try connection.execute("INSERT INTO ownerdash_login_properties (login, unified_property_id) VALUES (:name, :property)",
-                                       ["name": .text(login.name), "property": .text(property)])
+        try retryingRaces {
+            try connection.transaction {
+                try install(on: connection)
+                let exists = try connection.scalar("SELECT count(*) FROM pg_roles WHERE rolname = :name", ["name": .text(login.name)]) != "0"
+                // CREATE ROLE takes no parameters: the password goes in as a literal, hashed here (SCRAM-SHA-256), so the
+                // clear text never reaches the server or its statement log.
+                let literal = PostgresSchema.literal(try connection.encryptedPassword(password, user: login.name))
+                try connection.execute("\(exists ? "ALTER" : "CREATE") ROLE \(login.name) LOGIN PASSWORD \(literal)")
+                try connection.execute("GRANT ownerdash_readers TO \(login.name)")
+                try connection.execute(login.role == .owner ? "GRANT ownerdash_owners TO \(login.name)"
+                                                            : "REVOKE ownerdash_owners FROM \(login.name)")
+                try connection.execute("""
+                    INSERT INTO ownerdash_logins (login, role) VALUES (:name, :role)
+                    ON CONFLICT (login) DO UPDATE SET role = EXCLUDED.role
+                    """, ["name": .text(login.name), "role": .text(login.role.rawValue)])
+                try connection.execute("DELETE FROM ownerdash_login_properties WHERE login = :name", ["name": .text(login.name)])
+                for property in login.role == .manager ? login.properties : [] {
+                    try connection.execute("INSERT INTO ownerdash_login_properties (login, unified_property_id) VALUES (:name, :property)",
+                                           ["name": .text(login.name), "property": .text(property)])
+                }
+            }
+        }
+    }
+
+    /// Runs `body` (one transaction) again, up to three times in all, when it lost a race with another database of the
+    /// same cluster setting up the roles at the same time: roles and their grants are the cluster's, shared by every
+    /// database, so two set-ups can deadlock (40P01) or both create the same role (23505 on pg_authid); the second
+    /// attempt finds the roles there.
+    static func retryingRaces(_ body: () throws -> Void) throws {
+        for attempt in 1...3 {
+            do {
+                return try body()
+            } catch let error as PostgresError where attempt < 3 && ["40P01", "40001", "23505"].contains(error.sqlState ?? "") {
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
         }
     }

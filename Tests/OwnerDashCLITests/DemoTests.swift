@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import PostgresTestSupport
+import SimulatorSupport
 import Testing
 
 /// `ownerdash demo` end to end: the simulator's whole portfolio (25 RealPage and 5 Yardi properties) fetched, loaded
@@ -127,10 +128,10 @@ import Testing
         #expect(runs.status == 0)
         #expect(runs.stdout.contains("demo") && runs.stdout.contains("succeeded"), "\(runs.stdout)")
         let dashboard = try String(contentsOf: data.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
-        for fact in properties.values {
-            let name = try #require(fact["name"] as? String)
-            #expect(dashboard.contains(escapeHTML(name)), "dashboard lacks \(name)")
-        }
+        let names = properties.values.compactMap { $0["name"] as? String }
+        #expect(names.count == properties.count)
+        let lacking = names.filter { !dashboard.contains(escapeHTML($0)) }
+        #expect(lacking.isEmpty, "the dashboard lacks \(lacking)")
 
         let server = try expectTheSameAnswersFromPostgreSQL(data)
 
@@ -171,7 +172,8 @@ import Testing
             let shown = arguments.joined(separator: " ")
             #expect(local.status == 0 && !local.stdout.isEmpty, "\(shown) on SQLite: \(local.stderr.suffix(300))")
             #expect(remote.status == local.status, "\(shown) on PostgreSQL: exit \(remote.status): \(remote.stderr.suffix(300))")
-            #expect(remote.stdout == local.stdout, "\(shown): the answer from PostgreSQL differs from SQLite's")
+            let difference = TextDifference.first(local.stdout, remote.stdout)
+            #expect(difference == nil, "\(shown): the answer from PostgreSQL differs from SQLite's at \(difference ?? "")")
         }
         // The dashboard file, byte for byte.
         let pages = try [data, reader].map { directory -> String in
@@ -180,7 +182,8 @@ import Testing
             #expect(written.status == 0, "dashboard: \(written.stderr.suffix(300))")
             return try String(contentsOf: directory.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
         }
-        #expect(pages[0] == pages[1], "the dashboard from PostgreSQL differs from unified.db's")
+        let pageDifference = TextDifference.first(pages[0], pages[1])
+        #expect(pageDifference == nil, "the dashboard from PostgreSQL differs from unified.db's at \(pageDifference ?? "")")
 
         // The API: `serve` on unified.db and `serve` on the server answer every endpoint alike.
         let local = try ServeProcess(["--data-dir", data.path])
@@ -198,7 +201,9 @@ import Testing
         for path in paths {
             let fromSQLite = try local.get(path), fromServer = try remote.get(path)
             #expect(fromSQLite.status == 200, "\(path) on SQLite: \(fromSQLite.status) \(fromSQLite.body.prefix(200))")
-            #expect(fromServer.status == fromSQLite.status && fromServer.body == fromSQLite.body, "\(path): the API's answer from PostgreSQL differs")
+            let difference = TextDifference.first(fromSQLite.body, fromServer.body)
+            #expect(fromServer.status == fromSQLite.status && difference == nil,
+                    "\(path): the API's answer from PostgreSQL differs (status \(fromServer.status)) at \(difference ?? "")")
         }
 
         // The lease-charge audit run through the server (on the reader's mirror, published back) is the audit run on
@@ -211,7 +216,8 @@ import Testing
         let shownLocally = try OwnerDash.run(["audit", "show", "--format", "json", "--data-dir", data.path])
         let shownFromServer = try OwnerDash.run(["audit", "show", "--format", "json", "--data-dir", third.path, "--database-url", server.uri])
         #expect(shownLocally.status == 0 && shownLocally.stdout.contains("\"metric\": \"audit\""), "\(shownLocally.stderr.suffix(300))")
-        #expect(shownFromServer.stdout == shownLocally.stdout, "audit show: the audit from PostgreSQL differs from SQLite's")
+        let auditDifference = TextDifference.first(shownLocally.stdout, shownFromServer.stdout)
+        #expect(auditDifference == nil, "audit show: the audit from PostgreSQL differs from SQLite's at \(auditDifference ?? "")")
         // The readers copied the server's data once: after the first answer the mirror is current.
         let mirror = reader.url.appendingPathComponent("postgres-mirror/unified.db").path
         #expect(FileManager.default.fileExists(atPath: mirror))

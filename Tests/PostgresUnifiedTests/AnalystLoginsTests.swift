@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PostgresKit
 import PostgresTestSupport
 import Testing
@@ -52,5 +53,55 @@ import Testing
         #expect(try count(asManager, "unified_units") == "6")
         try AnalystLogins.remove(manager, on: admin)
         #expect(throws: PostgresError.self) { try connect(manager) }
+    }
+
+    /// Roles are the cluster's: logins added to two databases of one server at the same moment both succeed (their
+    /// role set-ups can deadlock, or both create the same group role; the loser tries again).
+    @Test func loginsAddedToTwoDatabasesAtOnceBothSucceed() throws {
+        let sample = try UnifiedSample()
+        let urls = try (0..<2).map { _ in try TestPostgres.freshDatabase("racing") }
+        for url in urls { _ = try UnifiedPublisher(url: url, host: "host-a").publishAll(from: sample.database) }
+        let suffix = UUID().uuidString.prefix(6).lowercased()
+        let failures = Mutex<[String]>([])
+        for round in 0..<3 {
+            DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+                do {
+                    let connection = try PostgresConnection(url: urls[index])
+                    try AnalystLogins.add(.init(name: "race_\(suffix)_\(round)_\(index)", role: .manager, properties: ["alder_court"]),
+                                          password: "pw", on: connection)
+                } catch {
+                    failures.withLock { $0.append("round \(round), database \(index): \(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+    }
+
+    /// A lost race is tried again, other errors are not, and three lost races in a row give up with the last.
+    @Test func onlyLostRacesAreTriedAgain() {
+        var attempts = 0
+        #expect(throws: Never.self) {
+            try AnalystLogins.retryingRaces {
+                attempts += 1
+                if attempts == 1 { throw PostgresError(sqlState: "40P01", message: "deadlock detected", context: "test") }
+            }
+        }
+        #expect(attempts == 2)
+        attempts = 0
+        #expect(throws: PostgresError.self) {
+            try AnalystLogins.retryingRaces {
+                attempts += 1
+                throw PostgresError(sqlState: "42501", message: "permission denied", context: "test")
+            }
+        }
+        #expect(attempts == 1)
+        attempts = 0
+        #expect(throws: PostgresError.self) {
+            try AnalystLogins.retryingRaces {
+                attempts += 1
+                throw PostgresError(sqlState: "40P01", message: "deadlock detected", context: "test")
+            }
+        }
+        #expect(attempts == 3)
     }
 }
