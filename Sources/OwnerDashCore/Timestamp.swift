@@ -16,8 +16,9 @@ public enum Timestamp {
         return text + "Z"
     }
 
-    /// `2026-11-22 04:05 UTC`: when a page or workbook was written, in UTC so it reads the same wherever it is opened.
-    public static func minute(_ date: Date = Date()) -> String {
+    /// `2026-11-22 04:05 UTC`: when a page or workbook was written, in UTC so it reads the same wherever it is opened;
+    /// by default now on the run clock (`RunID.clock`: `OWNERDASH_CLOCK` when set, as run ids are).
+    public static func minute(_ date: Date = RunID.clock()) -> String {
         let (day, second, _) = parts(date)
         return day.iso + " " + two(second / 3_600) + ":" + two(second % 3_600 / 60) + " UTC"
     }

@@ -178,7 +178,9 @@ import Testing
         // The dashboard file, byte for byte.
         let pages = try [data, reader].map { directory -> String in
             let extra = directory === reader ? ["--database-url", server.uri] : []
-            let written = try OwnerDash.run(["dashboard", "--data-dir", directory.path] + extra)
+            // One clock for both: a page says when it was written, and two writes may fall in two minutes.
+            let written = try OwnerDash.run(["dashboard", "--data-dir", directory.path] + extra,
+                                            environment: ["OWNERDASH_CLOCK": "2026-11-21T06:00:00Z"])
             #expect(written.status == 0, "dashboard: \(written.stderr.suffix(300))")
             return try String(contentsOf: directory.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
         }

@@ -182,6 +182,20 @@ extension DataDir {
         #expect(debtors.contains("Lee, Ann") && debtors.contains("1,400.00"))
     }
 
+    /// A page says when it was written on the run clock: `OWNERDASH_CLOCK` when set (a fast-forwarded night, or two
+    /// hosts' pages compared byte for byte), as run ids do.
+    @Test func theDashboardSaysWhenItWasWrittenOnTheRunClock() throws {
+        let data = DataDir()
+        try data.unifiedDatabase(with: """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('nexus_east', 'Nexus East', 'realpage', '2026-11-20', NULL);
+            """)
+        let result = try OwnerDash.run(["dashboard", "--data-dir", data.path], environment: ["OWNERDASH_CLOCK": "2027-03-01T02:30:59Z"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try String(contentsOf: data.url.appendingPathComponent("dashboard.html"), encoding: .utf8)
+        #expect(page.contains("Generated 2027-03-01 02:30 UTC"))
+    }
+
     @Test func aStatementAndAUnitsHistoryFromTheCommandLine() throws {
         let data = DataDir()
         try data.unifiedDatabase(with: """
