@@ -51,9 +51,10 @@ public struct UnifiedShape: Sendable {
 
     /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, a host's
     /// own record of what it has not published yet, and the forecast's models, which `forecast train` writes to the
-    /// host's unified.db only (it refuses --database-url until a model is published like the audit's scope).
+    /// host's unified.db only (it refuses --database-url until a model is published like the audit's scope), and where
+    /// this host's last sync of each property left its ledger (`ledger_sync_marks`).
     static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs",
-                                           "forecast_models"]
+                                           "forecast_models", "ledger_sync_marks"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {

@@ -48,7 +48,7 @@ struct CurrentStateDiff {
         tables = try names.map { try Self.table($0, in: database) }
     }
 
-    private static func table(_ name: String, in database: Database) throws -> Table {
+    static func table(_ name: String, in database: Database) throws -> Table {
         struct Column { let name: String, type: String, notNull: Bool, defaultValue: String?, keyPosition: Int }
         let columns = try database.query("""
             SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(:table, 'main') ORDER BY cid
@@ -288,7 +288,8 @@ struct CurrentStateDiff {
     }
 
     /// `n.a IS o.a AND ...`: NULLs equal, as a row compares with itself.
-    private static func same(_ columns: [String]) -> String {
+    /// `n.c IS o.c AND ...` over `columns`: row `n` equals row `o` (NULLs equal).
+    static func same(_ columns: [String]) -> String {
         columns.map { "n.\($0) IS o.\($0)" }.joined(separator: " AND ")
     }
 

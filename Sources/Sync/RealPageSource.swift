@@ -50,12 +50,16 @@ struct RealPageSource: PropertySource {
         rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
             + realpage.run(RealPageActivity.insertResidentEvents)
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
-        rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges)
-        rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments)
+        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
+        // By change (LedgerDelta): only the ledger rows written since the last sync are projected, over main's rows.
+        let deltaLeft = try context.ledgerDelta?.clear(context.database, property: context.property.key, rpxLedger: hasLedger)
+        let since: [String: SQLValue] = [":ledger_since": SQLValue(hasLedger ? context.ledgerDelta?.since : nil)]
+        rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges, since)
+        rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments, since)
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
-        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
+        result.ledgerDeltaLeft = deltaLeft
         if !hasLedger, let periods = try RealPageSource.transactionDetailPeriods(realpage) {
             // Transaction Detail by Code: the posted charges, credits and payments of the periods it covers.
             result.rows["unified_charges"] = try realpage.run(RealPageTransactionLedger.insertCharges)

@@ -36,6 +36,8 @@ struct SourceSyncResult {
     var expenseSource: String? = nil
     /// Where unified_income came from; nil when the property has none (`report expenses` shows no income for it).
     var incomeSource: String? = nil
+    /// With a ledger delta: the highest row id of each ledger table its `clear` left (`LedgerDelta.finish` reads it).
+    var ledgerDeltaLeft: [String: Int64]? = nil
 }
 
 /// What a source needs while it syncs one property: the unified connection (raw attached) and the property.
@@ -43,6 +45,8 @@ struct SyncContext {
     let database: Database
     let property: Property
     let runID: String
+    /// Set when the RPX ledger's charges and payments are written by change (LedgerDelta); nil: projected whole.
+    var ledgerDelta: LedgerDelta? = nil
     /// GL account -> expense category (report_definitions.json `gl_categories` over the defaults).
     var glCategories: GLCategories = .standard
 
@@ -257,6 +261,15 @@ public struct Synchronizer {
         return hasher.finalizeHex()
     }
 
+    /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the build and the charge
+    /// categories. A ledger mark (LedgerDelta) left under other rules is void.
+    var ledgerRules: String {
+        let hasher = SHA256()
+        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) { hasher.update("c\(code)=\(category.rawValue)\n") }
+        hasher.update(Self.executableDigest)
+        return hasher.finalizeHex()
+    }
+
     static func rawSchema(_ property: Property) -> String { property.pms == .realpage ? "realpage_raw" : "yardi_raw" }
 
     /// Which ownerdash build is running: its GNU build ID (BuildIdentity), else the executable's SHA-256, read once
@@ -275,7 +288,7 @@ public struct Synchronizer {
     func syncOne(_ property: Property) throws -> PropertySyncOutcome {
         let started = Date()
         let database = store.database
-        let context = SyncContext(database: database, property: property, runID: runID, glCategories: glCategories)
+        var context = SyncContext(database: database, property: property, runID: runID, glCategories: glCategories)
         let source = source(for: property)
         let rawSchema = Self.rawSchema(property)
         guard try store.hasRaw(rawSchema) else {
@@ -288,7 +301,13 @@ public struct Synchronizer {
             try database.scalar("SELECT EXISTS (SELECT 1 FROM main.\(table) WHERE unified_property_id = :property)",
                                 [":property": .text(property.key)])?.integerValue == 1
         }
-        let diff = stored ? try CurrentStateDiff(database, tables: Self.currentStateTables) : nil
+        // The RPX ledger by change where the last sync left a mark (LedgerDelta): its tables are written in main, so
+        // they get no twin. A full sync rebuilds them too, to compare.
+        if stored && mode != .full && property.pms == .realpage {
+            context.ledgerDelta = try LedgerDelta.available(database, property: property.key, rules: ledgerRules)
+        }
+        let twinned = Self.currentStateTables.filter { context.ledgerDelta == nil || !LedgerDelta.tables.contains($0) }
+        let diff = stored ? try CurrentStateDiff(database, tables: twinned) : nil
         try diff?.createTwins(database)
         defer { diff?.dropTwins(database) }
         return try database.withTransaction {
@@ -340,7 +359,14 @@ public struct Synchronizer {
             try context.run(UnitFloors.note(property.pms))
             // After finishProperty: the ledger check reads the property's ledger source and coverage.
             let checks = try SyncChecks.record(context, asOf: asOf)
-            let (changes, drift) = try write(diff, property: property.key, asOf: asOf, rawAsLastSynced: rawAsLastSynced)
+            var ledgerChanges: [String: RowChanges] = [:]
+            if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft {
+                ledgerChanges = try delta.finish(database, property: property.key, left: left, logChanges: logsChanges)
+            }
+            try LedgerDelta.mark(database, property: property.key, rules: ledgerRules,
+                                 projected: property.pms == .realpage && result.ledgerSource == RealPageLedger.source)
+            var (changes, drift) = try write(diff, property: property.key, asOf: asOf, rawAsLastSynced: rawAsLastSynced)
+            changes.merge(ledgerChanges) { $1 }
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings + drift,
                                        duration: Date().timeIntervalSince(started), error: nil,
                                        failedChecks: checks.filter { $0.status == "failed" }.map {

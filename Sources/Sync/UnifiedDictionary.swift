@@ -523,6 +523,13 @@ public enum UnifiedDictionary {
             unified_property_id | property key
             synced_run | the run of that sync (unified_properties.last_run_id then)
             """),
+        table("ledger_sync_marks", "Where each property's last sync left its RPX ledger: the next sync rewrites only the charges and payments of ledger rows written since (this host's own; not published).", """
+            unified_property_id | property key
+            ledger | the raw ledger table read (realpage_ledger)
+            lineage_id | the newest raw_lineage id among the property's ledger rows then
+            lineage | that lineage row's run, artifact and digest, to know it is still the same row
+            rules | SHA-256 of the build and the charge categories that projected the rows
+            """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use
             trained_at | when (UTC)

@@ -746,5 +746,19 @@ public enum UnifiedSchema {
                 backtest_passes  INTEGER CHECK (backtest_passes IN (0, 1))
             ) STRICT;
             """),
+        // Where each property's last sync left the RPX ledger (Sync/LedgerDelta.swift): the newest raw lineage its
+        // charges and payments were read up to, that lineage row's identity (a lineage id SQLite could number again
+        // once the row was gone would not be the same row), and the rules that read them (the build, the charge
+        // categories). The next incremental sync rewrites only the charges and payments of ledger rows written
+        // since. This host's own bookkeeping: not published.
+        Migration(version: 49, name: "ledger sync marks", sql: """
+            CREATE TABLE ledger_sync_marks (
+                unified_property_id TEXT    PRIMARY KEY REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                ledger              TEXT    NOT NULL,
+                lineage_id          INTEGER NOT NULL,
+                lineage             TEXT    NOT NULL,
+                rules               TEXT    NOT NULL
+            ) STRICT;
+            """),
     ]
 }

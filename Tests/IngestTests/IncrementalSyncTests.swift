@@ -128,4 +128,48 @@ import Testing
         let again = try nightly.ownerdash(["sync", "--full", "--property", "kalaco"])
         #expect(again.status == 0 && !again.stderr.contains("differed from a full rebuild"), "\(again.stderr)")
     }
+
+    /// The RPX ledger is written by change (LedgerDelta): after a night, each RealPage property's mark names the newest
+    /// ledger row's load; a charge changed behind the sync's back stays as it is on the next incremental sync (its
+    /// ledger row did not change, so it is not projected again: what `sync --full` is for), while new charge
+    /// categories in the registry project every charge again, the same night, without --full.
+    @Test func theLedgerIsWrittenByChangeAndWholeAgainWhenItsCategoriesChange() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let nightly = try DataDir()
+        let kalaco = ["--property", "kalaco"]
+        for night in Self.nights.prefix(2) {
+            let run = try nightly.ownerdash(["ingest", "--as-of", night] + kalaco, environment: simulator.environment)
+            #expect(run.status == 0, "\(night): \(run.stderr.suffix(1500))")
+        }
+        let database = try Database(path: nightly.data.unifiedDatabase)
+        try database.attach(path: nightly.data.realpageRawDatabase, as: "realpage_raw")
+        let mark = try database.scalar("SELECT lineage_id FROM ledger_sync_marks WHERE unified_property_id = 'kalaco'")?.integerValue
+        let newest = try database.scalar("SELECT max(lineage_id) FROM realpage_raw.realpage_ledger WHERE property_id = 'kalaco'")?.integerValue
+        #expect(mark != nil && mark == newest, "the mark \(mark.map(String.init) ?? "none"), the newest ledger load \(newest.map(String.init) ?? "none")")
+
+        let charge = try #require(try database.scalar("""
+            SELECT charge_id FROM unified_charges WHERE unified_property_id = 'kalaco' AND charge_code = 'RENT' AND amount > 0
+            ORDER BY charge_id LIMIT 1
+            """)?.textValue)
+        try database.execute("UPDATE unified_charges SET amount = amount + 1 WHERE unified_property_id = 'kalaco' AND charge_id = '\(charge)'")
+        let amount = { try database.scalar("SELECT amount FROM unified_charges WHERE unified_property_id = 'kalaco' AND charge_id = '\(charge)'")?.doubleValue }
+        let tampered = try amount()
+        let again = try nightly.ownerdash(["sync"] + kalaco)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try amount() == tampered, "an incremental sync projects only the ledger rows loaded since the last")
+
+        // RENT counted as a fee from now on: every rent charge moves, though no ledger row changed.
+        let registry = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: simulatorConfigPath))) as! [String: Any]
+        var changed = registry
+        changed["charge_categories"] = ["FEES": ["RENT"]]
+        let config = nightly.root.appendingPathComponent("categories.json")
+        try JSONSerialization.data(withJSONObject: changed).write(to: config)
+        let recategorized = try nightly.ownerdash(["sync"] + kalaco, config: config.path)
+        #expect(recategorized.status == 0, "\(recategorized.stderr)")
+        let categories = try database.query("""
+            SELECT DISTINCT category FROM unified_charges WHERE unified_property_id = 'kalaco' AND upper(charge_code) = 'RENT'
+            """).compactMap { $0[0].textValue }
+        #expect(categories == ["FEES"])
+        #expect(try amount() != tampered, "projected whole again: the charge is the ledger's again")
+    }
 }

@@ -16,6 +16,8 @@
 ///   the month of `TransactionDate`; the reference is `Reference` (check or confirmation number), the payment type
 ///   the `Description`.
 /// - Other transaction types are left out and listed by the cross-checks (`ledger_type`).
+/// - `:ledger_since` (LedgerDelta, an incremental sync): only the ledger rows written since the last sync are
+///   projected, main holding the others' rows; NULL projects every row.
 /// - Balance forward: what was posted before the stored window, one `BALFWD` line per household (`insertBalanceForward`).
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code in
 ///   neither is OTHER with category_known = 0 and is listed by the sync's warnings.
@@ -39,6 +41,7 @@ enum RealPageLedger {
         LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
         WHERE l.property_id = :property AND l.transaction_type = 'Charge'
           AND l.transaction_code IS NOT NULL AND coalesce(l.post_month, l.transaction_date) IS NOT NULL
+          AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
         """
 
     static let insertPayments = """
@@ -51,6 +54,7 @@ enum RealPageLedger {
         FROM realpage_raw.realpage_ledger l
         WHERE l.property_id = :property AND l.transaction_type = 'Payment'
           AND l.transaction_date IS NOT NULL
+          AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
         """
 
     /// One `BALFWD` charge per household whose stated `Balance` (realpage_ledger_households) is not what its stored

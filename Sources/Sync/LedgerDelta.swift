@@ -1,0 +1,139 @@
+import SQLiteKit
+
+/// RealPage's RPX ledger written by change: on an incremental sync, unified_charges and unified_payments are rewritten
+/// only for the ledger rows the loads wrote since the property's last sync, instead of being projected whole into the
+/// twins and compared (docs/sync-rules.md, "The ledger by change"). A property's 24 months of charges and payments are
+/// most of its rows, and a churned night changes a few dozen of them.
+///
+/// It rests on the merged ledger (realpage_raw.realpage_ledger, RPXArtifactLoader): each row is rewritten whole, with
+/// its load's `lineage_id`, when it is inserted or changes, and deleted when it ages out or the vendor's answer says it
+/// is gone. A charge (`RealPageLedger.insertCharges`) or payment is a projection of one ledger row and the charge
+/// categories alone, so the rows to rewrite are those of ledger rows newer than the mark the last sync left
+/// (`ledger_sync_marks`), those whose ledger row is gone, and the balance-forward lines, which sum a household's
+/// postings (one per household, recomputed every time). Lineage ids only grow while the mark's lineage row is there:
+/// SQLite numbers a new row after the highest, so the mark also names that row and is void once it is gone.
+///
+/// The rows go to main directly (no twin): the rules after the ledger's (the balance forward, the household balances,
+/// the checks) read the property's whole ledger from main, where it is complete. Not used by `sync --full` nor the
+/// nights a ledger is pulled whole (`Synchronizer.Mode.full`): those rebuild into twins and name any row this left
+/// different from a full rebuild.
+struct LedgerDelta {
+    /// The tables a delta writes in main, which therefore get no twin.
+    static let tables = ["unified_charges", "unified_payments"]
+    /// The raw ledger the mark is kept for.
+    static let ledger = "realpage_ledger"
+
+    /// Ledger rows whose lineage is above this are projected again; the others are as the last sync projected them.
+    let since: Int64
+    private let charges: CurrentStateDiff.Table
+    private let payments: CurrentStateDiff.Table
+
+    /// Each delta table with its id column and the ledger's transaction type its rows come from.
+    private var written: [(table: CurrentStateDiff.Table, id: String, kind: String)] {
+        [(charges, "charge_id", "Charge"), (payments, "payment_id", "Payment")]
+    }
+
+    /// The delta for `property` when its last sync left a mark for the same rules (`rules`: the build and the charge
+    /// categories) and the mark's lineage row is still the same; nil: project the ledger whole.
+    static func available(_ database: Database, property: String, rules: String) throws -> LedgerDelta? {
+        guard let mark = try database.query("""
+            SELECT m.lineage_id,
+                   m.lineage = (SELECT \(lineageIdentity("l")) FROM realpage_raw.raw_lineage l WHERE l.id = m.lineage_id)
+            FROM ledger_sync_marks m
+            WHERE m.unified_property_id = :property AND m.ledger = :ledger AND m.rules = :rules
+            """, [":property": .text(property), ":ledger": .text(ledger), ":rules": .text(rules)]).first,
+              mark[1].integerValue == 1, let since = mark[0].integerValue else { return nil }
+        return LedgerDelta(since: since, charges: try CurrentStateDiff.table("unified_charges", in: database),
+                           payments: try CurrentStateDiff.table("unified_payments", in: database))
+    }
+
+    /// A lineage row's identity: its run, property, date, artifact and digest.
+    private static func lineageIdentity(_ alias: String) -> String {
+        "\(alias).run_id || ' ' || \(alias).property_id || ' ' || \(alias).as_of_date || ' ' || \(alias).artifact || ' ' || \(alias).artifact_sha256"
+    }
+
+    /// Records where this sync left the property's ledger (its newest ledger row's lineage), or forgets the mark when
+    /// the sync did not project the RPX ledger (`projected` false) or the ledger is empty: the next sync then projects
+    /// it whole.
+    static func mark(_ database: Database, property: String, rules: String, projected: Bool) throws {
+        let parameters: [String: SQLValue] = [":property": .text(property)]
+        try database.prepare("DELETE FROM ledger_sync_marks WHERE unified_property_id = :property").execute(parameters)
+        guard projected else { return }
+        try database.prepare("""
+            INSERT INTO ledger_sync_marks (unified_property_id, ledger, lineage_id, lineage, rules)
+            SELECT :property, :ledger, l.id, \(lineageIdentity("l")), :rules
+            FROM realpage_raw.raw_lineage l
+            WHERE l.id = (SELECT max(lineage_id) FROM realpage_raw.realpage_ledger WHERE property_id = :property)
+            """).execute(parameters.merging([":ledger": .text(ledger), ":rules": .text(rules)]) { $1 })
+    }
+
+    /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
+    /// deletes them from main: with `rpxLedger`, those of ledger rows written since the mark or gone from the ledger
+    /// (the balance-forward lines among them: no ledger row has their id); otherwise (the ledger now comes from
+    /// elsewhere) all of them. Returns the highest row id left per table: the rows the rules insert come after it.
+    func clear(_ database: Database, property: String, rpxLedger: Bool) throws -> [String: Int64] {
+        var left: [String: Int64] = [:]
+        for (table, id, kind) in written {
+            let scope = rpxLedger ? """
+                o.unified_property_id = :property AND (
+                    o.\(id) IN (SELECT transaction_id FROM realpage_raw.realpage_ledger
+                                WHERE property_id = :property AND transaction_type = :kind AND lineage_id > :since)
+                    OR NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_ledger l
+                                   WHERE l.property_id = :property AND l.transaction_type = :kind AND l.transaction_id = o.\(id)))
+                """ : "o.unified_property_id = :property"
+            let parameters: [String: SQLValue] = [":property": .text(property), ":kind": .text(kind), ":since": .integer(since)]
+            try database.execute("DROP TABLE IF EXISTS temp.delta_\(table.name)")
+            try Self.run(database, "CREATE TEMP TABLE delta_\(table.name) AS SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)", parameters)
+            try database.execute("CREATE INDEX temp.delta_\(table.name)_key ON delta_\(table.name) (unified_property_id, \(id))")
+            try Self.run(database, "DELETE FROM main.\(table.name) WHERE rowid IN (SELECT o.rowid FROM main.\(table.name) o WHERE \(scope))", parameters)
+            left[table.name] = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
+        }
+        return left
+    }
+
+    /// After the rules: what the rewrite changed, per table, against the rows `clear` set aside (a row written again as
+    /// it was is no change); with `logChanges`, the keys of those rows noted for publication, as
+    /// `CurrentStateDiff.apply` notes the others'. `left`: what `clear` returned.
+    func finish(_ database: Database, property: String, left: [String: Int64], logChanges: Bool) throws -> [String: RowChanges] {
+        var changes: [String: RowChanges] = [:]
+        for (table, id, _) in written {
+            let parameters: [String: SQLValue] = [":property": .text(property), ":left": .integer(left[table.name] ?? 0),
+                                                  ":table": .text(table.name)]
+            let same = CurrentStateDiff.same(table.columns)
+            // The rows set aside that are not back as they were, and the rows written that were not there so.
+            let gone = """
+                FROM temp.delta_\(table.name) o
+                WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) n
+                                  WHERE n.unified_property_id = o.unified_property_id AND n.\(id) = o.\(id)
+                                    AND n.rowid > :left AND \(same))
+                """
+            let new = """
+                FROM main.\(table.name) n
+                WHERE n.unified_property_id = :property AND n.rowid > :left
+                  AND NOT EXISTS (SELECT 1 FROM temp.delta_\(table.name) o
+                                  WHERE o.unified_property_id = n.unified_property_id AND o.\(id) = n.\(id) AND \(same))
+                """
+            var counted = RowChanges()
+            counted.deleted = Int(try Self.run(database, "SELECT count(*) \(gone)", parameters).first?.first?.integerValue ?? 0)
+            counted.inserted = Int(try Self.run(database, "SELECT count(*) \(new)", parameters).first?.first?.integerValue ?? 0)
+            if logChanges {
+                for (alias, rows) in [("o", gone), ("n", new)] {
+                    try Self.run(database, """
+                        INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
+                        SELECT :property, :table, \(table.loggedKey(alias)) \(rows)
+                        """, parameters)
+                }
+            }
+            try database.execute("DROP TABLE temp.delta_\(table.name)")
+            changes[table.name] = counted
+        }
+        return changes
+    }
+
+    /// Runs `sql`, binding only the parameters it names.
+    @discardableResult
+    private static func run(_ database: Database, _ sql: String, _ parameters: [String: SQLValue]) throws -> [[SQLValue]] {
+        let statement = try database.prepare(sql)
+        return try statement.query(parameters.filter { statement.hasParameter($0.key) })
+    }
+}
