@@ -28,9 +28,11 @@ struct LedgerDelta {
     private let charges: CurrentStateDiff.Table
     private let payments: CurrentStateDiff.Table
 
-    /// Each delta table with its id column and the ledger's transaction type its rows come from.
-    private var written: [(table: CurrentStateDiff.Table, id: String, kind: String)] {
-        [(charges, "charge_id", "Charge"), (payments, "payment_id", "Payment")]
+    /// Each delta table with its id column, the ledger's transaction type its rows come from and which ledger rows
+    /// of that type it projects (RealPageLedger).
+    private var written: [(table: CurrentStateDiff.Table, id: String, kind: String, projected: String)] {
+        [(charges, "charge_id", "Charge", RealPageLedger.projectedCharge),
+         (payments, "payment_id", "Payment", RealPageLedger.projectedPayment)]
     }
 
     /// The delta for `property` when its last sync left a mark for the same rules (`rules`: the build and the charge
@@ -68,25 +70,63 @@ struct LedgerDelta {
     }
 
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
-    /// deletes them from main: with `rpxLedger`, those of ledger rows written since the mark or gone from the ledger
-    /// (the balance-forward lines among them: no ledger row has their id); otherwise (the ledger now comes from
-    /// elsewhere) all of them. Returns the highest row id left per table: the rows the rules insert come after it.
-    func clear(_ database: Database, property: String, rpxLedger: Bool) throws -> [String: Int64] {
+    /// deletes them from main: with `rpxLedger`, those of ledger rows written since the mark, the balance-forward
+    /// lines, and those whose ledger row is gone; otherwise (the ledger now comes from elsewhere) all of them. Returns
+    /// the highest row id left per table: the rows the rules insert come after it.
+    ///
+    /// Whether a ledger row is gone is asked of every stored row only when the counts say one is: the rows kept must be
+    /// as many as the ledger rows projected before the mark (a lookup per stored row was most of a churned night's
+    /// ledger cost).
+    func clear(_ context: SyncContext, rpxLedger: Bool) throws -> [String: Int64] {
+        let database = context.database
         var left: [String: Int64] = [:]
-        for (table, id, kind) in written {
-            let scope = rpxLedger ? """
-                o.unified_property_id = :property AND (
-                    o.\(id) IN (SELECT transaction_id FROM realpage_raw.realpage_ledger
-                                WHERE property_id = :property AND transaction_type = :kind AND lineage_id > :since)
-                    OR NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_ledger l
-                                   WHERE l.property_id = :property AND l.transaction_type = :kind AND l.transaction_id = o.\(id)))
-                """ : "o.unified_property_id = :property"
-            let parameters: [String: SQLValue] = [":property": .text(property), ":kind": .text(kind), ":since": .integer(since)]
+        for (table, id, kind, projected) in written {
+            let parameters: [String: SQLValue] = [":kind": .text(kind), ":since": .integer(since)]
+            try database.execute("DROP TABLE IF EXISTS temp.delta_keys")
+            try database.execute("CREATE TEMP TABLE delta_keys (id TEXT PRIMARY KEY) WITHOUT ROWID")
+            if rpxLedger {
+                try context.run("""
+                    INSERT OR IGNORE INTO temp.delta_keys
+                    SELECT transaction_id FROM realpage_raw.realpage_ledger
+                    WHERE property_id = :property AND transaction_type = :kind AND lineage_id > :since
+                    """, parameters)
+                if id == "charge_id" {
+                    // `balance-forward:<household>`, on the key's index.
+                    try context.run("""
+                        INSERT OR IGNORE INTO temp.delta_keys
+                        SELECT charge_id FROM main.unified_charges
+                        WHERE unified_property_id = :property AND charge_id >= 'balance-forward:' AND charge_id < 'balance-forward;'
+                        """)
+                }
+                let kept = try context.rows("""
+                    SELECT (SELECT count(*) FROM main.\(table.name) WHERE unified_property_id = :property)
+                         - (SELECT count(*) FROM temp.delta_keys k
+                            WHERE EXISTS (SELECT 1 FROM main.\(table.name) o WHERE o.unified_property_id = :property AND o.\(id) = k.id))
+                    """, [:]).first?.first?.integerValue
+                let projectedBefore = try context.rows("""
+                    SELECT count(*) FROM realpage_raw.realpage_ledger l
+                    WHERE l.property_id = :property AND \(projected) AND l.lineage_id <= :since
+                    """, parameters).first?.first?.integerValue
+                if kept != projectedBefore {
+                    try context.run("""
+                        INSERT OR IGNORE INTO temp.delta_keys
+                        SELECT o.\(id) FROM main.\(table.name) o
+                        WHERE o.unified_property_id = :property
+                          AND NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_ledger l
+                                          WHERE l.property_id = :property AND l.transaction_type = :kind
+                                            AND l.transaction_id = o.\(id) AND l.lineage_id <= :since)
+                        """, parameters)
+                }
+            } else {
+                try context.run("INSERT INTO temp.delta_keys SELECT \(id) FROM main.\(table.name) WHERE unified_property_id = :property")
+            }
+            let scope = "o.unified_property_id = :property AND o.\(id) IN (SELECT id FROM temp.delta_keys)"
             try database.execute("DROP TABLE IF EXISTS temp.delta_\(table.name)")
-            try Self.run(database, "CREATE TEMP TABLE delta_\(table.name) AS SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)", parameters)
+            try context.run("CREATE TEMP TABLE delta_\(table.name) AS SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)")
             try database.execute("CREATE INDEX temp.delta_\(table.name)_key ON delta_\(table.name) (unified_property_id, \(id))")
-            try Self.run(database, "DELETE FROM main.\(table.name) WHERE rowid IN (SELECT o.rowid FROM main.\(table.name) o WHERE \(scope))", parameters)
+            try context.run("DELETE FROM main.\(table.name) AS o WHERE \(scope)")
             left[table.name] = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
+            try database.execute("DROP TABLE temp.delta_keys")
         }
         return left
     }
@@ -94,11 +134,11 @@ struct LedgerDelta {
     /// After the rules: what the rewrite changed, per table, against the rows `clear` set aside (a row written again as
     /// it was is no change); with `logChanges`, the keys of those rows noted for publication, as
     /// `CurrentStateDiff.apply` notes the others'. `left`: what `clear` returned.
-    func finish(_ database: Database, property: String, left: [String: Int64], logChanges: Bool) throws -> [String: RowChanges] {
+    func finish(_ context: SyncContext, left: [String: Int64], logChanges: Bool) throws -> [String: RowChanges] {
+        let database = context.database
         var changes: [String: RowChanges] = [:]
-        for (table, id, _) in written {
-            let parameters: [String: SQLValue] = [":property": .text(property), ":left": .integer(left[table.name] ?? 0),
-                                                  ":table": .text(table.name)]
+        for (table, id, _, _) in written {
+            let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0), ":table": .text(table.name)]
             let same = CurrentStateDiff.same(table.columns)
             // The rows set aside that are not back as they were, and the rows written that were not there so.
             let gone = """
@@ -109,16 +149,16 @@ struct LedgerDelta {
                 """
             let new = """
                 FROM main.\(table.name) n
-                WHERE n.unified_property_id = :property AND n.rowid > :left
+                WHERE n.rowid > :left AND +n.unified_property_id = :property
                   AND NOT EXISTS (SELECT 1 FROM temp.delta_\(table.name) o
                                   WHERE o.unified_property_id = n.unified_property_id AND o.\(id) = n.\(id) AND \(same))
                 """
             var counted = RowChanges()
-            counted.deleted = Int(try Self.run(database, "SELECT count(*) \(gone)", parameters).first?.first?.integerValue ?? 0)
-            counted.inserted = Int(try Self.run(database, "SELECT count(*) \(new)", parameters).first?.first?.integerValue ?? 0)
+            counted.deleted = Int(try context.rows("SELECT count(*) \(gone)", parameters).first?.first?.integerValue ?? 0)
+            counted.inserted = Int(try context.rows("SELECT count(*) \(new)", parameters).first?.first?.integerValue ?? 0)
             if logChanges {
                 for (alias, rows) in [("o", gone), ("n", new)] {
-                    try Self.run(database, """
+                    try context.run("""
                         INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
                         SELECT :property, :table, \(table.loggedKey(alias)) \(rows)
                         """, parameters)
@@ -130,10 +170,4 @@ struct LedgerDelta {
         return changes
     }
 
-    /// Runs `sql`, binding only the parameters it names.
-    @discardableResult
-    private static func run(_ database: Database, _ sql: String, _ parameters: [String: SQLValue]) throws -> [[SQLValue]] {
-        let statement = try database.prepare(sql)
-        return try statement.query(parameters.filter { statement.hasParameter($0.key) })
-    }
 }

@@ -361,7 +361,7 @@ public struct Synchronizer {
             let checks = try SyncChecks.record(context, asOf: asOf)
             var ledgerChanges: [String: RowChanges] = [:]
             if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft {
-                ledgerChanges = try delta.finish(database, property: property.key, left: left, logChanges: logsChanges)
+                ledgerChanges = try delta.finish(context, left: left, logChanges: logsChanges)
             }
             try LedgerDelta.mark(database, property: property.key, rules: ledgerRules,
                                  projected: property.pms == .realpage && result.ledgerSource == RealPageLedger.source)

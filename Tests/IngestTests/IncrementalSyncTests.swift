@@ -158,6 +158,23 @@ import Testing
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try amount() == tampered, "an incremental sync projects only the ledger rows loaded since the last")
 
+        // A charge and a payment gone from the merged ledger (aged out of its window, or the vendor said so): gone from
+        // unified.db on the next incremental sync, though no ledger row was written.
+        let raw = try Database(path: nightly.data.realpageRawDatabase)
+        let gone = try #require(try raw.query("""
+            SELECT (SELECT transaction_id FROM realpage_ledger WHERE property_id = 'kalaco' AND transaction_type = 'Charge'
+                    AND transaction_id <> :tampered ORDER BY transaction_date, transaction_id LIMIT 1),
+                   (SELECT transaction_id FROM realpage_ledger WHERE property_id = 'kalaco' AND transaction_type = 'Payment'
+                    ORDER BY transaction_date, transaction_id LIMIT 1)
+            """, [":tampered": .text(charge)]).first)
+        let (goneCharge, gonePayment) = (try #require(gone[0].textValue), try #require(gone[1].textValue))
+        try raw.execute("DELETE FROM realpage_ledger WHERE property_id = 'kalaco' AND transaction_id IN ('\(goneCharge)', '\(gonePayment)')")
+        let afterRemoval = try nightly.ownerdash(["sync"] + kalaco)
+        #expect(afterRemoval.status == 0, "\(afterRemoval.stderr)")
+        #expect(try database.scalar("SELECT count(*) FROM unified_charges WHERE unified_property_id = 'kalaco' AND charge_id = '\(goneCharge)'")?.integerValue == 0)
+        #expect(try database.scalar("SELECT count(*) FROM unified_payments WHERE unified_property_id = 'kalaco' AND payment_id = '\(gonePayment)'")?.integerValue == 0)
+        #expect(try amount() == tampered, "the rest of the ledger still as stored")
+
         // RENT counted as a fee from now on: every rent charge moves, though no ledger row changed.
         let registry = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: simulatorConfigPath))) as! [String: Any]
         var changed = registry

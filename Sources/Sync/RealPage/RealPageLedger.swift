@@ -26,6 +26,14 @@
 enum RealPageLedger {
     static let source = "realpage: RPX getresidentledger + getscheduledcharges"
 
+    /// The ledger rows (`l`) that are charges: the rest of them are left out (listed by the cross-checks).
+    static let projectedCharge = """
+        l.transaction_type = 'Charge' AND l.transaction_code IS NOT NULL
+          AND coalesce(l.post_month, l.transaction_date) IS NOT NULL
+        """
+    /// The ledger rows (`l`) that are payments.
+    static let projectedPayment = "l.transaction_type = 'Payment' AND l.transaction_date IS NOT NULL"
+
     static let insertCharges = """
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
@@ -39,8 +47,7 @@ enum RealPageLedger {
                round(coalesce(l.open_amount, l.amount - coalesce(l.amount_paid, 0)), 2)
         FROM realpage_raw.realpage_ledger l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
-        WHERE l.property_id = :property AND l.transaction_type = 'Charge'
-          AND l.transaction_code IS NOT NULL AND coalesce(l.post_month, l.transaction_date) IS NOT NULL
+        WHERE l.property_id = :property AND \(projectedCharge)
           AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
         """
 
@@ -52,8 +59,7 @@ enum RealPageLedger {
                coalesce(l.post_month, substr(l.transaction_date, 1, 7)), round(-l.amount, 2),
                l.reference, l.description
         FROM realpage_raw.realpage_ledger l
-        WHERE l.property_id = :property AND l.transaction_type = 'Payment'
-          AND l.transaction_date IS NOT NULL
+        WHERE l.property_id = :property AND \(projectedPayment)
           AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
         """
 
