@@ -1,3 +1,4 @@
+import Foundation
 import XGBoostKit
 
 /// The forecast: gradient-boosted trees (XGBoost) over `Feature.allCases`, giving each household's probability of
@@ -43,6 +44,25 @@ public final class DelinquencyModel {
     public func contributions(_ examples: [Example]) throws -> [[Float]] {
         guard !examples.isEmpty else { return [] }
         return try booster.contributions(try FeatureMatrix(rows: examples.map(\.features)))
+    }
+
+    /// Each example's probability and, with `contributions`, its contributions, from one feature matrix and one
+    /// prediction call: the contributions add up to the log-odds, so the probability is their logistic and XGBoost
+    /// need not walk the trees a second time.
+    public func score(_ examples: [Example], contributions: Bool) throws -> (probabilities: [Double], contributions: [[Float]]?) {
+        guard !examples.isEmpty else { return ([], contributions ? [] : nil) }
+        let width = Feature.allCases.count
+        var values: [Float] = []
+        values.reserveCapacity(examples.count * width)
+        for example in examples { values += example.features }
+        let matrix = try FeatureMatrix(values: values, rowCount: examples.count, columnCount: width)
+        guard contributions else { return (try booster.predict(matrix).map(Double.init), nil) }
+        let rows = try booster.contributions(matrix)
+        let probabilities = rows.map { row -> Double in
+            let logOdds = row.reduce(0.0) { $0 + Double($1) }
+            return 1 / (1 + exp(-logOdds))
+        }
+        return (probabilities, rows)
     }
 }
 
