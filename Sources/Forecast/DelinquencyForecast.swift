@@ -118,7 +118,12 @@ public struct DelinquencyForecast: Sendable {
         var contributions = scored.contributions
         if case .mostLikely(let count) = reasons {
             // The few households each property shows, in one more (small) call.
-            let chosen = ranges.flatMap { range in range.sorted { scored.probabilities[$0] > scored.probabilities[$1] }.prefix(count) }
+            // The households each property shows first, in the answer's order (most likely first, then by unit).
+            func first(_ a: Int, _ b: Int) -> Bool {
+                (scored.probabilities[a], examples[b].unit ?? "", examples[b].residentID)
+                    > (scored.probabilities[b], examples[a].unit ?? "", examples[a].residentID)
+            }
+            let chosen = ranges.flatMap { range in range.sorted(by: first).prefix(count) }
             let some = try stored.model.score(chosen.map { examples[$0] }, contributions: true).contributions ?? []
             var rows = [[Float]](repeating: [], count: examples.count)
             for (row, index) in chosen.enumerated() { rows[index] = some[row] }
@@ -153,7 +158,9 @@ public struct DelinquencyForecast: Sendable {
                 over30NowCents: households.reduce(0) { $0 + $1.over30Cents }))
             result.households += households
         }
-        result.households.sort { ($0.probability, $1.property, $1.unit ?? "") > ($1.probability, $0.property, $0.unit ?? "") }
+        result.households.sort {
+            ($0.probability, $1.property, $1.unit ?? "", $1.residentID) > ($1.probability, $0.property, $0.unit ?? "", $0.residentID)
+        }
         return result
     }
 }

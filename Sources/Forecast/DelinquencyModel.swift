@@ -1,4 +1,3 @@
-import Foundation
 import XGBoostKit
 
 /// The forecast: gradient-boosted trees (XGBoost) over `Feature.allCases`, giving each household's probability of
@@ -46,9 +45,9 @@ public final class DelinquencyModel {
         return try booster.contributions(try FeatureMatrix(rows: examples.map(\.features)))
     }
 
-    /// Each example's probability and, with `contributions`, its contributions, from one feature matrix and one
-    /// prediction call: the contributions add up to the log-odds, so the probability is their logistic and XGBoost
-    /// need not walk the trees a second time.
+    /// Each example's probability and, with `contributions`, its contributions, from one feature matrix: the
+    /// probabilities are XGBoost's prediction (the same numbers whether or not reasons are asked for, so the reports'
+    /// risk column and `forecast delinquency` agree to the last digit), the contributions one more call on it.
     public func score(_ examples: [Example], contributions: Bool) throws -> (probabilities: [Double], contributions: [[Float]]?) {
         guard !examples.isEmpty else { return ([], contributions ? [] : nil) }
         let width = Feature.allCases.count
@@ -56,13 +55,8 @@ public final class DelinquencyModel {
         values.reserveCapacity(examples.count * width)
         for example in examples { values += example.features }
         let matrix = try FeatureMatrix(values: values, rowCount: examples.count, columnCount: width)
-        guard contributions else { return (try booster.predict(matrix).map(Double.init), nil) }
-        let rows = try booster.contributions(matrix)
-        let probabilities = rows.map { row -> Double in
-            let logOdds = row.reduce(0.0) { $0 + Double($1) }
-            return 1 / (1 + exp(-logOdds))
-        }
-        return (probabilities, rows)
+        let probabilities = try booster.predict(matrix).map(Double.init)
+        return (probabilities, contributions ? try booster.contributions(matrix) : nil)
     }
 }
 

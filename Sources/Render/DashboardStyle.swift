@@ -58,9 +58,6 @@ enum DashboardStyle {
         figcaption { font-weight: 650; margin-bottom: 6px; }
         figcaption .range { font-weight: 400; color: var(--muted); font-size: 13px; }
         .note { color: var(--muted); font-size: 13px; margin: 6px 0 0; }
-        .forecast { border-top: 1px solid var(--line); margin-top: 10px; padding-top: 8px; }
-        .forecast-headline { margin: 0 0 6px; font-size: 14px; } .forecast-households { font-size: 13px; }
-        .forecast-households td.num { text-align: right; }
         .checks .banner { color: #9b1c1c; font-weight: 600; font-size: 13px; margin: 6px 0 0; }
         .check-failed th, .check-failed td { color: #9b1c1c; }
         .check-skipped th, .check-skipped td { color: var(--muted); }

@@ -25,7 +25,10 @@ extension APIRoutes {
                   columns: ForecastAnswers.propertyColumns, total: true),
         ])
 
-    private static let hiddenProblem = (404, "No forecast is shown: no model trained, or the latest was trained without a backtest or did not pass it (the detail says which); or the property has no tenant ledger to score.")
+    private static let forecastProblems = [
+        (400, "as_of is after a property's data, or before its ledger."),
+        (404, "No forecast is shown: no model trained, or the latest was trained without a backtest or did not pass it (the detail says which); or no property asked has a tenant ledger to score."),
+    ]
 
     static let forecast: [APIRoute] = [
         APIRoute(.get, "/api/v2/properties/{property}/delinquency-forecast", operationID: "propertyDelinquencyForecast",
@@ -34,7 +37,7 @@ extension APIRoutes {
                     + "reasons, and the dollars expected behind. Only while the portfolio's model passed its backtest (docs/forecast.md).",
                  parameters: [.path("property", "A property's key, as GET /api/v2/properties lists them."), asOfMonthEnd],
                  response: .init(name: "DelinquencyForecast", description: "The forecast.", schema: forecastSchema),
-                 problems: [hiddenProblem],
+                 problems: forecastProblems,
                  answer: .read { call in
                      try forecastAnswer(call.database, properties: [call.path("property")], asked: true, asOf: try call.date("as_of"))
                  }),
@@ -44,7 +47,7 @@ extension APIRoutes {
                     + "without are named in warnings). Only while the portfolio's model passed its backtest (docs/forecast.md).",
                  parameters: [asOfMonthEnd],
                  response: .init(name: "PortfolioDelinquencyForecast", description: "The forecast.", schema: forecastSchema),
-                 problems: [hiddenProblem],
+                 problems: forecastProblems,
                  answer: .read { call in
                      let visible = call.viewer.visible(try Metrics.properties(database: call.database).map(\.key))
                      guard !visible.isEmpty else { throw Problem.notFound("no synced property to forecast") }

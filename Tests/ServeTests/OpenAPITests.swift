@@ -16,6 +16,9 @@ import Testing
         fixture = try ServeFixture()
         // An audit run, so the audit's routes have something to show and resolve.
         _ = try fixture.cli(["audit", "run", "--property", "yp", "--as-of", "2026-11-20", "--months", "2"])
+        // A forecast model that passed its backtest, so the forecast's routes answer and the reports carry their
+        // optional risk column (documented, not required).
+        try fixture.storePassingForecastModel()
         owner = try fixture.server(viewer: Viewer(email: "owner@example.com", role: .owner))
     }
 
