@@ -15,6 +15,7 @@ extension ServeFixture {
     @discardableResult
     func storePassingForecastModel() throws -> Int64 {
         let other = directory.appendingPathComponent("trained-elsewhere")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         let store = try UnifiedStore(dataDirectory: DataDirectory(root: other.path))
         var sql = """
             INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
@@ -112,15 +113,18 @@ extension ServeFixture {
 
         // A manager of rp alone: yp is not theirs (404, as any property they may not see), and their portfolio has
         // no ledger to score.
-        let manager = Client(port: try fixture.server(viewer: Viewer(email: "m@example.com", role: .manager, properties: ["rp"])).port)
+        let rpServer = try fixture.server(viewer: Viewer(email: "m@example.com", role: .manager, properties: ["rp"]))
+        let manager = Client(port: rpServer.port)
         #expect(try manager.get("/api/v2/properties/yp/delinquency-forecast").status == 404)
         #expect(Self.detail(try manager.get("/api/v2/properties/yp/delinquency-forecast").bodyText) == "no property yp")
         let theirs = try manager.get("/api/v2/portfolio/delinquency-forecast")
         #expect(theirs.status == 404)
         #expect(!theirs.bodyText.contains("\"yp\""))
-        let ypManager = Client(port: try fixture.server(viewer: Viewer(email: "y@example.com", role: .manager, properties: ["yp"])).port)
+        let ypServer = try fixture.server(viewer: Viewer(email: "y@example.com", role: .manager, properties: ["yp"]))
+        let ypManager = Client(port: ypServer.port)
         let ypPortfolio = try ypManager.get("/api/v2/portfolio/delinquency-forecast")
         #expect(ypPortfolio.bodyText == property.bodyText, "a manager of yp alone: yp's forecast")
+        withExtendedLifetime((rpServer, ypServer)) {}
 
         // The reports gain their column at once: the model is part of the answers' version, not only the run.
         let debtorsAfter = try client.get("/api/v2/properties/yp/debtors")
