@@ -74,13 +74,16 @@ public enum ShownForecast {
     }
 
     /// Each property's ledgers for scoring; a property that cannot be scored (no tenant ledger, no postings, never
-    /// synced) is returned in `unscored` with why, not thrown: the reports list it without a forecast.
-    public static func ledgers(database: Database, properties: [String]) throws -> (ledgers: [PropertyLedgers], unscored: [(property: String, reason: String)]) {
+    /// synced) is returned in `unscored` with why, not thrown: the reports list it without a forecast. `residents`:
+    /// per property, only these households (nil: every household).
+    public static func ledgers(database: Database, properties: [String], residents: [String: [String]]? = nil) throws
+        -> (ledgers: [PropertyLedgers], unscored: [(property: String, reason: String)]) {
         var ledgers: [PropertyLedgers] = []
         var unscored: [(property: String, reason: String)] = []
         for property in properties {
             do {
-                let ledger = try PropertyLedgers.read(database: database, property: property)
+                let ledger = try PropertyLedgers.read(database: database, property: property,
+                                                      residents: residents.map { $0[property] ?? [] })
                 guard !ledger.households.isEmpty else {
                     unscored.append((property, "property \(property) has no charges in unified_charges: nothing to learn from"))
                     continue
@@ -134,11 +137,13 @@ public struct RiskNextMonth: Sendable {
         probabilities[property]?[residentID]
     }
 
-    /// The risk of `properties`' households as of `asOf` (nil: each property's date); nil when users see no forecast
-    /// (one query: the latest model's verdict).
-    public static func read(database: Database, properties: [String], asOf: LocalDate?) throws -> RiskNextMonth? {
+    /// The risk of `households` (property -> resident ids: the households a report lists; only their ledgers are
+    /// read) as of `asOf` (nil: each property's date); nil when users see no forecast (one query: the latest model's
+    /// verdict). A household's risk does not depend on the others': its features are its own ledger's.
+    public static func read(database: Database, households: [String: [String]], asOf: LocalDate?) throws -> RiskNextMonth? {
         guard case .success(let stored) = try ShownForecast.model(database: database) else { return nil }
-        var (ledgers, unscored) = try ShownForecast.ledgers(database: database, properties: properties)
+        let properties = households.keys.sorted()
+        var (ledgers, unscored) = try ShownForecast.ledgers(database: database, properties: properties, residents: households)
         let forecast = try ShownForecast.forecast(ledgers, stored: stored, asOf: asOf, reasons: .none, unscored: &unscored)
         var probabilities: [String: [String: Double]] = [:]
         for household in forecast.households {

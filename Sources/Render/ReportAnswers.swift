@@ -34,8 +34,8 @@ public enum ReportAnswers {
         var result = report.result(parameters: [
             .init("properties", .list(properties)), .init("as_of", date(asOf)), .init("min_debt", amount(minDebt)),
         ])
-        let owing = Set(report.people.flatMap { $0.units.map(\.property) })
-        guard let risk = try RiskNextMonth.read(database: database, properties: properties.filter(owing.contains), asOf: asOf) else {
+        let listed = Dictionary(grouping: report.people.flatMap(\.units), by: \.property).mapValues { $0.map(\.residentID) }
+        guard let risk = try RiskNextMonth.read(database: database, households: listed, asOf: asOf) else {
             return (report, result, nil)
         }
         func unitRisk(_ unit: Debtors.UnitDebt) -> Double? { risk.probability(property: unit.property, residentID: unit.residentID) }
@@ -55,8 +55,8 @@ public enum ReportAnswers {
             .init("properties", .list(properties)), .init("as_of", date(asOf)), .init("min_balance", amount(minBalance)),
             .init("min_months_behind", .integer(minMonthsBehind)), .init("sort", .text(sort.rawValue)),
         ])
-        let behind = Set(tracker.residents.map(\.property))
-        if let risk = try RiskNextMonth.read(database: database, properties: properties.filter(behind.contains), asOf: asOf) {
+        let listed = Dictionary(grouping: tracker.residents, by: \.property).mapValues { $0.map(\.residentID) }
+        if let risk = try RiskNextMonth.read(database: database, households: listed, asOf: asOf) {
             RiskColumn.append(to: &result, table: "rows", values: tracker.residents.map {
                 risk.probability(property: $0.property, residentID: $0.residentID)
             })

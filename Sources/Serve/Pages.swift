@@ -65,8 +65,8 @@ final class Pages: Sendable {
                     let keys = try chosen(parameters, visible)
                     let report = try Debtors.run(database: database, properties: keys, asOf: nil, minDebt: nil)
                     // The risk column only where the forecast is shown (RiskNextMonth.read is nil otherwise).
-                    let owing = Set(report.people.flatMap { $0.units.map(\.property) })
-                    let risk = try RiskNextMonth.read(database: database, properties: keys.filter(owing.contains), asOf: nil)
+                    let listed = Dictionary(grouping: report.people.flatMap(\.units), by: \.property).mapValues { $0.map(\.residentID) }
+                    let risk = try RiskNextMonth.read(database: database, households: listed, asOf: nil)
                     body = DebtorsPage.render(report, propertyNames: Dictionary(visible.map { ($0.key, $0.name) }) { a, _ in a },
                                               generatedAt: Timestamp.minute(), risk: risk)
                 case ["maintenance"]:

@@ -11,18 +11,18 @@ import Testing
         let ledger = try ForecastLedger(latePayers: true)
         let database = ledger.store.database
         #expect(try ForecastVisibility.read(database: database) == .noModel)
-        #expect(try RiskNextMonth.read(database: database, properties: ["elm"], asOf: nil) == nil)
+        #expect(try RiskNextMonth.read(database: database, households: ["elm": (0..<60).map { "r\($0)" }], asOf: nil) == nil)
 
         let ledgers = [try PropertyLedgers.read(database: database, property: "elm")]
         let unmeasured = try ForecastStore.train(ledgers, database: database)
         #expect(try ForecastVisibility.read(database: database) == .notBacktested(modelID: unmeasured.modelID))
-        #expect(try RiskNextMonth.read(database: database, properties: ["elm"], asOf: nil) == nil)
+        #expect(try RiskNextMonth.read(database: database, households: ["elm": (0..<60).map { "r\($0)" }], asOf: nil) == nil)
 
         let measured = try ForecastStore.train(ledgers, database: database, backtest: true)
         let verdict = try #require(measured.backtest)
         #expect(verdict.passes, "late payers owe on every month end and are never behind: owing now decides next month less well than the trees (\(verdict.summary))")
         #expect(try ForecastVisibility.read(database: database) == .shown(modelID: measured.modelID))
-        let risk = try #require(try RiskNextMonth.read(database: database, properties: ["elm"], asOf: nil))
+        let risk = try #require(try RiskNextMonth.read(database: database, households: ["elm": (0..<60).map { "r\($0)" }], asOf: nil))
         #expect(risk.modelID == measured.modelID && risk.unscored.isEmpty)
         // The same probabilities as the forecast itself.
         let forecast = try DelinquencyForecast.run(ledgers, stored: measured, asOf: nil)
@@ -31,13 +31,18 @@ import Testing
             #expect(risk.probability(property: "elm", residentID: household.residentID) == household.probability)
         }
 
+        // Reading only the households a report lists gives each the same risk: its features are its own ledger's.
+        let two = try #require(try RiskNextMonth.read(database: database, households: ["elm": ["r5", "r11"]], asOf: nil))
+        #expect(two.probabilities["elm"]?.count == 2)
+        #expect(two.probabilities["elm"]?["r5"] == risk.probabilities["elm"]?["r5"] && two.probabilities["elm"]?["r11"] == risk.probabilities["elm"]?["r11"])
+
         // A later model that failed hides it again: the latest decides.
         try database.execute("UPDATE forecast_models SET backtest_passes = 0 WHERE model_id = \(measured.modelID)")
         #expect(try ForecastVisibility.read(database: database)
                 == .failedBacktest(modelID: measured.modelID, summary: BacktestVerdict(months: verdict.months, forecastAUC: verdict.forecastAUC,
                                                                                       baseline: verdict.baseline, baselineAUC: verdict.baselineAUC,
                                                                                       passes: false).summary))
-        #expect(try RiskNextMonth.read(database: database, properties: ["elm"], asOf: nil) == nil)
+        #expect(try RiskNextMonth.read(database: database, households: ["elm": (0..<60).map { "r\($0)" }], asOf: nil) == nil)
     }
 
     @Test func aPropertyThatCannotBeScoredIsNamedNotThrown() throws {
@@ -49,11 +54,11 @@ import Testing
             INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
             VALUES ('oak', 'Oak', 'realpage', '2026-06-20', NULL)
             """)
-        let risk = try #require(try RiskNextMonth.read(database: database, properties: ["elm", "oak"], asOf: LocalDate(iso: "2026-06-10")))
+        let risk = try #require(try RiskNextMonth.read(database: database, households: ["elm": (0..<60).map { "r\($0)" }, "oak": ["x"]], asOf: LocalDate(iso: "2026-06-10")))
         #expect(risk.probabilities["elm"]?.count == 60)
         #expect(risk.unscored.map(\.property) == ["oak"])
         #expect(risk.unscored.first?.reason.hasPrefix("property oak has no tenant ledger") == true)
-        let late = try #require(try RiskNextMonth.read(database: database, properties: ["elm"], asOf: LocalDate(iso: "2026-07-01")))
+        let late = try #require(try RiskNextMonth.read(database: database, households: ["elm": ["r0"]], asOf: LocalDate(iso: "2026-07-01")))
         #expect(late.probabilities.isEmpty)
         #expect(late.unscored.first?.reason == "property elm: --as-of 2026-07-01 is after its data (2026-06-20); nothing is known about that day yet")
     }

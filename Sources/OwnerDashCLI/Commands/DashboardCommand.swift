@@ -172,7 +172,8 @@ struct DashboardCommand: Command {
                                                           months: ledgerMonths, asOf: nil, includeInactive: false)
             let debtors = try Debtors.run(database: database, properties: [property.key], asOf: nil, minDebt: nil)
             // The risk column only where the forecast is shown (RiskNextMonth.read is nil otherwise).
-            let risk = try RiskNextMonth.read(database: database, properties: debtors.people.isEmpty ? [] : [property.key], asOf: nil)
+            let risk = try RiskNextMonth.read(database: database, households: [property.key: debtors.people.flatMap { $0.units.map(\.residentID) }],
+                                              asOf: nil)
             let views = LedgerViews(leaseStatus: "ledger/\(property.key)-lease-status.html",
                                     debtors: "ledger/\(property.key)-debtors.html")
             try writePage(LeaseStatusPage.render(status, generatedAt: generatedAt),
