@@ -110,6 +110,7 @@ import Testing
         ])
         // A nightly run (trigger schedule): no forecast model yet and 24 months of ledgers, so the delinquency
         // forecast was trained, with its backtest, and one line says so.
+        #expect(synced == 2, "both properties sync against the simulator: \(result.stdout)")
         if synced > 0 {
             #expect(result.stdoutLines.count == 6, "\(result.stdout)")
             let line = result.stdoutLines.last ?? ""
