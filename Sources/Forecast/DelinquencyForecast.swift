@@ -86,7 +86,8 @@ public struct DelinquencyForecast: Sendable {
     }
 
     /// Scores the properties' households with `stored` as of `asOf` (default: each property's own date): every
-    /// household of every property in one feature matrix and one prediction call.
+    /// household of every property in one feature matrix, one prediction call on it, and one SHAP call for the
+    /// reasons asked for (`reasons`).
     public static func run(_ ledgers: [PropertyLedgers], stored: StoredForecast, asOf: LocalDate?,
                            reasons: Reasons = .all) throws -> DelinquencyForecast {
         var result = DelinquencyForecast(households: [], properties: [], warnings: [])
@@ -117,8 +118,8 @@ public struct DelinquencyForecast: Sendable {
         let scored = try stored.model.score(examples, contributions: reasons == .all)
         var contributions = scored.contributions
         if case .mostLikely(let count) = reasons {
-            // The few households each property shows, in one more (small) call.
-            // The households each property shows first, in the answer's order (most likely first, then by unit).
+            // The few households each property shows first, in the answer's order (most likely first, then by unit),
+            // get their reasons in one more, small, call.
             func first(_ a: Int, _ b: Int) -> Bool {
                 (scored.probabilities[a], examples[b].unit ?? "", examples[b].residentID)
                     > (scored.probabilities[b], examples[a].unit ?? "", examples[a].residentID)
