@@ -1,9 +1,10 @@
+import Foundation
 import OwnerDashCore
 import SQLiteKit
 
 /// When the nightly ingest retrains the delinquency forecast: when a month has closed since the latest model's last
-/// outcome (its training could learn one more month), or when there is no usable model and the ledgers hold enough
-/// months to train one. Decided from two small queries, so a night with nothing to learn costs nothing.
+/// outcome (its training could learn one more month), when the latest model reads other features than this version
+/// computes (it can no longer be used), or when there is no model and the ledgers hold enough months to train one. Decided from two small queries, so a night with nothing to learn costs nothing.
 public enum ForecastRetraining {
     /// Whether to retrain, and why, in words for the ingest's line.
     public enum Decision: Sendable, Equatable {
@@ -27,9 +28,15 @@ public enum ForecastRetraining {
             : LocalDate(daysSinceEpoch: newestDate).adding(days: -LocalDate(daysSinceEpoch: newestDate).day).daysSinceEpoch
         var lastOutcome: Int?
         var modelID: Int64?
+        var features: String?
         try database.prepare(latestModelSQL).forEachRow { row in
             modelID = row.int("model_id").map(Int64.init)
             lastOutcome = row.text("outcomes_to").flatMap { LocalDate(iso: $0)?.daysSinceEpoch }
+            features = row.text("features")
+        }
+        if let modelID, let features, let data = features.data(using: .utf8),
+           (try? JSONSerialization.jsonObject(with: data)) as? [String] != Feature.allCases.map(\.name) {
+            return .due("model \(modelID) reads other features than this version computes")
         }
         if let modelID, let lastOutcome {
             guard closed > lastOutcome else {
@@ -60,6 +67,6 @@ public enum ForecastRetraining {
         """
 
     static let latestModelSQL = """
-        SELECT model_id, outcomes_to FROM forecast_models ORDER BY model_id DESC LIMIT 1
+        SELECT model_id, outcomes_to, features FROM forecast_models ORDER BY model_id DESC LIMIT 1
         """
 }

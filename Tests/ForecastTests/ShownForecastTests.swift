@@ -113,6 +113,9 @@ import Testing
         #expect(try ForecastRetraining.decide(database: database) == .notDue("model \(stored.modelID) has seen every closed month (outcomes to 2026-05-31)"))
         try database.execute("UPDATE unified_properties SET as_of_date = '2026-06-30'")
         #expect(try ForecastRetraining.decide(database: database) == .due("2026-06 closed since model \(stored.modelID), which saw outcomes to 2026-05-31"))
+        // A model of another feature list (an older version's) cannot be used: due whatever the month.
+        try database.execute("UPDATE forecast_models SET features = '[\"balance\"]'")
+        #expect(try ForecastRetraining.decide(database: database) == .due("model \(stored.modelID) reads other features than this version computes"))
         // A property without a tenant ledger does not count.
         try database.execute("UPDATE unified_properties SET ledger_source = NULL")
         #expect(try ForecastRetraining.decide(database: database) == .notDue("no tenant ledger synced"))
