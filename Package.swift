@@ -72,11 +72,11 @@ let package = Package(
         // Who will be behind next month: features from the unified ledger, XGBoost trees, the rolling backtest.
         .target(name: "Forecast", dependencies: ["OwnerDashCore", "SQLiteKit", "XGBoostKit", "Metrics"]),
         // table / json / csv / xlsx output and the self-contained HTML dashboard.
-        .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger"]),
+        .target(name: "Render", dependencies: ["OwnerDashCore", "SQLiteKit", "XLSXKit", "Metrics", "Ledger", "Forecast"]),
         // The recorded runs (etl_runs, etl_run_items) as values, read-only, and their JSON (`runs --format json`).
         .target(name: "RunRecords", dependencies: ["OwnerDashCore", "SQLiteKit"]),
         // `ownerdash serve`: the read-only JSON API (and pages) over unified.db behind sign-in; never imports a fetch stage.
-        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "PostgresKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords"]),
+        .target(name: "Serve", dependencies: ["OwnerDashCore", "SQLiteKit", "PostgresKit", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "Metrics", "Ledger", "Render", "RunRecords", "Forecast"]),
         // fetch + load + sync as one recorded run, under the data directory's ingest lock.
         .target(name: "Ingest", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "PostgresKit", "PostgresUnified", "RunRecords", "Fetch", "RawStore", "Sync", "Parse", "SOAP"]),
 
@@ -99,7 +99,7 @@ let package = Package(
         // The pms_sim simulator and the built `ownerdash` binary run from a test; shared by the end-to-end test targets.
         .target(name: "SimulatorSupport", dependencies: ["OwnerDashCore"], path: "Tests/SimulatorSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit", "HTTPTestSupport"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "PostgresKit", "PostgresTestSupport", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "Forecast", "PostgresKit", "PostgresTestSupport", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"],
+        .testTarget(name: "RenderTests", dependencies: ["Render", "Forecast", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),

@@ -60,8 +60,36 @@ public struct DelinquencyForecast: Sendable {
     public var featureSeconds = 0.0
     public var modelSeconds = 0.0
 
-    /// Scores the properties' households with `stored` as of `asOf` (default: each property's own date).
-    public static func run(_ ledgers: [PropertyLedgers], stored: StoredForecast, asOf: LocalDate?) throws -> DelinquencyForecast {
+    /// Which households' reasons (SHAP contributions) to compute: TreeSHAP is most of XGBoost's time when scoring.
+    public enum Reasons: Sendable, Equatable {
+        /// Every household's three reasons (`forecast delinquency`, the API).
+        case all
+        /// Only the `count` households most likely behind of each property (the dashboard's panel).
+        case mostLikely(Int)
+        /// None: probabilities only (the reports' risk column).
+        case none
+    }
+
+    /// The month end a property's households are described on for a forecast asked `asOf` (nil: the property's own
+    /// date): the last month end on or before it. Throws, naming the property, when that day is after the property's
+    /// data or before its ledger.
+    public static func describedOn(_ ledger: PropertyLedgers, asOf: LocalDate?) throws -> Int {
+        let asked = asOf?.daysSinceEpoch ?? ledger.asOf
+        guard asked <= ledger.asOf else {
+            throw ForecastError("property \(ledger.property): --as-of \(MonthEnd.iso(asked)) is after its data (\(MonthEnd.iso(ledger.asOf))); nothing is known about that day yet")
+        }
+        let day = MonthEnd.of(asked) == asked ? asked : LocalDate(daysSinceEpoch: asked).adding(days: -LocalDate(daysSinceEpoch: asked).day).daysSinceEpoch
+        if let first = ledger.monthEnds.first, day < first {
+            throw ForecastError("property \(ledger.property): no month end with ledger on or before \(MonthEnd.iso(asked)) (its ledger starts in \(MonthEnd.month(of: first)))")
+        }
+        return day
+    }
+
+    /// Scores the properties' households with `stored` as of `asOf` (default: each property's own date): every
+    /// household of every property in one feature matrix, one prediction call on it, and one SHAP call for the
+    /// reasons asked for (`reasons`).
+    public static func run(_ ledgers: [PropertyLedgers], stored: StoredForecast, asOf: LocalDate?,
+                           reasons: Reasons = .all) throws -> DelinquencyForecast {
         var result = DelinquencyForecast(households: [], properties: [], warnings: [])
         // How far to trust it, on stderr: the operator sees every forecast; users (API, dashboard, report columns) are
         // to see only a model whose backtest passed.
@@ -72,39 +100,56 @@ public struct DelinquencyForecast: Sendable {
         } else {
             result.warnings.append("model \(stored.modelID) was trained without a backtest (ownerdash forecast train --backtest): how far to trust it is unmeasured")
         }
+        let started = Date()
+        var days: [Int] = []
+        var examples: [Example] = []
+        var ranges: [Range<Int>] = []
         for ledger in ledgers {
-            let asked = asOf?.daysSinceEpoch ?? ledger.asOf
-            guard asked <= ledger.asOf else {
-                throw ForecastError("property \(ledger.property): --as-of \(MonthEnd.iso(asked)) is after its data (\(MonthEnd.iso(ledger.asOf))); nothing is known about that day yet")
-            }
-            // The last month end on or before the date asked.
-            let day = MonthEnd.of(asked) == asked ? asked : LocalDate(daysSinceEpoch: asked).adding(days: -LocalDate(daysSinceEpoch: asked).day).daysSinceEpoch
-            if let first = ledger.monthEnds.first, day < first {
-                throw ForecastError("property \(ledger.property): no month end with ledger on or before \(MonthEnd.iso(asked)) (its ledger starts in \(MonthEnd.month(of: first)))")
-            }
+            let day = try describedOn(ledger, asOf: asOf)
             if let outcomesTo = LocalDate(iso: stored.outcomesTo)?.daysSinceEpoch, outcomesTo > day {
                 result.warnings.append("property \(ledger.property): the model (trained \(stored.trainedAt)) saw outcomes up to \(stored.outcomesTo), after \(MonthEnd.iso(day)): a forecast of a past month is in sample and reads better than it would have")
             }
-            let started = Date()
-            let examples = ledger.current(on: day)
-            let described = Date()
+            let current = ledger.current(on: day)
+            ranges.append(examples.count..<(examples.count + current.count))
+            examples += current
+            days.append(day)
+        }
+        let described = Date()
+        let scored = try stored.model.score(examples, contributions: reasons == .all)
+        var contributions = scored.contributions
+        if case .mostLikely(let count) = reasons {
+            // The few households each property shows first, in the answer's order (most likely first, then by unit),
+            // get their reasons in one more, small, call.
+            func first(_ a: Int, _ b: Int) -> Bool {
+                (scored.probabilities[a], examples[b].unit ?? "", examples[b].residentID)
+                    > (scored.probabilities[b], examples[a].unit ?? "", examples[a].residentID)
+            }
+            let chosen = ranges.flatMap { range in range.sorted(by: first).prefix(count) }
+            let some = try stored.model.score(chosen.map { examples[$0] }, contributions: true).contributions ?? []
+            var rows = [[Float]](repeating: [], count: examples.count)
+            for (row, index) in chosen.enumerated() { rows[index] = some[row] }
+            contributions = rows
+        }
+        result.featureSeconds = described.timeIntervalSince(started)
+        result.modelSeconds = Date().timeIntervalSince(described)
+        for (position, ledger) in ledgers.enumerated() {
+            let day = days[position]
             let byResident = Dictionary(ledger.households.map { ($0.residentID, $0) }, uniquingKeysWith: { first, _ in first })
-            let probabilities = try stored.model.probabilities(examples)
-            let contributions = try stored.model.contributions(examples)
-            result.featureSeconds += described.timeIntervalSince(started)
-            result.modelSeconds += Date().timeIntervalSince(described)
             var households: [Household] = []
-            for (index, example) in examples.enumerated() {
+            for index in ranges[position] {
+                let example = examples[index]
                 let household = byResident[example.residentID]
                 let balance = household?.balanceCents(on: day) ?? 0
-                let reasons = Feature.allCases.indices
-                    .map { Reason(feature: Feature.allCases[$0], value: example.features[$0], contribution: contributions[index][$0]) }
+                let probability = scored.probabilities[index]
+                let pushes = contributions?[index] ?? []
+                let reasons = pushes.isEmpty ? [] : Feature.allCases.indices
+                    .map { Reason(feature: Feature.allCases[$0], value: example.features[$0], contribution: pushes[$0]) }
                     .sorted { abs($0.contribution) > abs($1.contribution) }
                 households.append(Household(
                     property: ledger.property, unit: example.unit, residentID: example.residentID, name: example.name,
-                    probability: probabilities[index], balanceCents: balance,
+                    probability: probability, balanceCents: balance,
                     over30Cents: household?.over30Cents(on: day) ?? 0,
-                    expectedOver30Cents: Int64((probabilities[index] * Double(max(0, balance))).rounded()),
+                    expectedOver30Cents: Int64((probability * Double(max(0, balance))).rounded()),
                     reasons: Array(reasons.prefix(3))))
             }
             result.properties.append(Property(
@@ -114,7 +159,9 @@ public struct DelinquencyForecast: Sendable {
                 over30NowCents: households.reduce(0) { $0 + $1.over30Cents }))
             result.households += households
         }
-        result.households.sort { ($0.probability, $1.property, $1.unit ?? "") > ($1.probability, $0.property, $0.unit ?? "") }
+        result.households.sort {
+            ($0.probability, $1.property, $1.unit ?? "", $1.residentID) > ($1.probability, $0.property, $0.unit ?? "", $0.residentID)
+        }
         return result
     }
 }

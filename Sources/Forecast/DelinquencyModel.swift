@@ -44,6 +44,20 @@ public final class DelinquencyModel {
         guard !examples.isEmpty else { return [] }
         return try booster.contributions(try FeatureMatrix(rows: examples.map(\.features)))
     }
+
+    /// Each example's probability and, with `contributions`, its contributions, from one feature matrix: the
+    /// probabilities are XGBoost's prediction (the same numbers whether or not reasons are asked for, so the reports'
+    /// risk column and `forecast delinquency` agree to the last digit), the contributions one more call on it.
+    public func score(_ examples: [Example], contributions: Bool) throws -> (probabilities: [Double], contributions: [[Float]]?) {
+        guard !examples.isEmpty else { return ([], contributions ? [] : nil) }
+        let width = Feature.allCases.count
+        var values: [Float] = []
+        values.reserveCapacity(examples.count * width)
+        for example in examples { values += example.features }
+        let matrix = try FeatureMatrix(values: values, rowCount: examples.count, columnCount: width)
+        let probabilities = try booster.predict(matrix).map(Double.init)
+        return (probabilities, contributions ? try booster.contributions(matrix) : nil)
+    }
 }
 
 /// The logistic-regression baseline: XGBoost's linear booster with the logistic objective (a logistic regression

@@ -41,17 +41,33 @@ public enum ForecastAnswers {
 }
 
 extension ForecastAnswers {
+    /// `property ridian has no charges ...; left out`: a property not scored, in one line naming it once.
+    public static func leftOutLine(_ leftOut: (property: String, reason: String)) -> String {
+        (leftOut.reason.hasPrefix("property \(leftOut.property)") ? "" : "property \(leftOut.property): ") + leftOut.reason + "; left out"
+    }
+
+    /// The columns of `forecast delinquency`'s households table (`rows`).
+    public static let householdColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
+        .init("probability_pct", .percent), .init("balance", .money), .init("over_30_now", .money),
+        .init("expected_over_30", .money), .init("reason_1", .text), .init("reason_2", .text), .init("reason_3", .text),
+    ]
+
+    /// The columns of its properties table (`properties`, with the portfolio's total).
+    public static let propertyColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("described_on", .date), .init("predicting", .date), .init("households", .count),
+        .init("expected_behind", .decimal(1)), .init("over_30_now", .money), .init("expected_over_30", .money),
+    ]
+
     /// `ownerdash forecast delinquency`: the households, most likely behind first, then each property's and the
-    /// portfolio's expected households and dollars behind.
+    /// portfolio's expected households and dollars behind. `leftOut`: properties asked for that were not scored, and
+    /// why (warnings, so a missing property is not read as one nobody owes at).
     public static func delinquency(_ forecast: DelinquencyForecast, stored: StoredForecast, properties: [String],
-                                   asOf: LocalDate?) -> MetricResult {
+                                   asOf: LocalDate?, leftOut: [(property: String, reason: String)] = []) -> MetricResult {
         func dollars(_ cents: Int64) -> SQLValue { .real(Double(cents) / 100) }
         let households = MetricTable(
             name: "rows", title: "Probability of owing more than 30 days at the next month end",
-            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
-                      .init("probability_pct", .percent), .init("balance", .money), .init("over_30_now", .money),
-                      .init("expected_over_30", .money), .init("reason_1", .text), .init("reason_2", .text),
-                      .init("reason_3", .text)],
+            columns: householdColumns,
             rows: forecast.households.map { household in
                 let reasons = (0..<3).map { household.reasons.indices.contains($0) ? SQLValue.text(household.reasons[$0].text) : .null }
                 return [.text(household.property), SQLValue(household.unit), .text(household.residentID), SQLValue(household.name),
@@ -69,9 +85,7 @@ extension ForecastAnswers {
         }
         let totals = MetricTable(
             name: "properties", title: "Expected behind more than 30 days at the next month end",
-            columns: [.init("property", .text), .init("described_on", .date), .init("predicting", .date),
-                      .init("households", .count), .init("expected_behind", .decimal(1)), .init("over_30_now", .money),
-                      .init("expected_over_30", .money)],
+            columns: propertyColumns,
             rows: forecast.properties.map { propertyRow($0.property, [$0]) },
             total: propertyRow("portfolio", forecast.properties))
         return MetricResult(metric: "forecast delinquency", parameters: [
@@ -81,6 +95,6 @@ extension ForecastAnswers {
             .init("model_trained_at", .text(stored.trainedAt)),
             .init("model_training_window", .text("\(stored.trainingFrom) to \(stored.trainingTo), outcomes to \(stored.outcomesTo)")),
             .init("backtest_passes", stored.backtest.map { .bool($0.passes) } ?? .null),
-        ], tables: [households, totals], warnings: forecast.warnings)
+        ], tables: [households, totals], warnings: leftOut.map(leftOutLine) + forecast.warnings)
     }
 }

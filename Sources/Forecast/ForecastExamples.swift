@@ -42,8 +42,9 @@ public struct PropertyLedgers: Sendable {
     public var asOf: Int
     public var households: [HouseholdLedger]
 
-    /// Reads a property's ledgers; a property without a tenant ledger or a date is an error naming it.
-    public static func read(database: Database, property: String) throws -> PropertyLedgers {
+    /// Reads a property's ledgers; a property without a tenant ledger or a date is an error naming it. `residents`:
+    /// only these households' (nil: every household).
+    public static func read(database: Database, property: String, residents: [String]? = nil) throws -> PropertyLedgers {
         let rows = try database.query("""
             SELECT ledger_source, CAST(julianday(as_of_date) - 2440587.5 AS INTEGER) AS as_of_day
             FROM unified_properties WHERE unified_property_id = :property
@@ -56,7 +57,7 @@ public struct PropertyLedgers: Sendable {
             throw ForecastError("property \(property) has no date (unified_properties.as_of_date is empty)")
         }
         return PropertyLedgers(property: property, asOf: Int(asOf),
-                               households: try LedgerHistory.households(database: database, property: property))
+                               households: try LedgerHistory.households(database: database, property: property, residents: residents))
     }
 
     /// Every month end on or before the property's date with a charge on or before it, oldest first.

@@ -1,3 +1,4 @@
+import Foundation
 import OwnerDashCore
 import SQLiteKit
 
@@ -55,9 +56,14 @@ public struct HouseholdLedger: Sendable {
 /// Reads every household's ledger of a property (unified_charges, unified_payments, unified_residents,
 /// unified_leases, unified_lease_residents, unified_units), read-only.
 public enum LedgerHistory {
-    /// The households of `property` that have at least one charge, in resident order.
-    public static func households(database: Database, property: String) throws -> [HouseholdLedger] {
-        let parameters: [String: SQLValue] = [":property": .text(property)]
+    /// The households of `property` that have at least one charge, in resident order. `residents`: only these (the
+    /// households a report lists: a tenth of a property's postings to read); nil: every household.
+    public static func households(database: Database, property: String, residents: [String]? = nil) throws -> [HouseholdLedger] {
+        var parameters: [String: SQLValue] = [":property": .text(property)]
+        let only = residents != nil
+        if let residents {
+            parameters[":residents"] = .text(String(decoding: try JSONSerialization.data(withJSONObject: residents), as: UTF8.self))
+        }
         var byResident: [String: HouseholdLedger] = [:]
         var order: [String] = []
         func household(_ resident: String) -> String {
@@ -72,7 +78,7 @@ public enum LedgerHistory {
         // Columns are looked up by name once per statement (a lookup by name per row would build a String for
         // every column it compares, and a portfolio has about a million postings). The rows come by household, so
         // each household's postings are gathered in a local array and handed over when the next one starts.
-        let charges = try database.prepare(chargesSQL)
+        let charges = try database.prepare(chargesSQL(only: only))
         let (chargeResident, chargeUnit, chargePeriod, chargePosted, chargeDue, chargeCents, chargeReturned, chargeLateFee) = (
             charges.columnIndex("resident_id"), charges.columnIndex("unit_number"), charges.columnIndex("period"),
             charges.columnIndex("posted_day"), charges.columnIndex("due_day"), charges.columnIndex("cents"),
@@ -96,7 +102,7 @@ public enum LedgerHistory {
             if current?.unit == nil { current?.unit = row.text(at: chargeUnit) }
         }
         handOverCharges()
-        let payments = try database.prepare(paymentsSQL)
+        let payments = try database.prepare(paymentsSQL(only: only))
         let (paymentResident, paymentDay, paymentCents) = (payments.columnIndex("resident_id"), payments.columnIndex("payment_day"),
                                                            payments.columnIndex("cents"))
         var paying: (resident: String, payments: [HouseholdLedger.Payment])?
@@ -113,7 +119,7 @@ public enum LedgerHistory {
             paying?.payments.append(.init(day: day, cents: Int64(row.int(at: paymentCents) ?? 0)))
         }
         handOverPayments()
-        try database.prepare(residentsSQL).forEachRow(parameters) { row in
+        try database.prepare(residentsSQL(only: only)).forEachRow(parameters) { row in
             guard let resident = row.text("resident_id"), byResident[resident] != nil else { return }
             byResident[resident]?.name = row.text("name")
             byResident[resident]?.moveIn = row.int("move_in_day")
@@ -122,7 +128,7 @@ public enum LedgerHistory {
             byResident[resident]?.marketRentCents = row.int("market_rent_cents").map(Int64.init)
             if let unit = row.text("unit_number") { byResident[resident]?.unit = unit }
         }
-        try database.prepare(leasesSQL).forEachRow(parameters) { row in
+        try database.prepare(leasesSQL(only: only)).forEachRow(parameters) { row in
             guard let resident = row.text("resident_id"), byResident[resident] != nil else { return }
             byResident[resident]?.leases.append(.init(start: row.int("start_day"), end: row.int("end_day"),
                                                       monthToMonth: row.int("is_month_to_month") == 1,
@@ -133,8 +139,14 @@ public enum LedgerHistory {
         return order.compactMap { byResident[$0] }.filter { !$0.charges.isEmpty }
     }
 
+    /// With `only`: the households of `:residents` alone (a JSON array of resident ids), through the
+    /// (property, resident) indexes.
+    static func only(_ only: Bool, _ column: String = "resident_id") -> String {
+        only ? "AND \(column) IN (SELECT value FROM json_each(:residents))" : ""
+    }
+
     // Days since 1970-01-01: julianday counts from noon, 4714 BC; 2440587.5 is 1970-01-01 00:00.
-    static let chargesSQL = """
+    static func chargesSQL(only filtered: Bool) -> String { """
         SELECT resident_id, unit_number, period,
                -- A returned payment: OneSite and Voyager both post a charge (NSF, returned check) when a check or
                -- an ACH debit bounces; a late fee's code says LATE. LIKE ignores ASCII case.
@@ -144,19 +156,21 @@ public enum LedgerHistory {
                CAST(julianday(coalesce(due_date, charge_date, period || '-01')) - 2440587.5 AS INTEGER) AS due_day,
                CAST(round(amount * 100) AS INTEGER) AS cents
         FROM unified_charges
-        WHERE unified_property_id = :property
+        WHERE unified_property_id = :property \(only(filtered))
         ORDER BY resident_id, posted_day, charge_id
         """
+    }
 
-    static let paymentsSQL = """
+    static func paymentsSQL(only filtered: Bool) -> String { """
         SELECT resident_id, CAST(julianday(payment_date) - 2440587.5 AS INTEGER) AS payment_day,
                CAST(round(amount * 100) AS INTEGER) AS cents
         FROM unified_payments
-        WHERE unified_property_id = :property AND julianday(payment_date) IS NOT NULL
+        WHERE unified_property_id = :property AND julianday(payment_date) IS NOT NULL \(only(filtered))
         ORDER BY resident_id, payment_day, payment_id
         """
+    }
 
-    static let residentsSQL = """
+    static func residentsSQL(only filtered: Bool) -> String { """
         SELECT r.resident_id, r.unit_number, r.name,
                CAST(julianday(r.move_in_date) - 2440587.5 AS INTEGER)  AS move_in_day,
                CAST(julianday(r.notice_date) - 2440587.5 AS INTEGER)   AS notice_day,
@@ -164,11 +178,12 @@ public enum LedgerHistory {
                CAST(round(u.market_rent * 100) AS INTEGER)             AS market_rent_cents
         FROM unified_residents r
         LEFT JOIN unified_units u ON u.unified_property_id = r.unified_property_id AND u.unit_number = r.unit_number
-        WHERE r.unified_property_id = :property
+        WHERE r.unified_property_id = :property \(only(filtered, "r.resident_id"))
         """
+    }
 
     // A lease belongs to its resident_id, and to each household listed on it (unified_lease_residents).
-    static let leasesSQL = """
+    static func leasesSQL(only filtered: Bool) -> String { """
         WITH members AS (
             SELECT lease_id, resident_id FROM unified_lease_residents
             WHERE unified_property_id = :property AND role <> 'guarantor'
@@ -188,6 +203,8 @@ public enum LedgerHistory {
         FROM households h
         JOIN unified_leases l ON l.unified_property_id = :property AND l.lease_id = h.lease_id
         LEFT JOIN people p ON p.lease_id = h.lease_id
+        WHERE 1 \(only(filtered, "h.resident_id"))
         ORDER BY h.resident_id, start_day
         """
+    }
 }

@@ -66,6 +66,9 @@ public struct PropertyDashboard: Sendable, Equatable {
     /// Why a chart is empty although the property was synced, by metric (`delinquency`, `funnel`): the Yardi call
     /// it comes from failed (`Metrics.missingSourceReason`), so the panel says so instead of drawing zeros.
     public var missingReasons: [String: String] = [:]
+    /// The delinquency forecast for the next month end, in the delinquency panel; nil (and nothing shown) unless the
+    /// portfolio's model passed its backtest (`ForecastVisibility`).
+    public var forecast: DelinquencyOutlook?
 
     /// Whether any metric answered for the property (false: never synced, or nothing on or before the as-of date).
     public var hasData: Bool {
@@ -81,6 +84,49 @@ public struct PropertyDashboard: Sendable, Equatable {
         self.aging = aging; self.funnel = funnel; self.pricing = pricing; self.pricingTotal = pricingTotal
         self.maintenance = maintenance; self.expenses = expenses
     }
+}
+
+/// A property's delinquency forecast as the dashboard shows it (`forecast delinquency` of the property): the dollars
+/// expected more than 30 days behind at the next month end and the households most likely behind, each with the
+/// reason that moved its forecast most.
+public struct DelinquencyOutlook: Sendable, Equatable {
+    /// One household among the most likely behind.
+    public struct Household: Sendable, Equatable {
+        public var unit: String?
+        public var name: String?
+        /// 0 to 1.
+        public var probability: Double
+        /// The largest SHAP contribution, in words (`balance 1254.10 (+14.06)`).
+        public var reason: String?
+
+        /// A household's line.
+        public init(unit: String?, name: String?, probability: Double, reason: String?) {
+            self.unit = unit; self.name = name; self.probability = probability; self.reason = reason
+        }
+    }
+
+    public var modelID: Int64
+    /// The month end the households are described on, and the month end predicted.
+    public var describedOn: LocalDate
+    public var predicting: LocalDate
+    /// Households in residence on `describedOn`.
+    public var households: Int
+    /// Σ probabilities.
+    public var expectedBehind: Double
+    /// Σ probability × balance (an upper-bound reading: docs/forecast.md).
+    public var expectedOver30: Money
+    /// Most likely behind first.
+    public var mostLikely: [Household]
+
+    /// A property's forecast.
+    public init(modelID: Int64, describedOn: LocalDate, predicting: LocalDate, households: Int, expectedBehind: Double,
+                expectedOver30: Money, mostLikely: [Household]) {
+        self.modelID = modelID; self.describedOn = describedOn; self.predicting = predicting; self.households = households
+        self.expectedBehind = expectedBehind; self.expectedOver30 = expectedOver30; self.mostLikely = mostLikely
+    }
+
+    /// How many households the panel names.
+    public static let shownHouseholds = 5
 }
 
 /// One reconciliation of the unified figures with the vendor's own (a sync_checks row), as the dashboard shows it.

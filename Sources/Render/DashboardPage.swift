@@ -264,6 +264,7 @@ public enum DashboardPage {
                         html.element("p", [("class", "note")], text: "Missing, not zero: \(reason).")
                     }
                 }
+                if let forecast = property.forecast { forecastPart(&html, forecast, id: id) }
             }
             html.element("figure", [("class", "panel")]) { html in
                 html.element("figcaption") { html in
@@ -295,6 +296,44 @@ public enum DashboardPage {
             expensePanel(&html, property, id: id)
         }
         checksPanel(&html, property, id: id)
+    }
+
+    /// The delinquency forecast under the aging (only when the portfolio's model passed its backtest): the dollars
+    /// expected more than 30 days behind at the next month end, and the households most likely behind with the
+    /// reason that moved each most.
+    private static func forecastPart(_ html: inout HTMLWriter, _ forecast: DelinquencyOutlook, id: String) {
+        // Styled inline: the stylesheet of a page without a forecast stays exactly what it was.
+        html.element("div", [("class", "forecast"), ("id", "\(id)-forecast"),
+                             ("style", "border-top: 1px solid var(--line); margin-top: 10px; padding-top: 8px")]) { html in
+            html.element("p", [("class", "forecast-headline"), ("style", "margin: 0 0 6px; font-size: 14px")]) { html in
+                html.text("Forecast for \(DashboardFormat.longDate(forecast.predicting)): ")
+                html.element("strong", text: DashboardFormat.money(forecast.expectedOver30))
+                html.text(" expected more than 30 days behind, \(DashboardFormat.fixed(forecast.expectedBehind, decimals: 1)) of "
+                          + "\(DashboardFormat.count(forecast.households)) households")
+            }
+            if !forecast.mostLikely.isEmpty {
+                html.element("table", [("class", "forecast-households"), ("style", "font-size: 13px"),
+                                       ("aria-label", "Households most likely behind next month")]) { html in
+                    html.element("thead") { html in
+                        html.element("tr") { html in
+                            for title in ["Unit", "Household", "Risk", "Largest reason"] { html.element("th", [("scope", "col")], text: title) }
+                        }
+                    }
+                    html.element("tbody") { html in
+                        for household in forecast.mostLikely {
+                            html.element("tr") { html in
+                                html.element("td", text: household.unit ?? "\u{2013}")
+                                html.element("td", text: household.name ?? "\u{2013}")
+                                html.element("td", [("style", "text-align: right")], text: DashboardFormat.percent(household.probability * 100))
+                                html.element("td", text: household.reason ?? "\u{2013}")
+                            }
+                        }
+                    }
+                }
+            }
+            html.element("p", [("class", "note")],
+                         text: "From the ledgers to \(DashboardFormat.longDate(forecast.describedOn)) (model \(forecast.modelID), which beat the naive baselines in its backtest); expected dollars = risk \u{D7} balance, an upper bound.")
+        }
     }
 
     /// The property's tenant-ledger pages, or a line saying it has no ledger (never a page of zeros).

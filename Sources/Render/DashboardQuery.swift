@@ -1,3 +1,4 @@
+import Forecast
 import Metrics
 import OwnerDashCore
 import SQLiteKit
@@ -48,6 +49,7 @@ extension Dashboard {
         let checks = try syncChecks(database: database, properties: keys)
         let missingSources = try Metrics.missingSources(database: database, properties: keys)
 
+        let outlooks = try outlooks(database: database, properties: keys.filter(synced.contains), asOf: asOf)
         let sections = properties.map { property in
             let summary = summaryByKey[property.key]
             var section = PropertyDashboard(
@@ -66,6 +68,7 @@ extension Dashboard {
                 maintenance: maintenanceByKey[property.key].map(MaintenanceSummary.init),
                 expenses: ExpenseSummary(expenses, property: property.key))
             section.checks = summary?.asOf.flatMap { checks[property.key + "|" + $0.iso] } ?? []
+            section.forecast = outlooks[property.key]
             for metric in [MetricQuery.Metric.delinquency, .funnel] {
                 guard let operation = Metrics.yardiSources[metric],
                       missingSources[property.key]?.contains(operation) == true else { continue }
@@ -84,6 +87,29 @@ extension Dashboard {
             properties: sections,
             portfolio: SummaryRow.rollUp(summaries).map(PropertySummary.init),
             tradeOutWindow: pricing.tradeOutPeriod.map(DateRange.init))
+    }
+}
+
+extension Dashboard {
+    /// Each scorable property's delinquency forecast when users see it (`ShownForecast`); empty otherwise, and then
+    /// after one query (the latest model's verdict).
+    static func outlooks(database: Database, properties: [String], asOf: LocalDate?) throws -> [String: DelinquencyOutlook] {
+        guard !properties.isEmpty, case .success(let stored) = try ShownForecast.model(database: database) else { return [:] }
+        var (ledgers, unscored) = try ShownForecast.ledgers(database: database, properties: properties)
+        let forecast = try ShownForecast.forecast(ledgers, stored: stored, asOf: asOf,
+                                                  reasons: .mostLikely(DelinquencyOutlook.shownHouseholds), unscored: &unscored)
+        let byProperty = Dictionary(grouping: forecast.households, by: \.property)
+        var outlooks: [String: DelinquencyOutlook] = [:]
+        for property in forecast.properties {
+            outlooks[property.property] = DelinquencyOutlook(
+                modelID: stored.modelID, describedOn: LocalDate(daysSinceEpoch: property.describedOn),
+                predicting: LocalDate(daysSinceEpoch: property.predicting), households: property.households,
+                expectedBehind: property.expectedBehind, expectedOver30: Money(cents: property.expectedOver30Cents),
+                mostLikely: (byProperty[property.property] ?? []).prefix(DelinquencyOutlook.shownHouseholds).map {
+                    DelinquencyOutlook.Household(unit: $0.unit, name: $0.name, probability: $0.probability, reason: $0.reasons.first?.text)
+                })
+        }
+        return outlooks
     }
 }
 

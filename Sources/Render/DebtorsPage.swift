@@ -1,12 +1,16 @@
+import Forecast
+import Foundation
 import Ledger
 import OwnerDashCore
 
 /// The debtors report as one printable, self-contained HTML page (inline CSS, no script, no requests): one block per
 /// person, largest total first, with their contact, each unit's debt and the months it covers, and the portfolio
-/// total. Same look as the lease-status page (its stylesheet, plus a few rules of its own).
+/// total. Same look as the lease-status page (its stylesheet, plus a few rules of its own). With `risk` (the forecast
+/// is shown: `RiskNextMonth.read`), each unit also has its risk of being more than 30 days behind at the next month end.
 public enum DebtorsPage {
     /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
-    public static func render(_ report: Debtors, propertyNames: [String: String], generatedAt: String) -> String {
+    public static func render(_ report: Debtors, propertyNames: [String: String], generatedAt: String,
+                              risk: RiskNextMonth? = nil) -> String {
         var page = HTMLWriter()
         page.raw("<!DOCTYPE html>\n")
         page.element("html", [("lang", "en")]) { html in
@@ -25,7 +29,7 @@ public enum DebtorsPage {
                 body.element("table") { table in
                     table.element("thead") { head in
                         head.element("tr") { row in
-                            for title in ["Debtor", "Property", "Unit", "Months owed", "Unit debt", "Total"] {
+                            for title in ["Debtor", "Property", "Unit", "Months owed", "Unit debt"] + (risk == nil ? [] : ["Risk next month"]) + ["Total"] {
                                 row.element("th", [("scope", "col")], text: title)
                             }
                         }
@@ -56,6 +60,11 @@ public enum DebtorsPage {
                                         }
                                     }
                                     row.element("td", [("class", "money")], text: dollars(unit.balanceCents))
+                                    if let risk {
+                                        let probability = risk.probability(property: unit.property, residentID: unit.residentID)
+                                        row.element("td", [("class", "money risk")],
+                                                    text: probability.map { String(format: "%.1f %%", $0 * 100) } ?? "\u{2013}")
+                                    }
                                     if index == 0 {
                                         row.element("td", [("class", "money total"), ("rowspan", String(person.units.count))],
                                                     text: dollars(person.totalCents))
@@ -67,13 +76,17 @@ public enum DebtorsPage {
                     table.newline()
                     table.element("tfoot") { foot in
                         foot.element("tr") { row in
-                            row.element("th", [("scope", "row"), ("colspan", "5")], text: "Portfolio total")
+                            row.element("th", [("scope", "row"), ("colspan", risk == nil ? "5" : "6")], text: "Portfolio total")
                             row.element("td", [("class", "money total")], text: dollars(report.totalCents))
                         }
                     }
                 }
                 LeaseStatusPage.noLedgerNote(report.noLedger, &body)
                 LeaseStatusPage.partialLedgerNote(report.partialLedger, consequence: "months are aging buckets", &body)
+                if let risk {
+                    body.element("p", [("class", "meta")],
+                                 text: "Risk next month: the probability of owing more than 30 days at the next month end (delinquency forecast, model \(risk.modelID), which passed its backtest); \u{2013}: no forecast for the household (not in residence at the last month end, or its property's ledger cannot be scored).")
+                }
             }
             html.newline()
         }

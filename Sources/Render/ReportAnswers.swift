@@ -1,3 +1,4 @@
+import Forecast
 import Foundation
 import Ledger
 import Metrics
@@ -24,25 +25,43 @@ public enum ReportAnswers {
         return (report, result)
     }
 
-    /// `report debtors`.
+    /// `report debtors`. When the delinquency forecast is shown (`ForecastVisibility`), the people and units tables
+    /// end with `risk_next_month_pct` (a person's: the highest of their units'); otherwise the answer is as it was
+    /// before the forecast existed. `risk` is what the HTML page shows beside each unit.
     public static func debtors(database: Database, properties: [String], asOf: LocalDate?,
-                               minDebt: Double?) throws -> (report: Debtors, result: MetricResult) {
+                               minDebt: Double?) throws -> (report: Debtors, result: MetricResult, risk: RiskNextMonth?) {
         let report = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
-        let result = report.result(parameters: [
+        var result = report.result(parameters: [
             .init("properties", .list(properties)), .init("as_of", date(asOf)), .init("min_debt", amount(minDebt)),
         ])
-        return (report, result)
+        let listed = Dictionary(grouping: report.people.flatMap(\.units), by: \.property).mapValues { $0.map(\.residentID) }
+        guard let risk = try RiskNextMonth.read(database: database, households: listed, asOf: asOf) else {
+            return (report, result, nil)
+        }
+        func unitRisk(_ unit: Debtors.UnitDebt) -> Double? { risk.probability(property: unit.property, residentID: unit.residentID) }
+        RiskColumn.append(to: &result, table: "rows", values: report.people.map { $0.units.compactMap(unitRisk).max() })
+        RiskColumn.append(to: &result, table: "units", values: report.people.flatMap { $0.units.map(unitRisk) })
+        result.warnings += RiskColumn.warnings(risk)
+        return (report, result, risk)
     }
 
-    /// `report rental-tracker`.
+    /// `report rental-tracker`. When the delinquency forecast is shown (`ForecastVisibility`), the residents table ends
+    /// with `risk_next_month_pct`; otherwise the answer is as it was before the forecast existed.
     public static func rentalTracker(database: Database, properties: [String], asOf: LocalDate?, minBalance: Double?,
                                      minMonthsBehind: Int, sort: RentalTracker.Sort) throws -> (tracker: RentalTracker, result: MetricResult) {
         let tracker = try RentalTracker.run(database: database, properties: properties, asOf: asOf, minBalance: minBalance,
                                             minMonthsBehind: minMonthsBehind, sort: sort)
-        let result = tracker.result(parameters: [
+        var result = tracker.result(parameters: [
             .init("properties", .list(properties)), .init("as_of", date(asOf)), .init("min_balance", amount(minBalance)),
             .init("min_months_behind", .integer(minMonthsBehind)), .init("sort", .text(sort.rawValue)),
         ])
+        let listed = Dictionary(grouping: tracker.residents, by: \.property).mapValues { $0.map(\.residentID) }
+        if let risk = try RiskNextMonth.read(database: database, households: listed, asOf: asOf) {
+            RiskColumn.append(to: &result, table: "rows", values: tracker.residents.map {
+                risk.probability(property: $0.property, residentID: $0.residentID)
+            })
+            result.warnings += RiskColumn.warnings(risk)
+        }
         return (tracker, result)
     }
 
@@ -117,5 +136,31 @@ public enum ReportAnswers {
             .init("exceptions_only", .bool(exceptionsOnly)),
         ])
         return (report, result)
+    }
+}
+
+/// The "risk next month" column (`RiskNextMonth`): appended last to a table, one value per row, empty in its total row.
+public enum RiskColumn {
+    /// The column: a percent (0 to 100) like the forecast's `probability_pct`.
+    public static let column = MetricResult.Column("risk_next_month_pct", .percent)
+
+    /// A probability as the column holds it (percent, two decimals); null without one.
+    public static func value(_ probability: Double?) -> SQLValue {
+        probability.map { .real(($0 * 10_000).rounded() / 100) } ?? .null
+    }
+
+    /// Appends the column to the table named `table` of `result`; `values` holds one probability per row, in order.
+    static func append(to result: inout MetricResult, table: String, values: [Double?]) {
+        guard let index = result.tables.firstIndex(where: { $0.name == table }) else { return }
+        let old = result.tables[index]
+        precondition(values.count == old.rows.count, "one risk per row of \(table)")
+        result.tables[index] = MetricTable(
+            name: old.name, title: old.title, columns: old.columns + [column],
+            rows: zip(old.rows, values).map { $0 + [value($1)] }, total: old.total.map { $0 + [.null] })
+    }
+
+    /// One line per property asked for that could not be scored, so an empty risk is not read as a low one.
+    static func warnings(_ risk: RiskNextMonth) -> [String] {
+        risk.unscored.map { "risk_next_month_pct: no forecast for \($0.property) (\($0.reason))" }
     }
 }

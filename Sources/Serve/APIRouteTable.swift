@@ -9,7 +9,7 @@ import SQLiteKit
 /// handler: `DashboardServer` answers exactly these and `/api/v2/openapi.json` documents exactly these. A new
 /// endpoint is a new entry here (and `OpenAPITests` then requests it and checks its answer against its schema).
 extension APIRoutes {
-    static let table: [APIRoute] = service + properties + propertyMetrics + reports + runs + audit
+    static let table: [APIRoute] = service + properties + propertyMetrics + reports + forecast + runs + audit
 
     // MARK: - Service
 
@@ -156,6 +156,10 @@ extension APIRoutes {
 
     // MARK: - A property's reports (ownerdash report ... --property KEY)
 
+    /// `risk_next_month_pct`: the last column of the debtors' and the rental tracker's tables while the delinquency
+    /// forecast is shown (`ForecastVisibility`); absent otherwise.
+    private static let riskColumn = RiskColumn.column
+
     private static let reports: [APIRoute] = [
         APIRoute(.get, "/api/v2/properties/{property}/units/raw", operationID: "propertyUnitsRaw", tag: "Reports",
                  summary: "The property's unified_units rows as they are",
@@ -218,10 +222,11 @@ extension APIRoutes {
                         .init(name: "rows", description: "One per debtor; debtor joins the other tables.",
                               columns: [.init("debtor", .text), .init("name", .text), .init("email", .text), .init("phone", .text),
                                         .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)],
-                              total: true),
+                              optionalColumns: [riskColumn], total: true),
                         .init(name: "units", description: "One per debtor and unit.",
                               columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-                                        .init("name", .text), .init("status", .text), .init("balance", .money), .init("months", .text)]),
+                                        .init("name", .text), .init("status", .text), .init("balance", .money), .init("months", .text)],
+                              optionalColumns: [riskColumn]),
                         .init(name: "months", description: "One per debtor, unit and month owed.",
                               columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
                                         .init("period", .month), .init("due_date", .date), .init("amount", .money)]),
@@ -249,7 +254,7 @@ extension APIRoutes {
                               columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
                                         .init("status", .text), .init("balance", .money), .init("months_behind", .count),
                                         .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money)],
-                              total: true),
+                              optionalColumns: [riskColumn], total: true),
                         .init(name: "owed", description: "The unpaid charges.",
                               columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),
                                         .init("period", .month), .init("charge_code", .text), .init("amount", .money)]),

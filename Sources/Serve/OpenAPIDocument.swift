@@ -71,6 +71,7 @@ enum OpenAPIDocument {
         ("Properties", "The properties and the portfolio."),
         ("Metrics", "A property's metrics (ownerdash query METRIC --property KEY)."),
         ("Reports", "A property's reports (ownerdash report ... --property KEY) and raw rows."),
+        ("Forecast", "Who is likely to be behind next month (ownerdash forecast delinquency): only while the portfolio's model passed its backtest."),
         ("Runs", "The recorded ingest and sync runs (owners only)."),
         ("Audit", "The lease-charge audit: its runs (owners only) and resolving its exceptions."),
     ]

@@ -1,3 +1,4 @@
+import Forecast
 import Foundation
 import HTTPServer
 import Ledger
@@ -63,8 +64,11 @@ final class Pages: Sendable {
                     let parameters = try Parameters(request, allowed: ["property"])
                     let keys = try chosen(parameters, visible)
                     let report = try Debtors.run(database: database, properties: keys, asOf: nil, minDebt: nil)
+                    // The risk column only where the forecast is shown (RiskNextMonth.read is nil otherwise).
+                    let listed = Dictionary(grouping: report.people.flatMap(\.units), by: \.property).mapValues { $0.map(\.residentID) }
+                    let risk = try RiskNextMonth.read(database: database, households: listed, asOf: nil)
                     body = DebtorsPage.render(report, propertyNames: Dictionary(visible.map { ($0.key, $0.name) }) { a, _ in a },
-                                              generatedAt: Timestamp.minute())
+                                              generatedAt: Timestamp.minute(), risk: risk)
                 case ["maintenance"]:
                     body = try maintenance(database, request: request, properties: visible)
                 case ["expenses"]:

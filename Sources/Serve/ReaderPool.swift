@@ -20,15 +20,18 @@ final class ReaderPool: @unchecked Sendable {
 
         init(database: Database) { self.database = database }
 
-        /// The latest run's id and whether it finished (nil: no run recorded).
+        /// The latest run's id and whether it finished (nil: no run recorded): the version of the data answers are
+        /// cached and tagged by. A forecast model trained since (`forecast train`, or an ingest's retraining after its
+        /// run finished) changes answers without a run, so the latest model's id is part of it (`RUN-m7`).
         func latestRun() throws -> (runID: String, finished: Bool)? {
             let statement = try latestRunStatement ?? database.prepare("""
-                SELECT run_id, finished_at IS NOT NULL AS finished FROM etl_runs ORDER BY started_at DESC, run_id DESC LIMIT 1
+                SELECT run_id, finished_at IS NOT NULL AS finished, (SELECT max(model_id) FROM forecast_models) AS model_id
+                FROM etl_runs ORDER BY started_at DESC, run_id DESC LIMIT 1
                 """)
             latestRunStatement = statement
             defer { statement.reset() }
             guard try statement.step(), let runID = statement.text("run_id") else { return nil }
-            return (runID, statement.text("finished") == "1")
+            return (runID + (statement.int("model_id").map { "-m\($0)" } ?? ""), statement.text("finished") == "1")
         }
     }
 

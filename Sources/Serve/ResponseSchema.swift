@@ -10,6 +10,9 @@ enum ResponseSchema {
         var name: String
         var description: String
         var columns: [MetricResult.Column]
+        /// Columns after `columns` that only some answers have (`risk_next_month_pct`, only while the delinquency
+        /// forecast is shown): described, not required.
+        var optionalColumns: [MetricResult.Column] = []
         /// Columns named by the data (months, windows): a regular expression over the name, and the kind.
         var patternColumns: [(pattern: String, kind: MetricResult.Kind)] = []
         var total = false
@@ -49,7 +52,7 @@ enum ResponseSchema {
     /// `2 debtors`) in any of its columns, so there every value may also be text.
     static func row(_ table: Table, total: Bool = false) -> JSONValue {
         var row: JSONValue = ["type": "object",
-                              "properties": .object(table.columns.map { .init($0.name, value($0.kind, label: total)) }),
+                              "properties": .object((table.columns + table.optionalColumns).map { .init($0.name, value($0.kind, label: total)) }),
                               "required": .array(table.columns.map { .string($0.name) })]
         if !table.patternColumns.isEmpty {
             row = row.setting("patternProperties", .object(table.patternColumns.map { .init($0.pattern, value($0.kind, label: total)) }))

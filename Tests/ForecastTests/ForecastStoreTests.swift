@@ -8,22 +8,24 @@ import Testing
 /// A unified.db in its own directory with one property's ledger: `households` households billed 1,000.00 rent on
 /// the 1st of each month from 2025-01 to 2026-06 (the property's date 2026-06-20). Every fifth household is a
 /// "slipper": it pays nothing for two months in a row every so often (then catches up in full), so owing now does
-/// not settle next month; the others pay on the 3rd.
+/// not settle next month; the others pay on the 3rd. `latePayers`: every fifth household but one pays each month's
+/// rent on the 5th of the next instead, so that it owes on every month end and is never behind (owing now then
+/// decides next month less well, and a model that passes its backtest can be trained).
 final class ForecastLedger {
     let directory: URL
     let store: UnifiedStore
     static let asOf = "2026-06-20"
 
-    init(households: Int = 60, property: String = "elm") throws {
+    init(households: Int = 60, property: String = "elm", latePayers: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("forecast-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try UnifiedStore(dataDirectory: DataDirectory(root: directory.path))
-        try Self.write(store.database, households: households, property: property)
+        try Self.write(store.database, households: households, property: property, latePayers: latePayers)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    static func write(_ database: Database, households: Int, property: String) throws {
+    static func write(_ database: Database, households: Int, property: String, latePayers: Bool = false) throws {
         try database.prepare("""
             INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
             VALUES (:p, 'Elm', 'yardi', :as_of, 'test ledger')
@@ -50,6 +52,13 @@ final class ForecastLedger {
                 try charge.execute([":p": .text(property), ":id": .text("\(id)-\(month)"), ":r": .text(id),
                                     ":unit": .text(unit), ":period": .text(month), ":date": .text(month + "-01")])
                 owed += 1000
+                if latePayers && h % 5 == 1 {
+                    if m > 0 && month + "-05" <= asOf {
+                        try payment.execute([":p": .text(property), ":id": .text("\(id)-\(month)-pay"), ":r": .text(id),
+                                             ":date": .text(month + "-05"), ":period": .text(months[m - 1]), ":amount": .real(1000)])
+                    }
+                    continue
+                }
                 // Slippers skip two months starting at a month that depends on the household, every six months.
                 let slipping = h % 5 == 0 && (m + h) % 6 < 2
                 if !slipping && month + "-03" <= asOf {

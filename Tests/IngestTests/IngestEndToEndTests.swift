@@ -101,13 +101,25 @@ import Testing
         #expect(run.text("status") == (failures == 0 ? "succeeded" : "partial"))
         #expect(result.status == (failures == 0 ? 0 : 2), "stderr: \(result.stderr)")
         let synced = sync.filter { $0.text("status") == "succeeded" }.count
-        #expect(result.stdoutLines == [
+        #expect(Array(result.stdoutLines.prefix(5)) == [
             "run \(runID)",
             "status    \(failures == 0 ? "succeeded" : "partial")",
             "fetched   \(artifacts.count) of \(artifacts.count) artifact(s), 0 failed",
             "loaded    \(loadedRows) rows from \(artifacts.count) artifact(s), 0 failed",
             "synced    \(synced) of 2 properties, \(2 - synced) failed",
         ])
+        // A nightly run (trigger schedule): no forecast model yet and 24 months of ledgers, so the delinquency
+        // forecast was trained, with its backtest, and one line says so.
+        #expect(synced == 2, "both properties sync against the simulator: \(result.stdout)")
+        if synced > 0 {
+            #expect(result.stdoutLines.count == 6, "\(result.stdout)")
+            let line = result.stdoutLines.last ?? ""
+            #expect(line.hasPrefix("forecast  retrained (no model yet, and "), "\(line)")
+            #expect(line.contains("): model 1, month ends ") && line.contains("; backtest "), "\(line)")
+            let model = try directory.unified().query("SELECT count(*), min(backtest_passes IS NOT NULL), min(training_to) FROM forecast_models")
+            #expect(model.first?[0].integerValue == 1 && model.first?[1].integerValue == 1, "one model, with its backtest's verdict")
+            #expect(model.first?[2].textValue == "2026-09-30", "the last month end whose next month end (October's) closed by 2026-11-20")
+        }
         #expect(result.stderr.contains("fetch: [\(artifacts.count)/\(artifacts.count)] "), "progress per stage on stderr")
         #expect(IngestLock.recordedHolder(dataDirectory: directory.data) == nil, "the lock is released at the end")
 
@@ -132,6 +144,31 @@ import Testing
             #expect(resync.status == 0, "\(resync.stderr)")
             #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue != runID)
         }
+    }
+
+    /// The nightly retraining of the forecast never fails a night: a model that cannot be stored is one warning naming
+    /// why, and the run's exit code and summary stay the run's; `--no-forecast-retrain` turns it off.
+    @Test func aForecastThatCannotBeRetrainedIsAWarningAndTheSwitchTurnsItOff() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let directory = try DataDir()
+        // unified.db first (an empty sync creates it), refusing any new model.
+        _ = try directory.ownerdash(["sync", "--property", "yp_riverwalk"], environment: simulator.environment)
+        let database = try Database(path: directory.data.unifiedDatabase)
+        try database.execute("CREATE TRIGGER no_models BEFORE INSERT ON forecast_models BEGIN SELECT RAISE(ABORT, 'no model may be stored here'); END;")
+        let night = try directory.ownerdash(["ingest", "--property", "yp_riverwalk", "--as-of", PMSSimulator.asOf, "--trigger", "schedule"],
+                                            environment: simulator.environment)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(night.stdoutLines.count == 5 && night.stdoutLines.last == "synced    1 of 1 property, 0 failed", "\(night.stdout)")
+        let warning = night.stderrLines.filter { $0.contains("forecast") }
+        #expect(warning.count == 1 && warning.first?.hasPrefix("warning: ownerdash ingest: the delinquency forecast was not retrained: ") == true, "\(warning)")
+        #expect(warning.first?.contains("no model may be stored here") == true, "\(warning)")
+
+        let off = try DataDir()
+        let quiet = try off.ownerdash(["ingest", "--property", "yp_riverwalk", "--as-of", PMSSimulator.asOf, "--trigger", "schedule",
+                                       "--no-forecast-retrain"], environment: simulator.environment)
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdoutLines.count == 5 && !quiet.stderr.contains("forecast"), "\(quiet.stdout)\(quiet.stderr)")
+        #expect(try off.unified().scalar("SELECT count(*) FROM forecast_models")?.integerValue == 0)
     }
 
     /// One count everywhere: an artifact the vendor does not offer is skipped, neither fetched nor failed, in the

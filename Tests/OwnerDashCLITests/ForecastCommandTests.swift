@@ -3,9 +3,13 @@ import Testing
 
 /// `ownerdash forecast train|backtest|delinquency` from the command line, on a small generated ledger: 40 households
 /// of one property billed 1,000.00 on the 1st of each month of 2025-01 to 2026-06 (date 2026-06-20); every fifth
-/// household skips two months in six and then pays everything it owes.
+/// household skips two months in six and then pays everything it owes. `neverCatchUp`: every fifth household instead
+/// stops paying for good in a month of its own (as the simulator's start-up world has it), so that owing now already
+/// decides next month and the forecast cannot beat that baseline in its backtest. `latePayers`: every fifth household
+/// but one pays each month's rent on the 5th of the next, owing on every month end and never behind, so that owing now
+/// decides next month less well than the trees do, and the forecast passes its backtest.
 @Suite struct ForecastCommandTests {
-    static func ledger() throws -> DataDir {
+    static func ledger(neverCatchUp: Bool = false, latePayers: Bool = false) throws -> DataDir {
         let data = DataDir()
         try FileManager.default.createDirectory(at: data.url, withIntermediateDirectories: true)
         _ = try OwnerDash.run(["sync", "--property", "yp_riverwalk", "--data-dir", data.path, "--quiet"])
@@ -19,14 +23,27 @@ import Testing
         for h in 0..<40 {
             sql += "INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status, move_in_date) VALUES ('yp_riverwalk', 't\(h)', '\(100 + h)', 'Household \(h)', 'current', '2024-12-15');\n"
             var owed = 0
+            // The charges still open on the property's date, as the PMS reports them (charge balance).
+            var open: [String] = []
             for (m, month) in months.enumerated() {
+                open.append("t\(h)-\(month)")
                 sql += "INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, unit_number, charge_code, category, category_known, period, charge_date, due_date, amount, amount_paid, balance) VALUES ('yp_riverwalk', 't\(h)-\(month)', 't\(h)', '\(100 + h)', 'RENT', 'RENT', 1, '\(month)', '\(month)-01', '\(month)-01', 1000, 0, 0);\n"
                 owed += 1000
-                if !(h % 5 == 0 && (m + h) % 6 < 2) && month + "-03" <= "2026-06-20" {
+                if latePayers && h % 5 == 1 {
+                    if m > 0 && month + "-05" <= "2026-06-20" {
+                        sql += "INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, payment_date, period, amount) VALUES ('yp_riverwalk', 't\(h)-\(month)-p', 't\(h)', '\(month)-05', '\(months[m - 1])', 1000);\n"
+                        open.removeFirst()
+                    }
+                    continue
+                }
+                let skips = neverCatchUp ? h % 5 == 0 && m >= 6 + h % 10 : h % 5 == 0 && (m + h) % 6 < 2
+                if !skips && month + "-03" <= "2026-06-20" {
                     sql += "INSERT INTO unified_payments (unified_property_id, payment_id, resident_id, payment_date, period, amount) VALUES ('yp_riverwalk', 't\(h)-\(month)-p', 't\(h)', '\(month)-03', '\(month)', \(owed));\n"
                     owed = 0
+                    open = []
                 }
             }
+            for id in open { sql += "UPDATE unified_charges SET balance = 1000 WHERE charge_id = '\(id)';\n" }
         }
         // Thousands of statements: too long for a command line, so Python reads them from a file.
         let script = data.url.appendingPathComponent("ledger.sql")

@@ -16,6 +16,9 @@ import Testing
         fixture = try ServeFixture()
         // An audit run, so the audit's routes have something to show and resolve.
         _ = try fixture.cli(["audit", "run", "--property", "yp", "--as-of", "2026-11-20", "--months", "2"])
+        // A forecast model that passed its backtest, so the forecast's routes answer and the reports carry their
+        // optional risk column (documented, not required).
+        try fixture.storePassingForecastModel()
         owner = try fixture.server(viewer: Viewer(email: "owner@example.com", role: .owner))
     }
 
@@ -27,7 +30,7 @@ import Testing
         #expect(response.headers["content-type"] == "application/json; charset=utf-8")
         let result = try Self.validate(document: response.body)
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.hasPrefix("valid OpenAPI 3.1.0: 26 paths"), "\(result.output)")
+        #expect(result.output.hasPrefix("valid OpenAPI 3.1.0: 28 paths"), "\(result.output)")
     }
 
     @Test func infoSecurityAndSignIn() throws {

@@ -1,3 +1,4 @@
+import Forecast
 import Foundation
 import Ledger
 import OwnerDashCore
@@ -170,12 +171,15 @@ struct DashboardCommand: Command {
             let status = try LeasePaymentStatusReport.run(database: database, properties: [property.key], start: start,
                                                           months: ledgerMonths, asOf: nil, includeInactive: false)
             let debtors = try Debtors.run(database: database, properties: [property.key], asOf: nil, minDebt: nil)
+            // The risk column only where the forecast is shown (RiskNextMonth.read is nil otherwise).
+            let risk = try RiskNextMonth.read(database: database, households: [property.key: debtors.people.flatMap { $0.units.map(\.residentID) }],
+                                              asOf: nil)
             let views = LedgerViews(leaseStatus: "ledger/\(property.key)-lease-status.html",
                                     debtors: "ledger/\(property.key)-debtors.html")
             try writePage(LeaseStatusPage.render(status, generatedAt: generatedAt),
                           to: (directory as NSString).appendingPathComponent("\(property.key)-lease-status.html"),
                           what: "the lease-status page of \(property.key)")
-            try writePage(DebtorsPage.render(debtors, propertyNames: ledgerProperties, generatedAt: generatedAt),
+            try writePage(DebtorsPage.render(debtors, propertyNames: ledgerProperties, generatedAt: generatedAt, risk: risk),
                           to: (directory as NSString).appendingPathComponent("\(property.key)-debtors.html"),
                           what: "the debtors page of \(property.key)")
             dashboard.properties[index].ledgerViews = views

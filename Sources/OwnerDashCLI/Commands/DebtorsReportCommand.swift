@@ -64,12 +64,12 @@ struct DebtorsReportCommand: Command {
         guard let session = try LedgerReportSession(command: Self.commandLine, dataDirectory: global.dataDirectory,
                                                     asked: properties, log: log)
         else { return .failure }
-        let (report, result) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
+        let (report, result, risk) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
                                                          asOf: asOf, minDebt: minDebt)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Debtors", to: out, table: table) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
-                               generatedAt: Timestamp.minute(Date()))
+                               generatedAt: Timestamp.minute(Date()), risk: risk)
         }
         return .success
     }

@@ -76,18 +76,19 @@ enum ForecastInputs {
     /// Each property's ledgers. A property named with --property that has no tenant ledger is an error; one of
     /// the whole portfolio is left out with a warning (its ledger may simply not be fetched yet).
     static func read(_ database: Database, properties: [String], asked: Bool, log: Diagnostics, command: String) throws -> [PropertyLedgers] {
-        var ledgers: [PropertyLedgers] = []
-        for property in properties {
-            do {
-                let ledger = try PropertyLedgers.read(database: database, property: property)
-                if ledger.households.isEmpty {
-                    throw ForecastError("property \(property) has no charges in unified_charges: nothing to learn from")
-                }
-                ledgers.append(ledger)
-            } catch let error as ForecastError where !asked {
-                log.warning(nil, "\(command): \(error.description); left out")
-            }
-        }
+        var leftOut: [(property: String, reason: String)] = []
+        let ledgers = try read(database, properties: properties, asked: asked, leftOut: &leftOut)
+        for property in leftOut { log.warning(nil, "\(command): \(ForecastAnswers.leftOutLine(property))") }
+        return ledgers
+    }
+
+    /// The same, the properties left out (and why) returned in `leftOut` instead of logged: `forecast delinquency`
+    /// puts them among its answer's warnings, as the API does.
+    static func read(_ database: Database, properties: [String], asked: Bool,
+                     leftOut: inout [(property: String, reason: String)]) throws -> [PropertyLedgers] {
+        let (ledgers, unscored) = try ShownForecast.ledgers(database: database, properties: properties)
+        if asked, let first = unscored.first { throw ForecastError(first.reason) }
+        leftOut += unscored
         guard !ledgers.isEmpty else { throw ForecastError("no property has a tenant ledger to learn from") }
         return ledgers
     }
@@ -197,12 +198,14 @@ struct ForecastDelinquencyCommand: Command {
                     : "forecast models stay in the unified.db of the host that trained them and are not published to PostgreSQL yet: run ownerdash forecast train and forecast delinquency there, without --database-url")
             }
             let started = Date()
+            var leftOut: [(property: String, reason: String)] = []
             let ledgers = try ForecastInputs.read(session.database, properties: session.properties, asked: !options.properties.isEmpty,
-                                                  log: log, command: Self.commandLine)
+                                                  leftOut: &leftOut)
             let read = Date()
             let forecast = try DelinquencyForecast.run(ledgers, stored: stored, asOf: options.asOf)
             log.debug(nil, "\(Self.commandLine): ledgers read in \(String(format: "%.2f", read.timeIntervalSince(started))) s, \(forecast.households.count) households scored in \(String(format: "%.2f", Date().timeIntervalSince(read))) s (features \(String(format: "%.2f", forecast.featureSeconds)) s, XGBoost \(String(format: "%.2f", forecast.modelSeconds)) s)")
-            let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: options.asOf)
+            let result = ForecastAnswers.delinquency(forecast, stored: stored, properties: ledgers.map(\.property), asOf: options.asOf,
+                                                     leftOut: leftOut)
             for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
             try session.write(result, format: options.formatName, title: "Delinquency forecast", to: options.out,
                               table: options.table)

@@ -1,4 +1,5 @@
 import Fetch
+import Forecast
 import Foundation
 import Ingest
 import Notices
@@ -23,6 +24,7 @@ struct IngestCommand: Command {
         .flag("--notices", help: "after a sync that succeeded, write the debtor notices (as 'notices generate')"),
         .option("--notices-webhook", "URL", help: "with --notices: also send the new or changed ones there (as 'notices send')"),
         .option("--notices-template", "FILE", help: "with --notices: the notice template (default: the built-in one)"),
+        .flag("--no-forecast-retrain", help: "after a nightly run (--trigger schedule), do not retrain the delinquency forecast when a month closed"),
         .option("--format", "text|json", help: "stdout: text (run id, then a summary) or json (the run as 'runs show --format json')"),
         .option("--host-name", "NAME", help: "with --database-url: this host's name among the hosts sharing the night (default: the machine's)"),
         .option("--claim-timeout", "SECONDS", help: "with --database-url: how long a silent host's claims hold before another takes them (default 300)"),
@@ -57,6 +59,13 @@ struct IngestCommand: Command {
         --notices-webhook sent (as 'notices send': only new or changed notices; a notice that fails makes
         the run exit 2).
 
+        The delinquency forecast (nightly): after a run with --trigger schedule (as the systemd timer and
+        the cron line set it) that synced a property, when a month has closed since the latest model's
+        last outcome, or there is no model and the ledgers hold enough months, the model is retrained with
+        its backtest (as 'forecast train --backtest') and one line says so. A failure to train is a warning
+        and never changes the exit code. --no-forecast-retrain turns it off; with --database-url it does
+        not run (models stay in a host's unified.db). (docs/forecast.md, "Retrained after a month closes".)
+
         With --database-url and no --property, the night is shared with every other host ingesting the same
         date into the same server: each host claims a batch (as many properties as --parallel) at a time, a
         property goes to the host that holds its raw history while that host is alive, and a host that dies
@@ -82,6 +91,9 @@ struct IngestCommand: Command {
     let noticesWebhook: String?
     /// `--format json`: stdout is one JSON document (the recorded run), nothing else.
     let json: Bool
+    /// Retrain the delinquency forecast after the run when a month closed: nightly runs (`--trigger schedule`)
+    /// unless `--no-forecast-retrain`.
+    let retrainForecast: Bool
     /// `--host-name`: who this host is among those sharing the night on the server.
     let hostName: String
     /// `--claim-timeout`: seconds a claim holds without its host renewing it.
@@ -121,6 +133,7 @@ struct IngestCommand: Command {
         }
         self.trigger = trigger
         fullLedger = parsed.flag("--full-ledger")
+        retrainForecast = trigger == "schedule" && !parsed.flag("--no-forecast-retrain")
         hostName = parsed.value("--host-name") ?? ProcessInfo.processInfo.environment["OWNERDASH_HOST_NAME"]
             ?? ProcessInfo.processInfo.hostName
         let timeoutText = parsed.value("--claim-timeout") ?? "300"
@@ -229,6 +242,7 @@ struct IngestCommand: Command {
             synced = result.syncs.filter { $0.error == nil }.map(\.property)
             lastRun = result.runID.value
         }
+        if retrainForecast, global.databaseURL == nil, !synced.isEmpty { self.retrainForecast(output: output, log: log) }
         guard let noticeTemplate, let lastRun else { return code }
         guard !synced.isEmpty else {
             log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
@@ -307,6 +321,38 @@ struct IngestCommand: Command {
         report(text)
         try writer?.publish(from: global.dataDirectory.unifiedDatabase)
         return code
+    }
+
+    /// The nightly retraining of the delinquency forecast (`ForecastRetraining`): when due, trains on every property
+    /// with a tenant ledger with the backtest first (as `forecast train --backtest`) and says so in one line (stdout;
+    /// stderr with --format json). Anything that stops it is one warning; the run's exit code stays the run's.
+    private func retrainForecast(output: StandardOutput, log: Diagnostics) {
+        let say: (String) -> Void = { line in
+            if json { log.info(nil, line) } else { output.write(line + "\n"); output.flush() }
+        }
+        do {
+            let store = try UnifiedStore(dataDirectory: global.dataDirectory)
+            let why: String
+            switch try ForecastRetraining.decide(database: store.database) {
+            case .notDue(let reason):
+                log.debug(nil, "ingest: the delinquency forecast is not retrained: \(reason)")
+                return
+            case .due(let reason): why = reason
+            }
+            let keys = try LedgerReportSession.properties(store.database, asked: [], command: "ownerdash ingest")
+            var leftOut: [(property: String, reason: String)] = []
+            let ledgers = try ForecastInputs.read(store.database, properties: keys, asked: false, leftOut: &leftOut)
+            let started = Date()
+            let stored = try ForecastStore.train(ledgers, database: store.database, backtest: true)
+            let verdict = stored.backtest.map { "backtest \($0.summary)" + ($0.passes ? ", shown to users" : ", not shown to users") } ?? ""
+            say("forecast  retrained (\(why)): model \(stored.modelID), month ends \(stored.trainingFrom) to \(stored.trainingTo) of "
+                + "\(stored.properties.count) propert\(stored.properties.count == 1 ? "y" : "ies")\(leftOut.isEmpty ? "" : " (\(leftOut.count) left out)"), "
+                + "\(String(format: "%.0f", Date().timeIntervalSince(started))) s; \(verdict)")
+        } catch let error as ForecastError {
+            log.warning(nil, "ownerdash ingest: the delinquency forecast was not retrained: \(error.description)")
+        } catch {
+            log.warning(nil, "ownerdash ingest: the delinquency forecast was not retrained: \(error)")
+        }
     }
 
     /// `--format json`: the run as recorded (etl_runs and its items and checks), read back from unified.db.
