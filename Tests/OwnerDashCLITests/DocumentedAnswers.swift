@@ -10,22 +10,24 @@ import Testing
 /// report_definitions.json (with the simulator's report ids), as a reader in the checkout would. The vendors' commands
 /// go first, then each `audit run` (the pages show `audit show` before it), then the rest in page order. Each must end
 /// with status 0 (2: done, with warnings) and write the file its `--out` names. `users` runs too, and, given a
-/// PostgreSQL server standing in for the pages' `postgresql://` ones, `publish`, `logins` and `query --database-url`.
+/// PostgreSQL server standing in for the pages' `postgresql://` ones, `publish` and `query --database-url`.
 /// DemoTests runs them after the demo.
 ///
 /// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach another kind
 /// of host (`notices send` by e-mail, webhook or Telegram, `ingest --notices-webhook`), fetch the whole portfolio (an
 /// `ingest`, `fetch` or `backfill` not narrowed: minutes), read files the reader brings (`load FILE`, a `sheet dump`
 /// of a download), change what the demo holds for good (`prune` without `--dry-run`, `audit resolve`), take minutes
-/// (`demo`, a `sync` of the whole portfolio), name the operator's own paths (`/etc`, `/srv`, `/var`), or need the
-/// sign-in set up with an OpenID provider (`serve`). Example values stand for the reader's own: a run id is the latest run, an audit run the latest, a
-/// `--resident` one of the property's residents.
+/// (`demo`, a `sync` of the whole portfolio), name the operator's own paths (`/etc`, `/srv`, `/var`), need the
+/// sign-in set up with an OpenID provider (`serve`), or set up roles, which are the whole PostgreSQL cluster's
+/// (`logins`: run here, in two full runs a set-up deadlocked (40P01) with another session on the cluster, once three
+/// times over, after `AnalystLogins` retries a lost race; LoginsCommandTests and AnalystLoginsTests run them, two
+/// databases at once included). Example values stand for the reader's own: a run id is the latest run, an audit run
+/// the latest, a `--resident` one of the property's residents.
 enum DocumentedAnswers {
     /// The command families run; the first words after `ownerdash`.
     static let families: [[String]] = [
         ["ingest"], ["fetch"], ["load", "--run"], ["query"], ["report"], ["runs"], ["audit", "run"], ["audit", "show"],
         ["dashboard"], ["sync"], ["prune"], ["completion"], ["sheet", "dump"], ["--version"], ["users"], ["publish"],
-        ["logins"],
     ]
 
     /// The commands that ask the vendors (the simulator stands in for them).
@@ -78,14 +80,6 @@ enum DocumentedAnswers {
             guard skipped(documented, in: directory, server: server) == nil else { continue }
             var command = try standingIn(documented, unified: unified).map { word in
                 word.hasPrefix("postgresql://") ? server ?? word : word
-            }
-            // A password file the reader would have written (`logins add --password-file`).
-            if let index = command.firstIndex(of: "--password-file"), index + 1 < command.count {
-                let file = directory.appendingPathComponent(command[index + 1])
-                if !FileManager.default.fileExists(atPath: file.path) {
-                    try "a passphrase of the reader's own choosing\n".write(to: file, atomically: true, encoding: .utf8)
-                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-                }
             }
             if !["--version", "completion"].contains(command[0]) { command += ["--data-dir", data.path] }
             let result = try OwnerDash.run(command, in: directory,
