@@ -1,14 +1,15 @@
 import SQLiteKit
 
-/// RealPage's RPX ledger written by change: on an incremental sync, unified_charges and unified_payments are rewritten
-/// only for the ledger rows the loads wrote since the property's last sync, instead of being projected whole into the
-/// twins and compared (docs/sync-rules.md, "The ledger by change"). A property's 24 months of charges and payments are
-/// most of its rows, and a churned night changes a few dozen of them.
+/// A tenant ledger written by change: on an incremental sync, unified_charges and unified_payments are rewritten only
+/// for the ledger rows the loads wrote since the property's last sync, instead of being projected whole into the
+/// twins and compared (docs/sync-rules.md, "Writing only what changed"). A property's 24 months of charges and
+/// payments are most of its rows, and a churned night changes a few dozen of them.
 ///
-/// It rests on the merged ledger (realpage_raw.realpage_ledger, RPXArtifactLoader): each row is rewritten whole, with
-/// its load's `lineage_id`, when it is inserted or changes, and deleted when it ages out or the vendor's answer says it
-/// is gone. A charge (`RealPageLedger.insertCharges`) or payment is a projection of one ledger row and the charge
-/// categories alone, so the rows to rewrite are those of ledger rows newer than the mark the last sync left
+/// It rests on the merged ledgers (realpage_raw.realpage_ledger, RPXArtifactLoader; yardi_raw.yardi_transactions,
+/// the Yardi loader; both by RawStore's LedgerMerge): each row is rewritten whole, with its load's `lineage_id`, when
+/// it is inserted or changes, and deleted when it ages out or the vendor's answer says it is gone. A charge
+/// (`RealPageLedger.insertCharges`, `YardiLedger.insertCharges`) or payment is a projection of one ledger row and the
+/// charge categories alone, so the rows to rewrite are those of ledger rows newer than the mark the last sync left
 /// (`ledger_sync_marks`), those whose ledger row is gone, and the balance-forward lines, which sum a household's
 /// postings (one per household, recomputed every time). Lineage ids only grow while the mark's lineage row is there:
 /// SQLite numbers a new row after the highest, so the mark also names that row and is void once it is gone.
@@ -20,32 +21,61 @@ import SQLiteKit
 struct LedgerDelta {
     /// The tables a delta writes in main, which therefore get no twin.
     static let tables = ["unified_charges", "unified_payments"]
-    /// The raw ledger the mark is kept for.
-    static let ledger = "realpage_ledger"
 
+    /// A merged raw ledger as the delta reads it, and the ledger rules' own description of which rows they project.
+    struct Ledger {
+        /// The raw table (`ledger_sync_marks.ledger`) and the raw database it is in.
+        let name: String
+        let schema: String
+        /// The alias the rules' predicates use for a ledger row.
+        let alias: String
+        /// The column telling charges from payments, and its value for each.
+        let kindColumn: String
+        let chargeKind: String
+        let paymentKind: String
+        /// A ledger row's charge or payment id, as the rules write it (over `alias`).
+        let id: String
+        /// Which ledger rows become charges and payments (the rules' own predicates, over `alias`).
+        let projectedCharge: String
+        let projectedPayment: String
+        /// The ledger rules' description, to know a sync projected this ledger.
+        let source: String
+
+        /// RPX getresidentledger, merged by transaction (RealPageLedger).
+        static let realpage = Ledger(name: "realpage_ledger", schema: "realpage_raw", alias: "l", kindColumn: "transaction_type",
+                                     chargeKind: "Charge", paymentKind: "Payment", id: "l.transaction_id",
+                                     projectedCharge: RealPageLedger.projectedCharge,
+                                     projectedPayment: RealPageLedger.projectedPayment, source: RealPageLedger.source)
+        /// Yardi GetResidentTransactions_Login, merged by transaction (YardiLedger).
+        static let yardi = Ledger(name: "yardi_transactions", schema: "yardi_raw", alias: "t", kindColumn: "kind",
+                                  chargeKind: "charge", paymentKind: "payment", id: YardiLedger.postingID,
+                                  projectedCharge: YardiLedger.projectedCharge,
+                                  projectedPayment: YardiLedger.projectedPayment, source: YardiLedger.source)
+    }
+
+    let ledger: Ledger
     /// Ledger rows whose lineage is above this are projected again; the others are as the last sync projected them.
     let since: Int64
     private let charges: CurrentStateDiff.Table
     private let payments: CurrentStateDiff.Table
 
-    /// Each delta table with its id column, the ledger's transaction type its rows come from and which ledger rows
-    /// of that type it projects (RealPageLedger).
+    /// Each delta table with its id column, the ledger's kind its rows come from and which ledger rows it projects.
     private var written: [(table: CurrentStateDiff.Table, id: String, kind: String, projected: String)] {
-        [(charges, "charge_id", "Charge", RealPageLedger.projectedCharge),
-         (payments, "payment_id", "Payment", RealPageLedger.projectedPayment)]
+        [(charges, "charge_id", ledger.chargeKind, ledger.projectedCharge),
+         (payments, "payment_id", ledger.paymentKind, ledger.projectedPayment)]
     }
 
-    /// The delta for `property` when its last sync left a mark for the same rules (`rules`: the build and the charge
-    /// categories) and the mark's lineage row is still the same; nil: project the ledger whole.
-    static func available(_ database: Database, property: String, rules: String) throws -> LedgerDelta? {
+    /// The delta for `property` when its last sync left a mark on `ledger` for the same rules (`rules`: the build and
+    /// the charge categories) and the mark's lineage row is still the same; nil: project the ledger whole.
+    static func available(_ database: Database, property: String, ledger: Ledger, rules: String) throws -> LedgerDelta? {
         guard let mark = try database.query("""
             SELECT m.lineage_id,
-                   m.lineage = (SELECT \(lineageIdentity("l")) FROM realpage_raw.raw_lineage l WHERE l.id = m.lineage_id)
+                   m.lineage = (SELECT \(lineageIdentity("r")) FROM \(ledger.schema).raw_lineage r WHERE r.id = m.lineage_id)
             FROM ledger_sync_marks m
             WHERE m.unified_property_id = :property AND m.ledger = :ledger AND m.rules = :rules
-            """, [":property": .text(property), ":ledger": .text(ledger), ":rules": .text(rules)]).first,
+            """, [":property": .text(property), ":ledger": .text(ledger.name), ":rules": .text(rules)]).first,
               mark[1].integerValue == 1, let since = mark[0].integerValue else { return nil }
-        return LedgerDelta(since: since, charges: try CurrentStateDiff.table("unified_charges", in: database),
+        return LedgerDelta(ledger: ledger, since: since, charges: try CurrentStateDiff.table("unified_charges", in: database),
                            payments: try CurrentStateDiff.table("unified_payments", in: database))
     }
 
@@ -54,41 +84,40 @@ struct LedgerDelta {
         "\(alias).run_id || ' ' || \(alias).property_id || ' ' || \(alias).as_of_date || ' ' || \(alias).artifact || ' ' || \(alias).artifact_sha256"
     }
 
-    /// Records where this sync left the property's ledger (its newest ledger row's lineage), or forgets the mark when
-    /// the sync did not project the RPX ledger (`projected` false) or the ledger is empty: the next sync then projects
-    /// it whole.
-    static func mark(_ database: Database, property: String, rules: String, projected: Bool) throws {
+    /// Records where this sync left the property's ledger (its newest ledger row's lineage) when the sync projected
+    /// `ledger` (`projected`), else forgets the mark, as when the ledger is empty: the next sync then projects it whole.
+    static func mark(_ database: Database, property: String, ledger: Ledger, rules: String, projected: Bool) throws {
         let parameters: [String: SQLValue] = [":property": .text(property)]
         try database.prepare("DELETE FROM ledger_sync_marks WHERE unified_property_id = :property").execute(parameters)
         guard projected else { return }
         try database.prepare("""
             INSERT INTO ledger_sync_marks (unified_property_id, ledger, lineage_id, lineage, rules)
-            SELECT :property, :ledger, l.id, \(lineageIdentity("l")), :rules
-            FROM realpage_raw.raw_lineage l
-            WHERE l.id = (SELECT max(lineage_id) FROM realpage_raw.realpage_ledger WHERE property_id = :property)
-            """).execute(parameters.merging([":ledger": .text(ledger), ":rules": .text(rules)]) { $1 })
+            SELECT :property, :ledger, r.id, \(lineageIdentity("r")), :rules
+            FROM \(ledger.schema).raw_lineage r
+            WHERE r.id = (SELECT max(lineage_id) FROM \(ledger.schema).\(ledger.name) WHERE property_id = :property)
+            """).execute(parameters.merging([":ledger": .text(ledger.name), ":rules": .text(rules)]) { $1 })
     }
 
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
-    /// deletes them from main: with `rpxLedger`, those of ledger rows written since the mark, the balance-forward
-    /// lines, and those whose ledger row is gone; otherwise (the ledger now comes from elsewhere) all of them. Returns
-    /// the highest row id left per table: the rows the rules insert come after it.
+    /// deletes them from main: with `fromLedger` (the rules project this ledger tonight), those of ledger rows written
+    /// since the mark, the balance-forward lines, and those whose ledger row is gone; otherwise (the ledger now comes
+    /// from elsewhere) all of them. Returns the highest row id left per table: the rules' rows come after it.
     ///
-    /// Whether a ledger row is gone is asked of every stored row only when the counts say one is: the rows kept must be
-    /// as many as the ledger rows projected before the mark (a lookup per stored row was most of a churned night's
-    /// ledger cost).
-    func clear(_ context: SyncContext, rpxLedger: Bool) throws -> [String: Int64] {
+    /// Whether a ledger row is gone is asked of the stored rows only when the counts say one is: the rows kept must be
+    /// as many as the ledger rows projected before the mark (a lookup per stored row cost more than the delta saved).
+    func clear(_ context: SyncContext, fromLedger: Bool) throws -> [String: Int64] {
         let database = context.database
+        let raw = "\(ledger.schema).\(ledger.name) \(ledger.alias)", a = ledger.alias
         var left: [String: Int64] = [:]
         for (table, id, kind, projected) in written {
             let parameters: [String: SQLValue] = [":kind": .text(kind), ":since": .integer(since)]
             try database.execute("DROP TABLE IF EXISTS temp.delta_keys")
             try database.execute("CREATE TEMP TABLE delta_keys (id TEXT PRIMARY KEY) WITHOUT ROWID")
-            if rpxLedger {
+            if fromLedger {
                 try context.run("""
                     INSERT OR IGNORE INTO temp.delta_keys
-                    SELECT transaction_id FROM realpage_raw.realpage_ledger
-                    WHERE property_id = :property AND transaction_type = :kind AND lineage_id > :since
+                    SELECT \(ledger.id) FROM \(raw)
+                    WHERE \(a).property_id = :property AND \(a).\(ledger.kindColumn) = :kind AND \(a).lineage_id > :since
                     """, parameters)
                 if id == "charge_id" {
                     // `balance-forward:<household>`, on the key's index.
@@ -104,17 +133,15 @@ struct LedgerDelta {
                             WHERE EXISTS (SELECT 1 FROM main.\(table.name) o WHERE o.unified_property_id = :property AND o.\(id) = k.id))
                     """, [:]).first?.first?.integerValue
                 let projectedBefore = try context.rows("""
-                    SELECT count(*) FROM realpage_raw.realpage_ledger l
-                    WHERE l.property_id = :property AND \(projected) AND l.lineage_id <= :since
+                    SELECT count(*) FROM \(raw) WHERE \(a).property_id = :property AND \(projected) AND \(a).lineage_id <= :since
                     """, parameters).first?.first?.integerValue
                 if kept != projectedBefore {
+                    // One set difference (no lookup per row): the stored ids the ledger no longer projects.
                     try context.run("""
                         INSERT OR IGNORE INTO temp.delta_keys
-                        SELECT o.\(id) FROM main.\(table.name) o
-                        WHERE o.unified_property_id = :property
-                          AND NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_ledger l
-                                          WHERE l.property_id = :property AND l.transaction_type = :kind
-                                            AND l.transaction_id = o.\(id) AND l.lineage_id <= :since)
+                        SELECT \(id) FROM main.\(table.name) WHERE unified_property_id = :property
+                        EXCEPT
+                        SELECT \(ledger.id) FROM \(raw) WHERE \(a).property_id = :property AND \(projected) AND \(a).lineage_id <= :since
                         """, parameters)
                 }
             } else {
@@ -169,5 +196,4 @@ struct LedgerDelta {
         }
         return changes
     }
-
 }

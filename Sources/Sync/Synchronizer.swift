@@ -45,7 +45,7 @@ struct SyncContext {
     let database: Database
     let property: Property
     let runID: String
-    /// Set when the RPX ledger's charges and payments are written by change (LedgerDelta); nil: projected whole.
+    /// Set when the ledger's charges and payments are written by change (LedgerDelta); nil: projected whole.
     var ledgerDelta: LedgerDelta? = nil
     /// GL account -> expense category (report_definitions.json `gl_categories` over the defaults).
     var glCategories: GLCategories = .standard
@@ -301,10 +301,11 @@ public struct Synchronizer {
             try database.scalar("SELECT EXISTS (SELECT 1 FROM main.\(table) WHERE unified_property_id = :property)",
                                 [":property": .text(property.key)])?.integerValue == 1
         }
-        // The RPX ledger by change where the last sync left a mark (LedgerDelta): its tables are written in main, so
-        // they get no twin. A full sync rebuilds them too, to compare.
-        if stored && mode != .full && property.pms == .realpage {
-            context.ledgerDelta = try LedgerDelta.available(database, property: property.key, rules: ledgerRules)
+        // The ledger by change where the last sync left a mark (LedgerDelta): its tables are written in main, so they
+        // get no twin. A full sync rebuilds them too, to compare.
+        let ledger: LedgerDelta.Ledger = property.pms == .realpage ? .realpage : .yardi
+        if stored && mode != .full {
+            context.ledgerDelta = try LedgerDelta.available(database, property: property.key, ledger: ledger, rules: ledgerRules)
         }
         let twinned = Self.currentStateTables.filter { context.ledgerDelta == nil || !LedgerDelta.tables.contains($0) }
         let diff = stored ? try CurrentStateDiff(database, tables: twinned) : nil
@@ -363,8 +364,8 @@ public struct Synchronizer {
             if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft {
                 ledgerChanges = try delta.finish(context, left: left, logChanges: logsChanges)
             }
-            try LedgerDelta.mark(database, property: property.key, rules: ledgerRules,
-                                 projected: property.pms == .realpage && result.ledgerSource == RealPageLedger.source)
+            try LedgerDelta.mark(database, property: property.key, ledger: ledger, rules: ledgerRules,
+                                 projected: result.ledgerSource == ledger.source)
             var (changes, drift) = try write(diff, property: property.key, asOf: asOf, rawAsLastSynced: rawAsLastSynced)
             changes.merge(ledgerChanges) { $1 }
             return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings + drift,

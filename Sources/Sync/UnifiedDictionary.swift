@@ -523,9 +523,9 @@ public enum UnifiedDictionary {
             unified_property_id | property key
             synced_run | the run of that sync (unified_properties.last_run_id then)
             """),
-        table("ledger_sync_marks", "Where each property's last sync left its RPX ledger: the next sync rewrites only the charges and payments of ledger rows written since (this host's own; not published).", """
+        table("ledger_sync_marks", "Where each property's last sync left its merged ledger (RPX or Yardi): the next sync rewrites only the charges and payments of ledger rows written since (this host's own; not published).", """
             unified_property_id | property key
-            ledger | the raw ledger table read (realpage_ledger)
+            ledger | the raw ledger table read (realpage_ledger, yardi_transactions)
             lineage_id | the newest raw_lineage id among the property's ledger rows then
             lineage | that lineage row's run, artifact and digest, to know it is still the same row
             rules | SHA-256 of the build and the charge categories that projected the rows

@@ -746,7 +746,7 @@ public enum UnifiedSchema {
                 backtest_passes  INTEGER CHECK (backtest_passes IN (0, 1))
             ) STRICT;
             """),
-        // Where each property's last sync left the RPX ledger (Sync/LedgerDelta.swift): the newest raw lineage its
+        // Where each property's last sync left its merged ledger (Sync/LedgerDelta.swift): the newest raw lineage its
         // charges and payments were read up to, that lineage row's identity (a lineage id SQLite could number again
         // once the row was gone would not be the same row), and the rules that read them (the build, the charge
         // categories). The next incremental sync rewrites only the charges and payments of ledger rows written

@@ -54,15 +54,19 @@ struct YardiSource: PropertySource {
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
         rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
-        rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges)
-        rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments)
+        let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
+        // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.
+        let deltaLeft = try context.ledgerDelta?.clear(context, fromLedger: hasLedger)
+        let since: [String: SQLValue] = [":ledger_since": SQLValue(hasLedger ? context.ledgerDelta?.since : nil)]
+        rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges, since)
+        rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments, since)
         // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
-        let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         let unitSource = if case .ilsFeed = unitList { YardiUnits.ilsSource } else { YardiUnits.source }
         var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
+        result.ledgerDeltaLeft = deltaLeft
         // A service-request snapshot, even an empty one, is a work-order source; without one the reports say so.
         if yardi.snapshots.dates["GetServiceRequest_Search"] != nil {
             result.rows["unified_work_orders"] = try yardi.run(YardiMaintenance.insert, [":source": .text(YardiMaintenance.source)])

@@ -82,6 +82,10 @@ import Testing
                 #expect(changed > 0 && changed * 10 < before, "\(night): \(changed) rows written of \(before): \(run.stderr.split(separator: "\n").filter { $0.contains("rows written") })")
             }
         }
+        // Both ledgers were written by change after the first night (LedgerDelta), each from its own merged ledger.
+        let marks = try nightly.unified().query("SELECT unified_property_id, ledger FROM ledger_sync_marks ORDER BY 1")
+            .map { "\($0[0].textValue ?? "") \($0[1].textValue ?? "")" }
+        #expect(marks == ["kalaco realpage_ledger", "yp_riverwalk yardi_transactions"])
         let fresh = try Self.freshFullSync(of: nightly)
         let incremental = try Self.content(nightly.data.unifiedDatabase), whole = try Self.content(fresh.data.unifiedDatabase)
         for (table, rows) in whole.sorted(by: { $0.key < $1.key }) {

@@ -28,15 +28,27 @@
 ///   it by resident, as it does for every charge without a lease id. A charge with neither key is left out.
 /// - Transactions without a tenant code cannot belong to a lease or resident and are left out (the delinquency rule
 ///   does the same).
+/// - `:ledger_since` (LedgerDelta, an incremental sync): only the transactions written since the last sync are
+///   projected, main holding the others' rows; NULL projects every transaction.
 enum YardiLedger {
     static let source = "yardi: GetResidentTransactions_Login + GetResidentLeaseCharges_Login"
+
+    /// A transaction's charge or payment id (`t`): its TransactionID, else its raw row's.
+    static let postingID = "coalesce(t.transaction_id, 'row-' || t.id)"
+    /// The transactions (`t`) that are charges: with a tenant code, a charge code and a month.
+    static let projectedCharge = """
+        t.kind = 'charge' AND t.tenant_code IS NOT NULL AND t.charge_code IS NOT NULL
+          AND coalesce(t.service_from_date, t.post_month, t.transaction_date) IS NOT NULL
+        """
+    /// The transactions (`t`) that are payments: with a tenant code and a date.
+    static let projectedPayment = "t.kind = 'payment' AND t.tenant_code IS NOT NULL AND t.transaction_date IS NOT NULL"
 
     static let insertCharges = """
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
         SELECT :property,
-               coalesce(t.transaction_id, 'row-' || t.id),
+               \(postingID),
                t.tenant_code, t.lease_id, t.unit_code, t.charge_code, t.description,
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL,
                substr(coalesce(t.service_from_date, t.post_month, t.transaction_date), 1, 7),
@@ -46,21 +58,20 @@ enum YardiLedger {
                round(coalesce(t.balance_due, t.amount - coalesce(t.amount_paid, 0)), 2)
         FROM yardi_raw.yardi_transactions t
         LEFT JOIN temp.charge_category c ON c.code = upper(t.charge_code)
-        WHERE t.property_id = :property AND t.kind = 'charge'
-          AND t.tenant_code IS NOT NULL AND t.charge_code IS NOT NULL
-          AND coalesce(t.service_from_date, t.post_month, t.transaction_date) IS NOT NULL
+        WHERE t.property_id = :property AND \(projectedCharge)
+          AND (:ledger_since IS NULL OR t.lineage_id > :ledger_since)
         """
 
     static let insertPayments = """
         INSERT INTO unified_payments (
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
-        SELECT :property, coalesce(t.transaction_id, 'row-' || t.id), t.tenant_code, t.lease_id, t.unit_code,
+        SELECT :property, \(postingID), t.tenant_code, t.lease_id, t.unit_code,
                t.transaction_date, substr(coalesce(t.post_month, t.transaction_date), 1, 7), round(t.amount, 2),
                t.document_number, t.payment_type
         FROM yardi_raw.yardi_transactions t
-        WHERE t.property_id = :property AND t.kind = 'payment'
-          AND t.tenant_code IS NOT NULL AND t.transaction_date IS NOT NULL
+        WHERE t.property_id = :property AND \(projectedPayment)
+          AND (:ledger_since IS NULL OR t.lineage_id > :ledger_since)
         """
 
     /// One `BALFWD` line per household whose window balance (Σ charges − Σ payments) exceeds its open charges
