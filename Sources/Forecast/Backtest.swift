@@ -26,14 +26,7 @@ public struct BacktestModel: Sendable {
 
     /// Naive: behind now means behind next month. The probability of each case is its rate in the training months,
     /// so that its Brier score is fair to it.
-    public static let behindNow = BacktestModel(name: "baseline: behind now") { training in
-        func rate(_ now: Bool) -> Double {
-            let group = training.filter { $0.behindNow == now }
-            return group.isEmpty ? 0 : Double(group.filter { $0.behindNext == true }.count) / Double(group.count)
-        }
-        let (behind, current) = (rate(true), rate(false))
-        return { $0.map { $0.behindNow ? behind : current } }
-    }
+    public static let behindNow = byCase(name: "baseline: behind now", \.behindNow)
 
     /// Naive: the household's share of month ends so far on which it was behind (learns nothing from training).
     public static let lateShare = BacktestModel(name: "baseline: share of late months") { _ in
@@ -43,13 +36,19 @@ public struct BacktestModel: Sendable {
     /// Naive, and harder to beat than "behind now": owing anything now means behind next month, since this month's
     /// unpaid charges are more than 30 days old at the next month end unless paid in between. Probabilities are the
     /// training months' rates, as for `behindNow`.
-    public static let owesNow = BacktestModel(name: "baseline: owes now") { training in
-        func rate(_ owes: Bool) -> Double {
-            let group = training.filter { $0.owesNow == owes }
-            return group.isEmpty ? 0 : Double(group.filter { $0.behindNext == true }.count) / Double(group.count)
+    public static let owesNow = byCase(name: "baseline: owes now", \.owesNow)
+
+    /// A naive baseline deciding by one yes/no fact of the household now: each case scores its rate of being behind
+    /// next month in the training months.
+    private static func byCase(name: String, _ fact: KeyPath<Example, Bool> & Sendable) -> BacktestModel {
+        BacktestModel(name: name) { training in
+            func rate(_ value: Bool) -> Double {
+                let group = training.filter { $0[keyPath: fact] == value }
+                return group.isEmpty ? 0 : Double(group.filter { $0.behindNext == true }.count) / Double(group.count)
+            }
+            let (yes, no) = (rate(true), rate(false))
+            return { $0.map { $0[keyPath: fact] ? yes : no } }
         }
-        let (owing, clear) = (rate(true), rate(false))
-        return { $0.map { $0.owesNow ? owing : clear } }
     }
 
     /// The forecast, the logistic regression and the naive baselines, in the order the table prints them.

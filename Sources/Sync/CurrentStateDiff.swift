@@ -288,7 +288,6 @@ struct CurrentStateDiff {
     }
 
     /// `n.a IS o.a AND ...`: NULLs equal, as a row compares with itself.
-    /// `n.c IS o.c AND ...` over `columns`: row `n` equals row `o` (NULLs equal).
     static func same(_ columns: [String]) -> String {
         columns.map { "n.\($0) IS o.\($0)" }.joined(separator: " AND ")
     }

@@ -98,6 +98,14 @@ struct LedgerDelta {
             """).execute(parameters.merging([":ledger": .text(ledger.name), ":rules": .text(rules)]) { $1 })
     }
 
+    /// What a source's ledger rules bind (`:ledger_since`: the delta's mark when the rules project this ledger tonight,
+    /// else NULL, every row) after the delta, if any, has set aside what they will write again (`clear`); and what
+    /// `clear` left, for `finish` (nil without a delta). `fromLedger`: the property has this ledger's snapshot.
+    static func begin(_ context: SyncContext, fromLedger: Bool) throws -> (left: [String: Int64]?, parameters: [String: SQLValue]) {
+        let left = try context.ledgerDelta?.clear(context, fromLedger: fromLedger)
+        return (left, [":ledger_since": SQLValue(fromLedger ? context.ledgerDelta?.since : nil)])
+    }
+
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
     /// deletes them from main: with `fromLedger` (the rules project this ledger tonight), those of ledger rows written
     /// since the mark, the balance-forward lines, and those whose ledger row is gone; otherwise (the ledger now comes

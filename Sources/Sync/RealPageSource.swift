@@ -52,8 +52,7 @@ struct RealPageSource: PropertySource {
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         // By change (LedgerDelta): only the ledger rows written since the last sync are projected, over main's rows.
-        let deltaLeft = try context.ledgerDelta?.clear(context, fromLedger: hasLedger)
-        let since: [String: SQLValue] = [":ledger_since": SQLValue(hasLedger ? context.ledgerDelta?.since : nil)]
+        let (deltaLeft, since) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges, since)
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments, since)
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward)

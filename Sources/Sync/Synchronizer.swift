@@ -151,6 +151,9 @@ public struct Synchronizer {
     let mode: Mode
     /// Whether each property's changed rows are noted for a publication to PostgreSQL (`unpublished_changes`).
     let logsChanges: Bool
+    /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the charge categories and the
+    /// build. A ledger mark (LedgerDelta) left under other rules is void; the raw state's fingerprint counts it too.
+    let ledgerRules: String
 
     /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
     /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`).
@@ -162,6 +165,10 @@ public struct Synchronizer {
         self.glCategories = glCategories
         self.mode = mode
         self.logsChanges = logsChanges
+        let hasher = SHA256()
+        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) { hasher.update("c\(code)=\(category.rawValue)\n") }
+        hasher.update(Self.executableDigest)
+        ledgerRules = hasher.finalizeHex()
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
@@ -255,18 +262,9 @@ public struct Synchronizer {
         }
         for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
                      property.address ?? ""] { field(text) }
-        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) { field("c\(code)=\(category.rawValue)") }
+        // The charge categories and the build, as the ledger's rules digest them.
+        field(ledgerRules)
         for (prefix, category) in glCategories.byPrefix.sorted(by: { $0.key < $1.key }) { field("g\(prefix)=\(category)") }
-        field(Self.executableDigest)
-        return hasher.finalizeHex()
-    }
-
-    /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the build and the charge
-    /// categories. A ledger mark (LedgerDelta) left under other rules is void.
-    var ledgerRules: String {
-        let hasher = SHA256()
-        for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) { hasher.update("c\(code)=\(category.rawValue)\n") }
-        hasher.update(Self.executableDigest)
         return hasher.finalizeHex()
     }
 

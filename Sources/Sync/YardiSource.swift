@@ -56,8 +56,7 @@ struct YardiSource: PropertySource {
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.
-        let deltaLeft = try context.ledgerDelta?.clear(context, fromLedger: hasLedger)
-        let since: [String: SQLValue] = [":ledger_since": SQLValue(hasLedger ? context.ledgerDelta?.since : nil)]
+        let (deltaLeft, since) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges, since)
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments, since)
         // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
