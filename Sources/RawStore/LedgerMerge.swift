@@ -142,10 +142,13 @@ final class LedgerMerger {
     /// Merges one decoded transaction (column, value pairs as the loader maps them, `source_row` first).
     func merge(_ row: [(String, SQLValue)]) throws {
         sourceRow += 1
-        let values = Dictionary(row, uniquingKeysWith: { _, last in last })
-        let kind = values[table.kindColumn] ?? .null
+        // A column's value looked up in the row itself (the last where a name repeats): a dictionary of the row, a
+        // name hashed per column, costs more than the few lookups most transactions need; built only to log one.
+        func value(_ name: String) -> SQLValue? { row.last { $0.0 == name }?.1 }
+        var loggedValues: [String: SQLValue] { Dictionary(row, uniquingKeysWith: { _, last in last }) }
+        let kind = value(table.kindColumn) ?? .null
         if let text = kind.textValue { kindsSeen.insert(text) }
-        guard let id = values["transaction_id"], id != .null else {
+        guard let id = value("transaction_id"), id != .null else {
             // Without an id only a whole or dated answer may say what the transaction is (its rows were replaced).
             switch coverage {
             case .whole, .dated: try insertRow(row)
@@ -171,9 +174,9 @@ final class LedgerMerger {
         guard let stored, let rowID = storedColumns["id"].map({ stored[$0] }) else {
             try insertRow(row)
             if counts.reconciled {
-                try log(kind: kind, id: id, change: "added", old: nil, new: values, detail: "not in the ledger merged so far")
-            } else if let flag = table.reversalColumn, values[flag] == .integer(1) {
-                try log(kind: kind, id: id, change: "reversed", old: nil, new: values, detail: "posted as a reversal")
+                try log(kind: kind, id: id, change: "added", old: nil, new: loggedValues, detail: "not in the ledger merged so far")
+            } else if let flag = table.reversalColumn, value(flag) == .integer(1) {
+                try log(kind: kind, id: id, change: "reversed", old: nil, new: loggedValues, detail: "posted as a reversal")
             }
             return
         }
@@ -198,6 +201,7 @@ final class LedgerMerger {
         try run("UPDATE \(table.name) SET \(assignments) WHERE id = :row_id", bindings)
         counts.updated += 1
         let corrected = differing.filter { !table.applicationColumns.contains($0) }
+        let values = loggedValues
         let detail = differing.map { "\($0) \(Self.text(existing[$0] ?? .null)) -> \(Self.text(values[$0] ?? .null))" }
             .joined(separator: "; ")
         if !corrected.isEmpty {

@@ -326,6 +326,13 @@ public struct XMLElement {
 
     /// All text below this element (text and CDATA, internal entities replaced), concatenated as written.
     public var text: String {
+        // Most fields hold one text node, or none: read it straight (an array and a decode per field of a
+        // 24-month ledger are felt).
+        if let only = node.pointee.children, only.pointee.next == nil,
+           only.pointee.type == XML_TEXT_NODE || only.pointee.type == XML_CDATA_SECTION_NODE {
+            return only.pointee.content.map { String(cString: $0) } ?? ""
+        }
+        if node.pointee.children == nil { return "" }
         var bytes: [UInt8] = []
         appendText(of: node, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -349,6 +356,9 @@ public struct XMLElement {
     }
 
     private func attributeValue(_ attr: xmlAttrPtr) -> String {
+        if let only = attr.pointee.children, only.pointee.next == nil, only.pointee.type != XML_ENTITY_REF_NODE {
+            return only.pointee.content.map { String(cString: $0) } ?? ""
+        }
         var bytes: [UInt8] = []
         var child = attr.pointee.children
         while let current = child {
@@ -379,6 +389,13 @@ func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
 
 /// Compares a NUL-terminated xmlChar string with a Swift string without allocating.
 private func equal(_ p: UnsafePointer<xmlChar>, _ name: String) -> Bool {
+    // On the name's contiguous bytes (a native string's always are): iterating its UTF-8 view costs more per byte.
+    if let same = name.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+        for i in 0..<bytes.count where p[i] != bytes[i] { return false }
+        return p[bytes.count] == 0
+    }) {
+        return same
+    }
     var i = 0
     for byte in name.utf8 {
         if p[i] != byte { return false }

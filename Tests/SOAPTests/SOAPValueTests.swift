@@ -23,6 +23,9 @@ import Testing
         #expect(try SOAPValue.date("") == nil)
         #expect(throws: SOAPValueError.self) { try SOAPValue.date("next week") }
         #expect(throws: SOAPValueError.self) { try SOAPValue.date("02/30/2026") }
+        #expect(throws: SOAPValueError.self) { try SOAPValue.date("2026-02-30") }
+        #expect(throws: SOAPValueError.self) { try SOAPValue.date("2026-11-20Z") }
+        #expect(throws: SOAPValueError.self) { try SOAPValue.date("2026-1x-20") }
     }
 
     @Test func eventDateTimesDropTheFraction() throws {
@@ -49,6 +52,22 @@ import Testing
         #expect(try SOAPValue.money(" ") == nil)
         #expect(throws: SOAPValueError.self) { try SOAPValue.money("12.34.56") }
         #expect(throws: SOAPValueError.self) { try SOAPValue.money("N/A") }
+    }
+
+    /// The amounts read byte by byte: every sign and separator where the vendors put them, and the texts that are
+    /// no amount refused rather than read as one.
+    @Test func moneyEdgesByTheByte() throws {
+        #expect(try SOAPValue.money("125.00-") == Money(cents: -12_500))
+        #expect(try SOAPValue.money("-$1,234.5") == Money(cents: -123_450))
+        #expect(try SOAPValue.money(".5") == Money(cents: 50))
+        #expect(try SOAPValue.money("7.") == Money(cents: 700))
+        #expect(try SOAPValue.money("-0.005") == Money(cents: -1))
+        #expect(try SOAPValue.money("0.0049") == Money(cents: 0))
+        #expect(try SOAPValue.money("\u{00A0}42.10\n") == Money(cents: 4_210))
+        #expect(try SOAPValue.money("999999999999999") == Money(cents: 99_999_999_999_999_900))
+        for text in [",", ".", "()", "(", "-", "$", "1.2,3", "1 000", "--5", "1e3", "12O.00", "１２", "1000000000000000"] {
+            #expect(throws: SOAPValueError.self, "\(text)") { try SOAPValue.money(text) }
+        }
     }
 
     @Test func periodsAndNumbers() throws {
