@@ -217,6 +217,23 @@ struct CurrentStateDiff {
         return changes
     }
 
+    /// Whether main holds as many rows of `property` as the twins in every table, which is all that can differ after
+    /// `apply`: its delete leaves only main rows identical to a twin row, and its insert adds every twin row whose key
+    /// main lacks, so equal counts mean equal tables (for a keyed table: each main row is the twin row of its key; for
+    /// the multiset, each value kept as often as the twin has it). A count, not `drift`'s comparison of every column
+    /// both ways, which cost a `sync --full` as much as its rules; `drift` names the rows when a count differs.
+    func countsMatch(_ database: Database, property: String) throws -> Bool {
+        let parameters: [String: SQLValue] = [":property": .text(property)]
+        for table in tables {
+            let counts = try database.query("""
+                SELECT (SELECT count(*) FROM main.\(table.name) WHERE unified_property_id = :property\(table.storedByTheRules)),
+                       (SELECT count(*) FROM temp.\(table.name))
+                """, parameters).first ?? []
+            guard counts.count == 2, counts[0] == counts[1] else { return false }
+        }
+        return true
+    }
+
     /// Where main's rows of `property` differ from the twins': per table, up to `limit` keys, each naming the columns
     /// that differ with both values (a table without a key: how many rows differ).
     func drift(_ database: Database, property: String, limit: Int = 10) throws -> [Drift] {

@@ -401,8 +401,8 @@ public struct Synchronizer {
         // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
         var found = rawAsLastSynced ? try diff.drift(database, property: property) : []
         var changes = try diff.apply(database, property: property, logChanges: logsChanges)
-        // And what the incremental write left against the rebuild, whatever the raw state.
-        let left = try diff.drift(database, property: property)
+        // And what the write left against the rebuild, whatever the raw state: nothing unless a count says so.
+        let left = try diff.countsMatch(database, property: property) ? [] : try diff.drift(database, property: property)
         if !(found.isEmpty && left.isEmpty) {
             found += left
             changes = try diff.replace(database, property: property)
