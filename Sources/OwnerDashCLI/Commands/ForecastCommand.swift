@@ -94,12 +94,13 @@ enum ForecastInputs {
     }
 }
 
-/// `ownerdash forecast train`: trains the delinquency forecast on the portfolio's ledgers and keeps it in unified.db.
+/// `ownerdash forecast train`: trains the delinquency forecast on the portfolio's ledgers and keeps it in unified.db (on the server with --database-url).
 struct ForecastTrainCommand: Command {
     static let names = ["forecast", "train"]
-    // The model lives in this host's unified.db (forecast_models is not published to PostgreSQL yet).
-    static let unifiedAccess = UnifiedAccess.writesLocally
-    static let abstract = "Train the delinquency forecast on every month of the portfolio's ledgers and store it in unified.db."
+    // With --database-url: trained on the server's data (the mirror, under the forecast's lock, so two hosts
+    // training take turns) and the models published back, so every reader on every host scores with it.
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "forecast")
+    static let abstract = "Train the delinquency forecast on every month of the portfolio's ledgers and store it in unified.db (or on the server)."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "learn from these properties only (repeatable); default: every synced property with a tenant ledger"),
         .flag("--backtest", help: "first run the rolling backtest and store its verdict with the model (users see only a model that passed)"),
@@ -111,7 +112,9 @@ struct ForecastTrainCommand: Command {
         learned from and its feature list; `ownerdash forecast delinquency` uses the latest. Prints the
         model's id, window and size. With --backtest, the rolling backtest of `ownerdash forecast backtest`
         runs first on the same months and its verdict is stored with the model (the forecast's AUC against
-        the best naive baseline's; passing needs 0.02 more).
+        the best naive baseline's; passing needs 0.02 more). With --database-url it learns from the server's
+        data and stores the model there, where every reader (forecast delinquency, the reports' risk column,
+        serve, the dashboard) on any host finds it.
         Exit 1: bad usage; 3: no unified.db, no ledger or too few months to train.
         """
 
@@ -191,11 +194,9 @@ struct ForecastDelinquencyCommand: Command {
         else { return .failure }
         do {
             guard let stored = try ForecastStore.latest(database: session.database) else {
-                // With --database-url this reads the server's mirror, and models are not published (yet): say so
-                // rather than send the user to a train that refuses --database-url.
                 throw ForecastError(global.databaseURL == nil
                     ? "no forecast model in unified.db yet: run ownerdash forecast train"
-                    : "forecast models stay in the unified.db of the host that trained them and are not published to PostgreSQL yet: run ownerdash forecast train and forecast delinquency there, without --database-url")
+                    : "no forecast model on the server yet: run ownerdash forecast train --database-url (or ownerdash publish of a unified.db that has one)")
             }
             let started = Date()
             var leftOut: [(property: String, reason: String)] = []
