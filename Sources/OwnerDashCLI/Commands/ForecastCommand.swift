@@ -12,6 +12,7 @@ struct ForecastBacktestCommand: Command {
     static let abstract = "How well the delinquency forecast would have done: each month predicted from the months before it."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property with a tenant ledger"),
+        .option("--from", "YYYY-MM-DD", help: "predict only the month ends on or after this date (trained on every month end before each, as always)"),
         .option("--format", "table|json|csv|xlsx", help: "output format (default table); xlsx a workbook (needs --out)"),
         .option("--out", "FILE", help: "write the figures to FILE instead of stdout"),
         CSVTables.option,
@@ -26,11 +27,13 @@ struct ForecastBacktestCommand: Command {
         next month's over-30 dollars owed by each month's top 10 % of households. The forecast (XGBoost
         trees) is shown beside a logistic regression on the same features and two naive baselines (behind
         now; the household's share of late month ends so far). docs/forecast.md lists the features.
-        Exit 1: bad usage (unknown property); 3: no unified.db or too few months to backtest.
+        --from measures a stretch of the ledgers alone: month ends before it train, but are not predicted.
+        Exit 1: bad usage (unknown property, --from not a date); 3: no unified.db or too few months to backtest.
         """
 
     let global: GlobalOptions
     let properties: [String]
+    let from: LocalDate?
     let formatName: String
     let out: String?
     let table: String?
@@ -38,6 +41,12 @@ struct ForecastBacktestCommand: Command {
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         properties = parsed.values("--property")
+        if let text = parsed.value("--from") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(Self.commandLine): --from \"\(text)\" is not a date (YYYY-MM-DD)") }
+            from = date
+        } else {
+            from = nil
+        }
         (formatName, out) = try LedgerReportOptions.output(parsed, command: Self.commandLine, formats: Self.formats)
         table = parsed.value("--table")
     }
@@ -59,12 +68,12 @@ struct ForecastBacktestCommand: Command {
         log.debug(nil, "\(Self.commandLine): \(examples.count) household month ends from \(ledgers.count) properties in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         let backtest: Backtest
         do {
-            backtest = try Backtest.run(examples)
+            backtest = try Backtest.run(examples, from: from?.daysSinceEpoch)
         } catch let error as ForecastError {
             log.error(nil, "\(Self.commandLine): \(error.description)")
             return .failure
         }
-        let result = ForecastAnswers.backtest(backtest, properties: ledgers.map(\.property))
+        let result = ForecastAnswers.backtest(backtest, properties: ledgers.map(\.property), from: from)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Forecast backtest", to: out, table: table)
         return .success
