@@ -115,11 +115,14 @@ public struct Backtest: Sendable {
     /// The forecast is shown where its AUC beats the better naive baseline's by at least this much.
     public static let requiredAUCMargin = 0.02
 
-    /// Runs the backtest on `examples` (every outcome known) with `models`.
-    public static func run(_ examples: [Example], models: [BacktestModel] = BacktestModel.standard) throws -> Backtest {
+    /// Runs the backtest on `examples` (every outcome known) with `models`. `from`: predict only the month ends on
+    /// or after this day (each still trained on every earlier month end whose outcome had come), to measure a stretch
+    /// of the ledgers apart from the months before it, as the simulator's clock is from its start-up world.
+    public static func run(_ examples: [Example], models: [BacktestModel] = BacktestModel.standard,
+                           from: Int? = nil) throws -> Backtest {
         let labelled = examples.filter { $0.outcomeCents != nil }
         let byMonth = Dictionary(grouping: labelled, by: \.featureDay)
-        let days = byMonth.keys.sorted()
+        let days = byMonth.keys.sorted().filter { $0 >= (from ?? .min) }
         var months: [Month] = []
         var skipped: [Int] = []
         var predictions = [[Double]](repeating: [], count: models.count)
@@ -149,6 +152,9 @@ public struct Backtest: Sendable {
                                 trainingExamples: training.count))
         }
         guard !months.isEmpty else {
+            if let from, days.isEmpty {
+                throw ForecastError("no month end on or after \(MonthEnd.iso(from)) has a known next month end to predict")
+            }
             throw ForecastError("too few months to backtest: \(days.count) month end\(days.count == 1 ? "" : "s") with a known next month end; each predicted month needs \(minimumTrainingMonths) earlier months of training, some households behind and some not, so at least \(minimumTrainingMonths + 1)")
         }
         let scores = models.indices.map { index in

@@ -5,8 +5,8 @@ import SQLiteKit
 /// The forecast's answers as metric results, for every output format (table, JSON, CSV, workbook).
 public enum ForecastAnswers {
     /// `ownerdash forecast backtest`: one row per model (the forecast first, then its baselines), and one per
-    /// predicted month with its training window.
-    public static func backtest(_ backtest: Backtest, properties: [String]) -> MetricResult {
+    /// predicted month with its training window. `from`: the first month end it was asked to predict (`--from`).
+    public static func backtest(_ backtest: Backtest, properties: [String], from: LocalDate? = nil) -> MetricResult {
         func number(_ value: Double, _ places: Double) -> SQLValue {
             value.isNaN ? .null : .real((value * places).rounded() / places)
         }
@@ -32,11 +32,14 @@ public enum ForecastAnswers {
         if !backtest.skipped.isEmpty {
             warnings.append("\(backtest.skipped.count) first month end\(backtest.skipped.count == 1 ? "" : "s") not predicted (fewer than \(Backtest.minimumTrainingMonths) earlier months to train on): \(backtest.skipped.map(MonthEnd.iso).joined(separator: ", "))")
         }
-        return MetricResult(metric: "forecast backtest", parameters: [
+        var parameters: [MetricResult.Parameter] = [
             .init("properties", .list(properties)),
             .init("forecast_passes", .bool(backtest.forecastPasses)),
             .init("required_auc_margin", .text(String(Backtest.requiredAUCMargin))),
-        ], tables: [scores, months], warnings: warnings)
+        ]
+        // Only when asked: a whole backtest's answer stays as it was.
+        if let from { parameters.insert(.init("predicted_from", .text(from.iso)), at: 1) }
+        return MetricResult(metric: "forecast backtest", parameters: parameters, tables: [scores, months], warnings: warnings)
     }
 }
 

@@ -74,7 +74,9 @@ public enum PostgresSchema {
             throw PostgresError(message: "the server's unified schema is at version \(current), newer than this ownerdash (\(shape.version)); upgrade ownerdash",
                                 context: "migrating \(connection.url)")
         }
-        guard current < shape.version else { return }
+        // A table can join the server at the same level: one a host kept to itself that is now published (the
+        // forecast's models), so a server this level of an earlier ownerdash set up lacks it.
+        guard try current < shape.version || missingTables(connection, shape: shape) else { return }
         try connection.transaction {
             for view in shape.views.reversed() { try connection.execute("DROP VIEW IF EXISTS \(view.name) CASCADE") }
             for table in shape.tables {
@@ -107,6 +109,14 @@ public enum PostgresSchema {
             if try AnalystLogins.isInstalled(on: connection) { try AnalystLogins.install(on: connection, shape: shape) }
             try connection.execute("INSERT INTO ownerdash_schema (version) VALUES (:version)", ["version": .integer(Int64(shape.version))])
         }
+    }
+
+    /// Whether a table of `shape` is not on the server yet.
+    static func missingTables(_ connection: PostgresConnection, shape: UnifiedShape) throws -> Bool {
+        let present = try connection.query("""
+            SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
+            """).compactMap { $0["table_name"] }
+        return !Set(shape.tables.map(\.name)).isSubset(of: present)
     }
 
     /// Throws unless the server holds the unified schema at `shape`'s level: nothing published yet, a server behind
@@ -164,6 +174,7 @@ public enum PostgresSchema {
         case .boolean: type == "boolean"
         case .date: type == "date"
         case .timestamptz: type == "timestamp with time zone"
+        case .bytea: type == "bytea"
         }
     }
 }

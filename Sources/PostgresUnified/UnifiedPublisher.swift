@@ -194,14 +194,42 @@ public final class UnifiedPublisher {
         }
     }
 
-    /// Publishes every property and every run `database` holds (`ownerdash publish`: a unified.db moved to the server).
-    public func publishAll(from database: Database, progress: (String, Int) -> Void = { _, _ in }) throws -> (properties: Int, runs: Int) {
+    /// What `publishAll` sent.
+    public struct Moved: Sendable, Equatable {
+        public var properties: Int
+        public var runs: Int
+        /// The forecast's models sent; nil when the server kept its own (or `database` holds none).
+        public var models: Int?
+    }
+
+    /// Publishes every property and every run `database` holds (`ownerdash publish`: a unified.db moved to the server),
+    /// and its forecast models when the server holds none yet.
+    public func publishAll(from database: Database, progress: (String, Int) -> Void = { _, _ in }) throws -> Moved {
         let keys = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY unified_property_id")
             .compactMap { $0[0].textValue }
         for key in keys { progress(key, try publishProperty(key, from: database)) }
         let runs = try database.query("SELECT run_id FROM etl_runs ORDER BY started_at").compactMap { $0[0].textValue }
         try publishRuns(runs, from: database)
-        return (keys.count, runs.count)
+        return Moved(properties: keys.count, runs: runs.count, models: try publishFirstModels(from: database))
+    }
+
+    /// The models of `database` (the forecast scope, whole) when the server has none: readers on the server then
+    /// score as the moved unified.db did. Models already there were trained since on the server's data
+    /// (`forecast train --database-url`) and are newer than the moved file's; they are kept. Under the scope's lock,
+    /// so a training meanwhile is not overwritten.
+    private func publishFirstModels(from database: Database) throws -> Int? {
+        let local = try database.scalar("SELECT count(*) FROM forecast_models")?.integerValue ?? 0
+        guard local > 0 else { return nil }
+        return try connection.transaction { () -> Int? in
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext('ownerdash:scope:' || :scope))", ["scope": .text("forecast")])
+            guard try connection.scalar("SELECT count(*) FROM forecast_models") == "0" else { return nil }
+            var rows = 0
+            for table in PublishedScopes.tables(ofScope: "forecast", shape) {
+                rows += try copy(table, from: database, where: "1 = 1", [:])
+            }
+            try record(scope: "forecast", rows: rows)
+            return rows
+        }
     }
 
     /// Streams `table`'s rows matching `condition` from SQLite into `COPY ... FROM STDIN`, each value in the text
@@ -254,6 +282,9 @@ public enum PublishedScopes {
         "audit": ["audit_runs", "audit_run_properties", "audit_lease_charges", "audit_results", "audit_resolutions"],
         // What was sent to whom: the record that keeps a notice from going out twice, whichever host sends it.
         "notices": ["notices_sent"],
+        // The delinquency forecast's models: every reader scores with the model the portfolio's latest training
+        // stored, so its answers are the same on every host as from the unified.db it was trained in.
+        "forecast": ["forecast_models"],
     ]
 
     /// Every table keyed by property, but those of a portfolio-wide scope.
@@ -305,8 +336,44 @@ enum PublishedValue {
         // The shortest text that reads back as the same double: numeric keeps it exactly.
         case .real(let number): return "\(number)"
         case .text(let text): return text
-        case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .blob(let bytes):
+            // bytea's hex input (`\x...`): the bytes exactly, whatever they hold; text only if the column is.
+            guard type == .bytea else { return String(decoding: bytes, as: UTF8.self) }
+            return "\\x" + hex(bytes)
         }
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex, two digits a byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0F)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes of lower- or upper-case hex; nil when the text is not hex.
+    static func bytes(hex text: String) -> [UInt8]? {
+        let characters = Array(text.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: c - 0x30
+            case 0x61...0x66: c - 0x61 + 10
+            case 0x41...0x46: c - 0x41 + 10
+            default: nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(characters.count / 2)
+        var index = 0
+        while index < characters.count {
+            guard let high = nibble(characters[index]), let low = nibble(characters[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
     }
 
     /// The expression a mirror selects for a column: the text SQLite held, whatever PostgreSQL's own output style.
@@ -315,6 +382,8 @@ enum PublishedValue {
         case .boolean: "\(column.name)::integer"
         case .date: "to_char(\(column.name), 'YYYY-MM-DD')"
         case .timestamptz: "to_char(\(column.name) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+        // Hex, whatever the server's bytea_output: the mirror turns it back into the same bytes.
+        case .bytea: "encode(\(column.name), 'hex')"
         case .text, .bigint, .numeric: column.name
         }
     }
@@ -325,6 +394,7 @@ enum PublishedValue {
         switch sqliteType {
         case "INTEGER": return Int64(text).map(SQLValue.integer)
         case "REAL": return Double(text).map(SQLValue.real)
+        case "BLOB": return bytes(hex: text).map(SQLValue.blob)
         default: return .text(text)
         }
     }

@@ -50,11 +50,10 @@ public struct UnifiedShape: Sendable {
     public var version: Int
 
     /// SQLite's bookkeeping tables, which PostgreSQL has its own of (`ownerdash_schema`) or no need for, a host's
-    /// own record of what it has not published yet, and the forecast's models, which `forecast train` writes to the
-    /// host's unified.db only (it refuses --database-url until a model is published like the audit's scope), and where
-    /// this host's last sync of each property left its ledger (`ledger_sync_marks`).
+    /// own record of what it has not published yet, and where this host's last sync of each property left its ledger
+    /// (`ledger_sync_marks`).
     static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs",
-                                           "forecast_models", "ledger_sync_marks"]
+                                           "ledger_sync_marks"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {
@@ -122,12 +121,15 @@ public struct UnifiedShape: Sendable {
 
 /// The PostgreSQL type of a unified column, from its SQLite storage class and the schema's naming conventions
 /// (docs/data-dictionary.md, "Conventions"): flags `is_*`/`has_*`/`*_known` are booleans, `*_date` dates, `*_at`
-/// times, money and percentages `numeric` (exact: a value comes back as the same double it left as).
+/// times, money and percentages `numeric` (exact: a value comes back as the same double it left as), bytes `bytea`.
 public enum PostgresType: String, Sendable, Equatable {
-    case text, bigint, numeric, boolean, date, timestamptz
+    case text, bigint, numeric, boolean, date, timestamptz, bytea
 
     init(column: String, sqliteType: String) {
         switch sqliteType {
+        case "BLOB":
+            // The forecast's model document: bytes as SQLite holds them, never read through a text encoding.
+            self = .bytea
         case "INTEGER":
             self = column.hasPrefix("is_") || column.hasPrefix("has_") || column.hasSuffix("_known") ? .boolean : .bigint
         case "REAL":

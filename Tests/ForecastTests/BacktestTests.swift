@@ -68,6 +68,21 @@ func syntheticExamples(households: Int, months: Int) -> [Example] {
         #expect(zip(backtest.months, backtest.months.dropFirst()).allSatisfy { $0.trainingExamples < $1.trainingExamples })
     }
 
+    /// `--from`: the month ends before it are not predicted, yet still learnt from; the months predicted from it are
+    /// the whole backtest's, trained on the same windows.
+    @Test func aBacktestFromAMonthPredictsOnlyFromItTrainedOnEverythingBefore() throws {
+        let examples = syntheticExamples(households: 60, months: 12)
+        let whole = try Backtest.run(examples, models: [BacktestModel.behindNow])
+        let from = whole.months[3].featureDay
+        let part = try Backtest.run(examples, models: [BacktestModel.behindNow], from: from)
+        #expect(part.months == Array(whole.months.dropFirst(3)))
+        #expect(part.months.first?.trainingFirstDay ?? from < from, "months before --from train the first one predicted")
+        #expect(part.skipped.isEmpty)
+        let beyond = MonthEnd.next(after: examples.map(\.featureDay).max() ?? 0)
+        let error = #expect(throws: ForecastError.self) { try Backtest.run(examples, models: [BacktestModel.behindNow], from: beyond) }
+        #expect(error?.description == "no month end on or after \(MonthEnd.iso(beyond)) has a known next month end to predict")
+    }
+
     @Test func theTreesLearnAHabitTheNaiveBaselinesOnlyApproximate() throws {
         let backtest = try Backtest.run(syntheticExamples(households: 200, months: 10))
         let scores = Dictionary(uniqueKeysWithValues: backtest.scores.map { ($0.model, $0) })

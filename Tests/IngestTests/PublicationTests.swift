@@ -54,6 +54,30 @@ import Testing
         #expect(third.stderr.contains("no_such_database"), "\(third.stderr.suffix(800))")
     }
 
+    /// A nightly `ingest --database-url` retrains the forecast from the server's data and stores the model there; a
+    /// second host's night after it finds the month already learnt and trains nothing.
+    @Test func aNightlyIngestRetrainsTheForecastOnTheServerOnce() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let server = try TestPostgres.freshDatabase("retrain")
+        let night = ["ingest", "--property", "yp_riverwalk", "--as-of", PMSSimulator.asOf, "--trigger", "schedule", "--database-url", server.uri]
+        let first = try DataDir()
+        let trained = try first.ownerdash(night, environment: simulator.environment)
+        #expect(trained.status == 0, "stderr: \(trained.stderr.suffix(1500))")
+        let line = trained.stdoutLines.last ?? ""
+        #expect(line.hasPrefix("forecast  retrained (no model yet, and ") && line.contains("): model 1, month ends "), "\(trained.stdout)")
+        let postgres = try PostgresConnection(url: server)
+        #expect(try postgres.scalar("SELECT count(*) FROM forecast_models WHERE backtest_passes IS NOT NULL") == "1")
+        // Learnt from the server's data: the window the host's own unified.db would give (its property, its months).
+        #expect(try postgres.scalar("SELECT properties || ' ' || training_to FROM forecast_models") == "[\"yp_riverwalk\"] 2026-09-30")
+        #expect(try first.unified().scalar("SELECT count(*) FROM forecast_models")?.integerValue == 0, "the model is the server's, not a copy in unified.db")
+
+        let second = try DataDir()
+        let again = try second.ownerdash(night, environment: simulator.environment)
+        #expect(again.status == 0, "stderr: \(again.stderr.suffix(1500))")
+        #expect(!again.stdout.contains("forecast  retrained") && !again.stderr.contains("forecast"), "\(again.stdout)\(again.stderr)")
+        #expect(try postgres.scalar("SELECT count(*) FROM forecast_models") == "1")
+    }
+
     /// The server's rows of every property, as a reader's mirror copies them, against the host's unified.db.
     static func expectServerHoldsWhatWasSynced(_ directory: DataDir, _ server: DatabaseURL, _ when: String) throws {
         let reader = try DataDir()

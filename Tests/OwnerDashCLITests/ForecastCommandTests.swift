@@ -103,6 +103,22 @@ import Testing
         #expect(backtest.status == 0, "\(backtest.stderr)")
         #expect(backtest.stdout.hasPrefix("model,roc_auc,brier,top_10pct_dollars_pct,training_seconds\nxgboost trees,"))
         #expect(backtest.stdout.contains("\nbaseline: owes now,"))
+
+        // --from: only the month ends from it predicted, each trained as in the whole backtest.
+        let whole = try Self.months(try OwnerDash.run(["forecast", "backtest", "--format", "json", "--data-dir", data.path]).stdout)
+        let fromRun = try OwnerDash.run(["forecast", "backtest", "--from", "2026-02-01", "--format", "json", "--data-dir", data.path])
+        #expect(fromRun.status == 0, "\(fromRun.stderr)")
+        #expect(fromRun.stdout.contains("\"predicted_from\": \"2026-02-01\""))
+        let part = try Self.months(fromRun.stdout)
+        #expect(!part.isEmpty && part == whole.filter { ($0["month_end"] as? String ?? "") >= "2026-02-01" })
+        let notADate = try OwnerDash.run(["forecast", "backtest", "--from", "Feb", "--data-dir", data.path])
+        #expect(notADate.status == 1 && notADate.stderr == "error: ownerdash forecast backtest: --from \"Feb\" is not a date (YYYY-MM-DD)\n")
+    }
+
+    /// The backtest answer's months table (JSON).
+    static func months(_ json: String) throws -> [NSDictionary] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        return try #require(object["months"] as? [NSDictionary])
     }
 
     @Test func aDateAfterTheDataAndTooFewMonthsAreOneLineErrors() throws {

@@ -289,6 +289,28 @@ final class UnifiedSample {
         #expect(try UnifiedSample.rows(copy, "notices_sent").count == 1)
     }
 
+    /// The forecast's models are a portfolio scope: a server that an earlier ownerdash of this schema level set up
+    /// without `forecast_models` gains it from the next writer, and the model's bytes (any bytes, not only UTF-8) reach
+    /// the server as `bytea` and every reader's mirror exactly.
+    @Test func theForecastModelsTravelByteForByteAndJoinAServerOfThisLevel() throws {
+        let sample = try UnifiedSample()
+        let bytes: [UInt8] = [0x7B, 0x00, 0x5C, 0x09, 0x0A, 0x0D, 0xFF, 0xC3, 0x28, 0x7D]
+        try sample.insert("forecast_models", ["model_id": .integer(4), "model_json": .blob(bytes), "backtest_passes": .integer(1)])
+        let url = try TestPostgres.freshDatabase("models")
+        let server = try PostgresConnection(url: url)
+        try PostgresSchema.migrate(server)
+        try server.execute("DROP TABLE forecast_models")
+        try ScopeWriter(url: url, scope: "forecast").publish(from: sample.data.unifiedDatabase)
+        #expect(try server.scalar("SELECT data_type FROM information_schema.columns WHERE table_name = 'forecast_models' AND column_name = 'model_json'") == "bytea")
+        #expect(try server.scalar("SELECT encode(model_json, 'hex') FROM forecast_models WHERE model_id = 4") == "7b005c090a0dffc3287d")
+
+        let mirror = try UnifiedMirror(url: url, dataDirectory: try UnifiedSample.readerDirectory())
+        #expect(try mirror.refresh().scopesCopied == ["forecast"])
+        let copy = try Database(path: mirror.path, mode: .readOnly)
+        #expect(try copy.scalar("SELECT model_json FROM forecast_models WHERE model_id = 4") == .blob(bytes))
+        #expect(try UnifiedSample.rows(copy, "forecast_models") == UnifiedSample.rows(sample.database, "forecast_models"))
+    }
+
     /// A SQLite value and the server's text for it are the same value (numbers compared as numbers, 0/1 as booleans).
     static func same(_ value: SQLValue, _ text: String?) -> Bool {
         switch value {

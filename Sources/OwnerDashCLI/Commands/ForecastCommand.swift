@@ -12,6 +12,7 @@ struct ForecastBacktestCommand: Command {
     static let abstract = "How well the delinquency forecast would have done: each month predicted from the months before it."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property with a tenant ledger"),
+        .option("--from", "YYYY-MM-DD", help: "predict only the month ends on or after this date (trained on every month end before each, as always)"),
         .option("--format", "table|json|csv|xlsx", help: "output format (default table); xlsx a workbook (needs --out)"),
         .option("--out", "FILE", help: "write the figures to FILE instead of stdout"),
         CSVTables.option,
@@ -26,11 +27,13 @@ struct ForecastBacktestCommand: Command {
         next month's over-30 dollars owed by each month's top 10 % of households. The forecast (XGBoost
         trees) is shown beside a logistic regression on the same features and two naive baselines (behind
         now; the household's share of late month ends so far). docs/forecast.md lists the features.
-        Exit 1: bad usage (unknown property); 3: no unified.db or too few months to backtest.
+        --from measures a stretch of the ledgers alone: month ends before it train, but are not predicted.
+        Exit 1: bad usage (unknown property, --from not a date); 3: no unified.db or too few months to backtest.
         """
 
     let global: GlobalOptions
     let properties: [String]
+    let from: LocalDate?
     let formatName: String
     let out: String?
     let table: String?
@@ -38,6 +41,12 @@ struct ForecastBacktestCommand: Command {
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         properties = parsed.values("--property")
+        if let text = parsed.value("--from") {
+            guard let date = LocalDate(iso: text) else { throw UsageError("\(Self.commandLine): --from \"\(text)\" is not a date (YYYY-MM-DD)") }
+            from = date
+        } else {
+            from = nil
+        }
         (formatName, out) = try LedgerReportOptions.output(parsed, command: Self.commandLine, formats: Self.formats)
         table = parsed.value("--table")
     }
@@ -59,12 +68,12 @@ struct ForecastBacktestCommand: Command {
         log.debug(nil, "\(Self.commandLine): \(examples.count) household month ends from \(ledgers.count) properties in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         let backtest: Backtest
         do {
-            backtest = try Backtest.run(examples)
+            backtest = try Backtest.run(examples, from: from?.daysSinceEpoch)
         } catch let error as ForecastError {
             log.error(nil, "\(Self.commandLine): \(error.description)")
             return .failure
         }
-        let result = ForecastAnswers.backtest(backtest, properties: ledgers.map(\.property))
+        let result = ForecastAnswers.backtest(backtest, properties: ledgers.map(\.property), from: from)
         for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
         try session.write(result, format: formatName, title: "Forecast backtest", to: out, table: table)
         return .success
@@ -94,12 +103,13 @@ enum ForecastInputs {
     }
 }
 
-/// `ownerdash forecast train`: trains the delinquency forecast on the portfolio's ledgers and keeps it in unified.db.
+/// `ownerdash forecast train`: trains the delinquency forecast on the portfolio's ledgers and keeps it in unified.db (on the server with --database-url).
 struct ForecastTrainCommand: Command {
     static let names = ["forecast", "train"]
-    // The model lives in this host's unified.db (forecast_models is not published to PostgreSQL yet).
-    static let unifiedAccess = UnifiedAccess.writesLocally
-    static let abstract = "Train the delinquency forecast on every month of the portfolio's ledgers and store it in unified.db."
+    // With --database-url: trained on the server's data (the mirror, under the forecast's lock, so two hosts
+    // training take turns) and the models published back, so every reader on every host scores with it.
+    static let unifiedAccess = UnifiedAccess.writesThrough(scope: "forecast")
+    static let abstract = "Train the delinquency forecast on every month of the portfolio's ledgers and store it in unified.db (or on the server)."
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "learn from these properties only (repeatable); default: every synced property with a tenant ledger"),
         .flag("--backtest", help: "first run the rolling backtest and store its verdict with the model (users see only a model that passed)"),
@@ -111,7 +121,9 @@ struct ForecastTrainCommand: Command {
         learned from and its feature list; `ownerdash forecast delinquency` uses the latest. Prints the
         model's id, window and size. With --backtest, the rolling backtest of `ownerdash forecast backtest`
         runs first on the same months and its verdict is stored with the model (the forecast's AUC against
-        the best naive baseline's; passing needs 0.02 more).
+        the best naive baseline's; passing needs 0.02 more). With --database-url it learns from the server's
+        data and stores the model there, where every reader (forecast delinquency, the reports' risk column,
+        serve, the dashboard) on any host finds it.
         Exit 1: bad usage; 3: no unified.db, no ledger or too few months to train.
         """
 
@@ -191,11 +203,9 @@ struct ForecastDelinquencyCommand: Command {
         else { return .failure }
         do {
             guard let stored = try ForecastStore.latest(database: session.database) else {
-                // With --database-url this reads the server's mirror, and models are not published (yet): say so
-                // rather than send the user to a train that refuses --database-url.
                 throw ForecastError(global.databaseURL == nil
                     ? "no forecast model in unified.db yet: run ownerdash forecast train"
-                    : "forecast models stay in the unified.db of the host that trained them and are not published to PostgreSQL yet: run ownerdash forecast train and forecast delinquency there, without --database-url")
+                    : "no forecast model on the server yet: run ownerdash forecast train --database-url (or ownerdash publish of a unified.db that has one)")
             }
             let started = Date()
             var leftOut: [(property: String, reason: String)] = []

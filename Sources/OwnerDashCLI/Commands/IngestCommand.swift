@@ -63,8 +63,9 @@ struct IngestCommand: Command {
         the cron line set it) that synced a property, when a month has closed since the latest model's
         last outcome, or there is no model and the ledgers hold enough months, the model is retrained with
         its backtest (as 'forecast train --backtest') and one line says so. A failure to train is a warning
-        and never changes the exit code. --no-forecast-retrain turns it off; with --database-url it does
-        not run (models stay in a host's unified.db). (docs/forecast.md, "Retrained after a month closes".)
+        and never changes the exit code. --no-forecast-retrain turns it off; with --database-url it learns
+        from the server's data and stores the model there (hosts take turns; one retrains a closed month).
+        (docs/forecast.md, "Retrained after a month closes".)
 
         With --database-url and no --property, the night is shared with every other host ingesting the same
         date into the same server: each host claims a batch (as many properties as --parallel) at a time, a
@@ -242,7 +243,7 @@ struct IngestCommand: Command {
             synced = result.syncs.filter { $0.error == nil }.map(\.property)
             lastRun = result.runID.value
         }
-        if retrainForecast, global.databaseURL == nil, !synced.isEmpty { self.retrainForecast(output: output, log: log) }
+        if retrainForecast, !synced.isEmpty { self.retrainForecast(output: output, log: log) }
         guard let noticeTemplate, let lastRun else { return code }
         guard !synced.isEmpty else {
             log.warning(nil, "ownerdash ingest: no property synced, so no notices written")
@@ -326,11 +327,17 @@ struct IngestCommand: Command {
     /// The nightly retraining of the delinquency forecast (`ForecastRetraining`): when due, trains on every property
     /// with a tenant ledger with the backtest first (as `forecast train --backtest`) and says so in one line (stdout;
     /// stderr with --format json). Anything that stops it is one warning; the run's exit code stays the run's.
+    /// With --database-url, as `forecast train --database-url`: under the forecast's lock on the server, from the
+    /// server's data, the model published back; hosts sharing a night take turns, and the ones after the first find
+    /// the month already learnt.
     private func retrainForecast(output: StandardOutput, log: Diagnostics) {
         let say: (String) -> Void = { line in
             if json { log.info(nil, line) } else { output.write(line + "\n"); output.flush() }
         }
         do {
+            var global = global
+            let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "forecast") }
+            if writer != nil { try global.readFromServer(log: log) }
             let store = try UnifiedStore(dataDirectory: global.dataDirectory)
             let why: String
             switch try ForecastRetraining.decide(database: store.database) {
@@ -344,6 +351,7 @@ struct IngestCommand: Command {
             let ledgers = try ForecastInputs.read(store.database, properties: keys, asked: false, leftOut: &leftOut)
             let started = Date()
             let stored = try ForecastStore.train(ledgers, database: store.database, backtest: true)
+            try writer?.publish(from: global.dataDirectory.unifiedDatabase)
             let verdict = stored.backtest.map { "backtest \($0.summary)" + ($0.passes ? ", shown to users" : ", not shown to users") } ?? ""
             say("forecast  retrained (\(why)): model \(stored.modelID), month ends \(stored.trainingFrom) to \(stored.trainingTo) of "
                 + "\(stored.properties.count) propert\(stored.properties.count == 1 ? "y" : "ies")\(leftOut.isEmpty ? "" : " (\(leftOut.count) left out)"), "

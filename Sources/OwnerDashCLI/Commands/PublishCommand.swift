@@ -16,8 +16,10 @@ struct PublishCommand: Command {
         For moving an existing installation to PostgreSQL, or publishing again after the server was unreachable:
         sync and ingest with --database-url publish each property as it syncs, and a later night publishes again a
         property whose publication failed. Each property is replaced on the server in one transaction (COPY), so
-        readers see it whole; other properties, and other hosts publishing theirs, are not touched. The server's
-        schema is created or brought up to date first. unified.db is only read.
+        readers see it whole; other properties, and other hosts publishing theirs, are not touched. Without
+        --property, the delinquency forecast's models go too while the server holds none (models there were
+        trained on the server's data since, and are kept). The server's schema is created or brought up to date
+        first. unified.db is only read.
         """
 
     let global: GlobalOptions
@@ -42,6 +44,11 @@ struct PublishCommand: Command {
                 output.write("\(key)  \(rows) rows\n")
             }
             output.write("published \(published.properties) propert\(published.properties == 1 ? "y" : "ies") and \(published.runs) run(s) to \(url)\n")
+            if let models = published.models {
+                output.write("published \(models) forecast model(s): readers on the server score as this unified.db does\n")
+            } else if try database.scalar("SELECT count(*) FROM forecast_models")?.integerValue ?? 0 > 0 {
+                output.write("the forecast models of this unified.db were not sent: the server holds models of its own (trained there since)\n")
+            }
             return .success
         }
         let known = Set(try database.query("SELECT unified_property_id FROM unified_properties").compactMap { $0[0].textValue })

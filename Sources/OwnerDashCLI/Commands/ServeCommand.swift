@@ -191,7 +191,7 @@ struct ServeCommand: Command {
                 do {
                     let refresh = try mirror.refresh()
                     if refresh.changed {
-                        log.info(nil, "ownerdash serve: \(refresh.propertiesCopied.count) propert\(refresh.propertiesCopied.count == 1 ? "y" : "ies") updated from \(url)\(refresh.runsCopied ? ", and the run journal" : "")")
+                        log.info(nil, "ownerdash serve: \(refresh.propertiesCopied.count) propert\(refresh.propertiesCopied.count == 1 ? "y" : "ies") updated from \(url)\(refresh.runsCopied ? ", and the run journal" : "")\(refresh.scopesCopied.map { ", and the \($0) scope" }.joined())")
                     }
                 } catch {
                     log.error(nil, "ownerdash serve: could not refresh from \(url) (the pages show what was read last): \(error)")
