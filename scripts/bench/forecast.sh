@@ -27,6 +27,7 @@ fi
 rm -f "$0"
 cd "$(dirname "$FORECAST_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
+source scripts/lib/bench_simulator.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev \
     libpq-dev libxgboost-dev python3 pkg-config
 DAYS=365 CONFIG=debug OUT=scripts/bench/out/forecast BINARY=
@@ -51,22 +52,10 @@ fi
 BIN=$OUT/ownerdash
 START=2026-11-20
 
-python3 scripts/pms_sim --port 0 --seed 7 --as-of "$START" --dir "$OUT/sim" --no-ledger-truth --exit-on-stdin-eof \
-    > "$OUT/sim.out" 2> "$OUT/sim.err" < <(sleep 86400) &
-SIM=$!
-stop_simulator() { kill "$SIM" 2>/dev/null && wait "$SIM" 2>/dev/null || true; }
+SIM=
+stop_simulator() { [ -z "$SIM" ] || { kill "$SIM" 2>/dev/null && wait "$SIM" 2>/dev/null; } || true; }
 trap stop_simulator EXIT
-for _ in $(seq 300); do grep -q listening "$OUT/sim.out" 2>/dev/null && break; sleep 0.1; done
-BASE=$(sed -n 's/^listening on //p' "$OUT/sim.out")
-[ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$OUT/sim.err")" >&2; exit 3; }
-# The report ids and stand-in keys the simulator serves, laid over the shipped configuration (as `ownerdash demo` does).
-CONFIG_FILE=$OUT/report_definitions.json
-python3 - report_definitions.json "$OUT/sim/report_catalogue.json" "$CONFIG_FILE" <<'PY'
-import json, sys
-config = json.load(open(sys.argv[1]))
-config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
-json.dump(config, open(sys.argv[3], "w"), indent=1)
-PY
+start_bench_simulator "$OUT" "$START"
 export OWNERDASH_REALPAGE_REPORTS_URL=$BASE/realpage/reports/v1
 export OWNERDASH_REALPAGE_RPX_URL=$BASE/realpage/rpx/partner/OwnerDash/OwnerDash.svc
 export OWNERDASH_YARDI_URL=$BASE/yardi/webservices

@@ -30,6 +30,7 @@ if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
 fi
 cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
+source scripts/lib/bench_simulator.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
 DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY=
 while [ $# -gt 0 ]; do
@@ -54,21 +55,9 @@ BIN=$OUT/ownerdash
 START=2026-11-20
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
 
-python3 scripts/pms_sim --port 0 --seed 7 --as-of "$START" --dir "$OUT/sim" --no-ledger-truth --exit-on-stdin-eof \
-    > "$OUT/sim.out" 2> "$OUT/sim.err" < <(sleep 86400) &
-SIM=$!
+SIM=
 trap 'kill $SIM 2>/dev/null || true; rm -f "$0"' EXIT
-for _ in $(seq 300); do grep -q listening "$OUT/sim.out" 2>/dev/null && break; sleep 0.1; done
-BASE=$(sed -n 's/^listening on //p' "$OUT/sim.out")
-[ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$OUT/sim.err")" >&2; exit 3; }
-# The report ids and stand-in keys the simulator serves, laid over the shipped configuration (as `ownerdash demo` does).
-CONFIG_FILE=$OUT/report_definitions.json
-python3 - report_definitions.json "$OUT/sim/report_catalogue.json" "$CONFIG_FILE" <<'PY'
-import json, sys
-config = json.load(open(sys.argv[1]))
-config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
-json.dump(config, open(sys.argv[3], "w"), indent=1)
-PY
+start_bench_simulator "$OUT" "$START"
 
 sources() {   # the simulator's endpoints, or (the failed night) a port nothing listens on
     local base=$1

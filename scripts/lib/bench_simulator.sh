@@ -1,0 +1,23 @@
+# The simulator the year-long benchmarks drive (scripts/bench/year.sh, scripts/bench/forecast.sh): seed 7 from a
+# property date, its files under the benchmark's directory, the report catalogue it serves laid over the shipped
+# configuration (as `ownerdash demo` does). Sourced from the checkout's root.
+#
+#   start_bench_simulator OUT START    starts it in the background; sets SIM (its pid), BASE (its URL) and
+#                                      CONFIG_FILE (OUT/report_definitions.json); exits 3 when it does not start.
+# The caller's EXIT trap stops it (set the trap first: SIM is set before anything can fail).
+start_bench_simulator() {
+    local out=$1 start=$2
+    python3 scripts/pms_sim --port 0 --seed 7 --as-of "$start" --dir "$out/sim" --no-ledger-truth --exit-on-stdin-eof \
+        > "$out/sim.out" 2> "$out/sim.err" < <(sleep 86400) &
+    SIM=$!
+    for _ in $(seq 300); do grep -q listening "$out/sim.out" 2>/dev/null && break; sleep 0.1; done
+    BASE=$(sed -n 's/^listening on //p' "$out/sim.out")
+    [ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$out/sim.err")" >&2; exit 3; }
+    CONFIG_FILE=$out/report_definitions.json
+    python3 - report_definitions.json "$out/sim/report_catalogue.json" "$CONFIG_FILE" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
+json.dump(config, open(sys.argv[3], "w"), indent=1)
+PY
+}
