@@ -27,7 +27,7 @@ fi
 rm -f "$0"
 cd "$(dirname "$FORECAST_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
-source scripts/lib/bench_simulator.sh
+source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev \
     libpq-dev libxgboost-dev python3 pkg-config
 DAYS=365 CONFIG=debug OUT=scripts/bench/out/forecast BINARY=
@@ -43,13 +43,7 @@ while [ $# -gt 0 ]; do
 done
 case "$DAYS" in ''|*[!0-9]*) echo "forecast.sh: --days must be a whole number of days, not \"$DAYS\"" >&2; exit 1 ;; esac
 rm -rf "$OUT"; mkdir -p "$OUT"
-if [ -n "$BINARY" ]; then
-    cp "$BINARY" "$OUT/ownerdash"
-else
-    swift build -c "$CONFIG" --product ownerdash >&2
-    cp "$(swift build -c "$CONFIG" --show-bin-path)/ownerdash" "$OUT/ownerdash"
-fi
-BIN=$OUT/ownerdash
+copy_bench_binary "$OUT" "$CONFIG" "$BINARY"
 START=2026-11-20
 
 SIM=

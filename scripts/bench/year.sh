@@ -30,7 +30,7 @@ if [ -z "${YEAR_SH_ORIGINAL:-}" ]; then
 fi
 cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
-source scripts/lib/bench_simulator.sh
+source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
 DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY=
 while [ $# -gt 0 ]; do
@@ -44,14 +44,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 rm -rf "$OUT"; mkdir -p "$OUT"
-# A copy: a rebuild during the hour-long run must not change the binary half way through the year.
-if [ -n "$BINARY" ]; then
-    cp "$BINARY" "$OUT/ownerdash"
-else
-    swift build -c "$CONFIG" --product ownerdash >&2
-    cp "$(swift build -c "$CONFIG" --show-bin-path)/ownerdash" "$OUT/ownerdash"
-fi
-BIN=$OUT/ownerdash
+copy_bench_binary "$OUT" "$CONFIG" "$BINARY"
 START=2026-11-20
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
 

@@ -1,7 +1,11 @@
-# The simulator the year-long benchmarks drive (scripts/bench/year.sh, scripts/bench/forecast.sh): seed 7 from a
-# property date, its files under the benchmark's directory, the report catalogue it serves laid over the shipped
-# configuration (as `ownerdash demo` does). Sourced from the checkout's root.
+# What the year-long benchmarks (scripts/bench/year.sh, scripts/bench/forecast.sh) share, sourced from the
+# checkout's root: the ownerdash they run, and the simulator they drive (seed 7 from a property date, its files under
+# the benchmark's directory, the report catalogue it serves laid over the shipped configuration, as `ownerdash demo`
+# does).
 #
+#   copy_bench_binary OUT CONFIG BINARY
+#                                      copies BINARY (else this checkout's CONFIG build, built first) to OUT/ownerdash,
+#                                      so that a rebuild during an hour-long run cannot change it half way; sets BIN.
 #   start_bench_simulator OUT START    starts it in the background; sets SIM (its pid), BASE (its URL) and
 #                                      CONFIG_FILE (OUT/report_definitions.json); exits 3 when it does not start.
 # The caller's EXIT trap stops it (set the trap first: SIM is set before anything can fail).
@@ -20,4 +24,15 @@ config = json.load(open(sys.argv[1]))
 config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
 json.dump(config, open(sys.argv[3], "w"), indent=1)
 PY
+}
+
+copy_bench_binary() {
+    local out=$1 config=$2 binary=$3
+    if [ -n "$binary" ]; then
+        cp "$binary" "$out/ownerdash"
+    else
+        swift build -c "$config" --product ownerdash >&2
+        cp "$(swift build -c "$config" --show-bin-path)/ownerdash" "$out/ownerdash"
+    fi
+    BIN=$out/ownerdash
 }
