@@ -292,6 +292,15 @@ class Residency:
         return bool(self.months or self.extra_charges or self.extra_payments)
 
 
+def _lease_id_on(r, d):
+    """The lease a posting the clock made on `d` was posted under: the one in force that day, as for the generated
+    months. Not the household's newest: a renewal signed later does not rewrite the lease of postings made before it
+    (serving them under the newest lease changed a December charge's lease to one that starts in May the day the
+    renewal was signed, which a nightly ingest sees only at its weekly full pull)."""
+    le = r.lease_on(d)
+    return le.id if le else 0
+
+
 def extra_posting_id(r, k, payment):
     """The transaction id of the household's k-th extra charge (or payment) posted by the clock or at move-out.
     The first five of each keep the ids they always had (base + 990 + k, base + 995 + k); later ones go to their own
@@ -897,9 +906,8 @@ class Generator:
                 payments.append((tb + 35, pay_day, pay, period, r.method, _ref(r.method, tb + 35)))
             if xd is not None:
                 payments.append((tb + 36, xd, xa, period, r.method, _ref(r.method, tb + 36)))
-        lid = r.leases[-1].id if r.leases else 0
         for k, (d, code, amt) in enumerate(r.extra_charges):
-            charges.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), lid, 0, amt])
+            charges.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), _lease_id_on(r, d), 0, amt])
         for k, (d, amt) in enumerate(r.extra_payments):
             tid = extra_posting_id(r, k, True)
             payments.append((tid, d, amt, month_key(d), r.method, _ref(r.method, tid)))
@@ -932,10 +940,9 @@ class Generator:
         months = self.months
         base = r.id * 1000
         tail = []
-        lid = r.leases[-1].id if r.leases else 0
         for k in range(len(r.extra_charges) - 1, -1, -1):
             d, code, amt = r.extra_charges[k]
-            tail.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), lid, 0, amt])
+            tail.append([extra_posting_id(r, k, False), d, code, amt, month_key(d), _lease_id_on(r, d), 0, amt])
         acc = sum(c[3] for c in tail)
         for rec in reversed(r.months):
             if acc >= open_total:
