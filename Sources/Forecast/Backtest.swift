@@ -108,6 +108,9 @@ public struct Backtest: Sendable {
     public var scores: [Score]
     /// Month ends skipped at the start because their training window was too short.
     public var skipped: [Int]
+    /// Month ends skipped because in the months before them no household was behind at a next month end, or every
+    /// one was: a window long enough, with nothing to tell the two apart from (the demo's first year, say).
+    public var skippedNoneBehind: [Int] = []
 
     /// The fewest month ends of training examples a model is trained on.
     public static let minimumTrainingMonths = 6
@@ -125,6 +128,7 @@ public struct Backtest: Sendable {
         let days = byMonth.keys.sorted().filter { $0 >= (from ?? .min) }
         var months: [Month] = []
         var skipped: [Int] = []
+        var skippedNoneBehind: [Int] = []
         var predictions = [[Double]](repeating: [], count: models.count)
         var outcomes: [(behind: Bool, cents: Int64, month: Int)] = []
         var seconds = [Double](repeating: 0, count: models.count)
@@ -133,8 +137,12 @@ public struct Backtest: Sendable {
             let training = labelled.filter { $0.outcomeDay <= day }
             let trainingDays = Set(training.map(\.featureDay))
             let behind = training.filter { $0.behindNext == true }.count
-            guard trainingDays.count >= minimumTrainingMonths, behind > 0, behind < training.count else {
+            guard trainingDays.count >= minimumTrainingMonths else {
                 skipped.append(day)
+                continue
+            }
+            guard behind > 0, behind < training.count else {
+                skippedNoneBehind.append(day)
                 continue
             }
             let predicted = byMonth[day] ?? []
@@ -163,7 +171,7 @@ public struct Backtest: Sendable {
                   topDecileDollarShare: Self.topDecileShare(predictions[index], outcomes),
                   trainingSeconds: seconds[index])
         }
-        return Backtest(months: months, scores: scores, skipped: skipped)
+        return Backtest(months: months, scores: scores, skipped: skipped, skippedNoneBehind: skippedNoneBehind)
     }
 
     /// Whether the forecast (the first score) beats the best naive baseline by `requiredAUCMargin` in AUC.

@@ -32,6 +32,10 @@ public enum ForecastAnswers {
         if !backtest.skipped.isEmpty {
             warnings.append("\(backtest.skipped.count) first month end\(backtest.skipped.count == 1 ? "" : "s") not predicted (fewer than \(Backtest.minimumTrainingMonths) earlier months to train on): \(backtest.skipped.map(MonthEnd.iso).joined(separator: ", "))")
         }
+        if !backtest.skippedNoneBehind.isEmpty {
+            let count = backtest.skippedNoneBehind.count
+            warnings.append("\(count) month end\(count == 1 ? "" : "s") not predicted (in the months before, no household was behind at a next month end, or every one was: nothing to learn from): \(backtest.skippedNoneBehind.map(MonthEnd.iso).joined(separator: ", "))")
+        }
         var parameters: [MetricResult.Parameter] = [
             .init("properties", .list(properties)),
             .init("forecast_passes", .bool(backtest.forecastPasses)),

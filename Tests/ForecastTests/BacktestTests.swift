@@ -68,6 +68,22 @@ func syntheticExamples(households: Int, months: Int) -> [Example] {
         #expect(zip(backtest.months, backtest.months.dropFirst()).allSatisfy { $0.trainingExamples < $1.trainingExamples })
     }
 
+    /// A window long enough with no household behind in it is skipped for that reason, not for its length: the
+    /// warning a user reads says why the first months were not predicted.
+    @Test func monthsWithNobodyBehindBeforeThemAreSkippedForThatReason() throws {
+        let ends = Set(syntheticExamples(households: 60, months: 14).map(\.featureDay)).sorted()
+        // Nobody behind at a next month end until the ninth month end's outcome.
+        let examples = syntheticExamples(households: 60, months: 14).map { example in
+            var example = example
+            if example.featureDay < ends[8] { example.outcomeCents = 0 }
+            return example
+        }
+        let backtest = try Backtest.run(examples, models: [BacktestModel.behindNow])
+        #expect(backtest.skipped == Array(ends.prefix(Backtest.minimumTrainingMonths)))
+        #expect(backtest.skippedNoneBehind == Array(ends[Backtest.minimumTrainingMonths..<9]))
+        #expect(backtest.months.first?.featureDay == ends[9])
+    }
+
     /// `--from`: the month ends before it are not predicted, yet still learnt from; the months predicted from it are
     /// the whole backtest's, trained on the same windows.
     @Test func aBacktestFromAMonthPredictsOnlyFromItTrainedOnEverythingBefore() throws {
