@@ -42,7 +42,7 @@ let package = Package(
         // The HTTP server (libmicrohttpd daemon, thread pool, limits) turning requests into typed values.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
         // libcrypto once: SHA-256, HMAC-SHA256, random bytes, RS256 / ES256 signature checks (EVP).
-        .target(name: "LibCryptoKit", dependencies: ["CCrypto"]),
+        .target(name: "LibCryptoKit", dependencies: ["CCrypto", "OwnerDashCore"]),
         // libpq once: connections, named parameters, transactions, COPY in and out; PostgresError with the SQLSTATE.
         .target(name: "PostgresKit", dependencies: ["CLibPQ"]),
         // libxgboost once: a feature matrix and a booster (train, predict, SHAP contributions, JSON model bytes).

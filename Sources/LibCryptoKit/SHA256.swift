@@ -1,4 +1,5 @@
 import CCrypto
+import OwnerDashCore
 import Foundation
 
 /// SHA-256, streamed, through libcrypto's EVP digest (which uses the CPU's SHA instructions where it has them):
@@ -36,14 +37,7 @@ public final class SHA256: @unchecked Sendable {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Hex.encode(digest.prefix(Int(length)))
     }
 
     /// The hex digest of a whole file, read in 1 MiB chunks (memory flat in the file size).

@@ -1,4 +1,5 @@
 import Foundation
+import OwnerDashCore
 import PostgresKit
 import SQLiteKit
 import Sync
@@ -339,41 +340,8 @@ enum PublishedValue {
         case .blob(let bytes):
             // bytea's hex input (`\x...`): the bytes exactly, whatever they hold; text only if the column is.
             guard type == .bytea else { return String(decoding: bytes, as: UTF8.self) }
-            return "\\x" + hex(bytes)
+            return "\\x" + Hex.encode(bytes)
         }
-    }
-
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    /// Lower-case hex, two digits a byte.
-    static func hex(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0F)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The bytes of lower- or upper-case hex; nil when the text is not hex.
-    static func bytes(hex text: String) -> [UInt8]? {
-        let characters = Array(text.utf8)
-        guard characters.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: c - 0x30
-            case 0x61...0x66: c - 0x61 + 10
-            case 0x41...0x46: c - 0x41 + 10
-            default: nil
-            }
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(characters.count / 2)
-        var index = 0
-        while index < characters.count {
-            guard let high = nibble(characters[index]), let low = nibble(characters[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
     }
 
     /// The expression a mirror selects for a column: the text SQLite held, whatever PostgreSQL's own output style.
@@ -394,7 +362,7 @@ enum PublishedValue {
         switch sqliteType {
         case "INTEGER": return Int64(text).map(SQLValue.integer)
         case "REAL": return Double(text).map(SQLValue.real)
-        case "BLOB": return bytes(hex: text).map(SQLValue.blob)
+        case "BLOB": return Hex.decode(text).map(SQLValue.blob)
         default: return .text(text)
         }
     }

@@ -235,7 +235,7 @@ public final class UserStore: @unchecked Sendable {
     }
 
     private static func digest(_ id: String) -> String {
-        LibCrypto.sha256(Array(id.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hexDigest(of: id)
     }
 }
 
