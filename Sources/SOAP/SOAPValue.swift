@@ -15,7 +15,7 @@ public enum SOAPValue {
         if trimmed.isEmpty { return nil }
         let date: LocalDate?
         // The ISO form, nearly every date of every answer, read from the bytes where they are (no string, no array).
-        switch trimmed.utf8.withContiguousStorageIfAvailable({ isoShape($0) }) ?? isoShape(Array(trimmed.utf8)) {
+        switch withBytes(trimmed, isoShape) {
         case .date(let iso):
             date = iso
         case .badTail:
@@ -46,12 +46,16 @@ public enum SOAPValue {
     /// or a blank; the same with anything else after the ten bytes; or another form.
     private enum ISOShape { case date(LocalDate?), badTail, other }
 
-    private static func isoShape<Bytes: RandomAccessCollection>(_ utf8: Bytes) -> ISOShape
-    where Bytes.Element == UInt8, Bytes.Index == Int {
-        let start = utf8.startIndex
-        guard utf8.count >= 10, utf8[start + 4] == UInt8(ascii: "-") else { return .other }
-        if utf8.count > 10, utf8[start + 10] != UInt8(ascii: "T"), utf8[start + 10] != UInt8(ascii: " ") { return .badTail }
+    private static func isoShape(_ utf8: UnsafeBufferPointer<UInt8>) -> ISOShape {
+        guard utf8.count >= 10, utf8[4] == UInt8(ascii: "-") else { return .other }
+        if utf8.count > 10, utf8[10] != UInt8(ascii: "T"), utf8[10] != UInt8(ascii: " ") { return .badTail }
         return .date(isoDate(utf8))
+    }
+
+    /// `body` on the text's UTF-8 bytes where they lie; copied first only for a string that does not hold them in
+    /// one piece.
+    private static func withBytes<T>(_ text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        text.utf8.withContiguousStorageIfAvailable(body) ?? Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// `YYYY-MM-DDTHH:MM:SS[.f]` (Yardi EventDate) as `YYYY-MM-DDTHH:MM:SS`; a date alone gets `T00:00:00`.
@@ -87,16 +91,14 @@ public enum SOAPValue {
         if text.isEmpty { return nil }
         // Byte by byte: every amount of every ledger answer comes this way, and reading it as Characters (split,
         // filter, a grapheme check per digit) was 4 % of a churned night's CPU.
-        let parsed = text.utf8.withContiguousStorageIfAvailable { cents(ofAmount: $0) } ?? cents(ofAmount: Array(text.utf8))
-        guard let cents = parsed else { throw SOAPValueError("\"\(raw)\" is not an amount") }
+        guard let cents = withBytes(text, cents(ofAmount:)) else { throw SOAPValueError("\"\(raw)\" is not an amount") }
         return Money(cents: cents)
     }
 
     /// The cents of an amount's bytes (`money`'s formats: parentheses or a leading or trailing `-`, then `$`,
     /// thousands commas, any number of decimals with the third rounding); nil when they are not one.
-    private static func cents<Bytes: RandomAccessCollection>(ofAmount bytes: Bytes) -> Int64?
-    where Bytes.Element == UInt8, Bytes.Index == Int {
-        var low = bytes.startIndex, high = bytes.endIndex
+    private static func cents(ofAmount bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var low = 0, high = bytes.count
         var negative = false
         if high - low >= 2, bytes[low] == UInt8(ascii: "("), bytes[high - 1] == UInt8(ascii: ")") {
             negative = true; low += 1; high -= 1
@@ -170,18 +172,16 @@ public enum SOAPValue {
     /// Sentinels both vendors use for "never".
     /// `YYYY-MM-DD` from the first ten bytes, read digit by digit: every date of every answer comes this way, and a
     /// string, an array of parts and three number parses for each were 2 % of a night's CPU.
-    private static func isoDate<Bytes: RandomAccessCollection>(_ utf8: Bytes) -> LocalDate?
-    where Bytes.Element == UInt8, Bytes.Index == Int {
-        let start = utf8.startIndex
+    private static func isoDate(_ utf8: UnsafeBufferPointer<UInt8>) -> LocalDate? {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
-            for byte in utf8[(range.lowerBound + start)..<(range.upperBound + start)] {
+            for byte in utf8[range] {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
             return value
         }
-        guard utf8.count >= 10, utf8[start + 4] == UInt8(ascii: "-"), utf8[start + 7] == UInt8(ascii: "-"),
+        guard utf8.count >= 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
         return LocalDate(year: year, month: month, day: day)
     }
