@@ -215,12 +215,14 @@ public struct Debtors: Sendable {
                r.name, r.email, r.phone, r.status, CAST(round(b.balance * 100) AS INTEGER)
         FROM unified_household_balances b
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
-        WHERE b.unified_property_id = :property AND b.as_of_date = :as_of AND b.balance > 0
+        WHERE b.unified_property_id = :property AND b.balance > 0
+          AND (SELECT as_of_date FROM unified_properties WHERE unified_property_id = :property) = :as_of
         ORDER BY b.resident_id
         """
 
     static let hasBalancesSQL = """
-        SELECT 1 FROM unified_household_balances WHERE unified_property_id = :property AND as_of_date = :as_of LIMIT 1
+        SELECT 1 FROM unified_household_balances b JOIN unified_properties p USING (unified_property_id)
+        WHERE b.unified_property_id = :property AND p.as_of_date = :as_of LIMIT 1
         """
 
     // A household's charges up to the date, newest first (the order the debt is attributed in).

@@ -79,6 +79,11 @@ public enum PostgresSchema {
         guard try current < shape.version || missingTables(connection, shape: shape) else { return }
         try connection.transaction {
             for view in shape.views.reversed() { try connection.execute("DROP VIEW IF EXISTS \(view.name) CASCADE") }
+            // Columns a migration since the server's level dropped: a row written without one must not fail its
+            // NOT NULL, nor a reader see a column no host keeps up to date.
+            for retired in UnifiedSchema.retiredColumns where retired.version > current && retired.version <= shape.version {
+                try connection.execute("ALTER TABLE IF EXISTS \(retired.table) DROP COLUMN IF EXISTS \(retired.column)")
+            }
             for table in shape.tables {
                 let existing = try connection.query("""
                     SELECT column_name, data_type FROM information_schema.columns

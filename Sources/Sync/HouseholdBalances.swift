@@ -1,12 +1,15 @@
 /// Each household's balance as of the property's date, from a full tenant ledger -> unified_household_balances.
 ///
+/// The rows carry no date: like every current-state row they are as of `unified_properties.as_of_date`, so a night
+/// rewrites only the households whose balance moved (a date on each row had rewritten every one of them nightly).
+///
 /// What was posted up to the date: a charge by its charge date (else its due date, else the first of its period), a
 /// payment by its payment date; the balance is the charges less the payments, summed in cents so that it is exact.
 /// `Debtors.householdsSQL` applies the same rule to any other date; DebtorsTruthTests holds the two to each other.
 enum HouseholdBalances {
     static let insert = """
-        INSERT INTO unified_household_balances (unified_property_id, resident_id, as_of_date, charges, payments, balance)
-        SELECT :property, resident_id, :as_of, sum(charged) / 100.0, sum(paid) / 100.0, (sum(charged) - sum(paid)) / 100.0
+        INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
+        SELECT :property, resident_id, sum(charged) / 100.0, sum(paid) / 100.0, (sum(charged) - sum(paid)) / 100.0
         FROM (
             SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS charged, 0 AS paid FROM unified_charges
             WHERE unified_property_id = :property AND coalesce(charge_date, due_date, period || '-01') <= :as_of

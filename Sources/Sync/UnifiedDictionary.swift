@@ -492,10 +492,9 @@ public enum UnifiedDictionary {
             prepaid
             source
             """),
-        table("unified_household_balances", "Current state (full tenant ledger): each household's balance on the property's date.", """
+        table("unified_household_balances", "Current state (full tenant ledger): each household's balance on the property's date (unified_properties.as_of_date).", """
             unified_property_id
             resident_id
-            as_of_date
             charges | charges posted up to that date, dollars
             payments | payments up to that date, dollars
             balance | charges - payments, dollars

@@ -54,6 +54,24 @@ import Testing
         return Int(line[range].prefix { $0.isNumber })
     }
 
+    /// "-D +I" of `table` in the ingest's verbose "rows written" line for `property`.
+    static func rowsWritten(_ stderr: String, _ property: String, _ table: String) -> RowsWritten? {
+        let line = stderr.split(separator: "\n").first { $0.contains("\(property): sync: rows written") }
+        guard let line, let range = line.range(of: "\(table) -\\d+ \\+\\d+", options: .regularExpression) else { return nil }
+        let numbers = line[range].dropFirst(table.count).split(separator: " ").compactMap { Int($0.dropFirst()) }
+        return numbers.count == 2 ? RowsWritten(deleted: numbers[0], inserted: numbers[1]) : nil
+    }
+
+    struct RowsWritten: Equatable { var deleted: Int, inserted: Int }
+
+    /// Each household's (charges, payments, balance) of `property`.
+    static func balances(_ path: String, _ property: String) throws -> [String: [SQLValue]] {
+        let rows = try Database(path: path, mode: .readOnly).query("""
+            SELECT resident_id, charges, payments, balance FROM unified_household_balances WHERE unified_property_id = :p
+            """, [":p": .text(property)])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].textValue ?? "", Array($0.dropFirst())) })
+    }
+
     /// A fresh data directory holding copies of `nightly`'s raw databases, synced whole into a new unified.db.
     static func freshFullSync(of nightly: DataDir) throws -> DataDir {
         let fresh = try DataDir()
@@ -72,6 +90,7 @@ import Testing
         let nightly = try DataDir()
         for (index, night) in Self.nights.enumerated() {
             let before = try index == 0 ? 0 : Self.currentRows(nightly.data.unifiedDatabase, "kalaco")
+            let balancesBefore = try index == 0 ? [:] : Self.balances(nightly.data.unifiedDatabase, "kalaco")
             let run = try nightly.ownerdash(["ingest", "--verbose", "--as-of", night] + Self.selection, environment: simulator.environment)
             #expect(run.status == 0, "\(night): \(run.stderr.suffix(1500))")
             let changed = try #require(Self.rowsChanged(run.stderr, "kalaco"), "\(night): no sync line for kalaco")
@@ -80,6 +99,15 @@ import Testing
             } else {
                 // A day of churn touches a few households, units and events, not the property's 24 months of ledger.
                 #expect(changed > 0 && changed * 10 < before, "\(night): \(changed) rows written of \(before): \(run.stderr.split(separator: "\n").filter { $0.contains("rows written") })")
+                // The household balances written are those that moved, not every household because the date did.
+                let balancesAfter = try Self.balances(nightly.data.unifiedDatabase, "kalaco")
+                let moved = balancesBefore.filter { balancesAfter[$0.key] != nil && balancesAfter[$0.key] != $0.value }.count
+                let gone = balancesBefore.keys.filter { balancesAfter[$0] == nil }.count
+                let new = balancesAfter.keys.filter { balancesBefore[$0] == nil }.count
+                let written = Self.rowsWritten(run.stderr, "kalaco", "unified_household_balances") ?? RowsWritten(deleted: 0, inserted: 0)
+                #expect(written == RowsWritten(deleted: moved + gone, inserted: moved + new),
+                        "\(night): \(written) household balances written; \(moved) moved, \(gone) gone, \(new) new of \(balancesAfter.count)")
+                #expect(moved + gone + new < balancesAfter.count / 4, "\(night): \(moved + gone + new) of \(balancesAfter.count) balances moved")
             }
         }
         // Both ledgers were written by change after the first night (LedgerDelta), each from its own merged ledger.

@@ -141,6 +141,35 @@ final class UnifiedSample {
         }
     }
 
+    @Test func aColumnAMigrationDroppedIsDroppedOnTheServerAsItMovesPastThatLevel() throws {
+        let url = try TestPostgres.freshDatabase("retired")
+        let server = try PostgresConnection(url: url)
+        try PostgresSchema.migrate(server)
+        // A server an ownerdash of level 49 set up: household balances still had their date, NOT NULL.
+        try server.execute("ALTER TABLE unified_household_balances ADD COLUMN as_of_date date NOT NULL")
+        try server.execute("UPDATE ownerdash_schema SET version = 49")
+        try PostgresSchema.migrate(server)
+        #expect(try server.scalar("""
+            SELECT count(*) FROM information_schema.columns WHERE table_name = 'unified_household_balances' AND column_name = 'as_of_date'
+            """) == "0")
+        #expect(try server.scalar("SELECT max(version) FROM ownerdash_schema") == String(UnifiedShape.current.version))
+        // Rows written without the column are taken (its NOT NULL would have refused them).
+        let sample = try UnifiedSample()
+        try sample.database.execute("""
+            INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
+            SELECT unified_property_id, 'h1', 100, 40, 60 FROM unified_properties ORDER BY 1 LIMIT 1
+            """)
+        _ = try UnifiedPublisher(url: url, host: "host-a").publishAll(from: sample.database)
+        #expect(try server.scalar("SELECT (sum(balance) = 60)::text FROM unified_household_balances") == "true")
+        // A column of the analysts' own, which no migration dropped, is left alone.
+        try server.execute("ALTER TABLE unified_household_balances ADD COLUMN analyst_note text")
+        try server.execute("UPDATE ownerdash_schema SET version = 49")
+        try PostgresSchema.migrate(server)
+        #expect(try server.scalar("""
+            SELECT count(*) FROM information_schema.columns WHERE table_name = 'unified_household_balances' AND column_name = 'analyst_note'
+            """) == "1")
+    }
+
     @Test func aColumnWhoseTypeDiffersOnTheServerIsAnErrorNamingIt() throws {
         let url = try TestPostgres.freshDatabase("drift")
         let server = try PostgresConnection(url: url)

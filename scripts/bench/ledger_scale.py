@@ -102,8 +102,8 @@ c.execute("""
     ORDER BY unified_property_id, CAST(substr(lease_id, 2) AS INTEGER), period""")
 # What a sync writes for a full ledger (Sync/HouseholdBalances.swift): every household's balance as of the date.
 c.execute("""
-    INSERT INTO unified_household_balances (unified_property_id, resident_id, as_of_date, charges, payments, balance)
-    SELECT unified_property_id, resident_id, :as_of, sum(charged) / 100.0, sum(paid) / 100.0,
+    INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
+    SELECT unified_property_id, resident_id, sum(charged) / 100.0, sum(paid) / 100.0,
            (sum(charged) - sum(paid)) / 100.0
     FROM (SELECT unified_property_id, resident_id, CAST(round(amount * 100) AS INTEGER) AS charged, 0 AS paid
           FROM unified_charges WHERE unified_property_id LIKE 'scale_%'
