@@ -272,6 +272,9 @@ public struct RecordedSync {
     public var publication: UnifiedPublication?
     /// `.full` (`sync --full`): every property checked against a full rebuild and written whole where it differs.
     public var mode: Synchronizer.Mode = .incremental
+    /// How many properties sync side by side, each worker on its own connection, taking turns to write (`sync
+    /// --parallel`); 1: one after the other, each in one transaction.
+    public var parallel = 1
 
     /// `chargeCategories`: the configuration's charge code -> ledger category map; `glCategories`: its GL account ->
     /// expense category map.
@@ -298,22 +301,22 @@ public struct RecordedSync {
         let journal = try RunJournal(database: store.database, start: RunJournal.Start(
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
-        let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
-                                        glCategories: glCategories, mode: mode, logsChanges: publication != nil)
-        var outcomes: [PropertySyncOutcome] = []
+        let workers = try SyncWorkers(store: store, dataDirectory: dataDirectory, width: min(parallel, properties.count)) {
+            Synchronizer(store: $0, runID: runID.value, chargeCategories: chargeCategories, glCategories: glCategories,
+                         mode: mode, logsChanges: publication != nil, turns: $1)
+        }
+        let outcomes: [PropertySyncOutcome]
         do {
-            for property in properties {
-                var outcome = synchronizer.sync([property], log: log)
-                if let publication, outcome.first?.error == nil,
-                   let failure = publication.publish(property.key, from: store.database, changesNoted: true) {
-                    outcome[0].error = failure
+            outcomes = try workers.sync(properties, log: log) { outcome, database in
+                if let publication, outcome.error == nil,
+                   let failure = publication.publish(outcome.property, from: database, changesNoted: true) {
+                    outcome.error = failure
                 }
-                outcomes += outcome
-                try journal.record(IngestRun.syncItem(outcome.first, property: property.key))
+                try journal.record(IngestRun.syncItem(outcome, property: outcome.property))
             }
-        } catch {
-            try? journal.finish(status: .failed, warnings: outcomes.reduce(0) { $0 + $1.warnings.count })
-            throw error
+        } catch let failure as SyncWorkers.Failure {
+            try? journal.finish(status: .failed, warnings: failure.outcomes.reduce(0) { $0 + $1.warnings.count })
+            throw failure.error
         }
         let failed = outcomes.filter { $0.error != nil }.count
         let status: RunStatus = failed == 0 ? .succeeded : failed == outcomes.count ? .failed : .partial

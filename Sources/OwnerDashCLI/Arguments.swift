@@ -126,4 +126,14 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: String) -> [String] { values[name] ?? [] }
     /// Whether a flag was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The whole number given for `name`, which must lie in `range` (`--parallel must be a number from 1 to 32, not
+    /// "x"`, as a usage error naming `command`); `fallback` when the option is absent.
+    public func number(_ name: String, in range: ClosedRange<Int>, default fallback: Int, command: String) throws -> Int {
+        guard let text = value(name) else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("\(command): \(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return number
+    }
 }

@@ -88,7 +88,18 @@ public final class Database {
     /// IMMEDIATE takes the write lock up front, so a busy database fails at BEGIN
     /// (after the busy timeout) instead of half-way through the work.
     public func withTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` inside `BEGIN DEFERRED ... COMMIT`: one consistent view of the files it reads, and a write lock
+    /// only on a file it writes, when it first does (none, for work written to TEMP tables alone, which other
+    /// connections' writers then never wait for). Rolls back and rethrows on any error.
+    public func withDeferredTransaction<T>(_ body: () throws -> T) throws -> T {
+        try transaction("BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         let result: T
         do {
             result = try body()

@@ -160,12 +160,19 @@ public struct Synchronizer {
     /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the charge categories and the
     /// build. A ledger mark (LedgerDelta) left under other rules is void; the raw state's fingerprint counts it too.
     let ledgerRules: String
+    /// Shared with the synchronizers working beside this one, each on its own connection (`RecordedSync`'s
+    /// `parallel`): whose turn it is to write unified.db. Nil: this one syncs alone, a property in one transaction.
+    let turns: WriteTurns?
 
     /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
-    /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`).
+    /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`);
+    /// `turns`: other synchronizers write the same unified.db at the same time (each property then computes its rows
+    /// apart and writes them in its turn).
     public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard,
-                glCategories: GLCategories = .standard, mode: Mode = .incremental, logsChanges: Bool = false) {
+                glCategories: GLCategories = .standard, mode: Mode = .incremental, logsChanges: Bool = false,
+                turns: WriteTurns? = nil) {
         self.store = store
+        self.turns = turns
         self.runID = runID
         self.chargeCategories = chargeCategories
         self.glCategories = glCategories
@@ -293,7 +300,6 @@ public struct Synchronizer {
         let started = Date()
         let database = store.database
         var context = SyncContext(database: database, property: property, runID: runID, glCategories: glCategories)
-        let source = source(for: property)
         let rawSchema = Self.rawSchema(property)
         guard try store.hasRaw(rawSchema) else {
             throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
@@ -311,83 +317,170 @@ public struct Synchronizer {
         if stored && mode != .full {
             context.ledgerDelta = try LedgerDelta.available(database, property: property.key, ledger: ledger, rules: ledgerRules)
         }
+        guard let turns else { return try syncWhole(context, stored: stored, ledger: ledger, started: started) }
+        // Side by side with other synchronizers: the rules run under no lock, into twins, and the property writes
+        // unified.db in its turn. A ledger written by change is written in main as its rules run: that property
+        // syncs whole in its turn (a night's few rows, where the rest is the costly whole projection).
+        guard context.ledgerDelta == nil else {
+            return try turns.take { try syncWhole(context, stored: stored, ledger: ledger, started: started) }
+        }
+        return try syncStaged(context, stored: stored, ledger: ledger, turns: turns, started: started)
+    }
+
+    /// One property in one transaction: the rules write the twins (main, on its first sync) and the writes follow.
+    private func syncWhole(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger,
+                           started: Date) throws -> PropertySyncOutcome {
+        let database = store.database
         let twinned = Self.currentStateTables.filter { context.ledgerDelta == nil || !LedgerDelta.tables.contains($0) }
         let diff = stored ? try CurrentStateDiff(database, tables: twinned) : nil
         try diff?.createTwins(database)
         defer { diff?.dropTwins(database) }
         return try database.withTransaction {
-            // Read before anything is written: the raw state this sync starts from.
-            let fingerprint = try fingerprint(for: property)
-            let rawAsLastSynced = try database.scalar(
-                "SELECT sync_fingerprint FROM unified_properties WHERE unified_property_id = :property",
-                [":property": .text(property.key)])?.textValue == fingerprint
-            try context.run(Self.upsertProperty, [
-                ":name": .text(property.name), ":pms": .text(property.pms.rawValue), ":address": SQLValue(property.address),
-            ])
-            try fillChargeCategories(database)
-            guard let asOf = try source.propertyDate(context) else {
-                throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
+            // The property's row first: on a first sync the rules write main, whose rows refer to it.
+            try upsertProperty(context)
+            let computed = try compute(context) { asOf in
+                for table in Self.snapshotTables {
+                    try context.run("DELETE FROM \(table) WHERE unified_property_id = :property AND as_of_date = :as_of", asOf: asOf)
+                }
             }
-            for table in Self.snapshotTables {
-                try context.run("DELETE FROM \(table) WHERE unified_property_id = :property AND as_of_date = :as_of", asOf: asOf)
-            }
-            let result = try source.sync(context, asOf: asOf)
-            var rows = result.rows
-            if result.ledgerSource != nil && result.partialLedgerNote == nil {
-                rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
-            }
-            rows["unified_occupancy_metrics"] = try context.run(OccupancySnapshot.insert, asOf: asOf, [
-                ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
-            ])
-            rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
-            // A night without units still has its delinquency when the property has a ledger (Yardi's comes from the
-            // ledger alone): the metrics read the night from here, not from the occupancy row.
-            if rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil {
-                rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf,
-                                                                      [":run_id": .text(runID)])
-            }
-            var warnings = try source.crossCheck(context, asOf: asOf)
-            warnings += try unknownChargeCodes(context)
-            warnings += try UnknownGLAccounts.warnings(context)
-            try record(warnings, property: property.key, asOf: asOf, sql: Self.insertWarning)
-            try context.run(Self.finishProperty, asOf: asOf, [
-                ":run_id": .text(runID), ":synced_at": .text(Timestamp.iso()), ":ledger_source": SQLValue(result.ledgerSource),
-                ":fingerprint": .text(fingerprint),
-                ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
-                ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
-            ])
-            try context.run(Self.recordMaintenanceSources, [
-                ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
-                ":income_source": SQLValue(result.incomeSource),
-            ])
-            try context.run(PropertyAddress.fromSite(property.pms), [":registry_address": SQLValue(property.address)])
-            try context.run(UnitFloors.note(property.pms))
-            // After finishProperty: the ledger check reads the property's ledger source and coverage.
-            let checks = try SyncChecks.record(context, asOf: asOf)
-            var ledgerChanges: [String: RowChanges] = [:]
-            if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft {
-                ledgerChanges = try delta.finish(context, left: left, logChanges: logsChanges)
-            }
-            try LedgerDelta.mark(database, property: property.key, ledger: ledger, rules: ledgerRules,
-                                 projected: result.ledgerSource == ledger.source)
-            var (changes, drift) = try write(diff, property: property.key, asOf: asOf, rawAsLastSynced: rawAsLastSynced)
-            changes.merge(ledgerChanges) { $1 }
-            return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: warnings + drift,
-                                       duration: Date().timeIntervalSince(started), error: nil,
-                                       failedChecks: checks.filter { $0.status == "failed" }.map {
-                                           "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
-                                       changes: changes)
+            return try finish(context, computed, diff: diff, firstSync: !stored, ledger: ledger, started: started)
         }
+    }
+
+    /// One property computed aside and written in its turn: the rules, its cross-checks and warnings write TEMP twins
+    /// (every current-state table, and the night's unified_delinquency) inside a deferred transaction, which locks
+    /// nothing other writers wait for; then, in its turn, one transaction writes unified.db as `syncWhole` would.
+    private func syncStaged(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger, turns: WriteTurns,
+                            started: Date) throws -> PropertySyncOutcome {
+        let database = store.database
+        let diff = try CurrentStateDiff(database, tables: Self.currentStateTables)
+        let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
+        try diff.createTwins(database)
+        defer {
+            diff.dropTwins(database)
+            try? database.execute("DROP TABLE IF EXISTS temp.\(Self.nightTwinned)")
+        }
+        for sql in night.createTwin { try database.execute(sql) }
+        let computed = try database.withDeferredTransaction { try compute(context) { _ in } }
+        return try turns.take {
+            try database.withTransaction {
+                try upsertProperty(context)
+                for table in Self.snapshotTables {
+                    try context.run("DELETE FROM main.\(table) WHERE unified_property_id = :property AND as_of_date = :as_of",
+                                    asOf: computed.asOf)
+                }
+                let names = night.columns.joined(separator: ", ")
+                try database.execute("INSERT INTO main.\(night.name) (\(names)) SELECT \(names) FROM temp.\(night.name) ORDER BY rowid")
+                try database.execute("DROP TABLE temp.\(night.name)")
+                return try finish(context, computed, diff: diff, firstSync: !stored, ledger: ledger, started: started)
+            }
+        }
+    }
+
+    /// The snapshot table the rules themselves write (the night's residents who owe): twinned when staged.
+    static let nightTwinned = "unified_delinquency"
+
+    /// What the rules made of one property, before its night's snapshots and the writes.
+    private struct Computed {
+        /// The raw state the rules read (`fingerprint(for:)`), and whether the last sync read the same.
+        var fingerprint: String
+        var rawAsLastSynced: Bool
+        var asOf: LocalDate
+        var result: SourceSyncResult
+        var warnings: [SyncWarning]
+    }
+
+    private func upsertProperty(_ context: SyncContext) throws {
+        try context.run(Self.upsertProperty, [
+            ":name": .text(context.property.name), ":pms": .text(context.property.pms.rawValue),
+            ":address": SQLValue(context.property.address),
+        ])
+    }
+
+    /// The rules: the property's current state, its household balances, cross-checks and warnings, written where the
+    /// unqualified names lead (the twins, else main). `beforeRules` runs once the property date is known.
+    private func compute(_ context: SyncContext, beforeRules: (LocalDate) throws -> Void) throws -> Computed {
+        let property = context.property, database = context.database
+        let source = source(for: property)
+        // Read before anything is written: the raw state this sync starts from.
+        let fingerprint = try fingerprint(for: property)
+        let rawAsLastSynced = try database.scalar(
+            "SELECT sync_fingerprint FROM unified_properties WHERE unified_property_id = :property",
+            [":property": .text(property.key)])?.textValue == fingerprint
+        try fillChargeCategories(database)
+        guard let asOf = try source.propertyDate(context) else {
+            let rawSchema = Self.rawSchema(property)
+            throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
+        }
+        try beforeRules(asOf)
+        var result = try source.sync(context, asOf: asOf)
+        if result.ledgerSource != nil && result.partialLedgerNote == nil {
+            result.rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
+        }
+        var warnings = try source.crossCheck(context, asOf: asOf)
+        warnings += try unknownChargeCodes(context)
+        warnings += try UnknownGLAccounts.warnings(context)
+        try record(warnings, property: property.key, asOf: asOf, sql: Self.insertWarning)
+        return Computed(fingerprint: fingerprint, rawAsLastSynced: rawAsLastSynced, asOf: asOf, result: result,
+                        warnings: warnings)
+    }
+
+    /// The night's snapshots from the current state, the property's row, its reconciliations, the ledger's mark and
+    /// the current state's writes (`write`), inside the transaction that writes unified.db.
+    private func finish(_ context: SyncContext, _ computed: Computed, diff: CurrentStateDiff?, firstSync: Bool,
+                        ledger: LedgerDelta.Ledger, started: Date) throws -> PropertySyncOutcome {
+        let property = context.property, database = context.database, asOf = computed.asOf, result = computed.result
+        var rows = result.rows
+        rows["unified_occupancy_metrics"] = try context.run(OccupancySnapshot.insert, asOf: asOf, [
+            ":run_id": .text(runID), ":source": .text("\(property.pms.rawValue): \(result.unitSource)"),
+        ])
+        rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
+        // A night without units still has its delinquency when the property has a ledger (Yardi's comes from the
+        // ledger alone): the metrics read the night from here, not from the occupancy row.
+        if rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil {
+            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf,
+                                                                  [":run_id": .text(runID)])
+        }
+        try context.run(Self.finishProperty, asOf: asOf, [
+            ":run_id": .text(runID), ":synced_at": .text(Timestamp.iso()), ":ledger_source": SQLValue(result.ledgerSource),
+            ":fingerprint": .text(computed.fingerprint),
+            ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
+            ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
+        ])
+        try context.run(Self.recordMaintenanceSources, [
+            ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
+            ":income_source": SQLValue(result.incomeSource),
+        ])
+        try context.run(PropertyAddress.fromSite(property.pms), [":registry_address": SQLValue(property.address)])
+        try context.run(UnitFloors.note(property.pms))
+        // After finishProperty: the ledger check reads the property's ledger source and coverage.
+        let checks = try SyncChecks.record(context, asOf: asOf)
+        var ledgerChanges: [String: RowChanges] = [:]
+        if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft {
+            ledgerChanges = try delta.finish(context, left: left, logChanges: logsChanges)
+        }
+        try LedgerDelta.mark(database, property: property.key, ledger: ledger, rules: ledgerRules,
+                             projected: result.ledgerSource == ledger.source)
+        var (changes, drift) = try write(diff, firstSync: firstSync, property: property.key, asOf: asOf,
+                                         rawAsLastSynced: computed.rawAsLastSynced)
+        changes.merge(ledgerChanges) { $1 }
+        return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: computed.warnings + drift,
+                                   duration: Date().timeIntervalSince(started), error: nil,
+                                   failedChecks: checks.filter { $0.status == "failed" }.map {
+                                       "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
+                                   changes: changes)
     }
 
     /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
     /// (also stored in unified_sync_warnings, as `sync_drift`).
-    private func write(_ diff: CurrentStateDiff?, property: String, asOf: LocalDate,
+    private func write(_ diff: CurrentStateDiff?, firstSync: Bool, property: String, asOf: LocalDate,
                        rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
         let database = store.database
-        guard let diff else {
-            // A first sync: every row the rules wrote is new; its publication sends the property whole.
+        guard let diff, !firstSync else {
+            // A first sync: every row is new; its publication sends the property whole.
             try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
+            // Computed into the twins (a staged sync): written now, every one an insert.
+            if let diff { return (try diff.replace(database, property: property), []) }
             var changes: [String: RowChanges] = [:]
             for table in Self.currentStateTables {
                 let rows = try database.scalar("SELECT count(*) FROM \(table) WHERE unified_property_id = :property",

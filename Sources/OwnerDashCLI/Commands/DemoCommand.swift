@@ -56,14 +56,7 @@ struct DemoCommand: Command {
         } else {
             seed = 7
         }
-        if let text = parsed.value("--parallel") {
-            guard let value = Int(text), (1...32).contains(value) else {
-                throw UsageError("ownerdash demo: --parallel must be a number from 1 to 32, not \"\(text)\"")
-            }
-            parallel = value
-        } else {
-            parallel = 8
-        }
+        parallel = try parsed.number("--parallel", in: 1...32, default: 8, command: "ownerdash demo")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {

@@ -66,14 +66,7 @@ struct FetchCommand: Command {
         } else {
             asOf = Self.today()
         }
-        if let text = parsed.value("--parallel") {
-            guard let value = Int(text), (1...32).contains(value) else {
-                throw UsageError("ownerdash fetch: --parallel must be a number from 1 to 32, not \"\(text)\"")
-            }
-            parallel = value
-        } else {
-            parallel = 4
-        }
+        parallel = try parsed.number("--parallel", in: 1...32, default: 4, command: "ownerdash fetch")
         caBundle = parsed.value("--ca-bundle")
         if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
             throw UsageError("ownerdash fetch: --ca-bundle \"\(caBundle)\" is not a readable file")

@@ -116,14 +116,7 @@ struct IngestCommand: Command {
             asOf = FetchCommand.today()
             asOfGiven = false
         }
-        if let text = parsed.value("--parallel") {
-            guard let value = Int(text), (1...32).contains(value) else {
-                throw UsageError("ownerdash ingest: --parallel must be a number from 1 to 32, not \"\(text)\"")
-            }
-            parallel = value
-        } else {
-            parallel = 4
-        }
+        parallel = try parsed.number("--parallel", in: 1...32, default: 4, command: "ownerdash ingest")
         caBundle = parsed.value("--ca-bundle")
         if let caBundle, !FileManager.default.isReadableFile(atPath: caBundle) {
             throw UsageError("ownerdash ingest: --ca-bundle \"\(caBundle)\" is not a readable file")

@@ -12,6 +12,7 @@ struct SyncCommand: Command {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
         .flag("--full", help: "check every property's rows against a full rebuild, warn of each difference, rewrite them"),
+        .option("--parallel", "N", help: "properties synced side by side, 1-16 (default: the machine's cores, at most 4)"),
     ]
     static let discussion = """
         Each property is synced from its latest raw snapshots in its own transaction: its units, residents,
@@ -28,6 +29,11 @@ struct SyncCommand: Command {
         `sync_drift` warning naming the table, the key and the column, and the property's rows are then
         written whole. (docs/sync-rules.md, "Writing only what changed".)
 
+        --parallel N syncs N properties side by side, each on its own connection to unified.db: a property's
+        rules run apart and its rows are written in its turn, one property's writes at a time, so each
+        property is still one transaction. A property whose ledger is written by change (a night's few rows)
+        syncs whole in its turn. --parallel 1 syncs one after the other.
+
         The sync is recorded as a run in etl_runs (trigger sync, one etl_run_items row per property; see
         'ownerdash runs'). It takes the data directory's lock (data/ingest.lock): while an ingest runs,
         sync exits 3 naming it.
@@ -36,11 +42,16 @@ struct SyncCommand: Command {
     let global: GlobalOptions
     let selection: PropertySelection
     let full: Bool
+    let parallel: Int
+    let parallelGiven: Bool
 
     init(_ parsed: ParsedArguments, global: GlobalOptions) throws {
         self.global = global
         selection = try PropertySelection(parsed, command: "ownerdash sync")
         full = parsed.flag("--full")
+        parallelGiven = parsed.value("--parallel") != nil
+        parallel = try parsed.number("--parallel", in: 1...16, default: min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)),
+                                     command: "ownerdash sync")
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
@@ -50,12 +61,15 @@ struct SyncCommand: Command {
         for key in selection.keys { words += ["--property", key] }
         if let pms = selection.pms { words += ["--pms", pms.rawValue] }
         if full { words.append("--full") }
+        // As typed: the default follows the machine.
+        if parallelGiven { words += ["--parallel", String(parallel)] }
         let outcomes: [PropertySyncOutcome]
         do {
             var sync = RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
                                     glCategories: configuration.glCategories)
             sync.publication = try global.publication()
             sync.mode = full ? .full : .incremental
+            sync.parallel = parallel
             outcomes = try sync.run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "sync")
