@@ -99,7 +99,7 @@ let package = Package(
         // The pms_sim simulator and the built `ownerdash` binary run from a test; shared by the end-to-end test targets.
         .target(name: "SimulatorSupport", dependencies: ["OwnerDashCore"], path: "Tests/SimulatorSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CurlKit", "HTTPTestSupport"]),
-        .testTarget(name: "ServeTests", dependencies: ["Serve", "Forecast", "PostgresKit", "PostgresTestSupport", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport"]),
+        .testTarget(name: "ServeTests", dependencies: ["Serve", "Forecast", "PostgresKit", "PostgresTestSupport", "HTTPServer", "LibCryptoKit", "CurlKit", "Sync", "SQLiteKit", "OwnerDashCore", "Metrics", "HTTPTestSupport", "SimulatorSupport"]),
         .testTarget(name: "ZipKitTests", dependencies: ["ZipKit"]),
         .testTarget(name: "XLSXKitTests", dependencies: ["XLSXKit", "XMLKit", "ZipKit"]),
         .testTarget(name: "ParseTests", dependencies: ["Parse", "XLSXKit", "OwnerDashCore", "SOAP"]),
@@ -107,7 +107,7 @@ let package = Package(
         // Snapshots/ are read from the source tree by #filePath (a changed one is a diff to review), not bundled.
         .testTarget(name: "OwnerDashCLITests", dependencies: ["OwnerDashCLI", "PostgresTestSupport", "HTTPTestSupport", "SimulatorSupport"], exclude: ["Snapshots"]),
         .testTarget(name: "SyncTests", dependencies: ["Sync", "Forecast", "RawStore", "SQLiteKit", "OwnerDashCore", "Ledger", "Metrics", "SimulatorSupport"]),
-        .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore"]),
+        .testTarget(name: "PostgresUnifiedTests", dependencies: ["PostgresUnified", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore", "SimulatorSupport"]),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "Sync", "SQLiteKit", "OwnerDashCore"]),
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),

@@ -3,6 +3,7 @@ import OwnerDashCore
 import PostgresKit
 import PostgresTestSupport
 import SQLiteKit
+import SimulatorSupport
 import Sync
 import Testing
 @testable import PostgresUnified
@@ -364,6 +365,7 @@ extension UnifiedSample {
     static func readerDirectory() throws -> DataDirectory {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgreader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        ScratchDirectory.removeAtExit(directory)
         return DataDirectory(root: directory.path)
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
+import SimulatorSupport
 import Testing
 @testable import Serve
 
 /// Sign-in settings from report_definitions.json's `serve.oidc`, the environment overriding it, secrets only by
 /// reference.
 @Suite struct SignInConfigurationTests {
-    let directory: URL
+    /// Removed with the test's instance.
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
     let key = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory(prefix: "signin-config")
     }
 
     /// A configuration file with `oidc` as its serve.oidc section, beside the registry's other fields.

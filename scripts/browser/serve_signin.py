@@ -14,6 +14,7 @@ again; on the way it resolves the audit's one exception from the audit page. Scr
 """
 import base64
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -148,9 +149,13 @@ def main():
         options.add_argument(argument)
     driver = None
     step = "start"
+    # Chromium leaves its own scratch directories in TMPDIR: this run's, removed with the data directory.
+    browser_tmp = os.path.join(data, "browser-tmp")
+    os.makedirs(browser_tmp)
     try:
         wait_for(base + "/healthz")
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver", env=dict(os.environ, TMPDIR=browser_tmp)),
+                                  options=options)
         driver.implicitly_wait(10)   # elements: a loaded machine may take a while
         step = "the dashboard sends a visitor to sign in"
         driver.get(base + "/")
@@ -244,6 +249,7 @@ def main():
         server.wait()
         provider.stdin.close()
         provider.wait()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -258,6 +259,8 @@ def main():
     provider.issuer = f"http://127.0.0.1:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"listening on {provider.issuer}", flush=True)
+    # Terminated rather than let go (a test's teardown): still remove the keys below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         sys.stdin.read()   # until the test closes our stdin (or dies)
         server.shutdown()
