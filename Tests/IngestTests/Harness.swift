@@ -80,6 +80,18 @@ struct DataDir {
     /// unified.db, read-only.
     func unified() throws -> Database { try Database(path: data.unifiedDatabase, mode: .readOnly) }
 
+    /// A fresh data directory holding copies of this one's raw databases (no unified.db yet): what a full sync of the
+    /// same raw data starts from.
+    func rawCopy() throws -> DataDir {
+        let copy = try DataDir()
+        try copy.data.create()
+        for path in [data.realpageRawDatabase, data.yardiRawDatabase] {
+            let target = path.replacingOccurrences(of: data.root, with: copy.data.root)
+            try Database(path: path, mode: .readOnly).execute("VACUUM INTO '\(target)'")
+        }
+        return copy
+    }
+
     /// The run's etl_runs row as column -> value.
     func runRow(_ runID: String) throws -> [String: SQLValue] {
         let statement = try unified().prepare("SELECT * FROM etl_runs WHERE run_id = :run")

@@ -74,12 +74,7 @@ import Testing
 
     /// A fresh data directory holding copies of `nightly`'s raw databases, synced whole into a new unified.db.
     static func freshFullSync(of nightly: DataDir) throws -> DataDir {
-        let fresh = try DataDir()
-        try fresh.data.create()
-        for path in [nightly.data.realpageRawDatabase, nightly.data.yardiRawDatabase] {
-            let copy = path.replacingOccurrences(of: nightly.data.root, with: fresh.data.root)
-            try Database(path: path, mode: .readOnly).execute("VACUUM INTO '\(copy)'")
-        }
+        let fresh = try nightly.rawCopy()
         let sync = try fresh.ownerdash(["sync"] + selection.prefix(4))
         #expect(sync.status == 0, "\(sync.stderr)")
         return fresh

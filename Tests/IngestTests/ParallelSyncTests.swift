@@ -10,17 +10,6 @@ import Testing
     static let properties = ["kalaco", "7_east", "park_17", "yp_riverwalk"]
     static var selection: [String] { properties.flatMap { ["--property", $0] } }
 
-    /// A fresh data directory holding copies of `nightly`'s raw databases (no unified.db yet).
-    static func rawCopy(of nightly: DataDir) throws -> DataDir {
-        let copy = try DataDir()
-        try copy.data.create()
-        for path in [nightly.data.realpageRawDatabase, nightly.data.yardiRawDatabase] {
-            let target = path.replacingOccurrences(of: nightly.data.root, with: copy.data.root)
-            try Database(path: path, mode: .readOnly).execute("VACUUM INTO '\(target)'")
-        }
-        return copy
-    }
-
     /// Rows of `property` in every table `IncrementalSyncTests.content` compares.
     static func rows(of property: String, _ content: [String: [[SQLValue]]]) -> [String: [[SQLValue]]] {
         content.mapValues { $0.filter { $0.first == .text(property) } }
@@ -32,7 +21,7 @@ import Testing
         let night = try nightly.ownerdash(["ingest", "--as-of", "2026-11-14"] + Self.selection, environment: simulator.environment)
         #expect(night.status == 0, "\(night.stderr.suffix(1500))")
 
-        let serial = try Self.rawCopy(of: nightly), parallel = try Self.rawCopy(of: nightly)
+        let serial = try nightly.rawCopy(), parallel = try nightly.rawCopy()
         let one = try serial.ownerdash(["sync", "--parallel", "1"] + Self.selection)
         #expect(one.status == 0, "\(one.stderr)")
         let side = try parallel.ownerdash(["sync", "--parallel", "3"] + Self.selection)
