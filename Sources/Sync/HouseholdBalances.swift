@@ -11,11 +11,15 @@ enum HouseholdBalances {
         INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
         SELECT :property, resident_id, sum(charged) / 100.0, sum(paid) / 100.0, (sum(charged) - sum(paid)) / 100.0
         FROM (
-            SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS charged, 0 AS paid FROM unified_charges
+            -- Each side summed on its by-resident index, in order, before the two are put together: grouping the
+            -- postings themselves sorted all of them first (twice the time).
+            SELECT resident_id, sum(CAST(round(amount * 100) AS INTEGER)) AS charged, 0 AS paid FROM unified_charges
             WHERE unified_property_id = :property AND coalesce(charge_date, due_date, period || '-01') <= :as_of
+            GROUP BY resident_id
             UNION ALL
-            SELECT resident_id, 0, CAST(round(amount * 100) AS INTEGER) FROM unified_payments
+            SELECT resident_id, 0, sum(CAST(round(amount * 100) AS INTEGER)) FROM unified_payments
             WHERE unified_property_id = :property AND payment_date <= :as_of
+            GROUP BY resident_id
         )
         GROUP BY resident_id
         """

@@ -79,13 +79,16 @@ enum RealPageLedger {
             WHERE property_id = :property AND balance IS NOT NULL AND :ledger_snapshot IS NOT NULL
         ),
         posted AS (
+            -- Each side summed on its by-resident index before the two are put together (HouseholdBalances).
             SELECT resident_id, sum(cents) AS cents, sum(open) AS open FROM (
-                SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents,
-                       CAST(round(coalesce(balance, 0) * 100) AS INTEGER) AS open
+                SELECT resident_id, sum(CAST(round(amount * 100) AS INTEGER)) AS cents,
+                       sum(CAST(round(coalesce(balance, 0) * 100) AS INTEGER)) AS open
                 FROM unified_charges WHERE unified_property_id = :property
+                GROUP BY resident_id
                 UNION ALL
-                SELECT resident_id, -CAST(round(amount * 100) AS INTEGER), 0
-                FROM unified_payments WHERE unified_property_id = :property)
+                SELECT resident_id, -sum(CAST(round(amount * 100) AS INTEGER)), 0
+                FROM unified_payments WHERE unified_property_id = :property
+                GROUP BY resident_id)
             GROUP BY resident_id
         ),
         start AS (
