@@ -593,7 +593,8 @@ def _ledger(g, p, reshid, start, end, allopen):
                         x("TransactionID", pm[0]), x("TransactionType", "Payment"),
                         x("TransactionDate", mdy(pm[1])), x("PostMonth", pm[3][5:7] + pm[3][0:4]),
                         x("TransactionCode", "PAYMENT"), x("Description", "Payment - %s" % pm[4]),
-                        x("LeaseID", r.leases[-1].id), x("Amount", money_sep(-pm[2])), x("AmountPaid", money_sep(0)),
+                        # Applied to the lease in force the day it was paid (a renewal does not re-key it).
+                        x("LeaseID", r.lease_on(pm[1]).id), x("Amount", money_sep(-pm[2])), x("AmountPaid", money_sep(0)),
                         x("OpenAmount", money_sep(0)), x("Reference", pm[5])])))
         rows.sort()
         out.append("<Resident>%s%s%s%s%s<Transactions>%s</Transactions></Resident>" % (
