@@ -719,6 +719,12 @@ public enum RealPageRawSchema {
         Migration(version: 46, name: "activity time of day", sql: """
             ALTER TABLE realpage_activity ADD COLUMN activity_time TEXT;
             """),
+        // The merged ledger's rows by the load that last wrote them: a sync by change (Sync/LedgerDelta.swift) asks
+        // for the rows written since its mark and for the newest one, which scanned the property's whole ledger each
+        // night (24 months, tens of thousands of rows) for a few dozen.
+        Migration(version: 47, name: "ledger rows by load", sql: """
+            CREATE INDEX realpage_ledger_lineage ON realpage_ledger (property_id, lineage_id);
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -298,5 +298,9 @@ public enum YardiRawSchema {
         Migration(version: 11, name: "ILS declared unit count", sql: """
             ALTER TABLE yardi_available_units ADD COLUMN declared_unit_count INTEGER;
             """),
+        // As realpage_raw.db's migration 47: the transactions by the load that last wrote them, for a sync by change.
+        Migration(version: 12, name: "transactions by load", sql: """
+            CREATE INDEX yardi_transactions_lineage ON yardi_transactions (property_id, lineage_id);
+            """),
     ]
 }

@@ -98,12 +98,13 @@ struct LedgerDelta {
             """).execute(parameters.merging([":ledger": .text(ledger.name), ":rules": .text(rules)]) { $1 })
     }
 
-    /// What a source's ledger rules bind (`:ledger_since`: the delta's mark when the rules project this ledger tonight,
-    /// else NULL, every row) after the delta, if any, has set aside what they will write again (`clear`); and what
-    /// `clear` left, for `finish` (nil without a delta). `fromLedger`: the property has this ledger's snapshot.
-    static func begin(_ context: SyncContext, fromLedger: Bool) throws -> (left: [String: Int64]?, parameters: [String: SQLValue]) {
+    /// Which ledger rows a source's rules project tonight (`LedgerProjection`: those written since the delta's mark
+    /// when the rules project this ledger by change, else every row), after the delta, if any, has set aside what they
+    /// will write again (`clear`); and what `clear` left, for `finish` (nil without a delta). `fromLedger`: the
+    /// property has this ledger's snapshot.
+    static func begin(_ context: SyncContext, fromLedger: Bool) throws -> (left: [String: Int64]?, projection: LedgerProjection) {
         let left = try context.ledgerDelta?.clear(context, fromLedger: fromLedger)
-        return (left, [":ledger_since": SQLValue(fromLedger ? context.ledgerDelta?.since : nil)])
+        return (left, LedgerProjection(since: fromLedger ? context.ledgerDelta?.since : nil))
     }
 
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
@@ -204,4 +205,18 @@ struct LedgerDelta {
         }
         return changes
     }
+}
+
+/// The ledger rows the charge and payment rules project: every row of the property, or (`since`, LedgerDelta) those
+/// a load wrote after the sync's mark.
+struct LedgerProjection {
+    let since: Int64?
+
+    /// What the rules bind (`:ledger_since`).
+    var parameters: [String: SQLValue] { [":ledger_since": SQLValue(since)] }
+
+    /// The rules' condition on a ledger row `alias`: none, or written since the mark, which the ledger's by-load index
+    /// finds (raw migrations 47 and 12). One statement for both (`:ledger_since IS NULL OR ...`) kept the planner on
+    /// the kind's index, and a night read each property's whole ledger for its few new rows.
+    func rows(_ alias: String) -> String { since == nil ? "" : "AND \(alias).lineage_id > :ledger_since" }
 }

@@ -52,9 +52,9 @@ struct RealPageSource: PropertySource {
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         // By change (LedgerDelta): only the ledger rows written since the last sync are projected, over main's rows.
-        let (deltaLeft, since) = try LedgerDelta.begin(context, fromLedger: hasLedger)
-        rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges, since)
-        rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments, since)
+        let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
+        rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges(projection), projection.parameters)
+        rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments(projection), projection.parameters)
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)

@@ -56,9 +56,9 @@ struct YardiSource: PropertySource {
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.
-        let (deltaLeft, since) = try LedgerDelta.begin(context, fromLedger: hasLedger)
-        rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges, since)
-        rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments, since)
+        let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
+        rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges(projection), projection.parameters)
+        rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments(projection), projection.parameters)
         // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)

@@ -16,8 +16,8 @@
 ///   the month of `TransactionDate`; the reference is `Reference` (check or confirmation number), the payment type
 ///   the `Description`.
 /// - Other transaction types are left out and listed by the cross-checks (`ledger_type`).
-/// - `:ledger_since` (LedgerDelta, an incremental sync): only the ledger rows written since the last sync are
-///   projected, main holding the others' rows; NULL projects every row.
+/// - By change (`LedgerProjection` with a mark, LedgerDelta): only the ledger rows written since the last sync are
+///   projected, main holding the others' rows; without one the rules project every row.
 /// - Balance forward: what was posted before the stored window, one `BALFWD` line per household (`insertBalanceForward`).
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code in
 ///   neither is OTHER with category_known = 0 and is listed by the sync's warnings.
@@ -34,7 +34,8 @@ enum RealPageLedger {
     /// The ledger rows (`l`) that are payments.
     static let projectedPayment = "l.transaction_type = 'Payment' AND l.transaction_date IS NOT NULL"
 
-    static let insertCharges = """
+    static func insertCharges(_ projection: LedgerProjection) -> String {
+        """
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
@@ -48,10 +49,12 @@ enum RealPageLedger {
         FROM realpage_raw.realpage_ledger l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
         WHERE l.property_id = :property AND \(projectedCharge)
-          AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
+          \(projection.rows("l"))
         """
+    }
 
-    static let insertPayments = """
+    static func insertPayments(_ projection: LedgerProjection) -> String {
+        """
         INSERT INTO unified_payments (
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
@@ -60,8 +63,9 @@ enum RealPageLedger {
                l.reference, l.description
         FROM realpage_raw.realpage_ledger l
         WHERE l.property_id = :property AND \(projectedPayment)
-          AND (:ledger_since IS NULL OR l.lineage_id > :ledger_since)
+          \(projection.rows("l"))
         """
+    }
 
     /// One `BALFWD` charge per household whose stated `Balance` (realpage_ledger_households) is not what its stored
     /// postings add up to: the net of what was posted before the ledger's window (RealPageTransactionLedger's

@@ -28,8 +28,8 @@
 ///   it by resident, as it does for every charge without a lease id. A charge with neither key is left out.
 /// - Transactions without a tenant code cannot belong to a lease or resident and are left out (the delinquency rule
 ///   does the same).
-/// - `:ledger_since` (LedgerDelta, an incremental sync): only the transactions written since the last sync are
-///   projected, main holding the others' rows; NULL projects every transaction.
+/// - By change (`LedgerProjection` with a mark, LedgerDelta): only the transactions written since the last sync are
+///   projected, main holding the others' rows; without one the rules project every transaction.
 enum YardiLedger {
     static let source = "yardi: GetResidentTransactions_Login + GetResidentLeaseCharges_Login"
 
@@ -43,7 +43,8 @@ enum YardiLedger {
     /// The transactions (`t`) that are payments: with a tenant code and a date.
     static let projectedPayment = "t.kind = 'payment' AND t.tenant_code IS NOT NULL AND t.transaction_date IS NOT NULL"
 
-    static let insertCharges = """
+    static func insertCharges(_ projection: LedgerProjection) -> String {
+        """
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
@@ -59,10 +60,12 @@ enum YardiLedger {
         FROM yardi_raw.yardi_transactions t
         LEFT JOIN temp.charge_category c ON c.code = upper(t.charge_code)
         WHERE t.property_id = :property AND \(projectedCharge)
-          AND (:ledger_since IS NULL OR t.lineage_id > :ledger_since)
+          \(projection.rows("t"))
         """
+    }
 
-    static let insertPayments = """
+    static func insertPayments(_ projection: LedgerProjection) -> String {
+        """
         INSERT INTO unified_payments (
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
@@ -71,8 +74,9 @@ enum YardiLedger {
                t.document_number, t.payment_type
         FROM yardi_raw.yardi_transactions t
         WHERE t.property_id = :property AND \(projectedPayment)
-          AND (:ledger_since IS NULL OR t.lineage_id > :ledger_since)
+          \(projection.rows("t"))
         """
+    }
 
     /// One `BALFWD` line per household whose window balance (Σ charges − Σ payments) exceeds its open charges
     /// (Σ `BalanceDue`): the payments Voyager applied (`AmountPaid`) that the exported window lacks, paid before it or
