@@ -44,7 +44,19 @@ public final class Database {
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
         if mode == .readWrite {
-            try execute("PRAGMA journal_mode = WAL")
+            // Turning a new file to WAL takes it whole for a moment. A second process opening it while the first is
+            // still creating it (two commands started together) is refused at once, not after the busy timeout, since
+            // SQLite does not wait where waiting could deadlock: it waits here instead, up to the same timeout.
+            var waited: Int32 = 0
+            while true {
+                do {
+                    try execute("PRAGMA journal_mode = WAL")
+                    break
+                } catch let error as SQLiteError where error.isBusy && waited < busyTimeoutMilliseconds {
+                    sqlite3_sleep(25)
+                    waited += 25
+                }
+            }
             // NORMAL is durable across application crashes in WAL mode (kill -9), which is the failure we plan for.
             try execute("PRAGMA synchronous = NORMAL")
         }
