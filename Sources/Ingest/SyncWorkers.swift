@@ -7,8 +7,7 @@ import Sync
 /// connection, computing a property's rows apart and writing them in its turn (`WriteTurns`), with what follows each
 /// property's sync (its publication, its run item) written in the same turn.
 ///
-/// A connection is one thread's at a time: a worker takes a free synchronizer for each property and hands it back.
-/// With one worker the synchronizer uses the caller's connection and no turns: a property in one transaction, one
+/// A connection is one thread's: each of the pool's threads uses the synchronizer of its own number. With one worker the synchronizer uses the caller's connection and no turns: a property in one transaction, one
 /// after the other, as before there were workers.
 final class SyncWorkers: @unchecked Sendable {
     /// A step after a property's sync that failed (its run item could not be written): the run stops there.
@@ -20,7 +19,6 @@ final class SyncWorkers: @unchecked Sendable {
 
     private let synchronizers: [(Synchronizer, Database)]
     private let turns: WriteTurns?
-    private let free: Locked<[Int]>
 
     /// `width` workers (at least one); `make` builds each one's synchronizer over its store, sharing the turns.
     init(store: UnifiedStore, dataDirectory: DataDirectory, width: Int,
@@ -30,7 +28,6 @@ final class SyncWorkers: @unchecked Sendable {
         let stores = try (0..<count).map { _ in turns == nil ? store : try UnifiedStore(dataDirectory: dataDirectory) }
         self.turns = turns
         synchronizers = stores.map { (make($0, turns), $0.database) }
-        free = Locked(Array(stores.indices))
     }
 
     /// Syncs `properties` and runs `after` on each outcome, in the property's writing turn, with the connection that
@@ -41,10 +38,8 @@ final class SyncWorkers: @unchecked Sendable {
         let failure = Locked<(any Error)?>(nil)
         let turn = turns ?? WriteTurns()
         let after = InTurn(body: after)
-        WorkerPool.run(items: properties.count, width: synchronizers.count) { [self] index in
+        WorkerPool.run(items: properties.count, width: synchronizers.count) { [self] index, worker in
             guard failure.withLock({ $0 == nil }) else { return }
-            let worker = free.withLock { $0.removeLast() }
-            defer { free.withLock { $0.append(worker) } }
             let (synchronizer, database) = synchronizers[worker]
             guard var outcome = synchronizer.sync([properties[index]], log: log).first else { return }
             do {

@@ -6,10 +6,16 @@ import Foundation
 /// fetch), in SQLite (a sync's rules): blocking the cooperative pool would starve it.
 public enum WorkerPool {
     public static func run(items count: Int, width: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        run(items: count, width: width) { item, _ in body(item) }
+    }
+
+    /// The same, telling `body` which of the threads runs the item (`worker`, from 0): what one thread owns, such as a
+    /// database connection, is then used by that thread alone without handing it around.
+    public static func run(items count: Int, width: Int, _ body: @escaping @Sendable (_ item: Int, _ worker: Int) -> Void) {
         guard count > 0 else { return }
         let next = Locked(0)
         let group = DispatchGroup()
-        for _ in 0..<max(1, min(width, count)) {
+        for worker in 0..<max(1, min(width, count)) {
             group.enter()
             let thread = Thread {
                 while true {
@@ -18,7 +24,7 @@ public enum WorkerPool {
                         return value
                     }
                     guard index < count else { break }
-                    body(index)
+                    body(index, worker)
                 }
                 group.leave()
             }

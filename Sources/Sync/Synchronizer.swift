@@ -338,11 +338,7 @@ public struct Synchronizer {
         return try database.withTransaction {
             // The property's row first: on a first sync the rules write main, whose rows refer to it.
             try upsertProperty(context)
-            let computed = try compute(context) { asOf in
-                for table in Self.snapshotTables {
-                    try context.run("DELETE FROM \(table) WHERE unified_property_id = :property AND as_of_date = :as_of", asOf: asOf)
-                }
-            }
+            let computed = try compute(context) { try clearNight(context, asOf: $0) }
             return try finish(context, computed, diff: diff, firstSync: !stored, ledger: ledger, started: started)
         }
     }
@@ -365,10 +361,7 @@ public struct Synchronizer {
         return try turns.take {
             try database.withTransaction {
                 try upsertProperty(context)
-                for table in Self.snapshotTables {
-                    try context.run("DELETE FROM main.\(table) WHERE unified_property_id = :property AND as_of_date = :as_of",
-                                    asOf: computed.asOf)
-                }
+                try clearNight(context, asOf: computed.asOf)
                 let names = night.columns.joined(separator: ", ")
                 try database.execute("INSERT INTO main.\(night.name) (\(names)) SELECT \(names) FROM temp.\(night.name) ORDER BY rowid")
                 try database.execute("DROP TABLE temp.\(night.name)")
@@ -388,6 +381,13 @@ public struct Synchronizer {
         var asOf: LocalDate
         var result: SourceSyncResult
         var warnings: [SyncWarning]
+    }
+
+    /// Deletes the property's snapshot rows of `asOf` in main, which this sync writes again.
+    private func clearNight(_ context: SyncContext, asOf: LocalDate) throws {
+        for table in Self.snapshotTables {
+            try context.run("DELETE FROM main.\(table) WHERE unified_property_id = :property AND as_of_date = :as_of", asOf: asOf)
+        }
     }
 
     private func upsertProperty(_ context: SyncContext) throws {
