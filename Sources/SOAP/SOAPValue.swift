@@ -14,8 +14,9 @@ public enum SOAPValue {
         let trimmed = raw.trimmingWhitespace
         if trimmed.isEmpty { return nil }
         let date: LocalDate?
-        // The ISO form, nearly every date of every answer, read from the bytes where they are (no string, no array).
-        switch withBytes(trimmed, isoShape) {
+        // The ISO and the slashed forms, nearly every date of every answer, read from the bytes where they are (no
+        // string, no array: the slashed form's search and splits were 4 % of a churned night's load).
+        switch withBytes(trimmed, shape) {
         case .date(let iso):
             date = iso
         case .badTail:
@@ -43,13 +44,41 @@ public enum SOAPValue {
     }
 
     /// How a trimmed date text starts: `YYYY-` and then a date (nil: not a calendar date), followed by nothing, `T`
-    /// or a blank; the same with anything else after the ten bytes; or another form.
-    private enum ISOShape { case date(LocalDate?), badTail, other }
+    /// or a blank; the same with anything else after the ten bytes; `M/D/YYYY` (a month and a day of one or two
+    /// digits) followed by nothing or a blank, and its date; or another form, which the general reading takes.
+    private enum DateShape { case date(LocalDate?), badTail, other }
 
-    private static func isoShape(_ utf8: UnsafeBufferPointer<UInt8>) -> ISOShape {
-        guard utf8.count >= 10, utf8[4] == UInt8(ascii: "-") else { return .other }
-        if utf8.count > 10, utf8[10] != UInt8(ascii: "T"), utf8[10] != UInt8(ascii: " ") { return .badTail }
-        return .date(isoDate(utf8))
+    private static func shape(_ utf8: UnsafeBufferPointer<UInt8>) -> DateShape {
+        if utf8.count >= 10, utf8[4] == UInt8(ascii: "-") {
+            if utf8.count > 10, utf8[10] != UInt8(ascii: "T"), utf8[10] != UInt8(ascii: " ") { return .badTail }
+            return .date(isoDate(utf8))
+        }
+        return slashedDate(utf8).map { .date($0) } ?? .other
+    }
+
+    /// `M/D/YYYY`, `MM/DD/YYYY` and the like, alone or before a blank (a time): the date they write, nil when the
+    /// numbers are no calendar date; nil as well for any other shape (`.none`), left to the general reading.
+    private static func slashedDate(_ utf8: UnsafeBufferPointer<UInt8>) -> LocalDate?? {
+        var index = 0
+        func digits(atMost limit: Int) -> Int? {
+            var value = 0, count = 0
+            while index < utf8.count, count < limit, utf8[index] >= UInt8(ascii: "0"), utf8[index] <= UInt8(ascii: "9") {
+                value = value * 10 + Int(utf8[index] - UInt8(ascii: "0"))
+                index += 1
+                count += 1
+            }
+            return count == 0 ? nil : value
+        }
+        func slash() -> Bool {
+            guard index < utf8.count, utf8[index] == UInt8(ascii: "/") else { return false }
+            index += 1
+            return true
+        }
+        guard let month = digits(atMost: 2), slash(), let day = digits(atMost: 2), slash() else { return .none }
+        let yearStart = index
+        guard let year = digits(atMost: 4), index - yearStart == 4,
+              index == utf8.count || utf8[index] == UInt8(ascii: " ") else { return .none }
+        return .some(LocalDate(year: year, month: month, day: day))
     }
 
     /// `body` on the text's UTF-8 bytes where they lie; copied first only for a string that does not hold them in
@@ -159,14 +188,25 @@ public enum SOAPValue {
 
     /// An accounting period, `MM/YYYY` (Yardi AR/AP) or `MMYYYY` (RPX AR_AccountingPeriod), as `YYYY-MM`.
     public static func month(_ raw: String) throws -> String? {
-        let text = String(raw.trimmingWhitespace)
+        let text = raw.trimmingWhitespace
         if text.isEmpty { return nil }
-        let digits = text.filter { $0 != "/" }
-        guard digits.count == 6, digits.allSatisfy(\.isASCIIDigit), text.count == 6 || (text.count == 7 && text.dropFirst(2).first == "/"),
-              let month = Int(digits.prefix(2)), (1...12).contains(month) else {
-            throw SOAPValueError("\"\(raw)\" is not a period MM/YYYY")
+        // Byte by byte, as `money` (every ledger row has one: Characters filtered and tested were 1 % of a night's load).
+        guard let period = withBytes(text, period(of:)) else { throw SOAPValueError("\"\(raw)\" is not a period MM/YYYY") }
+        return period
+    }
+
+    /// `YYYY-MM` of `MMYYYY` or `MM/YYYY` bytes with a month 01-12; nil for anything else.
+    private static func period(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let digits: [UInt8]
+        switch bytes.count {
+        case 6: digits = Array(bytes)
+        case 7 where bytes[2] == UInt8(ascii: "/"): digits = Array(bytes[0..<2]) + Array(bytes[3...])
+        default: return nil
         }
-        return "\(digits.suffix(4))-\(digits.prefix(2))"
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let month = Int(digits[0] - UInt8(ascii: "0")) * 10 + Int(digits[1] - UInt8(ascii: "0"))
+        guard (1...12).contains(month) else { return nil }
+        return String(decoding: digits[2...] + [UInt8(ascii: "-")] + digits[0..<2], as: UTF8.self)
     }
 
     /// Sentinels both vendors use for "never".

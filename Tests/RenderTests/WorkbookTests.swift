@@ -21,7 +21,7 @@ private struct WrittenWorkbook {
     }
 
     func rows(_ sheet: String) throws -> [SheetRow] {
-        var source = try book.worksheet(named: sheet).rows()
+        let source = try book.worksheet(named: sheet).rows()
         var rows: [SheetRow] = []
         while let row = try source.nextRow() { rows.append(row) }
         return rows

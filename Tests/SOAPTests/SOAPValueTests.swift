@@ -70,6 +70,21 @@ import Testing
         }
     }
 
+    /// The slashed dates and the periods read byte by byte: every shape the vendors write, and the texts that are none
+    /// refused, as the general reading refuses them.
+    @Test func slashedDatesAndPeriodsByTheByte() throws {
+        #expect(try SOAPValue.date("11/21/2026 12:00:00 AM") == day(2026, 11, 21))
+        #expect(try SOAPValue.date("1/5/2026") == day(2026, 1, 5))
+        #expect(try SOAPValue.date("005/01/2026") == day(2026, 5, 1))  // three digits: the general reading's Int
+        for text in ["1/5/26", "1//2026", "/1/2026", "1/5/20267", "1/5/2026x", "13/01/2026", "12/32/2026", "1-5/2026"] {
+            #expect(throws: SOAPValueError.self, "\(text)") { try SOAPValue.date(text) }
+        }
+        #expect(try SOAPValue.month(" 02/2026\n") == "2026-02")
+        for text in ["1/2026", "00/2026", "2/02026", "12//026", "1220260", "12-2026", "１２/2026"] {
+            #expect(throws: SOAPValueError.self, "\(text)") { try SOAPValue.month(text) }
+        }
+    }
+
     @Test func periodsAndNumbers() throws {
         #expect(try SOAPValue.month("10/2019") == "2019-10")
         #expect(try SOAPValue.month("012026") == "2026-01")

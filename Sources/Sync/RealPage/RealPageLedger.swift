@@ -43,9 +43,9 @@ enum RealPageLedger {
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL,
                coalesce(l.post_month, substr(l.transaction_date, 1, 7)),
                l.transaction_date, l.transaction_date,
-               round(l.amount, 2),
-               round(coalesce(l.amount_paid, l.amount - coalesce(l.open_amount, l.amount)), 2),
-               round(coalesce(l.open_amount, l.amount - coalesce(l.amount_paid, 0)), 2)
+               \(SQLMoney.cents("l.amount")),
+               \(SQLMoney.cents("coalesce(l.amount_paid, l.amount - coalesce(l.open_amount, l.amount))")),
+               \(SQLMoney.cents("coalesce(l.open_amount, l.amount - coalesce(l.amount_paid, 0))"))
         FROM realpage_raw.realpage_ledger l
         LEFT JOIN temp.charge_category c ON c.code = upper(l.transaction_code)
         WHERE l.property_id = :property AND \(projectedCharge)
@@ -59,7 +59,7 @@ enum RealPageLedger {
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
         SELECT :property, l.transaction_id, l.resh_id, l.lease_id, l.unit_number, l.transaction_date,
-               coalesce(l.post_month, substr(l.transaction_date, 1, 7)), round(-l.amount, 2),
+               coalesce(l.post_month, substr(l.transaction_date, 1, 7)), \(SQLMoney.cents("-l.amount")),
                l.reference, l.description
         FROM realpage_raw.realpage_ledger l
         WHERE l.property_id = :property AND \(projectedPayment)

@@ -54,9 +54,9 @@ enum YardiLedger {
                coalesce(c.category, 'OTHER'), c.category IS NOT NULL,
                substr(coalesce(t.service_from_date, t.post_month, t.transaction_date), 1, 7),
                t.transaction_date, t.transaction_date,
-               round(t.amount, 2),
-               round(coalesce(t.amount_paid, t.amount - coalesce(t.balance_due, t.amount)), 2),
-               round(coalesce(t.balance_due, t.amount - coalesce(t.amount_paid, 0)), 2)
+               \(SQLMoney.cents("t.amount")),
+               \(SQLMoney.cents("coalesce(t.amount_paid, t.amount - coalesce(t.balance_due, t.amount))")),
+               \(SQLMoney.cents("coalesce(t.balance_due, t.amount - coalesce(t.amount_paid, 0))"))
         FROM yardi_raw.yardi_transactions t
         LEFT JOIN temp.charge_category c ON c.code = upper(t.charge_code)
         WHERE t.property_id = :property AND \(projectedCharge)
@@ -70,7 +70,7 @@ enum YardiLedger {
             unified_property_id, payment_id, resident_id, lease_id, unit_number, payment_date, period, amount,
             reference, payment_type)
         SELECT :property, \(postingID), t.tenant_code, t.lease_id, t.unit_code,
-               t.transaction_date, substr(coalesce(t.post_month, t.transaction_date), 1, 7), round(t.amount, 2),
+               t.transaction_date, substr(coalesce(t.post_month, t.transaction_date), 1, 7), \(SQLMoney.cents("t.amount")),
                t.document_number, t.payment_type
         FROM yardi_raw.yardi_transactions t
         WHERE t.property_id = :property AND \(projectedPayment)
