@@ -136,6 +136,19 @@ private func day(_ y: Int, _ m: Int, _ d: Int) -> LocalDate? { LocalDate(year: y
         }
     }
 
+    /// The records are decoded as the answer streams by, but the vendor's error still decides it: a bad value met before
+    /// an error message placed after the payload is not what the user is told.
+    @Test func theVendorsErrorWinsOverABadRecordBeforeIt() throws {
+        var text = String(decoding: try fixture("yardi_get_unit_information.xml"), as: UTF8.self)
+        text = text.replacingOccurrences(of: "<MarketRent>1725.00</MarketRent>", with: "<MarketRent>call us</MarketRent>")
+        text = text.replacingOccurrences(of: "</UnitInformation>", with: """
+            </UnitInformation><Messages xmlns=""><Message messageType="Error">Interface license expired</Message></Messages>
+            """)
+        #expect(throws: SOAPError(operation: "GetUnitInformation", kind: .errorMessage("Interface license expired"))) {
+            try GetUnitInformation.decode(Array(text.utf8))
+        }
+    }
+
     @Test func anErrorResponseIsNotDecodedAsEmpty() throws {
         #expect(throws: SOAPError.self) { try GetUnitInformation.decode(try fixture("yardi_messages_error.xml")) }
         #expect(throws: SOAPError.self) { try GetUnitInformation.decode(try fixture("yardi_empty_result.xml")) }

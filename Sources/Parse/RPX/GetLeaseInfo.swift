@@ -38,12 +38,11 @@ public enum GetLeaseInfo {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXLease] {
-        let response = try SOAPResponse.rpx(bytes, operation)
-        return try response.payload.descendants(named: "Lease").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "Lease \(offset + 1)")
+        try SOAPResponse.rpxRecords(bytes, operation, named: "Lease") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "Lease \(position)")
             // "0" is RPX's "no lease" in the chain fields.
             func lease(_ name: String) -> String? { f.text(name).flatMap { $0 == "0" ? nil : $0 } }
-            return RPXLease(sourceIndex: offset + 1, leaseID: try f.required("LeaseID"), reshID: f.text("ReshID"),
+            return RPXLease(sourceIndex: position, leaseID: try f.required("LeaseID"), reshID: f.text("ReshID"),
                             unitID: f.text("UnitID"), nextLeaseID: lease("NextLeaseID"), priorLeaseID: lease("PriorLeaseID"),
                             leaseSignedDate: try f.date("LeaseSignedDate"), leaseBeginDate: try f.date("LeaseBeginDate"),
                             leaseEndDate: try f.date("LeaseEndDate"), moveInDate: try f.date("MoveInDate"),

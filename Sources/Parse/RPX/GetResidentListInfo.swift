@@ -40,14 +40,13 @@ public enum GetResidentListInfo {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXResident] {
-        let response = try SOAPResponse.rpx(bytes, operation)
-        return try response.payload.children(named: "resident").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "resident \(offset + 1)")
+        try SOAPResponse.rpxRecords(bytes, operation, named: "resident") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "resident \(position)")
             // One phone per resident, the number most likely to reach the person: the cell phone first, then home,
             // then work (an employer's switchboard reaches them least). The order is fixed, so a person listed on two
             // units with the same numbers gets the same phone on both, which the debtors identity rule relies on.
             let phone = f.text("cellphone") ?? f.text("homephone") ?? f.text("workphone")
-            return RPXResident(sourceIndex: offset + 1, residentMemberID: f.text("residentmemberid"),
+            return RPXResident(sourceIndex: position, residentMemberID: f.text("residentmemberid"),
                                residentHouseholdID: f.text("residenthouseholdid"), leaseID: f.text("leaseid"),
                                unitID: f.text("unitid"), unitNumber: f.text("unitnumber"), firstName: f.text("firstname"),
                                lastName: f.text("lastname"), email: f.text("email"), phone: phone,

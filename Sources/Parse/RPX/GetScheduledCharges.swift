@@ -25,10 +25,9 @@ public enum GetScheduledCharges {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXScheduledCharge] {
-        let response = try SOAPResponse.rpx(bytes, operation)
-        return try response.payload.descendants(named: "ScheduledCharge").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "ScheduledCharge \(offset + 1)")
-            return RPXScheduledCharge(sourceIndex: offset + 1, reshID: f.text("ReshID"), leaseID: try f.required("LeaseID"),
+        try SOAPResponse.rpxRecords(bytes, operation, named: "ScheduledCharge") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "ScheduledCharge \(position)")
+            return RPXScheduledCharge(sourceIndex: position, reshID: f.text("ReshID"), leaseID: try f.required("LeaseID"),
                                       unitID: f.text("UnitID"), unitNumber: f.text("UnitNumber"),
                                       transactionCode: try f.required("TransactionCode"), description: f.text("Description"),
                                       amount: try f.requiredMoney("Amount"), frequency: f.text("Frequency"),

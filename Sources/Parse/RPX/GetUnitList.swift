@@ -28,13 +28,12 @@ public enum GetUnitList {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXUnitObject] {
-        let response = try SOAPResponse.rpx(bytes, operation)
-        return try response.payload.descendants(named: "UnitObject").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "UnitObject \(offset + 1)")
+        try SOAPResponse.rpxRecords(bytes, operation, named: "UnitObject") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "UnitObject \(position)")
             guard let address = f.nested("Address") else { throw f.invalid("Address is missing") }
             let plan = f.nested("FloorPlan"), details = f.nested("UnitDetails"), availability = f.nested("Availability")
             return RPXUnitObject(
-                sourceIndex: offset + 1, unitID: try address.required("UnitID"), unitNumber: address.text("UnitNumber"),
+                sourceIndex: position, unitID: try address.required("UnitID"), unitNumber: address.text("UnitNumber"),
                 buildingID: address.text("BuildingID"), floorPlanCode: plan?.text("FloorPlanCode"),
                 floorPlanName: plan?.text("FloorPlanName"), bedrooms: try details?.integer("Bedrooms"),
                 bathrooms: try details?.decimal("Bathrooms"), grossSqft: try details?.integer("GrossSqFtCount"),

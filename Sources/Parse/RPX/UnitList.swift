@@ -34,10 +34,9 @@ public enum UnitList {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXUnit] {
-        let response = try SOAPResponse.rpx(bytes, operation)
-        return try response.payload.children(named: "Unit").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "Unit \(offset + 1)")
-            return RPXUnit(sourceIndex: offset + 1, unitID: try f.required("UnitID"), unitNumber: try f.required("UnitNumber"),
+        try SOAPResponse.rpxRecords(bytes, operation, named: "Unit") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "Unit \(position)")
+            return RPXUnit(sourceIndex: position, unitID: try f.required("UnitID"), unitNumber: try f.required("UnitNumber"),
                            buildingID: f.text("BuildingID"), buildingNumber: f.text("BuildingNumber"),
                            buildingName: f.text("BuildingName"), floorplanID: f.text("FloorplanID"),
                            floorplanName: f.text("FloorplanName"), grossSqft: try f.integer("GrossSqft"),

@@ -34,11 +34,10 @@ public enum GetResidentsByStatus {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiResident] {
-        let response = try SOAPResponse.yardi(bytes, operation)
-        return try response.payload.descendants(named: "Resident").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "Resident \(offset + 1)")
+        try SOAPResponse.yardiRecords(bytes, operation, named: "Resident") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "Resident \(position)")
             guard let code = f.attribute("tCode") else { throw f.invalid("the tCode attribute is missing") }
-            return YardiResident(sourceIndex: offset + 1, tenantCode: code, status: f.text("Status"),
+            return YardiResident(sourceIndex: position, tenantCode: code, status: f.text("Status"),
                                  firstName: f.text("FirstName"), lastName: f.text("LastName"), email: f.text("Email"),
                                  phone: f.nested("Phone")?.text("PhoneNumber"), unitCode: f.text("UnitCode"),
                                  rent: try f.money("Rent"), leaseFromDate: try f.date("LeaseFromDate"),

@@ -35,13 +35,12 @@ public enum GetServiceRequestSearch {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [YardiServiceRequest] {
-        let response = try SOAPResponse.yardi(bytes, operation)
-        return try response.payload.descendants(named: "ServiceRequest").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "ServiceRequest \(offset + 1)")
+        try SOAPResponse.yardiRecords(bytes, operation, named: "ServiceRequest") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "ServiceRequest \(position)")
             var history: [String] = []
             var completedAt: String?
             for status in element.child(named: "StatusHistory")?.children(named: "Status") ?? [] {
-                let s = SOAPFields(status, operation: operation.name, record: "ServiceRequest \(offset + 1) Status")
+                let s = SOAPFields(status, operation: operation.name, record: "ServiceRequest \(position) Status")
                 let type = s.attribute("Type") ?? ""
                 let stamp: String?
                 do {
@@ -53,7 +52,7 @@ public enum GetServiceRequestSearch {
                 if completedTypes.contains(type.lowercased()), let stamp { completedAt = stamp }
             }
             return YardiServiceRequest(
-                sourceIndex: offset + 1, serviceRequestID: try f.required("ServiceRequestId"), unitCode: f.text("UnitCode"),
+                sourceIndex: position, serviceRequestID: try f.required("ServiceRequestId"), unitCode: f.text("UnitCode"),
                 tenantCode: f.text("TenantCode"), category: f.text("Category"),
                 briefDescription: f.text("ServiceRequestBriefDescription"),
                 fullDescription: f.text("ServiceRequestFullDescription"), currentStatus: f.text("CurrentStatus"),

@@ -34,13 +34,12 @@ public enum GetUnitInformation {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [UnitInfo] {
-        let response = try SOAPResponse.yardi(bytes, operation)
-        return try response.payload.descendants(named: "UnitInfo").enumerated().map { offset, element in
-            let f = SOAPFields(element, operation: operation.name, record: "UnitInfo \(offset + 1)")
+        try SOAPResponse.yardiRecords(bytes, operation, named: "UnitInfo") { element, position in
+            let f = SOAPFields(element, operation: operation.name, record: "UnitInfo \(position)")
             let unitID = element.child(named: "UnitID")
             guard let code = f.text("UnitID") else { throw f.invalid("UnitID is missing") }
             let unit = f.nested("Unit") ?? SOAPFields(element, operation: operation.name, record: f.record)
-            return UnitInfo(sourceIndex: offset + 1, unitCode: code, unitUniqueID: unitID?.attribute("UniqueID"),
+            return UnitInfo(sourceIndex: position, unitCode: code, unitUniqueID: unitID?.attribute("UniqueID"),
                             tenantCode: f.text("PersonID"), unitType: unit.text("UnitType"),
                             bedrooms: try unit.integer("UnitBedrooms"), bathrooms: try unit.decimal("UnitBathrooms"),
                             minSquareFeet: try unit.integer("MinSquareFeet"), maxSquareFeet: try unit.integer("MaxSquareFeet"),
