@@ -99,9 +99,9 @@ struct CurrentStateDiff {
     /// changed are deleted (children first), then the new and changed ones inserted (parents first, so a child's
     /// parent is there; a child a parent's delete cascaded away is inserted again, being missing by its key).
     ///
-    /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: each
-    /// row is numbered among its identical rows (`occurrence`), and a row is kept when the other side has the same
-    /// row with the same number.
+    /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: the
+    /// identical rows are counted on both sides (`countGroups`), and where the counts differ main loses its latest
+    /// surplus rows or gets the twin's later ones, so that each value is there as often as in the twin.
     ///
     /// `logChanges` (the unified data is published to PostgreSQL): the key of every row deleted or inserted is noted
     /// in `unpublished_changes`, for `UnifiedPublisher.publishChanges` to send those rows alone.
@@ -110,18 +110,11 @@ struct CurrentStateDiff {
         let parameters: [String: SQLValue] = [":property": .text(property)]
         for table in tables {
             if table.key.isEmpty {
-                try numberOccurrences(table, database, parameters)
+                try countGroups(table, database, parameters)
                 if logChanges {
-                    try Self.log(table, database, parameters, keys: """
-                        SELECT json_array(o.rid) FROM temp.diff_stored o
-                        WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns)))
-                        """)
+                    try Self.log(table, database, parameters, keys: "SELECT json_array(rid) FROM temp.diff_gone")
                 }
-                try database.execute("""
-                    DELETE FROM main.\(table.name) WHERE rowid IN (
-                        SELECT o.rid FROM temp.diff_stored o
-                        WHERE NOT EXISTS (SELECT 1 FROM temp.diff_rebuilt n WHERE \(Self.same(["occurrence"] + table.columns))))
-                    """)
+                try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_gone)")
             } else {
                 if logChanges {
                     try Self.log(table, database, parameters, keys: """
@@ -144,11 +137,16 @@ struct CurrentStateDiff {
             let names = table.columns.joined(separator: ", ")
             if table.key.isEmpty {
                 let before = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
+                // The twin's rows of each short group after the first `stored` of them, in the twin's order.
                 try database.execute("""
                     INSERT INTO main.\(table.name) (\(names))
-                    SELECT \(table.columns.map { "n.\($0)" }.joined(separator: ", ")) FROM temp.diff_rebuilt n
-                    WHERE NOT EXISTS (SELECT 1 FROM temp.diff_stored o WHERE \(Self.same(["occurrence"] + table.columns)))
-                    ORDER BY n.rid
+                    SELECT \(names) FROM (
+                        SELECT \(table.columns.map { "n.\($0)" }.joined(separator: ", ")), n.rowid AS rid, o.stored,
+                               row_number() OVER (PARTITION BY o.rowid ORDER BY n.rowid) AS occurrence
+                        FROM temp.diff_groups o JOIN temp.\(table.name) n ON \(Self.same(table.columns))
+                        WHERE o.rebuilt > o.stored)
+                    WHERE occurrence > stored
+                    ORDER BY rid
                     """)
                 changes[table.name, default: RowChanges()].inserted = database.changes
                 if logChanges {
@@ -157,8 +155,8 @@ struct CurrentStateDiff {
                         SELECT json_array(rowid) FROM main.\(table.name) WHERE unified_property_id = :property AND rowid > :before
                         """)
                 }
-                try database.execute("DROP TABLE temp.diff_stored")
-                try database.execute("DROP TABLE temp.diff_rebuilt")
+                try database.execute("DROP TABLE temp.diff_groups")
+                try database.execute("DROP TABLE temp.diff_gone")
             } else {
                 if logChanges {
                     try Self.log(table, database, parameters, keys: """
@@ -186,20 +184,32 @@ struct CurrentStateDiff {
             """).execute(parameters)
     }
 
-    /// `temp.diff_stored` and `temp.diff_rebuilt`: main's rows of the property and the twin's, each numbered among its
-    /// identical rows, indexed for the lookups of `apply`.
-    private func numberOccurrences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue]) throws {
+    /// `temp.diff_groups`: each distinct row of a table without a key whose count differs between main's rows of the
+    /// property (`stored`) and the twin (`rebuilt`), from one grouping of both sides; and `temp.diff_gone`: the row ids
+    /// of main's surplus, the latest of each group that has too many. (Numbering every row of both sides and indexing
+    /// them, to look each one up on the other side, cost four sorts of the property's whole history every night.)
+    private func countGroups(_ table: Table, _ database: Database, _ parameters: [String: SQLValue]) throws {
         let names = table.columns.joined(separator: ", ")
-        for (name, source, condition) in [("diff_stored", "main.\(table.name)", "WHERE unified_property_id = :property"),
-                                          ("diff_rebuilt", "temp.\(table.name)", "")] {
-            try database.execute("DROP TABLE IF EXISTS temp.\(name)")
-            try database.prepare("""
-                CREATE TEMP TABLE \(name) AS
-                SELECT rowid AS rid, row_number() OVER (PARTITION BY \(names) ORDER BY rowid) AS occurrence, \(names)
-                FROM \(source) \(condition)
-                """).execute(condition.isEmpty ? [:] : parameters)
-            try database.execute("CREATE INDEX temp.\(name)_rows ON \(name) (occurrence, \(names))")
-        }
+        try database.execute("DROP TABLE IF EXISTS temp.diff_groups")
+        try database.execute("DROP TABLE IF EXISTS temp.diff_gone")
+        try database.prepare("""
+            CREATE TEMP TABLE diff_groups AS
+            SELECT \(names), sum(stored) AS stored, count(*) - sum(stored) AS rebuilt FROM (
+                SELECT \(names), 1 AS stored FROM main.\(table.name) WHERE unified_property_id = :property
+                UNION ALL
+                SELECT \(names), 0 FROM temp.\(table.name))
+            GROUP BY \(names)
+            HAVING sum(stored) <> count(*) - sum(stored)
+            """).execute(parameters)
+        try database.prepare("""
+            CREATE TEMP TABLE diff_gone AS
+            SELECT rid FROM (
+                SELECT o.rowid AS rid, n.stored - n.rebuilt AS surplus,
+                       row_number() OVER (PARTITION BY n.rowid ORDER BY o.rowid DESC) AS latest
+                FROM temp.diff_groups n JOIN main.\(table.name) o ON \(Self.same(table.columns))
+                WHERE n.stored > n.rebuilt AND o.unified_property_id = :property)
+            WHERE latest <= surplus
+            """).execute(parameters)
     }
 
     /// Replaces main's rows of `property` with the twins' whole (a full rebuild), after listing where they differ.

@@ -1,0 +1,75 @@
+import Foundation
+import SQLiteKit
+import Testing
+@testable import Sync
+
+/// The write of a table without a key (`unified_activity`: two identical events are two rows), on a table of its shape.
+@Suite struct CurrentStateDiffTests {
+    /// A table without a key beside the changes log, and its diff for property `p1`.
+    func events() throws -> (Database, CurrentStateDiff, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString).db").path
+        let database = try Database(path: path)
+        try database.execute("""
+            CREATE TABLE events (id INTEGER PRIMARY KEY, unified_property_id TEXT NOT NULL, day TEXT NOT NULL, party TEXT);
+            CREATE INDEX events_by_day ON events (unified_property_id, day);
+            CREATE TABLE unpublished_changes (unified_property_id TEXT NOT NULL, table_name TEXT NOT NULL,
+                                              row_key TEXT NOT NULL, PRIMARY KEY (unified_property_id, table_name, row_key));
+            """)
+        return (database, try CurrentStateDiff(database, tables: ["events"]), path)
+    }
+
+    func rows(_ database: Database, _ property: String) throws -> [[SQLValue]] {
+        try database.query("SELECT id, day, party FROM main.events WHERE unified_property_id = :p ORDER BY id",
+                           [":p": .text(property)])
+    }
+
+    @Test func eachRowIsThereAsOftenAsTheRebuildHasIt() throws {
+        let (database, diff, path) = try events()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Stored: a lead twice, a tour three times, a NULL party once; another property's identical rows.
+        try database.execute("""
+            INSERT INTO events (unified_property_id, day, party) VALUES
+                ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-01', 'Ann'),
+                ('p1', '2026-11-02', 'Bo'), ('p1', '2026-11-02', 'Bo'), ('p1', '2026-11-02', 'Bo'),
+                ('p1', '2026-11-03', NULL),
+                ('p2', '2026-11-02', 'Bo'), ('p2', '2026-11-02', 'Bo');
+            """)
+        try diff.createTwins(database)
+        defer { diff.dropTwins(database) }
+        // Rebuilt: Ann three times, Bo once, the NULL party kept, a new row.
+        try database.execute("""
+            INSERT INTO temp.events (unified_property_id, day, party) VALUES
+                ('p1', '2026-11-02', 'Bo'), ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-03', NULL),
+                ('p1', '2026-11-04', 'Cy'), ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-01', 'Ann');
+            """)
+        let changes = try diff.apply(database, property: "p1", logChanges: true)
+
+        #expect(changes["events"] == RowChanges(deleted: 2, inserted: 2))
+        // The earliest of each value are kept (ids 1, 2, 3, 6); Bo's two latest went; Cy and the third Ann came, in
+        // the rebuild's order (Cy first).
+        #expect(try rows(database, "p1") == [
+            [.integer(1), .text("2026-11-01"), .text("Ann")], [.integer(2), .text("2026-11-01"), .text("Ann")],
+            [.integer(3), .text("2026-11-02"), .text("Bo")], [.integer(6), .text("2026-11-03"), .null],
+            [.integer(9), .text("2026-11-04"), .text("Cy")], [.integer(10), .text("2026-11-01"), .text("Ann")],
+        ])
+        #expect(try rows(database, "p2").count == 2)
+        // Every row written or deleted is noted for the publication, by its id.
+        let logged = try database.query("SELECT row_key FROM unpublished_changes WHERE table_name = 'events' ORDER BY row_key")
+            .compactMap { $0.first?.textValue }
+        #expect(logged == ["[10]", "[4]", "[5]", "[9]"])
+        #expect(try diff.countsMatch(database, property: "p1"))
+        #expect(try diff.drift(database, property: "p1").isEmpty)
+    }
+
+    @Test func theSameRowsWriteNothing() throws {
+        let (database, diff, path) = try events()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let values = "('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-02', NULL)"
+        try database.execute("INSERT INTO events (unified_property_id, day, party) VALUES \(values)")
+        try diff.createTwins(database)
+        defer { diff.dropTwins(database) }
+        try database.execute("INSERT INTO temp.events (unified_property_id, day, party) VALUES \(values)")
+        #expect(try diff.apply(database, property: "p1")["events"] == RowChanges(deleted: 0, inserted: 0))
+        #expect(try rows(database, "p1").map { $0[0] } == [.integer(1), .integer(2), .integer(3)])
+    }
+}
