@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A prepared statement, compiled once and reused across rows; finalized in deinit.
 public final class Statement {
@@ -203,6 +206,44 @@ public final class Statement {
 
     /// A named column as an integer; nil for NULL.
     public func int(_ column: String) -> Int? { int(at: columnIndex(column)) }
+
+    // MARK: - Comparing the current rows of two statements
+
+    /// How this statement's current value in `column` orders against `other`'s current value in `otherColumn` (both
+    /// 0-based, both statements on a row), as SQLite orders values under the BINARY collation: NULL first, then numbers
+    /// by value, then text by its bytes, then blobs by theirs. 0: the same value, as `IS` says (an integer and a real
+    /// of the same value are the same). Read where the values lie: no `SQLValue` is made, for walks over whole tables.
+    public func compare(_ column: Int, with other: Statement, _ otherColumn: Int) -> Int {
+        let left = Int32(column), right = Int32(otherColumn)
+        let leftType = sqlite3_column_type(handle, left), rightType = sqlite3_column_type(other.handle, right)
+        func rank(_ type: Int32) -> Int {
+            switch type {
+            case SQLITE_NULL: 0
+            case SQLITE_INTEGER, SQLITE_FLOAT: 1
+            case SQLITE_TEXT: 2
+            default: 3
+            }
+        }
+        let leftRank = rank(leftType), rightRank = rank(rightType)
+        guard leftRank == rightRank else { return leftRank < rightRank ? -1 : 1 }
+        func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : a == b ? 0 : 1 }
+        switch leftRank {
+        case 0:
+            return 0
+        case 1:
+            if leftType == SQLITE_INTEGER && rightType == SQLITE_INTEGER {
+                return order(sqlite3_column_int64(handle, left), sqlite3_column_int64(other.handle, right))
+            }
+            return order(sqlite3_column_double(handle, left), sqlite3_column_double(other.handle, right))
+        default:
+            // Text or blob: the bytes, a shorter one first when it is the other's beginning.
+            let a = leftRank == 2 ? UnsafeRawPointer(sqlite3_column_text(handle, left)) : sqlite3_column_blob(handle, left)
+            let b = leftRank == 2 ? UnsafeRawPointer(sqlite3_column_text(other.handle, right)) : sqlite3_column_blob(other.handle, right)
+            let aCount = Int(sqlite3_column_bytes(handle, left)), bCount = Int(sqlite3_column_bytes(other.handle, right))
+            if let a, let b, case let bytes = memcmp(a, b, min(aCount, bCount)), bytes != 0 { return bytes < 0 ? -1 : 1 }
+            return order(aCount, bCount)
+        }
+    }
 
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))

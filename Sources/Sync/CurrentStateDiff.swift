@@ -20,6 +20,9 @@ struct CurrentStateDiff {
         let key: [String]
         /// `CREATE TEMP TABLE ...` and `CREATE INDEX temp....` of its twin.
         let createTwin: [String]
+        /// The tables its foreign keys refer to (`unified_leases` for `unified_lease_residents`): a delete there
+        /// cascades here.
+        let parents: Set<String>
         /// The columns a drift is looked for in: all but the stamp of the sync that wrote the row (`run_id`).
         var comparedColumns: [String] { columns.filter { $0 != "run_id" } }
         /// `json_array(alias.k, ...)` of the key's columns after the property: a row's `unpublished_changes.row_key`.
@@ -78,8 +81,10 @@ struct CurrentStateDiff {
                   let range = sql.range(of: #"^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?"#, options: .regularExpression) else { continue }
             createTwin.append(sql.replacingCharacters(in: range, with: sql[range] + "temp."))
         }
+        let parents = try database.query("SELECT DISTINCT \"table\" FROM pragma_foreign_key_list(:table, 'main')",
+                                         [":table": .text(name)]).compactMap { $0.first?.textValue }
         return Table(name: name, columns: columns.map(\.name).filter { $0 != rowID },
-                     key: rowID == nil ? key.map(\.name) : [], createTwin: createTwin)
+                     key: rowID == nil ? key.map(\.name) : [], createTwin: createTwin, parents: Set(parents))
     }
 
     /// Creates the empty twins (outside the property's transaction, so that its rollback cannot bring back a twin
@@ -108,6 +113,11 @@ struct CurrentStateDiff {
     func apply(_ database: Database, property: String, logChanges: Bool = false) throws -> [String: RowChanges] {
         var changes: [String: RowChanges] = [:]
         let parameters: [String: SQLValue] = [":property": .text(property)]
+        // Per keyed table, the twin's rows main lacks, found before any delete.
+        var added: [String: [Int64]] = [:]
+        let twinned = Set(tables.map(\.name))
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_rows (rid INTEGER PRIMARY KEY)")
+        defer { try? database.execute("DROP TABLE IF EXISTS temp.diff_rows") }
         for table in tables {
             if table.key.isEmpty {
                 try countGroups(table, database, parameters)
@@ -116,20 +126,15 @@ struct CurrentStateDiff {
                 }
                 try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_gone)")
             } else {
+                let (gone, new) = try keyedDifferences(table, database, parameters)
+                added[table.name] = new
+                try Self.fill(database, rows: gone)
                 if logChanges {
                     try Self.log(table, database, parameters, keys: """
-                        SELECT \(table.loggedKey("o")) FROM main.\(table.name) o
-                        WHERE o.unified_property_id = :property
-                          AND NOT EXISTS (SELECT 1 FROM temp.\(table.name) n WHERE \(Self.same(table.columns)))
+                        SELECT \(table.loggedKey("o")) FROM main.\(table.name) o WHERE o.rowid IN (SELECT rid FROM temp.diff_rows)
                         """)
                 }
-                try database.prepare("""
-                    DELETE FROM main.\(table.name) WHERE rowid IN (
-                        SELECT o.rowid FROM main.\(table.name) o
-                        WHERE o.unified_property_id = :property
-                          AND NOT EXISTS (SELECT 1 FROM temp.\(table.name) n WHERE \(Self.same(table.columns)))
-                    )
-                    """).execute(parameters)
+                try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)")
             }
             changes[table.name, default: RowChanges()].deleted = database.changes
         }
@@ -158,16 +163,20 @@ struct CurrentStateDiff {
                 try database.execute("DROP TABLE temp.diff_groups")
                 try database.execute("DROP TABLE temp.diff_gone")
             } else {
+                // The twin's rows whose key main lacks: those found missing or different, and for a child of another
+                // table here, any its parent's delete cascaded away (looked up by key, on the child's few rows).
+                let missing = table.parents.isDisjoint(with: twinned)
+                    ? "n.rowid IN (SELECT rid FROM temp.diff_rows)"
+                    : "NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))"
+                try Self.fill(database, rows: added[table.name] ?? [])
                 if logChanges {
                     try Self.log(table, database, parameters, keys: """
-                        SELECT \(table.loggedKey("n")) FROM temp.\(table.name) n
-                        WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))
+                        SELECT \(table.loggedKey("n")) FROM temp.\(table.name) n WHERE \(missing)
                         """)
                 }
                 try database.execute("""
                     INSERT INTO main.\(table.name) (\(names))
-                    SELECT \(names) FROM temp.\(table.name) n
-                    WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))
+                    SELECT \(names) FROM temp.\(table.name) n WHERE \(missing)
                     ORDER BY rowid
                     """)
                 changes[table.name, default: RowChanges()].inserted = database.changes
@@ -182,6 +191,55 @@ struct CurrentStateDiff {
             INSERT OR IGNORE INTO main.unpublished_changes (unified_property_id, table_name, row_key)
             SELECT :property, '\(table.name)', changed.* FROM (\(keys)) AS changed
             """).execute(parameters)
+    }
+
+    /// The rows of a keyed table that differ between main's rows of the property (`gone`: main's row ids) and the twin
+    /// (`new`: the twin's), a row being the same when every column is (`IS`): both sides read once, side by side in
+    /// key order on their primary-key indexes. (Looking each row up on the other side, with a delete and an insert
+    /// each testing every row, was most of the write of a property whose ledger is projected whole.) Should the two
+    /// orders ever disagree, rows are only written again, never lost: a row is kept only beside its identical twin.
+    private func keyedDifferences(_ table: Table, _ database: Database,
+                                  _ parameters: [String: SQLValue]) throws -> (gone: [Int64], new: [Int64]) {
+        let names = table.columns.joined(separator: ", "), order = table.key.joined(separator: ", ")
+        let stored = try database.prepare("""
+            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property ORDER BY \(order)
+            """)
+        let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(order)")
+        try stored.bind(parameters)
+        defer { stored.reset(); rebuilt.reset() }
+        let keyColumns = table.key.map { 1 + table.columns.firstIndex(of: $0)! }
+        let allColumns = Array(1...table.columns.count)
+        func rowID(_ statement: Statement) -> Int64 { Int64(statement.int(at: 0) ?? 0) }
+        var gone: [Int64] = [], new: [Int64] = []
+        var onStored = try stored.step(), onRebuilt = try rebuilt.step()
+        while onStored || onRebuilt {
+            var order = onStored && onRebuilt ? 0 : onStored ? -1 : 1
+            if onStored && onRebuilt {
+                for column in keyColumns where order == 0 { order = stored.compare(column, with: rebuilt, column) }
+            }
+            if order == 0 {
+                if !allColumns.allSatisfy({ stored.compare($0, with: rebuilt, $0) == 0 }) {
+                    gone.append(rowID(stored))
+                    new.append(rowID(rebuilt))
+                }
+                onStored = try stored.step()
+                onRebuilt = try rebuilt.step()
+            } else if order < 0 {
+                gone.append(rowID(stored))
+                onStored = try stored.step()
+            } else {
+                new.append(rowID(rebuilt))
+                onRebuilt = try rebuilt.step()
+            }
+        }
+        return (gone, new)
+    }
+
+    /// `temp.diff_rows` holds exactly `rows`.
+    private static func fill(_ database: Database, rows: [Int64]) throws {
+        try database.execute("DELETE FROM temp.diff_rows")
+        let insert = try database.prepare("INSERT INTO temp.diff_rows (rid) VALUES (?)")
+        for row in rows { try insert.execute([.integer(row)]) }
     }
 
     /// `temp.diff_groups`: each distinct row of a table without a key whose count differs between main's rows of the
@@ -274,8 +332,7 @@ struct CurrentStateDiff {
                     LIMIT \(limit)
                 )
                 SELECT \(table.key.map { "d.\($0)" }.joined(separator: ", ")),
-                       o.rowid IS NOT NULL, n.rowid IS NOT NULL,
-                       \(others.map { "o.\($0), n.\($0)" }.joined(separator: ", "))
+                       o.rowid IS NOT NULL, n.rowid IS NOT NULL\(others.map { ", o.\($0), n.\($0)" }.joined())
                 FROM differing d
                 LEFT JOIN main.\(table.name) o ON \(table.key.map { "o.\($0) IS d.\($0)" }.joined(separator: " AND "))\(own.replacingOccurrences(of: "check_name", with: "o.check_name"))
                 LEFT JOIN temp.\(table.name) n ON \(table.key.map { "n.\($0) IS d.\($0)" }.joined(separator: " AND "))

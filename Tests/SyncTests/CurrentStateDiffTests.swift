@@ -61,6 +61,45 @@ import Testing
         #expect(try diff.drift(database, property: "p1").isEmpty)
     }
 
+    /// Keyed tables walked side by side: a changed, a gone and a new parent; the child rows of the changed parent,
+    /// identical in the rebuild but cascaded away by its delete, are written again.
+    @Test func keyedRowsAreWrittenByKeyAndCascadedChildrenComeBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try Database(path: path)
+        try database.execute("""
+            CREATE TABLE leases (unified_property_id TEXT NOT NULL, lease_id TEXT NOT NULL, rent REAL, note TEXT,
+                                 PRIMARY KEY (unified_property_id, lease_id));
+            CREATE TABLE members (unified_property_id TEXT NOT NULL, lease_id TEXT NOT NULL, member TEXT NOT NULL,
+                                  PRIMARY KEY (unified_property_id, lease_id, member),
+                                  FOREIGN KEY (unified_property_id, lease_id) REFERENCES leases ON DELETE CASCADE);
+            INSERT INTO leases VALUES ('p1', 'L1', 1000, NULL), ('p1', 'L2', 1100, 'x'), ('p1', 'L3', 900, NULL),
+                                      ('p2', 'L1', 1000, NULL);
+            INSERT INTO members VALUES ('p1', 'L1', 'Ann'), ('p1', 'L1', 'Bo'), ('p1', 'L2', 'Cy'), ('p1', 'L3', 'Di'),
+                                       ('p2', 'L1', 'Ed');
+            """)
+        let diff = try CurrentStateDiff(database, tables: ["members", "leases"])
+        try diff.createTwins(database)
+        defer { diff.dropTwins(database) }
+        // L1's rent changes (its members do not), L2 is the same (1100 as an integer), L3 is gone, L4 is new.
+        try database.execute("""
+            INSERT INTO temp.leases VALUES ('p1', 'L4', 800, NULL), ('p1', 'L2', 1100, 'x'), ('p1', 'L1', 1050, NULL);
+            INSERT INTO temp.members VALUES ('p1', 'L1', 'Bo'), ('p1', 'L1', 'Ann'), ('p1', 'L2', 'Cy'), ('p1', 'L4', 'Fay');
+            """)
+        let changes = try diff.apply(database, property: "p1")
+
+        #expect(changes["leases"] == RowChanges(deleted: 2, inserted: 2))
+        // L3's member deleted as gone (children first); L1's two, cascaded away with their lease, came back.
+        #expect(changes["members"] == RowChanges(deleted: 1, inserted: 3))
+        #expect(try diff.countsMatch(database, property: "p1"))
+        #expect(try diff.drift(database, property: "p1").isEmpty)
+        #expect(try database.query("SELECT lease_id, member FROM main.members WHERE unified_property_id = 'p1' ORDER BY 1, 2")
+            .map { $0.compactMap(\.textValue).joined(separator: " ") } == ["L1 Ann", "L1 Bo", "L2 Cy", "L4 Fay"])
+        // The unchanged lease kept its row; the other property was not touched. (`main.`: the twins are still there.)
+        #expect(try database.scalar("SELECT rowid FROM main.leases WHERE unified_property_id = 'p1' AND lease_id = 'L2'") == .integer(2))
+        #expect(try database.query("SELECT lease_id, member FROM main.members WHERE unified_property_id = 'p2'").map { $0.compactMap(\.textValue).joined(separator: " ") } == ["L1 Ed"])
+    }
+
     @Test func theSameRowsWriteNothing() throws {
         let (database, diff, path) = try events()
         defer { try? FileManager.default.removeItem(atPath: path) }
