@@ -198,17 +198,22 @@ struct CurrentStateDiff {
     /// key order on their primary-key indexes. (Looking each row up on the other side, with a delete and an insert
     /// each testing every row, was most of the write of a property whose ledger is projected whole.) Should the two
     /// orders ever disagree, rows are only written again, never lost: a row is kept only beside its identical twin.
-    private func keyedDifferences(_ table: Table, _ database: Database,
-                                  _ parameters: [String: SQLValue]) throws -> (gone: [Int64], new: [Int64]) {
-        let names = table.columns.joined(separator: ", "), order = table.key.joined(separator: ", ")
+    /// `columns`: those a row is compared by (all by default; `drift` leaves out the sync's stamp), keys included;
+    /// `storedCondition`: more of main's rows left out (`Table.storedByTheRules`).
+    private func keyedDifferences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
+                                  columns: [String]? = nil,
+                                  storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
+        let compared = columns ?? table.columns
+        let names = compared.joined(separator: ", "), order = table.key.joined(separator: ", ")
         let stored = try database.prepare("""
-            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property ORDER BY \(order)
+            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
+            ORDER BY \(order)
             """)
         let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(order)")
         try stored.bind(parameters)
         defer { stored.reset(); rebuilt.reset() }
-        let keyColumns = table.key.map { 1 + table.columns.firstIndex(of: $0)! }
-        let allColumns = Array(1...table.columns.count)
+        let keyColumns = table.key.map { 1 + compared.firstIndex(of: $0)! }
+        let allColumns = Array(1...compared.count)
         func rowID(_ statement: Statement) -> Int64 { Int64(statement.int(at: 0) ?? 0) }
         var gone: [Int64] = [], new: [Int64] = []
         var onStored = try stored.step(), onRebuilt = try rebuilt.step()
@@ -235,10 +240,10 @@ struct CurrentStateDiff {
         return (gone, new)
     }
 
-    /// `temp.diff_rows` holds exactly `rows`.
-    private static func fill(_ database: Database, rows: [Int64]) throws {
-        try database.execute("DELETE FROM temp.diff_rows")
-        let insert = try database.prepare("INSERT INTO temp.diff_rows (rid) VALUES (?)")
+    /// The TEMP table `table` (`diff_rows` unless named) holds exactly `rows`.
+    private static func fill(_ database: Database, rows: [Int64], into table: String = "diff_rows") throws {
+        try database.execute("DELETE FROM temp.\(table)")
+        let insert = try database.prepare("INSERT INTO temp.\(table) (rid) VALUES (?)")
         for row in rows { try insert.execute([.integer(row)]) }
     }
 
@@ -307,6 +312,12 @@ struct CurrentStateDiff {
     func drift(_ database: Database, property: String, limit: Int = 10) throws -> [Drift] {
         let parameters: [String: SQLValue] = [":property": .text(property)]
         var found: [Drift] = []
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_rows (rid INTEGER PRIMARY KEY)")
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_new_rows (rid INTEGER PRIMARY KEY)")
+        defer {
+            try? database.execute("DROP TABLE IF EXISTS temp.diff_rows")
+            try? database.execute("DROP TABLE IF EXISTS temp.diff_new_rows")
+        }
         for table in tables {
             if table.key.isEmpty {
                 guard try differsAsMultiset(table, database, parameters, columns: table.comparedColumns) else { continue }
@@ -316,18 +327,21 @@ struct CurrentStateDiff {
                                    detail: "its rows differ: \(stored) stored, \(rebuilt) from a full rebuild"))
                 continue
             }
-            let compared = table.comparedColumns.joined(separator: ", "), own = table.storedByTheRules
+            let own = table.storedByTheRules
             let others = table.comparedColumns.filter { !table.key.contains($0) }
-            // Keys on either side without an identical row on the other; each with both sides' values.
+            // Keys on either side without an identical row on the other (the walk, on the compared columns; two
+            // `EXCEPT`s of every column were a third of a `sync --full`); each with both sides' values.
+            let (gone, new) = try keyedDifferences(table, database, parameters, columns: table.comparedColumns,
+                                                   storedCondition: own)
+            guard !gone.isEmpty || !new.isEmpty else { continue }
+            try Self.fill(database, rows: gone)
+            try Self.fill(database, rows: new, into: "diff_new_rows")
+            let key = table.key.joined(separator: ", ")
             let rows = try database.query("""
                 WITH differing AS (
-                    SELECT \(table.key.joined(separator: ", ")) FROM (
-                        SELECT \(compared) FROM main.\(table.name) WHERE unified_property_id = :property\(own)
-                        EXCEPT SELECT \(compared) FROM temp.\(table.name))
+                    SELECT \(key) FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)
                     UNION
-                    SELECT \(table.key.joined(separator: ", ")) FROM (
-                        SELECT \(compared) FROM temp.\(table.name)
-                        EXCEPT SELECT \(compared) FROM main.\(table.name) WHERE unified_property_id = :property\(own))
+                    SELECT \(key) FROM temp.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_new_rows)
                     ORDER BY \((1...table.key.count).map(String.init).joined(separator: ", "))
                     LIMIT \(limit)
                 )
@@ -336,7 +350,7 @@ struct CurrentStateDiff {
                 FROM differing d
                 LEFT JOIN main.\(table.name) o ON \(table.key.map { "o.\($0) IS d.\($0)" }.joined(separator: " AND "))\(own.replacingOccurrences(of: "check_name", with: "o.check_name"))
                 LEFT JOIN temp.\(table.name) n ON \(table.key.map { "n.\($0) IS d.\($0)" }.joined(separator: " AND "))
-                """, parameters)
+                """)
             for row in rows {
                 let key = zip(table.key, row).filter { $0.0 != "unified_property_id" }.map { "\($0.0)=\(Self.text($0.1))" }.joined(separator: " ")
                 let stored = row[table.key.count].integerValue == 1, rebuilt = row[table.key.count + 1].integerValue == 1
