@@ -7,8 +7,9 @@ import Sync
 /// connection, computing a property's rows apart and writing them in its turn (`WriteTurns`), with what follows each
 /// property's sync (its publication, its run item) written in the same turn.
 ///
-/// A connection is one thread's: each of the pool's threads uses the synchronizer of its own number. With one worker the synchronizer uses the caller's connection and no turns: a property in one transaction, one
-/// after the other, as before there were workers.
+/// A connection is one thread's: each of the pool's threads uses the synchronizer of its own number. With one worker
+/// the synchronizer uses the caller's connection and no turns: a property in one transaction, one after the other, as
+/// before there were workers.
 final class SyncWorkers: @unchecked Sendable {
     /// A step after a property's sync that failed (its run item could not be written): the run stops there.
     struct Failure: Error {

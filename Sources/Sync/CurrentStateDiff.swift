@@ -116,26 +116,23 @@ struct CurrentStateDiff {
         // Per keyed table, the twin's rows main lacks, found before any delete.
         var added: [String: [Int64]] = [:]
         let twinned = Set(tables.map(\.name))
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_rows (rid INTEGER PRIMARY KEY)")
-        defer { try? database.execute("DROP TABLE IF EXISTS temp.diff_rows") }
+        defer { Self.dropRowLists(database) }
         for table in tables {
+            // Main's rows to delete, into `temp.diff_rows`.
             if table.key.isEmpty {
                 try countGroups(table, database, parameters)
-                if logChanges {
-                    try Self.log(table, database, parameters, keys: "SELECT json_array(rid) FROM temp.diff_gone")
-                }
-                try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_gone)")
             } else {
                 let (gone, new) = try keyedDifferences(table, database, parameters)
                 added[table.name] = new
                 try Self.fill(database, rows: gone)
-                if logChanges {
-                    try Self.log(table, database, parameters, keys: """
-                        SELECT \(table.loggedKey("o")) FROM main.\(table.name) o WHERE o.rowid IN (SELECT rid FROM temp.diff_rows)
-                        """)
-                }
-                try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)")
             }
+            if logChanges {
+                let key = table.key.isEmpty ? "json_array(o.rowid)" : table.loggedKey("o")
+                try Self.log(table, database, parameters, keys: """
+                    SELECT \(key) FROM main.\(table.name) o WHERE o.rowid IN (SELECT rid FROM temp.diff_rows)
+                    """)
+            }
+            try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)")
             changes[table.name, default: RowChanges()].deleted = database.changes
         }
         for table in tables.reversed() {
@@ -161,14 +158,16 @@ struct CurrentStateDiff {
                         """)
                 }
                 try database.execute("DROP TABLE temp.diff_groups")
-                try database.execute("DROP TABLE temp.diff_gone")
             } else {
                 // The twin's rows whose key main lacks: those found missing or different, and for a child of another
                 // table here, any its parent's delete cascaded away (looked up by key, on the child's few rows).
-                let missing = table.parents.isDisjoint(with: twinned)
-                    ? "n.rowid IN (SELECT rid FROM temp.diff_rows)"
-                    : "NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))"
-                try Self.fill(database, rows: added[table.name] ?? [])
+                let missing: String
+                if table.parents.isDisjoint(with: twinned) {
+                    try Self.fill(database, rows: added[table.name] ?? [])
+                    missing = "n.rowid IN (SELECT rid FROM temp.diff_rows)"
+                } else {
+                    missing = "NOT EXISTS (SELECT 1 FROM main.\(table.name) o WHERE \(Self.same(table.key)))"
+                }
                 if logChanges {
                     try Self.log(table, database, parameters, keys: """
                         SELECT \(table.loggedKey("n")) FROM temp.\(table.name) n WHERE \(missing)
@@ -204,12 +203,12 @@ struct CurrentStateDiff {
                                   columns: [String]? = nil,
                                   storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
         let compared = columns ?? table.columns
-        let names = compared.joined(separator: ", "), order = table.key.joined(separator: ", ")
+        let names = compared.joined(separator: ", "), keyOrder = table.key.joined(separator: ", ")
         let stored = try database.prepare("""
             SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
-            ORDER BY \(order)
+            ORDER BY \(keyOrder)
             """)
-        let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(order)")
+        let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
         try stored.bind(parameters)
         defer { stored.reset(); rebuilt.reset() }
         let keyColumns = table.key.map { 1 + compared.firstIndex(of: $0)! }
@@ -240,21 +239,27 @@ struct CurrentStateDiff {
         return (gone, new)
     }
 
-    /// The TEMP table `table` (`diff_rows` unless named) holds exactly `rows`.
+    /// The row-id list `table` (`temp.diff_rows` unless named: main's rows to delete, or in `drift` to describe) holds
+    /// exactly `rows`.
     private static func fill(_ database: Database, rows: [Int64], into table: String = "diff_rows") throws {
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(table) (rid INTEGER PRIMARY KEY)")
         try database.execute("DELETE FROM temp.\(table)")
         let insert = try database.prepare("INSERT INTO temp.\(table) (rid) VALUES (?)")
         for row in rows { try insert.execute([.integer(row)]) }
     }
 
+    /// Drops the row-id lists `fill` made.
+    private static func dropRowLists(_ database: Database) {
+        for table in ["diff_rows", "diff_new_rows"] { try? database.execute("DROP TABLE IF EXISTS temp.\(table)") }
+    }
+
     /// `temp.diff_groups`: each distinct row of a table without a key whose count differs between main's rows of the
-    /// property (`stored`) and the twin (`rebuilt`), from one grouping of both sides; and `temp.diff_gone`: the row ids
+    /// property (`stored`) and the twin (`rebuilt`), from one grouping of both sides; and in `temp.diff_rows` the row ids
     /// of main's surplus, the latest of each group that has too many. (Numbering every row of both sides and indexing
     /// them, to look each one up on the other side, cost four sorts of the property's whole history every night.)
     private func countGroups(_ table: Table, _ database: Database, _ parameters: [String: SQLValue]) throws {
         let names = table.columns.joined(separator: ", ")
         try database.execute("DROP TABLE IF EXISTS temp.diff_groups")
-        try database.execute("DROP TABLE IF EXISTS temp.diff_gone")
         try database.prepare("""
             CREATE TEMP TABLE diff_groups AS
             SELECT \(names), sum(stored) AS stored, count(*) - sum(stored) AS rebuilt FROM (
@@ -264,8 +269,9 @@ struct CurrentStateDiff {
             GROUP BY \(names)
             HAVING sum(stored) <> count(*) - sum(stored)
             """).execute(parameters)
+        try Self.fill(database, rows: [])
         try database.prepare("""
-            CREATE TEMP TABLE diff_gone AS
+            INSERT INTO temp.diff_rows (rid)
             SELECT rid FROM (
                 SELECT o.rowid AS rid, n.stored - n.rebuilt AS surplus,
                        row_number() OVER (PARTITION BY n.rowid ORDER BY o.rowid DESC) AS latest
@@ -312,12 +318,7 @@ struct CurrentStateDiff {
     func drift(_ database: Database, property: String, limit: Int = 10) throws -> [Drift] {
         let parameters: [String: SQLValue] = [":property": .text(property)]
         var found: [Drift] = []
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_rows (rid INTEGER PRIMARY KEY)")
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS diff_new_rows (rid INTEGER PRIMARY KEY)")
-        defer {
-            try? database.execute("DROP TABLE IF EXISTS temp.diff_rows")
-            try? database.execute("DROP TABLE IF EXISTS temp.diff_new_rows")
-        }
+        defer { Self.dropRowLists(database) }
         for table in tables {
             if table.key.isEmpty {
                 guard try differsAsMultiset(table, database, parameters, columns: table.comparedColumns) else { continue }
