@@ -166,6 +166,23 @@ public final class Statement {
         }
     }
 
+    /// How SQLite stores a value: its storage class.
+    public enum StorageClass: Sendable {
+        case null, integer, real, text, blob
+    }
+
+    /// The storage class of the current row's value in a column (0-based): for loops that read a value where it lies
+    /// (`int(at:)`, `double(at:)`, `withTextBytes(at:)`) instead of making an `SQLValue`.
+    public func storageClass(at index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
     /// Every column of the current row.
     public func currentRow() -> [SQLValue] { (0..<columnCount).map { value(at: $0) } }
 

@@ -247,4 +247,78 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
             """) == [[.text("getresidentledger"), .text("2026-11-13")], [.text("getresidentledger.dated"), .text("2026-11-20")],
                      [.text("getresidentledger.open"), .text("2026-11-20")]])
     }
+
+    /// The weekly full pull matches tens of thousands of stored transactions by key in one pass: what it must still
+    /// tell apart, transaction by transaction, as a lookup did.
+    @Test func aFullPullMatchedInOnePassReconcilesEachTransaction() throws {
+        let fixture = try LoaderFixture()
+        let property = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+        func load(_ run: String, _ name: String, _ asOf: String, balance: String = "0.00", answer: LedgerAnswer? = nil,
+                  _ transactions: [(String, String, String, String)]) throws -> String {
+            try RPXArtifactLoader(store: fixture.store, runID: RunID(run)).load(
+                path: try rpxAnswer(fixture, name, balance: balance, transactions), operation: .getresidentledger,
+                property: property, asOf: LocalDate(iso: asOf)!, answer: answer).note ?? ""
+        }
+        let t1 = ("T1", "10/01/2026", "1000.00", "0.00"), p1 = ("P1", "10/03/2026", "-1000.00", "0.00")
+        _ = try load("night-1", "full-1.xml", "2026-11-01", [t1, ("T2", "11/01/2026", "1000.00", "1000.00"),
+                                                             ("T3", "09/01/2026", "500.00", "0.00"), p1])
+        // A window of Nov 10 applies a payment to T2.
+        _ = try load("night-2", "window.xml", "2026-11-10", answer: .dated(from: "2026-11-03", to: "2026-11-10"),
+                     [("P2", "11/05/2026", "-600.00", "0.00"), ("T2", "11/01/2026", "1000.00", "400.00")])
+        // A full pull of Nov 8, loaded late: T2 and P2 were written by the later window and stay as it left them; T3
+        // was corrected; T4 is new.
+        let late = try load("night-3", "full-3.xml", "2026-11-08", [t1, ("T2", "11/01/2026", "1000.00", "1000.00"),
+                                                                     ("T3", "09/01/2026", "450.00", "0.00"), p1,
+                                                                     ("T4", "11/07/2026", "75.00", "75.00")])
+        #expect(late == "1 new, 1 updated, 0 removed, 3 unchanged, 2 change(s) logged")
+        // Nov 20: T2 paid, T4 gone, T5 new and listed twice (the second time settled).
+        let week = try load("night-4", "full-4.xml", "2026-11-20", [t1, ("T2", "11/01/2026", "1000.00", "0.00"),
+                                                                     ("T3", "09/01/2026", "450.00", "0.00"), p1,
+                                                                     ("P2", "11/05/2026", "-600.00", "0.00"),
+                                                                     ("T5", "11/15/2026", "80.00", "80.00"),
+                                                                     ("T5", "11/15/2026", "80.00", "0.00")])
+        #expect(week == "1 new, 2 updated, 1 removed, 4 unchanged, 4 change(s) logged")
+        #expect(try fixture.store.database.query("""
+            SELECT c.transaction_id, c.change, l.run_id FROM realpage_ledger_changes c JOIN raw_lineage l ON l.id = c.lineage_id
+            WHERE c.found_by = 'full_refresh' ORDER BY c.id
+            """) == [[.text("T3"), .text("corrected"), .text("night-3")], [.text("T4"), .text("added"), .text("night-3")],
+                     [.text("T2"), .text("applied"), .text("night-4")], [.text("T5"), .text("added"), .text("night-4")],
+                     [.text("T5"), .text("applied"), .text("night-4")], [.text("T4"), .text("removed"), .text("night-4")]])
+        #expect(try fixture.store.database.query("""
+            SELECT transaction_id, amount, open_amount, as_of_date FROM realpage_ledger ORDER BY transaction_id
+            """) == [[.text("P1"), .real(-1000), .real(0), .text("2026-11-01")],
+                     [.text("P2"), .real(-600), .real(0), .text("2026-11-10")],
+                     [.text("T1"), .real(1000), .real(0), .text("2026-11-01")],
+                     [.text("T2"), .real(1000), .real(0), .text("2026-11-20")],
+                     [.text("T3"), .real(450), .real(0), .text("2026-11-08")],
+                     [.text("T5"), .real(80), .real(0), .text("2026-11-20")]])
+    }
+
+    /// The one-pass match's encoding says "unchanged" only where the merge's own comparison does, column by column.
+    @Test func comparedValuesAreEqualOnlyWhereTheMergeSaysSame() throws {
+        let values: [SQLValue] = [.null, .integer(1), .real(1.0), .real(1.004), .real(0.996), .real(1.01), .integer(0),
+                                  .real(-0.0), .text(""), .text("1"), .text("ab"), .text("a"), .text("b"), .blob([]), .blob([1])]
+        for a in values {
+            for b in values {
+                var left = ComparedValues(), right = ComparedValues()
+                left.append(a)
+                right.append(b)
+                // And the other way round (texts equal as Swift strings but spelled otherwise are compared again).
+                #expect((left == right) == LedgerMerger.same(a, b), "\(a) against \(b)")
+            }
+        }
+        // Column boundaries count: ("a", "b") is not ("ab", "").
+        var split = ComparedValues(), joined = ComparedValues()
+        for value in [SQLValue.text("a"), .text("b")] { split.append(value) }
+        for value in [SQLValue.text("ab"), .text("")] { joined.append(value) }
+        #expect(split != joined)
+        // Read from SQLite where the values lie, the stored side encodes as the decoded one does.
+        let database = try Database(path: ":memory:")
+        let statement = try database.prepare("SELECT NULL, 1, 1.0, 1.004, 'ab', x'01'")
+        #expect(try statement.step())
+        var stored = ComparedValues(), decoded = ComparedValues()
+        for column in 0..<6 { stored.append(column, of: statement) }
+        for value in [SQLValue.null, .integer(1), .real(1.0), .real(1.004), .text("ab"), .blob([1])] { decoded.append(value) }
+        #expect(stored == decoded)
+    }
 }

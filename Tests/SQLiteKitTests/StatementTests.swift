@@ -26,4 +26,14 @@ import Testing
             """).map { $0[0] }
         #expect(sorted == values.indices.map { .integer(Int64($0)) })
     }
+
+    /// A column's storage class as SQLite reports it, the same that `value(at:)` reads the value by.
+    @Test func storageClassesAreSQLitesOwn() throws {
+        let dir = try TemporaryDirectory()
+        let database = try Database(path: dir.path("classes.db"))
+        let statement = try database.prepare("SELECT NULL, 7, 7.5, 'seven', x'07', CAST('7' AS INTEGER)")
+        #expect(try statement.step())
+        #expect((0..<6).map { statement.storageClass(at: $0) } == [.null, .integer, .real, .text, .blob, .integer])
+        #expect((0..<6).map { statement.value(at: $0) } == [.null, .integer(7), .real(7.5), .text("seven"), .blob([7]), .integer(7)])
+    }
 }
