@@ -144,16 +144,17 @@ enum RealPageCrossChecks {
             SELECT r.*, (SELECT min(a.unit_number) FROM unit_alias a WHERE a.alias = r.unit_number) AS unified_unit
             FROM rent_roll_unit r
         ),
-        unit AS MATERIALIZED (
-            SELECT u.unit_number, u.status,
-                   (SELECT min(r.id) FROM rent_roll r WHERE r.unified_unit = u.unit_number) AS rent_roll_id
-            FROM unified_units u
-            WHERE u.unified_property_id = :property
+        -- Each unit's first Rent Roll row, joined (a lookup per unit into the materialized rows scanned them all:
+        -- three passes over the Rent Roll per unit, 40 ms of a 430-unit property's sync, quadratic in its units).
+        first_row AS MATERIALIZED (
+            SELECT unified_unit, min(id) AS rent_roll_id FROM rent_roll WHERE unified_unit IS NOT NULL GROUP BY unified_unit
         ),
         matched AS (
-            SELECT u.unit_number, (SELECT r.status FROM rent_roll r WHERE r.id = u.rent_roll_id) AS rent_roll_text,
-                   (SELECT r.unified_status FROM rent_roll r WHERE r.id = u.rent_roll_id) AS rent_roll_status, u.status
-            FROM unit u
+            SELECT u.unit_number, r.status AS rent_roll_text, r.unified_status AS rent_roll_status, u.status
+            FROM unified_units u
+            LEFT JOIN first_row f ON f.unified_unit = u.unit_number
+            LEFT JOIN rent_roll r ON r.id = f.rent_roll_id
+            WHERE u.unified_property_id = :property
             UNION ALL
             SELECT r.unit_number, r.status, r.unified_status, NULL FROM rent_roll r WHERE r.unified_unit IS NULL
         )
