@@ -83,7 +83,7 @@ struct SyncContext {
     /// when unset). CPU, not wall time: during an ingest the loads of other properties share the cores.
     static let profileThreshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
 
-    private func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+    func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
         guard let threshold = Self.profileThreshold else { return try body() }
         func threadCPU() -> Double {
             var time = timespec()
@@ -545,7 +545,7 @@ public struct Synchronizer {
 
     /// Charge codes no category names: counted as OTHER and listed, so the registry can name them.
     private func unknownChargeCodes(_ context: SyncContext) throws -> [SyncWarning] {
-        let rows = try context.database.query(Self.unknownCodes, [":property": .text(context.property.key)])
+        let rows = try context.rows(Self.unknownCodes, [:])
         return rows.map { row in
             let code = row[0].textValue ?? ""
             let uses = row[1].integerValue ?? 0

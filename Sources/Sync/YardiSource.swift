@@ -53,6 +53,7 @@ struct YardiSource: PropertySource {
         rows["unified_leases"] = try yardi.run(YardiLeases.insert)
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
         rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
+        try YardiDelinquency.makeHouseholds(yardi)
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.

@@ -28,7 +28,8 @@
 enum YardiDelinquency {
     static let source = "yardi: yardi_transactions (GetResidentTransactions_Login)"
 
-    /// `household`: per tenant code, the window balance, the delinquent (open) amount and its aging, in cents.
+    /// `household`: per tenant code, the window balance, the delinquent (open) amount and its aging, in cents;
+    /// `balance` adds the prepaid credit (read through `yardi_household`, `makeHouseholds`).
     static let households = """
         posting AS (
             SELECT tenant_code, unit_code, kind,
@@ -58,9 +59,17 @@ enum YardiDelinquency {
         )
         """
 
+    /// `yardi_household` (TEMP): `households`' balances, made once per property for its three readers (the
+    /// delinquency, the ledger's balance forward and the window check), which each read the property's whole ledger
+    /// before (three passes over 24 months of transactions, a sixth of a Yardi property's sync). Replaces the previous
+    /// property's.
+    static func makeHouseholds(_ yardi: YardiSync) throws {
+        try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_household")
+        try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")
+    }
+
     static let insert = """
-        WITH \(YardiResidents.statusVocabulary),
-        \(households)
+        WITH \(YardiResidents.statusVocabulary)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
@@ -73,7 +82,7 @@ enum YardiDelinquency {
                h.aged_0_30 / 100.0, h.aged_31_60 / 100.0, h.aged_61_90 / 100.0, h.aged_over_90 / 100.0,
                h.prepaid_cents / 100.0,
                :source, :run_id
-        FROM balance h
+        FROM yardi_household h
         LEFT JOIN yardi_raw.yardi_residents r
           ON r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.tenant_code = h.tenant_code
         LEFT JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
@@ -86,7 +95,6 @@ enum YardiDelinquency {
     /// `YardiLedger.insertBalanceForward` carries as one balance-forward line each. Subject, expected, actual, message
     /// (the sync's log line and the warning's row name the property).
     static let windowGaps = """
-        WITH \(households)
         SELECT tenant_code, printf('%.2f', delinquent_cents / 100.0), printf('%.2f', window_cents / 100.0),
                printf('household %s: the ledger window''s charges %.2f − payments %.2f = %.2f, but its open charges '
                       || '(Σ BalanceDue) are %.2f, a gap of %.2f: AmountPaid counts payments the window does not hold '
@@ -97,7 +105,7 @@ enum YardiDelinquency {
                       tenant_code, charged_cents / 100.0, paid_cents / 100.0, window_cents / 100.0,
                       delinquent_cents / 100.0, (window_cents - delinquent_cents) / 100.0,
                       (delinquent_cents - window_cents) / 100.0)
-        FROM household
+        FROM yardi_household
         WHERE window_cents > delinquent_cents
         ORDER BY tenant_code
         """

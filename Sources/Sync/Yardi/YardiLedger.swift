@@ -88,8 +88,7 @@ enum YardiLedger {
     /// the audit's and the checks' `balance-forward:` filters know, category OTHER, dated the day before the
     /// property's first stored posting (period: that day's month) so that it counts on every date from there.
     static let insertBalanceForward = """
-        WITH \(YardiDelinquency.households),
-        start AS (
+        WITH start AS (
             SELECT date(min(transaction_date)) AS first_day, date(min(transaction_date), '-1 day') AS day
             FROM yardi_raw.yardi_transactions
             WHERE property_id = :property AND tenant_code IS NOT NULL
@@ -105,7 +104,7 @@ enum YardiLedger {
                    || '(paid before ' || start.first_day || ', or moved in by a transfer)',
                'OTHER', 1, substr(start.day, 1, 7), start.day, start.day,
                (h.delinquent_cents - h.window_cents) / 100.0, (h.delinquent_cents - h.window_cents) / 100.0, 0
-        FROM household h, start
+        FROM yardi_household h, start
         WHERE h.window_cents > h.delinquent_cents AND start.day IS NOT NULL
         """
 
