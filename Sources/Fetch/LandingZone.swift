@@ -168,23 +168,45 @@ public final class LandingZone: Sendable {
     /// bytes are ever committed, so such bytes passed the checks a caller would run again: an unchanged night skips
     /// them (re-reading a report or scanning a SOAP answer was most of its fetch's own CPU).
     public func alreadyLanded(staged path: String, pms: PMS, property: String, name: String) -> LandedArtifact? {
-        guard let (sha256, size) = try? Self.digest(of: path) else { return nil }
-        return reuse(staged: path, relative: "\(pms.rawValue)/\(property)/\(name)", name: name, sha256: sha256, size: size)
+        digest(staged: path).flatMap { alreadyLanded($0, pms: pms, property: property, name: name) }
+    }
+
+    /// `alreadyLanded(staged:...)` for a staging file whose digest was read (`digest(staged:)`).
+    public func alreadyLanded(_ digest: StagedDigest, pms: PMS, property: String, name: String) -> LandedArtifact? {
+        reuse(relative: "\(pms.rawValue)/\(property)/\(name)", name: name, sha256: digest.sha256, size: digest.size)
+    }
+
+    /// A staging file's sha256 and size, read once for both questions a fetch asks of a download (`alreadyLanded`,
+    /// `commit`): each read the whole file for it before, a second SHA-256 of every new artifact of a night.
+    public struct StagedDigest: Sendable, Equatable {
+        public let sha256: String
+        public let size: Int
+    }
+
+    /// The digest of a staging file as it is now; nil when it cannot be read (`commit` then says why).
+    public func digest(staged path: String) -> StagedDigest? {
+        (try? Self.digest(of: path)).map { StagedDigest(sha256: $0.0, size: $0.1) }
     }
 
     /// Turns a checked staging file into the artifact's object: an object with the same sha256 already there is
     /// reused (identical bytes are stored once); otherwise XML is compressed into it and anything else linked into
     /// place. The staging file is removed once the object is there.
-    public func commit(staged path: String, pms: PMS, property: String, name: String) throws -> LandedArtifact {
+    /// `digest`: the staging file's, when the caller read it since the file was last written (`digest(staged:)`).
+    public func commit(staged path: String, pms: PMS, property: String, name: String,
+                       digest known: StagedDigest? = nil) throws -> LandedArtifact {
         let relative = "\(pms.rawValue)/\(property)/\(name)"
         let sha256: String
         let size: Int
-        do {
-            (sha256, size) = try Self.digest(of: path)
-        } catch {
-            throw LandingError("\(relative): cannot read the downloaded file: \(error)")
+        if let known {
+            (sha256, size) = (known.sha256, known.size)
+        } else {
+            do {
+                (sha256, size) = try Self.digest(of: path)
+            } catch {
+                throw LandingError("\(relative): cannot read the downloaded file: \(error)")
+            }
         }
-        if let earlier = reuse(staged: path, relative: relative, name: name, sha256: sha256, size: size) { return earlier }
+        if let earlier = reuse(relative: relative, name: name, sha256: sha256, size: size) { return earlier }
         let object = Self.objectName(sha256: sha256, artifactName: name)
         let target = (landingDirectory as NSString).appendingPathComponent(object)
         let directory = (target as NSString).deletingLastPathComponent
@@ -228,7 +250,7 @@ public final class LandingZone: Sendable {
     /// The artifact of bytes whose object is already there (the caller's `discard` lets go of the staging file); nil
     /// when there is none. The object is touched so `prune`'s grace period covers it: a prune deciding now must not
     /// take an object a run is about to name in its manifest (fetch does not take the data directory's lock).
-    private func reuse(staged path: String, relative: String, name: String, sha256: String, size: Int) -> LandedArtifact? {
+    private func reuse(relative: String, name: String, sha256: String, size: Int) -> LandedArtifact? {
         let object = Self.objectName(sha256: sha256, artifactName: name)
         guard utimes((landingDirectory as NSString).appendingPathComponent(object), nil) == 0 else { return nil }
         return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)

@@ -223,7 +223,8 @@ public final class RealPageReportClient: Sendable {
             }
             throw ReportFetchError("download report file: HTTP \(response.status)")
         }
-        if let earlier = landing.alreadyLanded(staged: staged, pms: .realpage, property: property.key, name: name) {
+        let digest = landing.digest(staged: staged)
+        if let digest, let earlier = landing.alreadyLanded(digest, pms: .realpage, property: property.key, name: name) {
             return .landed(earlier)
         }
         // A PDF is the format saved with the report at that property: downloading it again brings the same PDF.
@@ -237,7 +238,7 @@ public final class RealPageReportClient: Sendable {
         } catch {
             throw ContentError(description: "\(error)")
         }
-        return .landed(try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name))
+        return .landed(try landing.commit(staged: staged, pms: .realpage, property: property.key, name: name, digest: digest))
     }
 
     private func createInstance(report: ReportDefinition, identity: ReportIdentity, property: Property, siteID: String,
@@ -404,11 +405,17 @@ public final class RealPageReportClient: Sendable {
 
     // MARK: - Error-as-report
 
+    /// How much of an HTML or CSV download the check for an error page reads (`errorAsReport`).
+    static let errorPageHead = 64 * 1024
+
     /// The "Invalid end date entered ..." line when the workbook is RealPage's error-as-report, else nil.
     /// A workbook that cannot be read at all is an error: it would only fail later, at load.
     static func errorAsReport(at path: String) throws -> String? {
         do {
-            let workbook = try SpreadsheetFile(path: path)
+            // An HTML or CSV download is parsed whole when opened: its head holds the rows looked at (a 250 KB Lease
+            // Details page parsed whole was a tenth of a night's fetch). Whole when the head makes no sheet (a page
+            // whose first table starts past it).
+            let workbook = try (try? SpreadsheetFile(path: path, head: Self.errorPageHead)) ?? SpreadsheetFile(path: path)
             guard !workbook.sheetNames.isEmpty else { throw ReportFetchError("the workbook has no sheets") }
             var rows = try workbook.sheet(at: 0).rows()
             // The message sits right under the title block; real reports have data by row 40.

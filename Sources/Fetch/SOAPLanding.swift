@@ -29,14 +29,15 @@ enum SOAPLanding {
             defer { landing.discard(staged: staged) }
             var tries = 0
             var landed: LandedArtifact?
+            var digest: LandingZone.StagedDigest?
             while true {
                 tries += 1
                 let (response, attempts) = try SOAPTransport.send(request, to: staged, settings: http, limiter: limiter,
                                                                   redactor: redactor)
                 entry.attempts += attempts
                 entry.httpStatus = response.status
-                if response.status == 200,
-                   let earlier = landing.alreadyLanded(staged: staged, pms: pms, property: property, name: name) {
+                digest = response.status == 200 ? landing.digest(staged: staged) : nil
+                if let digest, let earlier = landing.alreadyLanded(digest, pms: pms, property: property, name: name) {
                     landed = earlier
                     break
                 }
@@ -52,7 +53,7 @@ enum SOAPLanding {
                     entry.notes.append("a 200 answer was not XML (\(error.reason)); asked again")
                 }
             }
-            let artifact = try landed ?? landing.commit(staged: staged, pms: pms, property: property, name: name)
+            let artifact = try landed ?? landing.commit(staged: staged, pms: pms, property: property, name: name, digest: digest)
             entry.path = artifact.relativePath
             entry.object = artifact.object
             entry.size = artifact.size

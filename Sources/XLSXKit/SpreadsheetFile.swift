@@ -46,6 +46,25 @@ public final class SpreadsheetFile {
         }
     }
 
+    /// Opens `path` as `init(path:)` does, but an HTML page or CSV text, which is parsed whole when opened, only as far
+    /// as its first `head` bytes, cut after the last whole tag or line: a look at the first rows of a download, as the
+    /// fetch's check for an error page served as a report takes (the rows past the cut are not there; the last one may
+    /// come short of cells). A zip or OLE2 workbook gives its rows as they are asked for, and opens whole.
+    public convenience init(path: String, head: Int, limits: ZipLimits = .standard) throws {
+        var start = try readWholeFile(path, upTo: head + 1)
+        let cut = start.count > head
+        switch FileKind.sniff(start.prefix(4096)) {
+        case .html:
+            if cut { start = Array(start[..<(start[..<head].lastIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? 0)]) }
+            try self.init(backing: .html(HTMLSheet(bytes: start)))
+        case .csvText:
+            if cut { start = Array(start[..<(start[..<head].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)]) }
+            try self.init(backing: .csv(DelimitedTextSheet(bytes: start)))
+        default:
+            try self.init(path: path, limits: limits)
+        }
+    }
+
     /// Reads a workbook held in memory (a downloaded artifact).
     public convenience init(bytes: [UInt8], limits: ZipLimits = .standard) throws {
         let kind = FileKind.sniff(bytes.prefix(4096))

@@ -105,4 +105,35 @@ import Testing
         #expect(message { _ = try DelimitedTextSheet(bytes: Array("a,b\n1,\"open\n2,3\n".utf8)) }
                 == "CSV: line 2: a quoted field is never closed")
     }
+
+    /// A look at a long download's first rows (the fetch's check for an error page) reads only its head: the rows it
+    /// gives are the whole page's first rows; CSV the same; a page whose table starts past the head makes no sheet.
+    @Test func theHeadOfALongPageGivesItsFirstRows() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("htmlhead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        func rows(_ file: SpreadsheetFile) throws -> [SheetRow] {
+            var source = try file.sheet(at: 0).rows()
+            var rows: [SheetRow] = []
+            while let row = try source.nextRow() { rows.append(row) }
+            return rows
+        }
+        let body = (1...2_000).map { "<tr><td>\($0)</td><td>Résident \($0) — ünit</td><td>1,000.00</td></tr>" }.joined(separator: "\n")
+        let page = try write("long.html", "<html><body><p>Lease Details</p><table>\(body)</table></body></html>")
+        let whole = try rows(SpreadsheetFile(path: page))
+        let head = try rows(SpreadsheetFile(path: page, head: 4_096))
+        #expect(whole.count == 2_001 && head.count > 40 && head.count < 200)
+        #expect(Array(whole.prefix(head.count - 1)) == Array(head.dropLast()), "every row before the cut as in the whole page")
+        let csv = try write("long.csv", "Unit,Name,Balance\n" + (1...2_000).map { "\($0),Résident \($0),1000.00" }.joined(separator: "\n"))
+        let csvWhole = try rows(SpreadsheetFile(path: csv)), csvHead = try rows(SpreadsheetFile(path: csv, head: 4_096))
+        #expect(csvHead.count > 40 && csvHead.count < 400 && Array(csvWhole.prefix(csvHead.count)) == csvHead)
+        let late = try write("late.html", "<html><head><style>\(String(repeating: "td { color: red } ", count: 1_000))</style></head><body><table><tr><td>1</td></tr></table></body></html>")
+        #expect(throws: XLSXError.self) { try SpreadsheetFile(path: late, head: 4_096) }
+        #expect(try rows(SpreadsheetFile(path: late)).count == 1)
+    }
 }

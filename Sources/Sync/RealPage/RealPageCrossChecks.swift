@@ -132,7 +132,7 @@ enum RealPageCrossChecks {
         """
 
     static let unitStatusRentRoll = """
-        WITH \(RealPageUnits.rentRollVocabulary), \(RealPageUnits.rentRollUnit),
+        WITH
         -- The Rent Roll names a unit `1101` or `01-1101` (Bldg/Unit).
         unit_alias AS MATERIALIZED (
             SELECT unit_number AS alias, unit_number FROM unified_units WHERE unified_property_id = :property

@@ -1,8 +1,8 @@
 import SQLiteKit
 
 /// What several RealPage rules read, computed once per property: the unitlist's units (`rpx_unit`), the residents
-/// snapshot's members and household heads (`rpx_member`, `rpx_household`) and every lease (`rpx_lease`), each a TEMP
-/// table the rules name unqualified.
+/// snapshot's members and household heads (`rpx_member`, `rpx_household`), every lease (`rpx_lease`) and the Rent
+/// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit), each a TEMP table the rules name unqualified.
 ///
 /// They were common table expressions, materialized again by each of the six statements that named them (the units,
 /// residents, leases, lease residents, resident events and delinquency rules, and a cross-check): 22 % of the rules'
@@ -15,6 +15,8 @@ enum RealPageScratch {
         ("rpx_member", RealPageResidents.rpxMember, ["household_id"]),
         ("rpx_household", RealPageResidents.rpxHousehold, ["household_id"]),
         ("rpx_lease", RealPageLeases.rpxLease, ["household_id"]),
+        ("rent_roll_unit", "WITH \(RealPageUnits.rentRollVocabulary), \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
+         ["unit_number", "id"]),
     ]
 
     /// Makes the tables for the property `realpage` syncs, replacing the previous property's.

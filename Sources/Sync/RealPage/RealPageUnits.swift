@@ -117,7 +117,8 @@ enum RealPageUnits {
     }
 
     /// The Rent Roll snapshot's first row per unit (a unit's later rows are its other residents), with its
-    /// `lease_rent` (`rentRollLeaseRent`).
+    /// `lease_rent` (`rentRollLeaseRent`): `rent_roll_unit`, made once per property (RealPageScratch) for the units
+    /// rules and the Rent Roll status check, which look its rows up by unit number and by id.
     static let rentRollUnit = """
         \(rentRollCodeRent),
         rent_roll_unit AS MATERIALIZED (
@@ -148,7 +149,6 @@ enum RealPageUnits {
 
     /// Rent Roll units whose status text the vocabulary lacks (first 5), checked only when the Rent Roll is the source.
     static let unknownRentRollStatuses = """
-        WITH \(rentRollVocabulary), \(rentRollUnit)
         SELECT unit_number, coalesce(status, '') FROM rent_roll_unit
         WHERE unified_status IS NULL
         ORDER BY source_row
@@ -221,7 +221,7 @@ enum RealPageUnits {
         """
 
     static let insertFromUnitList = """
-        WITH \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms), \(inPossession), \(lastMoveOut),
+        WITH \(rentRollVocabulary), \(boxScoreRooms), \(inPossession), \(lastMoveOut),
         lease AS MATERIALIZED (
             SELECT lease_id, rent FROM realpage_raw.realpage_leases
             WHERE property_id = :property AND as_of_date = :leases_snapshot
@@ -308,7 +308,7 @@ enum RealPageUnits {
         """
 
     static let insertFromRentRoll = """
-        WITH \(rentRollVocabulary), \(rentRollUnit), \(boxScoreRooms), \(lastMoveOut),
+        WITH \(rentRollVocabulary), \(boxScoreRooms), \(lastMoveOut),
         unit_object AS MATERIALIZED (\(unitObjectSQL))
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms, bathrooms,
