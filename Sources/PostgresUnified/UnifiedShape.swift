@@ -96,8 +96,10 @@ public struct UnifiedShape: Sendable {
                 }
             }
             var indexes: [Index] = []
-            for index in try database.query("SELECT name, \"unique\", origin FROM pragma_index_list(:table)", [":table": .text(name)]) {
-                guard let indexName = index[0].textValue, index[2].textValue != "pk" else { continue }
+            for index in try database.query("SELECT name, \"unique\", origin, partial FROM pragma_index_list(:table)",
+                                            [":table": .text(name)]) {
+                // A partial index (`WHERE ...`) serves the sync's own questions in SQLite; readers have no use for it.
+                guard let indexName = index[0].textValue, index[2].textValue != "pk", index[3].integerValue == 0 else { continue }
                 let indexColumns = try database.query("SELECT name FROM pragma_index_info(:index) ORDER BY seqno",
                                                       [":index": .text(indexName)]).compactMap { $0[0].textValue }
                 // SQLite names UNIQUE constraints' indexes sqlite_autoindex_<table>_<n>; PostgreSQL gets a name of its own.

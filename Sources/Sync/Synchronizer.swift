@@ -555,6 +555,7 @@ public struct Synchronizer {
         }
     }
 
+    /// The charge codes no category names and their uses; the charges' on their partial index (unified migration 51).
     static let unknownCodes = """
         SELECT charge_code, count(*) FROM (
             SELECT charge_code FROM unified_charges WHERE unified_property_id = :property AND category_known = 0

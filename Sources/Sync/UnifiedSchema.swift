@@ -780,5 +780,12 @@ public enum UnifiedSchema {
         Migration(version: 50, name: "household balances on the property's date", sql: """
             ALTER TABLE unified_household_balances DROP COLUMN as_of_date;
             """),
+        // The charges whose code no category names, which every sync lists (`Synchronizer.unknownCodes`): found
+        // without reading each of the property's charges (24 months of them, every night). Partial, so it holds only
+        // those few rows; SQLite's own (PostgreSQL gets no copy: UnifiedShape).
+        Migration(version: 51, name: "charges of unknown codes", sql: """
+            CREATE INDEX unified_charges_unknown_code ON unified_charges (unified_property_id, charge_code)
+                WHERE category_known = 0;
+            """),
     ]
 }
