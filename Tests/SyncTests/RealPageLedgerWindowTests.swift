@@ -79,4 +79,31 @@ import Testing
             """)
         #expect(check == [[.text("passed"), .real(1400), .real(1400)]])
     }
+
+    /// Transactions neither Charge nor Payment are left out of the ledger and listed, one warning per type and its
+    /// count, whichever side of Charge and Payment the type's name sorts on.
+    @Test func transactionsOfOtherTypesAreListed() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        func other(_ id: String, _ type: String) -> String {
+            "<Transaction><TransactionID>\(id)</TransactionID><TransactionType>\(type)</TransactionType>"
+                + "<TransactionDate>11/05/2026</TransactionDate><TransactionCode>MISC</TransactionCode><Amount>10.00</Amount></Transaction>"
+        }
+        let others = [other("9300003911", "Adjustment"), other("9300003912", "Adjustment"), other("9300003913", "Deposit"),
+                      other("9300003914", "Refund")].joined()
+        let path = realpage.directory.appendingPathComponent("getresidentledger.xml")
+        // Household 9300003's, after its own two.
+        let last = try #require(Self.windowPassed.range(of: "</Transactions>", options: .backwards))
+        try Data(Self.windowPassed.replacingCharacters(in: last, with: others + "</Transactions>").utf8).write(to: path)
+        _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID("run")).load(
+            path: path.path, operation: .getresidentledger, property: RealPageFixture.property,
+            asOf: LocalDate(iso: RealPageFixture.asOf)!)
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        let listed = outcome.warnings.filter { $0.check == "ledger_type" }.map { "\($0.subject): \($0.message)" }
+        #expect(listed == ["Adjustment: 2 getresidentledger transaction(s) of type 'Adjustment' left out of the ledger",
+                           "Deposit: 1 getresidentledger transaction(s) of type 'Deposit' left out of the ledger",
+                           "Refund: 1 getresidentledger transaction(s) of type 'Refund' left out of the ledger"])
+        #expect(try realpage.rows("SELECT count(*) FROM unified_charges WHERE charge_id LIKE '93000039__'") == [[.integer(1)]])
+    }
 }

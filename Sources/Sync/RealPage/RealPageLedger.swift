@@ -170,8 +170,17 @@ enum RealPageLedger {
     static let typeCheck = """
         SELECT transaction_type, 'Charge or Payment', count(*),
                printf('%d getresidentledger transaction(s) of type ''%s'' left out of the ledger', count(*), transaction_type)
-        FROM realpage_raw.realpage_ledger
-        WHERE property_id = :property AND transaction_type NOT IN ('Charge', 'Payment')
+        FROM (
+            -- The types around Charge and Payment, each a range of the vendor-id index: `NOT IN` read every
+            -- transaction of the property's index to find none, most nights.
+            SELECT transaction_type FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND transaction_type < 'Charge'
+            UNION ALL
+            SELECT transaction_type FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND transaction_type > 'Charge' AND transaction_type < 'Payment'
+            UNION ALL
+            SELECT transaction_type FROM realpage_raw.realpage_ledger
+            WHERE property_id = :property AND transaction_type > 'Payment')
         GROUP BY transaction_type ORDER BY transaction_type
         """
 }
