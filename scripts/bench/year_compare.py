@@ -9,8 +9,9 @@ blanked). Every answer must be identical, with two exceptions that are history, 
   closed in the window, days to complete, the make-ready months) must be equal.
 * `report expenses`: a month the fresh directory has no Income Statement for (it fetched only the current fiscal
   period) may have one in the nightly directory (fetched when that period was current). Those cells, their rows'
-  totals, the portfolio line's months that sum them, their account lines and sources are history; every other cell
-  must be equal.
+  totals, the portfolio line's months that sum them, their account lines and sources are history; a category row
+  only the nightly directory has is history when its amounts lie in those months (0.00 in a month both have); every
+  other cell must be equal.
 
   python3 scripts/bench/year_compare.py ANSWERS_YEAR ANSWERS_FRESH
 
@@ -91,7 +92,9 @@ def compare_expenses(year, fresh, differences, history):
     for table, key in (("rows", ("property", "gl_category")), ("operating", ("property", "line"))):
         a, b = keyed(year.get(table), key), keyed(fresh.get(table), key)
         for k in sorted(set(a) - set(b), key=str):
-            months = [c for c, v in a[k].items() if c[:2] == "20" and v is not None]
+            # A row only the nightly has is history when its amounts lie in months it kept: in a month both have, it
+            # must be 0.00 (no line of its category then, which is why the fresh directory has no such row).
+            months = [c for c, v in a[k].items() if c[:2] == "20" and v not in (None, 0)]
             if all((k[0], m) in kept for m in months):
                 history.append("%s %s: only in months the nightly directory kept" % (table, "/".join(map(str, k))))
             else:

@@ -97,6 +97,20 @@ class YearCompareTests(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("total 2026-11: 25354.63 against 25354.0", out)
 
+    def test_a_category_only_in_months_kept_is_history_even_with_a_zero_in_a_shared_month(self):
+        # ten50 after 106 nights: Turnover lines in the kept months only; the month both directories have shows 0.00
+        # in the nightly's row, and the fresh directory (that month alone) has no Turnover row at all.
+        year, fresh = copy.deepcopy(EXPENSES), fresh_window()[1]
+        year["rows"].insert(0, {"property": "kalaco", "gl_category": "Turnover", "2026-10": 1337.20, "2026-11": 0.00,
+                                "total": 1337.20})
+        code, out = self.compare(answers(MAINTENANCE, year), answers(MAINTENANCE, fresh))
+        self.assertEqual(code, 0, out)
+        self.assertIn("rows kalaco/Turnover: only in months the nightly directory kept", out)
+        year["rows"][0]["2026-11"] = 12.00
+        code, out = self.compare(answers(MAINTENANCE, year), answers(MAINTENANCE, fresh))
+        self.assertEqual(code, 2)
+        self.assertIn("rows kalaco/Turnover: only in the nightly directory", out)
+
     def test_a_figure_of_the_shared_window_differs(self):
         maintenance, expenses = fresh_window()
         maintenance["rows"][0]["open"] = 5
