@@ -163,15 +163,10 @@ public final class LandingZone: Sendable {
         return size
     }
 
-    /// The artifact a staging file already is when an earlier run landed the same bytes under the same name's
+    /// The artifact a staging file (its `digest(staged:)`) already is when an earlier run landed the same bytes under the same name's
     /// extension, else nil (the staging file is left as it was either way; `discard` lets go of it). Only checked
     /// bytes are ever committed, so such bytes passed the checks a caller would run again: an unchanged night skips
     /// them (re-reading a report or scanning a SOAP answer was most of its fetch's own CPU).
-    public func alreadyLanded(staged path: String, pms: PMS, property: String, name: String) -> LandedArtifact? {
-        digest(staged: path).flatMap { alreadyLanded($0, pms: pms, property: property, name: name) }
-    }
-
-    /// `alreadyLanded(staged:...)` for a staging file whose digest was read (`digest(staged:)`).
     public func alreadyLanded(_ digest: StagedDigest, pms: PMS, property: String, name: String) -> LandedArtifact? {
         reuse(relative: "\(pms.rawValue)/\(property)/\(name)", name: name, sha256: digest.sha256, size: digest.size)
     }

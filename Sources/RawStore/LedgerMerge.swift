@@ -315,10 +315,9 @@ final class LedgerMerger {
     func finish() throws -> LedgerMergeCounts {
         if fresh { return counts }
         var property: [String: SQLValue] = [":property": .text(lineage.propertyID), ":as_of": .text(lineage.asOf)]
-        var unseen = """
-            property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of
-              AND id NOT IN (SELECT row_id FROM temp.ledger_seen)
-            """
+        // The stored transactions the answer did not hold: those not marked seen, or those a whole answer's match
+        // listed.
+        var notHeld = "id NOT IN (SELECT row_id FROM temp.ledger_seen)"
         if readsWhole {
             // The stored transactions the answer did not hold (none, most weeks), listed by row id.
             let stored = try storedTransactions ?? StoredTransactions(database, table: table, property: lineage.propertyID,
@@ -327,11 +326,9 @@ final class LedgerMerger {
             try database.execute("DELETE FROM temp.ledger_unseen")
             let note = try database.prepare("INSERT INTO temp.ledger_unseen (row_id) VALUES (:id)")
             for rowID in stored.unseen { try note.execute([":id": .integer(rowID)]) }
-            unseen = """
-                property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of
-                  AND id IN (SELECT row_id FROM temp.ledger_unseen)
-                """
+            notHeld = "id IN (SELECT row_id FROM temp.ledger_unseen)"
         }
+        let unseen = "property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of AND \(notHeld)"
         var ageOut: String?
         var gone: String?
         switch coverage {

@@ -130,16 +130,16 @@ import ZipKit
                                        name: "GetResidentTransactions_Login.xml")
         let nextNight = try LandingZone(dataDirectory: data, runID: RunID("20261121T000000Z-test"))
         let changed = try stageXML(nextNight, xml + Array("<!-- a late posting -->".utf8))
-        #expect(nextNight.alreadyLanded(staged: changed, pms: .yardi, property: "yp_cedar_bluff",
+        #expect(nextNight.alreadyLanded(try #require(nextNight.digest(staged: changed)), pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xml") == nil)
         #expect(FileManager.default.fileExists(atPath: changed), "left for the checks")
         let same = try stageXML(nextNight, xml)
-        #expect(nextNight.alreadyLanded(staged: same, pms: .yardi, property: "yp_cedar_bluff",
+        #expect(nextNight.alreadyLanded(try #require(nextNight.digest(staged: same)), pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xml") == first)
         // The staging file stays the caller's until it discards it (emptied, for the run's next download).
         #expect(FileManager.default.fileExists(atPath: same))
         // The same bytes under another extension are another object (a report saved as .xls is not the .xml).
-        #expect(nextNight.alreadyLanded(staged: try stageXML(nextNight, xml), pms: .yardi, property: "yp_cedar_bluff",
+        #expect(nextNight.alreadyLanded(try #require(nextNight.digest(staged: try stageXML(nextNight, xml))), pms: .yardi, property: "yp_cedar_bluff",
                                         name: "GetResidentTransactions_Login.xls") == nil)
     }
 
