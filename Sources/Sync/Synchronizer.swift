@@ -82,6 +82,9 @@ struct SyncContext {
     /// stderr with that time, the property and the SQL's first words, to find the rule that makes a sync slow (off
     /// when unset). CPU, not wall time: during an ingest the loads of other properties share the cores.
     static let profileThreshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
+    /// `OWNERDASH_SQL_PROFILE_PLAN=1` with the profile: each statement it prints is followed by SQLite's plan for it
+    /// (`EXPLAIN QUERY PLAN`, one line per step, indented by depth), to see which index a slow rule reads by.
+    static let profilePlan = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_PLAN"] == "1"
 
     func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
         guard let threshold = Self.profileThreshold else { return try body() }
@@ -96,8 +99,24 @@ struct SyncContext {
         if milliseconds >= threshold {
             let words = sql.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
             FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property.key, words).utf8))
+            if Self.profilePlan { FileHandle.standardError.write(Data(try queryPlan(sql).utf8)) }
         }
         return result
+    }
+}
+
+extension SyncContext {
+    /// SQLite's plan for `sql`, one line per step, each indented under its parent (`OWNERDASH_SQL_PROFILE_PLAN`).
+    func queryPlan(_ sql: String) throws -> String {
+        var depth: [Int64: Int] = [0: 0]
+        var lines = ""
+        for row in try database.query("EXPLAIN QUERY PLAN " + sql) {
+            let id = row[0].integerValue ?? 0, parent = row[1].integerValue ?? 0
+            let level = (depth[parent] ?? 0) + 1
+            depth[id] = level
+            lines += "    " + String(repeating: "  ", count: level) + (row[3].textValue ?? "") + "\n"
+        }
+        return lines
     }
 }
 

@@ -19,6 +19,29 @@ extension XMLElement {
             let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
             if !collapsed.isEmpty { lines.append(collapsed) }
         }
+        func visit(_ name: String) -> (breaks: Bool, walks: Bool) {
+            if name == "br" { return (true, false) }
+            if name == "script" || name == "style" { return (false, false) }
+            return (Self.lineBreaking.contains(name), true)
+        }
+        if case .tree(let tree, let index) = storage {
+            func walkTree(_ index: Int) {
+                tree.content(index) { text, child in
+                    if let text {
+                        current.append(contentsOf: tree.characters[text])
+                    } else if let child {
+                        let (breaks, walks) = visit((string(tree.elements[child].name) ?? "").lowercased())
+                        if breaks { endLine() }
+                        if walks { walkTree(child) }
+                        if breaks && walks { endLine() }
+                    }
+                }
+            }
+            walkTree(index)
+            endLine()
+            return lines
+        }
+        guard case .node(let document, let node) = storage else { return lines }
         func walk(_ parent: xmlNodePtr) {
             var child = parent.pointee.children
             while let node = child {
@@ -28,16 +51,10 @@ extension XMLElement {
                 case XML_ENTITY_REF_NODE:
                     if let name = node.pointee.name { append(document.entityText(name), to: &current) }
                 case XML_ELEMENT_NODE:
-                    let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
-                    if name == "br" {
-                        endLine()
-                    } else if name == "script" || name == "style" {
-                        break
-                    } else if Self.lineBreaking.contains(name) {
-                        endLine(); walk(node); endLine()
-                    } else {
-                        walk(node)
-                    }
+                    let (breaks, walks) = visit(node.pointee.name.map { String(cString: $0).lowercased() } ?? "")
+                    if breaks { endLine() }
+                    if walks { walk(node) }
+                    if breaks && walks { endLine() }
                 default:
                     break
                 }

@@ -202,123 +202,198 @@ public struct XMLAttribute: Sendable, Equatable {
     public var value: String
 }
 
-/// One element of a parsed document; keeps its document alive.
+/// One element of a parsed document (libxml2's tree) or of a record `XMLStreamReader` read (an `XMLTree`); keeps
+/// either alive.
 public struct XMLElement {
-    let document: XMLDocument
-    let node: xmlNodePtr
+    enum Storage {
+        case node(XMLDocument, xmlNodePtr)
+        case tree(XMLTree, Int)
+    }
+
+    let storage: Storage
 
     init(document: XMLDocument, node: xmlNodePtr) {
-        self.document = document
-        self.node = node
+        storage = .node(document, node)
+    }
+
+    init(tree: XMLTree, index: Int) {
+        storage = .tree(tree, index)
     }
 
     /// The name without its prefix (`row` for `<x:row>`).
-    public var localName: String { string(node.pointee.name) ?? "" }
+    public var localName: String {
+        switch storage {
+        case .node(_, let node): string(node.pointee.name) ?? ""
+        case .tree(let tree, let index): string(tree.elements[index].name) ?? ""
+        }
+    }
 
     /// The namespace URI the element's prefix (or default namespace) is bound to, nil when none.
-    public var namespaceURI: String? { node.pointee.ns.flatMap { string($0.pointee.href) } }
+    public var namespaceURI: String? {
+        switch storage {
+        case .node(_, let node): node.pointee.ns.flatMap { string($0.pointee.href) }
+        case .tree(let tree, let index): string(tree.elements[index].namespaceURI)
+        }
+    }
 
     /// The prefix as written, nil when unprefixed.
-    public var prefix: String? { node.pointee.ns.flatMap { string($0.pointee.prefix) } }
+    public var prefix: String? {
+        switch storage {
+        case .node(_, let node): node.pointee.ns.flatMap { string($0.pointee.prefix) }
+        case .tree(let tree, let index): string(tree.elements[index].prefix)
+        }
+    }
 
     /// The line the element starts on (1-based).
-    public var line: Int { Int(xmlGetLineNo(node)) }
+    public var line: Int {
+        switch storage {
+        case .node(_, let node): Int(xmlGetLineNo(node))
+        case .tree(let tree, let index): Int(tree.elements[index].line)
+        }
+    }
 
     /// True when the local names match (`hasLocalName("row")` for `<x:row>` and `<row>`).
     public func hasLocalName(_ name: String) -> Bool {
-        guard let raw = node.pointee.name else { return false }
-        return equal(raw, name)
+        switch storage {
+        case .node(_, let node):
+            guard let raw = node.pointee.name else { return false }
+            return equal(raw, name)
+        case .tree(let tree, let index):
+            return tree.hasName(index, name)
+        }
     }
 
     /// The value of the first attribute with this local name (any namespace), nil when absent.
     public func attribute(_ localName: String) -> String? {
-        var attr = node.pointee.properties
-        while let current = attr {
-            if let name = current.pointee.name, equal(name, localName) {
-                return attributeValue(current)
+        switch storage {
+        case .node(let document, let node):
+            var attr = node.pointee.properties
+            while let current = attr {
+                if let name = current.pointee.name, equal(name, localName) {
+                    return Self.attributeValue(current, document)
+                }
+                attr = current.pointee.next
             }
-            attr = current.pointee.next
+            return nil
+        case .tree(let tree, let index):
+            return tree.attribute(index, localName)
         }
-        return nil
     }
 
     /// The value of the attribute with this local name in exactly this namespace (nil URI = no namespace).
     public func attribute(_ localName: String, namespaceURI: String?) -> String? {
-        var attr = node.pointee.properties
-        while let current = attr {
-            if let name = current.pointee.name, equal(name, localName),
-               current.pointee.ns.flatMap({ string($0.pointee.href) }) == namespaceURI {
-                return attributeValue(current)
+        switch storage {
+        case .node(let document, let node):
+            var attr = node.pointee.properties
+            while let current = attr {
+                if let name = current.pointee.name, equal(name, localName),
+                   current.pointee.ns.flatMap({ string($0.pointee.href) }) == namespaceURI {
+                    return Self.attributeValue(current, document)
+                }
+                attr = current.pointee.next
             }
-            attr = current.pointee.next
+            return nil
+        case .tree(let tree, let index):
+            return tree.attribute(index, localName, namespaceURI: namespaceURI, matchingNamespace: true)
         }
-        return nil
     }
 
     /// All attributes in document order.
     public var attributes: [XMLAttribute] {
-        var result: [XMLAttribute] = []
-        var attr = node.pointee.properties
-        while let current = attr {
-            result.append(XMLAttribute(localName: string(current.pointee.name) ?? "",
-                                       namespaceURI: current.pointee.ns.flatMap { string($0.pointee.href) },
-                                       value: attributeValue(current)))
-            attr = current.pointee.next
+        switch storage {
+        case .node(let document, let node):
+            var result: [XMLAttribute] = []
+            var attr = node.pointee.properties
+            while let current = attr {
+                result.append(XMLAttribute(localName: string(current.pointee.name) ?? "",
+                                           namespaceURI: current.pointee.ns.flatMap { string($0.pointee.href) },
+                                           value: Self.attributeValue(current, document)))
+                attr = current.pointee.next
+            }
+            return result
+        case .tree(let tree, let index):
+            let range = tree.elements[index].attributes
+            return tree.attributes[Int(range.lowerBound) ..< Int(range.upperBound)].map {
+                XMLAttribute(localName: string($0.name) ?? "", namespaceURI: string($0.namespaceURI),
+                             value: tree.value($0.value))
+            }
         }
-        return result
     }
 
     /// Child elements in document order (text, comments and processing instructions skipped).
     public var children: [XMLElement] {
-        var result: [XMLElement] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE { result.append(XMLElement(document: document, node: current)) }
-            child = current.pointee.next
+        switch storage {
+        case .node(let document, let node):
+            var result: [XMLElement] = []
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE { result.append(XMLElement(document: document, node: current)) }
+                child = current.pointee.next
+            }
+            return result
+        case .tree(let tree, let index):
+            return tree.children(index).map { XMLElement(tree: tree, index: $0) }
         }
-        return result
     }
 
     /// Child elements with this local name.
     public func children(named localName: String) -> [XMLElement] {
-        var result: [XMLElement] = []
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
-                result.append(XMLElement(document: document, node: current))
+        switch storage {
+        case .node(let document, let node):
+            var result: [XMLElement] = []
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
+                    result.append(XMLElement(document: document, node: current))
+                }
+                child = current.pointee.next
             }
-            child = current.pointee.next
+            return result
+        case .tree(let tree, let index):
+            return tree.children(index).filter { tree.hasName($0, localName) }.map { XMLElement(tree: tree, index: $0) }
         }
-        return result
     }
 
     /// The first child element with this local name.
     public func child(named localName: String) -> XMLElement? {
-        var child = node.pointee.children
-        while let current = child {
-            if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
-                return XMLElement(document: document, node: current)
+        switch storage {
+        case .node(let document, let node):
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE, let name = current.pointee.name, equal(name, localName) {
+                    return XMLElement(document: document, node: current)
+                }
+                child = current.pointee.next
             }
-            child = current.pointee.next
+            return nil
+        case .tree(let tree, let index):
+            return tree.child(index, named: localName).map { XMLElement(tree: tree, index: $0) }
         }
-        return nil
     }
 
     /// Every element below this one with this local name, in document order.
     public func descendants(named localName: String) -> [XMLElement] {
-        var result: [XMLElement] = []
-        collect(node, localName, into: &result)
-        return result
+        switch storage {
+        case .node(let document, let node):
+            var result: [XMLElement] = []
+            Self.collect(node, localName, document, into: &result)
+            return result
+        case .tree(let tree, let index):
+            // Stored in document order: the descendants are the elements up to `end`.
+            return (index + 1 ..< Int(tree.elements[index].end)).filter { tree.hasName($0, localName) }
+                .map { XMLElement(tree: tree, index: $0) }
+        }
     }
 
-    private func collect(_ parent: xmlNodePtr, _ localName: String, into result: inout [XMLElement]) {
+    private static func collect(_ parent: xmlNodePtr, _ localName: String, _ document: XMLDocument,
+                                into result: inout [XMLElement]) {
         var child = parent.pointee.children
         while let current = child {
             if current.pointee.type == XML_ELEMENT_NODE {
                 if let name = current.pointee.name, equal(name, localName) {
                     result.append(XMLElement(document: document, node: current))
                 }
-                collect(current, localName, into: &result)
+                collect(current, localName, document, into: &result)
             }
             child = current.pointee.next
         }
@@ -326,26 +401,31 @@ public struct XMLElement {
 
     /// All text below this element (text and CDATA, internal entities replaced), concatenated as written.
     public var text: String {
-        // Most fields hold one text node, or none: read it straight (an array and a decode per field of a
-        // 24-month ledger are felt).
-        if let only = node.pointee.children, only.pointee.next == nil,
-           only.pointee.type == XML_TEXT_NODE || only.pointee.type == XML_CDATA_SECTION_NODE {
-            return only.pointee.content.map { String(cString: $0) } ?? ""
+        switch storage {
+        case .tree(let tree, let index):
+            return tree.text(index)
+        case .node(let document, let node):
+            // Most fields hold one text node, or none: read it straight (an array and a decode per field of a
+            // 24-month ledger are felt).
+            if let only = node.pointee.children, only.pointee.next == nil,
+               only.pointee.type == XML_TEXT_NODE || only.pointee.type == XML_CDATA_SECTION_NODE {
+                return only.pointee.content.map { String(cString: $0) } ?? ""
+            }
+            if node.pointee.children == nil { return "" }
+            var bytes: [UInt8] = []
+            Self.appendText(of: node, document, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
         }
-        if node.pointee.children == nil { return "" }
-        var bytes: [UInt8] = []
-        appendText(of: node, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func appendText(of parent: xmlNodePtr, to bytes: inout [UInt8]) {
+    private static func appendText(of parent: xmlNodePtr, _ document: XMLDocument, to bytes: inout [UInt8]) {
         var child = parent.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 append(current.pointee.content, to: &bytes)
             case XML_ELEMENT_NODE:
-                appendText(of: current, to: &bytes)
+                appendText(of: current, document, to: &bytes)
             case XML_ENTITY_REF_NODE:
                 if let name = current.pointee.name { append(document.entityText(name), to: &bytes) }
             default:
@@ -355,7 +435,7 @@ public struct XMLElement {
         }
     }
 
-    private func attributeValue(_ attr: xmlAttrPtr) -> String {
+    private static func attributeValue(_ attr: xmlAttrPtr, _ document: XMLDocument) -> String {
         if let only = attr.pointee.children, only.pointee.next == nil, only.pointee.type != XML_ENTITY_REF_NODE {
             return only.pointee.content.map { String(cString: $0) } ?? ""
         }
@@ -375,7 +455,7 @@ public struct XMLElement {
 
 // MARK: - xmlChar strings
 
-private func string(_ p: UnsafePointer<xmlChar>?) -> String? {
+func string(_ p: UnsafePointer<xmlChar>?) -> String? {
     p.map { String(cString: $0) }
 }
 
@@ -388,7 +468,7 @@ func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
 }
 
 /// Compares a NUL-terminated xmlChar string with a Swift string without allocating.
-private func equal(_ p: UnsafePointer<xmlChar>, _ name: String) -> Bool {
+func equal(_ p: UnsafePointer<xmlChar>, _ name: String) -> Bool {
     // On the name's contiguous bytes (a native string's always are): iterating its UTF-8 view costs more per byte.
     if let same = name.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
         for i in 0..<bytes.count where p[i] != bytes[i] { return false }

@@ -1,17 +1,188 @@
 import CLibXML2
 import Glibc
 
-/// Reads a document node by node (libxml2's xmlTextReader), so memory stays bounded by the subtree being looked at.
+/// Reads a document element by element, so memory stays bounded by the record being looked at, however long the
+/// document: the parser's events (libxml2's SAX2 push parser, fed a piece at a time) are read one after the other,
+/// and `expand()` copies an element's subtree into an `XMLTree` of Swift arrays.
 ///
-/// The same safety as `XMLDocument`: no network, no entity substitution, no DTD loading, and a DOCTYPE
-/// declaring external entities is refused when it is met. Elements handed out by `expand()` are copies in
-/// a small document of their own, so they stay valid after the reader has moved on and freed the original.
+/// The same safety as `XMLDocument`: no network, no entity substitution, no DTD loading. A document with a DOCTYPE
+/// (which no SOAP answer has) is read by libxml2's xmlTextReader instead (`TreeReader`), as the DOM reads it: a DOCTYPE
+/// declaring external entities is refused when it is met, internal entities stay references whose text is looked up.
+/// Elements handed out by `expand()` are copies, so they stay valid after the reader has moved on.
+///
+/// Comments and processing instructions are not handed out (`kind` is never `.other` outside a DOCTYPE document); an
+/// element's end is always a node of its own, `<x/>` as well as `<x></x>`.
 public final class XMLStreamReader {
     /// What the reader is positioned on.
     public enum Kind: Sendable, Equatable {
         case element, endElement, text, other
     }
 
+    private enum Engine {
+        case events(EventReader)
+        case tree(TreeReader)
+    }
+
+    private var engine: Engine
+    /// How to read the input again from its start, should it have a DOCTYPE.
+    private let reopen: () throws -> InputSource
+
+    /// A reader over `bytes`; nothing is parsed until the first `read()`.
+    public convenience init(bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { throw XMLError(message: "Document is empty", line: 1) }
+        try self.init { InputSource(bytes: bytes) }
+    }
+
+    /// A reader over the file at `path`, read in the pieces the parser asks for: memory stays bounded by the subtree
+    /// being looked at, however large the file. Throws when the file cannot be opened or is empty.
+    public convenience init(path: String) throws {
+        try self.init { try InputSource(path: path) }
+    }
+
+    private init(_ reopen: @escaping () throws -> InputSource) throws {
+        self.reopen = reopen
+        engine = .events(try EventReader(source: reopen()))
+    }
+
+    // MARK: - Moving
+
+    /// Moves to the next node in document order (past the current element's subtree after `expand()` or `skip()`);
+    /// false at the end of the document.
+    public func read() throws -> Bool {
+        switch engine {
+        case .tree(let reader):
+            return try reader.read()
+        case .events(let reader):
+            do {
+                return try reader.read()
+            } catch is EventReader.DoctypeMet {
+                // Met before any element: read again from the start, as the DOM would read it.
+                let tree = try TreeReader(source: reopen())
+                engine = .tree(tree)
+                return try tree.read()
+            }
+        }
+    }
+
+    /// Makes the next `read()` move past the current element's subtree instead of into it.
+    public func skip() {
+        switch engine {
+        case .tree(let reader): reader.skip()
+        case .events(let reader): reader.skip()
+        }
+    }
+
+    /// The current element with its whole subtree, as an element of its own; the next `read()` moves past it.
+    public func expand() throws -> XMLElement {
+        switch engine {
+        case .tree(let reader): try reader.expand()
+        case .events(let reader): try reader.expand()
+        }
+    }
+
+    /// Calls `body` with every element named one of `localNames` below the current element (the whole document
+    /// before the first `read()`), each expanded and then skipped: nested matches are inside their ancestor's subtree.
+    /// Returns on the current element's end tag; a `body` that throws stops the reading there.
+    public func forEachElement(named localNames: Set<String>, _ body: (XMLElement) throws -> Void) throws {
+        let scope: Int
+        if !started {
+            scope = -1
+        } else {
+            guard kind == .element, !skipPending, !isEmptyElement else { return }
+            scope = depth
+        }
+        let names = localNames.map { Array($0.utf8) }
+        while try read() {
+            if depth <= scope { return }
+            guard kind == .element, matches(names) else { continue }
+            try body(try expand())
+        }
+    }
+
+    private var started: Bool {
+        switch engine {
+        case .tree(let reader): reader.started
+        case .events(let reader): reader.started
+        }
+    }
+
+    /// `skip()` or `expand()` was called on the current element: nothing below it is read.
+    private var skipPending: Bool {
+        switch engine {
+        case .tree(let reader): reader.skipSubtree
+        case .events(let reader): reader.skipPending
+        }
+    }
+
+    private func matches(_ names: [[UInt8]]) -> Bool {
+        switch engine {
+        case .tree(let reader): reader.matches(names)
+        case .events(let reader): reader.matches(names)
+        }
+    }
+
+    // MARK: - The current node
+
+    /// The kind of the current node.
+    public var kind: Kind {
+        switch engine {
+        case .tree(let reader): reader.kind
+        case .events(let reader): reader.kind
+        }
+    }
+
+    /// The current node's name without its prefix; empty for text.
+    public var localName: String {
+        switch engine {
+        case .tree(let reader): reader.localName
+        case .events(let reader): reader.localName
+        }
+    }
+
+    /// True when the current node is an element (start or end) with this local name.
+    public func hasLocalName(_ name: String) -> Bool {
+        switch engine {
+        case .tree(let reader): reader.hasLocalName(name)
+        case .events(let reader): reader.hasLocalName(name)
+        }
+    }
+
+    /// The namespace URI of the current element, nil when none.
+    public var namespaceURI: String? {
+        switch engine {
+        case .tree(let reader): reader.namespaceURI
+        case .events(let reader): reader.namespaceURI
+        }
+    }
+
+    /// 0 for the document element, 1 for its children, ...
+    public var depth: Int {
+        switch engine {
+        case .tree(let reader): reader.depth
+        case .events(let reader): reader.depth
+        }
+    }
+
+    /// True for an element with nothing inside: its end is the next node.
+    public var isEmptyElement: Bool {
+        switch engine {
+        case .tree(let reader): reader.isEmptyElement
+        case .events(let reader): reader.isEmptyElement
+        }
+    }
+
+    /// The text of a text, CDATA or whitespace node; empty for other nodes.
+    public var text: String {
+        switch engine {
+        case .tree(let reader): reader.text
+        case .events(let reader): reader.text
+        }
+    }
+}
+
+/// The reader for documents with a DOCTYPE: libxml2's xmlTextReader, node by node, each expanded element copied into
+/// a small document of its own.
+final class TreeReader {
     private let reader: xmlTextReaderPtr
     // The reader pulls its input through `source` and reports errors into `firstError`; both must outlive it.
     private let source: InputSource
@@ -19,22 +190,11 @@ public final class XMLStreamReader {
     /// What libxml2 raises outside the reader's own handler (input conversion, I/O) while it reads: kept, not
     /// written to stderr, and an encoding failure refused (libxml2 drops the rest of the input after one).
     private let messages = ParseMessages()
-    private var started = false
-    private var skipSubtree = false
+    private(set) var started = false
+    /// `skip()` or `expand()` was called on the current element.
+    private(set) var skipSubtree = false
 
-    /// A reader over `bytes`; nothing is parsed until the first `read()`.
-    public convenience init(bytes: [UInt8]) throws {
-        guard !bytes.isEmpty else { throw XMLError(message: "Document is empty", line: 1) }
-        try self.init(source: InputSource(bytes: bytes))
-    }
-
-    /// A reader over the file at `path`, read in the pieces libxml2 asks for: memory stays bounded by the subtree being
-    /// looked at, however large the file. Throws when the file cannot be opened or is empty.
-    public convenience init(path: String) throws {
-        try self.init(source: InputSource(path: path))
-    }
-
-    private init(source: InputSource) throws {
+    init(source: InputSource) throws {
         _ = parserReady
         self.source = source
         // No XML_PARSE_NOENT / DTDLOAD / DTDATTR, as in XMLDocument. NODICT keeps short text values out of the
@@ -66,7 +226,7 @@ public final class XMLStreamReader {
 
     /// Moves to the next node in document order (past the current element's subtree after `expand()` or `skip()`);
     /// false at the end of the document.
-    public func read() throws -> Bool {
+    func read() throws -> Bool {
         let skipping = skipSubtree
         let status = messages.capturing { skipping ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader) }
         skipSubtree = false
@@ -97,12 +257,12 @@ public final class XMLStreamReader {
     }
 
     /// Makes the next `read()` move past the current element's subtree instead of into it.
-    public func skip() {
+    func skip() {
         skipSubtree = true
     }
 
     /// The current element with its whole subtree, as an element of a document of its own; the next `read()` moves past it.
-    public func expand() throws -> XMLElement {
+    func expand() throws -> XMLElement {
         guard kind == .element else { throw XMLError(message: "expand() called off an element start") }
         let expanded = messages.capturing { xmlTextReaderExpand(reader) }
         try checkEncoding()
@@ -123,31 +283,16 @@ public final class XMLStreamReader {
         return XMLElement(document: owner, node: copy)
     }
 
-    /// Calls `body` with every element named one of `localNames` below the current element (the whole document
-    /// before the first `read()`), each expanded and then skipped: nested matches are inside their ancestor's subtree.
-    /// Returns on the current element's end tag; a `body` that throws stops the reading there.
-    public func forEachElement(named localNames: Set<String>, _ body: (XMLElement) throws -> Void) throws {
-        let scope: Int
-        if !started {
-            scope = -1
-        } else {
-            guard kind == .element, !skipSubtree, xmlTextReaderIsEmptyElement(reader) == 0 else { return }
-            scope = depth
-        }
-        let names = localNames.map { Array($0.utf8) }
-        while try read() {
-            let nodeDepth = Int(xmlTextReaderDepth(reader))
-            if nodeDepth <= scope { return }
-            guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue),
-                  let name = xmlTextReaderConstLocalName(reader), names.contains(where: { equalBytes(name, $0) }) else { continue }
-            try body(try expand())
-        }
+    /// True when the current element's local name is one of `names`.
+    func matches(_ names: [[UInt8]]) -> Bool {
+        guard let name = xmlTextReaderConstLocalName(reader) else { return false }
+        return names.contains { equalBytes(name, $0) }
     }
 
     // MARK: - The current node
 
     /// The kind of the current node.
-    public var kind: Kind {
+    var kind: XMLStreamReader.Kind {
         switch Int(xmlTextReaderNodeType(reader)) {
         case Int(XML_READER_TYPE_ELEMENT.rawValue): .element
         case Int(XML_READER_TYPE_END_ELEMENT.rawValue): .endElement
@@ -158,30 +303,30 @@ public final class XMLStreamReader {
     }
 
     /// The current node's name without its prefix; empty for text.
-    public var localName: String {
+    var localName: String {
         guard kind == .element || kind == .endElement, let name = xmlTextReaderConstLocalName(reader) else { return "" }
         return String(cString: name)
     }
 
     /// True when the current node is an element (start or end) with this local name.
-    public func hasLocalName(_ name: String) -> Bool {
+    func hasLocalName(_ name: String) -> Bool {
         guard kind == .element || kind == .endElement, let raw = xmlTextReaderConstLocalName(reader) else { return false }
         return equalBytes(raw, Array(name.utf8))
     }
 
     /// The namespace URI of the current element, nil when none.
-    public var namespaceURI: String? {
+    var namespaceURI: String? {
         xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }
     }
 
     /// 0 for the document element, 1 for its children, ...
-    public var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    var depth: Int { Int(xmlTextReaderDepth(reader)) }
 
     /// True for `<x/>`: no end tag follows.
-    public var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
 
     /// The text of a text, CDATA or whitespace node; empty for other nodes.
-    public var text: String {
+    var text: String {
         guard kind == .text, let value = xmlTextReaderConstValue(reader) else { return "" }
         return String(cString: value)
     }
@@ -189,7 +334,7 @@ public final class XMLStreamReader {
 
 /// The input, handed to libxml2 in the pieces it asks for: bytes in memory (copied a piece at a time, no copy of the
 /// whole document) or a file (read straight into libxml2's buffer; the descriptor is closed with the reader).
-private final class InputSource {
+final class InputSource {
     private enum Origin {
         case bytes([UInt8])
         case file(descriptor: Int32)
@@ -240,7 +385,7 @@ private final class InputSource {
 }
 
 /// Compares a NUL-terminated xmlChar string with UTF-8 bytes without allocating.
-private func equalBytes(_ p: UnsafePointer<xmlChar>, _ name: [UInt8]) -> Bool {
+func equalBytes(_ p: UnsafePointer<xmlChar>, _ name: [UInt8]) -> Bool {
     for (i, byte) in name.enumerated() where p[i] != byte { return false }
     return p[name.count] == 0
 }
