@@ -5,7 +5,7 @@ import CLibXML2
 /// expanded element is copied from the events into an `XMLTree`, and a skipped one's events are dropped as they are
 /// parsed. (The xmlTextReader it replaces built, copied and freed a libxml2 subtree per record: four times the
 /// parser's own cost on a 24-month ledger.)
-final class EventReader {
+final class EventReader: NodeReader {
     /// The document has a DOCTYPE: `XMLStreamReader` reads it with `TreeReader`, as the DOM would.
     struct DoctypeMet: Error {}
 
@@ -66,7 +66,7 @@ final class EventReader {
                     // Five pointers an attribute: localname, prefix, URI, value start, value end.
                     let start = Int32(characters.count)
                     if let from = values[5 * k + 3], let to = values[5 * k + 4], to > from {
-                        characters.append(contentsOf: UnsafeBufferPointer(start: from, count: to - from))
+                        appendAttributeValue(UnsafeBufferPointer(start: from, count: to - from))
                     }
                     attributes.append(Attribute(name: values[5 * k], namespaceURI: values[5 * k + 2],
                                                 value: start ..< Int32(characters.count)))
@@ -75,6 +75,27 @@ final class EventReader {
             let line = context.map { Int32(clamping: $0.pointee.input?.pointee.line ?? 0) } ?? 0
             events.append(Event(kind: .start, depth: depth, line: line, name: name, namespaceURI: namespaceURI,
                                 prefix: prefix, range: first ..< Int32(attributes.count)))
+        }
+
+        /// An attribute's value as libxml2 hands it to SAX2 without entity substitution: `&` (written `&amp;` or
+        /// `&#38;`) comes as `&#38;`, for a tree builder to decode (xmlSAX2AttributeNs does); every other reference
+        /// is already replaced, and no entity but the predefined ones exists without a DOCTYPE.
+        private mutating func appendAttributeValue(_ value: UnsafeBufferPointer<UInt8>) {
+            guard value.contains(0x26) else {
+                characters.append(contentsOf: value)
+                return
+            }
+            let escaped: [UInt8] = Array("&#38;".utf8)
+            var i = 0
+            while i < value.count {
+                if value[i] == 0x26, i + 5 <= value.count, value[i ..< i + 5].elementsEqual(escaped) {
+                    characters.append(0x26)
+                    i += 5
+                } else {
+                    characters.append(value[i])
+                    i += 1
+                }
+            }
         }
 
         mutating func end(_ name: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,

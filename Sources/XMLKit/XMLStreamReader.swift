@@ -18,12 +18,7 @@ public final class XMLStreamReader {
         case element, endElement, text, other
     }
 
-    private enum Engine {
-        case events(EventReader)
-        case tree(TreeReader)
-    }
-
-    private var engine: Engine
+    private var engine: any NodeReader
     /// How to read the input again from its start, should it have a DOCTYPE.
     private let reopen: () throws -> InputSource
 
@@ -41,7 +36,7 @@ public final class XMLStreamReader {
 
     private init(_ reopen: @escaping () throws -> InputSource) throws {
         self.reopen = reopen
-        engine = .events(try EventReader(source: reopen()))
+        engine = try EventReader(source: reopen())
     }
 
     // MARK: - Moving
@@ -49,140 +44,87 @@ public final class XMLStreamReader {
     /// Moves to the next node in document order (past the current element's subtree after `expand()` or `skip()`);
     /// false at the end of the document.
     public func read() throws -> Bool {
-        switch engine {
-        case .tree(let reader):
-            return try reader.read()
-        case .events(let reader):
-            do {
-                return try reader.read()
-            } catch is EventReader.DoctypeMet {
-                // Met before any element: read again from the start, as the DOM would read it.
-                let tree = try TreeReader(source: reopen())
-                engine = .tree(tree)
-                return try tree.read()
-            }
+        do {
+            return try engine.read()
+        } catch is EventReader.DoctypeMet {
+            // Met before any element: read again from the start, as the DOM would read it.
+            engine = try TreeReader(source: reopen())
+            return try engine.read()
         }
     }
 
     /// Makes the next `read()` move past the current element's subtree instead of into it.
-    public func skip() {
-        switch engine {
-        case .tree(let reader): reader.skip()
-        case .events(let reader): reader.skip()
-        }
-    }
+    public func skip() { engine.skip() }
 
     /// The current element with its whole subtree, as an element of its own; the next `read()` moves past it.
-    public func expand() throws -> XMLElement {
-        switch engine {
-        case .tree(let reader): try reader.expand()
-        case .events(let reader): try reader.expand()
-        }
-    }
+    public func expand() throws -> XMLElement { try engine.expand() }
 
     /// Calls `body` with every element named one of `localNames` below the current element (the whole document
     /// before the first `read()`), each expanded and then skipped: nested matches are inside their ancestor's subtree.
     /// Returns on the current element's end tag; a `body` that throws stops the reading there.
     public func forEachElement(named localNames: Set<String>, _ body: (XMLElement) throws -> Void) throws {
         let scope: Int
-        if !started {
+        if !engine.started {
             scope = -1
         } else {
-            guard kind == .element, !skipPending, !isEmptyElement else { return }
+            guard kind == .element, !engine.skipPending, !isEmptyElement else { return }
             scope = depth
         }
         let names = localNames.map { Array($0.utf8) }
         while try read() {
             if depth <= scope { return }
-            guard kind == .element, matches(names) else { continue }
+            guard kind == .element, engine.matches(names) else { continue }
             try body(try expand())
-        }
-    }
-
-    private var started: Bool {
-        switch engine {
-        case .tree(let reader): reader.started
-        case .events(let reader): reader.started
-        }
-    }
-
-    /// `skip()` or `expand()` was called on the current element: nothing below it is read.
-    private var skipPending: Bool {
-        switch engine {
-        case .tree(let reader): reader.skipSubtree
-        case .events(let reader): reader.skipPending
-        }
-    }
-
-    private func matches(_ names: [[UInt8]]) -> Bool {
-        switch engine {
-        case .tree(let reader): reader.matches(names)
-        case .events(let reader): reader.matches(names)
         }
     }
 
     // MARK: - The current node
 
     /// The kind of the current node.
-    public var kind: Kind {
-        switch engine {
-        case .tree(let reader): reader.kind
-        case .events(let reader): reader.kind
-        }
-    }
+    public var kind: Kind { engine.kind }
 
     /// The current node's name without its prefix; empty for text.
-    public var localName: String {
-        switch engine {
-        case .tree(let reader): reader.localName
-        case .events(let reader): reader.localName
-        }
-    }
+    public var localName: String { engine.localName }
 
     /// True when the current node is an element (start or end) with this local name.
-    public func hasLocalName(_ name: String) -> Bool {
-        switch engine {
-        case .tree(let reader): reader.hasLocalName(name)
-        case .events(let reader): reader.hasLocalName(name)
-        }
-    }
+    public func hasLocalName(_ name: String) -> Bool { engine.hasLocalName(name) }
 
     /// The namespace URI of the current element, nil when none.
-    public var namespaceURI: String? {
-        switch engine {
-        case .tree(let reader): reader.namespaceURI
-        case .events(let reader): reader.namespaceURI
-        }
-    }
+    public var namespaceURI: String? { engine.namespaceURI }
 
     /// 0 for the document element, 1 for its children, ...
-    public var depth: Int {
-        switch engine {
-        case .tree(let reader): reader.depth
-        case .events(let reader): reader.depth
-        }
-    }
+    public var depth: Int { engine.depth }
 
     /// True for an element with nothing inside: its end is the next node.
-    public var isEmptyElement: Bool {
-        switch engine {
-        case .tree(let reader): reader.isEmptyElement
-        case .events(let reader): reader.isEmptyElement
-        }
-    }
+    public var isEmptyElement: Bool { engine.isEmptyElement }
 
     /// The text of a text, CDATA or whitespace node; empty for other nodes.
-    public var text: String {
-        switch engine {
-        case .tree(let reader): reader.text
-        case .events(let reader): reader.text
-        }
-    }
+    public var text: String { engine.text }
+}
+
+/// What `XMLStreamReader` reads a document with: `EventReader`, or `TreeReader` for a document with a DOCTYPE.
+protocol NodeReader: AnyObject {
+    func read() throws -> Bool
+    func skip()
+    func expand() throws -> XMLElement
+    /// True when the current element's local name is one of `names`.
+    func matches(_ names: [[UInt8]]) -> Bool
+    /// `read()` was called.
+    var started: Bool { get }
+    /// `skip()` or `expand()` was called on the current element: nothing below it is read.
+    var skipPending: Bool { get }
+    var kind: XMLStreamReader.Kind { get }
+    var localName: String { get }
+    func hasLocalName(_ name: String) -> Bool
+    var namespaceURI: String? { get }
+    var depth: Int { get }
+    var isEmptyElement: Bool { get }
+    var text: String { get }
 }
 
 /// The reader for documents with a DOCTYPE: libxml2's xmlTextReader, node by node, each expanded element copied into
 /// a small document of its own.
-final class TreeReader {
+final class TreeReader: NodeReader {
     private let reader: xmlTextReaderPtr
     // The reader pulls its input through `source` and reports errors into `firstError`; both must outlive it.
     private let source: InputSource
@@ -192,7 +134,8 @@ final class TreeReader {
     private let messages = ParseMessages()
     private(set) var started = false
     /// `skip()` or `expand()` was called on the current element.
-    private(set) var skipSubtree = false
+    private var skipSubtree = false
+    var skipPending: Bool { skipSubtree }
 
     init(source: InputSource) throws {
         _ = parserReady

@@ -158,6 +158,39 @@ private struct Stop: Error {}
         #expect(seen == ["1", "2"])
     }
 
+    /// The reader parses 64 KB at a time: records, text runs and skipped elements that straddle those pieces read as
+    /// the DOM reads them (the fixtures are each smaller than one piece).
+    @Test func documentsLongerThanOnePieceReadAsTheDOM() throws {
+        var body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<s:Envelope xmlns:s=\"urn:s\"><s:Body><Ledger xmlns=\"urn:l\">"
+        for n in 0 ..< 3_000 {
+            // Varied lengths, so that piece boundaries fall inside names, attributes, text and entity references.
+            let note = String(repeating: "x", count: n % 97)
+            body += "<Resident id=\"\(n)\" note=\"a &amp; b \(note)\"><Name>Tenant \(n) &lt;\(note)&gt;</Name>\n"
+                + "<Transactions><Transaction><Amount>\(n).50</Amount><Text><![CDATA[<raw \(n)>]]> &#65;\(note)</Text>"
+                + "</Transaction><Transaction/></Transactions></Resident>\n"
+        }
+        body += "</Ledger><After>tail</After></s:Body></s:Envelope>"
+        let bytes = Array(body.utf8)
+        #expect(bytes.count > 4 * 65_536)
+        guard let root = try XMLDocument(bytes: bytes).root else { Issue.record("no root"); return }
+        for name in ["Resident", "Text", "Transaction", "After"] {
+            var streamed: [String] = []
+            try XMLStreamReader(bytes: bytes).forEachElement(named: [name]) { streamed.append(describe($0)) }
+            #expect(streamed == outermost(name, in: root).map(describe), "\(name)")
+        }
+        // The whole ledger skipped (what the fetch's check does): the next element is the one after it.
+        let reader = try XMLStreamReader(bytes: bytes)
+        var after: [String] = []
+        while try reader.read() {
+            if reader.kind == .element && reader.hasLocalName("Ledger") {
+                reader.skip()
+            } else if reader.kind == .element {
+                after.append(reader.localName)
+            }
+        }
+        #expect(after == ["Envelope", "Body", "After"])
+    }
+
     @Test func elementsOutliveTheReader() throws {
         var kept: [XMLElement] = []
         try XMLStreamReader(bytes: try fixture("yardi_get_unit_information.xml")).forEachElement(named: ["UnitInfo"]) {
