@@ -26,25 +26,19 @@ final class EventReader: NodeReader {
         var range: Range<Int32>
     }
 
-    /// One attribute of a start event; its value's bytes are in `State.characters`.
-    struct Attribute {
-        var name: UnsafePointer<xmlChar>?
-        var namespaceURI: UnsafePointer<xmlChar>?
-        var value: Range<Int32>
-    }
-
     /// What the parser's callbacks write and where the reader is, reached through a pointer: a class's properties
     /// would each be checked for exclusive access on every one of a ledger's millions of events.
     struct State {
         var events: [Event] = []
         var characters: [UInt8] = []
-        var attributes: [Attribute] = []
+        /// Each start event's attributes, their values in `characters`.
+        var attributes: [XMLTree.Attribute] = []
         /// The depth the next element starts at.
         var depth: Int32 = 0
         /// While a skipped element's rest is parsed: its depth (its descendants and its end are dropped); else -1.
         var skipping: Int32 = -1
         var doctype = false
-        var firstError: XMLError?
+        let firstError = FirstError()
         var context: xmlParserCtxtPtr?
         /// The current event in `events`.
         var index = -1
@@ -68,8 +62,8 @@ final class EventReader: NodeReader {
                     if let from = values[5 * k + 3], let to = values[5 * k + 4], to > from {
                         appendAttributeValue(UnsafeBufferPointer(start: from, count: to - from))
                     }
-                    attributes.append(Attribute(name: values[5 * k], namespaceURI: values[5 * k + 2],
-                                                value: start ..< Int32(characters.count)))
+                    attributes.append(XMLTree.Attribute(name: values[5 * k], namespaceURI: values[5 * k + 2],
+                                                        value: start ..< Int32(characters.count)))
                 }
             }
             let line = context.map { Int32(clamping: $0.pointee.input?.pointee.line ?? 0) } ?? 0
@@ -185,11 +179,8 @@ final class EventReader: NodeReader {
             if let context = state.pointee.context { xmlStopParser(context) }
         }
         handler.serror = { user, error in
-            guard let state = user?.assumingMemoryBound(to: State.self), let error else { return }
-            if state.pointee.firstError == nil && error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue
-                && !state.pointee.doctype {
-                state.pointee.firstError = XMLError(libxml2: error.pointee)
-            }
+            guard let state = user?.assumingMemoryBound(to: State.self), let error, !state.pointee.doctype else { return }
+            state.pointee.firstError.keep(error.pointee)
         }
         guard let context = xmlCreatePushParserCtxt(&handler, state, nil, 0, nil) else {
             state.deinitialize(count: 1)
@@ -219,11 +210,8 @@ final class EventReader: NodeReader {
         if count == 0 { state.pointee.finished = true }
         _ = messages.capturing { xmlParseChunk(context, piece, count, count == 0 ? 1 : 0) }
         if state.pointee.doctype && !state.pointee.sawElement { throw DoctypeMet() }
-        if let damage = messages.encodingFailure {
-            throw XMLError(message: "damaged text: its bytes are not valid in the encoding it declares, and the rest of it "
-                           + "could not be read (\(damage.message))", line: damage.line, code: damage.code)
-        }
-        if let error = state.pointee.firstError { throw error }
+        try messages.checkEncoding()
+        if let error = state.pointee.firstError.error { throw error }
     }
 
     /// Parses pieces until the queue holds an event after the current one, and moves to it; false at the end.
@@ -254,7 +242,7 @@ final class EventReader: NodeReader {
             try skipToEnd()
         }
         guard try next() else {
-            if !state.pointee.sawElement { throw state.pointee.firstError ?? XMLError(message: "Document is empty", line: 1) }
+            if !state.pointee.sawElement { throw state.pointee.firstError.error ?? XMLError(message: "Document is empty", line: 1) }
             return false
         }
         if state.pointee.events[state.pointee.index].kind == .start { state.pointee.sawElement = true }
@@ -300,7 +288,7 @@ final class EventReader: NodeReader {
                 add(event, to: &tree)
             case .text:
                 state.pointee.characters.withUnsafeBufferPointer {
-                    tree.append(UnsafeBufferPointer(rebasing: $0[Int(event.range.lowerBound) ..< Int(event.range.upperBound)]))
+                    tree.append(UnsafeBufferPointer(rebasing: $0[event.range.indices]))
                 }
             case .end:
                 tree.end()
@@ -313,10 +301,10 @@ final class EventReader: NodeReader {
     /// Copies a start event, its attributes with it, into `tree`.
     private func add(_ event: Event, to tree: inout XMLTree.Builder) {
         let first = Int32(tree.attributes.count)
-        for attribute in state.pointee.attributes[Int(event.range.lowerBound) ..< Int(event.range.upperBound)] {
+        for attribute in state.pointee.attributes[event.range.indices] {
             state.pointee.characters.withUnsafeBufferPointer {
                 tree.attribute(name: attribute.name, namespaceURI: attribute.namespaceURI,
-                               value: UnsafeBufferPointer(rebasing: $0[Int(attribute.value.lowerBound) ..< Int(attribute.value.upperBound)]))
+                               value: UnsafeBufferPointer(rebasing: $0[attribute.value.indices]))
             }
         }
         tree.start(name: event.name, namespaceURI: event.namespaceURI, prefix: event.prefix, line: event.line,
@@ -372,8 +360,7 @@ final class EventReader: NodeReader {
     var text: String {
         guard let event = current, event.kind == .text else { return "" }
         return state.pointee.characters.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(event.range.lowerBound) ..< Int(event.range.upperBound)]),
-                   as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[event.range.indices]), as: UTF8.self)
         }
     }
 

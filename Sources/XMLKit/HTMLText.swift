@@ -19,49 +19,46 @@ extension XMLElement {
             let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
             if !collapsed.isEmpty { lines.append(collapsed) }
         }
-        func visit(_ name: String) -> (breaks: Bool, walks: Bool) {
-            if name == "br" { return (true, false) }
-            if name == "script" || name == "style" { return (false, false) }
-            return (Self.lineBreaking.contains(name), true)
+        /// An element named `name` (lower case): `inside` walks its content where its name says to.
+        func element(_ name: String, _ inside: () -> Void) {
+            if name == "br" { return endLine() }
+            if name == "script" || name == "style" { return }
+            let breaks = Self.lineBreaking.contains(name)
+            if breaks { endLine() }
+            inside()
+            if breaks { endLine() }
         }
-        if case .tree(let tree, let index) = storage {
-            func walkTree(_ index: Int) {
+        switch storage {
+        case .tree(let tree, let index):
+            func walk(_ index: Int) {
                 tree.content(index) { text, child in
                     if let text {
                         current.append(contentsOf: tree.characters[text])
                     } else if let child {
-                        let (breaks, walks) = visit((string(tree.elements[child].name) ?? "").lowercased())
-                        if breaks { endLine() }
-                        if walks { walkTree(child) }
-                        if breaks && walks { endLine() }
+                        element((string(tree.elements[child].name) ?? "").lowercased()) { walk(child) }
                     }
                 }
             }
-            walkTree(index)
-            endLine()
-            return lines
-        }
-        guard case .node(let document, let node) = storage else { return lines }
-        func walk(_ parent: xmlNodePtr) {
-            var child = parent.pointee.children
-            while let node = child {
-                switch node.pointee.type {
-                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                    append(node.pointee.content, to: &current)
-                case XML_ENTITY_REF_NODE:
-                    if let name = node.pointee.name { append(document.entityText(name), to: &current) }
-                case XML_ELEMENT_NODE:
-                    let (breaks, walks) = visit(node.pointee.name.map { String(cString: $0).lowercased() } ?? "")
-                    if breaks { endLine() }
-                    if walks { walk(node) }
-                    if breaks && walks { endLine() }
-                default:
-                    break
+            walk(index)
+        case .node(let document, let node):
+            func walk(_ parent: xmlNodePtr) {
+                var child = parent.pointee.children
+                while let node = child {
+                    switch node.pointee.type {
+                    case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                        append(node.pointee.content, to: &current)
+                    case XML_ENTITY_REF_NODE:
+                        if let name = node.pointee.name { append(document.entityText(name), to: &current) }
+                    case XML_ELEMENT_NODE:
+                        element(node.pointee.name.map { String(cString: $0).lowercased() } ?? "") { walk(node) }
+                    default:
+                        break
+                    }
+                    child = node.pointee.next
                 }
-                child = node.pointee.next
             }
+            walk(node)
         }
-        walk(node)
         endLine()
         return lines
     }

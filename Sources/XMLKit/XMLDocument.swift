@@ -84,10 +84,7 @@ public final class XMLDocument {
             guard let userData, let error else { return }
             let ctxt = userData.assumingMemoryBound(to: xmlParserCtxt.self)
             guard let box = ctxt.pointee._private else { return }
-            let first = Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue()
-            if first.error == nil && error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
-                first.error = XMLError(libxml2: error.pointee)
-            }
+            Unmanaged<FirstError>.fromOpaque(box).takeUnretainedValue().keep(error.pointee)
         }
         // No XML_PARSE_NOENT / DTDLOAD / DTDATTR: entities stay unexpanded and nothing outside the bytes is read.
         var flags = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
@@ -156,6 +153,11 @@ public final class XMLDocument {
 /// Where the structured-error callback leaves the first error of a parse.
 final class FirstError {
     var error: XMLError?
+
+    /// Keeps `error` when it is the first at error level or above (warnings are not failures).
+    func keep(_ error: xmlError) {
+        if self.error == nil && error.level.rawValue >= XML_ERR_ERROR.rawValue { self.error = XMLError(libxml2: error) }
+    }
 }
 
 /// libxml2's messages raised on this thread during one parse, kept instead of written to stderr: a report file's
@@ -177,6 +179,14 @@ final class ParseMessages {
         }
         defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
         return try withExtendedLifetime(self) { try body() }
+    }
+
+    /// Throws when the input stopped being valid in its declared encoding: what follows was dropped, so the document
+    /// is damaged, never read short as if it had ended there (the streaming readers).
+    func checkEncoding() throws {
+        guard let damage = encodingFailure else { return }
+        throw XMLError(message: "damaged text: its bytes are not valid in the encoding it declares, and the rest of it "
+                       + "could not be read (\(damage.message))", line: damage.line, code: damage.code)
     }
 
     private func note(_ error: XMLError, domain: Int32, level: xmlErrorLevel) {

@@ -154,10 +154,7 @@ final class TreeReader: NodeReader {
         self.reader = reader
         xmlTextReaderSetStructuredErrorHandler(reader, { userData, error in
             guard let userData, let error else { return }
-            let first = Unmanaged<FirstError>.fromOpaque(userData).takeUnretainedValue()
-            if first.error == nil && error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue {
-                first.error = XMLError(libxml2: error.pointee)
-            }
+            Unmanaged<FirstError>.fromOpaque(userData).takeUnretainedValue().keep(error.pointee)
         }, Unmanaged.passUnretained(firstError).toOpaque())
     }
 
@@ -173,7 +170,7 @@ final class TreeReader: NodeReader {
         let skipping = skipSubtree
         let status = messages.capturing { skipping ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader) }
         skipSubtree = false
-        try checkEncoding()
+        try messages.checkEncoding()
         if !started {
             started = true
             // A document without any element ends at once without an error from libxml2; the DOM parser says this.
@@ -191,14 +188,6 @@ final class TreeReader: NodeReader {
         return true
     }
 
-    /// Throws when the input stopped being valid in its declared encoding: what follows was dropped, so the
-    /// document is damaged, never read short as if it had ended there.
-    private func checkEncoding() throws {
-        guard let damage = messages.encodingFailure else { return }
-        throw XMLError(message: "damaged text: its bytes are not valid in the encoding it declares, and the rest of it "
-                       + "could not be read (\(damage.message))", line: damage.line, code: damage.code)
-    }
-
     /// Makes the next `read()` move past the current element's subtree instead of into it.
     func skip() {
         skipSubtree = true
@@ -208,7 +197,7 @@ final class TreeReader: NodeReader {
     func expand() throws -> XMLElement {
         guard kind == .element else { throw XMLError(message: "expand() called off an element start") }
         let expanded = messages.capturing { xmlTextReaderExpand(reader) }
-        try checkEncoding()
+        try messages.checkEncoding()
         guard let node = expanded, firstError.error == nil else {
             throw firstError.error ?? XMLError(message: "the element could not be read", line: Int(xmlTextReaderGetParserLineNumber(reader)))
         }
@@ -254,7 +243,7 @@ final class TreeReader: NodeReader {
     /// True when the current node is an element (start or end) with this local name.
     func hasLocalName(_ name: String) -> Bool {
         guard kind == .element || kind == .endElement, let raw = xmlTextReaderConstLocalName(reader) else { return false }
-        return equalBytes(raw, Array(name.utf8))
+        return equal(raw, name)
     }
 
     /// The namespace URI of the current element, nil when none.
@@ -327,7 +316,7 @@ final class InputSource {
     }
 }
 
-/// Compares a NUL-terminated xmlChar string with UTF-8 bytes without allocating.
+/// Compares a NUL-terminated xmlChar string with UTF-8 bytes without allocating (names matched per element, encoded once).
 func equalBytes(_ p: UnsafePointer<xmlChar>, _ name: [UInt8]) -> Bool {
     for (i, byte) in name.enumerated() where p[i] != byte { return false }
     return p[name.count] == 0

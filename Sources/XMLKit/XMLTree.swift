@@ -23,7 +23,8 @@ final class XMLTree {
         var end: Int32 = 0
     }
 
-    /// One attribute: its value is a range of `values`.
+    /// One attribute: its name in the parser's dictionary, its value a range of a byte buffer (`values`; the reader's
+    /// character data while it is queued).
     struct Attribute {
         var name: UnsafePointer<xmlChar>?
         var namespaceURI: UnsafePointer<xmlChar>?
@@ -97,9 +98,7 @@ final class XMLTree {
     // MARK: - Reading (XMLElement)
 
     func value(_ range: Range<Int32>) -> String {
-        values.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(range.lowerBound) ..< Int(range.upperBound)]), as: UTF8.self)
-        }
+        values.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range.indices]), as: UTF8.self) }
     }
 
     func hasName(_ index: Int, _ name: String) -> Bool {
@@ -108,9 +107,8 @@ final class XMLTree {
     }
 
     func text(_ index: Int) -> String {
-        let range = elements[index].text
-        return characters.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(range.lowerBound) ..< Int(range.upperBound)]), as: UTF8.self)
+        characters.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[elements[index].text.indices]), as: UTF8.self)
         }
     }
 
@@ -159,4 +157,9 @@ final class XMLTree {
         let end = Int(elements[index].text.upperBound)
         if end > position { visit(position ..< end, nil) }
     }
+}
+
+extension Range where Bound == Int32 {
+    /// The same positions as array indexes.
+    var indices: Range<Int> { Int(lowerBound) ..< Int(upperBound) }
 }

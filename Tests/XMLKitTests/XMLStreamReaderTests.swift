@@ -191,6 +191,15 @@ private struct Stop: Error {}
         #expect(after == ["Envelope", "Body", "After"])
     }
 
+    @Test func aStreamedElementLaysOutItsLinesAsTheDOMDoes() throws {
+        let bytes = Array("<r><td>Name<br/>Phone  <b>x</b><div>block</div><script>no</script>tail</td></r>".utf8)
+        guard let root = try XMLDocument(bytes: bytes).root else { Issue.record("no root"); return }
+        var streamed: [[String]] = []
+        try XMLStreamReader(bytes: bytes).forEachElement(named: ["td"]) { streamed.append($0.renderedLines) }
+        #expect(streamed == root.children.map(\.renderedLines))
+        #expect(streamed == [["Name", "Phone x", "block", "tail"]])
+    }
+
     @Test func elementsOutliveTheReader() throws {
         var kept: [XMLElement] = []
         try XMLStreamReader(bytes: try fixture("yardi_get_unit_information.xml")).forEachElement(named: ["UnitInfo"]) {
