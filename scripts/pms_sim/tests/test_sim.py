@@ -174,7 +174,10 @@ class SimTest(unittest.TestCase):
 
     # ------------------------------------------------------------------ startup & truth
     def test_startup_and_truth_shape(self):
-        self.assertLess(self.startup, 2.0)       # CPU seconds until it listens
+        # CPU seconds until it listens (the truth of 30 properties is most of it): 1.4-2.0 s measured on the 2-core
+        # CI machine, 2.0 once under a parallel build; the bound is there to catch a world built eagerly (minutes),
+        # not to time a start-up that a busy machine stretches.
+        self.assertLess(self.startup, 4.0)
         self.assertEqual(self.truth["as_of"], AS_OF)
         self.assertEqual(len(self.P), 30)
         self.assertEqual(sum(1 for p in self.P.values() if p["pms"] == "realpage"), 25)
