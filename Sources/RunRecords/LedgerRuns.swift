@@ -39,6 +39,7 @@ public struct LedgerRuns: Sendable, Equatable {
         let rows = try database.query(query, [
             ":property": .text(property), ":whole": .text(artifacts.whole),
             ":parts": .text(escapeLike(artifacts.partsPrefix) + "%"),
+            ":parts_from": .text(artifacts.partsPrefix), ":parts_to": .text(artifacts.partsPrefix + "\u{10FFFF}"),
         ])
         let row = rows.first
         return LedgerRuns(lastSuccess: row?[0].textValue.flatMap { LocalDate(iso: $0) },
@@ -51,16 +52,24 @@ public struct LedgerRuns: Sendable, Equatable {
     }
 
     /// Per run: its ledger items of the property; a run counts when none failed and at least one load went in
-    /// (`skipped` = the same bytes were loaded before). A failed night is therefore never the last success.
+    /// (`skipped` = the same bytes were loaded before). A failed night is therefore never the last success. The
+    /// items are found by property and artifact name (index `etl_run_items_property`, unified migration 52): the
+    /// whole ledger's exact name, and the range `:parts_from`..`:parts_to` of its parts' prefix, which the index can
+    /// seek and a LIKE alone cannot (the LIKE stays the rule; an RPX whole ledger also starts with the prefix).
     static let query = """
-        WITH ledger_runs AS (
+        WITH ledger_item AS (
+            SELECT run_id, stage, status, artifact FROM etl_run_items
+            WHERE property_id = :property AND artifact = :whole
+            UNION ALL
+            SELECT run_id, stage, status, artifact FROM etl_run_items
+            WHERE property_id = :property AND artifact >= :parts_from AND artifact < :parts_to
+              AND artifact LIKE :parts ESCAPE '\\' AND artifact <> :whole
+        ), ledger_runs AS (
             SELECT r.run_id, r.as_of_date,
                    max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole
-            FROM etl_runs r
-            JOIN etl_run_items i ON i.run_id = r.run_id
-            WHERE i.property_id = :property AND r.as_of_date IS NOT NULL
-              AND r.status IN ('succeeded', 'partial')
-              AND (i.artifact = :whole OR i.artifact LIKE :parts ESCAPE '\\')
+            FROM ledger_item i
+            JOIN etl_runs r ON r.run_id = i.run_id
+            WHERE r.as_of_date IS NOT NULL AND r.status IN ('succeeded', 'partial')
             GROUP BY r.run_id
             HAVING sum(i.status = 'failed') = 0
                AND sum(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')) > 0

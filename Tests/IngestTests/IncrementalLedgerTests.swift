@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+@testable import RunRecords
 import SQLiteKit
 import Sync
 import SimulatorSupport
@@ -145,5 +146,42 @@ import Testing
                                                          commandLine: "test", environment: [:]))
         #expect(plans["yp_riverwalk"]?.window == LedgerWindow(from: LocalDate(iso: "2026-11-09")!, to: LocalDate(iso: "2026-11-19")!),
                 "from the 16th less 7 days, over the two failed nights")
+    }
+
+    /// RPX names its whole ledger with the parts' prefix (`getresidentledger.xml`, `getresidentledger.<window>.xml`);
+    /// the property's other items, and another property's ledger, say nothing of it. The history is read through the
+    /// index by property and artifact (a year of nights is ~500,000 run items; by run id alone every night's plan read
+    /// all of them).
+    @Test func anRPXLedgersHistoryIsReadFromItsOwnItemsThroughTheIndex() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let prefix = "realpage/nexus_east/getresidentledger"
+        try Self.record(store, "r1", asOf: "2026-11-16", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
+        ])
+        try Self.record(store, "r2", asOf: "2026-11-17", status: .partial, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-09_2026-11-17.xml", status: .succeeded, rows: 40),
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".open.xml", status: .skipped),
+            RunItem(stage: .fetch, property: "nexus_east", artifact: "realpage/nexus_east/rent_roll.xlsx", status: .failed, error: "HTTP 500"),
+        ])
+        // A property whose key starts like this one's, and a whole ledger that failed to load later.
+        try Self.record(store, "r3", asOf: "2026-11-18", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east2", artifact: "realpage/nexus_east2/getresidentledger.xml", status: .succeeded, rows: 9),
+        ])
+        try Self.record(store, "r4", asOf: "2026-11-19", status: .partial, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .failed, error: "bad value"),
+        ])
+        let runs = try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east"))
+        #expect(runs == LedgerRuns(lastSuccess: LocalDate(iso: "2026-11-17"), lastFull: LocalDate(iso: "2026-11-16")),
+                "the window night is the last success (its rent roll's failure is not the ledger's); the 19th failed")
+        let explain = try store.database.prepare("EXPLAIN QUERY PLAN " + LedgerRuns.query)
+        let plan = try explain.query([
+            ":property": .text("nexus_east"), ":whole": .text(prefix + ".xml"), ":parts": .text("x%"),
+            ":parts_from": .text(prefix + "."), ":parts_to": .text(prefix + ".\u{10FFFF}"),
+        ]).compactMap { $0.last?.textValue }
+        let reads = plan.filter { $0.contains("etl_run_items") }
+        #expect(reads.count == 2 && reads.allSatisfy { $0.contains("USING INDEX etl_run_items_property (property_id=? AND artifact") },
+                "\(plan)")
     }
 }
