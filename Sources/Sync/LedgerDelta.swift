@@ -1,3 +1,4 @@
+import OwnerDashCore
 import SQLiteKit
 
 /// A tenant ledger written by change: on an incremental sync, unified_charges and unified_payments are rewritten only
@@ -182,20 +183,7 @@ struct LedgerDelta {
         var changes: [String: RowChanges] = [:]
         for (table, id, _, _) in written {
             let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0), ":table": .text(table.name)]
-            let same = CurrentStateDiff.same(table.columns)
-            // The rows set aside that are not back as they were, and the rows written that were not there so.
-            let gone = """
-                FROM temp.delta_\(table.name) o
-                WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) n
-                                  WHERE n.unified_property_id = o.unified_property_id AND n.\(id) = o.\(id)
-                                    AND n.rowid > :left AND \(same))
-                """
-            let new = """
-                FROM main.\(table.name) n
-                WHERE n.rowid > :left AND +n.unified_property_id = :property
-                  AND NOT EXISTS (SELECT 1 FROM temp.delta_\(table.name) o
-                                  WHERE o.unified_property_id = n.unified_property_id AND o.\(id) = n.\(id) AND \(same))
-                """
+            let (gone, new) = differences(table, id: id)
             var counted = RowChanges()
             counted.deleted = Int(try context.rows("SELECT count(*) \(gone)", parameters).first?.first?.integerValue ?? 0)
             counted.inserted = Int(try context.rows("SELECT count(*) \(new)", parameters).first?.first?.integerValue ?? 0)
@@ -211,6 +199,60 @@ struct LedgerDelta {
             changes[table.name] = counted
         }
         return changes
+    }
+}
+
+extension LedgerDelta {
+    /// The rows set aside that are not back as they were (`o`), and the rows written that were not there so (`n`):
+    /// `FROM ... WHERE ...` clauses over `:left` (what `clear` left) and `:property`.
+    private func differences(_ table: CurrentStateDiff.Table, id: String) -> (gone: String, new: String) {
+        let same = CurrentStateDiff.same(table.columns)
+        let gone = """
+            FROM temp.delta_\(table.name) o
+            WHERE NOT EXISTS (SELECT 1 FROM main.\(table.name) n
+                              WHERE n.unified_property_id = o.unified_property_id AND n.\(id) = o.\(id)
+                                AND n.rowid > :left AND \(same))
+            """
+        let new = """
+            FROM main.\(table.name) n
+            WHERE n.rowid > :left AND +n.unified_property_id = :property
+              AND NOT EXISTS (SELECT 1 FROM temp.delta_\(table.name) o
+                              WHERE o.unified_property_id = n.unified_property_id AND o.\(id) = n.\(id) AND \(same))
+            """
+        return (gone, new)
+    }
+
+    /// The household balances by change (HouseholdBalances), after the ledger rules and before `finish`: the households
+    /// a balance can have moved for are listed in `temp.rebalanced_households` (those with a charge or payment the
+    /// rewrite changed, added or removed, and those with a posting dated after `previous`, the property date the last
+    /// sync summed up to, and by `asOf`), their balances are summed again, and every other household's row is carried
+    /// from main as the last sync left it. The twin this fills is compared with main as a whole rebuild's would be.
+    /// Returns the property's balance rows. A night's few dozen changed postings are summed instead of 24 months of them.
+    func rebalance(_ context: SyncContext, left: [String: Int64], previous: LocalDate, asOf: LocalDate) throws -> Int {
+        let database = context.database
+        try database.execute("DROP TABLE IF EXISTS temp.rebalanced_households")
+        try database.execute("CREATE TEMP TABLE rebalanced_households (resident_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        for (table, id, _, _) in written {
+            let (gone, new) = differences(table, id: id)
+            let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0)]
+            for (alias, rows) in [("o", gone), ("n", new)] {
+                try context.run("INSERT OR IGNORE INTO temp.rebalanced_households SELECT \(alias).resident_id \(rows)", parameters)
+            }
+        }
+        let dates: [String: SQLValue] = [":previous": .text(previous.iso)]
+        try context.run("""
+            INSERT OR IGNORE INTO temp.rebalanced_households
+            SELECT resident_id FROM main.unified_charges
+            WHERE unified_property_id = :property AND \(HouseholdBalances.postedBy(":as_of"))
+              AND NOT \(HouseholdBalances.postedBy(":previous"))
+            UNION
+            SELECT resident_id FROM main.unified_payments
+            WHERE unified_property_id = :property AND payment_date <= :as_of AND payment_date > :previous
+            """, asOf: asOf, dates)
+        var rows = try context.run(HouseholdBalances.keepOthers)
+        rows += try context.run(HouseholdBalances.insertRebalanced, asOf: asOf)
+        try database.execute("DROP TABLE temp.rebalanced_households")
+        return rows
     }
 }
 

@@ -431,10 +431,20 @@ public struct Synchronizer {
             let rawSchema = Self.rawSchema(property)
             throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
         }
+        // The property date the last sync summed the household balances up to (read before this sync moves it).
+        let previousAsOf = try database.scalar(
+            "SELECT as_of_date FROM main.unified_properties WHERE unified_property_id = :property",
+            [":property": .text(property.key)])?.textValue.flatMap(LocalDate.init(iso:))
         try beforeRules(asOf)
         var result = try source.sync(context, asOf: asOf)
         if result.ledgerSource != nil && result.partialLedgerNote == nil {
-            result.rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
+            // By change when the ledger was (LedgerDelta) and the date did not go back; else every household.
+            if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft, let previousAsOf, previousAsOf <= asOf {
+                result.rows["unified_household_balances"] = try delta.rebalance(context, left: left, previous: previousAsOf,
+                                                                               asOf: asOf)
+            } else {
+                result.rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
+            }
         }
         var warnings = try source.crossCheck(context, asOf: asOf)
         warnings += try unknownChargeCodes(context)
