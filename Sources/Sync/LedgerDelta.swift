@@ -41,17 +41,23 @@ struct LedgerDelta {
         let projectedPayment: String
         /// The ledger rules' description, to know a sync projected this ledger.
         let source: String
+        /// A ledger row's household (the `resident_id` the rules write) and its date (the charge's `charge_date` and
+        /// `due_date`, the payment's `payment_date`), over `alias`; the date is on an index with the property.
+        let household: String
+        let date: String
 
         /// RPX getresidentledger, merged by transaction (RealPageLedger).
         static let realpage = Ledger(name: "realpage_ledger", schema: "realpage_raw", alias: "l", kindColumn: "transaction_type",
                                      chargeKind: "Charge", paymentKind: "Payment", id: "l.transaction_id",
                                      projectedCharge: RealPageLedger.projectedCharge,
-                                     projectedPayment: RealPageLedger.projectedPayment, source: RealPageLedger.source)
+                                     projectedPayment: RealPageLedger.projectedPayment, source: RealPageLedger.source,
+                                     household: "l.resh_id", date: "l.transaction_date")
         /// Yardi GetResidentTransactions_Login, merged by transaction (YardiLedger).
         static let yardi = Ledger(name: "yardi_transactions", schema: "yardi_raw", alias: "t", kindColumn: "kind",
                                   chargeKind: "charge", paymentKind: "payment", id: YardiLedger.postingID,
                                   projectedCharge: YardiLedger.projectedCharge,
-                                  projectedPayment: YardiLedger.projectedPayment, source: YardiLedger.source)
+                                  projectedPayment: YardiLedger.projectedPayment, source: YardiLedger.source,
+                                  household: "t.tenant_code", date: "t.transaction_date")
     }
 
     let ledger: Ledger
@@ -224,10 +230,11 @@ extension LedgerDelta {
 
     /// The household balances by change (HouseholdBalances), after the ledger rules and before `finish`: the households
     /// a balance can have moved for are listed in `temp.rebalanced_households` (those with a charge or payment the
-    /// rewrite changed, added or removed, and those with a posting dated after `previous`, the property date the last
-    /// sync summed up to, and by `asOf`), their balances are summed again, and every other household's row is carried
+    /// rewrite changed, added or removed, and those with a ledger row dated after `previous`, the property date the
+    /// last sync summed up to, and by `asOf`), their balances are summed again, and every other household's row is carried
     /// from main as the last sync left it. The twin this fills is compared with main as a whole rebuild's would be.
     /// Returns the property's balance rows. A night's few dozen changed postings are summed instead of 24 months of them.
+    /// Only for a night the rules projected this ledger (the dates are read from it).
     func rebalance(_ context: SyncContext, left: [String: Int64], previous: LocalDate, asOf: LocalDate) throws -> Int {
         let database = context.database
         try database.execute("DROP TABLE IF EXISTS temp.rebalanced_households")
@@ -239,16 +246,19 @@ extension LedgerDelta {
                 try context.run("INSERT OR IGNORE INTO temp.rebalanced_households SELECT \(alias).resident_id \(rows)", parameters)
             }
         }
-        let dates: [String: SQLValue] = [":previous": .text(previous.iso)]
+        // Dated into the move: found on the merged ledger's date index (the rules date a posting by its ledger row's
+        // date; a row without one is dated by its period, so its household is summed again too). Reading the
+        // property's charges for their dates cost as much as summing them.
+        let raw = "\(ledger.schema).\(ledger.name) \(ledger.alias)", a = ledger.alias
         try context.run("""
             INSERT OR IGNORE INTO temp.rebalanced_households
-            SELECT resident_id FROM main.unified_charges
-            WHERE unified_property_id = :property AND \(HouseholdBalances.postedBy(":as_of"))
-              AND NOT \(HouseholdBalances.postedBy(":previous"))
-            UNION
-            SELECT resident_id FROM main.unified_payments
-            WHERE unified_property_id = :property AND payment_date <= :as_of AND payment_date > :previous
-            """, asOf: asOf, dates)
+            SELECT \(ledger.household) FROM \(raw)
+            WHERE \(a).property_id = :property AND \(ledger.date) > :previous AND \(ledger.date) <= :as_of
+              AND \(ledger.household) IS NOT NULL
+            UNION ALL
+            SELECT \(ledger.household) FROM \(raw)
+            WHERE \(a).property_id = :property AND \(ledger.date) IS NULL AND \(ledger.household) IS NOT NULL
+            """, asOf: asOf, [":previous": .text(previous.iso)])
         var rows = try context.run(HouseholdBalances.keepOthers)
         rows += try context.run(HouseholdBalances.insertRebalanced, asOf: asOf)
         try database.execute("DROP TABLE temp.rebalanced_households")

@@ -438,8 +438,10 @@ public struct Synchronizer {
         try beforeRules(asOf)
         var result = try source.sync(context, asOf: asOf)
         if result.ledgerSource != nil && result.partialLedgerNote == nil {
-            // By change when the ledger was (LedgerDelta) and the date did not go back; else every household.
-            if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft, let previousAsOf, previousAsOf <= asOf {
+            // By change when the ledger was written by change from its own merged ledger (LedgerDelta) and the date did
+            // not go back; else every household.
+            if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft, result.ledgerSource == delta.ledger.source,
+               let previousAsOf, previousAsOf <= asOf {
                 result.rows["unified_household_balances"] = try delta.rebalance(context, left: left, previous: previousAsOf,
                                                                                asOf: asOf)
             } else {
