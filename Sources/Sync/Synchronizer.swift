@@ -93,13 +93,19 @@ struct SyncContext {
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
         }
+        // The plan is asked for before the statement runs: after it, a CREATE TABLE ... AS could not be explained (its
+        // table exists), and a profiling aid must never fail the sync it watches.
+        var plan: String? = nil
+        if Self.profilePlan {
+            do { plan = try queryPlan(sql) } catch { plan = "    (no plan: \(error))\n" }
+        }
         let started = threadCPU()
         let result = try body()
         let milliseconds = threadCPU() - started
         if milliseconds >= threshold {
             let words = sql.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
             FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property.key, words).utf8))
-            if Self.profilePlan { FileHandle.standardError.write(Data(try queryPlan(sql).utf8)) }
+            if let plan { FileHandle.standardError.write(Data(plan.utf8)) }
         }
         return result
     }

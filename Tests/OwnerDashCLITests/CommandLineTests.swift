@@ -246,3 +246,20 @@ final class DataDir {
                 "\(again.stdout)")
     }
 }
+
+/// `OWNERDASH_SQL_PROFILE_MS` with `OWNERDASH_SQL_PROFILE_PLAN=1`: each rule's time and SQLite's plan for it, and the
+/// sync still succeeds (a plan asked for after a `CREATE TEMP TABLE ... AS` had run failed the property's sync).
+@Suite struct SyncProfileTests {
+    @Test func theProfileWithPlansPrintsEachRuleAndItsPlanAndTheSyncSucceeds() throws {
+        let data = DataDir()
+        let box = OwnerDash.repository.appendingPathComponent("Tests/Fixtures/reports/box_score_nexus_east.xlsx").path
+        #expect(try OwnerDash.run(["load", box, "--data-dir", data.path]).status == 0)
+        let sync = try OwnerDash.run(["sync", "--property", "nexus_east", "--data-dir", data.path, "--quiet"],
+                                     environment: ["OWNERDASH_SQL_PROFILE_MS": "0", "OWNERDASH_SQL_PROFILE_PLAN": "1"])
+        #expect(sync.status == 0, "\(sync.stderr.suffix(800))")
+        let lines = sync.stderrLines
+        #expect(lines.contains { $0.hasPrefix("sql ") && $0.contains("nexus_east  CREATE TEMP TABLE") }, "a table a rule makes")
+        #expect(lines.contains { $0.hasPrefix("      ") && ($0.contains("SEARCH") || $0.contains("SCAN")) }, "its plan")
+        #expect(!lines.contains { $0.contains("no plan") || $0.contains("error") }, "\(lines.filter { $0.contains("error") })")
+    }
+}
