@@ -56,7 +56,8 @@ public struct RawPruneResult: Sendable, Equatable {
 /// Kinds read across their earlier snapshots (ledgers, financial reports) are left whole: their older snapshots are
 /// history the sync still reads. In each snapshot the policy does not keep, the Activity report and the Leasing
 /// Activity Detail keep only the days no newer snapshot covers, the Closed Make Ready Summary only the turns no later
-/// snapshot lists, and Yardi's invoice register only the post months no later request covered (`SupersededRows`). Unified metric rows (the trends) are never
+/// snapshot lists, the Income Statement only the months no later snapshot prints, and Yardi's invoice register only the
+/// post months no later request covered (`SupersededRows`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -176,9 +177,22 @@ public enum RawRetention {
                           AND substr(n.as_of_date, 1, 7))
             """)
 
+        /// The Income Statement: each month is read from its latest snapshot with amounts (RealPageExpenses.lines,
+        /// the month its fiscal period, else its snapshot's), so a month a later snapshot prints again is never read
+        /// from an earlier one. Fetched every night for the current month, it kept a snapshot a night for ever (356
+        /// of them after a year, each read by every night's sync). Printed totals stay: the check reads a month's at
+        /// the snapshot it was read from, which may be one the policy no longer keeps whole.
+        static let statementMonths = SupersededRows(table: "realpage_income_statement", superseded: """
+            property_id = :property AND as_of_date = :as_of AND EXISTS (
+                SELECT 1 FROM realpage_income_statement n
+                WHERE n.property_id = :property AND n.as_of_date > :as_of AND n.period_amount IS NOT NULL
+                  AND coalesce(n.fiscal_period, substr(n.as_of_date, 1, 7))
+                      = coalesce(realpage_income_statement.fiscal_period, substr(realpage_income_statement.as_of_date, 1, 7)))
+            """)
+
         static let realpage = [window("realpage_activity", dateColumn: "activity_date", report: .activity),
                                window("realpage_leasing_activity_detail", dateColumn: "contact_date",
-                                      report: .leasingActivityDetail), closedTurns]
+                                      report: .leasingActivityDetail), closedTurns, statementMonths]
         static let yardi = [invoiceMonths]
 
         /// Drops (or with `dryRun` counts) the superseded rows, and their lines, of every snapshot `policy` does not

@@ -167,8 +167,10 @@ import Testing
     }
 
     /// A month printed again by a later snapshot (the statement fetched the next night, amounts revised) is read from
-    /// the later one only; an earlier snapshot of the same month is not added to it.
-    @Test func aMonthIsReadFromItsLatestStatementSnapshotOnly() throws {
+    /// the later one only; an earlier snapshot of the same month is not added to it. Pruned, the earlier snapshots'
+    /// rows of that month go (a night's statement kept a snapshot a night for ever) and the expenses stay as they were;
+    /// a month no later snapshot prints keeps its rows.
+    @Test func aMonthIsReadFromItsLatestStatementSnapshotOnlyAndPruningTheOthersLeavesTheExpenses() throws {
         let loaded = try Loaded(["income_statement_by_gl.xlsx"])
         try loaded.raw.database.execute("""
             INSERT INTO realpage_income_statement (lineage_id, property_id, as_of_date, source_row, section, category,
@@ -185,6 +187,28 @@ import Testing
         #expect(try loaded.store.database.scalar("SELECT round(sum(amount), 2) FROM unified_expenses") == .real(72_010.5),
                 "the later snapshot's lines, each twice the first's 36,005.25 in all")
         #expect(try loaded.store.database.scalar("SELECT count(DISTINCT source_as_of) FROM unified_expenses")?.integerValue == 1)
+        // An older month, printed once, three days before.
+        let database = loaded.raw.database
+        try database.execute("""
+            INSERT INTO realpage_income_statement (lineage_id, property_id, as_of_date, source_row, section, category,
+                account_number, account_name, period_amount, fiscal_period)
+            SELECT lineage_id, property_id, date(as_of_date, '-3 days'), source_row, section, category, account_number,
+                   account_name, period_amount, '2025-12'
+            FROM realpage_income_statement WHERE as_of_date = (SELECT min(as_of_date) FROM realpage_income_statement)
+            """)
+        _ = try loaded.sync()
+        let expenses = "SELECT month, gl_account, amount, source_as_of FROM unified_expenses ORDER BY 1, 2"
+        let before = try loaded.store.database.query(expenses)
+        #expect(Set(before.compactMap { $0[0].textValue }) == ["2025-12", "2026-01"])
+        let rows = "SELECT count(*) FROM realpage_income_statement"
+        let count = try database.scalar(rows)?.integerValue ?? 0
+        let result = try RawRetention.prune(path: database.path, keyColumn: "report_type",
+                                            policy: RawSnapshotPolicy(keepDays: 0, keepMonthly: 0), dryRun: false)
+        let after = try database.scalar(rows)?.integerValue ?? 0
+        #expect(result.rows > 0 && after * 2 == count,
+                "of four snapshots, the two of 2026-01 before the latest go")
+        _ = try loaded.sync()
+        #expect(try loaded.store.database.query(expenses) == before)
     }
 
     @Test func anAccountNoCategoryNamesCountsAsOtherAndIsNamedInAWarning() throws {

@@ -106,35 +106,28 @@ enum RealPageExpenses {
         WHERE property_id = :property
         """
 
-    /// Every candidate line of every report, as (report, rank, month, snapshot, kind, account, name, amount). A
-    /// month (a cash batch) is read from its latest snapshot: each row carries its month's latest snapshot date
-    /// (`latest`, a window over the rows read once) and only that snapshot's rows are kept. A join of the rows to
-    /// their months' latest dates was planned as a scan of one per row of the other, which grew with every snapshot
-    /// the nights kept (13 -> 96 ms a night for three properties over a year).
+    /// Every candidate line of every report, as (report, rank, month, snapshot, kind, account, name, amount).
     static let lines = """
         statement AS (
-            SELECT i.*, coalesce(i.fiscal_period, substr(i.as_of_date, 1, 7)) AS month,
-                   max(i.as_of_date) OVER (PARTITION BY coalesce(i.fiscal_period, substr(i.as_of_date, 1, 7))) AS latest
+            SELECT i.*, coalesce(i.fiscal_period, substr(i.as_of_date, 1, 7)) AS month
             FROM realpage_raw.realpage_income_statement i
             WHERE i.property_id = :property AND i.period_amount IS NOT NULL
         ),
-        statement_snapshot AS (SELECT DISTINCT month, latest AS as_of_date FROM statement),
+        statement_snapshot AS (SELECT month, max(as_of_date) AS as_of_date FROM statement GROUP BY month),
         monthly AS (
-            SELECT m.*, substr(m.as_of_date, 1, 7) AS month,
-                   max(m.as_of_date) OVER (PARTITION BY substr(m.as_of_date, 1, 7)) AS latest
-            FROM realpage_raw.realpage_monthly_income m
+            SELECT m.*, substr(m.as_of_date, 1, 7) AS month FROM realpage_raw.realpage_monthly_income m
             WHERE m.property_id = :property
         ),
-        monthly_snapshot AS (SELECT DISTINCT month, latest AS as_of_date FROM monthly),
+        monthly_snapshot AS (SELECT month, max(as_of_date) AS as_of_date FROM monthly GROUP BY month),
         cash AS (
             SELECT g.*,
                    CASE WHEN g.batch GLOB '[01][0-9]/[12][0-9][0-9][0-9]*'
                         THEN substr(g.batch, 4, 4) || '-' || substr(g.batch, 1, 2)
-                        ELSE substr(coalesce(g.distribution_date, g.as_of_date), 1, 7) END AS month,
-                   max(g.as_of_date) OVER (PARTITION BY g.batch) AS latest
+                        ELSE substr(coalesce(g.distribution_date, g.as_of_date), 1, 7) END AS month
             FROM realpage_raw.realpage_cash_basis_gl g
             WHERE g.property_id = :property
         ),
+        cash_batch AS (SELECT batch, max(as_of_date) AS as_of_date FROM cash GROUP BY batch),
         line (report, rank, month, as_of_date, kind, account, name, amount) AS (
             SELECT 'income_statement', 1, s.month, s.as_of_date,
                    CASE WHEN upper(coalesce(s.section, '')) LIKE '%EXPENSE%' THEN 'expense'
@@ -143,18 +136,18 @@ enum RealPageExpenses {
                         WHEN s.section IS NULL AND s.account_number GLOB '[678]*' THEN 'expense'
                         WHEN s.section IS NULL AND s.account_number GLOB '[45]*' THEN 'income' END,
                    s.account_number, s.account_name, s.period_amount
-            FROM statement s WHERE s.as_of_date = s.latest
+            FROM statement s JOIN statement_snapshot p ON p.month = s.month AND p.as_of_date = s.as_of_date
             UNION ALL
             SELECT 'monthly_income_summary', 2, m.month, m.as_of_date, 'income',
                    coalesce(m.credit_account, m.description, m.category), m.description, m.income_cash_basis
-            FROM monthly m WHERE m.as_of_date = m.latest
+            FROM monthly m JOIN monthly_snapshot p ON p.month = m.month AND p.as_of_date = m.as_of_date
             UNION ALL
             SELECT 'cash_basis_gl', 3, c.month, c.as_of_date,
                    CASE WHEN c.gl_account GLOB '[678]*' THEN 'expense' WHEN c.gl_account GLOB '[45]*' THEN 'income' END,
                    c.gl_account, c.gl_description,
                    CASE WHEN c.gl_account GLOB '[678]*' THEN coalesce(c.debit, 0) - coalesce(c.credit, 0)
                         ELSE coalesce(c.credit, 0) - coalesce(c.debit, 0) END
-            FROM cash c WHERE c.batch IS NOT NULL AND c.as_of_date = c.latest
+            FROM cash c JOIN cash_batch p ON p.batch = c.batch AND p.as_of_date = c.as_of_date
         ),
         -- Which reports cover a month: any snapshot of it, lines of this kind or not (an Income Statement without
         -- expense lines still says the month had none).
