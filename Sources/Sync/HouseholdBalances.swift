@@ -30,7 +30,7 @@ enum HouseholdBalances {
             -- Each side summed on its by-resident index, in order, before the two are put together: grouping the
             -- postings themselves sorted all of them first (twice the time).
             SELECT resident_id, sum(CAST(round(amount * 100) AS INTEGER)) AS charged, 0 AS paid FROM unified_charges
-            WHERE unified_property_id = :property AND \(postedBy(":as_of")) \(scope)
+            WHERE unified_property_id = :property AND coalesce(charge_date, due_date, period || '-01') <= :as_of \(scope)
             GROUP BY resident_id
             UNION ALL
             SELECT resident_id, 0, sum(CAST(round(amount * 100) AS INTEGER)) FROM unified_payments
@@ -39,10 +39,5 @@ enum HouseholdBalances {
         )
         GROUP BY resident_id
         """
-    }
-
-    /// A charge counts once its date is on or before `date`: its charge date, else its due date, else its period's first.
-    static func postedBy(_ date: String) -> String {
-        "coalesce(charge_date, due_date, period || '-01') <= \(date)"
     }
 }

@@ -437,17 +437,17 @@ public struct Synchronizer {
             let rawSchema = Self.rawSchema(property)
             throw SyncError.noRawData(property: property.key, detail: "nothing loaded in \(rawSchema).db for this property")
         }
-        // The property date the last sync summed the household balances up to (read before this sync moves it).
-        let previousAsOf = try database.scalar(
-            "SELECT as_of_date FROM main.unified_properties WHERE unified_property_id = :property",
-            [":property": .text(property.key)])?.textValue.flatMap(LocalDate.init(iso:))
         try beforeRules(asOf)
         var result = try source.sync(context, asOf: asOf)
         if result.ledgerSource != nil && result.partialLedgerNote == nil {
             // By change when the ledger was written by change from its own merged ledger (LedgerDelta) and the date did
-            // not go back; else every household.
+            // not go back from the one the last sync summed up to (the property's row keeps it until `finish`); else
+            // every household.
             if let delta = context.ledgerDelta, let left = result.ledgerDeltaLeft, result.ledgerSource == delta.ledger.source,
-               let previousAsOf, previousAsOf <= asOf {
+               let previousAsOf = try database.scalar(
+                   "SELECT as_of_date FROM main.unified_properties WHERE unified_property_id = :property",
+                   [":property": .text(property.key)])?.textValue.flatMap(LocalDate.init(iso:)),
+               previousAsOf <= asOf {
                 result.rows["unified_household_balances"] = try delta.rebalance(context, left: left, previous: previousAsOf,
                                                                                asOf: asOf)
             } else {
