@@ -56,6 +56,29 @@ struct LedgerTable {
     var applicationColumns: Set<String> { [paidColumn, balanceColumn] }
 }
 
+/// How many rows each property's merged ledger has lost, counted by a trigger on every delete (an answer saying a
+/// transaction is gone, an age-out, a row replaced under a new key): `ledger_removals (property_id, removed)`. A sync
+/// by change (Sync's LedgerDelta) reads it to know that none of the rows it projected before its mark is gone
+/// without counting the property's whole ledger each night; every other change to a row rewrites it with a newer
+/// lineage, which the sync finds by its mark.
+public enum LedgerRemovals {
+    /// The counter table and `ledger`'s trigger (realpage_ledger, yardi_transactions). Rows deleted before it existed
+    /// are not counted: a sync's mark from before it has no count (LedgerDelta then compares the ledger whole once).
+    static func migration(version: Int, ledger: String) -> Migration {
+        Migration(version: version, name: "\(ledger) removals counted", sql: """
+            CREATE TABLE ledger_removals (
+                property_id TEXT PRIMARY KEY,
+                removed     INTEGER NOT NULL
+            ) STRICT, WITHOUT ROWID;
+            CREATE TRIGGER \(ledger)_removed AFTER DELETE ON \(ledger)
+            BEGIN
+                INSERT INTO ledger_removals (property_id, removed) VALUES (old.property_id, 1)
+                ON CONFLICT (property_id) DO UPDATE SET removed = removed + 1;
+            END;
+            """)
+    }
+}
+
 /// What merging one answer did to the merged ledger.
 struct LedgerMergeCounts: Equatable {
     var inserted = 0, updated = 0, removed = 0, unchanged = 0

@@ -732,6 +732,9 @@ public enum RealPageRawSchema {
         Migration(version: 48, name: "loaded artifacts by sha256", sql: """
             CREATE INDEX loaded_artifacts_sha256 ON loaded_artifacts (artifact_sha256);
             """),
+        // The merged ledger's deletions counted per property (LedgerRemovals): a sync by change counted the rows it
+        // had projected, over the property's whole ledger each night, to know whether one was gone.
+        LedgerRemovals.migration(version: 49, ledger: "realpage_ledger"),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -302,5 +302,7 @@ public enum YardiRawSchema {
         Migration(version: 12, name: "transactions by load", sql: """
             CREATE INDEX yardi_transactions_lineage ON yardi_transactions (property_id, lineage_id);
             """),
+        // As realpage_raw.db's migration 49.
+        LedgerRemovals.migration(version: 13, ledger: "yardi_transactions"),
     ]
 }

@@ -63,6 +63,9 @@ struct LedgerDelta {
     let ledger: Ledger
     /// Ledger rows whose lineage is above this are projected again; the others are as the last sync projected them.
     let since: Int64
+    /// Whether the merged ledger can have lost a row since the mark (its `ledger_removals` count moved, or one of the
+    /// two counts is missing): only then is a stored charge or payment looked for whose ledger row is gone.
+    let removedSinceMark: Bool
     private let charges: CurrentStateDiff.Table
     private let payments: CurrentStateDiff.Table
 
@@ -77,13 +80,26 @@ struct LedgerDelta {
     static func available(_ database: Database, property: String, ledger: Ledger, rules: String) throws -> LedgerDelta? {
         guard let mark = try database.query("""
             SELECT m.lineage_id,
-                   m.lineage = (SELECT \(lineageIdentity("r")) FROM \(ledger.schema).raw_lineage r WHERE r.id = m.lineage_id)
+                   m.lineage = (SELECT \(lineageIdentity("r")) FROM \(ledger.schema).raw_lineage r WHERE r.id = m.lineage_id),
+                   m.removals IS NOT NULL AND m.removals = \(try removals(database, ledger: ledger))
             FROM ledger_sync_marks m
             WHERE m.unified_property_id = :property AND m.ledger = :ledger AND m.rules = :rules
             """, [":property": .text(property), ":ledger": .text(ledger.name), ":rules": .text(rules)]).first,
               mark[1].integerValue == 1, let since = mark[0].integerValue else { return nil }
-        return LedgerDelta(ledger: ledger, since: since, charges: try CurrentStateDiff.table("unified_charges", in: database),
+        return LedgerDelta(ledger: ledger, since: since, removedSinceMark: mark[2].integerValue != 1,
+                           charges: try CurrentStateDiff.table("unified_charges", in: database),
                            payments: try CurrentStateDiff.table("unified_payments", in: database))
+    }
+
+    /// The SQL of how many rows the property's merged ledger has lost (RawStore's LedgerRemovals, counted by a trigger
+    /// since raw migrations 49 and 13), or NULL when the raw database has no such count (not loaded by this version).
+    private static func removals(_ database: Database, ledger: Ledger) throws -> String {
+        let counted = try database.scalar("""
+            SELECT count(*) FROM \(ledger.schema).sqlite_master WHERE type = 'table' AND name = 'ledger_removals'
+            """)?.integerValue == 1
+        return counted
+            ? "coalesce((SELECT removed FROM \(ledger.schema).ledger_removals WHERE property_id = :property), 0)"
+            : "NULL"
     }
 
     /// A lineage row's identity: its run, property, date, artifact and digest.
@@ -98,8 +114,8 @@ struct LedgerDelta {
         try database.prepare("DELETE FROM ledger_sync_marks WHERE unified_property_id = :property").execute(parameters)
         guard projected else { return }
         try database.prepare("""
-            INSERT INTO ledger_sync_marks (unified_property_id, ledger, lineage_id, lineage, rules)
-            SELECT :property, :ledger, r.id, \(lineageIdentity("r")), :rules
+            INSERT INTO ledger_sync_marks (unified_property_id, ledger, lineage_id, lineage, rules, removals)
+            SELECT :property, :ledger, r.id, \(lineageIdentity("r")), :rules, \(try removals(database, ledger: ledger))
             FROM \(ledger.schema).raw_lineage r
             WHERE r.id = (SELECT max(lineage_id) FROM \(ledger.schema).\(ledger.name) WHERE property_id = :property)
             """).execute(parameters.merging([":ledger": .text(ledger.name), ":rules": .text(rules)]) { $1 })
@@ -119,22 +135,14 @@ struct LedgerDelta {
     /// since the mark, the balance-forward lines, and those whose ledger row is gone; otherwise (the ledger now comes
     /// from elsewhere) all of them. Returns the highest row id left per table: the rules' rows come after it.
     ///
-    /// Whether a ledger row is gone is asked of the stored rows only when the counts say one is: the rows kept must be
-    /// as many as the ledger rows projected before the mark (a lookup per stored row cost more than the delta saved).
+    /// A ledger row changed since the mark carries a newer lineage (the merge rewrites it whole), so a stored row the
+    /// rules will not write again can only have lost its ledger row, and that is looked for only on a night the ledger
+    /// lost a row (`removedSinceMark`: most nights it lost none). Counting the rows projected before the mark to find
+    /// out read the property's whole ledger each night; a lookup per stored row cost more than the delta saved.
     func clear(_ context: SyncContext, fromLedger: Bool) throws -> [String: Int64] {
         let database = context.database
         let raw = "\(ledger.schema).\(ledger.name) \(ledger.alias)", a = ledger.alias
         var left: [String: Int64] = [:]
-        // How many ledger rows each table projected before the mark, both counted in one pass over the property's
-        // ledger (a pass per table read 24 months of postings twice a night).
-        var projectedBefore: [String: Int64] = [:]
-        if fromLedger {
-            let counts = try context.rows("""
-                SELECT \(written.map { "count(CASE WHEN \($0.projected) THEN 1 END)" }.joined(separator: ", "))
-                FROM \(raw) WHERE \(a).property_id = :property AND \(a).lineage_id <= :since
-                """, [":since": .integer(since)]).first ?? []
-            for (entry, count) in zip(written, counts) { projectedBefore[entry.table.name] = count.integerValue }
-        }
         for (table, id, kind, projected) in written {
             let parameters: [String: SQLValue] = [":kind": .text(kind), ":since": .integer(since)]
             try database.execute("DROP TABLE IF EXISTS temp.delta_keys")
@@ -153,12 +161,7 @@ struct LedgerDelta {
                         WHERE unified_property_id = :property AND charge_id >= 'balance-forward:' AND charge_id < 'balance-forward;'
                         """)
                 }
-                let kept = try context.rows("""
-                    SELECT (SELECT count(*) FROM main.\(table.name) WHERE unified_property_id = :property)
-                         - (SELECT count(*) FROM temp.delta_keys k
-                            WHERE EXISTS (SELECT 1 FROM main.\(table.name) o WHERE o.unified_property_id = :property AND o.\(id) = k.id))
-                    """, [:]).first?.first?.integerValue
-                if kept != projectedBefore[table.name] {
+                if removedSinceMark {
                     // One set difference (no lookup per row): the stored ids the ledger no longer projects.
                     try context.run("""
                         INSERT OR IGNORE INTO temp.delta_keys

@@ -528,6 +528,7 @@ public enum UnifiedDictionary {
             lineage_id | the newest raw_lineage id among the property's ledger rows then
             lineage | that lineage row's run, artifact and digest, to know it is still the same row
             rules | SHA-256 of the build and the charge categories that projected the rows
+            removals | the rows the property's merged ledger had lost then (the raw ledger_removals count); NULL: not counted
             """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use

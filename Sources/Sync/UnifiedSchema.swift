@@ -794,5 +794,11 @@ public enum UnifiedSchema {
         Migration(version: 52, name: "run items by property and artifact", sql: """
             CREATE INDEX etl_run_items_property ON etl_run_items (property_id, artifact);
             """),
+        // A mark notes how many rows the property's merged ledger had lost (the raw `ledger_removals` count): the next
+        // sync by change looks for a charge or payment whose ledger row is gone only when that count moved, instead of
+        // counting the rows projected before the mark over the property's whole ledger every night (LedgerDelta).
+        Migration(version: 53, name: "ledger marks count removals", sql: """
+            ALTER TABLE ledger_sync_marks ADD COLUMN removals INTEGER;
+            """),
     ]
 }

@@ -173,6 +173,14 @@ import Testing
         let mark = try database.scalar("SELECT lineage_id FROM ledger_sync_marks WHERE unified_property_id = 'kalaco'")?.integerValue
         let newest = try database.scalar("SELECT max(lineage_id) FROM realpage_raw.realpage_ledger WHERE property_id = 'kalaco'")?.integerValue
         #expect(mark != nil && mark == newest, "the mark \(mark.map(String.init) ?? "none"), the newest ledger load \(newest.map(String.init) ?? "none")")
+        let removals = {
+            try database.query("""
+                SELECT m.removals, coalesce((SELECT removed FROM realpage_raw.ledger_removals WHERE property_id = 'kalaco'), 0)
+                FROM ledger_sync_marks m WHERE m.unified_property_id = 'kalaco'
+                """).first ?? []
+        }
+        let marked = try removals()
+        #expect(marked.count == 2 && marked[0] == marked[1], "the mark notes the ledger's removals: \(marked)")
 
         let charge = try #require(try database.scalar("""
             SELECT charge_id FROM unified_charges WHERE unified_property_id = 'kalaco' AND charge_code = 'RENT' AND amount > 0
@@ -196,11 +204,16 @@ import Testing
             """, [":tampered": .text(charge)]).first)
         let (goneCharge, gonePayment) = (try #require(gone[0].textValue), try #require(gone[1].textValue))
         try raw.execute("DELETE FROM realpage_ledger WHERE property_id = 'kalaco' AND transaction_id IN ('\(goneCharge)', '\(gonePayment)')")
+        let counted = try removals()
+        #expect(counted.count == 2 && counted[1].integerValue == (marked[1].integerValue ?? 0) + 2,
+                "each deletion counted, however it was made: \(counted)")
         let afterRemoval = try nightly.ownerdash(["sync"] + kalaco)
         #expect(afterRemoval.status == 0, "\(afterRemoval.stderr)")
         #expect(try database.scalar("SELECT count(*) FROM unified_charges WHERE unified_property_id = 'kalaco' AND charge_id = '\(goneCharge)'")?.integerValue == 0)
         #expect(try database.scalar("SELECT count(*) FROM unified_payments WHERE unified_property_id = 'kalaco' AND payment_id = '\(gonePayment)'")?.integerValue == 0)
         #expect(try amount() == tampered, "the rest of the ledger still as stored")
+        let remarked = try removals()
+        #expect(remarked.count == 2 && remarked[0] == remarked[1], "the new mark notes them: \(remarked)")
 
         // RENT counted as a fee from now on: every rent charge moves, though no ledger row changed.
         let registry = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: simulatorConfigPath))) as! [String: Any]

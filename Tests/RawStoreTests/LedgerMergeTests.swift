@@ -120,6 +120,8 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                 == [[.text("removed"), .real(25), .text("night-3")]])
         #expect(try fixture.rows("SELECT count(*), count(DISTINCT transaction_id) FROM yardi_transactions") == [[.integer(6), .integer(6)]],
                 "one row per transaction after three nights")
+        // The removal is counted for the property (LedgerRemovals), which tells a sync by change to look for it.
+        #expect(try fixture.rows("SELECT property_id, removed FROM ledger_removals") == [[.text(fixture.property.key), .integer(1)]])
     }
 
     @Test func anApplicationDateAnswerUpdatesOldChargesButRemovesNothing() throws {
@@ -278,6 +280,8 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                                                                      ("T5", "11/15/2026", "80.00", "80.00"),
                                                                      ("T5", "11/15/2026", "80.00", "0.00")])
         #expect(week == "1 new, 2 updated, 1 removed, 4 unchanged, 4 change(s) logged")
+        #expect(try fixture.store.database.query("SELECT property_id, removed FROM ledger_removals")
+                == [[.text("nexus_east"), .integer(1)]], "T4's removal counted, no update counted as one")
         #expect(try fixture.store.database.query("""
             SELECT c.transaction_id, c.change, l.run_id FROM realpage_ledger_changes c JOIN raw_lineage l ON l.id = c.lineage_id
             WHERE c.found_by = 'full_refresh' ORDER BY c.id
