@@ -76,8 +76,9 @@ enum RealPageActivity {
         )
         """
 
-    /// Report rows to read: each day from the newest snapshot of its report (on or before the chosen one) that
-    /// covers it; on a day a Leasing Activity Detail covers, the prospect contacts (lead and tour rows) come from it
+    /// Report rows to read (RealPageScratch's `report_activity`, which the rule and the unknown-type check both read: a
+    /// year's snapshots made it the largest statement of a late night's sync, run twice): each day from the newest
+    /// snapshot of its report (on or before the chosen one) that covers it; on a day a Leasing Activity Detail covers, the prospect contacts (lead and tour rows) come from it
     /// and the Activity report's contact rows of that day are not read (docs/metrics.md, "Leasing funnel").
     /// Leasing Activity Detail rows: a tour type is a tour, Visit a contact and a tour, any other contact type a
     /// contact (a lead when it is the prospect's first and of the guest card's Initial Contact Type, `may_be_first`),
@@ -132,7 +133,7 @@ enum RealPageActivity {
         """
 
     static let insertReportEvents = """
-        WITH \(activityVocabulary), \(activityRows),
+        WITH
         -- One lead per prospect (Metrics.funnel's definition): the report's only prospect key is its Name.
         contact AS (
             SELECT a.*,
@@ -140,7 +141,7 @@ enum RealPageActivity {
                         THEN row_number() OVER (PARTITION BY a.mapped_type = 'lead',
                                                              coalesce(lower(trim(a.party_name)), a.row_key)
                                                 ORDER BY a.activity_date, a.as_of_date, a.source_row) END AS contact_rank
-            FROM activity a
+            FROM report_activity a
         ),
         event AS (
             SELECT a.*, 0 AS k,

@@ -252,11 +252,10 @@ enum RealPageCrossChecks {
         """
 
     static let activityType = """
-        WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows)
         SELECT activity_type, 'a known type', printf('%d rows', count(*)),
                printf('%s activity_type: the Activity report type ''%s'' (%d rows) is not in RealPageActivity.activityVocabulary; kept as other',
                       :property, activity_type, count(*))
-        FROM activity
+        FROM report_activity
         WHERE mapped_type IS NULL AND report = 'activity'
         GROUP BY activity_type
         ORDER BY activity_type

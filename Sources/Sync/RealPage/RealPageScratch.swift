@@ -1,8 +1,9 @@
 import SQLiteKit
 
 /// What several RealPage rules read, computed once per property: the unitlist's units (`rpx_unit`), the residents
-/// snapshot's members and household heads (`rpx_member`, `rpx_household`), every lease (`rpx_lease`) and the Rent
-/// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit), each a TEMP table the rules name unqualified.
+/// snapshot's members and household heads (`rpx_member`, `rpx_household`), every lease (`rpx_lease`), the Rent
+/// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit) and the Activity reports' rows each day is read from
+/// (`report_activity`, RealPageActivity.activityRows), each a TEMP table the rules name unqualified.
 ///
 /// They were common table expressions, materialized again by each of the six statements that named them (the units,
 /// residents, leases, lease residents, resident events and delinquency rules, and a cross-check): 22 % of the rules'
@@ -17,6 +18,7 @@ enum RealPageScratch {
         ("rpx_lease", RealPageLeases.rpxLease, ["household_id"]),
         ("rent_roll_unit", "WITH \(RealPageUnits.rentRollVocabulary), \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
          ["unit_number", "id"]),
+        ("report_activity", "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity", []),
     ]
 
     /// Makes the tables for the property `realpage` syncs, replacing the previous property's.
