@@ -88,6 +88,7 @@ struct RealPageSource: PropertySource {
         }
         if try realpage.rows(RealPageMaintenance.hasSnapshots).first?.first?.integerValue == 1 {
             let source: [String: SQLValue] = [":source": .text(RealPageMaintenance.source)]
+            try RealPageMaintenance.makeClosedTurns(realpage)
             result.rows["unified_work_orders"] = try realpage.run(RealPageMaintenance.insertClosed, source)
                 + realpage.run(RealPageMaintenance.insertOpen, source)
             result.rows["unified_work_order_lines"] = try realpage.run(RealPageMaintenance.insertLines, source)

@@ -36,21 +36,29 @@ enum RealPageMaintenance {
 
     /// The closed turns read: each (unit, vacate date) from the latest Closed Make Ready snapshot listing it.
     static let closedTurns = """
-        SELECT c.*, row_number() OVER (PARTITION BY c.unit_number, coalesce(c.move_out_date, 'open')
-                                       ORDER BY c.as_of_date DESC, c.source_row) AS pick
-        FROM realpage_raw.realpage_closed_make_ready c
-        WHERE c.property_id = :property AND c.completed_date IS NOT NULL
+        SELECT * FROM (
+            SELECT c.*, row_number() OVER (PARTITION BY c.unit_number, coalesce(c.move_out_date, 'open')
+                                           ORDER BY c.as_of_date DESC, c.source_row) AS pick
+            FROM realpage_raw.realpage_closed_make_ready c
+            WHERE c.property_id = :property AND c.completed_date IS NOT NULL)
+        WHERE pick = 1
         """
+
+    /// `temp.closed_turn`: the closed turns read, made once for the work orders and their lines, which each ranked
+    /// every kept snapshot's turns (a year of them) again. Replaces the previous property's.
+    static func makeClosedTurns(_ realpage: RealPageSync) throws {
+        try realpage.context.database.execute("DROP TABLE IF EXISTS temp.closed_turn")
+        try realpage.run("CREATE TEMP TABLE closed_turn AS \(closedTurns)")
+    }
 
     static let insertLines = """
         INSERT INTO unified_work_order_lines (
             unified_property_id, work_order_id, line_id, description, completed_date, amount, minutes_worked, source)
         SELECT :property, 'MR-' || c.unit_number || '-' || coalesce(c.move_out_date, 'open'), w.work_order,
                max(w.service_issue), max(w.closed_date), round(sum(w.amount_charged), 2), sum(w.minutes_worked), :source
-        FROM (\(closedTurns)) c
+        FROM temp.closed_turn c
         JOIN realpage_raw.realpage_closed_make_ready_work_orders w
           ON w.property_id = c.property_id AND w.as_of_date = c.as_of_date AND w.unit_row = c.source_row
-        WHERE c.pick = 1
         GROUP BY 2, 3
         """
 
@@ -94,8 +102,7 @@ enum RealPageMaintenance {
                'closed', 'Completed', move_out_date, due_date, completed_date,
                coalesce(CAST(round(julianday(completed_date) - julianday(move_out_date)) AS INTEGER), days_to_complete),
                :source
-        FROM (\(closedTurns))
-        WHERE pick = 1
+        FROM temp.closed_turn
         """
 
     static let insertOpen = """
