@@ -56,8 +56,9 @@ public struct RawPruneResult: Sendable, Equatable {
 /// Kinds read across their earlier snapshots (ledgers, financial reports) are left whole: their older snapshots are
 /// history the sync still reads. In each snapshot the policy does not keep, the Activity report and the Leasing
 /// Activity Detail keep only the days no newer snapshot covers, the Closed Make Ready Summary only the turns no later
-/// snapshot lists, the Income Statement only the months no later snapshot prints, and Yardi's invoice register only the
-/// post months no later request covered (`SupersededRows`). Unified metric rows (the trends) are never
+/// snapshot lists, the Income Statement only the months no later snapshot prints, Yardi's invoice register only the
+/// post months no later request covered, and Yardi's lease charges past the fetch's window only the charges no later
+/// such month lists (`SupersededRows`). Unified metric rows (the trends) are never
 /// touched. A removed snapshot that later kept ones were recorded unchanged against hands its rows to them first.
 public enum RawRetention {
     /// Incremental auto-vacuum must be chosen before a database's first table exists: a new raw database gets it
@@ -190,10 +191,35 @@ public enum RawRetention {
                       = coalesce(realpage_income_statement.fiscal_period, substr(realpage_income_statement.as_of_date, 1, 7)))
             """)
 
+        /// Yardi's lease charges: each charge (lease, charge code, service start) is read from the latest post month
+        /// whose statement lists it (YardiLedger.insertRecurring), so its rows in an earlier month are never read. Only
+        /// months the fetch no longer asks for (older than its `YardiOperation.leaseChargeMonths` window from the
+        /// newest) lose rows, and only to a later such month: a month inside the window is fetched again on a full
+        /// pull, and if it then no longer listed the charge, the earlier month's row would be read again. The
+        /// statements kept a month a month for ever (36 months read by every sync after a year, 24 fetched).
+        /// A charge without a LeaseID is matched by its tenant (the rule looks its lease up by tenant).
+        static let leaseChargeMonths = SupersededRows(table: "yardi_lease_charges", superseded: """
+            property_id = :property AND as_of_date = :as_of AND service_from_date IS NOT NULL
+              AND substr(:as_of, 1, 7) < \(frozenMonth) AND EXISTS (
+                SELECT 1 FROM yardi_lease_charges n
+                WHERE n.property_id = :property
+                  AND substr(n.as_of_date, 1, 7) > substr(:as_of, 1, 7) AND substr(n.as_of_date, 1, 7) < \(frozenMonth)
+                  AND n.charge_code IS yardi_lease_charges.charge_code
+                  AND n.service_from_date = yardi_lease_charges.service_from_date
+                  AND (n.lease_id = yardi_lease_charges.lease_id
+                       OR (n.lease_id IS NULL AND yardi_lease_charges.lease_id IS NULL
+                           AND n.tenant_code = yardi_lease_charges.tenant_code)))
+            """)
+        /// The first post month (`YYYY-MM`) the lease-charge fetch still asks for, from the property's newest statement.
+        private static let frozenMonth = """
+            (SELECT strftime('%Y-%m', max(f.as_of_date), 'start of month', '-\(YardiOperation.leaseChargeMonths - 1) months')
+             FROM yardi_lease_charges f WHERE f.property_id = :property)
+            """
+
         static let realpage = [window("realpage_activity", dateColumn: "activity_date", report: .activity),
                                window("realpage_leasing_activity_detail", dateColumn: "contact_date",
                                       report: .leasingActivityDetail), closedTurns, statementMonths]
-        static let yardi = [invoiceMonths]
+        static let yardi = [invoiceMonths, leaseChargeMonths]
 
         /// Drops (or with `dryRun` counts) the superseded rows, and their lines, of every snapshot `policy` does not
         /// keep; returns how many.
