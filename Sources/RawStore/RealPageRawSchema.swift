@@ -735,6 +735,14 @@ public enum RealPageRawSchema {
         // The merged ledger's deletions counted per property (LedgerRemovals): a sync by change counted the rows it
         // had projected, over the property's whole ledger each night, to know whether one was gone.
         LedgerRemovals.migration(version: 49, ledger: "realpage_ledger"),
+        // The household index carries each transaction's type and open amount: the sync's balance check sums every
+        // household's open charges each night (RealPageLedger.balanceCheck), which read 24 months of transaction rows
+        // through the index (kalaco: 33 -> 9 ms from the index alone). Replaced, not added: its lookups by household
+        // are the same, and a load maintains no more indexes than before.
+        Migration(version: 50, name: "ledger household index covers open amounts", sql: """
+            DROP INDEX realpage_ledger_household;
+            CREATE INDEX realpage_ledger_household ON realpage_ledger (property_id, resh_id, transaction_type, open_amount);
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -146,7 +146,8 @@ enum RealPageLedger {
     static let balanceCheck = """
         WITH open_charges AS (
             -- One pass over the property's charges (a subquery per household let the planner pick the vendor-id
-            -- index and scan every charge of the property once per household: 5.9 s for kalaco).
+            -- index and scan every charge of the property once per household: 5.9 s for kalaco), on the household
+            -- index alone, which carries the type and open amount (realpage_raw migration 50).
             SELECT resh_id, sum(coalesce(open_amount, 0)) AS open
             FROM realpage_raw.realpage_ledger
             WHERE property_id = :property AND transaction_type = 'Charge'
