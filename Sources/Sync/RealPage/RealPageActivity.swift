@@ -78,8 +78,9 @@ enum RealPageActivity {
 
     /// Report rows to read (RealPageScratch's `report_activity`, which the rule and the unknown-type check both read: a
     /// year's snapshots made it the largest statement of a late night's sync, run twice): each day from the newest
-    /// snapshot of its report (on or before the chosen one) that covers it; on a day a Leasing Activity Detail covers, the prospect contacts (lead and tour rows) come from it
-    /// and the Activity report's contact rows of that day are not read (docs/metrics.md, "Leasing funnel").
+    /// snapshot of its report (on or before the chosen one) that covers it; on a day a Leasing Activity Detail covers,
+    /// the prospect contacts (lead and tour rows) come from it and the Activity report's contact rows of that day are
+    /// not read (docs/metrics.md, "Leasing funnel").
     /// Leasing Activity Detail rows: a tour type is a tour, Visit a contact and a tour, any other contact type a
     /// contact (a lead when it is the prospect's first and of the guest card's Initial Contact Type, `may_be_first`),
     /// its Lease / Waitlist / Cancelled/Denied marks `other` (leases come from RPX, applications and decisions from
