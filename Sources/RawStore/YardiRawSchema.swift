@@ -304,5 +304,12 @@ public enum YardiRawSchema {
             """),
         // As realpage_raw.db's migration 49.
         LedgerRemovals.migration(version: 13, ledger: "yardi_transactions"),
+        // The lease-charge lines without a LeaseID, which take their lease from the resident list: a sync asks whether
+        // the property has any before it keeps its recurring charges (Sync/InputMarks.swift), and most have none, which
+        // without this index it learned by reading every line of every monthly statement.
+        Migration(version: 14, name: "lease charges without a lease id", sql: """
+            CREATE INDEX yardi_lease_charges_without_lease ON yardi_lease_charges (property_id, as_of_date)
+                WHERE lease_id IS NULL;
+            """),
     ]
 }

@@ -16,6 +16,13 @@ protocol PropertySource {
     func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult
     /// Compares the unified result with the PMS's own totals (e.g. Box Score) and returns the disagreements.
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning]
+    /// For each current-state table whose rule this source skips while its inputs are unchanged (InputMarks): the
+    /// raw state that rule reads for `asOf`, as fields to digest. Empty: every rule runs every time.
+    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]]
+}
+
+extension PropertySource {
+    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]] { [:] }
 }
 
 /// What a source wrote for one property.
@@ -47,6 +54,9 @@ struct SyncContext {
     let runID: String
     /// Set when the ledger's charges and payments are written by change (LedgerDelta); nil: projected whole.
     var ledgerDelta: LedgerDelta? = nil
+    /// Tonight's inputs of the tables a source can keep, and those kept as main holds them (InputMarks): their rules
+    /// are skipped.
+    var inputMarks: InputMarks = .none
     /// GL account -> expense category (report_definitions.json `gl_categories` over the defaults).
     var glCategories: GLCategories = .standard
 
@@ -342,6 +352,8 @@ public struct Synchronizer {
         if stored && mode != .full {
             context.ledgerDelta = try LedgerDelta.available(database, property: property.key, ledger: ledger, rules: ledgerRules)
         }
+        context.inputMarks = try InputMarks.read(context, source: source(for: property), rules: ledgerRules,
+                                                 mayKeep: stored && mode != .full)
         guard let turns else { return try syncWhole(context, stored: stored, ledger: ledger, started: started) }
         // Side by side with other synchronizers: the rules run under no lock, into twins, and the property writes
         // unified.db in its turn. A ledger written by change is written in main as its rules run: that property
@@ -356,7 +368,9 @@ public struct Synchronizer {
     private func syncWhole(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger,
                            started: Date) throws -> PropertySyncOutcome {
         let database = store.database
-        let twinned = Self.currentStateTables.filter { context.ledgerDelta == nil || !LedgerDelta.tables.contains($0) }
+        let twinned = Self.currentStateTables.filter {
+            (context.ledgerDelta == nil || !LedgerDelta.tables.contains($0)) && !context.inputMarks.kept.contains($0)
+        }
         let diff = stored ? try CurrentStateDiff(database, tables: twinned) : nil
         try diff?.createTwins(database)
         defer { diff?.dropTwins(database) }
@@ -374,7 +388,7 @@ public struct Synchronizer {
     private func syncStaged(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger, turns: WriteTurns,
                             started: Date) throws -> PropertySyncOutcome {
         let database = store.database
-        let diff = try CurrentStateDiff(database, tables: Self.currentStateTables)
+        let diff = try CurrentStateDiff(database, tables: Self.currentStateTables.filter { !context.inputMarks.kept.contains($0) })
         let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
         try diff.createTwins(database)
         defer {
@@ -498,6 +512,7 @@ public struct Synchronizer {
         }
         try LedgerDelta.mark(database, property: property.key, ledger: ledger, rules: ledgerRules,
                              projected: result.ledgerSource == ledger.source)
+        try context.inputMarks.record(database, property: property.key)
         var (changes, drift) = try write(diff, firstSync: firstSync, property: property.key, asOf: asOf,
                                          rawAsLastSynced: computed.rawAsLastSynced)
         changes.merge(ledgerChanges) { $1 }

@@ -530,6 +530,11 @@ public enum UnifiedDictionary {
             rules | SHA-256 of the build and the charge categories that projected the rows
             removals | the rows the property's merged ledger had lost then (the raw ledger_removals count); NULL: not counted
             """),
+        table("sync_input_marks", "What the rule of each table a sync keeps while its inputs are unchanged read at the property's last sync (Yardi's recurring charges: the lease-charge statements); this host's own, not published.", """
+            unified_property_id | property key
+            table_name | the unified table kept (unified_recurring_charges)
+            inputs | SHA-256 of what its rule read: the raw snapshots and rows, the build, the charge categories
+            """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use
             trained_at | when (UTC)

@@ -800,5 +800,16 @@ public enum UnifiedSchema {
         Migration(version: 53, name: "ledger marks count removals", sql: """
             ALTER TABLE ledger_sync_marks ADD COLUMN removals INTEGER;
             """),
+        // What each kept table's rule read at the property's last sync (Sync/InputMarks.swift): a sync that finds its
+        // rule's inputs (raw state, build, charge categories) the same skips the rule and keeps main's rows. This host's
+        // own bookkeeping: not published.
+        Migration(version: 54, name: "sync input marks", sql: """
+            CREATE TABLE sync_input_marks (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                table_name          TEXT NOT NULL,
+                inputs              TEXT NOT NULL,
+                PRIMARY KEY (unified_property_id, table_name)
+            ) STRICT;
+            """),
     ]
 }

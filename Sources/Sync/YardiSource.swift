@@ -62,7 +62,10 @@ struct YardiSource: PropertySource {
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments(projection), projection.parameters)
         // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
-        rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
+        // Kept as main holds it while the lease-charge statements it reads are unchanged (InputMarks).
+        if !context.inputMarks.kept.contains("unified_recurring_charges") {
+            rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
+        }
         let unitSource = if case .ilsFeed = unitList { YardiUnits.ilsSource } else { YardiUnits.source }
         var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
@@ -85,6 +88,11 @@ struct YardiSource: PropertySource {
 
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
         try YardiCrossChecks.warnings(YardiSync(context: context, asOf: asOf))
+    }
+
+    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]] {
+        let yardi = try YardiSync(context: context, asOf: asOf)
+        return ["unified_recurring_charges": InputMarks.fields(try yardi.rows(YardiLedger.recurringInputs))]
     }
 
     static let loadedOperations = """

@@ -1,10 +1,12 @@
 import Foundation
+import OwnerDashCore
 import RawStore
 import SQLiteKit
 @testable import Sync
 import Testing
 
-/// Yardi's recurring charges (YardiLedger.insertRecurring) over a history of lease-charge statements, and prune.
+/// Yardi's recurring charges (YardiLedger.insertRecurring) over a history of lease-charge statements, prune, and the
+/// table kept while its statements are unchanged (InputMarks).
 struct YardiLedgerTests {
     /// A charge is read from the latest post month listing it. Pruned, the rows of months the fetch no longer asks for
     /// (older than its 24-month window) go where a later such month lists the same charge (by lease, or by tenant
@@ -46,5 +48,66 @@ struct YardiLedgerTests {
                      [.text("2025-01"), .text("L1")], [.text("2026-11"), .text("L3")]])
         #expect(yardi.sync().first?.error == nil)
         #expect(try yardi.rows(recurring) == before)
+    }
+
+    /// While the lease-charge statements are as the last sync read them, an incremental sync keeps the recurring
+    /// charges as unified.db holds them (the rule is skipped: a row changed by hand stays); a new statement line runs
+    /// the rule again; `sync --full` always runs it and names the row the kept table held that differs from its rebuild.
+    @Test func theRecurringChargesAreKeptWhileTheirStatementsAreUnchanged() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        func charge(_ lease: String, _ amount: Double) throws {
+            try yardi.insert("yardi_lease_charges", [
+                "tenant_code": .text("t-" + lease), "unit_code": .text("101"), "lease_id": .text(lease),
+                "charge_code": .text("RENT"), "amount": .real(amount), "service_from_date": .text("2026-06-01"),
+            ], asOf: "2026-11-01")
+        }
+        let recurring = "SELECT lease_id, amount FROM unified_recurring_charges ORDER BY 1"
+        let database = yardi.store.database
+        func tamper() throws { try database.execute("UPDATE unified_recurring_charges SET amount = 1 WHERE lease_id = 'L1'") }
+        try charge("L1", 1200)
+        #expect(yardi.sync().first?.error == nil)
+        #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1200)]])
+        #expect(try yardi.rows("SELECT unified_property_id, table_name FROM sync_input_marks")
+                == [[.text(YardiFixture.property.key), .text("unified_recurring_charges")]])
+
+        try tamper()
+        #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1)]], "the statements are unchanged: the rule did not run")
+
+        try charge("L2", 950)
+        #expect(yardi.sync(runID: "20261122T000000Z-test").first?.error == nil)
+        #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1200)], [.text("L2"), .real(950)]],
+                "a new line: the rule ran and its rows were written")
+
+        try tamper()
+        let full = try #require(Synchronizer(store: yardi.store, runID: "20261123T000000Z-test", mode: .full)
+            .sync([YardiFixture.property], log: Diagnostics(sink: { _ in })).first)
+        #expect(full.error == nil)
+        #expect(full.warnings.filter { $0.check == "sync_drift" }.map(\.subject).contains { $0.hasPrefix("unified_recurring_charges") })
+        #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1200)], [.text("L2"), .real(950)]])
+    }
+
+    /// A line without a LeaseID takes its tenant's lease from the resident list, so a changed list runs the rule again
+    /// (a property whose every line has a LeaseID keeps its recurring charges whatever the list does).
+    @Test func aLineWithoutALeaseIDFollowsTheResidentList() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.resident("t9", "Current", unit: "101")
+        try yardi.insert("yardi_lease_charges", [
+            "tenant_code": .text("t9"), "unit_code": .text("101"), "charge_code": .text("RENT"), "amount": .real(1100),
+            "service_from_date": .text("2026-06-01"),
+        ], asOf: "2026-11-01")
+        #expect(yardi.sync().first?.error == nil)
+        let recurring = "SELECT lease_id, resident_id FROM unified_recurring_charges"
+        #expect(try yardi.rows(recurring) == [[.text("t9"), .text("t9")]], "no lease listed: the tenant code stands for it")
+        // The list loaded again for the same day, now naming the lease (as the loader does: a new load of the snapshot).
+        try yardi.raw.database.execute("DELETE FROM yardi_residents")
+        try yardi.resident("t9", "Current", unit: "101", leaseID: "L9")
+        try yardi.raw.database.execute("""
+            UPDATE loaded_artifacts SET run_id = 'run2', artifact_sha256 = 'sha2' WHERE operation = 'GetResidentsByStatus'
+            """)
+        #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9")]])
     }
 }

@@ -108,6 +108,30 @@ enum YardiLedger {
         WHERE h.window_cents > h.delinquent_cents AND start.day IS NOT NULL
         """
 
+    /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): each lease-charge statement
+    /// up to the chosen one as loaded (a night's answer identical to the stored one loads nothing, so most nights
+    /// leave these as they were), the count and row ids of their rows (which a load or prune changes), and, when a
+    /// line lacks a LeaseID, the resident list it takes its lease from (that snapshot's load and rows).
+    static let recurringInputs = """
+        SELECT 'statement', l.as_of_date, l.run_id, l.artifact_sha256, l.row_count, l.loaded_at
+        FROM yardi_raw.loaded_artifacts l
+        WHERE l.operation = 'GetResidentLeaseCharges_Login' AND l.property_id = :property
+          AND l.as_of_date <= :lease_charges_snapshot
+        UNION ALL
+        SELECT 'lines', count(*), total(c.rowid), NULL, NULL, NULL
+        FROM yardi_raw.yardi_lease_charges c
+        WHERE c.property_id = :property AND c.as_of_date <= :lease_charges_snapshot
+        UNION ALL
+        SELECT 'residents', r.as_of_date, r.run_id, r.artifact_sha256, r.loaded_at,
+               (SELECT count(*) || ' ' || total(s.rowid) FROM yardi_raw.yardi_residents s
+                WHERE s.property_id = :property AND s.as_of_date = r.as_of_date)
+        FROM yardi_raw.loaded_artifacts r
+        WHERE r.operation = 'GetResidentsByStatus' AND r.property_id = :property AND r.as_of_date = :residents_snapshot
+          AND EXISTS (SELECT 1 FROM yardi_raw.yardi_lease_charges c
+                      WHERE c.property_id = :property AND c.as_of_date <= :lease_charges_snapshot AND c.lease_id IS NULL)
+        ORDER BY 1, 2
+        """
+
     static let insertRecurring = """
         WITH lease_charge AS MATERIALIZED (
             -- `statement` orders the snapshots: by PostMonth, then by the run that loaded it (a month's snapshot is

@@ -1,0 +1,73 @@
+import LibCryptoKit
+import SQLiteKit
+
+/// Current-state tables kept as the last sync wrote them while what their rule reads is unchanged: a source names,
+/// for each table it can keep, the raw state its rule reads (`PropertySource.ruleInputs`); a sync that finds the
+/// digest of that state, the build and the charge categories equal to the one the last sync recorded
+/// (`sync_input_marks`) neither twins the table nor runs its rule, and main's rows stand: they are what the rule
+/// would write again (docs/sync-rules.md, "Tables kept while their inputs are unchanged").
+///
+/// Yardi's recurring charges are the case (`YardiLedger.recurringInputs`): the rule reads every monthly
+/// lease-charge statement of the window (tens of thousands of rows, two sorts: 150-350 ms a property every night),
+/// and those statements change a few times a month.
+///
+/// Not used by `sync --full` nor on the nights a ledger is pulled whole (`Synchronizer.Mode.full`): those run every
+/// rule into the twins and name any row a kept table held that differs from the rebuild (`sync_drift`).
+struct InputMarks {
+    /// Table -> SHA-256 of what its rule reads tonight, recorded with the property's write.
+    let inputs: [String: String]
+    /// The tables whose inputs are as the last sync recorded them: their rules are skipped, main's rows stand.
+    let kept: Set<String>
+
+    static let none = InputMarks(inputs: [:], kept: [])
+
+    /// Tonight's inputs of the tables `source` can keep, and which of them are unchanged since the last sync
+    /// (`mayKeep`: the property has stored rows and the sync is incremental). `rules`: the build and the charge
+    /// categories (`Synchronizer.ledgerRules`), which every kept rule also reads.
+    static func read(_ context: SyncContext, source: any PropertySource, rules: String, mayKeep: Bool) throws -> InputMarks {
+        guard let asOf = try source.propertyDate(context) else { return .none }
+        var inputs: [String: String] = [:]
+        for (table, state) in try source.ruleInputs(context, asOf: asOf) {
+            let hasher = SHA256()
+            for field in [rules] + state { hasher.update("\(field.utf8.count):\(field)") }
+            inputs[table] = hasher.finalizeHex()
+        }
+        guard mayKeep, !inputs.isEmpty else { return InputMarks(inputs: inputs, kept: []) }
+        let marks = try context.database.query("""
+            SELECT table_name, inputs FROM sync_input_marks WHERE unified_property_id = :property
+            """, [":property": .text(context.property.key)])
+        let kept = marks.compactMap { row -> String? in
+            guard let table = row[0].textValue, let digest = row[1].textValue, inputs[table] == digest else { return nil }
+            return table
+        }
+        return InputMarks(inputs: inputs, kept: Set(kept))
+    }
+
+    /// Records tonight's inputs in the property's write (its transaction: a sync rolled back keeps the old marks).
+    func record(_ database: Database, property: String) throws {
+        let parameters: [String: SQLValue] = [":property": .text(property)]
+        try database.prepare("DELETE FROM sync_input_marks WHERE unified_property_id = :property").execute(parameters)
+        let insert = try database.prepare("""
+            INSERT INTO sync_input_marks (unified_property_id, table_name, inputs) VALUES (:property, :table, :inputs)
+            """)
+        for (table, digest) in inputs.sorted(by: { $0.key < $1.key }) {
+            try insert.execute(parameters.merging([":table": .text(table), ":inputs": .text(digest)]) { $1 })
+        }
+    }
+
+    /// The fields of a query's rows, each value by its type (`i12`, `tabc`, `null`), a row ending in a line break: what a
+    /// source's `ruleInputs` gives for a table.
+    static func fields(_ rows: [[SQLValue]]) -> [String] {
+        rows.flatMap { row in
+            row.map { value -> String in
+                switch value {
+                case .null: "null"
+                case .integer(let number): "i\(number)"
+                case .real(let number): "r\(number)"
+                case .text(let text): "t" + text
+                case .blob(let bytes): "b" + bytes.map { String($0, radix: 16) }.joined(separator: ",")
+                }
+            } + ["\n"]
+        }
+    }
+}
