@@ -212,6 +212,35 @@ struct LedgerDelta {
 }
 
 extension LedgerDelta {
+    /// Before RPX's balance forward by household (`RealPageLedger.insertBalanceForward(byChange:)`), after the charge and
+    /// payment rules: lists in `temp.rewritten_households` the household of every charge and payment `clear` set aside
+    /// (every stored balance-forward line among them) or the rules wrote since (`left`). Returns false, listing none,
+    /// when the last sync may have written no line for want of a dated posting (the rule dates each line the day before
+    /// the first): none of the ledger rows it read is left, so every household is summed.
+    func listRewrittenHouseholds(_ context: SyncContext, left: [String: Int64]) throws -> Bool {
+        let a = ledger.alias
+        let dated = try context.rows("""
+            SELECT EXISTS (
+                SELECT 1 FROM \(ledger.schema).\(ledger.name) \(a)
+                WHERE \(a).property_id = :property AND \(a).lineage_id <= :since
+                  AND \(a).\(ledger.kindColumn) IN (:charge, :payment) AND \(ledger.date) IS NOT NULL)
+            """, [":since": .integer(since), ":charge": .text(ledger.chargeKind), ":payment": .text(ledger.paymentKind)])
+        guard dated.first?.first?.integerValue == 1 else { return false }
+        let database = context.database
+        try database.execute("DROP TABLE IF EXISTS temp.rewritten_households")
+        try database.execute("CREATE TEMP TABLE rewritten_households (resh_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        for (table, _, _, _) in written {
+            try context.run("""
+                INSERT OR IGNORE INTO temp.rewritten_households
+                SELECT resident_id FROM temp.delta_\(table.name) WHERE resident_id IS NOT NULL
+                UNION ALL
+                SELECT resident_id FROM main.\(table.name)
+                WHERE rowid > :left AND +unified_property_id = :property AND resident_id IS NOT NULL
+                """, [":left": .integer(left[table.name] ?? 0)])
+        }
+        return true
+    }
+
     /// The rows set aside that are not back as they were (`o`), and the rows written that were not there so (`n`):
     /// `FROM ... WHERE ...` clauses over `:left` (what `clear` left) and `:property`.
     private func differences(_ table: CurrentStateDiff.Table, id: String) -> (gone: String, new: String) {

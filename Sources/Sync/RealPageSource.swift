@@ -55,7 +55,11 @@ struct RealPageSource: PropertySource {
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges(projection), projection.parameters)
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments(projection), projection.parameters)
-        rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward)
+        // The balance-forward lines by household when the ledger went by change (LedgerDelta), else every household's.
+        let forwardByChange = try deltaLeft.map { try context.ledgerDelta?.listRewrittenHouseholds(context, left: $0) == true } ?? false
+        rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
+                                                                projection.parameters)
+        if forwardByChange { try context.database.execute("DROP TABLE temp.rewritten_households") }
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
@@ -71,7 +75,7 @@ struct RealPageSource: PropertySource {
                     ":balance_forward_period": SQLValue(forward?[2].textValue),
                 ])
             }
-            try realpage.run(RealPageTransactionLedger.allocateOpenBalances)
+            _ = try realpage.run(RealPageTransactionLedger.allocateOpenBalances)
             if result.rows["unified_recurring_charges"] == 0 {
                 result.rows["unified_recurring_charges"] = try realpage.run(RealPageReportLedger.insertSchedule)
             }

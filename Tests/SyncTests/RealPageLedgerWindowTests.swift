@@ -106,4 +106,74 @@ import Testing
                            "Refund: 1 getresidentledger transaction(s) of type 'Refund' left out of the ledger"])
         #expect(try realpage.rows("SELECT count(*) FROM unified_charges WHERE charge_id LIKE '93000039__'") == [[.integer(1)]])
     }
+
+    /// A night by change (LedgerDelta) sums again only the households whose line can have moved: those with a charge
+    /// or payment rewritten (every household with a line among them) and those whose stated Balance was written
+    /// since. 9300002 pays $400 (its line stays $400), 9300003's Balance becomes $50 (a line appears), 9300001 is
+    /// as it was (its line stays); the rows are a full rebuild's. A household neither rewritten nor restated is not
+    /// summed again: a stated balance changed behind the loader's back (no new lineage) shows only in `sync --full`,
+    /// which names the line it adds.
+    @Test func aNightByChangeSumsOnlyTheHouseholdsWhoseLineCanHaveMoved() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        let asOf = LocalDate(iso: RealPageFixture.asOf)!
+        func load(_ xml: String, run: String) throws {
+            let path = realpage.directory.appendingPathComponent("getresidentledger-\(run).xml")
+            try Data(xml.utf8).write(to: path)
+            _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID(run)).load(
+                path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
+        }
+        func forward() throws -> [String: [SQLValue]] {
+            try realpage.keyed("SELECT resident_id, amount, amount_paid, balance FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'")
+        }
+        func fullSync(_ run: String) throws -> [String] {
+            let outcome = try #require(Synchronizer(store: realpage.store, runID: run, mode: .full)
+                .sync([RealPageFixture.property], log: Diagnostics(sink: { _ in })).first)
+            #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+            return outcome.warnings.filter { $0.check == "sync_drift" }.map(\.subject)
+        }
+        try load(Self.windowPassed, run: "run1")
+        #expect(realpage.sync().first?.error == nil)
+        #expect(try forward().keys.sorted() == ["9300001", "9300002"])
+
+        let payment = """
+            <Transaction><TransactionID>9300002902</TransactionID><TransactionType>Payment</TransactionType>
+              <TransactionDate>11/15/2026</TransactionDate><PostMonth>112026</PostMonth><TransactionCode>PAYMENT</TransactionCode>
+              <Description>Payment - ACH</Description><LeaseID>9400102</LeaseID><Amount>-400.00</Amount>
+              <AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount><Reference>EP2902</Reference></Transaction>
+            """
+        var night2 = Self.windowPassed.replacingOccurrences(of: "<Balance>1,400.00</Balance>", with: "<Balance>1,000.00</Balance>")
+        let charged = try #require(night2.range(of: "9300002901"))
+        let chargeEnd = try #require(night2.range(of: "</Transaction>", range: charged.upperBound ..< night2.endIndex))
+        night2.replaceSubrange(chargeEnd, with: "</Transaction>" + payment)
+        let third = try #require(night2.range(of: "<ReshID>9300003</ReshID>"))
+        let balance = try #require(night2.range(of: "<Balance>0.00</Balance>", range: third.upperBound ..< night2.endIndex))
+        night2.replaceSubrange(balance, with: "<Balance>50.00</Balance>")
+        #expect(night2.contains("EP2902") && night2.contains("<Balance>50.00</Balance>"))
+        try load(night2, run: "run2")
+        #expect(realpage.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try realpage.rows("SELECT count(*) FROM ledger_sync_marks") == [[.integer(1)]], "the ledger went by change")
+        let lines = try forward()
+        #expect(lines.keys.sorted() == ["9300001", "9300002", "9300003"])
+        #expect(lines["9300001"]?[0] == .real(630) && lines["9300002"]?[0] == .real(400) && lines["9300003"]?[0] == .real(50),
+                "\(lines)")
+        #expect(try fullSync("20261122T000000Z-test") == [], "the night's rows are a full rebuild's")
+
+        // The first answer again: 9300003's Balance back to 0 (its line goes), the payment gone (9300002's line stays).
+        try load(Self.windowPassed, run: "run3")
+        #expect(realpage.sync(runID: "20261123T000000Z-test").first?.error == nil)
+        #expect(try forward().keys.sorted() == ["9300001", "9300002"])
+        #expect(try fullSync("20261124T000000Z-test") == [])
+
+        // Behind the loader's back (with the first load's lineage, as if stated then), at a household with no line and
+        // no posting rewritten: a night by change does not sum it again; the full sync does, and names the line it adds.
+        try realpage.raw.database.execute("""
+            UPDATE realpage_ledger_households SET balance = 75, lineage_id = (SELECT min(lineage_id) FROM realpage_ledger)
+            WHERE resh_id = '9300003'
+            """)
+        #expect(realpage.sync(runID: "20261125T000000Z-test").first?.error == nil)
+        #expect(try forward()["9300003"] == nil)
+        #expect(try fullSync("20261126T000000Z-test").contains { $0.hasPrefix("unified_charges") && $0.contains("9300003") })
+        #expect(try forward()["9300003"]?[0] == .real(75))
+    }
 }

@@ -75,12 +75,20 @@ enum RealPageLedger {
     /// made it a false credit (kalaco on the first of the month after the first pull: ten former households, $2,690).
     /// Its open part is what the stored charges' open amounts leave of `Balance` + `Prepaid` (never below 0 nor above
     /// the line); a credit line counts as applied in full.
-    static let insertBalanceForward = """
-        WITH stated AS (
+    ///
+    /// `byChange` (LedgerDelta.listRewrittenHouseholds): only the households in `temp.rewritten_households` (every
+    /// household of a charge or payment the night set aside or wrote, which includes every stored balance-forward
+    /// line) and those whose stated balance was written since the mark (`:ledger_since`). Any other household's
+    /// postings and stated balance are as the last sync read them, and it had no line then, so it gets none now:
+    /// a night sums a few dozen households' postings instead of every household's 24 months.
+    static func insertBalanceForward(byChange: Bool) -> String {
+        """
+        WITH stated AS MATERIALIZED (
             SELECT resh_id, unit_number AS unit, CAST(round(balance * 100) AS INTEGER) AS balance,
                    CAST(round(coalesce(prepaid, 0) * 100) AS INTEGER) AS prepaid
             FROM realpage_raw.realpage_ledger_households
             WHERE property_id = :property AND balance IS NOT NULL AND :ledger_snapshot IS NOT NULL
+              \(byChange ? "AND (lineage_id > :ledger_since OR resh_id IN (SELECT resh_id FROM temp.rewritten_households))" : "")
         ),
         posted AS (
             -- Each side summed on its by-resident index before the two are put together (HouseholdBalances).
@@ -88,10 +96,12 @@ enum RealPageLedger {
                 SELECT resident_id, sum(CAST(round(amount * 100) AS INTEGER)) AS cents,
                        sum(CAST(round(coalesce(balance, 0) * 100) AS INTEGER)) AS open
                 FROM unified_charges WHERE unified_property_id = :property
+                  \(byChange ? "AND resident_id IN (SELECT resh_id FROM stated)" : "")
                 GROUP BY resident_id
                 UNION ALL
                 SELECT resident_id, -sum(CAST(round(amount * 100) AS INTEGER)), 0
                 FROM unified_payments WHERE unified_property_id = :property
+                  \(byChange ? "AND resident_id IN (SELECT resh_id FROM stated)" : "")
                 GROUP BY resident_id)
             GROUP BY resident_id
         ),
@@ -126,6 +136,7 @@ enum RealPageLedger {
         FROM forward f, start
         WHERE f.cents <> 0 AND start.day IS NOT NULL
         """
+    }
 
     static let insertRecurring = """
         INSERT INTO unified_recurring_charges (
