@@ -75,7 +75,7 @@ struct RealPageSource: PropertySource {
                     ":balance_forward_period": SQLValue(forward?[2].textValue),
                 ])
             }
-            _ = try realpage.run(RealPageTransactionLedger.allocateOpenBalances)
+            try realpage.run(RealPageTransactionLedger.allocateOpenBalances)
             if result.rows["unified_recurring_charges"] == 0 {
                 result.rows["unified_recurring_charges"] = try realpage.run(RealPageReportLedger.insertSchedule)
             }
@@ -259,6 +259,7 @@ struct RealPageSync {
     }
 
     /// Runs one INSERT rule (with any extra parameters); returns the rows it wrote.
+    @discardableResult
     func run(_ sql: String, _ extra: [String: SQLValue] = [:]) throws -> Int {
         try context.run(sql, asOf: asOf, parameters.merging(extra) { $1 })
     }

@@ -194,6 +194,7 @@ struct YardiSync {
     }
 
     /// Runs one INSERT rule (with any extra parameters); returns the rows it wrote.
+    @discardableResult
     func run(_ sql: String, _ extra: [String: SQLValue] = [:]) throws -> Int {
         try context.run(sql, asOf: asOf, parameters.merging(extra) { $1 })
     }

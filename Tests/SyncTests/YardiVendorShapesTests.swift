@@ -385,6 +385,8 @@ import Testing
         let outcome = try #require(yardi.sync().first)
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         #expect(try yardi.rows("SELECT count(*) FROM unified_occupancy_metrics").first?.first == .integer(0), "no zero snapshot")
+        let missing = try #require(outcome.warnings.first { $0.check == "units_missing" }?.message)
+        #expect(missing.contains("AvailableUnits_Login (\(YardiFixture.asOf)) lists no unit either"), "\(missing)")
         let database = yardi.store.database
         let delinquency = try Metrics.run(MetricQuery(metric: .delinquency, properties: ["yp_test"]), database: database)
         let row = try #require(delinquency.tables.first?.rows.first)

@@ -73,7 +73,7 @@ enum YardiDelinquency {
     /// property's.
     static func makeHouseholds(_ yardi: YardiSync) throws {
         try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_household")
-        _ = try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")
+        try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")
     }
 
     static let insert = """

@@ -189,7 +189,7 @@ enum YardiUnits {
         let available = yardi.snapshots.dates["AvailableUnits_Login"]
         guard listed > 0, let available else {
             return .none(reason: available == nil ? "no AvailableUnits_Login snapshot to take them from either"
-                                                  : "AvailableUnits_Login (\(available)) lists no unit either")
+                                                  : "AvailableUnits_Login (\(available ?? "")) lists no unit either")
         }
         guard let declared = count(2) else {
             return .none(reason: """
