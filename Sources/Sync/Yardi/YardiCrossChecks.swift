@@ -171,22 +171,15 @@ enum YardiCrossChecks {
         ORDER BY u.unit_number
         """
 
+    /// Households whose charges' `AmountPaid` + `BalanceDue` do not add up to their `Amount` (beyond a cent), from the
+    /// property's households (`YardiDelinquency.makeHouseholds`, which reads the ledger once for every reader).
     static let ledgerBalance = """
-        WITH household AS (
-            SELECT tenant_code,
-                   sum(CAST(round(amount * 100) AS INTEGER)) AS charged,
-                   sum(CAST(round(coalesce(amount_paid, 0) * 100) AS INTEGER)) AS paid,
-                   sum(CAST(round(coalesce(balance_due, 0) * 100) AS INTEGER)) AS open
-            FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property AND kind = 'charge'
-              AND tenant_code IS NOT NULL
-            GROUP BY tenant_code
-        )
-        SELECT tenant_code, printf('%.2f', charged / 100.0), printf('%.2f', (paid + open) / 100.0),
+        SELECT tenant_code, printf('%.2f', charged_cents / 100.0), printf('%.2f', (charge_applied_cents + charge_due_cents) / 100.0),
                printf('household %s: charges total %.2f but AmountPaid %.2f + BalanceDue %.2f = %.2f: the charges'' own figures disagree (the aging follows BalanceDue)',
-                      tenant_code, charged / 100.0, paid / 100.0, open / 100.0, (paid + open) / 100.0)
-        FROM household
-        WHERE abs(charged - paid - open) > 1
+                      tenant_code, charged_cents / 100.0, charge_applied_cents / 100.0, charge_due_cents / 100.0,
+                      (charge_applied_cents + charge_due_cents) / 100.0)
+        FROM yardi_household
+        WHERE abs(charged_cents - charge_applied_cents - charge_due_cents) > 1
         ORDER BY tenant_code
         """
 

@@ -41,6 +41,8 @@ enum YardiDelinquency {
                    CAST(round(amount * 100) AS INTEGER) AS amount_cents,
                    CASE WHEN kind = 'charge' AND balance_due > 0
                         THEN CAST(round(balance_due * 100) AS INTEGER) ELSE 0 END AS open_cents,
+                   CAST(round(coalesce(amount_paid, 0) * 100) AS INTEGER) AS applied_cents,
+                   CAST(round(coalesce(balance_due, 0) * 100) AS INTEGER) AS due_cents,
                    coalesce(transaction_date, service_from_date) AS dated
             FROM yardi_raw.yardi_transactions
             WHERE property_id = :property AND tenant_code IS NOT NULL
@@ -50,6 +52,9 @@ enum YardiDelinquency {
                    sum(CASE kind WHEN 'charge' THEN amount_cents ELSE -amount_cents END) AS window_cents,
                    sum(CASE kind WHEN 'charge' THEN amount_cents ELSE 0 END) AS charged_cents,
                    sum(CASE kind WHEN 'payment' THEN amount_cents ELSE 0 END) AS paid_cents,
+                   -- The charges' own AmountPaid and BalanceDue, for the check that they add up to Amount.
+                   sum(CASE kind WHEN 'charge' THEN applied_cents ELSE 0 END) AS charge_applied_cents,
+                   sum(CASE kind WHEN 'charge' THEN due_cents ELSE 0 END) AS charge_due_cents,
                    sum(open_cents) AS delinquent_cents,
                    sum(CASE WHEN dated IS NULL OR dated >= date(:as_of, '-30 days')
                             THEN open_cents ELSE 0 END) AS aged_0_30,
@@ -67,10 +72,10 @@ enum YardiDelinquency {
         )
         """
 
-    /// `yardi_household` (TEMP): `households`' balances, made once per property for its three readers (the
-    /// delinquency, the ledger's balance forward and the window check), which each read the property's whole ledger
-    /// before (three passes over 24 months of transactions, a sixth of a Yardi property's sync). Replaces the previous
-    /// property's.
+    /// `yardi_household` (TEMP): `households`' balances, made once per property for its four readers (the
+    /// delinquency, the ledger's balance forward, the window check and the charges' own check), which each read the
+    /// property's whole ledger before (four passes over 24 months of transactions, a sixth of a Yardi property's
+    /// sync). Replaces the previous property's.
     static func makeHouseholds(_ yardi: YardiSync) throws {
         try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_household")
         try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")
