@@ -55,19 +55,23 @@ struct InputMarks {
         }
     }
 
-    /// The fields of a query's rows, each value by its type (`i12`, `tabc`, `null`), a row ending in a line break: what a
-    /// source's `ruleInputs` gives for a table.
+    /// The fields of a query's rows, each value by its type (`SQLValue.digestText`), a row ending in a line break: what
+    /// a source's `ruleInputs` gives for a table.
     static func fields(_ rows: [[SQLValue]]) -> [String] {
-        rows.flatMap { row in
-            row.map { value -> String in
-                switch value {
-                case .null: "null"
-                case .integer(let number): "i\(number)"
-                case .real(let number): "r\(number)"
-                case .text(let text): "t" + text
-                case .blob(let bytes): "b" + bytes.map { String($0, radix: 16) }.joined(separator: ",")
-                }
-            } + ["\n"]
+        rows.flatMap { row in row.map(\.digestText) + ["\n"] }
+    }
+}
+
+extension SQLValue {
+    /// The value as its type's own text for a digest (`null`, `i12`, `r1.5`, `tabc`, `b0,ff`): two values of different
+    /// types never read the same (string interpolation of an SQLValue goes through reflection).
+    var digestText: String {
+        switch self {
+        case .null: "null"
+        case .integer(let number): "i\(number)"
+        case .real(let number): "r\(number)"
+        case .text(let text): "t" + text
+        case .blob(let bytes): "b" + bytes.map { String($0, radix: 16) }.joined(separator: ",")
         }
     }
 }

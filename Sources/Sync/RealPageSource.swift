@@ -55,8 +55,12 @@ struct RealPageSource: PropertySource {
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges(projection), projection.parameters)
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments(projection), projection.parameters)
-        // The balance-forward lines by household when the ledger went by change (LedgerDelta), else every household's.
-        let forwardByChange = try deltaLeft.map { try context.ledgerDelta?.listRewrittenHouseholds(context, left: $0) == true } ?? false
+        // The balance-forward lines by household when the rules projected the ledger by change (LedgerDelta), else
+        // every household's.
+        var forwardByChange = false
+        if projection.since != nil, let deltaLeft, let delta = context.ledgerDelta {
+            forwardByChange = try delta.listRewrittenHouseholds(context, left: deltaLeft)
+        }
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
                                                                 projection.parameters)
         if forwardByChange { try context.database.execute("DROP TABLE temp.rewritten_households") }

@@ -264,16 +264,7 @@ public struct Synchronizer {
     func fingerprint(for property: Property) throws -> String {
         let hasher = SHA256()
         func field(_ text: String) { hasher.update("\(text.utf8.count):\(text)") }
-        // Each value by its type's own text (string interpolation of an SQLValue goes through reflection).
-        func value(_ value: SQLValue) {
-            switch value {
-            case .null: field("null")
-            case .integer(let number): field("i\(number)")
-            case .real(let number): field("r\(number)")
-            case .text(let text): field("t" + text)
-            case .blob(let bytes): field("b" + bytes.map { String($0, radix: 16) }.joined(separator: ","))
-            }
-        }
+        func value(_ value: SQLValue) { field(value.digestText) }
         let schema = Self.rawSchema(property)
         let (key, changes) = property.pms == .realpage ? ("report_type", "realpage_ledger_changes")
                                                        : ("operation", "yardi_transaction_changes")

@@ -74,7 +74,7 @@ import Testing
         try realpage.unit("101", .occupied)
         // A Box Score of an earlier day only: nothing to hold the 20th's units against.
         try realpage.boxScore("A1", group: "1x1", occupied: 1, asOf: "2026-11-13")
-        try realpage.sync()
+        realpage.sync()
         let rows = try checks(realpage)
         #expect(rows["box_score units"]?[0] == .text("skipped"))
         #expect(rows["box_score units"]?[4] == .text("no Box Score loaded as of 2026-11-20 (latest 2026-11-13)"))
@@ -95,7 +95,7 @@ import Testing
             """)
         try insert.execute([":measure": .text("net balance"), ":printed": .real(150.5)])
         try insert.execute([":measure": .text("prepaid"), ":printed": .real(90)])
-        try realpage.sync()
+        realpage.sync()
         let rows = try checks(realpage)
         #expect(rows["delinquency_totals net balance"]?[0] == .text("passed"))
         #expect(rows["delinquency_totals prepaid"]?[0] == .text("failed"))
