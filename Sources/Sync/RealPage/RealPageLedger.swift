@@ -18,7 +18,8 @@
 /// - Other transaction types are left out and listed by the cross-checks (`ledger_type`).
 /// - By change (`LedgerProjection` with a mark, LedgerDelta): only the ledger rows written since the last sync are
 ///   projected, main holding the others' rows; without one the rules project every row.
-/// - Balance forward: what was posted before the stored window, one `BALFWD` line per household (`insertBalanceForward`).
+/// - Balance forward: what was posted before the stored window, one `BALFWD` line per household (`insertBalanceForward`;
+///   on a night by change only the households whose line can have moved are summed again).
 /// - Categories: `temp.charge_category` (report_definitions.json `charge_categories` over the defaults); a code in
 ///   neither is OTHER with category_known = 0 and is listed by the sync's warnings.
 /// - Recurring charges: each current lease's scheduled charges, per lease and code, from the lease's `StartDate` to its

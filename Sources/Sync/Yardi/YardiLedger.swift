@@ -21,7 +21,8 @@
 ///   of its PostMonth: each answers with the leases in effect on that day, so a lease renewed within the window keeps
 ///   the schedule of its earlier months; the as-of month's is fetched again each night and replaces the month's
 ///   snapshot); a line in several snapshots is taken from the latest statement that has it (the latest PostMonth,
-///   then the latest run).
+///   then the latest run). Kept as unified.db holds them while what the rule reads is unchanged (`recurringInputs`,
+///   InputMarks).
 /// - A lease charge without a `LeaseID` (Yardi's own sample sends none: its `Detail/CustomerID` is the key) belongs to
 ///   its customer's lease: the `leaseId` GetResidentsByStatus lists for that tenant code, else the tenant code itself
 ///   stands as the lease id. Its resident is the customer, so the audit matches the household's posted charges to
