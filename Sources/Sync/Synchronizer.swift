@@ -359,10 +359,7 @@ public struct Synchronizer {
     private func syncWhole(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger,
                            started: Date) throws -> PropertySyncOutcome {
         let database = store.database
-        let twinned = Self.currentStateTables.filter {
-            (context.ledgerDelta == nil || !LedgerDelta.tables.contains($0)) && !context.inputMarks.kept.contains($0)
-        }
-        let diff = stored ? try CurrentStateDiff(database, tables: twinned) : nil
+        let diff = stored ? try CurrentStateDiff(database, tables: Self.twinned(context)) : nil
         try diff?.createTwins(database)
         defer { diff?.dropTwins(database) }
         return try database.withTransaction {
@@ -379,7 +376,7 @@ public struct Synchronizer {
     private func syncStaged(_ context: SyncContext, stored: Bool, ledger: LedgerDelta.Ledger, turns: WriteTurns,
                             started: Date) throws -> PropertySyncOutcome {
         let database = store.database
-        let diff = try CurrentStateDiff(database, tables: Self.currentStateTables.filter { !context.inputMarks.kept.contains($0) })
+        let diff = try CurrentStateDiff(database, tables: Self.twinned(context))
         let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
         try diff.createTwins(database)
         defer {
@@ -397,6 +394,14 @@ public struct Synchronizer {
                 try database.execute("DROP TABLE temp.\(night.name)")
                 return try finish(context, computed, diff: diff, firstSync: !stored, ledger: ledger, started: started)
             }
+        }
+    }
+
+    /// The current-state tables the rules write into twins: all but those written in main by change (LedgerDelta)
+    /// and those kept as main holds them (InputMarks).
+    private static func twinned(_ context: SyncContext) -> [String] {
+        currentStateTables.filter {
+            (context.ledgerDelta == nil || !LedgerDelta.tables.contains($0)) && !context.inputMarks.kept.contains($0)
         }
     }
 

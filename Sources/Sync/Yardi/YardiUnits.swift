@@ -188,8 +188,8 @@ enum YardiUnits {
         let listed = count(1) ?? 0
         let available = yardi.snapshots.dates["AvailableUnits_Login"]
         guard listed > 0, let available else {
-            return .none(reason: available == nil ? "no AvailableUnits_Login snapshot to take them from either"
-                                                  : "AvailableUnits_Login (\(available ?? "")) lists no unit either")
+            return .none(reason: available.map { "AvailableUnits_Login (\($0)) lists no unit either" }
+                ?? "no AvailableUnits_Login snapshot to take them from either")
         }
         guard let declared = count(2) else {
             return .none(reason: """
