@@ -42,7 +42,7 @@ enum HeaderText {
     /// Lowercased, with whitespace, hyphens, dashes, dots, colons and underscores dropped; `/ + # % &` kept.
     /// Whether `key(text)` can start with one of `leads` (first bytes of keys), judged from the first character
     /// `key` keeps, without building the key: true for anything not plain ASCII.
-    static func mayKeyStart(_ text: String, with leads: Set<UInt8>) -> Bool {
+    static func mayKeyStart(_ text: some StringProtocol, with leads: Set<UInt8>) -> Bool {
         for byte in text.utf8 {
             switch byte {
             case 0x2D, 0x2E, 0x3A, 0x5F, 0x2C, 0x28, 0x29, 0x27, 0x20, 0x09...0x0D: continue
@@ -376,7 +376,10 @@ extension CellValue {
     var isMarker: Bool {
         guard case .text(let text) = self else { return false }
         let trimmed = text.trimmingWhitespace
-        return !trimmed.isEmpty && trimmed.allSatisfy { "*†‡§".contains($0) }
+        // The first byte rules out almost every value (`*`, or the lead byte of `†`, `‡` or `§`) before the
+        // Character walk: every value cell of a drifted row is asked.
+        guard let lead = trimmed.utf8.first, lead == 0x2A || lead == 0xE2 || lead == 0xC2 else { return false }
+        return trimmed.allSatisfy { "*†‡§".contains($0) }
     }
 }
 
@@ -545,10 +548,11 @@ final class HeaderBlock {
         rowSignatures = start <= end ? Set((start...end).map(blocks.signature)) : []
     }
 
-    /// Maps `layout`'s columns onto this block.
-    func match(_ layout: HeaderLayout) -> HeaderMap {
+    /// How `layout`'s columns map onto this block: enough to rank the block against others, without the map's
+    /// lookup table and printed names, which only the chosen block needs (`HeaderMatch.map`).
+    func match(_ layout: HeaderLayout) -> HeaderMatch {
         var spans: [String: ClosedRange<Int>] = [:]
-        var printed: [String: String] = [:]
+        var printedAt: [String: (column: Int, level: Int)] = [:]
         var taken = Set<Int>()
         // Greedy by specificity: every exact full-stack match beats a match on a shorter suffix.
         for level in 0..<HeaderFinder.maxHeaderRows {
@@ -569,14 +573,42 @@ final class HeaderBlock {
                 let owned = blocks.span(of: column, bottomRow: fragments[column].last?.row)
                 taken.formUnion(owned)
                 spans[spec.name] = owned
-                printed[spec.name] = HeaderText.display(fragments[column][level...].map(\.text).joined(separator: " "))
+                printedAt[spec.name] = (column, level)
             }
         }
-        return HeaderMap(layout: layout, spans: spans, printed: printed,
+        return HeaderMatch(layout: layout, block: self, spans: spans, printedAt: printedAt)
+    }
+
+    /// The header map of a match on this block.
+    fileprivate func map(_ match: HeaderMatch) -> HeaderMap {
+        let printed = match.printedAt.mapValues { at in
+            HeaderText.display(fragments[at.column][at.level...].map(\.text).joined(separator: " "))
+        }
+        return HeaderMap(layout: match.layout, spans: match.spans, printed: printed,
                          firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
                          firstColumn: firstColumn, foundStacks: foundStacks, stackColumns: stackColumns,
                          rowSignatures: rowSignatures, headerSpans: headerSpans, placed: placed)
     }
+}
+
+/// One layout matched on one block of header rows: which columns it found, ranked before any `HeaderMap` is built.
+///
+/// The search tries every layout on every window of the first rows; building each try's map (its lookup table, the
+/// printed names of its columns) was most of the search, and only the chosen one is read.
+struct HeaderMatch {
+    let layout: HeaderLayout
+    let block: HeaderBlock
+    /// Canonical column name -> sheet columns, as in `HeaderMap.spans`.
+    let spans: [String: ClosedRange<Int>]
+    /// Canonical column name -> the stack column and level its printed name is read from.
+    fileprivate let printedAt: [String: (column: Int, level: Int)]
+
+    var matchedCount: Int { spans.count }
+    var isComplete: Bool { layout.columns.allSatisfy { !$0.required || spans[$0.name] != nil } }
+    var firstRow: Int { block.rows.first?.number ?? 0 }
+    var lastRow: Int { block.rows.last?.number ?? 0 }
+    /// The header map of this match.
+    var map: HeaderMap { block.map(self) }
 }
 
 /// Locates a report's header block among the first rows of a sheet.
@@ -601,46 +633,51 @@ enum HeaderFinder {
     /// Searches the rows for the earliest complete header of any of `layouts`, reusing blocks normalized before.
     static func find(_ layouts: [HeaderLayout], in blocks: HeaderBlocks) -> Outcome {
         let rows = blocks.rows
-        var bestPartial: HeaderMap?
+        var bestPartial: HeaderMatch?
         var endIndex = 0
         while endIndex < rows.count {
-            if let (map, layoutIndex) = bestComplete(layouts, endingAt: endIndex, in: blocks) {
+            // Every layout on every window ending here, matched once: the complete ones compete for the header, the
+            // rest for the near-miss a message names.
+            let matches = layouts.map { windows($0, endingAt: endIndex, in: blocks) }
+            if let (match, layoutIndex) = bestComplete(matches) {
                 // A taller header may finish on the next row or two (e.g. `Total` above `Base Rent`).
-                var chosen = (map, layoutIndex, endIndex)
+                var chosen = (match, layoutIndex, endIndex)
                 for later in (endIndex + 1)..<min(rows.count, endIndex + maxHeaderRows) {
                     guard rows[later].number - rows[later - 1].number <= 2,
-                          let (laterMap, _) = bestComplete([layouts[layoutIndex]], endingAt: later, in: blocks)
+                          let (laterMatch, _) = bestComplete([windows(layouts[layoutIndex], endingAt: later, in: blocks)])
                     else { break }
-                    if laterMap.matchedCount > chosen.0.matchedCount,
-                       laterMap.firstRow <= chosen.0.lastRow {
-                        chosen = (laterMap, layoutIndex, later)
+                    if laterMatch.matchedCount > chosen.0.matchedCount,
+                       laterMatch.firstRow <= chosen.0.lastRow {
+                        chosen = (laterMatch, layoutIndex, later)
                     }
                 }
-                return .found(chosen.0, layoutIndex: chosen.1, endIndex: chosen.2)
+                return .found(chosen.0.map, layoutIndex: chosen.1, endIndex: chosen.2)
             }
-            for layout in layouts {
-                for map in windows(layout, endingAt: endIndex, in: blocks)
-                where map.matchedCount >= 2 && map.matchedCount > (bestPartial?.matchedCount ?? 0) {
-                    bestPartial = map
-                }
+            for match in matches.joined()
+            where match.matchedCount >= 2 && match.matchedCount > (bestPartial?.matchedCount ?? 0) {
+                bestPartial = match
             }
             endIndex += 1
         }
-        return bestPartial.map { .partial($0) } ?? .none
+        return bestPartial.map { .partial($0.map) } ?? .none
     }
 
     /// The best complete header among `layouts` whose last row is `rows[endIndex]`.
     static func bestComplete(_ layouts: [HeaderLayout], endingAt endIndex: Int, in rows: [SheetRow],
                              merges: [MergedRange]) -> (HeaderMap, Int)? {
-        bestComplete(layouts, endingAt: endIndex, in: HeaderBlocks(rows: rows, merges: merges))
+        let blocks = HeaderBlocks(rows: rows, merges: merges)
+        return withExtendedLifetime(blocks) {
+            bestComplete(layouts.map { windows($0, endingAt: endIndex, in: blocks) }).map { ($0.0.map, $0.1) }
+        }
     }
 
-    static func bestComplete(_ layouts: [HeaderLayout], endingAt endIndex: Int, in blocks: HeaderBlocks) -> (HeaderMap, Int)? {
-        var best: (HeaderMap, Int)?
-        for (index, layout) in layouts.enumerated() {
-            for map in windows(layout, endingAt: endIndex, in: blocks) where map.isComplete {
+    /// The best complete match among each layout's window matches (`matches[i]` are layout i's), and its layout's index.
+    static func bestComplete(_ matches: [[HeaderMatch]]) -> (HeaderMatch, Int)? {
+        var best: (HeaderMatch, Int)?
+        for (index, layoutMatches) in matches.enumerated() {
+            for match in layoutMatches where match.isComplete {
                 // Ties go to the shorter window, so a title line above the header is not taken for part of it.
-                if map.matchedCount > (best?.0.matchedCount ?? 0) { best = (map, index) }
+                if match.matchedCount > (best?.0.matchedCount ?? 0) { best = (match, index) }
             }
         }
         return best
@@ -648,9 +685,9 @@ enum HeaderFinder {
 
     /// Matches of one layout against windows of 1-3 rows ending at `endIndex` (at most one blank row between two),
     /// shortest first.
-    static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in blocks: HeaderBlocks) -> [HeaderMap] {
+    static func windows(_ layout: HeaderLayout, endingAt endIndex: Int, in blocks: HeaderBlocks) -> [HeaderMatch] {
         let rows = blocks.rows
-        var maps: [HeaderMap] = []
+        var matches: [HeaderMatch] = []
         var start = endIndex
         while start >= 0, endIndex - start < maxHeaderRows {
             // One blank row may sit inside a header block (the real Monthly Activity Summary prints `Floor plan`
@@ -658,17 +695,17 @@ enum HeaderFinder {
             if start < endIndex, rows[start + 1].number - rows[start].number > 2 { break }
             // Header rows hold names, not quantities; a data row cannot be part of the header.
             if blocks.holdsValue(start) { break }
-            maps.append(blocks.block(start, endIndex).match(layout))
+            matches.append(blocks.block(start, endIndex).match(layout))
             start -= 1
         }
-        return maps
+        return matches
     }
 
     /// Maps `layout`'s columns onto a block of header rows.
     static func match(_ layout: HeaderLayout, rows: [SheetRow], merges: [MergedRange]) -> HeaderMap {
         let blocks = HeaderBlocks(rows: rows, merges: merges)
-        guard !rows.isEmpty else { return HeaderBlock(start: 0, end: -1, blocks: blocks).match(layout) }
-        return blocks.block(0, rows.count - 1).match(layout)
+        guard !rows.isEmpty else { return HeaderBlock(start: 0, end: -1, blocks: blocks).match(layout).map }
+        return blocks.block(0, rows.count - 1).match(layout).map
     }
 
     /// A header cell merged across columns owns all of them: Crystal exports put the value under any of them.

@@ -71,11 +71,15 @@ struct RowClassifier {
     func classify(_ row: SheetRow) -> RowKind {
         guard let first = row.cells.first(where: { !$0.isBlank }) else { return .blank }
         // The total label leads the row, sometimes after the group's name (`1x1 | Total`).
-        for cell in row.cells.lazy.filter({ !$0.isBlank }).prefix(2) {
+        // (Plain loops: a lazy filter's `prefix` cost more than the checks it feeds, for every row of a report.)
+        var leading = 0
+        for cell in row.cells where !cell.isBlank {
             guard case .text(let raw) = cell else { break }
             if let count = TotalLabel.match(raw.trimmingWhitespace) {
                 return .total(label: HeaderText.display(raw), count: count.value)
             }
+            leading += 1
+            if leading == 2 { break }
         }
         // Checked before quantities: a repeated header has cells like `30` / `Days` that read as numbers.
         if let text = first.text, HeaderText.mayKeyStart(text, with: headerFirstLeads),
@@ -87,7 +91,7 @@ struct RowClassifier {
         if row.cells.contains(where: \.isTypedQuantity) || row.cells.contains(where: \.holdsValue) {
             // A run timestamp line holds a date; the repeated title block must not pass for data.
             // Title lines have a cell or three; skip the check for full rows (this runs for every row).
-            if case .text = first, row.cells.count < 4 || row.cells.lazy.filter({ !$0.isBlank }).prefix(4).count < 4,
+            if case .text = first, row.cells.count < 4 || Self.nonBlankCount(row, atMost: 4) < 4,
                title.isRepeatedTitle(row) { return .titleLine }
             return .data
         }
@@ -96,6 +100,16 @@ struct RowClassifier {
         if Footnote.isFootnote(row) { return .footnote }
         let column = row.cells.firstIndex { !$0.isBlank } ?? 0
         return column <= firstColumn ? .label(first.text ?? "") : .continuation(first.text ?? "")
+    }
+
+    /// How many of the row's cells are not blank, counting no further than `limit`.
+    private static func nonBlankCount(_ row: SheetRow, atMost limit: Int) -> Int {
+        var count = 0
+        for cell in row.cells where !cell.isBlank {
+            count += 1
+            if count == limit { break }
+        }
+        return count
     }
 }
 

@@ -26,6 +26,8 @@ public struct TitleBlock: Sendable, Equatable {
     public var totalUnits: Int?
     /// Normalized text of every title cell, so the title repeated at a page break is recognised.
     var cellKeys: Set<String> = []
+    /// The first byte of each of `cellKeys`: a cell whose text cannot start with one is no title cell, key unbuilt.
+    var cellKeyLeads: Set<UInt8> = []
 
     /// Reads the title block from the rows above the header (or the first rows, before the header is known).
     /// The as-of date is, in this order: an explicit `as of` (or `property date:`), the end of a printed range,
@@ -43,7 +45,9 @@ public struct TitleBlock: Sendable, Equatable {
                 if afterTotalUnits, totalUnits == nil, let count = try? cell.count() { totalUnits = count }
                 afterTotalUnits = false
                 guard case .text(let raw) = cell, let text = cell.text else { continue }
-                cellKeys.insert(HeaderText.key(text))
+                let key = HeaderText.key(text)
+                cellKeys.insert(key)
+                if let lead = key.utf8.first { cellKeyLeads.insert(lead) }
                 if fiscalPeriod == nil { fiscalPeriod = Self.fiscalPeriod(in: text) }
                 if HeaderText.key(text) == "totalunits" { afterTotalUnits = true; continue }
                 if consultantLabel == nil, text.trimmingWhitespace.lowercased().hasPrefix("leasing consultant:") {
@@ -226,10 +230,20 @@ public struct TitleBlock: Sendable, Equatable {
     }
 
     static func isProductLine(_ line: Substring) -> Bool {
-        line.lowercased().hasPrefix("onesite")
+        guard mayStart(line, with: UInt8(ascii: "o")) else { return false }
+        return line.lowercased().hasPrefix("onesite")
+    }
+
+    /// Whether `line`'s first character can lowercase to the ASCII letter `lowercase`, judged from its first byte
+    /// (true for anything not plain ASCII): every row of a report is tried as a repeated title line, and lowercasing
+    /// or splitting each row's cells as Characters to learn that it is not one was most of classifying the row.
+    private static func mayStart(_ line: Substring, with lowercase: UInt8) -> Bool {
+        guard let first = line.utf8.first else { return false }
+        return first >= 0x80 || first | 0x20 == lowercase
     }
 
     static func isPageLine(_ line: Substring) -> Bool {
+        guard mayStart(line, with: UInt8(ascii: "p")) else { return false }
         let words = line.split(separator: " ")
         return words.count == 4 && words[0].lowercased() == "page" && words[2].lowercased() == "of"
             && words[1].allSatisfy(\.isASCIIDigit) && words[3].allSatisfy(\.isASCIIDigit)
@@ -237,12 +251,18 @@ public struct TitleBlock: Sendable, Equatable {
 
     /// A run timestamp: a date followed by a clock time (`02/08/2026 06:58:21AM`, `2/8/2026  7:57:40AM`).
     static func isTimestamp(_ line: Substring) -> Bool {
-        line.contains(":") && DateText.parseDate(line) != nil && line.contains(where: \.isWhitespace)
+        // The colon's byte first: a Character search walks graphemes.
+        line.utf8.contains(UInt8(ascii: ":")) && line.contains(":") && DateText.parseDate(line) != nil
+            && line.contains(where: \.isWhitespace)
     }
 
     /// `120.080.305`, `mgt-542-001`, `LEA-236-001`, `a/r-702-001`, `130.080.120.999`: a lead part of letters or
     /// digits (`a/r` for Accounts Receivable), then two or three groups of digits.
     static func isReportCode(_ line: Substring) -> Bool {
+        // Bytes first: sixteen characters are at most 64 bytes, and the groups need a `.` or `-` between them.
+        let bytes = line.utf8
+        guard bytes.count <= 64, bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        else { return false }
         let parts = line.split(omittingEmptySubsequences: false) { $0 == "." || $0 == "-" }
         guard (3...4).contains(parts.count), line.count <= 16, !line.contains(" ") else { return false }
         return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) }
@@ -292,7 +312,8 @@ public struct TitleBlock: Sendable, Equatable {
         for cell in row.cells where !cell.isBlank {
             guard case .text(let raw) = cell else { return false }
             let line = raw.trimmingWhitespace
-            let known = cellKeys.contains(HeaderText.key(line)) || Self.isPageLine(line)
+            let known = (HeaderText.mayKeyStart(line, with: cellKeyLeads) && cellKeys.contains(HeaderText.key(line)))
+                || Self.isPageLine(line)
                 || Self.isTimestamp(line) || Self.isProductLine(line) || Self.isReportCode(line)
             if !known { return false }
             any = true

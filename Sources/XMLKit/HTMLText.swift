@@ -7,6 +7,27 @@ extension XMLElement {
         "header", "hr", "li", "ol", "p", "pre", "section", "table", "tbody", "thead", "tfoot", "tr", "ul",
     ]
 
+    /// `bytes` with runs of whitespace collapsed to one space and trimmed, when they are printable ASCII, tabs and
+    /// line breaks only (nil otherwise: the Character walk decides). Every cell of an HTML report is rendered, and
+    /// splitting each as Characters was most of reading the page once libxml2 had parsed it.
+    static func collapsedASCII(_ bytes: [UInt8]) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        for byte in bytes {
+            switch byte {
+            case 0x09...0x0D, 0x20:
+                pendingSpace = !out.isEmpty
+            case 0x21...0x7E:
+                if pendingSpace { out.append(0x20); pendingSpace = false }
+                out.append(byte)
+            default:
+                return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The element's text as a browser lays it out in lines: `<br>` and block elements break lines, runs of spaces
     /// (including non-breaking ones) collapse to one, each line is trimmed, and empty lines are dropped.
     /// Report exports put stacked values in one cell this way (`Name<br>Phone`), as Excel cells hold `Name\nPhone`.
@@ -14,8 +35,12 @@ extension XMLElement {
         var lines: [String] = []
         var current: [UInt8] = []
         func endLine() {
+            defer { current.removeAll(keepingCapacity: true) }
+            if let collapsed = Self.collapsedASCII(current) {
+                if !collapsed.isEmpty { lines.append(collapsed) }
+                return
+            }
             let text = String(decoding: current, as: UTF8.self)
-            current.removeAll(keepingCapacity: true)
             let collapsed = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
             if !collapsed.isEmpty { lines.append(collapsed) }
         }

@@ -381,6 +381,28 @@ public struct XMLElement {
         }
     }
 
+    /// Whether some element below this one has this local name (`descendants(named:)` without collecting them).
+    public func hasDescendant(named localName: String) -> Bool {
+        switch storage {
+        case .node(_, let node):
+            return Self.contains(node, localName)
+        case .tree(let tree, let index):
+            return (index + 1 ..< Int(tree.elements[index].end)).contains { tree.hasName($0, localName) }
+        }
+    }
+
+    private static func contains(_ parent: xmlNodePtr, _ localName: String) -> Bool {
+        var child = parent.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                if let name = current.pointee.name, equal(name, localName) { return true }
+                if contains(current, localName) { return true }
+            }
+            child = current.pointee.next
+        }
+        return false
+    }
+
     /// Every element below this one with this local name, in document order.
     public func descendants(named localName: String) -> [XMLElement] {
         switch storage {

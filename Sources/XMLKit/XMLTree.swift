@@ -124,13 +124,28 @@ final class XMLTree {
     }
 
     /// The first child of `index` named `name`.
+    ///
+    /// A decoder asks a record for each of its few dozen fields by name, so this scans siblings often: the name's
+    /// bytes are taken once, and each sibling's name compared in place.
     func child(_ index: Int, named name: String) -> Int? {
-        var next = elements[index].firstChild
-        while next >= 0 {
-            if let own = elements[Int(next)].name, equal(own, name) { return Int(next) }
-            next = elements[Int(next)].nextSibling
+        var name = name
+        return name.withUTF8 { wanted in
+            elements.withUnsafeBufferPointer { elements in
+                var next = elements[index].firstChild
+                while next >= 0 {
+                    if let own = elements[Int(next)].name, Self.same(own, wanted) { return Int(next) }
+                    next = elements[Int(next)].nextSibling
+                }
+                return nil
+            }
         }
-        return nil
+    }
+
+    /// Whether the NUL-terminated name `own` is `wanted`'s bytes.
+    @inline(__always)
+    private static func same(_ own: UnsafePointer<xmlChar>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in 0..<wanted.count where own[i] != wanted[i] { return false }
+        return own[wanted.count] == 0
     }
 
     /// The value of the first attribute of `index` named `name` (in `namespaceURI` when `matchingNamespace`).

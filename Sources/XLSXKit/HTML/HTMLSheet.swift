@@ -25,7 +25,7 @@ public struct HTMLSheet: Sendable {
         } catch {
             throw XLSXError.malformedPart(part: "HTML", detail: "\(error)")
         }
-        guard let root = document.root, !root.descendants(named: "table").isEmpty else {
+        guard let root = document.root, root.hasDescendant(named: "table") else {
             let title = document.root?.descendants(named: "title").first?.renderedLines.joined(separator: " ")
             throw XLSXError.htmlWithoutTable(title: title.flatMap { $0.isEmpty ? nil : $0 })
         }
@@ -57,7 +57,7 @@ public struct HTMLSheet: Sendable {
             case "table":
                 try table(element)
             default:
-                if element.descendants(named: "table").isEmpty {
+                if !element.hasDescendant(named: "table") {
                     for line in element.renderedLines {
                         try checkLength(line, column: 0)
                         emit([.text(line)])
@@ -86,7 +86,7 @@ public struct HTMLSheet: Sendable {
                 guard cells.count <= TextLimits.columns else {
                     throw XLSXError.malformedSheet(sheet: HTMLSheet.sheetName, detail: "row \(rowNumber + 1) has \(cells.count) cells, more than \(TextLimits.columns) (Excel's own column limit); refused")
                 }
-                if cells.contains(where: { !$0.descendants(named: "table").isEmpty }) {
+                if cells.contains(where: { $0.hasDescendant(named: "table") }) {
                     for cell in cells { for child in cell.children { try visit(child) } }
                     continue
                 }
