@@ -54,6 +54,15 @@ struct LedgerTable {
 
     /// Columns that change when a payment is applied, not when the transaction is corrected.
     var applicationColumns: Set<String> { [paidColumn, balanceColumn] }
+
+    /// The partial index of the charges still open, when the table has one (`openChargeCondition` is its condition).
+    var openChargesIndex: String? = nil
+
+    /// A charge with something still open, in the words of the ledger's partial index of open charges (SQLite uses
+    /// a partial index only for a query that repeats its condition, literals and all).
+    var openChargeCondition: String {
+        "\(kindColumn) = '\(chargeKind.replacingOccurrences(of: "'", with: "''"))' AND coalesce(\(balanceColumn), 0) <> 0"
+    }
 }
 
 /// How many rows each property's merged ledger has lost, counted by a trigger on every delete (an answer saying a
@@ -351,7 +360,7 @@ final class LedgerMerger {
             for rowID in stored.unseen { try note.execute([":id": .integer(rowID)]) }
             notHeld = "id IN (SELECT row_id FROM temp.ledger_unseen)"
         }
-        let unseen = "property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of AND \(notHeld)"
+        let unseen = Self.unseen(notHeld: notHeld)
         var ageOut: String?
         var gone: String?
         switch coverage {
@@ -368,13 +377,7 @@ final class LedgerMerger {
         case .partial:
             break
         case .openItems:
-            property[":charge"] = .text(table.chargeKind)
-            try run("""
-                UPDATE \(table.name)
-                SET \(table.paidColumn) = \(table.amountColumn), \(table.balanceColumn) = 0, lineage_id = :lineage_id,
-                    as_of_date = :as_of
-                WHERE \(unseen) AND \(table.kindColumn) = :charge AND coalesce(\(table.balanceColumn), 0) <> 0
-                """, property.merging(lineageValues) { $1 })
+            try run(Self.openChargesSettled(table, unseen: unseen), property.merging(lineageValues) { $1 })
             counts.updated += database.changes
         }
         if let ageOut {
@@ -398,6 +401,24 @@ final class LedgerMerger {
             counts.removed += removed.count
         }
         return counts
+    }
+
+    /// The property's stored transactions with an id, as of the answer or before, that `notHeld` says the answer
+    /// did not hold.
+    static func unseen(notHeld: String) -> String {
+        "property_id = :property AND transaction_id IS NOT NULL AND as_of_date <= :as_of AND \(notHeld)"
+    }
+
+    /// An open-items answer settles every stored open charge it does not list (`unseen`): paid in full. Found through
+    /// the ledger's index of open charges (`openChargesIndex`), not among all of the property's charges: named, since
+    /// the planner, knowing nothing of how few charges are open, prefers the index of every charge by type.
+    static func openChargesSettled(_ table: LedgerTable, unseen: String) -> String {
+        """
+        UPDATE \(table.name)\(table.openChargesIndex.map { " INDEXED BY \($0)" } ?? "")
+        SET \(table.paidColumn) = \(table.amountColumn), \(table.balanceColumn) = 0, lineage_id = :lineage_id,
+            as_of_date = :as_of
+        WHERE \(unseen) AND \(table.openChargeCondition)
+        """
     }
 
     // MARK: - Writing

@@ -50,7 +50,8 @@ public struct RPXArtifactLoader {
     /// realpage_ledger as the ledger merge sees it: the household's Balance and Prepaid are not the transaction's.
     static let ledger = LedgerTable(name: "realpage_ledger", changes: "realpage_ledger_changes", kindColumn: "transaction_type",
                                     chargeKind: "Charge", balanceColumn: "open_amount", reversalColumn: nil,
-                                    ignoredColumns: ["household_balance", "household_prepaid"])
+                                    ignoredColumns: ["household_balance", "household_prepaid"],
+                                    openChargesIndex: "realpage_ledger_open_charges")
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into

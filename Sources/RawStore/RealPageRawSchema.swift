@@ -743,6 +743,14 @@ public enum RealPageRawSchema {
             DROP INDEX realpage_ledger_household;
             CREATE INDEX realpage_ledger_household ON realpage_ledger (property_id, resh_id, transaction_type, open_amount);
             """),
+        // The charges still open, by property: a night's open-items answer settles every stored open charge it does
+        // not list (LedgerMerger.finish), and finding them read each of the property's charges, a scan that grew with
+        // the ledger every night of the year (eden_keller_ranch: 40,203 charges read for 857 open, 24 ms). Its
+        // condition is `LedgerTable.openChargeCondition`'s, word for word (a test holds the two together).
+        Migration(version: 51, name: "open charges indexed", sql: """
+            CREATE INDEX realpage_ledger_open_charges ON realpage_ledger (property_id)
+                WHERE transaction_type = 'Charge' AND coalesce(open_amount, 0) <> 0;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -250,6 +250,20 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                      [.text("getresidentledger.open"), .text("2026-11-20")]])
     }
 
+    /// The nightly open-items answer settles what it no longer lists by reading the property's open charges, not
+    /// every charge of its ledger (a scan that grew with the ledger every night of a year).
+    @Test func theOpenItemsSettleReadsOnlyTheOpenCharges() throws {
+        let fixture = try LoaderFixture()
+        let database = fixture.store.database
+        try database.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_seen (row_id INTEGER PRIMARY KEY)")
+        let settle = LedgerMerger.openChargesSettled(
+            RPXArtifactLoader.ledger, unseen: LedgerMerger.unseen(notHeld: "id NOT IN (SELECT row_id FROM temp.ledger_seen)"))
+        let plan = try database.query("EXPLAIN QUERY PLAN " + settle, [
+            ":property": .text("kalaco"), ":as_of": .text("2026-11-20"), ":lineage_id": .integer(1),
+        ]).compactMap { $0[3].textValue }
+        #expect(plan.contains { $0.contains("realpage_ledger_open_charges") }, "plan: \(plan)")
+    }
+
     /// The weekly full pull matches tens of thousands of stored transactions by key in one pass: what it must still
     /// tell apart, transaction by transaction, as a lookup did.
     @Test func aFullPullMatchedInOnePassReconcilesEachTransaction() throws {
