@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import XMLKit
+@testable import XMLKit
 
 private func fixture(_ name: String) throws -> [UInt8] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -198,6 +198,30 @@ private struct Stop: Error {}
         try XMLStreamReader(bytes: bytes).forEachElement(named: ["td"]) { streamed.append($0.renderedLines) }
         #expect(streamed == root.children.map(\.renderedLines))
         #expect(streamed == [["Name", "Phone x", "block", "tail"]])
+    }
+
+    /// A cell's text of printable ASCII is laid out on its bytes, anything else by walking Characters: both must give
+    /// the same lines, whatever the whitespace (tabs, CR LF, runs, ends) and wherever the non-ASCII text sits.
+    @Test func aCellLaidOutOnItsBytesReadsAsTheCharacterWalkDoes() throws {
+        let texts = ["  Unit \t 101 \r\n  B ", "\n\n", "", "a", "Move-\nins", " (1,951.00) ", "x  \u{0B}\u{0C} y",
+                     "Caf\u{00E9}  au lait", "\u{00A0}Rent\u{00A0}\u{00A0}due ", "\u{1F}odd\u{7F}", "Name\u{2003}Phone"]
+        for text in texts {
+            let characterWalk = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+            if let onBytes = XMLElement.collapsedASCII(Array(text.utf8)) {
+                #expect(onBytes == characterWalk, "\(text.debugDescription)")
+            } else {
+                // Left to the Character walk: only text that is not printable ASCII, tabs and line breaks.
+                #expect(text.utf8.contains { !(0x20...0x7E).contains($0) && !(0x09...0x0D).contains($0) },
+                        "\(text.debugDescription)")
+            }
+            // Through a document too, where XML allows the characters (no C0 controls but tab and line breaks).
+            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) })
+            else { continue }
+            let html = Array("<r><td>\(text)</td></r>".utf8)
+            guard let root = try XMLDocument(bytes: html).root else { Issue.record("no root"); return }
+            #expect(root.children.map(\.renderedLines) == [characterWalk.isEmpty ? [] : [characterWalk]],
+                    "\(text.debugDescription)")
+        }
     }
 
     @Test func elementsOutliveTheReader() throws {
