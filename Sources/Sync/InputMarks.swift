@@ -18,21 +18,24 @@ struct InputMarks {
     let inputs: [String: String]
     /// The tables whose inputs are as the last sync recorded them: their rules are skipped, main's rows stand.
     let kept: Set<String>
+    /// The marks stored are tonight's already (every table kept, none more or less): nothing to record.
+    var recorded = false
 
     static let none = InputMarks(inputs: [:], kept: [])
 
     /// Tonight's inputs of the tables `source` can keep, and which of them are unchanged since the last sync
     /// (`mayKeep`: the property has stored rows and the sync is incremental). `rules`: the build and the charge
     /// categories (`Synchronizer.ledgerRules`), which every kept rule also reads.
+    /// A source that keeps no table (RealPage's) costs nothing here; on an incremental sync it records nothing either.
     static func read(_ context: SyncContext, source: any PropertySource, rules: String, mayKeep: Bool) throws -> InputMarks {
-        guard let asOf = try source.propertyDate(context) else { return .none }
         var inputs: [String: String] = [:]
-        for (table, state) in try source.ruleInputs(context, asOf: asOf) {
+        for (table, state) in try source.ruleInputs(context) {
             let hasher = SHA256()
             for field in [rules] + state { hasher.update("\(field.utf8.count):\(field)") }
             inputs[table] = hasher.finalizeHex()
         }
-        guard mayKeep, !inputs.isEmpty else { return InputMarks(inputs: inputs, kept: []) }
+        guard mayKeep else { return InputMarks(inputs: inputs, kept: []) }
+        guard !inputs.isEmpty else { return InputMarks(inputs: [:], kept: [], recorded: true) }
         let marks = try context.database.query("""
             SELECT table_name, inputs FROM sync_input_marks WHERE unified_property_id = :property
             """, [":property": .text(context.property.key)])
@@ -40,11 +43,13 @@ struct InputMarks {
             guard let table = row[0].textValue, let digest = row[1].textValue, inputs[table] == digest else { return nil }
             return table
         }
-        return InputMarks(inputs: inputs, kept: Set(kept))
+        return InputMarks(inputs: inputs, kept: Set(kept), recorded: marks.count == inputs.count && kept.count == inputs.count)
     }
 
-    /// Records tonight's inputs in the property's write (its transaction: a sync rolled back keeps the old marks).
+    /// Records tonight's inputs in the property's write (its transaction: a sync rolled back keeps the old marks);
+    /// nothing when the stored marks are tonight's already.
     func record(_ database: Database, property: String) throws {
+        guard !recorded else { return }
         let parameters: [String: SQLValue] = [":property": .text(property)]
         try database.prepare("DELETE FROM sync_input_marks WHERE unified_property_id = :property").execute(parameters)
         let insert = try database.prepare("""

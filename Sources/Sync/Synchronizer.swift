@@ -18,11 +18,11 @@ protocol PropertySource {
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning]
     /// For each current-state table whose rule this source skips while its inputs are unchanged (InputMarks): the
     /// raw state that rule reads for `asOf`, as fields to digest. Empty: every rule runs every time.
-    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]]
+    func ruleInputs(_ context: SyncContext) throws -> [String: [String]]
 }
 
 extension PropertySource {
-    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]] { [:] }
+    func ruleInputs(_ context: SyncContext) throws -> [String: [String]] { [:] }
 }
 
 /// What a source wrote for one property.

@@ -90,7 +90,8 @@ struct YardiSource: PropertySource {
         try YardiCrossChecks.warnings(YardiSync(context: context, asOf: asOf))
     }
 
-    func ruleInputs(_ context: SyncContext, asOf: LocalDate) throws -> [String: [String]] {
+    func ruleInputs(_ context: SyncContext) throws -> [String: [String]] {
+        guard let asOf = try propertyDate(context) else { return [:] }
         let yardi = try YardiSync(context: context, asOf: asOf)
         return ["unified_recurring_charges": InputMarks.fields(try yardi.rows(YardiLedger.recurringInputs))]
     }

@@ -26,7 +26,7 @@ import ZipKit
     /// Lands `bytes` as `property`'s GetUnitInformation (as of 2026-11-20) into `zone`, as fetch would; records its entry.
     static func land(_ zone: LandingZone, property: String, bytes: Data, name: String = "GetUnitInformation.xml") throws -> ManifestEntry {
         let staged = try zone.stagingPath(pms: .yardi, property: property, name: name)
-        FileManager.default.createFile(atPath: staged, contents: bytes)
+        _ = FileManager.default.createFile(atPath: staged, contents: bytes)
         let landed = try zone.commit(staged: staged, pms: .yardi, property: property, name: name)
         var entry = ManifestEntry(pms: "yardi", property: property, operation: "GetUnitInformation",
                                   asOfRequested: "2026-11-20", startedAt: "2026-11-20T02:30:00.000Z")
@@ -151,7 +151,7 @@ import ZipKit
         let landingStarted = now.addingTimeInterval(-90)
         let landing = try LandingZone(dataDirectory: directory.data, runID: RunID.new(now: landingStarted), now: landingStarted)
         let staged = try landing.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml")
-        FileManager.default.createFile(atPath: staged, contents: Data("<landing-now/>".utf8))
+        _ = FileManager.default.createFile(atPath: staged, contents: Data("<landing-now/>".utf8))
         let landingNow = try landing.commit(staged: staged, pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml")
 
         let dry = try directory.ownerdash(["prune", "--keep-days", "0", "--keep-monthly", "0", "--dry-run"])
@@ -179,7 +179,7 @@ import ZipKit
         let manifestPath = LandingZone.manifestPath(in: data, runID: runID)
         var manifest = try RunManifest.read(path: manifestPath)
         let staging = data.landing + "/.staging/own-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: staging, contents: bytes)
+        _ = FileManager.default.createFile(atPath: staging, contents: bytes)
         let sha = SHA256.hexDigest(of: [UInt8](bytes))
         let object = LandingZone.objectName(sha256: sha, artifactName: "GetUnitInformation.xml")
         try FileManager.default.createDirectory(atPath: (data.landing + "/" + object as NSString).deletingLastPathComponent,

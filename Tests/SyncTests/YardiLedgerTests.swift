@@ -71,14 +71,23 @@ struct YardiLedgerTests {
         #expect(try yardi.rows("SELECT unified_property_id, table_name FROM sync_input_marks")
                 == [[.text(YardiFixture.property.key), .text("unified_recurring_charges")]])
 
+        // Each write of a mark counted: a sync that finds the marks it would write writes none.
+        try database.execute("""
+            CREATE TEMP TABLE mark_writes (table_name TEXT);
+            CREATE TEMP TRIGGER mark_written AFTER INSERT ON main.sync_input_marks
+            BEGIN INSERT INTO mark_writes VALUES (new.table_name); END;
+            """)
         try tamper()
         #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
         #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1)]], "the statements are unchanged: the rule did not run")
+        #expect(try yardi.rows("SELECT count(*) FROM temp.mark_writes") == [[.integer(0)]], "the mark is tonight's already")
 
         try charge("L2", 950)
         #expect(yardi.sync(runID: "20261122T000000Z-test").first?.error == nil)
         #expect(try yardi.rows(recurring) == [[.text("L1"), .real(1200)], [.text("L2"), .real(950)]],
                 "a new line: the rule ran and its rows were written")
+        #expect(try yardi.rows("SELECT table_name FROM temp.mark_writes") == [[.text("unified_recurring_charges")]],
+                "the new inputs are recorded")
 
         try tamper()
         let full = try #require(Synchronizer(store: yardi.store, runID: "20261123T000000Z-test", mode: .full)
