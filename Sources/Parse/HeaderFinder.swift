@@ -35,6 +35,11 @@ struct HeaderLayout: Sendable {
     let columns: [ColumnSpec]
 
     var requiredNames: [String] { columns.filter(\.required).map(\.name) }
+
+    /// Whether `spans` (canonical name -> sheet columns) holds every required column.
+    func isComplete(_ spans: [String: ClosedRange<Int>]) -> Bool {
+        columns.allSatisfy { !$0.required || spans[$0.name] != nil }
+    }
 }
 
 /// Header text normalization: `Move-\nins` = `Move-ins` = `Move-Ins`; `Vacant Admini-\nstrative` = `Vacant Administrative`.
@@ -181,7 +186,7 @@ final class HeaderMap: Sendable {
 
     var matchedCount: Int { spans.count }
     var missingRequired: [String] { layout.columns.filter { $0.required && spans[$0.name] == nil }.map(\.name) }
-    var isComplete: Bool { missingRequired.isEmpty }
+    var isComplete: Bool { layout.isComplete(spans) }
 
     func has(_ name: String) -> Bool { lookup[name] != nil }
 
@@ -585,10 +590,14 @@ final class HeaderBlock {
             HeaderText.display(fragments[at.column][at.level...].map(\.text).joined(separator: " "))
         }
         return HeaderMap(layout: match.layout, spans: match.spans, printed: printed,
-                         firstRow: rows.first?.number ?? 0, lastRow: rows.last?.number ?? 0,
+                         firstRow: firstRow, lastRow: lastRow,
                          firstColumn: firstColumn, foundStacks: foundStacks, stackColumns: stackColumns,
                          rowSignatures: rowSignatures, headerSpans: headerSpans, placed: placed)
     }
+
+    /// The sheet rows (1-based) the block spans; 0 for an empty block.
+    var firstRow: Int { rows.first?.number ?? 0 }
+    var lastRow: Int { rows.last?.number ?? 0 }
 }
 
 /// One layout matched on one block of header rows: which columns it found, ranked before any `HeaderMap` is built.
@@ -604,9 +613,9 @@ struct HeaderMatch {
     fileprivate let printedAt: [String: (column: Int, level: Int)]
 
     var matchedCount: Int { spans.count }
-    var isComplete: Bool { layout.columns.allSatisfy { !$0.required || spans[$0.name] != nil } }
-    var firstRow: Int { block.rows.first?.number ?? 0 }
-    var lastRow: Int { block.rows.last?.number ?? 0 }
+    var isComplete: Bool { layout.isComplete(spans) }
+    var firstRow: Int { block.firstRow }
+    var lastRow: Int { block.lastRow }
     /// The header map of this match.
     var map: HeaderMap { block.map(self) }
 }

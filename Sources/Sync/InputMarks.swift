@@ -31,7 +31,7 @@ struct InputMarks {
         var inputs: [String: String] = [:]
         for (table, state) in try source.ruleInputs(context) {
             let hasher = SHA256()
-            for field in [rules] + state { hasher.update("\(field.utf8.count):\(field)") }
+            for field in [rules] + state { hasher.updateField(field) }
             inputs[table] = hasher.finalizeHex()
         }
         guard mayKeep else { return InputMarks(inputs: inputs, kept: []) }
@@ -65,6 +65,12 @@ struct InputMarks {
     static func fields(_ rows: [[SQLValue]]) -> [String] {
         rows.flatMap { row in row.map(\.digestText) + ["\n"] }
     }
+}
+
+extension SHA256 {
+    /// Feeds one field of a digest, length first, so that no two sequences of fields read the same (`ab`,`c` and
+    /// `a`,`bc`): the encoding of the sync's fingerprint and of the kept tables' inputs.
+    func updateField(_ text: String) { update("\(text.utf8.count):\(text)") }
 }
 
 extension SQLValue {

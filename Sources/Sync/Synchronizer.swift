@@ -263,7 +263,7 @@ public struct Synchronizer {
     /// no row but are logged in the change log, which counts.
     func fingerprint(for property: Property) throws -> String {
         let hasher = SHA256()
-        func field(_ text: String) { hasher.update("\(text.utf8.count):\(text)") }
+        func field(_ text: String) { hasher.updateField(text) }
         func value(_ value: SQLValue) { field(value.digestText) }
         let schema = Self.rawSchema(property)
         let (key, changes) = property.pms == .realpage ? ("report_type", "realpage_ledger_changes")

@@ -502,16 +502,13 @@ func append(_ p: UnsafePointer<xmlChar>?, to bytes: inout [UInt8]) {
 /// Compares a NUL-terminated xmlChar string with a Swift string without allocating.
 func equal(_ p: UnsafePointer<xmlChar>, _ name: String) -> Bool {
     // On the name's contiguous bytes (a native string's always are): iterating its UTF-8 view costs more per byte.
-    if let same = name.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
-        for i in 0..<bytes.count where p[i] != bytes[i] { return false }
-        return p[bytes.count] == 0
-    }) {
-        return same
-    }
-    var i = 0
-    for byte in name.utf8 {
-        if p[i] != byte { return false }
-        i += 1
-    }
-    return p[i] == 0
+    var name = name
+    return name.withUTF8 { equal(p, $0) }
+}
+
+/// Compares a NUL-terminated xmlChar string with bytes a caller took once (a name compared with many).
+@inline(__always)
+func equal(_ p: UnsafePointer<xmlChar>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for i in 0..<bytes.count where p[i] != bytes[i] { return false }
+    return p[bytes.count] == 0
 }

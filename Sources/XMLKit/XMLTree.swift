@@ -133,19 +133,12 @@ final class XMLTree {
             elements.withUnsafeBufferPointer { elements in
                 var next = elements[index].firstChild
                 while next >= 0 {
-                    if let own = elements[Int(next)].name, Self.same(own, wanted) { return Int(next) }
+                    if let own = elements[Int(next)].name, equal(own, wanted) { return Int(next) }
                     next = elements[Int(next)].nextSibling
                 }
                 return nil
             }
         }
-    }
-
-    /// Whether the NUL-terminated name `own` is `wanted`'s bytes.
-    @inline(__always)
-    private static func same(_ own: UnsafePointer<xmlChar>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        for i in 0..<wanted.count where own[i] != wanted[i] { return false }
-        return own[wanted.count] == 0
     }
 
     /// The value of the first attribute of `index` named `name` (in `namespaceURI` when `matchingNamespace`).
