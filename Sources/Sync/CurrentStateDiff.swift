@@ -104,9 +104,9 @@ struct CurrentStateDiff {
     /// changed are deleted (children first), then the new and changed ones inserted (parents first, so a child's
     /// parent is there; a child a parent's delete cascaded away is inserted again, being missing by its key).
     ///
-    /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: the
-    /// identical rows are counted on both sides (`countGroups`), and where the counts differ main loses its latest
-    /// surplus rows or gets the twin's later ones, so that each value is there as often as in the twin.
+    /// A table without a key (`unified_activity`: two identical events are two rows) is compared as a multiset: both
+    /// sides walked in the order of every column, identical rows pair off oldest first, and main loses its surplus
+    /// rows or gets the twin's later ones, so that each value is there as often as in the twin.
     ///
     /// `logChanges` (the unified data is published to PostgreSQL): the key of every row deleted or inserted is noted
     /// in `unpublished_changes`, for `UnifiedPublisher.publishChanges` to send those rows alone.
@@ -119,13 +119,9 @@ struct CurrentStateDiff {
         defer { Self.dropRowLists(database) }
         for table in tables {
             // Main's rows to delete, into `temp.diff_rows`.
-            if table.key.isEmpty {
-                try countGroups(table, database, parameters)
-            } else {
-                let (gone, new) = try keyedDifferences(table, database, parameters)
-                added[table.name] = new
-                try Self.fill(database, rows: gone)
-            }
+            let (gone, new) = try differences(table, database, parameters)
+            added[table.name] = new
+            try Self.fill(database, rows: gone)
             if logChanges {
                 let key = table.key.isEmpty ? "json_array(o.rowid)" : table.loggedKey("o")
                 try Self.log(table, database, parameters, keys: """
@@ -139,16 +135,12 @@ struct CurrentStateDiff {
             let names = table.columns.joined(separator: ", ")
             if table.key.isEmpty {
                 let before = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
-                // The twin's rows of each short group after the first `stored` of them, in the twin's order.
+                // The twin's rows main has fewer of (the later ones of identical rows), in the twin's order.
+                try Self.fill(database, rows: added[table.name] ?? [])
                 try database.execute("""
                     INSERT INTO main.\(table.name) (\(names))
-                    SELECT \(names) FROM (
-                        SELECT \(table.columns.map { "n.\($0)" }.joined(separator: ", ")), n.rowid AS rid, o.stored,
-                               row_number() OVER (PARTITION BY o.rowid ORDER BY n.rowid) AS occurrence
-                        FROM temp.diff_groups o JOIN temp.\(table.name) n ON \(Self.same(table.columns))
-                        WHERE o.rebuilt > o.stored)
-                    WHERE occurrence > stored
-                    ORDER BY rid
+                    SELECT \(names) FROM temp.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)
+                    ORDER BY rowid
                     """)
                 changes[table.name, default: RowChanges()].inserted = database.changes
                 if logChanges {
@@ -157,7 +149,6 @@ struct CurrentStateDiff {
                         SELECT json_array(rowid) FROM main.\(table.name) WHERE unified_property_id = :property AND rowid > :before
                         """)
                 }
-                try database.execute("DROP TABLE temp.diff_groups")
             } else {
                 // The twin's rows whose key main lacks: those found missing or different, and for a child of another
                 // table here, any its parent's delete cascaded away (looked up by key, on the child's few rows).
@@ -192,18 +183,24 @@ struct CurrentStateDiff {
             """).execute(parameters)
     }
 
-    /// The rows of a keyed table that differ between main's rows of the property (`gone`: main's row ids) and the twin
-    /// (`new`: the twin's), a row being the same when every column is (`IS`): both sides read once, side by side in
-    /// key order on their primary-key indexes. (Looking each row up on the other side, with a delete and an insert
-    /// each testing every row, was most of the write of a property whose ledger is projected whole.) Should the two
-    /// orders ever disagree, rows are only written again, never lost: a row is kept only beside its identical twin.
+    /// The rows that differ between main's rows of the property (`gone`: main's row ids) and the twin (`new`: the
+    /// twin's), a row being the same when every column is (`IS`): both sides read once, side by side in key order on
+    /// their primary-key indexes. (Looking each row up on the other side, with a delete and an insert each testing
+    /// every row, was most of the write of a property whose ledger is projected whole.) A table without a key is walked
+    /// in the order of every compared column, then the row id, so identical rows pair off oldest first and only the
+    /// surplus of either side differs (grouping both sides' whole history by every column, the multiset compare
+    /// before, was the largest cost of writing a late night's activity; the walk sorts only within the days and types
+    /// the table's date index leaves tied). Should the two orders ever disagree, rows are only written again, never
+    /// lost: a row is kept only beside its identical twin.
     /// `columns`: those a row is compared by (all by default; `drift` leaves out the sync's stamp), keys included;
     /// `storedCondition`: more of main's rows left out (`Table.storedByTheRules`).
-    private func keyedDifferences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
-                                  columns: [String]? = nil,
-                                  storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
+    private func differences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
+                             columns: [String]? = nil,
+                             storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
         let compared = columns ?? table.columns
-        let names = compared.joined(separator: ", "), keyOrder = table.key.joined(separator: ", ")
+        let walked = table.key.isEmpty ? compared : table.key
+        let names = compared.joined(separator: ", ")
+        let keyOrder = (table.key.isEmpty ? walked + ["rowid"] : walked).joined(separator: ", ")
         let stored = try database.prepare("""
             SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
             ORDER BY \(keyOrder)
@@ -211,7 +208,7 @@ struct CurrentStateDiff {
         let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
         try stored.bind(parameters)
         defer { stored.reset(); rebuilt.reset() }
-        let keyColumns = table.key.map { 1 + compared.firstIndex(of: $0)! }
+        let keyColumns = walked.map { 1 + compared.firstIndex(of: $0)! }
         let allColumns = Array(1...compared.count)
         func rowID(_ statement: Statement) -> Int64 { Int64(statement.int(at: 0) ?? 0) }
         var gone: [Int64] = [], new: [Int64] = []
@@ -251,34 +248,6 @@ struct CurrentStateDiff {
     /// Drops the row-id lists `fill` made.
     private static func dropRowLists(_ database: Database) {
         for table in ["diff_rows", "diff_new_rows"] { try? database.execute("DROP TABLE IF EXISTS temp.\(table)") }
-    }
-
-    /// `temp.diff_groups`: each distinct row of a table without a key whose count differs between main's rows of the
-    /// property (`stored`) and the twin (`rebuilt`), from one grouping of both sides; and in `temp.diff_rows` the row ids
-    /// of main's surplus, the latest of each group that has too many. (Numbering every row of both sides and indexing
-    /// them, to look each one up on the other side, cost four sorts of the property's whole history every night.)
-    private func countGroups(_ table: Table, _ database: Database, _ parameters: [String: SQLValue]) throws {
-        let names = table.columns.joined(separator: ", ")
-        try database.execute("DROP TABLE IF EXISTS temp.diff_groups")
-        try database.prepare("""
-            CREATE TEMP TABLE diff_groups AS
-            SELECT \(names), sum(stored) AS stored, count(*) - sum(stored) AS rebuilt FROM (
-                SELECT \(names), 1 AS stored FROM main.\(table.name) WHERE unified_property_id = :property
-                UNION ALL
-                SELECT \(names), 0 FROM temp.\(table.name))
-            GROUP BY \(names)
-            HAVING sum(stored) <> count(*) - sum(stored)
-            """).execute(parameters)
-        try Self.fill(database, rows: [])
-        try database.prepare("""
-            INSERT INTO temp.diff_rows (rid)
-            SELECT rid FROM (
-                SELECT o.rowid AS rid, n.stored - n.rebuilt AS surplus,
-                       row_number() OVER (PARTITION BY n.rowid ORDER BY o.rowid DESC) AS latest
-                FROM temp.diff_groups n JOIN main.\(table.name) o ON \(Self.same(table.columns))
-                WHERE n.stored > n.rebuilt AND o.unified_property_id = :property)
-            WHERE latest <= surplus
-            """).execute(parameters)
     }
 
     /// Replaces main's rows of `property` with the twins' whole (a full rebuild), after listing where they differ.
@@ -321,7 +290,8 @@ struct CurrentStateDiff {
         defer { Self.dropRowLists(database) }
         for table in tables {
             if table.key.isEmpty {
-                guard try differsAsMultiset(table, database, parameters, columns: table.comparedColumns) else { continue }
+                let (gone, new) = try differences(table, database, parameters, columns: table.comparedColumns)
+                guard !gone.isEmpty || !new.isEmpty else { continue }
                 let stored = try database.scalar("SELECT count(*) FROM main.\(table.name) WHERE unified_property_id = :property", parameters)?.integerValue ?? 0
                 let rebuilt = try database.scalar("SELECT count(*) FROM temp.\(table.name)")?.integerValue ?? 0
                 found.append(Drift(table: table.name, key: "(no key)",
@@ -332,8 +302,8 @@ struct CurrentStateDiff {
             let others = table.comparedColumns.filter { !table.key.contains($0) }
             // Keys on either side without an identical row on the other (the walk, on the compared columns; two
             // `EXCEPT`s of every column were a third of a `sync --full`); each with both sides' values.
-            let (gone, new) = try keyedDifferences(table, database, parameters, columns: table.comparedColumns,
-                                                   storedCondition: own)
+            let (gone, new) = try differences(table, database, parameters, columns: table.comparedColumns,
+                                              storedCondition: own)
             guard !gone.isEmpty || !new.isEmpty else { continue }
             try Self.fill(database, rows: gone)
             try Self.fill(database, rows: new, into: "diff_new_rows")
@@ -370,20 +340,6 @@ struct CurrentStateDiff {
             }
         }
         return found
-    }
-
-    /// Whether main's rows of the property and the twin's differ, duplicates counted (a table without a key).
-    private func differsAsMultiset(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
-                                   columns: [String]? = nil) throws -> Bool {
-        let names = (columns ?? table.columns).joined(separator: ", ")
-        return try database.scalar("""
-            SELECT EXISTS (
-                SELECT \(names), count(*) FROM main.\(table.name) WHERE unified_property_id = :property GROUP BY \(names)
-                EXCEPT SELECT \(names), count(*) FROM temp.\(table.name) GROUP BY \(names))
-            OR EXISTS (
-                SELECT \(names), count(*) FROM temp.\(table.name) GROUP BY \(names)
-                EXCEPT SELECT \(names), count(*) FROM main.\(table.name) WHERE unified_property_id = :property GROUP BY \(names))
-            """, parameters)?.integerValue == 1
     }
 
     /// `n.a IS o.a AND ...`: NULLs equal, as a row compares with itself.

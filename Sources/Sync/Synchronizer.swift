@@ -276,7 +276,7 @@ public struct Synchronizer {
         }
         // One pass for each ledger's latest answer that wrote (a correlated EXISTS per unwritten answer scanned the
         // table again for each: quadratic in the nights kept, 4.7 % of a churned night's CPU after 89 nights).
-        for artifact in try store.database.query("""
+        try store.database.prepare("""
             WITH latest_written AS (
                 SELECT \(ledger("b")) AS ledger, max(b.as_of_date) AS as_of_date
                 FROM \(schema).loaded_artifacts b
@@ -288,8 +288,8 @@ public struct Synchronizer {
             WHERE a.property_id = :property
               AND NOT (a.row_count = 0 AND w.as_of_date IS NOT NULL AND w.as_of_date >= a.as_of_date)
             ORDER BY a.rowid
-            """, [":property": .text(property.key)]) {
-            for column in artifact { value(column) }
+            """).forEachRow([":property": .text(property.key)]) { artifact in
+            hasher.updateFields(of: artifact)
             field("\n")
         }
         if try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",

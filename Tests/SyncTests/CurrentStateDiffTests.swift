@@ -111,4 +111,26 @@ import Testing
         #expect(try diff.apply(database, property: "p1")["events"] == RowChanges(deleted: 0, inserted: 0))
         #expect(try rows(database, "p1").map { $0[0] } == [.integer(1), .integer(2), .integer(3)])
     }
+
+    /// `sync --full`'s comparison of a table without a key: it differs when a value is there more or fewer times, not
+    /// when the same rows were written in another order.
+    @Test func aMultisetDiffersByItsCountsNotItsOrder() throws {
+        let (database, diff, path) = try events()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try database.execute("""
+            INSERT INTO events (unified_property_id, day, party) VALUES
+                ('p1', '2026-11-02', 'Bo'), ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-01', 'Ann');
+            """)
+        try diff.createTwins(database)
+        defer { diff.dropTwins(database) }
+        try database.execute("""
+            INSERT INTO temp.events (unified_property_id, day, party) VALUES
+                ('p1', '2026-11-01', 'Ann'), ('p1', '2026-11-02', 'Bo'), ('p1', '2026-11-01', 'Ann');
+            """)
+        #expect(try diff.drift(database, property: "p1").isEmpty)
+        try database.execute("DELETE FROM temp.events WHERE rowid = (SELECT max(rowid) FROM temp.events)")
+        let drift = try diff.drift(database, property: "p1")
+        #expect(drift.map(\.table) == ["events"])
+        #expect(drift.map(\.detail) == ["its rows differ: 3 stored, 2 from a full rebuild"])
+    }
 }

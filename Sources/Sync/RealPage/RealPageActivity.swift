@@ -144,14 +144,19 @@ enum RealPageActivity {
 
     static let insertReportEvents = """
         WITH
-        -- One lead per prospect (Metrics.funnel's definition): the report's only prospect key is its Name.
+        -- One lead per prospect (Metrics.funnel's definition): the report's only prospect key is its Name. Ranked on
+        -- the contact rows alone, by their few columns (a window over every row read, each carried whole through its
+        -- sort, was half of the statement and grew with the history kept).
+        lead_rank AS MATERIALIZED (
+            SELECT row_key, row_number() OVER (PARTITION BY coalesce(lower(trim(party_name)), row_key)
+                                               ORDER BY activity_date, as_of_date, source_row) AS contact_rank
+            FROM report_activity
+            WHERE mapped_type = 'lead'
+        ),
         contact AS (
-            SELECT a.*,
-                   CASE WHEN a.mapped_type = 'lead'
-                        THEN row_number() OVER (PARTITION BY a.mapped_type = 'lead',
-                                                             coalesce(lower(trim(a.party_name)), a.row_key)
-                                                ORDER BY a.activity_date, a.as_of_date, a.source_row) END AS contact_rank
+            SELECT a.*, r.contact_rank
             FROM report_activity a
+            LEFT JOIN lead_rank r ON r.row_key = a.row_key
         ),
         event AS (
             SELECT a.*, 0 AS k,
