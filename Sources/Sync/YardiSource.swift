@@ -49,11 +49,12 @@ struct YardiSource: PropertySource {
         case .ilsFeed: rows["unified_units"] = try yardi.run(YardiUnits.insertFromILS)
         case .none: rows["unified_units"] = 0
         }
+        // The households' balances first: the residents read theirs from it.
+        try YardiDelinquency.makeHouseholds(yardi)
         rows["unified_residents"] = try yardi.run(YardiResidents.insert)
         rows["unified_leases"] = try yardi.run(YardiLeases.insert)
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
         rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
-        try YardiDelinquency.makeHouseholds(yardi)
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
         let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.

@@ -91,4 +91,17 @@ import Testing
         for value in row.currentRow() { byField.updateField(value.digestText) }
         #expect(inPlace.finalizeHex() == byField.finalizeHex())
     }
+
+    /// The ingest asks `upToDateRun`, then syncs with the same synchronizer, which takes the fingerprint the question
+    /// worked out; a load between the two (another connection writing the raw database) makes the sync work it out
+    /// again, so the fingerprint it stores is that of what it read: asked afterwards, the property is up to date.
+    @Test func aLoadBetweenTheQuestionAndTheSyncIsFingerprintedAgain() throws {
+        let fixture = try synced()
+        try artifact(fixture, "GetServiceRequest_Search", asOf: "2026-11-19", rows: 0)
+        let synchronizer = Synchronizer(store: fixture.store, runID: "next")
+        #expect(try synchronizer.upToDateRun(YardiFixture.property) == nil)
+        try fixture.raw.database.execute("UPDATE loaded_artifacts SET artifact_sha256 = 'later' WHERE operation = 'GetUnitInformation'")
+        #expect(synchronizer.sync([YardiFixture.property], log: Diagnostics(sink: { _ in })).first?.error == nil)
+        #expect(try upToDate(fixture) == "next", "the sync stored the fingerprint of the raw state it read")
+    }
 }

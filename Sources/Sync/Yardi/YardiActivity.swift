@@ -76,13 +76,16 @@ enum YardiActivity {
                     ELSE g.last_name || ', ' || g.first_name END,
                coalesce(g.prospect_id, g.tenant_code), nullif(g.transaction_source, ''), g.agent_name
         FROM (SELECT a.*,
+                     -- The type the vocabulary is looked up by, once per event: joined on the expression, the
+                     -- vocabulary was scanned for each event and the expression computed for each entry.
+                     lower(trim(a.event_type)) AS type_key,
                      -- One lead per prospect (Metrics.funnel's definition): its earliest first-contact event.
                      row_number() OVER (PARTITION BY a.first_contact = 1,
                                                      coalesce(a.prospect_id, a.tenant_code, 'row' || a.source_row)
                                         ORDER BY a.event_date, a.source_row) AS contact_rank
               FROM yardi_raw.yardi_guest_activity a
               WHERE a.property_id = :property AND a.as_of_date = :guest_snapshot AND a.event_date <= :as_of) g
-        LEFT JOIN yardi_guest_event e ON e.event_text = lower(trim(g.event_type))
+        LEFT JOIN yardi_guest_event e ON e.event_text = g.type_key
         LEFT JOIN resident ON resident.tenant_code = g.tenant_code
         ORDER BY g.event_date, g.source_row
         """

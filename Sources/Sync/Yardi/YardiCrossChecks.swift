@@ -197,8 +197,8 @@ enum YardiCrossChecks {
                printf('guest-card event type ''%s'' (%d events) is not in the Yardi rules: counted as other',
                       g.event_type, count(*))
         FROM yardi_raw.yardi_guest_activity g
-        LEFT JOIN yardi_guest_event e ON e.event_text = lower(trim(g.event_type))
-        WHERE g.property_id = :property AND g.as_of_date = :guest_snapshot AND e.event_text IS NULL
+        WHERE g.property_id = :property AND g.as_of_date = :guest_snapshot
+          AND coalesce(lower(trim(g.event_type)), '') NOT IN (SELECT event_text FROM yardi_guest_event)
           AND coalesce(g.first_contact, 0) = 0
         GROUP BY g.event_type
         ORDER BY g.event_type

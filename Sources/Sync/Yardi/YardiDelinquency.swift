@@ -72,10 +72,10 @@ enum YardiDelinquency {
         )
         """
 
-    /// `yardi_household` (TEMP): `households`' balances, made once per property for its four readers (the
-    /// delinquency, the ledger's balance forward, the window check and the charges' own check), which each read the
-    /// property's whole ledger before (four passes over 24 months of transactions, a sixth of a Yardi property's
-    /// sync). Replaces the previous property's.
+    /// `yardi_household` (TEMP): `households`' balances, made once per property for its five readers (the residents'
+    /// balance, the delinquency, the ledger's balance forward, the window check and the charges' own check), which
+    /// each read the property's whole ledger before (five passes over every transaction kept, a sixth of a Yardi
+    /// property's sync, growing with the ledger). Replaces the previous property's.
     static func makeHouseholds(_ yardi: YardiSync) throws {
         try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_household")
         try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")

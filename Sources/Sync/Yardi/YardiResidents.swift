@@ -65,15 +65,10 @@ enum YardiResidents {
                                     "GetResidentsByStatus lists a tenant code")
     }
 
+    /// The balance is the household's window balance (charges − payments, in cents) as `yardi_household`
+    /// (YardiDelinquency.makeHouseholds) summed it: a second pass over the whole merged ledger here grew with it.
     static let insert = """
-        WITH \(statusVocabulary),
-        ledger AS (
-            SELECT tenant_code,
-                   sum(CASE kind WHEN 'charge' THEN 1 ELSE -1 END * CAST(round(amount * 100) AS INTEGER)) AS balance_cents
-            FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property
-            GROUP BY tenant_code
-        )
+        WITH \(statusVocabulary)
         INSERT INTO unified_residents (
             unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
             status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
@@ -83,10 +78,10 @@ enum YardiResidents {
                     ELSE r.last_name || ', ' || r.first_name END,
                r.first_name, r.last_name, r.email, r.phone,
                s.status, r.status, r.move_in_date, r.notice_date, r.move_out_date, r.rent,
-               ledger.balance_cents / 100.0
+               ledger.window_cents / 100.0
         FROM yardi_raw.yardi_residents r
         JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
-        LEFT JOIN ledger ON ledger.tenant_code = r.tenant_code
+        LEFT JOIN yardi_household ledger ON ledger.tenant_code = r.tenant_code
         WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
           AND s.status IS NOT NULL
         ORDER BY r.source_row
