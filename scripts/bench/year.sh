@@ -80,6 +80,7 @@ print("\n".join(out))
 EOF
 )
 SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
+echo "${KEYS[*]}" > "$OUT/properties"   # for scripts/bench/night_after_year.sh
 DATA=$OUT/data
 bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
