@@ -751,6 +751,9 @@ public enum RealPageRawSchema {
             CREATE INDEX realpage_ledger_open_charges ON realpage_ledger (property_id)
                 WHERE transaction_type = 'Charge' AND coalesce(open_amount, 0) <> 0;
             """),
+        // Per property, a token each change of its loaded artifacts renews: the sync's fingerprint digests it
+        // instead of every artifact row the property kept (RawStateTokens).
+        RawStateTokens.migration(version: 52, keyColumn: "report_type", ledgerAnswers: "getresidentledger%"),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -311,5 +311,7 @@ public enum YardiRawSchema {
             CREATE INDEX yardi_lease_charges_without_lease ON yardi_lease_charges (property_id, as_of_date)
                 WHERE lease_id IS NULL;
             """),
+        // As realpage_raw.db's migration 52.
+        RawStateTokens.migration(version: 15, keyColumn: "operation", ledgerAnswers: "GetResidentTransactions%"),
     ]
 }

@@ -192,11 +192,6 @@ public struct Synchronizer {
     let mode: Mode
     /// Whether each property's changed rows are noted for a publication to PostgreSQL (`unpublished_changes`).
     let logsChanges: Bool
-    /// The fingerprint `upToDateRun` worked out for a property it found out of date, with the raw database's
-    /// `data_version` then: that property's sync takes it while no other connection has written the raw database
-    /// since (the nightly ingest asks, then syncs), instead of reading every snapshot record the property kept again
-    /// (3 % of a late night's work, twice).
-    private let checkedFingerprints = Locked<[String: (rawVersion: Int64, fingerprint: String)]>([:])
     /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the charge categories and the
     /// build. A ledger mark (LedgerDelta) left under other rules is void; the raw state's fingerprint counts it too.
     let ledgerRules: String
@@ -252,28 +247,10 @@ public struct Synchronizer {
     /// asks this for every property it loaded something of; `ownerdash sync` never does.
     public func upToDateRun(_ property: Property) throws -> String? {
         guard try store.hasRaw(Self.rawSchema(property)) else { return nil }
-        let rawVersion = try rawDataVersion(property), fingerprint = try fingerprint(for: property)
-        let run = try store.database.scalar("""
+        return try store.database.scalar("""
             SELECT last_run_id FROM unified_properties
             WHERE unified_property_id = :property AND sync_fingerprint = :fingerprint
-            """, [":property": .text(property.key), ":fingerprint": .text(fingerprint)])?.textValue
-        if run == nil { checkedFingerprints.withLock { $0[property.key] = (rawVersion, fingerprint) } }
-        return run
-    }
-
-    /// The fingerprint of `property` `upToDateRun` worked out, when no other connection has written its raw
-    /// database since (SQLite's `data_version`), else worked out now.
-    private func currentFingerprint(for property: Property) throws -> String {
-        if let checked = checkedFingerprints.withLock({ $0.removeValue(forKey: property.key) }),
-           checked.rawVersion == (try rawDataVersion(property)) {
-            return checked.fingerprint
-        }
-        return try fingerprint(for: property)
-    }
-
-    /// SQLite's count of the commits other connections made to the property's raw database, as this connection saw it.
-    private func rawDataVersion(_ property: Property) throws -> Int64 {
-        try store.database.scalar("PRAGMA \(Self.rawSchema(property)).data_version")?.integerValue ?? -1
+            """, [":property": .text(property.key), ":fingerprint": .text(try fingerprint(for: property))])?.textValue
     }
 
     /// SHA-256 of everything a sync of `property` reads: its raw state (its `loaded_artifacts` rows, which each load
@@ -284,6 +261,10 @@ public struct Synchronizer {
     /// again, say) leaves the ledger as it was, so its row does not count while an answer of the same ledger that did
     /// write is dated the same day or later (an earlier date would move the ledger's snapshot date). Removals write
     /// no row but are logged in the change log, which counts.
+    ///
+    /// The artifact rows are digested through the property's token (RawStore's `RawStateTokens`, which their triggers
+    /// renew on every change but such a ledger answer's); a raw database not loaded into since the token came (raw
+    /// migrations 52 and 15) has none, and its rows are digested themselves.
     func fingerprint(for property: Property) throws -> String {
         let hasher = SHA256()
         func field(_ text: String) { hasher.updateField(text) }
@@ -291,6 +272,33 @@ public struct Synchronizer {
         let schema = Self.rawSchema(property)
         let (key, changes) = property.pms == .realpage ? ("report_type", "realpage_ledger_changes")
                                                        : ("operation", "yardi_transaction_changes")
+        func hasTable(_ name: String) throws -> Bool {
+            try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",
+                                      [":table": .text(name)])?.integerValue == 1
+        }
+        if try hasTable("raw_state_tokens") {
+            field("token")
+            value(try store.database.scalar("SELECT token FROM \(schema).raw_state_tokens WHERE property_id = :property",
+                                            [":property": .text(property.key)]) ?? .null)
+        } else {
+            try digestArtifacts(of: property, schema: schema, key: key, into: hasher)
+        }
+        if try hasTable(changes) {
+            let log = try store.database.query("SELECT count(*), max(id) FROM \(schema).\(changes) WHERE property_id = :property",
+                                               [":property": .text(property.key)]).first ?? []
+            field("changes")
+            for column in log { value(column) }
+        }
+        for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
+                     property.address ?? ""] { field(text) }
+        // The charge categories and the build, as the ledger's rules digest them.
+        field(ledgerRules)
+        for (prefix, category) in glCategories.byPrefix.sorted(by: { $0.key < $1.key }) { field("g\(prefix)=\(category)") }
+        return hasher.finalizeHex()
+    }
+
+    /// The artifact rows themselves, for `fingerprint` where the raw database has no token yet.
+    private func digestArtifacts(of property: Property, schema: String, key: String, into hasher: SHA256) throws {
         func ledger(_ alias: String) -> String {
             """
             CASE WHEN \(alias).\(key) LIKE 'getresidentledger%' THEN 'rpx ledger'
@@ -313,21 +321,8 @@ public struct Synchronizer {
             ORDER BY a.rowid
             """).forEachRow([":property": .text(property.key)]) { artifact in
             hasher.updateFields(of: artifact)
-            field("\n")
+            hasher.updateField("\n")
         }
-        if try store.database.scalar("SELECT count(*) FROM \(schema).sqlite_master WHERE name = :table",
-                                     [":table": .text(changes)])?.integerValue == 1 {
-            let log = try store.database.query("SELECT count(*), max(id) FROM \(schema).\(changes) WHERE property_id = :property",
-                                               [":property": .text(property.key)]).first ?? []
-            field("changes")
-            for column in log { value(column) }
-        }
-        for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
-                     property.address ?? ""] { field(text) }
-        // The charge categories and the build, as the ledger's rules digest them.
-        field(ledgerRules)
-        for (prefix, category) in glCategories.byPrefix.sorted(by: { $0.key < $1.key }) { field("g\(prefix)=\(category)") }
-        return hasher.finalizeHex()
     }
 
     static func rawSchema(_ property: Property) -> String { property.pms == .realpage ? "realpage_raw" : "yardi_raw" }
@@ -461,7 +456,7 @@ public struct Synchronizer {
         let property = context.property, database = context.database
         let source = source(for: property)
         // Read before anything is written: the raw state this sync starts from.
-        let fingerprint = try currentFingerprint(for: property)
+        let fingerprint = try fingerprint(for: property)
         let rawAsLastSynced = try database.scalar(
             "SELECT sync_fingerprint FROM unified_properties WHERE unified_property_id = :property",
             [":property": .text(property.key)])?.textValue == fingerprint

@@ -104,4 +104,29 @@ import Testing
         #expect(synchronizer.sync([YardiFixture.property], log: Diagnostics(sink: { _ in })).first?.error == nil)
         #expect(try upToDate(fixture) == "next", "the sync stored the fingerprint of the raw state it read")
     }
+
+    /// A raw database not loaded into since the token came (no `raw_state_tokens`): its artifact rows are digested
+    /// themselves, by the same rule (a ledger window that wrote nothing, dated no later, passed over).
+    @Test func aRawDatabaseWithoutTheTokenIsFingerprintedByItsRows() throws {
+        func withoutToken() throws -> YardiFixture {
+            let fixture = try YardiFixture()
+            try fixture.raw.database.execute("""
+                DROP TRIGGER loaded_artifacts_added; DROP TRIGGER loaded_artifacts_changed;
+                DROP TRIGGER loaded_artifacts_removed; DROP TABLE raw_state_tokens;
+                """)
+            try fixture.loadedEverything()
+            try fixture.unit("101", "Occupied No Notice", tenant: "t1")
+            try fixture.resident("t1", "Current", unit: "101")
+            try fixture.raw.database.execute("UPDATE loaded_artifacts SET row_count = 1 WHERE operation = 'GetResidentTransactions_Login'")
+            #expect(fixture.sync().first?.error == nil)
+            #expect(try upToDate(fixture) == Self.run)
+            return fixture
+        }
+        let quiet = try withoutToken()
+        try artifact(quiet, "GetResidentTransactions_ByChargeDate_Login", rows: 0)
+        #expect(try upToDate(quiet) == Self.run)
+        let loaded = try withoutToken()
+        try artifact(loaded, "GetServiceRequest_Search", asOf: "2026-11-19", rows: 0)
+        #expect(try upToDate(loaded) == nil)
+    }
 }
