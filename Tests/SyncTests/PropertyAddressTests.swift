@@ -12,7 +12,7 @@ import Testing
                                                "sys_date": .text("2026-11-20"), "address1": .text("1200 Main St"),
                                                "city": .text("Denver"), "state": .text("CO"), "zip": .text("80202")])
         try realpage.unit("101", .occupied)
-        try realpage.sync()
+        #expect(realpage.sync().first?.error == nil)
         #expect(try realpage.texts("SELECT address FROM unified_properties") == ["1200 Main St, Denver, CO 80202"])
     }
 
@@ -23,7 +23,7 @@ import Testing
         try realpage.unit("101", .occupied)
         var property = RealPageFixture.property
         property.address = "1 Registry Way, Boulder, CO"
-        try realpage.sync([property])
+        #expect(realpage.sync([property]).first?.error == nil)
         #expect(try realpage.texts("SELECT address FROM unified_properties") == ["1 Registry Way, Boulder, CO"])
     }
 
