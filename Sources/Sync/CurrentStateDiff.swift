@@ -113,7 +113,7 @@ struct CurrentStateDiff {
     func apply(_ database: Database, property: String, logChanges: Bool = false) throws -> [String: RowChanges] {
         var changes: [String: RowChanges] = [:]
         let parameters: [String: SQLValue] = [":property": .text(property)]
-        // Per keyed table, the twin's rows main lacks, found before any delete.
+        // Per table, the twin's rows main lacks (or, without a key, has fewer of), found before any delete.
         var added: [String: [Int64]] = [:]
         let twinned = Set(tables.map(\.name))
         defer { Self.dropRowLists(database) }

@@ -71,26 +71,6 @@ extension SHA256 {
     /// Feeds one field of a digest, length first, so that no two sequences of fields read the same (`ab`,`c` and
     /// `a`,`bc`): the encoding of the sync's fingerprint and of the kept tables' inputs.
     func updateField(_ text: String) { update("\(text.utf8.count):\(text)") }
-
-    /// Feeds every column of `row`'s current row as `updateField` of its `SQLValue.digestText` would, text read where
-    /// SQLite holds it and the row hashed at once: the fingerprint reads every snapshot record a property has kept (a
-    /// year of nights: thousands of rows), and a value, two strings and a hash update per column were 7 % of a late
-    /// night's work.
-    func updateFields(of row: Statement) {
-        var bytes: [UInt8] = []
-        for column in 0..<row.columnCount {
-            guard row.storageClass(at: column) == .text else {
-                let text = row.value(at: column).digestText
-                bytes.append(contentsOf: "\(text.utf8.count):\(text)".utf8)
-                continue
-            }
-            row.withTextBytes(at: column) { text in
-                bytes.append(contentsOf: "\((text?.count ?? 0) + 1):t".utf8)
-                if let text { bytes.append(contentsOf: text) }
-            }
-        }
-        update(bytes)
-    }
 }
 
 extension SQLValue {

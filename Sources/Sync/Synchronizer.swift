@@ -320,7 +320,7 @@ public struct Synchronizer {
               AND NOT (a.row_count = 0 AND w.as_of_date IS NOT NULL AND w.as_of_date >= a.as_of_date)
             ORDER BY a.rowid
             """).forEachRow([":property": .text(property.key)]) { artifact in
-            hasher.updateFields(of: artifact)
+            for column in artifact.currentRow() { hasher.updateField(column.digestText) }
             hasher.updateField("\n")
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LibCryptoKit
 import OwnerDashCore
 import SQLiteKit
 @testable import Sync
@@ -78,18 +77,6 @@ import Testing
         let configured = try synced()
         let categories = try ChargeCategories(overrides: ["rent": ["BASERENT"]])
         #expect(try upToDate(configured, Synchronizer(store: configured.store, runID: "next", chargeCategories: categories)) == nil)
-    }
-
-    /// The fingerprint's rows hashed where SQLite holds them encode each value as its field would (`updateField` of
-    /// `digestText`): text, numbers, NULL and a blob, a multi-byte name among them.
-    @Test func aRowHashedInPlaceReadsAsItsFieldsWould() throws {
-        let database = try Database(path: ":memory:")
-        let row = try database.prepare("SELECT 'getunitlist', 'Zoë''s', 42, -1.5, NULL, x'00ff', ''")
-        #expect(try row.step())
-        let inPlace = LibCryptoKit.SHA256(), byField = LibCryptoKit.SHA256()
-        inPlace.updateFields(of: row)
-        for value in row.currentRow() { byField.updateField(value.digestText) }
-        #expect(inPlace.finalizeHex() == byField.finalizeHex())
     }
 
     /// The ingest asks `upToDateRun`, then syncs with the same synchronizer, which takes the fingerprint the question
