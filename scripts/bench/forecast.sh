@@ -47,16 +47,10 @@ copy_bench_binary "$OUT" "$CONFIG" "$BINARY"
 START=2026-11-20
 
 SIM=
-stop_simulator() { [ -z "$SIM" ] || { kill "$SIM" 2>/dev/null && wait "$SIM" 2>/dev/null; } || true; }
-trap stop_simulator EXIT
+trap stop_bench_simulator EXIT
 start_bench_simulator "$OUT" "$START"
-export OWNERDASH_REALPAGE_REPORTS_URL=$BASE/realpage/reports/v1
-export OWNERDASH_REALPAGE_RPX_URL=$BASE/realpage/rpx/partner/OwnerDash/OwnerDash.svc
-export OWNERDASH_YARDI_URL=$BASE/yardi/webservices
-REALPAGE_TOKEN=$(python3 scripts/pms_sim token); export REALPAGE_TOKEN
-export REALPAGE_RPX_LICENSE_KEY=sim-rpx-license-key
-export YARDI_USERNAME=simuser YARDI_PASSWORD=simpass YARDI_SERVER_NAME=sim_sql YARDI_DATABASE=sim_voyager
-export YARDI_INTERFACE_ENTITY=OwnerDash YARDI_INTERFACE_LICENSE=sim-yardi-license
+bench_simulator_sources "$BASE"
+bench_simulator_credentials
 
 started=$(date +%s)
 echo "advancing the simulator's clock $DAYS day(s) from $START ..." >&2
@@ -70,7 +64,7 @@ OWNERDASH_CLOCK="${LAST}T02:30:00Z" "$BIN" ingest --as-of "$LAST" --config "$CON
     > "$OUT/ingest.out" 2> "$OUT/ingest.err" || code=$?
 [ "$code" -le 2 ] || { echo "the ingest failed (exit $code): $(tail -n 3 "$OUT/ingest.err")" >&2; exit 3; }
 sed -n 's/^synced /ingest: synced /p' "$OUT/ingest.out" >&2
-stop_simulator
+stop_bench_simulator
 
 # The first month end the clock wrote: its month's postings after START are the clock's (the days before it are the
 # start-up world's), and its outcome, the next month end, is the clock's entirely.

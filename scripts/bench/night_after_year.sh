@@ -63,20 +63,13 @@ PY
 )
 
 SIM=
-trap 'kill $SIM 2>/dev/null || true' EXIT   # `stop` below waits for it too
-export REALPAGE_TOKEN_COMMAND="python3 scripts/pms_sim token"
-REALPAGE_TOKEN=$(python3 scripts/pms_sim token); export REALPAGE_TOKEN
-export REALPAGE_RPX_LICENSE_KEY=sim-rpx-license-key
-export YARDI_USERNAME=simuser YARDI_PASSWORD=simpass YARDI_SERVER_NAME=sim_sql YARDI_DATABASE=sim_voyager
-export YARDI_INTERFACE_ENTITY=OwnerDash YARDI_INTERFACE_LICENSE=sim-yardi-license
-stop() { [ -z "$SIM" ] || { kill "$SIM" && wait "$SIM"; } 2>/dev/null || true; SIM=; }
+trap stop_bench_simulator EXIT
+bench_simulator_credentials
 simulator() {   # simulator DIR: a fresh simulator from START, its endpoints exported
-    stop
+    stop_bench_simulator
     mkdir -p "$1"
     start_bench_simulator "$1" "$START"
-    export OWNERDASH_REALPAGE_REPORTS_URL=$BASE/realpage/reports/v1
-    export OWNERDASH_REALPAGE_RPX_URL=$BASE/realpage/rpx/partner/OwnerDash/OwnerDash.svc
-    export OWNERDASH_YARDI_URL=$BASE/yardi/webservices
+    bench_simulator_sources "$BASE"
 }
 advance() {   # advance DAYS: the simulator's new date
     curl -sf -X POST "$BASE/_sim/advance?days=$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['as_of'])"
@@ -121,7 +114,7 @@ for night in $(seq 1 "$NIGHTS"); do
     [ "$night" -eq 1 ] || day=$(advance 1)
     ingest "$OUT/late/data" "$day" "late-$night"
 done
-stop
+stop_bench_simulator
 
 echo "## $NIGHTS night(s) after a year of $(($(wc -l < "$YEAR/nights.csv") - 1)) nights ($PROPERTY_KEYS), $( [ "$CALLGRIND" -eq 1 ] && echo "instructions" || echo "CPU seconds, peak memory")"
 python3 - "$OUT" "$EARLY_NIGHT" "$NIGHTS" "$CALLGRIND" <<'PY'

@@ -52,19 +52,7 @@ SIM=
 trap 'kill $SIM 2>/dev/null || true; rm -f "$0"' EXIT
 start_bench_simulator "$OUT" "$START"
 
-sources() {   # the simulator's endpoints, or (the failed night) a port nothing listens on
-    local base=$1
-    export OWNERDASH_REALPAGE_REPORTS_URL=$base/realpage/reports/v1
-    export OWNERDASH_REALPAGE_RPX_URL=$base/realpage/rpx/partner/OwnerDash/OwnerDash.svc
-    export OWNERDASH_YARDI_URL=$base/yardi/webservices
-}
-export REALPAGE_TOKEN_COMMAND="python3 scripts/pms_sim token"
-# One token up front, the command kept for a refresh (TokenSource): GNU time counts the helper a run starts (here
-# a Python start through pyenv, about 0.1 s a night), and the helper is the operator's vault, not ownerdash.
-REALPAGE_TOKEN=$(python3 scripts/pms_sim token); export REALPAGE_TOKEN
-export REALPAGE_RPX_LICENSE_KEY=sim-rpx-license-key
-export YARDI_USERNAME=simuser YARDI_PASSWORD=simpass YARDI_SERVER_NAME=sim_sql YARDI_DATABASE=sim_voyager
-export YARDI_INTERFACE_ENTITY=OwnerDash YARDI_INTERFACE_LICENSE=sim-yardi-license
+bench_simulator_credentials
 
 mapfile -t KEYS < <(python3 - "$PROPERTIES" <<'EOF'
 import json, sys
@@ -93,7 +81,8 @@ sim_cpu() {   # the simulator's CPU seconds so far (utime + stime of its process
 day=$START
 for night in $(seq 1 "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
-    if [ "$night" -eq "$FAIL_NIGHT" ]; then sources http://127.0.0.1:9; else sources "$BASE"; fi
+    # The failed night: a port nothing listens on.
+    if [ "$night" -eq "$FAIL_NIGHT" ]; then bench_simulator_sources http://127.0.0.1:9; else bench_simulator_sources "$BASE"; fi
     start=$(date +%s.%N)
     sim_before=$(sim_cpu)
     code=0
@@ -126,7 +115,7 @@ NIGHTS=$night   # fewer than DAYS when the year was stopped
 [ "$FAIL_NIGHT" -le "$NIGHTS" ] || FAIL_NIGHT=0   # stopped before its failed night
 
 # A fresh data directory ingests the last day in full: every answer must be the same.
-sources "$BASE"
+bench_simulator_sources "$BASE"
 FRESH=$OUT/fresh
 "$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --config "$CONFIG_FILE" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
 answers() {   # the answers of one data directory, each command's exit status after it

@@ -1,4 +1,4 @@
-# What the year-long benchmarks (scripts/bench/year.sh, scripts/bench/forecast.sh) share, sourced from the
+# What the year-long benchmarks (scripts/bench/year.sh, forecast.sh, night_after_year.sh) share, sourced from the
 # checkout's root: the ownerdash they run, and the simulator they drive (seed 7 from a property date, its files under
 # the benchmark's directory, the report catalogue it serves laid over the shipped configuration, as `ownerdash demo`
 # does).
@@ -8,6 +8,9 @@
 #                                      so that a rebuild during an hour-long run cannot change it half way; sets BIN.
 #   start_bench_simulator OUT START    starts it in the background; sets SIM (its pid), BASE (its URL) and
 #                                      CONFIG_FILE (OUT/report_definitions.json); exits 3 when it does not start.
+#   bench_simulator_sources BASE       points ownerdash at the simulator at BASE (its three endpoint variables)
+#   bench_simulator_credentials        exports the simulator's credentials
+#   stop_bench_simulator               stops the simulator SIM names and waits for it; clears SIM
 # The caller's EXIT trap stops it (set the trap first: SIM is set before anything can fail).
 start_bench_simulator() {
     local out=$1 start=$2
@@ -35,4 +38,26 @@ copy_bench_binary() {
         cp "$(swift build -c "$config" --show-bin-path)/ownerdash" "$out/ownerdash"
     fi
     BIN=$out/ownerdash
+}
+
+bench_simulator_sources() {
+    local base=$1
+    export OWNERDASH_REALPAGE_REPORTS_URL=$base/realpage/reports/v1
+    export OWNERDASH_REALPAGE_RPX_URL=$base/realpage/rpx/partner/OwnerDash/OwnerDash.svc
+    export OWNERDASH_YARDI_URL=$base/yardi/webservices
+}
+
+bench_simulator_credentials() {
+    export REALPAGE_TOKEN_COMMAND="python3 scripts/pms_sim token"
+    # One token up front, the command kept for a refresh (TokenSource): GNU time counts the helper a run starts (here
+    # a Python start through pyenv, about 0.1 s a night), and the helper is the operator's vault, not ownerdash.
+    REALPAGE_TOKEN=$(python3 scripts/pms_sim token); export REALPAGE_TOKEN
+    export REALPAGE_RPX_LICENSE_KEY=sim-rpx-license-key
+    export YARDI_USERNAME=simuser YARDI_PASSWORD=simpass YARDI_SERVER_NAME=sim_sql YARDI_DATABASE=sim_voyager
+    export YARDI_INTERFACE_ENTITY=OwnerDash YARDI_INTERFACE_LICENSE=sim-yardi-license
+}
+
+stop_bench_simulator() {
+    [ -z "$SIM" ] || { kill "$SIM" 2>/dev/null && wait "$SIM" 2>/dev/null; } || true
+    SIM=
 }
