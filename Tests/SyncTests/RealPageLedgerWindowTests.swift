@@ -78,6 +78,11 @@ import Testing
             SELECT status, expected, actual FROM sync_checks WHERE check_name = 'ledger_open_balance'
             """)
         #expect(check == [[.text("passed"), .real(1400), .real(1400)]])
+
+        // RealPage's own two statements of 9300002 disagree inside the answer: its Balance, and its open charges.
+        let stated = outcome.warnings.filter { $0.check == "ledger_balance" }
+        #expect(stated.map(\.subject) == ["9300002"])
+        #expect(stated.first?.message == "household 9300002: Balance 1400.00 but its open charges 1000.00 less prepaid 0.00 make 1000.00")
     }
 
     /// Transactions neither Charge nor Payment are left out of the ledger and listed, one warning per type and its

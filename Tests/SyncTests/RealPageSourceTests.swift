@@ -81,6 +81,7 @@ import Testing
         try realpage.rentRoll("101", "Occupied no NTV")
         try realpage.rentRoll("102", "Occupied no NTV")   // disagrees
         try realpage.rentRoll("104", "Vacant")            // not in unitlist; 103 not in the Rent Roll
+        try realpage.rentRoll("101", "Vacant")            // a second row of 101: its first row is the one compared
         let warnings = try #require(realpage.sync().first).warnings.filter { $0.check == "unit_status_rent_roll" }
         #expect(warnings.map(\.subject) == ["102", "103", "104"])
         #expect(warnings[0].expected == "occupied" && warnings[0].actual == "occupied_notice")

@@ -115,14 +115,14 @@ import Testing
         return realpage
     }
 
-    /// The balance check sums each household's open charges from the household index alone (it carries the type and
-    /// open amount, realpage_raw migration 50), not from 24 months of transaction rows read through it.
-    @Test func theBalanceCheckReadsTheHouseholdIndexAlone() throws {
+    /// The balance check sums each household's open charges from the partial index of the charges still open
+    /// (realpage_raw migration 51), not from 24 months of transactions: its cost follows what is owed, not the ledger.
+    @Test func theBalanceCheckReadsOnlyTheOpenCharges() throws {
         let fixture = try RealPageFixture()
         let database = try Database(path: fixture.directory.appendingPathComponent("plan.db").path)
         try database.attach(path: fixture.raw.database.path, as: "realpage_raw")
         let plan = try database.query("EXPLAIN QUERY PLAN " + RealPageLedger.balanceCheck).compactMap { $0.last?.textValue }
-        #expect(plan.contains { $0.contains("realpage_ledger USING COVERING INDEX realpage_ledger_household") }, "\(plan)")
+        #expect(plan.contains { $0.contains("realpage_ledger USING INDEX realpage_ledger_open_charges") }, "\(plan)")
     }
 
     @Test func chargesCreditsAndPaymentsOfThePeriodByHouseholdWithABalanceForward() throws {

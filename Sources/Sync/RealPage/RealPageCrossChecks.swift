@@ -133,28 +133,34 @@ enum RealPageCrossChecks {
 
     static let unitStatusRentRoll = """
         WITH
-        -- The Rent Roll names a unit `1101` or `01-1101` (Bldg/Unit).
+        -- The Rent Roll names a unit `1101` or `01-1101` (Bldg/Unit): each alias once, with the unit it names.
         unit_alias AS MATERIALIZED (
-            SELECT unit_number AS alias, unit_number FROM unified_units WHERE unified_property_id = :property
-            UNION ALL
-            SELECT building || '-' || unit_number, unit_number FROM unified_units
-            WHERE unified_property_id = :property AND building IS NOT NULL
+            SELECT alias, min(unit_number) AS unit_number FROM (
+                SELECT unit_number AS alias, unit_number FROM unified_units WHERE unified_property_id = :property
+                UNION ALL
+                SELECT building || '-' || unit_number, unit_number FROM unified_units
+                WHERE unified_property_id = :property AND building IS NOT NULL
+            ) GROUP BY alias
         ),
+        -- Each Rent Roll row with its unit, numbered within the unit (a unit's first row is the one compared).
         rent_roll AS MATERIALIZED (
-            SELECT r.*, (SELECT min(a.unit_number) FROM unit_alias a WHERE a.alias = r.unit_number) AS unified_unit
+            SELECT r.id, r.unit_number, r.status, r.unified_status, a.unit_number AS unified_unit,
+                   row_number() OVER (PARTITION BY a.unit_number ORDER BY r.id) AS n
             FROM rent_roll_unit r
+            LEFT JOIN unit_alias a ON a.alias = r.unit_number
         ),
-        -- Each unit's first Rent Roll row, joined (a lookup per unit into the materialized rows scanned them all:
-        -- three passes over the Rent Roll per unit, 40 ms of a 430-unit property's sync, quadratic in its units).
-        first_row AS MATERIALIZED (
-            SELECT unified_unit, min(id) AS rent_roll_id FROM rent_roll WHERE unified_unit IS NOT NULL GROUP BY unified_unit
-        ),
+        -- Each unit beside its first Rent Roll row, put together by grouping: the planner gave a join of the units to
+        -- the materialized rows no index (nor to a lookup per unit), a scan of the Rent Roll per unit, quadratic in the
+        -- units (20-37 ms of a 430-unit property's sync).
         matched AS (
-            SELECT u.unit_number, r.status AS rent_roll_text, r.unified_status AS rent_roll_status, u.status
-            FROM unified_units u
-            LEFT JOIN first_row f ON f.unified_unit = u.unit_number
-            LEFT JOIN rent_roll r ON r.id = f.rent_roll_id
-            WHERE u.unified_property_id = :property
+            SELECT unit_number, max(rent_roll_text) AS rent_roll_text, max(rent_roll_status) AS rent_roll_status,
+                   max(status) AS status
+            FROM (
+                SELECT unit_number, NULL AS rent_roll_text, NULL AS rent_roll_status, status
+                FROM unified_units WHERE unified_property_id = :property
+                UNION ALL
+                SELECT unified_unit, status, unified_status, NULL FROM rent_roll WHERE n = 1 AND unified_unit IS NOT NULL
+            ) GROUP BY unit_number
             UNION ALL
             SELECT r.unit_number, r.status, r.unified_status, NULL FROM rent_roll r WHERE r.unified_unit IS NULL
         )

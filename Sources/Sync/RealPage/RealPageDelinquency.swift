@@ -50,7 +50,9 @@ enum RealPageDelinquency {
                    h.balance
             FROM rpx_household h JOIN rpx_unit u ON u.unit_id = h.unit_id
         ),
-        matched AS (
+        -- Materialized: the grouping below reads household_key in three expressions, and inlined the planner ran its
+        -- lookups once for each, one of them scanning every household per report row.
+        matched AS MATERIALIZED (
             SELECT d.*,
                    coalesce(nullif(trim(d.resident_id), ''),
                             (SELECT h.household_id FROM household_unit h

@@ -50,8 +50,10 @@ enum RealPageLeases {
                        (l.month_to_month_date <= :as_of
                         OR (s.status = 'current' AND l.lease_end_date < :as_of)) IS 1 AS is_month_to_month,
                        l.prior_lease_id, l.head_of_household_name, l.source_row, 0 AS from_residents
+                -- CROSS JOIN: the leases the outer loop, each looking its status up once (joined plainly, the planner
+                -- read the snapshot's wide rows again for each status of the vocabulary: 13 -> 6 ms for kalaco).
                 FROM realpage_raw.realpage_leases l
-                JOIN realpage_lease_status s ON s.status_text = lower(trim(l.lease_status_text))
+                CROSS JOIN realpage_lease_status s ON s.status_text = lower(trim(l.lease_status_text))
                 WHERE l.property_id = :property AND l.as_of_date = :leases_snapshot
                 UNION ALL
                 SELECT h.lease_id, h.household_id, h.unit_id, h.begin_date, h.end_date, h.lease_signed_date,

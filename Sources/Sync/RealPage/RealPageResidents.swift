@@ -62,8 +62,9 @@ enum RealPageResidents {
         member AS (
             SELECT r.id, r.household_id, coalesce(r.resident_member_id, 'row' || r.source_row) AS member_key,
                    s.priority, s.status, r.source_row, coalesce(r.head_of_household, 0) AS head
+            -- CROSS JOIN: the residents the outer loop (as RealPageLeases.rpxLease reads the leases).
             FROM realpage_raw.realpage_residents r
-            JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
+            CROSS JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
               AND s.status IS NOT NULL AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
         ),

@@ -98,7 +98,7 @@ enum YardiActivity {
                         WHEN r.last_name IS NULL THEN r.first_name
                         ELSE r.last_name || ', ' || r.first_name END AS name
             FROM yardi_raw.yardi_residents r
-            JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
+            CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
               AND s.status IN ('current', 'notice', 'future', 'former') AND coalesce(r.is_roommate, 0) = 0
         ),

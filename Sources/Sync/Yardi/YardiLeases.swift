@@ -24,7 +24,7 @@ enum YardiLeases {
                    row_number() OVER (PARTITION BY r.lease_id
                                       ORDER BY coalesce(r.is_roommate, 0), r.source_row) AS n
             FROM yardi_raw.yardi_residents r
-            JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
+            CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
               AND r.lease_id IS NOT NULL AND s.status IS NOT NULL
         )
@@ -49,7 +49,7 @@ enum YardiLeases {
         SELECT :property, r.lease_id, r.tenant_code,
                CASE WHEN coalesce(r.is_roommate, 0) = 1 THEN 'co_resident' ELSE 'head' END
         FROM yardi_raw.yardi_residents r
-        JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
+        CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
           AND r.lease_id IS NOT NULL AND s.status IS NOT NULL
         ORDER BY r.source_row

@@ -23,6 +23,8 @@
 /// Any other status, or a tenant code listed twice, fails the property naming the residents (`requireKnownStatuses`).
 enum YardiResidents {
     /// The Yardi resident status vocabulary as a CTE (`yardi_resident_status`); `status` NULL = known, not a resident.
+    /// Rules join it `CROSS JOIN` after the residents: joined plainly, the planner made the vocabulary the outer loop
+    /// and read the snapshot's rows once per status.
     static let statusVocabulary = """
         yardi_resident_status (status_text, status) AS (VALUES
             ('current',   'current'),
@@ -80,7 +82,7 @@ enum YardiResidents {
                s.status, r.status, r.move_in_date, r.notice_date, r.move_out_date, r.rent,
                ledger.window_cents / 100.0
         FROM yardi_raw.yardi_residents r
-        JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
+        CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         LEFT JOIN yardi_household ledger ON ledger.tenant_code = r.tenant_code
         WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
           AND s.status IS NOT NULL
