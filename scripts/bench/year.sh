@@ -6,9 +6,12 @@
 # no wall-clock grace), one night in the middle fails (every source unreachable). Then a fresh data directory
 # ingests the last day in full and every answer is compared.
 #
-#   scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR] [--binary FILE]
+#   scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE]
 #                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year;
-#                                                --binary: that ownerdash instead of this checkout's build, to compare two)
+#                                                --binary: that ownerdash instead of this checkout's build, to compare two;
+#                                                --step D: the simulator advances D days between nights, default 1:
+#                                                `--days 53 --step 7` accumulates a year's history in 53 nights, for
+#                                                scripts/bench/night_after_year.sh to measure the week after it)
 #   touch DIR/stop                              ends the year after the night under way; the comparison still runs
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
@@ -32,15 +35,16 @@ cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
-DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY=
+DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY= STEP=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --days) DAYS=$2; shift 2 ;;
         --properties) PROPERTIES=$2; shift 2 ;;
+        --step) STEP=$2; shift 2 ;;
         --release) CONFIG=release; shift ;;
         --out) OUT=$2; shift 2 ;;
         --binary) BINARY=$(realpath "$2"); shift 2 ;;
-        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--release] [--out DIR] [--binary FILE]" >&2; exit 1 ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE]" >&2; exit 1 ;;
     esac
 done
 rm -rf "$OUT"; mkdir -p "$OUT"
@@ -107,7 +111,7 @@ for night in $(seq 1 "$DAYS"); do
     fi
     [ "$night" -lt "$DAYS" ] || break
     if [ -e "$OUT/stop" ]; then echo "stopped after night $night ($OUT/stop)" >&2; break; fi
-    curl -s -X POST "$BASE/_sim/advance?days=1" > "$OUT/advance_$night.json"
+    curl -s -X POST "$BASE/_sim/advance?days=$STEP" > "$OUT/advance_$night.json"
     day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$night.json")
 done
 LAST=$day
