@@ -53,7 +53,7 @@ START=2026-11-20
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
 
 SIM=
-trap 'kill $SIM 2>/dev/null || true; rm -f "$0"' EXIT
+trap 'stop_bench_simulator; rm -f "$0"' EXIT
 start_bench_simulator "$OUT" "$START"
 
 bench_simulator_credentials
