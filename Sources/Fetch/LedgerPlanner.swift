@@ -106,6 +106,16 @@ public struct LedgerHistory: Sendable, Equatable {
     }
 }
 
+/// A property's night in the cycle of scheduled full ledger pulls (`LedgerPlanner.refreshNights`).
+public struct RefreshSlot: Sendable, Equatable {
+    public var property: String
+    public var night: Int
+
+    public init(property: String, night: Int) {
+        self.property = property; self.night = night
+    }
+}
+
 /// Decides each night's ledger fetch from the run history, and cuts windows into the calls a vendor accepts.
 public enum LedgerPlanner {
     /// Full when nothing was pulled whole yet, when the last full pull is `fullRefreshDays` old, when asked, or when
@@ -114,13 +124,13 @@ public enum LedgerPlanner {
     /// ledger fetches that window too (`reconcile`). A failed night never advances `lastSuccess`, so the
     /// next window reaches back to the last success by itself.
     ///
-    /// The scheduled refresh is spread over the cycle: `property` has a night of its own in every `fullRefreshDays`
-    /// (`refreshNight`, stable per property), and is pulled whole on it, so a seventh of a portfolio refreshes each
-    /// night of a weekly cycle instead of all of it on one (after the first night, when every ledger is new). A missed
-    /// night still gets its refresh once the last full pull is `fullRefreshDays` old. Without `property`, the refresh
-    /// comes `fullRefreshDays` after the last one.
+    /// The scheduled refresh is spread over the cycle: the property has a night of its own in every
+    /// `fullRefreshDays` (`slot`, from `refreshNights`), and is pulled whole on it, so a seventh of a portfolio
+    /// refreshes each night of a weekly cycle instead of all of it on one (after the first night, when every ledger
+    /// is new). A missed night still gets its refresh once the last full pull is `fullRefreshDays` old. Without a
+    /// slot, the refresh comes `fullRefreshDays` after the last one.
     public static func plan(history: LedgerHistory, asOf: LocalDate, schedule: LedgerSchedule,
-                            forceFull: Bool = false, property: String? = nil) -> LedgerFetch {
+                            forceFull: Bool = false, slot: RefreshSlot? = nil) -> LedgerFetch {
         guard let lastSuccess = history.lastSuccess, let lastFull = history.lastFull else {
             return .full(reason: forceFull ? "asked for (--full-ledger)" : "first pull: no earlier run fetched this ledger whole",
                          reconcile: nil)
@@ -136,20 +146,28 @@ public enum LedgerPlanner {
             return .full(reason: "scheduled refresh: the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old (every \(schedule.fullRefreshDays))",
                          reconcile: window)
         }
-        if let property, age >= 1, asOf.daysSinceEpoch % schedule.fullRefreshDays == refreshNight(property, every: schedule.fullRefreshDays) {
-            return .full(reason: "scheduled refresh: \(property)'s night of the \(schedule.fullRefreshDays)-day cycle (the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old)",
+        if let slot, age >= 1, asOf.daysSinceEpoch % schedule.fullRefreshDays == slot.night {
+            return .full(reason: "scheduled refresh: \(slot.property)'s night of the \(schedule.fullRefreshDays)-day cycle (the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old)",
                          reconcile: window)
         }
         return .incremental(window)
     }
 
-    /// The property's night in a cycle of `days` (0 ..< days), from its key alone (FNV-1a): the same on every host and
-    /// every run, and spread evenly over a portfolio.
-    public static func refreshNight(_ property: String, every days: Int) -> Int {
-        guard days > 1 else { return 0 }
+    /// Each property's night in a cycle of `days` (0 ..< days): the registry's keys in the order of their FNV-1a hash
+    /// (a key's own bytes, ties by the key), the n-th on night n mod `days`. Every night gets the same share of the
+    /// portfolio, give or take one (a hash of each key alone put 7 of 30 properties on one night and 2 on another), and
+    /// the same on every host and every run that reads the same registry. A property added or removed moves the
+    /// nights of the keys after it by one: such a property is pulled whole a night early, or a night late by the
+    /// `fullRefreshDays` age rule, once.
+    public static func refreshNights(_ properties: [String], every days: Int) -> [String: Int] {
+        let ordered = Set(properties).sorted { (fnv1a($0), $0) < (fnv1a($1), $1) }
+        return Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, days > 1 ? $0 % days : 0) })
+    }
+
+    private static func fnv1a(_ key: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in property.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int(hash % UInt64(days))
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
     }
 
     /// `window` as consecutive windows of at most `maxSpan` days each (from first to last day), oldest first.

@@ -98,6 +98,9 @@ public struct IngestRun {
         let path = dataDirectory.unifiedDatabase
         let database = FileManager.default.fileExists(atPath: path) ? try Database(path: path, mode: .readOnly) : nil
         var plans: [String: LedgerFetch] = [:]
+        // Nights from the whole registry, so that a night's selection (`--property`) never moves them.
+        let nights = LedgerPlanner.refreshNights(configuration.properties.map(\.key) + request.properties.map(\.key),
+                                                 every: schedule.fullRefreshDays)
         for property in request.properties {
             let artifacts: LedgerRuns.Artifacts = property.pms == .yardi ? .yardi(property.key) : .rpx(property.key)
             var history = LedgerHistory(lastSuccess: nil, lastFull: nil)
@@ -112,7 +115,8 @@ public struct IngestRun {
                 }
             }
             plans[property.key] = LedgerPlanner.plan(history: history, asOf: request.asOf, schedule: schedule,
-                                                     forceFull: request.fullLedger, property: property.key)
+                                                     forceFull: request.fullLedger,
+                                                     slot: nights[property.key].map { RefreshSlot(property: property.key, night: $0) })
         }
         return plans
     }
