@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 
 /// The schema of unified.db (a public contract: docs/contracts.md, "Databases"), as forward-only migrations.
@@ -811,5 +812,67 @@ public enum UnifiedSchema {
                 PRIMARY KEY (unified_property_id, table_name)
             ) STRICT;
             """),
+        // A CHECK of a column against a list of three or more values (`category IN ('RENT', 'UTILITIES', 'FEES',
+        // 'OTHER')`) made SQLite build a temporary index of the list for every row written, a constraint check keeping
+        // nothing from one row to the next: 2 µs a row, the largest single cost of writing 24 months of charges on a
+        // property's first sync (unified_charges' `category` alone: 80 of kalaco's 900 ms). The same constraints as
+        // comparisons joined by OR cost nothing. Only the constraints' text changes, never a stored row (every row
+        // meets both), so no table is copied: the stored CREATE TABLE text is rewritten in place, SQLite's documented
+        // procedure for a change that leaves the stored content as it is (CheckLists).
+        Migration(version: 55, name: "check lists as comparisons", sql: "", apply: { try CheckLists.rewriteTables($0) }),
     ]
+}
+
+/// CHECK constraints of the form `column IN (v1, v2, v3, ...)` rewritten as `column = v1 OR column = v2 OR ...`
+/// (unified migration 55): the same constraint, which SQLite checks without building the list into an index per row.
+enum CheckLists {
+    /// Rewrites every table's stored CREATE TABLE text in `database` that has such a list, inside the caller's
+    /// transaction: `writable_schema` on, the text updated, `schema_version` advanced (so every connection reads the
+    /// schema again), `writable_schema` off (sqlite.org, "ALTER TABLE", making other kinds of table schema changes).
+    static func rewriteTables(_ database: Database) throws {
+        var rewritten: [(name: String, sql: String)] = []
+        for row in try database.query("SELECT name, sql FROM main.sqlite_schema WHERE type = 'table' AND sql IS NOT NULL ORDER BY name") {
+            guard let name = row[0].textValue, let sql = row[1].textValue else { continue }
+            let new = rewrite(sql)
+            if new != sql { rewritten.append((name, new)) }
+        }
+        guard !rewritten.isEmpty else { return }
+        let version = try database.scalar("PRAGMA main.schema_version")?.integerValue ?? 0
+        try database.execute("PRAGMA writable_schema = ON")
+        defer { try? database.execute("PRAGMA writable_schema = OFF") }
+        let update = try database.prepare("UPDATE main.sqlite_schema SET sql = :sql WHERE type = 'table' AND name = :name")
+        for table in rewritten { try update.execute([":sql": .text(table.sql), ":name": .text(table.name)]) }
+        // PRAGMA takes no bound parameter; the version is an integer read above.
+        try database.execute("PRAGMA main.schema_version = \(version + 1)")
+    }
+
+    /// `sql` with each `CHECK (column IN (...))` of three or more values as comparisons; other constraints as they are.
+    static func rewrite(_ sql: String) -> String {
+        let pattern = try! NSRegularExpression(pattern: #"CHECK \((\w+) IN \(([^()]*)\)\)"#)
+        var result = sql
+        for match in pattern.matches(in: sql, range: NSRange(sql.startIndex..., in: sql)).reversed() {
+            guard let whole = Range(match.range, in: sql), let columnRange = Range(match.range(at: 1), in: sql),
+                  let listRange = Range(match.range(at: 2), in: sql) else { continue }
+            let values = splitValues(String(sql[listRange]))
+            guard values.count >= 3 else { continue }
+            let column = String(sql[columnRange])
+            result.replaceSubrange(whole, with: "CHECK (" + values.map { "\(column) = \($0)" }.joined(separator: " OR ") + ")")
+        }
+        return result
+    }
+
+    /// A list's values (string literals or numbers), split at the commas outside quotes, trimmed.
+    private static func splitValues(_ list: String) -> [String] {
+        var values: [String] = [], current = "", quoted = false
+        for character in list {
+            if character == "'" { quoted.toggle() }
+            if character == ",", !quoted {
+                values.append(current.trimmingCharacters(in: .whitespacesAndNewlines)); current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        values.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
+        return values
+    }
 }

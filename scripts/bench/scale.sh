@@ -27,8 +27,9 @@
 #
 # Measured on that data with the release binary (scripts/bench/run_timed.py spawns each run and reads its
 # peak RSS from wait4; the full sync runs under /usr/bin/time):
-#   full `sync` of every property into a fresh unified.db (wall time, peak RSS)
-#   `sync --property KEY` on the synced database, median of 5, and its ratio to the full sync (target < 1 %)
+#   full `sync` of every property into a fresh unified.db (wall time against the target of 60 s, CPU, peak RSS)
+#   `sync --property KEY` on the synced database, median of 5, and its ratio to the full sync (target < 1 %);
+#   `sync --full --property KEY` (the rebuild with its drift check), median of 5
 #   `query summary --property KEY --format json`, p50/p90 of 50 runs (target p50 < 10 ms, process start
 #     included; `ownerdash --version` is timed the same way as the floor)
 #   `query summary --portfolio --format json`, p50/p90 of 20 runs (target p50 < 200 ms)
@@ -129,10 +130,12 @@ trap stop_simulator EXIT
 # start_simulator REGISTRY DIR: starts the simulator on the registry's properties (state in DIR), waits until it
 # listens, sets SIM_PID and SIM_BASE and exports the environment the simulator's README lists for pointing ownerdash
 # at it (RealPage only). The simulator refuses the RPX ledger operations for one property, by default `ridian`, which
-# the generated registry does not hold; a Yardi key is named instead (RealPage fetch never asks for it).
+# the generated registry does not hold; a Yardi key is named instead (RealPage fetch never asks for it). Its quirk of
+# a Projected Occupancy sent as a PDF is off: that report cannot load (the fetch names it and exits 2, tested in
+# the suite), and the benchmark times a whole portfolio.
 start_simulator() {
     python3 scripts/pms_sim --port 0 --seed "$SEED" --dir "$2" --config "$1" --no-ledger-truth \
-        --rpx-denied-site yp_riverwalk --exit-on-stdin-eof \
+        --rpx-denied-site yp_riverwalk --no-quirk report_form_pdf --exit-on-stdin-eof \
         > "$LOGS/sim.out" 2> "$LOGS/sim.err" < <(sleep 86400) &
     SIM_PID=$!
     for _ in $(seq 1800); do
@@ -442,13 +445,14 @@ else
     echo >&2
     echo "full sync of $(portfolio properties) properties into a fresh unified.db ..." >&2
     rc=0
-    /usr/bin/time -f "%e %M" -o "$LOGS/sync_full.time" "$BIN" sync --quiet "${GLOBAL[@]}" \
+    /usr/bin/time -f "%e %M %U %S" -o "$LOGS/sync_full.time" "$BIN" sync --quiet "${GLOBAL[@]}" \
         > "$LOGS/sync_full.out" 2> "$LOGS/sync_full.err" || rc=$?
-    read -r FULL_SECONDS FULL_RSS < <(tail -n 1 "$LOGS/sync_full.time")
+    read -r FULL_SECONDS FULL_RSS FULL_USER FULL_SYSTEM < <(tail -n 1 "$LOGS/sync_full.time")
     synced=$(grep -c ' synced$' "$LOGS/sync_full.out" || true)
     if [ "$rc" -eq 0 ] || [ "$rc" -eq 2 ]; then
         SYNC_OK=1
-        row "full sync, $(portfolio properties) properties" "$(printf '%.1f s' "$FULL_SECONDS")" "-" "$synced synced"
+        row "full sync, $(portfolio properties) properties ($synced synced)" "$(printf '%.1f s' "$FULL_SECONDS")" "< 60 s" "$(check "$FULL_SECONDS" 60)"
+        row "full sync CPU (user + system)" "$(awk -v u="$FULL_USER" -v s="$FULL_SYSTEM" 'BEGIN { printf "%.1f s", u + s }')" "-" "-"
         row "full sync peak RSS" "$(mib "$FULL_RSS")" "-" "-"
         [ "$rc" -eq 2 ] && echo "sync: $(grep -c ' failed$' "$LOGS/sync_full.out" || true) properties failed (see $LOGS/sync_full.err)"
         warnings=$(grep -ci 'warning' "$LOGS/sync_full.err" || true)
@@ -472,6 +476,17 @@ else
         else
             echo "one-property sync failed: ${one#*error=}"
             row "re-sync one property" "failed" "< 1 % of full" "n/a"
+        fi
+        # The operator's rebuild of the same property (its rows computed whole and compared with the stored ones,
+        # each difference a sync_drift warning), beside the by-change re-sync above, which finds nothing new.
+        echo "one-property sync --full of $KEY, 5 runs ..." >&2
+        rebuilt=$(timed --warmup 0 5 "$BIN" sync --full --property "$KEY" --quiet "${GLOBAL[@]}")
+        if [ "$(field "$rebuilt" failed)" = 0 ]; then
+            rebuilt_ms=$(field "$rebuilt" p50_ms)
+            row "sync --full of that property, median of 5" "$(printf '%.0f ms' "$rebuilt_ms")" "-" \
+                "$(awk -v a="$rebuilt_ms" -v b="$FULL_SECONDS" 'BEGIN { printf "%.2f %% of the full sync", a / (b * 1000) * 100 }')"
+        else
+            row "sync --full of one property" "failed" "-" "n/a"
         fi
     fi
 fi
