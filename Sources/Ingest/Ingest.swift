@@ -98,7 +98,8 @@ public struct IngestRun {
         let path = dataDirectory.unifiedDatabase
         let database = FileManager.default.fileExists(atPath: path) ? try Database(path: path, mode: .readOnly) : nil
         var plans: [String: LedgerFetch] = [:]
-        // Nights from the whole registry, so that a night's selection (`--property`) never moves them.
+        // Nights from the whole registry, so that a night's selection (`--property`) never moves them; a selected
+        // property the registry lacks (a library caller's own `Property`) is dealt a night among them.
         let nights = LedgerPlanner.refreshNights(configuration.properties.map(\.key) + request.properties.map(\.key),
                                                  every: schedule.fullRefreshDays)
         for property in request.properties {
