@@ -5,7 +5,9 @@ import SQLiteKit
 /// with a non-zero balance at that date; none means nobody owed or was owed anything).
 ///
 /// Formulas (Yardi Aged Receivables, RealPage Delinquent & Prepaid; docs/metrics.md, "Delinquency aging"):
-/// - each aging bucket (0-30, 31-60, 61-90, 90+ days past due) = Σ the residents' open receivable of that age;
+/// - each aging bucket (0-30, 31-60, 61-90, 90+ days past due) = Σ the residents' open receivable of that age (what
+///   they owe; RealPage prints its columns net of credits, so its sync rule ages the owing transaction codes:
+///   RealPageDelinquency);
 /// - delinquent = 0-30 + 31-60 + 61-90 + 90+; prepaid = Σ credit balances (positive dollars);
 /// - net = delinquent − prepaid (equals Σ current balance);
 /// - residents delinquent = residents with a delinquent amount above zero.

@@ -1,5 +1,8 @@
 import Foundation
 import OwnerDashCore
+import Metrics
+import RawStore
+import SimulatorSupport
 import SQLiteKit
 @testable import Sync
 import Testing
@@ -61,5 +64,59 @@ import Testing
             SELECT message FROM unified_sync_warnings WHERE check_name = 'snapshot' AND subject = 'delinquency'
             """).first ?? nil)
         #expect(warning.contains("2026-11-19") && warning.contains("2026-11-20"))
+    }
+    /// An account printed without code rows whose columns add up to its net balance (credit netted into them, as the
+    /// real report does per code) cannot be aged from its codes: kept as printed, and said.
+    @Test func anAccountWhoseAgingIsNetOfItsCreditWithoutCodeRowsIsWarnedAbout() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.delinquency("516", residentID: "25200516", name: "Lee, Ann", balance: 30.75,
+                                 aging: [13, 17.75, 0, 0], prepaid: 6.95)
+        try realpage.delinquency("1101", residentID: "25200001", name: "Ramirez, Laura", balance: 100,
+                                 aging: [100, 0, 0, 0])
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil)
+        let aging = outcome.warnings.filter { $0.check == "delinquency_aging" }
+        #expect(aging.map(\.subject) == ["unit 516 row 1"])
+        #expect(aging.first?.message.contains("unit 516 (Lee, Ann, row 1): the aging columns add up to 30.75, what the "
+            + "account owes (Net Balance + Total Prepaid) is 37.70") == true, "\(aging)")
+        #expect(try realpage.rows("SELECT balance_0_30, balance_31_60 FROM unified_delinquency WHERE unit_number = '516'")
+            == [[.real(13), .real(17.75)]])
+    }
+
+    /// The real Delinquent and Prepaid report of The Northern (Tests/Fixtures/real-onesite), loaded as a user loads
+    /// it and synced: its aging columns are net of credits (they add up to each account's Net Balance), and the
+    /// delinquency the query answers is the report's printed Grand Totals, not the prepaid taken off twice.
+    @Test func theRealReportAnswersItsPrintedGrandTotals() throws {
+        let realpage = try RealPageFixture()
+        var configuration = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
+        let northern = Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283")
+        configuration.properties.append(northern)
+        let loader = ReportFileLoader(store: realpage.raw, configuration: configuration, runID: RunID("real"))
+        _ = try loader.load(path: repositoryRoot
+            .appendingPathComponent("Tests/Fixtures/real-onesite/Delinquent_and_Prepaid_Report__3_.xls").path)
+        let outcome = try #require(realpage.sync([northern]).first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(!outcome.warnings.contains { $0.check == "delinquency_aging" },
+                "every account's owed aging adds up to Net Balance + prepaid")
+
+        let report = try Metrics.delinquency(database: realpage.store.database, properties: ["the_northern"], top: 1)
+        let row = try #require(report.properties.first)
+        // Grand Totals: Total Delinquent 104,579.35, Total Prepaid -200,846.88, Net Balance -96,267.53;
+        // Resident Count: delinquent 164.
+        #expect(row.delinquent == Money(cents: 10_457_935))
+        #expect(row.prepaid == Money(cents: 20_084_688))
+        #expect(row.net == Money(cents: -9_626_753))
+        #expect(row.residentsDelinquent == 164)
+        // Unit 609: PARKING 94.98 owed in Current, SEWER and WATER -64.23 of credit in 30 Days.
+        #expect(try realpage.rows("""
+            SELECT current_balance, balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid
+            FROM unified_delinquency WHERE unit_number = '609'
+            """) == [[.real(30.75), .real(94.98), .real(0), .real(0), .real(0), .real(64.23)]])
+        // No account's buckets below zero: they age what is owed.
+        #expect(try realpage.rows("""
+            SELECT count(*) FROM unified_delinquency
+            WHERE min(balance_0_30, balance_31_60, balance_61_90, balance_over_90) < 0
+            """) == [[.integer(0)]])
     }
 }

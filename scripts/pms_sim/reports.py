@@ -286,10 +286,13 @@ def ext_delinquency(mod, g, p, simple, fiscal):
             codes = []
             for code in sorted(x["by_code"]):
                 b = x["by_code"][code]
+                # As the real report: a code's aging columns hold its net, its credit (negative) in the column of the
+                # credit's age; the prepaid credit is this month's extra payment, so Current (T.aging_as_printed).
+                aged = T.aging_as_printed(b)
                 codes.append({"code": code, "description": CHARGE_CODES[code][2], "prepaid": _D(b[4]),
                               "nsf": code == "LATEFEE", "cash_basis": code == "DAMAGE",
-                              "delinquent": _D(sum(b[:4])), "current": _D(b[0]), "days_30": _D(b[1]),
-                              "days_60": _D(b[2]), "days_90_plus": _D(b[3])})
+                              "delinquent": _D(sum(b[:4])), "current": _D(aged[0]), "days_30": _D(aged[1]),
+                              "days_60": _D(aged[2]), "days_90_plus": _D(aged[3])})
             late = sum(1 for rec in r.months if rec[6] is not None)
             accounts.append({"unit": x["unit"], "name": x["name"], "phone": r.phone, "email": r.email,
                              "resident_id": str(r.id), "status": DQ_STATUS[x["status"]], "move_in": r.move_in,

@@ -176,6 +176,13 @@ def delinquency_rows(g, p):
     return rows
 
 
+def aging_as_printed(b):
+    """A code's aging as the Delinquent and Prepaid report prints it: its open charges by age with its prepaid credit
+    (b[4]) taken off the Current column, so the columns add up to the code's net balance (the real report nets a
+    code's credit into the column of its age; the simulator's credit is this month's extra payment)."""
+    return [b[0] - b[4], b[1], b[2], b[3]]
+
+
 def delinquency(g, p):
     rows = delinquency_rows(g, p)
     out = []
@@ -190,9 +197,11 @@ def delinquency(g, p):
         for k, v in zip(AGING_BUCKETS, x["buckets"]):
             d[k] = money(v)
             tot[k] += v
-        # The same aging per charge code, as the Delinquent and Prepaid report prints it (prepaid on RENT): what a
-        # ledger built from that report alone can know (derived from the same rows, no random draw).
-        d["aging_by_code"] = {code: dict(zip(AGING_BUCKETS + ("prepaid",), (money(v) for v in b)))
+        # The same aging per charge code, as the Delinquent and Prepaid report prints it (prepaid on RENT, netted into
+        # its Current column): what a ledger built from that report alone can know (derived from the same rows, no
+        # random draw). The household's buckets above are what it owes by age; these add up to its net balance.
+        d["aging_by_code"] = {code: dict(zip(AGING_BUCKETS + ("prepaid",),
+                                             (money(v) for v in aging_as_printed(b) + [b[4]])))
                               for code, b in sorted(x["by_code"].items())}
         tot["current_balance"] += x["current_balance"]
         tot["delinquent"] += x["delinquent"]

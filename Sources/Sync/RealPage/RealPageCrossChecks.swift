@@ -10,6 +10,7 @@ import SQLiteKit
 /// | box_score | Box Score property totals (sum of its floorplan rows: units, occupied, vacant, vacant leased, on notice, notice leased, model/admin, down) vs the unified unit counts; only when the Box Score is as of the property date | exact (0 units) |
 /// | unit_status_rent_roll | per unit, the Rent Roll's `Unit/Lease Status` (mapped as in RealPageUnits) vs the status read from unitlist; units in one and not the other; only when the Rent Roll is as of the property date and unitlist is the unit source | exact |
 /// | delinquency_total | Delinquent and Prepaid report total Net Balance vs the sum of the RPX getresidentlistinfo household balances (households not future or applicant); the message counts the accounts that differ; only when the report is as of the property date | $0.00 (to the cent) |
+/// | delinquency_aging | per account of the Delinquent and Prepaid report, its aging buckets as unified_delinquency reads them (RealPageDelinquency: the owing amounts of its code rows, else the printed columns) vs what it owes, Net Balance + Total Prepaid | $0.00 (to the cent) |
 /// | monthly_summary | Monthly Activity Summary move-ins, move-outs, notices, renewals of its month vs the unified resident events from the first of that month to the summary's as-of date; only when it is as of the property date and resident events come from RPX | exact |
 /// | notice_move_out | an on-notice unit without a move-out date (exposure 30/60 cannot place it) | none allowed |
 /// | current_resident | an occupied unit (unitlist) with no Current household in getresidentlistinfo (no resident, lease or in-place rent) | none allowed |
@@ -85,6 +86,7 @@ enum RealPageCrossChecks {
         ("box_score", boxScore),
         ("unit_status_rent_roll", unitStatusRentRoll),
         ("delinquency_total", delinquencyTotal),
+        ("delinquency_aging", RealPageDelinquency.agingCheck),
         ("monthly_summary", monthlySummary),
         ("notice_move_out", noticeMoveOut),
         ("current_resident", currentResident),

@@ -13,9 +13,18 @@
 ///   resident of one unit are never merged or netted: stable across syncs of the same report and never equal to a
 ///   numeric ReshID. Rows of the same resident_id (one household printed twice) are added up.
 /// - name: as printed, else (hidden) the matched household's `Last, First`.
-/// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); balance_0_30, balance_31_60,
-///   balance_61_90, balance_over_90: the report's aging columns (Current/30/60/90+ Days); prepaid: Total Prepaid as a
-///   positive amount (0 when the report prints none). Sums in integer cents, stored as dollars rounded to cents.
+/// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); prepaid: Total Prepaid as a
+///   positive amount (0 when the report prints none).
+/// - balance_0_30, balance_31_60, balance_61_90, balance_over_90: what the account owes by age (`owedByAge`), so
+///   that they add up to its Total Delinquent as Yardi's buckets do. RealPage prints its aging columns (Current, 30,
+///   60, 90+ Days) net of credits: a transaction code in credit shows its credit, negative, in the column of its age,
+///   and an account's columns add up to its Net Balance (the real report's unit 609: PARKING 94.98 in Current, SEWER
+///   and WATER -64.23 in 30 Days; Subtotals Current 94.98, 30 Days -64.23). Summed as printed they would count the
+///   prepaid twice against the delinquent amount. Each bucket is therefore the sum of the account's transaction-code
+///   rows' owing amounts (the positive ones) in that column; a code row is either owing or in credit
+///   (realpage_delinquency_codes). An account printed without code rows (the simple layout) keeps its printed columns,
+///   and RealPageCrossChecks warns (`delinquency_aging`) when they do not add up to Net Balance + prepaid.
+///   Sums in integer cents, stored as dollars rounded to cents.
 /// - resident_status (`Status`): Current resident -> current, Notice -> notice, Former resident -> former, Future
 ///   resident / Applicant -> future / applicant; other texts are kept as printed.
 /// - as_of_date is the property date (the report is read from its latest snapshot on or before it).
@@ -80,21 +89,66 @@ enum RealPageDelinquency {
         )
         """
 
+    /// Each account of the snapshot (`account_row`, the account's report row) with what it owes by age, in cents:
+    /// per aging column the sum of its transaction-code rows' positive amounts (the rule above: RealPage nets a code's
+    /// credit into the column of its age). Accounts without code rows have no row here.
+    static let owedByAge = """
+        owed_by_age AS (
+            SELECT c.account_row,
+                   sum(max(CAST(round(c.balance_0_30 * 100) AS INTEGER), 0))    AS owed_0_30,
+                   sum(max(CAST(round(c.balance_31_60 * 100) AS INTEGER), 0))   AS owed_31_60,
+                   sum(max(CAST(round(c.balance_61_90 * 100) AS INTEGER), 0))   AS owed_61_90,
+                   sum(max(CAST(round(c.balance_over_90 * 100) AS INTEGER), 0)) AS owed_over_90
+            FROM realpage_raw.realpage_delinquency_codes c
+            WHERE c.property_id = :property AND c.as_of_date = :delinquency_snapshot
+            GROUP BY c.account_row
+        )
+        """
+
     static let insert = """
-        WITH \(accounts)
+        WITH \(accounts),
+        \(owedByAge)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
-        SELECT :property, :as_of, resident_key, min(unit_number), min(account_name), min(unified_status),
-               sum(CAST(round(current_balance * 100) AS INTEGER)) / 100.0,
-               sum(CAST(round(balance_0_30 * 100) AS INTEGER)) / 100.0,
-               sum(CAST(round(balance_31_60 * 100) AS INTEGER)) / 100.0,
-               sum(CAST(round(balance_61_90 * 100) AS INTEGER)) / 100.0,
-               sum(CAST(round(balance_over_90 * 100) AS INTEGER)) / 100.0,
-               sum(CAST(round(abs(coalesce(prepaid, 0)) * 100) AS INTEGER)) / 100.0,
+        SELECT :property, :as_of, a.resident_key, min(a.unit_number), min(a.account_name), min(a.unified_status),
+               sum(CAST(round(a.current_balance * 100) AS INTEGER)) / 100.0,
+               sum(coalesce(o.owed_0_30, CAST(round(a.balance_0_30 * 100) AS INTEGER))) / 100.0,
+               sum(coalesce(o.owed_31_60, CAST(round(a.balance_31_60 * 100) AS INTEGER))) / 100.0,
+               sum(coalesce(o.owed_61_90, CAST(round(a.balance_61_90 * 100) AS INTEGER))) / 100.0,
+               sum(coalesce(o.owed_over_90, CAST(round(a.balance_over_90 * 100) AS INTEGER))) / 100.0,
+               sum(CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER)) / 100.0,
                :source, :run_id
-        FROM account
-        GROUP BY resident_key
-        ORDER BY min(source_row)
+        FROM account a
+        LEFT JOIN owed_by_age o ON o.account_row = a.source_row
+        GROUP BY a.resident_key
+        ORDER BY min(a.source_row)
+        """
+
+    /// The accounts whose aging (as the rule reads it) does not add up to what they owe, Net Balance + prepaid
+    /// (RealPageCrossChecks `delinquency_aging`): a layout printing its columns net of credits without code rows, or
+    /// a code row both owing and in credit within one column.
+    static let agingCheck = """
+        WITH \(accounts),
+        \(owedByAge),
+        aged AS (
+            SELECT a.unit_number, coalesce(a.account_name, a.resident_key) AS name, a.source_row,
+                   coalesce(o.owed_0_30 + o.owed_31_60 + o.owed_61_90 + o.owed_over_90,
+                            CAST(round(a.balance_0_30 * 100) AS INTEGER) + CAST(round(a.balance_31_60 * 100) AS INTEGER)
+                            + CAST(round(a.balance_61_90 * 100) AS INTEGER)
+                            + CAST(round(a.balance_over_90 * 100) AS INTEGER)) AS aged_cents,
+                   CAST(round(a.current_balance * 100) AS INTEGER)
+                       + CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER) AS owed_cents
+            FROM account a
+            LEFT JOIN owed_by_age o ON o.account_row = a.source_row
+        )
+        SELECT 'unit ' || unit_number || ' row ' || source_row, printf('%.2f', owed_cents / 100.0),
+               printf('%.2f', aged_cents / 100.0),
+               printf('%s delinquency_aging: the Delinquent and Prepaid report (as of %s), unit %s (%s, row %d): the aging columns add up to %.2f, what the account owes (Net Balance + Total Prepaid) is %.2f; its buckets are kept as printed',
+                      :property, :delinquency_snapshot, unit_number, name, source_row, aged_cents / 100.0,
+                      owed_cents / 100.0)
+        FROM aged
+        WHERE aged_cents <> owed_cents
+        ORDER BY source_row
         """
 }

@@ -265,8 +265,12 @@ class SimTest(unittest.TestCase):
         self.assertAlmostEqual(-money(g[5]), t["prepaid"], places=2)
         self.assertAlmostEqual(money(g[6]), t["delinquent"], places=2)
         self.assertAlmostEqual(money(g[7]), t["net"], places=2)
-        for col, k in zip((8, 9, 10, 11), ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")):
+        # The aging columns net of the credit, as the real report prints them: the prepaid off Current, so that
+        # they add up to the net balance.
+        self.assertAlmostEqual(money(g[8]), t["balance_0_30"] - t["prepaid"], places=2)
+        for col, k in zip((9, 10, 11), ("balance_31_60", "balance_61_90", "balance_over_90")):
             self.assertAlmostEqual(money(g[col]), t[k], places=2)
+        self.assertAlmostEqual(sum(money(g[col]) for col in (8, 9, 10, 11)), t["net"], places=2)
         subs = [r for r in rows if len(r) > 4 and r[4] == "Subtotals:"]
         self.assertEqual(len(subs), len(p["delinquency"]["residents"]))
         # the simple layout, one row per resident with the resident id
@@ -286,14 +290,19 @@ class SimTest(unittest.TestCase):
         self.assertAlmostEqual(money(tot[5]), t["balance_0_30"], places=2)
         self.assertAlmostEqual(money(tot[8]), t["balance_over_90"], places=2)
 
-    def test_aging_by_code_adds_up_to_each_residents_aging(self):
+    def test_aging_by_code_adds_up_to_each_residents_aging_net_of_the_credit(self):
         for p in self.P.values():
             if p["pms"] != "realpage":
                 continue
             for x in p["delinquency"]["residents"]:
                 by_code = x["aging_by_code"]
-                for k in ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90", "prepaid"):
+                # Printed net of the credit: the codes' Current adds up to what is owed 0-30 days less the prepaid.
+                self.assertAlmostEqual(sum(b["balance_0_30"] for b in by_code.values()),
+                                       x["balance_0_30"] - x["prepaid"], places=2)
+                for k in ("balance_31_60", "balance_61_90", "balance_over_90", "prepaid"):
                     self.assertAlmostEqual(sum(b[k] for b in by_code.values()), x[k], places=2)
+                self.assertAlmostEqual(sum(sum(b[k] for k in ("balance_0_30", "balance_31_60", "balance_61_90", "balance_over_90")) for b in by_code.values()),
+                                       x["current_balance"], places=2)
 
     def test_rent_roll_matches_units(self):
         p = self.P["aspire_7th_grant"]
