@@ -110,6 +110,19 @@ struct DelinquencyParser: OneSiteReportParser {
         var codes: [DelinquencyCodeRow] = []
         var subtotal: Amounts?
         var subtotalRow = 0
+        /// The legend's `*` beside the name.
+        var underEviction = false
+    }
+
+    /// A name cell's first line without the legend's `*` (resident under eviction), which OneSite prints beside the
+    /// name, and alone where the name is hidden (HidePIIData: the real export's unit 934, a former resident, prints
+    /// `*` in the name column): the name (nil when nothing else is printed) and whether the mark was there. Read as a
+    /// name, the mark became a resident called `*`.
+    static func evictionMark(_ text: String?) -> (name: String?, marked: Bool) {
+        guard var name = text?.trimmingWhitespace, name.hasPrefix("*") || name.hasSuffix("*") else { return (text, false) }
+        if name.hasPrefix("*") { name = name.dropFirst().trimmingWhitespace }
+        if name.hasSuffix("*") { name = name.dropLast().trimmingWhitespace }
+        return (name.isEmpty ? nil : String(name), true)
     }
 
     private var account: Account?
@@ -201,12 +214,15 @@ struct DelinquencyParser: OneSiteReportParser {
             } else if let unit = view.text("Unit") {
                 var amounts = try amounts(view)
                 amounts.net = amounts.net ?? (amounts.delinquent - amounts.prepaid)
-                let record = DelinquencyRow(
-                    unitNumber: unit, residentID: view.text("Resident ID"), residentName: view.firstLine("Resident"),
+                let (name, underEviction) = Self.evictionMark(view.firstLine("Resident"))
+                var record = DelinquencyRow(
+                    unitNumber: unit, residentID: view.text("Resident ID"), residentName: name,
                     residentStatus: view.text("Status"), currentBalance: amounts.net ?? .zero,
                     balance0to30: amounts.current, balance31to60: amounts.days30, balance61to90: amounts.days60,
                     balanceOver90: amounts.days90, prepaid: header.has("Prepaid") ? amounts.prepaid : nil,
                     sourceRow: row.number)
+                // This layout prints no legend: a mark is read, its absence says nothing.
+                record.underEviction = underEviction ? true : nil
                 reportSums = reportSums + amounts
                 records.append(.delinquency(record))
             }
@@ -301,8 +317,10 @@ struct DelinquencyParser: OneSiteReportParser {
     private mutating func openAccount(_ view: RowView, into records: inout [ReportRecord]) throws {
         try closeAccount(into: &records)
         let (phone, email) = ContactText.underName(view.text("Name"))
-        account = Account(unit: view.text("Unit") ?? "", name: view.firstLine("Name"), phone: phone, email: email,
-                          residentID: view.text("Resident ID"), status: view.text("Status"), row: view.number)
+        let (name, underEviction) = Self.evictionMark(view.firstLine("Name"))
+        account = Account(unit: view.text("Unit") ?? "", name: name, phone: phone, email: email,
+                          residentID: view.text("Resident ID"), status: view.text("Status"), row: view.number,
+                          underEviction: underEviction)
     }
 
     private mutating func closeAccount(into records: inout [ReportRecord]) throws {
@@ -337,6 +355,7 @@ struct DelinquencyParser: OneSiteReportParser {
             prepaid: amounts.prepaid, sourceRow: done.row)
         record.phone = done.phone
         record.email = done.email
+        record.underEviction = done.underEviction
         records.append(.delinquency(record))
         records += done.codes.map { .delinquencyCode($0) }
     }

@@ -147,6 +147,8 @@ public struct DelinquencyRow: Sendable, Equatable {
     /// From the lines stacked under the name (`Name / Phone Number / Email`).
     public var phone: String?
     public var email: String?
+    /// The legend's `*` printed beside the name (resident under eviction); nil where the layout prints no legend.
+    public var underEviction: Bool?
     public var sourceRow: Int
 
     public init(unitNumber: String, residentID: String? = nil, residentName: String? = nil,

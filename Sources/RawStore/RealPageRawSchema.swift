@@ -754,6 +754,11 @@ public enum RealPageRawSchema {
         // Per property, a token each change of its loaded artifacts renews: the sync's fingerprint digests it
         // instead of every artifact row the property kept (RawStateTokens).
         RawStateTokens.migration(version: 52, keyColumn: "report_type", ledgerAnswers: "getresidentledger%"),
+        // The Delinquent and Prepaid legend's `*` beside an account's name (DelinquencyParser.evictionMark): 1 marked,
+        // 0 not, NULL where the layout prints no legend (and on rows loaded before).
+        Migration(version: 53, name: "delinquency eviction mark", sql: """
+            ALTER TABLE realpage_delinquency ADD COLUMN under_eviction INTEGER;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

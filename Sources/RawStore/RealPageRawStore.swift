@@ -271,6 +271,7 @@ struct RawReportWriter {
                 ("prepaid", SQLValue(r.prepaid?.dollars)),
                 ("phone", SQLValue(r.phone)),
                 ("email", SQLValue(r.email)),
+                ("under_eviction", SQLValue(r.underEviction.map { $0 ? 1 : 0 })),
             ])
         case .activity(let r):
             return (.activity, [

@@ -222,6 +222,7 @@ public enum UnifiedDictionary {
             prepaid
             source
             run_id
+            under_eviction | 1 when the PMS marks the household under eviction (RealPage: the Delinquent and Prepaid legend's `*`; Yardi: status Eviction), 0 when not, NULL when it says nothing
             """),
         table("unified_sync_warnings", "Current state: disagreements between two sources of the same fact, beyond tolerance.", """
             unified_property_id

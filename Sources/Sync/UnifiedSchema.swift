@@ -820,6 +820,12 @@ public enum UnifiedSchema {
         // meets both), so no table is copied: the stored CREATE TABLE text is rewritten in place, SQLite's documented
         // procedure for a change that leaves the stored content as it is (CheckLists).
         Migration(version: 55, name: "check lists as comparisons", sql: "", apply: { try CheckLists.rewriteTables($0) }),
+        // Whether the PMS marks a household owing or in credit as under eviction (RealPageDelinquency: the Delinquent
+        // and Prepaid legend's `*`; YardiDelinquency: the resident status Eviction): 1 or 0, NULL where the source says
+        // nothing (and on the nights synced before).
+        Migration(version: 56, name: "delinquency eviction mark", sql: """
+            ALTER TABLE unified_delinquency ADD COLUMN under_eviction INTEGER;
+            """),
     ]
 }
 

@@ -14,22 +14,23 @@ struct DelinquencyParserTests {
                                   "Delinquent", "Balance", "Current", "Days", "Days", "Days", "Held"]
     }
 
-    func perCode(subtotalDelinquent: String = "2,620.25") -> SheetBuilder {
+    func perCode(subtotalDelinquent: String = "2,620.25", names: [String] = ["Nguyen, Bao\n(512) 555-0103",
+                                                                             "Smith, Jordan", "Diaz, Luis"]) -> SheetBuilder {
         var sheet = SheetBuilder()
         addTitle(&sheet, title: "DELINQUENT AND PREPAID", code: "120.080.106",
                  asOf: "Fiscal Period 022026 As of 01/29/2026")
         sheet.addRow(header1)
         sheet.addRow(header2)
-        sheet.add("1103", "Nguyen, Bao\n(512) 555-0103", "Current resident", "04/18/2023", nil, nil, nil, nil, nil,
+        sheet.add("1103", names[0], "Current resident", "04/18/2023", nil, nil, nil, nil, nil,
                   nil, nil, nil, 500.0)
         sheet.add(nil, nil, nil, nil, "RENT\nRent", "0.00", "1,184.50", "1,184.50", "1,184.50", "0.00", "0.00", "0.00")
         sheet.add(nil, nil, nil, nil, "LATEFEE\nLate fee", "0.00", "50.00", "50.00", "50.00", "0.00", "0.00", "0.00")
         sheet.add(nil, nil, nil, nil, "Subtotals:", 0.0, 1234.5, 1234.5, 1234.5, 0.0, 0.0, 0.0)
-        sheet.add("1203", "Smith, Jordan", "Current resident", "06/01/2025", nil, nil, nil, nil, nil, nil, nil, nil,
+        sheet.add("1203", names[1], "Current resident", "06/01/2025", nil, nil, nil, nil, nil, nil, nil, nil,
                   750.0)
         sheet.add(nil, nil, nil, nil, "RENT", "(125.00)", "0.00", "(125.00)", "0.00", "0.00", "0.00", "0.00")
         sheet.add(nil, nil, nil, nil, "Subtotals:", -125.0, 0.0, -125.0, 0.0, 0.0, 0.0, 0.0)
-        sheet.add("3105", "Diaz, Luis", "Former resident", "01/10/2022\n09/30/2025", nil, nil, nil, nil, nil, nil, nil,
+        sheet.add("3105", names[2], "Former resident", "01/10/2022\n09/30/2025", nil, nil, nil, nil, nil, nil, nil,
                   nil, 0.0)
         sheet.add(nil, nil, nil, nil, "RENT", "0.00", "2,400.00", "2,400.00", "0.00", "0.00", "0.00", "2,400.00")
         sheet.add(nil, nil, nil, nil, "CLEANING", "0.00", "175.00", "175.00", "0.00", "0.00", "0.00", "175.00")
@@ -60,6 +61,15 @@ struct DelinquencyParserTests {
         #expect(diaz.currentBalance == usd(2620, 25))
         #expect(result.summary.warnings.isEmpty)
         #expect(result.metadata?.asOf == ymd("2026-01-29"))
+    }
+
+    @Test("the legend's `*` (under eviction) beside a name, or alone where names are hidden, is a mark, not a name")
+    func evictionMark() throws {
+        let result = try parse(.delinquency, perCode(names: ["* Nguyen, Bao\n(512) 555-0103", "Smith, Jordan", "*"]))
+        #expect(result.delinquencies.map(\.residentName) == ["Nguyen, Bao", "Smith, Jordan", nil])
+        #expect(result.delinquencies.map(\.underEviction) == [true, false, true])
+        #expect(result.delinquencies[0].phone == "(512) 555-0103")
+        #expect(result.summary.warnings.isEmpty)
     }
 
     @Test("a Subtotals: row that disagrees with its code rows is taken, and the difference is a warning")

@@ -265,6 +265,13 @@ extension RealCorpusTests {
         #expect(try loaded.rows("loaded_report_totals", where: glSummary + " AND printed = computed") == 4)
         // Current and former residents of one unit stay separate accounts.
         #expect(try loaded.rows(table, where: "unit_number = '1125'") == 2)
+        // The legend's `*` (resident under eviction) alone in the name column of four former residents (names
+        // hidden): a mark, not a resident called `*`; every other account unmarked.
+        #expect(try loaded.rows(table, where: "resident_name LIKE '%*%'") == 0)
+        #expect(try loaded.fixture.store.database.query("""
+            SELECT unit_number FROM realpage_delinquency WHERE under_eviction = 1 ORDER BY source_row
+            """).map { $0[0].textValue ?? "" } == ["905", "934", "1234", "1429"])
+        #expect(try loaded.rows(table, where: "under_eviction = 0") == 241 - 4)
         #expect(loaded.outcome.rows == 241 + (try loaded.rows("realpage_delinquency_codes")))
     }
 }

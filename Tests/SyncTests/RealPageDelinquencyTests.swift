@@ -113,6 +113,11 @@ import Testing
             SELECT current_balance, balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid
             FROM unified_delinquency WHERE unit_number = '609'
             """) == [[.real(30.75), .real(94.98), .real(0), .real(0), .real(0), .real(64.23)]])
+        // The legend's `*` alone in the name column (four former residents): marked under eviction, nobody named `*`.
+        #expect(try realpage.rows("""
+            SELECT unit_number, name FROM unified_delinquency WHERE under_eviction = 1 ORDER BY unit_number
+            """) == [["1234", "1429", "905", "934"].map { [.text($0), .null] }].flatMap { $0 })
+        #expect(try realpage.rows("SELECT count(*) FROM unified_delinquency WHERE name LIKE '%*%'") == [[.integer(0)]])
         // No account's buckets below zero: they age what is owed.
         #expect(try realpage.rows("""
             SELECT count(*) FROM unified_delinquency

@@ -67,6 +67,22 @@ import Testing
         #expect(source == [[.text(YardiDelinquency.source), .text("20261120T000000Z-test")]])
     }
 
+    @Test func aHouseholdListedUnderEvictionIsMarkedSoInTheDelinquency() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.resident("t1", "Eviction", unit: "101")
+        try yardi.resident("t2", "Current", unit: "102")
+        try yardi.charge("t1", Self.daysAgo(70), 1200, unit: "101")
+        try yardi.charge("t2", Self.daysAgo(10), 80, unit: "102")
+        // Not in GetResidentsByStatus: nothing said either way.
+        try yardi.charge("t3", Self.daysAgo(100), 75.25, unit: "199")
+        #expect(yardi.sync().first?.error == nil)
+        #expect(try yardi.rows("""
+            SELECT resident_id, resident_status, under_eviction FROM unified_delinquency ORDER BY resident_id
+            """) == [[.text("t1"), .text("current"), .integer(1)], [.text("t2"), .text("current"), .integer(0)],
+                     [.text("t3"), .null, .null]])
+    }
+
     @Test func aLedgerWhoseOpenChargesDoNotAddUpIsWarnedAbout() throws {
         let yardi = try YardiFixture()
         try yardi.loadedEverything()

@@ -25,6 +25,8 @@
 ///   (realpage_delinquency_codes). An account printed without code rows (the simple layout) keeps its printed columns,
 ///   and RealPageCrossChecks warns (`delinquency_aging`) when they do not add up to Net Balance + prepaid.
 ///   Sums in integer cents, stored as dollars rounded to cents.
+/// - under_eviction: the legend's `*` beside the account's name (raw `under_eviction`: 1 or 0; NULL from a layout
+///   without the legend or a row loaded before the mark was read).
 /// - resident_status (`Status`): Current resident -> current, Notice -> notice, Former resident -> former, Future
 ///   resident / Applicant -> future / applicant; other texts are kept as printed.
 /// - as_of_date is the property date (the report is read from its latest snapshot on or before it).
@@ -110,7 +112,7 @@ enum RealPageDelinquency {
         \(owedByAge)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
-            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
+            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source, run_id)
         SELECT :property, :as_of, a.resident_key, min(a.unit_number), min(a.account_name), min(a.unified_status),
                sum(CAST(round(a.current_balance * 100) AS INTEGER)) / 100.0,
                sum(coalesce(o.owed_0_30, CAST(round(a.balance_0_30 * 100) AS INTEGER))) / 100.0,
@@ -118,7 +120,7 @@ enum RealPageDelinquency {
                sum(coalesce(o.owed_61_90, CAST(round(a.balance_61_90 * 100) AS INTEGER))) / 100.0,
                sum(coalesce(o.owed_over_90, CAST(round(a.balance_over_90 * 100) AS INTEGER))) / 100.0,
                sum(CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER)) / 100.0,
-               :source, :run_id
+               max(a.under_eviction), :source, :run_id
         FROM account a
         LEFT JOIN owed_by_age o ON o.account_row = a.source_row
         GROUP BY a.resident_key

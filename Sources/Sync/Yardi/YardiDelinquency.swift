@@ -24,6 +24,8 @@
 /// - current_balance = delinquent − prepaid (negative = the household is in credit). It equals the window balance
 ///   whenever the window holds every payment applied to its charges; where it holds fewer (window balance above the
 ///   delinquent amount), the payments outside the window are what `AmountPaid` says they are, and the gap is warned.
+/// - under_eviction: 1 when GetResidentsByStatus lists the household as `Eviction`, 0 under another status, NULL when
+///   it is not listed.
 /// - Sums are in integer cents, stored as dollars rounded to cents.
 enum YardiDelinquency {
     static let source = "yardi: yardi_transactions (GetResidentTransactions_Login)"
@@ -88,7 +90,7 @@ enum YardiDelinquency {
         WITH \(YardiResidents.statusVocabulary)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
-            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, source, run_id)
+            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source, run_id)
         SELECT :property, :as_of, h.tenant_code, coalesce(r.unit_code, h.unit_code),
                CASE WHEN r.first_name IS NULL THEN r.last_name
                     WHEN r.last_name IS NULL THEN r.first_name
@@ -97,6 +99,7 @@ enum YardiDelinquency {
                (h.delinquent_cents - h.prepaid_cents) / 100.0,
                h.aged_0_30 / 100.0, h.aged_31_60 / 100.0, h.aged_61_90 / 100.0, h.aged_over_90 / 100.0,
                h.prepaid_cents / 100.0,
+               CASE WHEN r.status IS NULL THEN NULL WHEN lower(trim(r.status)) = 'eviction' THEN 1 ELSE 0 END,
                :source, :run_id
         FROM yardi_household h
         LEFT JOIN yardi_raw.yardi_residents r
