@@ -31,7 +31,8 @@ public struct TitleBlock: Sendable, Equatable {
 
     /// Reads the title block from the rows above the header (or the first rows, before the header is known).
     /// The as-of date is, in this order: an explicit `as of` (or `property date:`), the end of a printed range,
-    /// the last day of a printed fiscal period, the end of a range inside the Parameters cell, the run timestamp.
+    /// the last day of a printed fiscal period (the run timestamp's day when that is earlier), the end of a range
+    /// inside the Parameters cell, the run timestamp.
     public init(rows: some Sequence<SheetRow>) {
         var rangeEnd: LocalDate?
         var fallbacks = Fallbacks()
@@ -44,6 +45,10 @@ public struct TitleBlock: Sendable, Equatable {
                 // `Total Units:` in one cell and the count in the next.
                 if afterTotalUnits, totalUnits == nil, let count = try? cell.count() { totalUnits = count }
                 afterTotalUnits = false
+                // The run timestamp as a date-time cell (the real Lost Rent Summary's `2026-02-15T09:50:08`).
+                if case .date(let stamp) = cell, !stamp.isDateOnly, fallbacks.runDate == nil {
+                    fallbacks.runDate = LocalDate(year: stamp.year, month: stamp.month, day: stamp.day)
+                }
                 guard case .text(let raw) = cell, let text = cell.text else { continue }
                 let key = HeaderText.key(text)
                 cellKeys.insert(key)
@@ -72,7 +77,11 @@ public struct TitleBlock: Sendable, Equatable {
         if propertyName == nil { propertyName = fallbacks.nameAboveTitle }
         let fiscal = fiscalPeriod.flatMap(Self.fiscalPeriodBounds)
         if periodStart == nil { periodStart = fiscal?.start ?? fallbacks.rangeStart }
-        if asOf == nil { asOf = rangeEnd ?? fiscal?.end ?? fallbacks.rangeEnd ?? fallbacks.runDate }
+        // A fiscal period's last day, but never after the run: a report of the open period run mid-month (the real
+        // Lost Rent Summary and Charge and Adjustment Journal of Nexus East, period 022026, both run 02/15/2026) holds
+        // the postings up to its run, and dated the 28th it moved the property's date 13 days past its data.
+        let fiscalEnd = fiscal.map { period in fallbacks.runDate.map { min(period.end, $0) } ?? period.end }
+        if asOf == nil { asOf = rangeEnd ?? fiscalEnd ?? fallbacks.rangeEnd ?? fallbacks.runDate }
     }
 
     /// Dates that place a report only when its title block prints nothing better.

@@ -79,6 +79,14 @@ struct HeaderAndTitleTests {
         #expect(fiscal.periodStart == ymd("2026-02-01"))
         #expect(fiscal.asOf == ymd("2026-02-28"))
         #expect(title(["Fiscal Period 022026"]).asOf == ymd("2026-02-28"))
+        // Run before the period ended (the real Lost Rent Summary and Charge and Adjustment Journal): as of the run.
+        #expect(title(["02/15/2026   9:50:10AM"], ["Fiscal Period: 022026"]).asOf == ymd("2026-02-15"))
+        var stamped = SheetBuilder()
+        stamped.add(CellValue.date(ExcelDateTime(year: 2026, month: 2, day: 15, hour: 9, minute: 50, second: 8)))
+        stamped.add("Fiscal period: 022026")
+        #expect(TitleBlock(rows: stamped.rows).asOf == ymd("2026-02-15"), "the run timestamp as a date-time cell")
+        // Run after it closed: the period's last day.
+        #expect(title(["03/04/2026   7:02:11AM"], ["Fiscal Period: 022026"]).asOf == ymd("2026-02-28"))
         // A printed as-of wins over the fiscal period's end and over a range end.
         let fiscalAsOf = title(["Fiscal Period: 022026  as of 02/15/2026"])
         #expect(fiscalAsOf.asOf == ymd("2026-02-15"))

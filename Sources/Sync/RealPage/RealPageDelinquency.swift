@@ -135,6 +135,8 @@ enum RealPageDelinquency {
         \(owedByAge),
         aged AS (
             SELECT a.unit_number, coalesce(a.account_name, a.resident_key) AS name, a.source_row,
+                   CASE WHEN o.account_row IS NULL THEN 'kept as printed (no code rows)'
+                        ELSE 'the owing amounts of its code rows' END AS read_as,
                    coalesce(o.owed_0_30 + o.owed_31_60 + o.owed_61_90 + o.owed_over_90,
                             CAST(round(a.balance_0_30 * 100) AS INTEGER) + CAST(round(a.balance_31_60 * 100) AS INTEGER)
                             + CAST(round(a.balance_61_90 * 100) AS INTEGER)
@@ -146,9 +148,9 @@ enum RealPageDelinquency {
         )
         SELECT 'unit ' || unit_number || ' row ' || source_row, printf('%.2f', owed_cents / 100.0),
                printf('%.2f', aged_cents / 100.0),
-               printf('%s delinquency_aging: the Delinquent and Prepaid report (as of %s), unit %s (%s, row %d): the aging columns add up to %.2f, what the account owes (Net Balance + Total Prepaid) is %.2f; its buckets are kept as printed',
+               printf('%s delinquency_aging: the Delinquent and Prepaid report (as of %s), unit %s (%s, row %d): the aging buckets add up to %.2f, what the account owes (Net Balance + Total Prepaid) is %.2f; its buckets are %s',
                       :property, :delinquency_snapshot, unit_number, name, source_row, aged_cents / 100.0,
-                      owed_cents / 100.0)
+                      owed_cents / 100.0, read_as)
         FROM aged
         WHERE aged_cents <> owed_cents
         ORDER BY source_row
