@@ -31,8 +31,8 @@ public struct TitleBlock: Sendable, Equatable {
 
     /// Reads the title block from the rows above the header (or the first rows, before the header is known).
     /// The as-of date is, in this order: an explicit `as of` (or `property date:`), the end of a printed range,
-    /// the last day of a printed fiscal period (the run timestamp's day when that is earlier), the end of a range
-    /// inside the Parameters cell, the run timestamp.
+    /// the last day of a printed fiscal period, the end of a range inside the Parameters cell (each of these three
+    /// the run timestamp's day when that is earlier), the run timestamp.
     public init(rows: some Sequence<SheetRow>) {
         var rangeEnd: LocalDate?
         var fallbacks = Fallbacks()
@@ -77,11 +77,13 @@ public struct TitleBlock: Sendable, Equatable {
         if propertyName == nil { propertyName = fallbacks.nameAboveTitle }
         let fiscal = fiscalPeriod.flatMap(Self.fiscalPeriodBounds)
         if periodStart == nil { periodStart = fiscal?.start ?? fallbacks.rangeStart }
-        // A fiscal period's last day, but never after the run: a report of the open period run mid-month (the real
-        // Lost Rent Summary and Charge and Adjustment Journal of Nexus East, period 022026, both run 02/15/2026) holds
-        // the postings up to its run, and dated the 28th it moved the property's date 13 days past its data.
-        let fiscalEnd = fiscal.map { period in fallbacks.runDate.map { min(period.end, $0) } ?? period.end }
-        if asOf == nil { asOf = rangeEnd ?? fiscalEnd ?? fallbacks.rangeEnd ?? fallbacks.runDate }
+        // A range's or a fiscal period's last day, but never after the run: a report of a period still open when it
+        // ran holds what was there at its run. Real downloads: the Lost Rent Summary and Charge and Adjustment Journal
+        // of Nexus East (period 022026, run 02/15/2026), dated the 28th, moved the property's date 13 days past its
+        // data; Ridian's Leasing Activity Summary and Lease Summary (January, run 01/28). The Collections report
+        // prints it so itself: `Move-outs From 01/01/2026 Through 01/31/2026 As of 1/29/2026`, run 01/29.
+        let periodEnd = rangeEnd ?? fiscal?.end ?? fallbacks.rangeEnd
+        if asOf == nil { asOf = periodEnd.map { end in fallbacks.runDate.map { min(end, $0) } ?? end } ?? fallbacks.runDate }
     }
 
     /// Dates that place a report only when its title block prints nothing better.

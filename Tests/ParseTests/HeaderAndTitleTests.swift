@@ -101,7 +101,9 @@ struct HeaderAndTitleTests {
         #expect(plain.asOf == ymd("2026-02-12"))
         let crystal = title(["01/28/2026   7:58:46AM"], [nil, "1/1/2026  12:00:00AM  through 1/31/2026  12:00:00AM"])
         #expect(crystal.periodStart == ymd("2026-01-01"))
-        #expect(crystal.asOf == ymd("2026-01-31"))
+        // Run before the range ended: as of the run (the real file's last contact is 01/27).
+        #expect(crystal.asOf == ymd("2026-01-28"))
+        #expect(title(["02/03/2026   7:58:46AM"], ["01/01/2026 through 01/31/2026"]).asOf == ymd("2026-01-31"))
         // Only a run timestamp: the run date.
         #expect(title(["2/8/2026  7:57:40AM", "LEASE EXPIRATION DETAIL"]).asOf == ymd("2026-02-08"))
         // A range inside the Parameters cell, when nothing else is printed.

@@ -31,12 +31,13 @@ struct DescriptorTablesTests {
         let fixture = try LoaderFixture()
         let path = LoaderFixture.repository.appendingPathComponent("Tests/Fixtures/real-onesite/Lease_Summary_Report.xls").path
         let outcome = try fixture.loader().load(path: path)
-        #expect(outcome.report == .leaseSummary && outcome.propertyKey == "ridian" && outcome.asOf.iso == "2026-01-31")
+        #expect(outcome.report == .leaseSummary && outcome.propertyKey == "ridian" && outcome.asOf.iso == "2026-01-28",
+                "January, created 01/28: as of its run")
         #expect(outcome.rows == 1 && outcome.warnings.isEmpty && outcome.notes.isEmpty)
         let row = try fixture.store.database.query("""
             SELECT property_id, as_of_date, artifact, source_row, guest_cards, total_leases FROM v_realpage_lease_summary
             """)
-        #expect(row == [[.text("ridian"), .text("2026-01-31"), .text(path), .integer(19), .integer(38), .integer(5)]])
+        #expect(row == [[.text("ridian"), .text("2026-01-28"), .text(path), .integer(19), .integer(38), .integer(5)]])
         #expect(try fixture.loader(run: "run-2").load(path: path).alreadyLoaded)
         #expect(try fixture.count("realpage_lease_summary") == 1)
     }

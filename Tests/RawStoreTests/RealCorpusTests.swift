@@ -219,7 +219,8 @@ extension RealCorpusTests {
         let loaded = try Loaded("realpage_report.xlsx")
         #expect(loaded.outcome.report == .leasingActivityDetail)
         #expect(loaded.outcome.propertyKey == "ridian")
-        #expect(loaded.outcome.asOf.iso == "2026-01-31")
+        // 1/1/2026 through 1/31/2026, run 01/28/2026 (its last contact 01/27): as of the run.
+        #expect(loaded.outcome.asOf.iso == "2026-01-28")
         #expect(loaded.outcome.rows == 379)
         #expect(loaded.outcome.warnings.isEmpty, "\(loaded.outcome.warnings)")
         let types = try Self.types(loaded)

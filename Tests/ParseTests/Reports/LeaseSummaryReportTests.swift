@@ -11,7 +11,8 @@ struct LeaseSummaryReportTests {
         #expect(result.metadata?.reportType == .leaseSummary)
         #expect(result.metadata?.propertyName == "Ridian")
         #expect(result.metadata?.periodStart == ymd("2026-01-01"))
-        #expect(result.metadata?.asOf == ymd("2026-01-31"))
+        // January, created 01/28/2026 08:24 AM: as of its run, not the month's last day.
+        #expect(result.metadata?.asOf == ymd("2026-01-28"))
         let rows = result.rows("realpage_lease_summary")
         #expect(rows.count == 1)
         // The printed SiteTotal: 38 guest cards, 4 online, 28 quotes, 5 applications, 5 screenings, 5 RP E-Sign,

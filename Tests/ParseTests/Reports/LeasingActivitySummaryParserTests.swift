@@ -11,7 +11,8 @@ struct LeasingActivitySummaryParserTests {
         #expect(result.metadata?.reportType == .leasingActivitySummary)
         #expect(result.metadata?.propertyName == "Ridian")
         #expect(result.metadata?.periodStart == ymd("2026-01-01"))
-        #expect(result.metadata?.asOf == ymd("2026-01-31"))
+        // 01/01/2026 through 01/31/2026, run 01/28/2026 2:32:40AM: as of its run.
+        #expect(result.metadata?.asOf == ymd("2026-01-28"))
         let consultants = result.rows("realpage_leasing_activity_summary")
         #expect(consultants.count == 5)
         #expect(consultants.map { $0["leasing_consultant"] }.contains(.text("HOUSE")))
