@@ -252,7 +252,7 @@ extension Metrics {
                             total: rollUp(query, report.properties, FunnelRow.rollUp)),
                 MetricTable(name: "leads_by_source", title: "Leads by source", rows: report.leadsBySource),
             ])
-            answered.warnings += report.properties.compactMap(\.aboveHundredNote)
+            answered.warnings += report.properties.compactMap(\.aboveHundredNote) + report.leadCountNotes
             return answered
         case .activity:
             let rows = try activity(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)
@@ -265,6 +265,7 @@ extension Metrics {
             var answered = result([MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
                                        total: rollUp(query, rows, SummaryRow.rollUp))])
             answered.warnings = rows.flatMap(\.missingFigures)
+                + (try leadCountNotes(database: database, properties: keys, asOf: query.asOf))
             return answered
         }
     }
