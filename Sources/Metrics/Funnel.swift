@@ -100,8 +100,8 @@ extension Metrics {
     }
 
     /// One line per property whose last sync found its leads contradicted by the Leasing Activity Detail's printed
-    /// New Prospects (sync_checks `leasing_activity_totals`, measure `new prospects`, failed, at the latest night
-    /// on or before `asOf`). A lead is a prospect's first contact in the rows read, and the report's rows do not say
+    /// New Prospects (sync_checks `leasing_activity_totals`, measure `new prospects`, failed, at the latest checked
+    /// night on or before `asOf`). A lead is a prospect's first contact in the rows read, and the report's rows do not say
     /// which guest cards began before its window: on the first report loaded, every prospect followed up in it counts
     /// as a lead (the real report of The Northern: 290 against its printed 100). The leads, and the conversions
     /// from them, overstate until the loaded history covers those prospects' first contacts; said, not hidden.
@@ -117,25 +117,17 @@ extension Metrics {
     }
 }
 
-/// The failed `new prospects` reconciliation of each property's latest checked night on or before the limit.
+/// The failed `new prospects` reconciliation of each property's latest checked night on or before the limit (the
+/// night its last sync recorded sync_checks, `SnapshotSQL.latest`).
 enum LeadCountQuery {
     static let sql = """
-        WITH selected (property, position) AS (
-            SELECT value, key FROM json_each(:properties)
-        ),
-        checked (property, position, as_of) AS (
-            SELECT s.property, s.position,
-                   (SELECT max(c.as_of_date) FROM sync_checks c
-                    WHERE c.unified_property_id = s.property AND c.check_name = 'leasing_activity_totals'
-                      AND c.measure = 'new prospects' AND c.as_of_date <= :snapshot_limit)
-            FROM selected s
-        )
-        SELECT k.property, k.as_of, CAST(c.expected AS INTEGER) AS expected, CAST(c.actual AS INTEGER) AS actual
-        FROM checked k
-        JOIN sync_checks c ON c.unified_property_id = k.property AND c.as_of_date = k.as_of
+        WITH \(SnapshotSQL.latest(in: ["sync_checks"]))
+        SELECT s.property, s.as_of, CAST(c.expected AS INTEGER) AS expected, CAST(c.actual AS INTEGER) AS actual
+        FROM snapshot s
+        JOIN sync_checks c ON c.unified_property_id = s.property AND c.as_of_date = s.as_of
                           AND c.check_name = 'leasing_activity_totals' AND c.measure = 'new prospects'
         WHERE c.status = 'failed'
-        ORDER BY k.position
+        ORDER BY s.position
         """
 }
 

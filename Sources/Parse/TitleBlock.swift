@@ -47,7 +47,7 @@ public struct TitleBlock: Sendable, Equatable {
                 afterTotalUnits = false
                 // The run timestamp as a date-time cell (the real Lost Rent Summary's `2026-02-15T09:50:08`).
                 if case .date(let stamp) = cell, !stamp.isDateOnly, fallbacks.runDate == nil {
-                    fallbacks.runDate = LocalDate(year: stamp.year, month: stamp.month, day: stamp.day)
+                    fallbacks.runDate = try? cell.date()
                 }
                 guard case .text(let raw) = cell, let text = cell.text else { continue }
                 let key = HeaderText.key(text)
