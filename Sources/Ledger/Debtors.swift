@@ -33,6 +33,9 @@ public struct Debtors: Sendable {
         /// Largest debt first.
         public var units: [UnitDebt]
         public var totalCents: Int64
+        /// Any of the person's units is under eviction: a notice of the debt is the eviction's business, not a
+        /// reminder's (`notices` holds such people back).
+        public var underEviction: Bool { units.contains { $0.underEviction == true } }
         /// The properties of the units, in order of first appearance.
         public var properties: [String] {
             units.reduce(into: [String]()) { if !$0.contains($1.property) { $0.append($1.property) } }
@@ -49,6 +52,9 @@ public struct Debtors: Sendable {
         public var balanceCents: Int64
         /// Oldest first; the amounts add up to `balanceCents`.
         public var months: [MonthDebt]
+        /// The PMS marks the household under eviction at its latest delinquency snapshot on or before the date
+        /// (unified_delinquency.under_eviction); nil: it says nothing.
+        public var underEviction: Bool? = nil
     }
 
     /// The share of a debt that falls in one month (`period`).
@@ -104,7 +110,8 @@ public struct Debtors: Sendable {
                     let buckets = zip(PartialLedger.buckets, household.aging).map { (period: $0.0, due: String?.none, cents: $0.1) }
                     add(UnitDebt(property: property, unit: household.unit, residentID: household.residentID,
                                  name: household.name, status: household.status, balanceCents: household.balanceCents,
-                                 months: Self.months(covering: household.balanceCents, newestFirst: buckets)),
+                                 months: Self.months(covering: household.balanceCents, newestFirst: buckets),
+                                 underEviction: household.underEviction),
                         email: household.email, phone: household.phone)
                 }
                 continue
@@ -129,7 +136,8 @@ public struct Debtors: Sendable {
                 }
                 add(UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
                              name: row[2].textValue, status: row[5].textValue, balanceCents: balance,
-                             months: Self.months(covering: balance, newestFirst: recent)),
+                             months: Self.months(covering: balance, newestFirst: recent),
+                             underEviction: row[7].integerValue.map { $0 != 0 }),
                     email: row[3].textValue, phone: row[4].textValue)
             }
         }
@@ -188,6 +196,12 @@ public struct Debtors: Sendable {
 
     // MARK: - SQL
 
+    // The property's latest delinquency snapshot on or before the date, where a household's eviction mark is read
+    // (a night without the report keeps no rows of its own).
+    static let latestDelinquencyDate = """
+        SELECT max(as_of_date) FROM unified_delinquency WHERE unified_property_id = :property AND as_of_date <= :as_of
+        """
+
     // One row per household of the property whose postings up to the date leave it owing.
     static let householdsSQL = """
         WITH posted AS (
@@ -201,9 +215,11 @@ public struct Debtors: Sendable {
         SELECT o.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = o.resident_id)),
-               r.name, r.email, r.phone, r.status, o.cents
+               r.name, r.email, r.phone, r.status, o.cents, d.under_eviction
         FROM owing o
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = o.resident_id
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = o.resident_id
+                                       AND d.as_of_date = (\(latestDelinquencyDate))
         ORDER BY o.resident_id
         """
 
@@ -212,9 +228,11 @@ public struct Debtors: Sendable {
         SELECT b.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               r.name, r.email, r.phone, r.status, CAST(round(b.balance * 100) AS INTEGER)
+               r.name, r.email, r.phone, r.status, CAST(round(b.balance * 100) AS INTEGER), d.under_eviction
         FROM unified_household_balances b
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = b.resident_id
+                                       AND d.as_of_date = (\(latestDelinquencyDate))
         WHERE b.unified_property_id = :property AND b.balance > 0
           AND (SELECT as_of_date FROM unified_properties WHERE unified_property_id = :property) = :as_of
         ORDER BY b.resident_id
@@ -235,13 +253,24 @@ public struct Debtors: Sendable {
 }
 
 extension Debtors {
+    /// The columns of the people (`rows`), `units` and `months` tables, in the order `result` fills them (the API's
+    /// schema lists the same).
+    public static let peopleColumns: [MetricResult.Column] = [
+        .init("debtor", .text, isJoinKey: true), .init("name", .text), .init("email", .text), .init("phone", .text),
+        .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)]
+    public static let unitColumns: [MetricResult.Column] = [
+        .init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
+        .init("name", .text), .init("status", .text), .init("under_eviction", .text), .init("balance", .money),
+        .init("months", .text)]
+    public static let monthColumns: [MetricResult.Column] = [
+        .init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
+        .init("period", .month), .init("due_date", .date), .init("amount", .money)]
+
     /// The debtors for the table / JSON / CSV writers: the people (with the portfolio total), their units, and the
     /// months each unit's debt covers.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
         let peopleTable = MetricTable(
-            name: "rows", title: "Debtors (by person, largest total first)",
-            columns: [.init("debtor", .text, isJoinKey: true), .init("name", .text), .init("email", .text), .init("phone", .text),
-                      .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)],
+            name: "rows", title: "Debtors (by person, largest total first)", columns: Self.peopleColumns,
             rows: people.map { p in
                 [.text(p.key), SQLValue(p.name), SQLValue(p.email), SQLValue(p.phone),
                  .text(p.properties.joined(separator: " ")), .text(p.units.map(\.unit).joined(separator: " ")),
@@ -250,17 +279,14 @@ extension Debtors {
             total: [.text("total"), .text("\(people.count) debtor\(people.count == 1 ? "" : "s")"), .null, .null, .null,
                     .integer(Int64(people.reduce(0) { $0 + $1.units.count })), .null, money(totalCents)])
         let unitsTable = MetricTable(
-            name: "units", title: "Each unit's debt",
-            columns: [.init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-                      .init("name", .text), .init("status", .text), .init("balance", .money), .init("months", .text)],
+            name: "units", title: "Each unit's debt", columns: Self.unitColumns,
             rows: people.flatMap { p in p.units.map { u in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), SQLValue(u.name), SQLValue(u.status),
+                 u.underEviction.map { .text($0 ? "yes" : "no") } ?? .null,
                  money(u.balanceCents), .text(u.months.map(\.period).joined(separator: " "))]
             } })
         let monthsTable = MetricTable(
-            name: "months", title: "The months each debt covers",
-            columns: [.init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-                      .init("period", .month), .init("due_date", .date), .init("amount", .money)],
+            name: "months", title: "The months each debt covers", columns: Self.monthColumns,
             rows: people.flatMap { p in p.units.flatMap { u in u.months.map { m in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), .text(m.period), SQLValue(m.dueDate),
                  money(m.amountCents)]

@@ -4,8 +4,8 @@ import Ledger
 import OwnerDashCore
 
 /// The debtors report as one printable, self-contained HTML page (inline CSS, no script, no requests): one block per
-/// person, largest total first, with their contact, each unit's debt and the months it covers, and the portfolio
-/// total. Same look as the lease-status page (its stylesheet, plus a few rules of its own). With `risk` (the forecast
+/// person, largest total first, with their contact, each unit's debt and the months it covers (a unit the PMS marks
+/// under eviction says so), and the portfolio total. Same look as the lease-status page (its stylesheet, plus a few rules of its own). With `risk` (the forecast
 /// is shown: `RiskNextMonth.read`), each unit also has its risk of being more than 30 days behind at the next month end.
 public enum DebtorsPage {
     /// The page; `generatedAt` is printed in the header as given (`2026-11-22 14:05 UTC`).
@@ -50,7 +50,14 @@ public enum DebtorsPage {
                                         }
                                     }
                                     row.element("td", text: propertyNames[unit.property] ?? unit.property)
-                                    row.element("td", text: unit.unit)
+                                    row.element("td") { cell in
+                                        cell.text(unit.unit)
+                                        if unit.underEviction == true {
+                                            cell.text(" ")
+                                            cell.element("span", [("class", "eviction"), ("title", "the PMS marks the household under eviction")],
+                                                         text: "under eviction")
+                                        }
+                                    }
                                     row.element("td") { cell in
                                         for month in unit.months {
                                             cell.element("span", [("class", "badge overdue"),
@@ -103,5 +110,6 @@ public enum DebtorsPage {
         .contact { color: #555; font-weight: normal; font-size: 11px; }
         td.money { text-align: right; white-space: nowrap; } td.total, tfoot td { font-weight: 600; }
         tfoot th { text-align: right; }
+        .eviction { font-size: 11px; font-weight: 600; color: #8b1a1a; white-space: nowrap; }
         """
 }

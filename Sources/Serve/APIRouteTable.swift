@@ -220,16 +220,11 @@ extension APIRoutes {
                                  ("min_debt", ResponseSchema.amountText)],
                     tables: [
                         .init(name: "rows", description: "One per debtor; debtor joins the other tables.",
-                              columns: [.init("debtor", .text), .init("name", .text), .init("email", .text), .init("phone", .text),
-                                        .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)],
-                              optionalColumns: [riskColumn], total: true),
+                              columns: Debtors.peopleColumns, optionalColumns: [riskColumn], total: true),
                         .init(name: "units", description: "One per debtor and unit.",
-                              columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-                                        .init("name", .text), .init("status", .text), .init("balance", .money), .init("months", .text)],
-                              optionalColumns: [riskColumn]),
+                              columns: Debtors.unitColumns, optionalColumns: [riskColumn]),
                         .init(name: "months", description: "One per debtor, unit and month owed.",
-                              columns: [.init("debtor", .text), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-                                        .init("period", .month), .init("due_date", .date), .init("amount", .money)]),
+                              columns: Debtors.monthColumns),
                     ])),
                  answer: .read { call in
                      MetricOutput.render(try ReportAnswers.debtors(

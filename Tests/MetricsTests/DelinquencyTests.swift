@@ -8,7 +8,7 @@ import Testing
 ///
 /// alpha at 2026-11-20 (0-30 / 31-60 / 61-90 / 90+, prepaid):
 ///   r1 101 Ames  100 / 50 / 0 / 0            -> delinquent 150, net 150
-///   r2 102 Baker 0 / 0 / 0 / 400             -> 400, net 400
+///   r2 102 Baker 0 / 0 / 0 / 400             -> 400, net 400 (under eviction)
 ///   r3 103 Cole  nothing owed, prepaid 75    -> net −75
 ///   r4 104 Diaz  20 / 0 / 0 / 0, prepaid 20  -> delinquent 20, net 0
 ///   Totals: 120 / 50 / 0 / 400, delinquent 570, prepaid 95, net 475, 3 residents delinquent (r1, r2, r4).
@@ -26,8 +26,10 @@ import Testing
         }
         try fixture.occupancy("alpha", "2026-11-01", total: 10, occupied: 9, leased: 9)
         try fixture.delinquency("alpha", "2026-11-01", resident: "old", unit: "109", name: "Old", 9999, 0, 0, 0)
-        try fixture.delinquency("alpha", "2026-11-20", resident: "r1", unit: "101", name: "Ames", 100, 50, 0, 0)
-        try fixture.delinquency("alpha", "2026-11-20", resident: "r2", unit: "102", name: "Baker", 0, 0, 0, 400)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r1", unit: "101", name: "Ames", 100, 50, 0, 0,
+                               underEviction: false)
+        try fixture.delinquency("alpha", "2026-11-20", resident: "r2", unit: "102", name: "Baker", 0, 0, 0, 400,
+                               underEviction: true)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r3", unit: "103", name: "Cole", 0, 0, 0, 0, prepaid: 75)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r4", unit: "104", name: "Diaz", 20, 0, 0, 0, prepaid: 20)
         try fixture.delinquency("beta", "2026-11-20", resident: "r9", unit: "201", name: "Evans", 300.10, 200.20, 100.30, 0.40)
@@ -58,9 +60,15 @@ import Testing
         let top2 = try Metrics.delinquency(database: database, properties: ["alpha", "beta"], top: 2).topResidents
         #expect(top2.map { "\($0.rank) \($0.property) \($0.residentID) \($0.balance)" } == ["1 beta r9 601.00", "2 alpha r2 400.00"])
         #expect(top2[0].delinquent.cents == 60_100 && top2[0].unit == "201" && top2[0].name == "Evans")
+        // The eviction mark as the PMS gave it: Baker under eviction, Ames not, Evans's source said nothing.
+        #expect(top2.map(\.underEviction) == [nil, true])
+        let table = MetricTable(name: "top_residents", title: "", rows: top2)
+        let mark = try #require(table.columns.firstIndex { $0.name == "under_eviction" })
+        #expect(table.rows.map { $0[mark] } == [.null, .text("yes")])
         // Everyone who owes something: Diaz (net 0) and Cole (in credit) are not delinquent residents.
         let all = try Metrics.delinquentResidents(database: database, properties: ["alpha", "beta"], top: 10)
         #expect(all.map(\.residentID) == ["r9", "r2", "r1"])
+        #expect(all.map(\.underEviction) == [nil, true, false])
         // The older snapshot is read when asked for.
         let older = try Metrics.delinquency(database: database, properties: ["alpha"], asOf: day("2026-11-10"))
         #expect(older.topResidents.map(\.residentID) == ["old"] && older.properties[0].balance0to30.cents == 999_900)

@@ -113,7 +113,7 @@ import Testing
         let units = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "units", "--data-dir", data.path])
         #expect(units.status == 0)
         let unitLines = units.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(unitLines.first == "debtor,property,unit,resident_id,name,status,balance,months")
+        #expect(unitLines.first == "debtor,property,unit,resident_id,name,status,under_eviction,balance,months")
         #expect(unitLines.count == 5 && unitLines.last == "", "header, three units, the final newline: \(units.stdout)")
 
         let directory = data.url.appendingPathComponent("debtors").path + "/"
@@ -158,6 +158,42 @@ import Testing
 
         let table = try OwnerDash.run(["report", "debtors", "--property", "yp_cedar_bluff", "--data-dir", data.path])
         #expect(table.status == 0 && table.stdout.contains("Lee, Ann") && !table.stdout.contains("Ito, Ken"))
+    }
+
+    /// Ken's household is under eviction at Riverwalk's delinquency snapshot (Ann's is not): the report marks his unit
+    /// in every format, and notices leave him out with one line saying so, unless asked for.
+    @Test func aDebtorUnderEvictionIsMarkedAndGetsNoNoticeUnlessAsked() throws {
+        let data = try Self.ledger()
+        try Self.execute(data, """
+            INSERT INTO unified_delinquency (unified_property_id, as_of_date, resident_id, unit_number, name, current_balance,
+                balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source)
+            VALUES ('yp_riverwalk', '2026-11-01', 't1', '101', 'Lee, Ann', 1400, 1400, 0, 0, 0, 0, 1, 'test'),
+                   ('yp_riverwalk', '2026-11-20', 't1', '101', 'Lee, Ann', 2800, 1400, 1400, 0, 0, 0, 0, 'test'),
+                   ('yp_riverwalk', '2026-11-20', 't2', '201', 'Ito, Ken', 40.5, 40.5, 0, 0, 0, 0, 1, 'test');
+            """)
+        let units = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "units", "--data-dir", data.path])
+        #expect(units.status == 0)
+        let marks = units.stdout.split(separator: "\n").dropFirst().map { line in
+            (line.split(separator: ",").dropFirst(2).first.map(String.init), line.contains(",current,yes,"),
+             line.contains(",current,no,"), line.contains(",current,,"))
+        }
+        // Ann: 101 not under eviction at the latest snapshot (the mark of 11-01 is history), 7A's source says nothing.
+        #expect(marks.map { "\($0.0 ?? "") \($0.1 ? "yes" : $0.2 ? "no" : $0.3 ? "unknown" : "?")" }.sorted()
+                == ["101 no", "201 yes", "7A unknown"])
+        let page = data.url.appendingPathComponent("debtors.html").path
+        #expect(try OwnerDash.run(["report", "debtors", "--format", "html", "--out", page, "--data-dir", data.path]).status == 0)
+        let markup = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(markup.components(separatedBy: ">under eviction</span>").count == 2, "Ken's unit only")
+
+        let out = data.url.appendingPathComponent("notices")
+        let held = try OwnerDash.run(["notices", "generate", "--out", out.path, "--data-dir", data.path])
+        #expect(held.status == 0)
+        #expect(held.stdout.contains("notices   1 written to \(out.path), total 3700.00"))
+        #expect(held.stderrLines.filter { $0.contains("eviction") }
+                == ["warning: ownerdash notices generate: Ito, Ken (yp_riverwalk 201): under eviction in the PMS, "
+                    + "no notice (--include-evictions writes one)"], "\(held.stderr)")
+        let all = try OwnerDash.run(["notices", "generate", "--include-evictions", "--out", out.path, "--data-dir", data.path])
+        #expect(all.status == 0 && all.stdout.contains("notices   2 written") && !all.stderr.contains("under eviction"))
     }
 
     @Test func generatingTwiceWritesTheSameNoticesAndHashes() throws {

@@ -22,7 +22,9 @@ struct NoticesGenerateCommand: Command {
         notice is rendered from the template (default: a built-in plain-text notice) and written to
         DIR/<name>-<id>.txt; DIR/manifest.csv lists debtor, name, file, total and the SHA-256 of the notice.
         Notices hold nothing that changes from run to run (no generation time), so the same ledger gives the
-        same files and hashes. Notices of an earlier run whose debtor no longer owes are removed.
+        same files and hashes. Notices of an earlier run whose debtor no longer owes are removed. A debtor
+        the PMS marks under eviction (RealPage's Delinquent and Prepaid '*', Yardi's status Eviction) gets
+        no notice unless --include-evictions; each is one line on stderr.
 
         Template placeholders: {{name}} {{email}} {{phone}} {{contact}} {{units}} {{property}} {{total}}
         {{due_date}} (the oldest month's due date) {{as_of}} {{month_count}}, and one repeated block
@@ -263,12 +265,15 @@ struct NoticeSelection {
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every synced property"),
         .flag("--portfolio", help: "every synced property (the default)"),
         .option("--as-of", "YYYY-MM-DD", help: "count postings up to this date (default: each property's date)"),
+        .flag("--include-evictions", help: "also debtors the PMS marks under eviction (held back by default, one line each)"),
     ]
 
     let template: NoticeTemplate
     let minDebt: Double?
     let properties: [String]
     let asOf: LocalDate?
+    /// Debtors under eviction get a notice too (`--include-evictions`); by default their debt is left to the eviction.
+    let includeEvictions: Bool
 
     init(_ parsed: ParsedArguments, command: String) throws {
         do {
@@ -278,6 +283,7 @@ struct NoticeSelection {
             throw UsageError("\(command): \(error.description)")
         }
         minDebt = try DebtorsReportCommand.minDebt(parsed, command: command)
+        includeEvictions = parsed.flag("--include-evictions")
         properties = parsed.values("--property")
         if let text = parsed.value("--as-of") {
             guard let date = LocalDate(iso: text) else { throw UsageError("\(command): --as-of \"\(text)\" is not a date (YYYY-MM-DD)") }
@@ -289,7 +295,7 @@ struct NoticeSelection {
 
     /// For ingest: every debtor of `properties`, with the built-in template (or `template`).
     init(template: NoticeTemplate, properties: [String]) {
-        self.template = template; minDebt = nil; self.properties = properties; asOf = nil
+        self.template = template; minDebt = nil; self.properties = properties; asOf = nil; includeEvictions = false
     }
 
     /// The properties asked for (each must have been synced), else every synced one.
@@ -301,11 +307,20 @@ struct NoticeSelection {
         return properties.isEmpty ? synced : properties
     }
 
-    /// The debtors' notices; a property without a ledger is named on stderr.
+    /// The debtors' notices; a property without a ledger is named on stderr, and so is each debtor held back because
+    /// the PMS marks a unit of theirs under eviction (a reminder beside an eviction can confuse its case).
     func notices(database: Database, properties: [String], command: String, log: Diagnostics) throws -> [Notice] {
-        let debtors = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
+        var debtors = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
         for property in debtors.noLedger {
             log.warning(nil, "\(command): \(property): no tenant ledger synced for this property (no notices for it)")
+        }
+        if !includeEvictions {
+            for person in debtors.people where person.underEviction {
+                let units = person.units.filter { $0.underEviction == true }.map { "\($0.property) \($0.unit)" }
+                log.warning(nil, "\(command): \(person.name ?? person.key) (\(units.joined(separator: ", "))): under eviction "
+                    + "in the PMS, no notice (--include-evictions writes one)")
+            }
+            debtors.people.removeAll { $0.underEviction }
         }
         return NoticeBatch.notices(for: debtors, template: template,
                                    propertyNames: try DebtorsReportCommand.propertyNames(database))
