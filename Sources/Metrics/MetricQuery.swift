@@ -84,8 +84,8 @@ extension Metrics {
         if !query.isTrend {
             keys = try withSnapshots(selected, query: query, database: database, warnings: &warnings)
         }
-        if let operation = yardiSources[query.metric] {
-            keys = try withSource(operation, keys, query: query, database: database, warnings: &warnings)
+        if metricSources[query.metric] != nil {
+            keys = try withSource(keys, query: query, database: database, warnings: &warnings)
         }
         var result = try answer(query, keys: keys, database: database)
         if query.isTrend {
@@ -123,31 +123,57 @@ extension Metrics {
         return keys.filter { dates[$0] != nil }
     }
 
-    /// The Yardi operation a metric is computed from, besides the units: when a property's call failed, its sync
-    /// records the `snapshot` warning with that operation and no date, and the metric would otherwise count nothing
-    /// there (no ledger: no one owes; no guest cards: no leads; no residents: no move-ins). Such a property is left
-    /// out and named, never a zero.
-    public static let yardiSources: [MetricQuery.Metric: String] = [
-        .delinquency: "GetResidentTransactions_Login", .funnel: "GetYardiGuestActivity_Login",
-        .activity: "GetResidentsByStatus",
-    ]
-
-    /// Why `metric` is missing at a property whose sync lacks `operation`: one sentence for warnings and pages.
-    public static func missingSourceReason(_ operation: String, metric: String) -> String {
-        "no \(operation) snapshot synced (the call failed or was not fetched): \(metric) is missing, not zero"
+    /// One source a metric can be computed from: the subject its property's sync names in a `snapshot` warning whose
+    /// `actual` is `none` when it had no snapshot of it, and how a reader knows it.
+    public struct Source: Sendable, Equatable {
+        /// The warning's subject: a Yardi operation, a OneSite report type or an RPX operation.
+        public var subject: String
+        public var name: String
     }
 
-    /// Property -> the Yardi operations its last sync had no snapshot of (the `snapshot` warning with no date that
-    /// `YardiCrossChecks` records), for the properties given; a property missing nothing is absent.
-    public static func missingSources(database: Database, properties: [String]) throws -> [String: Set<String>] {
-        var missing: [String: Set<String>] = [:]
+    /// What each metric is computed from besides the units, per PMS (`unified_properties.pms_source`): a property
+    /// whose last sync had none of its PMS's sources for the metric would otherwise count nothing there (no ledger or
+    /// Delinquent and Prepaid report: no one owes; no guest cards or activity reports: no leads; no residents: no
+    /// move-ins). Such a property is left out and named, never a zero. RealPage's funnel has two sources (the Activity
+    /// report, the Leasing Activity Detail), its resident events two (RPX getresidentlistinfo, the Activity report).
+    public static let metricSources: [MetricQuery.Metric: [String: [Source]]] = [
+        .delinquency: ["yardi": [Source(subject: "GetResidentTransactions_Login", name: "GetResidentTransactions_Login snapshot")],
+                       "realpage": [Source(subject: "delinquency", name: "Delinquent and Prepaid report")]],
+        .funnel: ["yardi": [Source(subject: "GetYardiGuestActivity_Login", name: "GetYardiGuestActivity_Login snapshot")],
+                  "realpage": [Source(subject: "activity", name: "Activity report"),
+                               Source(subject: "leasing_activity_detail", name: "Leasing Activity Detail")]],
+        .activity: ["yardi": [Source(subject: "GetResidentsByStatus", name: "GetResidentsByStatus snapshot")],
+                    "realpage": [Source(subject: "getresidentlistinfo", name: "RPX getresidentlistinfo snapshot"),
+                                 Source(subject: "activity", name: "Activity report")]],
+    ]
+
+    /// Why `metric` is missing at a property of `pms` whose sync had none of `sources`: one sentence for warnings and
+    /// pages.
+    static func missingSourceReason(_ sources: [Source], pms: String, metric: MetricQuery.Metric) -> String {
+        let why = pms == "yardi" ? "the call failed or was not fetched" : "not fetched or not loaded"
+        return "no \(sources.map(\.name).joined(separator: " nor ")) synced (\(why)): \(metric.rawValue) is missing, not zero"
+    }
+
+    /// Property -> metric -> why it is missing, for the properties given whose last sync had none of their PMS's
+    /// sources of the metric (`metricSources`, read from the `snapshot` warnings with no date the cross-checks
+    /// record); a property missing nothing is absent.
+    public static func missingMetrics(database: Database, properties: [String]) throws -> [String: [MetricQuery.Metric: String]] {
+        var absent: [String: (pms: String, subjects: Set<String>)] = [:]
         try database.prepare("""
-            SELECT unified_property_id, subject FROM unified_sync_warnings
-            WHERE check_name = 'snapshot' AND actual = 'none'
-              AND unified_property_id IN (SELECT value FROM json_each(:properties))
+            SELECT w.unified_property_id, p.pms_source, w.subject
+            FROM unified_sync_warnings w JOIN unified_properties p USING (unified_property_id)
+            WHERE w.check_name = 'snapshot' AND w.actual = 'none'
+              AND w.unified_property_id IN (SELECT value FROM json_each(:properties))
             """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
-            if let key = row.text("unified_property_id"), let operation = row.text("subject") {
-                missing[key, default: []].insert(operation)
+            if let key = row.text("unified_property_id"), let subject = row.text("subject") {
+                absent[key, default: (row.text("pms_source") ?? "", [])].subjects.insert(subject)
+            }
+        }
+        var missing: [String: [MetricQuery.Metric: String]] = [:]
+        for (key, property) in absent {
+            for (metric, byPMS) in metricSources {
+                guard let sources = byPMS[property.pms], sources.allSatisfy({ property.subjects.contains($0.subject) }) else { continue }
+                missing[key, default: [:]][metric] = missingSourceReason(sources, pms: property.pms, metric: metric)
             }
         }
         return missing
@@ -155,17 +181,20 @@ extension Metrics {
 
     /// The keys whose source for the metric was synced; the others named: an error when a property was asked for by
     /// name or none is left (as a missing snapshot is), else a warning each and left out of the portfolio.
-    private static func withSource(_ operation: String, _ keys: [String], query: MetricQuery, database: Database,
+    private static func withSource(_ keys: [String], query: MetricQuery, database: Database,
                                    warnings: inout [String]) throws -> [String] {
-        let sources = try missingSources(database: database, properties: keys)
-        let missing = keys.filter { sources[$0]?.contains(operation) == true }.sorted()
-        guard !missing.isEmpty else { return keys }
-        let reason = missingSourceReason(operation, metric: query.metric.rawValue)
-        let left = keys.filter { !missing.contains($0) }
+        let reasons = try missingMetrics(database: database, properties: keys).compactMapValues { $0[query.metric] }
+        let missing = keys.filter { reasons[$0] != nil }.sorted()
+        guard let first = missing.first, let reason = reasons[first] else { return keys }
+        let left = keys.filter { reasons[$0] == nil }
         if left.isEmpty || !query.properties.isEmpty {
-            throw MetricsError.noUnitData(MetricsError.list(missing), reason: reason)
+            // One reason for all when they share it (the usual case), else each property with its own.
+            if missing.allSatisfy({ reasons[$0] == reason }) {
+                throw MetricsError.noUnitData(MetricsError.list(missing), reason: reason)
+            }
+            throw MetricsError.invalidQuery(missing.map { "\($0): \(reasons[$0] ?? reason)" }.joined(separator: "; "))
         }
-        for key in missing { warnings.append("\(key): \(reason) (left out)") }
+        for key in missing { warnings.append("\(key): \(reasons[key] ?? reason) (left out)") }
         return left
     }
 
@@ -253,6 +282,7 @@ extension Metrics {
                 MetricTable(name: "leads_by_source", title: "Leads by source", rows: report.leadsBySource),
             ])
             answered.warnings += report.properties.compactMap(\.aboveHundredNote) + report.leadCountNotes
+                + report.uncountedStepNotes
             return answered
         case .activity:
             let rows = try activity(database: database, properties: keys, asOf: query.asOf, from: query.from, to: query.to)

@@ -111,7 +111,7 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
     /// No snapshot of any selected property between the dates.
     case noSnapshotBetween(from: LocalDate?, to: LocalDate?)
     /// The property was synced without the data the metric needs — its unit source, or the Yardi call the metric is
-    /// computed from (`Metrics.yardiSources`), failed: the reason.
+    /// computed from (`Metrics.metricSources`), failed: the reason.
     case noUnitData(String, reason: String)
     /// A combination of options the metric does not take.
     case invalidQuery(String)

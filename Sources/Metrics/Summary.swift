@@ -13,9 +13,9 @@ import SQLiteKit
 /// - move-ins and move-outs = events from the first of that date's month to the date (month to date).
 /// Roll-up: every count and amount summed, percentages recomputed from the summed units (weighted by units).
 ///
-/// A Yardi property whose last sync had no snapshot of the call a figure comes from (`Metrics.yardiSources`: the
-/// ledger for delinquency, guest activity for leads and leases, residents for move-ins and move-outs) has that figure
-/// nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it. A property synced
+/// A property whose last sync had no source of a figure (`Metrics.metricSources`: Yardi's ledger or RealPage's
+/// Delinquent and Prepaid report for delinquency, guest activity or the activity reports for leads and leases,
+/// residents for move-ins and move-outs) has that figure nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it. A property synced
 /// without a unit list (warning `units_missing`) keeps its line with every unit figure nil, for the same reason.
 public struct SummaryRow: MetricRow, Equatable {
     /// The registry key, or `portfolio` for a roll-up.
@@ -105,7 +105,7 @@ extension Metrics {
     public static func summary(database: Database, properties: [String], asOf: LocalDate? = nil) throws -> [SummaryRow] {
         var parameters = SnapshotSQL.parameters(properties, asOf: asOf)
         parameters[":as_of"] = SQLValue(asOf)
-        let missing = try missingSources(database: database, properties: properties)
+        let missing = try missingMetrics(database: database, properties: properties)
         let unitsMissing = try unitsMissing(database: database, properties: properties)
         return try database.rows(SummaryQuery.sql, parameters) { row in
             var summary = SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
@@ -116,7 +116,7 @@ extension Metrics {
                        delinquent: row.cents("delinquent_cents") ?? .zero, prepaid: row.cents("prepaid_cents") ?? .zero,
                        leads30Days: row.count("leads"), leases30Days: row.count("leases"),
                        moveInsMonthToDate: row.count("move_ins"), moveOutsMonthToDate: row.count("move_outs"))
-            if let operations = missing[summary.property] { summary.leaveOut(operations) }
+            if let metrics = missing[summary.property] { summary.leaveOut(metrics) }
             if summary.units == nil {
                 summary.missingFigures.insert("\(summary.property): units, occupancy_pct, leased_pct, exposure_30_pct, "
                     + "exposure_60_pct, vacant_ready and aged_vacant_90 left empty: "
@@ -128,20 +128,31 @@ extension Metrics {
 }
 
 extension SummaryRow {
-    /// The figure groups of the summary and the metric each belongs to, by the Yardi call they come from.
-    private static let groups: [(metric: MetricQuery.Metric, figures: String, clear: @Sendable (inout SummaryRow) -> Void)] = [
-        (.delinquency, "delinquent and net_delinquent", { $0.delinquent = nil; $0.prepaid = nil }),
-        (.funnel, "leads_30d and leases_30d", { $0.leads30Days = nil; $0.leases30Days = nil }),
-        (.activity, "move_ins_mtd and move_outs_mtd", { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
+    /// The figure groups of the summary and the metric whose sources each comes from (`Metrics.metricSources`):
+    /// signed leases are guest-card events on Yardi, resident events on RealPage (RPX leases, else the Activity
+    /// report), so a RealPage property with a Leasing Activity Detail but neither of those has leads, not leases.
+    private static let groups: [(metric: @Sendable (String?) -> MetricQuery.Metric, figures: [String], clear: @Sendable (inout SummaryRow) -> Void)] = [
+        ({ _ in .delinquency }, ["delinquent", "net_delinquent"], { $0.delinquent = nil; $0.prepaid = nil }),
+        ({ _ in .funnel }, ["leads_30d"], { $0.leads30Days = nil }),
+        ({ $0 == "realpage" ? .activity : .funnel }, ["leases_30d"], { $0.leases30Days = nil }),
+        ({ _ in .activity }, ["move_ins_mtd", "move_outs_mtd"], { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
     ]
 
-    /// Clears the figures whose source is among the missing `operations` and records why.
-    mutating func leaveOut(_ operations: Set<String>) {
+    /// Clears the figures of the `missing` metrics and records why (metric -> reason), one line per reason.
+    mutating func leaveOut(_ missing: [MetricQuery.Metric: String]) {
+        var figures: [(reason: String, names: [String])] = []
         for group in Self.groups {
-            guard let operation = Metrics.yardiSources[group.metric], operations.contains(operation) else { continue }
+            guard let reason = missing[group.metric(pms)] else { continue }
             group.clear(&self)
-            missingFigures.append("\(property): \(group.figures) left empty: "
-                                  + Metrics.missingSourceReason(operation, metric: group.metric.rawValue))
+            if let index = figures.firstIndex(where: { $0.reason == reason }) {
+                figures[index].names += group.figures
+            } else {
+                figures.append((reason, group.figures))
+            }
+        }
+        for (reason, names) in figures {
+            let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+            missingFigures.append("\(property): \(listed) left empty: \(reason)")
         }
     }
 }

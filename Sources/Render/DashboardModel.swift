@@ -64,7 +64,7 @@ public struct PropertyDashboard: Sendable, Equatable {
     /// The last sync's reconciliations with the vendor's own totals (sync_checks) at `asOf`; empty: none recorded.
     public var checks: [SyncCheckLine] = []
     /// Why a chart is empty although the property was synced, by metric (`delinquency`, `funnel`): the Yardi call
-    /// it comes from failed (`Metrics.missingSourceReason`), so the panel says so instead of drawing zeros.
+    /// it comes from failed (`Metrics.missingMetrics`), so the panel says so instead of drawing zeros.
     public var missingReasons: [String: String] = [:]
     /// The delinquency forecast for the next month end, in the delinquency panel; nil (and nothing shown) unless the
     /// portfolio's model passed its backtest (`ForecastVisibility`).

@@ -47,7 +47,7 @@ extension Dashboard {
                                              months: 3)
 
         let checks = try syncChecks(database: database, properties: keys)
-        let missingSources = try Metrics.missingSources(database: database, properties: keys)
+        let missingMetrics = try Metrics.missingMetrics(database: database, properties: keys)
 
         let outlooks = try outlooks(database: database, properties: keys.filter(synced.contains), asOf: asOf)
         let sections = properties.map { property in
@@ -70,9 +70,8 @@ extension Dashboard {
             section.checks = summary?.asOf.flatMap { checks[property.key + "|" + $0.iso] } ?? []
             section.forecast = outlooks[property.key]
             for metric in [MetricQuery.Metric.delinquency, .funnel] {
-                guard let operation = Metrics.yardiSources[metric],
-                      missingSources[property.key]?.contains(operation) == true else { continue }
-                section.missingReasons[metric.rawValue] = Metrics.missingSourceReason(operation, metric: metric.rawValue)
+                guard let reason = missingMetrics[property.key]?[metric] else { continue }
+                section.missingReasons[metric.rawValue] = reason
                 if metric == .delinquency { section.aging = nil } else { section.funnel = nil }
             }
             return section

@@ -23,7 +23,8 @@ public enum DelinquencySnapshot {
 
     /// One night's totals, written by the sync after the source's delinquency rule, from the night's resident rows
     /// alone: a property synced without units (no occupancy row) but with a ledger has its delinquency all the same.
-    /// The sync writes it when the night has an occupancy row or a ledger (`Synchronizer`).
+    /// The sync writes it when the night has an occupancy row or a ledger, and a delinquency source (`Synchronizer`:
+    /// Yardi's ledger, RealPage's Delinquent and Prepaid report); without one the night has no totals row.
     static let insert = """
         INSERT OR REPLACE INTO unified_delinquency_metrics (\(columns))
         SELECT :property, :as_of, \(sums), :run_id

@@ -67,6 +67,7 @@ struct RealPageSource: PropertySource {
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
+        result.hasDelinquency = realpage.snapshots.dates["delinquency"] != nil
         if !hasLedger, let periods = try RealPageSource.transactionDetailPeriods(realpage) {
             // Transaction Detail by Code: the posted charges, credits and payments of the periods it covers.
             result.rows["unified_charges"] = try realpage.run(RealPageTransactionLedger.insertCharges)

@@ -33,6 +33,9 @@ struct SourceSyncResult {
     var unitSource: String
     /// Where the tenant ledger came from; nil when the property has none (the ledger reports say so).
     var ledgerSource: String? = nil
+    /// The night has a delinquency source (Yardi's ledger, RealPage's Delinquent and Prepaid report): without one no
+    /// delinquency totals are written for it, since its delinquency is unknown, not zero.
+    var hasDelinquency = true
     /// Set when the ledger is partial (balances and schedule, no posted charge or payment): what it can answer.
     var partialLedgerNote: String? = nil
     /// What a full ledger covers when it is not the PMS's own (periods, where the balance before them comes from).
@@ -501,8 +504,10 @@ public struct Synchronizer {
         ])
         rows["unified_pricing_metrics"] = try context.run(PricingSnapshot.insert, asOf: asOf, [":run_id": .text(runID)])
         // A night without units still has its delinquency when the property has a ledger (Yardi's comes from the
-        // ledger alone): the metrics read the night from here, not from the occupancy row.
-        if rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil {
+        // ledger alone): the metrics read the night from here, not from the occupancy row. A night without a
+        // delinquency source has no totals at all: zeros would read as "nobody owes" (the real Nexus East files
+        // give a ledger from Transaction Detail by Code but no Delinquent and Prepaid report).
+        if result.hasDelinquency && (rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil) {
             rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf,
                                                                   [":run_id": .text(runID)])
         }

@@ -195,7 +195,7 @@ public enum UnifiedDictionary {
             loss_to_lease | sum of (market - in-place) over occupied units, dollars/month (positive: loss)
             run_id
             """),
-        table("unified_delinquency_metrics", "Snapshot: one row per property and synced date, the delinquency totals of that night's households (prune keeps these for every night).", """
+        table("unified_delinquency_metrics", "Snapshot: one row per property and synced date with a delinquency source (Yardi's ledger, RealPage's Delinquent and Prepaid report; without one no row: unknown, not zero), the delinquency totals of that night's households (prune keeps these for every night).", """
             unified_property_id
             as_of_date
             residents | households in unified_delinquency that night (owing or in credit)

@@ -71,6 +71,7 @@ struct YardiSource: PropertySource {
         var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
+        result.hasDelinquency = hasLedger
         // A service-request snapshot, even an empty one, is a work-order source; without one the reports say so.
         if yardi.snapshots.dates["GetServiceRequest_Search"] != nil {
             result.rows["unified_work_orders"] = try yardi.run(YardiMaintenance.insert, [":source": .text(YardiMaintenance.source)])

@@ -33,7 +33,8 @@ final class UnifiedFixture {
                           ":units": SQLValue(units), ":as_of": SQLValue(asOf)])
     }
 
-    /// The sync's record that a Yardi call had no snapshot (the call failed), as `YardiCrossChecks` writes it.
+    /// The sync's record that a source had no snapshot (a Yardi call failed, a OneSite report or RPX operation was not
+    /// loaded), as `YardiCrossChecks` and `RealPageCrossChecks` write it.
     func missingSnapshot(_ key: String, _ asOf: String, operation: String) throws {
         try database.prepare("""
             INSERT INTO unified_sync_warnings (unified_property_id, as_of_date, check_name, subject, expected, actual, message)

@@ -357,5 +357,11 @@ import Testing
         #expect(try figure("SELECT count(*) FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'") == .integer(0),
                 "no Delinquent and Prepaid for Nexus East: no balance forward")
         #expect(try realpage.texts("SELECT ledger_note FROM unified_properties").first??.contains("unknown") == true)
+        // Its delinquency is unknown, not zero: no totals row for the night (the sync once wrote zeros, which the
+        // summary answered as 0.00 owed), and the warning the metrics read to say why.
+        #expect(try figure("SELECT count(*) FROM unified_delinquency_metrics") == .integer(0))
+        #expect(try realpage.rows("""
+            SELECT actual FROM unified_sync_warnings WHERE check_name = 'snapshot' AND subject = 'delinquency'
+            """) == [[.text("none")]])
     }
 }

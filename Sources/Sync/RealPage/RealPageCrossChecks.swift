@@ -45,9 +45,12 @@ enum RealPageCrossChecks {
             warnings.append(SyncWarning(check: "snapshot", subject: subject, expected: expected, actual: actual,
                                         message: "\(property) snapshot \(subject): \(message)"))
         }
+        let leadDetail = dates["leasing_activity_detail"] != nil
         let feeds = ["rent_roll": "unit floorplan codes and the unit status cross-check",
                      "box_score": "bedrooms per floorplan and the Box Score cross-check",
-                     "delinquency": "unified_delinquency", "activity": "the leasing funnel"]
+                     "delinquency": "unified_delinquency (delinquency is missing, not zero)",
+                     "activity": leadDetail ? "applications, approvals and denials (leads and tours come from the Leasing "
+                        + "Activity Detail)" : "the leasing funnel"]
         for report in ["rent_roll", "box_score", "delinquency", "activity"] {
             if let date = dates[report] {
                 if date != asOf {
@@ -56,6 +59,10 @@ enum RealPageCrossChecks {
             } else {
                 warn(report, asOf, "none", "no snapshot loaded: \(feeds[report] ?? "its rows") missing")
             }
+        }
+        // The funnel's other source: named only when neither is loaded (Metrics.metricSources reads both warnings).
+        if !leadDetail && dates["activity"] == nil {
+            warn("leasing_activity_detail", asOf, "none", "no snapshot loaded, nor an Activity report: the leasing funnel missing")
         }
         if !realpage.hasUnitList {
             warn("unitlist", "units", "none", """
