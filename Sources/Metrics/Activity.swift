@@ -79,7 +79,7 @@ extension Metrics {
 /// The activity query (bindings of `FunnelQuery`: properties, as-of, from, to).
 enum ActivityQuery {
     static let sql = """
-        WITH \(SnapshotSQL.latest),
+        WITH \(SnapshotSQL.latestDelinquency),
         period (property, position, range_from, range_to) AS (
             SELECT property, position,
                    coalesce(:from, date(coalesce(:to, :as_of, as_of), 'start of month', '-11 months')),

@@ -162,7 +162,7 @@ enum LeadCountQuery {
 enum FunnelQuery {
     /// `funnel_window(property, position, window_from, window_to)`: each property's range (NULL ends: no snapshot).
     static let window = """
-        \(SnapshotSQL.latest),
+        \(SnapshotSQL.latestDelinquency),
         funnel_window (property, position, window_from, window_to) AS (
             SELECT property, position,
                    coalesce(:from, date(coalesce(:to, :as_of, as_of), '-29 days')),

@@ -107,7 +107,7 @@ extension Metrics {
         // The funnel and activity need a snapshot only to date their default window.
         if (query.metric == .funnel || query.metric == .activity) && (query.asOf != nil || query.to != nil) { return keys }
         let dates = try snapshotDates(database: database, properties: keys, asOf: query.asOf,
-                                      delinquency: query.metric == .delinquency || query.metric == .summary)
+                                      delinquency: query.metric != .occupancy && query.metric != .exposure && query.metric != .pricing)
         let missing = keys.filter { dates[$0] == nil }
         guard !missing.isEmpty else { return keys }
         // A property synced without units (its unit source failed) has no snapshot: say why, not just that.

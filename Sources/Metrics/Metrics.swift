@@ -154,7 +154,9 @@ enum SnapshotSQL {
 
     /// `latest` over the nights delinquency was synced: the occupancy rows' nights (a night's delinquency totals are
     /// written beside its occupancy row), and those of unified_delinquency_metrics alone — a property synced with a
-    /// ledger but without units has its delinquency while its unit figures are missing.
+    /// ledger but without units has its delinquency while its unit figures are missing. The funnel's and the
+    /// activity's default windows end at this night too, as the summary's do (a RealPage site with a Delinquent and
+    /// Prepaid report and a Leasing Activity Detail but no unit source has leads to count).
     static let latestDelinquency = latest(in: ["unified_occupancy_metrics", "unified_delinquency_metrics"])
 
     /// `latest` over the nights of the snapshot tables (each keyed by unified_property_id, as_of_date).

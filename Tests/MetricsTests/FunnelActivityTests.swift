@@ -121,6 +121,26 @@ import Testing
                 + "snapshot (leads and tours come from the Leasing Activity Detail); their 0 is unknown, not none"])
     }
 
+    /// gamma was synced without a unit source but with its delinquency (The Northern's real files: a Delinquent and
+    /// Prepaid report and a Leasing Activity Detail): its funnel's window ends at that night, as the summary's does,
+    /// instead of "no snapshot".
+    @Test func aPropertyWithoutUnitsHasItsFunnelAtItsDelinquencyNight() throws {
+        let fixture = try Self.fixture()
+        try fixture.property("gamma")
+        try fixture.database.execute("""
+            INSERT INTO unified_delinquency_metrics (unified_property_id, as_of_date, residents, residents_delinquent,
+                balance_0_30_cents, balance_31_60_cents, balance_61_90_cents, balance_over_90_cents, prepaid_cents)
+            VALUES ('gamma', '2026-02-12', 1, 1, 100, 0, 0, 0, 0)
+            """)
+        try fixture.event("gamma", "2026-01-13", "lead")
+        try fixture.events("gamma", "2026-02-11", "lead", count: 2)
+        let funnel = try Metrics.run(MetricQuery(metric: .funnel, properties: ["gamma"]), database: try fixture.reader())
+        let row = try #require(funnel.tables[0].rows.first)
+        #expect(row[1] == .text("2026-01-14") && row[2] == .text("2026-02-12") && row[3] == .integer(2))
+        let summary = try Metrics.summary(database: try fixture.reader(), properties: ["gamma"])
+        #expect(summary.first?.leads30Days == 2, "the summary counts the same window")
+    }
+
     @Test func windowFollowsAsOfOrTheGivenRange() throws {
         let fixture = try Self.fixture()
         let database = try fixture.reader()
