@@ -102,27 +102,16 @@ extension Metrics {
                             uncountedStepNotes: try uncountedStepNotes(database: database, properties: rows.map(\.property)))
     }
 
-    /// One line per RealPage property whose funnel has leads and tours (from the Leasing Activity Detail) but steps
-    /// no synced source counts: applications and approvals come only from the Activity report, signed leases from RPX
-    /// leases or the Activity report (`RealPageActivity`). Their 0 would read as none made; said, not hidden.
+    /// One line per RealPage property whose funnel comes from the Leasing Activity Detail without the Activity report:
+    /// applications and approvals come only from the Activity report (`RealPageActivity`; the detail's Online Leasing
+    /// contacts are not one per application), so their 0 would read as none made; said, not hidden.
     static func uncountedStepNotes(database: Database, properties: [String]) throws -> [String] {
-        var absent: [String: Set<String>] = [:]
-        try database.prepare("""
-            SELECT w.unified_property_id, w.subject FROM unified_sync_warnings w
-            JOIN unified_properties p USING (unified_property_id)
-            WHERE p.pms_source = 'realpage' AND w.check_name = 'snapshot' AND w.actual = 'none'
-              AND w.subject IN ('activity', 'getresidentlistinfo', 'leasing_activity_detail')
-              AND w.unified_property_id IN (SELECT value FROM json_each(:properties))
-            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
-            if let key = row.text(at: 0), let subject = row.text(at: 1) { absent[key, default: []].insert(subject) }
-        }
+        let absent = try absentSources(database: database, properties: properties)
         return properties.compactMap { property in
-            guard let subjects = absent[property], subjects.contains("activity"),
-                  !subjects.contains("leasing_activity_detail") else { return nil }
-            let steps = subjects.contains("getresidentlistinfo") ? "applications, approvals and leases" : "applications and approvals"
-            return "\(property): \(steps) not counted: no Activity report synced"
-                + (subjects.contains("getresidentlistinfo") ? " nor RPX getresidentlistinfo snapshot" : "")
-                + " (leads and tours come from the Leasing Activity Detail); their 0 is unknown, not none"
+            guard let sources = absent[property], sources.pms == "realpage", sources.subjects.contains("activity"),
+                  !sources.subjects.contains("leasing_activity_detail") else { return nil }
+            return "\(property): applications and approvals not counted: no Activity report synced (leads, tours and "
+                + "leases come from the Leasing Activity Detail); their 0 is unknown, not none"
         }
     }
 

@@ -147,18 +147,25 @@ extension Metrics {
                                  Source(subject: "activity", name: "Activity report")]],
     ]
 
-    /// Why `metric` is missing at a property of `pms` whose sync had none of `sources`: one sentence for warnings and
-    /// pages.
-    static func missingSourceReason(_ sources: [Source], pms: String, metric: MetricQuery.Metric) -> String {
-        let why = pms == "yardi" ? "the call failed or was not fetched" : "not fetched or not loaded"
-        return "no \(sources.map(\.name).joined(separator: " nor ")) synced (\(why)): \(metric.rawValue) is missing, not zero"
+    /// The sources one property's last sync had no snapshot of (the `snapshot` warnings with no date the
+    /// cross-checks record), and its PMS.
+    public struct AbsentSources: Sendable {
+        public var pms: String
+        public var subjects: Set<String>
+
+        /// Why `metric` is missing when every one of `sources` is absent; nil when one of them was synced (or there
+        /// are none to say).
+        public func reason(_ sources: [Source], metric: String) -> String? {
+            guard !sources.isEmpty, sources.allSatisfy({ subjects.contains($0.subject) }) else { return nil }
+            let why = pms == "yardi" ? "the call failed or was not fetched" : "not fetched or not loaded"
+            return "no \(sources.map(\.name).joined(separator: " nor ")) synced (\(why)): \(metric) is missing, not zero"
+        }
     }
 
-    /// Property -> metric -> why it is missing, for the properties given whose last sync had none of their PMS's
-    /// sources of the metric (`metricSources`, read from the `snapshot` warnings with no date the cross-checks
-    /// record); a property missing nothing is absent.
-    public static func missingMetrics(database: Database, properties: [String]) throws -> [String: [MetricQuery.Metric: String]] {
-        var absent: [String: (pms: String, subjects: Set<String>)] = [:]
+    /// Property -> the sources its last sync had none of, for the properties given; a property missing nothing is
+    /// absent.
+    public static func absentSources(database: Database, properties: [String]) throws -> [String: AbsentSources] {
+        var absent: [String: AbsentSources] = [:]
         try database.prepare("""
             SELECT w.unified_property_id, p.pms_source, w.subject
             FROM unified_sync_warnings w JOIN unified_properties p USING (unified_property_id)
@@ -166,14 +173,21 @@ extension Metrics {
               AND w.unified_property_id IN (SELECT value FROM json_each(:properties))
             """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
             if let key = row.text("unified_property_id"), let subject = row.text("subject") {
-                absent[key, default: (row.text("pms_source") ?? "", [])].subjects.insert(subject)
+                absent[key, default: AbsentSources(pms: row.text("pms_source") ?? "", subjects: [])].subjects.insert(subject)
             }
         }
+        return absent
+    }
+
+    /// Property -> metric -> why it is missing, for the properties given whose last sync had none of their PMS's
+    /// sources of the metric (`metricSources`); a property missing nothing is absent.
+    public static func missingMetrics(database: Database, properties: [String]) throws -> [String: [MetricQuery.Metric: String]] {
         var missing: [String: [MetricQuery.Metric: String]] = [:]
-        for (key, property) in absent {
+        for (key, property) in try absentSources(database: database, properties: properties) {
             for (metric, byPMS) in metricSources {
-                guard let sources = byPMS[property.pms], sources.allSatisfy({ property.subjects.contains($0.subject) }) else { continue }
-                missing[key, default: [:]][metric] = missingSourceReason(sources, pms: property.pms, metric: metric)
+                if let reason = property.reason(byPMS[property.pms] ?? [], metric: metric.rawValue) {
+                    missing[key, default: [:]][metric] = reason
+                }
             }
         }
         return missing

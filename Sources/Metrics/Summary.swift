@@ -105,7 +105,7 @@ extension Metrics {
     public static func summary(database: Database, properties: [String], asOf: LocalDate? = nil) throws -> [SummaryRow] {
         var parameters = SnapshotSQL.parameters(properties, asOf: asOf)
         parameters[":as_of"] = SQLValue(asOf)
-        let missing = try missingMetrics(database: database, properties: properties)
+        let absent = try absentSources(database: database, properties: properties)
         let unitsMissing = try unitsMissing(database: database, properties: properties)
         return try database.rows(SummaryQuery.sql, parameters) { row in
             var summary = SummaryRow(property: row.text("property") ?? "", name: row.text("name") ?? "", pms: row.text("pms_source"),
@@ -116,7 +116,7 @@ extension Metrics {
                        delinquent: row.cents("delinquent_cents") ?? .zero, prepaid: row.cents("prepaid_cents") ?? .zero,
                        leads30Days: row.count("leads"), leases30Days: row.count("leases"),
                        moveInsMonthToDate: row.count("move_ins"), moveOutsMonthToDate: row.count("move_outs"))
-            if let metrics = missing[summary.property] { summary.leaveOut(metrics) }
+            if let sources = absent[summary.property] { summary.leaveOut(sources) }
             if summary.units == nil {
                 summary.missingFigures.insert("\(summary.property): units, occupancy_pct, leased_pct, exposure_30_pct, "
                     + "exposure_60_pct, vacant_ready and aged_vacant_90 left empty: "
@@ -128,21 +128,24 @@ extension Metrics {
 }
 
 extension SummaryRow {
-    /// The figure groups of the summary and the metric whose sources each comes from (`Metrics.metricSources`):
-    /// signed leases are guest-card events on Yardi, resident events on RealPage (RPX leases, else the Activity
-    /// report), so a RealPage property with a Leasing Activity Detail but neither of those has leads, not leases.
-    private static let groups: [(metric: @Sendable (String?) -> MetricQuery.Metric, figures: [String], clear: @Sendable (inout SummaryRow) -> Void)] = [
-        ({ _ in .delinquency }, ["delinquent", "net_delinquent"], { $0.delinquent = nil; $0.prepaid = nil }),
-        ({ _ in .funnel }, ["leads_30d"], { $0.leads30Days = nil }),
-        ({ $0 == "realpage" ? .activity : .funnel }, ["leases_30d"], { $0.leases30Days = nil }),
-        ({ _ in .activity }, ["move_ins_mtd", "move_outs_mtd"], { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
+    /// The figure groups of the summary, the metric whose sources each comes from (`Metrics.metricSources`) and the
+    /// sources it has besides them: RealPage's signed leases are resident events (RPX leases), or come from the Activity
+    /// report or the Leasing Activity Detail, so they are missing only when all three are.
+    private static let groups: [(metric: MetricQuery.Metric, also: [String: [Metrics.Source]], figures: [String],
+                                 clear: @Sendable (inout SummaryRow) -> Void)] = [
+        (.delinquency, [:], ["delinquent", "net_delinquent"], { $0.delinquent = nil; $0.prepaid = nil }),
+        (.funnel, [:], ["leads_30d"], { $0.leads30Days = nil }),
+        (.funnel, ["realpage": [Metrics.Source(subject: "getresidentlistinfo", name: "RPX getresidentlistinfo snapshot")]],
+         ["leases_30d"], { $0.leases30Days = nil }),
+        (.activity, [:], ["move_ins_mtd", "move_outs_mtd"], { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
     ]
 
-    /// Clears the figures of the `missing` metrics and records why (metric -> reason), one line per reason.
-    mutating func leaveOut(_ missing: [MetricQuery.Metric: String]) {
+    /// Clears the figures whose sources are all `absent` and records why, one line per reason.
+    mutating func leaveOut(_ absent: Metrics.AbsentSources) {
         var figures: [(reason: String, names: [String])] = []
         for group in Self.groups {
-            guard let reason = missing[group.metric(pms)] else { continue }
+            let sources = (Metrics.metricSources[group.metric]?[absent.pms] ?? []) + (group.also[absent.pms] ?? [])
+            guard let reason = absent.reason(sources, metric: group.metric.rawValue) else { continue }
             group.clear(&self)
             if let index = figures.firstIndex(where: { $0.reason == reason }) {
                 figures[index].names += group.figures

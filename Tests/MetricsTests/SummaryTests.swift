@@ -65,8 +65,9 @@ import Testing
 
     /// alpha is a RealPage property synced without a Delinquent and Prepaid report (its zero row is what a sync of an
     /// earlier build wrote), without RPX residents and without an Activity report, but with a Leasing Activity Detail
-    /// (the real The Northern's files, less the D&P): delinquency, signed leases and move-ins are blank with the
-    /// reason, its leads stay; `query delinquency` names it instead of answering zeros.
+    /// (the real The Northern's files, less the D&P): delinquency, move-ins and move-outs are blank with the reason,
+    /// its leads and signed leases (the detail's Lease marks) stay; `query delinquency` names it instead of answering
+    /// zeros.
     @Test func realPageFiguresWithoutTheirReportsAreBlankAndSayWhy() throws {
         let fixture = try Self.fixture()
         for subject in ["delinquency", "activity", "getresidentlistinfo"] {
@@ -74,11 +75,12 @@ import Testing
         }
         let rows = try Metrics.summary(database: try fixture.reader(), properties: ["alpha", "beta"])
         let alpha = try #require(rows.first)
-        #expect(alpha.delinquent == nil && alpha.leases30Days == nil && alpha.moveInsMonthToDate == nil && alpha.moveOutsMonthToDate == nil)
-        #expect(alpha.leads30Days == 2 && alpha.occupancyPct == 90, "leads come from the Leasing Activity Detail")
+        #expect(alpha.delinquent == nil && alpha.moveInsMonthToDate == nil && alpha.moveOutsMonthToDate == nil)
+        #expect(alpha.leads30Days == 2 && alpha.leases30Days == 1 && alpha.occupancyPct == 90,
+                "leads and leases come from the Leasing Activity Detail")
         #expect(alpha.missingFigures == [
             "alpha: delinquent and net_delinquent left empty: no Delinquent and Prepaid report synced (not fetched or not loaded): delinquency is missing, not zero",
-            "alpha: leases_30d, move_ins_mtd and move_outs_mtd left empty: no RPX getresidentlistinfo snapshot nor Activity report synced (not fetched or not loaded): activity is missing, not zero",
+            "alpha: move_ins_mtd and move_outs_mtd left empty: no RPX getresidentlistinfo snapshot nor Activity report synced (not fetched or not loaded): activity is missing, not zero",
         ])
         #expect(throws: MetricsError.self) {
             try Metrics.run(MetricQuery(metric: .delinquency, properties: ["alpha"]), database: try fixture.reader())
@@ -87,11 +89,12 @@ import Testing
         #expect(portfolio.warnings.contains("alpha: no Delinquent and Prepaid report synced (not fetched or not loaded): delinquency is missing, not zero (left out)"))
         #expect(portfolio.tables[0].rows.map { $0[0] } == [.text("beta")])
 
-        // Neither funnel report either: the leads go too.
+        // Neither funnel report either: the leads go too, and the signed leases, which RPX does not give either.
         try fixture.missingSnapshot("alpha", "2026-11-20", operation: "leasing_activity_detail")
         let without = try #require(try Metrics.summary(database: try fixture.reader(), properties: ["alpha"]).first)
-        #expect(without.leads30Days == nil)
+        #expect(without.leads30Days == nil && without.leases30Days == nil)
         #expect(without.missingFigures.contains("alpha: leads_30d left empty: no Activity report nor Leasing Activity Detail synced (not fetched or not loaded): funnel is missing, not zero"))
+        #expect(without.missingFigures.contains("alpha: leases_30d left empty: no Activity report nor Leasing Activity Detail nor RPX getresidentlistinfo snapshot synced (not fetched or not loaded): funnel is missing, not zero"))
     }
 
     /// beta is a Yardi property whose ledger and guest-activity calls failed at its last sync: its delinquency and

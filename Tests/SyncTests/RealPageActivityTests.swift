@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import RawStore
+import SimulatorSupport
 import SQLiteKit
 @testable import Sync
 import Testing
@@ -138,6 +139,25 @@ import Testing
         #expect(realpage.sync().first?.error == nil)
         #expect(try realpage.texts("SELECT party_name FROM unified_activity ORDER BY event_date, party_name")
                     == ["A", "B", "D", "E"])
+    }
+
+    /// The real Leasing Activity Detail of The Northern (01/12-02/12/2026), synced with no RPX and no Activity report:
+    /// its rows counting a lease are the signed leases (its Totals for Property print Leases 13), its Cancelled/Denied
+    /// marks are not; with RPX residents the leases would be RPX's and these rows `other`.
+    @Test func theRealLeasingActivityDetailsLeasesAreTheSignedLeasesWithoutRPX() throws {
+        let realpage = try RealPageFixture()
+        var configuration = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
+        let northern = Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283")
+        configuration.properties.append(northern)
+        let loader = ReportFileLoader(store: realpage.raw, configuration: configuration, runID: RunID("real"))
+        _ = try loader.load(path: repositoryRoot
+            .appendingPathComponent("Tests/Fixtures/real-onesite/Leasing_Activity_Detail_Report.xls").path)
+        let outcome = try #require(realpage.sync([northern]).first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(try Self.counts(realpage)["lease_signed"] == 13)
+        #expect(try realpage.rows("""
+            SELECT count(*) FROM unified_activity WHERE event_type = 'other' AND pms_event_type = 'Cancelled/Denied'
+            """) == [[.integer(2)]])
     }
 }
 

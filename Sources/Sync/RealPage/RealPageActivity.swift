@@ -20,8 +20,8 @@
 /// | move_out | RPX residents | `moveoutdate` of those households |
 /// | notice | RPX residents | `noticegivendate` of those households |
 /// | renewal | RPX leases | `LeaseSignedDate` of each renewal lease (RealPageLeases.is_renewal) |
-/// | lease_signed | RPX leases | `LeaseSignedDate` of each household's first lease (is_renewal 0) |
-/// | other | Activity report, Leasing Activity Detail | every other type (Notes, Event, Signature, ...); Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead; the Leasing Activity Detail's Lease / Waitlist / Cancelled/Denied marks |
+/// | lease_signed | RPX leases; without RPX residents the Leasing Activity Detail on the days it covers, else the Activity report | `LeaseSignedDate` of each household's first lease (is_renewal 0); the detail's rows counting a lease (`Lease`, Leases 1); Leased |
+/// | other | Activity report, Leasing Activity Detail | every other type (Notes, Event, Signature, ...); Leased, Move-In, Move-Out, Notice to Vacate, Renewal Signed, which come from RPX instead; the Leasing Activity Detail's Lease marks when RPX gives the leases, its Waitlist / Cancelled/Denied marks |
 ///
 /// Without an RPX getresidentlistinfo snapshot, the Activity report is the source of the resident events too:
 /// Leased -> lease_signed, Move-In -> move_in, Move-Out -> move_out, Notice to Vacate -> notice, Renewal Signed ->
@@ -83,8 +83,10 @@ enum RealPageActivity {
     /// not read (docs/metrics.md, "Leasing funnel").
     /// Leasing Activity Detail rows: a tour type is a tour, Visit a contact and a tour, any other contact type a
     /// contact (a lead when it is the prospect's first and of the guest card's Initial Contact Type, `may_be_first`),
-    /// its Lease / Waitlist / Cancelled/Denied marks `other` (leases come from RPX, applications and decisions from
-    /// the Activity report).
+    /// a row counting a lease (its Leases 1, the `Lease` mark) a signed lease unless RPX residents give the leases (then
+    /// `other`, as the Activity report's Leased rows are; without RPX the Activity report's Leased rows of a day the
+    /// detail covers are not read), its Waitlist / Cancelled/Denied marks `other` (applications and decisions come from
+    /// the Activity report: the detail's Online Leasing contacts are not one per application).
     static let activityRows = """
         activity_snapshot AS (
             SELECT 'activity' AS report, as_of_date, min(activity_date) AS first_date
@@ -121,17 +123,20 @@ enum RealPageActivity {
                    v.event_type AS mapped_type, v.resident_event, v.also_tour, 1 AS may_be_first
             FROM activity_read a
             LEFT JOIN realpage_activity_type v ON v.type_text = a.type_key
-            WHERE NOT (coalesce(v.event_type, '') IN ('lead', 'tour') AND EXISTS (
+            WHERE NOT ((coalesce(v.event_type, '') IN ('lead', 'tour')
+                        OR (v.event_type = 'lease_signed' AND :residents_from_rpx = 0)) AND EXISTS (
                   SELECT 1 FROM activity_covered d WHERE d.report = 'leasing_activity_detail'
                     AND a.activity_date BETWEEN d.first_date AND d.as_of_date))
             UNION ALL
             SELECT 'leasing_activity_detail', 'l' || l.id, l.as_of_date, l.source_row, l.contact_date,
                    l.contact_type, NULL, l.prospect_name, l.ad_source, l.leasing_consultant,
-                   CASE WHEN lower(trim(l.contact_type)) IN ('lease', 'waitlist', 'cancelled/denied', 'unknown')
+                   CASE WHEN l.leases > 0 THEN 'lease_signed'
+                        WHEN lower(trim(l.contact_type)) IN ('lease', 'waitlist', 'cancelled/denied', 'unknown')
                             THEN NULL
                         WHEN v.event_type = 'tour' THEN 'tour'
                         ELSE 'lead' END,
-                   0, CASE WHEN lower(trim(l.contact_type)) = 'visit' THEN 1 ELSE 0 END,
+                   CASE WHEN l.leases > 0 THEN 1 ELSE 0 END,
+                   CASE WHEN lower(trim(l.contact_type)) = 'visit' THEN 1 ELSE 0 END,
                    CASE WHEN l.initial_contact_type IS NULL
                           OR lower(trim(l.initial_contact_type)) = lower(trim(l.contact_type)) THEN 1 ELSE 0 END
             FROM realpage_raw.realpage_leasing_activity_detail l
