@@ -19,13 +19,16 @@ public struct FunnelRow: MetricRow, Equatable {
     public var period: Period
     public var leads: Int
     public var tours: Int
-    public var applications: Int
-    public var approvals: Int
+    /// nil: no synced source counts them (a RealPage funnel from the Leasing Activity Detail without the Activity
+    /// report, `Metrics.uncountedSteps`), not none made.
+    public var applications: Int?
+    /// nil: as `applications`.
+    public var approvals: Int?
     public var leases: Int
 
     public var leadToTourPct: Double? { Ratio.percent(tours, of: leads) }
-    public var tourToApplicationPct: Double? { Ratio.percent(applications, of: tours) }
-    public var applicationToLeasePct: Double? { Ratio.percent(leases, of: applications) }
+    public var tourToApplicationPct: Double? { applications.flatMap { Ratio.percent($0, of: tours) } }
+    public var applicationToLeasePct: Double? { applications.flatMap { Ratio.percent(leases, of: $0) } }
     public var leadToLeasePct: Double? { Ratio.percent(leases, of: leads) }
 
     public static let columns: [MetricResult.Column] = [
@@ -41,10 +44,14 @@ public struct FunnelRow: MetricRow, Equatable {
          SQLValue(tourToApplicationPct), SQLValue(applicationToLeasePct), SQLValue(leadToLeasePct)]
     }
 
-    /// The sum of `rows` under `label`; nil for no rows.
+    /// The sum of `rows` under `label`; nil for no rows. A step unknown at one property is unknown in the sum (its
+    /// conversions too): a partial sum beside every property's tours would understate them.
     public static func rollUp(_ rows: [FunnelRow], label: String = "portfolio") -> FunnelRow? {
         guard let period = Period(spanning: rows.map(\.period)) else { return nil }
         func sum(_ field: KeyPath<FunnelRow, Int>) -> Int { rows.reduce(0) { $0 + $1[keyPath: field] } }
+        func sum(_ field: KeyPath<FunnelRow, Int?>) -> Int? {
+            rows.reduce(Int?.some(0)) { total, row in total.flatMap { total in row[keyPath: field].map { total + $0 } } }
+        }
         return FunnelRow(property: label, period: period, leads: sum(\.leads), tours: sum(\.tours),
                          applications: sum(\.applications), approvals: sum(\.approvals), leases: sum(\.leases))
     }
@@ -54,10 +61,11 @@ extension FunnelRow {
     /// The steps converting above 100 % and why that is no error (`app→lease 140% (7 of 5): ...`); nil when none
     /// does. The conversions compare the events of one window, not a cohort: a lease signed in the window may follow
     /// an application made before it, so a reader seeing 140 % is told so instead of guessing at a fault.
-    public static func aboveHundredNote(leads: Int, tours: Int, applications: Int, leases: Int) -> String? {
-        let steps = [("lead→tour", tours, leads), ("tour→app", applications, tours), ("app→lease", leases, applications)]
+    public static func aboveHundredNote(leads: Int, tours: Int, applications: Int?, leases: Int) -> String? {
+        let steps: [(String, Int?, Int?)] = [("lead→tour", tours, leads), ("tour→app", applications, tours),
+                                             ("app→lease", leases, applications)]
         let above = steps.compactMap { name, later, earlier -> String? in
-            guard earlier > 0, later > earlier, let pct = Ratio.percent(later, of: earlier) else { return nil }
+            guard let later, let earlier, earlier > 0, later > earlier, let pct = Ratio.percent(later, of: earlier) else { return nil }
             return "\(name) \(Int(pct.rounded()))% (\(later) of \(earlier))"
         }
         guard !above.isEmpty else { return nil }
@@ -81,7 +89,8 @@ public struct FunnelReport: Sendable, Equatable {
     public var leadsBySource: [LeadSourceRow]
     /// The properties whose leads the vendor's own count contradicts (`Metrics.leadCountNotes`), one line each.
     public var leadCountNotes: [String] = []
-    /// The properties with steps their sync had no source for (`Metrics.uncountedStepNotes`), one line each.
+    /// The properties whose applications and approvals no synced source counts (`Metrics.uncountedSteps`), one line
+    /// each.
     public var uncountedStepNotes: [String] = []
 }
 
@@ -90,29 +99,36 @@ extension Metrics {
     public static func funnel(database: Database, properties: [String], asOf: LocalDate? = nil,
                               from: LocalDate? = nil, to: LocalDate? = nil) throws -> FunnelReport {
         let parameters = FunnelQuery.parameters(properties, asOf: asOf, from: from, to: to)
+        let uncounted = try uncountedSteps(database: database, properties: properties)
         let rows = try database.rows(FunnelQuery.sql, parameters) { row in
-            FunnelRow(property: row.text("property") ?? "",
-                      period: Period(from: row.date("window_from") ?? .init(daysSinceEpoch: 0),
-                                     to: row.date("window_to") ?? .init(daysSinceEpoch: 0)),
-                      leads: row.count("leads"), tours: row.count("tours"), applications: row.count("applications"),
-                      approvals: row.count("approvals"), leases: row.count("leases"))
+            let property = row.text("property") ?? ""
+            let counted = !uncounted.contains(property)
+            return FunnelRow(property: property,
+                             period: Period(from: row.date("window_from") ?? .init(daysSinceEpoch: 0),
+                                            to: row.date("window_to") ?? .init(daysSinceEpoch: 0)),
+                             leads: row.count("leads"), tours: row.count("tours"),
+                             applications: counted ? row.count("applications") : nil,
+                             approvals: counted ? row.count("approvals") : nil, leases: row.count("leases"))
+        }
+        let notes = rows.map(\.property).filter(uncounted.contains).map {
+            "\($0): applications and approvals not counted: no Activity report synced (leads, tours and leases come from "
+                + "the Leasing Activity Detail); they are unknown, not none"
         }
         return FunnelReport(properties: rows, leadsBySource: try leadsBySource(database: database, parameters: parameters),
                             leadCountNotes: try leadCountNotes(database: database, properties: properties, asOf: asOf),
-                            uncountedStepNotes: try uncountedStepNotes(database: database, properties: rows.map(\.property)))
+                            uncountedStepNotes: notes)
     }
 
-    /// One line per RealPage property whose funnel comes from the Leasing Activity Detail without the Activity report:
+    /// The RealPage properties whose funnel comes from the Leasing Activity Detail without the Activity report:
     /// applications and approvals come only from the Activity report (`RealPageActivity`; the detail's Online Leasing
-    /// contacts are not one per application), so their 0 would read as none made; said, not hidden.
-    static func uncountedStepNotes(database: Database, properties: [String]) throws -> [String] {
+    /// contacts are not one per application), so they are unknown there, never a 0 that reads as none made.
+    static func uncountedSteps(database: Database, properties: [String]) throws -> Set<String> {
         let absent = try absentSources(database: database, properties: properties)
-        return properties.compactMap { property in
-            guard let sources = absent[property], sources.pms == "realpage", sources.subjects.contains("activity"),
-                  !sources.subjects.contains("leasing_activity_detail") else { return nil }
-            return "\(property): applications and approvals not counted: no Activity report synced (leads, tours and "
-                + "leases come from the Leasing Activity Detail); their 0 is unknown, not none"
-        }
+        return Set(properties.filter { property in
+            guard let sources = absent[property] else { return false }
+            return sources.pms == "realpage" && sources.subjects.contains("activity")
+                && !sources.subjects.contains("leasing_activity_detail")
+        })
     }
 
     /// One line per property whose last sync found its leads contradicted by the Leasing Activity Detail's printed

@@ -265,7 +265,8 @@ public struct LeasingFunnel: Sendable, Equatable {
     public var period: DateRange?
     public var leads: Int
     public var tours: Int
-    public var applications: Int
+    /// nil: no synced source counts them (`FunnelRow.applications`).
+    public var applications: Int?
     public var leases: Int
     /// Conversions as percent 0-100 from the metric query; nil where the step's denominator is zero.
     public var leadToTour: Double?
@@ -274,7 +275,7 @@ public struct LeasingFunnel: Sendable, Equatable {
     public var leadToLease: Double?
 
     /// A funnel with its conversions.
-    public init(period: DateRange? = nil, leads: Int, tours: Int, applications: Int, leases: Int, leadToTour: Double?,
+    public init(period: DateRange? = nil, leads: Int, tours: Int, applications: Int?, leases: Int, leadToTour: Double?,
                 tourToApplication: Double?, applicationToLease: Double?, leadToLease: Double?) {
         self.period = period; self.leads = leads; self.tours = tours; self.applications = applications; self.leases = leases
         self.leadToTour = leadToTour; self.tourToApplication = tourToApplication

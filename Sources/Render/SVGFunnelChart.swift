@@ -12,10 +12,11 @@ struct SVGFunnelChart {
     static let barHeight = 24.0
     static let top = 8.0
 
-    /// One stage: name, count, and the conversion into it from the stage before (nil for leads).
+    /// One stage: name, count (nil: unknown, no source counts it), and the conversion into it from the stage before
+    /// (nil for leads).
     struct Stage: Equatable {
         var name: String
-        var count: Int
+        var count: Int?
         var conversionIn: Double?
         var conversionLabel: String
     }
@@ -35,8 +36,8 @@ struct SVGFunnelChart {
     static var height: Double { top + rowHeight * 4 - 8 }
 
     /// A bar's width: its count over the largest count times the bar span.
-    static func barWidth(_ count: Int, largest: Int) -> Double {
-        guard largest > 0, count > 0 else { return 0 }
+    static func barWidth(_ count: Int?, largest: Int) -> Double {
+        guard largest > 0, let count, count > 0 else { return 0 }
         return barSpan * Double(count) / Double(largest)
     }
 
@@ -44,8 +45,8 @@ struct SVGFunnelChart {
     func write(_ html: inout HTMLWriter) {
         let stages = self.stages
         // Usually the leads; a later stage can outnumber them when leads came in before the window.
-        let largest = stages.map(\.count).max() ?? 0
-        var description = stages.map { "\($0.name.lowercased()) \(DashboardFormat.count($0.count))" }.joined(separator: ", ")
+        let largest = stages.compactMap(\.count).max() ?? 0
+        var description = stages.map { "\($0.name.lowercased()) \(Self.count($0.count))" }.joined(separator: ", ")
         description += "; lead to lease \(conversion(funnel.leadToLease))."
         SVGChart.frame(&html, id: id, width: Self.width, height: Self.height, className: "funnel",
                        title: "Leasing funnel, \(propertyName)", description: description) { svg in
@@ -63,12 +64,15 @@ struct SVGFunnelChart {
                                    ("width", SVGChart.number(width)), ("height", SVGChart.number(Self.barHeight)),
                                    ("fill", SVGChart.Palette.blue), ("opacity", SVGChart.number(1 - 0.18 * Double(index))),
                                    ("class", "bar"), ("data-stage", stage.name.lowercased()),
-                                   ("data-count", String(stage.count))])
-                SVGChart.label(&svg, DashboardFormat.count(stage.count), x: Self.barLeft + width + 6, y: y + 16.5,
+                                   ("data-count", stage.count.map(String.init) ?? "unknown")])
+                SVGChart.label(&svg, Self.count(stage.count), x: Self.barLeft + width + 6, y: y + 16.5,
                                className: "lbl value")
             }
         }
     }
+
+    /// A stage's count, or `unknown` where no synced source counts it.
+    private static func count(_ value: Int?) -> String { value.map(DashboardFormat.count) ?? "unknown" }
 
     /// A conversion as `35.0%`, or `n/a` where the step had nothing to convert.
     private func conversion(_ value: Double?) -> String {

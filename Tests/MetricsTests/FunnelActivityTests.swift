@@ -106,16 +106,29 @@ import Testing
     }
 
     /// alpha (RealPage) synced with a Leasing Activity Detail but no Activity report: its applications and approvals
-    /// have no source; beta's funnel is whole, and so is alpha's once neither report is missing.
-    @Test func stepsWithoutASyncedSourceAreSaidToBeUnknown() throws {
+    /// have no source, so they and the conversions through them are unknown (null), never 0 and 0 %; the portfolio's
+    /// too; beta's funnel is whole, and alpha's was before.
+    @Test func stepsWithoutASyncedSourceAreUnknownNotZero() throws {
         let fixture = try Self.fixture()
         let whole = try Metrics.run(MetricQuery(metric: .funnel, properties: ["alpha", "beta"]), database: try fixture.reader())
         #expect(!whole.warnings.contains { $0.contains("not counted") })
         try fixture.missingSnapshot("alpha", "2026-11-20", operation: "activity")
-        let funnel = try Metrics.run(MetricQuery(metric: .funnel, properties: ["alpha", "beta"]), database: try fixture.reader())
+        let funnel = try Metrics.run(MetricQuery(metric: .funnel, portfolio: true), database: try fixture.reader())
         #expect(funnel.warnings.filter { $0.contains("not counted") } == [
             "alpha: applications and approvals not counted: no Activity report synced (leads, tours and leases come from "
-                + "the Leasing Activity Detail); their 0 is unknown, not none"])
+                + "the Leasing Activity Detail); they are unknown, not none"])
+        let table = funnel.tables[0]
+        func column(_ name: String) throws -> Int { try #require(table.columns.firstIndex { $0.name == name }) }
+        let alpha = try #require(table.rows.first { $0[0] == .text("alpha") })
+        for name in ["applications", "approvals", "tour_to_app_pct", "app_to_lease_pct"] {
+            let index = try column(name)
+            #expect(alpha[index] == .null, "alpha \(name)")
+            #expect(table.total?[index] == .null, "portfolio \(name)")
+        }
+        let leads = try column("leads"), leases = try column("leases"), applications = try column("applications")
+        #expect(alpha[leads] == .integer(5) && alpha[leases] == .integer(1))
+        let beta = try #require(table.rows.first { $0[0] == .text("beta") })
+        #expect(beta[applications] == .integer(0), "beta's funnel counts its applications: none")
     }
 
     /// gamma was synced without a unit source but with its delinquency (The Northern's real files: a Delinquent and

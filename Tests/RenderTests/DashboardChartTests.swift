@@ -66,6 +66,19 @@ import XMLKit
         #expect(svg.child(named: "desc")?.text == "leads 48, tours 24, applications 12, leases 9; lead to lease 18.8%.")
     }
 
+    /// A funnel whose applications no synced source counts (a RealPage Leasing Activity Detail without the Activity
+    /// report): no bar and "unknown" for them, n/a for the conversions through them, never a 0.
+    @Test func unknownApplicationsAreSaidToBeUnknown() throws {
+        var funnel = try #require(DashboardFixtures.nexus.funnel)
+        funnel.applications = nil; funnel.tourToApplication = nil; funnel.applicationToLease = nil
+        let svg = try chart { SVGFunnelChart(id: "f", propertyName: "Nexus East", funnel: funnel).write(&$0) }
+        let bars = svg.descendants(named: "rect", classed: "bar")
+        #expect(bars.map { $0.attribute("data-count") } == ["48", "24", "unknown", "9"])
+        #expect(bars[2].number("width") == 0)
+        #expect(svg.descendants(named: "text", classed: "value").map(\.text) == ["48", "24", "unknown", "9"])
+        #expect(svg.child(named: "desc")?.text == "leads 48, tours 24, applications unknown, leases 9; lead to lease 18.8%.")
+    }
+
     @Test func funnelWithoutLeadsSaysNotApplicableForConversions() throws {
         let funnel = try #require(DashboardFixtures.harbor.funnel)
         let svg = try chart { SVGFunnelChart(id: "f", propertyName: "H", funnel: funnel).write(&$0) }

@@ -132,7 +132,7 @@ final class UnifiedFixture {
                                                 balance61to90: Money(cents: 40_000), balanceOver90: Money(cents: 200_000),
                                                 prepaid: Money(cents: 35_050), net: Money(cents: 354_975)))
         let funnel = try #require(nexus.funnel)
-        let stages: [Int] = [funnel.leads, funnel.tours, funnel.applications, funnel.leases]
+        let stages: [Int?] = [funnel.leads, funnel.tours, funnel.applications, funnel.leases]
         #expect(stages == [10, 6, 4, 3])
         let conversions: [Double?] = [funnel.leadToTour, funnel.tourToApplication, funnel.applicationToLease, funnel.leadToLease]
         #expect(conversions == [60, 66.67, 75, 30])
