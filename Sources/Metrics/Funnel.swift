@@ -126,8 +126,8 @@ extension Metrics {
         let absent = try absentSources(database: database, properties: properties)
         return Set(properties.filter { property in
             guard let sources = absent[property] else { return false }
-            return sources.pms == "realpage" && sources.subjects.contains("activity")
-                && !sources.subjects.contains("leasing_activity_detail")
+            return sources.pms == "realpage" && sources.subjects.contains(Source.activityReport.subject)
+                && !sources.subjects.contains(Source.leasingActivityDetail.subject)
         })
     }
 

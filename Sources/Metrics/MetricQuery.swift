@@ -129,6 +129,10 @@ extension Metrics {
         /// The warning's subject: a Yardi operation, a OneSite report type or an RPX operation.
         public var subject: String
         public var name: String
+
+        static let rpxResidents = Source(subject: "getresidentlistinfo", name: "RPX getresidentlistinfo snapshot")
+        static let activityReport = Source(subject: "activity", name: "Activity report")
+        static let leasingActivityDetail = Source(subject: "leasing_activity_detail", name: "Leasing Activity Detail")
     }
 
     /// What each metric is computed from besides the units, per PMS (`unified_properties.pms_source`): a property
@@ -140,11 +144,9 @@ extension Metrics {
         .delinquency: ["yardi": [Source(subject: "GetResidentTransactions_Login", name: "GetResidentTransactions_Login snapshot")],
                        "realpage": [Source(subject: "delinquency", name: "Delinquent and Prepaid report")]],
         .funnel: ["yardi": [Source(subject: "GetYardiGuestActivity_Login", name: "GetYardiGuestActivity_Login snapshot")],
-                  "realpage": [Source(subject: "activity", name: "Activity report"),
-                               Source(subject: "leasing_activity_detail", name: "Leasing Activity Detail")]],
+                  "realpage": [.activityReport, .leasingActivityDetail]],
         .activity: ["yardi": [Source(subject: "GetResidentsByStatus", name: "GetResidentsByStatus snapshot")],
-                    "realpage": [Source(subject: "getresidentlistinfo", name: "RPX getresidentlistinfo snapshot"),
-                                 Source(subject: "activity", name: "Activity report")]],
+                    "realpage": [.rpxResidents, .activityReport]],
     ]
 
     /// The sources one property's last sync had no snapshot of (the `snapshot` warnings with no date the

@@ -15,8 +15,9 @@ import SQLiteKit
 ///
 /// A property whose last sync had no source of a figure (`Metrics.metricSources`: Yardi's ledger or RealPage's
 /// Delinquent and Prepaid report for delinquency, guest activity or the activity reports for leads and leases,
-/// residents for move-ins and move-outs) has that figure nil, never 0, and `missingFigures` says why; the roll-up sums the properties that have it. A property synced
-/// without a unit list (warning `units_missing`) keeps its line with every unit figure nil, for the same reason.
+/// residents for move-ins and move-outs) has that figure nil, never 0, and `missingFigures` says why; the roll-up
+/// sums the properties that have it. A property synced without a unit list (warning `units_missing`) keeps its line
+/// with every unit figure nil, for the same reason.
 public struct SummaryRow: MetricRow, Equatable {
     /// The registry key, or `portfolio` for a roll-up.
     public var property: String
@@ -135,8 +136,7 @@ extension SummaryRow {
                                  clear: @Sendable (inout SummaryRow) -> Void)] = [
         (.delinquency, [:], ["delinquent", "net_delinquent"], { $0.delinquent = nil; $0.prepaid = nil }),
         (.funnel, [:], ["leads_30d"], { $0.leads30Days = nil }),
-        (.funnel, ["realpage": [Metrics.Source(subject: "getresidentlistinfo", name: "RPX getresidentlistinfo snapshot")]],
-         ["leases_30d"], { $0.leases30Days = nil }),
+        (.funnel, ["realpage": [.rpxResidents]], ["leases_30d"], { $0.leases30Days = nil }),
         (.activity, [:], ["move_ins_mtd", "move_outs_mtd"], { $0.moveInsMonthToDate = nil; $0.moveOutsMonthToDate = nil }),
     ]
 
