@@ -124,7 +124,9 @@ import Testing
         // first create of each property's Box Score (429) and Activity (503), so the two good properties retried
         // at least four times whatever the random faults did.
         let stats = try simulator.stats()
-        #expect((stats.faults["429"] ?? 0) >= 3 && (stats.faults["5xx"] ?? 0) >= 3, "faults injected: \(stats.faults)")
+        // At least the four certain ones (a 429 and a 503 for each good property): a third of each kind was left to
+        // the 2 % drawn at random, which gave none in one full run (["429": 2, "5xx": 9]).
+        #expect((stats.faults["429"] ?? 0) >= 2 && (stats.faults["5xx"] ?? 0) >= 2, "faults injected: \(stats.faults)")
         let faulted = (stats.faults["429"] ?? 0) + (stats.faults["5xx"] ?? 0)
         let attempts = { (entries: [[String: Any]]) in entries.reduce(0) { $0 + ($1["attempts"] as? Int ?? 0) } }
         #expect(attempts(manifest.artifacts) == stats.requests, "every request is some artifact's attempt")

@@ -146,13 +146,7 @@ import Testing
     /// marks are not; with RPX residents the leases would be RPX's and these rows `other`.
     @Test func theRealLeasingActivityDetailsLeasesAreTheSignedLeasesWithoutRPX() throws {
         let realpage = try RealPageFixture()
-        var configuration = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
-        let northern = Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283")
-        configuration.properties.append(northern)
-        let loader = ReportFileLoader(store: realpage.raw, configuration: configuration, runID: RunID("real"))
-        _ = try loader.load(path: repositoryRoot
-            .appendingPathComponent("Tests/Fixtures/real-onesite/Leasing_Activity_Detail_Report.xls").path)
-        let outcome = try #require(realpage.sync([northern]).first)
+        let outcome = try #require(try realpage.syncRealNorthern(["Leasing_Activity_Detail_Report.xls"]))
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         #expect(try Self.counts(realpage)["lease_signed"] == 13)
         #expect(try realpage.rows("""

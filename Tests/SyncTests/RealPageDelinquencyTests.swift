@@ -90,13 +90,7 @@ import Testing
     /// delinquency the query answers is the report's printed Grand Totals, not the prepaid taken off twice.
     @Test func theRealReportAnswersItsPrintedGrandTotals() throws {
         let realpage = try RealPageFixture()
-        var configuration = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
-        let northern = Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283")
-        configuration.properties.append(northern)
-        let loader = ReportFileLoader(store: realpage.raw, configuration: configuration, runID: RunID("real"))
-        _ = try loader.load(path: repositoryRoot
-            .appendingPathComponent("Tests/Fixtures/real-onesite/Delinquent_and_Prepaid_Report__3_.xls").path)
-        let outcome = try #require(realpage.sync([northern]).first)
+        let outcome = try #require(try realpage.syncRealNorthern(["Delinquent_and_Prepaid_Report__3_.xls"]))
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         #expect(!outcome.warnings.contains { $0.check == "delinquency_aging" },
                 "every account's owed aging adds up to Net Balance + prepaid")

@@ -36,6 +36,21 @@ final class RealPageFixture {
         "realpage_monthly_summary": "monthly_summary",
     ]
 
+    /// The Northern, a property of the real OneSite downloads (Tests/Fixtures/real-onesite) the registry does not list.
+    static let northern = Property(key: "the_northern", name: "The Northern", pms: .realpage, siteID: "5375283")
+
+    /// Loads real OneSite downloads of The Northern as `ownerdash load` does (the registry plus The Northern), then
+    /// syncs it; returns the sync's outcome.
+    func syncRealNorthern(_ files: [String]) throws -> PropertySyncOutcome? {
+        var configuration = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
+        configuration.properties.append(Self.northern)
+        let loader = ReportFileLoader(store: raw, configuration: configuration, runID: RunID("real"))
+        for file in files {
+            _ = try loader.load(path: repositoryRoot.appendingPathComponent("Tests/Fixtures/real-onesite/\(file)").path)
+        }
+        return sync([Self.northern]).first
+    }
+
     /// The date `days` before the fixture's property date.
     static func daysAgo(_ days: Int) -> String { LocalDate(iso: asOf)!.adding(days: -days).iso }
 
