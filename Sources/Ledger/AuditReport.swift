@@ -203,7 +203,7 @@ extension AuditReport {
                 [.text(e.key.description), SQLValue(e.unit), SQLValue(e.residentID), .text(e.kind), money(e.expected),
                  money(e.posted), money(e.variance), .text(e.status.rawValue), SQLValue(e.fix), SQLValue(e.action),
                  SQLValue(e.by), SQLValue(e.at), SQLValue(e.note), SQLValue(e.eventRun),
-                 e.eventRun == nil ? .null : .text(e.historical ? "yes" : "no")]
+                 MetricResult.yesNo(e.eventRun == nil ? nil : e.historical)]
             }))
         if !noLedger.isEmpty {
             tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not audited, not zeros)",

@@ -282,7 +282,7 @@ extension Debtors {
             name: "units", title: "Each unit's debt", columns: Self.unitColumns,
             rows: people.flatMap { p in p.units.map { u in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), SQLValue(u.name), SQLValue(u.status),
-                 u.underEviction.map { .text($0 ? "yes" : "no") } ?? .null,
+                 MetricResult.yesNo(u.underEviction),
                  money(u.balanceCents), .text(u.months.map(\.period).joined(separator: " "))]
             } })
         let monthsTable = MetricTable(

@@ -114,7 +114,7 @@ extension TenantHistory {
                       .init("rent", .money), .init("status", .text), .init("renewal", .text)],
             rows: tenants.flatMap { t in t.leases.map { l in
                 [.text(t.residentID), .text(l.leaseID), SQLValue(l.start), SQLValue(l.end), money(l.rentCents),
-                 .text(l.status), .text(l.isRenewal ? "yes" : "no")]
+                 .text(l.status), MetricResult.yesNo(l.isRenewal)]
             } })
         return MetricResult(metric: "tenant-history", parameters: parameters, tables: [tenantsTable, leasesTable],
                             warnings: [])

@@ -31,15 +31,15 @@ public struct DelinquentResident: MetricRow, Equatable {
 
     public static let columns: [MetricResult.Column] = [
         .init("rank", .count), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-        .init("name", .text), .init("status", .text), .init("under_eviction", .text), .init("balance_0_30", .money), .init("balance_31_60", .money),
-        .init("balance_61_90", .money), .init("balance_over_90", .money), .init("delinquent", .money),
-        .init("prepaid", .money), .init("balance", .money),
+        .init("name", .text), .init("status", .text), .init("under_eviction", .text), .init("balance_0_30", .money),
+        .init("balance_31_60", .money), .init("balance_61_90", .money), .init("balance_over_90", .money),
+        .init("delinquent", .money), .init("prepaid", .money), .init("balance", .money),
     ]
 
     public var values: [SQLValue] {
         [SQLValue(rank), .text(property), SQLValue(unit), .text(residentID), SQLValue(name), SQLValue(status),
-         underEviction.map { .text($0 ? "yes" : "no") } ?? .null, SQLValue(balance0to30), SQLValue(balance31to60), SQLValue(balance61to90), SQLValue(balanceOver90),
-         SQLValue(delinquent), SQLValue(prepaid), SQLValue(balance)]
+         MetricResult.yesNo(underEviction), SQLValue(balance0to30), SQLValue(balance31to60), SQLValue(balance61to90),
+         SQLValue(balanceOver90), SQLValue(delinquent), SQLValue(prepaid), SQLValue(balance)]
     }
 }
 

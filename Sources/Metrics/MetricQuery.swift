@@ -204,11 +204,13 @@ extension Metrics {
         guard let first = missing.first, let reason = reasons[first] else { return keys }
         let left = keys.filter { reasons[$0] == nil }
         if left.isEmpty || !query.properties.isEmpty {
-            // One reason for all when they share it (the usual case), else each property with its own.
+            // One reason for all when they share it (the usual case), else each property with its own (a Yardi and a
+            // RealPage property asked together): missing data either way, never a bad query (the API's 404, not 400).
             if missing.allSatisfy({ reasons[$0] == reason }) {
                 throw MetricsError.noUnitData(MetricsError.list(missing), reason: reason)
             }
-            throw MetricsError.invalidQuery(missing.map { "\($0): \(reasons[$0] ?? reason)" }.joined(separator: "; "))
+            throw MetricsError.noUnitData(first, reason: ([reason] + missing.dropFirst().map { "\($0): \(reasons[$0] ?? reason)" })
+                .joined(separator: "; "))
         }
         for key in missing { warnings.append("\(key): \(reasons[key] ?? reason) (left out)") }
         return left

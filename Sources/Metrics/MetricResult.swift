@@ -38,6 +38,9 @@ public struct MetricResult: Sendable, Equatable {
         case decimal(Int)
     }
 
+    /// A flag as a text column shows it: `yes`, `no`, or null where the source says nothing.
+    public static func yesNo(_ flag: Bool?) -> SQLValue { flag.map { .text($0 ? "yes" : "no") } ?? .null }
+
     /// One column: its name in JSON and CSV (`exposure_30_pct`) and its kind.
     public struct Column: Sendable, Equatable {
         public var name: String

@@ -110,8 +110,9 @@ public enum MetricsError: Error, Equatable, CustomStringConvertible {
     case noSnapshot([String], asOf: LocalDate?, earliest: LocalDate?)
     /// No snapshot of any selected property between the dates.
     case noSnapshotBetween(from: LocalDate?, to: LocalDate?)
-    /// The property was synced without the data the metric needs — its unit source, or the Yardi call the metric is
-    /// computed from (`Metrics.metricSources`), failed: the reason.
+    /// The property was synced without the data the metric needs — its unit source, or every source the metric is
+    /// computed from (`Metrics.metricSources`): the reason (several properties missing for different reasons: the
+    /// first's, then each other's after its key).
     case noUnitData(String, reason: String)
     /// A combination of options the metric does not take.
     case invalidQuery(String)

@@ -89,6 +89,15 @@ import Testing
         #expect(portfolio.warnings.contains("alpha: no Delinquent and Prepaid report synced (not fetched or not loaded): delinquency is missing, not zero (left out)"))
         #expect(portfolio.tables[0].rows.map { $0[0] } == [.text("beta")])
 
+        // Asked by name beside beta, whose ledger call failed: each is named with its own reason, as missing data
+        // (the API's 404), not as a bad query.
+        try fixture.missingSnapshot("beta", "2026-11-20", operation: "GetResidentTransactions_Login")
+        #expect(throws: MetricsError.noUnitData("alpha", reason: "no Delinquent and Prepaid report synced (not fetched or "
+            + "not loaded): delinquency is missing, not zero; beta: no GetResidentTransactions_Login snapshot synced (the "
+            + "call failed or was not fetched): delinquency is missing, not zero")) {
+            try Metrics.run(MetricQuery(metric: .delinquency, properties: ["alpha", "beta"]), database: try fixture.reader())
+        }
+
         // Neither funnel report either: the leads go too, and the signed leases, which RPX does not give either.
         try fixture.missingSnapshot("alpha", "2026-11-20", operation: "leasing_activity_detail")
         let without = try #require(try Metrics.summary(database: try fixture.reader(), properties: ["alpha"]).first)
