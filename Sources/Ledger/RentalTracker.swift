@@ -13,6 +13,9 @@ import SQLiteKit
 ///   paid = the household's payments from the first month missing on: date, reference, amount, period, unit;
 ///   last payment = the household's latest payment on or before the as-of date, before the first month missing or not.
 /// Listed when months behind ≥ `minMonthsBehind` and balance ≥ `minBalance` (default: any positive balance).
+/// under_eviction: the household's mark at the property's latest delinquency snapshot on or before the date
+/// (unified_delinquency.under_eviction, `Debtors.latestDelinquencyDate`): a resident under eviction is chased by the
+/// eviction, not by the tracker's calls.
 ///
 /// A property whose ledger is partial (`PartialLedger`, listed in `partialLedger`) has balances, not postings: balance
 /// = the household's net balance of the Delinquent and Prepaid report; the months missing are the aging buckets
@@ -33,6 +36,8 @@ public struct RentalTracker: Sendable {
         /// The household's most recent payment on or before the as-of date, whenever it was (a household behind since
         /// March that last paid in February has one, though `paid` is empty); nil when none is on record.
         public var lastPayment: Paid? = nil
+        /// Whether the PMS marks the household under eviction; nil: it says nothing.
+        public var underEviction: Bool? = nil
     }
 
     /// A charge with something left to pay.
@@ -95,7 +100,7 @@ public struct RentalTracker: Sendable {
                                             code: row[0].textValue ?? "", amountCents: cents)
                             }
                         },
-                        paid: []))
+                        paid: [], underEviction: household.underEviction))
                 }
                 continue
             }
@@ -118,7 +123,8 @@ public struct RentalTracker: Sendable {
                     },
                     paid: try paid.query(keys).map(Self.payment),
                     lastPayment: try lastPaid.query([":property": .text(property), ":resident": .text(resident),
-                                                     ":as_of": .text(date)]).first.map(Self.payment)))
+                                                     ":as_of": .text(date)]).first.map(Self.payment),
+                    underEviction: row[6].integerValue.map { $0 != 0 }))
             }
         }
         tracker.residents.sort { a, b in
@@ -149,10 +155,12 @@ public struct RentalTracker: Sendable {
         SELECT b.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               r.name, r.status, b.cents, m.months
+               r.name, r.status, b.cents, m.months, d.under_eviction
         FROM balance b
         LEFT JOIN missing m ON m.resident_id = b.resident_id
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
+        LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = b.resident_id
+                                       AND d.as_of_date = (\(Debtors.latestDelinquencyDate))
         ORDER BY b.resident_id
         """
 
@@ -182,34 +190,47 @@ public struct RentalTracker: Sendable {
 }
 
 extension RentalTracker {
+    /// The residents' columns, for the report and the API's schema.
+    public static let residentColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
+        .init("status", .text), .init("under_eviction", .text), .init("balance", .money), .init("months_behind", .count),
+        .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money),
+    ]
+    /// What they owe: one unpaid charge a row.
+    public static let owedColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),
+        .init("period", .month), .init("charge_code", .text), .init("amount", .money),
+    ]
+    /// What they paid: one payment a row.
+    public static let paidColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("date", .date),
+        .init("reference", .text), .init("amount", .money), .init("period", .month),
+    ]
+
     /// The tracker for the table / JSON / CSV writers: the residents (with the portfolio's total balance), what they
     /// owe, and what they paid.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
         let residentsTable = MetricTable(
             name: "rows", title: "Residents behind on rent",
-            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
-                      .init("status", .text), .init("balance", .money), .init("months_behind", .count),
-                      .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money)],
+            columns: Self.residentColumns,
             rows: residents.map { r in
                 [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue(r.name), SQLValue(r.status),
-                 money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
+                 MetricResult.yesNo(r.underEviction), money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
                  SQLValue(r.lastPayment?.date), r.lastPayment.map { money($0.amountCents) } ?? .null]
             },
             // The count of residents under the name, as the debtors' total counts debtors: "months behind" is per resident.
             total: [.text("total"), .null, .null, .text("\(residents.count) resident\(residents.count == 1 ? "" : "s")"), .null,
-                    money(residents.reduce(0) { $0 + $1.balanceCents }), .null, .null, .null, .null])
+                    .null, money(residents.reduce(0) { $0 + $1.balanceCents }), .null, .null, .null, .null])
         let owedTable = MetricTable(
             name: "owed", title: "What they owe",
-            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),
-                      .init("period", .month), .init("charge_code", .text), .init("amount", .money)],
+            columns: Self.owedColumns,
             rows: residents.flatMap { r in r.owed.map {
                 [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue($0.dueDate), .text($0.period),
                  .text($0.code), money($0.amountCents)]
             } })
         let paidTable = MetricTable(
             name: "paid", title: "What they paid since the first month missing",
-            columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("date", .date),
-                      .init("reference", .text), .init("amount", .money), .init("period", .month)],
+            columns: Self.paidColumns,
             rows: residents.flatMap { r in r.paid.map {
                 [.text(r.property), SQLValue($0.unit ?? r.unit), .text(r.residentID), .text($0.date), SQLValue($0.reference),
                  money($0.amountCents), .text($0.period)]

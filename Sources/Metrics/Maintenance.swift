@@ -26,6 +26,9 @@ public struct MaintenanceReport: Sendable {
         public var agedOpen = 0
         /// Days to complete of the work orders closed in the window.
         public var days: [Int] = []
+        /// Work orders closed in the window whose days to complete are unknown (no open date synced): left out of
+        /// the median and the average, and said so in a warning.
+        public var closedWithoutDays = 0
 
         public var medianDays: Double? {
             guard !days.isEmpty else { return nil }
@@ -40,7 +43,7 @@ public struct MaintenanceReport: Sendable {
 
         mutating func add(_ other: Counts) {
             open += other.open; closed += other.closed; closedInWindow += other.closedInWindow
-            agedOpen += other.agedOpen; days += other.days
+            agedOpen += other.agedOpen; days += other.days; closedWithoutDays += other.closedWithoutDays
         }
     }
 
@@ -100,7 +103,7 @@ public struct MaintenanceReport: Sendable {
                     counts.closed = 1
                     if row[8].integerValue == 1 {
                         counts.closedInWindow = 1
-                        if let days = row[11].integerValue { counts.days = [Int(days)] }
+                        if let days = row[11].integerValue { counts.days = [Int(days)] } else { counts.closedWithoutDays = 1 }
                     }
                 }
                 total.add(counts)
@@ -209,6 +212,12 @@ extension MaintenanceReport {
         let none = MetricTable(name: "no_work_order_source", title: "Properties without a work-order source (not shown as zeros)",
                                columns: [.init("property", .text)], rows: noSource.map { [.text($0)] })
         let warnings = noSource.map { "\($0): no work-order source synced for this property (left out, not shown as zeros)" }
+            + properties.filter { $0.closedWithoutDays > 0 }.map { c in
+                "\(c.property): \(c.closedWithoutDays) of the \(c.closedInWindow) work orders closed in the \(months) months "
+                    + "have no open date synced, so no days to complete; "
+                    + (c.days.isEmpty ? "median_days and avg_days are unknown, not 0"
+                                      : "median_days and avg_days count the other \(c.days.count)")
+            }
         return MetricResult(metric: "maintenance", parameters: parameters,
                             tables: [summary, byCategory, agedTable, makeReadyTable, none], warnings: warnings)
     }

@@ -110,8 +110,20 @@ extension Metrics {
                                       delinquency: query.metric != .occupancy && query.metric != .exposure && query.metric != .pricing)
         let missing = keys.filter { dates[$0] == nil }
         guard !missing.isEmpty else { return keys }
-        // A property synced without units (its unit source failed) has no snapshot: say why, not just that.
-        let reasons = try unitsMissing(database: database, properties: missing)
+        // A property synced without units (its unit source failed) has no snapshot: say why, not just that; a metric
+        // whose own sources were not synced either says that instead (no Delinquent and Prepaid report: no night of
+        // delinquency), and a funnel or activity without a night says what its events cover and how to ask for them.
+        var reasons = try unitsMissing(database: database, properties: missing)
+        var sourceMissing = Set<String>()
+        for (key, byMetric) in try missingMetrics(database: database, properties: missing) {
+            if let reason = byMetric[query.metric] { reasons[key] = reason; sourceMissing.insert(key) }
+        }
+        if query.metric == .funnel || query.metric == .activity {
+            for (key, range) in try activityRanges(database: database, properties: missing) where !sourceMissing.contains(key) {
+                reasons[key] = (reasons[key].map { $0 + "; " } ?? "no night synced to end the default window; ")
+                    + "its activity runs \(range.from) to \(range.to): ask with --from and --to"
+            }
+        }
         if missing.count == 1, let reason = reasons[missing[0]], !query.properties.isEmpty || keys.count == 1 {
             throw MetricsError.noUnitData(missing[0], reason: reason)
         }
@@ -214,6 +226,21 @@ extension Metrics {
         }
         for key in missing { warnings.append("\(key): \(reasons[key] ?? reason) (left out)") }
         return left
+    }
+
+    /// Property -> the first and last dates of its unified_activity events, for the properties given that have any.
+    static func activityRanges(database: Database, properties: [String]) throws -> [String: (from: String, to: String)] {
+        var ranges: [String: (from: String, to: String)] = [:]
+        try database.prepare("""
+            SELECT unified_property_id, min(event_date) AS first, max(event_date) AS last FROM unified_activity
+            WHERE unified_property_id IN (SELECT value FROM json_each(:properties))
+            GROUP BY unified_property_id
+            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            if let key = row.text("unified_property_id"), let first = row.text("first"), let last = row.text("last") {
+                ranges[key] = (first, last)
+            }
+        }
+        return ranges
     }
 
     /// Property -> the sync's `units_missing` warning (synced without any unit data), for the properties given.

@@ -246,16 +246,9 @@ extension APIRoutes {
                                  ("sort", ["enum": .array(RentalTracker.Sort.allCases.map { .string($0.rawValue) })])],
                     tables: [
                         .init(name: "rows", description: "One per resident.",
-                              columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
-                                        .init("status", .text), .init("balance", .money), .init("months_behind", .count),
-                                        .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money)],
-                              optionalColumns: [riskColumn], total: true),
-                        .init(name: "owed", description: "The unpaid charges.",
-                              columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("due_date", .date),
-                                        .init("period", .month), .init("charge_code", .text), .init("amount", .money)]),
-                        .init(name: "paid", description: "The payments.",
-                              columns: [.init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("date", .date),
-                                        .init("reference", .text), .init("amount", .money), .init("period", .month)]),
+                              columns: RentalTracker.residentColumns, optionalColumns: [riskColumn], total: true),
+                        .init(name: "owed", description: "The unpaid charges.", columns: RentalTracker.owedColumns),
+                        .init(name: "paid", description: "The payments.", columns: RentalTracker.paidColumns),
                     ])),
                  answer: .read { call in
                      let sort = try call.choice("sort").flatMap(RentalTracker.Sort.init(rawValue:)) ?? .balance

@@ -165,6 +165,38 @@ import Testing
         #expect(fromOnly.properties[0].period == Period(from: day("2026-11-06"), to: day("2026-11-20")))
         #expect(fromOnly.properties[0].leads == 4 && fromOnly.properties[0].approvals == 1)
     }
+
+    /// gamma is a RealPage site synced from its leasing reports alone (the real Ridian: a Leasing Activity Detail, no
+    /// unit source, no Delinquent and Prepaid report): no night ends its default window, so the funnel asked without
+    /// dates says why and what its events cover; the activity, whose own sources are missing too, says only that.
+    @Test func aPropertyWithoutANightIsAskedForItsRangeWithTheReason() throws {
+        let fixture = try Self.fixture()
+        try fixture.property("gamma", asOf: "2026-02-18")
+        try fixture.event("gamma", "2026-01-02", "lead")
+        try fixture.event("gamma", "2026-01-27", "tour")
+        for subject in ["delinquency", "activity", "getresidentlistinfo"] {
+            try fixture.missingSnapshot("gamma", "2026-02-18", operation: subject)
+        }
+        try fixture.database.execute("""
+            INSERT INTO unified_sync_warnings (unified_property_id, as_of_date, check_name, subject, expected, actual, message)
+            VALUES ('gamma', '2026-02-18', 'units_missing', 'units', 'a unit list', 'none', 'no unit list')
+            """)
+        let database = try fixture.reader()
+        #expect(throws: MetricsError.noUnitData("gamma", reason: "no unit list; its activity runs 2026-01-02 to 2026-01-27: "
+                                                    + "ask with --from and --to")) {
+            try Metrics.run(MetricQuery(metric: .funnel, properties: ["gamma"]), database: database)
+        }
+        #expect(throws: MetricsError.noUnitData("gamma", reason: "no RPX getresidentlistinfo snapshot nor Activity report "
+                                                    + "synced (not fetched or not loaded): activity is missing, not zero")) {
+            try Metrics.run(MetricQuery(metric: .activity, properties: ["gamma"]), database: database)
+        }
+        let asked = try Metrics.run(MetricQuery(metric: .funnel, properties: ["gamma"], from: day("2026-01-01"),
+                                                to: day("2026-01-31")), database: database)
+        let table = asked.tables[0]
+        let leads = try #require(table.columns.firstIndex { $0.name == "leads" })
+        let tours = try #require(table.columns.firstIndex { $0.name == "tours" })
+        #expect(table.rows.map { [$0[leads], $0[tours]] } == [[.integer(1), .integer(1)]], "asked with dates, it answers")
+    }
 }
 
 @Suite struct ActivityTests {

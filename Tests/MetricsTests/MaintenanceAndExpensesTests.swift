@@ -133,6 +133,30 @@ import Testing
                 == [.text("nexus_east"), .text("Income"), .real(5_542.65), .real(5_542.65)])
     }
 
+    /// OneSite's Closed Make Ready Summary prints no vacate date for a turn, so its days to complete are unknown: the
+    /// median and the average count only the work orders that have them, and a warning says how many do not.
+    @Test func closedWorkOrdersWithoutAnOpenDateAreNamedNotCountedAsDays() throws {
+        let fixture = try Self.fixture()
+        try fixture.database.execute("""
+            INSERT INTO unified_work_orders (unified_property_id, work_order_id, unit_number, category, status,
+                opened_date, completed_date, days_to_complete, source)
+            VALUES ('nexus_east', 'MR-1171-open', '1171', 'Make Ready', 'closed', NULL, '2026-02-05', NULL, 'test')
+            """)
+        let report = try MaintenanceReport.run(database: try fixture.reader(), properties: ["nexus_east"],
+                                               asOf: nil, months: 3, olderThanDays: 30)
+        let counts = try #require(report.properties.first)
+        #expect(counts.closedInWindow == 4 && counts.medianDays == 8 && counts.closedWithoutDays == 1)
+        #expect(report.result(parameters: []).warnings == [
+            "nexus_east: 1 of the 4 work orders closed in the 3 months have no open date synced, so no days to "
+                + "complete; median_days and avg_days count the other 3",
+        ])
+        try fixture.database.execute("UPDATE unified_work_orders SET days_to_complete = NULL")
+        let unknown = try MaintenanceReport.run(database: try fixture.reader(), properties: ["nexus_east"],
+                                                asOf: nil, months: 3, olderThanDays: 30)
+        #expect(unknown.properties.first?.medianDays == nil)
+        #expect(unknown.result(parameters: []).warnings.first?.hasSuffix("median_days and avg_days are unknown, not 0") == true)
+    }
+
     @Test func makeReadyTurnsPerMonthBesideTheMakeReadyAnalysis() throws {
         let fixture = try Self.fixture()
         try fixture.database.execute("""

@@ -180,6 +180,13 @@ import Testing
         // Ann: 101 not under eviction at the latest snapshot (the mark of 11-01 is history), 7A's source says nothing.
         #expect(marks.map { "\($0.0 ?? "") \($0.1 ? "yes" : $0.2 ? "no" : $0.3 ? "unknown" : "?")" }.sorted()
                 == ["101 no", "201 yes", "7A unknown"])
+        // The rental tracker says it beside each resident behind, from the same snapshot.
+        let tracker = try OwnerDash.run(["report", "rental-tracker", "--min-months-behind", "0", "--format", "csv",
+                                         "--data-dir", data.path])
+        let trackerLines = tracker.stdout.split(separator: "\n")
+        #expect(tracker.status == 0 && trackerLines.first?.contains(",status,under_eviction,balance,") == true)
+        #expect(trackerLines.contains { $0.hasPrefix("yp_riverwalk,201,t2,") && $0.contains(",yes,") })
+        #expect(trackerLines.contains { $0.hasPrefix("yp_riverwalk,101,t1,") && $0.contains(",no,") })
         let page = data.url.appendingPathComponent("debtors.html").path
         #expect(try OwnerDash.run(["report", "debtors", "--format", "html", "--out", page, "--data-dir", data.path]).status == 0)
         let markup = try String(contentsOfFile: page, encoding: .utf8)

@@ -149,6 +149,9 @@ import Testing
         let outcome = try #require(try realpage.syncRealNorthern(["Leasing_Activity_Detail_Report.xls"]))
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         #expect(try Self.counts(realpage)["lease_signed"] == 13)
+        // Neither RPX unitlist nor a Rent Roll: no units, said once for the metrics to repeat (as Yardi's).
+        #expect(try realpage.texts("SELECT message FROM unified_sync_warnings WHERE check_name = 'units_missing'")
+                    == [RealPageCrossChecks.unitsMissing])
         #expect(try realpage.rows("""
             SELECT count(*) FROM unified_activity WHERE event_type = 'other' AND pms_event_type = 'Cancelled/Denied'
             """) == [[.integer(2)]])

@@ -6,6 +6,7 @@ import SQLiteKit
 ///
 /// | check | compares | tolerance |
 /// | --- | --- | --- |
+/// | units_missing | neither RPX unitlist units nor a Rent Roll snapshot: the property is synced without units, the metrics leave it out with this reason | none allowed |
 /// | snapshot | a report the rules read (Rent Roll, Box Score, Delinquent and Prepaid, Activity) missing or read from another date than the property date; an RPX operation missing (units, residents or leases then come from a report, or are absent); RPX snapshots of another day than getsitelist's | same date |
 /// | box_score | Box Score property totals (sum of its floorplan rows: units, occupied, vacant, vacant leased, on notice, notice leased, model/admin, down) vs the unified unit counts; only when the Box Score is as of the property date | exact (0 units) |
 /// | unit_status_rent_roll | per unit, the Rent Roll's `Unit/Lease Status` (mapped as in RealPageUnits) vs the status read from unitlist; units in one and not the other; only when the Rent Roll is as of the property date and unitlist is the unit source | exact |
@@ -35,6 +36,13 @@ enum RealPageCrossChecks {
         return warnings
     }
 
+    /// What `units_missing` says: neither RPX unitlist nor a Rent Roll gave the property a unit list.
+    static let unitsMissing = """
+        no unit list: no RPX unitlist units and no Rent Roll snapshot loaded (not fetched or not loaded): total units, \
+        occupancy, exposure, vacancy and pricing are missing, not zero; delinquency and leasing activity answer from \
+        their own reports
+        """
+
     /// Reports read from another date than the property date or not loaded; RPX operations missing or of another day.
     static func snapshotWarnings(_ realpage: RealPageSync) -> [SyncWarning] {
         let property = realpage.context.property.key
@@ -63,6 +71,11 @@ enum RealPageCrossChecks {
         // The funnel's other source: named only when neither is loaded (Metrics.metricSources reads both warnings).
         if !leadDetail && dates["activity"] == nil {
             warn("leasing_activity_detail", asOf, "none", "no snapshot loaded, nor an Activity report: the leasing funnel missing")
+        }
+        if !realpage.hasUnitList && dates["rent_roll"] == nil {
+            // The metrics repeat this when they leave the property out (as Yardi's units_missing).
+            warnings.append(SyncWarning(check: "units_missing", subject: "units", expected: "a unit list", actual: "none",
+                                        message: unitsMissing))
         }
         if !realpage.hasUnitList {
             warn("unitlist", "units", "none", """
