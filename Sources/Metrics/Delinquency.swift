@@ -99,6 +99,31 @@ extension Metrics {
     }
 }
 
+/// The households the PMS marks under eviction at a property's delinquency snapshot, and what they owe.
+public struct EvictionTotal: Sendable, Equatable {
+    public var households: Int
+    /// Their delinquent receivable (0-30 + 31-60 + 61-90 + 90+): the part of the property's delinquent amount the
+    /// eviction, not collections, will settle.
+    public var delinquent: Money
+
+    /// A property's count and amount.
+    public init(households: Int, delinquent: Money) { self.households = households; self.delinquent = delinquent }
+}
+
+extension Metrics {
+    /// Per property, the households under eviction at its delinquency snapshot (the as-of rule of
+    /// `delinquency`) and their delinquent amount, from the night's resident rows (unified_delinquency.under_eviction).
+    /// A property whose PMS marked no household either way (every mark NULL: a ledger without the report that prints
+    /// it), or whose night's households prune removed, is absent: unknown, not none.
+    public static func underEviction(database: Database, properties: [String],
+                                     asOf: LocalDate? = nil) throws -> [String: EvictionTotal] {
+        let rows = try database.rows(DelinquencyQuery.underEviction, SnapshotSQL.parameters(properties, asOf: asOf)) { row in
+            (row.text("property") ?? "", EvictionTotal(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 /// The delinquency query: each property's totals at its snapshot, as the sync summed that night's residents in exact
 /// cents (unified_delinquency_metrics, DelinquencySnapshot); no row there is nobody owing anything.
 enum DelinquencyQuery {
@@ -113,6 +138,23 @@ enum DelinquencyQuery {
         FROM snapshot s
         LEFT JOIN unified_delinquency_metrics m ON m.unified_property_id = s.property AND m.as_of_date = s.as_of
         WHERE s.as_of IS NOT NULL
+        ORDER BY s.position
+        """
+
+    /// The households marked under eviction at each property's snapshot and their delinquent cents; a property
+    /// without any mark (NULL: the PMS said nothing) or without resident rows is absent.
+    static let underEviction = """
+        WITH \(SnapshotSQL.latestDelinquency)
+        SELECT s.property,
+               count(CASE WHEN d.under_eviction = 1 THEN 1 END) AS households,
+               coalesce(sum(CASE WHEN d.under_eviction = 1
+                                 THEN CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
+                                      + CAST(round(d.balance_61_90 * 100) AS INTEGER)
+                                      + CAST(round(d.balance_over_90 * 100) AS INTEGER) END), 0) AS delinquent
+        FROM snapshot s
+        JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
+        GROUP BY s.position, s.property
+        HAVING count(d.under_eviction) > 0
         ORDER BY s.position
         """
 

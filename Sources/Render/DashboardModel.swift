@@ -240,6 +240,12 @@ public struct OccupancyPoint: Sendable, Equatable {
     }
 }
 
+/// The households the PMS marks under eviction and their delinquent amount, beside the aging.
+public struct EvictionShare: Sendable, Equatable {
+    public var households: Int
+    public var delinquent: Money
+}
+
 /// Delinquent receivable by age, prepaid credits and the net, at the as-of date.
 public struct DelinquencyAging: Sendable, Equatable {
     public var balance0to30: Money
@@ -250,6 +256,9 @@ public struct DelinquencyAging: Sendable, Equatable {
     public var prepaid: Money
     /// Delinquent minus prepaid, as the metric query states it.
     public var net: Money
+    /// The households under eviction and what they owe of the delinquent (`Metrics.underEviction`); nil: the PMS
+    /// marks none either way.
+    public var underEviction: EvictionShare? = nil
 
     /// The aging of one property (or the portfolio).
     public init(balance0to30: Money, balance31to60: Money, balance61to90: Money, balanceOver90: Money,

@@ -257,6 +257,12 @@ public enum DashboardPage {
                             html.text(" = delinquent \(DashboardFormat.money(delinquent, cents: true)) \u{2212} prepaid \(DashboardFormat.money(aging.prepaid, cents: true))")
                         }
                     }
+                    // Owed by households the eviction, not collections, will settle: said beside the aging.
+                    if let eviction = aging.underEviction, eviction.households > 0 {
+                        html.element("p", [("class", "note eviction")],
+                                     text: "Under eviction: \(DashboardFormat.count(eviction.households)) household"
+                                        + "\(eviction.households == 1 ? "" : "s") owing \(DashboardFormat.money(eviction.delinquent, cents: true)) of the delinquent")
+                    }
                 } else {
                     noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }
                                   ?? "No delinquency snapshot for \(property.name)")

@@ -175,6 +175,25 @@ final class UnifiedFixture {
         #expect(root.element(id: "p-nexus_east-aging")?.descendants(named: "rect", classed: "bar").map { $0.attribute("data-cents") }
                 == ["100025", "50000", "40000", "200000", "35050"])
     }
+
+    /// r2 (owing $2,400.00, all of it delinquent) is under eviction at Nexus East's night, r1 is not; r3's PMS said
+    /// nothing: the panel says who the eviction will settle with. Riverwalk's PMS marks nobody either way: unknown, not
+    /// "none", so its panel says nothing of it.
+    @Test func theDelinquencyPanelSaysWhatIsOwedUnderEviction() throws {
+        let fixture = try UnifiedFixture()
+        let store = try UnifiedStore(dataDirectory: fixture.dataDirectory)
+        try store.database.execute("""
+            UPDATE unified_delinquency SET under_eviction = CASE resident_id WHEN 'r2' THEN 1 WHEN 'r1' THEN 0 END
+            WHERE unified_property_id = 'nexus_east'
+            """)
+        let dashboard = try load(fixture)
+        let eviction = try #require(dashboard.properties[0].aging?.underEviction)
+        #expect(eviction.households == 1 && eviction.delinquent == Money(cents: 240_000))
+        #expect(dashboard.properties[1].aging != nil && dashboard.properties[1].aging?.underEviction == nil)
+        let root = try DashboardFixtures.parse(DashboardPage.render(dashboard))
+        let notes = root.descendants(named: "p", classed: "eviction").map(\.text)
+        #expect(notes == ["Under eviction: 1 household owing $2,400.00 of the delinquent"])
+    }
 }
 
 @Suite struct DashboardCommandTests {
