@@ -215,7 +215,8 @@ public struct Debtors: Sendable {
         SELECT o.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = o.resident_id)),
-               r.name, r.email, r.phone, r.status, o.cents, d.under_eviction
+               \(HouseholdName.sql(residentName: "r.name", key: "o.resident_id")), r.email, r.phone, r.status, o.cents,
+               d.under_eviction
         FROM owing o
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = o.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = o.resident_id
@@ -228,7 +229,8 @@ public struct Debtors: Sendable {
         SELECT b.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               r.name, r.email, r.phone, r.status, CAST(round(b.balance * 100) AS INTEGER), d.under_eviction
+               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")), r.email, r.phone, r.status,
+               CAST(round(b.balance * 100) AS INTEGER), d.under_eviction
         FROM unified_household_balances b
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = b.resident_id

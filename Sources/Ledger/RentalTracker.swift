@@ -155,7 +155,8 @@ public struct RentalTracker: Sendable {
         SELECT b.resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               r.name, r.status, b.cents, m.months, d.under_eviction
+               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")), r.status, b.cents, m.months,
+               d.under_eviction
         FROM balance b
         LEFT JOIN missing m ON m.resident_id = b.resident_id
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
@@ -215,7 +216,8 @@ extension RentalTracker {
             columns: Self.residentColumns,
             rows: residents.map { r in
                 [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue(r.name), SQLValue(r.status),
-                 MetricResult.yesNo(r.underEviction), money(r.balanceCents), .integer(Int64(r.monthsMissing.count)), .text(r.monthsMissing.joined(separator: " ")),
+                 MetricResult.yesNo(r.underEviction), money(r.balanceCents), .integer(Int64(r.monthsMissing.count)),
+                 .text(r.monthsMissing.joined(separator: " ")),
                  SQLValue(r.lastPayment?.date), r.lastPayment.map { money($0.amountCents) } ?? .null]
             },
             // The count of residents under the name, as the debtors' total counts debtors: "months behind" is per resident.

@@ -78,7 +78,7 @@ public struct ResidentStatement: Sendable {
     static let householdSQL = """
         SELECT coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = :resident)),
-               r.name, r.status, r.move_in_date, r.move_out_date
+               \(HouseholdName.sql(residentName: "r.name", key: ":resident")), r.status, r.move_in_date, r.move_out_date
         FROM (SELECT 1) AS one
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = :resident
         WHERE r.resident_id IS NOT NULL

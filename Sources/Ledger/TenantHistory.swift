@@ -76,7 +76,8 @@ public struct TenantHistory: Sendable, Equatable {
                 WHERE unified_property_id = :property AND resident_id IN (SELECT resident_id FROM household))
             GROUP BY resident_id
         )
-        SELECT h.resident_id, r.name, r.status, r.move_in_date, r.move_out_date,
+        SELECT h.resident_id, \(HouseholdName.sql(residentName: "r.name", key: "h.resident_id")), r.status,
+               r.move_in_date, r.move_out_date,
                CASE WHEN p.ledger_coverage = 'partial'
                     THEN coalesce((SELECT sum(CAST(round(b.balance * 100) AS INTEGER)) FROM unified_ledger_balances b
                                    WHERE b.unified_property_id = :property AND b.resident_id = h.resident_id), 0)

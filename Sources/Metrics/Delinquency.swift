@@ -118,7 +118,8 @@ extension Metrics {
     public static func underEviction(database: Database, properties: [String],
                                      asOf: LocalDate? = nil) throws -> [String: EvictionTotal] {
         let rows = try database.rows(DelinquencyQuery.underEviction, SnapshotSQL.parameters(properties, asOf: asOf)) { row in
-            (row.text("property") ?? "", EvictionTotal(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
+            (row.text("property") ?? "",
+             EvictionTotal(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }

@@ -111,12 +111,14 @@ extension Metrics {
         let missing = keys.filter { dates[$0] == nil }
         guard !missing.isEmpty else { return keys }
         // A property synced without units (its unit source failed) has no snapshot: say why, not just that; a metric
-        // whose own sources were not synced either says that instead (no Delinquent and Prepaid report: no night of
+        // whose own sources were not synced either says that too (no Delinquent and Prepaid report: no night of
         // delinquency), and a funnel or activity without a night says what its events cover and how to ask for them.
         var reasons = try unitsMissing(database: database, properties: missing)
         var sourceMissing = Set<String>()
         for (key, byMetric) in try missingMetrics(database: database, properties: missing) {
-            if let reason = byMetric[query.metric] { reasons[key] = reason; sourceMissing.insert(key) }
+            guard let reason = byMetric[query.metric] else { continue }
+            reasons[key] = reasons[key].map { "\($0); \(reason)" } ?? reason
+            sourceMissing.insert(key)
         }
         if query.metric == .funnel || query.metric == .activity {
             for (key, range) in try activityRanges(database: database, properties: missing) where !sourceMissing.contains(key) {
@@ -129,9 +131,17 @@ extension Metrics {
         }
         let earliest = missing.count == 1 ? try earliestSnapshot(database: database, property: missing[0]) : nil
         let error = MetricsError.noSnapshot(missing, asOf: query.asOf, earliest: earliest)
-        for key in missing { if let reason = reasons[key] { warnings.append("\(key): \(reason)") } }
-        if !query.properties.isEmpty || missing.count == keys.count { throw error }
-        warnings.append("left out: \(error)")
+        if !query.properties.isEmpty || missing.count == keys.count {
+            for key in missing { if let reason = reasons[key] { warnings.append("\(key): \(reason)") } }
+            throw error
+        }
+        // Left out of the portfolio: each with its reason, and those without one in one line.
+        for key in missing { if let reason = reasons[key] { warnings.append("\(key): \(reason) (left out)") } }
+        let unexplained = missing.filter { reasons[$0] == nil }
+        if !unexplained.isEmpty {
+            let earliest = unexplained.count == 1 ? try earliestSnapshot(database: database, property: unexplained[0]) : nil
+            warnings.append("left out: \(MetricsError.noSnapshot(unexplained, asOf: query.asOf, earliest: earliest))")
+        }
         return keys.filter { dates[$0] != nil }
     }
 

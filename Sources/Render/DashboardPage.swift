@@ -259,9 +259,10 @@ public enum DashboardPage {
                     }
                     // Owed by households the eviction, not collections, will settle: said beside the aging.
                     if let eviction = aging.underEviction, eviction.households > 0 {
-                        html.element("p", [("class", "note eviction")],
-                                     text: "Under eviction: \(DashboardFormat.count(eviction.households)) household"
-                                        + "\(eviction.households == 1 ? "" : "s") owing \(DashboardFormat.money(eviction.delinquent, cents: true)) of the delinquent")
+                        let households = "\(DashboardFormat.count(eviction.households)) household"
+                            + (eviction.households == 1 ? "" : "s")
+                        html.element("p", [("class", "note eviction")], text: "Under eviction: \(households) owing "
+                                        + "\(DashboardFormat.money(eviction.delinquent, cents: true)) of the delinquent")
                     }
                 } else {
                     noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }

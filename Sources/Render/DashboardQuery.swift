@@ -17,7 +17,8 @@ public struct DashboardProperty: Sendable, Equatable {
 extension Dashboard {
     /// Reads the dashboard's content from unified.db (opened read-only) through the metric queries:
     /// `Metrics.summary` for the table and its unit-weighted roll-up, `occupancyTrend` for the lines,
-    /// `delinquency` (and `underEviction`), `funnel` and `pricing` for the charts. Every number is the metric's own; nothing is computed here.
+    /// `delinquency` (and `underEviction`), `funnel` and `pricing` for the charts. Every number is the metric's own;
+    /// nothing is computed here.
     ///
     /// `asOf` follows the metrics' as-of rule (each property's latest snapshot on or before it; nil: its latest).
     /// A property without a snapshot on or before `asOf` keeps its line, with "no data" in it.

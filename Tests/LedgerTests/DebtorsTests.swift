@@ -55,6 +55,30 @@ import Testing
         #expect(report.people[1].key == "resident:yp/t3", "no e-mail, no phone: the household alone")
     }
 
+    /// A household the ledger alone knows (RealPage's Transaction Detail by Code without a roster: key `unit/name`, no
+    /// unified_residents row, as on the real Nexus East files) is named from its key in the debtors report, the rental
+    /// tracker, the statement and the unit's tenant history, not left blank.
+    @Test func aHouseholdTheLedgerAloneKnowsIsNamedFromItsKey() throws {
+        let fixture = try Self.fixture()
+        try fixture.database.execute("""
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            VALUES ('yp', 'n1', '1121/Bryant Small', NULL, '1121', 'RENT', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01',
+                    3246, 0, 3246)
+            """)
+        let report = try Debtors.run(database: fixture.database, properties: ["yp"], asOf: nil, minDebt: nil)
+        #expect(report.people.first { $0.units.contains { $0.residentID == "1121/Bryant Small" } }?.name == "Bryant Small")
+        #expect(report.people.first { $0.units.contains { $0.residentID == "t1" } }?.name == "Lee, Ann", "a resident row's own name")
+        let tracker = try RentalTracker.run(database: fixture.database, properties: ["yp"], asOf: nil, minBalance: nil,
+                                            minMonthsBehind: 1, sort: .balance)
+        #expect(tracker.residents.first { $0.residentID == "1121/Bryant Small" }?.name == "Bryant Small")
+        let households = try ResidentStatement.households(database: fixture.database, residentID: "1121/Bryant Small",
+                                                          properties: ["yp"])
+        #expect(households.map(\.name) == ["Bryant Small"])
+        let history = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "1121"))
+        #expect(history.tenants.map(\.name) == ["Bryant Small"])
+    }
+
     @Test func asOfCountsOnlyWhatWasPostedByThenAndMinDebtFiltersOnTheTotal() throws {
         let fixture = try Self.fixture()
         let later = try Debtors.run(database: fixture.database, properties: ["yp", "yq"], asOf: LocalDate(iso: "2026-11-30"),

@@ -168,7 +168,8 @@ import Testing
 
     /// gamma is a RealPage site synced from its leasing reports alone (the real Ridian: a Leasing Activity Detail, no
     /// unit source, no Delinquent and Prepaid report): no night ends its default window, so the funnel asked without
-    /// dates says why and what its events cover; the activity, whose own sources are missing too, says only that.
+    /// dates says why and what its events cover; the activity, whose own sources are missing too, says that instead
+    /// of the dates.
     @Test func aPropertyWithoutANightIsAskedForItsRangeWithTheReason() throws {
         let fixture = try Self.fixture()
         try fixture.property("gamma", asOf: "2026-02-18")
@@ -186,8 +187,8 @@ import Testing
                                                     + "ask with --from and --to")) {
             try Metrics.run(MetricQuery(metric: .funnel, properties: ["gamma"]), database: database)
         }
-        #expect(throws: MetricsError.noUnitData("gamma", reason: "no RPX getresidentlistinfo snapshot nor Activity report "
-                                                    + "synced (not fetched or not loaded): activity is missing, not zero")) {
+        #expect(throws: MetricsError.noUnitData("gamma", reason: "no unit list; no RPX getresidentlistinfo snapshot nor "
+                                                    + "Activity report synced (not fetched or not loaded): activity is missing, not zero")) {
             try Metrics.run(MetricQuery(metric: .activity, properties: ["gamma"]), database: database)
         }
         let asked = try Metrics.run(MetricQuery(metric: .funnel, properties: ["gamma"], from: day("2026-01-01"),

@@ -39,8 +39,8 @@ enum RealPageCrossChecks {
     /// What `units_missing` says: neither RPX unitlist nor a Rent Roll gave the property a unit list.
     static let unitsMissing = """
         no unit list: no RPX unitlist units and no Rent Roll snapshot loaded (not fetched or not loaded): total units, \
-        occupancy, exposure, vacancy and pricing are missing, not zero; delinquency and leasing activity answer from \
-        their own reports
+        occupancy, exposure, vacancy and pricing are missing, not zero; delinquency and leasing activity come from \
+        their own reports, where loaded
         """
 
     /// Reports read from another date than the property date or not loaded; RPX operations missing or of another day.
