@@ -155,15 +155,15 @@ public enum RawRetention {
                 """, printedTotals: report.rawValue)
         }
 
-        /// The Closed Make Ready Summary: each turn (unit, vacate date) is read from the latest snapshot listing it
-        /// completed (RealPageMaintenance.closedTurns), so a completed turn a later snapshot lists again, and its
-        /// work-order lines, are never read.
+        /// The Closed Make Ready Summary: each turn (unit and `MakeReadyTurn.key`) is read from the latest snapshot
+        /// listing it completed (RealPageMaintenance.closedTurns), so a completed turn a later snapshot lists again,
+        /// and its work-order lines, are never read.
         static let closedTurns = SupersededRows(table: "realpage_closed_make_ready", superseded: """
             property_id = :property AND as_of_date = :as_of AND completed_date IS NOT NULL
               AND EXISTS (SELECT 1 FROM realpage_closed_make_ready n
                           WHERE n.property_id = :property AND n.as_of_date > :as_of AND n.completed_date IS NOT NULL
                             AND n.unit_number = realpage_closed_make_ready.unit_number
-                            AND coalesce(n.move_out_date, 'open') = coalesce(realpage_closed_make_ready.move_out_date, 'open'))
+                            AND \(MakeReadyTurn.key("n")) = \(MakeReadyTurn.key("realpage_closed_make_ready")))
             """, lines: ("realpage_closed_make_ready_work_orders", "unit_row"), printedTotals: ReportType.closedMakeReady.rawValue)
 
         /// Yardi's invoice register: each post month is read from the latest answer whose request covered it (the
@@ -235,12 +235,23 @@ public enum RawRetention {
                 for date in snapshots where !kept.contains(date) {
                     let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
                     if let lines {
+                        // The superseded rows are found once, before their lines go: the condition may read the lines
+                        // (a closed turn's key is its work orders' number, MakeReadyTurn).
+                        try database.execute("CREATE TEMP TABLE IF NOT EXISTS superseded_row (source_row INTEGER PRIMARY KEY)")
+                        try database.execute("DELETE FROM temp.superseded_row")
+                        try database.prepare("INSERT INTO temp.superseded_row SELECT source_row FROM \(table) WHERE \(superseded)")
+                            .execute(values)
                         dropped += try database.deleteRows(from: lines.table, where: """
                             property_id = :property AND as_of_date = :as_of
-                              AND \(lines.parentRow) IN (SELECT source_row FROM \(table) WHERE \(superseded))
+                              AND \(lines.parentRow) IN (SELECT source_row FROM temp.superseded_row)
                             """, values, dryRun: dryRun)
+                        dropped += try database.deleteRows(from: table, where: """
+                            property_id = :property AND as_of_date = :as_of
+                              AND source_row IN (SELECT source_row FROM temp.superseded_row)
+                            """, values, dryRun: dryRun)
+                    } else {
+                        dropped += try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun)
                     }
-                    dropped += try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun)
                     if let printedTotals {
                         dropped += try database.deleteRows(from: "loaded_report_totals", where: """
                             report_type = :report AND property_id = :property AND as_of_date = :as_of

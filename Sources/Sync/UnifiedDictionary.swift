@@ -384,7 +384,7 @@ public enum UnifiedDictionary {
             """),
         table("unified_work_orders", "Current state: one row per work order (RealPage make-readies, Yardi service requests).", """
             unified_property_id
-            work_order_id | the PMS's id
+            work_order_id | the PMS's id (RealPage make-ready turns: `MR-<unit>-<date vacated>`, `MR-<unit>-WO<request>` for a closed turn printed without a vacate date)
             unit_number
             category | the work's category
             description

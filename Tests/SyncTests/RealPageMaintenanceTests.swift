@@ -107,11 +107,15 @@ import Testing
             try Self.copySnapshot(database, from: first, to: LocalDate(iso: first)!.adding(days: night).iso)
         }
         let last = LocalDate(iso: first)!.adding(days: 10).iso
-        // (The real download prints no vacate date: a turn is its unit's `MR-<unit>-open`.)
+        // (The real download prints no vacate date: a turn is its unit's make-ready request, `MR-<unit>-WO<request>`.)
         let corrected = try #require(try database.query("""
-            SELECT unit_number, 'MR-' || unit_number || '-' || coalesce(move_out_date, 'open'), date(completed_date, '+1 day')
-            FROM realpage_closed_make_ready
-            WHERE as_of_date = :last AND completed_date IS NOT NULL ORDER BY source_row LIMIT 1
+            SELECT c.unit_number,
+                   'MR-' || c.unit_number || '-WO' || (SELECT min(substr(w.work_order, 1, instr(w.work_order, '-') - 1))
+                                                      FROM realpage_closed_make_ready_work_orders w
+                                                      WHERE w.as_of_date = c.as_of_date AND w.unit_row = c.source_row),
+                   date(c.completed_date, '+1 day')
+            FROM realpage_closed_make_ready c
+            WHERE c.as_of_date = :last AND c.completed_date IS NOT NULL ORDER BY c.source_row LIMIT 1
             """, [":last": .text(last)]).first)
         try database.prepare("""
             UPDATE realpage_closed_make_ready SET completed_date = :completed
@@ -146,6 +150,48 @@ import Testing
         _ = try loaded.sync()
         #expect(try loaded.store.database.query(orders) == before.0)
         #expect(try loaded.store.database.query(lines) == before.1)
+    }
+
+    /// The real Closed Make Ready Summary prints no vacate date. A unit that turns again later (a later snapshot
+    /// listing it under a new make-ready request, 2501, completed a month on) has two turns, each with its work orders;
+    /// keyed by the unit alone, the second replaced the first in unified_work_orders and prune deleted the first
+    /// from the raw data.
+    @Test func aUnitsSecondTurnWithoutAVacateDateIsASecondTurnAndPruneKeepsTheFirst() throws {
+        let loaded = try Loaded(["real-onesite/Closed_Make_Ready_Nexus_East.xls"])
+        let database = loaded.raw.database
+        let first = try #require(try database.scalar("SELECT min(as_of_date) FROM realpage_closed_make_ready")?.textValue)
+        let later = LocalDate(iso: first)!.adding(days: 30).iso
+        try Self.copySnapshot(database, from: first, to: later)
+        for sql in ["""
+            UPDATE realpage_closed_make_ready SET completed_date = date(completed_date, '+30 days')
+            WHERE as_of_date = :later AND unit_number = '1171'
+            """, """
+            UPDATE realpage_closed_make_ready_work_orders SET work_order = replace(work_order, '2088-', '2501-')
+            WHERE as_of_date = :later AND unit_number = '1171'
+            """] { try database.prepare(sql).execute([":later": .text(later)]) }
+        // The later snapshot lists only 1171's new turn and the others again; the first turn of 1171 only the first.
+        _ = try loaded.sync()
+        let turns = "SELECT work_order_id, completed_date FROM unified_work_orders WHERE unit_number = '1171' ORDER BY 1"
+        let lineCount = "SELECT work_order_id, count(*) FROM unified_work_order_lines WHERE work_order_id LIKE 'MR-1171-%' GROUP BY 1 ORDER BY 1"
+        #expect(try loaded.store.database.query(turns) == [
+            [.text("MR-1171-WO2088"), .text("2026-02-09")], [.text("MR-1171-WO2501"), .text("2026-03-11")],
+        ])
+        #expect(try loaded.store.database.query(lineCount) == [[.text("MR-1171-WO2088"), .integer(5)],
+                                                               [.text("MR-1171-WO2501"), .integer(5)]])
+        let allTurns = "SELECT work_order_id, status, completed_date FROM unified_work_orders ORDER BY 1"
+        let before = try loaded.store.database.query(allTurns)
+        #expect(before.count == 6, "the real report's five turns and 1171's second")
+        // Prune keeps the first snapshot's 1171 (no later one lists request 2088), drops the four turns listed again.
+        _ = try RawRetention.prune(path: database.path, keyColumn: "report_type",
+                                   policy: RawSnapshotPolicy(keepDays: 1, keepMonthly: 0), dryRun: false)
+        #expect(try database.query("""
+            SELECT unit_number FROM realpage_closed_make_ready WHERE as_of_date = :first AND completed_date IS NOT NULL
+            """, [":first": .text(first)]) == [[.text("1171")]])
+        #expect(try database.scalar("""
+            SELECT count(*) FROM realpage_closed_make_ready_work_orders WHERE as_of_date = :first
+            """, [":first": .text(first)]) == .integer(5), "its five work orders stay with it")
+        _ = try loaded.sync()
+        #expect(try loaded.store.database.query(allTurns) == before)
     }
 
     @Test func expensesAreTheStatementsExpenseLinesByCategoryAndAddUpToItsTotal() throws {

@@ -1,9 +1,12 @@
+import OwnerDashCore
+
 /// RealPage work orders: the unit turns ("make readies") of the Make Ready Summary (open) and the Closed Make Ready
 /// Summary (closed) -> unified_work_orders, category `Make Ready`, one row per unit turn.
 ///
 /// Rules:
 /// - Closed: every Closed Make Ready snapshot loaded (each covers its own date range, so together they are the
-///   history), one row per turn (unit_number, move_out_date), from the latest snapshot that lists it.
+///   history), one row per turn (unit_number and `MakeReadyTurn.key`: the vacate date, else the make-ready request
+///   number its work orders share, as the real report prints no vacate date), from the latest snapshot that lists it.
 ///   opened_date = `move_out_date` (Date Vacated), due_date = `due_date`, completed_date = `completed_date`;
 ///   days_to_complete = completed_date − move_out_date in days, else the report's own `days_to_complete` when the
 ///   vacate date is not printed.
@@ -11,8 +14,9 @@
 ///   on `move_out_date`, due on `due_date`, pms_status = `status` (Make Ready Status). A unit still on notice
 ///   (`days_vacant` negative, or vacating after the report's date) has no turn open yet and is left out; a turn that
 ///   a Closed Make Ready snapshot already lists as completed is closed, not open.
-/// - work_order_id = `MR-<unit>-<move_out_date>` (`MR-<unit>-open` when the vacate date is not printed): OneSite
-///   prints no id for a turn, and a unit turns once per vacate date. description = `Make ready (N work orders)` from
+/// - work_order_id = `MR-<unit>-<move_out_date>`, for a closed turn without a vacate date `MR-<unit>-WO<request>`
+///   (`MR-1171-WO2088`; `MR-<unit>-open` without either): OneSite prints no id for a turn, and a unit turns once per
+///   vacate date and once per make-ready request. description = `Make ready (N work orders)` from
 ///   `work_orders` (# of WOs).
 /// - Work orders of a closed turn -> unified_work_order_lines: the Closed Make Ready's work-order lines
 ///   (realpage_closed_make_ready_work_orders) under the unit row the turn was read from (same snapshot, `unit_row` =
@@ -34,16 +38,16 @@ enum RealPageMaintenance {
                          AND report_type IN ('make_ready_summary', 'closed_make_ready', 'make_ready_analysis'))
         """
 
-    /// The closed turns read: each (unit, vacate date) from the latest Closed Make Ready snapshot listing it. Ranked on
-    /// the few columns that order them and read again by id (every kept snapshot's rows carried whole through the
-    /// sort cost a third more, growing with the snapshots kept).
+    /// The closed turns read: each (unit, turn key) from the latest Closed Make Ready snapshot listing it, with its
+    /// `turn` (`MakeReadyTurn.key`). Ranked on the few columns that order them and read again by id (every kept
+    /// snapshot's rows carried whole through the sort cost a third more, growing with the snapshots kept).
     static let closedTurns = """
-        SELECT c.*, 1 AS pick
+        SELECT c.*, k.turn
         FROM (
-            SELECT id, row_number() OVER (PARTITION BY unit_number, coalesce(move_out_date, 'open')
-                                          ORDER BY as_of_date DESC, source_row) AS pick
-            FROM realpage_raw.realpage_closed_make_ready
-            WHERE property_id = :property AND completed_date IS NOT NULL) k
+            SELECT id, turn, row_number() OVER (PARTITION BY unit_number, turn ORDER BY as_of_date DESC, source_row) AS pick
+            FROM (SELECT t.id, t.unit_number, t.as_of_date, t.source_row, \(MakeReadyTurn.key("t", schema: "realpage_raw.")) AS turn
+                  FROM realpage_raw.realpage_closed_make_ready t
+                  WHERE t.property_id = :property AND t.completed_date IS NOT NULL)) k
         JOIN realpage_raw.realpage_closed_make_ready c ON c.id = k.id
         WHERE k.pick = 1
         """
@@ -58,7 +62,7 @@ enum RealPageMaintenance {
     static let insertLines = """
         INSERT INTO unified_work_order_lines (
             unified_property_id, work_order_id, line_id, description, completed_date, amount, minutes_worked, source)
-        SELECT :property, 'MR-' || c.unit_number || '-' || coalesce(c.move_out_date, 'open'), w.work_order,
+        SELECT :property, 'MR-' || c.unit_number || '-' || c.turn, w.work_order,
                max(w.service_issue), max(w.closed_date), round(sum(w.amount_charged), 2), sum(w.minutes_worked), :source
         FROM temp.closed_turn c
         JOIN realpage_raw.realpage_closed_make_ready_work_orders w
@@ -101,7 +105,7 @@ enum RealPageMaintenance {
         INSERT INTO unified_work_orders (
             unified_property_id, work_order_id, unit_number, category, description, status, pms_status, opened_date,
             due_date, completed_date, days_to_complete, source)
-        SELECT :property, 'MR-' || unit_number || '-' || coalesce(move_out_date, 'open'), unit_number, 'Make Ready',
+        SELECT :property, 'MR-' || unit_number || '-' || turn, unit_number, 'Make Ready',
                'Make ready' || coalesce(' (' || work_orders || CASE work_orders WHEN 1 THEN ' work order)' ELSE ' work orders)' END, ''),
                'closed', 'Completed', move_out_date, due_date, completed_date,
                coalesce(CAST(round(julianday(completed_date) - julianday(move_out_date)) AS INTEGER), days_to_complete),
