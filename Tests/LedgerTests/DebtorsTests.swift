@@ -64,11 +64,14 @@ import Testing
             INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
                 category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
             VALUES ('yp', 'n1', '1121/Bryant Small', NULL, '1121', 'RENT', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01',
-                    3246, 0, 3246)
+                    3246, 0, 3246),
+                   ('yp', 'n2', 'B/7/Ana Ruiz', NULL, 'B/7', 'RENT', 'RENT', 1, '2026-10', '2026-10-01', '2026-10-01', 10, 0, 10)
             """)
         let report = try Debtors.run(database: fixture.database, properties: ["yp"], asOf: nil, minDebt: nil)
         #expect(report.people.first { $0.units.contains { $0.residentID == "1121/Bryant Small" } }?.name == "Bryant Small")
         #expect(report.people.first { $0.units.contains { $0.residentID == "t1" } }?.name == "Lee, Ann", "a resident row's own name")
+        #expect(report.people.first { $0.units.contains { $0.residentID == "B/7/Ana Ruiz" } }?.name == "Ana Ruiz",
+                "a unit printed with its building keeps its slash; the name follows the last one")
         let tracker = try RentalTracker.run(database: fixture.database, properties: ["yp"], asOf: nil, minBalance: nil,
                                             minMonthsBehind: 1, sort: .balance)
         #expect(tracker.residents.first { $0.residentID == "1121/Bryant Small" }?.name == "Bryant Small")
