@@ -36,6 +36,9 @@ public struct Debtors: Sendable {
         /// Any of the person's units is under eviction: a notice of the debt is the eviction's business, not a
         /// reminder's (`notices` holds such people back).
         public var underEviction: Bool { units.contains { $0.underEviction == true } }
+        /// Any of the person's units is an account placed with a collection agency: the agency collects it, so the
+        /// property sends no notice of it (`notices` holds such people back).
+        public var inCollections: Bool { units.contains { $0.inCollections == true } }
         /// The properties of the units, in order of first appearance.
         public var properties: [String] {
             units.reduce(into: [String]()) { if !$0.contains($1.property) { $0.append($1.property) } }
@@ -55,6 +58,9 @@ public struct Debtors: Sendable {
         /// The PMS marks the household under eviction at its latest delinquency snapshot on or before the date
         /// (unified_delinquency.under_eviction); nil: it says nothing.
         public var underEviction: Bool? = nil
+        /// The account is placed with a collection agency at the same snapshot (unified_delinquency.in_collections,
+        /// from RealPage's Collections Report); nil: no report says.
+        public var inCollections: Bool? = nil
     }
 
     /// The share of a debt that falls in one month (`period`).
@@ -111,7 +117,7 @@ public struct Debtors: Sendable {
                     add(UnitDebt(property: property, unit: household.unit, residentID: household.residentID,
                                  name: household.name, status: household.status, balanceCents: household.balanceCents,
                                  months: Self.months(covering: household.balanceCents, newestFirst: buckets),
-                                 underEviction: household.underEviction),
+                                 underEviction: household.underEviction, inCollections: household.inCollections),
                         email: household.email, phone: household.phone)
                 }
                 continue
@@ -137,7 +143,8 @@ public struct Debtors: Sendable {
                 add(UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
                              name: row[2].textValue, status: row[5].textValue, balanceCents: balance,
                              months: Self.months(covering: balance, newestFirst: recent),
-                             underEviction: row[7].integerValue.map { $0 != 0 }),
+                             underEviction: row[7].integerValue.map { $0 != 0 },
+                             inCollections: row[8].integerValue.map { $0 != 0 }),
                     email: row[3].textValue, phone: row[4].textValue)
             }
         }
@@ -196,7 +203,8 @@ public struct Debtors: Sendable {
 
     // MARK: - SQL
 
-    // The property's latest delinquency snapshot on or before the date, where a household's eviction mark is read
+    // The property's latest delinquency snapshot on or before the date, where a household's eviction and collections
+    // marks are read
     // (a night without the report keeps no rows of its own).
     static let latestDelinquencyDate = """
         SELECT max(as_of_date) FROM unified_delinquency WHERE unified_property_id = :property AND as_of_date <= :as_of
@@ -216,7 +224,7 @@ public struct Debtors: Sendable {
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = o.resident_id)),
                \(HouseholdName.sql(residentName: "r.name", key: "o.resident_id")), r.email, r.phone, r.status, o.cents,
-               d.under_eviction
+               d.under_eviction, d.in_collections
         FROM owing o
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = o.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = o.resident_id
@@ -230,7 +238,7 @@ public struct Debtors: Sendable {
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
                                         WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
                \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")), r.email, r.phone, r.status,
-               CAST(round(b.balance * 100) AS INTEGER), d.under_eviction
+               CAST(round(b.balance * 100) AS INTEGER), d.under_eviction, d.in_collections
         FROM unified_household_balances b
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = b.resident_id
@@ -262,8 +270,8 @@ extension Debtors {
         .init("properties", .text), .init("units", .text), .init("months", .count), .init("total", .money)]
     public static let unitColumns: [MetricResult.Column] = [
         .init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
-        .init("name", .text), .init("status", .text), .init("under_eviction", .text), .init("balance", .money),
-        .init("months", .text)]
+        .init("name", .text), .init("status", .text), .init("under_eviction", .text), .init("in_collections", .text),
+        .init("balance", .money), .init("months", .text)]
     public static let monthColumns: [MetricResult.Column] = [
         .init("debtor", .text, isJoinKey: true), .init("property", .text), .init("unit", .text), .init("resident_id", .text),
         .init("period", .month), .init("due_date", .date), .init("amount", .money)]
@@ -284,7 +292,7 @@ extension Debtors {
             name: "units", title: "Each unit's debt", columns: Self.unitColumns,
             rows: people.flatMap { p in p.units.map { u in
                 [.text(p.key), .text(u.property), .text(u.unit), .text(u.residentID), SQLValue(u.name), SQLValue(u.status),
-                 MetricResult.yesNo(u.underEviction),
+                 MetricResult.yesNo(u.underEviction), MetricResult.yesNo(u.inCollections),
                  money(u.balanceCents), .text(u.months.map(\.period).joined(separator: " "))]
             } })
         let monthsTable = MetricTable(

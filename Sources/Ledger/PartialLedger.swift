@@ -37,7 +37,7 @@ public enum PartialLedger {
     }
 
     /// One row per household owing or in credit: resident, unit, name, e-mail, phone, status, balance cents, the four
-    /// aging buckets (all codes; then RENT codes only) in cents, the balances' date, the eviction mark.
+    /// aging buckets (all codes; then RENT codes only) in cents, the balances' date, the eviction and collections marks.
     static let householdsSQL = """
         WITH household AS (
             SELECT resident_id, min(unit_number) AS unit_number, max(as_of_date) AS as_of_date,
@@ -55,7 +55,7 @@ public enum PartialLedger {
         )
         SELECT h.resident_id, coalesce(r.unit_number, h.unit_number), coalesce(r.name, d.name), r.email, r.phone,
                coalesce(r.status, d.resident_status), h.cents, h.b0, h.b1, h.b2, h.b3, h.r0, h.r1, h.r2, h.r3,
-               h.as_of_date, d.under_eviction
+               h.as_of_date, d.under_eviction, d.in_collections
         FROM household h
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = h.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = h.resident_id
@@ -87,6 +87,8 @@ public enum PartialLedger {
         var asOf: String?
         /// unified_delinquency.under_eviction of the balances' date; nil: not said.
         var underEviction: Bool?
+        /// unified_delinquency.in_collections of the balances' date; nil: not said.
+        var inCollections: Bool?
 
         init(_ row: [SQLValue]) {
             residentID = row[0].textValue ?? ""
@@ -97,6 +99,7 @@ public enum PartialLedger {
             rentAging = (11...14).map { row[$0].integerValue ?? 0 }
             asOf = row[15].textValue
             underEviction = row[16].integerValue.map { $0 != 0 }
+            inCollections = row[17].integerValue.map { $0 != 0 }
         }
 
         /// The buckets holding unpaid rent, oldest first: the months behind a partial ledger can tell (the last

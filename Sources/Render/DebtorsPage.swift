@@ -57,6 +57,12 @@ public enum DebtorsPage {
                                             cell.element("span", [("class", "eviction"), ("title", "the PMS marks the household under eviction")],
                                                          text: "under eviction")
                                         }
+                                        if unit.inCollections == true {
+                                            cell.text(" ")
+                                            cell.element("span", [("class", "collections"),
+                                                                  ("title", "the account is placed with a collection agency")],
+                                                         text: "in collections")
+                                        }
                                     }
                                     row.element("td") { cell in
                                         for month in unit.months {
@@ -110,6 +116,6 @@ public enum DebtorsPage {
         .contact { color: #555; font-weight: normal; font-size: 11px; }
         td.money { text-align: right; white-space: nowrap; } td.total, tfoot td { font-weight: 600; }
         tfoot th { text-align: right; }
-        .eviction { font-size: 11px; font-weight: 600; color: #8b1a1a; white-space: nowrap; }
+        .eviction, .collections { font-size: 11px; font-weight: 600; color: #8b1a1a; white-space: nowrap; }
         """
 }

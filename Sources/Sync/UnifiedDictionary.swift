@@ -223,6 +223,7 @@ public enum UnifiedDictionary {
             source
             run_id
             under_eviction | 1 when the PMS marks the household under eviction (RealPage: the Delinquent and Prepaid legend's `*`; Yardi: status Eviction), 0 when not, NULL when it says nothing
+            in_collections | 1 when a former resident's account is placed with a collection agency (RealPage: the Collections Report's In Coll. mark for the account), 0 when that report lists it as not, NULL when no report says (every Yardi row)
             """),
         table("unified_sync_warnings", "Current state: disagreements between two sources of the same fact, beyond tolerance.", """
             unified_property_id

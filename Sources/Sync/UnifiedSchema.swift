@@ -826,6 +826,12 @@ public enum UnifiedSchema {
         Migration(version: 56, name: "delinquency eviction mark", sql: """
             ALTER TABLE unified_delinquency ADD COLUMN under_eviction INTEGER;
             """),
+        // Whether a former resident's account is placed with a collection agency (RealPageDelinquency: the Collections
+        // Report's In Coll. mark for the account): 1 or 0, NULL where no report says (every Yardi row, and the nights
+        // synced before).
+        Migration(version: 57, name: "delinquency collections mark", sql: """
+            ALTER TABLE unified_delinquency ADD COLUMN in_collections INTEGER;
+            """),
     ]
 }
 

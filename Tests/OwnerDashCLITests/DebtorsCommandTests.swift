@@ -113,7 +113,7 @@ import Testing
         let units = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "units", "--data-dir", data.path])
         #expect(units.status == 0)
         let unitLines = units.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(unitLines.first == "debtor,property,unit,resident_id,name,status,under_eviction,balance,months")
+        #expect(unitLines.first == "debtor,property,unit,resident_id,name,status,under_eviction,in_collections,balance,months")
         #expect(unitLines.count == 5 && unitLines.last == "", "header, three units, the final newline: \(units.stdout)")
 
         let directory = data.url.appendingPathComponent("debtors").path + "/"
@@ -201,6 +201,38 @@ import Testing
                     + "no notice (--include-evictions writes one)"], "\(held.stderr)")
         let all = try OwnerDash.run(["notices", "generate", "--include-evictions", "--out", out.path, "--data-dir", data.path])
         #expect(all.status == 0 && all.stdout.contains("notices   2 written") && !all.stderr.contains("under eviction"))
+    }
+
+    /// Ken's account is placed with a collection agency at Riverwalk's delinquency snapshot (the Collections Report's
+    /// mark, synced into unified_delinquency): the report marks his unit, and no notice is written for him, whatever
+    /// the options, with one line saying why.
+    @Test func aDebtorInCollectionsIsMarkedAndNeverGetsANotice() throws {
+        let data = try Self.ledger()
+        try Self.execute(data, """
+            INSERT INTO unified_delinquency (unified_property_id, as_of_date, resident_id, unit_number, name, current_balance,
+                balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, in_collections, source)
+            VALUES ('yp_riverwalk', '2026-11-20', 't1', '101', 'Lee, Ann', 2800, 1400, 1400, 0, 0, 0, 0, 'test'),
+                   ('yp_riverwalk', '2026-11-20', 't2', '201', 'Ito, Ken', 40.5, 40.5, 0, 0, 0, 0, 1, 'test');
+            """)
+        let units = try OwnerDash.run(["report", "debtors", "--format", "csv", "--table", "units", "--data-dir", data.path])
+        #expect(units.status == 0)
+        let lines = units.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "debtor,property,unit,resident_id,name,status,under_eviction,in_collections,balance,months")
+        #expect(lines.contains { $0.contains(",201,t2,\"Ito, Ken\",current,,yes,40.50,") }, "\(units.stdout)")
+        #expect(lines.contains { $0.contains(",101,t1,\"Lee, Ann\",current,,no,") }, "\(units.stdout)")
+        let page = data.url.appendingPathComponent("debtors.html").path
+        #expect(try OwnerDash.run(["report", "debtors", "--format", "html", "--out", page, "--data-dir", data.path]).status == 0)
+        #expect(try String(contentsOfFile: page, encoding: .utf8).components(separatedBy: ">in collections</span>").count == 2)
+
+        let out = data.url.appendingPathComponent("notices")
+        for options in [[], ["--include-evictions"]] {
+            let run = try OwnerDash.run(["notices", "generate"] + options + ["--out", out.path, "--data-dir", data.path])
+            #expect(run.status == 0)
+            #expect(run.stdout.contains("notices   1 written to \(out.path), total 3700.00"), "\(run.stdout)")
+            #expect(run.stderrLines.filter { $0.contains("collection") }
+                    == ["warning: ownerdash notices generate: Ito, Ken (yp_riverwalk 201): placed with a collection agency "
+                        + "(the Collections Report), no notice"], "\(run.stderr)")
+        }
     }
 
     @Test func generatingTwiceWritesTheSameNoticesAndHashes() throws {

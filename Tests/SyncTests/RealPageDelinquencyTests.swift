@@ -85,6 +85,72 @@ import Testing
             == [[.real(13), .real(17.75)]])
     }
 
+    /// A former account the Collections Report lists is marked as it is (In Coll.) and named from it when the
+    /// Delinquent and Prepaid report hides the name: matched by unit and standing, then by name or, hidden, by balance;
+    /// the latest report listing the account wins; an account no report lists, or two alike, stays unknown.
+    @Test func formerAccountsTakeTheCollectionsReportsMarkAndName() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        func collection(_ unit: String, _ name: String, status: String = "Former Resident", ending: Double,
+                        inCollections: Int64, asOf: String = RealPageFixture.asOf) throws {
+            try realpage.loaded("collections", asOf: asOf)
+            try realpage.insert("realpage_collections", [
+                "unit_number": .text(unit), "resident_name": .text(name), "status": .text(status),
+                "ending_balance": .real(ending), "in_collections": .integer(inCollections),
+                "under_payment_agreement": .integer(0),
+            ], asOf: asOf)
+        }
+        // Name hidden: matched by unit, standing and balance (a current account of the unit is not the former one).
+        try realpage.delinquency("101", residentID: nil, name: "", status: "Former resident", balance: 900,
+                                 aging: [0, 0, 0, 900])
+        try realpage.delinquency("101", residentID: nil, name: "", balance: 50, aging: [50, 0, 0, 0])
+        try collection("101", "Lee, Ann", ending: 900, inCollections: 1)
+        // Name printed: matched by name (case and blanks ignored), whatever the balance; the later listing wins.
+        try realpage.delinquency("102", residentID: nil, name: "Ito, Ken", status: "Former applicant", balance: 342)
+        try collection("102", "ITO,  Ken", status: "Former Applicant", ending: 400, inCollections: 1,
+                       asOf: RealPageFixture.daysAgo(40))
+        try collection("102", "ito, ken", status: "Former Applicant", ending: 342, inCollections: 0)
+        // Two former accounts of one unit with the same balance: which is which is not known.
+        try realpage.delinquency("103", residentID: nil, name: "", status: "Former resident", balance: 75)
+        try collection("103", "Diaz, Pat", ending: 75, inCollections: 1)
+        try collection("103", "Diaz, Sam", ending: 75, inCollections: 0)
+        // A listing dated after the delinquency's is not read.
+        try realpage.delinquency("104", residentID: nil, name: "", status: "Former resident", balance: 60)
+        try collection("104", "Hall, Brian", ending: 60, inCollections: 1, asOf: "2026-11-25")
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        let marked = try realpage.rows("""
+            SELECT unit_number, resident_status, name, in_collections FROM unified_delinquency
+            ORDER BY unit_number, current_balance
+            """)
+        #expect(marked == [
+                [.text("101"), .text("current"), .null, .null],
+                [.text("101"), .text("former"), .text("Lee, Ann"), .integer(1)],
+                [.text("102"), .text("Former applicant"), .text("Ito, Ken"), .integer(0)],
+                [.text("103"), .text("former"), .null, .null],
+                [.text("104"), .text("former"), .null, .null],
+            ], "\(marked)")
+    }
+
+    /// The real Collections Report of The Northern beside its Delinquent and Prepaid report (names hidden there): the
+    /// three accounts it marks In Coll. are marked and named, the two it lists as not are 0, every other account NULL.
+    @Test func theRealCollectionsReportMarksThreeOfTheNorthernsFormerAccounts() throws {
+        let realpage = try RealPageFixture()
+        let outcome = try #require(try realpage.syncRealNorthern([
+            "Delinquent_and_Prepaid_Report__3_.xls", "Collections_Report__3_.xls"]))
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(try realpage.rows("""
+            SELECT unit_number, name, current_balance, in_collections FROM unified_delinquency
+            WHERE in_collections IS NOT NULL ORDER BY unit_number
+            """) == [
+                [.text("1012"), .text("Fry, Haynes"), .real(14834.46), .integer(1)],
+                [.text("1431"), .text("Hicks, Miles"), .real(1093.85), .integer(0)],
+                [.text("1610"), .text("Valenzuela, Katrina"), .real(342), .integer(1)],
+                [.text("632"), .text("Hurley, Tammy"), .real(140.04), .integer(1)],
+                [.text("826"), .text("Fitzpatrick, Kristi"), .real(342), .integer(0)],
+            ])
+    }
+
     /// The real Delinquent and Prepaid report of The Northern (Tests/Fixtures/real-onesite), loaded as a user loads
     /// it and synced: its aging columns are net of credits (they add up to each account's Net Balance), and the
     /// delinquency the query answers is the report's printed Grand Totals, not the prepaid taken off twice.
@@ -113,6 +179,9 @@ import Testing
             SELECT unit_number, name FROM unified_delinquency WHERE under_eviction = 1 ORDER BY unit_number
             """) == [["1234", "1429", "905", "934"].map { [.text($0), .null] }].flatMap { $0 })
         #expect(try realpage.rows("SELECT count(*) FROM unified_delinquency WHERE name LIKE '%*%'") == [[.integer(0)]])
+        // Without the Collections Report nothing says whether an account is with an agency.
+        #expect(try realpage.rows("SELECT count(*) FROM unified_delinquency WHERE in_collections IS NOT NULL")
+                    == [[.integer(0)]])
         // No account's buckets below zero: they age what is owed.
         #expect(try realpage.rows("""
             SELECT count(*) FROM unified_delinquency

@@ -24,7 +24,8 @@ struct NoticesGenerateCommand: Command {
         Notices hold nothing that changes from run to run (no generation time), so the same ledger gives the
         same files and hashes. Notices of an earlier run whose debtor no longer owes are removed. A debtor
         the PMS marks under eviction (RealPage's Delinquent and Prepaid '*', Yardi's status Eviction) gets
-        no notice unless --include-evictions; each is one line on stderr.
+        no notice unless --include-evictions; nor does an account placed with a collection agency (RealPage's
+        Collections Report, In Coll.: the agency collects it), with no option; each is one line on stderr.
 
         Template placeholders: {{name}} {{email}} {{phone}} {{contact}} {{units}} {{property}} {{total}}
         {{due_date}} (the oldest month's due date) {{as_of}} {{month_count}}, and one repeated block
@@ -308,7 +309,9 @@ struct NoticeSelection {
     }
 
     /// The debtors' notices; a property without a ledger is named on stderr, and so is each debtor held back because
-    /// the PMS marks a unit of theirs under eviction (a reminder beside an eviction can confuse its case).
+    /// the PMS marks a unit of theirs under eviction (a reminder beside an eviction can confuse its case) or an account
+    /// of theirs placed with a collection agency (the agency collects it: a notice from the property is not for it to
+    /// send, and no option writes one).
     func notices(database: Database, properties: [String], command: String, log: Diagnostics) throws -> [Notice] {
         var debtors = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
         for property in debtors.noLedger {
@@ -322,6 +325,12 @@ struct NoticeSelection {
             }
             debtors.people.removeAll { $0.underEviction }
         }
+        for person in debtors.people where person.inCollections {
+            let units = person.units.filter { $0.inCollections == true }.map { "\($0.property) \($0.unit)" }
+            log.warning(nil, "\(command): \(person.name ?? person.key) (\(units.joined(separator: ", "))): placed with a "
+                + "collection agency (the Collections Report), no notice")
+        }
+        debtors.people.removeAll { $0.inCollections }
         return NoticeBatch.notices(for: debtors, template: template,
                                    propertyNames: try DebtorsReportCommand.propertyNames(database))
     }

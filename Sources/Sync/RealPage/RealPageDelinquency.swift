@@ -12,7 +12,13 @@
 ///   with none or several such households, `unit/row N` (the account's report row), so that a current and a former
 ///   resident of one unit are never merged or netted: stable across syncs of the same report and never equal to a
 ///   numeric ReshID. Rows of the same resident_id (one household printed twice) are added up.
-/// - name: as printed, else (hidden) the matched household's `Last, First`.
+/// - name: as printed, else (hidden) the matched household's `Last, First`, else the name the Collections Report
+///   prints for the account (below).
+/// - in_collections: for a former resident's or applicant's account, the Collections Report's `In Coll.` mark (1 or 0)
+///   from the latest snapshot on or before the delinquency's that lists an account of the same unit and standing
+///   (Former Resident, Former Applicant) with the same name or, the name hidden, an Ending Ledger Balance equal to
+///   the account's Net Balance; exactly one such account, else NULL. NULL for every other account: the report lists
+///   only the accounts that moved out in its date range, so an account it does not list is not known either way.
 /// - current_balance: Net Balance (delinquent − prepaid, dollars; negative = in credit); prepaid: Total Prepaid as a
 ///   positive amount (0 when the report prints none).
 /// - balance_0_30, balance_31_60, balance_61_90, balance_over_90: what the account owes by age (`owedByAge`), so
@@ -81,13 +87,41 @@ enum RealPageDelinquency {
                             END) AS household_key
             FROM printed d
         ),
+        -- The Collections Report's accounts (former residents and applicants who moved out in its range), each (unit,
+        -- name compared without case and blanks) from the latest snapshot on or before the delinquency's listing it.
+        collection AS MATERIALIZED (
+            SELECT unit_number, standing, name, name_key, ending_cents, in_collections
+            FROM (SELECT c.unit_number, lower(trim(c.status)) AS standing, nullif(trim(c.resident_name), '') AS name,
+                         lower(replace(c.resident_name, ' ', '')) AS name_key,
+                         CAST(round(c.ending_balance * 100) AS INTEGER) AS ending_cents, c.in_collections,
+                         row_number() OVER (PARTITION BY c.unit_number, lower(replace(c.resident_name, ' ', ''))
+                                            ORDER BY c.as_of_date DESC, c.source_row) AS newest
+                  FROM realpage_raw.realpage_collections c
+                  WHERE c.property_id = :property AND c.as_of_date <= :delinquency_snapshot)
+            WHERE newest = 1
+        ),
+        -- A former account's Collections Report account: the one of the same unit and standing with the same name
+        -- (case and blanks ignored) or, the name hidden, the same balance (Ending Ledger Balance = Net Balance).
+        collected AS MATERIALIZED (
+            SELECT d.source_row, min(c.name) AS name, min(c.in_collections) AS in_collections
+            FROM printed d
+            JOIN collection c ON c.unit_number = d.unit_number AND c.standing = lower(trim(d.resident_status))
+            WHERE lower(trim(d.resident_status)) LIKE 'former%'
+              AND CASE WHEN d.printed_name IS NOT NULL THEN c.name_key = lower(replace(d.printed_name, ' ', ''))
+                       ELSE c.ending_cents = CAST(round(d.current_balance * 100) AS INTEGER) END
+            GROUP BY d.source_row
+            HAVING count(*) = 1
+        ),
         account AS (
             SELECT d.*,
                    coalesce(d.household_key,
                             d.unit_number || '/' || coalesce(d.printed_name, 'row ' || d.source_row)) AS resident_key,
                    coalesce(d.printed_name,
-                            (SELECT h.name FROM rpx_household h WHERE h.household_id = d.household_key)) AS account_name
+                            (SELECT h.name FROM rpx_household h WHERE h.household_id = d.household_key),
+                            k.name) AS account_name,
+                   k.in_collections
             FROM matched d
+            LEFT JOIN collected k ON k.source_row = d.source_row
         )
         """
 
@@ -112,7 +146,8 @@ enum RealPageDelinquency {
         \(owedByAge)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
-            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source, run_id)
+            balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, in_collections, source,
+            run_id)
         SELECT :property, :as_of, a.resident_key, min(a.unit_number), min(a.account_name), min(a.unified_status),
                sum(CAST(round(a.current_balance * 100) AS INTEGER)) / 100.0,
                sum(coalesce(o.owed_0_30, CAST(round(a.balance_0_30 * 100) AS INTEGER))) / 100.0,
@@ -120,7 +155,7 @@ enum RealPageDelinquency {
                sum(coalesce(o.owed_61_90, CAST(round(a.balance_61_90 * 100) AS INTEGER))) / 100.0,
                sum(coalesce(o.owed_over_90, CAST(round(a.balance_over_90 * 100) AS INTEGER))) / 100.0,
                sum(CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER)) / 100.0,
-               max(a.under_eviction), :source, :run_id
+               max(a.under_eviction), max(a.in_collections), :source, :run_id
         FROM account a
         LEFT JOIN owed_by_age o ON o.account_row = a.source_row
         GROUP BY a.resident_key
