@@ -111,7 +111,7 @@ public struct Debtors: Sendable {
             if info.partial {
                 report.partialLedger.append(property)
                 report.asOf[property] = info.asOf
-                for household in try partialHouseholds.query([":property": .text(property)]).map(PartialLedger.Household.init)
+                for household in try PartialLedger.households(partialHouseholds, property: property)
                 where household.balanceCents > 0 {
                     let buckets = zip(PartialLedger.buckets, household.aging).map { (period: $0.0, due: String?.none, cents: $0.1) }
                     add(UnitDebt(property: property, unit: household.unit, residentID: household.residentID,
@@ -128,24 +128,24 @@ public struct Debtors: Sendable {
             // On the property's own date the sync has summed every household already (one row each instead of every
             // posting); another date, or a unified.db synced before those sums existed, sums the postings here.
             let summed = try syncedBalances && !hasBalances.query(parameters).isEmpty
-            for row in try (summed ? balances : households).query(parameters) {
-                let resident = row[0].textValue ?? ""
-                let balance = row[6].integerValue ?? 0
+            try (summed ? balances : households).forEachRow(parameters) { row in
+                let resident = row.text("resident_id") ?? ""
+                let balance = Int64(row.int("cents") ?? 0)
                 // Newest first, only as far back as the debt goes: the months it covers are the most recent charges.
                 var recent: [(period: String, due: String?, cents: Int64)] = []
                 var covered: Int64 = 0
-                try charges.forEachRowWhile([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) { row in
-                    let cents = row.value(at: 2).integerValue ?? 0
-                    recent.append((row.text(at: 0) ?? "", row.text(at: 1), cents))
+                try charges.forEachRowWhile([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) { charge in
+                    let cents = charge.value(at: 2).integerValue ?? 0
+                    recent.append((charge.text(at: 0) ?? "", charge.text(at: 1), cents))
                     covered += max(0, cents)
                     return covered < balance
                 }
-                add(UnitDebt(property: property, unit: row[1].textValue ?? "", residentID: resident,
-                             name: row[2].textValue, status: row[5].textValue, balanceCents: balance,
+                add(UnitDebt(property: property, unit: row.text("unit_number") ?? "", residentID: resident,
+                             name: row.text("name"), status: row.text("status"), balanceCents: balance,
                              months: Self.months(covering: balance, newestFirst: recent),
-                             underEviction: row[7].integerValue.map { $0 != 0 },
-                             inCollections: row[8].integerValue.map { $0 != 0 }),
-                    email: row[3].textValue, phone: row[4].textValue)
+                             underEviction: row.int("under_eviction").map { $0 != 0 },
+                             inCollections: row.int("in_collections").map { $0 != 0 }),
+                    email: row.text("email"), phone: row.text("phone"))
             }
         }
         let minimumCents = minDebt.map { Int64(($0 * 100).rounded()) } ?? 1
@@ -210,7 +210,8 @@ public struct Debtors: Sendable {
         SELECT max(as_of_date) FROM unified_delinquency WHERE unified_property_id = :property AND as_of_date <= :as_of
         """
 
-    // One row per household of the property whose postings up to the date leave it owing.
+    // One row per household of the property whose postings up to the date leave it owing (read by column name; the
+    // balances' query below selects the same names).
     static let householdsSQL = """
         WITH posted AS (
             SELECT resident_id, CAST(round(amount * 100) AS INTEGER) AS cents FROM unified_charges
@@ -220,11 +221,13 @@ public struct Debtors: Sendable {
             WHERE unified_property_id = :property AND payment_date <= :as_of
         ),
         owing AS (SELECT resident_id, sum(cents) AS cents FROM posted GROUP BY resident_id HAVING sum(cents) > 0)
-        SELECT o.resident_id,
+        SELECT o.resident_id AS resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
-                                        WHERE c.unified_property_id = :property AND c.resident_id = o.resident_id)),
-               \(HouseholdName.sql(residentName: "r.name", key: "o.resident_id")), r.email, r.phone, r.status, o.cents,
-               d.under_eviction, d.in_collections
+                                        WHERE c.unified_property_id = :property AND c.resident_id = o.resident_id))
+                   AS unit_number,
+               \(HouseholdName.sql(residentName: "r.name", key: "o.resident_id")) AS name, r.email AS email,
+               r.phone AS phone, r.status AS status, o.cents AS cents, d.under_eviction AS under_eviction,
+               d.in_collections AS in_collections
         FROM owing o
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = o.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = o.resident_id
@@ -234,11 +237,13 @@ public struct Debtors: Sendable {
 
     // The same rows from the balances the sync wrote for the property's own date (HouseholdBalances).
     static let balancesSQL = """
-        SELECT b.resident_id,
+        SELECT b.resident_id AS resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
-                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")), r.email, r.phone, r.status,
-               CAST(round(b.balance * 100) AS INTEGER), d.under_eviction, d.in_collections
+                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id))
+                   AS unit_number,
+               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")) AS name, r.email AS email,
+               r.phone AS phone, r.status AS status, CAST(round(b.balance * 100) AS INTEGER) AS cents,
+               d.under_eviction AS under_eviction, d.in_collections AS in_collections
         FROM unified_household_balances b
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = b.resident_id

@@ -53,9 +53,11 @@ public enum PartialLedger {
             FROM unified_ledger_balances WHERE unified_property_id = :property
             GROUP BY resident_id
         )
-        SELECT h.resident_id, coalesce(r.unit_number, h.unit_number), coalesce(r.name, d.name), r.email, r.phone,
-               coalesce(r.status, d.resident_status), h.cents, h.b0, h.b1, h.b2, h.b3, h.r0, h.r1, h.r2, h.r3,
-               h.as_of_date, d.under_eviction, d.in_collections
+        SELECT h.resident_id AS resident_id, coalesce(r.unit_number, h.unit_number) AS unit_number,
+               coalesce(r.name, d.name) AS name, r.email AS email, r.phone AS phone,
+               coalesce(r.status, d.resident_status) AS status, h.cents AS cents,
+               h.b0 AS b0, h.b1 AS b1, h.b2 AS b2, h.b3 AS b3, h.r0 AS r0, h.r1 AS r1, h.r2 AS r2, h.r3 AS r3,
+               h.as_of_date AS as_of_date, d.under_eviction AS under_eviction, d.in_collections AS in_collections
         FROM household h
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = h.resident_id
         LEFT JOIN unified_delinquency d ON d.unified_property_id = :property AND d.resident_id = h.resident_id
@@ -70,6 +72,13 @@ public enum PartialLedger {
         FROM unified_ledger_balances WHERE unified_property_id = :property AND resident_id = :resident
         ORDER BY charge_code
         """
+
+    /// The property's households as `householdsSQL` (prepared as `statement`) reads them.
+    static func households(_ statement: Statement, property: String) throws -> [Household] {
+        var households: [Household] = []
+        try statement.forEachRow([":property": .text(property)]) { households.append(Household($0)) }
+        return households
+    }
 
     /// One household of the partial ledger, as `householdsSQL` reads it.
     struct Household {
@@ -90,16 +99,17 @@ public enum PartialLedger {
         /// unified_delinquency.in_collections of the balances' date; nil: not said.
         var inCollections: Bool?
 
-        init(_ row: [SQLValue]) {
-            residentID = row[0].textValue ?? ""
-            unit = row[1].textValue ?? ""
-            name = row[2].textValue; email = row[3].textValue; phone = row[4].textValue; status = row[5].textValue
-            balanceCents = row[6].integerValue ?? 0
-            aging = (7...10).map { row[$0].integerValue ?? 0 }
-            rentAging = (11...14).map { row[$0].integerValue ?? 0 }
-            asOf = row[15].textValue
-            underEviction = row[16].integerValue.map { $0 != 0 }
-            inCollections = row[17].integerValue.map { $0 != 0 }
+        /// The row `row` is on (`householdsSQL`'s columns, read by name).
+        init(_ row: Statement) {
+            residentID = row.text("resident_id") ?? ""
+            unit = row.text("unit_number") ?? ""
+            name = row.text("name"); email = row.text("email"); phone = row.text("phone"); status = row.text("status")
+            balanceCents = Int64(row.int("cents") ?? 0)
+            aging = ["b0", "b1", "b2", "b3"].map { Int64(row.int($0) ?? 0) }
+            rentAging = ["r0", "r1", "r2", "r3"].map { Int64(row.int($0) ?? 0) }
+            asOf = row.text("as_of_date")
+            underEviction = row.int("under_eviction").map { $0 != 0 }
+            inCollections = row.int("in_collections").map { $0 != 0 }
         }
 
         /// The buckets holding unpaid rent, oldest first: the months behind a partial ledger can tell (the last

@@ -15,7 +15,8 @@ import SQLiteKit
 /// Listed when months behind ≥ `minMonthsBehind` and balance ≥ `minBalance` (default: any positive balance).
 /// under_eviction: the household's mark at the property's latest delinquency snapshot on or before the date
 /// (unified_delinquency.under_eviction, `Debtors.latestDelinquencyDate`): a resident under eviction is chased by the
-/// eviction, not by the tracker's calls.
+/// eviction, not by the tracker's calls. in_collections: the same snapshot's mark of an account placed with a
+/// collection agency (unified_delinquency.in_collections): the agency collects it, not the tracker's calls.
 ///
 /// A property whose ledger is partial (`PartialLedger`, listed in `partialLedger`) has balances, not postings: balance
 /// = the household's net balance of the Delinquent and Prepaid report; the months missing are the aging buckets
@@ -38,6 +39,8 @@ public struct RentalTracker: Sendable {
         public var lastPayment: Paid? = nil
         /// Whether the PMS marks the household under eviction; nil: it says nothing.
         public var underEviction: Bool? = nil
+        /// Whether the account is placed with a collection agency; nil: nothing says.
+        public var inCollections: Bool? = nil
     }
 
     /// A charge with something left to pay.
@@ -83,7 +86,7 @@ public struct RentalTracker: Sendable {
             if info.partial {
                 tracker.partialLedger.append(property)
                 tracker.asOf[property] = info.asOf
-                for household in try partialHouseholds.query([":property": .text(property)]).map(PartialLedger.Household.init) {
+                for household in try PartialLedger.households(partialHouseholds, property: property) {
                     let missing = household.rentBucketsBehind
                     let balance = household.balanceCents
                     guard missing.count >= minMonthsBehind, minMonthsBehind > 0 || balance > 0,
@@ -100,23 +103,23 @@ public struct RentalTracker: Sendable {
                                             code: row[0].textValue ?? "", amountCents: cents)
                             }
                         },
-                        paid: [], underEviction: household.underEviction))
+                        paid: [], underEviction: household.underEviction, inCollections: household.inCollections))
                 }
                 continue
             }
             let date = asOf?.iso ?? info.asOf ?? ""
             tracker.asOf[property] = date
-            for row in try households.query([":property": .text(property), ":as_of": .text(date)]) {
-                let balance = row[4].integerValue ?? 0
-                let missing = (row[5].textValue ?? "").split(separator: ",").map(String.init).sorted()
+            try households.forEachRow([":property": .text(property), ":as_of": .text(date)]) { row in
+                let balance = Int64(row.int("cents") ?? 0)
+                let missing = (row.text("months") ?? "").split(separator: ",").map(String.init).sorted()
                 guard missing.count >= minMonthsBehind, minMonthsBehind > 0 || balance > 0,
-                      balance >= (minimumCents ?? 1) else { continue }
-                let resident = row[0].textValue ?? ""
+                      balance >= (minimumCents ?? 1) else { return }
+                let resident = row.text("resident_id") ?? ""
                 let keys: [String: SQLValue] = [":property": .text(property), ":resident": .text(resident),
                                                 ":from": .text(missing.first ?? "0000-00")]
                 tracker.residents.append(Resident(
-                    property: property, unit: row[1].textValue ?? "", residentID: resident, name: row[2].textValue,
-                    status: row[3].textValue, balanceCents: balance, monthsMissing: missing,
+                    property: property, unit: row.text("unit_number") ?? "", residentID: resident, name: row.text("name"),
+                    status: row.text("status"), balanceCents: balance, monthsMissing: missing,
                     owed: try owed.query(keys.filter { owed.hasParameter($0.key) }).map {
                         Owed(dueDate: $0[0].textValue, period: $0[1].textValue ?? "", code: $0[2].textValue ?? "",
                              amountCents: $0[3].integerValue ?? 0)
@@ -124,7 +127,8 @@ public struct RentalTracker: Sendable {
                     paid: try paid.query(keys).map(Self.payment),
                     lastPayment: try lastPaid.query([":property": .text(property), ":resident": .text(resident),
                                                      ":as_of": .text(date)]).first.map(Self.payment),
-                    underEviction: row[6].integerValue.map { $0 != 0 }))
+                    underEviction: row.int("under_eviction").map { $0 != 0 },
+                    inCollections: row.int("in_collections").map { $0 != 0 }))
             }
         }
         tracker.residents.sort { a, b in
@@ -152,11 +156,13 @@ public struct RentalTracker: Sendable {
             WHERE unified_property_id = :property AND category = 'RENT' AND balance > 0.004 AND due_date < :as_of
             GROUP BY resident_id
         )
-        SELECT b.resident_id,
+        SELECT b.resident_id AS resident_id,
                coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
-                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id)),
-               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")), r.status, b.cents, m.months,
-               d.under_eviction
+                                        WHERE c.unified_property_id = :property AND c.resident_id = b.resident_id))
+                   AS unit_number,
+               \(HouseholdName.sql(residentName: "r.name", key: "b.resident_id")) AS name, r.status AS status,
+               b.cents AS cents, m.months AS months, d.under_eviction AS under_eviction,
+               d.in_collections AS in_collections
         FROM balance b
         LEFT JOIN missing m ON m.resident_id = b.resident_id
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = b.resident_id
@@ -194,7 +200,8 @@ extension RentalTracker {
     /// The residents' columns, for the report and the API's schema.
     public static let residentColumns: [MetricResult.Column] = [
         .init("property", .text), .init("unit", .text), .init("resident_id", .text), .init("name", .text),
-        .init("status", .text), .init("under_eviction", .text), .init("balance", .money), .init("months_behind", .count),
+        .init("status", .text), .init("under_eviction", .text), .init("in_collections", .text), .init("balance", .money),
+        .init("months_behind", .count),
         .init("months_missing", .text), .init("last_payment", .date), .init("last_payment_amount", .money),
     ]
     /// What they owe: one unpaid charge a row.
@@ -216,13 +223,14 @@ extension RentalTracker {
             columns: Self.residentColumns,
             rows: residents.map { r in
                 [.text(r.property), .text(r.unit), .text(r.residentID), SQLValue(r.name), SQLValue(r.status),
-                 MetricResult.yesNo(r.underEviction), money(r.balanceCents), .integer(Int64(r.monthsMissing.count)),
+                 MetricResult.yesNo(r.underEviction), MetricResult.yesNo(r.inCollections), money(r.balanceCents),
+                 .integer(Int64(r.monthsMissing.count)),
                  .text(r.monthsMissing.joined(separator: " ")),
                  SQLValue(r.lastPayment?.date), r.lastPayment.map { money($0.amountCents) } ?? .null]
             },
             // The count of residents under the name, as the debtors' total counts debtors: "months behind" is per resident.
             total: [.text("total"), .null, .null, .text("\(residents.count) resident\(residents.count == 1 ? "" : "s")"), .null,
-                    .null, money(residents.reduce(0) { $0 + $1.balanceCents }), .null, .null, .null, .null])
+                    .null, .null, money(residents.reduce(0) { $0 + $1.balanceCents }), .null, .null, .null, .null])
         let owedTable = MetricTable(
             name: "owed", title: "What they owe",
             columns: Self.owedColumns,

@@ -89,7 +89,7 @@ import Testing
         #expect(late.count == 8 && late.values.allSatisfy { $0 < 10 }, "\(risk)")
         // Last column; the totals row leaves it empty.
         let csv = try #require(after.first { $0.0 == "rental-tracker csv" }).1
-        #expect(csv.hasPrefix("property,unit,resident_id,name,status,under_eviction,balance,months_behind,months_missing,last_payment,last_payment_amount,risk_next_month_pct\n"))
+        #expect(csv.hasPrefix("property,unit,resident_id,name,status,under_eviction,in_collections,balance,months_behind,months_missing,last_payment,last_payment_amount,risk_next_month_pct\n"))
     }
 
     @Test func aModelThatFailedItsBacktestLeavesReportsAndDashboardAsTheyWere() throws {

@@ -107,7 +107,7 @@ import Testing
         let trackerDump = try OwnerDash.run(["sheet", "dump", "--all-sheets", trackerBook])
         #expect(trackerDump.stdout.contains("== Residents =="))
         // Balance = every charge less every payment (none synced here); no rent month missing.
-        #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",current,,1440.5,0\n"))
+        #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",current,,,1440.5,0\n"))
         #expect(trackerDump.stdout.contains("== Open charges and payments =="))
         #expect(trackerDump.stdout.contains("\nyp_riverwalk,101,t1,\"Lee, Ann\",owed,2026-11-01,2026-11,water,40.5\n"))
         // html: the same tables as one printable, self-contained page.
