@@ -198,21 +198,27 @@ public enum RawRetention {
         /// pull, and if it then no longer listed the charge, the earlier month's row would be read again. The
         /// statements kept a month a month for ever (36 months read by every sync after a year, 24 fetched).
         /// A charge without a LeaseID is matched by its tenant (the rule looks its lease up by tenant).
+        ///
+        /// The later months' charges are listed once per snapshot (an `IN` list SQLite builds into an index) by a
+        /// range of dates on the snapshot index, the charge's identity one value each: the same rule as an `EXISTS`
+        /// per row whose months were compared by `substr` and whose lease or tenant was matched by an `OR`, which read
+        /// every statement of the property for every row of an old month: 32 s of a 40 s nightly prune after 64
+        /// nights of the year benchmark, 17 s of it one month of one property, growing every month (0.1 s now, the
+        /// same rows found). `char(1)` stands for a missing charge code (matched with `IS`) and marks a tenant
+        /// code standing in for a missing lease id: no PMS id holds it.
         static let leaseChargeMonths = SupersededRows(table: "yardi_lease_charges", superseded: """
             property_id = :property AND as_of_date = :as_of AND service_from_date IS NOT NULL
-              AND substr(:as_of, 1, 7) < \(frozenMonth) AND EXISTS (
-                SELECT 1 FROM yardi_lease_charges n
+              AND :as_of < \(frozenDay)
+              AND (coalesce(charge_code, char(1)), service_from_date, coalesce(lease_id, char(1) || tenant_code)) IN (
+                SELECT coalesce(n.charge_code, char(1)), n.service_from_date, coalesce(n.lease_id, char(1) || n.tenant_code)
+                FROM yardi_lease_charges n
                 WHERE n.property_id = :property
-                  AND substr(n.as_of_date, 1, 7) > substr(:as_of, 1, 7) AND substr(n.as_of_date, 1, 7) < \(frozenMonth)
-                  AND n.charge_code IS yardi_lease_charges.charge_code
-                  AND n.service_from_date = yardi_lease_charges.service_from_date
-                  AND (n.lease_id = yardi_lease_charges.lease_id
-                       OR (n.lease_id IS NULL AND yardi_lease_charges.lease_id IS NULL
-                           AND n.tenant_code = yardi_lease_charges.tenant_code)))
+                  AND n.as_of_date >= date(:as_of, 'start of month', '+1 month') AND n.as_of_date < \(frozenDay))
             """)
-        /// The first post month (`YYYY-MM`) the lease-charge fetch still asks for, from the property's newest statement.
-        private static let frozenMonth = """
-            (SELECT strftime('%Y-%m', max(f.as_of_date), 'start of month', '-\(YardiOperation.leaseChargeMonths - 1) months')
+        /// The first day of the first post month the lease-charge fetch still asks for, from the property's newest
+        /// statement: a snapshot dated before it is of a month no fetch asks for again.
+        private static let frozenDay = """
+            (SELECT date(max(f.as_of_date), 'start of month', '-\(YardiOperation.leaseChargeMonths - 1) months')
              FROM yardi_lease_charges f WHERE f.property_id = :property)
             """
 
