@@ -17,7 +17,8 @@
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
 # the others, as wall time (which includes the simulator building every report it serves) and as ownerdash's own CPU
-# seconds and peak memory (GNU time), and the simulator's CPU seconds during the ingest; whether every `query` of the
+# seconds and peak memory (GNU time), the simulator's CPU seconds during the ingest, the nightly prune's CPU seconds,
+# and over 60 nights or more those of the last 30 nights against nights 2-31; whether every `query` of the
 # last day (summary, occupancy, exposure, pricing, delinquency, funnel, activity), `report debtors`, `rental-tracker`,
 # `lease-status`, `maintenance`, `expenses` and a fresh `audit run` give the same answers as the fresh full ingest
 # (run ids and timestamps left out; scripts/bench/year_compare.py: history the nightly kept is shown, not a difference).
@@ -78,7 +79,7 @@ bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
 
 echo "year: $DAYS night(s) of ${#KEYS[@]} propert(ies) from $START (${KEYS[*]}), night $FAIL_NIGHT fails (0: none)" >&2
-printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb,sim_cpu_seconds\n" > "$OUT/nights.csv"
+printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb,sim_cpu_seconds,prune_cpu_seconds\n" > "$OUT/nights.csv"
 sim_cpu() {   # the simulator's CPU seconds so far (utime + stime of its process, in clock ticks)
     awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$SIM/stat"
 }
@@ -95,9 +96,13 @@ for night in $(seq 1 "$DAYS"); do
         > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
-    "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
-    printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d,%.2f\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
-        "$(echo "$user + $system" | bc)" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" >> "$OUT/nights.csv"
+    # The night's prune, timed too: it is part of an operator's night (it once grew by a month every month).
+    /usr/bin/time -f "%U %S" -o "$OUT/prune_time_$night" \
+        "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
+    read -r prune_user prune_system < <(grep -E '^[0-9.]+ [0-9.]+$' "$OUT/prune_time_$night" | tail -n 1)
+    printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d,%.2f,%.2f\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
+        "$(echo "$user + $system" | bc)" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" \
+        "$(echo "$prune_user + $prune_system" | bc)" >> "$OUT/nights.csv"
     echo "night $night ($day): exit $code, ${seconds}s" >&2
     if [ "$night" -eq 1 ]; then
         # The issue's "unchanged property": the same day ingested again, nothing changed at the source since.
@@ -157,6 +162,25 @@ awk -F, -v fail="$FAIL_NIGHT" 'NR == 2 { first = $4; cpu = $7; peak = $8; sim = 
               printf "peak memory of ownerdash: %.0f MB the first night, %.0f MB at most after it\n", peak / 1024, top / 1024
               printf "the simulator building what a night fetches: %.1f s CPU the first night, %.1f s on average after it\n", sim, simsum / n }
           else printf "\nfirst night %.1f s\n", first }' "$OUT/nights.csv"
+# Flat over the year (issue 36): churned nights and the prune by 30-night stretch, the last 30 against nights 2-31.
+python3 - "$OUT/nights.csv" "$FAIL_NIGHT" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["night"] != "1"]
+fail = int(sys.argv[2])
+rows = [r for r in rows if int(r["night"]) not in (fail, fail + 1)]
+def mean(rs, key):
+    return sum(float(r[key]) for r in rs) / len(rs)
+if len(rows) >= 60:
+    early, late = rows[:30], rows[-30:]
+    for key, what in (("cpu_seconds", "churned nights' ownerdash CPU"), ("sim_cpu_seconds", "the simulator's CPU"),
+                      ("prune_cpu_seconds", "the nightly prune's CPU")):
+        if key not in rows[0]:
+            continue   # a nights.csv from before the prune was timed
+        a, b = mean(early, key), mean(late, key)
+        print("%s: %.2f s over nights %s-%s, %.2f s over the last 30 (%s-%s): %+.1f %%" % (
+            what, a, early[0]["night"], early[-1]["night"], b, late[0]["night"], late[-1]["night"],
+            100 * (b - a) / a if a else 0))
+PY
 awk -F, 'NR == FNR { wall = $1; cpu = $2; next } FNR == 2 {
     printf "an unchanged night (the first day ingested again, nothing changed at the source): %.1f s wall (%.0f%% of the first), %.2f s CPU (%.1f%% of the first)\n", wall, 100 * wall / $4, cpu, 100 * cpu / $7 }' \
     "$OUT/unchanged.csv" "$OUT/nights.csv"
