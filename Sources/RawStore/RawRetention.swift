@@ -144,15 +144,22 @@ public enum RawRetention {
         /// The report whose printed totals (loaded_report_totals) go with a snapshot the policy does not keep: the
         /// checks read a report's totals at the snapshot the sync reads whole, the newest, never at older ones.
         var printedTotals: String? = nil
+        /// For a report read by the newest snapshot covering each day (`window`): its date column. `superseded` then
+        /// takes `:from`, the first day a later snapshot holds, which `drop` works out for every snapshot at once.
+        var dateColumn: String? = nil
 
         /// The Activity report and the Leasing Activity Detail: the sync reads each day from the newest snapshot
         /// covering it (RealPageActivity.activityRows), so an older snapshot's rows from the first day of a newer one
         /// on are never read. Each snapshot keeps the days only it holds; the day a snapshot starts does not change.
+        ///
+        /// The first day a later snapshot holds is worked out from one grouping of the table (each snapshot's first and
+        /// last day), and only a snapshot holding days from it on is visited: asked of each snapshot by a subquery over
+        /// every later one, it was a pass over the property's kept rows per snapshot, every night, for a count of
+        /// snapshots that grows by one a night.
         static func window(_ table: String, dateColumn: String, report: ReportType) -> SupersededRows {
             SupersededRows(table: table, superseded: """
-                property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= (
-                    SELECT min(n.\(dateColumn)) FROM \(table) n WHERE n.property_id = :property AND n.as_of_date > :as_of)
-                """, printedTotals: report.rawValue)
+                property_id = :property AND as_of_date = :as_of AND \(dateColumn) >= :from
+                """, printedTotals: report.rawValue, dateColumn: dateColumn)
         }
 
         /// The Closed Make Ready Summary: each turn (unit and `MakeReadyTurn.key`) is read from the latest snapshot
@@ -234,29 +241,30 @@ public enum RawRetention {
             let lines = try lines.flatMap { try database.tableExists($0.table) ? $0 : nil }
             let printedTotals = try printedTotals.flatMap { try database.tableExists("loaded_report_totals") ? $0 : nil }
             var dropped = 0
-            let dates = try database.query("SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
+            let dates = try database.query(dateColumn.map { """
+                SELECT property_id, as_of_date, min(\($0)), max(\($0)) FROM \(table) GROUP BY property_id, as_of_date ORDER BY 1, 2
+                """ } ?? "SELECT DISTINCT property_id, as_of_date FROM \(table) ORDER BY 1, 2")
             for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
                 let snapshots = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
                 let kept = policy.kept(snapshots)
+                // A window report's snapshots (oldest first): the first day any later one holds, and whether its own
+                // days reach it (min and max ignore a row without a date, as the comparison does).
+                var from: [String: String] = [:]
+                if dateColumn != nil {
+                    var later: String?
+                    for row in rows.reversed() {
+                        if let date = row[1].textValue, let first = later, let last = row[3].textValue, last >= first {
+                            from[date] = first
+                        }
+                        if let start = row[2].textValue { later = later.map { min($0, start) } ?? start }
+                    }
+                }
                 for date in snapshots where !kept.contains(date) {
                     let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date.iso)]
-                    if let lines {
-                        // The superseded rows are found once, before their lines go: the condition may read the lines
-                        // (a closed turn's key is its work orders' number, MakeReadyTurn).
-                        try database.execute("CREATE TEMP TABLE IF NOT EXISTS superseded_row (source_row INTEGER PRIMARY KEY)")
-                        try database.execute("DELETE FROM temp.superseded_row")
-                        try database.prepare("INSERT INTO temp.superseded_row SELECT source_row FROM \(table) WHERE \(superseded)")
-                            .execute(values)
-                        dropped += try database.deleteRows(from: lines.table, where: """
-                            property_id = :property AND as_of_date = :as_of
-                              AND \(lines.parentRow) IN (SELECT source_row FROM temp.superseded_row)
-                            """, values, dryRun: dryRun)
-                        dropped += try database.deleteRows(from: table, where: """
-                            property_id = :property AND as_of_date = :as_of
-                              AND source_row IN (SELECT source_row FROM temp.superseded_row)
-                            """, values, dryRun: dryRun)
-                    } else {
-                        dropped += try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun)
+                    // A window report's snapshot whose days no later one reaches has nothing superseded.
+                    let bound = dateColumn == nil ? [:] : from[date.iso].map { [":from": SQLValue.text($0)] }
+                    if let bound {
+                        dropped += try dropRows(database, values.merging(bound) { $1 }, lines: lines, dryRun: dryRun)
                     }
                     if let printedTotals {
                         dropped += try database.deleteRows(from: "loaded_report_totals", where: """
@@ -266,6 +274,27 @@ public enum RawRetention {
                 }
             }
             return dropped
+        }
+
+        /// Drops (or counts) one snapshot's superseded rows and their lines; `values` name the snapshot (and `:from`).
+        private func dropRows(_ database: Database, _ values: [String: SQLValue], lines: (table: String, parentRow: String)?,
+                              dryRun: Bool) throws -> Int {
+            guard let lines else { return try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun) }
+            // The superseded rows are found once, before their lines go: the condition may read the lines (a closed
+            // turn's key is its work orders' number, MakeReadyTurn).
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS superseded_row (source_row INTEGER PRIMARY KEY)")
+            try database.execute("DELETE FROM temp.superseded_row")
+            try database.prepare("INSERT INTO temp.superseded_row SELECT source_row FROM \(table) WHERE \(superseded)")
+                .execute(values)
+            let snapshot = values.filter { [":property", ":as_of"].contains($0.key) }
+            return try database.deleteRows(from: lines.table, where: """
+                property_id = :property AND as_of_date = :as_of
+                  AND \(lines.parentRow) IN (SELECT source_row FROM temp.superseded_row)
+                """, snapshot, dryRun: dryRun)
+                + database.deleteRows(from: table, where: """
+                    property_id = :property AND as_of_date = :as_of
+                      AND source_row IN (SELECT source_row FROM temp.superseded_row)
+                    """, snapshot, dryRun: dryRun)
         }
     }
 
