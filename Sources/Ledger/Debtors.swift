@@ -36,9 +36,6 @@ public struct Debtors: Sendable {
         /// Any of the person's units is under eviction: a notice of the debt is the eviction's business, not a
         /// reminder's (`notices` holds such people back).
         public var underEviction: Bool { units.contains { $0.underEviction == true } }
-        /// Any of the person's units is an account placed with a collection agency: the agency collects it, so the
-        /// property sends no notice of it (`notices` holds such people back).
-        public var inCollections: Bool { units.contains { $0.inCollections == true } }
         /// The properties of the units, in order of first appearance.
         public var properties: [String] {
             units.reduce(into: [String]()) { if !$0.contains($1.property) { $0.append($1.property) } }

@@ -317,20 +317,18 @@ struct NoticeSelection {
         for property in debtors.noLedger {
             log.warning(nil, "\(command): \(property): no tenant ledger synced for this property (no notices for it)")
         }
-        if !includeEvictions {
-            for person in debtors.people where person.underEviction {
-                let units = person.units.filter { $0.underEviction == true }.map { "\($0.property) \($0.unit)" }
-                log.warning(nil, "\(command): \(person.name ?? person.key) (\(units.joined(separator: ", "))): under eviction "
-                    + "in the PMS, no notice (--include-evictions writes one)")
+        // Holds back every debtor with a unit `marked`, one line each naming the units and `why`.
+        func holdBack(_ marked: (Debtors.UnitDebt) -> Bool, _ why: String) {
+            for person in debtors.people where person.units.contains(where: marked) {
+                let units = person.units.filter(marked).map { "\($0.property) \($0.unit)" }
+                log.warning(nil, "\(command): \(person.name ?? person.key) (\(units.joined(separator: ", "))): \(why)")
             }
-            debtors.people.removeAll { $0.underEviction }
+            debtors.people.removeAll { $0.units.contains(where: marked) }
         }
-        for person in debtors.people where person.inCollections {
-            let units = person.units.filter { $0.inCollections == true }.map { "\($0.property) \($0.unit)" }
-            log.warning(nil, "\(command): \(person.name ?? person.key) (\(units.joined(separator: ", "))): placed with a "
-                + "collection agency (the Collections Report), no notice")
+        if !includeEvictions {
+            holdBack({ $0.underEviction == true }, "under eviction in the PMS, no notice (--include-evictions writes one)")
         }
-        debtors.people.removeAll { $0.inCollections }
+        holdBack({ $0.inCollections == true }, "placed with a collection agency (the Collections Report), no notice")
         return NoticeBatch.notices(for: debtors, template: template,
                                    propertyNames: try DebtorsReportCommand.propertyNames(database))
     }
