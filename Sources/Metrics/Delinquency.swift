@@ -99,27 +99,36 @@ extension Metrics {
     }
 }
 
-/// The households the PMS marks under eviction at a property's delinquency snapshot, and what they owe.
-public struct EvictionTotal: Sendable, Equatable {
+/// The households a PMS marks at a property's delinquency snapshot (under eviction, or placed with a collection
+/// agency), and what they owe.
+public struct MarkedHouseholds: Sendable, Equatable {
     public var households: Int
     /// Their delinquent receivable (0-30 + 31-60 + 61-90 + 90+): the part of the property's delinquent amount the
-    /// eviction, not collections, will settle.
+    /// eviction or the agency, not the property's own collections, will settle.
     public var delinquent: Money
 
     /// A property's count and amount.
     public init(households: Int, delinquent: Money) { self.households = households; self.delinquent = delinquent }
 }
 
+/// A mark of unified_delinquency that takes a household's debt out of the property's own collecting.
+public enum DelinquencyMark: String, Sendable, CaseIterable {
+    /// `under_eviction`: RealPage's `*` on the Delinquent and Prepaid report, Yardi's Eviction status.
+    case underEviction = "under_eviction"
+    /// `in_collections`: a former account on RealPage's Collections Report.
+    case inCollections = "in_collections"
+}
+
 extension Metrics {
-    /// Per property, the households under eviction at its delinquency snapshot (the as-of rule of
-    /// `delinquency`) and their delinquent amount, from the night's resident rows (unified_delinquency.under_eviction).
-    /// A property whose PMS marked no household either way (every mark NULL: a ledger without the report that prints
-    /// it), or whose night's households prune removed, is absent: unknown, not none.
-    public static func underEviction(database: Database, properties: [String],
-                                     asOf: LocalDate? = nil) throws -> [String: EvictionTotal] {
-        let rows = try database.rows(DelinquencyQuery.underEviction, SnapshotSQL.parameters(properties, asOf: asOf)) { row in
+    /// Per property, the households marked `mark` at its delinquency snapshot (the as-of rule of `delinquency`) and
+    /// their delinquent amount, from the night's resident rows (unified_delinquency.under_eviction or
+    /// .in_collections). A property whose PMS marked no household either way (every mark NULL: a ledger without the
+    /// report that prints it), or whose night's households prune removed, is absent: unknown, not none.
+    public static func marked(_ mark: DelinquencyMark, database: Database, properties: [String],
+                              asOf: LocalDate? = nil) throws -> [String: MarkedHouseholds] {
+        let rows = try database.rows(DelinquencyQuery.marked(mark), SnapshotSQL.parameters(properties, asOf: asOf)) { row in
             (row.text("property") ?? "",
-             EvictionTotal(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
+             MarkedHouseholds(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
@@ -142,22 +151,24 @@ enum DelinquencyQuery {
         ORDER BY s.position
         """
 
-    /// The households marked under eviction at each property's snapshot and their delinquent cents; a property
-    /// without any mark (NULL: the PMS said nothing) or without resident rows is absent.
-    static let underEviction = """
+    /// The households marked `mark` (1) at each property's snapshot and their delinquent cents; a property without
+    /// any mark (NULL: the PMS said nothing) or without resident rows is absent.
+    static func marked(_ mark: DelinquencyMark) -> String {
+        """
         WITH \(SnapshotSQL.latestDelinquency)
         SELECT s.property,
-               count(CASE WHEN d.under_eviction = 1 THEN 1 END) AS households,
-               coalesce(sum(CASE WHEN d.under_eviction = 1
+               count(CASE WHEN d.\(mark.rawValue) = 1 THEN 1 END) AS households,
+               coalesce(sum(CASE WHEN d.\(mark.rawValue) = 1
                                  THEN CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
                                       + CAST(round(d.balance_61_90 * 100) AS INTEGER)
                                       + CAST(round(d.balance_over_90 * 100) AS INTEGER) END), 0) AS delinquent
         FROM snapshot s
         JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
         GROUP BY s.position, s.property
-        HAVING count(d.under_eviction) > 0
+        HAVING count(d.\(mark.rawValue)) > 0
         ORDER BY s.position
         """
+    }
 
     /// The properties whose snapshot had households owing or in credit but whose resident rows prune removed.
     static let residentsPruned = """

@@ -240,8 +240,9 @@ public struct OccupancyPoint: Sendable, Equatable {
     }
 }
 
-/// The households the PMS marks under eviction and their delinquent amount, beside the aging.
-public struct EvictionShare: Sendable, Equatable {
+/// The households the PMS marks (under eviction, or with a collection agency) and their delinquent amount, beside
+/// the aging.
+public struct MarkedShare: Sendable, Equatable {
     public var households: Int
     public var delinquent: Money
 }
@@ -256,9 +257,12 @@ public struct DelinquencyAging: Sendable, Equatable {
     public var prepaid: Money
     /// Delinquent minus prepaid, as the metric query states it.
     public var net: Money
-    /// The households under eviction and what they owe of the delinquent (`Metrics.underEviction`); nil: the PMS
-    /// marks none either way.
-    public var underEviction: EvictionShare? = nil
+    /// The households under eviction and what they owe of the delinquent (`Metrics.marked(.underEviction)`); nil:
+    /// the PMS marks none either way.
+    public var underEviction: MarkedShare? = nil
+    /// The accounts placed with a collection agency and what they owe of the delinquent
+    /// (`Metrics.marked(.inCollections)`); nil: no report says either way.
+    public var inCollections: MarkedShare? = nil
 
     /// The aging of one property (or the portfolio).
     public init(balance0to30: Money, balance31to60: Money, balance61to90: Money, balanceOver90: Money,

@@ -257,12 +257,15 @@ public enum DashboardPage {
                             html.text(" = delinquent \(DashboardFormat.money(delinquent, cents: true)) \u{2212} prepaid \(DashboardFormat.money(aging.prepaid, cents: true))")
                         }
                     }
-                    // Owed by households the eviction, not collections, will settle: said beside the aging.
-                    if let eviction = aging.underEviction, eviction.households > 0 {
-                        let households = "\(DashboardFormat.count(eviction.households)) household"
-                            + (eviction.households == 1 ? "" : "s")
-                        html.element("p", [("class", "note eviction")], text: "Under eviction: \(households) owing "
-                                        + "\(DashboardFormat.money(eviction.delinquent, cents: true)) of the delinquent")
+                    // Owed by households the eviction or an agency, not the property's own collecting, will settle:
+                    // said beside the aging.
+                    for (share, what, style) in [(aging.underEviction, "Under eviction", "eviction"),
+                                                 (aging.inCollections, "With a collection agency", "collections")] {
+                        guard let share, share.households > 0 else { continue }
+                        let households = "\(DashboardFormat.count(share.households)) household"
+                            + (share.households == 1 ? "" : "s")
+                        html.element("p", [("class", "note \(style)")], text: "\(what): \(households) owing "
+                                        + "\(DashboardFormat.money(share.delinquent, cents: true)) of the delinquent")
                     }
                 } else {
                     noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }

@@ -7,8 +7,8 @@ import Testing
 /// Delinquency totals, aging buckets, prepaid and net, summed exactly in cents, and the top residents.
 ///
 /// alpha at 2026-11-20 (0-30 / 31-60 / 61-90 / 90+, prepaid):
-///   r1 101 Ames  100 / 50 / 0 / 0            -> delinquent 150, net 150
-///   r2 102 Baker 0 / 0 / 0 / 400             -> 400, net 400 (under eviction)
+///   r1 101 Ames  100 / 50 / 0 / 0            -> delinquent 150, net 150 (with a collection agency)
+///   r2 102 Baker 0 / 0 / 0 / 400             -> 400, net 400 (under eviction, not with a collection agency)
 ///   r3 103 Cole  nothing owed, prepaid 75    -> net −75
 ///   r4 104 Diaz  20 / 0 / 0 / 0, prepaid 20  -> delinquent 20, net 0
 ///   Totals: 120 / 50 / 0 / 400, delinquent 570, prepaid 95, net 475, 3 residents delinquent (r1, r2, r4).
@@ -27,9 +27,9 @@ import Testing
         try fixture.occupancy("alpha", "2026-11-01", total: 10, occupied: 9, leased: 9)
         try fixture.delinquency("alpha", "2026-11-01", resident: "old", unit: "109", name: "Old", 9999, 0, 0, 0)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r1", unit: "101", name: "Ames", 100, 50, 0, 0,
-                               underEviction: false)
+                               underEviction: false, inCollections: true)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r2", unit: "102", name: "Baker", 0, 0, 0, 400,
-                               underEviction: true)
+                               underEviction: true, inCollections: false)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r3", unit: "103", name: "Cole", 0, 0, 0, 0, prepaid: 75)
         try fixture.delinquency("alpha", "2026-11-20", resident: "r4", unit: "104", name: "Diaz", 20, 0, 0, 0, prepaid: 20)
         try fixture.delinquency("beta", "2026-11-20", resident: "r9", unit: "201", name: "Evans", 300.10, 200.20, 100.30, 0.40)
@@ -69,6 +69,11 @@ import Testing
         let all = try Metrics.delinquentResidents(database: database, properties: ["alpha", "beta"], top: 10)
         #expect(all.map(\.residentID) == ["r9", "r2", "r1"])
         #expect(all.map(\.underEviction) == [nil, true, false])
+        // The agency's mark the same way: Ames with one, Baker not, Evans's source said nothing.
+        #expect(all.map(\.inCollections) == [nil, false, true])
+        let listed = MetricTable(name: "top_residents", title: "", rows: all)
+        let agency = try #require(listed.columns.firstIndex { $0.name == "in_collections" })
+        #expect(listed.rows.map { $0[agency] } == [.null, .text("no"), .text("yes")])
         // The older snapshot is read when asked for.
         let older = try Metrics.delinquency(database: database, properties: ["alpha"], asOf: day("2026-11-10"))
         #expect(older.topResidents.map(\.residentID) == ["old"] && older.properties[0].balance0to30.cents == 999_900)

@@ -95,18 +95,21 @@ final class UnifiedFixture {
             ])
     }
 
-    /// One resident's delinquency row; current balance = the buckets − prepaid; `underEviction` nil: not said.
+    /// One resident's delinquency row; current balance = the buckets − prepaid; `underEviction`, `inCollections`
+    /// nil: not said.
     func delinquency(_ key: String, _ asOf: String, resident: String, unit: String, name: String,
                      _ b0: Double, _ b31: Double, _ b61: Double, _ b90: Double, prepaid: Double = 0,
-                     underEviction: Bool? = nil) throws {
+                     underEviction: Bool? = nil, inCollections: Bool? = nil) throws {
         try database.prepare("""
             INSERT INTO unified_delinquency (
                 unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
-                balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source)
+                balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, in_collections,
+                source)
             VALUES (:key, :as_of, :resident, :unit, :name, 'current', round(:b0 + :b31 + :b61 + :b90 - :prepaid, 2),
-                    :b0, :b31, :b61, :b90, :prepaid, :under_eviction, 'test')
+                    :b0, :b31, :b61, :b90, :prepaid, :under_eviction, :in_collections, 'test')
             """).execute([
                 ":under_eviction": SQLValue(underEviction.map { $0 ? 1 : 0 }),
+                ":in_collections": SQLValue(inCollections.map { $0 ? 1 : 0 }),
                 ":key": .text(key), ":as_of": .text(asOf), ":resident": .text(resident), ":unit": .text(unit),
                 ":name": .text(name), ":b0": .real(b0), ":b31": .real(b31), ":b61": .real(b61), ":b90": .real(b90),
                 ":prepaid": .real(prepaid),

@@ -177,22 +177,28 @@ final class UnifiedFixture {
     }
 
     /// r2 (owing $2,400.00, all of it delinquent) is under eviction at Nexus East's night, r1 is not; r3's PMS said
-    /// nothing: the panel says who the eviction will settle with. Riverwalk's PMS marks nobody either way: unknown, not
-    /// "none", so its panel says nothing of it.
-    @Test func theDelinquencyPanelSaysWhatIsOwedUnderEviction() throws {
+    /// nothing: the panel says who the eviction will settle with. r1 ($1,500.25) is with a collection agency, r2 is
+    /// not: said beside it. Riverwalk's PMS marks nobody either way: unknown, not "none", so its panel says nothing.
+    @Test func theDelinquencyPanelSaysWhatIsOwedUnderEvictionAndInCollections() throws {
         let fixture = try UnifiedFixture()
         let store = try UnifiedStore(dataDirectory: fixture.dataDirectory)
         try store.database.execute("""
-            UPDATE unified_delinquency SET under_eviction = CASE resident_id WHEN 'r2' THEN 1 WHEN 'r1' THEN 0 END
+            UPDATE unified_delinquency SET under_eviction = CASE resident_id WHEN 'r2' THEN 1 WHEN 'r1' THEN 0 END,
+                                           in_collections = CASE resident_id WHEN 'r1' THEN 1 WHEN 'r2' THEN 0 END
             WHERE unified_property_id = 'nexus_east'
             """)
         let dashboard = try load(fixture)
         let eviction = try #require(dashboard.properties[0].aging?.underEviction)
         #expect(eviction.households == 1 && eviction.delinquent == Money(cents: 240_000))
-        #expect(dashboard.properties[1].aging != nil && dashboard.properties[1].aging?.underEviction == nil)
+        let collections = try #require(dashboard.properties[0].aging?.inCollections)
+        #expect(collections.households == 1 && collections.delinquent == Money(cents: 150_025))
+        #expect(dashboard.properties[1].aging != nil && dashboard.properties[1].aging?.underEviction == nil
+                && dashboard.properties[1].aging?.inCollections == nil)
         let root = try DashboardFixtures.parse(DashboardPage.render(dashboard))
-        let notes = root.descendants(named: "p", classed: "eviction").map(\.text)
-        #expect(notes == ["Under eviction: 1 household owing $2,400.00 of the delinquent"])
+        #expect(root.descendants(named: "p", classed: "eviction").map(\.text)
+                == ["Under eviction: 1 household owing $2,400.00 of the delinquent"])
+        #expect(root.descendants(named: "p", classed: "collections").map(\.text)
+                == ["With a collection agency: 1 household owing $1,500.25 of the delinquent"])
     }
 }
 
