@@ -78,24 +78,45 @@ public struct AuditReport: Sendable {
             }
             id = latest
         }
-        guard let run = try database.query("""
+        var run: (startedAt: String, asOf: String, firstMonth: String, lastMonth: String)?
+        try database.prepare("""
             SELECT started_at, as_of_date, first_month, last_month FROM audit_runs WHERE run_id = :run
-            """, [":run": .integer(id)]).first else {
+            """).forEachRow([":run": .integer(id)]) { row in
+            run = (row.text("started_at") ?? "", row.text("as_of_date") ?? "", row.text("first_month") ?? "",
+                   row.text("last_month") ?? "")
+        }
+        guard let run else {
             let latest = try database.scalar("SELECT max(run_id) FROM audit_runs")?.integerValue
             throw AuditError("no audit run \(id)\(latest.map { " (the latest is \($0))" } ?? " (no audit run yet)")")
         }
         let parameters: [String: SQLValue] = [":run": .integer(id)]
-        let exceptions = try (details ? database.query(exceptionsSQL, parameters) : []).map { row in
-            let money = { (index: Int) in Money(cents: row[index].integerValue ?? 0) }
-            let event = row[10].textValue
-            return Exception(
-                key: AuditKey(property: row[0].textValue ?? "", lease: row[1].textValue ?? "",
-                              chargeCode: row[4].textValue ?? "", month: row[5].textValue ?? ""),
-                residentID: row[2].textValue, unit: row[3].textValue, kind: row[6].textValue ?? "",
-                expected: money(7), posted: money(8), variance: money(9),
-                status: event == "resolved" ? .resolved : .open, event: event, fix: row[11].textValue,
-                action: row[12].textValue, by: row[13].textValue, at: row[14].textValue, note: row[15].textValue,
-                eventRun: row[16].integerValue, runID: id)
+        // A portfolio's run reads back thousands of exceptions and lease charges: their columns are looked up by name
+        // once per statement, not per row (a lookup by name builds a String for every column it compares).
+        var exceptions: [Exception] = []
+        if details {
+            let statement = try database.prepare(exceptionsSQL)
+            let column = (property: statement.columnIndex("unified_property_id"), lease: statement.columnIndex("lease_id"),
+                          resident: statement.columnIndex("resident_id"), unit: statement.columnIndex("unit_number"),
+                          chargeCode: statement.columnIndex("charge_code"), month: statement.columnIndex("month"),
+                          kind: statement.columnIndex("kind"), expected: statement.columnIndex("expected_cents"),
+                          posted: statement.columnIndex("posted_cents"), variance: statement.columnIndex("variance_cents"),
+                          event: statement.columnIndex("event"), fix: statement.columnIndex("fix"),
+                          action: statement.columnIndex("action"), by: statement.columnIndex("by_name"),
+                          at: statement.columnIndex("at"), note: statement.columnIndex("note"),
+                          eventRun: statement.columnIndex("event_run"))
+            try statement.forEachRow(parameters) { row in
+                let money = { (index: Int) in Money(cents: Int64(row.int(at: index) ?? 0)) }
+                let event = row.text(at: column.event)
+                exceptions.append(Exception(
+                    key: AuditKey(property: row.text(at: column.property) ?? "", lease: row.text(at: column.lease) ?? "",
+                                  chargeCode: row.text(at: column.chargeCode) ?? "", month: row.text(at: column.month) ?? ""),
+                    residentID: row.text(at: column.resident), unit: row.text(at: column.unit),
+                    kind: row.text(at: column.kind) ?? "",
+                    expected: money(column.expected), posted: money(column.posted), variance: money(column.variance),
+                    status: event == "resolved" ? .resolved : .open, event: event, fix: row.text(at: column.fix),
+                    action: row.text(at: column.action), by: row.text(at: column.by), at: row.text(at: column.at),
+                    note: row.text(at: column.note), eventRun: row.int(at: column.eventRun).map(Int64.init), runID: id))
+            }
         }
         var open: Set<String> = [], flagged: Set<String> = []
         for exception in exceptions {
@@ -103,34 +124,49 @@ public struct AuditReport: Sendable {
             flagged.insert(lease)
             if exception.status == .open { open.insert(lease) }
         }
-        let leaseCharges = try (details ? database.query(leaseChargesSQL, parameters) : []).map { row in
-            let lease = [row[0].textValue ?? "", row[2].textValue ?? "", row[4].textValue ?? ""].joined(separator: "\u{1}")
-            let status: AuditStatus = open.contains(lease) ? .open : flagged.contains(lease) ? .resolved : .passed
-            return LeaseCharge(property: row[0].textValue ?? "", unit: row[1].textValue, leaseID: row[2].textValue ?? "",
-                               residentID: row[3].textValue, chargeCode: row[4].textValue ?? "",
-                               months: Int(row[5].integerValue ?? 0), matched: Int(row[6].integerValue ?? 0),
-                               exceptions: Int(row[7].integerValue ?? 0),
-                               expectedTotal: Money(cents: row[8].integerValue ?? 0),
-                               postedTotal: Money(cents: row[9].integerValue ?? 0), status: status)
+        var leaseCharges: [LeaseCharge] = []
+        if details {
+            let statement = try database.prepare(leaseChargesSQL)
+            let column = (property: statement.columnIndex("unified_property_id"), unit: statement.columnIndex("unit_number"),
+                          lease: statement.columnIndex("lease_id"), resident: statement.columnIndex("resident_id"),
+                          chargeCode: statement.columnIndex("charge_code"), months: statement.columnIndex("months"),
+                          matched: statement.columnIndex("matched"), exceptions: statement.columnIndex("exceptions"),
+                          expected: statement.columnIndex("expected_cents"), posted: statement.columnIndex("posted_cents"))
+            try statement.forEachRow(parameters) { row in
+                let property = row.text(at: column.property) ?? "", leaseID = row.text(at: column.lease) ?? ""
+                let chargeCode = row.text(at: column.chargeCode) ?? ""
+                let lease = [property, leaseID, chargeCode].joined(separator: "\u{1}")
+                let status: AuditStatus = open.contains(lease) ? .open : flagged.contains(lease) ? .resolved : .passed
+                leaseCharges.append(LeaseCharge(
+                    property: property, unit: row.text(at: column.unit), leaseID: leaseID,
+                    residentID: row.text(at: column.resident), chargeCode: chargeCode,
+                    months: row.int(at: column.months) ?? 0, matched: row.int(at: column.matched) ?? 0,
+                    exceptions: row.int(at: column.exceptions) ?? 0,
+                    expectedTotal: Money(cents: Int64(row.int(at: column.expected) ?? 0)),
+                    postedTotal: Money(cents: Int64(row.int(at: column.posted) ?? 0)), status: status))
+            }
         }
-        let notAudited = try database.query("""
-            SELECT unified_property_id, not_audited_reason = '\(ChargeAudit.scheduleOnly)'
+        var noLedger: [String] = [], partialLedger: [String] = []
+        try database.prepare("""
+            SELECT unified_property_id, not_audited_reason = '\(ChargeAudit.scheduleOnly)' AS schedule_only
             FROM audit_run_properties WHERE run_id = :run AND has_ledger = 0 ORDER BY 1
-            """, parameters)
-        return AuditReport(runID: id, startedAt: run[0].textValue ?? "", asOf: run[1].textValue ?? "",
-                           firstMonth: run[2].textValue ?? "", lastMonth: run[3].textValue ?? "",
-                           properties: try ChargeAudit.totals(database: database, runID: id),
-                           noLedger: notAudited.filter { $0[1].integerValue != 1 }.compactMap { $0[0].textValue },
-                           partialLedger: notAudited.filter { $0[1].integerValue == 1 }.compactMap { $0[0].textValue },
-                           leaseCharges: leaseCharges, exceptions: exceptions)
+            """).forEachRow(parameters) { row in
+            guard let property = row.text("unified_property_id") else { return }
+            if row.int("schedule_only") == 1 { partialLedger.append(property) } else { noLedger.append(property) }
+        }
+        return AuditReport(runID: id, startedAt: run.startedAt, asOf: run.asOf, firstMonth: run.firstMonth,
+                           lastMonth: run.lastMonth, properties: try ChargeAudit.totals(database: database, runID: id),
+                           noLedger: noLedger, partialLedger: partialLedger, leaseCharges: leaseCharges,
+                           exceptions: exceptions)
     }
 
     // Each exception with the latest resolution event of its key recorded against this run or an earlier one.
     static let exceptionsSQL = """
         SELECT r.unified_property_id, r.lease_id, r.resident_id, r.unit_number, r.charge_code, r.month, r.kind,
-               CAST(round(r.expected * 100) AS INTEGER), CAST(round(r.posted * 100) AS INTEGER),
-               CAST(round(r.variance * 100) AS INTEGER),
-               e.event, e.fix, e.action, e.by_name, e.at, e.note, e.run_id
+               CAST(round(r.expected * 100) AS INTEGER) AS expected_cents,
+               CAST(round(r.posted * 100) AS INTEGER) AS posted_cents,
+               CAST(round(r.variance * 100) AS INTEGER) AS variance_cents,
+               e.event, e.fix, e.action, e.by_name, e.at, e.note, e.run_id AS event_run
         FROM audit_results r
         LEFT JOIN audit_resolutions e ON e.event_id = (
             SELECT max(x.event_id) FROM audit_resolutions x
@@ -142,7 +178,8 @@ public struct AuditReport: Sendable {
 
     static let leaseChargesSQL = """
         SELECT unified_property_id, unit_number, lease_id, resident_id, charge_code, months, matched, exceptions,
-               CAST(round(expected_total * 100) AS INTEGER), CAST(round(posted_total * 100) AS INTEGER)
+               CAST(round(expected_total * 100) AS INTEGER) AS expected_cents,
+               CAST(round(posted_total * 100) AS INTEGER) AS posted_cents
         FROM audit_lease_charges WHERE run_id = :run
         ORDER BY unified_property_id, length(unit_number), unit_number, lease_id, charge_code
         """

@@ -179,23 +179,27 @@ public enum ChargeAudit {
 
     /// The per-property totals of a recorded run, for the properties that have a ledger.
     public static func totals(database: Database, runID: Int64) throws -> [PropertyTotals] {
-        try database.query("""
+        var properties: [PropertyTotals] = []
+        try database.prepare("""
             SELECT unified_property_id, as_of_date, leases, lines, matched, missing, unexpected, undercharge, overcharge,
-                   CAST(round(undercharge_total * 100) AS INTEGER), CAST(round(overcharge_total * 100) AS INTEGER),
-                   not_audited, not_audited_leases, CAST(round(not_audited_amount * 100) AS INTEGER)
+                   CAST(round(undercharge_total * 100) AS INTEGER) AS undercharge_cents,
+                   CAST(round(overcharge_total * 100) AS INTEGER) AS overcharge_cents,
+                   not_audited, not_audited_leases, CAST(round(not_audited_amount * 100) AS INTEGER) AS not_audited_cents
             FROM audit_run_properties WHERE run_id = :run AND has_ledger = 1 ORDER BY unified_property_id
-            """, [":run": .integer(runID)]).map { row in
-            let count = { (index: Int) in Int(row[index].integerValue ?? 0) }
-            var totals = PropertyTotals(property: row[0].textValue ?? "", asOf: row[1].textValue ?? "", leases: count(2),
-                                        lines: count(3), matched: count(4), missing: count(5), unexpected: count(6),
-                                        undercharge: count(7), overcharge: count(8),
-                                        underchargeTotal: Money(cents: row[9].integerValue ?? 0),
-                                        overchargeTotal: Money(cents: row[10].integerValue ?? 0))
-            totals.notAudited = count(11)
-            totals.notAuditedLeases = row[12].integerValue.map { Int($0) }
-            totals.notAuditedAmount = row[13].integerValue.map { Money(cents: $0) }
-            return totals
+            """).forEachRow([":run": .integer(runID)]) { row in
+            let count = { (column: String) in row.int(column) ?? 0 }
+            let money = { (column: String) in Money(cents: Int64(row.int(column) ?? 0)) }
+            var totals = PropertyTotals(property: row.text("unified_property_id") ?? "", asOf: row.text("as_of_date") ?? "",
+                                        leases: count("leases"), lines: count("lines"), matched: count("matched"),
+                                        missing: count("missing"), unexpected: count("unexpected"),
+                                        undercharge: count("undercharge"), overcharge: count("overcharge"),
+                                        underchargeTotal: money("undercharge_cents"), overchargeTotal: money("overcharge_cents"))
+            totals.notAudited = count("not_audited")
+            totals.notAuditedLeases = row.int("not_audited_leases")
+            totals.notAuditedAmount = row.int("not_audited_cents").map { Money(cents: Int64($0)) }
+            properties.append(totals)
         }
+        return properties
     }
 
     /// A property of the run whose schedule gave nothing to audit (no lease and charge code with a month in the
@@ -214,19 +218,23 @@ public enum ChargeAudit {
 
     /// The properties of run `runID` audited with no line although charges were posted in its months.
     public static func unaudited(database: Database, runID: Int64) throws -> [Unaudited] {
-        try database.query("""
+        var unaudited: [Unaudited] = []
+        try database.prepare("""
             SELECT p.unified_property_id,
                    (SELECT count(*) FROM unified_charges c
-                    WHERE c.unified_property_id = p.unified_property_id AND c.period BETWEEN r.first_month AND r.last_month),
+                    WHERE c.unified_property_id = p.unified_property_id AND c.period BETWEEN r.first_month AND r.last_month)
+                       AS posted_charges,
                    (SELECT count(*) FROM unified_recurring_charges rc WHERE rc.unified_property_id = p.unified_property_id)
+                       AS schedule_lines
             FROM audit_run_properties p JOIN audit_runs r ON r.run_id = p.run_id
             WHERE p.run_id = :run AND p.has_ledger = 1 AND coalesce(p.lines, 0) = 0
             ORDER BY p.unified_property_id
-            """, [":run": .integer(runID)]).compactMap { row in
-            let posted = Int(row[1].integerValue ?? 0)
-            guard posted > 0, let property = row[0].textValue else { return nil }
-            return Unaudited(property: property, postedCharges: posted, scheduleLines: Int(row[2].integerValue ?? 0))
+            """).forEachRow([":run": .integer(runID)]) { row in
+            let posted = row.int("posted_charges") ?? 0
+            guard posted > 0, let property = row.text("unified_property_id") else { return }
+            unaudited.append(Unaudited(property: property, postedCharges: posted, scheduleLines: row.int("schedule_lines") ?? 0))
         }
+        return unaudited
     }
 
     static func jsonArray(_ values: [String]) -> String {

@@ -21,11 +21,13 @@ public enum PartialLedger {
     /// Every synced property's ledger source, date and coverage, by registry key: read once per report.
     static func sources(_ database: Database) throws -> [String: Source] {
         var sources: [String: Source] = [:]
-        for row in try database.query("""
-            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' FROM unified_properties
-            """) {
-            sources[row[0].textValue ?? ""] = Source(ledger: row[1].textValue, asOf: row[2].textValue,
-                                                     partial: row[3].integerValue == 1)
+        try database.prepare("""
+            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' AS partial
+            FROM unified_properties
+            """).forEachRow { row in
+            sources[row.text("unified_property_id") ?? ""] = Source(ledger: row.text("ledger_source"),
+                                                                    asOf: row.text("as_of_date"),
+                                                                    partial: row.int("partial") == 1)
         }
         return sources
     }
@@ -65,10 +67,11 @@ public enum PartialLedger {
         ORDER BY h.resident_id
         """
 
-    /// A household's positive balances per code and bucket: code, four bucket amounts in cents (newest first).
+    /// A household's positive balances per code and bucket: code, four bucket amounts in cents (newest first, b0 to
+    /// b3 as in `householdsSQL`).
     static let owedSQL = """
-        SELECT charge_code, CAST(round(balance_0_30 * 100) AS INTEGER), CAST(round(balance_31_60 * 100) AS INTEGER),
-               CAST(round(balance_61_90 * 100) AS INTEGER), CAST(round(balance_over_90 * 100) AS INTEGER)
+        SELECT charge_code, CAST(round(balance_0_30 * 100) AS INTEGER) AS b0, CAST(round(balance_31_60 * 100) AS INTEGER) AS b1,
+               CAST(round(balance_61_90 * 100) AS INTEGER) AS b2, CAST(round(balance_over_90 * 100) AS INTEGER) AS b3
         FROM unified_ledger_balances WHERE unified_property_id = :property AND resident_id = :resident
         ORDER BY charge_code
         """

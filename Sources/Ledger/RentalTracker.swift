@@ -92,17 +92,18 @@ public struct RentalTracker: Sendable {
                     guard missing.count >= minMonthsBehind, minMonthsBehind > 0 || balance > 0,
                           balance >= (minimumCents ?? 1) else { continue }
                     tracker.asOf[property] = household.asOf ?? info.asOf
-                    let owedRows = try partialOwed.query([":property": .text(property), ":resident": .text(household.residentID)])
+                    var owedBuckets: [Owed] = []
+                    try partialOwed.forEachRow([":property": .text(property), ":resident": .text(household.residentID)]) { row in
+                        // Oldest bucket first, as a posted ledger's months are listed.
+                        for (period, column) in zip(PartialLedger.buckets, ["b0", "b1", "b2", "b3"]).reversed() {
+                            guard let cents = row.int(column), cents > 0 else { continue }
+                            owedBuckets.append(Owed(dueDate: nil, period: period, code: row.text("charge_code") ?? "",
+                                                    amountCents: Int64(cents)))
+                        }
+                    }
                     tracker.residents.append(Resident(
                         property: property, unit: household.unit, residentID: household.residentID, name: household.name,
-                        status: household.status, balanceCents: balance, monthsMissing: missing,
-                        owed: owedRows.flatMap { row in
-                            (1...4).reversed().compactMap { bucket -> Owed? in
-                                guard let cents = row[bucket].integerValue, cents > 0 else { return nil }
-                                return Owed(dueDate: nil, period: PartialLedger.buckets[bucket - 1],
-                                            code: row[0].textValue ?? "", amountCents: cents)
-                            }
-                        },
+                        status: household.status, balanceCents: balance, monthsMissing: missing, owed: owedBuckets,
                         paid: [], underEviction: household.underEviction, inCollections: household.inCollections))
                 }
                 continue
@@ -117,16 +118,20 @@ public struct RentalTracker: Sendable {
                 let resident = row.text("resident_id") ?? ""
                 let keys: [String: SQLValue] = [":property": .text(property), ":resident": .text(resident),
                                                 ":from": .text(missing.first ?? "0000-00")]
+                var owedCharges: [Owed] = [], payments: [Paid] = [], lastPayment: Paid?
+                try owed.forEachRow(keys.filter { owed.hasParameter($0.key) }) { charge in
+                    owedCharges.append(Owed(dueDate: charge.text("due_date"), period: charge.text("period") ?? "",
+                                            code: charge.text("charge_code") ?? "", amountCents: Int64(charge.int("cents") ?? 0)))
+                }
+                try paid.forEachRow(keys) { payments.append(Self.payment($0)) }
+                try lastPaid.forEachRowWhile([":property": .text(property), ":resident": .text(resident), ":as_of": .text(date)]) {
+                    lastPayment = Self.payment($0)
+                    return false
+                }
                 tracker.residents.append(Resident(
                     property: property, unit: row.text("unit_number") ?? "", residentID: resident, name: row.text("name"),
-                    status: row.text("status"), balanceCents: balance, monthsMissing: missing,
-                    owed: try owed.query(keys.filter { owed.hasParameter($0.key) }).map {
-                        Owed(dueDate: $0[0].textValue, period: $0[1].textValue ?? "", code: $0[2].textValue ?? "",
-                             amountCents: $0[3].integerValue ?? 0)
-                    },
-                    paid: try paid.query(keys).map(Self.payment),
-                    lastPayment: try lastPaid.query([":property": .text(property), ":resident": .text(resident),
-                                                     ":as_of": .text(date)]).first.map(Self.payment),
+                    status: row.text("status"), balanceCents: balance, monthsMissing: missing, owed: owedCharges,
+                    paid: payments, lastPayment: lastPayment,
                     underEviction: row.int("under_eviction").map { $0 != 0 },
                     inCollections: row.int("in_collections").map { $0 != 0 }))
             }
@@ -172,25 +177,26 @@ public struct RentalTracker: Sendable {
         """
 
     static let owedSQL = """
-        SELECT due_date, period, charge_code, CAST(round(balance * 100) AS INTEGER) FROM unified_charges
+        SELECT due_date, period, charge_code, CAST(round(balance * 100) AS INTEGER) AS cents FROM unified_charges
         WHERE unified_property_id = :property AND resident_id = :resident AND balance > 0.004
         ORDER BY due_date, period, charge_id
         """
 
-    static func payment(_ row: [SQLValue]) -> Paid {
-        Paid(date: row[0].textValue ?? "", reference: row[1].textValue, amountCents: row[2].integerValue ?? 0,
-             period: row[3].textValue ?? "", unit: row[4].textValue)
+    /// The payment the row of `paidSQL` or `lastPaymentSQL` is on.
+    static func payment(_ row: Statement) -> Paid {
+        Paid(date: row.text("payment_date") ?? "", reference: row.text("reference"), amountCents: Int64(row.int("cents") ?? 0),
+             period: row.text("period") ?? "", unit: row.text("unit_number"))
     }
 
     static let lastPaymentSQL = """
-        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER), period, unit_number FROM unified_payments
+        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER) AS cents, period, unit_number FROM unified_payments
         WHERE unified_property_id = :property AND resident_id = :resident AND payment_date <= :as_of
         ORDER BY payment_date DESC, payment_id DESC
         LIMIT 1
         """
 
     static let paidSQL = """
-        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER), period, unit_number FROM unified_payments
+        SELECT payment_date, reference, CAST(round(amount * 100) AS INTEGER) AS cents, period, unit_number FROM unified_payments
         WHERE unified_property_id = :property AND resident_id = :resident AND period >= :from
         ORDER BY payment_date, payment_id
         """

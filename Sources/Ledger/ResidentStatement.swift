@@ -46,12 +46,15 @@ public struct ResidentStatement: Sendable {
     /// The households a resident id names: one per property that has it (the caller asks which one when several do).
     public static func households(database: Database, residentID: String, properties: [String]) throws -> [Household] {
         let statement = try database.prepare(Self.householdSQL)
-        return try properties.flatMap { property in
-            try statement.query([":property": .text(property), ":resident": .text(residentID)]).map { row in
-                Household(property: property, residentID: residentID, unit: row[0].textValue, name: row[1].textValue,
-                          status: row[2].textValue, moveIn: row[3].textValue, moveOut: row[4].textValue)
+        var households: [Household] = []
+        for property in properties {
+            try statement.forEachRow([":property": .text(property), ":resident": .text(residentID)]) { row in
+                households.append(Household(property: property, residentID: residentID, unit: row.text("unit_number"),
+                                            name: row.text("name"), status: row.text("status"),
+                                            moveIn: row.text("move_in_date"), moveOut: row.text("move_out_date")))
             }
         }
+        return households
     }
 
     /// The statement of `household` as of `asOf` (default: its property's date), listing from month `from` on.
@@ -62,23 +65,30 @@ public struct ResidentStatement: Sendable {
         let start = from.map { "\($0)-01" } ?? "0000-01-01"
         var statement = ResidentStatement(household: household, asOf: date, openingBalanceCents: 0, lines: [])
         var balance: Int64 = 0
-        for row in try database.query(Self.linesSQL, [":property": .text(household.property),
-                                                       ":resident": .text(household.residentID), ":as_of": .text(date)]) {
-            let kind = Line.Kind(rawValue: row[1].textValue ?? "") ?? .charge
-            let amount = row[5].integerValue ?? 0
+        // Every posting of the household is a line: the columns are looked up by name once, not per line.
+        let lines = try database.prepare(Self.linesSQL)
+        let column = (day: lines.columnIndex("day"), kind: lines.columnIndex("kind"), period: lines.columnIndex("period"),
+                      code: lines.columnIndex("code"), detail: lines.columnIndex("detail"), cents: lines.columnIndex("cents"))
+        try lines.forEachRow([":property": .text(household.property), ":resident": .text(household.residentID),
+                              ":as_of": .text(date)]) { row in
+            let kind = Line.Kind(rawValue: row.text(at: column.kind) ?? "") ?? .charge
+            let amount = Int64(row.int(at: column.cents) ?? 0)
             balance += kind == .charge ? amount : -amount
-            let lineDate = row[0].textValue ?? ""
-            guard lineDate >= start else { statement.openingBalanceCents = balance; continue }
-            statement.lines.append(Line(date: lineDate, kind: kind, period: row[2].textValue ?? "", code: row[3].textValue,
-                                        detail: row[4].textValue, amountCents: amount, balanceCents: balance))
+            let lineDate = row.text(at: column.day) ?? ""
+            guard lineDate >= start else { statement.openingBalanceCents = balance; return }
+            statement.lines.append(Line(date: lineDate, kind: kind, period: row.text(at: column.period) ?? "",
+                                        code: row.text(at: column.code), detail: row.text(at: column.detail),
+                                        amountCents: amount, balanceCents: balance))
         }
         return statement
     }
 
     static let householdSQL = """
         SELECT coalesce(r.unit_number, (SELECT max(unit_number) FROM unified_charges c
-                                        WHERE c.unified_property_id = :property AND c.resident_id = :resident)),
-               \(HouseholdName.sql(residentName: "r.name", key: ":resident")), r.status, r.move_in_date, r.move_out_date
+                                        WHERE c.unified_property_id = :property AND c.resident_id = :resident))
+                   AS unit_number,
+               \(HouseholdName.sql(residentName: "r.name", key: ":resident")) AS name, r.status, r.move_in_date,
+               r.move_out_date
         FROM (SELECT 1) AS one
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = :resident
         WHERE r.resident_id IS NOT NULL

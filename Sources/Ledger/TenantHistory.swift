@@ -43,15 +43,17 @@ public struct TenantHistory: Sendable, Equatable {
         let keys: [String: SQLValue] = [":property": .text(property), ":unit": .text(unit)]
         let leases = try database.prepare(Self.leasesSQL)
         var history = TenantHistory(property: property, unit: unit, tenants: [])
-        for row in try database.query(Self.tenantsSQL, keys) {
-            let resident = row[0].textValue ?? ""
-            history.tenants.append(Tenant(
-                residentID: resident, name: row[1].textValue, status: row[2].textValue, moveIn: row[3].textValue,
-                moveOut: row[4].textValue, balanceCents: row[5].integerValue,
-                leases: try leases.query(keys.merging([":resident": .text(resident)]) { $1 }).map {
-                    Lease(leaseID: $0[0].textValue ?? "", start: $0[1].textValue, end: $0[2].textValue,
-                          rentCents: $0[3].integerValue, status: $0[4].textValue ?? "", isRenewal: $0[5].integerValue == 1)
-                }))
+        try database.prepare(Self.tenantsSQL).forEachRow(keys) { row in
+            let resident = row.text("resident_id") ?? ""
+            var tenant = Tenant(residentID: resident, name: row.text("name"), status: row.text("status"),
+                                moveIn: row.text("move_in_date"), moveOut: row.text("move_out_date"),
+                                balanceCents: row.int("balance_cents").map(Int64.init), leases: [])
+            try leases.forEachRow(keys.merging([":resident": .text(resident)]) { $1 }) { lease in
+                tenant.leases.append(Lease(leaseID: lease.text("lease_id") ?? "", start: lease.text("start_date"),
+                                           end: lease.text("end_date"), rentCents: lease.int("rent_cents").map(Int64.init),
+                                           status: lease.text("status") ?? "", isRenewal: lease.int("is_renewal") == 1))
+            }
+            history.tenants.append(tenant)
         }
         let unitKnown = try database.scalar("""
             SELECT EXISTS (SELECT 1 FROM unified_units WHERE unified_property_id = :property AND unit_number = :unit)
@@ -76,13 +78,13 @@ public struct TenantHistory: Sendable, Equatable {
                 WHERE unified_property_id = :property AND resident_id IN (SELECT resident_id FROM household))
             GROUP BY resident_id
         )
-        SELECT h.resident_id, \(HouseholdName.sql(residentName: "r.name", key: "h.resident_id")), r.status,
+        SELECT h.resident_id, \(HouseholdName.sql(residentName: "r.name", key: "h.resident_id")) AS name, r.status,
                r.move_in_date, r.move_out_date,
                CASE WHEN p.ledger_coverage = 'partial'
                     THEN coalesce((SELECT sum(CAST(round(b.balance * 100) AS INTEGER)) FROM unified_ledger_balances b
                                    WHERE b.unified_property_id = :property AND b.resident_id = h.resident_id), 0)
                     WHEN p.ledger_source IS NOT NULL THEN coalesce(l.cents, 0)
-                    ELSE CAST(round(r.balance * 100) AS INTEGER) END
+                    ELSE CAST(round(r.balance * 100) AS INTEGER) END AS balance_cents
         FROM household h
         JOIN unified_properties p ON p.unified_property_id = :property
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = h.resident_id
@@ -91,7 +93,7 @@ public struct TenantHistory: Sendable, Equatable {
         """
 
     static let leasesSQL = """
-        SELECT lease_id, start_date, end_date, CAST(round(rent_amount * 100) AS INTEGER), status, is_renewal
+        SELECT lease_id, start_date, end_date, CAST(round(rent_amount * 100) AS INTEGER) AS rent_cents, status, is_renewal
         FROM unified_leases
         WHERE unified_property_id = :property AND unit_number = :unit AND resident_id = :resident
         ORDER BY start_date, lease_id

@@ -90,11 +90,11 @@ extension Metrics {
         }
         guard top > 0 else { return DelinquencyReport(properties: rows, topResidents: []) }
         let residents = try delinquentResidents(database: database, properties: properties, asOf: asOf, top: top)
-        let pruned = try database.query(DelinquencyQuery.residentsPruned, SnapshotSQL.parameters(properties, asOf: asOf))
-            .compactMap { row -> PrunedNight? in
-                guard let property = row[0].textValue, let night = row[1].textValue.flatMap(LocalDate.init(iso:)) else { return nil }
-                return PrunedNight(property: property, asOf: night)
-            }
+        let pruned = try database.rows(DelinquencyQuery.residentsPruned,
+                                       SnapshotSQL.parameters(properties, asOf: asOf)) { row -> PrunedNight? in
+            guard let property = row.text("property"), let night = row.date("as_of") else { return nil }
+            return PrunedNight(property: property, asOf: night)
+        }.compactMap { $0 }
         return DelinquencyReport(properties: rows, topResidents: residents, residentsPruned: pruned)
     }
 }

@@ -35,18 +35,18 @@ public struct ExpenseReport: Sendable {
     /// income). `months` nil: every month from `start` (else the first month synced) to the latest month synced.
     public static func run(database: Database, properties: [String], start: String?, months: Int?) throws -> ExpenseReport {
         var sources: [String: String?] = [:]
-        for row in try database.query("SELECT unified_property_id, expense_source FROM unified_properties") {
-            sources[row[0].textValue ?? ""] = row[1].textValue
+        try database.prepare("SELECT unified_property_id, expense_source FROM unified_properties").forEachRow { row in
+            sources[row.text("unified_property_id") ?? ""] = row.text("expense_source")
         }
         let withSource = properties.filter { sources[$0] != nil && sources[$0]! != nil }
         // The months synced, of expenses or income (a month of income alone is a month the owner can read).
         let synced = try properties.compactMap { property -> (String, String)? in
-            let row = try database.query("""
-                SELECT min(month), max(month) FROM (
+            let range = try database.rows("""
+                SELECT min(month) AS first, max(month) AS last FROM (
                     SELECT month FROM unified_expenses WHERE unified_property_id = :property
                     UNION ALL SELECT month FROM unified_income WHERE unified_property_id = :property)
-                """, [":property": .text(property)]).first
-            guard let low = row?[0].textValue, let high = row?[1].textValue else { return nil }
+                """, [":property": .text(property)]) { (low: $0.text("first"), high: $0.text("last")) }.first
+            guard let low = range?.low, let high = range?.high else { return nil }
             return (low, high)
         }
         let latest = synced.map(\.1).max()
@@ -62,18 +62,23 @@ public struct ExpenseReport: Sendable {
         var report = ExpenseReport(months: (0..<count).map { Self.month(first, adding: $0) })
         report.noSource = properties.filter { !withSource.contains($0) }
         let rows = try database.prepare(Self.accountsSQL)
+        // Every GL line of every month shown: the columns are looked up by name once, not per line.
+        let column = (month: rows.columnIndex("month"), account: rows.columnIndex("gl_account"),
+                      name: rows.columnIndex("account_name"), category: rows.columnIndex("gl_category"),
+                      cents: rows.columnIndex("cents"))
         for property in withSource {
             var byCategory: [String: [String: Int64]] = [:]
             var all: [String: Int64] = [:]
             var covered = Set<String>()
-            for row in try rows.query([":property": .text(property), ":first": .text(report.months.first ?? first),
-                                       ":last": .text(report.months.last ?? first)]) {
-                let month = row[0].textValue ?? "", category = row[3].textValue ?? GLCategories.other
-                let cents = row[4].integerValue ?? 0
+            try rows.forEachRow([":property": .text(property), ":first": .text(report.months.first ?? first),
+                                 ":last": .text(report.months.last ?? first)]) { row in
+                let month = row.text(at: column.month) ?? "", category = row.text(at: column.category) ?? GLCategories.other
+                let cents = Int64(row.int(at: column.cents) ?? 0)
                 covered.insert(month)
                 byCategory[category, default: [:]][month, default: 0] += cents
                 all[month, default: 0] += cents
-                report.accounts.append((property, month, row[1].textValue ?? "", row[2].textValue, category, cents))
+                report.accounts.append((property, month, row.text(at: column.account) ?? "", row.text(at: column.name),
+                                        category, cents))
             }
             report.covered[property] = covered
             for category in byCategory.keys.sorted() {
@@ -83,26 +88,31 @@ public struct ExpenseReport: Sendable {
         }
         let range: [String: SQLValue] = [":first": .text(report.months.first ?? first),
                                          ":last": .text(report.months.last ?? first)]
-        let incomeSources = try Set(database.query(
-            "SELECT unified_property_id FROM unified_properties WHERE income_source IS NOT NULL").compactMap { $0[0].textValue })
+        var incomeSources = Set<String>()
+        try database.prepare("SELECT unified_property_id FROM unified_properties WHERE income_source IS NOT NULL").forEachRow {
+            if let property = $0.text("unified_property_id") { incomeSources.insert(property) }
+        }
         let incomeRows = try database.prepare(Self.incomeSQL)
         let sourceRows = try database.prepare(Self.sourcesSQL)
         for property in properties {
             let parameters = range.merging([":property": .text(property)]) { $1 }
             if incomeSources.contains(property) {
                 var byMonth: [String: Int64] = [:]
-                for row in try incomeRows.query(parameters) { byMonth[row[0].textValue ?? ""] = row[1].integerValue ?? 0 }
+                try incomeRows.forEachRow(parameters) { row in
+                    byMonth[row.text("month") ?? ""] = Int64(row.int("cents") ?? 0)
+                }
                 report.income[property] = byMonth
             }
-            for row in try sourceRows.query(parameters) {
-                report.sources.append((property, row[0].textValue ?? "", row[1].textValue, row[2].textValue))
+            try sourceRows.forEachRow(parameters) { row in
+                report.sources.append((property, row.text("month") ?? "", row.text("expense_source"),
+                                       row.text("income_source")))
             }
         }
         return report
     }
 
     static let incomeSQL = """
-        SELECT month, sum(CAST(round(amount * 100) AS INTEGER)) FROM unified_income
+        SELECT month, sum(CAST(round(amount * 100) AS INTEGER)) AS cents FROM unified_income
         WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month
         """
 
@@ -111,7 +121,7 @@ public struct ExpenseReport: Sendable {
                          WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month),
              income AS (SELECT month, min(source) AS source FROM unified_income
                         WHERE unified_property_id = :property AND month BETWEEN :first AND :last GROUP BY month)
-        SELECT month, e.source, i.source FROM expense e LEFT JOIN income i USING (month)
+        SELECT month, e.source AS expense_source, i.source AS income_source FROM expense e LEFT JOIN income i USING (month)
         UNION
         SELECT month, NULL, i.source FROM income i WHERE month NOT IN (SELECT month FROM expense)
         ORDER BY 1
@@ -127,7 +137,7 @@ public struct ExpenseReport: Sendable {
     }
 
     static let accountsSQL = """
-        SELECT month, gl_account, account_name, gl_category, CAST(round(amount * 100) AS INTEGER)
+        SELECT month, gl_account, account_name, gl_category, CAST(round(amount * 100) AS INTEGER) AS cents
         FROM unified_expenses
         WHERE unified_property_id = :property AND month BETWEEN :first AND :last
         ORDER BY month, gl_category, gl_account

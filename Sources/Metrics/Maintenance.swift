@@ -74,36 +74,44 @@ public struct MaintenanceReport: Sendable {
                            olderThanDays: Int) throws -> MaintenanceReport {
         var report = MaintenanceReport(months: months, olderThanDays: olderThanDays)
         var known: [String: (source: String?, asOf: String?)] = [:]
-        for row in try database.query("SELECT unified_property_id, work_order_source, as_of_date FROM unified_properties") {
-            known[row[0].textValue ?? ""] = (row[1].textValue, row[2].textValue)
+        try database.prepare("SELECT unified_property_id, work_order_source, as_of_date FROM unified_properties").forEachRow { row in
+            known[row.text("unified_property_id") ?? ""] = (row.text("work_order_source"), row.text("as_of_date"))
         }
         let orders = try database.prepare(Self.ordersSQL)
+        // Every work order of the property is a row: the columns are looked up by name once, not per row.
+        let column = (id: orders.columnIndex("work_order_id"), category: orders.columnIndex("category"),
+                      unit: orders.columnIndex("unit_number"), description: orders.columnIndex("description"),
+                      opened: orders.columnIndex("opened_date"), isOpen: orders.columnIndex("is_open"),
+                      isClosed: orders.columnIndex("is_closed"), daysOpen: orders.columnIndex("days_open"),
+                      inWindow: orders.columnIndex("in_window"), due: orders.columnIndex("due_date"),
+                      pmsStatus: orders.columnIndex("pms_status"), daysToComplete: orders.columnIndex("days_to_complete"))
         for property in properties {
             guard let info = known[property] else { continue }
             guard info.source != nil, let date = asOf?.iso ?? info.asOf else { report.noSource.append(property); continue }
             report.asOf[property] = date
             var total = Counts(property: property)
             var byCategory: [String: Counts] = [:]
-            for row in try orders.query([":property": .text(property), ":as_of": .text(date),
-                                         ":months": .text("-\(months) months")]) {
-                let category = row[1].textValue ?? ""
+            try orders.forEachRow([":property": .text(property), ":as_of": .text(date),
+                                   ":months": .text("-\(months) months")]) { row in
+                let category = row.text(at: column.category) ?? ""
                 var counts = Counts(property: property, category: category)
-                let isOpen = row[5].integerValue == 1
-                let daysOpen = row[7].integerValue.map(Int.init)
+                let isOpen = row.int(at: column.isOpen) == 1
+                let daysOpen = row.int(at: column.daysOpen)
                 if isOpen {
                     counts.open = 1
                     if let daysOpen, daysOpen > olderThanDays {
                         counts.agedOpen = 1
                         report.aged.append(AgedOrder(
-                            property: property, workOrderID: row[0].textValue ?? "", unit: row[2].textValue,
-                            category: category, description: row[3].textValue, openedDate: row[4].textValue,
-                            daysOpen: daysOpen, dueDate: row[9].textValue, pmsStatus: row[10].textValue))
+                            property: property, workOrderID: row.text(at: column.id) ?? "", unit: row.text(at: column.unit),
+                            category: category, description: row.text(at: column.description),
+                            openedDate: row.text(at: column.opened), daysOpen: daysOpen, dueDate: row.text(at: column.due),
+                            pmsStatus: row.text(at: column.pmsStatus)))
                     }
-                } else if row[6].integerValue == 1 {
+                } else if row.int(at: column.isClosed) == 1 {
                     counts.closed = 1
-                    if row[8].integerValue == 1 {
+                    if row.int(at: column.inWindow) == 1 {
                         counts.closedInWindow = 1
-                        if let days = row[11].integerValue { counts.days = [Int(days)] } else { counts.closedWithoutDays = 1 }
+                        if let days = row.int(at: column.daysToComplete) { counts.days = [days] } else { counts.closedWithoutDays = 1 }
                     }
                 }
                 total.add(counts)

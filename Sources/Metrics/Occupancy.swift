@@ -96,22 +96,19 @@ extension Metrics {
     /// Physical occupancy and leased % only: the history tells nothing of make-ready or aging.
     public static func backfilledOccupancy(database: Database, properties: [String],
                                            to: LocalDate?) throws -> [BackfilledOccupancy] {
-        let statement = try database.prepare("""
+        let list = SnapshotSQL.jsonArray(properties)
+        return try database.rows("""
             SELECT h.unified_property_id, h.as_of_date, h.physical_occupancy, h.leased_pct
             FROM unified_occupancy_history h
             WHERE h.unified_property_id IN (SELECT value FROM json_each(:properties)) AND h.as_of_date <= :to
               AND h.as_of_date < coalesce((SELECT min(m.as_of_date) FROM unified_occupancy_metrics m
                                            WHERE m.unified_property_id = h.unified_property_id), '9999-12-31')
             ORDER BY h.unified_property_id, h.as_of_date
-            """)
-        let list = SnapshotSQL.jsonArray(properties)
-        var points: [BackfilledOccupancy] = []
-        for row in try statement.query([":properties": .text(list), ":to": .text(to?.iso ?? "9999-12-31")]) {
-            guard let property = row[0].textValue, let date = row[1].textValue.flatMap(LocalDate.init(iso:)),
-                  let occupancy = row[2].doubleValue, let leased = row[3].doubleValue else { continue }
-            points.append(BackfilledOccupancy(property: property, asOf: date, occupancyPct: occupancy, leasedPct: leased))
-        }
-        return points
+            """, [":properties": .text(list), ":to": .text(to?.iso ?? "9999-12-31")]) { row -> BackfilledOccupancy? in
+            guard let property = row.text("unified_property_id"), let date = row.date("as_of_date"),
+                  let occupancy = row.double("physical_occupancy"), let leased = row.double("leased_pct") else { return nil }
+            return BackfilledOccupancy(property: property, asOf: date, occupancyPct: occupancy, leasedPct: leased)
+        }.compactMap { $0 }
     }
 }
 
