@@ -81,9 +81,16 @@ public struct ReportDefinition: Sendable, Codable, Equatable {
     /// found (`alternates`): an account may offer a report only under the id an older system used (Lease
     /// Expiration as 3838 where 4299 is the current one).
     public var alternates: [ReportIdentity]?
+    /// `false`: fetched only when named (`--reports`), never by a default `fetch` or the nightly `ingest`; absent or
+    /// `true`: every night. The shipped catalogue sets it on the reports no answer reads (their raw tables stay,
+    /// for files loaded by hand and fetches asked for): each cost the night a download, a parse and its raw rows.
+    public var nightly: Bool?
+
+    /// Whether a default run (no `--reports`) fetches the report.
+    public var fetchedNightly: Bool { nightly ?? true }
 
     enum CodingKeys: String, CodingKey {
-        case name, parser, alternates
+        case name, parser, alternates, nightly
         case reportID = "report_id"
         case reportKey = "report_key"
         case reportKeyNote = "report_key_note"
@@ -264,7 +271,8 @@ public struct Configuration: Sendable, Codable, Equatable {
 /// keys while the shipped report_definitions.json carries only keys seen on RealPage itself.
 public enum ReportCatalogueOverlay {
     /// The JSON of `configuration` (a report_definitions.json's bytes) with `realpage.reports` replaced by the
-    /// overlay's; every other field kept as it was. Errors name `overlayPath`.
+    /// overlay's, each report keeping the configuration's `nightly` for its parser; every other field kept as it was.
+    /// Errors name `overlayPath`.
     public static func apply(configuration: Data, overlay: Data, overlayPath: String) throws -> Data {
         guard var root = try? JSONSerialization.jsonObject(with: configuration) as? [String: Any],
               var realpage = root["realpage"] as? [String: Any] else {
@@ -274,7 +282,18 @@ public enum ReportCatalogueOverlay {
               let reports = (layer["realpage"] as? [String: Any])?["reports"] as? [Any] else {
             throw ConfigurationError("\(overlayPath): not a report catalogue overlay ({\"realpage\": {\"reports\": [...]}})")
         }
-        realpage["reports"] = reports
+        // Which reports a night fetches stays the configuration's (`nightly`): the overlay says where they are.
+        let nightly = Dictionary(((realpage["reports"] as? [Any]) ?? []).compactMap { entry -> (String, Any)? in
+            guard let entry = entry as? [String: Any], let parser = entry["parser"] as? String,
+                  let flag = entry["nightly"] else { return nil }
+            return (parser, flag)
+        }, uniquingKeysWith: { first, _ in first })
+        realpage["reports"] = reports.map { entry -> Any in
+            guard var entry = entry as? [String: Any], entry["nightly"] == nil, let parser = entry["parser"] as? String,
+                  let flag = nightly[parser] else { return entry }
+            entry["nightly"] = flag
+            return entry
+        }
         root["realpage"] = realpage
         return try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
     }

@@ -30,12 +30,7 @@ AS_OF=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of']
 # The simulator's report ids and stand-in keys (report_catalogue.json beside its truth) over the registry, as
 # `ownerdash demo` lays them: the shipped registry carries only keys seen on RealPage.
 CONFIG=$OUT/sim/report_definitions.json
-python3 -c "
-import json, sys
-overlay, config = (json.load(open(p)) for p in sys.argv[1:3])
-config['realpage']['reports'] = overlay['realpage']['reports']
-json.dump(config, open(sys.argv[3], 'w'), indent=2)
-" "$OUT/sim/report_catalogue.json" report_definitions.json "$CONFIG"
+python3 scripts/lib/catalogue_overlay.py report_definitions.json "$OUT/sim/report_catalogue.json" "$CONFIG"
 
 # The environment the simulator's README lists for pointing ownerdash at it.
 export OWNERDASH_REALPAGE_REPORTS_URL=$BASE/realpage/reports/v1

@@ -5,7 +5,8 @@
 
 The catalogue (pmc_id, management company, RealPage endpoints, Yardi section) is copied from the
 repository's registry; `realpage.reports` is the simulator's own catalogue (`scripts/pms_sim catalogue`:
-the report ids it serves with its stand-in keys, which the shipped registry does not carry) and
+the report ids it serves with its stand-in keys, which the shipped registry does not carry; each report's `nightly`
+kept from the registry, scripts/lib/catalogue_overlay.py) and
 `properties` is replaced, by N RealPage properties with keys
 `scale_0001` .. , names `Scale Property 0001` .. and distinct 7-digit site ids that cannot collide with
 the real registry's (they start at 8000001, above every OneSite id in it). The simulator
@@ -36,8 +37,10 @@ def main(argv):
     if any(str(FIRST_SITE_ID + i) in taken for i in range(a.count)):
         sys.exit("make_scale_registry: a generated site id collides with %s" % a.source)
     sys.path.insert(0, os.path.join(here, ".."))
+    sys.path.insert(0, os.path.join(here, "..", "lib"))
     from pms_sim.reports import catalogue
-    registry["realpage"]["reports"] = catalogue()["realpage"]["reports"]
+    from catalogue_overlay import overlay
+    registry = overlay(registry, catalogue())
     registry["properties"] = [
         {"key": "scale_%04d" % (i + 1), "name": "Scale Property %04d" % (i + 1), "pms": "realpage",
          "site_id": str(FIRST_SITE_ID + i)}

@@ -21,12 +21,7 @@ start_bench_simulator() {
     BASE=$(sed -n 's/^listening on //p' "$out/sim.out")
     [ -n "$BASE" ] || { echo "the simulator did not start: $(cat "$out/sim.err")" >&2; exit 3; }
     CONFIG_FILE=$out/report_definitions.json
-    python3 - report_definitions.json "$out/sim/report_catalogue.json" "$CONFIG_FILE" <<'PY'
-import json, sys
-config = json.load(open(sys.argv[1]))
-config["realpage"]["reports"] = json.load(open(sys.argv[2]))["realpage"]["reports"]
-json.dump(config, open(sys.argv[3], "w"), indent=1)
-PY
+    python3 scripts/lib/catalogue_overlay.py report_definitions.json "$out/sim/report_catalogue.json" "$CONFIG_FILE"
 }
 
 copy_bench_binary() {
