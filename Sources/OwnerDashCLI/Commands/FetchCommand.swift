@@ -9,7 +9,7 @@ struct FetchCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property of the PMS"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
-        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all six) and Yardi operations, comma-separated; default: all"),
+        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all six) and Yardi operations, comma-separated; default: all but the catalogue's \"nightly\": false reports"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's); verification is never off"),
