@@ -9,7 +9,7 @@ struct FetchCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property of the PMS"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
-        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all six) and Yardi operations, comma-separated; default: all but the catalogue's \"nightly\": false reports"),
+        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all nine) and Yardi operations, comma-separated; default: all but the catalogue's \"nightly\": false reports"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's); verification is never off"),
@@ -18,7 +18,8 @@ struct FetchCommand: Command {
         Each report is requested from the RealPage reporting API (create a report instance, poll until it
         is ready, download it) and lands in data/landing/<run_id>/realpage/<property>/<report>.xlsx only
         once complete and checked; manifest.json in the run directory lists every artifact with its url,
-        status, size, sha256, timings and error. stdout: the run id, then one line per artifact.
+        status, size, sha256, timings and error. stdout: the run id, then one line per artifact. Without
+        --reports, a report the catalogue marks "nightly": false (one no answer reads) is not requested.
 
         Yardi properties: each operation (GetPropertyConfigurations, GetUnitInformation,
         GetResidentsByStatus, GetResidentLeaseCharges_Login, GetResidentTransactions_Login,
@@ -27,10 +28,10 @@ struct FetchCommand: Command {
         faults and error messages; an entity without the ItfServiceRequests or ItfVendorInvoicing license
         skips that operation (not a failure). --reports takes report types and operation names alike.
 
-        RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getresidentlistinfo, getleaseinfo,
-        getrentableitems) lands as data/landing/<run_id>/realpage/<property>/<operation>.xml beside the
-        reports: by default whenever REALPAGE_RPX_LICENSE_KEY is set, or when --reports names them
-        ("rpx" selects all six). Endpoint: OWNERDASH_REALPAGE_RPX_URL, else realpage.rpx_url.
+        RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo,
+        getleaseinfo, getrentableitems, getresidentledger, getscheduledcharges) lands as
+        data/landing/<run_id>/realpage/<property>/<operation>.xml beside the reports: by default whenever
+        REALPAGE_RPX_LICENSE_KEY is set, or when --reports names them ("rpx" selects all nine). Endpoint: OWNERDASH_REALPAGE_RPX_URL, else realpage.rpx_url.
 
         Credentials (environment, or a 0600 JSON file named by OWNERDASH_CREDENTIALS; the environment
         wins): REALPAGE_RPX_LICENSE_KEY (+ optional REALPAGE_RPX_USERNAME, REALPAGE_RPX_PASSWORD);
