@@ -111,24 +111,31 @@ public struct MarkedHouseholds: Sendable, Equatable {
     public init(households: Int, delinquent: Money) { self.households = households; self.delinquent = delinquent }
 }
 
-/// A mark of unified_delinquency that takes a household's debt out of the property's own collecting.
-public enum DelinquencyMark: String, Sendable, CaseIterable {
-    /// `under_eviction`: RealPage's `*` on the Delinquent and Prepaid report, Yardi's Eviction status.
-    case underEviction = "under_eviction"
-    /// `in_collections`: a former account on RealPage's Collections Report.
-    case inCollections = "in_collections"
+/// What the households a PMS marks at a property's delinquency snapshot owe: those under eviction and those placed
+/// with a collection agency, each nil where no household of the night carries that mark either way (unknown, not none).
+public struct MarkedDelinquency: Sendable, Equatable {
+    /// unified_delinquency.under_eviction: RealPage's `*` on the Delinquent and Prepaid report, Yardi's Eviction status.
+    public var underEviction: MarkedHouseholds?
+    /// unified_delinquency.in_collections: a former account on RealPage's Collections Report.
+    public var inCollections: MarkedHouseholds?
 }
 
 extension Metrics {
-    /// Per property, the households marked `mark` at its delinquency snapshot (the as-of rule of `delinquency`) and
-    /// their delinquent amount, from the night's resident rows (unified_delinquency.under_eviction or
-    /// .in_collections). A property whose PMS marked no household either way (every mark NULL: a ledger without the
-    /// report that prints it), or whose night's households prune removed, is absent: unknown, not none.
-    public static func marked(_ mark: DelinquencyMark, database: Database, properties: [String],
-                              asOf: LocalDate? = nil) throws -> [String: MarkedHouseholds] {
-        let rows = try database.rows(DelinquencyQuery.marked(mark), SnapshotSQL.parameters(properties, asOf: asOf)) { row in
-            (row.text("property") ?? "",
-             MarkedHouseholds(households: row.count("households"), delinquent: row.cents("delinquent") ?? .zero))
+    /// Per property, the households marked under eviction and in collections at its delinquency snapshot (the as-of
+    /// rule of `delinquency`) and their delinquent amounts, from the night's resident rows in one pass. A property
+    /// whose PMS marked no household either way (every mark NULL: a ledger without the report that prints it), or
+    /// whose night's households prune removed, is absent.
+    public static func markedHouseholds(database: Database, properties: [String],
+                                        asOf: LocalDate? = nil) throws -> [String: MarkedDelinquency] {
+        let rows = try database.rows(DelinquencyQuery.marked, SnapshotSQL.parameters(properties, asOf: asOf)) { row in
+            // A mark no household carries either way is unknown, not none.
+            func marked(_ prefix: String) -> MarkedHouseholds? {
+                row.count("\(prefix)_marks") == 0 ? nil
+                    : MarkedHouseholds(households: row.count("\(prefix)_households"),
+                                       delinquent: row.cents("\(prefix)_delinquent") ?? .zero)
+            }
+            return (row.text("property") ?? "",
+                    MarkedDelinquency(underEviction: marked("eviction"), inCollections: marked("collections")))
         }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
@@ -151,24 +158,30 @@ enum DelinquencyQuery {
         ORDER BY s.position
         """
 
-    /// The households marked `mark` (1) at each property's snapshot and their delinquent cents; a property without
-    /// any mark (NULL: the PMS said nothing) or without resident rows is absent.
-    static func marked(_ mark: DelinquencyMark) -> String {
+    /// At each property's snapshot, per mark (under eviction, in collections): the households it is given for either
+    /// way (`_marks`: NULL is the PMS saying nothing), those marked 1 and their delinquent cents; a property without
+    /// any mark or without resident rows is absent.
+    static let marked = """
+        WITH \(SnapshotSQL.latestDelinquency),
+        owed AS (
+            SELECT s.position, s.property, d.under_eviction, d.in_collections,
+                   CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
+                   + CAST(round(d.balance_61_90 * 100) AS INTEGER) + CAST(round(d.balance_over_90 * 100) AS INTEGER) AS cents
+            FROM snapshot s
+            JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
+        )
+        SELECT property,
+               count(under_eviction) AS eviction_marks,
+               count(CASE WHEN under_eviction = 1 THEN 1 END) AS eviction_households,
+               coalesce(sum(CASE WHEN under_eviction = 1 THEN cents END), 0) AS eviction_delinquent,
+               count(in_collections) AS collections_marks,
+               count(CASE WHEN in_collections = 1 THEN 1 END) AS collections_households,
+               coalesce(sum(CASE WHEN in_collections = 1 THEN cents END), 0) AS collections_delinquent
+        FROM owed
+        GROUP BY position, property
+        HAVING count(under_eviction) > 0 OR count(in_collections) > 0
+        ORDER BY position
         """
-        WITH \(SnapshotSQL.latestDelinquency)
-        SELECT s.property,
-               count(CASE WHEN d.\(mark.rawValue) = 1 THEN 1 END) AS households,
-               coalesce(sum(CASE WHEN d.\(mark.rawValue) = 1
-                                 THEN CAST(round(d.balance_0_30 * 100) AS INTEGER) + CAST(round(d.balance_31_60 * 100) AS INTEGER)
-                                      + CAST(round(d.balance_61_90 * 100) AS INTEGER)
-                                      + CAST(round(d.balance_over_90 * 100) AS INTEGER) END), 0) AS delinquent
-        FROM snapshot s
-        JOIN unified_delinquency d ON d.unified_property_id = s.property AND d.as_of_date = s.as_of
-        GROUP BY s.position, s.property
-        HAVING count(d.\(mark.rawValue)) > 0
-        ORDER BY s.position
-        """
-    }
 
     /// The properties whose snapshot had households owing or in credit but whose resident rows prune removed.
     static let residentsPruned = """

@@ -257,11 +257,11 @@ public struct DelinquencyAging: Sendable, Equatable {
     public var prepaid: Money
     /// Delinquent minus prepaid, as the metric query states it.
     public var net: Money
-    /// The households under eviction and what they owe of the delinquent (`Metrics.marked(.underEviction)`); nil:
-    /// the PMS marks none either way.
+    /// The households under eviction and what they owe of the delinquent (`Metrics.markedHouseholds`); nil: the
+    /// PMS marks none either way.
     public var underEviction: MarkedShare? = nil
     /// The accounts placed with a collection agency and what they owe of the delinquent
-    /// (`Metrics.marked(.inCollections)`); nil: no report says either way.
+    /// (`Metrics.markedHouseholds`); nil: no report says either way.
     public var inCollections: MarkedShare? = nil
 
     /// The aging of one property (or the portfolio).

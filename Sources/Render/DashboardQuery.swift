@@ -17,7 +17,7 @@ public struct DashboardProperty: Sendable, Equatable {
 extension Dashboard {
     /// Reads the dashboard's content from unified.db (opened read-only) through the metric queries:
     /// `Metrics.summary` for the table and its unit-weighted roll-up, `occupancyTrend` for the lines,
-    /// `delinquency` (and `marked`: evictions, collections), `funnel` and `pricing` for the charts. Every number is the metric's own;
+    /// `delinquency` (and `markedHouseholds`: evictions, collections), `funnel` and `pricing` for the charts. Every number is the metric's own;
     /// nothing is computed here.
     ///
     /// `asOf` follows the metrics' as-of rule (each property's latest snapshot on or before it; nil: its latest).
@@ -28,8 +28,7 @@ extension Dashboard {
         let summaries = try Metrics.summary(database: database, properties: keys, asOf: asOf)
         let trend = try Metrics.occupancyTrend(database: database, properties: keys, from: nil, to: asOf)
         let delinquency = try Metrics.delinquency(database: database, properties: keys, asOf: asOf, top: 0)
-        let evictions = try Metrics.marked(.underEviction, database: database, properties: keys, asOf: asOf)
-        let collections = try Metrics.marked(.inCollections, database: database, properties: keys, asOf: asOf)
+        let marked = try Metrics.markedHouseholds(database: database, properties: keys, asOf: asOf)
         let funnels = try Metrics.funnel(database: database, properties: keys, asOf: asOf)
         let pricing = try Metrics.pricing(database: database, properties: keys, asOf: asOf)
 
@@ -62,9 +61,7 @@ extension Dashboard {
                 trend: (backfilledByKey[property.key] ?? []).map {
                     OccupancyPoint(date: $0.asOf, occupancyPct: $0.occupancyPct, leasedPct: $0.leasedPct, backfilled: true)
                 } + (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
-                aging: agingByKey[property.key].map {
-                    DelinquencyAging($0, underEviction: evictions[property.key], inCollections: collections[property.key])
-                },
+                aging: agingByKey[property.key].map { DelinquencyAging($0, marked: marked[property.key]) },
                 // Only beside a snapshot: with --as-of the funnel metric also answers (zeros) for a property that
                 // has none, and the table's leads and leases (from the summary) say "no data" there.
                 funnel: summary == nil ? nil : funnelByKey[property.key].map(LeasingFunnel.init),
@@ -197,11 +194,11 @@ extension OccupancyPoint {
 
 extension DelinquencyAging {
     /// The buckets of a delinquency row, and the households of its night under eviction or in collections.
-    init(_ row: DelinquencyRow, underEviction: MarkedHouseholds?, inCollections: MarkedHouseholds?) {
+    init(_ row: DelinquencyRow, marked: MarkedDelinquency?) {
         self.init(balance0to30: row.balance0to30, balance31to60: row.balance31to60, balance61to90: row.balance61to90,
                   balanceOver90: row.balanceOver90, prepaid: row.prepaid, net: row.net)
-        self.underEviction = underEviction.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
-        self.inCollections = inCollections.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
+        underEviction = marked?.underEviction.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
+        inCollections = marked?.inCollections.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
     }
 }
 
