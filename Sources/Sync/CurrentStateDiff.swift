@@ -119,7 +119,9 @@ struct CurrentStateDiff {
         defer { Self.dropRowLists(database) }
         for table in tables {
             // Main's rows to delete, into `temp.diff_rows`.
-            let (gone, new) = try differences(table, database, parameters)
+            let (gone, new) = try SQLProfile.measure(property, "diff walk \(table.name)") {
+                try differences(table, database, parameters)
+            }
             added[table.name] = new
             try Self.fill(database, rows: gone)
             if logChanges {
@@ -128,7 +130,9 @@ struct CurrentStateDiff {
                     SELECT \(key) FROM main.\(table.name) o WHERE o.rowid IN (SELECT rid FROM temp.diff_rows)
                     """)
             }
-            try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)")
+            try SQLProfile.measure(property, "diff delete \(table.name)") {
+                try database.execute("DELETE FROM main.\(table.name) WHERE rowid IN (SELECT rid FROM temp.diff_rows)")
+            }
             changes[table.name, default: RowChanges()].deleted = database.changes
         }
         for table in tables.reversed() {

@@ -91,33 +91,40 @@ struct SyncContext {
         }
     }
 
-    /// `OWNERDASH_SQL_PROFILE_MS=N`: each rule or check that took more than N ms of its thread's CPU is written to
-    /// stderr with that time, the property and the SQL's first words, to find the rule that makes a sync slow (off
-    /// when unset). CPU, not wall time: during an ingest the loads of other properties share the cores.
-    static let profileThreshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
+    func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+        // The plan is asked for before the statement runs: after it, a CREATE TABLE ... AS could not be explained (its
+        // table exists), and a profiling aid must never fail the sync it watches.
+        var plan: String? = nil
+        if SQLProfile.threshold != nil && SQLProfile.plan {
+            do { plan = try queryPlan(sql) } catch { plan = "    (no plan: \(error))\n" }
+        }
+        return try SQLProfile.measure(property.key, sql, plan: plan, body)
+    }
+}
+
+/// `OWNERDASH_SQL_PROFILE_MS=N`: each rule, check or step of the diff (`diff unified_charges`) that took more than N ms
+/// of its thread's CPU is written to stderr with that time, the property and the SQL's first words, to find what makes
+/// a sync slow (off when unset). CPU, not wall time: during an ingest the loads of other properties share the cores.
+enum SQLProfile {
+    static let threshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
     /// `OWNERDASH_SQL_PROFILE_PLAN=1` with the profile: each statement it prints is followed by SQLite's plan for it
     /// (`EXPLAIN QUERY PLAN`, one line per step, indented by depth), to see which index a slow rule reads by.
-    static let profilePlan = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_PLAN"] == "1"
+    static let plan = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_PLAN"] == "1"
 
-    func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
-        guard let threshold = Self.profileThreshold else { return try body() }
+    /// Runs `body`, and with the profile on prints its thread CPU under `label`'s first words (and `plan`).
+    static func measure<T>(_ property: String, _ label: String, plan: String? = nil, _ body: () throws -> T) throws -> T {
+        guard let threshold else { return try body() }
         func threadCPU() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
         }
-        // The plan is asked for before the statement runs: after it, a CREATE TABLE ... AS could not be explained (its
-        // table exists), and a profiling aid must never fail the sync it watches.
-        var plan: String? = nil
-        if Self.profilePlan {
-            do { plan = try queryPlan(sql) } catch { plan = "    (no plan: \(error))\n" }
-        }
         let started = threadCPU()
         let result = try body()
         let milliseconds = threadCPU() - started
         if milliseconds >= threshold {
-            let words = sql.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
-            FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property.key, words).utf8))
+            let words = label.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
+            FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property, words).utf8))
             if let plan { FileHandle.standardError.write(Data(plan.utf8)) }
         }
         return result
