@@ -40,7 +40,9 @@ enum RealPageDelinquency {
     static let source = "realpage: realpage_delinquency (Delinquent and Prepaid report)"
 
     /// The report's accounts at the property date, each with its `resident_key` (the resident_id rule above) and its
-    /// unified status; RealPageReportLedger keys the per-code rows by the same `resident_key`.
+    /// unified status; RealPageReportLedger keys the per-code rows by the same `resident_key`. Made once per property
+    /// as RealPageScratch's `delinquency_account`, which the rules below read (the delinquency rule and its check each
+    /// computed them: 6 ms a property each time); RealPageTransactionLedger reads them from another snapshot.
     static let accounts = """
         printed AS (
             SELECT d.*, nullif(trim(d.resident_name), '') AS printed_name,
@@ -142,8 +144,7 @@ enum RealPageDelinquency {
         """
 
     static let insert = """
-        WITH \(accounts),
-        \(owedByAge)
+        WITH \(owedByAge)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, in_collections, source,
@@ -156,7 +157,7 @@ enum RealPageDelinquency {
                sum(coalesce(o.owed_over_90, CAST(round(a.balance_over_90 * 100) AS INTEGER))) / 100.0,
                sum(CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER)) / 100.0,
                max(a.under_eviction), max(a.in_collections), :source, :run_id
-        FROM account a
+        FROM delinquency_account a
         LEFT JOIN owed_by_age o ON o.account_row = a.source_row
         GROUP BY a.resident_key
         ORDER BY min(a.source_row)
@@ -166,8 +167,7 @@ enum RealPageDelinquency {
     /// (RealPageCrossChecks `delinquency_aging`): a layout printing its columns net of credits without code rows, or
     /// a code row both owing and in credit within one column.
     static let agingCheck = """
-        WITH \(accounts),
-        \(owedByAge),
+        WITH \(owedByAge),
         aged AS (
             SELECT a.unit_number, coalesce(a.account_name, a.resident_key) AS name, a.source_row,
                    CASE WHEN o.account_row IS NULL THEN 'kept as printed (no code rows)'
@@ -178,7 +178,7 @@ enum RealPageDelinquency {
                             + CAST(round(a.balance_over_90 * 100) AS INTEGER)) AS aged_cents,
                    CAST(round(a.current_balance * 100) AS INTEGER)
                        + CAST(round(abs(coalesce(a.prepaid, 0)) * 100) AS INTEGER) AS owed_cents
-            FROM account a
+            FROM delinquency_account a
             LEFT JOIN owed_by_age o ON o.account_row = a.source_row
         )
         SELECT 'unit ' || unit_number || ' row ' || source_row, printf('%.2f', owed_cents / 100.0),

@@ -32,7 +32,6 @@ enum RealPageReportLedger {
         """
 
     static let insertBalances = """
-        WITH \(RealPageDelinquency.accounts)
         INSERT INTO unified_ledger_balances (
             unified_property_id, resident_id, unit_number, charge_code, description, category, category_known,
             as_of_date, balance, delinquent, balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid,
@@ -48,7 +47,7 @@ enum RealPageReportLedger {
                sum(CAST(round(abs(c.prepaid) * 100) AS INTEGER)) / 100.0,
                :source
         FROM realpage_raw.realpage_delinquency_codes c
-        JOIN account a ON a.source_row = c.account_row
+        JOIN delinquency_account a ON a.source_row = c.account_row
         LEFT JOIN temp.charge_category cat ON cat.code = upper(trim(c.code))
         WHERE c.property_id = :property AND c.as_of_date = :delinquency_snapshot
         GROUP BY a.resident_key, upper(trim(c.code))

@@ -2,8 +2,10 @@ import SQLiteKit
 
 /// What several RealPage rules read, computed once per property: the unitlist's units (`rpx_unit`), the residents
 /// snapshot's members and household heads (`rpx_member`, `rpx_household`), every lease (`rpx_lease`), the Rent
-/// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit) and the Activity reports' rows each day is read from
-/// (`report_activity`, RealPageActivity.activityRows), each a TEMP table the rules name unqualified.
+/// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit), the Activity reports' rows each day is read from
+/// (`report_activity`, RealPageActivity.activityRows) and the Delinquent and Prepaid report's accounts
+/// (`delinquency_account`, RealPageDelinquency.accounts: the delinquency rule, its aging check and the partial
+/// ledger's balances read them), each a TEMP table the rules name unqualified.
 ///
 /// They were common table expressions, materialized again by each of the six statements that named them (the units,
 /// residents, leases, lease residents, resident events and delinquency rules, and a cross-check): 22 % of the rules'
@@ -19,6 +21,7 @@ enum RealPageScratch {
         ("rent_roll_unit", "WITH \(RealPageUnits.rentRollVocabulary), \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
          ["unit_number", "id"]),
         ("report_activity", "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity", []),
+        ("delinquency_account", "WITH \(RealPageDelinquency.accounts) SELECT * FROM account", ["source_row"]),
     ]
 
     /// Makes the tables for the property `realpage` syncs, replacing the previous property's.
