@@ -29,8 +29,8 @@ public struct FetchPlan {
     /// Each property's ledger fetch as planned (empty: every ledger whole, as a bare `fetch`).
     public let ledger: [String: LedgerFetch]
 
-    /// Plans the fetch of `properties`. `reportNames` is the `--reports` list (nil: every report fetched nightly, every
-    /// Yardi operation, and the RPX operations when an RPX license key is configured). Throws `FetchSelectionError` for a selection
+    /// Plans the fetch of `properties`. `reportNames` is the `--reports` list (nil: every report and RPX operation fetched
+    /// nightly, the latter when an RPX license key is configured, and every Yardi operation). Throws `FetchSelectionError` for a selection
     /// that names nothing or an unknown artifact, `ConfigurationError` for missing credentials or endpoints.
     /// `ledger`: each property's ledger fetch (`LedgerPlanner.plan`, from the run history); a property without one gets
     /// its whole ledger, as a bare `fetch` does.
@@ -84,13 +84,13 @@ public struct FetchPlan {
     // MARK: - Selection
 
     /// The RealPage reports, RPX operations and Yardi operations named by --reports. Default: every report fetched
-    /// nightly (`ReportDefinition.nightly`) and every Yardi operation, and the RPX operations when an RPX license key
-    /// is configured.
+    /// nightly (`ReportDefinition.nightly`) and every Yardi operation, and the RPX operations fetched nightly
+    /// (`RPXOperation.fetchedNightly`) when an RPX license key is configured.
     private static func selectedArtifacts(_ configuration: Configuration, names: [String]?,
                                           credentials: Credentials) throws -> ([ReportDefinition], [RPXOperation], [YardiOperation]) {
         let catalogue = configuration.realpage.reports
         guard let names else {
-            let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases
+            let rpx = credentials["REALPAGE_RPX_LICENSE_KEY"] == nil ? [] : RPXOperation.allCases.filter(\.fetchedNightly)
             return (catalogue.filter(\.fetchedNightly), rpx, YardiOperation.catalogue)
         }
         guard !names.isEmpty else { throw FetchSelectionError("--reports needs at least one report type or operation") }

@@ -22,6 +22,17 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a default `fetch` and the nightly `ingest` ask for it, as the report catalogue's `nightly` says for the
+    /// OneSite reports: getbuildings and getrentableitems load raw tables (realpage_buildings, realpage_rentable_items)
+    /// that no sync rule, metric or report reads, so a night does not spend two calls a property on them; `--reports`
+    /// fetches them by name (or `rpx`, every operation).
+    public var fetchedNightly: Bool {
+        switch self {
+        case .getbuildings, .getrentableitems: false
+        default: true
+        }
+    }
+
     /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
     public var name: String { rawValue }
 

@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+import SOAP
 import SimulatorSupport
 import Testing
 
@@ -58,6 +59,25 @@ import Testing
         #expect(overlaid.realpage.reports.map(\.reportKey) == ["K1", "K2", "K3"], "the overlay's reports and keys")
         #expect(try parsers(overlaid, nil) == ["rent_roll", "lost_rent_summary"],
                 "the registry's nightly kept, unless the overlay says otherwise")
+    }
+
+    /// The same for the two RPX operations no answer reads (their raw tables realpage_buildings and
+    /// realpage_rentable_items): a default plan leaves them out, naming them (or `rpx`) asks for them.
+    @Test func anRPXOperationNoAnswerReadsIsFetchedOnlyWhenNamed() throws {
+        let configuration = try Configuration.load(path: Self.configPath)
+        let nexus = try #require(configuration.property(key: "nexus_east"))
+        func operations(_ names: [String]?) throws -> Set<String> {
+            let plan = try FetchPlan(configuration: configuration, configPath: Self.configPath, properties: [nexus],
+                                     reportNames: names, environment: ["REALPAGE_TOKEN": freshToken(),
+                                                                       "REALPAGE_RPX_LICENSE_KEY": "key"])
+            return Set(plan.jobs.compactMap { job -> String? in
+                if case .rpx(let rpx) = job { return rpx.operation.name } else { return nil }
+            })
+        }
+        #expect(try operations(nil) == ["getsitelist", "unitlist", "getunitlist", "getresidentlistinfo", "getleaseinfo",
+                                        "getresidentledger", "getscheduledcharges"])
+        #expect(try operations(["getbuildings", "getrentableitems"]) == ["getbuildings", "getrentableitems"])
+        #expect(try operations(["rpx"]).count == RPXOperation.allCases.count)
     }
 
     @Test func theRegistryCarriesOnlyObservedKeys() throws {

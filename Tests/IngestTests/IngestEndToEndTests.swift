@@ -42,8 +42,8 @@ import Testing
             .appendingPathComponent("\(runID)/manifest.json"))
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         let artifacts = try #require(manifest["artifacts"] as? [[String: Any]])
-        #expect(artifacts.count == 8 + 9 + 9 + 23,
-                "8 reports (those fetched nightly) and 9 RPX operations for nexus_east, 9 Yardi operations, 23 months")
+        #expect(artifacts.count == 8 + 7 + 9 + 23,
+                "8 reports and 7 RPX operations (those fetched nightly) for nexus_east, 9 Yardi operations, 23 months")
 
         // etl_runs: one row, as the run went.
         let run = try directory.runRow(runID)

@@ -10,19 +10,20 @@ import Testing
         let realpage = try Database(path: portfolio.loadedData.realpageRawDatabase, mode: .readOnly)
         let yardi = try Database(path: portfolio.loadedData.yardiRawDatabase, mode: .readOnly)
         for property in portfolio.properties {
-            // 14 reports + 9 RPX operations, less the two ledger operations where the license refuses them (ridian);
+            // 14 reports + 9 RPX operations, less the six reports and two operations fetched only when named, and the
+            // two ledger operations where the license refuses them (ridian);
             // 9 Yardi operations, and GetResidentLeaseCharges_Login for each of the 23 months before the as-of month
             // (each the snapshot of its month's first day, as the as-of month's own lease charges are).
             // (4156 is a workbook of two report sheets, Renewal Detail and Lease Expiration Detail: the latter is the
             // snapshot the Lease Expiration report also loads, as of the same date, so it counts once.)
-            // RealPage: 17 kinds, less what the license refuses (skipped, never loaded): ridian's two ledger
-            // operations (the simulator's rpx_ledger_denied), getrentableitems where it shows the quirk
-            // rpx_rentable_items_refused, getunitlist where it is outside the contract (rpx_getunitlist_not_in_contract).
+            // RealPage: 15 kinds, less what the license refuses (skipped, never loaded): ridian's two ledger
+            // operations (the simulator's rpx_ledger_denied), getunitlist where it is outside the contract
+            // (rpx_getunitlist_not_in_contract).
             let refused = (property.key == "ridian" ? 2 : 0)
-                + (try portfolio.quirks("rpx_rentable_items_refused").contains(property.key) ? 1 : 0)
                 + (try portfolio.quirks("rpx_getunitlist_not_in_contract").contains(property.key) ? 1 : 0)
-            // (The 17: the 8 reports a night fetches, 14 less the 6 fetched only when named, and 9 RPX operations.)
-            let (database, kinds) = property.pms == .yardi ? (yardi, 9 + 23) : (realpage, 8 + 9 - refused)
+            // (The 15: the 8 reports a night fetches, 14 less the 6 fetched only when named, and 7 of the 9 RPX
+            // operations, all but getbuildings and getrentableitems.)
+            let (database, kinds) = property.pms == .yardi ? (yardi, 9 + 23) : (realpage, 8 + 7 - refused)
             let dates = try database.query("""
                 SELECT DISTINCT as_of_date FROM loaded_artifacts WHERE property_id = :p ORDER BY as_of_date
                 """, [":p": .text(property.key)]).map { $0[0].textValue ?? "" }

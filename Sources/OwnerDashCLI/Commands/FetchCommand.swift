@@ -31,7 +31,8 @@ struct FetchCommand: Command {
         RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo,
         getleaseinfo, getrentableitems, getresidentledger, getscheduledcharges) lands as
         data/landing/<run_id>/realpage/<property>/<operation>.xml beside the reports: by default whenever
-        REALPAGE_RPX_LICENSE_KEY is set, or when --reports names them ("rpx" selects all nine).
+        REALPAGE_RPX_LICENSE_KEY is set (all but getbuildings and getrentableitems, which no answer reads),
+        or when --reports names them ("rpx" selects all nine).
         Endpoint: OWNERDASH_REALPAGE_RPX_URL, else realpage.rpx_url.
 
         Credentials (environment, or a 0600 JSON file named by OWNERDASH_CREDENTIALS; the environment
