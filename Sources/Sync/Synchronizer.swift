@@ -91,6 +91,7 @@ struct SyncContext {
         }
     }
 
+    /// Runs `body`, the statement `sql`, under the SQL profile (`SQLProfile`), with SQLite's plan for it when asked.
     func profiled<T>(_ sql: String, _ body: () throws -> T) throws -> T {
         // The plan is asked for before the statement runs: after it, a CREATE TABLE ... AS could not be explained (its
         // table exists), and a profiling aid must never fail the sync it watches.
@@ -102,9 +103,10 @@ struct SyncContext {
     }
 }
 
-/// `OWNERDASH_SQL_PROFILE_MS=N`: each rule, check or step of the diff (`diff unified_charges`) that took more than N ms
-/// of its thread's CPU is written to stderr with that time, the property and the SQL's first words, to find what makes
-/// a sync slow (off when unset). CPU, not wall time: during an ingest the loads of other properties share the cores.
+/// `OWNERDASH_SQL_PROFILE_MS=N`: each rule, check or step of the diff (CurrentStateDiff's `diff walk unified_charges`,
+/// `diff delete ...`) that took more than N ms of its thread's CPU is written to stderr with that time, the property
+/// and the SQL's first words, to find what makes a sync slow (off when unset). CPU, not wall time: during an ingest
+/// the loads of other properties share the cores.
 enum SQLProfile {
     static let threshold: Double? = ProcessInfo.processInfo.environment["OWNERDASH_SQL_PROFILE_MS"].flatMap(Double.init)
     /// `OWNERDASH_SQL_PROFILE_PLAN=1` with the profile: each statement it prints is followed by SQLite's plan for it
