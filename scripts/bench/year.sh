@@ -6,13 +6,19 @@
 # no wall-clock grace), one night in the middle fails (every source unreachable). Then a fresh data directory
 # ingests the last day in full and every answer is compared.
 #
-#   scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE]
+#   scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE] [--resume]
 #                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year;
 #                                                --binary: that ownerdash instead of this checkout's build, to compare two;
 #                                                --step D: the simulator advances D days between nights, default 1:
 #                                                `--days 53 --step 7` accumulates a year's history in 53 nights, for
 #                                                scripts/bench/night_after_year.sh to measure the week after it)
 #   touch DIR/stop                              ends the year after the night under way; the comparison still runs
+#   --resume                                    goes on with the year in --out DIR after its last night (a year stopped
+#                                               with DIR/stop, or cut short): the same binary (DIR/ownerdash, unless
+#                                               --binary), properties and data; the simulator starts again from the
+#                                               first day and is advanced to the last night's, which gives the same
+#                                               world (its churn is drawn from the seed and the day). Give the --days
+#                                               and --step of the first run.
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
@@ -36,7 +42,7 @@ cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
-DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY= STEP=1
+DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY= STEP=1 RESUME=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --days) DAYS=$2; shift 2 ;;
@@ -45,12 +51,25 @@ while [ $# -gt 0 ]; do
         --release) CONFIG=release; shift ;;
         --out) OUT=$2; shift 2 ;;
         --binary) BINARY=$(realpath "$2"); shift 2 ;;
-        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE]" >&2; exit 1 ;;
+        --resume) RESUME=1; shift ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE] [--resume]" >&2; exit 1 ;;
     esac
 done
-rm -rf "$OUT"; mkdir -p "$OUT"
-copy_bench_binary "$OUT" "$CONFIG" "$BINARY"
 START=2026-11-20
+FIRST=1   # the first night this run makes
+if [ "$RESUME" = 1 ]; then
+    [ -s "$OUT/nights.csv" ] && [ -s "$OUT/properties" ] && [ -x "$OUT/ownerdash" ] && [ -d "$OUT/data" ] ||
+        { echo "year.sh --resume: $OUT holds no year run (nights.csv, properties, ownerdash, data)" >&2; exit 1; }
+    rm -f "$OUT/stop"
+    if [ -n "$BINARY" ]; then cp "$BINARY" "$OUT/ownerdash"; fi
+    BIN=$OUT/ownerdash
+    IFS=, read -r LAST_NIGHT LAST_DAY _ < <(tail -n 1 "$OUT/nights.csv")
+    [ "$LAST_NIGHT" -lt "$DAYS" ] || { echo "year.sh --resume: $OUT already ran $LAST_NIGHT of $DAYS nights" >&2; exit 1; }
+    FIRST=$((LAST_NIGHT + 1))
+else
+    rm -rf "$OUT"; mkdir -p "$OUT"
+    copy_bench_binary "$OUT" "$CONFIG" "$BINARY"
+fi
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
 
 SIM=
@@ -59,6 +78,15 @@ start_bench_simulator "$OUT" "$START"
 
 bench_simulator_credentials
 
+if [ "$RESUME" = 1 ]; then
+    read -r -a KEYS < "$OUT/properties"
+    # The world of the last night, then the next night's: the churn of every day between, as the nights applied it.
+    echo "year: resuming after night $LAST_NIGHT ($LAST_DAY); advancing the simulator to it ..." >&2
+    curl -s -X POST "$BASE/_sim/advance?days=$(( (LAST_NIGHT - 1) * STEP ))" > "$OUT/advance_resume.json"
+    reached=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_resume.json")
+    [ "$reached" = "$LAST_DAY" ] || { echo "year.sh --resume: the simulator reached $reached, not $LAST_DAY (another --step?)" >&2; exit 1; }
+    curl -s -X POST "$BASE/_sim/advance?days=$STEP" > "$OUT/advance_$LAST_NIGHT.json"
+else
 mapfile -t KEYS < <(python3 - "$PROPERTIES" <<'EOF'
 import json, sys
 props = json.load(open("report_definitions.json"))["properties"]
@@ -72,19 +100,22 @@ while len(out) < int(sys.argv[1]) and (rp or ya):
 print("\n".join(out))
 EOF
 )
+echo "${KEYS[*]}" > "$OUT/properties"   # for scripts/bench/night_after_year.sh and --resume
+fi
 SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
-echo "${KEYS[*]}" > "$OUT/properties"   # for scripts/bench/night_after_year.sh
 DATA=$OUT/data
 bytes() { du -sb "$@" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 databases() { bytes "$DATA"/*.db "$DATA"/*.db-wal; }
 
 echo "year: $DAYS night(s) of ${#KEYS[@]} propert(ies) from $START (${KEYS[*]}), night $FAIL_NIGHT fails (0: none)" >&2
-printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb,sim_cpu_seconds,prune_cpu_seconds\n" > "$OUT/nights.csv"
+[ "$RESUME" = 1 ] ||
+    printf "night,as_of,exit,seconds,landing_bytes,database_bytes,cpu_seconds,peak_kb,sim_cpu_seconds,prune_cpu_seconds\n" > "$OUT/nights.csv"
 sim_cpu() {   # the simulator's CPU seconds so far (utime + stime of its process, in clock ticks)
     awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$SIM/stat"
 }
 day=$START
-for night in $(seq 1 "$DAYS"); do
+[ "$RESUME" = 1 ] && day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$LAST_NIGHT.json")
+for night in $(seq "$FIRST" "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
     # The failed night: a port nothing listens on.
     if [ "$night" -eq "$FAIL_NIGHT" ]; then bench_simulator_sources http://127.0.0.1:9; else bench_simulator_sources "$BASE"; fi
