@@ -5,7 +5,8 @@ runs a year of nights this way, seconds apart) and applies that day's churn to t
 * move-outs: a household on notice whose move-out date has come leaves (the unit is vacant, vacant since that day);
 * payments: a few current households pay the day's amount (an extra payment of the day);
 * a late posting: one payment dated three days back appears only now (the ledger changes behind the window);
-* every 7th day a reversal (a returned payment: a negative payment of the day) and every 30th day a correction
+* every 7th day a reversal (a returned payment: a negative payment of the day, by a household that has paid at
+  least as much) and every 30th day a correction
   to an old charge (a rent credit dated four months back);
 * the month's rent: on the first of a month every current household is charged its lease's recurring lines (a
   household moving in, the rest of its month prorated on the day); a "good" or "prepaid" household pays the month
@@ -123,11 +124,12 @@ def _churn(world, key, p, day, summary):
     summary["late_postings"] += 1
     ordinal = day.toordinal()
     if ordinal % 7 == 0:
-        r = rng.choice(current)
-        r.extra_payments.append((day, -2500))
-        r.payment_total -= 2500
-        _touch(r)
-        summary["reversals"] += 1
+        r = _returned_payment_household(rng, current)
+        if r is not None:
+            r.extra_payments.append((day, -2500))
+            r.payment_total -= 2500
+            _touch(r)
+            summary["reversals"] += 1
     if ordinal % 30 == 0:
         r = rng.choice(current)
         old = day - dt.timedelta(days=120)
@@ -135,6 +137,14 @@ def _churn(world, key, p, day, summary):
         r.charge_total -= 1000
         _touch(r)
         summary["corrections"] += 1
+
+
+def _returned_payment_household(rng, current):
+    """The household whose 25.00 payment comes back: one that has paid at least that much. A household that had paid
+    nothing got a payment of -25.00, which FIFO applies to no charge: its RPX Balance stood 25.00 above its open charges,
+    and the nightly ledger check said so for weeks (parkside, nights 31-51 of a year run). None: nobody has paid yet."""
+    paid = [r for r in current if r.payment_total >= 2500]
+    return rng.choice(paid) if paid else None
 
 
 def _charge_month(p, r, day, rng, summary):

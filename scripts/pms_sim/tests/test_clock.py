@@ -16,7 +16,7 @@ import unittest
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, SCRIPTS)
 
-from pms_sim.clock import advance  # noqa: E402
+from pms_sim.clock import _returned_payment_household, _rng, advance  # noqa: E402
 from pms_sim.world import World  # noqa: E402
 from pms_sim import invoices as INV  # noqa: E402
 from pms_sim import maintenance as M  # noqa: E402
@@ -82,6 +82,28 @@ class ClockTests(unittest.TestCase):
                 ledger_balance = sum(c[3] for c in charges) - sum(pay[2] for pay in payments)
                 self.assertEqual(x["delinquent"] - x["prepaid"], ledger_balance, (key, x["resident_id"]))
 
+
+    def test_a_returned_payment_is_one_a_household_made_and_the_balance_is_its_open_charges(self):
+        # The 7th day's returned payment went to a random current household, paid or not: one that had paid nothing
+        # got -25.00, which FIFO applies to no charge, and RPX stated a Balance 25.00 above its open charges (the
+        # year run's ledger check warned of parkside's household for 21 nights).
+        class Household:
+            def __init__(self, paid):
+                self.payment_total = paid
+        nobody, someone = Household(0), Household(2500)
+        rng = _rng(7, START, "kalaco")
+        self.assertEqual({id(_returned_payment_household(rng, [nobody, someone, Household(1000)])) for _ in range(20)},
+                         {id(someone)})
+        self.assertIsNone(_returned_payment_household(rng, [nobody]))
+        w = world()
+        churn = advance(w, 35)
+        self.assertEqual(churn["reversals"], 5 * len(KEYS))
+        for key in KEYS:
+            for r in w.get(key).residencies:
+                if r.has_postings:
+                    charges, _ = w.gen.materialize_ledger(r)
+                    self.assertGreaterEqual(r.payment_total, 0, (key, r.id))
+                    self.assertEqual(max(0, r.charge_total - r.payment_total), sum(c[7] for c in charges), (key, r.id))
 
     def test_the_delinquent_report_is_the_same_before_and_after_the_ledger_is_read(self):
         # Two downloads of the same day's report must agree whether or not a ledger request came between them (the
