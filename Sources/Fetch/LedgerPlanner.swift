@@ -100,10 +100,25 @@ public struct LedgerSchedule: Sendable, Equatable {
 public struct LedgerHistory: Sendable, Equatable {
     public var lastSuccess: LocalDate?
     public var lastFull: LocalDate?
+    /// The last sync found the merged ledger's open balance off the delinquency report's, which no full pull has met
+    /// yet: nil when they agree.
+    public var disagreement: LedgerDisagreement?
 
-    public init(lastSuccess: LocalDate?, lastFull: LocalDate?) {
-        self.lastSuccess = lastSuccess; self.lastFull = lastFull
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, disagreement: LedgerDisagreement? = nil) {
+        self.lastSuccess = lastSuccess; self.lastFull = lastFull; self.disagreement = disagreement
     }
+}
+
+/// A sync's failed `ledger_open_balance` check: the tenant ledger merged night by night leaves a different open balance
+/// than the delinquency the vendor reports whole, as when a posting is dated before every incremental window (a credit
+/// to a months-old charge), which only the whole ledger shows.
+public struct LedgerDisagreement: Sendable, Equatable {
+    /// The property date of the check.
+    public var asOf: LocalDate
+    /// The two figures, as the check printed them (`158531.26 against 158521.26`).
+    public var figures: String
+
+    public init(asOf: LocalDate, figures: String) { self.asOf = asOf; self.figures = figures }
 }
 
 /// A property's night in the cycle of scheduled full ledger pulls (`LedgerPlanner.refreshNights`).
@@ -118,7 +133,9 @@ public struct RefreshSlot: Sendable, Equatable {
 
 /// Decides each night's ledger fetch from the run history, and cuts windows into the calls a vendor accepts.
 public enum LedgerPlanner {
-    /// Full when nothing was pulled whole yet, when the last full pull is `fullRefreshDays` old, when asked, or when
+    /// Full when nothing was pulled whole yet, when the last full pull is `fullRefreshDays` old, when asked, when the
+    /// last sync found the ledger's open balance off the delinquency report's (`LedgerHistory.disagreement`: what the
+    /// windows missed is then found the next night, not at the weekly refresh), or when
     /// the run is for a date before the last success (a replay of the past); otherwise the window from the last
     /// successful run's as-of date less the overlap to `asOf`. A scheduled or asked-for full pull over an existing
     /// ledger fetches that window too (`reconcile`). A failed night never advances `lastSuccess`, so the
@@ -141,6 +158,10 @@ public enum LedgerPlanner {
         }
         let window = LedgerWindow(from: lastSuccess.adding(days: -schedule.overlapDays), to: asOf)
         if forceFull { return .full(reason: "asked for (--full-ledger)", reconcile: window) }
+        if let disagreement = history.disagreement {
+            return .full(reason: "the ledger check of \(disagreement.asOf.iso) found the ledger's open balance off the delinquency (\(disagreement.figures)): a posting dated before the window is looked for in the whole ledger",
+                         reconcile: window)
+        }
         let age = asOf.daysSinceEpoch - lastFull.daysSinceEpoch
         if age >= schedule.fullRefreshDays {
             return .full(reason: "scheduled refresh: the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old (every \(schedule.fullRefreshDays))",

@@ -91,7 +91,7 @@ public struct IngestRun {
 
     /// Each selected property's ledger fetch (`LedgerPlanner.plan`): from the runs recorded in unified.db, the as-of
     /// dates of the last run that fetched and loaded the property's ledger without a failure and of the last that
-    /// pulled it whole; the schedule from report_definitions.json `ledger`, over which the environment wins. A data
+    /// pulled it whole, and whether its last sync's ledger check failed since (sync_checks); the schedule from report_definitions.json `ledger`, over which the environment wins. A data
     /// directory without a run history (a first ingest) pulls every ledger whole.
     public func ledgerPlans(_ request: IngestRequest) throws -> [String: LedgerFetch] {
         let schedule = try LedgerSchedule(configured: configuration.ledger, environment: request.environment)
@@ -108,7 +108,8 @@ public struct IngestRun {
             if let database {
                 do {
                     let runs = try LedgerRuns.read(database, property: property.key, artifacts: artifacts)
-                    history = LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull)
+                    history = LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull,
+                                            disagreement: runs.openBalanceMiss.map(Self.disagreement))
                 } catch {
                     // A history that cannot be read (unified.db from before etl_runs) costs a full pull, never a gap.
                     plans[property.key] = .full(reason: "the run history cannot be read (\(error))", reconcile: nil)
@@ -120,6 +121,13 @@ public struct IngestRun {
                                                      slot: nights[property.key].map { RefreshSlot(property: property.key, night: $0) })
         }
         return plans
+    }
+
+    /// A failed `ledger_open_balance` check as the ledger plan's reason names it.
+    static func disagreement(_ miss: LedgerRuns.OpenBalanceMiss) -> LedgerDisagreement {
+        func money(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "none" }
+        return LedgerDisagreement(asOf: miss.asOf,
+                                  figures: "ledger \(money(miss.ledger)), delinquency \(money(miss.delinquency))")
     }
 
     /// Runs the ingest. Throws `IngestLockBusy` when another process holds the data directory (nothing done);

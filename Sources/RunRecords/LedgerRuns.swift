@@ -9,9 +9,23 @@ public struct LedgerRuns: Sendable, Equatable {
     public var lastSuccess: LocalDate?
     /// As-of date of the newest such run that loaded the whole ledger.
     public var lastFull: LocalDate?
+    /// The property's newest `ledger_open_balance` check (sync_checks), when it failed and the check of the last full
+    /// pull's night did not: the merged ledger has come to disagree with the delinquency since it was last pulled whole.
+    public var openBalanceMiss: OpenBalanceMiss?
 
-    public init(lastSuccess: LocalDate?, lastFull: LocalDate?) {
-        self.lastSuccess = lastSuccess; self.lastFull = lastFull
+    /// A failed `ledger_open_balance` check: the tenant ledger's open balance against unified_delinquency's net balance.
+    public struct OpenBalanceMiss: Sendable, Equatable {
+        public var asOf: LocalDate
+        public var ledger: Double?
+        public var delinquency: Double?
+
+        public init(asOf: LocalDate, ledger: Double?, delinquency: Double?) {
+            self.asOf = asOf; self.ledger = ledger; self.delinquency = delinquency
+        }
+    }
+
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, openBalanceMiss: OpenBalanceMiss? = nil) {
+        self.lastSuccess = lastSuccess; self.lastFull = lastFull; self.openBalanceMiss = openBalanceMiss
     }
 
     /// The ledger artifacts of a property as the run items name them: the whole ledger's exact name, and the prefix
@@ -42,9 +56,35 @@ public struct LedgerRuns: Sendable, Equatable {
             ":parts_from": .text(artifacts.partsPrefix), ":parts_to": .text(artifacts.partsPrefix + "\u{10FFFF}"),
         ])
         let row = rows.first
-        return LedgerRuns(lastSuccess: row?[0].textValue.flatMap { LocalDate(iso: $0) },
-                          lastFull: row?[1].textValue.flatMap { LocalDate(iso: $0) })
+        let lastFull = row?[1].textValue.flatMap { LocalDate(iso: $0) }
+        let miss = try database.query(openBalanceQuery, [
+            ":property": .text(property), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
+        ]).first.flatMap { check in
+            check[0].textValue.flatMap { LocalDate(iso: $0) }.map {
+                OpenBalanceMiss(asOf: $0, ledger: check[1].doubleValue, delinquency: check[2].doubleValue)
+            }
+        }
+        return LedgerRuns(lastSuccess: row?[0].textValue.flatMap { LocalDate(iso: $0) }, lastFull: lastFull,
+                          openBalanceMiss: miss)
     }
+
+    /// The newest `ledger_open_balance` check of the property (any of its measures failed), when it failed and none
+    /// failed on the night of the last full pull: a disagreement the whole ledger already met is not chased again
+    /// (the weekly refresh takes it up), so a vendor whose two figures differ for good costs one extra pull, not one
+    /// a night. The property's checks are read by its key's prefix, newest date first (the table's primary key).
+    static let openBalanceQuery = """
+        WITH latest AS (
+            SELECT as_of_date, expected, actual, status FROM sync_checks
+            WHERE unified_property_id = :property AND check_name = 'ledger_open_balance'
+            ORDER BY as_of_date DESC, status = 'failed' DESC
+            LIMIT 1
+        )
+        SELECT as_of_date, expected, actual FROM latest
+        WHERE status = 'failed'
+          AND NOT EXISTS (SELECT 1 FROM sync_checks
+                          WHERE unified_property_id = :property AND as_of_date = :last_full
+                            AND check_name = 'ledger_open_balance' AND status = 'failed')
+        """
 
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")

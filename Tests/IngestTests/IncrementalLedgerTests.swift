@@ -99,6 +99,61 @@ import Testing
     }
 }
 
+/// A posting dated before every window: the clock of pms_sim credits a four-month-old rent charge at each property
+/// every 30th day (2026-11-30 is one). No incremental answer lists it; the Delinquent and Prepaid report, fetched whole,
+/// shows it.
+@Suite struct BackDatedPostingTests {
+    static let selection = ["--property", "nexus_east", "--reports",
+                            "getsitelist,unitlist,getresidentlistinfo,getresidentledger,delinquency"]
+
+    /// The property's `ledger_open_balance` check as of `asOf`: its status and its two figures.
+    static func ledgerCheck(_ directory: DataDir, asOf: String) throws -> [SQLValue] {
+        try directory.unified().query("""
+            SELECT status, expected, actual FROM sync_checks
+            WHERE unified_property_id = 'nexus_east' AND as_of_date = :as_of AND check_name = 'ledger_open_balance'
+            """, [":as_of": .text(asOf)]).first ?? []
+    }
+
+    /// The night the credit is posted, the ledger check fails (the ledger's open balance above the report's); the
+    /// next night pulls that ledger whole out of its weekly turn, finds the credit, and the check passes; the night
+    /// after is incremental again.
+    @Test func theNightAfterTheLedgerCheckMissesAPostingTheLedgerIsPulledWholeAndFindsIt() throws {
+        // nexus_east's weekly night is the 29th, none of this test's (a full pull that night would find the credit).
+        let registry = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
+        #expect(LedgerPlanner.refreshNights(registry.properties.map(\.key), every: 7)["nexus_east"]
+                == LocalDate(iso: "2026-11-29")!.daysSinceEpoch % 7)
+        let simulator = try PMSSimulator()
+        #expect(try simulator.advance(days: 5) == "2026-11-25")
+        let nightly = try DataDir()
+        func night(_ asOf: String) throws -> CommandResult {
+            let result = try nightly.ownerdash(["ingest", "--as-of", asOf] + Self.selection, environment: simulator.environment())
+            #expect(result.status == 0, "\(asOf): \(result.stderr)")
+            return result
+        }
+        _ = try night("2026-11-25")
+        #expect(try simulator.advance(days: 5) == "2026-11-30")
+        let posted = try night("2026-11-30")
+        #expect(posted.stderr.contains("nexus_east: ledger: incremental 2026-11-18...2026-11-30"), "\(posted.stderr)")
+        let missed = try Self.ledgerCheck(nightly, asOf: "2026-11-30")
+        #expect(missed.first == .text("failed"), "\(missed)")
+        if let ledger = missed.dropFirst().first?.doubleValue, let delinquency = missed.last?.doubleValue {
+            #expect(abs(ledger - delinquency - 10) < 0.005, "the credit of 10.00 the window missed: \(missed)")
+        }
+
+        #expect(try simulator.advance(days: 1) == "2026-12-01")
+        let found = try night("2026-12-01")
+        #expect(found.stderr.contains("nexus_east: ledger: full (the ledger check of 2026-11-30 found the ledger's open balance off the delinquency"),
+                "\(found.stderr)")
+        #expect(found.stderr.contains("nexus_east: the full getresidentledger pull differs from the ledger merged by the incremental nights: 1 added"),
+                "\(found.stderr)")
+        #expect(try Self.ledgerCheck(nightly, asOf: "2026-12-01").first == .text("passed"))
+
+        #expect(try simulator.advance(days: 1) == "2026-12-02")
+        let after = try night("2026-12-02")
+        #expect(after.stderr.contains("nexus_east: ledger: incremental"), "\(after.stderr)")
+    }
+}
+
 /// Where the next window starts, read from etl_runs / etl_run_items: a night whose ledger failed is not a success.
 @Suite struct LedgerRunsTests {
     /// Records one run of yp_riverwalk as of `asOf` with its ledger items.
@@ -183,5 +238,62 @@ import Testing
         let reads = plan.filter { $0.contains("etl_run_items") }
         #expect(reads.count == 2 && reads.allSatisfy { $0.contains("USING INDEX etl_run_items_property (property_id=? AND artifact") },
                 "\(plan)")
+    }
+
+    /// The last sync's failed ledger check is chased by one full pull, not every night: once the check failed on the
+    /// night of a full pull too, the whole ledger did not mend it and the weekly refresh takes it up.
+    @Test func aFailedLedgerCheckIsReportedUntilAFullPullMetIt() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let prefix = "realpage/nexus_east/getresidentledger"
+        try store.database.execute("""
+            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('nexus_east', 'Nexus East', 'realpage')
+            """)
+        func check(_ asOf: String, _ status: String, ledger: Double, delinquency: Double) throws {
+            _ = try store.database.query("""
+                INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
+                                         expected, actual_source, actual, difference, status, detail)
+                VALUES ('nexus_east', :as_of, 'r', 'ledger_open_balance', 'net balance', 'tenant ledger open balance',
+                        :ledger, 'unified_delinquency net balance', :delinquency, :delinquency - :ledger, :status, '')
+                """, [":as_of": .text(asOf), ":status": .text(status), ":ledger": .real(ledger), ":delinquency": .real(delinquency)])
+        }
+        try Self.record(store, "r1", asOf: "2026-11-25", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
+        ])
+        try Self.record(store, "r2", asOf: "2026-11-30", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-18_2026-11-30.xml", status: .succeeded, rows: 40),
+        ])
+        try check("2026-11-25", "passed", ledger: 100, delinquency: 100)
+        try check("2026-11-30", "failed", ledger: 110, delinquency: 100)
+        let missed = try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east"))
+        #expect(missed.openBalanceMiss == LedgerRuns.OpenBalanceMiss(asOf: LocalDate(iso: "2026-11-30")!, ledger: 110, delinquency: 100))
+        let plan = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: missed.lastSuccess, lastFull: missed.lastFull,
+                                                             disagreement: missed.openBalanceMiss.map(IngestRun.disagreement)),
+                                      asOf: LocalDate(iso: "2026-12-01")!, schedule: .standard)
+        #expect(plan == .full(reason: "the ledger check of 2026-11-30 found the ledger's open balance off the delinquency (ledger 110.00, delinquency 100.00): a posting dated before the window is looked for in the whole ledger",
+                              reconcile: LedgerWindow(from: LocalDate(iso: "2026-11-23")!, to: LocalDate(iso: "2026-12-01")!)))
+
+        // The full pull of the 1st did not mend it: the 2nd is not pulled whole again.
+        try Self.record(store, "r3", asOf: "2026-12-01", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
+        ])
+        try check("2026-12-01", "failed", ledger: 110, delinquency: 100)
+        #expect(try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east")).openBalanceMiss == nil)
+        try Self.record(store, "r4", asOf: "2026-12-02", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-24_2026-12-02.xml", status: .succeeded, rows: 40),
+        ])
+        try check("2026-12-02", "failed", ledger: 110, delinquency: 100)
+        #expect(try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east")).openBalanceMiss == nil)
+
+        // It mended on the next weekly pull; a new disagreement later is chased again.
+        try Self.record(store, "r5", asOf: "2026-12-08", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
+        ])
+        try check("2026-12-08", "passed", ledger: 100, delinquency: 100)
+        #expect(try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east")).openBalanceMiss == nil)
+        try check("2026-12-09", "failed", ledger: 95, delinquency: 100)
+        #expect(try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east")).openBalanceMiss?.asOf
+                == LocalDate(iso: "2026-12-09"))
     }
 }

@@ -107,6 +107,29 @@ public final class PMSSimulator: @unchecked Sendable {
         return truth
     }
 
+    /// Moves the property date `days` forward with the clock's churn (`POST /_sim/advance`, scripts/pms_sim/clock.py),
+    /// as a year of nights does; returns the new property date.
+    @discardableResult
+    public func advance(days: Int) throws -> String {
+        let post = Process()
+        post.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        post.arguments = ["python3", "-c", """
+            import json, sys, urllib.request
+            answer = urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=b"", method="POST"), timeout=600)
+            print(json.load(answer)["as_of"])
+            """, "\(base)/_sim/advance?days=\(days)"]
+        let output = Pipe()
+        post.standardOutput = output
+        try post.run()
+        let asOf = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        post.waitUntilExit()
+        guard post.terminationStatus == 0, LocalDate(iso: asOf) != nil else {
+            throw SupportError("the simulator did not advance \(days) days (exit \(post.terminationStatus), \"\(asOf)\")")
+        }
+        return asOf
+    }
+
     private func truthRoot() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: truthPath))
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
