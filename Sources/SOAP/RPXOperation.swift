@@ -33,6 +33,13 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// The operations a default `fetch` and the nightly `ingest` leave out, as the help texts name them
+    /// (`getbuildings and getrentableitems`).
+    public static var leftOutNightly: String {
+        let names = allCases.filter { !$0.fetchedNightly }.map(\.name)
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
     /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
     public var name: String { rawValue }
 

@@ -1,6 +1,7 @@
 import Fetch
 import Foundation
 import OwnerDashCore
+import SOAP
 
 /// `ownerdash fetch`: download RealPage reports and Yardi SOAP responses into the landing zone (no load).
 struct FetchCommand: Command {
@@ -9,7 +10,7 @@ struct FetchCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property of the PMS"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
-        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all nine) and Yardi operations, comma-separated; default: all but the catalogue's \"nightly\": false reports"),
+        .option("--reports", "a,b", help: "report types, RPX operations (or 'rpx' for all \(RPXOperation.allCases.count)) and Yardi operations, comma-separated; default: all but the catalogue's \"nightly\": false reports"),
         .option("--as-of", "YYYY-MM-DD", help: "report date (default: today); a date past the property date is retried up to 3 days earlier"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's); verification is never off"),
@@ -31,8 +32,8 @@ struct FetchCommand: Command {
         RealPage RPX SOAP (getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo,
         getleaseinfo, getrentableitems, getresidentledger, getscheduledcharges) lands as
         data/landing/<run_id>/realpage/<property>/<operation>.xml beside the reports: by default whenever
-        REALPAGE_RPX_LICENSE_KEY is set (all but getbuildings and getrentableitems, which no answer reads),
-        or when --reports names them ("rpx" selects all nine).
+        REALPAGE_RPX_LICENSE_KEY is set (all but \(RPXOperation.leftOutNightly), which no answer reads),
+        or when --reports names them ("rpx" selects all \(RPXOperation.allCases.count)).
         Endpoint: OWNERDASH_REALPAGE_RPX_URL, else realpage.rpx_url.
 
         Credentials (environment, or a 0600 JSON file named by OWNERDASH_CREDENTIALS; the environment

@@ -5,6 +5,7 @@ import Ingest
 import Notices
 import OwnerDashCore
 import PostgresUnified
+import SOAP
 import Sync
 
 /// `ownerdash ingest`: Fetch, load and sync the selected properties as one recorded run.
@@ -15,7 +16,7 @@ struct IngestCommand: Command {
     static let arguments: [ArgumentSpec] = [
         .option("--property", "KEY", repeating: true, help: "property registry key (repeatable); default: every property"),
         .option("--pms", "realpage|yardi", help: "only properties on this source system; default: both"),
-        .option("--reports", "a,b", help: "report types and operations to fetch, comma-separated (as for fetch); default: all but the catalogue's \"nightly\": false reports and RPX getbuildings, getrentableitems"),
+        .option("--reports", "a,b", help: "report types and operations to fetch, comma-separated (as for fetch); default: all but the catalogue's \"nightly\": false reports and RPX \(RPXOperation.leftOutNightly)"),
         .option("--as-of", "YYYY-MM-DD", help: "date asked of the sources (default: today)"),
         .option("--parallel", "N", help: "downloads at a time, 1-32 (default 4)"),
         .option("--ca-bundle", "FILE", help: "PEM file of CA certificates to verify TLS against (default: the system's)"),
