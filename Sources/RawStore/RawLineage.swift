@@ -76,11 +76,16 @@ public enum RawLineage {
     }
 
     /// Removes the lineages no raw row points at any more (after retention deleted their rows).
+    ///
+    /// One `NOT IN` per table rather than one over the `UNION` of them all: the same rows (no `lineage_id` is NULL),
+    /// but SQLite builds a small set per table instead of deduplicating every raw row into one (a year of the 30
+    /// demo properties, 3.9 million rows: 1.12 -> 0.80 s of CPU). Every table is still read whole each prune, so the
+    /// cost follows the raw data kept, not what the prune removed.
     static func removeUnreferenced(_ database: Database) throws -> Int {
         let tables = try keyedTables(database)
         guard !tables.isEmpty else { return 0 }
-        let referenced = tables.map { "SELECT lineage_id FROM \($0)" }.joined(separator: " UNION ")
-        try database.execute("DELETE FROM raw_lineage WHERE id NOT IN (\(referenced))")
+        let unreferenced = tables.map { "id NOT IN (SELECT lineage_id FROM \($0))" }.joined(separator: " AND ")
+        try database.execute("DELETE FROM raw_lineage WHERE \(unreferenced)")
         return database.changes
     }
 

@@ -181,6 +181,14 @@ import Testing
         #expect(try fixture.rows("SELECT count(*) FROM loaded_artifacts WHERE operation = 'GetUnitInformation'") == [[.integer(8)]])
         #expect(try fixture.store.database.scalar("PRAGMA freelist_count") == .integer(0), "free pages given back")
         #expect(!result.convertedToIncremental, "created with incremental auto-vacuum")
+        // The removed nights' lineages went with their rows; every lineage left is one a raw row points at.
+        let keyed = try RawLineage.keyedTables(fixture.store.database)
+        let pointedAt = keyed.map { "SELECT lineage_id FROM \($0)" }.joined(separator: " UNION ")
+        #expect(try fixture.rows("SELECT count(*) FROM raw_lineage WHERE id NOT IN (\(pointedAt))") == [[.integer(0)]])
+        #expect(try fixture.rows("SELECT count(*) FROM (\(pointedAt)) WHERE lineage_id NOT IN (SELECT id FROM raw_lineage)")
+                == [[.integer(0)]])
+        #expect(try fixture.rows("SELECT count(DISTINCT as_of_date) FROM raw_lineage WHERE artifact LIKE '%/units-%'") == [[.integer(8)]],
+                "the unit lists of the 8 nights kept")
     }
 
     /// Yardi's old lease-charge months are compared with the later ones as a list built once per snapshot, found by a
