@@ -147,6 +147,9 @@ public enum RawRetention {
         /// For a report read by the newest snapshot covering each day (`window`): its date column. `superseded` then
         /// takes `:from`, the first day a later snapshot holds, which `drop` works out for every snapshot at once.
         var dateColumn: String? = nil
+        /// The report whose printed totals go with a snapshot once none of its rows is left: no month is read from it
+        /// any more, so no check reads its totals (`statementMonths`).
+        var printedTotalsOfEmptied: String? = nil
 
         /// The Activity report and the Leasing Activity Detail: the sync reads each day from the newest snapshot
         /// covering it (RealPageActivity.activityRows), so an older snapshot's rows from the first day of a newer one
@@ -188,15 +191,18 @@ public enum RawRetention {
         /// The Income Statement: each month is read from its latest snapshot with amounts (RealPageExpenses.lines,
         /// the month its fiscal period, else its snapshot's), so a month a later snapshot prints again is never read
         /// from an earlier one. Fetched every night for the current month, it kept a snapshot a night for ever (356
-        /// of them after a year, each read by every night's sync). Printed totals stay: the check reads a month's at
-        /// the snapshot it was read from, which may be one the policy no longer keeps whole.
+        /// of them after a year, each read by every night's sync). Printed totals stay while a row of the snapshot
+        /// does: the check reads a month's at the snapshot it was read from, which may be one the policy no longer
+        /// keeps whole. A snapshot left without rows is read for no month, and its totals go too: they stayed for
+        /// every night's statement (after 300 nights of the 30 demo properties 411,000 rows, 129 MB of a 1 GB raw
+        /// database, 1,300 rows more a night, none of them read).
         static let statementMonths = SupersededRows(table: "realpage_income_statement", superseded: """
             property_id = :property AND as_of_date = :as_of AND EXISTS (
                 SELECT 1 FROM realpage_income_statement n
                 WHERE n.property_id = :property AND n.as_of_date > :as_of AND n.period_amount IS NOT NULL
                   AND coalesce(n.fiscal_period, substr(n.as_of_date, 1, 7))
                       = coalesce(realpage_income_statement.fiscal_period, substr(realpage_income_statement.as_of_date, 1, 7)))
-            """)
+            """, printedTotalsOfEmptied: ReportType.incomeStatement.rawValue)
 
         /// Yardi's lease charges: each charge (lease, charge code, service start) is read from the latest post month
         /// whose statement lists it (YardiLedger.insertRecurring), so its rows in an earlier month are never read. Only
@@ -239,7 +245,9 @@ public enum RawRetention {
         func drop(_ database: Database, policy: RawSnapshotPolicy, dryRun: Bool) throws -> Int {
             guard try database.tableExists(table) else { return 0 }
             let lines = try lines.flatMap { try database.tableExists($0.table) ? $0 : nil }
-            let printedTotals = try printedTotals.flatMap { try database.tableExists("loaded_report_totals") ? $0 : nil }
+            let hasTotals = try database.tableExists("loaded_report_totals")
+            let printedTotals = hasTotals ? self.printedTotals : nil
+            let printedTotalsOfEmptied = hasTotals ? self.printedTotalsOfEmptied : nil
             var dropped = 0
             let dates = try database.query(dateColumn.map { """
                 SELECT property_id, as_of_date, min(\($0)), max(\($0)) FROM \(table) GROUP BY property_id, as_of_date ORDER BY 1, 2
@@ -272,6 +280,15 @@ public enum RawRetention {
                             """, values.merging([":report": .text(printedTotals)]) { $1 }, dryRun: dryRun)
                     }
                 }
+            }
+            // Once the superseded rows are gone: the totals of every snapshot without a row left, those this prune
+            // emptied and those earlier prunes did (a dry run, which deleted nothing, counts the latter only).
+            if let printedTotalsOfEmptied {
+                dropped += try database.deleteRows(from: "loaded_report_totals", where: """
+                    report_type = :report AND NOT EXISTS (
+                        SELECT 1 FROM \(table) t
+                        WHERE t.property_id = loaded_report_totals.property_id AND t.as_of_date = loaded_report_totals.as_of_date)
+                    """, [":report": .text(printedTotalsOfEmptied)], dryRun: dryRun)
             }
             return dropped
         }

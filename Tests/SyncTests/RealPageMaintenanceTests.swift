@@ -246,6 +246,25 @@ import Testing
         let expenses = "SELECT month, gl_account, amount, source_as_of FROM unified_expenses ORDER BY 1, 2"
         let before = try loaded.store.database.query(expenses)
         #expect(Set(before.compactMap { $0[0].textValue }) == ["2025-12", "2026-01"])
+        // Each snapshot's printed totals, as a load stores them with its rows.
+        try database.execute("""
+            INSERT INTO loaded_report_totals (report_type, property_id, as_of_date, run_id, artifact_sha256, source_row,
+                                              label, measure, printed, computed)
+            SELECT t.report_type, t.property_id, s.as_of_date, t.run_id, t.artifact_sha256, t.source_row, t.label,
+                   t.measure, t.printed, t.computed
+            FROM loaded_report_totals t
+            JOIN (SELECT DISTINCT as_of_date FROM realpage_income_statement) s ON s.as_of_date <> t.as_of_date
+            WHERE t.report_type = 'income_statement'
+            """)
+        let totalsBySnapshot = """
+            SELECT as_of_date FROM loaded_report_totals WHERE report_type = 'income_statement' GROUP BY 1 ORDER BY 1
+            """
+        let snapshots = try database.query(totalsBySnapshot)
+        #expect(snapshots.count == 4)
+        let checks = "SELECT check_name, measure, expected, actual, status FROM sync_checks WHERE check_name = 'income_expense_totals'"
+        _ = try loaded.sync()
+        let checked = try loaded.store.database.query(checks)
+        #expect(checked.count == 4 && checked.allSatisfy { $0[2] != .null }, "each month checked against printed totals: \(checked)")
         let rows = "SELECT count(*) FROM realpage_income_statement"
         let count = try database.scalar(rows)?.integerValue ?? 0
         let result = try RawRetention.prune(path: database.path, keyColumn: "report_type",
@@ -253,8 +272,12 @@ import Testing
         let after = try database.scalar(rows)?.integerValue ?? 0
         #expect(result.rows > 0 && after * 2 == count,
                 "of four snapshots, the two of 2026-01 before the latest go")
+        // Their printed totals go with them (they stayed for every night's statement, never read); the totals of
+        // the two snapshots months are read from stay, and the checks of those months say the same.
+        #expect(try database.query(totalsBySnapshot) == [snapshots[0], snapshots[3]])
         _ = try loaded.sync()
         #expect(try loaded.store.database.query(expenses) == before)
+        #expect(try loaded.store.database.query(checks) == checked)
     }
 
     @Test func anAccountNoCategoryNamesCountsAsOtherAndIsNamedInAWarning() throws {
