@@ -533,7 +533,13 @@ def applied_dates(charges, payments):
     order oldest-first as Voyager applies it: a payment pays the oldest open charges, a charge posted while credit
     is left takes it on its own date, a negative payment (a reversal) takes back from the newest paid charges. The
     final allocation is the one materialize_ledger computes in one pass."""
-    events = sorted([(c[1], 0, c[0], c[3]) for c in charges] + [(pm[1], 1, pm[0], pm[2]) for pm in payments])
+    # A credit (a negative charge: the clock's correction to an old rent) is money toward the open charges on its
+    # date, as a payment is: materialize_ledger counts it so. Replayed as a charge of its own it was applied to
+    # nothing, the replay ran short by it, and the charges its money paid were never listed by the answer by
+    # application date (a household's monthly pest charge, found only by each weekly full pull, all year).
+    events = sorted([(c[1], 0, c[0], c[3]) for c in charges if c[3] >= 0]
+                    + [(c[1], 1, c[0], -c[3]) for c in charges if c[3] < 0]
+                    + [(pm[1], 1, pm[0], pm[2]) for pm in payments])
     open_amt, paid, order, dates = {}, {}, [], {}
     credit = 0
     for d, is_payment, tid, cents in events:

@@ -23,6 +23,7 @@ from pms_sim import maintenance as M  # noqa: E402
 from pms_sim import reports  # noqa: E402
 from pms_sim import rpx  # noqa: E402
 from pms_sim import truth as T  # noqa: E402
+from pms_sim import yardi  # noqa: E402
 
 START = dt.date(2026, 11, 20)
 KEYS = ["kalaco", "yp_riverwalk"]
@@ -104,6 +105,25 @@ class ClockTests(unittest.TestCase):
                     charges, _ = w.gen.materialize_ledger(r)
                     self.assertGreaterEqual(r.payment_total, 0, (key, r.id))
                     self.assertEqual(max(0, r.charge_total - r.payment_total), sum(c[7] for c in charges), (key, r.id))
+
+    def test_every_charge_a_payment_or_credit_paid_has_its_application_date(self):
+        # Yardi's answer by application date lists the charges a payment was applied to in the window; its replay
+        # of the ledger must pay what materialize_ledger pays. A credit (the 30th day's correction) was replayed as
+        # a charge of its own and paid nothing: the charges its money paid had no application date, were never
+        # listed, and the year run's merged ledger kept them open until each weekly full pull.
+        w = world()
+        advance(w, 365)
+        credited = 0
+        for key in KEYS:
+            for r in w.get(key).residencies:
+                if not r.has_postings:
+                    continue
+                charges, payments = w.gen.materialize_ledger(r)
+                credited += any(c[3] < 0 for c in charges)
+                dates = yardi.applied_dates(charges, payments)
+                unlisted = [c for c in charges if c[3] > 0 and c[6] > 0 and c[0] not in dates]
+                self.assertEqual(unlisted, [], (key, r.id))
+        self.assertGreater(credited, 0, "households with a correction credit")
 
     def test_the_delinquent_report_is_the_same_before_and_after_the_ledger_is_read(self):
         # Two downloads of the same day's report must agree whether or not a ledger request came between them (the
