@@ -115,7 +115,7 @@ public struct LedgerHistory: Sendable, Equatable {
 public struct LedgerDisagreement: Sendable, Equatable {
     /// The property date of the check.
     public var asOf: LocalDate
-    /// The two figures, as the check printed them (`158531.26 against 158521.26`).
+    /// The two figures, for the plan's reason (`ledger 158531.26, delinquency 158521.26`).
     public var figures: String
 
     public init(asOf: LocalDate, figures: String) { self.asOf = asOf; self.figures = figures }

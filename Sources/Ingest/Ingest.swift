@@ -91,8 +91,9 @@ public struct IngestRun {
 
     /// Each selected property's ledger fetch (`LedgerPlanner.plan`): from the runs recorded in unified.db, the as-of
     /// dates of the last run that fetched and loaded the property's ledger without a failure and of the last that
-    /// pulled it whole, and whether its last sync's ledger check failed since (sync_checks); the schedule from report_definitions.json `ledger`, over which the environment wins. A data
-    /// directory without a run history (a first ingest) pulls every ledger whole.
+    /// pulled it whole, and whether its last sync's ledger check failed since (sync_checks); the schedule from
+    /// report_definitions.json `ledger`, over which the environment wins. A data directory without a run history (a
+    /// first ingest) pulls every ledger whole.
     public func ledgerPlans(_ request: IngestRequest) throws -> [String: LedgerFetch] {
         let schedule = try LedgerSchedule(configured: configuration.ledger, environment: request.environment)
         let path = dataDirectory.unifiedDatabase
