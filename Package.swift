@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "NoticesTests", dependencies: ["Notices", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "CurlKit"]),
         .testTarget(name: "RenderTests", dependencies: ["Render", "Forecast", "Metrics", "Ledger", "Sync", "SQLiteKit", "OwnerDashCore", "XMLKit", "XLSXKit", "ZipKit"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "PostgresKit", "PostgresTestSupport", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["LibCryptoKit", "Ingest", "PostgresKit", "PostgresTestSupport", "RawStore", "Sync", "SQLiteKit", "OwnerDashCore", "Fetch", "ZipKit", "SimulatorSupport"]),
         .testTarget(name: "XMLKitTests", dependencies: ["XMLKit"]),
         .testTarget(name: "SOAPTests", dependencies: ["SOAP", "XMLKit", "OwnerDashCore"]),
         // Also runs the pms_sim simulator and the built `ownerdash` binary (end to end).

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import LibCryptoKit
 import OwnerDashCore
+import RawStore
 import SQLiteKit
 import SimulatorSupport
 import Testing
@@ -172,6 +173,28 @@ import ZipKit
 
         let bad = try directory.ownerdash(["prune", "--keep-days", "two"])
         #expect(bad.status != 0 && bad.stderr.contains("--keep-days must be a whole number of 0 or more, not \"two\""), "\(bad.stderr)")
+    }
+
+    /// A prune right after an upgrade, before any ingest, migrates the raw databases first, as a load would: the
+    /// retention rules are written for the current schema (raw migration 54's make-ready index among it). A dry run
+    /// leaves the schema as it is.
+    @Test func pruneMigratesTheRawDatabasesItPrunes() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let index = "SELECT count(*) FROM sqlite_master WHERE name = 'realpage_closed_make_ready_unit'"
+        do {
+            let upgraded = try Database(path: directory.data.realpageRawDatabase)
+            try upgraded.migrate(RealPageRawSchema.migrations.filter { $0.version < 54 })
+            #expect(try upgraded.scalar(index) == .integer(0))
+        }
+        let dry = try directory.ownerdash(["prune", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try Database(path: directory.data.realpageRawDatabase, mode: .readOnly).scalar(index) == .integer(0))
+        let done = try directory.ownerdash(["prune"])
+        #expect(done.status == 0, "\(done.stderr)")
+        let pruned = try Database(path: directory.data.realpageRawDatabase, mode: .readOnly)
+        #expect(try pruned.scalar(index) == .integer(1))
+        #expect(try pruned.userVersion() == RealPageRawSchema.migrations.last?.version)
     }
 
     /// Lands one more artifact into an existing run's objects and manifest; returns its object.

@@ -62,6 +62,12 @@ struct PruneCommand: Command {
         for (path, keyColumn) in [(global.dataDirectory.realpageRawDatabase, "report_type"),
                                   (global.dataDirectory.yardiRawDatabase, "operation")]
         where FileManager.default.fileExists(atPath: path) {
+            // The schema the retention rules are written for, as a load migrates it: a prune right after an upgrade,
+            // before any ingest, ran them on the old one (without raw migration 54 the make-ready rule read every
+            // later snapshot). A dry run changes nothing, its schema neither.
+            if !dryRun {
+                _ = try keyColumn == "report_type" ? RealPageRawStore(path: path).database : YardiRawStore(path: path).database
+            }
             output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun),
                                      dryRun: dryRun))
         }
