@@ -154,8 +154,7 @@ extension SummaryRow {
             }
         }
         for (reason, names) in figures {
-            let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
-            missingFigures.append("\(property): \(listed) left empty: \(reason)")
+            missingFigures.append("\(property): \(names.listedInProse) left empty: \(reason)")
         }
     }
 }

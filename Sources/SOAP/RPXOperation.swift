@@ -1,3 +1,5 @@
+import OwnerDashCore
+
 /// The RealPage RPX gateway operations OwnerDash fetches (docs/rpx-soap.md, "Operations"): arguments and payload root.
 public enum RPXOperation: String, CaseIterable, Sendable {
     case getsitelist, getbuildings, unitlist, getunitlist, getresidentlistinfo, getleaseinfo, getrentableitems
@@ -36,8 +38,7 @@ public enum RPXOperation: String, CaseIterable, Sendable {
     /// The operations a default `fetch` and the nightly `ingest` leave out, as the help texts name them
     /// (`getbuildings and getrentableitems`).
     public static var leftOutNightly: String {
-        let names = allCases.filter { !$0.fetchedNightly }.map(\.name)
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        allCases.filter { !$0.fetchedNightly }.map(\.name).listedInProse
     }
 
     /// The operation's name on the wire (all lower-case), the SOAPAction suffix and the landed file's stem.
