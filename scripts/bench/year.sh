@@ -78,12 +78,15 @@ start_bench_simulator "$OUT" "$START"
 
 bench_simulator_credentials
 
+advanced_to() {   # the property date an /_sim/advance answer (a file) reached
+    python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$1"
+}
 if [ "$RESUME" = 1 ]; then
     read -r -a KEYS < "$OUT/properties"
     # The world of the last night, then the next night's: the churn of every day between, as the nights applied it.
     echo "year: resuming after night $LAST_NIGHT ($LAST_DAY); advancing the simulator to it ..." >&2
     curl -s -X POST "$BASE/_sim/advance?days=$(( (LAST_NIGHT - 1) * STEP ))" > "$OUT/advance_resume.json"
-    reached=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_resume.json")
+    reached=$(advanced_to "$OUT/advance_resume.json")
     [ "$reached" = "$LAST_DAY" ] || { echo "year.sh --resume: the simulator reached $reached, not $LAST_DAY (another --step?)" >&2; exit 1; }
     curl -s -X POST "$BASE/_sim/advance?days=$STEP" > "$OUT/advance_$LAST_NIGHT.json"
 else
@@ -114,7 +117,7 @@ sim_cpu() {   # the simulator's CPU seconds so far (utime + stime of its process
     awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$SIM/stat"
 }
 day=$START
-[ "$RESUME" = 1 ] && day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$LAST_NIGHT.json")
+[ "$RESUME" = 1 ] && day=$(advanced_to "$OUT/advance_$LAST_NIGHT.json")
 for night in $(seq "$FIRST" "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
     # The failed night: a port nothing listens on.
@@ -148,7 +151,7 @@ for night in $(seq "$FIRST" "$DAYS"); do
     [ "$night" -lt "$DAYS" ] || break
     if [ -e "$OUT/stop" ]; then echo "stopped after night $night ($OUT/stop)" >&2; break; fi
     curl -s -X POST "$BASE/_sim/advance?days=$STEP" > "$OUT/advance_$night.json"
-    day=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['as_of'])" "$OUT/advance_$night.json")
+    day=$(advanced_to "$OUT/advance_$night.json")
 done
 LAST=$day
 NIGHTS=$night   # fewer than DAYS when the year was stopped
