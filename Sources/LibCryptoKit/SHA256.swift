@@ -40,15 +40,26 @@ public final class SHA256: @unchecked Sendable {
         return Hex.encode(digest.prefix(Int(length)))
     }
 
-    /// The hex digest of a whole file, read in 1 MiB chunks (memory flat in the file size).
+    /// The hex digest of a whole file, read in 1 MiB chunks into one buffer (memory flat in the file size): the
+    /// landing zone digests every download, and a fresh `Data` per chunk cost a page-faulted allocation and a copy each.
     public static func hexDigest(ofFile path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
-        defer { try? handle.close() }
+        defer { close(file) }
         let hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(file, buffer.baseAddress, buffer.count)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path,
+                                                              NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
         return hasher.finalizeHex()
     }

@@ -564,6 +564,12 @@ final class StoredTransactions {
         layout = compared.map(\.name)
         positions = compared.map(\.row)
         let present = compared.filter { $0.stored != nil }.map(\.name)
+        // Sized once: grown from nothing, the list and the table of 50,000 transactions were copied a dozen times.
+        let count = try database.scalar("""
+            SELECT count(*) FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL
+            """, [":property": .text(property)])?.integerValue ?? 0
+        matches.reserveCapacity(Int(count))
+        byKey.reserveCapacity(Int(count))
         let statement = try database.prepare("""
             SELECT id, as_of_date, "\(table.kindColumn)", transaction_id\(present.map { ", \"\($0)\"" }.joined())
             FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL

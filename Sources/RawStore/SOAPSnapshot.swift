@@ -193,6 +193,11 @@ enum SOAPSnapshot {
     static func readBytes(_ path: String) throws -> [UInt8] {
         if path.hasSuffix(".z") {
             var bytes: [UInt8] = []
+            // XML answers deflate 10 to 15 times: room for that once, instead of a ledger's array copied at each
+            // doubling (pages of the room not written are never touched).
+            if let compressed = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int {
+                bytes.reserveCapacity(compressed * 16)
+            }
             do {
                 try DeflatedFile.inflate(path) { bytes.append(contentsOf: $0) }
             } catch {

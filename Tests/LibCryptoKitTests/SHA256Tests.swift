@@ -38,4 +38,22 @@ import Testing
         try Data("abc".utf8).write(to: URL(fileURLWithPath: path))
         #expect(try SHA256.hexDigest(ofFile: path) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
+
+    @Test func fileDigestOverSeveralReadsEqualsTheBytesDigest() throws {
+        // 2.5 MiB: the file is read in 1 MiB pieces into one buffer, the last piece short.
+        let bytes = (0 ..< (5 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ ($0 >> 12)) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try SHA256.hexDigest(ofFile: path) == SHA256.hexDigest(of: bytes))
+    }
+
+    @Test func aMissingFileIsAnErrorNamingIt() {
+        let path = "/nonexistent/ownerdash-\(UUID().uuidString)"
+        #expect {
+            try SHA256.hexDigest(ofFile: path)
+        } throws: { error in
+            "\(error)".contains(path) || (error as NSError).userInfo[NSFilePathErrorKey] as? String == path
+        }
+    }
 }
