@@ -60,15 +60,16 @@ struct PruneCommand: Command {
         defer { output.flush() }
         output.write(Self.render(result, dryRun: dryRun, policy: policy))
         let raw = RawSnapshotPolicy(keepDays: policy.keepDays, keepMonthly: policy.keepMonthly)
-        for (path, keyColumn) in [(global.dataDirectory.realpageRawDatabase, "report_type"),
-                                  (global.dataDirectory.yardiRawDatabase, "operation")]
-        where FileManager.default.fileExists(atPath: path) {
-            // The schema the retention rules are written for, as a load migrates it: a prune right after an upgrade,
-            // before any ingest, ran them on the old one (without raw migration 54 the make-ready rule read every
-            // later snapshot). A dry run changes nothing, its schema neither.
-            if !dryRun {
-                _ = try keyColumn == "report_type" ? RealPageRawStore(path: path).database : YardiRawStore(path: path).database
-            }
+        // Each raw database with the column naming its snapshots' report or operation, and its store, whose opening
+        // migrates it to the schema the retention rules are written for, as a load does: a prune right after an
+        // upgrade, before any ingest, ran them on the old one (without raw migration 54 the make-ready rule read every
+        // later snapshot). A dry run changes nothing, its schema neither.
+        let rawDatabases: [(path: String, keyColumn: String, migrate: (String) throws -> Void)] = [
+            (global.dataDirectory.realpageRawDatabase, "report_type", { _ = try RealPageRawStore(path: $0) }),
+            (global.dataDirectory.yardiRawDatabase, "operation", { _ = try YardiRawStore(path: $0) }),
+        ]
+        for (path, keyColumn, migrate) in rawDatabases where FileManager.default.fileExists(atPath: path) {
+            if !dryRun { try migrate(path) }
             output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun),
                                      dryRun: dryRun))
         }
