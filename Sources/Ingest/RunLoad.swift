@@ -131,7 +131,12 @@ public struct RunLoad {
         for refused in soap.refused { each(refused) }
         let rpx = soap.items.filter { if case .rpx = $0.kind { true } else { false } }
         let yardi = soap.items.filter { if case .yardi = $0.kind { true } else { false } }
-        let rpxLoader = RPXArtifactLoader(store: store, runID: runID, reload: reload)
+        let landing = dataDirectory.landing
+        let rpxLoader = RPXArtifactLoader(store: store, runID: runID, reload: reload) { sha256 in
+            // The landing zone's object of an answer landed before (`LandingZone.objectName`: XML is stored `.xml.z`).
+            let object = (landing as NSString).appendingPathComponent(LandingZone.objectName(sha256: sha256, artifactName: "answer.xml"))
+            return FileManager.default.fileExists(atPath: object) ? object : nil
+        }
         results += loadEach(rpx, source: "RPX", log: log, each: each) { item in
             guard case .rpx(let operation) = item.kind else { return nil }
             return try rpxLoader.load(path: item.file, operation: operation, property: item.property,

@@ -26,10 +26,18 @@ public struct RPXArtifactLoader {
     private let store: RealPageRawStore
     private let runID: RunID
     private let reload: Bool
+    private let landedAnswer: (@Sendable (String) -> String?)?
+    private let build: String?
 
     /// A loader whose rows carry `runID`; `reload` decodes again bytes loaded before (a replay after a decoder fix).
-    public init(store: RealPageRawStore, runID: RunID, reload: Bool = false) {
+    /// `landedAnswer` finds an answer landed before by its sha256 (the landing zone's object, nil when gone): given,
+    /// the whole-state lists are loaded by record (`RecordLoad`), copying from the night before's snapshot the rows of
+    /// the records it already held. `build` names the decoding build (`BuildIdentity`; without one, nothing is copied).
+    public init(store: RealPageRawStore, runID: RunID, reload: Bool = false,
+                landedAnswer: (@Sendable (String) -> String?)? = nil,
+                build: String? = BuildIdentity.current.map { "build-id:" + $0 }) {
         self.store = store; self.runID = runID; self.reload = reload
+        self.landedAnswer = landedAnswer; self.build = build
     }
 
     /// The raw table an operation's records go to.
@@ -89,15 +97,20 @@ public struct RPXArtifactLoader {
                                   alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
                                   note: merged.alreadyLoaded ? nil : merged.counts.summary)
         } else {
+            var byRecord: RecordLoad?
+            if let record = operation.wholeStateRecord, let landedAnswer, let build {
+                byRecord = RecordLoad(record: record, build: build, landedAnswer: landedAnswer)
+            }
             loaded = try SOAPSnapshot.load(
                 into: store.database, keyColumn: "report_type", table: Self.table(of: operation), operation: operation.name,
-                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload) { bytes in
+                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
+                byRecord: byRecord) { bytes in
                 try Self.rows(operation: operation, bytes: bytes, siteID: property.siteID ?? "")
             }
         }
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
-                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
-                                unchangedSinceRun: loaded.unchangedSinceRun)
+                              rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded, note: loaded.note,
+                              unchangedSinceRun: loaded.unchangedSinceRun)
     }
 
     /// Each household the answer names, as it states its Balance and Prepaid (on every one of its transactions);

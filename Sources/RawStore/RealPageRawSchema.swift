@@ -766,6 +766,12 @@ public enum RealPageRawSchema {
         Migration(version: 54, name: "closed make-ready turns by unit", sql: """
             CREATE INDEX realpage_closed_make_ready_unit ON realpage_closed_make_ready (property_id, unit_number, as_of_date);
             """),
+        // Which build decoded a snapshot's rows (RecordLoad): an RPX whole-state list is loaded by record, its repeated
+        // records' rows copied from the night before's snapshot, only when this very build decoded that snapshot.
+        // NULL on the snapshots loaded before, which are therefore decoded whole once more.
+        Migration(version: 55, name: "decoding build of a snapshot", sql: """
+            ALTER TABLE loaded_artifacts ADD COLUMN decoded_by TEXT;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

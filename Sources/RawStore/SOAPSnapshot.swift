@@ -94,17 +94,22 @@ enum SOAPSnapshot {
         var alreadyLoaded: Bool
         /// The run whose rows this snapshot is, when it equals the previous one (nothing stored again).
         var unchangedSinceRun: String? = nil
+        /// A word for the log on how it was loaded (a load by record's copies).
+        var note: String? = nil
     }
 
     /// The load flow the Yardi and RPX loaders share: check the bytes against the manifest's sha256, skip
     /// bytes already loaded for this (operation, property, as-of), decode before any write (a bad artifact
     /// fails without touching the database), then replace the snapshot and record the artifact in
     /// `loaded_artifacts` in one transaction. `keyColumn` names the operation column of that table.
+    /// `byRecord`: the answer may be loaded by record (`RecordLoad`; RPX's whole-state lists).
     static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
                      property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool = false,
+                     byRecord: RecordLoad? = nil,
                      decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Loaded {
         try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
-                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: true) { bytes, emit in
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: true,
+                 byRecord: byRecord) { bytes, emit in
             for row in try decode(bytes) { try emit(row) }
         }
     }
@@ -115,12 +120,13 @@ enum SOAPSnapshot {
                      property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool = false,
                      stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         try load(into: database, keyColumn: keyColumn, table: table, operation: operation, path: path, property: property,
-                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: false, stream: stream)
+                 asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload, decodeFirst: false,
+                 byRecord: nil, stream: stream)
     }
 
     private static func load(into database: Database, keyColumn: String, table: String, operation: String, path: String,
                              property: Property, asOf: LocalDate, runID: RunID, expectedSHA256: String?, reload: Bool,
-                             decodeFirst: Bool,
+                             decodeFirst: Bool, byRecord: RecordLoad?,
                              stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
         let bytes = try readBytes(path)
         let sha256 = SHA256.hexDigest(of: bytes)
@@ -141,7 +147,16 @@ enum SOAPSnapshot {
             // Small responses are decoded before the write lock is taken; large ones stream inside the transaction.
             var decoded: [[(String, SQLValue)]]?
             var rowsSHA256: String?
-            if decodeFirst {
+            var plan: RecordLoad.Plan?
+            if decodeFirst, !reload, let byRecord {
+                plan = try byRecord.plan(database, keyColumn: keyColumn, key: operation, table: table, property: property.key,
+                                         asOf: asOf, bytes: bytes, sha256: sha256) { document in
+                    var rows: [[(String, SQLValue)]] = []
+                    try stream(document) { rows.append($0) }
+                    return rows
+                }
+            }
+            if decodeFirst, plan == nil {
                 var rows: [[(String, SQLValue)]] = []
                 try stream(bytes) { rows.append($0) }
                 decoded = rows
@@ -161,7 +176,14 @@ enum SOAPSnapshot {
                     unchanged = previous
                 }
                 let writer = try SnapshotWriter(database, table: table, lineage: lineage)
-                if let decoded {
+                if let plan {
+                    if plan.isUnchanged {
+                        unchanged = plan.previous
+                        rowsSHA256 = plan.previous.rowsSHA256
+                    } else {
+                        try plan.write(database, table: table, lineage: lineage, writer: writer)
+                    }
+                } else if let decoded {
                     // Identical to the previous snapshot: recorded as unchanged since its run, its rows not stored again.
                     if unchanged == nil {
                         for row in decoded { try writer.insert(row) }
@@ -169,6 +191,7 @@ enum SOAPSnapshot {
                 } else {
                     try stream(bytes) { try writer.insert($0) }
                 }
+                let rows = plan?.count ?? (unchanged == nil ? writer.count : decoded?.count ?? 0)
                 try database.prepare("""
                     INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
                     VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)
@@ -176,12 +199,19 @@ enum SOAPSnapshot {
                         artifact = excluded.artifact, artifact_sha256 = excluded.artifact_sha256, run_id = excluded.run_id,
                         row_count = excluded.row_count, loaded_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
                     """).execute(key.merging([":artifact": .text(path), ":sha": .text(sha256), ":run": .text(runID.value),
-                                              ":rows": .integer(Int64(unchanged == nil ? writer.count : decoded?.count ?? 0))]) { $1 })
+                                              ":rows": .integer(Int64(rows))]) { $1 })
                 try UnchangedSnapshots.record(database, keyColumn: keyColumn, key: operation, property: property.key,
                                               asOf: asOf, rowsSHA256: rowsSHA256, unchangedSince: unchanged)
-                return unchanged == nil ? writer.count : decoded?.count ?? 0
+                if let byRecord {
+                    try database.prepare("""
+                        UPDATE loaded_artifacts SET decoded_by = :build
+                        WHERE \(keyColumn) = :operation AND property_id = :property AND as_of_date = :as_of
+                        """).execute(key.merging([":build": .text(byRecord.build)]) { $1 })
+                }
+                return rows
             }
-            return Loaded(artifact: path, rows: count, alreadyLoaded: false, unchangedSinceRun: unchanged?.runID)
+            return Loaded(artifact: path, rows: count, alreadyLoaded: false, unchangedSinceRun: unchanged?.runID,
+                          note: unchanged == nil ? plan?.note : nil)
         } catch let error as SOAPError {
             throw ReportLoadError(error.forProperty(property.key).description)
         }

@@ -9,7 +9,8 @@ import SQLiteKit
 ///
 /// "Identical" is decided by `rows_sha256`, a SHA-256 over the parsed rows (table, column names and values, in
 /// order), not by the artifact's bytes: a report prints its run time and as-of date in its title block, so two
-/// nights' files always differ even when every row is the same.
+/// nights' files always differ even when every row is the same. An RPX whole-state list loaded by record is
+/// identical when its records are the night before's, byte for byte and in order (`RecordLoad`).
 ///
 /// Only snapshots the sync reads whole, by one as-of date, are stored once. The ledgers, the Activity report,
 /// closed make-ready turns, invoices, lease charges and the financial statements are read across their earlier

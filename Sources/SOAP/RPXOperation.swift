@@ -59,6 +59,20 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// The record element of an answer that lists the property's whole current state every night (one record per
+    /// raw row, in order): what the decoder reads and what a load by record cuts the answer into (`RecordSplit`).
+    /// Nil for the site and ledger answers and for those not fetched nightly.
+    public var wholeStateRecord: String? {
+        switch self {
+        case .unitlist: "Unit"
+        case .getunitlist: "UnitObject"
+        case .getresidentlistinfo: "resident"
+        case .getleaseinfo: "Lease"
+        case .getscheduledcharges: "ScheduledCharge"
+        case .getsitelist, .getbuildings, .getrentableitems, .getresidentledger: nil
+        }
+    }
+
     /// The request namespace of every RPX operation.
     public static let namespace = "http://tempuri.org/"
     /// SOAPAction = this prefix + the operation name.

@@ -38,7 +38,7 @@ public enum GetLeaseInfo {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXLease] {
-        try SOAPResponse.rpxRecords(bytes, operation, named: "Lease") { element, position in
+        try SOAPResponse.rpxRecords(bytes, operation, named: operation.wholeStateRecord!) { element, position in
             let f = SOAPFields(element, operation: operation.name, record: "Lease \(position)")
             // "0" is RPX's "no lease" in the chain fields.
             func lease(_ name: String) -> String? { f.text(name).flatMap { $0 == "0" ? nil : $0 } }

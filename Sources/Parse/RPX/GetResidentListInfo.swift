@@ -40,7 +40,7 @@ public enum GetResidentListInfo {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXResident] {
-        try SOAPResponse.rpxRecords(bytes, operation, named: "resident") { element, position in
+        try SOAPResponse.rpxRecords(bytes, operation, named: operation.wholeStateRecord!) { element, position in
             let f = SOAPFields(element, operation: operation.name, record: "resident \(position)")
             // One phone per resident, the number most likely to reach the person: the cell phone first, then home,
             // then work (an employer's switchboard reaches them least). The order is fixed, so a person listed on two

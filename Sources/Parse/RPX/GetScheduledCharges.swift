@@ -25,7 +25,7 @@ public enum GetScheduledCharges {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXScheduledCharge] {
-        try SOAPResponse.rpxRecords(bytes, operation, named: "ScheduledCharge") { element, position in
+        try SOAPResponse.rpxRecords(bytes, operation, named: operation.wholeStateRecord!) { element, position in
             let f = SOAPFields(element, operation: operation.name, record: "ScheduledCharge \(position)")
             return RPXScheduledCharge(sourceIndex: position, reshID: f.text("ReshID"), leaseID: try f.required("LeaseID"),
                                       unitID: f.text("UnitID"), unitNumber: f.text("UnitNumber"),

@@ -28,7 +28,7 @@ public enum GetUnitList {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXUnitObject] {
-        try SOAPResponse.rpxRecords(bytes, operation, named: "UnitObject") { element, position in
+        try SOAPResponse.rpxRecords(bytes, operation, named: operation.wholeStateRecord!) { element, position in
             let f = SOAPFields(element, operation: operation.name, record: "UnitObject \(position)")
             guard let address = f.nested("Address") else { throw f.invalid("Address is missing") }
             let plan = f.nested("FloorPlan"), details = f.nested("UnitDetails"), availability = f.nested("Availability")

@@ -34,7 +34,7 @@ public enum UnitList {
 
     /// Checks the response for every error shape (a `SOAPError`), then reads its records in document order.
     public static func decode(_ bytes: [UInt8]) throws -> [RPXUnit] {
-        try SOAPResponse.rpxRecords(bytes, operation, named: "Unit") { element, position in
+        try SOAPResponse.rpxRecords(bytes, operation, named: operation.wholeStateRecord!) { element, position in
             let f = SOAPFields(element, operation: operation.name, record: "Unit \(position)")
             return RPXUnit(sourceIndex: position, unitID: try f.required("UnitID"), unitNumber: try f.required("UnitNumber"),
                            buildingID: f.text("BuildingID"), buildingNumber: f.text("BuildingNumber"),

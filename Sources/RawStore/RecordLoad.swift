@@ -1,0 +1,178 @@
+import Foundation
+import LibCryptoKit
+import OwnerDashCore
+import SQLiteKit
+
+/// A load by record: an RPX whole-state answer (the units, residents, leases and scheduled charges, sent whole every
+/// night) whose records the night before's answer of the same property already held, byte for byte, has those records'
+/// rows copied inside SQLite from the night before's snapshot; only the records that changed go through libxml2 and
+/// the decoder. 99 % of these lists' records repeat from one night to the next (`scripts/bench/record_churn.py`).
+///
+/// Each such record is one raw row numbered by its place (`source_row`, 1-based), so the night before's record j is
+/// its snapshot's row j. The rows are copied only where that certainly gives what decoding the record would:
+/// - the night before's snapshot was decoded by this very build (`loaded_artifacts.decoded_by`): a build that reads a
+///   record differently (a parser fix) decodes every record once before it copies any;
+/// - its landed answer is still in the landing zone, found by its sha256 (not by the loaded path, which a moved data
+///   directory no longer has), and its bytes still hash to it;
+/// - both answers cut cleanly into their records (`RecordSplit`), the night before's into as many records as its
+///   snapshot has rows, numbered 1 to n;
+/// - the answer with the repeated records cut out decodes to exactly one row per record left in it.
+/// Anything else, and `--reload`, decodes the answer whole, as every other answer is.
+///
+/// An answer whose records are all the night before's, in the same order, is that snapshot again: recorded as
+/// unchanged since it, with its `rows_sha256`. A snapshot written by record has no `rows_sha256` (its copied rows were
+/// never decoded, so there is nothing to digest them from): whether it is unchanged is decided on its records' bytes,
+/// and a whole decode after it (another build) stores the list once more.
+struct RecordLoad {
+    /// The answer's record element (`RPXOperation.wholeStateRecord`).
+    var record: String
+    /// The build loading now (`BuildIdentity`): written as the snapshot's `decoded_by`, and the only build whose
+    /// snapshots rows are copied from.
+    var build: String
+    /// Where the landing zone keeps an answer's bytes, by their sha256; nil when it keeps them no more.
+    var landedAnswer: (String) -> String?
+
+    /// What a load by record writes: for each record of the answer, the night before's row it copies or the row it
+    /// decoded.
+    struct Plan {
+        /// The night before's snapshot: where its rows are, the run that stored them, its rows' digest.
+        var previous: UnchangedSnapshots.Stored
+        /// For each record, in order: the night before's row (`source_row`) it repeats, or nil when it was decoded.
+        var sources: [Int?]
+        /// The decoded records' rows, in order, numbered by their place in the whole answer.
+        var decoded: [[(String, SQLValue)]]
+        /// How many records (rows) the night before's snapshot has.
+        var previousCount: Int
+
+        var count: Int { sources.count }
+
+        /// Every record is the night before's, in its place: the snapshot is that one again.
+        var isUnchanged: Bool {
+            count == previousCount && decoded.isEmpty && sources.enumerated().allSatisfy { $0.element == $0.offset + 1 }
+        }
+
+        /// For the log: how much was copied.
+        var note: String {
+            "by record: \(decoded.count) of \(count) records decoded, the rest copied from the snapshot of \(previous.asOf)"
+        }
+
+        /// Inside the load's transaction, after `writer` has cleared the snapshot: the rows in `source_row` order, runs
+        /// of repeated records copied with one statement each.
+        func write(_ database: Database, table: String, lineage: SOAPSnapshot.Lineage,
+                   writer: SOAPSnapshot.SnapshotWriter) throws {
+            let stamped: Set<String> = ["id", "lineage_id", "property_id", "as_of_date", "source_row"]
+            let columns = try database.query("SELECT name FROM pragma_table_info(:table) ORDER BY cid", [":table": .text(table)])
+                .compactMap { $0[0].textValue }.filter { !stamped.contains($0) }
+            let list = columns.joined(separator: ", ")
+            let copy = try database.prepare("""
+                INSERT INTO \(table) (lineage_id, property_id, as_of_date, source_row, \(list))
+                SELECT :lineage, property_id, :as_of, source_row + :shift, \(list)
+                FROM \(table)
+                WHERE property_id = :property AND as_of_date = :from AND source_row BETWEEN :first AND :last
+                ORDER BY source_row
+                """)
+            let fixed: [String: SQLValue] = [
+                ":lineage": .integer(try lineage.id(database)), ":as_of": .text(lineage.asOf),
+                ":property": .text(lineage.propertyID), ":from": .text(previous.asOf),
+            ]
+            var next = 0, index = 0
+            while index < sources.count {
+                guard let first = sources[index] else {
+                    try writer.insert(decoded[next])
+                    next += 1
+                    index += 1
+                    continue
+                }
+                var last = first
+                index += 1
+                while index < sources.count, sources[index] == last + 1 {
+                    last += 1
+                    index += 1
+                }
+                try copy.execute(fixed.merging([
+                    ":first": .integer(Int64(first)), ":last": .integer(Int64(last)),
+                    ":shift": .integer(Int64(index - (last - first) - first)),
+                ]) { $1 })
+            }
+        }
+    }
+
+    /// The plan for `bytes`, or nil when the answer is to be decoded whole (see the type's conditions). `decode` reads
+    /// a document into rows as the whole load would; a failure of it here also means nil, so the whole decode reports
+    /// the error with the record's place in the answer as sent.
+    /// `sha256` is the answer's own: an answer identical to the night before's is not read again.
+    func plan(_ database: Database, keyColumn: String, key: String, table: String, property: String, asOf: LocalDate,
+              bytes: [UInt8], sha256 answerSHA256: String,
+              decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Plan? {
+        guard let current = RecordSplit(bytes, record: record),
+              let row = try database.query("""
+                SELECT artifact_sha256, coalesce(stored_as_of, as_of_date), coalesce(unchanged_since_run, run_id),
+                       row_count, decoded_by, rows_sha256
+                FROM loaded_artifacts
+                WHERE \(keyColumn) = :key AND property_id = :property AND as_of_date < :as_of
+                ORDER BY as_of_date DESC LIMIT 1
+                """, [":key": .text(key), ":property": .text(property), ":as_of": .text(asOf.iso)]).first,
+              row[4].textValue == build, let sha256 = row[0].textValue, let from = row[1].textValue,
+              let run = row[2].textValue, let rowCount = row[3].integerValue,
+              let previous = sha256 == answerSHA256 ? current : previousAnswer(sha256),
+              Int64(previous.count) == rowCount
+        else { return nil }
+        let stored = try database.query("""
+            SELECT count(*), min(source_row), max(source_row) FROM \(table)
+            WHERE property_id = :property AND as_of_date = :from
+            """, [":property": .text(property), ":from": .text(from)]).first
+        guard let stored, stored.map(\.integerValue) == [rowCount, 1, rowCount] else { return nil }
+
+        let sources = Self.match(current, in: previous)
+        let changed = sources.indices.filter { sources[$0] == nil }
+        var decoded: [[(String, SQLValue)]]
+        do { decoded = try decode(current.keeping(changed)) } catch { return nil }
+        guard decoded.count == changed.count else { return nil }
+        for (offset, place) in changed.enumerated() {
+            guard let column = decoded[offset].firstIndex(where: { $0.0 == "source_row" }) else { return nil }
+            decoded[offset][column].1 = .integer(Int64(place + 1))
+        }
+        return Plan(previous: UnchangedSnapshots.Stored(rowsSHA256: row[5].textValue, asOf: from, runID: run),
+                    sources: sources, decoded: decoded, previousCount: previous.count)
+    }
+
+    /// The answer landed as `sha256`, cut into its records: nil when the landing zone no longer has it, its bytes no
+    /// longer hash to it, or it does not cut cleanly.
+    private func previousAnswer(_ sha256: String) -> RecordSplit? {
+        guard let path = landedAnswer(sha256), let bytes = try? SOAPSnapshot.readBytes(path),
+              SHA256.hexDigest(of: bytes) == sha256 else { return nil }
+        return RecordSplit(bytes, record: record)
+    }
+
+    /// For each record of `current`, the 1-based place of a record of `previous` with the same bytes, nil for none.
+    /// The lists keep their order from night to night, a record added, removed or changed here and there: each record
+    /// is looked for at the place after the last one found, then up to `window` places around it. A record further
+    /// away (a list re-sorted) is simply decoded: what is copied is always right, only how much is copied may vary.
+    static func match(_ current: RecordSplit, in previous: RecordSplit, window: Int = 16) -> [Int?] {
+        var sources: [Int?] = []
+        sources.reserveCapacity(current.count)
+        var expected = 0
+        for index in 0..<current.count {
+            var found: Int?
+            if expected < previous.count, current.record(index, equals: expected, of: previous) {
+                found = expected
+            } else {
+                for distance in stride(from: 1, through: window, by: 1) {
+                    if expected + distance < previous.count, current.record(index, equals: expected + distance, of: previous) {
+                        found = expected + distance
+                        break
+                    }
+                    if expected - distance >= 0, expected - distance < previous.count,
+                       current.record(index, equals: expected - distance, of: previous) {
+                        found = expected - distance
+                        break
+                    }
+                }
+            }
+            sources.append(found.map { $0 + 1 })
+            // A record not found is taken as changed in its place: the next one is looked for after it.
+            expected = (found ?? expected) + 1
+        }
+        return sources
+    }
+}
