@@ -93,6 +93,14 @@ public final class LandingZone: Sendable {
         return "\(objectsFolder)/\(sha256.prefix(2))/\(sha256)\(suffix)"
     }
 
+    /// The object of an XML answer landed as `sha256` (any run's), nil when the landing zone does not hold it (never
+    /// landed, or pruned).
+    public static func landedAnswer(sha256: String, in dataDirectory: DataDirectory) -> String? {
+        let object = (dataDirectory.landing as NSString)
+            .appendingPathComponent(objectName(sha256: sha256, artifactName: "answer.xml"))
+        return FileManager.default.fileExists(atPath: object) ? object : nil
+    }
+
     public static func manifestPath(in dataDirectory: DataDirectory, runID: RunID) -> String {
         (runDirectory(in: dataDirectory, runID: runID) as NSString).appendingPathComponent("manifest.json")
     }

@@ -131,11 +131,9 @@ public struct RunLoad {
         for refused in soap.refused { each(refused) }
         let rpx = soap.items.filter { if case .rpx = $0.kind { true } else { false } }
         let yardi = soap.items.filter { if case .yardi = $0.kind { true } else { false } }
-        let landing = dataDirectory.landing
-        let rpxLoader = RPXArtifactLoader(store: store, runID: runID, reload: reload) { sha256 in
-            // The landing zone's object of an answer landed before (`LandingZone.objectName`: XML is stored `.xml.z`).
-            let object = (landing as NSString).appendingPathComponent(LandingZone.objectName(sha256: sha256, artifactName: "answer.xml"))
-            return FileManager.default.fileExists(atPath: object) ? object : nil
+        let data = dataDirectory
+        let rpxLoader = RPXArtifactLoader(store: store, runID: runID, reload: reload) {
+            LandingZone.landedAnswer(sha256: $0, in: data)
         }
         results += loadEach(rpx, source: "RPX", log: log, each: each) { item in
             guard case .rpx(let operation) = item.kind else { return nil }

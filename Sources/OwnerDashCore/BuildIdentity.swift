@@ -8,6 +8,10 @@ public enum BuildIdentity {
     /// The build ID of the running executable as hex, nil when it has none or is not a 64-bit little-endian ELF.
     public static let current: String? = gnuBuildID(ofFile: "/proc/self/exe")
 
+    /// The build ID as stored beside what this build computed (`build-id:<hex>`: the sync's fingerprint, the build
+    /// that decoded a raw snapshot), nil without one.
+    public static let label: String? = current.map { "build-id:" + $0 }
+
     /// The `NT_GNU_BUILD_ID` note of an ELF64 little-endian file, as hex; nil for anything else.
     public static func gnuBuildID(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

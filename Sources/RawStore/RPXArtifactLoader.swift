@@ -35,7 +35,7 @@ public struct RPXArtifactLoader {
     /// the records it already held. `build` names the decoding build (`BuildIdentity`; without one, nothing is copied).
     public init(store: RealPageRawStore, runID: RunID, reload: Bool = false,
                 landedAnswer: (@Sendable (String) -> String?)? = nil,
-                build: String? = BuildIdentity.current.map { "build-id:" + $0 }) {
+                build: String? = BuildIdentity.label) {
         self.store = store; self.runID = runID; self.reload = reload
         self.landedAnswer = landedAnswer; self.build = build
     }

@@ -342,7 +342,7 @@ public struct Synchronizer {
     /// Which ownerdash build is running: its GNU build ID (BuildIdentity), else the executable's SHA-256, read once
     /// per process ("unknown" where /proc is missing: never up to date across processes then, since the fingerprint
     /// cannot tell builds apart).
-    static let executableDigest: String = BuildIdentity.current.map { "build-id:" + $0 }
+    static let executableDigest: String = BuildIdentity.label
         ?? (try? SHA256.hexDigest(ofFile: "/proc/self/exe")) ?? "unknown-\(UUID().uuidString)"
 
     private func source(for property: Property) -> any PropertySource {

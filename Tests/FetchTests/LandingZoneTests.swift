@@ -122,6 +122,15 @@ import ZipKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: nextNight.runDirectory) == ["manifest.json"])
     }
 
+    /// A later night's load finds an answer by its sha256 alone, whichever run landed it (RecordLoad's night before).
+    @Test func aLandedAnswerIsFoundByItsDigest() throws {
+        let landed = try landing.commit(staged: try stageXML(landing, ledgerXML), pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xml")
+        #expect(LandingZone.landedAnswer(sha256: landed.sha256, in: data)
+                == (data.landing as NSString).appendingPathComponent(landed.object))
+        #expect(LandingZone.landedAnswer(sha256: String(repeating: "0", count: 64), in: data) == nil)
+    }
+
     /// Bytes an earlier run landed are that artifact again without being checked again; anything else is not
     /// (nil, its staging file left for the checks and the commit).
     @Test func alreadyLandedOnlyForIdenticalBytes() throws {

@@ -105,6 +105,14 @@ import Testing
                 #expect(moved + gone + new < balancesAfter.count / 4, "\(night): \(moved + gone + new) of \(balancesAfter.count) balances moved")
             }
         }
+        // RPX's whole lists were loaded so that the next night can load them by record against these answers in the
+        // landing zone (RecordLoad): each snapshot names the build that decoded it.
+        let raw = try Database(path: nightly.data.realpageRawDatabase, mode: .readOnly)
+        #expect(try raw.query("""
+            SELECT report_type, count(*) FROM loaded_artifacts
+            WHERE property_id = 'kalaco' AND decoded_by LIKE 'build-id:%' GROUP BY report_type ORDER BY 1
+            """) == ["getleaseinfo", "getresidentlistinfo", "getscheduledcharges", "getunitlist", "unitlist"].map {
+                [.text($0), .integer(Int64(Self.nights.count))] })
         // Both ledgers were written by change after the first night (LedgerDelta), each from its own merged ledger.
         let marks = try nightly.unified().query("SELECT unified_property_id, ledger FROM ledger_sync_marks ORDER BY 1")
             .map { "\($0[0].textValue ?? "") \($0[1].textValue ?? "")" }
