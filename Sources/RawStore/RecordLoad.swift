@@ -15,7 +15,7 @@ import SQLiteKit
 /// - its landed answer is still in the landing zone, found by its sha256 (not by the loaded path, which a moved data
 ///   directory no longer has), and its bytes still hash to it;
 /// - both answers cut cleanly into their records (`RecordSplit`), the night before's into as many records as its
-///   snapshot has rows, numbered 1 to n;
+///   snapshot has rows, numbered 1 to n, and both declare the same encoding (the same XML declaration);
 /// - the answer with the repeated records cut out decodes to exactly one row per record left in it.
 /// Anything else, and `--reload`, decodes the answer whole, as every other answer is.
 ///
@@ -115,7 +115,7 @@ struct RecordLoad {
               row[4].textValue == build, let sha256 = row[0].textValue, let from = row[1].textValue,
               let run = row[2].textValue, let rowCount = row[3].integerValue,
               let previous = sha256 == answerSHA256 ? current : previousAnswer(sha256),
-              Int64(previous.count) == rowCount
+              Int64(previous.count) == rowCount, previous.declaration == current.declaration
         else { return nil }
         let stored = try database.query("""
             SELECT count(*), min(source_row), max(source_row) FROM \(table)

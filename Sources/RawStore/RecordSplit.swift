@@ -24,6 +24,14 @@ struct RecordSplit {
 
     var count: Int { records.count }
 
+    /// The XML declaration the answer opens with (`<?xml version="1.0" encoding="utf-8"?>`), empty without one: it
+    /// names the encoding the records' bytes are read in, so records are compared only between answers that declare
+    /// the same.
+    var declaration: ArraySlice<UInt8> {
+        guard bytes.starts(with: Array("<?".utf8)), let end = bytes.firstIndex(of: 0x3E /* > */) else { return [] }
+        return bytes[...end]
+    }
+
     /// Whether record `index` of this answer has the same bytes as record `other` of `split`.
     func record(_ index: Int, equals other: Int, of split: RecordSplit) -> Bool {
         let mine = records[index], theirs = split.records[other]

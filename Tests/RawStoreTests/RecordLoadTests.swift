@@ -113,6 +113,21 @@ import Testing
         #expect(outcome.note == nil && outcome.rows == 3 && outcome.unchangedSinceRun == "run-0")
     }
 
+    @Test func recordsAreComparedOnlyUnderTheSameDeclaredEncoding() throws {
+        let fixture = try LoaderFixture()
+        let first = try leases(fixture, night: 20)
+        let declared = try fixture.soapCopy("rpx_getleaseinfo.xml", as: "getleaseinfo-21.xml") {
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>" + $0.replacingOccurrences(of: "<Rent>2245.00</Rent>", with: "<Rent>2250.00</Rent>")
+        }
+        let files = [first, declared]
+        _ = try loader(fixture, run: "run-0", files: files).load(path: first, operation: .getleaseinfo, property: nexus, asOf: night(20))
+        let outcome = try loader(fixture, run: "run-1", files: files)
+            .load(path: declared, operation: .getleaseinfo, property: nexus, asOf: night(21))
+        #expect(outcome.note == nil && outcome.rows == 3)
+        #expect(RecordSplit(Array("<?xml version=\"1.0\"?><L><Lease>1</Lease></L>".utf8), record: "Lease")?.declaration
+                == ArraySlice("<?xml version=\"1.0\"?>".utf8))
+    }
+
     @Test func aChangedRecordThatFailsIsNamedByItsPlaceInTheAnswer() throws {
         let fixture = try LoaderFixture()
         let first = try leases(fixture, night: 20)
