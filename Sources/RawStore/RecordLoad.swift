@@ -35,20 +35,18 @@ struct RecordLoad {
     /// What a load by record writes: for each record of the answer, the night before's row it copies or the row it
     /// decoded.
     struct Plan {
-        /// The night before's snapshot: where its rows are, the run that stored them, its rows' digest.
+        /// The night before's snapshot: where its rows are, the run that stored them, its rows' digest and count.
         var previous: UnchangedSnapshots.Stored
         /// For each record, in order: the night before's row (`source_row`) it repeats, or nil when it was decoded.
         var sources: [Int?]
         /// The decoded records' rows, in order, numbered by their place in the whole answer.
         var decoded: [[(String, SQLValue)]]
-        /// How many records (rows) the night before's snapshot has.
-        var previousCount: Int
 
         var count: Int { sources.count }
 
         /// Every record is the night before's, in its place: the snapshot is that one again.
         var isUnchanged: Bool {
-            count == previousCount && decoded.isEmpty && sources.enumerated().allSatisfy { $0.element == $0.offset + 1 }
+            Int64(count) == previous.rowCount && decoded.isEmpty && sources.enumerated().allSatisfy { $0.element == $0.offset + 1 }
         }
 
         /// For the log: how much was copied.
@@ -104,23 +102,18 @@ struct RecordLoad {
     func plan(_ database: Database, keyColumn: String, key: String, table: String, property: String, asOf: LocalDate,
               bytes: [UInt8], sha256 answerSHA256: String,
               decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Plan? {
+        // The snapshot a whole decode would compare with (`UnchangedSnapshots.previous`), and its answer.
         guard let current = RecordSplit(bytes, record: record),
-              let row = try database.query("""
-                SELECT artifact_sha256, coalesce(stored_as_of, as_of_date), coalesce(unchanged_since_run, run_id),
-                       row_count, decoded_by, rows_sha256
-                FROM loaded_artifacts
-                WHERE \(keyColumn) = :key AND property_id = :property AND as_of_date < :as_of
-                ORDER BY as_of_date DESC LIMIT 1
-                """, [":key": .text(key), ":property": .text(property), ":as_of": .text(asOf.iso)]).first,
-              row[4].textValue == build, let sha256 = row[0].textValue, let from = row[1].textValue,
-              let run = row[2].textValue, let rowCount = row[3].integerValue,
+              let snapshot = try UnchangedSnapshots.previous(database, keyColumn: keyColumn, key: key, property: property,
+                                                            asOf: asOf, decodingBuild: true),
+              snapshot.decodedBy == build, let sha256 = snapshot.artifactSHA256, let rowCount = snapshot.rowCount,
               let previous = sha256 == answerSHA256 ? current : previousAnswer(sha256),
               Int64(previous.count) == rowCount, previous.declaration == current.declaration
         else { return nil }
         let stored = try database.query("""
             SELECT count(*), min(source_row), max(source_row) FROM \(table)
             WHERE property_id = :property AND as_of_date = :from
-            """, [":property": .text(property), ":from": .text(from)]).first
+            """, [":property": .text(property), ":from": .text(snapshot.asOf)]).first
         guard let stored, stored.map(\.integerValue) == [rowCount, 1, rowCount] else { return nil }
 
         let sources = Self.match(current, in: previous)
@@ -132,8 +125,7 @@ struct RecordLoad {
             guard let column = decoded[offset].firstIndex(where: { $0.0 == "source_row" }) else { return nil }
             decoded[offset][column].1 = .integer(Int64(place + 1))
         }
-        return Plan(previous: UnchangedSnapshots.Stored(rowsSHA256: row[5].textValue, asOf: from, runID: run),
-                    sources: sources, decoded: decoded, previousCount: previous.count)
+        return Plan(previous: snapshot, sources: sources, decoded: decoded)
     }
 
     /// The answer landed as `sha256`, cut into its records: nil when the landing zone no longer has it, its bytes no

@@ -41,24 +41,32 @@ public enum UnchangedSnapshots {
         rpxOperations.contains(key) || yardiOperations.contains(key) || reports.contains(key)
     }
 
-    /// The snapshot an unchanged one refers to: where its rows are and which run stored them.
+    /// The snapshot an unchanged one refers to: where its rows are and which run stored them; and of the snapshot
+    /// itself, what a load by record compares with (`RecordLoad`).
     struct Stored {
         var rowsSHA256: String?
         var asOf: String
         var runID: String
+        /// The snapshot's own artifact, its rows and the build that decoded them (nil unless asked for).
+        var artifactSHA256: String?
+        var rowCount: Int64?
+        var decodedBy: String? = nil
     }
 
     /// The latest snapshot of (`key`, property) dated before `asOf`, resolved to the snapshot holding its rows.
+    /// `decodingBuild`: also read its `decoded_by` (realpage_raw has the column).
     static func previous(_ database: Database, keyColumn: String, key: String, property: String,
-                         asOf: LocalDate) throws -> Stored? {
+                         asOf: LocalDate, decodingBuild: Bool = false) throws -> Stored? {
         guard let row = try database.query("""
-            SELECT rows_sha256, coalesce(stored_as_of, as_of_date), coalesce(unchanged_since_run, run_id)
+            SELECT rows_sha256, coalesce(stored_as_of, as_of_date), coalesce(unchanged_since_run, run_id),
+                   artifact_sha256, row_count\(decodingBuild ? ", decoded_by" : "")
             FROM loaded_artifacts
             WHERE \(keyColumn) = :key AND property_id = :property AND as_of_date < :as_of
             ORDER BY as_of_date DESC LIMIT 1
             """, [":key": .text(key), ":property": .text(property), ":as_of": .text(asOf.iso)]).first,
               let date = row[1].textValue, let run = row[2].textValue else { return nil }
-        return Stored(rowsSHA256: row[0].textValue, asOf: date, runID: run)
+        return Stored(rowsSHA256: row[0].textValue, asOf: date, runID: run, artifactSHA256: row[3].textValue,
+                      rowCount: row[4].integerValue, decodedBy: decodingBuild ? row[5].textValue : nil)
     }
 
     /// Before the rows of (`key`, property, `asOf`) are deleted (a new snapshot of that date replaces them): the
