@@ -203,13 +203,9 @@ struct CurrentStateDiff {
                              storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
         let compared = columns ?? table.columns
         let walked = table.key.isEmpty ? compared : table.key
-        let names = compared.joined(separator: ", ")
-        let keyOrder = (table.key.isEmpty ? walked + ["rowid"] : walked).joined(separator: ", ")
-        let stored = try database.prepare("""
-            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
-            ORDER BY \(keyOrder)
-            """)
-        let rebuilt = try database.prepare("SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
+        let queries = Self.walk(table, columns: compared, storedCondition: storedCondition)
+        let stored = try database.prepare(queries.stored)
+        let rebuilt = try database.prepare(queries.rebuilt)
         try stored.bind(parameters)
         defer { stored.reset(); rebuilt.reset() }
         let keyColumns = walked.map { 1 + compared.firstIndex(of: $0)! }
@@ -238,6 +234,19 @@ struct CurrentStateDiff {
             }
         }
         return (gone, new)
+    }
+
+    /// The two queries `differences` walks side by side: main's rows of the property and the twin's, each `rowid` and
+    /// `columns`, in key order (a table without a key: the order of every column, then the row id). Main's indexes
+    /// give that order (`unified_activity_by_date` holds every column of `unified_activity` for it), so neither side
+    /// is sorted, nor main's rows read from its table.
+    static func walk(_ table: Table, columns: [String], storedCondition: String = "") -> (stored: String, rebuilt: String) {
+        let names = columns.joined(separator: ", ")
+        let keyOrder = (table.key.isEmpty ? columns + ["rowid"] : table.key).joined(separator: ", ")
+        return ("""
+            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
+            ORDER BY \(keyOrder)
+            """, "SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
     }
 
     /// The row-id list `table` (`temp.diff_rows` unless named: main's rows to delete, or in `drift` to describe) holds

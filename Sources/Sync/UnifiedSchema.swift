@@ -832,6 +832,16 @@ public enum UnifiedSchema {
         Migration(version: 57, name: "delinquency collections mark", sql: """
             ALTER TABLE unified_delinquency ADD COLUMN in_collections INTEGER;
             """),
+        // Every sync compares a property's stored events with the night's as a multiset, both sides walked in the order
+        // of every column (CurrentStateDiff.differences): on an index of (property, date, type) SQLite sorted each side
+        // in a temporary B-tree and read every row from the table, 8 ms a side for one property's 4,855 events after a
+        // year. On an index of every column in that order both sides are read off the index alone, already in order
+        // (2-3 ms). Readers by property and date (the funnel, the activity counts) use its first columns as before.
+        Migration(version: 58, name: "activity index in the compare's order", sql: """
+            DROP INDEX unified_activity_by_date;
+            CREATE INDEX unified_activity_by_date ON unified_activity (
+                unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent);
+            """),
     ]
 }
 

@@ -22,7 +22,7 @@ import ZipKit
 
     private func stage(_ bytes: [UInt8]) throws -> String {
         let path = try landing.stagingPath(pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "could not write \(path)")
         return path
     }
 
@@ -96,7 +96,7 @@ import ZipKit
 
     private func stageXML(_ zone: LandingZone, _ bytes: [UInt8]) throws -> String {
         let path = try zone.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetResidentTransactions_Login.xml")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "could not write \(path)")
         return path
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OwnerDashCore
 import SQLiteKit
 import Testing
 @testable import Sync
@@ -132,5 +133,26 @@ import Testing
         let drift = try diff.drift(database, property: "p1")
         #expect(drift.map(\.table) == ["events"])
         #expect(drift.map(\.detail) == ["its rows differ: 3 stored, 2 from a full rebuild"])
+    }
+
+    /// Every night compares each property's stored rows of every current-state table with the night's: on unified.db's
+    /// own schema, main's side of each walk is read in order off an index (a table without a key, unified_activity, off
+    /// one holding every column in the compare's order), never sorted nor read from its table row by row; a column
+    /// added to such a table without adding it to its index fails here.
+    @Test func everyStoredSideIsWalkedOffAnIndexInItsOrder() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try UnifiedStore(dataDirectory: DataDirectory(root: directory.path))
+        let diff = try CurrentStateDiff(store.database, tables: Synchronizer.currentStateTables)
+        #expect(diff.tables.contains { $0.name == "unified_activity" && $0.key.isEmpty })
+        for table in diff.tables {
+            let plan = try store.database.query("EXPLAIN QUERY PLAN " + CurrentStateDiff.walk(table, columns: table.columns).stored,
+                                                [":property": .text("p1")]).compactMap { $0[3].textValue }
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(table.name): \(plan)")
+            if table.key.isEmpty {
+                #expect(plan.contains { $0.contains("COVERING INDEX") }, "\(table.name): \(plan)")
+            }
+        }
     }
 }
