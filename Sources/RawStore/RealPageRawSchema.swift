@@ -773,9 +773,9 @@ public enum RealPageRawSchema {
             ALTER TABLE loaded_artifacts ADD COLUMN decoded_by TEXT;
             """),
         // The Activity report's and the Leasing Activity Detail's rows by snapshot and day: the sync reads each
-        // snapshot's days up to the first day a newer one holds, and from its activity horizon on
-        // (RealPageActivity.activityRows), a range of this index instead of every row the snapshot kept (the newest
-        // two weeks of 60-day windows stay whole); and each snapshot's first day, an index seek.
+        // snapshot's days up to the first day a newer one holds (RealPageActivity.activityRows), a range of this index
+        // instead of every row the snapshot kept (the newest two weeks of 60-day windows stay whole), and each
+        // snapshot's first day, an index seek; prune's grouping of each snapshot's first and last day reads it alone.
         Migration(version: 56, name: "activity rows by day", sql: """
             CREATE INDEX realpage_activity_by_day ON realpage_activity (property_id, as_of_date, activity_date);
             CREATE INDEX realpage_leasing_activity_detail_by_day

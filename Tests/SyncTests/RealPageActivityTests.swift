@@ -202,4 +202,17 @@ import Testing
         #expect(try realpage.rows("SELECT event_type FROM unified_activity WHERE party_name = 'Q' ORDER BY event_date")
                     == [[.text("lead")], [.text("other")]], "Q's first contact is still the 3rd of October")
     }
+
+    /// Each Activity report snapshot is read from its first day to the first day a newer one holds, a range of
+    /// realpage_activity_by_day (raw migration 56), not every row it kept (the newest two weeks stay whole); and each
+    /// snapshot's first day off that index alone.
+    @Test func eachSnapshotsDaysAreReadByARangeOfTheDayIndex() throws {
+        let realpage = try RealPageFixture()
+        let plan = try realpage.rows("""
+            EXPLAIN QUERY PLAN WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity
+            """).compactMap { $0[3].textValue }
+        #expect(plan.contains { $0.contains("realpage_activity_by_day") && $0.contains("activity_date<?") }, "\(plan)")
+        #expect(plan.contains { $0.contains("COVERING INDEX realpage_activity_by_day") }, "\(plan)")
+        #expect(plan.contains { $0.contains("COVERING INDEX realpage_leasing_activity_detail_by_day") }, "\(plan)")
+    }
 }
