@@ -57,7 +57,7 @@ struct ActivityParser: OneSiteReportParser {
             return true
         case .data:
             guard let date = try view.date("Date") else { return true }
-            guard let type = try view.text("Type") else {
+            guard let type = view.text("Type") else {
                 context.warn("row \(row.number): no activity type; stored as Unknown")
                 return try store(view, date: date, type: "Unknown", into: &records)
             }

@@ -127,8 +127,8 @@ struct CrystalReader {
             case .number: return (index, cell)
             case .text(let raw):
                 let text = raw.trimmingWhitespace
-                guard DateText.parseDate(text) == nil, let amount = try? MoneyText.parse(text), amount != nil
-                else { return nil }
+                // `try?` flattens the parse's optional: nil when the text is no amount or cannot be read.
+                guard DateText.parseDate(text) == nil, (try? MoneyText.parse(text)) != nil else { return nil }
                 return (index, cell)
             default: return nil
             }

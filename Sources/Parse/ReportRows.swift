@@ -418,7 +418,7 @@ struct RowView {
 // MARK: - Parser shape
 
 /// What the driver hands each report parser: rows after the header, one at a time, in sheet order.
-protocol OneSiteReportParser {
+protocol OneSiteReportParser: SendableMetatype {
     /// The header shapes this report comes in; the driver finds the first that appears.
     static var layouts: [HeaderLayout] { get }
     init(layoutIndex: Int, header: HeaderMap, context: ParseContext) throws
