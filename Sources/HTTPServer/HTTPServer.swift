@@ -164,7 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
         let request = ServerRequest(
             method: method, path: url, query: Self.values(connection, .GET_ARGUMENT_KIND),
             headers: exchange.headers, cookies: cookies, body: exchange.body,
-            clientAddress: String(cString: address))
+            clientAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         return queue(connection, handler(request))
     }
 

@@ -103,7 +103,6 @@ import Testing
             environment: ["OWNERDASH_REALPAGE_REPORTS_URL": simulator.reportsURL, "REALPAGE_TOKEN": freshToken()])
         #expect(result.status == 2, "stderr: \(result.stderr)")
         let runID = try #require(result.runID)
-        let run = workspace.runDirectory(runID)
 
         var expectedFiles = ["manifest.json"]
         for property in ["nexus_east", "parkside"] {

@@ -83,7 +83,7 @@ import Testing
     /// night's totals stay the same, its top list is empty and a warning says why; the newest night is untouched.
     @Test func aPrunedNightKeepsItsTotalsAndSaysWhyItsHouseholdsAreGone() throws {
         let fixture = try Self.fixture()
-        let query = try MetricQuery(metric: .delinquency, properties: ["alpha"], asOf: day("2026-11-10"))
+        let query = MetricQuery(metric: .delinquency, properties: ["alpha"], asOf: day("2026-11-10"))
         let before = try Metrics.run(query, database: try fixture.reader())
         let result = try UnifiedRetention.pruneResidentDelinquency(path: fixture.dataDirectory.unifiedDatabase, dryRun: false) {
             Set($0.filter { $0 == day("2026-11-20") })

@@ -180,7 +180,7 @@ private func xml(_ archive: ZipArchive, _ part: String) throws -> XMLElement {
             try writer.appendRow([.text("unit \(i)"), WorkbookCell(.money(cents: Int64(i)))])
         }
         try writer.finish()
-        var source = try Workbook(path: path).worksheet(at: 0).rows()
+        let source = try Workbook(path: path).worksheet(at: 0).rows()
         var count = 0, last: SheetRow?
         while let row = try source.nextRow() { count += 1; last = row }
         #expect(count == 100_000)
