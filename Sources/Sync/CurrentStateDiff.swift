@@ -40,9 +40,10 @@ struct CurrentStateDiff {
         let detail: String
     }
 
-    /// Indexes of main no sync rule looks rows up by (the audit's and lease status's by lease, six columns wide): not
-    /// made on the twins, where each would be kept up row by row for nothing (a third of the charges' insert time).
-    static let readersOnlyIndexes = ["unified_charges_by_lease"]
+    /// Indexes of main no sync rule looks rows up by (the audit's and lease status's by lease, six columns wide; the
+    /// summary's activity counts by type): not made on the twins, where each would be kept up row by row for nothing
+    /// (a third of the charges' insert time).
+    static let readersOnlyIndexes = ["unified_charges_by_lease", "unified_activity_by_type"]
 
     /// Children before parents (`unified_lease_residents` before `unified_leases`), as `currentStateTables` lists them.
     let tables: [Table]

@@ -24,6 +24,16 @@ import Testing
         #expect(scans.isEmpty, "\(name) scans a whole table:\n\(plan.joined(separator: "\n"))")
     }
 
+    /// The summary counts each kind of event (leads, leases, move-ins, move-outs) by a range of the property's events of
+    /// that kind (`unified_activity_by_type`), not every event of the 30 days.
+    @Test func theSummaryCountsEventsByTypeAndDate() throws {
+        let (_, plan) = try Self.fullScans(SummaryQuery.sql)
+        let counts = plan.filter { $0.contains("unified_activity") }
+        #expect(counts.count == 4 && counts.allSatisfy {
+            $0.contains("COVERING INDEX unified_activity_by_type (unified_property_id=? AND event_type=? AND event_date>? AND event_date<?)")
+        }, "\(plan.joined(separator: "\n"))")
+    }
+
     /// The check itself sees a full scan, under an alias or not.
     @Test func aFullScanIsSeen() throws {
         #expect(try Self.fullScans("SELECT count(*) FROM unified_activity a WHERE a.source = :from").scans == ["SCAN a"])
