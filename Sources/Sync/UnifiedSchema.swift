@@ -836,7 +836,8 @@ public enum UnifiedSchema {
         // of every column (CurrentStateDiff.differences): on an index of (property, date, type) SQLite sorted each side
         // in a temporary B-tree and read every row from the table, 8 ms a side for one property's 4,855 events after a
         // year. On an index of every column in that order both sides are read off the index alone, already in order
-        // (2-3 ms). Readers by property and date (the funnel, the activity counts) use its first columns as before.
+        // (2-3 ms). Readers by property and date (the funnel, the monthly activity) use its first columns as before;
+        // the summary's counts by type have their own index (migration 59).
         Migration(version: 58, name: "activity index in the compare's order", sql: """
             DROP INDEX unified_activity_by_date;
             CREATE INDEX unified_activity_by_date ON unified_activity (
