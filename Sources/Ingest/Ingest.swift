@@ -251,6 +251,13 @@ public struct IngestRun {
         result.items += stages.items
     }
 
+    /// The sync item of a property not synced again: its unified rows are what run `syncedBy` left, and nothing new
+    /// was loaded for it since (`Synchronizer.upToDateRun`).
+    static func unchangedItem(_ property: String, syncedBy: String) -> RunItem {
+        RunItem(stage: .sync, property: property, status: .skipped,
+                error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
+    }
+
     static func fetchItem(_ entry: ManifestEntry) -> RunItem {
         // The status each count reads (etl_runs.artifacts_fetched counts .succeeded): ManifestEntry.outcome.
         let status: RunItem.Status = switch entry.outcome { case .landed: .succeeded; case .skipped: .skipped; case .failed: .failed }
@@ -270,6 +277,7 @@ public struct IngestRun {
         guard let outcome else {
             return RunItem(stage: .sync, property: property, status: .failed, error: "the synchronizer returned no outcome")
         }
+        if let syncedBy = outcome.unchangedSinceRun, outcome.error == nil { return unchangedItem(property, syncedBy: syncedBy) }
         return RunItem(stage: .sync, property: outcome.property, status: outcome.error == nil ? .succeeded : .failed,
                        rows: outcome.error == nil ? outcome.rows["unified_units"] ?? 0 : nil,
                        seconds: outcome.duration, error: outcome.error)
@@ -315,23 +323,51 @@ public struct RecordedSync {
         let journal = try RunJournal(database: store.database, start: RunJournal.Start(
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
             holder: lock.holder))
-        let workers = try SyncWorkers(store: store, dataDirectory: dataDirectory, width: min(parallel, properties.count)) {
-            Synchronizer(store: $0, runID: runID.value, chargeCategories: chargeCategories, glCategories: glCategories,
-                         mode: mode, logsChanges: publication != nil, turns: $1)
-        }
-        let outcomes: [PropertySyncOutcome]
-        do {
-            outcomes = try workers.sync(properties, log: log) { outcome, database in
-                if let publication, outcome.error == nil,
-                   let failure = publication.publish(outcome.property, from: database, changesNoted: true) {
+        // A property whose unified rows are what a sync would write now (nothing loaded for it since its last sync,
+        // the same build, registry entry and category maps) is not synced again, as the nightly ingest skips it:
+        // `sync` after loading one property's files costs that property's sync. `--full` checks every property.
+        var unchanged: [String: PropertySyncOutcome] = [:]
+        if mode == .incremental {
+            let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
+                                            glCategories: glCategories)
+            for property in properties {
+                guard let syncedBy = try? synchronizer.upToDateRun(property),
+                      var outcome = try? synchronizer.unchanged(property, since: syncedBy) else { continue }
+                if let failure = publication?.publishIfStale(property.key, from: store.database) {
                     outcome.error = failure
+                    log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
+                } else {
+                    log.info(nil, "sync: \(property.key) unchanged since run \(syncedBy): nothing new loaded",
+                             LogFields(stage: "sync", property: property.key))
                 }
-                try journal.record(IngestRun.syncItem(outcome, property: outcome.property))
+                try journal.record(IngestRun.syncItem(outcome, property: property.key))
+                unchanged[property.key] = outcome
             }
-        } catch let failure as SyncWorkers.Failure {
-            try? journal.finish(status: .failed, warnings: failure.outcomes.reduce(0) { $0 + $1.warnings.count })
-            throw failure.error
         }
+        let changed = properties.filter { unchanged[$0.key] == nil }
+        var synced: [PropertySyncOutcome] = []
+        if !changed.isEmpty {
+            let workers = try SyncWorkers(store: store, dataDirectory: dataDirectory, width: min(parallel, changed.count)) {
+                Synchronizer(store: $0, runID: runID.value, chargeCategories: chargeCategories, glCategories: glCategories,
+                             mode: mode, logsChanges: publication != nil, turns: $1)
+            }
+            do {
+                synced = try workers.sync(changed, log: log) { outcome, database in
+                    if let publication, outcome.error == nil,
+                       let failure = publication.publish(outcome.property, from: database, changesNoted: true) {
+                        outcome.error = failure
+                    }
+                    try journal.record(IngestRun.syncItem(outcome, property: outcome.property))
+                }
+            } catch let failure as SyncWorkers.Failure {
+                try? journal.finish(status: .failed, warnings: failure.outcomes.reduce(0) { $0 + $1.warnings.count })
+                throw failure.error
+            }
+        }
+        // In the order asked.
+        var byProperty = unchanged
+        for outcome in synced { byProperty[outcome.property] = outcome }
+        let outcomes = properties.compactMap { byProperty[$0.key] }
         let failed = outcomes.filter { $0.error != nil }.count
         let status: RunStatus = failed == 0 ? .succeeded : failed == outcomes.count ? .failed : .partial
         try journal.finish(status: status, warnings: outcomes.reduce(0) { $0 + $1.warnings.count })

@@ -177,8 +177,7 @@ final class PropertyPipeline: @unchecked Sendable {
                 log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
                 return
             }
-            item = RunItem(stage: .sync, property: property.key, status: .skipped,
-                           error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
+            item = IngestRun.unchangedItem(property.key, syncedBy: syncedBy)
             log.info(nil, "sync: \(position(property.key)) \(property.key) unchanged since run \(syncedBy): nothing new loaded",
                      LogFields(stage: "sync", property: property.key))
         } else {

@@ -174,6 +174,9 @@ public struct PropertySyncOutcome: Sendable {
     public var failedChecks: [String] = []
     /// The rows this sync deleted and inserted per current-state table: what changed since the last sync.
     public var changes: [String: RowChanges] = [:]
+    /// Not synced again: its unified rows are what this run that synced them left (`Synchronizer.upToDateRun`), and
+    /// `asOf` and `rows` (units and residents) are the stored ones.
+    public var unchangedSinceRun: String?
     /// Current-state rows written, deletions and insertions together (an update counts twice).
     public var rowsChanged: Int { changes.values.reduce(0) { $0 + $1.deleted + $1.inserted } }
 }
@@ -256,7 +259,8 @@ public struct Synchronizer {
 
     /// The run that synced `property` when its unified rows are what a sync now would give: the sync read the same
     /// raw state, registry entry, category maps and build (`fingerprint(for:)`). Nil: sync it. The nightly ingest
-    /// asks this for every property it loaded something of; `ownerdash sync` never does.
+    /// asks this for every property it loaded something of, `ownerdash sync` for every property it is asked to sync
+    /// but with `--full` (which checks the rows against a full rebuild whatever the fingerprint says).
     public func upToDateRun(_ property: Property) throws -> String? {
         guard try store.hasRaw(Self.rawSchema(property)) else { return nil }
         return try store.database.scalar("""
@@ -265,9 +269,27 @@ public struct Synchronizer {
             """, [":property": .text(property.key), ":fingerprint": .text(try fingerprint(for: property))])?.textValue
     }
 
+    /// The outcome of a property left unsynced because `run` left its rows as a sync would write them now
+    /// (`upToDateRun`): its stored property date, units and residents, nothing written.
+    public func unchanged(_ property: Property, since run: String) throws -> PropertySyncOutcome {
+        var outcome = PropertySyncOutcome(property: property.key, asOf: nil, rows: [:], warnings: [], duration: 0, error: nil)
+        outcome.unchangedSinceRun = run
+        guard let stored = try store.database.query("""
+            SELECT as_of_date,
+                   (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS units,
+                   (SELECT count(*) FROM unified_residents WHERE unified_property_id = :property) AS residents
+            FROM unified_properties WHERE unified_property_id = :property
+            """, [":property": .text(property.key)]).first, stored.count == 3 else { return outcome }
+        let (asOf, units, residents) = (stored[0], stored[1], stored[2])
+        outcome.asOf = asOf.textValue.flatMap(LocalDate.init(iso:))
+        outcome.rows = ["unified_units": Int(units.integerValue ?? 0), "unified_residents": Int(residents.integerValue ?? 0)]
+        return outcome
+    }
+
     /// SHA-256 of everything a sync of `property` reads: its raw state (its `loaded_artifacts` rows, which each load
-    /// that writes rows adds or updates and retention deletes with the rows, and the size of its ledger's change
-    /// log), its registry entry, the charge and GL category maps, and the ownerdash executable (new rules, a new sync).
+    /// that writes rows adds or updates and retention deletes with the rows, the size of its ledger's change log and
+    /// how many rows its ledger lost), its registry entry, the charge and GL category maps, and the ownerdash
+    /// executable (new rules, a new sync).
     ///
     /// A ledger answer merged without changing a row (`row_count` 0: every transaction as stored, the night run
     /// again, say) leaves the ledger as it was, so its row does not count while an answer of the same ledger that did
@@ -300,6 +322,13 @@ public struct Synchronizer {
                                                [":property": .text(property.key)]).first ?? []
             field("changes")
             for column in log { value(column) }
+        }
+        // Rows gone from the merged ledger however they went (LedgerRemovals' trigger counts every delete), which the
+        // change log names only for the deletes a load made.
+        if try hasTable("ledger_removals") {
+            field("removals")
+            value(try store.database.scalar("SELECT removed FROM \(schema).ledger_removals WHERE property_id = :property",
+                                            [":property": .text(property.key)]) ?? .null)
         }
         for text in [property.key, property.name, property.pms.rawValue, property.siteID ?? "", property.propertyCode ?? "",
                      property.address ?? ""] { field(text) }

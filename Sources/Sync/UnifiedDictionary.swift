@@ -66,7 +66,7 @@ public enum UnifiedDictionary {
             ledger_note | what a partial ledger cannot answer, in words
             income_source | where its income comes from (RealPage Income Statement, Monthly Income Summary or Cash Basis G/L); NULL: none
             floor_note | why unified_units.floor is empty for some or all units (Yardi sends no floor; RealPage only in RPX getunitlist); NULL: every unit has one
-            sync_fingerprint | SHA-256 of what the last sync read: the property's loaded raw artifacts, its registry entry, the category maps, the ownerdash build; an ingest that loaded nothing new for the property and finds it unchanged leaves its rows as they are
+            sync_fingerprint | SHA-256 of what the last sync read: the property's loaded raw artifacts, its ledger's change log and removals, its registry entry, the category maps, the ownerdash build; an ingest or `ownerdash sync` that finds it unchanged (nothing loaded since) leaves the property's rows as they are
             """),
         table("unified_units", "Current state: one row per rentable unit, its status in one vocabulary and the flags that follow from it.", """
             unified_property_id

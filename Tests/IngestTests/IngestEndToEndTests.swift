@@ -139,9 +139,15 @@ import Testing
             #expect(againSync.first?.text("error") == "unchanged: nothing new was loaded for it; its unified rows are as run \(runID) synced them")
             #expect(again.stdoutLines.last == "synced    0 of 1 property, 0 failed, 1 skipped")
             #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue == runID)
-            // `ownerdash sync` is the operator's re-sync: it always syncs.
+            // `ownerdash sync` leaves it too, saying so; `--full` checks it against a full rebuild and writes it.
             let resync = try directory.ownerdash(["sync", "--property", "nexus_east"], environment: simulator.environment)
             #expect(resync.status == 0, "\(resync.stderr)")
+            #expect(resync.stdoutLines.contains { $0.hasPrefix("nexus_east") && $0.hasSuffix("unchanged") }, "\(resync.stdout)")
+            #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue == runID)
+            let resyncID = try #require(try directory.unified().scalar("SELECT max(run_id) FROM etl_runs WHERE trigger = 'sync'")?.textValue)
+            #expect(try directory.items(resyncID).map { $0.text("status") } == ["skipped"])
+            let full = try directory.ownerdash(["sync", "--full", "--property", "nexus_east"], environment: simulator.environment)
+            #expect(full.status == 0, "\(full.stderr)")
             #expect(try directory.unified().scalar("SELECT last_run_id FROM unified_properties WHERE unified_property_id = 'nexus_east'")?.textValue != runID)
         }
     }

@@ -40,7 +40,8 @@ import Testing
         let full = try parallel.ownerdash(["sync", "--full", "--parallel", "3"] + Self.selection)
         #expect(full.status == 0 && !full.stderr.contains("differed from a full rebuild"), "\(full.stderr)")
 
-        // A unit listed twice fails 7_east's rules: its rows stay as they were, the three others are written.
+        // A unit listed twice fails 7_east's rules: its rows stay as they were, the three others are written. (A raw
+        // database edited by hand is what `sync --full` is for: the plain `sync` finds nothing loaded since.)
         let raw = try Database(path: parallel.data.realpageRawDatabase)
         let columns = try raw.query("SELECT name FROM pragma_table_info('realpage_units') WHERE name NOT IN ('id', 'source_row')")
             .compactMap { $0.first?.textValue }.joined(separator: ", ")
@@ -50,7 +51,9 @@ import Testing
             LIMIT 1
             """)
         let before = Self.rows(of: "7_east", try IncrementalSyncTests.content(parallel.data.unifiedDatabase))
-        let broken = try parallel.ownerdash(["sync", "--parallel", "3"] + Self.selection)
+        let unnoticed = try parallel.ownerdash(["sync", "--parallel", "3"] + Self.selection)
+        #expect(unnoticed.status == 0 && unnoticed.stdoutLines.filter { $0.hasSuffix("unchanged") }.count == 4, "\(unnoticed.stdout)")
+        let broken = try parallel.ownerdash(["sync", "--full", "--parallel", "3"] + Self.selection)
         #expect(broken.status == 2, "\(broken.stderr)")
         #expect(broken.stderr.contains("7_east") && broken.stderr.contains("lists a unit more than once"), "\(broken.stderr)")
         #expect(Self.rows(of: "7_east", try IncrementalSyncTests.content(parallel.data.unifiedDatabase)) == before)

@@ -19,15 +19,19 @@ struct SyncCommand: Command {
         leases, activity and ledger are computed whole and only the rows that differ from the stored ones
         are written (the `changed` column counts them: deleted plus inserted), and its occupancy, pricing
         and delinquency snapshot for the property date is written (other dates are kept, for trends).
-        Other properties are not touched. Re-syncing gives the same rows. A property that fails is named
+        Other properties are not touched. Re-syncing gives the same rows, and a property nothing was loaded
+        for since its last sync (the same raw state, build, registry entry and category maps) is not synced
+        again: `unchanged`, its rows and warnings (unified_sync_warnings) as that run left them, so a sync
+        after loading one property's files costs that property's sync. A property that fails is named
         on stderr, keeps its previous unified rows, and the exit code is 2. Disagreements between sources
         (e.g. Box Score totals vs RPX unit counts) are printed as warnings and kept in
         unified_sync_warnings.
 
-        --full checks what the incremental writes left: a property's stored rows are compared with a full
-        rebuild (before writing too, when its raw data is what its last sync read), every difference is a
-        `sync_drift` warning naming the table, the key and the column, and the property's rows are then
-        written whole. (docs/sync-rules.md, "Writing only what changed".)
+        --full checks what the incremental writes left, for every property asked, unchanged or not: a
+        property's stored rows are compared with a full rebuild (before writing too, when its raw data is
+        what its last sync read), every difference is a `sync_drift` warning naming the table, the key and
+        the column, and the property's rows are then written whole. (docs/sync-rules.md, "Writing only
+        what changed".)
 
         --parallel N syncs N properties side by side, each on its own connection to unified.db: a property's
         rules run apart and its rows are written in its turn, one property's writes at a time, so each
@@ -77,9 +81,11 @@ struct SyncCommand: Command {
         let output = StandardOutput()
         defer { output.flush() }
         let rows = outcomes.map { outcome in
-            [outcome.property, outcome.asOf?.iso ?? "", String(outcome.rows["unified_units"] ?? 0),
-             String(outcome.rows["unified_residents"] ?? 0), outcome.error == nil ? String(outcome.rowsChanged) : "",
-             String(outcome.warnings.count), outcome.error == nil ? "synced" : "failed"]
+            // An unchanged property raised no warning now: its last sync's are in unified_sync_warnings.
+            let result = outcome.error != nil ? "failed" : outcome.unchangedSinceRun != nil ? "unchanged" : "synced"
+            return [outcome.property, outcome.asOf?.iso ?? "", String(outcome.rows["unified_units"] ?? 0),
+                    String(outcome.rows["unified_residents"] ?? 0), outcome.error == nil ? String(outcome.rowsChanged) : "",
+                    outcome.unchangedSinceRun == nil ? String(outcome.warnings.count) : "-", result]
         }
         output.write(TextTable.render(header: ["property", "as of", "units", "residents", "changed", "warnings", "result"],
                                       rows: rows))
