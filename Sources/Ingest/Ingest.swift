@@ -251,11 +251,22 @@ public struct IngestRun {
         result.items += stages.items
     }
 
-    /// The sync item of a property not synced again: its unified rows are what run `syncedBy` left, and nothing new
-    /// was loaded for it since (`Synchronizer.upToDateRun`).
-    static func unchangedItem(_ property: String, syncedBy: String) -> RunItem {
-        RunItem(stage: .sync, property: property, status: .skipped,
-                error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them")
+    /// When `property`'s unified rows are what a sync would write now (`Synchronizer.upToDateRun`: nothing loaded for
+    /// it since its last sync, the same build, registry entry and category maps), it is not synced again, by the
+    /// nightly ingest or by `ownerdash sync`: the run that synced it and its sync item, `skipped` naming that run, or
+    /// `failed` when its rows could not be published where they are stale (`--database-url`), each logged (`label`
+    /// names the property in the line). Nil: sync it.
+    static func leaveUnchanged(_ property: Property, synchronizer: Synchronizer, publication: UnifiedPublication?,
+                               database: Database, log: Diagnostics, label: String) -> (syncedBy: String, item: RunItem)? {
+        guard let syncedBy = try? synchronizer.upToDateRun(property) else { return nil }
+        let fields = LogFields(stage: "sync", property: property.key)
+        if let failure = publication?.publishIfStale(property.key, from: database) {
+            log.error(property.key, "sync: \(failure)", fields)
+            return (syncedBy, RunItem(stage: .sync, property: property.key, status: .failed, error: failure))
+        }
+        log.info(nil, "sync: \(label) unchanged since run \(syncedBy): nothing new loaded", fields)
+        return (syncedBy, RunItem(stage: .sync, property: property.key, status: .skipped,
+                                  error: "unchanged: nothing new was loaded for it; its unified rows are as run \(syncedBy) synced them"))
     }
 
     static func fetchItem(_ entry: ManifestEntry) -> RunItem {
@@ -277,7 +288,6 @@ public struct IngestRun {
         guard let outcome else {
             return RunItem(stage: .sync, property: property, status: .failed, error: "the synchronizer returned no outcome")
         }
-        if let syncedBy = outcome.unchangedSinceRun, outcome.error == nil { return unchangedItem(property, syncedBy: syncedBy) }
         return RunItem(stage: .sync, property: outcome.property, status: outcome.error == nil ? .succeeded : .failed,
                        rows: outcome.error == nil ? outcome.rows["unified_units"] ?? 0 : nil,
                        seconds: outcome.duration, error: outcome.error)
@@ -331,16 +341,11 @@ public struct RecordedSync {
             let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: chargeCategories,
                                             glCategories: glCategories)
             for property in properties {
-                guard let syncedBy = try? synchronizer.upToDateRun(property),
+                guard let (syncedBy, item) = IngestRun.leaveUnchanged(property, synchronizer: synchronizer, publication: publication,
+                                                                      database: store.database, log: log, label: property.key),
                       var outcome = try? synchronizer.unchanged(property, since: syncedBy) else { continue }
-                if let failure = publication?.publishIfStale(property.key, from: store.database) {
-                    outcome.error = failure
-                    log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
-                } else {
-                    log.info(nil, "sync: \(property.key) unchanged since run \(syncedBy): nothing new loaded",
-                             LogFields(stage: "sync", property: property.key))
-                }
-                try journal.record(IngestRun.syncItem(outcome, property: property.key))
+                outcome.error = item.status == .failed ? item.error : nil
+                try journal.record(item)
                 unchanged[property.key] = outcome
             }
         }

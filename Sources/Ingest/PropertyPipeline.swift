@@ -171,15 +171,10 @@ final class PropertyPipeline: @unchecked Sendable {
                                         mode: fullSync.contains(property.key) ? .full : .incremental,
                                         logsChanges: publication != nil)
         let item: RunItem
-        if let syncedBy = try? synchronizer.upToDateRun(property) {
-            if let failure = publication?.publishIfStale(property.key, from: store.database) {
-                try record(sync: RunItem(stage: .sync, property: property.key, status: .failed, error: failure))
-                log.error(property.key, "sync: \(failure)", LogFields(stage: "sync", property: property.key))
-                return
-            }
-            item = IngestRun.unchangedItem(property.key, syncedBy: syncedBy)
-            log.info(nil, "sync: \(position(property.key)) \(property.key) unchanged since run \(syncedBy): nothing new loaded",
-                     LogFields(stage: "sync", property: property.key))
+        if let (_, skipped) = IngestRun.leaveUnchanged(property, synchronizer: synchronizer, publication: publication,
+                                                       database: store.database, log: log,
+                                                       label: "\(position(property.key)) \(property.key)") {
+            item = skipped
         } else {
             var outcomes = synchronizer.sync([property], log: log)
             if let publication, outcomes.first?.error == nil,

@@ -28,8 +28,9 @@
 # Measured on that data with the release binary (scripts/bench/run_timed.py spawns each run and reads its
 # peak RSS from wait4; the full sync runs under /usr/bin/time):
 #   full `sync` of every property into a fresh unified.db (wall time against the target of 60 s, CPU, peak RSS)
-#   `sync --property KEY` on the synced database, median of 5, and its ratio to the full sync (target < 1 %);
-#   `sync --full --property KEY` (the rebuild with its drift check), median of 5
+#   `sync --property KEY` on the synced database, median of 5 (nothing loaded since: the property is `unchanged`);
+#   `sync --full --property KEY` (the property computed whole, with its drift check), median of 5, and its ratio
+#     to the full sync (target < 1 %)
 #   `query summary --property KEY --format json`, p50/p90 of 50 runs (target p50 < 10 ms, process start
 #     included; `ownerdash --version` is timed the same way as the floor)
 #   `query summary --portfolio --format json`, p50/p90 of 20 runs (target p50 < 200 ms)
