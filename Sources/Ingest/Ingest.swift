@@ -342,8 +342,9 @@ public struct RecordedSync {
                                             glCategories: glCategories)
             for property in properties {
                 guard let (syncedBy, item) = IngestRun.leaveUnchanged(property, synchronizer: synchronizer, publication: publication,
-                                                                      database: store.database, log: log, label: property.key),
-                      var outcome = try? synchronizer.unchanged(property, since: syncedBy) else { continue }
+                                                                      database: store.database, log: log, label: property.key)
+                else { continue }
+                var outcome = synchronizer.unchanged(property, since: syncedBy)
                 outcome.error = item.status == .failed ? item.error : nil
                 try journal.record(item)
                 unchanged[property.key] = outcome

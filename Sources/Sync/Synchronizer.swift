@@ -270,11 +270,11 @@ public struct Synchronizer {
     }
 
     /// The outcome of a property left unsynced because `run` left its rows as a sync would write them now
-    /// (`upToDateRun`): its stored property date, units and residents, nothing written.
-    public func unchanged(_ property: Property, since run: String) throws -> PropertySyncOutcome {
+    /// (`upToDateRun`): its stored property date, units and residents (none when they cannot be read), nothing written.
+    public func unchanged(_ property: Property, since run: String) -> PropertySyncOutcome {
         var outcome = PropertySyncOutcome(property: property.key, asOf: nil, rows: [:], warnings: [], duration: 0, error: nil)
         outcome.unchangedSinceRun = run
-        guard let stored = try store.database.query("""
+        guard let stored = try? store.database.query("""
             SELECT as_of_date,
                    (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS units,
                    (SELECT count(*) FROM unified_residents WHERE unified_property_id = :property) AS residents

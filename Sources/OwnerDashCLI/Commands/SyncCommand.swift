@@ -81,10 +81,12 @@ struct SyncCommand: Command {
         let output = StandardOutput()
         defer { output.flush() }
         let rows = outcomes.map { outcome in
-            // An unchanged property raised no warning now: its last sync's are in unified_sync_warnings.
+            // An unchanged property raised no warning now: its last sync's are in unified_sync_warnings. A count not
+            // known (a failed property's) is `-`, not 0.
             let result = outcome.error != nil ? "failed" : outcome.unchangedSinceRun != nil ? "unchanged" : "synced"
-            return [outcome.property, outcome.asOf?.iso ?? "", String(outcome.rows["unified_units"] ?? 0),
-                    String(outcome.rows["unified_residents"] ?? 0), outcome.error == nil ? String(outcome.rowsChanged) : "",
+            return [outcome.property, outcome.asOf?.iso ?? "", outcome.rows["unified_units"].map(String.init) ?? "-",
+                    outcome.rows["unified_residents"].map(String.init) ?? "-",
+                    outcome.error == nil ? String(outcome.rowsChanged) : "",
                     outcome.unchangedSinceRun == nil ? String(outcome.warnings.count) : "-", result]
         }
         output.write(TextTable.render(header: ["property", "as of", "units", "residents", "changed", "warnings", "result"],
