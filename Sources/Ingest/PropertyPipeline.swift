@@ -205,6 +205,9 @@ final class PropertyPipeline: @unchecked Sendable {
 
     private func record(sync item: RunItem) throws {
         syncItems.append(item)
+        // After the items the loads handed to the journal's thread (`recordSoon`), this property's among them: a sync
+        // that failed at once was recorded before its own load's items.
+        try journal.drain()
         try journal.record(item)
     }
 
