@@ -7,21 +7,29 @@ import Glibc
 public final class Statement {
     private let handle: OpaquePointer
     private unowned let database: Database
+    /// Where the compiled statement goes back when this is released (its connection's `StatementCache`).
+    private let cache: StatementCache
     /// The SQL text, for error messages.
     public let sql: String
 
+    /// The statement for `sql`: one the connection compiled before and no one uses now, else compiled anew.
     init(database: Database, sql: String) throws {
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else {
-            throw SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
+        if let kept = database.statements.take(sql) {
+            self.handle = kept
+        } else {
+            var statement: OpaquePointer?
+            let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard code == SQLITE_OK, let statement else {
+                throw SQLiteError(code: code, handle: database.handle, context: SQLiteError.describe(sql: sql))
+            }
+            self.handle = statement
         }
-        self.handle = statement
         self.database = database
+        self.cache = database.statements
         self.sql = sql
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { cache.give(handle, sql: sql) }
 
     // MARK: - Binding
 

@@ -14,6 +14,9 @@ public final class UnifiedStore {
     /// out a property's sync).
     public init(dataDirectory: DataDirectory, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         database = try Database(path: dataDirectory.unifiedDatabase, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // The rules write a property's rows into TEMP twins and scratch tables, dropped after it (CurrentStateDiff):
+        // a property's worth of rows, held in memory.
+        try database.keepTemporaryTablesInMemory()
         try database.migrate(UnifiedSchema.migrations)
         // Datasette reads the data dictionary from it (`datasette unified.db -m metadata.json`).
         try UnifiedDictionary.writeMetadata(besides: dataDirectory.unifiedDatabase)

@@ -102,6 +102,16 @@ final class LoopbackServer {
         #expect(FileManager.default.contents(atPath: path) == Data("hello".utf8))
     }
 
+    @Test func aBodyOfSeveralMegabytesReachesItsFileWhole() throws {
+        // Larger than the sink's write buffer and not a multiple of it: every byte in its place, the last part too.
+        let body = (0..<(3 * TransferSink.bufferSize + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let response = try client.send(HTTPRequest(method: "POST", url: server.base + "/echo", body: body), to: .file(path))
+        #expect(response.bodySize == body.count)
+        #expect(FileManager.default.contents(atPath: path) == Data(body))
+    }
+
     @Test func transient503And429AreRetriedThenSucceed() throws {
         let (response, attempts) = try client.sendRetrying(HTTPRequest(url: server.base + "/flaky/a/2/503"), sleep: { _ in })
         #expect(response.status == 200)
