@@ -3,12 +3,13 @@ import Synchronization
 
 /// One connection's compiled statements that are not in use, by their SQL: `Database.prepare` takes one when the same
 /// SQL was run before and lets the statement go back here when its `Statement` is released, reset and its bindings
-/// cleared, instead of compiling it again. The load and the sync prepare the same few hundred statements for every
-/// artifact and property; compiling them again was 2 to 6 % of a night's CPU.
+/// cleared, instead of compiling it again. The load prepares the same statements for every artifact: compiling them
+/// again was 1.8 % of a night's CPU, 0.4 % with the cache.
 ///
 /// A statement is taken out while a `Statement` uses it, so two uses of the same SQL at once (a query inside another's
 /// loop) get two statements. SQLite recompiles a kept statement by itself when the schema changed since (a TEMP table
-/// made or dropped), so one taken from here reads what a new one would. The cache is emptied, its statements
+/// made or dropped), so one taken from here reads what a new one would; that is also why the sync, whose TEMP twins
+/// are made and dropped for every property, gains little from it (its compiling 4.5 -> 3.9 % of a night). The cache is emptied, its statements
 /// finalized, when the connection closes; a `Statement` released after that finalizes its own. Locked: a `Statement`
 /// may be released on another thread than the one its connection is used on.
 final class StatementCache: Sendable {
