@@ -42,7 +42,7 @@ public final class UnifiedMirror: @unchecked Sendable {
         self.shape = shape
         // A reader never changes the server's schema (its login may only read): it checks the level instead.
         try PostgresSchema.requireCurrent(connection, shape: shape)
-        database = try Database(path: path, busyTimeoutMilliseconds: 60_000)
+        database = try Database(path: path, busyTimeoutMilliseconds: 60_000, pageSize: UnifiedStore.pageSize)
         try database.migrate(UnifiedSchema.migrations)
         try database.execute("""
             CREATE TABLE IF NOT EXISTS mirror_generations (

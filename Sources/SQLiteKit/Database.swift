@@ -25,8 +25,11 @@ public final class Database {
     public let path: String
     public let mode: Mode
 
-    /// Opens (or creates) a database. `busyTimeoutMilliseconds` is how long a writer waits for another.
-    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+    /// Opens (or creates) a database. `busyTimeoutMilliseconds` is how long a writer waits for another; `pageSize`,
+    /// the bytes per page of a file this connection creates (nil: SQLite's 4,096). A file that already holds pages
+    /// keeps its own size: SQLite changes it only by VACUUM outside WAL mode.
+    public init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000,
+                pageSize: Int? = nil) throws {
         _ = processSettings
         var connection: OpaquePointer?
         let flags: Int32 = switch mode {
@@ -45,6 +48,10 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
         try execute("PRAGMA foreign_keys = ON")
+        if mode == .readWrite, let pageSize {
+            // Before the first write (turning the file to WAL below writes its header); a no-op on a file with pages.
+            try execute("PRAGMA page_size = \(pageSize)")
+        }
         if mode == .readWrite {
             // Turning a new file to WAL takes it whole for a moment. A second process opening it while the first is
             // still creating it (two commands started together) is refused at once, not after the busy timeout, since
@@ -72,9 +79,11 @@ public final class Database {
     /// Keeps this connection's TEMP tables (and their rollback journal) in memory rather than in a temporary file.
     /// For a connection whose work goes through TEMP tables made and dropped again and again (the sync's twins,
     /// a property's rows at a time): in a file, dropping one wrote its every page to the journal first, and half of a
-    /// 500-property first sync's system time was those writes.
-    public func keepTemporaryTablesInMemory() throws {
+    /// 500-property first sync's system time was those writes. `pageSize`: the bytes per page of those tables (nil:
+    /// SQLite's 4,096), taken only before the connection's first TEMP table.
+    public func keepTemporaryTablesInMemory(pageSize: Int? = nil) throws {
         try execute("PRAGMA temp_store = MEMORY")
+        if let pageSize { try execute("PRAGMA temp.page_size = \(pageSize)") }
     }
 
     /// Runs one or more statements that return no rows (schema, pragmas).
@@ -171,6 +180,11 @@ public final class Database {
         }
         let uri = "file:\(escaped)?mode=\(readOnly ? "ro" : "rw")"
         try prepare("ATTACH DATABASE :uri AS \"\(schema)\"").execute([":uri": .text(uri)])
+    }
+
+    /// The bytes per page of the file (`PRAGMA page_size`).
+    public func pageSize() throws -> Int {
+        Int(try scalar("PRAGMA page_size")?.integerValue ?? 0)
     }
 
     /// `PRAGMA user_version`: the schema version this database was migrated to.

@@ -141,4 +141,23 @@ final class TemporaryDirectory {
             #expect(error.description.contains("missing.db"))
         }
     }
+
+    /// A new file takes the page size asked for; a file that already holds pages keeps its own, rows and all.
+    @Test func aNewFileTakesThePageSizeAskedAndAnOldOneKeepsItsOwn() throws {
+        let dir = try TemporaryDirectory()
+        let large = try Database(path: dir.path("large.db"), pageSize: 32_768)
+        try large.migrate([units])
+        try large.execute("INSERT INTO units (unit_number, market_rent) VALUES ('101', 1450)")
+        #expect(try large.pageSize() == 32_768)
+
+        let old = try Database(path: dir.path("old.db"))
+        try old.migrate([units])
+        try old.execute("INSERT INTO units (unit_number, market_rent) VALUES ('102', 1525)")
+        #expect(try old.pageSize() == 4_096)
+        let reopened = try Database(path: dir.path("old.db"), pageSize: 32_768)
+        #expect(try reopened.pageSize() == 4_096)
+        #expect(try reopened.query("SELECT unit_number, market_rent FROM units") == [[.text("102"), .real(1525)]])
+        try reopened.execute("INSERT INTO units (unit_number) VALUES ('103')")
+        #expect(try reopened.scalar("SELECT count(*) FROM units") == .integer(2))
+    }
 }
