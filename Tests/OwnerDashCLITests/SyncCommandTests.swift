@@ -82,4 +82,22 @@ import Testing
         #expect(full.status == 0, "\(full.stderr)")
         #expect(results(full.stdout) == ["edison_rino": "synced", "nexus_east": "synced", "ridian": "synced"], "\(full.stdout)")
     }
+
+    /// A property that fails to sync (nothing was ever loaded for it) says `-` for what is not known, never a zero or
+    /// a blank a reader could take for "nothing", beside the others' figures; the run exits 2 (partial).
+    @Test func aFailedPropertysLineSaysWhatIsNotKnownAsDashes() throws {
+        let data = DataDir()
+        let samples = SampleReportTests.sampleFiles
+        #expect(try OwnerDash.run(["load"] + samples + ["--data-dir", data.path]).status == 0)
+        let run = try OwnerDash.run(["sync", "--data-dir", data.path, "--property", "nexus_east", "--property", "kalaco"])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(results(run.stdout) == ["nexus_east": "synced", "kalaco": "failed"], "\(run.stdout)")
+        let line = { (key: String) in
+            run.stdout.split(separator: "\n").first { $0.hasPrefix(key + " ") }.map { $0.split(separator: " ").map(String.init) } ?? []
+        }
+        #expect(line("kalaco") == ["kalaco", "-", "-", "-", "-", "-", "failed"], "\(run.stdout)")
+        let synced = line("nexus_east")
+        #expect(synced.count == 7 && !synced[1...5].contains("-"), "\(run.stdout)")
+        #expect(run.stderr.contains("kalaco"), "the failure names the property: \(run.stderr)")
+    }
 }

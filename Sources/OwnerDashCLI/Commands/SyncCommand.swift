@@ -81,13 +81,15 @@ struct SyncCommand: Command {
         let output = StandardOutput()
         defer { output.flush() }
         let rows = outcomes.map { outcome in
-            // An unchanged property raised no warning now: its last sync's are in unified_sync_warnings. A count not
-            // known (a failed property's) is `-`, not 0.
-            let result = outcome.error != nil ? "failed" : outcome.unchangedSinceRun != nil ? "unchanged" : "synced"
-            return [outcome.property, outcome.asOf?.iso ?? "", outcome.rows["unified_units"].map(String.init) ?? "-",
+            // An unchanged property raised no warning now: its last sync's are in unified_sync_warnings. What is not
+            // known is `-`, never 0 nor blank: a failed property's date, counts, changes and warnings (its transaction
+            // rolled back what it had found).
+            let failed = outcome.error != nil
+            let result = failed ? "failed" : outcome.unchangedSinceRun != nil ? "unchanged" : "synced"
+            return [outcome.property, outcome.asOf?.iso ?? "-", outcome.rows["unified_units"].map(String.init) ?? "-",
                     outcome.rows["unified_residents"].map(String.init) ?? "-",
-                    outcome.error == nil ? String(outcome.rowsChanged) : "",
-                    outcome.unchangedSinceRun == nil ? String(outcome.warnings.count) : "-", result]
+                    failed ? "-" : String(outcome.rowsChanged),
+                    failed || outcome.unchangedSinceRun != nil ? "-" : String(outcome.warnings.count), result]
         }
         output.write(TextTable.render(header: ["property", "as of", "units", "residents", "changed", "warnings", "result"],
                                       rows: rows))
