@@ -1,6 +1,7 @@
 import Foundation
 import OwnerDashCore
 import SimulatorSupport
+import SQLiteKit
 import Testing
 
 /// `ownerdash doctor` on an installation that works, then with one thing broken at a time: each is one FAIL line
@@ -25,6 +26,16 @@ import Testing
                       "yardi_raw.db", "unified.db", "last run"] {
             #expect(Self.lines(healthy.stdout, "ok").contains { $0.hasPrefix("ok    \(check): ") }, "\(check) ok: \(healthy.stdout)")
         }
+
+        // unified.db as an earlier build made it, in 4 KiB pages: still ok, with a note saying how to convert it.
+        let unifiedLine = { (output: String) in Self.lines(output, "ok").first { $0.hasPrefix("ok    unified.db: ") } ?? "" }
+        #expect(!unifiedLine(healthy.stdout).contains("KiB pages"), "\(healthy.stdout)")
+        try Database(path: directory.data.unifiedDatabase)
+            .execute("PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL;")
+        let earlier = try directory.ownerdash(["doctor", "--offline"])
+        #expect(earlier.status == 0, "\(earlier.stdout)")
+        #expect(unifiedLine(earlier.stdout).contains("in 4 KiB pages") && unifiedLine(earlier.stdout).contains("Upgrading"),
+                "\(earlier.stdout)")
 
         // A wrong Yardi password: Yardi's line fails (the password never shown), the others stay ok.
         var wrong = simulator.environment

@@ -150,11 +150,20 @@ struct DoctorCommand: Command {
             if version < known {
                 return Line(status: .warn, check: name, text: "intact, schema version \(version) of \(known): the next run migrates it")
             }
-            return Line(status: .ok, check: name, text: "intact, schema version \(version)")
+            return Line(status: .ok, check: name, text: "intact, schema version \(version)" + (try pagesNote(name, database) ?? ""))
         } catch {
             let line = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
             return Line(status: .fail, check: name, text: "cannot be read: \(line) — \(repair)")
         }
+    }
+
+    /// unified.db made before it took large pages (`UnifiedStore.pageSize`): works as it is, but a first sync or a
+    /// `sync --full` of many properties is slower, and only the operator can convert it (it takes the file whole).
+    func pagesNote(_ name: String, _ database: Database) throws -> String? {
+        let pageSize = try database.pageSize()
+        guard name == "unified.db", pageSize < UnifiedStore.pageSize else { return nil }
+        return "; in \(pageSize / 1024) KiB pages, where a new one has \(UnifiedStore.pageSize / 1024) KiB and syncs faster "
+            + "(docs/operators.md, \"Upgrading\", says how to convert it)"
     }
 
     /// The last recorded run: when, and how it ended (a nightly timer that stopped shows here).
