@@ -28,7 +28,7 @@ public final class UnifiedStore {
     /// The page size of a unified.db this build creates: 32 KiB, not SQLite's 4 KiB. A first sync writes a property's
     /// rows into five B-trees each (the charges' table, key and three indexes); in larger pages each insert walks fewer
     /// levels and splits pages less often, and a checkpoint copies the same bytes in fewer writes. The 500-property
-    /// first sync (scripts/bench/scale.sh) took 65-67 s in 4 KiB pages, 62 s in 8, 57-58 s in 16 and 53-57 s in 32 on
+    /// first sync (scripts/bench/scale.sh) took 65-71 s in 4 KiB pages, 62 s in 8, 57-58 s in 16 and 53-57 s in 32 on
     /// one machine, one after the other; a churned night, and a query of one property, cost the same within their
     /// spread. A file made before keeps its pages (docs/contributors.md says how to convert one).
     public static let pageSize = 32_768
