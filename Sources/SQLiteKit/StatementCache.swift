@@ -24,6 +24,16 @@ final class StatementCache: Sendable {
         var given = 0
         var count = 0
         var closed = false
+
+        /// Takes one idle statement of `sql` out: the one kept last (to use again) or, `oldest`, the one kept first.
+        mutating func remove(_ sql: String, oldest: Bool = false) -> Handle? {
+            guard var handles = idle[sql], !handles.isEmpty else { return nil }
+            let handle = oldest ? handles.removeFirst() : handles.removeLast()
+            idle[sql] = handles.isEmpty ? nil : handles
+            if handles.isEmpty { lastGiven[sql] = nil }
+            count -= 1
+            return handle
+        }
     }
 
     /// A compiled statement, passed between threads only through the lock.
@@ -34,11 +44,8 @@ final class StatementCache: Sendable {
     /// A kept statement compiled from exactly `sql`, or nil.
     func take(_ sql: String) -> OpaquePointer? {
         kept.withLock { kept -> OpaquePointer? in
-            guard !kept.closed, var handles = kept.idle[sql], let handle = handles.popLast() else { return nil }
-            kept.idle[sql] = handles.isEmpty ? nil : handles
-            if handles.isEmpty { kept.lastGiven[sql] = nil }
-            kept.count -= 1
-            return handle.pointer
+            guard !kept.closed else { return nil }
+            return kept.remove(sql)?.pointer
         }
     }
 
@@ -55,13 +62,9 @@ final class StatementCache: Sendable {
             kept.count += 1
             guard kept.count > Self.limit else { return nil }
             // Past the limit, a statement of the SQL given back longest ago goes.
-            guard let oldest = kept.idle.keys.min(by: { kept.lastGiven[$0, default: 0] < kept.lastGiven[$1, default: 0] }),
-                  var handles = kept.idle[oldest], !handles.isEmpty else { return nil }
-            let gone = handles.removeFirst()
-            kept.idle[oldest] = handles.isEmpty ? nil : handles
-            if handles.isEmpty { kept.lastGiven[oldest] = nil }
-            kept.count -= 1
-            return gone
+            guard let oldest = kept.idle.keys.min(by: { kept.lastGiven[$0, default: 0] < kept.lastGiven[$1, default: 0] })
+            else { return nil }
+            return kept.remove(oldest, oldest: true)
         }
         if let evicted { sqlite3_finalize(evicted.pointer) }
     }
