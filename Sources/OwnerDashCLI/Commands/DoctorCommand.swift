@@ -160,8 +160,9 @@ struct DoctorCommand: Command {
     /// unified.db made before it took large pages (`UnifiedStore.pageSize`): works as it is, but a first sync or a
     /// `sync --full` of many properties is slower, and only the operator can convert it (it takes the file whole).
     func pagesNote(_ name: String, _ database: Database) throws -> String? {
+        guard name == "unified.db" else { return nil }
         let pageSize = try database.pageSize()
-        guard name == "unified.db", pageSize < UnifiedStore.pageSize else { return nil }
+        guard pageSize < UnifiedStore.pageSize else { return nil }
         return "; in \(pageSize / 1024) KiB pages, where a new one has \(UnifiedStore.pageSize / 1024) KiB and syncs faster "
             + "(docs/operators.md, \"Upgrading\", says how to convert it)"
     }
