@@ -57,6 +57,9 @@ struct LedgerTable {
 
     /// The partial index of the charges still open, when the table has one (`openChargeCondition` is its condition).
     var openChargesIndex: String? = nil
+    /// The column naming a transaction's household, where a whole answer can hold households as stored
+    /// (LedgerHouseholds: RPX's `resh_id`).
+    var householdColumn: String? = nil
 
     /// A charge with something still open, in the words of the ledger's partial index of open charges (SQLite uses
     /// a partial index only for a query that repeats its condition, literals and all).
@@ -97,6 +100,9 @@ struct LedgerMergeCounts: Equatable {
     var reconciled = false
     /// Rows of other tables the answer wrote beside the ledger (RPX: its households' balances).
     var besides = 0
+    /// Households of a whole answer held as stored, not decoded (LedgerHouseholds); their transactions count as
+    /// unchanged.
+    var heldHouseholds = 0
     /// Rows written with this answer's lineage (inserted or updated, the ledger's and those beside it).
     var written: Int { inserted + updated + besides }
 
@@ -105,6 +111,7 @@ struct LedgerMergeCounts: Equatable {
         "\(inserted) new, \(updated) updated, \(removed) removed, \(unchanged) unchanged"
             + (changesRecorded > 0 ? ", \(changesRecorded) change(s) logged" : "")
             + (besides > 0 ? ", \(besides) household balance(s) written" : "")
+            + (heldHouseholds > 0 ? ", \(heldHouseholds) household(s) as stored, not decoded" : "")
     }
 }
 
@@ -148,6 +155,8 @@ final class LedgerMerger {
     private let readsWhole: Bool
     /// The stored transactions of a whole answer, read when its first transaction with an id comes.
     private var storedTransactions: StoredTransactions?
+    /// The households held as stored (`hold(households:)`): their transactions are read as seen, not compared.
+    private var heldHouseholds: Set<String> = []
     /// The stored row by its row id (a whole answer's transaction whose values differ).
     private var findByID: Statement?
 
@@ -222,12 +231,11 @@ final class LedgerMerger {
     private func mergeMatched(_ row: [(String, SQLValue)], kind: SQLValue, id: SQLValue) throws {
         if storedColumns.isEmpty { readStoredColumns(try prepareFindByID()) }
         let compared = comparedColumns(of: row)
-        let stored = try storedTransactions ?? StoredTransactions(database, table: table, property: lineage.propertyID,
-                                                                   compared: compared)
-        storedTransactions = stored
+        let stored = try storedTransactions(compared: compared)
         let key = StoredTransactions.Key(kind: kind, id: id)
         let values = stored.matchesLayout(compared) ? ComparedValues(row, stored.positions) : nil
         guard let match = stored.see(key) else {
+            if stored.isHeld(key) { throw LedgerHouseholds.DecodeWhole(reason: "transaction \(Self.text(kind)) \(Self.text(id)) is a held household's") }
             let rowID = try insertNew(row, kind: kind, id: id)
             stored.add(key, rowID: rowID, asOf: lineage.asOf, values: values)
             return
@@ -247,6 +255,35 @@ final class LedgerMerger {
             stored.wrote(key, asOf: lineage.asOf, values: values)
         }
     }
+
+    /// A whole answer's transactions not decoded (LedgerHouseholds): their places in the answer, counted so the
+    /// decoded ones after them are numbered (`source_row`) as a whole decode numbers them.
+    func skip(rows count: Int) { sourceRow += count }
+
+    /// Before a whole answer's first transaction: the households it repeats as they are stored (LedgerHouseholds),
+    /// whose stored transactions are seen and unchanged without being decoded. A decoded transaction that is one of
+    /// theirs throws `LedgerHouseholds.DecodeWhole` (the decode then starts over, whole).
+    func hold(households: Set<String>) throws {
+        guard !households.isEmpty else { return }
+        // Only a whole answer over a merged ledger matches its stored transactions by key.
+        guard readsWhole, table.householdColumn != nil, storedTransactions == nil else {
+            throw LedgerHouseholds.DecodeWhole(reason: "the ledger is not read whole")
+        }
+        heldHouseholds = households
+    }
+
+    /// The property's stored transactions, read once (the first decoded transaction's `compared` columns encoded).
+    private func storedTransactions(compared: [(name: String, row: Int, stored: Int?)]) throws -> StoredTransactions {
+        if let storedTransactions { return storedTransactions }
+        let held = table.householdColumn.flatMap { heldHouseholds.isEmpty ? nil : (column: $0, households: heldHouseholds) }
+        let stored = try StoredTransactions(database, table: table, property: lineage.propertyID, compared: compared,
+                                            held: held)
+        storedTransactions = stored
+        return stored
+    }
+
+    /// The `raw_lineage` row of the answer being merged.
+    var answerLineageID: Int64 { lineageID }
 
     private func prepareFindByID() throws -> Statement {
         if let findByID { return findByID }
@@ -352,8 +389,11 @@ final class LedgerMerger {
         var notHeld = "id NOT IN (SELECT row_id FROM temp.ledger_seen)"
         if readsWhole {
             // The stored transactions the answer did not hold (none, most weeks), listed by row id.
-            let stored = try storedTransactions ?? StoredTransactions(database, table: table, property: lineage.propertyID,
-                                                                       compared: [])
+            let stored = try storedTransactions(compared: [])
+            if !heldHouseholds.isEmpty {
+                counts.unchanged += stored.heldCount
+                counts.heldHouseholds = heldHouseholds.count
+            }
             try database.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_unseen (row_id INTEGER PRIMARY KEY)")
             try database.execute("DELETE FROM temp.ledger_unseen")
             let note = try database.prepare("INSERT INTO temp.ledger_unseen (row_id) VALUES (:id)")
@@ -549,18 +589,25 @@ final class StoredTransactions {
         /// Nil where the values were not encoded (a row of another layout): compared whole instead.
         var values: ComparedValues?
         var seen = false
+        /// Seen as a held household's (`hold`): a decoded transaction with its key is a conflict.
+        var held = false
     }
 
     private var matches: [Match] = []
     private var byKey: [Key: Int] = [:]
+    /// How many stored transactions belong to held households.
+    private(set) var heldCount = 0
     /// The compared columns' names, in the order their values are encoded, and their positions in a decoded row.
     private let layout: [String]
     let positions: [Int]
 
     /// Reads `property`'s transactions with an id, encoding the `compared` columns (a name the table lacks reads as
     /// NULL, as a looked-up row's does).
+    /// `held`: the households held as stored (LedgerHouseholds), whose transactions are read as seen and held, their
+    /// values not encoded.
     init(_ database: Database, table: LedgerTable, property: String,
-         compared: [(name: String, row: Int, stored: Int?)]) throws {
+         compared: [(name: String, row: Int, stored: Int?)],
+         held: (column: String, households: Set<String>)? = nil) throws {
         layout = compared.map(\.name)
         positions = compared.map(\.row)
         let present = compared.filter { $0.stored != nil }.map(\.name)
@@ -570,13 +617,21 @@ final class StoredTransactions {
             """, [":property": .text(property)])?.integerValue ?? 0
         matches.reserveCapacity(Int(count))
         byKey.reserveCapacity(Int(count))
+        let household = held.map { "\"\($0.column)\"" } ?? "NULL"
         let statement = try database.prepare("""
-            SELECT id, as_of_date, "\(table.kindColumn)", transaction_id\(present.map { ", \"\($0)\"" }.joined())
+            SELECT id, as_of_date, "\(table.kindColumn)", transaction_id, \(household)\(present.map { ", \"\($0)\"" }.joined())
             FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL
             """)
         try statement.forEachRow([":property": .text(property)]) { row in
+            if let held, let name = row.text(at: 4), held.households.contains(name) {
+                byKey[Key(kind: row.value(at: 2), id: row.value(at: 3))] = matches.count
+                matches.append(Match(rowID: Int64(row.int(at: 0) ?? 0), asOf: row.text(at: 1) ?? "", values: nil,
+                                     seen: true, held: true))
+                heldCount += 1
+                return
+            }
             var values = ComparedValues()
-            var column = 4
+            var column = 5
             for entry in compared {
                 if entry.stored == nil {
                     values.append(.null)
@@ -595,12 +650,16 @@ final class StoredTransactions {
         compared.count == layout.count && zip(compared, layout).allSatisfy { $0.name == $1 }
     }
 
-    /// The stored transaction of `key`, now seen; nil: the ledger does not hold it.
+    /// The stored transaction of `key`, now seen; nil: the ledger does not hold it, or a held household does
+    /// (`isHeld`).
     func see(_ key: Key) -> Match? {
-        guard let index = byKey[key] else { return nil }
+        guard let index = byKey[key], !matches[index].held else { return nil }
         matches[index].seen = true
         return matches[index]
     }
+
+    /// Whether `key` is a transaction of a held household (`hold`).
+    func isHeld(_ key: Key) -> Bool { byKey[key].map { matches[$0].held } ?? false }
 
     /// A transaction the answer added (seen: a repeat of it in the answer is matched against it).
     func add(_ key: Key, rowID: Int64, asOf: String, values: ComparedValues?) {
@@ -698,7 +757,7 @@ enum LedgerLoad {
                      coverage: LedgerCoverage, path: String, property: Property, asOf: LocalDate, runID: RunID,
                      expectedSHA256: String?, reload: Bool,
                      afterMerge: (Database, SOAPSnapshot.Lineage) throws -> Int = { _, _ in 0 },
-                     stream: ([UInt8], _ emit: ([(String, SQLValue)]) throws -> Void) throws -> Void) throws -> Loaded {
+                     stream: ([UInt8], LedgerMerger) throws -> Void) throws -> Loaded {
         let bytes = try SOAPSnapshot.readBytes(path)
         let sha256 = SHA256.hexDigest(of: bytes)
         if let expectedSHA256, expectedSHA256 != sha256 {
@@ -720,7 +779,7 @@ enum LedgerLoad {
         do {
             let counts = try database.withTransaction {
                 let merger = try LedgerMerger(database, table: table, lineage: lineage, coverage: coverage)
-                try stream(bytes) { try merger.merge($0) }
+                try stream(bytes, merger)
                 var counts = try merger.finish()
                 counts.besides = try afterMerge(database, lineage)
                 try database.prepare("""

@@ -59,7 +59,7 @@ public struct RPXArtifactLoader {
     static let ledger = LedgerTable(name: "realpage_ledger", changes: "realpage_ledger_changes", kindColumn: "transaction_type",
                                     chargeKind: "Charge", balanceColumn: "open_amount", reversalColumn: nil,
                                     ignoredColumns: ["household_balance", "household_prepaid"],
-                                    openChargesIndex: "realpage_ledger_open_charges")
+                                    openChargesIndex: "realpage_ledger_open_charges", householdColumn: "resh_id")
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into
@@ -78,16 +78,17 @@ public struct RPXArtifactLoader {
             case .applied: (coverage, key) = (.partial, operation.name + ".applied")
             case .openItems: (coverage, key) = (.openItems, operation.name + ".open")
             }
-            var households: [String: RPXLedgerTransaction] = [:]
-            let merged = try LedgerLoad.load(
-                into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
-                path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
-                afterMerge: { database, lineage in
-                    try Self.mergeHouseholds(households.values.sorted { $0.reshID < $1.reshID }, into: database, lineage: lineage)
-                }) { bytes, emit in
-                try GetResidentLedger.decode(bytes) { transaction in
-                    if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
-                    try emit(Self.ledgerRow(transaction))
+            // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
+            // that changed since the last whole answer; on a conflict, once more, whole.
+            var byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(build: $0) } : nil
+            var merged: LedgerLoad.Loaded
+            while true {
+                do {
+                    merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
+                                            coverage: coverage, key: key, byHousehold: byHousehold)
+                    break
+                } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
+                    byHousehold = nil
                 }
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
@@ -111,6 +112,38 @@ public struct RPXArtifactLoader {
         return RPXLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                               rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded, note: loaded.note,
                               unchangedSinceRun: loaded.unchangedSinceRun)
+    }
+
+    /// One getresidentledger answer merged into realpage_ledger (`LedgerLoad`), its households' balances into
+    /// realpage_ledger_households; a whole one `byHousehold` decodes only its changed households and records every
+    /// decoded household's record (realpage_ledger_records).
+    private func loadLedger(path: String, property: Property, asOf: LocalDate, expectedSHA256: String?,
+                            coverage: LedgerCoverage, key: String, byHousehold: LedgerHouseholds?) throws -> LedgerLoad.Loaded {
+        var households: [String: RPXLedgerTransaction] = [:]
+        var plan: LedgerHouseholds.Plan?
+        return try LedgerLoad.load(
+            into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
+            path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
+            afterMerge: { database, lineage in
+                if let plan { try LedgerHouseholds.record(plan, database: database, property: property.key,
+                                                          lineageID: try lineage.id(database)) }
+                return try Self.mergeHouseholds(households.values.sorted { $0.reshID < $1.reshID }, into: database,
+                                                lineage: lineage)
+            }) { bytes, merger in
+            plan = try byHousehold?.plan(bytes, database: store.database, property: property.key, asOf: asOf)
+            try merger.hold(households: plan?.held ?? [])
+            do {
+                try GetResidentLedger.decode(plan?.document ?? bytes) { transaction in
+                    try plan?.decoding(household: transaction.household, reshID: transaction.reshID, merger: merger)
+                    if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
+                    try merger.merge(Self.ledgerRow(transaction))
+                }
+            } catch let error as SOAPError where plan.map({ !$0.held.isEmpty }) ?? false {
+                // Counted in the answer with its held households cut out, the error would name the wrong transaction:
+                // the whole answer, parsed again, names the right one.
+                throw LedgerHouseholds.DecodeWhole(reason: "the decoder stopped: \(error)")
+            }
+        }
     }
 
     /// Each household the answer names, as it states its Balance and Prepaid (on every one of its transactions);

@@ -781,6 +781,20 @@ public enum RealPageRawSchema {
             CREATE INDEX realpage_leasing_activity_detail_by_day
                 ON realpage_leasing_activity_detail (property_id, as_of_date, contact_date);
             """),
+        // Each household's `Resident` record as the last whole getresidentledger answer that decoded it sent it
+        // (LedgerHouseholds): its digest (with the decoding build and the answer's head), that answer's lineage and
+        // how many transactions the record held. The next weekly pull decodes only the households whose record
+        // differs or whose merged rows changed since; the others are as stored.
+        Migration(version: 57, name: "ledger household records", sql: """
+            CREATE TABLE realpage_ledger_records (
+                property_id   TEXT NOT NULL,
+                resh_id       TEXT NOT NULL,
+                record_sha256 TEXT NOT NULL,
+                lineage_id    INTEGER NOT NULL,
+                transactions  INTEGER NOT NULL,
+                PRIMARY KEY (property_id, resh_id)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -87,8 +87,8 @@ public struct YardiArtifactLoader {
             let merged = try LedgerLoad.load(
                 into: store.database, keyColumn: "operation", operationKey: operation.name, table: YardiRawStore.ledger,
                 coverage: coverage, path: path, property: property, asOf: asOf, runID: runID,
-                expectedSHA256: expectedSHA256, reload: reload) { bytes, emit in
-                try Self.streamRows(operation: operation, bytes: bytes, emit)
+                expectedSHA256: expectedSHA256, reload: reload) { bytes, merger in
+                try Self.streamRows(operation: operation, bytes: bytes, merger.merge)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: YardiRawStore.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name)

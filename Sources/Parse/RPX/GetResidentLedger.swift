@@ -5,6 +5,8 @@ import XMLKit
 /// One `Transaction` of getresidentledger, with its household (`Resident`) fields: a posted charge or a payment.
 public struct RPXLedgerTransaction: Sendable, Equatable {
     public var sourceIndex: Int
+    /// Which `Resident` of the answer holds it (1-based, in document order): its household's record.
+    public var household: Int = 0
     /// The household (`Resident/ReshID`): the id the Rent Roll and getresidentlistinfo's `residenthouseholdid` use.
     public var reshID: String
     public var unitID: String?
@@ -58,7 +60,7 @@ public enum GetResidentLedger {
                 let index = count + 1
                 let f = SOAPFields(element, operation: operation.name, record: "Resident \(reshID) Transaction \(index)")
                 try each(RPXLedgerTransaction(
-                    sourceIndex: index, reshID: reshID, unitID: unitID, unitNumber: unitNumber, householdBalance: balance,
+                    sourceIndex: index, household: householdOffset, reshID: reshID, unitID: unitID, unitNumber: unitNumber, householdBalance: balance,
                     householdPrepaid: prepaid, transactionID: try f.required("TransactionID"),
                     transactionType: try f.required("TransactionType"), transactionDate: try f.date("TransactionDate"),
                     postMonth: try f.month("PostMonth"), transactionCode: f.text("TransactionCode"),

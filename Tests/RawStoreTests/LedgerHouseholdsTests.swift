@@ -1,0 +1,138 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+import Testing
+@testable import RawStore
+
+/// The weekly whole getresidentledger pull decoded by household (LedgerHouseholds): what it holds as stored must leave
+/// the merged ledger, its change log and the household balances exactly as decoding the whole answer does.
+@Suite struct LedgerHouseholdsTests {
+    /// One household of an answer: its id, balance and transactions (id, date MM/DD/YYYY, amount, open amount; a
+    /// negative amount is a payment).
+    struct Household {
+        var reshID: String
+        var balance = "0.00"
+        var transactions: [(String, String, String, String)]
+    }
+
+    private static func answer(_ households: [Household]) -> String {
+        let residents = households.map { household in
+            let rows = household.transactions.map { t in
+                "<Transaction><TransactionID>\(t.0)</TransactionID><TransactionType>"
+                    + "\(t.2.hasPrefix("-") ? "Payment" : "Charge")</TransactionType><TransactionDate>\(t.1)"
+                    + "</TransactionDate><TransactionCode>RENT</TransactionCode><Amount>\(t.2)</Amount>"
+                    + "<OpenAmount>\(t.3)</OpenAmount></Transaction>"
+            }.joined()
+            return "<Resident><ReshID>\(household.reshID)</ReshID><UnitNumber>1\(household.reshID)</UnitNumber>"
+                + "<Balance>\(household.balance)</Balance><Prepaid>0.00</Prepaid><Transactions>\(rows)</Transactions></Resident>"
+        }.joined()
+        return """
+            <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><getresidentledgerResponse \
+            xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns="">\(residents)</ResidentLedger>\
+            </getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>
+            """
+    }
+
+    /// The same answers loaded into two raw databases: one by household (a build named), one whole (no build).
+    final class Pair {
+        let byHousehold = try! LoaderFixture()
+        let whole = try! LoaderFixture()
+        let property = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+        var build = "build-1"
+
+        /// Loads `households` as the answer of `asOf` into both; returns the by-household load's note.
+        @discardableResult
+        func load(_ run: String, _ asOf: String, answer: LedgerAnswer? = nil, _ households: [Household]) throws -> String {
+            let path = byHousehold.directory.appendingPathComponent("\(run).xml").path
+            try Data(LedgerHouseholdsTests.answer(households).utf8).write(to: URL(fileURLWithPath: path))
+            _ = try RPXArtifactLoader(store: whole.store, runID: RunID(run), build: nil).load(
+                path: path, operation: .getresidentledger, property: property, asOf: LocalDate(iso: asOf)!, answer: answer)
+            return try RPXArtifactLoader(store: byHousehold.store, runID: RunID(run), build: build).load(
+                path: path, operation: .getresidentledger, property: property, asOf: LocalDate(iso: asOf)!,
+                answer: answer).note ?? ""
+        }
+
+        /// Each table the merge writes, row for row in both (row ids and lineage ids included).
+        func expectSame(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            for table in ["realpage_ledger", "realpage_ledger_changes", "realpage_ledger_households", "raw_lineage",
+                          "ledger_removals"] {
+                let sql = "SELECT * FROM \(table) ORDER BY 1, 2"
+                #expect(try byHousehold.store.database.query(sql) == whole.store.database.query(sql),
+                        "\(table)\(comment.map { ": \($0)" } ?? "")", sourceLocation: sourceLocation)
+            }
+        }
+
+        func records() throws -> [[SQLValue]] {
+            try byHousehold.store.database.query("SELECT resh_id, transactions FROM realpage_ledger_records ORDER BY resh_id")
+        }
+    }
+
+    static let a = Household(reshID: "100", transactions: [("A1", "10/01/2026", "900.00", "0.00"),
+                                                          ("A2", "10/03/2026", "-900.00", "0.00")])
+    static let b = Household(reshID: "200", balance: "1000.00", transactions: [("B1", "11/01/2026", "1000.00", "1000.00")])
+    static let c = Household(reshID: "300", transactions: [("C1", "10/01/2026", "800.00", "0.00"),
+                                                          ("C2", "10/02/2026", "-800.00", "0.00")])
+
+    @Test func aWeeklyPullDecodesOnlyTheHouseholdsThatChangedAndEndsAsAWholeDecode() throws {
+        let pair = Pair()
+        let (a, b, c) = (Self.a, Self.b, Self.c)
+        try pair.load("night-1", "2026-11-01", [a, b, c])
+        #expect(try pair.records() == [[.text("100"), .integer(2)], [.text("200"), .integer(1)], [.text("300"), .integer(2)]])
+        // A window pays B's charge; another writes C's payment wrongly (the vendor's whole answer still has it right).
+        try pair.load("night-2", "2026-11-05", answer: .dated(from: "2026-10-29", to: "2026-11-05"),
+                      [Household(reshID: "200", transactions: [("B2", "11/04/2026", "-1000.00", "0.00")])])
+        try pair.load("night-3", "2026-11-06", answer: .dated(from: "2026-10-02", to: "2026-10-02"),
+                      [Household(reshID: "300", transactions: [("C2", "10/02/2026", "-80.00", "0.00")])])
+        // The weekly pull: A as a week ago, B paid (its record changed), C as a week ago, D new.
+        let paidB = Household(reshID: "200", transactions: [("B1", "11/01/2026", "1000.00", "0.00"),
+                                                            ("B2", "11/04/2026", "-1000.00", "0.00")])
+        let d = Household(reshID: "400", balance: "50.00", transactions: [("D1", "11/07/2026", "50.00", "50.00")])
+        let week = try pair.load("night-4", "2026-11-08", [a, paidB, c, d])
+        #expect(week.hasSuffix("1 household(s) as stored, not decoded"), "only A held: \(week)")
+        try pair.expectSame()
+        #expect(try pair.byHousehold.store.database.query("""
+            SELECT transaction_id, change, found_by FROM realpage_ledger_changes WHERE found_by = 'full_refresh' ORDER BY id
+            """) == [[.text("B1"), .text("applied"), .text("full_refresh")],
+                     [.text("C2"), .text("corrected"), .text("full_refresh")],
+                     [.text("D1"), .text("added"), .text("full_refresh")]],
+                "C's wrong payment is caught although its record repeats")
+        // A week on, nothing changed: every household held, the ledger as a whole decode leaves it.
+        let quiet = try pair.load("night-5", "2026-11-15", [a, paidB, c, d])
+        #expect(quiet == "0 new, 0 updated, 0 removed, 7 unchanged, 4 household(s) as stored, not decoded")
+        try pair.expectSame()
+        // B moves out of the answer: its rows are removed, its record forgotten.
+        let gone = try pair.load("night-6", "2026-11-22", [a, c, d])
+        #expect(gone.hasPrefix("0 new, 0 updated, 2 removed, 5 unchanged"), "\(gone)")
+        try pair.expectSame()
+        #expect(try pair.records().map { $0[0] } == [.text("100"), .text("300"), .text("400")])
+    }
+
+    @Test func aTransactionThatMovesOutOfAHeldHouseholdDecodesTheAnswerWhole() throws {
+        let pair = Pair()
+        let (a, b) = (Self.a, Self.b)
+        try pair.load("night-1", "2026-11-01", [a, b])
+        // B's record now lists A's payment A2 too (a vendor's repeated key) while A's record repeats byte for byte.
+        let claimed = Household(reshID: "200", balance: "1000.00",
+                                transactions: b.transactions + [("A2", "10/03/2026", "-900.00", "0.00")])
+        let note = try pair.load("night-2", "2026-11-08", [a, claimed])
+        #expect(!note.contains("as stored"), "\(note)")
+        try pair.expectSame()
+        #expect(try pair.byHousehold.store.database.query("SELECT resh_id FROM realpage_ledger WHERE transaction_id = 'A2'")
+                == [[.text("200")]], "the last household listing it has it, as in a whole decode")
+    }
+
+    @Test func recordsOfAnotherBuildOrOfALaterAnswerAreNotHeld() throws {
+        let pair = Pair()
+        let (a, b) = (Self.a, Self.b)
+        try pair.load("night-1", "2026-11-08", [a, b])
+        pair.build = "build-2"
+        let rebuilt = try pair.load("night-2", "2026-11-15", [a, b])
+        #expect(!rebuilt.contains("as stored"), "another build decodes every household once: \(rebuilt)")
+        // A whole answer older than one merged already (a replayed night) decodes whole and records nothing.
+        let before = try pair.records()
+        let late = try pair.load("night-3", "2026-11-12", [a, b])
+        #expect(!late.contains("as stored"), "\(late)")
+        #expect(try pair.records() == before)
+        try pair.expectSame()
+    }
+}
