@@ -62,8 +62,10 @@ struct RecordSplit {
         bytes.withUnsafeBufferPointer { buffer -> [Range<Int>]? in
             let count = buffer.count
             guard let base = buffer.baseAddress else { return nil }
+            let first = name[0]
+            // The first byte compared before calling memcmp: nearly every tag of an answer has another name.
             func named(at start: Int) -> Bool {
-                start + name.count <= count && memcmp(base + start, name, name.count) == 0
+                start + name.count <= count && base[start] == first && memcmp(base + start, name, name.count) == 0
             }
             var records: [Range<Int>] = []
             var open: Int?          // the `<` of the record being read
