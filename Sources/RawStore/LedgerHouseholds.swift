@@ -105,6 +105,12 @@ struct LedgerHouseholds {
             held.insert(household.reshID)
             pending += household.transactions
         }
+        // The decoder reads a copy of the answer without the held records: holding fewer than three quarters of them
+        // (the week rent posts to every household) would copy more than a quarter of tens of MB to save little.
+        guard held.count * 4 >= digests.count * 3 else {
+            return Plan(split: split, digests: digests, kept: Array(digests.indices), held: [],
+                        heldBefore: Array(repeating: 0, count: digests.count))
+        }
         return Plan(split: split, digests: digests, kept: kept, held: held, heldBefore: heldBefore)
     }
 

@@ -235,7 +235,9 @@ final class LedgerMerger {
         let key = StoredTransactions.Key(kind: kind, id: id)
         let values = stored.matchesLayout(compared) ? ComparedValues(row, stored.positions) : nil
         guard let match = stored.see(key) else {
-            if stored.isHeld(key) { throw LedgerHouseholds.DecodeWhole(reason: "transaction \(Self.text(kind)) \(Self.text(id)) is a held household's") }
+            if stored.isHeld(key) {
+                throw LedgerHouseholds.DecodeWhole(reason: "transaction \(Self.text(kind)) \(Self.text(id)) is a held household's")
+            }
             let rowID = try insertNew(row, kind: kind, id: id)
             stored.add(key, rowID: rowID, asOf: lineage.asOf, values: values)
             return
@@ -281,9 +283,6 @@ final class LedgerMerger {
         storedTransactions = stored
         return stored
     }
-
-    /// The `raw_lineage` row of the answer being merged.
-    var answerLineageID: Int64 { lineageID }
 
     private func prepareFindByID() throws -> Statement {
         if let findByID { return findByID }
@@ -589,7 +588,8 @@ final class StoredTransactions {
         /// Nil where the values were not encoded (a row of another layout): compared whole instead.
         var values: ComparedValues?
         var seen = false
-        /// Seen as a held household's (`hold`): a decoded transaction with its key is a conflict.
+        /// A held household's (`LedgerMerger.hold(households:)`), seen from the start: a decoded transaction with its
+        /// key means the answer must be decoded whole.
         var held = false
     }
 
@@ -658,7 +658,7 @@ final class StoredTransactions {
         return matches[index]
     }
 
-    /// Whether `key` is a transaction of a held household (`hold`).
+    /// Whether `key` is a transaction of a held household.
     func isHeld(_ key: Key) -> Bool { byKey[key].map { matches[$0].held } ?? false }
 
     /// A transaction the answer added (seen: a repeat of it in the answer is matched against it).

@@ -79,17 +79,15 @@ public struct RPXArtifactLoader {
             case .openItems: (coverage, key) = (.openItems, operation.name + ".open")
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
-            // that changed since the last whole answer; on a conflict, once more, whole.
-            var byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(build: $0) } : nil
-            var merged: LedgerLoad.Loaded
-            while true {
-                do {
-                    merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
-                                            coverage: coverage, key: key, byHousehold: byHousehold)
-                    break
-                } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
-                    byHousehold = nil
-                }
+            // that changed since the last whole answer; where that cannot stand, once more, whole.
+            let byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(build: $0) } : nil
+            let merged: LedgerLoad.Loaded
+            do {
+                merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
+                                        coverage: coverage, key: key, byHousehold: byHousehold)
+            } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
+                merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
+                                        coverage: coverage, key: key, byHousehold: nil)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name)
