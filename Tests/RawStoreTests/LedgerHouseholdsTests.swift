@@ -128,6 +128,29 @@ import Testing
                 == [[.text("200")]], "the last household listing it has it, as in a whole decode")
     }
 
+    /// A bad value in a household decoded beside held ones is named at its place in the whole answer, as a whole
+    /// decode names it, and nothing of the answer is kept.
+    @Test func aBadValueIsNamedWhereTheWholeAnswerHasIt() throws {
+        let pair = Pair()
+        try pair.load("night-1", "2026-11-01", [Self.a, Self.b] + Self.quiet)
+        let bad = Household(reshID: "500", transactions: [("E1", "11/05/2026", "lots", "0.00")])
+        let path = pair.byHousehold.directory.appendingPathComponent("night-2.xml").path
+        try Data(Self.answer([Self.a, Self.b] + Self.quiet + [bad]).utf8).write(to: URL(fileURLWithPath: path))
+        func message(_ store: RealPageRawStore, build: String?) -> String {
+            do {
+                _ = try RPXArtifactLoader(store: store, runID: RunID("night-2"), build: build).load(
+                    path: path, operation: .getresidentledger, property: pair.property, asOf: LocalDate(iso: "2026-11-08")!)
+                return "loaded"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let whole = message(pair.whole.store, build: nil)
+        #expect(whole.hasSuffix("Resident 500 Transaction 13: Amount: \"lots\" is not an amount"), "\(whole)")
+        #expect(message(pair.byHousehold.store, build: pair.build) == whole)
+        try pair.expectSame("nothing of the bad answer kept")
+    }
+
     @Test func recordsOfAnotherBuildOrOfALaterAnswerOrAFewRepeatsAreNotHeld() throws {
         let pair = Pair()
         let (a, b) = (Self.a, Self.b)
