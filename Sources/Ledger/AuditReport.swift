@@ -66,6 +66,13 @@ public struct AuditReport: Sendable {
     public var leaseCharges: [LeaseCharge]
     public var exceptions: [Exception]
 
+    /// The audited properties whose ledger nightly windows had brought past its last whole pull, as the run recorded them.
+    public var ledgerWholeAsOf: [String: LedgerWholeAsOf] {
+        Dictionary(properties.compactMap { p in
+            p.ledgerWholeAsOf.map { (p.property, LedgerWholeAsOf(asOf: p.asOf, wholeAsOf: $0)) }
+        }) { $1 }
+    }
+
     /// Reads run `runID`, or the latest run when nil; throws when there is no such run. `details` false reads the
     /// totals only (no leases, no exceptions): what `audit run` prints, without reading back a portfolio's rows.
     public static func load(database: Database, runID: Int64?, details: Bool = true) throws -> AuditReport {
@@ -251,6 +258,7 @@ extension AuditReport {
                                       columns: [.init("property", .text), .init("reason", .text)],
                                       rows: partialLedger.map { [.text($0), .text(ChargeAudit.scheduleOnly)] }))
         }
+        if let table = LedgerWholeAsOf.table(ledgerWholeAsOf) { tables.append(table) }
         let warnings = unscheduled.map { p in
             "\(p.property): \(p.notAudited) charge lines (lease, code, month)"
                 + (p.notAuditedLeases.map { " on \($0) leases" } ?? "")

@@ -71,6 +71,9 @@ public enum ChargeAudit {
         /// The leases those lines are on, and what was posted on them (nil for runs recorded before it was kept).
         public var notAuditedLeases: Int? = nil
         public var notAuditedAmount: Money? = nil
+        /// The as-of date of the property's last whole ledger answer when nightly windows had brought the ledger past
+        /// it at the run (`LedgerWholeAsOf`): a posting entered since and dated before the windows was not audited.
+        public var ledgerWholeAsOf: String? = nil
 
         /// Lines that are not matched.
         public var exceptions: Int { missing + unexpected + undercharge + overcharge }
@@ -143,11 +146,21 @@ public enum ChargeAudit {
                 FROM unified_properties WHERE unified_property_id = :property
                 """)
             for key in noLedger { try noLedgerRow.execute([":run": .integer(runID), ":property": .text(key)]) }
+            try database.prepare(Self.recordWholeAsOf).execute([":run": .integer(runID)])
             try database.prepare(Self.finishRun).execute([":run": .integer(runID), ":finished_at": .text(now())])
             return Run(runID: runID, asOf: date, months: months,
                        properties: try totals(database: database, runID: runID), noLedger: noLedger)
         }
     }
+
+    /// Each audited property's `unified_properties.ledger_whole_as_of` (`LedgerWholeAsOf`), kept with the run:
+    /// `audit show` tells later which months followed the vendor as of which day.
+    static let recordWholeAsOf = """
+        UPDATE audit_run_properties SET ledger_whole_as_of = (
+            SELECT p.ledger_whole_as_of FROM unified_properties p
+            WHERE p.unified_property_id = audit_run_properties.unified_property_id)
+        WHERE run_id = :run AND has_ledger = 1
+        """
 
     /// The ledger a RealPage site without RPX gets from Transaction Detail by Code (Sync's
     /// `RealPageTransactionLedger.source`; Ledger does not import Sync): it holds only the fiscal periods loaded, so a
@@ -184,7 +197,8 @@ public enum ChargeAudit {
             SELECT unified_property_id, as_of_date, leases, lines, matched, missing, unexpected, undercharge, overcharge,
                    CAST(round(undercharge_total * 100) AS INTEGER) AS undercharge_cents,
                    CAST(round(overcharge_total * 100) AS INTEGER) AS overcharge_cents,
-                   not_audited, not_audited_leases, CAST(round(not_audited_amount * 100) AS INTEGER) AS not_audited_cents
+                   not_audited, not_audited_leases, CAST(round(not_audited_amount * 100) AS INTEGER) AS not_audited_cents,
+                   ledger_whole_as_of
             FROM audit_run_properties WHERE run_id = :run AND has_ledger = 1 ORDER BY unified_property_id
             """).forEachRow([":run": .integer(runID)]) { row in
             let count = { (column: String) in row.int(column) ?? 0 }
@@ -197,6 +211,7 @@ public enum ChargeAudit {
             totals.notAudited = count("not_audited")
             totals.notAuditedLeases = row.int("not_audited_leases")
             totals.notAuditedAmount = row.int("not_audited_cents").map { Money(cents: Int64($0)) }
+            totals.ledgerWholeAsOf = row.text("ledger_whole_as_of")
             properties.append(totals)
         }
         return properties

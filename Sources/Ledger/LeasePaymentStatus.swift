@@ -45,6 +45,9 @@ public enum PaymentStatus: String, Sendable, Equatable, CaseIterable {
 /// the schedule and kind, billed = the recurring charges of that kind, owed = what the kind's codes still owe in the
 /// 0-30 days aging bucket (at most the billing), paid = billed − owed (inferred, not a payment on record), due the
 /// first of the month. Every other month of the window stays blank: it cannot be known.
+///
+/// A property whose ledger the nightly windows have brought past its last whole pull is listed in `ledgerWholeAsOf`
+/// (unified_properties.ledger_whole_as_of): its old months follow the vendor as of that pull.
 public struct LeasePaymentStatusReport: Sendable {
     /// One month's RENT or UTILITIES billings of one lease.
     public struct Cell: Sendable, Equatable {
@@ -91,6 +94,9 @@ public struct LeasePaymentStatusReport: Sendable {
     public var asOf: [String: String]
     /// Properties whose ledger is partial -> the one month (`YYYY-MM`) their balances tell.
     public var partialLedger: [String: String] = [:]
+    /// Properties whose ledger nightly windows have brought past its last whole pull: an old month follows the
+    /// vendor as of that pull (`LedgerWholeAsOf`).
+    public var ledgerWholeAsOf: [String: LedgerWholeAsOf] = [:]
     /// Properties some of whose units have no floor -> why (unified_properties.floor_note: Yardi sends none;
     /// RealPage only in RPX getunitlist, which a license key may be refused).
     public var floorNotes: [String: String] = [:]
@@ -120,6 +126,7 @@ public struct LeasePaymentStatusReport: Sendable {
             }
             let date = info.partial ? info.asOf ?? "" : asOf?.iso ?? info.asOf ?? months.last.map { $0 + "-28" } ?? ""
             report.asOf[property] = date
+            if let lag = LedgerWholeAsOf.of(info) { report.ledgerWholeAsOf[property] = lag }
             if info.partial { report.partialLedger[property] = String(date.prefix(7)) }
             // Lines by position; rows come a household at a time, so the previous row's line is checked first.
             var lines: [Line] = [], lineAt: [String: Int] = [:]
@@ -333,6 +340,7 @@ extension LeasePaymentStatusReport {
                     return [.text(property), .text(known), .text(months.filter { $0 != known }.joined(separator: " "))]
                 }))
         }
+        if let lagging = LedgerWholeAsOf.table(ledgerWholeAsOf) { tables.append(lagging) }
         let floorWarnings = floorNotes.keys.sorted().filter { property in lines.contains { $0.property == property && $0.floor == nil } }
             .map { "\($0): floor not known for some units: \(floorNotes[$0] ?? "")" }
         let warnings = floorWarnings + noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }

@@ -16,18 +16,22 @@ public enum PartialLedger {
         var asOf: String?
         /// ledger_coverage 'partial'.
         var partial: Bool
+        /// unified_properties.ledger_whole_as_of (`LedgerWholeAsOf`); nil for a ledger read whole every night.
+        var wholeAsOf: String? = nil
     }
 
     /// Every synced property's ledger source, date and coverage, by registry key: read once per report.
     static func sources(_ database: Database) throws -> [String: Source] {
         var sources: [String: Source] = [:]
         try database.prepare("""
-            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' AS partial
+            SELECT unified_property_id, ledger_source, as_of_date, ledger_coverage = 'partial' AS partial,
+                   ledger_whole_as_of
             FROM unified_properties
             """).forEachRow { row in
             sources[row.text("unified_property_id") ?? ""] = Source(ledger: row.text("ledger_source"),
                                                                     asOf: row.text("as_of_date"),
-                                                                    partial: row.int("partial") == 1)
+                                                                    partial: row.int("partial") == 1,
+                                                                    wholeAsOf: row.text("ledger_whole_as_of"))
         }
         return sources
     }

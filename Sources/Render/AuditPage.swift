@@ -59,6 +59,7 @@ public enum AuditPage {
                 }
                 LeaseStatusPage.noLedgerNote(report.noLedger, consequence: "not audited, not zeros", &body)
                 LeaseStatusPage.partialLedgerNote(report.partialLedger, consequence: "schedule only, not audited", &body)
+                LeaseStatusPage.wholeAsOfNote(report.ledgerWholeAsOf, &body)
             }
             html.newline()
         }

@@ -27,6 +27,7 @@ public enum LeaseStatusPage {
                 }
                 noLedgerNote(report.noLedger, &body)
                 partialLedgerNote(report.partialLedger.keys.sorted(), consequence: "only the month of the balances is known", &body)
+                wholeAsOfNote(report.ledgerWholeAsOf, &body)
             }
             html.newline()
         }
@@ -102,6 +103,16 @@ public enum LeaseStatusPage {
         body.element("p", [("class", "no-ledger")],
                      text: "Partial ledger, from the Delinquent and Prepaid and Rent Roll reports, no posted charges or "
                          + "payments (\(consequence)): \(properties.joined(separator: ", "))")
+    }
+
+    /// The properties whose ledger nightly windows have brought past its last whole pull, each with that pull's date,
+    /// and what follows.
+    static func wholeAsOfNote(_ lags: [String: LedgerWholeAsOf], _ body: inout HTMLWriter) {
+        guard !lags.isEmpty else { return }
+        let named = lags.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.wholeAsOf))" }
+        body.element("p", [("class", "meta")],
+                     text: "Ledgers last pulled whole on an earlier night: \(named.joined(separator: ", ")): "
+                         + LedgerWholeAsOf.consequence)
     }
 
     private static func badge(_ letter: String, _ kind: String, _ cell: LeasePaymentStatusReport.Cell?,

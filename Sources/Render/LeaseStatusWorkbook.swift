@@ -54,7 +54,10 @@ public enum LeaseStatusWorkbook {
         let asOf = report.asOf[property] ?? "the property date"
         // Units the PMS sends no floor for have an empty Floor cell; the line under the title says why.
         let floorNote = lines.contains { $0.floor == nil } ? report.floorNotes[property].map { " · floor not known: \($0)" } ?? "" : ""
-        try writer.appendRow([.text("As of \(asOf) (past due = due before it) · months \(range) · written \(generatedAt)\(floorNote)")])
+        let wholeNote = report.ledgerWholeAsOf[property].map {
+            " · ledger last pulled whole as of \($0.wholeAsOf): \(LedgerWholeAsOf.consequence)"
+        } ?? ""
+        try writer.appendRow([.text("As of \(asOf) (past due = due before it) · months \(range) · written \(generatedAt)\(floorNote)\(wholeNote)")])
         let band = CellLook(bold: true, fill: RGBColor("F3F3F3"), border: true, alignment: .center)
         var months: [WorkbookCell] = leaseColumns.map { _ in WorkbookCell(.empty, look: band) }
         for month in report.months {

@@ -201,6 +201,7 @@ extension APIRoutes {
                               columns: [.init("property", .text)], optional: true),
                         .init(name: "partial_ledger", description: "Properties with a partial ledger (balances only).",
                               columns: [.init("property", .text), .init("known_month", .month), .init("unknown_months", .text)], optional: true),
+                        ResponseSchema.ledgerWholeAsOf,
                     ])),
                  problems: [(400, "start is missing.")],
                  answer: .read { call in
@@ -540,6 +541,7 @@ extension APIRoutes {
                               columns: [.init("property", .text)], optional: true),
                         .init(name: "partial_ledger", description: "Properties with a partial ledger (not audited).",
                               columns: [.init("property", .text), .init("reason", .text)], optional: true),
+                        ResponseSchema.ledgerWholeAsOf,
                     ])),
                  problems: [(400, "The run is neither a number nor latest."), (404, "No such audit run, or none yet.")],
                  answer: .read { call in

@@ -20,6 +20,14 @@ enum ResponseSchema {
         var optional = false
     }
 
+    /// The ledger reports' `ledger_whole_as_of` table (Ledger's `LedgerWholeAsOf`).
+    static let ledgerWholeAsOf = Table(
+        name: "ledger_whole_as_of",
+        description: "Properties whose ledger nightly windows have brought past its last whole pull (whole_as_of): a "
+            + "posting entered since and dated before the windows (an adjustment to an old month) shows from the next "
+            + "whole pull (weekly).",
+        columns: [.init("property", .text), .init("as_of", .date), .init("whole_as_of", .date)], optional: true)
+
     /// A report answer: `metric` is always `metric`; `parameters` the parameters it printed (each name's schema); the
     /// first table is the main one, followed by `total` (its roll-up row or null).
     static func report(_ metric: String, _ description: String, parameters: [(String, JSONValue)], tables: [Table]) -> JSONValue {

@@ -40,6 +40,11 @@ struct SourceSyncResult {
     var partialLedgerNote: String? = nil
     /// What a full ledger covers when it is not the PMS's own (periods, where the balance before them comes from).
     var ledgerNote: String? = nil
+    /// For a ledger merged night by night from windows (RPX, Yardi) that windows have brought past its last whole
+    /// answer: that answer's as-of date (`RealPageLedger.wholeAsOf`, `YardiLedger.wholeAsOf`), up to which postings
+    /// dated before every window are known. nil when the latest ledger answer was whole, for a ledger read whole every
+    /// night, or none.
+    var ledgerWholeAsOf: String? = nil
     /// Where unified_work_orders came from; nil when the property has none (`report maintenance` says so).
     var workOrderSource: String? = nil
     /// Where unified_expenses came from; nil when the property has none (`report expenses` says so).
@@ -554,6 +559,7 @@ public struct Synchronizer {
             ":fingerprint": .text(computed.fingerprint),
             ":ledger_coverage": SQLValue(result.ledgerSource == nil ? nil : result.partialLedgerNote == nil ? "full" : "partial"),
             ":ledger_note": SQLValue(result.partialLedgerNote ?? result.ledgerNote),
+            ":ledger_whole_as_of": SQLValue(result.ledgerWholeAsOf),
         ])
         try context.run(Self.recordMaintenanceSources, [
             ":work_order_source": SQLValue(result.workOrderSource), ":expense_source": SQLValue(result.expenseSource),
@@ -695,7 +701,8 @@ public struct Synchronizer {
         UPDATE unified_properties SET
             total_units = (SELECT count(*) FROM unified_units WHERE unified_property_id = :property),
             as_of_date = :as_of, last_synced_at = :synced_at, last_run_id = :run_id, ledger_source = :ledger_source,
-            ledger_coverage = :ledger_coverage, ledger_note = :ledger_note, sync_fingerprint = :fingerprint
+            ledger_coverage = :ledger_coverage, ledger_note = :ledger_note, ledger_whole_as_of = :ledger_whole_as_of,
+            sync_fingerprint = :fingerprint
         WHERE unified_property_id = :property
         """
 

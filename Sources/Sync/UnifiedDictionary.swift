@@ -67,6 +67,7 @@ public enum UnifiedDictionary {
             income_source | where its income comes from (RealPage Income Statement, Monthly Income Summary or Cash Basis G/L); NULL: none
             floor_note | why unified_units.floor is empty for some or all units (Yardi sends no floor; RealPage only in RPX getunitlist); NULL: every unit has one
             sync_fingerprint | SHA-256 of what the last sync read: the property's loaded raw artifacts, its ledger's change log and removals, its registry entry, the category maps, the ownerdash build; an ingest or `ownerdash sync` that finds it unchanged (nothing loaded since) leaves the property's rows as they are
+            ledger_whole_as_of | a ledger merged night by night from dated windows (RPX getresidentledger, Yardi GetResidentTransactions) that windows have brought past its last whole answer: that answer's as-of date. A posting entered after it and dated before every window since (an adjustment months back) is in the ledger from the next whole answer (weekly). NULL: the latest ledger answer was whole, the ledger is read whole every night (OneSite reports), or there is none
             """),
         table("unified_units", "Current state: one row per rentable unit, its status in one vocabulary and the flags that follow from it.", """
             unified_property_id
@@ -342,6 +343,7 @@ public enum UnifiedDictionary {
             not_audited_reason | why the property was not audited
             not_audited_leases | leases without any schedule whose posted lines were not audited (NULL: runs before migration 41)
             not_audited_amount | dollars posted on those lines (NULL: runs before migration 41)
+            ledger_whole_as_of | unified_properties.ledger_whole_as_of when the run audited the property: postings entered since, dated before every nightly window, were not seen (NULL: none, or runs before migration 60)
             """),
         table("audit_lease_charges", "Per audit run, lease and charge code: months audited, matched and flagged.", """
             run_id

@@ -850,6 +850,13 @@ public enum UnifiedSchema {
         Migration(version: 59, name: "activity by type", sql: """
             CREATE INDEX unified_activity_by_type ON unified_activity (unified_property_id, event_type, event_date);
             """),
+        // A ledger merged from nightly windows knows a posting dated before every window only from its next whole
+        // answer (a credit to a charge months back that moves no balance): the ledger reports name the date of the
+        // last whole answer beside what they answer from it, and the audit records it with the run.
+        Migration(version: 60, name: "ledger whole as of", sql: """
+            ALTER TABLE unified_properties ADD COLUMN ledger_whole_as_of TEXT;
+            ALTER TABLE audit_run_properties ADD COLUMN ledger_whole_as_of TEXT;
+            """),
     ]
 }
 

@@ -189,6 +189,22 @@ import Testing
         })
     }
 
+    /// A ledger nightly windows had brought past its last whole pull is recorded with the run, so `audit show` names
+    /// that pull's date later, whatever the property's ledger has become since.
+    @Test func theRunKeepsTheDateOfTheLedgersLastWholePull() throws {
+        let fixture = try Fixture()
+        let whole = try fixture.run()
+        #expect(try AuditReport.load(database: fixture.database, runID: whole.runID)
+            .result(exceptionsOnly: true, parameters: []).tables.allSatisfy { $0.name != "ledger_whole_as_of" })
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
+        let windowed = try fixture.run()
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = NULL")
+        let report = try AuditReport.load(database: fixture.database, runID: windowed.runID)
+        #expect(report.ledgerWholeAsOf == ["yp": LedgerWholeAsOf(asOf: "2026-11-20", wholeAsOf: "2026-11-16")])
+        let table = try #require(report.result(exceptionsOnly: true, parameters: []).tables.first { $0.name == "ledger_whole_as_of" })
+        #expect(table.rows == [[.text("yp"), .text("2026-11-20"), .text("2026-11-16")]])
+    }
+
     @Test func resolutionsCarryAcrossRunsAndTheLatestEventWins() throws {
         let fixture = try Fixture()
         let database = fixture.database

@@ -48,6 +48,15 @@ import XMLKit
         #expect(!html.contains("Floor not recorded"))
     }
 
+    /// A ledger windows have brought past its last whole pull is named with that pull's date under the grid.
+    @Test func aLedgerBroughtForwardByWindowsIsNamedWithItsWholePull() throws {
+        var report = Self.report
+        #expect(!LeaseStatusPage.render(report, generatedAt: "2026-11-22 14:00").contains("pulled whole"))
+        report.ledgerWholeAsOf = ["yp_riverwalk": LedgerWholeAsOf(asOf: "2026-11-20", wholeAsOf: "2026-11-16")]
+        let html = LeaseStatusPage.render(report, generatedAt: "2026-11-22 14:00")
+        #expect(html.contains("Ledgers last pulled whole on an earlier night: yp_riverwalk (2026-11-16): a posting entered since"))
+    }
+
     @Test func dollarsAreGroupedWithCents() {
         #expect(LeaseStatusPage.dollars(123_456_789) == "$1,234,567.89")
         #expect(LeaseStatusPage.dollars(5) == "$0.05")

@@ -62,9 +62,14 @@ public final class PMSSimulator: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Closes its stdin and waits for it to exit.
+    /// Closes its stdin and waits for it to exit; killed after 10 s. A child another test started at the same moment
+    /// can hold a copy of the stdin pipe's write end, so the simulator never reads end of file: a run once hung at
+    /// exit, this deinit waiting for a simulator that waited for the shared one, which lives until the run ends.
     public func stop() {
         try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

@@ -33,7 +33,9 @@ struct LeaseStatusReportCommand: Command {
         printable page with colored badges whose tooltips give those figures; xlsx (with --out FILE) is a
         workbook with a sheet per property, the status cells filled in the badge colors and a comment on
         each with those figures. A property without a tenant ledger is named on stderr and in the no_ledger
-        table (the "No ledger" sheet), never shown as zeros.
+        table (the "No ledger" sheet), never shown as zeros. A ledger the nightly windows have brought past
+        its last whole pull is named, with that pull's date, in the ledger_whole_as_of table (under the page's
+        grid, in the sheet's heading): an adjustment since, dated before the windows, shows from the next one.
         Exit 1: bad usage (--start not YYYY-MM, --months not 1-12, unknown property, xlsx without --out);
         3: no unified.db.
         """

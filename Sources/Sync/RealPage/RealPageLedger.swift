@@ -27,6 +27,15 @@
 enum RealPageLedger {
     static let source = "realpage: RPX getresidentledger + getscheduledcharges"
 
+    /// The as-of date of the property's last whole getresidentledger answer (report type `getresidentledger`; a
+    /// night's windows are `getresidentledger.dated` / `.open`): unified_properties.ledger_whole_as_of when windows
+    /// have brought the ledger past it. A posting entered after it and dated before every window since is not in
+    /// realpage_ledger until the next whole answer.
+    static let wholeAsOf = """
+        SELECT max(as_of_date) FROM realpage_raw.loaded_artifacts
+        WHERE property_id = :property AND report_type = 'getresidentledger'
+        """
+
     /// The ledger rows (`l`) that are charges: the rest of them are left out (listed by the cross-checks).
     static let projectedCharge = """
         l.transaction_type = 'Charge' AND l.transaction_code IS NOT NULL

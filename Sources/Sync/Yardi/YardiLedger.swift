@@ -34,6 +34,15 @@
 enum YardiLedger {
     static let source = "yardi: GetResidentTransactions_Login + GetResidentLeaseCharges_Login"
 
+    /// The as-of date of the property's last whole GetResidentTransactions_Login answer (a night's windows are the
+    /// `GetResidentTransactions_By...` operations): unified_properties.ledger_whole_as_of when windows have brought
+    /// the ledger past it. A posting entered after it and dated before every window since is not in
+    /// yardi_transactions until the next whole answer.
+    static let wholeAsOf = """
+        SELECT max(as_of_date) FROM yardi_raw.loaded_artifacts
+        WHERE property_id = :property AND operation = 'GetResidentTransactions_Login'
+        """
+
     /// A transaction's charge or payment id (`t`): its TransactionID, else its raw row's.
     static let postingID = "coalesce(t.transaction_id, 'row-' || t.id)"
     /// The transactions (`t`) that are charges: with a tenant code, a charge code and a month.
