@@ -11,6 +11,8 @@ import SQLiteKit
 /// - running balance = the opening balance + Σ charges − Σ payments up to and including the line.
 /// - `from` (YYYY-MM) starts the listing at that month: everything dated earlier is the opening balance line.
 /// - Lines dated after the as-of date are left out (the statement is as of that date).
+/// - A ledger the nightly windows have brought past its last whole pull (`LedgerWholeAsOf`) is named with that pull's
+///   date in a `ledger_whole_as_of` table: an adjustment entered since and dated before the windows is not a line yet.
 public struct ResidentStatement: Sendable {
     /// The household the statement is for.
     public struct Household: Sendable, Equatable {
@@ -41,6 +43,8 @@ public struct ResidentStatement: Sendable {
     public var asOf: String
     public var openingBalanceCents: Int64
     public var lines: [Line]
+    /// Set when the property's ledger was last pulled whole before the windows that brought it to its date.
+    public var ledgerWholeAsOf: LedgerWholeAsOf? = nil
     public var closingBalanceCents: Int64 { lines.last?.balanceCents ?? openingBalanceCents }
 
     /// The households a resident id names: one per property that has it (the caller asks which one when several do).
@@ -59,11 +63,14 @@ public struct ResidentStatement: Sendable {
 
     /// The statement of `household` as of `asOf` (default: its property's date), listing from month `from` on.
     public static func run(database: Database, household: Household, asOf: LocalDate?, from: String?) throws -> ResidentStatement {
-        let propertyDate = try database.scalar("SELECT as_of_date FROM unified_properties WHERE unified_property_id = :p",
-                                               [":p": .text(household.property)])?.textValue
+        let property = try database.query("""
+            SELECT as_of_date, ledger_whole_as_of FROM unified_properties WHERE unified_property_id = :p
+            """, [":p": .text(household.property)]).first
+        let propertyDate = property?[0].textValue
         let date = asOf?.iso ?? propertyDate ?? "9999-12-31"
         let start = from.map { "\($0)-01" } ?? "0000-01-01"
         var statement = ResidentStatement(household: household, asOf: date, openingBalanceCents: 0, lines: [])
+        statement.ledgerWholeAsOf = property?[1].textValue.map { LedgerWholeAsOf(asOf: propertyDate ?? date, wholeAsOf: $0) }
         var balance: Int64 = 0
         // Every posting of the household is a line: the columns are looked up by name once, not per line.
         let lines = try database.prepare(Self.linesSQL)
@@ -137,6 +144,8 @@ extension ResidentStatement {
                       .init("detail", .text), .init("charge", .money), .init("payment", .money), .init("balance", .money)],
             rows: rows,
             total: [.text("total"), .null, .null, .null, .null, money(charged), money(paid), money(closingBalanceCents)])
-        return MetricResult(metric: "statement", parameters: parameters, tables: [householdTable, linesTable], warnings: [])
+        let lagging = ledgerWholeAsOf.flatMap { LedgerWholeAsOf.table([h.property: $0]) }
+        return MetricResult(metric: "statement", parameters: parameters,
+                            tables: [householdTable, linesTable] + (lagging.map { [$0] } ?? []), warnings: [])
     }
 }

@@ -344,6 +344,7 @@ extension APIRoutes {
                               columns: [.init("date", .date), .init("type", .text), .init("period", .month), .init("code", .text),
                                         .init("detail", .text), .init("charge", .money), .init("payment", .money), .init("balance", .money)],
                               total: true),
+                        ResponseSchema.ledgerWholeAsOf,
                     ])),
                  problems: [(404, "No such resident, or the property's ledger is missing or partial (balances only).")],
                  answer: .read { call in

@@ -32,6 +32,12 @@ import Testing
         #expect(result.tables[1].rows.count == 6, "the opening balance line, then the five postings")
         #expect(result.tables[1].total?[7] == .real(940))
         #expect(try ResidentStatement.households(database: fixture.database, residentID: "nobody", properties: ["yp"]).isEmpty)
+
+        // A ledger the nightly windows brought past its last whole pull: the statement names that pull's date.
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
+        let windowed = try ResidentStatement.run(database: fixture.database, household: household, asOf: nil, from: nil)
+        let lag = try #require(windowed.result(parameters: []).tables.first { $0.name == "ledger_whole_as_of" })
+        #expect(lag.rows == [[.text("yp"), .text("2026-11-20"), .text("2026-11-16")]])
     }
 
     @Test func tenantHistoryListsEveryHouseholdOfTheUnitWithItsLeasesAndBalance() throws {
