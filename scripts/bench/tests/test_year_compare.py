@@ -127,6 +127,25 @@ class YearCompareTests(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("rows kalaco closed 172 < 200", out)
 
+    def test_the_ledger_whole_as_of_table_is_counted_not_compared_and_the_rest_still_is(self):
+        # The nightly names the ledgers windows brought past their last whole pull; a fresh ingest pulled them whole.
+        grid = {"metric": "lease-status", "rows": [{"property": "kalaco", "2026-07_rent_paid": 1765.0}]}
+        lagging = dict(grid, ledger_whole_as_of=[{"property": "kalaco", "as_of": "2026-11-30", "whole_as_of": "2026-11-26"}])
+
+        def text(document, audit=False):
+            body = json.dumps(document, indent=1)
+            section = "== audit run, then audit show\nexit 0\n" if audit else "== report lease-status --start 2026-06 --months 6\n"
+            return section + body + "\nexit 0\n"
+
+        code, out = self.compare(text(lagging) + text(lagging, audit=True), text(grid) + text(grid, audit=True))
+        self.assertEqual(code, 0, out)
+        self.assertIn("report lease-status --start 2026-06 --months 6: identical (1 ledger(s) named as brought forward", out)
+        self.assertIn("audit run, then audit show: identical (1 ledger(s)", out)
+        moved = {"metric": "lease-status", "rows": [{"property": "kalaco", "2026-07_rent_paid": 1755.0}]}
+        code, out = self.compare(text(lagging), text(moved))
+        self.assertEqual(code, 2)
+        self.assertIn("report lease-status --start 2026-06 --months 6: DIFFERS", out)
+
     def test_any_other_answer_must_be_identical(self):
         code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES, '{"occupancy": 0.94}'))
         self.assertEqual(code, 2)
