@@ -117,7 +117,7 @@ public enum ChargeAudit {
 
             try database.prepare(Self.insertRun).execute([
                 ":started_at": .text(started), ":as_of": .text(date.iso), ":first": .text(first), ":last": .text(last),
-                ":properties": .text(Self.jsonArray(properties)),
+                ":properties": .jsonArray(properties),
             ])
             let runID = database.lastInsertRowID
             let window = try months.map { try AuditMonth(name: $0) }
@@ -250,11 +250,6 @@ public enum ChargeAudit {
             unaudited.append(Unaudited(property: property, postedCharges: posted, scheduleLines: row.int("schedule_lines") ?? 0))
         }
         return unaudited
-    }
-
-    static func jsonArray(_ values: [String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 
     // MARK: - SQL

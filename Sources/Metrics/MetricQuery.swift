@@ -195,7 +195,7 @@ extension Metrics {
             FROM unified_sync_warnings w JOIN unified_properties p USING (unified_property_id)
             WHERE w.check_name = 'snapshot' AND w.actual = 'none'
               AND w.unified_property_id IN (SELECT value FROM json_each(:properties))
-            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            """).forEachRow([":properties": .jsonArray(properties)]) { row in
             if let key = row.text("unified_property_id"), let subject = row.text("subject") {
                 absent[key, default: AbsentSources(pms: row.text("pms_source") ?? "", subjects: [])].subjects.insert(subject)
             }
@@ -245,7 +245,7 @@ extension Metrics {
             SELECT unified_property_id, min(event_date) AS first, max(event_date) AS last FROM unified_activity
             WHERE unified_property_id IN (SELECT value FROM json_each(:properties))
             GROUP BY unified_property_id
-            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            """).forEachRow([":properties": .jsonArray(properties)]) { row in
             if let key = row.text("unified_property_id"), let first = row.text("first"), let last = row.text("last") {
                 ranges[key] = (first, last)
             }
@@ -259,7 +259,7 @@ extension Metrics {
         try database.prepare("""
             SELECT unified_property_id, message FROM unified_sync_warnings
             WHERE check_name = 'units_missing' AND unified_property_id IN (SELECT value FROM json_each(:properties))
-            """).forEachRow([":properties": .text(SnapshotSQL.jsonArray(properties))]) { row in
+            """).forEachRow([":properties": .jsonArray(properties)]) { row in
             if let key = row.text(at: 0), let message = row.text(at: 1) { reasons[key] = message }
         }
         return reasons

@@ -183,23 +183,7 @@ enum SnapshotSQL {
 
     /// The bindings of `latest`: the keys as a JSON array and the as-of limit (none: the latest).
     static func parameters(_ properties: [String], asOf: LocalDate?) -> [String: SQLValue] {
-        [":properties": .text(jsonArray(properties)), ":snapshot_limit": .text(asOf?.iso ?? "9999-12-31")]
-    }
-
-    /// A JSON array of strings (registry keys are plain words, but escape anyway).
-    static func jsonArray(_ values: [String]) -> String {
-        "[" + values.map { value in
-            var escaped = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\u{0}"..."\u{1F}": escaped += String(format: "\\u%04x", scalar.value)
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return escaped + "\""
-        }.joined(separator: ",") + "]"
+        [":properties": .jsonArray(properties), ":snapshot_limit": .text(asOf?.iso ?? "9999-12-31")]
     }
 }
 

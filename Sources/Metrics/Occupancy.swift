@@ -96,7 +96,6 @@ extension Metrics {
     /// Physical occupancy and leased % only: the history tells nothing of make-ready or aging.
     public static func backfilledOccupancy(database: Database, properties: [String],
                                            to: LocalDate?) throws -> [BackfilledOccupancy] {
-        let list = SnapshotSQL.jsonArray(properties)
         return try database.rows("""
             SELECT h.unified_property_id, h.as_of_date, h.physical_occupancy, h.leased_pct
             FROM unified_occupancy_history h
@@ -104,7 +103,7 @@ extension Metrics {
               AND h.as_of_date < coalesce((SELECT min(m.as_of_date) FROM unified_occupancy_metrics m
                                            WHERE m.unified_property_id = h.unified_property_id), '9999-12-31')
             ORDER BY h.unified_property_id, h.as_of_date
-            """, [":properties": .text(list), ":to": .text(to?.iso ?? "9999-12-31")]) { row -> BackfilledOccupancy? in
+            """, [":properties": .jsonArray(properties), ":to": .text(to?.iso ?? "9999-12-31")]) { row -> BackfilledOccupancy? in
             guard let property = row.text("unified_property_id"), let date = row.date("as_of_date"),
                   let occupancy = row.double("physical_occupancy"), let leased = row.double("leased_pct") else { return nil }
             return BackfilledOccupancy(property: property, asOf: date, occupancyPct: occupancy, leasedPct: leased)

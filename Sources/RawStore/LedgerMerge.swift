@@ -235,7 +235,7 @@ final class LedgerMerger {
         let key = StoredTransactions.Key(kind: kind, id: id)
         let values = stored.matchesLayout(compared) ? ComparedValues(row, stored.positions) : nil
         guard let match = stored.see(key) else {
-            if stored.isHeld(key) {
+            if try stored.isHeld(key) {
                 throw LedgerHouseholds.DecodeWhole(reason: "transaction \(Self.text(kind)) \(Self.text(id)) is a held household's")
             }
             let rowID = try insertNew(row, kind: kind, id: id)
@@ -571,9 +571,10 @@ final class LedgerMerger {
 }
 
 /// A property's stored transactions as a whole answer's merge matches them: by key (kind and id), each with its row id,
-/// the date of the answer that wrote it, its compared values (`ComparedValues`) and whether the answer held it. Read in
-/// one pass over the property's rows (about 250 bytes a transaction: a 24-month ledger of 50,000 in 12 MB). A class:
-/// the merge updates it in place, transaction by transaction.
+/// the date of the answer that wrote it and its compared values (`ComparedValues`). Read in one pass over the
+/// property's rows (about 250 bytes a transaction: a 24-month ledger of 50,000 in 12 MB), but for the households the
+/// answer holds as stored (LedgerHouseholds), which SQLite leaves out: nine in ten of them most weeks, whose keys,
+/// made and hashed here, were most of that pass. A class: the merge updates it in place, transaction by transaction.
 final class StoredTransactions {
     /// A transaction's identity in the merged ledger (`<kind>`, `transaction_id`), as the unique index has it.
     struct Key: Hashable {
@@ -588,50 +589,56 @@ final class StoredTransactions {
         /// Nil where the values were not encoded (a row of another layout): compared whole instead.
         var values: ComparedValues?
         var seen = false
-        /// A held household's (`LedgerMerger.hold(households:)`), seen from the start: a decoded transaction with its
-        /// key means the answer must be decoded whole.
-        var held = false
     }
 
     private var matches: [Match] = []
     private var byKey: [Key: Int] = [:]
     /// How many stored transactions belong to held households.
     private(set) var heldCount = 0
+    /// Finds a stored transaction by key (`isHeld`); nil without held households.
+    private let findHeld: Statement?
+    private let property: String
     /// The compared columns' names, in the order their values are encoded, and their positions in a decoded row.
     private let layout: [String]
     let positions: [Int]
 
     /// Reads `property`'s transactions with an id, encoding the `compared` columns (a name the table lacks reads as
     /// NULL, as a looked-up row's does).
-    /// `held`: the households held as stored (LedgerHouseholds), whose transactions are read as seen and held, their
-    /// values not encoded.
+    /// `held`: the households held as stored (LedgerHouseholds), whose transactions are seen and unchanged: counted,
+    /// not read.
     init(_ database: Database, table: LedgerTable, property: String,
          compared: [(name: String, row: Int, stored: Int?)],
          held: (column: String, households: Set<String>)? = nil) throws {
         layout = compared.map(\.name)
         positions = compared.map(\.row)
+        self.property = property
         let present = compared.filter { $0.stored != nil }.map(\.name)
         // Sized once: grown from nothing, the list and the table of 50,000 transactions were copied a dozen times.
         let count = try database.scalar("""
             SELECT count(*) FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL
             """, [":property": .text(property)])?.integerValue ?? 0
-        matches.reserveCapacity(Int(count))
-        byKey.reserveCapacity(Int(count))
-        let household = held.map { "\"\($0.column)\"" } ?? "NULL"
+        var parameters: [String: SQLValue] = [":property": .text(property)]
+        var notHeld = ""
+        if let held {
+            parameters[":held"] = .jsonArray(held.households.sorted())
+            notHeld = "AND (\"\(held.column)\" IS NULL OR \"\(held.column)\" NOT IN (SELECT value FROM json_each(:held)))"
+            findHeld = try database.prepare("""
+                SELECT 1 FROM \(table.name)
+                WHERE property_id = :property AND "\(table.kindColumn)" = :kind AND transaction_id = :id
+                """)
+        } else {
+            findHeld = nil
+        }
         let statement = try database.prepare("""
-            SELECT id, as_of_date, "\(table.kindColumn)", transaction_id, \(household)\(present.map { ", \"\($0)\"" }.joined())
-            FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL
+            SELECT id, as_of_date, "\(table.kindColumn)", transaction_id\(present.map { ", \"\($0)\"" }.joined())
+            FROM \(table.name) WHERE property_id = :property AND transaction_id IS NOT NULL \(notHeld)
             """)
-        try statement.forEachRow([":property": .text(property)]) { row in
-            if let held, let name = row.text(at: 4), held.households.contains(name) {
-                byKey[Key(kind: row.value(at: 2), id: row.value(at: 3))] = matches.count
-                matches.append(Match(rowID: Int64(row.int(at: 0) ?? 0), asOf: row.text(at: 1) ?? "", values: nil,
-                                     seen: true, held: true))
-                heldCount += 1
-                return
-            }
+        let expected = held == nil ? Int(count) : Int(count) / 4 + 64
+        matches.reserveCapacity(expected)
+        byKey.reserveCapacity(expected)
+        try statement.forEachRow(parameters) { row in
             var values = ComparedValues()
-            var column = 5
+            var column = 4
             for entry in compared {
                 if entry.stored == nil {
                     values.append(.null)
@@ -643,6 +650,8 @@ final class StoredTransactions {
             byKey[Key(kind: row.value(at: 2), id: row.value(at: 3))] = matches.count
             matches.append(Match(rowID: Int64(row.int(at: 0) ?? 0), asOf: row.text(at: 1) ?? "", values: values))
         }
+        // Every transaction with an id is either read or a held household's.
+        if held != nil { heldCount = Int(count) - matches.count }
     }
 
     /// Whether values encoded for `compared` are comparable with the stored ones.
@@ -653,13 +662,17 @@ final class StoredTransactions {
     /// The stored transaction of `key`, now seen; nil: the ledger does not hold it, or a held household does
     /// (`isHeld`).
     func see(_ key: Key) -> Match? {
-        guard let index = byKey[key], !matches[index].held else { return nil }
+        guard let index = byKey[key] else { return nil }
         matches[index].seen = true
         return matches[index]
     }
 
-    /// Whether `key` is a transaction of a held household.
-    func isHeld(_ key: Key) -> Bool { byKey[key].map { matches[$0].held } ?? false }
+    /// Whether `key` is a transaction of a held household: stored, yet not among those read (a key the answer added
+    /// is among them). Asked only of a transaction `see` does not know, a new one, a few a week.
+    func isHeld(_ key: Key) throws -> Bool {
+        guard let findHeld, byKey[key] == nil else { return false }
+        return try !findHeld.query([":property": .text(property), ":kind": key.kind, ":id": key.id]).isEmpty
+    }
 
     /// A transaction the answer added (seen: a repeat of it in the answer is matched against it).
     func add(_ key: Key, rowID: Int64, asOf: String, values: ComparedValues?) {

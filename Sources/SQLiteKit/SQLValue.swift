@@ -14,6 +14,26 @@ extension SQLValue {
     public init(_ value: Int64?) { self = value.map(SQLValue.integer) ?? .null }
     public init(_ value: Double?) { self = value.map(SQLValue.real) ?? .null }
 
+    /// `values` as the text of a JSON array of strings, for SQL that reads a list with `json_each(:parameter)`
+    /// (one bound value, however long the list, and no TEMP table: a TEMP schema change expires every prepared
+    /// statement of the connection).
+    public static func jsonArray(_ values: [String]) -> SQLValue {
+        .text("[" + values.map { value in
+            var escaped = "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\u{0}"..."\u{1F}":
+                    let hex = String(scalar.value, radix: 16)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped + "\""
+        }.joined(separator: ",") + "]")
+    }
+
     public var integerValue: Int64? {
         switch self {
         case .integer(let v): return v
