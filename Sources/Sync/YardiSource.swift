@@ -65,6 +65,7 @@ struct YardiSource: PropertySource {
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         // Kept as main holds it while the lease-charge statements it reads are unchanged (InputMarks).
         if !context.inputMarks.kept.contains("unified_recurring_charges") {
+            try YardiLedger.makePeriodLeases(yardi)
             rows["unified_recurring_charges"] = try yardi.run(YardiLedger.insertRecurring)
         }
         let unitSource = if case .ilsFeed = unitList { YardiUnits.ilsSource } else { YardiUnits.source }

@@ -46,18 +46,54 @@ def parse(text):
 DISCLOSURE = "ledger_whole_as_of"
 
 
-def without_disclosure(text):
-    """The section with its JSON document written again without the `ledger_whole_as_of` table (a section may hold
-    other lines, as the audit's `exit N` before it), and the number of rows that table had."""
+def document_of(text):
+    """The JSON document of a section, where it starts (a section may hold other lines, as the audit's `exit N`
+    before it) and where it ends; None when there is none."""
     start = 0 if text.startswith("{") else text.find("\n{") + 1
     if start == 0 and not text.startswith("{"):
-        return text, 0
+        return None
     try:
         document, end = json.JSONDecoder().raw_decode(text, start)
     except ValueError:
-        return text, 0
+        return None
+    return document, start, end
+
+
+def without_disclosure(text):
+    """The section with its JSON document written again without the `ledger_whole_as_of` table, and the properties
+    that table named."""
+    found = document_of(text)
+    if found is None:
+        return text, []
+    document, start, end = found
     rows = document.pop(DISCLOSURE, None) or []
-    return text[:start] + json.dumps(document, indent=2) + text[end:], len(rows)
+    return text[:start] + json.dumps(document, indent=2) + text[end:], sorted(r.get("property") for r in rows)
+
+
+def differing_properties(year_text, fresh_text):
+    """The properties of the rows one document's tables have and the other's lack (a row's `property`, else the
+    property its audit `key` starts with); None when a section is not JSON or a differing row names none."""
+    found = document_of(year_text), document_of(fresh_text)
+    if None in found:
+        return None
+    (year, _, _), (fresh, _, _) = found
+    properties = set()
+    for table in set(year) | set(fresh):
+        a, b = year.get(table), fresh.get(table)
+        if a == b:
+            continue
+        if not isinstance(a, list) or not isinstance(b, list):
+            return None
+        rows_a, rows_b = [json.dumps(r, sort_keys=True) for r in a], [json.dumps(r, sort_keys=True) for r in b]
+        for row in [r for r in rows_a if r not in rows_b] + [r for r in rows_b if r not in rows_a]:
+            record = json.loads(row)
+            name = record.get("property") if isinstance(record, dict) else None
+            if name is None and isinstance(record, dict) and isinstance(record.get("key"), str):
+                name = record["key"].split("/")[0]
+            if name is None:
+                return None
+            properties.add(name)
+    return sorted(properties)
 
 
 def keyed(records, key):
@@ -153,17 +189,25 @@ def main(year_path, fresh_path):
         print("the two files answer different commands: %s against %s" % (list(year), list(fresh)))
         return 2
     for command in fresh:
-        disclosed = 0
+        disclosed = []
         if DISCLOSURE in year[command] or DISCLOSURE in fresh[command]:
             (year[command], disclosed), (fresh[command], _) = without_disclosure(year[command]), without_disclosure(fresh[command])
         if year[command] == fresh[command]:
             print("%s: identical%s" % (command, " (%d ledger(s) named as brought forward by windows since their whole pull)"
-                                        % disclosed if disclosed else ""))
+                                        % len(disclosed) if disclosed else ""))
             continue
         rule = RULES.get(command)
         differences, history = [], []
         if rule is None:
             differences.append("differs (diff the two files)")
+            # Still a difference; said of which properties, and whether the answer named their ledgers as behind.
+            properties = differing_properties(year[command], fresh[command]) if disclosed else None
+            if properties:
+                named = [p for p in properties if p in disclosed]
+                differences.append("in %s; %s" % (", ".join(properties),
+                                                 "each named in ledger_whole_as_of" if len(named) == len(properties)
+                                                 else "not named in ledger_whole_as_of: %s"
+                                                 % ", ".join(p for p in properties if p not in disclosed)))
         else:
             try:
                 (a, code_a), (b, code_b) = parse(year[command]), parse(fresh[command])

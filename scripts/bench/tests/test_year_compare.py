@@ -144,7 +144,12 @@ class YearCompareTests(unittest.TestCase):
         moved = {"metric": "lease-status", "rows": [{"property": "kalaco", "2026-07_rent_paid": 1755.0}]}
         code, out = self.compare(text(lagging), text(moved))
         self.assertEqual(code, 2)
-        self.assertIn("report lease-status --start 2026-06 --months 6: DIFFERS", out)
+        self.assertIn("report lease-status --start 2026-06 --months 6: DIFFERS: differs (diff the two files); in kalaco; "
+                      "each named in ledger_whole_as_of", out)
+        elsewhere = {"metric": "lease-status", "rows": [{"property": "luna", "2026-07_rent_paid": 1765.0}]}
+        code, out = self.compare(text(dict(elsewhere, ledger_whole_as_of=lagging["ledger_whole_as_of"])), text(grid))
+        self.assertEqual(code, 2)
+        self.assertIn("in kalaco, luna; not named in ledger_whole_as_of: luna", out)
 
     def test_any_other_answer_must_be_identical(self):
         code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES, '{"occupancy": 0.94}'))
