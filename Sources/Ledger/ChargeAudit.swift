@@ -257,7 +257,8 @@ public enum ChargeAudit {
     /// Why charges posted on a lease without any schedule are not audited (shown with their count and amount).
     public static let unscheduledReason = "posted on leases without any recurring-charge schedule, so there is nothing "
         + "to hold them against (RealPage RPX getscheduledcharges sends the schedule of current residents' current "
-        + "leases only: past and former leases have none)"
+        + "leases only, so past and former leases have none; Yardi's is read from the monthly "
+        + "GetResidentLeaseCharges_Login statements fetched, so a month before them has none)"
 
     /// Why a partial-ledger property is not audited (audit_run_properties.not_audited_reason).
     static let scheduleOnly = "schedule only, no posted charges"
