@@ -72,7 +72,8 @@ def without_disclosure(text):
 
 def differing_properties(year_text, fresh_text):
     """The properties of the rows one document's tables have and the other's lack (a row's `property`, else the
-    property its audit `key` starts with); None when a section is not JSON or a differing row names none."""
+    property its audit `key` starts with, or a warning's text before its first colon); None when a section is not
+    JSON or a differing row names none."""
     found = document_of(year_text), document_of(fresh_text)
     if None in found:
         return None
@@ -89,7 +90,9 @@ def differing_properties(year_text, fresh_text):
             record = json.loads(row)
             name = record.get("property") if isinstance(record, dict) else None
             if name is None and isinstance(record, dict) and isinstance(record.get("key"), str):
-                name = record["key"].split("/")[0]
+                name = record["key"].split(":")[0]
+            if isinstance(record, str) and ": " in record:
+                name = record.split(":")[0]
             if name is None:
                 return None
             properties.add(name)

@@ -150,6 +150,15 @@ class YearCompareTests(unittest.TestCase):
         code, out = self.compare(text(dict(elsewhere, ledger_whole_as_of=lagging["ledger_whole_as_of"])), text(grid))
         self.assertEqual(code, 2)
         self.assertIn("in kalaco, luna; not named in ledger_whole_as_of: luna", out)
+        # The audit's rows name their property by column, by exception key or at the head of a warning.
+        audit = {"metric": "audit", "exceptions": [{"key": "kalaco:L1:RENT:2026-07", "posted": 1765.0}],
+                 "warnings": ["kalaco: 3 charge lines (lease, code, month) not audited"]}
+        moved = {"metric": "audit", "exceptions": [{"key": "kalaco:L1:RENT:2026-07", "posted": 1755.0}],
+                 "warnings": ["kalaco: 2 charge lines (lease, code, month) not audited"]}
+        code, out = self.compare(text(dict(audit, ledger_whole_as_of=lagging["ledger_whole_as_of"]), audit=True),
+                                 text(moved, audit=True))
+        self.assertEqual(code, 2)
+        self.assertIn("audit run, then audit show: DIFFERS: differs (diff the two files); in kalaco; each named", out)
 
     def test_any_other_answer_must_be_identical(self):
         code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES, '{"occupancy": 0.94}'))
