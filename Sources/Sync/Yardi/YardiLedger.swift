@@ -119,10 +119,6 @@ enum YardiLedger {
         WHERE h.window_cents > h.delinquent_cents AND start.day IS NOT NULL
         """
 
-    /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): each lease-charge statement
-    /// up to the chosen one as loaded (a night's answer identical to the stored one loads nothing, so most nights
-    /// leave these as they were), the count and row ids of their rows (which a load or prune changes), and, when a
-    /// line lacks a LeaseID, the resident list it takes its lease from (that snapshot's load and rows).
     /// The lease a detail without a LeaseID belongs to, per tenant and service period of such details: the lease id
     /// most of the tenant's posted charges of that period carry (Yardi's own sample sends no LeaseID: keyed on the
     /// customer, a renewed tenant's earlier period would otherwise take the lease the resident list names now, and
@@ -162,6 +158,11 @@ enum YardiLedger {
             """)
     }
 
+    /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): each lease-charge statement
+    /// up to the chosen one as loaded (a night's answer identical to the stored one loads nothing, so most nights
+    /// leave these as they were), the count and row ids of their rows (which a load or prune changes), and, when a
+    /// line lacks a LeaseID, the resident list it takes its lease from (that snapshot's load and rows) and the lease
+    /// of each such tenant's service period (`periodLeases`).
     static let recurringInputs = """
         WITH \(periodLeases)
         SELECT 'statement', l.as_of_date, l.run_id, l.artifact_sha256, l.row_count, l.loaded_at
