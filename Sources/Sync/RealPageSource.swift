@@ -67,9 +67,9 @@ struct RealPageSource: PropertySource {
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
-        if hasLedger, let whole = try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,
-           let merged = realpage.snapshots.dates["getresidentledger"], whole < merged {
-            result.ledgerWholeAsOf = whole
+        if hasLedger {
+            result.noteWholeLedger(try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,
+                                   merged: realpage.snapshots.dates["getresidentledger"])
         }
         result.hasDelinquency = realpage.snapshots.dates["delinquency"] != nil
         if !hasLedger, let periods = try RealPageSource.transactionDetailPeriods(realpage) {

@@ -53,6 +53,12 @@ struct SourceSyncResult {
     var incomeSource: String? = nil
     /// With a ledger delta: the highest row id of each ledger table its `clear` left (`LedgerDelta.finish` reads it).
     var ledgerDeltaLeft: [String: Int64]? = nil
+
+    /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
+    /// `merged`, the date the windows have brought the merged ledger to.
+    mutating func noteWholeLedger(_ whole: String?, merged: String?) {
+        if let whole, let merged, whole < merged { ledgerWholeAsOf = whole }
+    }
 }
 
 /// What a source needs while it syncs one property: the unified connection (raw attached) and the property.

@@ -72,9 +72,9 @@ struct YardiSource: PropertySource {
         var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
-        if hasLedger, let whole = try yardi.rows(YardiLedger.wholeAsOf).first?.first?.textValue,
-           let merged = yardi.snapshots.dates["GetResidentTransactions_Login"], whole < merged {
-            result.ledgerWholeAsOf = whole
+        if hasLedger {
+            result.noteWholeLedger(try yardi.rows(YardiLedger.wholeAsOf).first?.first?.textValue,
+                                   merged: yardi.snapshots.dates["GetResidentTransactions_Login"])
         }
         result.hasDelinquency = hasLedger
         // A service-request snapshot, even an empty one, is a work-order source; without one the reports say so.
