@@ -1,4 +1,3 @@
-import Foundation
 import OwnerDashCore
 import SQLiteKit
 
@@ -62,7 +61,7 @@ public enum LedgerHistory {
         var parameters: [String: SQLValue] = [":property": .text(property)]
         let only = residents != nil
         if let residents {
-            parameters[":residents"] = .text(String(decoding: try JSONSerialization.data(withJSONObject: residents), as: UTF8.self))
+            parameters[":residents"] = .jsonArray(residents)
         }
         var byResident: [String: HouseholdLedger] = [:]
         var order: [String] = []

@@ -133,12 +133,10 @@ struct LedgerHouseholds {
                 ":lineage": .integer(lineageID), ":transactions": .integer(Int64(decoded.transactions)),
             ])
         }
-        let forget = try database.prepare("DELETE FROM realpage_ledger_records WHERE property_id = :property AND resh_id = :resh")
-        let stored = try database.query("SELECT resh_id FROM realpage_ledger_records WHERE property_id = :property",
-                                        [":property": .text(property)]).compactMap { $0[0].textValue }
-        for reshID in stored where !present.contains(reshID) {
-            try forget.execute([":property": .text(property), ":resh": .text(reshID)])
-        }
+        try database.prepare("""
+            DELETE FROM realpage_ledger_records
+            WHERE property_id = :property AND resh_id NOT IN (SELECT value FROM json_each(:present))
+            """).execute([":property": .text(property), ":present": .jsonArray(present.sorted())])
     }
 
     /// The property's households whose merged rows are as the whole answer that last decoded them left them: that

@@ -162,7 +162,7 @@ extension Dashboard {
             WHERE unified_property_id IN (SELECT value FROM json_each(:properties))
             ORDER BY CASE status WHEN 'failed' THEN 0 WHEN 'skipped' THEN 2 ELSE 1 END, check_name, measure
             """)
-        try statement.forEachRow([":properties": .text("[" + properties.map(JSONFormat.string).joined(separator: ",") + "]")]) { row in
+        try statement.forEachRow([":properties": .jsonArray(properties)]) { row in
             let key = (row.text("unified_property_id") ?? "") + "|" + (row.text("as_of_date") ?? "")
             byProperty[key, default: []].append(SyncCheckLine(
                 check: row.text("check_name") ?? "", measure: row.text("measure") ?? "",
