@@ -58,7 +58,7 @@ struct LedgerTable {
     /// The partial index of the charges still open, when the table has one (`openChargeCondition` is its condition).
     var openChargesIndex: String? = nil
     /// The column naming a transaction's household, where a whole answer can hold households as stored
-    /// (LedgerHouseholds: RPX's `resh_id`).
+    /// (LedgerHouseholds: RPX's `resh_id`, Yardi's `tenant_code`).
     var householdColumn: String? = nil
 
     /// A charge with something still open, in the words of the ledger's partial index of open charges (SQLite uses

@@ -61,6 +61,11 @@ public struct RPXArtifactLoader {
                                     ignoredColumns: ["household_balance", "household_prepaid"],
                                     openChargesIndex: "realpage_ledger_open_charges", householdColumn: "resh_id")
 
+    /// A whole getresidentledger answer's households (`Resident`), read by household (LedgerHouseholds).
+    static let households = LedgerHouseholds.Source(record: "Resident", records: "realpage_ledger_records", ledger: ledger,
+                                                    keyColumn: "report_type", answers: "getresidentledger%",
+                                                    balances: "realpage_ledger_households")
+
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into
     /// realpage_ledger_households; `answer` is the part of the ledger the response holds, from the run's manifest (nil:
@@ -80,7 +85,7 @@ public struct RPXArtifactLoader {
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
             // that changed since the last whole answer; where that cannot stand, once more, whole.
-            let byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(build: $0) } : nil
+            let byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(source: Self.households, build: $0) } : nil
             let merged: LedgerLoad.Loaded
             do {
                 merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
@@ -123,8 +128,9 @@ public struct RPXArtifactLoader {
             into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
             path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
             afterMerge: { database, lineage in
-                if let plan { try LedgerHouseholds.record(plan, database: database, property: property.key,
-                                                          lineageID: try lineage.id(database)) }
+                if let plan, let byHousehold {
+                    try byHousehold.record(plan, database: database, property: property.key, lineageID: try lineage.id(database))
+                }
                 return try Self.mergeHouseholds(households.values.sorted { $0.reshID < $1.reshID }, into: database,
                                                 lineage: lineage)
             }) { bytes, merger in
@@ -132,7 +138,7 @@ public struct RPXArtifactLoader {
             try merger.hold(households: plan?.held ?? [])
             do {
                 try GetResidentLedger.decode(plan?.document ?? bytes) { transaction in
-                    try plan?.decoding(household: transaction.household, reshID: transaction.reshID, merger: merger)
+                    try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, merger: merger)
                     if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
                     try merger.merge(Self.ledgerRow(transaction))
                 }

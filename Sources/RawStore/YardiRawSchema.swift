@@ -313,5 +313,19 @@ public enum YardiRawSchema {
             """),
         // As realpage_raw.db's migration 52.
         RawStateTokens.migration(version: 15, keyColumn: "operation", ledgerAnswers: "GetResidentTransactions%"),
+        // As realpage_raw.db's migration 57: each customer's record (`RT_Customer`) of the last whole
+        // GetResidentTransactions_Login answer that decoded it (LedgerHouseholds): its digest, that answer's lineage and
+        // how many transactions it held. The next weekly pull decodes only the customers whose record differs or whose
+        // merged rows changed since; the others are as stored.
+        Migration(version: 16, name: "ledger customer records", sql: """
+            CREATE TABLE yardi_ledger_records (
+                property_id   TEXT NOT NULL,
+                tenant_code   TEXT NOT NULL,
+                record_sha256 TEXT NOT NULL,
+                lineage_id    INTEGER NOT NULL,
+                transactions  INTEGER NOT NULL,
+                PRIMARY KEY (property_id, tenant_code)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ]
 }

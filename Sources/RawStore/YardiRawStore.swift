@@ -17,7 +17,13 @@ public final class YardiRawStore {
 
     /// yardi_transactions as the ledger merge sees it.
     static let ledger = LedgerTable(name: "yardi_transactions", changes: "yardi_transaction_changes", kindColumn: "kind",
-                                    chargeKind: "charge", balanceColumn: "balance_due", reversalColumn: "reversal")
+                                    chargeKind: "charge", balanceColumn: "balance_due", reversalColumn: "reversal",
+                                    householdColumn: "tenant_code")
+
+    /// A whole GetResidentTransactions_Login answer's households (`RT_Customer`), read by household (LedgerHouseholds).
+    static let households = LedgerHouseholds.Source(record: "RT_Customer", records: "yardi_ledger_records", ledger: ledger,
+                                                    keyColumn: "operation", answers: "GetResidentTransactions%",
+                                                    balances: nil)
 
     /// The raw table an operation's records go to.
     public static func table(of operation: YardiOperation) -> String {
@@ -61,10 +67,13 @@ public struct YardiArtifactLoader {
     private let store: YardiRawStore
     private let runID: RunID
     private let reload: Bool
+    private let build: String?
 
     /// A loader whose rows carry `runID`; `reload` decodes again bytes loaded before (a replay after a decoder fix).
-    public init(store: YardiRawStore, runID: RunID, reload: Bool = false) {
-        self.store = store; self.runID = runID; self.reload = reload
+    /// `build` names the decoding build (`BuildIdentity`): with one, a whole ledger answer is decoded by household
+    /// (LedgerHouseholds); without, always whole.
+    public init(store: YardiRawStore, runID: RunID, reload: Bool = false, build: String? = BuildIdentity.label) {
+        self.store = store; self.runID = runID; self.reload = reload; self.build = build
     }
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
@@ -84,11 +93,17 @@ public struct YardiArtifactLoader {
             case .dated(let from, let to): coverage = .dated(from: from, to: to, ageOutBefore: nil)
             case .applied, .openItems: coverage = .partial
             }
-            let merged = try LedgerLoad.load(
-                into: store.database, keyColumn: "operation", operationKey: operation.name, table: YardiRawStore.ledger,
-                coverage: coverage, path: path, property: property, asOf: asOf, runID: runID,
-                expectedSHA256: expectedSHA256, reload: reload) { bytes, merger in
-                try Self.streamRows(operation: operation, bytes: bytes, merger.merge)
+            // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the customers
+            // whose record changed since the last whole answer; where that cannot stand, once more, whole.
+            var byHousehold: LedgerHouseholds?
+            if case .whole = coverage, !reload, let build { byHousehold = LedgerHouseholds(source: YardiRawStore.households, build: build) }
+            let merged: LedgerLoad.Loaded
+            do {
+                merged = try loadLedger(operation: operation, path: path, property: property, asOf: asOf,
+                                        expectedSHA256: expectedSHA256, coverage: coverage, byHousehold: byHousehold)
+            } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
+                merged = try loadLedger(operation: operation, path: path, property: property, asOf: asOf,
+                                        expectedSHA256: expectedSHA256, coverage: coverage, byHousehold: nil)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: YardiRawStore.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name)
@@ -113,6 +128,38 @@ public struct YardiArtifactLoader {
         return YardiLoadOutcome(artifact: loaded.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                 rows: loaded.rows, alreadyLoaded: loaded.alreadyLoaded,
                                 unchangedSinceRun: loaded.unchangedSinceRun)
+    }
+
+    /// One ledger answer merged into yardi_transactions (`LedgerLoad`); a whole one `byHousehold` decodes only its
+    /// changed customers and records every decoded customer's record (yardi_ledger_records).
+    private func loadLedger(operation: YardiOperation, path: String, property: Property, asOf: LocalDate,
+                            expectedSHA256: String?, coverage: LedgerCoverage,
+                            byHousehold: LedgerHouseholds?) throws -> LedgerLoad.Loaded {
+        var plan: LedgerHouseholds.Plan?
+        return try LedgerLoad.load(
+            into: store.database, keyColumn: "operation", operationKey: operation.name, table: YardiRawStore.ledger,
+            coverage: coverage, path: path, property: property, asOf: asOf, runID: runID,
+            expectedSHA256: expectedSHA256, reload: reload,
+            afterMerge: { database, lineage in
+                if let plan, let byHousehold {
+                    try byHousehold.record(plan, database: database, property: property.key, lineageID: try lineage.id(database))
+                }
+                return 0
+            }) { bytes, merger in
+            plan = try byHousehold?.plan(bytes, database: store.database, property: property.key, asOf: asOf)
+            try merger.hold(households: plan?.held ?? [])
+            do {
+                try GetResidentTransactions.decode(plan?.document ?? bytes, answering: operation) { transaction in
+                    try plan?.decoding(household: transaction.household, key: transaction.tenantCode,
+                                       hasID: transaction.transactionID != nil, merger: merger)
+                    try merger.merge(Self.ledgerRow(transaction))
+                }
+            } catch let error as SOAPError where plan.map({ !$0.held.isEmpty }) ?? false {
+                // Counted in the answer with its held customers cut out, the error would name the wrong transaction:
+                // the whole answer, parsed again, names the right one.
+                throw LedgerHouseholds.DecodeWhole(reason: "the decoder stopped: \(error)")
+            }
+        }
     }
 
     // MARK: - Records -> raw columns (the operation -> raw table mapping)
@@ -220,20 +267,25 @@ public struct YardiArtifactLoader {
                 ("service_to_date", SQLValue(r.serviceToDate?.iso)), ("comment", SQLValue(r.comment)),
             ]) }
         case .getResidentTransactions, .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate:
-            try GetResidentTransactions.decode(bytes, answering: operation) { r in try emit([
-                ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
-                ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
-                ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),
-                ("charge_code", SQLValue(r.chargeCode)), ("description", SQLValue(r.description)),
-                ("gl_account", SQLValue(r.glAccount)), ("transaction_date", SQLValue(r.transactionDate?.iso)),
-                ("service_from_date", SQLValue(r.serviceFromDate?.iso)), ("post_month", SQLValue(r.postMonth)),
-                ("amount", .real(r.amount.dollars)), ("amount_paid", money(r.amountPaid)), ("balance_due", money(r.balanceDue)),
-                ("document_number", SQLValue(r.documentNumber)), ("reversal", flag(r.reversal)), ("comment", SQLValue(r.comment)),
-            ]) }
+            try GetResidentTransactions.decode(bytes, answering: operation) { try emit(ledgerRow($0)) }
         default:
             // A programmer's mistake, not bad data: the loader sends only the two ledger operations here.
             preconditionFailure("\(operation.name) is decoded whole, not streamed")
         }
+    }
+
+    /// One GetResidentTransactions transaction as yardi_transactions' columns.
+    static func ledgerRow(_ r: YardiTransaction) -> [(String, SQLValue)] {
+        [
+            ("source_row", .integer(Int64(r.sourceIndex))), ("kind", .text(r.kind.rawValue)),
+            ("payment_type", SQLValue(r.paymentType)), ("transaction_id", SQLValue(r.transactionID)),
+            ("tenant_code", SQLValue(r.tenantCode)), ("unit_code", SQLValue(r.unitCode)), ("lease_id", SQLValue(r.leaseID)),
+            ("charge_code", SQLValue(r.chargeCode)), ("description", SQLValue(r.description)),
+            ("gl_account", SQLValue(r.glAccount)), ("transaction_date", SQLValue(r.transactionDate?.iso)),
+            ("service_from_date", SQLValue(r.serviceFromDate?.iso)), ("post_month", SQLValue(r.postMonth)),
+            ("amount", .real(r.amount.dollars)), ("amount_paid", money(r.amountPaid)), ("balance_due", money(r.balanceDue)),
+            ("document_number", SQLValue(r.documentNumber)), ("reversal", flag(r.reversal)), ("comment", SQLValue(r.comment)),
+        ]
     }
 
     private static func money(_ value: Money?) -> SQLValue { SOAPSnapshot.money(value) }

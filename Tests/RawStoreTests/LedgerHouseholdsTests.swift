@@ -114,6 +114,20 @@ import Testing
         #expect(try pair.records().map { $0[0] } == [.text("100"), .text("300"), .text("400")] + quiet.map { .text($0.reshID) })
     }
 
+    /// A household listed without transactions, decoded between held ones: the transactions after it keep the places a
+    /// whole decode gives them (the held ones before it are counted although it hands the merge no row).
+    @Test func aHouseholdWithoutTransactionsLeavesTheLaterRowsInPlace() throws {
+        let pair = Pair()
+        let empty = Household(reshID: "600", transactions: [])
+        try pair.load("night-1", "2026-11-01", [Self.a] + Self.quiet)
+        let e = Household(reshID: "700", transactions: [("E1", "11/02/2026", "60.00", "60.00")])
+        let note = try pair.load("night-2", "2026-11-08", [Self.a] + Self.quiet.prefix(5) + [empty] + Self.quiet.suffix(4) + [e])
+        #expect(note.hasSuffix("10 household(s) as stored, not decoded"), "\(note)")
+        try pair.expectSame()
+        #expect(try pair.byHousehold.store.database.query("SELECT source_row FROM realpage_ledger WHERE transaction_id = 'E1'")
+                == [[.integer(12)]])
+    }
+
     @Test func aTransactionThatMovesOutOfAHeldHouseholdDecodesTheAnswerWhole() throws {
         let pair = Pair()
         let (a, b) = (Self.a, Self.b)

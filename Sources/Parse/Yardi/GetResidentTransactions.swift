@@ -9,6 +9,8 @@ public struct YardiTransaction: Sendable, Equatable {
 
     /// 1-based position of the `Transactions` element in the payload.
     public var sourceIndex: Int
+    /// Which `RT_Customer` of the answer holds it (1-based, in document order): its household's record.
+    public var household: Int = 0
     public var kind: Kind
     /// `Payment@Type` (`Check`, `Cash`, `Other`); nil for charges.
     public var paymentType: String?
@@ -53,8 +55,9 @@ public enum GetResidentTransactions {
     /// `answering`: the call the response answers (a windowed call of an incremental night has its own Result element).
     public static func decode(_ bytes: [UInt8], answering: YardiOperation = operation,
                               each: (YardiTransaction) throws -> Void) throws {
-        var count = 0
+        var count = 0, customers = 0
         try SOAPResponse.yardiStream(bytes, answering, records: ["RT_Customer"]) { customer in
+            customers += 1
             let household = customer.child(named: "CustomerID").map { String($0.text.trimmingWhitespace) }
             let unit = customer.child(named: "RT_Unit")?.child(named: "UnitID").map { String($0.text.trimmingWhitespace) }
             for transactions in customer.child(named: "RTServiceTransactions")?.children(named: "Transactions") ?? [] {
@@ -75,7 +78,7 @@ public enum GetResidentTransactions {
                 let postMonth = try f.date("PostMonth").map { String($0.iso.prefix(7)) }
                 count = index
                 try each(YardiTransaction(
-                    sourceIndex: index, kind: kind, paymentType: kind == .payment ? holder.attribute("Type") : nil,
+                    sourceIndex: index, household: customers, kind: kind, paymentType: kind == .payment ? holder.attribute("Type") : nil,
                     transactionID: f.text("TransactionID"), tenantCode: f.text("CustomerID") ?? household,
                     unitCode: f.text("UnitID") ?? unit, leaseID: f.text("LeaseID"),
                     chargeCode: kind == .charge ? try f.required("ChargeCode") : f.text("ChargeCode"),
