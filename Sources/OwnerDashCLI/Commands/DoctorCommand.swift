@@ -141,7 +141,9 @@ struct DoctorCommand: Command {
             let database = try Database(path: path, mode: .readOnly)
             let problems = try database.query("PRAGMA quick_check").compactMap { $0.first?.textValue }
             guard problems == ["ok"] else {
-                return Line(status: .fail, check: name, text: "damaged: \(problems.prefix(2).joined(separator: "; ")) — \(repair)")
+                // One problem may span lines (`*** in database main ***` over the pages it names): one line still.
+                let found = problems.prefix(2).joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+                return Line(status: .fail, check: name, text: "damaged: \(found) — \(repair)")
             }
             let version = Int(try database.userVersion())
             if version > known {
