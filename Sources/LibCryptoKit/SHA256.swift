@@ -40,6 +40,17 @@ public final class SHA256: @unchecked Sendable {
         return Hex.encode(digest.prefix(Int(length)))
     }
 
+    /// The digest's 32 bytes appended to `digests`; the hasher then starts a new message, so that one hasher digests
+    /// many small records (RawStore's record digests) without a libcrypto context each.
+    public func finalizeAndRestart(appendingTo digests: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, digest.baseAddress, &length)
+            digests.append(contentsOf: digest.prefix(Int(length)))
+        }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
     /// The hex digest of a whole file, read in 1 MiB chunks into one buffer (memory flat in the file size): the
     /// landing zone digests every download, and a fresh `Data` per chunk cost a page-faulted allocation and a copy each.
     public static func hexDigest(ofFile path: String) throws -> String {

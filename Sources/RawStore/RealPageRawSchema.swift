@@ -795,6 +795,20 @@ public enum RealPageRawSchema {
                 PRIMARY KEY (property_id, resh_id)
             ) STRICT, WITHOUT ROWID;
             """),
+        // The records of the last whole-state list answer loaded (RecordLoad): per property and operation, that
+        // answer's sha256, its XML declaration (NULL: none) and the SHA-256 of each of its records, 32 bytes a record
+        // in document order. The next night's answer is compared with these instead of the landed answer read, inflated
+        // and cut again.
+        Migration(version: 58, name: "record digests", sql: """
+            CREATE TABLE record_digests (
+                operation       TEXT NOT NULL,
+                property_id     TEXT NOT NULL,
+                artifact_sha256 TEXT NOT NULL,
+                declaration     BLOB,
+                digests         BLOB NOT NULL,
+                PRIMARY KEY (operation, property_id)
+            ) STRICT;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -12,10 +12,14 @@ import SQLiteKit
 /// its snapshot's row j. The rows are copied only where that certainly gives what decoding the record would:
 /// - the night before's snapshot was decoded by this very build (`loaded_artifacts.decoded_by`): a build that reads a
 ///   record differently (a parser fix) decodes every record once before it copies any;
-/// - its landed answer is still in the landing zone, found by its sha256 (not by the loaded path, which a moved data
-///   directory no longer has), and its bytes still hash to it;
+/// - its answer's records are known: their digests, kept by the load that stored it (`record_digests`, one row per
+///   property and list, the last answer loaded; realpage_raw migration 58) for that answer's sha256, else its landed
+///   bytes, still in the landing zone (found by their sha256, not by the loaded path, which a moved data directory no
+///   longer has) and still hashing to it, cut again;
 /// - both answers cut cleanly into their records (`RecordSplit`), the night before's into as many records as its
 ///   snapshot has rows, numbered 1 to n, and both declare the same encoding (the same XML declaration);
+/// - a record repeats when its SHA-256 is the same (reading the night before's answer again, inflating, hashing and
+///   cutting it, was a fifth of these lists' load);
 /// - the answer with the repeated records cut out decodes to exactly one row per record left in it.
 /// Anything else, and `--reload`, decodes the answer whole, as every other answer is.
 ///
@@ -95,20 +99,52 @@ struct RecordLoad {
         }
     }
 
-    /// The plan for `bytes`, or nil when the answer is to be decoded whole (see the type's conditions). `decode` reads
-    /// a document into rows as the whole load would; a failure of it here also means nil, so the whole decode reports
-    /// the error with the record's place in the answer as sent.
+    /// An answer cut into its records (`RecordSplit`), each digested.
+    struct Cut {
+        let split: RecordSplit
+        let digests: [UInt8]
+        var declaration: [UInt8] { Array(split.declaration) }
+    }
+
+    /// `bytes` cut into this list's records; nil when they cannot be cut (`RecordSplit`).
+    func cut(_ bytes: [UInt8]) -> Cut? {
+        RecordSplit(bytes, record: record).map { Cut(split: $0, digests: $0.digests) }
+    }
+
+    /// Inside the load's transaction: `cut` (the answer `sha256` of `key` for `property`) is what the next answer's
+    /// records are compared with; an answer that cannot be cut leaves nothing to compare with.
+    static func remember(_ cut: Cut?, _ database: Database, key: String, property: String, sha256: String) throws {
+        let parameters: [String: SQLValue] = [":operation": .text(key), ":property": .text(property)]
+        guard let cut else {
+            try database.prepare("DELETE FROM record_digests WHERE operation = :operation AND property_id = :property")
+                .execute(parameters)
+            return
+        }
+        try database.prepare("""
+            INSERT INTO record_digests (operation, property_id, artifact_sha256, declaration, digests)
+            VALUES (:operation, :property, :sha, :declaration, :digests)
+            ON CONFLICT (operation, property_id) DO UPDATE SET
+                artifact_sha256 = excluded.artifact_sha256, declaration = excluded.declaration, digests = excluded.digests
+            """).execute(parameters.merging([
+                ":sha": .text(sha256), ":declaration": .blob(cut.declaration), ":digests": .blob(cut.digests),
+            ]) { $1 })
+    }
+
+    /// The plan for the answer `current` (cut from its bytes), or nil when it is to be decoded whole (see the type's
+    /// conditions). `decode` reads a document into rows as the whole load would; a failure of it here also means nil,
+    /// so the whole decode reports the error with the record's place in the answer as sent.
     /// `sha256` is the answer's own: an answer identical to the night before's is not read again.
     func plan(_ database: Database, keyColumn: String, key: String, table: String, property: String, asOf: LocalDate,
-              bytes: [UInt8], sha256 answerSHA256: String,
+              current: Cut, sha256 answerSHA256: String,
               decode: ([UInt8]) throws -> [[(String, SQLValue)]]) throws -> Plan? {
-        // The snapshot a whole decode would compare with (`UnchangedSnapshots.previous`), and its answer.
-        guard let current = RecordSplit(bytes, record: record),
-              let snapshot = try UnchangedSnapshots.previous(database, keyColumn: keyColumn, key: key, property: property,
+        // The snapshot a whole decode would compare with (`UnchangedSnapshots.previous`), and its answer's records.
+        guard let snapshot = try UnchangedSnapshots.previous(database, keyColumn: keyColumn, key: key, property: property,
                                                             asOf: asOf, decodingBuild: true),
               snapshot.decodedBy == build, let sha256 = snapshot.artifactSHA256, let rowCount = snapshot.rowCount,
-              let previous = sha256 == answerSHA256 ? current : previousAnswer(sha256),
-              Int64(previous.count) == rowCount, previous.declaration == current.declaration
+              let previous = sha256 == answerSHA256 ? (current.declaration, current.digests)
+                  : try Self.remembered(database, key: key, property: property, sha256: sha256)
+                      ?? previousAnswer(sha256).map({ (Array($0.declaration), $0.digests) }),
+              previous.1.count == Int(rowCount) * 32, previous.0 == current.declaration
         else { return nil }
         let stored = try database.query("""
             SELECT count(*), min(source_row), max(source_row) FROM \(table)
@@ -116,10 +152,10 @@ struct RecordLoad {
             """, [":property": .text(property), ":from": .text(snapshot.asOf)]).first
         guard let stored, stored.map(\.integerValue) == [rowCount, 1, rowCount] else { return nil }
 
-        let sources = Self.match(current, in: previous)
+        let sources = Self.match(current.digests, in: previous.1)
         let changed = sources.indices.filter { sources[$0] == nil }
         var decoded: [[(String, SQLValue)]]
-        do { decoded = try decode(current.keeping(changed)) } catch { return nil }
+        do { decoded = try decode(current.split.keeping(changed)) } catch { return nil }
         guard decoded.count == changed.count else { return nil }
         for (offset, place) in changed.enumerated() {
             guard let column = decoded[offset].firstIndex(where: { $0.0 == "source_row" }) else { return nil }
@@ -136,26 +172,49 @@ struct RecordLoad {
         return RecordSplit(bytes, record: record)
     }
 
-    /// For each record of `current`, the 1-based place of a record of `previous` with the same bytes, nil for none.
+    /// The record digests remembered for the answer `sha256` of `key` (`remember`): its declaration and digests; nil
+    /// when the last answer remembered is another.
+    private static func remembered(_ database: Database, key: String, property: String,
+                                   sha256: String) throws -> ([UInt8], [UInt8])? {
+        guard let row = try database.query("""
+            SELECT declaration, digests FROM record_digests
+            WHERE operation = :operation AND property_id = :property AND artifact_sha256 = :sha
+            """, [":operation": .text(key), ":property": .text(property), ":sha": .text(sha256)]).first,
+              case .blob(let digests) = row[1] else { return nil }
+        // An empty declaration is stored as NULL (SQLite binds an empty blob so).
+        switch row[0] {
+        case .blob(let declaration): return (declaration, digests)
+        case .null: return ([], digests)
+        default: return nil
+        }
+    }
+
+    /// For each record of `current` (its digests, 32 bytes a record), the 1-based place of a record of `previous`
+    /// with the same digest, nil for none.
     /// The lists keep their order from night to night, a record added, removed or changed here and there: each record
     /// is looked for at the place after the last one found, then up to `window` places around it. A record further
     /// away (a list re-sorted) is simply decoded: what is copied is always right, only how much is copied may vary.
-    static func match(_ current: RecordSplit, in previous: RecordSplit, window: Int = 16) -> [Int?] {
+    static func match(_ current: [UInt8], in previous: [UInt8], window: Int = 16) -> [Int?] {
+        let count = current.count / 32, previousCount = previous.count / 32
+        func same(_ index: Int, _ other: Int) -> Bool {
+            current.withUnsafeBytes { a in
+                previous.withUnsafeBytes { b in memcmp(a.baseAddress! + index * 32, b.baseAddress! + other * 32, 32) == 0 }
+            }
+        }
         var sources: [Int?] = []
-        sources.reserveCapacity(current.count)
+        sources.reserveCapacity(count)
         var expected = 0
-        for index in 0..<current.count {
+        for index in 0..<count {
             var found: Int?
-            if expected < previous.count, current.record(index, equals: expected, of: previous) {
+            if expected < previousCount, same(index, expected) {
                 found = expected
             } else {
                 for distance in stride(from: 1, through: window, by: 1) {
-                    if expected + distance < previous.count, current.record(index, equals: expected + distance, of: previous) {
+                    if expected + distance < previousCount, same(index, expected + distance) {
                         found = expected + distance
                         break
                     }
-                    if expected - distance >= 0, expected - distance < previous.count,
-                       current.record(index, equals: expected - distance, of: previous) {
+                    if expected - distance >= 0, expected - distance < previousCount, same(index, expected - distance) {
                         found = expected - distance
                         break
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import LibCryptoKit
 
 /// A whole-state RPX answer cut into its record elements on its bytes, before any XML parser sees it
 /// (`RPXOperation.wholeStateRecord`: `<Lease>...</Lease>` of getleaseinfo, one raw row each, in order).
@@ -32,15 +33,19 @@ struct RecordSplit {
         return bytes[...end]
     }
 
-    /// Whether record `index` of this answer has the same bytes as record `other` of `split`.
-    func record(_ index: Int, equals other: Int, of split: RecordSplit) -> Bool {
-        let mine = records[index], theirs = split.records[other]
-        guard mine.count == theirs.count else { return false }
-        return bytes.withUnsafeBytes { a in
-            split.bytes.withUnsafeBytes { b in
-                memcmp(a.baseAddress! + mine.lowerBound, b.baseAddress! + theirs.lowerBound, mine.count) == 0
+    /// Each record's SHA-256, 32 bytes a record in document order: what a later answer's records are compared with,
+    /// kept when this answer's bytes are no longer at hand (`RecordLoad`).
+    var digests: [UInt8] {
+        let hasher = SHA256()
+        var digests: [UInt8] = []
+        digests.reserveCapacity(records.count * 32)
+        bytes.withUnsafeBytes { all in
+            for range in records {
+                hasher.update(UnsafeRawBufferPointer(rebasing: all[range]))
+                hasher.finalizeAndRestart(appendingTo: &digests)
             }
         }
+        return digests
     }
 
     /// The answer with only the records at `kept` (ascending) left in its list: still a whole document, the envelope

@@ -148,9 +148,11 @@ enum SOAPSnapshot {
             var decoded: [[(String, SQLValue)]]?
             var rowsSHA256: String?
             var plan: RecordLoad.Plan?
-            if decodeFirst, !reload, let byRecord {
+            // The answer's records, digested: compared with the night before's, and remembered for the next night's.
+            let cut = decodeFirst ? byRecord?.cut(bytes) : nil
+            if !reload, let byRecord, let cut {
                 plan = try byRecord.plan(database, keyColumn: keyColumn, key: operation, table: table, property: property.key,
-                                         asOf: asOf, bytes: bytes, sha256: sha256) { document in
+                                         asOf: asOf, current: cut, sha256: sha256) { document in
                     var rows: [[(String, SQLValue)]] = []
                     try stream(document) { rows.append($0) }
                     return rows
@@ -203,6 +205,7 @@ enum SOAPSnapshot {
                 try UnchangedSnapshots.record(database, keyColumn: keyColumn, key: operation, property: property.key,
                                               asOf: asOf, rowsSHA256: rowsSHA256, unchangedSince: unchanged)
                 if let byRecord {
+                    try RecordLoad.remember(cut, database, key: operation, property: property.key, sha256: sha256)
                     try database.prepare("""
                         UPDATE loaded_artifacts SET decoded_by = :build
                         WHERE \(keyColumn) = :operation AND property_id = :property AND as_of_date = :as_of

@@ -96,9 +96,15 @@ import Testing
         let after = try loader(fixture, run: "run-2", files: files, build: "new-build")
             .load(path: third, operation: .getleaseinfo, property: nexus, asOf: night(22))
         #expect(after.note == "by record: 1 of 3 records decoded, the rest copied from the snapshot of 2026-11-21")
-        // Without the night before's answer in the landing zone, nothing can be compared: decoded whole.
-        let gone = try RPXArtifactLoader(store: fixture.store, runID: RunID("run-3"), landedAnswer: { _ in nil }, build: "new-build")
+        // The night before's answer gone from the landing zone: the digests its load kept of its records still serve.
+        let kept = try RPXArtifactLoader(store: fixture.store, runID: RunID("run-3"), landedAnswer: { _ in nil }, build: "new-build")
             .load(path: try leases(fixture, night: 23), operation: .getleaseinfo, property: nexus, asOf: night(23))
+        #expect(kept.note == "by record: 1 of 3 records decoded, the rest copied from the snapshot of 2026-11-22")
+        // Neither the digests (another list's answer remembered last) nor the answer: nothing to compare with, decoded whole.
+        try fixture.store.database.execute("UPDATE record_digests SET artifact_sha256 = 'another'")
+        let gone = try RPXArtifactLoader(store: fixture.store, runID: RunID("run-4"), landedAnswer: { _ in nil }, build: "new-build")
+            .load(path: try leases(fixture, night: 24) { [$0[0], $0[1].replacingOccurrences(of: "<Rent>2245.00</Rent>", with: "<Rent>2270.00</Rent>"), $0[2]] },
+                  operation: .getleaseinfo, property: nexus, asOf: night(24))
         #expect(gone.note == nil && gone.rows == 3)
     }
 
@@ -165,9 +171,9 @@ import Testing
         let before = split(["A", "B", "C", "D", "E"].map { "<Lease><LeaseID>\($0)</LeaseID></Lease>" }.joined())!
         // One added in front, one changed, one removed, one added at the end.
         let now = split(["X", "A", "B2", "D", "E", "F"].map { "<Lease><LeaseID>\($0)</LeaseID></Lease>" }.joined())!
-        #expect(RecordLoad.match(now, in: before) == [nil, 1, nil, 4, 5, nil])
+        #expect(RecordLoad.match(now.digests, in: before.digests) == [nil, 1, nil, 4, 5, nil])
         // Further away than the window looks: decoded, not copied.
-        #expect(RecordLoad.match(now, in: before, window: 0) == [nil, nil, nil, 4, 5, nil])
+        #expect(RecordLoad.match(now.digests, in: before.digests, window: 0) == [nil, nil, nil, 4, 5, nil])
     }
 
     @Test func anythingThatCouldHideOrShowARecordRefusesTheCut() {
