@@ -141,10 +141,10 @@ struct RecordLoad {
         guard let snapshot = try UnchangedSnapshots.previous(database, keyColumn: keyColumn, key: key, property: property,
                                                             asOf: asOf, decodingBuild: true),
               snapshot.decodedBy == build, let sha256 = snapshot.artifactSHA256, let rowCount = snapshot.rowCount,
-              let previous = sha256 == answerSHA256 ? (current.declaration, current.digests)
+              let previous = sha256 == answerSHA256 ? (declaration: current.declaration, digests: current.digests)
                   : try Self.remembered(database, key: key, property: property, sha256: sha256)
-                      ?? previousAnswer(sha256).map({ (Array($0.declaration), $0.digests) }),
-              previous.1.count == Int(rowCount) * 32, previous.0 == current.declaration
+                      ?? previousAnswer(sha256).map({ (declaration: Array($0.declaration), digests: $0.digests) }),
+              previous.digests.count == Int(rowCount) * 32, previous.declaration == current.declaration
         else { return nil }
         let stored = try database.query("""
             SELECT count(*), min(source_row), max(source_row) FROM \(table)
@@ -152,7 +152,7 @@ struct RecordLoad {
             """, [":property": .text(property), ":from": .text(snapshot.asOf)]).first
         guard let stored, stored.map(\.integerValue) == [rowCount, 1, rowCount] else { return nil }
 
-        let sources = Self.match(current.digests, in: previous.1)
+        let sources = Self.match(current.digests, in: previous.digests)
         let changed = sources.indices.filter { sources[$0] == nil }
         var decoded: [[(String, SQLValue)]]
         do { decoded = try decode(current.split.keeping(changed)) } catch { return nil }
@@ -175,7 +175,7 @@ struct RecordLoad {
     /// The record digests remembered for the answer `sha256` of `key` (`remember`): its declaration and digests; nil
     /// when the last answer remembered is another.
     private static func remembered(_ database: Database, key: String, property: String,
-                                   sha256: String) throws -> ([UInt8], [UInt8])? {
+                                   sha256: String) throws -> (declaration: [UInt8], digests: [UInt8])? {
         guard let row = try database.query("""
             SELECT declaration, digests FROM record_digests
             WHERE operation = :operation AND property_id = :property AND artifact_sha256 = :sha
