@@ -1,5 +1,6 @@
 import LibCryptoKit
 import OwnerDashCore
+import SOAP
 import SQLiteKit
 
 /// The weekly whole ledger pull decoded by household (RPX getresidentledger's `Resident` records, Yardi
@@ -100,6 +101,34 @@ struct LedgerHouseholds {
                 decoded[index] = (key, 1, hasID && key != nil)
             }
         }
+    }
+
+    /// Loads a whole answer with `load`, by household when `households` is given, and once more whole (`load(nil)`)
+    /// when what it held cannot stand (`DecodeWhole`): the loader's one entry for both vendors.
+    static func loadingWholeIfNeeded<T>(_ households: LedgerHouseholds?, _ load: (LedgerHouseholds?) throws -> T) throws -> T {
+        do {
+            return try load(households)
+        } catch is DecodeWhole where households != nil {
+            return try load(nil)
+        }
+    }
+
+    /// Inside an answer's merge: plans `bytes` (`plan`; none without `households`), holds the held households in
+    /// `merger`, and hands `decode` the document to read (the whole answer, or only its records to decode) and the
+    /// plan, whose `decoding` each decoded transaction goes through. A decoder error with households held names a
+    /// place in the cut document, not the answer: it becomes `DecodeWhole`, and the whole answer, parsed again, names
+    /// the right one. Returns the plan, for `record` after the merge.
+    static func read(_ bytes: [UInt8], by households: LedgerHouseholds?, database: Database, property: String,
+                     asOf: LocalDate, merger: LedgerMerger,
+                     decode: (_ document: [UInt8], _ plan: Plan?) throws -> Void) throws -> Plan? {
+        let plan = try households?.plan(bytes, database: database, property: property, asOf: asOf)
+        try merger.hold(households: plan?.held ?? [])
+        do {
+            try decode(plan?.document ?? bytes, plan)
+        } catch let error as SOAPError where plan.map({ !$0.held.isEmpty }) ?? false {
+            throw DecodeWhole(reason: "the decoder stopped: \(error)")
+        }
+        return plan
     }
 
     /// Cuts a whole answer into its households and finds those held; nil when it cannot be cut, or when a ledger

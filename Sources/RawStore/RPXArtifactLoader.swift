@@ -86,13 +86,9 @@ public struct RPXArtifactLoader {
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
             // that changed since the last whole answer; where that cannot stand, once more, whole.
             let byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(source: Self.households, build: $0) } : nil
-            let merged: LedgerLoad.Loaded
-            do {
-                merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
-                                        coverage: coverage, key: key, byHousehold: byHousehold)
-            } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
-                merged = try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
-                                        coverage: coverage, key: key, byHousehold: nil)
+            let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
+                try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
+                               coverage: coverage, key: key, byHousehold: $0)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name)
@@ -134,18 +130,14 @@ public struct RPXArtifactLoader {
                 return try Self.mergeHouseholds(households.values.sorted { $0.reshID < $1.reshID }, into: database,
                                                 lineage: lineage)
             }) { bytes, merger in
-            plan = try byHousehold?.plan(bytes, database: store.database, property: property.key, asOf: asOf)
-            try merger.hold(households: plan?.held ?? [])
-            do {
-                try GetResidentLedger.decode(plan?.document ?? bytes) { transaction in
+            plan = try LedgerHouseholds.read(bytes, by: byHousehold, database: store.database, property: property.key,
+                                             asOf: asOf, merger: merger) { document, plan in
+                try GetResidentLedger.decode(document) { transaction in
+                    // RPX requires a TransactionID of every transaction.
                     try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, merger: merger)
                     if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
                     try merger.merge(Self.ledgerRow(transaction))
                 }
-            } catch let error as SOAPError where plan.map({ !$0.held.isEmpty }) ?? false {
-                // Counted in the answer with its held households cut out, the error would name the wrong transaction:
-                // the whole answer, parsed again, names the right one.
-                throw LedgerHouseholds.DecodeWhole(reason: "the decoder stopped: \(error)")
             }
         }
     }

@@ -97,13 +97,9 @@ public struct YardiArtifactLoader {
             // whose record changed since the last whole answer; where that cannot stand, once more, whole.
             var byHousehold: LedgerHouseholds?
             if case .whole = coverage, !reload, let build { byHousehold = LedgerHouseholds(source: YardiRawStore.households, build: build) }
-            let merged: LedgerLoad.Loaded
-            do {
-                merged = try loadLedger(operation: operation, path: path, property: property, asOf: asOf,
-                                        expectedSHA256: expectedSHA256, coverage: coverage, byHousehold: byHousehold)
-            } catch is LedgerHouseholds.DecodeWhole where byHousehold != nil {
-                merged = try loadLedger(operation: operation, path: path, property: property, asOf: asOf,
-                                        expectedSHA256: expectedSHA256, coverage: coverage, byHousehold: nil)
+            let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
+                try loadLedger(operation: operation, path: path, property: property, asOf: asOf,
+                               expectedSHA256: expectedSHA256, coverage: coverage, byHousehold: $0)
             }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: YardiRawStore.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name)
@@ -146,18 +142,13 @@ public struct YardiArtifactLoader {
                 }
                 return 0
             }) { bytes, merger in
-            plan = try byHousehold?.plan(bytes, database: store.database, property: property.key, asOf: asOf)
-            try merger.hold(households: plan?.held ?? [])
-            do {
-                try GetResidentTransactions.decode(plan?.document ?? bytes, answering: operation) { transaction in
+            plan = try LedgerHouseholds.read(bytes, by: byHousehold, database: store.database, property: property.key,
+                                             asOf: asOf, merger: merger) { document, plan in
+                try GetResidentTransactions.decode(document, answering: operation) { transaction in
                     try plan?.decoding(household: transaction.household, key: transaction.tenantCode,
                                        hasID: transaction.transactionID != nil, merger: merger)
                     try merger.merge(Self.ledgerRow(transaction))
                 }
-            } catch let error as SOAPError where plan.map({ !$0.held.isEmpty }) ?? false {
-                // Counted in the answer with its held customers cut out, the error would name the wrong transaction:
-                // the whole answer, parsed again, names the right one.
-                throw LedgerHouseholds.DecodeWhole(reason: "the decoder stopped: \(error)")
             }
         }
     }
