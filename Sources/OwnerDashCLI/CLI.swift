@@ -43,7 +43,12 @@ public enum CLI {
 
     /// Runs the process's command line and exits with its code.
     public static func main() {
-        let code = run(Array(CommandLine.arguments.dropFirst()))
+        var code = run(Array(CommandLine.arguments.dropFirst()))
+        // A result cut short on its way out (stdout on a full disk) is an error a script must see, not exit 0.
+        if let reason = StandardStreams.outputFailure() {
+            Diagnostics().error("stdout", "the output could not be written whole: \(reason)")
+            if code == .success { code = .failure }
+        }
         exit(code.rawValue)
     }
 

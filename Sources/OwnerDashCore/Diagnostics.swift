@@ -46,7 +46,7 @@ public final class Diagnostics: @unchecked Sendable {
     public private(set) var warningCount = 0
 
     public init(format: Format = .text, quiet: Bool = false, verbose: Bool = false, timestamps: Bool = false,
-                sink: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+                sink: @escaping (String) -> Void = { StandardStreams.writeError($0 + "\n") }) {
         self.format = format; self.quiet = quiet; self.verbose = verbose; self.timestamps = timestamps; self.sink = sink
     }
 
@@ -90,49 +90,5 @@ public final class Diagnostics: @unchecked Sendable {
                 sink(line)
             }
         }
-    }
-}
-
-/// Buffered writes to stdout: large results (a CSV dump) are written in big blocks.
-public final class StandardOutput {
-    private var buffer: [UInt8] = []
-    private let capacity: Int
-
-    public init(capacity: Int = 1 << 16) {
-        self.capacity = capacity
-        buffer.reserveCapacity(capacity)
-    }
-
-    deinit { flush() }
-
-    /// Queues text for stdout.
-    public func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= capacity { flush() }
-    }
-
-    /// Queues bytes for stdout.
-    public func write(bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= capacity { flush() }
-    }
-
-    /// Writes everything queued.
-    public func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(1, base + offset, raw.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools.
-                    exit(0)
-                }
-                offset += written
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -137,8 +137,8 @@ enum SQLProfile {
         let milliseconds = threadCPU() - started
         if milliseconds >= threshold {
             let words = label.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
-            FileHandle.standardError.write(Data(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property, words).utf8))
-            if let plan { FileHandle.standardError.write(Data(plan.utf8)) }
+            StandardStreams.writeError(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property, words))
+            if let plan { StandardStreams.writeError(plan) }
         }
         return result
     }

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Writing to stdout and stderr without ever trapping: Foundation's `FileHandle.write(_:)` stops the process on a write
+/// error, so a log line to a stderr file on a full disk (`2>> night.log`, the disk full) killed a whole ingest with
+/// SIGILL, mid-run and without a word. stderr is written through C stdio and a failure there is ignored (there is
+/// nowhere left to report it); stdout's failure is an error, not a silent success: found as it is written
+/// (`StandardOutput`) or, for what `print` wrote, once at exit (`outputFailure`).
+public enum StandardStreams {
+    /// Writes `text` to stderr as it is (no line break added); a write that fails is dropped.
+    public static func writeError(_ text: String) {
+        _ = fputs(text, stderr)
+    }
+
+    /// Flushes stdout; the reason it could not be written whole (`No space left on device`), nil when it was.
+    public static func outputFailure() -> String? {
+        let flushed = fflush(stdout) == 0
+        let reason = errno
+        guard !flushed || ferror(stdout) != 0 else { return nil }
+        return flushed ? "an earlier write to it failed" : String(cString: strerror(reason))
+    }
+}
+
+/// Buffered writes to stdout: large results (a CSV dump) are written in big blocks.
+public final class StandardOutput {
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit { flush() }
+
+    /// Queues text for stdout.
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Queues bytes for stdout.
+    public func write(bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Writes everything queued.
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(1, base + offset, raw.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a
+                    // full disk) leaves the result cut short: said, and not a success.
+                    guard written < 0, errno != EPIPE else { exit(0) }
+                    StandardStreams.writeError("stdout: error: the output could not be written whole: "
+                                               + String(cString: strerror(errno)) + "\n")
+                    exit(3)  // ExitCode.failure
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
