@@ -122,6 +122,40 @@ import Testing
     }
 }
 
+/// The weekly whole pull, a week after the first, of both vendors' ledgers as pms_sim answers them: each is read by
+/// household (RawStore's LedgerHouseholds), most households held as stored, and what the night leaves equals a fresh
+/// full ingest of that day. A cut that stopped fitting the simulator's answers would only be slower, never wrong:
+/// this is where that would show.
+@Suite struct WeeklyWholePullTests {
+    @Test func aWeeklyWholePullHoldsTheHouseholdsThatDidNotChangeAndAnswersAsAFreshFullPull() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let nightly = try DataDir()
+        let night1 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-16"] + IncrementalLedgerTests.selection,
+                                           environment: simulator.environment)
+        #expect(night1.status == 0, "\(night1.stderr)")
+        // A week on, every ledger's whole pull due (a one-day cycle makes it so for both at once).
+        let refresh = simulator.environment.merging(["OWNERDASH_LEDGER_FULL_REFRESH_DAYS": "1"]) { $1 }
+        let night2 = try nightly.ownerdash(["ingest", "--as-of", "2026-11-23"] + IncrementalLedgerTests.selection,
+                                           environment: refresh)
+        #expect(night2.status == 0, "\(night2.stderr)")
+        for artifact in ["realpage/nexus_east/getresidentledger.xml", "yardi/yp_riverwalk/GetResidentTransactions_Login.xml"] {
+            let note = night2.stderr.split(separator: "\n").first { $0.hasPrefix("load: \(artifact): ") }.map(String.init) ?? ""
+            let held = note.range(of: #"(\d+) household\(s\) as stored, not decoded"#, options: .regularExpression)
+                .flatMap { Int(note[$0].prefix { $0.isNumber }) } ?? 0
+            #expect(held > 10, "\(artifact): \(note)")
+        }
+        let fresh = try DataDir()
+        let full = try fresh.ownerdash(["ingest", "--as-of", "2026-11-23"] + IncrementalLedgerTests.selection,
+                                       environment: simulator.environment)
+        #expect(full.status == 0, "\(full.stderr)")
+        let weekly = try IncrementalLedgerTests.answers(nightly), whole = try IncrementalLedgerTests.answers(fresh)
+        for (name, rows) in whole {
+            #expect(rows.count > 10, "\(name): the simulator's ledger has rows")
+            #expect(weekly[name] == rows, "\(name) after the weekly pull read by household equals a fresh full pull")
+        }
+    }
+}
+
 /// A posting dated before every window: the clock of pms_sim credits a four-month-old rent charge at each property
 /// every 30th day (2026-11-30 is one). No incremental answer lists it; the Delinquent and Prepaid report, fetched whole,
 /// shows it.
