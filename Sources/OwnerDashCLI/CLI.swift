@@ -46,7 +46,7 @@ public enum CLI {
         var code = run(Array(CommandLine.arguments.dropFirst()))
         // A result cut short on its way out (stdout on a full disk) is an error a script must see, not exit 0.
         if let reason = StandardStreams.outputFailure() {
-            Diagnostics().error("stdout", "the output could not be written whole: \(reason)")
+            StandardStreams.reportOutputFailure(reason)
             if code == .success { code = .failure }
         }
         exit(code.rawValue)

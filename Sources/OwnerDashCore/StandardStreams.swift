@@ -13,6 +13,11 @@ public enum StandardStreams {
         _ = fputs(text, stderr)
     }
 
+    /// The one line saying a result was cut short (`stdout: error: the output could not be written whole: REASON`).
+    public static func reportOutputFailure(_ reason: String) {
+        Diagnostics().error("stdout", "the output could not be written whole: \(reason)")
+    }
+
     /// Flushes stdout; the reason it could not be written whole (`No space left on device`), nil when it was.
     public static func outputFailure() -> String? {
         let flushed = fflush(stdout) == 0
@@ -59,8 +64,7 @@ public final class StandardOutput {
                     // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a
                     // full disk) leaves the result cut short: said, and not a success.
                     guard written < 0, errno != EPIPE else { exit(0) }
-                    StandardStreams.writeError("stdout: error: the output could not be written whole: "
-                                               + String(cString: strerror(errno)) + "\n")
+                    StandardStreams.reportOutputFailure(String(cString: strerror(errno)))
                     exit(3)  // ExitCode.failure
                 }
                 offset += written

@@ -141,13 +141,8 @@ struct LedgerHouseholds {
             """, [":property": .text(property), ":as_of": .text(asOf.iso), ":answers": .text(source.answers)])?.integerValue == 1
         guard !later, let split = RecordSplit(bytes, record: source.record) else { return nil }
         let head = bytes[..<split.records[0].lowerBound]
-        let digests = split.records.map { range in
-            let hasher = SHA256()
-            hasher.update(build + "\n")
-            head.withUnsafeBytes { hasher.update($0) }
-            bytes[range].withUnsafeBytes { hasher.update($0) }
-            return hasher.finalizeHex()
-        }
+        let raw = split.digests(prefixedBy: Array((build + "\n").utf8) + head)
+        let digests = stride(from: 0, to: raw.count, by: 32).map { Hex.encode(raw[$0..<$0 + 32]) }
         var asStored: [String: (key: String, transactions: Int)] = [:]
         for row in try database.query(Self.asStored(source), [":property": .text(property)]) {
             guard let key = row[0].textValue, let digest = row[1].textValue, let count = row[2].integerValue else { continue }

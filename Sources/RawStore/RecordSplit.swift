@@ -35,12 +35,17 @@ struct RecordSplit {
 
     /// Each record's SHA-256, 32 bytes a record in document order: what a later answer's records are compared with,
     /// kept when this answer's bytes are no longer at hand (`RecordLoad`).
-    var digests: [UInt8] {
+    var digests: [UInt8] { digests(prefixedBy: []) }
+
+    /// Each record's SHA-256 over `prefix` and then the record's bytes, 32 bytes a record in document order (one
+    /// hasher for all of them; LedgerHouseholds prefixes the decoding build and the answer's head).
+    func digests(prefixedBy prefix: [UInt8]) -> [UInt8] {
         let hasher = SHA256()
         var digests: [UInt8] = []
         digests.reserveCapacity(records.count * 32)
         bytes.withUnsafeBytes { all in
             for range in records {
+                hasher.update(prefix)
                 hasher.update(UnsafeRawBufferPointer(rebasing: all[range]))
                 hasher.finalizeAndRestart(appendingTo: &digests)
             }
