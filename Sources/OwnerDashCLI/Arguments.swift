@@ -1,3 +1,5 @@
+import OwnerDashCore
+
 /// One declared argument of a command; help text and parsing both come from these declarations.
 public struct ArgumentSpec: Sendable {
     /// How the argument appears on the command line.
@@ -54,6 +56,19 @@ public struct ArgumentSpec: Sendable {
 public struct UsageError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A result that could not be written whole to the file `--out` names (a full disk): exit 3, as for stdout
+/// (docs/contracts.md); a name that cannot be created at all is a `UsageError`.
+public struct ResultNotWritten: Error, CustomStringConvertible {
+    public var description: String
+
+    /// The line for `command`'s `--out FILE` (or DIR/) that `error` stopped: `UsageError` when the file could not be
+    /// created, else `ResultNotWritten`.
+    public static func error(_ error: ResultFileError, command: String, out: String) -> any Error {
+        let line = "\(command): cannot write --out \(out): \(error.reason)"
+        return error.kind == .cannotCreate ? UsageError(line) : ResultNotWritten(description: line)
+    }
 }
 
 /// The values found on a command line for a list of specs.

@@ -125,6 +125,9 @@ public enum CLI {
         } catch let error as ConfigurationError {
             log.error(nil, error.description)
             return .usage
+        } catch let error as ResultNotWritten {
+            log.error(nil, error.description)
+            return .failure
         } catch {
             log.error(nil, "\(command.commandLine): \(error)")
             return .failure

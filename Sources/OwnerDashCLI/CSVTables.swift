@@ -42,13 +42,18 @@ enum CSVTables {
     static func writeFiles(_ result: MetricResult, directory: String, command: String) throws -> [String] {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            return try result.tables.map { table in
-                let path = (directory as NSString).appendingPathComponent("\(table.name).csv")
-                try MetricOutput.render(single(table, of: result), as: .csv).write(toFile: path, atomically: true, encoding: .utf8)
-                return path
-            }
         } catch {
             throw UsageError("\(command): cannot write --out \(directory): \(error.localizedDescription)")
+        }
+        return try result.tables.map { table in
+            let path = (directory as NSString).appendingPathComponent("\(table.name).csv")
+            let text = MetricOutput.render(single(table, of: result), as: .csv)
+            do {
+                try ResultFile.write(text, to: path)
+            } catch let error as ResultFileError {
+                throw ResultNotWritten.error(error, command: command, out: path)
+            }
+            return path
         }
     }
 

@@ -34,9 +34,11 @@ struct OwnerDash {
     }
 
     /// `environment`: variables added to (or replacing) this process's own for the run.
-    static func run(_ arguments: [String], in directory: URL = repository, environment: [String: String] = [:]) throws -> Result {
+    /// `executable`: another program than ownerdash (a shell that limits it, then runs it).
+    static func run(_ arguments: [String], in directory: URL = repository, environment: [String: String] = [:],
+                    executable program: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program ?? executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         if !environment.isEmpty {

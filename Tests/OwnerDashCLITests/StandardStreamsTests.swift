@@ -37,6 +37,50 @@ import Testing
         }
     }
 
+    /// A report written with `--out` to a disk that fills part way (here a file size limit, `ulimit -f`, which fails
+    /// the write past it as a full disk would: EFBIG, SIGXFSZ ignored): one line naming the file and why, exit 3, and
+    /// neither the file nor a partial one left. The CSV was a usage error (exit 1) whatever the reason; the workbook was
+    /// a damaged file and exit 0.
+    @Test(arguments: ["csv", "xlsx"])
+    func aResultFileCutShortIsAFailureInOneLineAndLeavesNothing(format: String) throws {
+        let data = DataDir()
+        // 10,000 households, each with a month's rent: a CSV of about 1 MB, a workbook of about 150 KB.
+        try data.unifiedDatabase(with: """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test');
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+            INSERT INTO unified_units (unified_property_id, unit_number, floor, status)
+            SELECT 'yp_riverwalk', 'u' || i, '1', 'occupied' FROM n;
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
+            SELECT 'yp_riverwalk', 't' || substr(unit_number, 2), unit_number, 'Resident ' || unit_number, 'current' FROM unified_units;
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            SELECT 'yp_riverwalk', 'c' || resident_id, resident_id, 'L' || resident_id, unit_number, 'rent', 'RENT', 1,
+                   '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0
+            FROM unified_residents;
+            """)
+        let out = data.url.appendingPathComponent("grid.\(format)").path
+        let arguments = ["report", "lease-status", "--start", "2026-10", "--format", format, "--out", out, "--data-dir", data.path]
+        let limited = try OwnerDash.run(["-c", #"trap '' XFSZ; ulimit -f 40; exec "$@""#, "bash",
+                                         OwnerDash.executable.path] + arguments, executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(limited.status == 3, "\(limited.stderr)")
+        let lines = limited.stderr.split(separator: "\n")
+        // The workbook's library writes the sheet's rows to a file of its own first, never checking those writes: the
+        // sheet is what the limit cuts, and the workbook read back before it takes its name says so (it was zipped cut
+        // off mid-row and called a success, exit 0).
+        let reason = format == "csv" ? "File too large"
+            : "the workbook came out incomplete (xl/worksheets/sheet1.xml: XML error at line 2: expected '>'); was the disk full?"
+        #expect(lines.count == 1 && lines[0] == "error: ownerdash report lease-status: cannot write --out \(out): \(reason)",
+                "\(limited.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasPrefix("grid.") }
+        #expect(left.isEmpty, "\(left)")
+        // Without the limit the same command writes the file: the limit is what failed it.
+        let whole = try OwnerDash.run(arguments)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int)
+        #expect(size > 40 * 1024)
+    }
+
     @Test func aLogLineThatCannotBeWrittenStopsNothing() throws {
         let data = DataDir()
         // A load whose file warns (its totals row disagrees with its rows): the warning is lost, the load is not.

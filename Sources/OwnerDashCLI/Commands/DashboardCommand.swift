@@ -189,9 +189,11 @@ struct DashboardCommand: Command {
     /// Written to a temporary file and renamed, so a browser never shows half a page.
     static func writePage(_ text: String, to path: String, what: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try ResultFile.write(text, to: path)
         } catch {
-            throw ConfigurationError("\(path): cannot write \(what) (\(error.localizedDescription))")
+            let line = "\(path): cannot write \(what) (\(error.reason))"
+            if error.kind == .cannotCreate { throw ConfigurationError(line) }
+            throw ResultNotWritten(description: line)
         }
     }
 

@@ -54,9 +54,9 @@ struct LedgerReportSession {
             return
         }
         do {
-            try text.write(toFile: out, atomically: true, encoding: .utf8)
+            try ResultFile.write(text, to: out)
         } catch {
-            throw UsageError("\(command): cannot write --out \(out): \(error.localizedDescription)")
+            throw ResultNotWritten.error(error, command: command, out: out)
         }
     }
 
@@ -93,7 +93,11 @@ struct LedgerReportSession {
         do {
             try body(out)
         } catch let error as XLSXWriteError {
-            throw UsageError("\(command): cannot write --out \(out): \(error.description)")
+            switch error {
+            case .notWrittenWhole(let detail): throw ResultNotWritten(description: "\(command): cannot write --out \(detail)")
+            case .io(let detail): throw UsageError("\(command): cannot write --out \(detail)")
+            default: throw UsageError("\(command): cannot write --out \(out): \(error.description)")
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 import CXlsxWriter
 import Glibc
+import XMLKit
+import ZipKit
 
 /// Why a workbook could not be written; one line naming the sheet and cell where there is one.
 public enum XLSXWriteError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -13,6 +15,8 @@ public enum XLSXWriteError: Error, Equatable, Sendable, CustomStringConvertible 
     case tooManyColumns(sheet: String)
     case noSheets
     case io(detail: String)
+    /// The finished workbook could not be written out or put in place (a full disk): the library's reason.
+    case notWrittenWhole(detail: String)
     /// Rows appended without a sheet started, or anything after `finish()`.
     case misuse(detail: String)
 
@@ -27,7 +31,7 @@ public enum XLSXWriteError: Error, Equatable, Sendable, CustomStringConvertible 
         case .tooManyRows(let sheet): return "sheet \"\(sheet)\": more than Excel's 1,048,576 rows"
         case .tooManyColumns(let sheet): return "sheet \"\(sheet)\": more than Excel's 16,384 columns"
         case .noSheets: return "a workbook needs at least one sheet"
-        case .io(let detail): return detail
+        case .io(let detail), .notWrittenWhole(let detail): return detail
         case .misuse(let detail): return "xlsx writer: \(detail)"
         }
     }
@@ -331,17 +335,87 @@ public final class XLSXWriter {
         try endSheet()
         guard !sheetNames.isEmpty else { throw XLSXWriteError.noSheets }
         finished = true
-        // workbook_close writes the file and frees the workbook, whatever it returns.
-        let status = workbook_close(workbook)
+        // workbook_close writes the file and frees the workbook, whatever it returns. It says why it failed only on
+        // stderr, in a line of its own (`[ERROR] workbook_close(): ... System error = No space left on device`): that
+        // line becomes the error's reason, so a user reads one line.
+        let (status, said) = Self.capturingStandardError { workbook_close(workbook) }
         guard status == LXW_NO_ERROR else {
             unlink(temporaryPath)
-            throw XLSXWriteError.library(detail: "\(path): \(String(cString: lxw_strerror(status)))")
+            throw XLSXWriteError.notWrittenWhole(detail: "\(path): " + (Self.reason(said) ?? String(cString: lxw_strerror(status))))
+        }
+        if !said.isEmpty { _ = said.withCString { Glibc.write(2, $0, strlen($0)) } }
+        if let damage = Self.damage(temporaryPath) {
+            unlink(temporaryPath)
+            throw XLSXWriteError.notWrittenWhole(detail: "\(path): the workbook came out incomplete (\(damage)); was the disk full?")
         }
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw XLSXWriteError.io(detail: "\(path): \(reason)")
+            throw XLSXWriteError.notWrittenWhole(detail: "\(path): \(reason)")
         }
+    }
+
+    /// What is wrong with the workbook just written, nil when every part of it reads to its end. The library writes
+    /// each sheet's rows to a file of its own and never checks those writes: on a full disk it zipped a sheet cut off
+    /// mid-row and returned success, a workbook Excel refuses (found with a file size limit). So every XML part is read
+    /// back to its last tag before the workbook takes its name.
+    static func damage(_ path: String) -> String? {
+        do {
+            let archive = try ZipArchive(path: path)
+            for entry in archive.entries where entry.name.hasSuffix(".xml") || entry.name.hasSuffix(".rels") {
+                do {
+                    let reader = try XMLStreamReader(bytes: try archive.contents(of: entry))
+                    while try reader.read() {}
+                } catch {
+                    return "\(entry.name): \(error)"
+                }
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The library's last `[ERROR] function(): message` line as `message`; nil when it said nothing.
+    static func reason(_ said: String) -> String? {
+        guard let line = said.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+            return nil
+        }
+        var text = Substring(line)
+        if text.hasPrefix("[ERROR] ") || text.hasPrefix("[WARNING] ") { text = text.drop { $0 != " " }.dropFirst() }
+        if let call = text.firstRange(of: "(): ") { text = text[call.upperBound...] }
+        // `Zip ZIP_ERRNO error while creating xlsx file 'NAME.partial-PID'. System error = REASON`: the reason.
+        if let system = text.firstRange(of: "System error = ") { text = text[system.upperBound...] }
+        return String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// Runs `body` with file descriptor 2 sent to a pipe; returns its result and what was written to stderr meanwhile
+    /// (what does not fit the pipe, 64 KiB, is dropped: the library writes a line or two). Only the command-line
+    /// reports write workbooks, on their one thread, so no other thread's log line is caught here.
+    private static func capturingStandardError<T>(_ body: () -> T) -> (T, String) {
+        fflush(nil)  // stdio's buffers: what was written before goes where it was meant to
+        var ends: [Int32] = [0, 0]
+        let saved = dup(2)
+        guard saved >= 0, pipe(&ends) == 0 else {
+            if saved >= 0 { close(saved) }
+            return (body(), "")
+        }
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+        dup2(ends[1], 2)
+        close(ends[1])
+        let result = body()
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        var said: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &chunk, chunk.count)
+            guard count > 0 else { break }
+            said += chunk[0..<count]
+        }
+        close(ends[0])
+        return (result, String(decoding: said, as: UTF8.self))
     }
 
     // MARK: - Formats
