@@ -12,6 +12,10 @@ import SQLiteKit
 /// - Leases: the household's leases on this unit (start, end, rent, renewal).
 /// - Balance: the household's ledger balance (charges less payments) where the property has a ledger, else the PMS's
 ///   own resident balance.
+/// - A household whose earliest lease listed is a renewal had leases before it that the PMS does not send: Yardi's
+///   GetResidentsByStatus carries one lease per household (YardiLeases); RPX getleaseinfo, asked for the residents of
+///   the last 365 days (`residentheldthestatus`), leaves a renewed household's older leases out. Each such household is
+///   named in a warning, so a count of one lease is not read as the whole history.
 public struct TenantHistory: Sendable, Equatable {
     /// One household of the unit.
     public struct Tenant: Sendable, Equatable {
@@ -36,13 +40,17 @@ public struct TenantHistory: Sendable, Equatable {
 
     public var property: String
     public var unit: String
+    /// `unified_properties.pms_source` (`realpage`, `yardi`): which PMS's lease list the leases come from.
+    public var pms: String?
     public var tenants: [Tenant]
 
     /// The history of `unit` of `property`; nil when no unit record, resident, lease or posting names that unit.
     public static func run(database: Database, property: String, unit: String) throws -> TenantHistory? {
         let keys: [String: SQLValue] = [":property": .text(property), ":unit": .text(unit)]
         let leases = try database.prepare(Self.leasesSQL)
-        var history = TenantHistory(property: property, unit: unit, tenants: [])
+        let pms = try database.scalar("SELECT pms_source FROM unified_properties WHERE unified_property_id = :property",
+                                      [":property": .text(property)])?.textValue
+        var history = TenantHistory(property: property, unit: unit, pms: pms, tenants: [])
         try database.prepare(Self.tenantsSQL).forEachRow(keys) { row in
             let resident = row.text("resident_id") ?? ""
             var tenant = Tenant(residentID: resident, name: row.text("name"), status: row.text("status"),
@@ -120,6 +128,21 @@ extension TenantHistory {
                  .text(l.status), MetricResult.yesNo(l.isRenewal)]
             } })
         return MetricResult(metric: "tenant-history", parameters: parameters, tables: [tenantsTable, leasesTable],
-                            warnings: [])
+                            warnings: earlierLeasesNotSent)
+    }
+
+    /// One line per household whose earliest lease listed is a renewal: the leases before it are not in what the PMS
+    /// sends.
+    var earlierLeasesNotSent: [String] {
+        let source = switch pms {
+        case "yardi": "Yardi sends one lease per household (GetResidentsByStatus: the current one, or the last)"
+        case "realpage": "RealPage's RPX getleaseinfo, asked for the residents of the last 365 days, leaves them out"
+        default: "the PMS does not send them"
+        }
+        return tenants.compactMap { tenant in
+            guard let first = tenant.leases.first, first.isRenewal else { return nil }
+            return "\(tenant.residentID): its earliest lease listed, \(first.leaseID) from \(first.start ?? "an unknown date"), "
+                + "is a renewal; the leases before it are not listed: \(source)"
+        }
     }
 }

@@ -59,5 +59,16 @@ import Testing
         #expect(try TenantHistory.run(database: fixture.database, property: "yp", unit: "999") == nil)
         let result = history.result(parameters: [])
         #expect(result.tables.map { $0.rows.count } == [2, 3])
+        #expect(result.warnings.isEmpty, "each household's first lease listed is its first lease")
+
+        // A household whose earliest lease listed is a renewal (Yardi sends one lease per household): named, not
+        // shown as a household of one lease without a word.
+        try fixture.database.execute("DELETE FROM unified_leases WHERE lease_id = 'L0'")
+        let renewed = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
+        #expect(renewed.pms == "yardi")
+        #expect(renewed.result(parameters: []).warnings == [
+            "t3: its earliest lease listed, L0b from 2026-02-01, is a renewal; the leases before it are not listed: "
+                + "Yardi sends one lease per household (GetResidentsByStatus: the current one, or the last)",
+        ])
     }
 }

@@ -145,7 +145,7 @@ struct AuditShowCommand: Command {
         } catch let error as AuditError {
             throw UsageError("\(Self.commandLine): \(error.description)")
         }
-        for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
+        session.warn(result)
         try session.write(result, format: formatName, title: "Lease-charge audit", to: out, table: table) {
             AuditPage.render(report, exceptionsOnly: exceptionsOnly, generatedAt: Timestamp.minute(Date()))
         }

@@ -66,7 +66,7 @@ struct DebtorsReportCommand: Command {
         else { return .failure }
         let (report, result, risk) = try ReportAnswers.debtors(database: session.database, properties: session.properties,
                                                          asOf: asOf, minDebt: minDebt)
-        for warning in result.warnings { log.warning(nil, "\(Self.commandLine): \(warning)") }
+        session.warn(result)
         try session.write(result, format: formatName, title: "Debtors", to: out, table: table) {
             DebtorsPage.render(report, propertyNames: (try? Self.propertyNames(session.database)) ?? [:],
                                generatedAt: Timestamp.minute(Date()), risk: risk)

@@ -80,7 +80,7 @@ struct LeaseStatusReportCommand: Command {
         let (report, result) = try ReportAnswers.leaseStatus(
             database: session.database, properties: session.properties, start: start, months: months, asOf: asOf,
             includeInactive: includeInactive, detailed: format != .table)
-        for warning in result.warnings { log.warning(nil, "ownerdash report lease-status: \(warning)") }
+        session.warn(result)
         if formatName == LedgerReportOptions.workbook, let out {
             try session.writeWorkbook(to: out) {
                 try LeaseStatusWorkbook.write(report, generatedAt: Timestamp.minute(Date()), to: $0)

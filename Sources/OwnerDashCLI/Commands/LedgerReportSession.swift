@@ -45,6 +45,11 @@ struct LedgerReportSession {
         var description: String { "no property in unified.db yet (run ownerdash sync or ownerdash ingest first)" }
     }
 
+    /// The result's warnings on stderr, one line each after the command's name (`warning: ownerdash report debtors: ...`).
+    func warn(_ result: MetricResult) {
+        for warning in result.warnings { log.warning(nil, "\(command): \(warning)") }
+    }
+
     /// Writes the report text to `out`, or to stdout.
     func write(_ text: String, to out: String?) throws {
         guard let out else {

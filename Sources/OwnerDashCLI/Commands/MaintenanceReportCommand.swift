@@ -54,7 +54,7 @@ struct MaintenanceReportCommand: Command {
         else { return .failure }
         let result = try ReportAnswers.maintenance(database: session.database, properties: session.properties,
                                                    asOf: options.asOf, months: months, olderThanDays: olderThan)
-        for warning in result.warnings { log.warning(nil, "ownerdash report maintenance: \(warning)") }
+        session.warn(result)
         try session.write(result, format: options.formatName, title: "Maintenance", to: options.out, table: options.table)
         return .success
     }
@@ -124,7 +124,7 @@ struct ExpensesReportCommand: Command {
         else { return .failure }
         let result = try ReportAnswers.expenses(database: session.database, properties: session.properties, start: start,
                                                 months: months)
-        for warning in result.warnings { log.warning(nil, "ownerdash report expenses: \(warning)") }
+        session.warn(result)
         try session.write(result, format: options.formatName, title: "Operating expenses", to: options.out, table: options.table)
         return .success
     }

@@ -67,6 +67,7 @@ struct StatementReportCommand: Command {
             log.error(nil, "\(command): \(property): no tenant ledger synced for this property, so no statement")
             return .failure
         }
+        session.warn(result)
         try session.write(result, format: options.formatName, title: "Statement of \(household.name ?? resident)", to: options.out, table: options.table)
         return .success
     }
@@ -116,6 +117,7 @@ struct TenantHistoryReportCommand: Command {
         guard let result = try ReportAnswers.tenantHistory(database: session.database, property: property, unit: unit) else {
             throw UsageError("\(command): \(property) has no unit \"\(unit)\"")
         }
+        session.warn(result)
         try session.write(result, format: formatName, title: "Tenant history of \(property) unit \(unit)", to: out, table: table)
         return .success
     }
