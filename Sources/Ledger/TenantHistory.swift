@@ -7,7 +7,10 @@ import SQLiteKit
 ///
 /// Definitions (unified_residents, unified_leases, unified_charges, unified_payments; read-only):
 /// - The unit's households: residents whose `unit_number` is the unit, plus households with a lease or a ledger posting
-///   on the unit (a resident record may have moved on to another unit).
+///   on the unit (a resident record may have moved on to another unit). A resident who is on the household's leases
+///   only as a co-resident, occupant or guarantor (unified_lease_residents: RealPage lists every member of a household
+///   as a resident, `ReshID-MemberID`) is one of that household's `members`, not a household of its own (each was
+///   listed as one, with no lease and a balance of 0.00).
 /// - Ordered by move-in date (households without one last), then resident id.
 /// - Leases: the household's leases on this unit (start, end, rent, renewal).
 /// - Balance: the household's ledger balance (charges less payments) where the property has a ledger, else the PMS's
@@ -25,6 +28,8 @@ public struct TenantHistory: Sendable, Equatable {
         public var moveIn: String?
         public var moveOut: String?
         public var balanceCents: Int64?
+        /// The other people on the household's leases of the unit: `Name (role)`, in resident id order.
+        public var members: [String]
         public var leases: [Lease]
     }
 
@@ -48,6 +53,7 @@ public struct TenantHistory: Sendable, Equatable {
     public static func run(database: Database, property: String, unit: String) throws -> TenantHistory? {
         let keys: [String: SQLValue] = [":property": .text(property), ":unit": .text(unit)]
         let leases = try database.prepare(Self.leasesSQL)
+        let members = try database.prepare(Self.membersSQL)
         let pms = try database.scalar("SELECT pms_source FROM unified_properties WHERE unified_property_id = :property",
                                       [":property": .text(property)])?.textValue
         var history = TenantHistory(property: property, unit: unit, pms: pms, tenants: [])
@@ -55,8 +61,12 @@ public struct TenantHistory: Sendable, Equatable {
             let resident = row.text("resident_id") ?? ""
             var tenant = Tenant(residentID: resident, name: row.text("name"), status: row.text("status"),
                                 moveIn: row.text("move_in_date"), moveOut: row.text("move_out_date"),
-                                balanceCents: row.int("balance_cents").map(Int64.init), leases: [])
-            try leases.forEachRow(keys.merging([":resident": .text(resident)]) { $1 }) { lease in
+                                balanceCents: row.int("balance_cents").map(Int64.init), members: [], leases: [])
+            let household = keys.merging([":resident": .text(resident)]) { $1 }
+            try members.forEachRow(household) { member in
+                tenant.members.append("\(member.text("name") ?? member.text("resident_id") ?? "") (\(member.text("role") ?? ""))")
+            }
+            try leases.forEachRow(household) { lease in
                 tenant.leases.append(Lease(leaseID: lease.text("lease_id") ?? "", start: lease.text("start_date"),
                                            end: lease.text("end_date"), rentCents: lease.int("rent_cents").map(Int64.init),
                                            status: lease.text("status") ?? "", isRenewal: lease.int("is_renewal") == 1))
@@ -71,7 +81,13 @@ public struct TenantHistory: Sendable, Equatable {
 
     static let tenantsSQL = """
         WITH household(resident_id) AS (
-            SELECT resident_id FROM unified_residents WHERE unified_property_id = :property AND unit_number = :unit
+            SELECT r.resident_id FROM unified_residents r
+            WHERE r.unified_property_id = :property AND r.unit_number = :unit
+              -- a member of another household's lease only (co-resident, occupant, guarantor): listed under it
+              AND (NOT EXISTS (SELECT 1 FROM unified_lease_residents m
+                               WHERE m.unified_property_id = :property AND m.resident_id = r.resident_id AND m.role <> 'head')
+                   OR EXISTS (SELECT 1 FROM unified_lease_residents m
+                              WHERE m.unified_property_id = :property AND m.resident_id = r.resident_id AND m.role = 'head'))
             UNION SELECT resident_id FROM unified_leases
                   WHERE unified_property_id = :property AND unit_number = :unit AND resident_id IS NOT NULL
             UNION SELECT resident_id FROM unified_charges WHERE unified_property_id = :property AND unit_number = :unit
@@ -100,6 +116,18 @@ public struct TenantHistory: Sendable, Equatable {
         ORDER BY r.move_in_date IS NULL, r.move_in_date, h.resident_id
         """
 
+    /// The people on the household's leases of the unit other than its head, with their role.
+    static let membersSQL = """
+        SELECT m.resident_id, min(r.name) AS name, min(m.role) AS role
+        FROM unified_leases l
+        JOIN unified_lease_residents m ON m.unified_property_id = l.unified_property_id AND m.lease_id = l.lease_id
+        LEFT JOIN unified_residents r ON r.unified_property_id = m.unified_property_id AND r.resident_id = m.resident_id
+        WHERE l.unified_property_id = :property AND l.unit_number = :unit AND l.resident_id = :resident
+          AND m.role <> 'head' AND m.resident_id <> :resident
+        GROUP BY m.resident_id
+        ORDER BY m.resident_id
+        """
+
     static let leasesSQL = """
         SELECT lease_id, start_date, end_date, CAST(round(rent_amount * 100) AS INTEGER) AS rent_cents, status, is_renewal
         FROM unified_leases
@@ -109,20 +137,28 @@ public struct TenantHistory: Sendable, Equatable {
 }
 
 extension TenantHistory {
+    /// The households table's columns (`rows`), as the answer and the API's schema name them.
+    public static let householdColumns: [MetricResult.Column] = [
+        .init("resident_id", .text), .init("name", .text), .init("members", .text), .init("status", .text),
+        .init("move_in", .date), .init("move_out", .date), .init("leases", .count), .init("balance", .money),
+    ]
+    /// The leases table's columns.
+    public static let leaseColumns: [MetricResult.Column] = [
+        .init("resident_id", .text), .init("lease_id", .text), .init("start", .date), .init("end", .date),
+        .init("rent", .money), .init("status", .text), .init("renewal", .text),
+    ]
+
     /// The history for the table / JSON / CSV writers: the households, then their leases.
     public func result(parameters: [MetricResult.Parameter]) -> MetricResult {
         let tenantsTable = MetricTable(
-            name: "rows", title: "Residents of \(property) unit \(unit)",
-            columns: [.init("resident_id", .text), .init("name", .text), .init("status", .text), .init("move_in", .date),
-                      .init("move_out", .date), .init("leases", .count), .init("balance", .money)],
+            name: "rows", title: "Residents of \(property) unit \(unit)", columns: Self.householdColumns,
             rows: tenants.map { t in
-                [.text(t.residentID), SQLValue(t.name), SQLValue(t.status), SQLValue(t.moveIn), SQLValue(t.moveOut),
-                 .integer(Int64(t.leases.count)), money(t.balanceCents)]
+                [.text(t.residentID), SQLValue(t.name), t.members.isEmpty ? .null : .text(t.members.joined(separator: "; ")),
+                 SQLValue(t.status), SQLValue(t.moveIn), SQLValue(t.moveOut), .integer(Int64(t.leases.count)),
+                 money(t.balanceCents)]
             })
         let leasesTable = MetricTable(
-            name: "leases", title: "Leases",
-            columns: [.init("resident_id", .text), .init("lease_id", .text), .init("start", .date), .init("end", .date),
-                      .init("rent", .money), .init("status", .text), .init("renewal", .text)],
+            name: "leases", title: "Leases", columns: Self.leaseColumns,
             rows: tenants.flatMap { t in t.leases.map { l in
                 [.text(t.residentID), .text(l.leaseID), SQLValue(l.start), SQLValue(l.end), money(l.rentCents),
                  .text(l.status), MetricResult.yesNo(l.isRenewal)]

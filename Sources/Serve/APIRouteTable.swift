@@ -368,12 +368,9 @@ extension APIRoutes {
                     "tenant-history", "The answer of ownerdash report tenant-history --format json.",
                     parameters: [("property", ResponseSchema.text), ("unit", ResponseSchema.text)],
                     tables: [
-                        .init(name: "rows", description: "One per resident.",
-                              columns: [.init("resident_id", .text), .init("name", .text), .init("status", .text), .init("move_in", .date),
-                                        .init("move_out", .date), .init("leases", .count), .init("balance", .money)]),
-                        .init(name: "leases", description: "One per lease.",
-                              columns: [.init("resident_id", .text), .init("lease_id", .text), .init("start", .date), .init("end", .date),
-                                        .init("rent", .money), .init("status", .text), .init("renewal", .text)]),
+                        .init(name: "rows", description: "One per household (its co-residents in `members`).",
+                              columns: TenantHistory.householdColumns),
+                        .init(name: "leases", description: "One per lease.", columns: TenantHistory.leaseColumns),
                     ])),
                  problems: [(404, "No such unit.")],
                  answer: .read { call in

@@ -99,7 +99,7 @@ public enum UnifiedDictionary {
             """),
         table("unified_residents", "Current state: one row per resident or household the PMS lists.", """
             unified_property_id
-            resident_id
+            resident_id | the household's id in the PMS (RealPage household id `ReshID`, Yardi tenant code); RealPage lists each other member of a household too, as `ReshID-MemberID` (unified_lease_residents names its role)
             unit_number
             lease_id
             name | `Last, First`

@@ -61,6 +61,19 @@ import Testing
         #expect(result.tables.map { $0.rows.count } == [2, 3])
         #expect(result.warnings.isEmpty, "each household's first lease listed is its first lease")
 
+        // A co-resident (RealPage lists every member of a household as a resident): one of t1's members, not a
+        // household of the unit with no lease and a balance of 0.00.
+        try fixture.database.execute("""
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status, move_in_date)
+            VALUES ('yp', 't1-m2', '101', 'Lee, Bo', 'current', '2026-11-01');
+            INSERT INTO unified_lease_residents (unified_property_id, lease_id, resident_id, role)
+            VALUES ('yp', 'L1', 't1', 'head'), ('yp', 'L1', 't1-m2', 'co_resident');
+            """)
+        let withMember = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
+        #expect(withMember.tenants.map(\.residentID) == ["t3", "t1"])
+        #expect(withMember.tenants.map(\.members) == [[], ["Lee, Bo (co_resident)"]])
+        #expect(withMember.result(parameters: []).tables[0].rows[1][2] == .text("Lee, Bo (co_resident)"))
+
         // A household whose earliest lease listed is a renewal (Yardi sends one lease per household): named, not
         // shown as a household of one lease without a word.
         try fixture.database.execute("DELETE FROM unified_leases WHERE lease_id = 'L0'")
