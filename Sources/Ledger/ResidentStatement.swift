@@ -23,6 +23,16 @@ public struct ResidentStatement: Sendable {
         public var status: String?
         public var moveIn: String?
         public var moveOut: String?
+        /// The resident asked for when it is a member of this household (HouseholdMember), not its head: id, name
+        /// and role. Its statement is the household's: the charges and payments are under the head's id.
+        public var askedMember: Member?
+    }
+
+    /// A member of a household as a statement names it (`co_resident`, `occupant`, `guarantor`).
+    public struct Member: Sendable, Equatable {
+        public var id: String
+        public var name: String?
+        public var role: String
     }
 
     /// One posted charge or payment.
@@ -48,14 +58,27 @@ public struct ResidentStatement: Sendable {
     public var closingBalanceCents: Int64 { lines.last?.balanceCents ?? openingBalanceCents }
 
     /// The households a resident id names: one per property that has it (the caller asks which one when several do).
+    /// A member of a household (a co-resident: HouseholdMember) names that household.
     public static func households(database: Database, residentID: String, properties: [String]) throws -> [Household] {
         let statement = try database.prepare(Self.householdSQL)
+        func household(_ property: String, _ resident: String) throws -> Household? {
+            var found: Household?
+            try statement.forEachRow([":property": .text(property), ":resident": .text(resident)]) { row in
+                found = Household(property: property, residentID: resident, unit: row.text("unit_number"),
+                                  name: row.text("name"), status: row.text("status"),
+                                  moveIn: row.text("move_in_date"), moveOut: row.text("move_out_date"))
+            }
+            return found
+        }
         var households: [Household] = []
         for property in properties {
-            try statement.forEachRow([":property": .text(property), ":resident": .text(residentID)]) { row in
-                households.append(Household(property: property, residentID: residentID, unit: row.text("unit_number"),
-                                            name: row.text("name"), status: row.text("status"),
-                                            moveIn: row.text("move_in_date"), moveOut: row.text("move_out_date")))
+            guard let asked = try household(property, residentID) else { continue }
+            if let (head, role) = try HouseholdMember.household(of: residentID, property: property, database: database),
+               var whole = try household(property, head) {
+                whole.askedMember = Member(id: residentID, name: asked.name, role: role)
+                households.append(whole)
+            } else {
+                households.append(asked)
             }
         }
         return households
@@ -145,7 +168,11 @@ extension ResidentStatement {
             rows: rows,
             total: [.text("total"), .null, .null, .null, .null, money(charged), money(paid), money(closingBalanceCents)])
         let lagging = ledgerWholeAsOf.flatMap { LedgerWholeAsOf.table([h.property: $0]) }
+        let member = h.askedMember.map { asked in
+            "\(asked.id)\(asked.name.map { " (\($0))" } ?? "") is a \(asked.role) of household \(h.residentID)"
+                + "\(h.name.map { " (\($0))" } ?? ""): this is the household's statement, whose charges and payments are under its id"
+        }
         return MetricResult(metric: "statement", parameters: parameters,
-                            tables: [householdTable, linesTable] + (lagging.map { [$0] } ?? []), warnings: [])
+                            tables: [householdTable, linesTable] + (lagging.map { [$0] } ?? []), warnings: member.map { [$0] } ?? [])
     }
 }

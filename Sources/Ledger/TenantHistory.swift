@@ -83,11 +83,8 @@ public struct TenantHistory: Sendable, Equatable {
         WITH household(resident_id) AS (
             SELECT r.resident_id FROM unified_residents r
             WHERE r.unified_property_id = :property AND r.unit_number = :unit
-              -- a member of another household's lease only (co-resident, occupant, guarantor): listed under it
-              AND (NOT EXISTS (SELECT 1 FROM unified_lease_residents m
-                               WHERE m.unified_property_id = :property AND m.resident_id = r.resident_id AND m.role <> 'head')
-                   OR EXISTS (SELECT 1 FROM unified_lease_residents m
-                              WHERE m.unified_property_id = :property AND m.resident_id = r.resident_id AND m.role = 'head'))
+              -- a member of another household (HouseholdMember): listed under it
+              AND NOT \(HouseholdMember.isMemberOnly("r.resident_id"))
             UNION SELECT resident_id FROM unified_leases
                   WHERE unified_property_id = :property AND unit_number = :unit AND resident_id IS NOT NULL
             UNION SELECT resident_id FROM unified_charges WHERE unified_property_id = :property AND unit_number = :unit

@@ -33,6 +33,27 @@ import Testing
         #expect(result.tables[1].total?[7] == .real(940))
         #expect(try ResidentStatement.households(database: fixture.database, residentID: "nobody", properties: ["yp"]).isEmpty)
 
+        // A co-resident's id (RealPage lists each member as a resident) names its household: the household's
+        // statement, saying so, where it was a statement of no line and a balance of 0.00.
+        try fixture.database.execute("""
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
+            VALUES ('yp', 't1-m2', '101', 'Lee, Bo', 'current');
+            INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, status, is_renewal)
+            VALUES ('yp', 'L1', '101', 't1', '2026-10-01', 'current', 0);
+            INSERT INTO unified_lease_residents (unified_property_id, lease_id, resident_id, role)
+            VALUES ('yp', 'L1', 't1', 'head'), ('yp', 'L1', 't1-m2', 'co_resident');
+            """)
+        let member = try #require(try ResidentStatement.households(database: fixture.database, residentID: "t1-m2",
+                                                                   properties: ["yp", "rp"]).first)
+        #expect(member.residentID == "t1" && member.name == "Lee, Ann")
+        #expect(member.askedMember == ResidentStatement.Member(id: "t1-m2", name: "Lee, Bo", role: "co_resident"))
+        let shared = try ResidentStatement.run(database: fixture.database, household: member, asOf: nil, from: nil)
+        #expect(shared.closingBalanceCents == 94_000 && shared.lines.count == 5)
+        #expect(shared.result(parameters: []).warnings == [
+            "t1-m2 (Lee, Bo) is a co_resident of household t1 (Lee, Ann): this is the household's statement, whose "
+                + "charges and payments are under its id",
+        ])
+
         // A ledger the nightly windows brought past its last whole pull: the statement names that pull's date.
         try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
         let windowed = try ResidentStatement.run(database: fixture.database, household: household, asOf: nil, from: nil)
