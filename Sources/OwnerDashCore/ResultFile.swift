@@ -18,16 +18,15 @@ public enum ResultFile {
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw ResultFileError(path: path, reason: Self.reason(errno), kind: .cannotCreate) }
         var failure: Int32?
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
+        var text = text
+        text.withUTF8 { raw in
             var offset = 0
-            while offset < raw.count, failure == nil {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            while offset < raw.count, failure == nil, let base = raw.baseAddress {
+                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
             }
         }
-        bytes = []
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(partial, path) != 0 { failure = errno }
         if let failure {
