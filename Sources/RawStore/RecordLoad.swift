@@ -112,7 +112,9 @@ struct RecordLoad {
     }
 
     /// Inside the load's transaction: `cut` (the answer `sha256` of `key` for `property`) is what the next answer's
-    /// records are compared with; an answer that cannot be cut leaves nothing to compare with.
+    /// records are compared with; an answer that cannot be cut leaves nothing to compare with. The same answer again
+    /// (a list unchanged since the night before, under a new date) leaves its row as it is: the same bytes, the same
+    /// digests.
     static func remember(_ cut: Cut?, _ database: Database, key: String, property: String, sha256: String) throws {
         let parameters: [String: SQLValue] = [":operation": .text(key), ":property": .text(property)]
         guard let cut else {
@@ -125,6 +127,7 @@ struct RecordLoad {
             VALUES (:operation, :property, :sha, :declaration, :digests)
             ON CONFLICT (operation, property_id) DO UPDATE SET
                 artifact_sha256 = excluded.artifact_sha256, declaration = excluded.declaration, digests = excluded.digests
+            WHERE record_digests.artifact_sha256 <> excluded.artifact_sha256
             """).execute(parameters.merging([
                 ":sha": .text(sha256), ":declaration": .blob(cut.declaration), ":digests": .blob(cut.digests),
             ]) { $1 })
