@@ -12,13 +12,16 @@ import SQLiteKit
 ///   as a resident, `ReshID-MemberID`) is one of that household's `members`, not a household of its own (each was
 ///   listed as one, with no lease and a balance of 0.00).
 /// - Ordered by move-in date (households without one last), then resident id.
-/// - Leases: the household's leases on this unit (start, end, rent, renewal).
+/// - Leases: the household's leases on this unit as the PMS lists them (start, end, rent, renewal), with the months
+///   the ledger posted charges on each (`first_posted`, `last_posted`), and the lease ids its charges on the unit name
+///   that the PMS no longer lists (`source` `ledger`: months posted, no dates, rent or status).
 /// - Balance: the household's ledger balance (charges less payments) where the property has a ledger, else the PMS's
 ///   own resident balance.
-/// - A household whose earliest lease listed is a renewal had leases before it that the PMS does not send: Yardi's
-///   GetResidentsByStatus carries one lease per household (YardiLeases); RPX getleaseinfo, asked for the residents of
-///   the last 365 days (`residentheldthestatus`), leaves a renewed household's older leases out. Each such household is
-///   named in a warning, so a count of one lease is not read as the whole history.
+/// - A household whose earliest lease the PMS lists is a renewal had leases before it that the PMS does not send:
+///   Yardi's GetResidentsByStatus carries one lease per household (YardiLeases); RPX getleaseinfo, asked for the
+///   residents of the last 365 days (`residentheldthestatus`), leaves a renewed household's older leases out. Each such
+///   household is named in a warning, with the earlier lease ids its ledger names, so a count of leases is not read as
+///   the whole history.
 public struct TenantHistory: Sendable, Equatable {
     /// One household of the unit.
     public struct Tenant: Sendable, Equatable {
@@ -39,8 +42,14 @@ public struct TenantHistory: Sendable, Equatable {
         public var start: String?
         public var end: String?
         public var rentCents: Int64?
-        public var status: String
-        public var isRenewal: Bool
+        /// Nil for a lease known from the ledger alone.
+        public var status: String?
+        public var isRenewal: Bool?
+        /// The first and last month the ledger posted a charge on the lease (`YYYY-MM`), nil when none.
+        public var firstPosted: String?
+        public var lastPosted: String?
+        /// Whether the PMS lists it (unified_leases); false: only the ledger's charges name it.
+        public var listedByPMS: Bool
     }
 
     public var property: String
@@ -69,7 +78,9 @@ public struct TenantHistory: Sendable, Equatable {
             try leases.forEachRow(household) { lease in
                 tenant.leases.append(Lease(leaseID: lease.text("lease_id") ?? "", start: lease.text("start_date"),
                                            end: lease.text("end_date"), rentCents: lease.int("rent_cents").map(Int64.init),
-                                           status: lease.text("status") ?? "", isRenewal: lease.int("is_renewal") == 1))
+                                           status: lease.text("status"), isRenewal: lease.int("is_renewal").map { $0 == 1 },
+                                           firstPosted: lease.text("first_posted"), lastPosted: lease.text("last_posted"),
+                                           listedByPMS: lease.int("listed") == 1))
             }
             history.tenants.append(tenant)
         }
@@ -125,11 +136,27 @@ public struct TenantHistory: Sendable, Equatable {
         ORDER BY m.resident_id
         """
 
+    /// The household's leases on the unit: those the PMS lists, then the lease ids only its charges there name, in the
+    /// order they began (a ledger-only lease by its first month posted).
     static let leasesSQL = """
-        SELECT lease_id, start_date, end_date, CAST(round(rent_amount * 100) AS INTEGER) AS rent_cents, status, is_renewal
-        FROM unified_leases
-        WHERE unified_property_id = :property AND unit_number = :unit AND resident_id = :resident
-        ORDER BY start_date, lease_id
+        WITH posted AS (
+            SELECT lease_id, min(period) AS first_posted, max(period) AS last_posted
+            FROM unified_charges
+            WHERE unified_property_id = :property AND unit_number = :unit AND resident_id = :resident AND lease_id IS NOT NULL
+            GROUP BY lease_id
+        )
+        SELECT * FROM (
+            SELECT l.lease_id, l.start_date, l.end_date, CAST(round(l.rent_amount * 100) AS INTEGER) AS rent_cents,
+                   l.status, l.is_renewal, p.first_posted, p.last_posted, 1 AS listed
+            FROM unified_leases l
+            LEFT JOIN posted p ON p.lease_id = l.lease_id
+            WHERE l.unified_property_id = :property AND l.unit_number = :unit AND l.resident_id = :resident
+            UNION ALL
+            SELECT p.lease_id, NULL, NULL, NULL, NULL, NULL, p.first_posted, p.last_posted, 0
+            FROM posted p
+            WHERE NOT EXISTS (SELECT 1 FROM unified_leases l WHERE l.unified_property_id = :property AND l.lease_id = p.lease_id)
+        )
+        ORDER BY coalesce(start_date, first_posted || '-01'), lease_id
         """
 }
 
@@ -142,7 +169,8 @@ extension TenantHistory {
     /// The leases table's columns.
     public static let leaseColumns: [MetricResult.Column] = [
         .init("resident_id", .text), .init("lease_id", .text), .init("start", .date), .init("end", .date),
-        .init("rent", .money), .init("status", .text), .init("renewal", .text),
+        .init("rent", .money), .init("status", .text), .init("renewal", .text), .init("first_posted", .month),
+        .init("last_posted", .month), .init("source", .text),
     ]
 
     /// The history for the table / JSON / CSV writers: the households, then their leases.
@@ -158,7 +186,8 @@ extension TenantHistory {
             name: "leases", title: "Leases", columns: Self.leaseColumns,
             rows: tenants.flatMap { t in t.leases.map { l in
                 [.text(t.residentID), .text(l.leaseID), SQLValue(l.start), SQLValue(l.end), money(l.rentCents),
-                 .text(l.status), MetricResult.yesNo(l.isRenewal)]
+                 SQLValue(l.status), l.isRenewal.map(MetricResult.yesNo) ?? .null, SQLValue(l.firstPosted),
+                 SQLValue(l.lastPosted), .text(l.listedByPMS ? "pms" : "ledger")]
             } })
         return MetricResult(metric: "tenant-history", parameters: parameters, tables: [tenantsTable, leasesTable],
                             warnings: earlierLeasesNotSent)
@@ -173,9 +202,13 @@ extension TenantHistory {
         default: "the PMS does not send them"
         }
         return tenants.compactMap { tenant in
-            guard let first = tenant.leases.first, first.isRenewal else { return nil }
-            return "\(tenant.residentID): its earliest lease listed, \(first.leaseID) from \(first.start ?? "an unknown date"), "
-                + "is a renewal; the leases before it are not listed: \(source)"
+            guard let first = tenant.leases.first(where: \.listedByPMS), first.isRenewal == true else { return nil }
+            let fromLedger = tenant.leases.filter { !$0.listedByPMS }.map(\.leaseID)
+            let earlier = fromLedger.isEmpty ? "the leases before it are not listed"
+                : "of the leases before it, the ledger's charges name \(fromLedger.joined(separator: ", ")) (the months "
+                    + "posted, no dates or rent)"
+            return "\(tenant.residentID): its earliest lease the PMS lists, \(first.leaseID) from \(first.start ?? "an unknown date"), "
+                + "is a renewal; \(earlier): \(source)"
         }
     }
 }

@@ -75,7 +75,9 @@ import Testing
         let history = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
         #expect(history.tenants.map(\.residentID) == ["t3", "t1"], "oldest move-in first")
         #expect(history.tenants.map(\.balanceCents) == [130_000, 94_000])
-        #expect(history.tenants[0].leases.map(\.leaseID) == ["L0", "L0b"] && history.tenants[0].leases[1].isRenewal)
+        #expect(history.tenants[0].leases.map(\.leaseID) == ["L0", "L0b"] && history.tenants[0].leases[1].isRenewal == true)
+        // The months its ledger posted charges on each lease (t3's one charge, on L0, in October).
+        #expect(history.tenants[0].leases.map(\.firstPosted) == ["2026-10", nil] && history.tenants[0].leases.allSatisfy(\.listedByPMS))
         #expect(history.tenants[0].moveOut == "2026-10-31" && history.tenants[1].leases.first?.rentCents == 140_000)
         #expect(try TenantHistory.run(database: fixture.database, property: "yp", unit: "999") == nil)
         let result = history.result(parameters: [])
@@ -95,14 +97,31 @@ import Testing
         #expect(withMember.tenants.map(\.members) == [[], ["Lee, Bo (co_resident)"]])
         #expect(withMember.result(parameters: []).tables[0].rows[1][2] == .text("Lee, Bo (co_resident)"))
 
-        // A household whose earliest lease listed is a renewal (Yardi sends one lease per household): named, not
-        // shown as a household of one lease without a word.
-        try fixture.database.execute("DELETE FROM unified_leases WHERE lease_id = 'L0'")
+        // A household whose earliest lease the PMS lists is a renewal (Yardi sends one lease per household): named,
+        // not shown as a household of one lease without a word; the earlier lease its ledger's charges name is listed,
+        // with the months posted on it.
+        try fixture.database.execute("""
+            DELETE FROM unified_leases WHERE lease_id = 'L0';
+            UPDATE unified_charges SET period = '2026-01', charge_date = '2026-01-01', due_date = '2026-01-01' WHERE charge_id = 'c6';
+            """)
         let renewed = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
         #expect(renewed.pms == "yardi")
+        let t3 = try #require(renewed.tenants.first)
+        #expect(t3.leases.map(\.leaseID) == ["L0", "L0b"] && t3.leases.map(\.listedByPMS) == [false, true])
+        #expect(t3.leases[0].firstPosted == "2026-01" && t3.leases[0].start == nil && t3.leases[0].status == nil)
+        let ledgerRow = try #require(renewed.result(parameters: []).tables[1].rows.first)
+        #expect(ledgerRow[7] == .text("2026-01") && ledgerRow[9] == .text("ledger") && ledgerRow[6] == .null)
         #expect(renewed.result(parameters: []).warnings == [
-            "t3: its earliest lease listed, L0b from 2026-02-01, is a renewal; the leases before it are not listed: "
-                + "Yardi sends one lease per household (GetResidentsByStatus: the current one, or the last)",
+            "t3: its earliest lease the PMS lists, L0b from 2026-02-01, is a renewal; of the leases before it, the "
+                + "ledger's charges name L0 (the months posted, no dates or rent): Yardi sends one lease per household "
+                + "(GetResidentsByStatus: the current one, or the last)",
+        ])
+        // Without a charge on it, the earlier lease is not known at all.
+        try fixture.database.execute("DELETE FROM unified_charges WHERE charge_id = 'c6'")
+        let unknown = try #require(try TenantHistory.run(database: fixture.database, property: "yp", unit: "101"))
+        #expect(unknown.result(parameters: []).warnings == [
+            "t3: its earliest lease the PMS lists, L0b from 2026-02-01, is a renewal; the leases before it are not "
+                + "listed: Yardi sends one lease per household (GetResidentsByStatus: the current one, or the last)",
         ])
     }
 }
