@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "XGBoostKit", dependencies: ["CXGBoost"]),
 
         // MARK: - Formats and domain
-        .target(name: "XLSXKit", dependencies: ["ZipKit", "XMLKit", "CXlsxWriter"]),
+        .target(name: "XLSXKit", dependencies: ["OwnerDashCore", "ZipKit", "XMLKit", "CXlsxWriter"]),
         .target(name: "OwnerDashCore"),
         // SOAP envelopes, response checks (one SOAPError), vendor value formats, the Yardi/RPX operation catalogues.
         .target(name: "SOAP", dependencies: ["XMLKit", "OwnerDashCore"]),

@@ -43,22 +43,7 @@ import Testing
     /// a damaged file and exit 0.
     @Test(arguments: ["csv", "xlsx"])
     func aResultFileCutShortIsAFailureInOneLineAndLeavesNothing(format: String) throws {
-        let data = DataDir()
-        // 10,000 households, each with a month's rent: a CSV of about 1 MB, a workbook of about 150 KB.
-        try data.unifiedDatabase(with: """
-            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
-            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test');
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
-            INSERT INTO unified_units (unified_property_id, unit_number, floor, status)
-            SELECT 'yp_riverwalk', 'u' || i, '1', 'occupied' FROM n;
-            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
-            SELECT 'yp_riverwalk', 't' || substr(unit_number, 2), unit_number, 'Resident ' || unit_number, 'current' FROM unified_units;
-            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
-                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
-            SELECT 'yp_riverwalk', 'c' || resident_id, resident_id, 'L' || resident_id, unit_number, 'rent', 'RENT', 1,
-                   '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0
-            FROM unified_residents;
-            """)
+        let data = try Self.households(10_000)
         let out = data.url.appendingPathComponent("grid.\(format)").path
         let arguments = ["report", "lease-status", "--start", "2026-10", "--format", format, "--out", out, "--data-dir", data.path]
         let limited = try OwnerDash.run(["-c", #"trap '' XFSZ; ulimit -f 40; exec "$@""#, "bash",
@@ -79,6 +64,61 @@ import Testing
         #expect(whole.status == 0, "\(whole.stderr)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int)
         #expect(size > 40 * 1024)
+    }
+
+    /// A data directory whose unified.db holds `count` households of yp_riverwalk, each with a month's rent (10,000: a
+    /// CSV of about 1 MB, a workbook of about 150 KB).
+    static func households(_ count: Int) throws -> DataDir {
+        let data = DataDir()
+        try data.unifiedDatabase(with: """
+            INSERT INTO unified_properties (unified_property_id, name, pms_source, as_of_date, ledger_source)
+            VALUES ('yp_riverwalk', 'Riverwalk', 'yardi', '2026-11-20', 'yardi: test');
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+            INSERT INTO unified_units (unified_property_id, unit_number, floor, status)
+            SELECT 'yp_riverwalk', 'u' || i, '1', 'occupied' FROM n;
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status)
+            SELECT 'yp_riverwalk', 't' || substr(unit_number, 2), unit_number, 'Resident ' || unit_number, 'current' FROM unified_units;
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, charge_date, due_date, amount, amount_paid, balance)
+            SELECT 'yp_riverwalk', 'c' || resident_id, resident_id, 'L' || resident_id, unit_number, 'rent', 'RENT', 1,
+                   '2026-10', '2026-10-01', '2026-10-01', 1400, 1400, 0
+            FROM unified_residents;
+            """)
+        return data
+    }
+
+    /// `--out` through a symbolic link replaces the link's target and keeps the link; `--out` naming a FIFO (or
+    /// `/dev/stdout` piped on) writes into it. Both were replaced by a regular file (renamed over them): the link
+    /// lost, the pipe's reader left waiting, and as root `--out /dev/stdout` put a file in /dev.
+    @Test(arguments: ["csv", "xlsx"])
+    func aResultFileGoesThroughALinkAndIntoAPipe(format: String) throws {
+        let data = try Self.households(20)
+        let target = data.url.appendingPathComponent("2026-10.\(format)").path
+        let link = data.url.appendingPathComponent("latest.\(format)").path
+        try "old".write(toFile: target, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let throughLink = try OwnerDash.run(["report", "lease-status", "--start", "2026-10", "--format", format,
+                                             "--out", link, "--data-dir", data.path])
+        #expect(throughLink.status == 0, "\(throughLink.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        let written = try Data(contentsOf: URL(fileURLWithPath: target))
+        #expect(written.count > 100 && written.prefix(2) == Data(format == "csv" ? "pr".utf8 : "PK".utf8))
+
+        // Through a pipe: the shell hands ownerdash `/dev/stdout`, the pipe to `cat`.
+        let piped = try OwnerDash.run(["-c", #""$@" --out /dev/stdout | cat > "$OUT""#, "bash", OwnerDash.executable.path,
+                                       "report", "lease-status", "--start", "2026-10", "--format", format,
+                                       "--data-dir", data.path],
+                                      environment: ["OUT": data.url.appendingPathComponent("piped").path],
+                                      executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let received = data.url.appendingPathComponent("piped.\(format)")
+        try FileManager.default.moveItem(at: data.url.appendingPathComponent("piped"), to: received)
+        // The same report either way (a workbook's title says the minute it was written, and its zip the time).
+        func shown(_ path: String) throws -> String {
+            let dump = try OwnerDash.run(["sheet", "dump", path])
+            return dump.stdout.split(separator: "\n").filter { !$0.contains("written ") }.joined(separator: "\n")
+        }
+        #expect(try shown(received.path) == shown(target) && !(try shown(target)).isEmpty)
     }
 
     @Test func aLogLineThatCannotBeWrittenStopsNothing() throws {

@@ -1,5 +1,6 @@
 import CXlsxWriter
 import Glibc
+import OwnerDashCore
 import XMLKit
 import ZipKit
 
@@ -93,6 +94,8 @@ public struct PageText: Sendable, Equatable {
 public final class XLSXWriter {
     private let workbook: UnsafeMutablePointer<lxw_workbook>
     private let path: String
+    /// Where the finished workbook goes (`ResultDestination`): renamed over its target, or copied into a device.
+    private let destination: ResultDestination
     private let temporaryPath: String
     private var formats: [FormatKey: UnsafeMutablePointer<lxw_format>] = [:]
     private var sheetNames: [String] = []
@@ -123,7 +126,12 @@ public final class XLSXWriter {
     /// Starts the workbook (written under a temporary name until `finish()`).
     public init(path: String) throws {
         self.path = path
-        temporaryPath = path + ".partial-\(getpid())"
+        destination = ResultDestination(path)
+        // A device or FIFO (`--out /dev/stdout`) is no place for the library's files, nor can a zip be written to it
+        // as it goes: the workbook is made in the temporary directory and copied in once whole.
+        temporaryPath = destination.inPlace
+            ? (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/ownerdash-workbook-\(getpid()).xlsx"
+            : destination.partialPath
         // The library says why it cannot create a file only on stderr, at close: try the name here, so the one
         // line a user reads names the path and the reason.
         let probe = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -131,7 +139,7 @@ public final class XLSXWriter {
             throw XLSXWriteError.io(detail: "\(path): cannot create: \(String(cString: strerror(errno)))")
         }
         close(probe)
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let directory = temporaryPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         // The sheets' row files go beside the output, not to a /tmp that may be small.
         let made = temporaryPath.withCString { file in
             (directory.isEmpty ? "." : directory).withCString { tmpdir in
@@ -348,7 +356,15 @@ public final class XLSXWriter {
             unlink(temporaryPath)
             throw XLSXWriteError.notWrittenWhole(detail: "\(path): the workbook came out incomplete (\(damage)); was the disk full?")
         }
-        guard rename(temporaryPath, path) == 0 else {
+        if destination.inPlace {
+            do {
+                try ResultFile.copy(temporaryPath, into: path)
+            } catch {
+                throw XLSXWriteError.notWrittenWhole(detail: "\(path): \(error.reason)")
+            }
+            return
+        }
+        guard rename(temporaryPath, destination.target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw XLSXWriteError.notWrittenWhole(detail: "\(path): \(reason)")
