@@ -21,7 +21,8 @@ struct StatementReportCommand: Command {
     static let discussion = """
         Charges are dated by their charge date, payments by their payment date; on one day charges come first. The
         balance column runs from the opening balance; the last line's balance is what the resident owes (negative: in
-        credit). A property without a tenant ledger has no statement.
+        credit). A property without a tenant ledger has no statement. A co-resident's id (RealPage's ReshID-MemberID)
+        gives its household's statement, with a warning naming both.
         """
 
     let global: GlobalOptions
@@ -86,9 +87,11 @@ struct TenantHistoryReportCommand: Command {
         .option("--out", "FILE", help: "write the report to FILE instead of stdout"),
     ]
     static let discussion = """
-        Two tables: the households (former, current and future residents of the unit, by move-in date) with their
-        balance — from the tenant ledger where the property has one, else the PMS's own resident balance — and their
-        leases on the unit.
+        Two tables: the households (former, current and future residents of the unit, by move-in date, each with the
+        co-residents on its leases) with their balance — from the tenant ledger where the property has one, else the
+        PMS's own resident balance — and their leases on the unit: those the PMS lists, and those only the ledger's
+        charges name (source ledger: the months posted). A household whose earliest lease the PMS lists is a renewal
+        is named in a warning: the PMS no longer sends the leases before it.
         """
 
     let global: GlobalOptions
