@@ -1,5 +1,5 @@
-import CXlsxWriter
-import Glibc
+@preconcurrency import CXlsxWriter
+@preconcurrency import Glibc
 import OwnerDashCore
 import XMLKit
 import ZipKit
@@ -405,33 +405,25 @@ public final class XLSXWriter {
         return String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
-    /// Runs `body` with file descriptor 2 sent to a pipe; returns its result and what was written to stderr meanwhile
-    /// (what does not fit the pipe, 64 KiB, is dropped: the library writes a line or two). Only the command-line
-    /// reports write workbooks, on their one thread, so no other thread's log line is caught here.
+    /// Runs `body` with C stdio's `stderr` stream pointed at memory; returns its result and what was printed to it
+    /// meanwhile. Only the stream is swapped, not file descriptor 2: a child process another thread starts meanwhile
+    /// (the tests' simulators) keeps the real stderr, where a pipe put in fd 2's place was inherited, held open and left
+    /// the read of it waiting for an end that never came. The memory stream is never closed: another thread may have
+    /// taken the `stderr` pointer while it was swapped and still write through it (a line lost then, not a write to
+    /// freed memory); it is a few bytes a workbook, and only the command-line reports write workbooks, on one thread.
     private static func capturingStandardError<T>(_ body: () -> T) -> (T, String) {
-        fflush(nil)  // stdio's buffers: what was written before goes where it was meant to
-        var ends: [Int32] = [0, 0]
-        let saved = dup(2)
-        guard saved >= 0, pipe(&ends) == 0 else {
-            if saved >= 0 { close(saved) }
-            return (body(), "")
-        }
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        dup2(ends[1], 2)
-        close(ends[1])
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        let size = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        buffer.initialize(to: nil)
+        size.initialize(to: 0)
+        guard let memory = open_memstream(buffer, size) else { return (body(), "") }
+        let saved = stderr
+        stderr = memory
         let result = body()
-        fflush(nil)
-        dup2(saved, 2)
-        close(saved)
-        var said: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(ends[0], &chunk, chunk.count)
-            guard count > 0 else { break }
-            said += chunk[0..<count]
-        }
-        close(ends[0])
-        return (result, String(decoding: said, as: UTF8.self))
+        stderr = saved
+        fflush(memory)
+        let said = buffer.pointee.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: size.pointee), as: UTF8.self) }
+        return (result, said ?? "")
     }
 
     // MARK: - Formats
