@@ -351,7 +351,8 @@ public final class XLSXWriter {
             unlink(temporaryPath)
             throw XLSXWriteError.notWrittenWhole(detail: "\(path): " + (Self.reason(said) ?? String(cString: lxw_strerror(status))))
         }
-        if !said.isEmpty { _ = said.withCString { Glibc.write(2, $0, strlen($0)) } }
+        // A warning the library printed, or a line another thread printed meanwhile: passed on.
+        if !said.isEmpty { StandardStreams.writeError(said) }
         if let damage = Self.damage(temporaryPath) {
             unlink(temporaryPath)
             throw XLSXWriteError.notWrittenWhole(detail: "\(path): the workbook came out incomplete (\(damage)); was the disk full?")
