@@ -51,8 +51,9 @@ public enum ResultFile {
         if let failure { throw ResultFileError(path: path, reason: Self.reason(failure), kind: .cutShort) }
     }
 
-    /// Writes every byte of `bytes` to `descriptor`; the error number of the write that failed, nil when all went.
-    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
+    /// Writes every byte of `bytes` to `descriptor` (again after EINTR); the error number of the write that failed
+    /// (EIO for one that wrote nothing), nil when all went. Also `StandardOutput`'s.
+    static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count, let base = bytes.baseAddress {
             let written = Glibc.write(descriptor, base + offset, bytes.count - offset)

@@ -54,21 +54,12 @@ public final class StandardOutput {
     /// Writes everything queued.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(1, base + offset, raw.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a
-                    // full disk) leaves the result cut short: said, and not a success.
-                    guard written < 0, errno != EPIPE else { exit(0) }
-                    StandardStreams.reportOutputFailure(String(cString: strerror(errno)))
-                    exit(3)  // ExitCode.failure
-                }
-                offset += written
-            }
+        if let failure = buffer.withUnsafeBufferPointer({ ResultFile.writeAll($0, to: 1) }) {
+            // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a full
+            // disk) leaves the result cut short: said, and not a success.
+            guard failure != EPIPE else { exit(0) }
+            StandardStreams.reportOutputFailure(String(cString: strerror(failure)))
+            exit(3)  // ExitCode.failure
         }
         buffer.removeAll(keepingCapacity: true)
     }
