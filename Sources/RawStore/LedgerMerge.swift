@@ -29,6 +29,22 @@ enum LedgerCoverage: Equatable {
     case partial
     /// Every charge still open: a stored charge with an open amount that is not here was settled.
     case openItems
+
+    /// The stored transactions of `table` this answer speaks for short of the whole ledger (a window's dated ones, the
+    /// open charges), as a condition with its parameters and the table as read (the open charges through their
+    /// partial index: the planner otherwise reads every charge of the property by household): what a household it
+    /// holds as stored (LedgerHouseholds) has read as seen. nil for a whole answer (every transaction) and for one that
+    /// speaks for none (`partial`).
+    func scope(in table: LedgerTable) -> (condition: String, values: [String: SQLValue], from: String)? {
+        switch self {
+        case .dated(let from, let to, _):
+            ("\(table.dateColumn) BETWEEN :from AND :to", [":from": .text(from), ":to": .text(to)], table.name)
+        case .openItems:
+            (table.openChargeCondition, [:], table.name + (table.openChargesIndex.map { " INDEXED BY \($0)" } ?? ""))
+        case .whole, .partial:
+            nil
+        }
+    }
 }
 
 /// The columns of one merged raw ledger table and what each means to the merge.
@@ -208,6 +224,12 @@ final class LedgerMerger {
         }
         if fresh, try insertRow(row, unlessPresent: true) { return }
         if readsWhole { return try mergeMatched(row, kind: kind, id: id) }
+        // A window's or the open items' held households (`hold`): a second record of one, or a transaction that
+        // moved out of one, is not as stored.
+        let heldColumn = heldHouseholds.isEmpty ? nil : table.householdColumn
+        if let heldColumn, let household = value(heldColumn)?.textValue, heldHouseholds.contains(household) {
+            throw LedgerHouseholds.DecodeWhole(reason: "household \(household) is held and listed again")
+        }
         let find = try self.find ?? database.prepare("""
             SELECT * FROM \(table.name)
             WHERE property_id = :property AND \(table.kindColumn) = :kind AND transaction_id = :id
@@ -216,6 +238,10 @@ final class LedgerMerger {
         guard let (stored, rowID) = try storedRow(find, [":property": .text(lineage.propertyID), ":kind": kind, ":id": id]) else {
             try insertNew(row, kind: kind, id: id)
             return
+        }
+        if let heldColumn, let household = storedColumns[heldColumn].flatMap({ stored[$0].textValue }),
+           heldHouseholds.contains(household) {
+            throw LedgerHouseholds.DecodeWhole(reason: "transaction \(Self.text(kind)) \(Self.text(id)) is a held household's")
         }
         try markSeen.execute([":id": rowID])
         if let storedAsOf = storedColumns["as_of_date"].flatMap({ stored[$0].textValue }), storedAsOf > lineage.asOf {
@@ -265,13 +291,37 @@ final class LedgerMerger {
     /// Before a whole answer's first transaction: the households it repeats as they are stored (LedgerHouseholds),
     /// whose stored transactions are seen and unchanged without being decoded. A decoded transaction that is one of
     /// theirs throws `LedgerHouseholds.DecodeWhole` (the decode then starts over, whole).
+    ///
+    /// A window or the open items (`LedgerCoverage.scope`) hold a household's stored transactions within what the
+    /// answer speaks for: marked seen here and counted unchanged, their kinds among those the window holds (its
+    /// removals are judged as a whole decode judges them).
     func hold(households: Set<String>) throws {
         guard !households.isEmpty else { return }
-        // Only a whole answer over a merged ledger matches its stored transactions by key.
-        guard readsWhole, table.householdColumn != nil, storedTransactions == nil else {
-            throw LedgerHouseholds.DecodeWhole(reason: "the ledger is not read whole")
+        guard let column = table.householdColumn, storedTransactions == nil, sourceRow == 0 else {
+            throw LedgerHouseholds.DecodeWhole(reason: "households are held before the answer's first transaction")
+        }
+        if readsWhole {
+            heldHouseholds = households
+            return
+        }
+        guard let scope = coverage.scope(in: table) else {
+            throw LedgerHouseholds.DecodeWhole(reason: "this answer is not read by household")
         }
         heldHouseholds = households
+        counts.heldHouseholds = households.count
+        // A ledger without rows (a property whose every household is listed without transactions) has none to see.
+        guard !fresh else { return }
+        let rows = """
+            FROM \(scope.from)
+            WHERE property_id = :property AND transaction_id IS NOT NULL AND \(scope.condition)
+              AND \(column) IN (SELECT value FROM json_each(:held))
+            """
+        let values = scope.values.merging([":property": .text(lineage.propertyID), ":held": .jsonArray(households.sorted())]) { $1 }
+        try run("INSERT OR IGNORE INTO temp.ledger_seen (row_id) SELECT id \(rows)", values)
+        counts.unchanged += database.changes
+        for kind in try database.query("SELECT DISTINCT \(table.kindColumn) \(rows)", values) {
+            if let text = kind[0].textValue { kindsSeen.insert(text) }
+        }
     }
 
     /// The property's stored transactions, read once (the first decoded transaction's `compared` columns encoded).

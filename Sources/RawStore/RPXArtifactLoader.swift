@@ -61,10 +61,12 @@ public struct RPXArtifactLoader {
                                     ignoredColumns: ["household_balance", "household_prepaid"],
                                     openChargesIndex: "realpage_ledger_open_charges", householdColumn: "resh_id")
 
-    /// A whole getresidentledger answer's households (`Resident`), read by household (LedgerHouseholds).
+    /// A getresidentledger answer's households (`Resident`), read by household (LedgerHouseholds): the whole ones, the
+    /// window's and the open items'.
     static let households = LedgerHouseholds.Source(record: "Resident", records: "realpage_ledger_records", ledger: ledger,
                                                     keyColumn: "report_type", answers: "getresidentledger%",
-                                                    balances: "realpage_ledger_households")
+                                                    balances: "realpage_ledger_households",
+                                                    nightlyRecords: "realpage_ledger_nightly_records")
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into
@@ -85,7 +87,11 @@ public struct RPXArtifactLoader {
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
             // that changed since the last whole answer; where that cannot stand, once more, whole.
-            let byHousehold = (answer ?? .whole) == .whole && !reload ? build.map { LedgerHouseholds(source: Self.households, build: $0) } : nil
+            // So are the nightly window and open items (most of their records repeat the night before's).
+            var byHousehold: LedgerHouseholds?
+            if !reload, let build, let kind = LedgerHouseholds.Answer(answer ?? .whole) {
+                byHousehold = LedgerHouseholds(source: Self.households, build: build, answer: kind)
+            }
             let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
                 try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
                                coverage: coverage, key: key, byHousehold: $0)
@@ -132,11 +138,13 @@ public struct RPXArtifactLoader {
             }) { bytes, merger in
             plan = try LedgerHouseholds.read(bytes, by: byHousehold, database: store.database, property: property.key,
                                              asOf: asOf, merger: merger) { document, plan in
-                try GetResidentLedger.decode(document) { transaction in
+                try GetResidentLedger.decode(document, household: { plan?.listed(household: $0, key: $1) }) { transaction in
+                    let row = Self.ledgerRow(transaction)
                     // RPX requires a TransactionID of every transaction.
-                    try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, merger: merger)
+                    try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, row: row,
+                                       merger: merger)
                     if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
-                    try merger.merge(Self.ledgerRow(transaction))
+                    try merger.merge(row)
                 }
             }
         }

@@ -809,6 +809,23 @@ public enum RealPageRawSchema {
                 PRIMARY KEY (operation, property_id)
             ) STRICT;
             """),
+        // Each household's `Resident` record as the last nightly getresidentledger answer of its kind (`dated`: the
+        // window, `open`: the open items) that decoded it sent it (LedgerHouseholds, as realpage_ledger_records for
+        // the whole pull), with its transactions' first and last dates (a window's record is held only inside
+        // tonight's window). Most of a night's window and open items repeat the night before's.
+        Migration(version: 59, name: "ledger household records of the nightly answers", sql: """
+            CREATE TABLE realpage_ledger_nightly_records (
+                property_id   TEXT NOT NULL,
+                answer        TEXT NOT NULL CHECK (answer IN ('dated', 'open')),
+                resh_id       TEXT NOT NULL,
+                record_sha256 TEXT NOT NULL,
+                lineage_id    INTEGER NOT NULL,
+                transactions  INTEGER NOT NULL,
+                first_date    TEXT,
+                last_date     TEXT,
+                PRIMARY KEY (property_id, answer, resh_id)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

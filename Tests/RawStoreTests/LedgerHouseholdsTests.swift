@@ -186,4 +186,84 @@ import Testing
         #expect(rent.hasPrefix("9 new, 0 updated") && !rent.contains("as stored"), "\(rent)")
         try pair.expectSame()
     }
+
+    // MARK: - The nightly window and open items
+
+    /// A household as a window or the open items list it when none of its transactions falls in them.
+    static func listedEmpty(_ household: Household) -> Household {
+        Household(reshID: household.reshID, balance: household.balance, transactions: [])
+    }
+
+    /// The window and the open items list every household, most of them as the night before: those are held, and the
+    /// merged ledger, its change log and the balances end as decoding each answer whole leaves them.
+    @Test func nightlyWindowsAndOpenItemsHoldTheHouseholdsTheyRepeat() throws {
+        let pair = Pair()
+        let (a, b, c) = (Self.a, Self.b, Self.c)
+        let quiet = Self.quiet.map(Self.listedEmpty)
+        try pair.load("night-1", "2026-11-02", [a, b, c] + Self.quiet)
+        // B's rent in the window, the rest listed without transactions: the first window is decoded whole.
+        let first = try pair.load("night-2", "2026-11-03", answer: .dated(from: "2026-10-26", to: "2026-11-03"),
+                                  [Self.listedEmpty(a), b, Self.listedEmpty(c)] + quiet)
+        #expect(!first.contains("as stored"), "\(first)")
+        try pair.expectSame()
+        // The same records a night later: every household held, nothing decoded.
+        let repeated = try pair.load("night-3", "2026-11-04", answer: .dated(from: "2026-10-27", to: "2026-11-04"),
+                                     [Self.listedEmpty(a), b, Self.listedEmpty(c)] + quiet)
+        #expect(repeated == "0 new, 0 updated, 0 removed, 1 unchanged, 12 household(s) as stored, not decoded")
+        try pair.expectSame()
+        // B pays: its record is decoded, the others held.
+        let paidB = Household(reshID: "200", transactions: [("B1", "11/01/2026", "1000.00", "0.00"),
+                                                            ("B2", "11/04/2026", "-1000.00", "0.00")])
+        let paid = try pair.load("night-4", "2026-11-05", answer: .dated(from: "2026-10-28", to: "2026-11-05"),
+                                 [Self.listedEmpty(a), paidB, Self.listedEmpty(c)] + quiet)
+        #expect(paid.hasPrefix("1 new, 1 updated, 0 removed") && paid.hasSuffix("11 household(s) as stored, not decoded"),
+                "\(paid)")
+        try pair.expectSame()
+        // The open items: B's charge is paid, C owes a fee. Then the same open items again: held, nothing settled.
+        let fee = Household(reshID: "300", balance: "75.00", transactions: [("C3", "11/05/2026", "75.00", "75.00")])
+        try pair.load("night-5", "2026-11-06", answer: .dated(from: "2026-10-29", to: "2026-11-06"),
+                      [Self.listedEmpty(a), paidB, fee] + quiet)
+        try pair.load("night-5", "2026-11-06", answer: .openItems, [Self.listedEmpty(a), Self.listedEmpty(b), fee] + quiet)
+        let open = try pair.load("night-6", "2026-11-07", answer: .openItems,
+                                 [Self.listedEmpty(a), Self.listedEmpty(b), fee] + quiet)
+        #expect(open == "0 new, 0 updated, 0 removed, 1 unchanged, 12 household(s) as stored, not decoded")
+        try pair.expectSame()
+        // C pays its fee outside any window the night sees: the open items no longer list it, so it is settled.
+        let settled = try pair.load("night-7", "2026-11-08", answer: .openItems,
+                                    [Self.listedEmpty(a), Self.listedEmpty(b), Self.listedEmpty(c)] + quiet)
+        #expect(settled.hasPrefix("0 new, 1 updated"), "\(settled)")
+        try pair.expectSame()
+        #expect(try pair.byHousehold.store.database.query(
+            "SELECT open_amount FROM realpage_ledger WHERE transaction_id = 'C3'") == [[.real(0)]])
+    }
+
+    /// A record repeated byte for byte is decoded where holding it could differ from decoding it: a transaction it
+    /// lists lies before tonight's window, another household's record now lists one of its transactions, or a
+    /// transaction it left in the window is stored no more.
+    @Test func aRepeatedWindowRecordIsDecodedWhereHoldingItCouldDiffer() throws {
+        let pair = Pair()
+        let quiet = Self.quiet.map(Self.listedEmpty)
+        let e = Household(reshID: "700", balance: "60.00", transactions: [("E1", "11/02/2026", "60.00", "60.00")])
+        try pair.load("night-1", "2026-11-02", [Self.a, Self.b] + Self.quiet + [e])
+        try pair.load("night-2", "2026-11-03", answer: .dated(from: "2026-10-27", to: "2026-11-03"),
+                      [Self.listedEmpty(Self.a), Self.b] + quiet + [e])
+        // The vendor repeats B's November 1 rent in a window starting November 2: B is decoded, not held.
+        let outside = try pair.load("night-3", "2026-11-04", answer: .dated(from: "2026-11-02", to: "2026-11-04"),
+                                    [Self.listedEmpty(Self.a), Self.b] + quiet + [e])
+        #expect(outside.hasSuffix("11 household(s) as stored, not decoded"), "\(outside)")
+        try pair.expectSame()
+        // E's record repeats, but B's now lists E's charge: the window is decoded whole, as the whole decode reads it.
+        let claimed = Household(reshID: "200", balance: "1000.00", transactions: Self.b.transactions + e.transactions)
+        let moved = try pair.load("night-4", "2026-11-05", answer: .dated(from: "2026-10-29", to: "2026-11-05"),
+                                  [Self.listedEmpty(Self.a), claimed] + quiet + [e])
+        #expect(!moved.contains("as stored"), "\(moved)")
+        try pair.expectSame()
+        // A whole pull drops E's charge; the window still repeats E's record: E is decoded and its charge comes back.
+        try pair.load("night-5", "2026-11-06", [Self.a, Self.b] + Self.quiet + [Self.listedEmpty(e)])
+        try pair.load("night-6", "2026-11-06", answer: .dated(from: "2026-10-30", to: "2026-11-06"),
+                      [Self.listedEmpty(Self.a), Self.b] + quiet + [e])
+        try pair.expectSame()
+        #expect(try pair.byHousehold.store.database.query(
+            "SELECT resh_id FROM realpage_ledger WHERE transaction_id = 'E1'") == [[.text("700")]])
+    }
 }

@@ -47,8 +47,10 @@ public enum GetResidentLedger {
 
     /// Streams the response one `Resident` (household) at a time (24 months of a property's ledger run to tens of MB,
     /// and a tree of them to several times that), handing each transaction to `each` as it is read. Throws a
-    /// `SOAPError` for every error shape, possibly after transactions were handed out.
-    public static func decode(_ bytes: [UInt8], each: (RPXLedgerTransaction) throws -> Void) throws {
+    /// `SOAPError` for every error shape, possibly after transactions were handed out. `household` is handed each
+    /// household's place (1-based) and `ReshID` once its header is read, before its transactions, if any.
+    public static func decode(_ bytes: [UInt8], household listed: ((Int, String) throws -> Void)? = nil,
+                              each: (RPXLedgerTransaction) throws -> Void) throws {
         var count = 0, householdOffset = 0
         try SOAPResponse.rpxStream(bytes, operation, records: ["Resident"]) { household in
             householdOffset += 1
@@ -56,6 +58,7 @@ public enum GetResidentLedger {
             let reshID = try h.required("ReshID")
             let unitID = h.text("UnitID"), unitNumber = h.text("UnitNumber")
             let balance = try h.money("Balance"), prepaid = try h.money("Prepaid")
+            try listed?(householdOffset, reshID)
             for element in household.descendants(named: "Transaction") {
                 let index = count + 1
                 let f = SOAPFields(element, operation: operation.name, record: "Resident \(reshID) Transaction \(index)")
