@@ -103,9 +103,13 @@ public struct LedgerHistory: Sendable, Equatable {
     /// The last sync found the merged ledger's open balance off the delinquency report's, which no full pull has met
     /// yet: nil when they agree.
     public var disagreement: LedgerDisagreement?
+    /// The newest night the vendor refused the whole ledger since it was last loaded whole, and why (`on 2026-12-04:
+    /// the license key is not authorized ...`): nil when it never did.
+    public var refused: String?
 
-    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, disagreement: LedgerDisagreement? = nil) {
-        self.lastSuccess = lastSuccess; self.lastFull = lastFull; self.disagreement = disagreement
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, disagreement: LedgerDisagreement? = nil,
+                refused: String? = nil) {
+        self.lastSuccess = lastSuccess; self.lastFull = lastFull; self.disagreement = disagreement; self.refused = refused
     }
 }
 
@@ -149,8 +153,10 @@ public enum LedgerPlanner {
     public static func plan(history: LedgerHistory, asOf: LocalDate, schedule: LedgerSchedule,
                             forceFull: Bool = false, slot: RefreshSlot? = nil) -> LedgerFetch {
         guard let lastSuccess = history.lastSuccess, let lastFull = history.lastFull else {
-            return .full(reason: forceFull ? "asked for (--full-ledger)" : "first pull: no earlier run fetched this ledger whole",
-                         reconcile: nil)
+            // A ledger the vendor keeps refusing is asked for again (a license can change); the reason says so.
+            let first = "first pull: no earlier run fetched this ledger whole"
+                + (history.refused.map { " (asked again: the last ask, \($0))" } ?? "")
+            return .full(reason: forceFull ? "asked for (--full-ledger)" : first, reconcile: nil)
         }
         if asOf < lastSuccess {
             return .full(reason: "the run is for \(asOf.iso), before the last successful ledger fetch (\(lastSuccess.iso))",

@@ -110,7 +110,8 @@ public struct IngestRun {
                 do {
                     let runs = try LedgerRuns.read(database, property: property.key, artifacts: artifacts)
                     history = LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull,
-                                            disagreement: runs.openBalanceMiss.map(Self.disagreement))
+                                            disagreement: runs.openBalanceMiss.map(Self.disagreement),
+                                            refused: runs.refusal.map { "as of \($0.asOf.iso), was refused: \($0.reason)" })
                 } catch {
                     // A history that cannot be read (unified.db from before etl_runs) costs a full pull, never a gap.
                     plans[property.key] = .full(reason: "the run history cannot be read (\(error))", reconcile: nil)

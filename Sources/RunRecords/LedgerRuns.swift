@@ -12,6 +12,18 @@ public struct LedgerRuns: Sendable, Equatable {
     /// The property's newest `ledger_open_balance` check (sync_checks), when it failed and the check of the last full
     /// pull's night did not: the merged ledger has come to disagree with the delinquency since it was last pulled whole.
     public var openBalanceMiss: OpenBalanceMiss?
+    /// The newest run that asked for the whole ledger and was refused it (a fetch item `skipped` with its reason: the
+    /// license key not authorized for it, a contract without it), when no run has loaded it whole since: a property
+    /// whose ledger is never granted is asked again each night, and the plan says why it still has none.
+    public var refusal: Refusal?
+
+    /// A whole-ledger call the vendor refused, as the run recorded it.
+    public struct Refusal: Sendable, Equatable {
+        public var asOf: LocalDate
+        public var reason: String
+
+        public init(asOf: LocalDate, reason: String) { self.asOf = asOf; self.reason = reason }
+    }
 
     /// A failed `ledger_open_balance` check: the tenant ledger's open balance against unified_delinquency's net balance.
     public struct OpenBalanceMiss: Sendable, Equatable {
@@ -24,8 +36,10 @@ public struct LedgerRuns: Sendable, Equatable {
         }
     }
 
-    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, openBalanceMiss: OpenBalanceMiss? = nil) {
+    public init(lastSuccess: LocalDate?, lastFull: LocalDate?, openBalanceMiss: OpenBalanceMiss? = nil,
+                refusal: Refusal? = nil) {
         self.lastSuccess = lastSuccess; self.lastFull = lastFull; self.openBalanceMiss = openBalanceMiss
+        self.refusal = refusal
     }
 
     /// The ledger artifacts of a property as the run items name them: the whole ledger's exact name, and the prefix
@@ -64,9 +78,26 @@ public struct LedgerRuns: Sendable, Equatable {
                 OpenBalanceMiss(asOf: $0, ledger: check[1].doubleValue, delinquency: check[2].doubleValue)
             }
         }
+        let refusal = try database.query(refusalQuery, [
+            ":property": .text(property), ":whole": .text(artifacts.whole), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
+        ]).first.flatMap { item in
+            item[0].textValue.flatMap { LocalDate(iso: $0) }.flatMap { date in item[1].textValue.map { Refusal(asOf: date, reason: $0) } }
+        }
         return LedgerRuns(lastSuccess: row?[0].textValue.flatMap { LocalDate(iso: $0) }, lastFull: lastFull,
-                          openBalanceMiss: miss)
+                          openBalanceMiss: miss, refusal: refusal)
     }
+
+    /// The newest whole-ledger fetch the vendor refused (`skipped`, with the reason the fetch recorded), when it came
+    /// after the last whole load (or there is none), through the index by property and artifact.
+    static let refusalQuery = """
+        SELECT r.as_of_date, i.error
+        FROM etl_run_items i
+        JOIN etl_runs r ON r.run_id = i.run_id
+        WHERE i.property_id = :property AND i.artifact = :whole AND i.stage = 'fetch' AND i.status = 'skipped'
+          AND i.error IS NOT NULL AND r.as_of_date IS NOT NULL AND (:last_full IS NULL OR r.as_of_date > :last_full)
+        ORDER BY r.as_of_date DESC
+        LIMIT 1
+        """
 
     /// The newest `ledger_open_balance` check of the property (any of its measures failed), when it failed and none
     /// failed on the night of the last full pull: a disagreement the whole ledger already met is not chased again

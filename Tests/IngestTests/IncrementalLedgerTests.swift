@@ -260,6 +260,41 @@ import Testing
                 "from the 16th less 7 days, over the two failed nights")
     }
 
+    /// A property whose license key is not authorized for the ledger is asked for it whole each night (a license can
+    /// change); the plan says the last ask was refused and why, rather than only that no run fetched it.
+    @Test func aLedgerTheVendorKeepsRefusingIsAskedAgainAndThePlanSaysWhy() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let whole = "realpage/ridian/getresidentledger.xml"
+        let refused = "the license key is not authorized for getresidentledger at this site (LicenseKey is not authorized)"
+        for (run, date) in [("r1", "2026-11-16"), ("r2", "2026-11-17")] {
+            try Self.record(store, run, asOf: date, status: .succeeded, items: [
+                RunItem(stage: .fetch, property: "ridian", artifact: whole, status: .skipped, error: refused),
+                RunItem(stage: .load, property: "ridian", artifact: "realpage/ridian/rent_roll.xlsx", status: .succeeded, rows: 9),
+            ])
+        }
+        let runs = try LedgerRuns.read(store.database, property: "ridian", artifacts: .rpx("ridian"))
+        #expect(runs == LedgerRuns(lastSuccess: nil, lastFull: nil,
+                                   refusal: .init(asOf: LocalDate(iso: "2026-11-17")!, reason: refused)))
+        let ingest = IngestRun(dataDirectory: directory.data, configuration: try Configuration.load(
+            path: repositoryRoot.appendingPathComponent("report_definitions.json").path), configPath: "report_definitions.json")
+        let property = Property(key: "ridian", name: "Ridian", pms: .realpage, siteID: "4300")
+        let plans = try ingest.ledgerPlans(IngestRequest(properties: [property], asOf: LocalDate(iso: "2026-11-18")!,
+                                                         commandLine: "test", environment: [:]))
+        guard case .full(let reason, nil) = plans["ridian"] else {
+            Issue.record("a ledger never loaded whole is asked for whole: \(String(describing: plans["ridian"]))")
+            return
+        }
+        #expect(reason == "first pull: no earlier run fetched this ledger whole (asked again: the last ask, as of 2026-11-17, "
+                + "was refused: \(refused))")
+        // Once a whole pull loads, the refusals before it are history.
+        try Self.record(store, "r3", asOf: "2026-11-18", status: .succeeded, items: [
+            RunItem(stage: .load, property: "ridian", artifact: whole, status: .succeeded, rows: 300),
+        ])
+        #expect(try LedgerRuns.read(store.database, property: "ridian", artifacts: .rpx("ridian")).refusal == nil)
+    }
+
     /// RPX names its whole ledger with the parts' prefix (`getresidentledger.xml`, `getresidentledger.<window>.xml`);
     /// the property's other items, and another property's ledger, say nothing of it. The history is read through the
     /// index by property and artifact (a year of nights is ~500,000 run items; by run id alone every night's plan read
