@@ -136,21 +136,24 @@ struct PropertyAudit {
         }
         var lines: [LeaseCode] = []
         var byKey: [LeaseCodeKey: Int] = [:]
-        try expect(reads, dueByDay: dueByDay, into: &lines, byKey: &byKey)
-        let notAudited = try post(reads, lines: &lines, byKey: byKey)
+        var rentOnly: Set<String> = []
+        try expect(reads, dueByDay: dueByDay, into: &lines, byKey: &byKey, rentOnly: &rentOnly)
+        let notAudited = try post(reads, lines: &lines, byKey: byKey, rentOnly: rentOnly)
         return Tally(lines: lines, notAudited: notAudited)
     }
 
     // MARK: - Expected
 
-    /// Reads the schedule, one row per line of unified_recurring_charges, and adds each line's prorated cents to
-    /// the months it is in effect on the first day of possession.
+    /// Reads the schedule, one row per line of unified_recurring_charges (or, for a lease without any, its rent as
+    /// unified_leases states it: `rentOnly` collects those leases), and adds each line's prorated cents to the months
+    /// it is in effect on the first day of possession.
     private func expect(_ statements: Reads, dueByDay: Int, into lines: inout [LeaseCode],
-                        byKey: inout [LeaseCodeKey: Int]) throws {
+                        byKey: inout [LeaseCodeKey: Int], rentOnly: inout Set<String>) throws {
         let noMonths = [Int64?](repeating: nil, count: window.count)
         let nothingPosted = [Int64](repeating: 0, count: window.count)
         try statements.schedule.forEachRow([":property": .text(property)]) { row in
             let lease = row.text(at: 0) ?? "", code = row.text(at: 1) ?? ""
+            if row.int(at: 10) == 1 { rentOnly.insert(lease) }
             let key = LeaseCodeKey(lease: lease, code: code)
             let index: Int
             if let known = byKey[key] {
@@ -210,13 +213,17 @@ struct PropertyAudit {
     /// This runs for every posted charge of the portfolio, so the usual case is read from the column bytes without
     /// making a String: the index hands a lease's charges over one after another, so its codes are looked up once
     /// per lease, and a charge's code is compared (ASCII case-insensitively, as SQLite's upper()) with that lease's few.
-    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> NotAudited {
+    ///
+    /// On a lease audited for its rent only (`rentOnly`: no schedule kept, its rent from unified_leases), the other
+    /// codes posted have nothing to be held against either: counted as not audited, as on a lease without any.
+    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int],
+                      rentOnly: Set<String>) throws -> NotAudited {
         guard let firstIndex = window.first?.index else { return NotAudited() }
         var codesOfLease: [String: [(code: [UInt8], line: Int)]] = [:]
         for (index, line) in lines.enumerated() { codesOfLease[line.lease, default: []].append((Array(line.code.utf8), index)) }
         var unscheduled: [LeaseCodeKey: [Int64]] = [:]
         var household: [String: [String]]?
-        var lease: [UInt8] = [], codes: [(code: [UInt8], line: Int)]? = nil
+        var lease: [UInt8] = [], codes: [(code: [UInt8], line: Int)]? = nil, leaseIsRentOnly = false
         // The property's own window (the run's, or the part of it a period-limited ledger covers, ChargeAudit).
         try statements.charges.forEachRow([":property": .text(property), ":first": .text(window.first?.name ?? statements.first),
                                            ":last": .text(window.last?.name ?? statements.last)]) { row in
@@ -224,13 +231,17 @@ struct PropertyAudit {
                 guard let leaseBytes else { return nil }
                 if !leaseBytes.elementsEqual(lease) {
                     lease = Array(leaseBytes)
-                    codes = codesOfLease[String(decoding: leaseBytes, as: UTF8.self)]
+                    let name = String(decoding: leaseBytes, as: UTF8.self)
+                    codes = codesOfLease[name]
+                    leaseIsRentOnly = rentOnly.contains(name)
                 }
                 guard let codes else { return nil }  // a lease without any schedule: counted below
                 let line = row.withTextBytes(at: 2) { code in
                     codes.first { Self.equalIgnoringASCIICase(code, $0.code) }?.line
                 }
-                guard let line else { return -1 }  // a code the lease never schedules: not audited
+                // A code the lease never schedules: not a recurring charge, not audited; on a lease audited for its
+                // rent only, counted as not audited below.
+                guard let line else { return leaseIsRentOnly ? nil : -1 }
                 guard let month = row.withTextBytes(at: 3, { $0.flatMap { AuditMonth.index(bytes: $0) } }),
                       window.indices.contains(month - firstIndex) else {
                     throw AuditError("\(property): a \(lines[line].code) charge of lease \(lines[line].lease) has period \"\(row.text(at: 3) ?? "")\", not a month of the window (YYYY-MM)")
@@ -243,7 +254,8 @@ struct PropertyAudit {
             let period = row.text(at: 3) ?? ""
             let line: Int
             if let lease = row.text(at: 0) {
-                // Only leases without any schedule come here (see the fast path above).
+                // Only leases without any schedule, and the other codes of those audited for rent only, come here
+                // (see the fast path above).
                 if let index = AuditMonth.index(of: period), window.indices.contains(index - firstIndex) {
                     unscheduled[LeaseCodeKey(lease: lease, code: code), default: Array(repeating: 0, count: window.count)][
                         index - firstIndex] += Self.cents(row.double(at: 4) ?? 0)
@@ -385,11 +397,23 @@ struct PropertyAudit {
     // bills on after the term: the last line of a month-to-month lease, or of the household's latest lease (a
     // holdover: the household stays on past the term with no new lease, and is billed the last amount until it moves
     // out). A lease followed by a later one of the same household (a renewal) ends with its term.
+    //
+    // A lease without any schedule line (RPX sends the schedule of current leases only, so a renewed or former lease
+    // has none) is held, for its rent only, against the rent unified_leases states for it, under the property's rent
+    // code (the code of category RENT its schedules use most), from its start date to its end date (billing on, like a
+    // scheduled line, when month-to-month or the household's latest); `basis` 1 marks such a line.
     static let schedule = """
         WITH lease AS (
-            SELECT lease_id, resident_id, unit_number, start_date, move_in_date, is_month_to_month,
+            SELECT lease_id, resident_id, unit_number, start_date, end_date, move_in_date, is_month_to_month, rent_amount,
                    resident_id IS NOT NULL AND start_date >= max(start_date) OVER (PARTITION BY resident_id) AS is_latest
             FROM unified_leases WHERE unified_property_id = :property
+        ),
+        rent_code AS (
+            SELECT upper(charge_code) AS code FROM unified_recurring_charges
+            WHERE unified_property_id = :property AND category = 'RENT'
+            GROUP BY upper(charge_code)
+            ORDER BY count(*) DESC, upper(charge_code)
+            LIMIT 1
         ),
         line AS (
             SELECT rc.lease_id, upper(rc.charge_code) AS charge_code, rc.start_date, rc.end_date,
@@ -402,10 +426,29 @@ struct PropertyAudit {
             LEFT JOIN lease l ON l.lease_id = rc.lease_id
             WHERE rc.unified_property_id = :property
             WINDOW code AS (PARTITION BY rc.lease_id, upper(rc.charge_code))
+        ),
+        leased AS (
+            SELECT l.lease_id, c.code AS charge_code, l.start_date, l.end_date,
+                   CAST(round(l.rent_amount * 100) AS INTEGER) AS cents, l.resident_id, l.unit_number,
+                   coalesce(l.move_in_date, l.start_date) AS lease_move_in,
+                   l.is_month_to_month = 1 OR l.is_latest AS bills_on
+            FROM lease l, rent_code c
+            WHERE l.rent_amount > 0 AND l.start_date IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges rc
+                              WHERE rc.unified_property_id = :property AND rc.lease_id = l.lease_id)
+        ),
+        every_line AS (
+            SELECT lease_id, charge_code, resident_id, unit_number, start_date, end_date, cents, lease_move_in, bills_on,
+                   0 AS basis
+            FROM line
+            UNION ALL
+            SELECT lease_id, charge_code, resident_id, unit_number, start_date, end_date, cents, lease_move_in, bills_on,
+                   1 AS basis
+            FROM leased
         )
         SELECT line.lease_id, line.charge_code, line.resident_id, line.unit_number, line.start_date, line.end_date,
-               line.cents, coalesce(r.move_in_date, line.lease_move_in), r.move_out_date, line.bills_on
-        FROM line
+               line.cents, coalesce(r.move_in_date, line.lease_move_in), r.move_out_date, line.bills_on, line.basis
+        FROM every_line line
         LEFT JOIN unified_residents r ON r.unified_property_id = :property AND r.resident_id = line.resident_id
         ORDER BY line.lease_id, line.charge_code, line.start_date
         """

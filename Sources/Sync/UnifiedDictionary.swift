@@ -339,9 +339,9 @@ public enum UnifiedDictionary {
             overcharge | posted more
             undercharge_total | dollars
             overcharge_total | dollars
-            not_audited | lines posted on leases without any schedule
+            not_audited | lines posted on leases without any schedule (a lease that states its rent has its rent audited against it: its other codes are counted here)
             not_audited_reason | why the property was not audited
-            not_audited_leases | leases without any schedule whose posted lines were not audited (NULL: runs before migration 41)
+            not_audited_leases | leases without any schedule with lines not audited (NULL: runs before migration 41)
             not_audited_amount | dollars posted on those lines (NULL: runs before migration 41)
             ledger_whole_as_of | unified_properties.ledger_whole_as_of when the run audited the property: postings entered since, dated before every nightly window, were not seen (NULL: none, or runs before migration 60)
             """),

@@ -168,6 +168,58 @@ import Testing
         #expect(runRow[11].textValue == "2026-11-21T08:00:00Z")
     }
 
+    /// A lease whose schedule the PMS no longer sends (RPX sends current leases' only: a former household's, a renewed
+    /// lease's) is audited for its rent against the rent the lease states, under the property's rent code; its other
+    /// charges are counted as not audited. L5 states no rent: still not audited at all.
+    @Test func aLeaseWithoutAScheduleIsAuditedForTheRentItStates() throws {
+        let fixture = try Fixture()
+        try fixture.database.execute("""
+            INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status, move_in_date, move_out_date)
+            VALUES ('yp', 't7', '701', 'H', 'former', '2025-05-01', '2026-10-15'),
+                   ('yp', 't8', '801', 'I', 'current', '2025-09-01', NULL);
+            INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, end_date,
+                                        rent_amount, status, is_renewal, is_month_to_month)
+            VALUES ('yp', 'L7', '701', 't7', '2025-05-01', '2026-04-30', 1100.00, 'past', 0, 0),
+                   ('yp', 'L8a', '801', 't8', '2025-09-01', '2026-08-31', 1000.00, 'past', 0, 0),
+                   ('yp', 'L8b', '801', 't8', '2026-09-01', '2027-08-31', 1050.00, 'current', 1, 0);
+            INSERT INTO unified_recurring_charges (unified_property_id, lease_id, resident_id, unit_number, charge_code,
+                category, category_known, amount, start_date, end_date)
+            VALUES ('yp', 'L8b', 't8', '801', 'rent', 'RENT', 1, 1050.00, '2026-09-01', '2027-08-31');
+            """)
+        let charge = try fixture.database.prepare("""
+            INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
+                category, category_known, period, amount, amount_paid, balance)
+            VALUES ('yp', :id, :resident, :lease, :unit, :code, 'OTHER', 1, :period, :amount, 0, :amount)
+            """)
+        for (id, resident, lease, unit, code, period, cents) in [
+            ("d1", "t7", "L7", "701", "rent", "2026-08", Int64(110_000)),
+            // L7's September rent was never posted; October's is prorated to the move-out on the 15th.
+            ("d2", "t7", "L7", "701", "rent", "2026-10", Self.prorated(110_000, days: 15, of: 31)),
+            ("d3", "t7", "L7", "701", "water", "2026-08", 4_000), ("d4", "t7", "L7", "701", "water", "2026-09", 4_000),
+            ("d5", "t8", "L8a", "801", "rent", "2026-08", 100_000),
+            ("d6", "t8", "L8b", "801", "rent", "2026-09", 105_000), ("d7", "t8", "L8b", "801", "rent", "2026-10", 105_000),
+            ("d8", "t8", "L8b", "801", "rent", "2026-11", 105_000),
+        ] {
+            try charge.execute([":id": .text(id), ":resident": .text(resident), ":lease": .text(lease), ":unit": .text(unit),
+                                ":code": .text(code), ":period": .text(period), ":amount": .real(Double(cents) / 100)])
+        }
+        let run = try fixture.run(["yp"])
+        let report = try AuditReport.load(database: fixture.database, runID: run.runID)
+        let found = Dictionary(uniqueKeysWithValues: report.exceptions.map { ($0.key.description, $0) })
+        let missed = try #require(found["yp:L7:RENT:2026-09"], "the rent L7 states, not posted: \(found.keys.sorted())")
+        #expect(missed.kind == "missing" && missed.expected.cents == 110_000 && missed.posted.cents == 0)
+        #expect(!found.keys.contains { $0.hasPrefix("yp:L7:RENT:2026-08") || $0.hasPrefix("yp:L7:RENT:2026-10") },
+                "August whole, October prorated to the move-out: matched")
+        #expect(!found.keys.contains { $0.contains(":L8a:") || $0.contains(":L8b:") },
+                "the renewed lease ends with its term; the new one has its schedule")
+        let lines = Dictionary(uniqueKeysWithValues: report.leaseCharges.map { ("\($0.leaseID):\($0.chargeCode)", $0) })
+        #expect(lines["L7:RENT"]?.months == 3 && lines["L7:RENT"]?.matched == 2)
+        #expect(lines["L8a:RENT"]?.months == 1 && lines["L8a:RENT"]?.matched == 1)
+        let totals = try #require(run.properties.first { $0.property == "yp" })
+        #expect(totals.notAudited == 4 + 2, "L5's four rent months and L7's two water months")
+        #expect(totals.notAuditedLeases == 2 && totals.notAuditedAmount?.cents == 4 * 90_000 + 2 * 4_000)
+    }
+
     /// L5's rent was posted in four months on a lease with no schedule (as RPX sends the schedule of current leases
     /// only): `audit show` says how many lines, on how many leases, for how much, and why they were not audited.
     @Test func whatWasNotAuditedIsShownWithItsAmountAndWhy() throws {
