@@ -27,8 +27,10 @@ struct AuditRunCommand: Command {
         days in month, rounded half up to the cent); posted = the charges of that lease (or its residents), code and
         period. Each line is matched, or an exception: missing, undercharge, overcharge, or unexpected (posted in a
         month the lease schedules nothing of that code; codes a lease never schedules, such as late fees, are not
-        audited). Prints the run id and, per property, leases, lines, exceptions and the under- and overcharge
-        totals. Runs are kept; see them with ownerdash audit show [RUN].
+        audited). A lease whose schedule the PMS no longer sends (a former or renewed lease) is audited for its rent
+        against the rent the lease states; its other charges are counted as not audited, with their amount. Prints
+        the run id and, per property, leases, lines, exceptions and the under- and overcharge totals. Runs are kept;
+        see them with ownerdash audit show [RUN].
         Example: ownerdash audit run --property nexus_east --as-of 2026-11-20 --months 6
         Exit 1: bad usage or unknown property; 2: a property has posted charges in the months but no schedule line
         to audit them against (named on stderr; the run is recorded); 3: no unified.db.
