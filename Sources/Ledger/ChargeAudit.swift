@@ -22,7 +22,7 @@ import SQLiteKit
 ///   a code the lease schedules in some other month. Codes a lease never schedules (late fees, cleaning, damages,
 ///   one-off fees) are not recurring charges and are not audited. A lease without any schedule line (a PMS that sends
 ///   the schedule of current leases only has none for older leases) is audited for its rent only, against the rent
-///   unified_leases states for it under the property's rent code (PropertyAudit.schedule); its other codes, and every
+///   unified_leases states for it under a rent code of the property (PropertyAudit.schedule); its other codes, and every
 ///   line of a lease without a schedule or a stated rent, are counted as not audited (audit_run_properties.not_audited). A posted total of zero with nothing
 ///   scheduled (a charge and its reversal) is nothing posted.
 /// - totals: undercharge = what was expected but not posted (missing and short amounts), overcharge = what was posted
@@ -256,11 +256,11 @@ public enum ChargeAudit {
     // MARK: - SQL
 
     /// Why charges posted on a lease without any schedule are not audited (shown with their count and amount).
-    public static let unscheduledReason = "posted on leases without any recurring-charge schedule, so there is nothing "
-        + "to hold them against but the rent the lease states, which their rent is held against: these are their other "
-        + "charges, and all of a lease that states no rent (RealPage RPX getscheduledcharges sends the schedule of "
-        + "current residents' current leases only, so past and former leases have none; Yardi's is read from the "
-        + "monthly GetResidentLeaseCharges_Login statements fetched, so a month before them has none)"
+    public static let unscheduledReason = "posted on leases without any recurring-charge schedule, whose rent is held "
+        + "against the rent the lease states: these are their other charges, and all of a lease that states no rent, "
+        + "with nothing to hold them against (RealPage RPX getscheduledcharges sends the schedule of current "
+        + "residents' current leases only, so past and former leases have none; Yardi's is read from the monthly "
+        + "GetResidentLeaseCharges_Login statements fetched, so a month before them has none)"
 
     /// Why a partial-ledger property is not audited (audit_run_properties.not_audited_reason).
     static let scheduleOnly = "schedule only, no posted charges"

@@ -399,9 +399,10 @@ struct PropertyAudit {
     // out). A lease followed by a later one of the same household (a renewal) ends with its term.
     //
     // A lease without any schedule line (RPX sends the schedule of current leases only, so a renewed or former lease
-    // has none) is held, for its rent only, against the rent unified_leases states for it, under the property's rent
-    // code (the code of category RENT its schedules use most), from its start date to its end date (billing on, like a
-    // scheduled line, when month-to-month or the household's latest); `basis` 1 marks such a line.
+    // has none) is held, for its rent only, against the rent unified_leases states for it, under a rent code of the
+    // property (a code of category RENT its schedules use): the one the lease itself posted most, else the one the
+    // schedules use most (a lease that posted no rent then shows it missing), from its start date to its end date
+    // (billing on, like a scheduled line, when month-to-month or the household's latest); `basis` 1 marks such a line.
     static let schedule = """
         WITH lease AS (
             SELECT lease_id, resident_id, unit_number, start_date, end_date, move_in_date, is_month_to_month, rent_amount,
@@ -409,11 +410,15 @@ struct PropertyAudit {
             FROM unified_leases WHERE unified_property_id = :property
         ),
         rent_code AS (
-            SELECT upper(charge_code) AS code FROM unified_recurring_charges
+            SELECT upper(charge_code) AS code, count(*) AS lines FROM unified_recurring_charges
             WHERE unified_property_id = :property AND category = 'RENT'
             GROUP BY upper(charge_code)
-            ORDER BY count(*) DESC, upper(charge_code)
-            LIMIT 1
+        ),
+        unscheduled AS (
+            SELECT * FROM lease l
+            WHERE l.rent_amount > 0 AND l.start_date IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges rc
+                              WHERE rc.unified_property_id = :property AND rc.lease_id = l.lease_id)
         ),
         line AS (
             SELECT rc.lease_id, upper(rc.charge_code) AS charge_code, rc.start_date, rc.end_date,
@@ -428,14 +433,16 @@ struct PropertyAudit {
             WINDOW code AS (PARTITION BY rc.lease_id, upper(rc.charge_code))
         ),
         leased AS (
-            SELECT l.lease_id, c.code AS charge_code, l.start_date, l.end_date,
-                   CAST(round(l.rent_amount * 100) AS INTEGER) AS cents, l.resident_id, l.unit_number,
-                   coalesce(l.move_in_date, l.start_date) AS lease_move_in,
+            SELECT l.lease_id,
+                   coalesce((SELECT upper(c.charge_code) FROM unified_charges c JOIN rent_code r ON r.code = upper(c.charge_code)
+                             WHERE c.unified_property_id = :property AND c.lease_id = l.lease_id
+                             GROUP BY upper(c.charge_code) ORDER BY count(*) DESC, upper(c.charge_code) LIMIT 1),
+                            (SELECT code FROM rent_code ORDER BY lines DESC, code LIMIT 1)) AS charge_code,
+                   l.start_date, l.end_date, CAST(round(l.rent_amount * 100) AS INTEGER) AS cents, l.resident_id,
+                   l.unit_number, coalesce(l.move_in_date, l.start_date) AS lease_move_in,
                    l.is_month_to_month = 1 OR l.is_latest AS bills_on
-            FROM lease l, rent_code c
-            WHERE l.rent_amount > 0 AND l.start_date IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM unified_recurring_charges rc
-                              WHERE rc.unified_property_id = :property AND rc.lease_id = l.lease_id)
+            FROM unscheduled l
+            WHERE EXISTS (SELECT 1 FROM rent_code)
         ),
         every_line AS (
             SELECT lease_id, charge_code, resident_id, unit_number, start_date, end_date, cents, lease_move_in, bills_on,

@@ -170,21 +170,27 @@ import Testing
 
     /// A lease whose schedule the PMS no longer sends (RPX sends current leases' only: a former household's, a renewed
     /// lease's) is audited for its rent against the rent the lease states, under the property's rent code; its other
-    /// charges are counted as not audited. L5 states no rent: still not audited at all.
+    /// charges are counted as not audited. L5 states no rent: still not audited at all. L9 posted its rent under the
+    /// property's other rent code (RENTAFF, which L10 schedules): held against that code, not found missing.
     @Test func aLeaseWithoutAScheduleIsAuditedForTheRentItStates() throws {
         let fixture = try Fixture()
         try fixture.database.execute("""
             INSERT INTO unified_residents (unified_property_id, resident_id, unit_number, name, status, move_in_date, move_out_date)
             VALUES ('yp', 't7', '701', 'H', 'former', '2025-05-01', '2026-10-15'),
-                   ('yp', 't8', '801', 'I', 'current', '2025-09-01', NULL);
+                   ('yp', 't8', '801', 'I', 'current', '2025-09-01', NULL),
+                   ('yp', 't9', '901', 'J', 'former', '2026-01-01', '2026-09-30'),
+                   ('yp', 't10', '902', 'K', 'current', '2026-01-01', NULL);
             INSERT INTO unified_leases (unified_property_id, lease_id, unit_number, resident_id, start_date, end_date,
                                         rent_amount, status, is_renewal, is_month_to_month)
             VALUES ('yp', 'L7', '701', 't7', '2025-05-01', '2026-04-30', 1100.00, 'past', 0, 0),
                    ('yp', 'L8a', '801', 't8', '2025-09-01', '2026-08-31', 1000.00, 'past', 0, 0),
-                   ('yp', 'L8b', '801', 't8', '2026-09-01', '2027-08-31', 1050.00, 'current', 1, 0);
+                   ('yp', 'L8b', '801', 't8', '2026-09-01', '2027-08-31', 1050.00, 'current', 1, 0),
+                   ('yp', 'L9', '901', 't9', '2026-01-01', '2026-12-31', 900.00, 'past', 0, 0),
+                   ('yp', 'L10', '902', 't10', '2026-01-01', '2026-12-31', 950.00, 'current', 0, 0);
             INSERT INTO unified_recurring_charges (unified_property_id, lease_id, resident_id, unit_number, charge_code,
                 category, category_known, amount, start_date, end_date)
-            VALUES ('yp', 'L8b', 't8', '801', 'rent', 'RENT', 1, 1050.00, '2026-09-01', '2027-08-31');
+            VALUES ('yp', 'L8b', 't8', '801', 'rent', 'RENT', 1, 1050.00, '2026-09-01', '2027-08-31'),
+                   ('yp', 'L10', 't10', '902', 'rentaff', 'RENT', 1, 950.00, '2026-01-01', '2026-12-31');
             """)
         let charge = try fixture.database.prepare("""
             INSERT INTO unified_charges (unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code,
@@ -199,6 +205,9 @@ import Testing
             ("d5", "t8", "L8a", "801", "rent", "2026-08", 100_000),
             ("d6", "t8", "L8b", "801", "rent", "2026-09", 105_000), ("d7", "t8", "L8b", "801", "rent", "2026-10", 105_000),
             ("d8", "t8", "L8b", "801", "rent", "2026-11", 105_000),
+            ("d9", "t9", "L9", "901", "rentaff", "2026-08", 90_000), ("d10", "t9", "L9", "901", "rentaff", "2026-09", 90_000),
+            ("d11", "t10", "L10", "902", "rentaff", "2026-08", 95_000), ("d12", "t10", "L10", "902", "rentaff", "2026-09", 95_000),
+            ("d13", "t10", "L10", "902", "rentaff", "2026-10", 95_000), ("d14", "t10", "L10", "902", "rentaff", "2026-11", 95_000),
         ] {
             try charge.execute([":id": .text(id), ":resident": .text(resident), ":lease": .text(lease), ":unit": .text(unit),
                                 ":code": .text(code), ":period": .text(period), ":amount": .real(Double(cents) / 100)])
@@ -215,6 +224,9 @@ import Testing
         let lines = Dictionary(uniqueKeysWithValues: report.leaseCharges.map { ("\($0.leaseID):\($0.chargeCode)", $0) })
         #expect(lines["L7:RENT"]?.months == 3 && lines["L7:RENT"]?.matched == 2)
         #expect(lines["L8a:RENT"]?.months == 1 && lines["L8a:RENT"]?.matched == 1)
+        #expect(lines["L9:RENTAFF"]?.months == 2 && lines["L9:RENTAFF"]?.matched == 2 && lines["L9:RENT"] == nil,
+                "the rent code the lease posted, among the property's")
+        #expect(!found.keys.contains { $0.contains(":L9:") || $0.contains(":L10:") })
         let totals = try #require(run.properties.first { $0.property == "yp" })
         #expect(totals.notAudited == 4 + 2, "L5's four rent months and L7's two water months")
         #expect(totals.notAuditedLeases == 2 && totals.notAuditedAmount?.cents == 4 * 90_000 + 2 * 4_000)
