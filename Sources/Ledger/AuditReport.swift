@@ -52,7 +52,17 @@ public struct AuditReport: Sendable {
         public var expectedTotal: Money
         public var postedTotal: Money
         public var status: AuditStatus
+        /// What the expected amounts came from: `schedule`, or `lease rent` for a lease without any schedule line
+        /// (nil: a run recorded before it was kept).
+        public var expectedFrom: String? = nil
     }
+
+    /// The per-lease table's columns, as `result` writes them and the API's schema declares them.
+    public static let leaseColumns: [MetricResult.Column] = [
+        .init("property", .text), .init("unit", .text), .init("lease_id", .text), .init("resident_id", .text),
+        .init("charge_code", .text), .init("months", .count), .init("matched", .count), .init("exceptions", .count),
+        .init("expected", .money), .init("posted", .money), .init("status", .text), .init("expected_from", .text),
+    ]
 
     public var runID: Int64
     public var startedAt: String
@@ -138,7 +148,8 @@ public struct AuditReport: Sendable {
                           lease: statement.columnIndex("lease_id"), resident: statement.columnIndex("resident_id"),
                           chargeCode: statement.columnIndex("charge_code"), months: statement.columnIndex("months"),
                           matched: statement.columnIndex("matched"), exceptions: statement.columnIndex("exceptions"),
-                          expected: statement.columnIndex("expected_cents"), posted: statement.columnIndex("posted_cents"))
+                          expected: statement.columnIndex("expected_cents"), posted: statement.columnIndex("posted_cents"),
+                          expectedFrom: statement.columnIndex("expected_from"))
             try statement.forEachRow(parameters) { row in
                 let property = row.text(at: column.property) ?? "", leaseID = row.text(at: column.lease) ?? ""
                 let chargeCode = row.text(at: column.chargeCode) ?? ""
@@ -150,7 +161,8 @@ public struct AuditReport: Sendable {
                     months: row.int(at: column.months) ?? 0, matched: row.int(at: column.matched) ?? 0,
                     exceptions: row.int(at: column.exceptions) ?? 0,
                     expectedTotal: Money(cents: Int64(row.int(at: column.expected) ?? 0)),
-                    postedTotal: Money(cents: Int64(row.int(at: column.posted) ?? 0)), status: status))
+                    postedTotal: Money(cents: Int64(row.int(at: column.posted) ?? 0)), status: status,
+                    expectedFrom: row.text(at: column.expectedFrom)))
             }
         }
         var noLedger: [String] = [], partialLedger: [String] = []
@@ -186,7 +198,7 @@ public struct AuditReport: Sendable {
     static let leaseChargesSQL = """
         SELECT unified_property_id, unit_number, lease_id, resident_id, charge_code, months, matched, exceptions,
                CAST(round(expected_total * 100) AS INTEGER) AS expected_cents,
-               CAST(round(posted_total * 100) AS INTEGER) AS posted_cents
+               CAST(round(posted_total * 100) AS INTEGER) AS posted_cents, expected_from
         FROM audit_lease_charges WHERE run_id = :run
         ORDER BY unified_property_id, length(unit_number), unit_number, lease_id, charge_code
         """
@@ -226,14 +238,11 @@ extension AuditReport {
         if !exceptionsOnly {
             tables.append(MetricTable(
                 name: "leases", title: "Per lease and charge code",
-                columns: [.init("property", .text), .init("unit", .text), .init("lease_id", .text),
-                          .init("resident_id", .text), .init("charge_code", .text), .init("months", .count),
-                          .init("matched", .count), .init("exceptions", .count), .init("expected", .money),
-                          .init("posted", .money), .init("status", .text)],
+                columns: Self.leaseColumns,
                 rows: leaseCharges.map { l in
                     [.text(l.property), SQLValue(l.unit), .text(l.leaseID), SQLValue(l.residentID), .text(l.chargeCode),
                      .integer(Int64(l.months)), .integer(Int64(l.matched)), .integer(Int64(l.exceptions)),
-                     money(l.expectedTotal), money(l.postedTotal), .text(l.status.rawValue)]
+                     money(l.expectedTotal), money(l.postedTotal), .text(l.status.rawValue), SQLValue(l.expectedFrom)]
                 }))
         }
         tables.append(MetricTable(

@@ -73,6 +73,8 @@ struct PropertyAudit {
         let code: String
         let resident: String?
         let unit: String?
+        /// Expected from the rent the lease states (it has no schedule line), not from its schedule.
+        let fromLeaseRent: Bool
         /// nil: nothing of this code expected that month (a line only if something was posted).
         var expected: [Int64?]
         /// Posted total (0 when nothing was posted: a charge and its reversal are nothing posted).
@@ -153,7 +155,8 @@ struct PropertyAudit {
         let nothingPosted = [Int64](repeating: 0, count: window.count)
         try statements.schedule.forEachRow([":property": .text(property)]) { row in
             let lease = row.text(at: 0) ?? "", code = row.text(at: 1) ?? ""
-            if row.int(at: 10) == 1 { rentOnly.insert(lease) }
+            let fromLeaseRent = row.int(at: 10) == 1
+            if fromLeaseRent { rentOnly.insert(lease) }
             let key = LeaseCodeKey(lease: lease, code: code)
             let index: Int
             if let known = byKey[key] {
@@ -162,7 +165,7 @@ struct PropertyAudit {
                 index = lines.count
                 byKey[key] = index
                 lines.append(LeaseCode(lease: lease, code: code, resident: row.text(at: 2), unit: row.text(at: 3),
-                                       expected: noMonths, posted: nothingPosted))
+                                       fromLeaseRent: fromLeaseRent, expected: noMonths, posted: nothingPosted))
             }
             let field = { (column: Int, name: String) throws -> Int? in
                 let day = row.withTextBytes(at: column) { $0.map { AuditMonth.day(bytes: $0) } }
@@ -377,6 +380,7 @@ struct PropertyAudit {
                 ":unit": SQLValue(line.unit), ":code": .text(line.code), ":months": .integer(Int64(months)),
                 ":matched": .integer(Int64(lineMatched)), ":exceptions": .integer(Int64(months - lineMatched)),
                 ":expected_total": .real(Double(expectedTotal) / 100), ":posted_total": .real(Double(postedTotal) / 100),
+                ":expected_from": .text(line.fromLeaseRent ? "lease rent" : "schedule"),
             ])
         }
         try statements.insertProperty.execute([
@@ -480,9 +484,9 @@ struct PropertyAudit {
 
     static let insertLeaseCharge = """
         INSERT INTO audit_lease_charges (run_id, unified_property_id, lease_id, resident_id, unit_number, charge_code,
-                                         months, matched, exceptions, expected_total, posted_total)
+                                         months, matched, exceptions, expected_total, posted_total, expected_from)
         VALUES (:run, :property, :lease, :resident, :unit, :code, :months, :matched, :exceptions, :expected_total,
-                :posted_total)
+                :posted_total, :expected_from)
         """
 
     static let insertProperty = """

@@ -47,11 +47,12 @@ public enum AuditPage {
                         if !exceptionsOnly {
                             let leases = report.leaseCharges.filter { $0.property == property }
                             section.element("h3", text: "Leases and charge codes (\(leases.count))")
-                            table(["Unit", "Lease", "Resident", "Code", "Months", "Matched", "Exceptions", "Status"],
+                            table(["Unit", "Lease", "Resident", "Code", "Months", "Matched", "Exceptions", "Status",
+                                   "Expected from"],
                                   leases.map { l in
                                       [(l.unit ?? "", nil), (l.leaseID, nil), (l.residentID ?? "", nil), (l.chargeCode, nil),
                                        (String(l.months), nil), (String(l.matched), nil), (String(l.exceptions), nil),
-                                       (l.status.rawValue, "badge \(l.status.rawValue.lowercased())")]
+                                       (l.status.rawValue, "badge \(l.status.rawValue.lowercased())"), (l.expectedFrom ?? "", nil)]
                                   }, &section)
                         }
                     }

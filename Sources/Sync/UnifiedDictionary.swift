@@ -357,6 +357,7 @@ public enum UnifiedDictionary {
             exceptions | months flagged
             expected_total | scheduled dollars
             posted_total | posted dollars
+            expected_from | schedule (unified_recurring_charges), or lease rent (unified_leases.rent_amount) for a lease without any schedule line (NULL: runs before migration 61)
             """),
         table("audit_results", "Per audit run: every exception, one row per lease, charge code and month.", """
             run_id

@@ -857,6 +857,11 @@ public enum UnifiedSchema {
             ALTER TABLE unified_properties ADD COLUMN ledger_whole_as_of TEXT;
             ALTER TABLE audit_run_properties ADD COLUMN ledger_whole_as_of TEXT;
             """),
+        // A lease without any schedule line is audited for its rent against the rent the lease states: each (lease,
+        // code) of a run says which its expected amounts came from (`schedule` / `lease rent`; NULL before).
+        Migration(version: 61, name: "audit: what a line was expected from", sql: """
+            ALTER TABLE audit_lease_charges ADD COLUMN expected_from TEXT;
+            """),
     ]
 }
 

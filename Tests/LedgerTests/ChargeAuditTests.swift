@@ -223,6 +223,10 @@ import Testing
                 "the renewed lease ends with its term; the new one has its schedule")
         let lines = Dictionary(uniqueKeysWithValues: report.leaseCharges.map { ("\($0.leaseID):\($0.chargeCode)", $0) })
         #expect(lines["L7:RENT"]?.months == 3 && lines["L7:RENT"]?.matched == 2)
+        #expect(lines["L7:RENT"]?.expectedFrom == "lease rent" && lines["L8b:RENT"]?.expectedFrom == "schedule",
+                "each line says what it was held against")
+        let leasesTable = try #require(report.result(exceptionsOnly: false, parameters: []).tables.first { $0.name == "leases" })
+        #expect(leasesTable.columns.map(\.name).last == "expected_from")
         #expect(lines["L8a:RENT"]?.months == 1 && lines["L8a:RENT"]?.matched == 1)
         #expect(lines["L9:RENTAFF"]?.months == 2 && lines["L9:RENTAFF"]?.matched == 2 && lines["L9:RENT"] == nil,
                 "the rent code the lease posted, among the property's")
