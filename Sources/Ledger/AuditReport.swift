@@ -37,7 +37,17 @@ public struct AuditReport: Sendable {
         /// The event was recorded against an earlier run than this one.
         public var historical: Bool { eventRun.map { $0 < runID } ?? false }
         public var runID: Int64
+        /// What the expected amount came from, as its (lease, code) line records it (`LeaseCharge.expectedFrom`).
+        public var expectedFrom: String? = nil
     }
+
+    /// The exceptions table's columns, as `result` writes them and the API's schema declares them.
+    public static let exceptionColumns: [MetricResult.Column] = [
+        .init("key", .text), .init("unit", .text), .init("resident_id", .text), .init("kind", .text),
+        .init("expected", .money), .init("posted", .money), .init("variance", .money), .init("status", .text),
+        .init("fix", .text), .init("action", .text), .init("by", .text), .init("at", .text), .init("note", .text),
+        .init("resolution_run", .count), .init("historical", .text), .init("expected_from", .text),
+    ]
 
     /// One lease and charge code: months audited, matched and flagged, and its status.
     public struct LeaseCharge: Sendable, Equatable {
@@ -120,7 +130,7 @@ public struct AuditReport: Sendable {
                           event: statement.columnIndex("event"), fix: statement.columnIndex("fix"),
                           action: statement.columnIndex("action"), by: statement.columnIndex("by_name"),
                           at: statement.columnIndex("at"), note: statement.columnIndex("note"),
-                          eventRun: statement.columnIndex("event_run"))
+                          eventRun: statement.columnIndex("event_run"), expectedFrom: statement.columnIndex("expected_from"))
             try statement.forEachRow(parameters) { row in
                 let money = { (index: Int) in Money(cents: Int64(row.int(at: index) ?? 0)) }
                 let event = row.text(at: column.event)
@@ -132,7 +142,8 @@ public struct AuditReport: Sendable {
                     expected: money(column.expected), posted: money(column.posted), variance: money(column.variance),
                     status: event == "resolved" ? .resolved : .open, event: event, fix: row.text(at: column.fix),
                     action: row.text(at: column.action), by: row.text(at: column.by), at: row.text(at: column.at),
-                    note: row.text(at: column.note), eventRun: row.int(at: column.eventRun).map(Int64.init), runID: id))
+                    note: row.text(at: column.note), eventRun: row.int(at: column.eventRun).map(Int64.init), runID: id,
+                    expectedFrom: row.text(at: column.expectedFrom)))
             }
         }
         var open: Set<String> = [], flagged: Set<String> = []
@@ -185,8 +196,10 @@ public struct AuditReport: Sendable {
                CAST(round(r.expected * 100) AS INTEGER) AS expected_cents,
                CAST(round(r.posted * 100) AS INTEGER) AS posted_cents,
                CAST(round(r.variance * 100) AS INTEGER) AS variance_cents,
-               e.event, e.fix, e.action, e.by_name, e.at, e.note, e.run_id AS event_run
+               e.event, e.fix, e.action, e.by_name, e.at, e.note, e.run_id AS event_run, lc.expected_from
         FROM audit_results r
+        LEFT JOIN audit_lease_charges lc ON lc.run_id = r.run_id AND lc.unified_property_id = r.unified_property_id
+                                        AND lc.lease_id = r.lease_id AND lc.charge_code = r.charge_code
         LEFT JOIN audit_resolutions e ON e.event_id = (
             SELECT max(x.event_id) FROM audit_resolutions x
             WHERE x.unified_property_id = r.unified_property_id AND x.lease_id = r.lease_id
@@ -247,16 +260,12 @@ extension AuditReport {
         }
         tables.append(MetricTable(
             name: "exceptions", title: "Exceptions (resolve with: ownerdash audit resolve KEY --fix LABEL --action TYPE --by NAME)",
-            columns: [.init("key", .text), .init("unit", .text), .init("resident_id", .text), .init("kind", .text),
-                      .init("expected", .money), .init("posted", .money), .init("variance", .money),
-                      .init("status", .text), .init("fix", .text), .init("action", .text), .init("by", .text),
-                      .init("at", .text), .init("note", .text), .init("resolution_run", .count),
-                      .init("historical", .text)],
+            columns: Self.exceptionColumns,
             rows: exceptions.map { e in
                 [.text(e.key.description), SQLValue(e.unit), SQLValue(e.residentID), .text(e.kind), money(e.expected),
                  money(e.posted), money(e.variance), .text(e.status.rawValue), SQLValue(e.fix), SQLValue(e.action),
                  SQLValue(e.by), SQLValue(e.at), SQLValue(e.note), SQLValue(e.eventRun),
-                 MetricResult.yesNo(e.eventRun == nil ? nil : e.historical)]
+                 MetricResult.yesNo(e.eventRun == nil ? nil : e.historical), SQLValue(e.expectedFrom)]
             }))
         if !noLedger.isEmpty {
             tables.append(MetricTable(name: "no_ledger", title: "Properties without a tenant ledger (not audited, not zeros)",

@@ -37,12 +37,13 @@ public enum AuditPage {
                         if let note = notAuditedNote(totals) { section.element("p", [("class", "no-ledger")], text: note) }
                         let exceptions = report.exceptions.filter { $0.key.property == property }
                         section.element("h3", text: "Exceptions (\(exceptions.count))")
-                        table(["Key", "Unit", "Kind", "Expected", "Posted", "Variance", "Status", "Resolution"]
-                                + (actions == nil ? [] : ["Action"]),
+                        table(["Key", "Unit", "Kind", "Expected", "Posted", "Variance", "Status", "Resolution",
+                               "Expected from"] + (actions == nil ? [] : ["Action"]),
                               exceptions.map { e in
                                   [(e.key.description, nil), (e.unit ?? "", nil), (e.kind, nil), (dollars(e.expected), nil),
                                    (dollars(e.posted), nil), (dollars(e.variance), nil),
-                                   (e.status.rawValue, "badge \(e.status.rawValue.lowercased())"), (resolution(e), nil)]
+                                   (e.status.rawValue, "badge \(e.status.rawValue.lowercased())"), (resolution(e), nil),
+                                   (e.expectedFrom ?? "", nil)]
                               }, &section, actions: actions.map { action in exceptions.map(action) })
                         if !exceptionsOnly {
                             let leases = report.leaseCharges.filter { $0.property == property }

@@ -217,6 +217,7 @@ import Testing
         let found = Dictionary(uniqueKeysWithValues: report.exceptions.map { ($0.key.description, $0) })
         let missed = try #require(found["yp:L7:RENT:2026-09"], "the rent L7 states, not posted: \(found.keys.sorted())")
         #expect(missed.kind == "missing" && missed.expected.cents == 110_000 && missed.posted.cents == 0)
+        #expect(missed.expectedFrom == "lease rent" && found["yp:L1:RENT:2026-11"]?.expectedFrom == "schedule")
         #expect(!found.keys.contains { $0.hasPrefix("yp:L7:RENT:2026-08") || $0.hasPrefix("yp:L7:RENT:2026-10") },
                 "August whole, October prorated to the move-out: matched")
         #expect(!found.keys.contains { $0.contains(":L8a:") || $0.contains(":L8b:") },
