@@ -148,14 +148,20 @@ def _returned_payment_household(rng, current):
 
 
 def _charge_month(p, r, day, rng, summary):
-    """Posts the household's recurring lines for the month from `day` (prorated from a move-in day) and schedules
-    what it pays, by its payment behaviour."""
+    """Posts the household's recurring lines for the month from `day` (prorated from a move-in day, and to the
+    move-out day of a household leaving that month: its notice is on file weeks ahead, and the generated months end
+    its possession there too) and schedules what it pays, by its payment behaviour."""
     le = r.lease_on(day)
     if le is None:
         return
     dim = days_in_month(day.year, day.month)
+    last = dim
+    if r.move_out is not None and (r.move_out.year, r.move_out.month) == (day.year, day.month):
+        last = r.move_out.day
+    if last < day.day:
+        return
     total = 0
-    for code, amount in month_lines(le, dim - day.day + 1, dim, None):
+    for code, amount in month_lines(le, last - day.day + 1, dim, None):
         r.extra_charges.append((day, code, amount))
         total += amount
     r.charge_total += total
