@@ -89,6 +89,9 @@ def _churn(world, key, p, day, summary):
                 _charge_month(p, f, day, rng, summary)
         r = u.current
         if r is not None and r.move_out is not None and r.move_out <= day and r.status == "current":
+            if day.day == 1 and r.move_out == day:
+                # The move-out day is a day of possession (the generated months count it): one day's rent.
+                _charge_month(p, r, day, rng, summary)
             r.status = "former"
             u.current = None
             u.vacant_since = r.move_out

@@ -184,7 +184,7 @@ class ClockTests(unittest.TestCase):
             charged = [r for r in p.residencies
                        if any(d == december and code == "RENT" for d, code, _ in r.extra_charges)]
             current = [r for r in p.residencies if r.status != "future" and r.move_in is not None
-                       and r.move_in <= december and (r.move_out is None or r.move_out > december)]
+                       and r.move_in <= december and (r.move_out is None or r.move_out >= december)]
             self.assertEqual(sorted(r.id for r in charged), sorted(r.id for r in current), key)
             for r in charged:
                 rent = sum(a for d, code, a in r.extra_charges if d == december and code == "RENT")
