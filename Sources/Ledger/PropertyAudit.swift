@@ -138,25 +138,23 @@ struct PropertyAudit {
         }
         var lines: [LeaseCode] = []
         var byKey: [LeaseCodeKey: Int] = [:]
-        var rentOnly: Set<String> = []
-        try expect(reads, dueByDay: dueByDay, into: &lines, byKey: &byKey, rentOnly: &rentOnly)
-        let notAudited = try post(reads, lines: &lines, byKey: byKey, rentOnly: rentOnly)
+        try expect(reads, dueByDay: dueByDay, into: &lines, byKey: &byKey)
+        let notAudited = try post(reads, lines: &lines, byKey: byKey)
         return Tally(lines: lines, notAudited: notAudited)
     }
 
     // MARK: - Expected
 
     /// Reads the schedule, one row per line of unified_recurring_charges (or, for a lease without any, its rent as
-    /// unified_leases states it: `rentOnly` collects those leases), and adds each line's prorated cents to the months
-    /// it is in effect on the first day of possession.
+    /// unified_leases states it: `LeaseCode.fromLeaseRent`), and adds each line's prorated cents to the months it is
+    /// in effect on the first day of possession.
     private func expect(_ statements: Reads, dueByDay: Int, into lines: inout [LeaseCode],
-                        byKey: inout [LeaseCodeKey: Int], rentOnly: inout Set<String>) throws {
+                        byKey: inout [LeaseCodeKey: Int]) throws {
         let noMonths = [Int64?](repeating: nil, count: window.count)
         let nothingPosted = [Int64](repeating: 0, count: window.count)
         try statements.schedule.forEachRow([":property": .text(property)]) { row in
             let lease = row.text(at: 0) ?? "", code = row.text(at: 1) ?? ""
             let fromLeaseRent = row.int(at: 10) == 1
-            if fromLeaseRent { rentOnly.insert(lease) }
             let key = LeaseCodeKey(lease: lease, code: code)
             let index: Int
             if let known = byKey[key] {
@@ -217,11 +215,12 @@ struct PropertyAudit {
     /// making a String: the index hands a lease's charges over one after another, so its codes are looked up once
     /// per lease, and a charge's code is compared (ASCII case-insensitively, as SQLite's upper()) with that lease's few.
     ///
-    /// On a lease audited for its rent only (`rentOnly`: no schedule kept, its rent from unified_leases), the other
-    /// codes posted have nothing to be held against either: counted as not audited, as on a lease without any.
-    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int],
-                      rentOnly: Set<String>) throws -> NotAudited {
+    /// On a lease audited for its rent only (`LeaseCode.fromLeaseRent`: no schedule kept, its rent from
+    /// unified_leases), the other codes posted have nothing to be held against either: counted as not audited, as on
+    /// a lease without any.
+    private func post(_ statements: Reads, lines: inout [LeaseCode], byKey: [LeaseCodeKey: Int]) throws -> NotAudited {
         guard let firstIndex = window.first?.index else { return NotAudited() }
+        let rentOnly = Set(lines.filter(\.fromLeaseRent).map(\.lease))
         var codesOfLease: [String: [(code: [UInt8], line: Int)]] = [:]
         for (index, line) in lines.enumerated() { codesOfLease[line.lease, default: []].append((Array(line.code.utf8), index)) }
         var unscheduled: [LeaseCodeKey: [Int64]] = [:]
