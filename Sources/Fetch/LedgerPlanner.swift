@@ -103,8 +103,8 @@ public struct LedgerHistory: Sendable, Equatable {
     /// The last sync found the merged ledger's open balance off the delinquency report's, which no full pull has met
     /// yet: nil when they agree.
     public var disagreement: LedgerDisagreement?
-    /// The newest night the vendor refused the whole ledger since it was last loaded whole, and why (`on 2026-12-04:
-    /// the license key is not authorized ...`): nil when it never did.
+    /// The newest night the vendor refused the whole ledger since it was last loaded whole, and why (`as of
+    /// 2026-12-04, was refused: the license key is not authorized ...`): nil when it never did.
     public var refused: String?
 
     public init(lastSuccess: LocalDate?, lastFull: LocalDate?, disagreement: LedgerDisagreement? = nil,

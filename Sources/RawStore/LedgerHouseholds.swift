@@ -25,7 +25,7 @@ import SQLiteKit
 ///   a key two records repeat): then the answer is decoded whole (`DecodeWhole`).
 /// Anything else, a first pull and `--reload` decode the answer whole.
 ///
-/// RPX's nightly answers are read the same way (`Answer`): the window (`getresidentledger` by date) and the open items
+/// RPX's nightly answers are read the same way (`coverage`): the window (`getresidentledger` by date) and the open items
 /// list every household, and on a night away from the first of the month 96-99 % of their bytes are records sent the
 /// night before. A household of a nightly answer is held where, beyond the above, its record is that answer kind's
 /// (`realpage_ledger_nightly_records`), every transaction it held was one the answer speaks for when decoded (dated
@@ -49,54 +49,28 @@ struct LedgerHouseholds {
         /// A table of one balance row per household that the whole answer also writes (RPX's Balance and Prepaid),
         /// which must be untouched since the record too; nil where the ledger has none.
         var balances: String?
-        /// The table of each household's last decoded record in a nightly answer (`Answer.dated`, `.openItems`),
+        /// The table of each household's last decoded record in a nightly answer (`LedgerCoverage.dated`, `.openItems`),
         /// keyed by answer kind too; nil where nightly answers are decoded whole.
         var nightlyRecords: String? = nil
 
         var household: String { ledger.householdColumn! }
     }
 
-    /// Which answer is read by household: a whole ledger, or one of RPX's nightly answers.
-    enum Answer: Equatable {
-        case whole
-        case dated(from: String, to: String)
-        case openItems
-
-        /// The answer a run's manifest names, where it is read by household (an answer by application date is not:
-        /// it speaks for no stored transaction it leaves out).
-        init?(_ answer: LedgerAnswer) {
-            switch answer {
-            case .whole: self = .whole
-            case .dated(let from, let to): self = .dated(from: from, to: to)
-            case .openItems: self = .openItems
-            case .applied: return nil
-            }
-        }
-
-        /// The answer kind's name in `Source.nightlyRecords` (nil: whole).
-        var nightlyName: String? {
-            switch self {
-            case .whole: nil
-            case .dated: "dated"
-            case .openItems: "open"
-            }
-        }
-    }
-
     /// What the records are of.
     var source: Source
     /// The build loading now (`BuildIdentity`): part of each record's digest.
     var build: String
-    /// The answer being read.
-    var answer: Answer = .whole
+    /// What the answer being read speaks for: the whole ledger, or one of RPX's nightly answers (a window, the open
+    /// items), whose records are kept apart by kind. An answer that speaks for no stored transaction it leaves out
+    /// (`partial`) is not read by household.
+    var coverage: LedgerCoverage = .whole(ageOutBefore: nil)
 
-    /// How a transaction of a nightly `answer` is judged in or out of what the answer speaks for (`coverage`'s scope,
-    /// on the transaction's own values); nil for a whole answer, which speaks for every one.
-    private var coverage: LedgerCoverage? {
-        switch answer {
-        case .whole: nil
-        case .dated(let from, let to): .dated(from: from, to: to, ageOutBefore: nil)
-        case .openItems: .openItems
+    /// The nightly answer's kind in `Source.nightlyRecords` (nil: a whole answer).
+    private var nightlyName: String? {
+        switch coverage {
+        case .dated: "dated"
+        case .openItems: "open"
+        case .whole, .partial: nil
         }
     }
 
@@ -236,7 +210,8 @@ struct LedgerHouseholds {
         }
         // The decoder reads a copy of the answer without the held records: holding fewer than three quarters of them
         // (the week rent posts to every household) would copy more than a quarter of tens of MB to save little.
-        let inScope = coverage.map { coverage in { (row: [(String, SQLValue)]) in Self.within(row, coverage, source.ledger) } }
+        let (coverage, ledger) = (coverage, source.ledger)
+        let inScope = nightlyName == nil ? nil : { (row: [(String, SQLValue)]) in Self.within(row, coverage, ledger) }
         let dateColumn = source.ledger.dateColumn
         guard held.count * 4 >= digests.count * 3 else {
             return Plan(split: split, digests: digests, kept: Array(digests.indices), held: [],
@@ -271,12 +246,12 @@ struct LedgerHouseholds {
     /// a nightly one.
     private func storedQuery(property: String) throws -> (String, [String: SQLValue]) {
         let values: [String: SQLValue] = [":property": .text(property)]
-        guard let name = answer.nightlyName, let coverage else { return (Self.asStored(source), values) }
+        guard let name = nightlyName else { return (Self.asStored(source), values) }
         guard let records = source.nightlyRecords, let balances = source.balances,
               let scope = coverage.scope(in: source.ledger) else {
             throw DecodeWhole(reason: "nightly answers of \(source.ledger.name) are not read by household")
         }
-        let dated = if case .dated = answer { true } else { false }
+        let dated = if case .dated = coverage { true } else { false }
         return (Self.asListed(source, records: records, balances: balances, scope: scope, dated: dated),
                 values.merging(scope.values) { $1 }.merging([":answer": .text(name)]) { $1 })
     }
@@ -286,7 +261,7 @@ struct LedgerHouseholds {
     func record(_ plan: Plan, database: Database, property: String, lineageID: Int64) throws {
         let household = source.household
         // A nightly answer's records are kept by answer kind, with their transactions' first and last dates.
-        let nightly = answer.nightlyName.flatMap { name in source.nightlyRecords.map { (table: $0, name: name) } }
+        let nightly = nightlyName.flatMap { name in source.nightlyRecords.map { (table: $0, name: name) } }
         let table = nightly?.table ?? source.records
         let upsert = try database.prepare(nightly == nil ? """
             INSERT INTO \(table) (property_id, \(household), record_sha256, lineage_id, transactions)

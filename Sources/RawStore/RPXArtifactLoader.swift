@@ -89,8 +89,8 @@ public struct RPXArtifactLoader {
             // that changed since the last whole answer; where that cannot stand, once more, whole.
             // So are the nightly window and open items (most of their records repeat the night before's).
             var byHousehold: LedgerHouseholds?
-            if !reload, let build, let kind = LedgerHouseholds.Answer(answer ?? .whole) {
-                byHousehold = LedgerHouseholds(source: Self.households, build: build, answer: kind)
+            if !reload, let build, coverage != .partial {
+                byHousehold = LedgerHouseholds(source: Self.households, build: build, coverage: coverage)
             }
             let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
                 try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
