@@ -187,7 +187,7 @@ import Testing
         let error = try #require(realpage.sync().first?.error)
         #expect(error.contains("unit 102 'Vacant Pending'"))
         #expect(error.contains("unit 103 'Occupied Eviction'"))
-        #expect(error.contains("RealPageUnits.rentRollVocabulary"))
+        #expect(error.contains("RealPageUnits.rentRollStatuses"))
         #expect(try realpage.texts("SELECT as_of_date FROM unified_properties") == ["2026-11-19"])
         #expect(try realpage.texts("SELECT as_of_date FROM unified_occupancy_metrics") == ["2026-11-19"])
     }

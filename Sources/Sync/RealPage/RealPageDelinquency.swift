@@ -39,10 +39,26 @@
 enum RealPageDelinquency {
     static let source = "realpage: realpage_delinquency (Delinquent and Prepaid report)"
 
+    /// `household_unit` (RealPageScratch): each household under every unit number a report row may print for it (its
+    /// own unitnumber and the unified unit, building-qualified where numbers repeat) and its name as compared (case and
+    /// blanks ignored). The accounts below look a household up by unit on its index instead of scanning them all per
+    /// report row (2.9 s for one property's report of rows without a Resh ID); as a common table expression the
+    /// planner scanned it whole for each of the report's rows (5 ms a property, the report printing no Resh ID).
+    static let householdUnit = """
+        SELECT h.household_id, h.unit_number AS unit_key, lower(replace(h.name, ' ', '')) AS name_key,
+               h.move_in_date, h.unified_status, h.balance
+        FROM rpx_household h
+        UNION
+        SELECT h.household_id, u.unified_unit, lower(replace(h.name, ' ', '')), h.move_in_date, h.unified_status,
+               h.balance
+        FROM rpx_household h JOIN rpx_unit u ON u.unit_id = h.unit_id
+        """
+
     /// The report's accounts at the property date, each with its `resident_key` (the resident_id rule above) and its
     /// unified status; RealPageReportLedger keys the per-code rows by the same `resident_key`. Made once per property
     /// as RealPageScratch's `delinquency_account`, which the rules below read (the delinquency rule and its check each
-    /// computed them: 6 ms a property each time); RealPageTransactionLedger reads them from another snapshot.
+    /// computed them: 6 ms a property each time); RealPageTransactionLedger reads them from another snapshot. Both look
+    /// households up in `household_unit`.
     static let accounts = """
         printed AS (
             SELECT d.*, nullif(trim(d.resident_name), '') AS printed_name,
@@ -55,19 +71,6 @@ enum RealPageDelinquency {
                        ELSE d.resident_status END AS unified_status
             FROM realpage_raw.realpage_delinquency d
             WHERE d.property_id = :property AND d.as_of_date = :delinquency_snapshot
-        ),
-        -- Each household under every unit number a report row may print for it (its own unitnumber and the unified
-        -- unit, building-qualified where numbers repeat) and its name as compared (case and blanks ignored): the
-        -- rows below look a household up by unit instead of scanning them all per report row (2.9 s for one
-        -- property's report of rows without a Resh ID).
-        household_unit AS MATERIALIZED (
-            SELECT h.household_id, h.unit_number AS unit_key, lower(replace(h.name, ' ', '')) AS name_key,
-                   h.move_in_date, h.unified_status, h.balance
-            FROM rpx_household h
-            UNION
-            SELECT h.household_id, u.unified_unit, lower(replace(h.name, ' ', '')), h.move_in_date, h.unified_status,
-                   h.balance
-            FROM rpx_household h JOIN rpx_unit u ON u.unit_id = h.unit_id
         ),
         -- Materialized: the grouping below reads household_key in three expressions, and inlined the planner ran its
         -- lookups once for each, one of them scanning every household per report row.

@@ -3,7 +3,8 @@ import SQLiteKit
 /// What several RealPage rules read, computed once per property: the unitlist's units (`rpx_unit`), the residents
 /// snapshot's members and household heads (`rpx_member`, `rpx_household`), every lease (`rpx_lease`), the Rent
 /// Roll's units (`rent_roll_unit`, RealPageUnits.rentRollUnit), the Activity reports' rows each day is read from
-/// (`report_activity`, RealPageActivity.activityRows) and the Delinquent and Prepaid report's accounts
+/// (`report_activity`, RealPageActivity.activityRows), the households under each unit number a report may print
+/// (`household_unit`, RealPageDelinquency.householdUnit) and the Delinquent and Prepaid report's accounts
 /// (`delinquency_account`, RealPageDelinquency.accounts: the delinquency rule, its aging check and the partial
 /// ledger's balances read them), each a TEMP table the rules name unqualified.
 ///
@@ -12,15 +13,17 @@ import SQLiteKit
 /// time, the largest single cost of a night's sync. Each is a function of the raw snapshots the property's sync reads
 /// (`RealPageSnapshots`), made again at the start of every RealPage property's sync, inside its transaction.
 enum RealPageScratch {
-    /// In the order they are made (each may read the ones before it), with the columns their readers look rows up by.
+    /// In the order they are made (each may read the ones before it), with the columns their readers look rows up by
+    /// (each an index; `a, b` one index on both).
     static let tables: [(name: String, query: String, lookups: [String])] = [
         ("rpx_unit", RealPageUnits.rpxUnit, ["unit_id"]),
         ("rpx_member", RealPageResidents.rpxMember, ["household_id"]),
         ("rpx_household", RealPageResidents.rpxHousehold, ["household_id"]),
         ("rpx_lease", RealPageLeases.rpxLease, ["household_id"]),
-        ("rent_roll_unit", "WITH \(RealPageUnits.rentRollVocabulary), \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
+        ("rent_roll_unit", "WITH \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
          ["unit_number", "id"]),
         ("report_activity", "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity", []),
+        ("household_unit", RealPageDelinquency.householdUnit, ["unit_key, name_key"]),
         ("delinquency_account", "WITH \(RealPageDelinquency.accounts) SELECT * FROM account", ["source_row"]),
     ]
 
@@ -31,7 +34,8 @@ enum RealPageScratch {
             try database.execute("DROP TABLE IF EXISTS temp.\(table.name)")
             try realpage.run("CREATE TEMP TABLE \(table.name) AS \(table.query)")
             for column in table.lookups {
-                try database.execute("CREATE INDEX temp.\(table.name)_\(column) ON \(table.name) (\(column))")
+                let name = column.replacingOccurrences(of: ", ", with: "_")
+                try database.execute("CREATE INDEX temp.\(table.name)_\(name) ON \(table.name) (\(column))")
             }
         }
     }

@@ -1,0 +1,21 @@
+/// A PMS's texts for one field (a lease or unit status) and the unified value of each, written once and given to SQL
+/// two ways: as a table of the texts (`cte`, which the checks read to name the texts a rule has no value for) and as
+/// an expression (`value(of:)`), which a rule reads a row's value by where it reads the row. Joined to the table
+/// instead, every row was compared with each text of the vocabulary.
+struct SQLVocabulary: Sendable {
+    /// The table's name in a `WITH` clause, and its two columns: the text as compared, the unified value.
+    let table: String, textColumn: String, valueColumn: String
+    /// Text (as compared: lowercased, trimmed, as each rule normalizes it) -> unified value, in the table's order.
+    let values: [(text: String, value: String)]
+
+    /// `table (textColumn, valueColumn) AS (VALUES ...)`, for a `WITH` clause.
+    var cte: String {
+        "\(table) (\(textColumn), \(valueColumn)) AS (VALUES\n    "
+            + values.map { "('\($0.text)', '\($0.value)')" }.joined(separator: ",\n    ") + "\n)"
+    }
+
+    /// The unified value of `text`, an SQL expression normalized as the texts are; NULL for a text the vocabulary lacks.
+    func value(of text: String) -> String {
+        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN '\($0.value)'" }.joined(separator: " ") + " END"
+    }
+}
