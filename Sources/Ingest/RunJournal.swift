@@ -4,9 +4,10 @@ import SQLiteKit
 
 /// Writes one run into unified.db's etl_runs / etl_run_items as it goes.
 ///
-/// The run row is inserted at the start with status `running` and each item as soon as it ends (each in its own
-/// short transaction), so a run killed half-way still shows what it did; `finish` stamps the end, the status and
-/// the counts (computed from the items, so they always agree with them).
+/// The run row is inserted at the start with status `running` and each item as soon as it ends (in a short
+/// transaction of its own, or with the others handed over while the journal's thread was writing), so a run killed
+/// half-way still shows what it did; `finish` stamps the end, the status and the counts (computed from the items, so
+/// they always agree with them).
 public final class RunJournal: @unchecked Sendable {
     private let database: Database
     public let runID: String
@@ -14,6 +15,8 @@ public final class RunJournal: @unchecked Sendable {
     private let lock = NSLock()
     private let background = DispatchQueue(label: "ownerdash.run-journal")
     private let deferredError = Locked<(any Error)?>(nil)
+    /// Items handed to `recordSoon` that the journal's thread has not taken yet.
+    private let pending = Locked<[RunItem]>([])
 
     /// What is known when a run starts.
     public struct Start: Sendable {
@@ -78,26 +81,58 @@ public final class RunJournal: @unchecked Sendable {
 
     /// Records one item now, so it survives a crash of the rest of the run.
     public func record(_ item: RunItem) throws {
+        try record([item])
+    }
+
+    /// Records `items` in their order, several in one transaction (one alone commits as it is written, so that a
+    /// caller inside a transaction of its own on the same connection records it there).
+    private func record(_ items: [RunItem]) throws {
         lock.lock()
         defer { lock.unlock() }
-        try database.prepare(Self.insertItem).execute([
-            ":run_id": .text(runID), ":property": SQLValue(item.property), ":stage": .text(item.stage.rawValue),
-            ":artifact": SQLValue(item.artifact), ":status": .text(item.status.rawValue), ":rows": SQLValue(item.rows),
-            ":duration_ms": SQLValue(item.durationMilliseconds), ":error": SQLValue(item.error),
-        ])
+        let insert = try database.prepare(Self.insertItem)
+        func write() throws {
+            for item in items {
+                try insert.execute([
+                    ":run_id": .text(runID), ":property": SQLValue(item.property), ":stage": .text(item.stage.rawValue),
+                    ":artifact": SQLValue(item.artifact), ":status": .text(item.status.rawValue),
+                    ":rows": SQLValue(item.rows), ":duration_ms": SQLValue(item.durationMilliseconds),
+                    ":error": SQLValue(item.error),
+                ])
+            }
+        }
+        if items.count == 1 { try write() } else { try database.withTransaction(write) }
     }
 
     /// Records `item` on the journal's own thread, in the order handed over: for a caller that must not wait while
     /// another connection writes unified.db (a fetch worker while the ingest syncs a property). `drain` waits for them.
+    /// The items handed over within `gathering` of each other are written in one transaction: a night's thousand fetch
+    /// and load items, each committed alone, were 0.7-1.9 % of a churned night's samples (`perf`), 0.5 % so.
     public func recordSoon(_ item: RunItem) {
-        background.async {
-            do { try self.record(item) } catch { self.deferredError.withLock { $0 = $0 ?? error } }
+        // The item that finds none pending schedules the write; the ones after it until the write takes them ride on it.
+        let first = pending.withLock { items -> Bool in
+            items.append(item)
+            return items.count == 1
         }
+        guard first else { return }
+        background.asyncAfter(deadline: .now() + Self.gathering) { self.writePending() }
+    }
+
+    /// How long an item handed to `recordSoon` waits for others to be written with.
+    static let gathering: DispatchTimeInterval = .milliseconds(100)
+
+    /// Writes the items handed over and not written yet (on the journal's thread).
+    private func writePending() {
+        let items = pending.withLock { items -> [RunItem] in
+            defer { items = [] }
+            return items
+        }
+        guard !items.isEmpty else { return }
+        do { try record(items) } catch { deferredError.withLock { $0 = $0 ?? error } }
     }
 
     /// Waits until every item handed to `recordSoon` is recorded; throws the first that could not be.
     public func drain() throws {
-        background.sync {}
+        background.sync { writePending() }
         if let error = deferredError.withLock({ $0 }) { throw error }
     }
 
