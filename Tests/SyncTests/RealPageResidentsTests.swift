@@ -143,6 +143,35 @@ import Testing
         #expect(!roles.contains { $0.hasPrefix("L2 ") }, "h2 has no member rows")
     }
 
+    @Test func aLeaseListedTwiceIsReadFromItsFirstRowAndTheResidentListsLeaseOnlyWhereGetLeaseInfoHasNone() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        try realpage.unit("101", .occupied)
+        try realpage.unit("102", .occupied)
+        // getleaseinfo lists L1 twice (its first row wins) and L2, which the resident list also names with other dates.
+        try realpage.lease("L1", household: "h1", unit: "101", status: "Current", begin: "2026-01-01", end: "2026-12-31",
+                           rent: 1500)
+        try realpage.lease("L1", household: "h1", unit: "101", status: "Former", begin: "2025-01-01", end: "2025-12-31",
+                           rent: 1400)
+        try realpage.lease("L2", household: "h2", unit: "102", status: "Current", begin: "2026-03-01", end: "2027-02-28",
+                           rent: 1600)
+        try realpage.resident(household: "h1", unit: "101", status: "Current", lease: "L1")
+        try realpage.resident(household: "h2", unit: "102", status: "Current", lease: "L2", begin: "2025-03-01",
+                              end: "2026-02-28")
+        try realpage.resident(household: "h2", member: "h2-co", unit: "102", status: "Current", lease: "L2", head: false)
+        #expect(realpage.sync().first?.error == nil)
+
+        let leases = try realpage.keyed("SELECT lease_id, status, start_date, rent_amount FROM unified_leases")
+        #expect(leases == [
+            "L1": [.text("current"), .text("2026-01-01"), .real(1500)],
+            "L2": [.text("current"), .text("2026-03-01"), .real(1600)],
+        ])
+        let members = try realpage.rows("""
+            SELECT lease_id, resident_id, role FROM unified_lease_residents ORDER BY lease_id, resident_id
+            """).map { $0.map { $0.textValue ?? "" }.joined(separator: " ") }
+        #expect(members == ["L1 h1 head", "L2 h2 head", "L2 h2-h2-co co_resident"])
+    }
+
     @Test func anUnknownLeaseStatusTextFailsTheProperty() throws {
         let realpage = try RealPageFixture()
         try realpage.loadedEverything()
