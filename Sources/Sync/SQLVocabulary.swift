@@ -5,17 +5,26 @@
 struct SQLVocabulary: Sendable {
     /// The table's name in a `WITH` clause, and its two columns: the text as compared, the unified value.
     let table: String, textColumn: String, valueColumn: String
-    /// Text (as compared: lowercased, trimmed, as each rule normalizes it) -> unified value, in the table's order.
-    let values: [(text: String, value: String)]
+    /// Text (as compared: lowercased, trimmed, as each rule normalizes it) -> unified value (nil: a known text that
+    /// maps to none, which the rules leave out), in the table's order.
+    let values: [(text: String, value: String?)]
 
     /// `table (textColumn, valueColumn) AS (VALUES ...)`, for a `WITH` clause.
     var cte: String {
         "\(table) (\(textColumn), \(valueColumn)) AS (VALUES\n    "
-            + values.map { "('\($0.text)', '\($0.value)')" }.joined(separator: ",\n    ") + "\n)"
+            + values.map { "('\($0.text)', \($0.value.map { "'\($0)'" } ?? "NULL"))" }.joined(separator: ",\n    ") + "\n)"
     }
 
     /// The unified value of `text`, an SQL expression normalized as the texts are; NULL for a text the vocabulary lacks.
     func value(of text: String) -> String {
-        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN '\($0.value)'" }.joined(separator: " ") + " END"
+        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN \($0.value.map { "'\($0)'" } ?? "NULL")" }.joined(separator: " ")
+            + " END"
+    }
+
+    /// The place of `text` in the vocabulary, from 1 (a rule that prefers one text to another lists the preferred
+    /// first); NULL for a text the vocabulary lacks.
+    func rank(of text: String) -> String {
+        "CASE \(text) " + values.enumerated().map { "WHEN '\($0.element.text)' THEN \($0.offset + 1)" }.joined(separator: " ")
+            + " END"
     }
 }

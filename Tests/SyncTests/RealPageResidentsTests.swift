@@ -34,7 +34,7 @@ import Testing
         try realpage.resident(household: "h2", unit: "102", status: "Eviction")
         let error = try #require(realpage.sync().first?.error)
         #expect(error.contains("h2/mh2 'Eviction'"))
-        #expect(error.contains("RealPageResidents.residentStatusVocabulary"))
+        #expect(error.contains("RealPageResidents.residentStatuses"))
         #expect(try realpage.rows("SELECT * FROM unified_residents").isEmpty)
     }
 

@@ -39,40 +39,44 @@
 /// future on a vacant unit, current otherwise; `current_rent` its lease rent (RealPageUnits.rentRollLeaseRent),
 /// `balance` its Balance, `move_out_date` its Move-Out (else its Notice For Date).
 enum RealPageResidents {
-    /// RPX `leasestatus` -> unified status; `priority` picks a member's row when it is listed twice.
-    static let residentStatusVocabulary = """
-        realpage_resident_status (status_text, status, priority) AS (VALUES
-            ('current',                  'current',   1),
-            ('future lease',             'current',   2),
-            ('applicant - lease signed', 'future',    3),
-            ('applicant',                'applicant', 4),
-            ('former',                   'former',    5),
-            ('former applicant',         NULL,        6)
-        )
-        """
+    /// RPX `leasestatus` (lowercased, trimmed) -> unified status (Former Applicant: not a resident), in the order that
+    /// picks a member's row when it is listed twice (its `priority`, `rank(of:)`).
+    static let residentStatuses = SQLVocabulary(table: "realpage_resident_status", textColumn: "status_text",
+                                                valueColumn: "status", values: [
+        ("current", "current"),
+        ("future lease", "current"),
+        ("applicant - lease signed", "future"),
+        ("applicant", "applicant"),
+        ("former", "former"),
+        ("former applicant", nil),
+    ])
+
+    static let residentStatusVocabulary = residentStatuses.cte
 
     /// `rpx_member` (RealPageScratch): one row per household member of the residents snapshot, status mapped, the
     /// household's head marked (`is_head`).
     ///
-    /// The member's row (`n` = 1: its best status, then its first row) and the household's head are ranked on the few
-    /// columns that order them, and the member's row is read again by its id: ranked with every column of the
-    /// snapshot carried through both sorts, the statement cost a third more.
+    /// The member's row (its best status, then its first row: `min()` gives the columns of the row it picks) and the
+    /// household's head are chosen on the few columns that order them, and the member's row is read again by its id:
+    /// ranked with every column of the snapshot carried through both sorts, the statement cost a third more; with
+    /// the member's row ranked by a window and each status looked up by joining the vocabulary, a fifth more.
     static let rpxMember = """
-        WITH \(residentStatusVocabulary),
-        member AS (
+        WITH member AS (
             SELECT r.id, r.household_id, coalesce(r.resident_member_id, 'row' || r.source_row) AS member_key,
-                   s.priority, s.status, r.source_row, coalesce(r.head_of_household, 0) AS head
-            -- CROSS JOIN: the residents the outer loop (as RealPageLeases.rpxLease reads the leases).
+                   \(residentStatuses.rank(of: "lower(trim(r.lease_status))")) AS priority,
+                   \(residentStatuses.value(of: "lower(trim(r.lease_status))")) AS status, r.source_row,
+                   coalesce(r.head_of_household, 0) AS head
             FROM realpage_raw.realpage_residents r
-            CROSS JOIN realpage_resident_status s ON s.status_text = lower(trim(r.lease_status))
             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-              AND s.status IS NOT NULL AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
+              AND r.household_id IS NOT NULL AND trim(coalesce(r.unit_id, '')) <> ''
         ),
         ranked AS (
             SELECT *, row_number() OVER (PARTITION BY household_id ORDER BY head DESC, priority, source_row) = 1 AS is_head
-            FROM (SELECT *, row_number() OVER (PARTITION BY household_id, member_key ORDER BY priority, source_row) AS n
-                  FROM member)
-            WHERE n = 1
+            FROM (SELECT id, household_id, member_key, priority, status, source_row, head, 1 AS n,
+                         min(priority * 4294967296 + source_row)
+                  FROM member
+                  WHERE status IS NOT NULL
+                  GROUP BY household_id, member_key)
         )
         SELECT r.*, k.priority,
                CASE WHEN k.status = 'current' AND (r.notice_for_date IS NOT NULL OR r.notice_given_date IS NOT NULL
@@ -118,7 +122,7 @@ enum RealPageResidents {
         throw RealPageRuleError("""
             getresidentlistinfo (as of \(realpage.snapshots.dates["getresidentlistinfo"] ?? "?")) has a lease status \
             no RealPage rule maps: \(residents); known: Current, Future Lease, Applicant - Lease Signed, Applicant, \
-            Former, Former Applicant (add it to RealPageResidents.residentStatusVocabulary)
+            Former, Former Applicant (add it to RealPageResidents.residentStatuses)
             """)
     }
 
