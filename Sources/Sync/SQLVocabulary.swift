@@ -12,14 +12,16 @@ struct SQLVocabulary: Sendable {
     /// `table (textColumn, valueColumn) AS (VALUES ...)`, for a `WITH` clause.
     var cte: String {
         "\(table) (\(textColumn), \(valueColumn)) AS (VALUES\n    "
-            + values.map { "('\($0.text)', \($0.value.map { "'\($0)'" } ?? "NULL"))" }.joined(separator: ",\n    ") + "\n)"
+            + values.map { "('\($0.text)', \(Self.literal($0.value)))" }.joined(separator: ",\n    ") + "\n)"
     }
 
     /// The unified value of `text`, an SQL expression normalized as the texts are; NULL for a text the vocabulary lacks.
     func value(of text: String) -> String {
-        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN \($0.value.map { "'\($0)'" } ?? "NULL")" }.joined(separator: " ")
-            + " END"
+        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN \(Self.literal($0.value))" }.joined(separator: " ") + " END"
     }
+
+    /// A value as an SQL literal (the texts are the project's own words, never quoted inside).
+    private static func literal(_ value: String?) -> String { value.map { "'\($0)'" } ?? "NULL" }
 
     /// The place of `text` in the vocabulary, from 1 (a rule that prefers one text to another lists the preferred
     /// first); NULL for a text the vocabulary lacks.

@@ -145,13 +145,14 @@ enum RealPageResidents {
         """
 
     static let insertFromRentRoll = """
-        WITH \(RealPageUnits.rentRollVocabulary), \(residentStatusVocabulary), \(RealPageUnits.rentRollCodeRent),
+        WITH \(RealPageUnits.rentRollCodeRent),
         rent_roll AS (
-            SELECT r.*, s.status AS unit_status, \(RealPageUnits.rentRollLeaseRent("r")) AS lease_rent,
-                   (SELECT v.status FROM realpage_resident_status v WHERE v.status_text = lower(trim(r.status))) AS resident_status,
+            SELECT r.*,
+                   \(RealPageUnits.rentRollStatuses.value(of: RealPageUnits.normalizedRentRollStatus("r.status"))) AS unit_status,
+                   \(RealPageUnits.rentRollLeaseRent("r")) AS lease_rent,
+                   \(residentStatuses.value(of: "lower(trim(r.status))")) AS resident_status,
                    row_number() OVER (PARTITION BY \(rentRollResidentID("r")) ORDER BY r.source_row) AS n
             FROM realpage_raw.realpage_rent_roll r
-            LEFT JOIN realpage_rent_roll_status s ON s.status_text = \(RealPageUnits.normalizedRentRollStatus("r.status"))
             WHERE r.property_id = :property AND r.as_of_date = :rent_roll_snapshot AND r.resident_name IS NOT NULL
         )
         INSERT INTO unified_residents (

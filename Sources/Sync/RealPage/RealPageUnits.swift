@@ -86,8 +86,6 @@ enum RealPageUnits {
         ("vacant down", "down"),
     ])
 
-    static let rentRollVocabulary = rentRollStatuses.cte
-
     /// The Rent Roll status text as the vocabulary spells it.
     static func normalizedRentRollStatus(_ column: String) -> String {
         "lower(trim(replace(replace(\(column), '-', ' '), '  ', ' ')))"
@@ -229,7 +227,7 @@ enum RealPageUnits {
         """
 
     static let insertFromUnitList = """
-        WITH \(rentRollVocabulary), \(boxScoreRooms), \(inPossession), \(lastMoveOut),
+        WITH \(boxScoreRooms), \(inPossession), \(lastMoveOut),
         lease AS MATERIALIZED (
             SELECT lease_id, rent FROM realpage_raw.realpage_leases
             WHERE property_id = :property AND as_of_date = :leases_snapshot
@@ -316,7 +314,7 @@ enum RealPageUnits {
         """
 
     static let insertFromRentRoll = """
-        WITH \(rentRollVocabulary), \(boxScoreRooms), \(lastMoveOut),
+        WITH \(boxScoreRooms), \(lastMoveOut),
         unit_object AS MATERIALIZED (\(unitObjectSQL))
         INSERT INTO unified_units (
             unified_property_id, unit_number, pms_unit_id, building, floor, floorplan, floorplan_name, bedrooms, bathrooms,
