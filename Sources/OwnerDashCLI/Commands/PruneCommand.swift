@@ -23,7 +23,8 @@ struct PruneCommand: Command {
         with the bytes its removal frees, then a total. In the raw databases, the unit, resident and lease lists
         and day reports of dates the same policy no longer keeps (counted in property dates) are removed and the
         free pages given back (incremental vacuum); ledgers, activity and financial reports, and the unified
-        metric rows the trends read, stay. In unified.db, the households of each night's delinquency list
+        metric rows the trends read, stay. On Sundays (UTC, by the run clock) the prune also sweeps the lineage
+        rows no raw row names any more (raw_lineage), a pass over every raw table. In unified.db, the households of each night's delinquency list
         (unified_delinquency) are kept for the same nights; every night's totals stay. Like a load, prune first
         migrates the raw databases to this build's schema (not with --dry-run, which changes nothing). Prune
         takes the data directory's lock (data/ingest.lock): while an ingest runs, it exits 3 naming it.
@@ -68,9 +69,11 @@ struct PruneCommand: Command {
             (global.dataDirectory.realpageRawDatabase, "report_type", { _ = try RealPageRawStore(path: $0) }),
             (global.dataDirectory.yardiRawDatabase, "operation", { _ = try YardiRawStore(path: $0) }),
         ]
+        let sweepLineage = RawRetention.sweepsLineage(at: RunID.clock())
         for (path, keyColumn, migrate) in rawDatabases where FileManager.default.fileExists(atPath: path) {
             if !dryRun { try migrate(path) }
-            output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun),
+            output.write(Self.render(try RawRetention.prune(path: path, keyColumn: keyColumn, policy: raw, dryRun: dryRun,
+                                                            sweepLineage: sweepLineage),
                                      dryRun: dryRun))
         }
         if FileManager.default.fileExists(atPath: global.dataDirectory.unifiedDatabase) {
@@ -97,7 +100,8 @@ struct PruneCommand: Command {
         let name = (result.path as NSString).lastPathComponent
         let sizes = dryRun ? "\(result.bytesBefore) bytes now" : "\(result.bytesBefore) -> \(result.bytesAfter) bytes"
         return "\(name): \(dryRun ? "would remove" : "removed") \(result.snapshots) snapshot(s) (\(result.rows) rows) the policy no longer keeps; \(sizes)"
-            + (result.convertedToIncremental ? " (switched to incremental vacuum by one full VACUUM)" : "") + "\n"
+            + (result.convertedToIncremental ? " (switched to incremental vacuum by one full VACUUM)" : "")
+            + (result.lineageRemoved.map { "; the week's sweep removed \($0) lineage row(s) no raw row names" } ?? "") + "\n"
     }
 
     static func render(_ result: PruneResult, dryRun: Bool, policy: RetentionPolicy) -> String {
