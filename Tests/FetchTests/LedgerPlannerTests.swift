@@ -38,7 +38,8 @@ import Testing
         let history = LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-13"))
         let due = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-20"), schedule: Self.schedule)
         #expect(due == .full(reason: "scheduled refresh: the last full pull, as of 2026-11-13, is 7 days old (every 7)",
-                             reconcile: LedgerWindow(from: Self.date("2026-11-12"), to: Self.date("2026-11-20"))))
+                             reconcile: LedgerWindow(from: Self.date("2026-11-12"), to: Self.date("2026-11-20")), refresh: true))
+        #expect(due.isRefresh, "the night's sync is checked against a full rebuild")
         let notYet = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-19"), schedule: Self.schedule)
         #expect(!notYet.isFull, "six days after the last full pull")
         let monthly = LedgerPlanner.plan(history: history, asOf: Self.date("2026-11-20"),
@@ -49,9 +50,9 @@ import Testing
         #expect(always.isFull, "full_refresh_days 0: every night")
         let asked = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-19")),
                                        asOf: Self.date("2026-11-20"), schedule: Self.schedule, forceFull: true)
-        #expect(asked.isFull && asked.windowedCalls?.from == Self.date("2026-11-12"))
+        #expect(asked.isFull && asked.windowedCalls?.from == Self.date("2026-11-12") && asked.isRefresh)
         let past = LedgerPlanner.plan(history: history, asOf: Self.date("2026-10-01"), schedule: Self.schedule)
-        #expect(past.isFull && past.windowedCalls == nil, "a run for a date before the last success is pulled whole")
+        #expect(past.isFull && past.windowedCalls == nil && !past.isRefresh, "a run for a date before the last success is pulled whole")
     }
 
     /// Issue 36: the weekly refresh spread over the week. 70 properties ingested every night for 8 weeks: after the

@@ -204,6 +204,10 @@ import Testing
         #expect(found.stderr.contains("nexus_east: the full getresidentledger pull differs from the ledger merged by the incremental nights: 1 added"),
                 "\(found.stderr)")
         #expect(try Self.ledgerCheck(nightly, asOf: "2026-12-01").first == .text("passed"))
+        // The pull mended the raw ledger; the sync went by change (the credit reached unified.db, the check passed),
+        // not against a full rebuild, which is the scheduled refresh's.
+        #expect(found.stderr.contains("nexus_east") && found.stderr.contains(" changed")
+                && !found.stderr.contains("checked against a full rebuild"), "\(found.stderr)")
 
         #expect(try simulator.advance(days: 1) == "2026-12-02")
         let after = try night("2026-12-02")
@@ -282,7 +286,7 @@ import Testing
         let property = Property(key: "ridian", name: "Ridian", pms: .realpage, siteID: "4300")
         let plans = try ingest.ledgerPlans(IngestRequest(properties: [property], asOf: LocalDate(iso: "2026-11-18")!,
                                                          commandLine: "test", environment: [:]))
-        guard case .full(let reason, nil) = plans["ridian"] else {
+        guard case .full(let reason, nil, _) = plans["ridian"] else {
             Issue.record("a ledger never loaded whole is asked for whole: \(String(describing: plans["ridian"]))")
             return
         }
@@ -365,6 +369,7 @@ import Testing
                                       asOf: LocalDate(iso: "2026-12-01")!, schedule: .standard)
         #expect(plan == .full(reason: "the ledger check of 2026-11-30 found the ledger's open balance off the delinquency (ledger 110.00, delinquency 100.00): a posting dated before the window is looked for in the whole ledger",
                               reconcile: LedgerWindow(from: LocalDate(iso: "2026-11-23")!, to: LocalDate(iso: "2026-12-01")!)))
+        #expect(!plan.isRefresh, "the pull mends the raw ledger: the night's sync goes by change, not against a full rebuild")
 
         // The full pull of the 1st did not mend it: the 2nd is not pulled whole again.
         try Self.record(store, "r3", asOf: "2026-12-01", status: .succeeded, items: [
