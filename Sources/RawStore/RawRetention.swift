@@ -77,7 +77,7 @@ public enum RawRetention {
 
     /// Whether a prune at `now` (the run clock) also sweeps the lineage rows no raw row names any more
     /// (`RawLineage.removeUnreferenced`): once a week, on Sundays (UTC). The sweep reads every raw table whole, so it
-    /// cost what the raw data kept weighs, not what the prune removed: half of a nightly prune's CPU after 80 nights of
+    /// costs what the raw data kept weighs, not what the prune removed: half of a nightly prune's CPU after 80 nights of
     /// the 30 demo properties (0.23 of 0.47 s), growing through the year. A lineage row left for a week is a few dozen
     /// bytes that no answer or view reads (each `v_<table>` starts from its rows).
     public static func sweepsLineage(at now: Date) -> Bool {

@@ -24,8 +24,9 @@ struct PruneCommand: Command {
         and day reports of dates the same policy no longer keeps (counted in property dates) are removed and the
         free pages given back (incremental vacuum); ledgers, activity and financial reports, and the unified
         metric rows the trends read, stay. On Sundays (UTC, by the run clock) the prune also sweeps the lineage
-        rows no raw row names any more (raw_lineage), a pass over every raw table. In unified.db, the households of each night's delinquency list
-        (unified_delinquency) are kept for the same nights; every night's totals stay. Like a load, prune first
+        rows no raw row names any more (raw_lineage), a pass over every raw table. In unified.db, the households
+        of each night's delinquency list (unified_delinquency) are kept for the same nights; every night's totals
+        stay. Like a load, prune first
         migrates the raw databases to this build's schema (not with --dry-run, which changes nothing). Prune
         takes the data directory's lock (data/ingest.lock): while an ingest runs, it exits 3 naming it.
         """
