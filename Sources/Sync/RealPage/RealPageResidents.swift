@@ -72,7 +72,7 @@ enum RealPageResidents {
         ),
         ranked AS (
             SELECT *, row_number() OVER (PARTITION BY household_id ORDER BY head DESC, priority, source_row) = 1 AS is_head
-            FROM (SELECT id, household_id, member_key, priority, status, source_row, head, 1 AS n,
+            FROM (SELECT id, household_id, member_key, priority, status, source_row, head,
                          min(priority * 4294967296 + source_row)
                   FROM member
                   WHERE status IS NOT NULL
@@ -86,7 +86,7 @@ enum RealPageResidents {
                CASE WHEN r.first_name IS NULL THEN r.last_name
                     WHEN r.last_name IS NULL THEN r.first_name
                     ELSE r.last_name || ', ' || r.first_name END AS name,
-               k.n, k.is_head
+               k.is_head
         FROM ranked k
         JOIN realpage_raw.realpage_residents r ON r.id = k.id
         """
