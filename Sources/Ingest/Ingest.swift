@@ -356,7 +356,7 @@ public struct RecordedSync {
         if !changed.isEmpty {
             let workers = try SyncWorkers(store: store, dataDirectory: dataDirectory, width: min(parallel, changed.count)) {
                 Synchronizer(store: $0, runID: runID.value, chargeCategories: chargeCategories, glCategories: glCategories,
-                             mode: mode, logsChanges: publication != nil, turns: $1)
+                             mode: mode, logsChanges: publication != nil, turns: $1, keepsTwins: true)
             }
             do {
                 synced = try workers.sync(changed, log: log) { outcome, database in

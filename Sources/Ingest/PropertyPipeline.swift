@@ -97,6 +97,8 @@ final class PropertyPipeline: @unchecked Sendable {
                     if loaded.contains(property.key) { try sync(property) } else { try notSynced(property.key) }
                 }
             }
+            // Each property's synchronizer kept the TEMP twins for the next (`keepsTwins`): the syncs are done.
+            if let store { Synchronizer.dropTwins(store) }
             return (properties.inSelectionOrder(loads, property: \.property),
                     properties.inSelectionOrder(syncs, property: \.property),
                     properties.inSelectionOrder(loadItems, property: \.property)
@@ -169,7 +171,7 @@ final class PropertyPipeline: @unchecked Sendable {
         let synchronizer = Synchronizer(store: store, runID: runID.value, chargeCategories: configuration.chargeCategories,
                                         glCategories: configuration.glCategories,
                                         mode: fullSync.contains(property.key) ? .full : .incremental,
-                                        logsChanges: publication != nil)
+                                        logsChanges: publication != nil, keepsTwins: true)
         let item: RunItem
         if let (_, skipped) = IngestRun.leaveUnchanged(property, synchronizer: synchronizer, publication: publication,
                                                        database: store.database, log: log,

@@ -20,6 +20,8 @@ final class SyncWorkers: @unchecked Sendable {
 
     private let synchronizers: [(Synchronizer, Database)]
     private let turns: WriteTurns?
+    /// Each worker's connection: the first is the caller's store when one worker syncs alone.
+    private let stores: [UnifiedStore]
 
     /// `width` workers (at least one); `make` builds each one's synchronizer over its store, sharing the turns.
     init(store: UnifiedStore, dataDirectory: DataDirectory, width: Int,
@@ -28,6 +30,7 @@ final class SyncWorkers: @unchecked Sendable {
         let turns = count > 1 ? WriteTurns() : nil
         let stores = try (0..<count).map { _ in turns == nil ? store : try UnifiedStore(dataDirectory: dataDirectory) }
         self.turns = turns
+        self.stores = stores
         synchronizers = stores.map { (make($0, turns), $0.database) }
     }
 
@@ -50,6 +53,9 @@ final class SyncWorkers: @unchecked Sendable {
                 failure.withLock { $0 = $0 ?? error }
             }
         }
+        // The synchronizers keep their TEMP twins from one property to the next (`keepsTwins`); the caller's store
+        // reads main's tables again after.
+        for store in stores { Synchronizer.dropTwins(store) }
         let outcomes = results.withLock { $0.compactMap { $0 } }
         if let error = failure.withLock({ $0 }) { throw Failure(error: error, outcomes: outcomes) }
         return outcomes

@@ -238,7 +238,9 @@ public final class UnifiedPublisher {
     private func copy(_ table: UnifiedShape.Table, from database: Database, where condition: String,
                       _ values: [String: SQLValue]) throws -> Int {
         let names = table.columns.map(\.name).joined(separator: ", ")
-        let select = try database.prepare("SELECT \(names) FROM \(table.name) WHERE \(condition)")
+        // `main.`: a sync that keeps its TEMP twins between properties (Synchronizer's `keepsTwins`) publishes each
+        // property on the same connection, and an unqualified name would read the twin.
+        let select = try database.prepare("SELECT \(names) FROM main.\(table.name) WHERE \(condition)")
         try select.bind(values)
         let types = table.columns.map(\.postgresType)
         let rows = AnySequence<[String?]> { () -> AnyIterator<[String?]> in

@@ -9,7 +9,8 @@ import SQLiteKit
 /// name, columns, defaults, key and indexes, so every rule writes and reads the property's new state there, exactly
 /// as it would in an empty table; `apply` then deletes from main the rows that are gone or differ and inserts the new
 /// and changed ones. The twins carry no foreign keys (they cannot reach main) nor checks: main's own constraints
-/// check every row written to it. The twins are dropped after each property, so nothing else ever reads them.
+/// check every row written to it. The twins are emptied after each property and dropped once the caller's syncs are
+/// done (`Synchronizer`'s `keepsTwins`): made for each property, they made SQLite compile every rule again.
 struct CurrentStateDiff {
     /// One current-state table as the diff needs it, read from main's schema.
     struct Table {
@@ -88,17 +89,45 @@ struct CurrentStateDiff {
                      key: rowID == nil ? key.map(\.name) : [], createTwin: createTwin, parents: Set(parents))
     }
 
-    /// Creates the empty twins (outside the property's transaction, so that its rollback cannot bring back a twin
-    /// `dropTwins` removed).
-    func createTwins(_ database: Database) throws {
-        for table in tables {
-            for sql in table.createTwin { try database.execute(sql) }
+    /// Makes the twins of `tables` exist and empty, and drops any other twin of `universe` (outside the property's
+    /// transaction, so that its rollback cannot bring back rows or a twin removed here).
+    static func prepareTwins(_ database: Database, tables: [Table], universe: [String]) throws {
+        let wanted = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
+        for name in universe {
+            let exists = try TempTables.exists(name, in: database)
+            if let table = wanted[name] {
+                if exists {
+                    try database.execute("DELETE FROM temp.\(name)")
+                } else {
+                    for sql in table.createTwin { try database.execute(sql) }
+                }
+            } else if exists {
+                try database.execute("DROP TABLE temp.\(name)")
+            }
         }
     }
 
-    /// Drops the twins: unqualified names mean main's tables again.
+    /// Makes this diff's twins, empty, whatever other twins there are (`prepareTwins` over these tables alone).
+    func createTwins(_ database: Database) throws {
+        try Self.prepareTwins(database, tables: tables, universe: tables.map(\.name))
+    }
+
+    /// Drops this diff's twins.
     func dropTwins(_ database: Database) {
-        for table in tables { try? database.execute("DROP TABLE IF EXISTS temp.\(table.name)") }
+        Self.dropTwins(database, universe: tables.map(\.name))
+    }
+
+    /// Empties every twin of `universe` there is, once a property's rows are written (a twin left is read by nothing
+    /// until the next property's `prepareTwins`, but holds no rows meanwhile).
+    static func emptyTwins(_ database: Database, universe: [String]) {
+        for name in universe where (try? TempTables.exists(name, in: database)) == true {
+            try? database.prepare("DELETE FROM temp.\(name)").execute()
+        }
+    }
+
+    /// Drops every twin of `universe`: unqualified names mean main's tables again.
+    static func dropTwins(_ database: Database, universe: [String]) {
+        for name in universe { try? database.execute("DROP TABLE IF EXISTS temp.\(name)") }
     }
 
     /// Makes main's rows of `property` those of the twins, writing only the rows that differ: first the rows gone or
@@ -117,7 +146,6 @@ struct CurrentStateDiff {
         // Per table, the twin's rows main lacks (or, without a key, has fewer of), found before any delete.
         var added: [String: [Int64]] = [:]
         let twinned = Set(tables.map(\.name))
-        defer { Self.dropRowLists(database) }
         for table in tables {
             // Main's rows to delete, into `temp.diff_rows`.
             let (gone, new) = try SQLProfile.measure(property, "diff walk \(table.name)") {
@@ -259,11 +287,6 @@ struct CurrentStateDiff {
         for row in rows { try insert.execute([.integer(row)]) }
     }
 
-    /// Drops the row-id lists `fill` made.
-    private static func dropRowLists(_ database: Database) {
-        for table in ["diff_rows", "diff_new_rows"] { try? database.execute("DROP TABLE IF EXISTS temp.\(table)") }
-    }
-
     /// Replaces main's rows of `property` with the twins' whole (a full rebuild), after listing where they differ.
     func replace(_ database: Database, property: String) throws -> [String: RowChanges] {
         var changes: [String: RowChanges] = [:]
@@ -301,7 +324,6 @@ struct CurrentStateDiff {
     func drift(_ database: Database, property: String, limit: Int = 10) throws -> [Drift] {
         let parameters: [String: SQLValue] = [":property": .text(property)]
         var found: [Drift] = []
-        defer { Self.dropRowLists(database) }
         for table in tables {
             if table.key.isEmpty {
                 let (gone, new) = try differences(table, database, parameters, columns: table.comparedColumns)

@@ -145,8 +145,7 @@ struct LedgerDelta {
         var left: [String: Int64] = [:]
         for (table, id, kind, projected) in written {
             let parameters: [String: SQLValue] = [":kind": .text(kind), ":since": .integer(since)]
-            try database.execute("DROP TABLE IF EXISTS temp.delta_keys")
-            try database.execute("CREATE TEMP TABLE delta_keys (id TEXT PRIMARY KEY) WITHOUT ROWID")
+            try TempTables.empty("delta_keys", definition: "(id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
             if fromLedger {
                 try context.run("""
                     INSERT OR IGNORE INTO temp.delta_keys
@@ -174,12 +173,10 @@ struct LedgerDelta {
                 try context.run("INSERT INTO temp.delta_keys SELECT \(id) FROM main.\(table.name) WHERE unified_property_id = :property")
             }
             let scope = "o.unified_property_id = :property AND o.\(id) IN (SELECT id FROM temp.delta_keys)"
-            try database.execute("DROP TABLE IF EXISTS temp.delta_\(table.name)")
-            try context.run("CREATE TEMP TABLE delta_\(table.name) AS SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)")
-            try database.execute("CREATE INDEX temp.delta_\(table.name)_key ON delta_\(table.name) (unified_property_id, \(id))")
+            try TempTables.refill("delta_\(table.name)", with: "SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)",
+                                  indexes: [("delta_\(table.name)_key", "unified_property_id, \(id)")], in: database) { try context.run($0) }
             try context.run("DELETE FROM main.\(table.name) AS o WHERE \(scope)")
             left[table.name] = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
-            try database.execute("DROP TABLE temp.delta_keys")
         }
         return left
     }
@@ -204,7 +201,6 @@ struct LedgerDelta {
                         """, parameters)
                 }
             }
-            try database.execute("DROP TABLE temp.delta_\(table.name)")
             changes[table.name] = counted
         }
         return changes
@@ -227,8 +223,7 @@ extension LedgerDelta {
             """, [":since": .integer(since), ":charge": .text(ledger.chargeKind), ":payment": .text(ledger.paymentKind)])
         guard dated.first?.first?.integerValue == 1 else { return false }
         let database = context.database
-        try database.execute("DROP TABLE IF EXISTS temp.rewritten_households")
-        try database.execute("CREATE TEMP TABLE rewritten_households (resh_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        try TempTables.empty("rewritten_households", definition: "(resh_id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
         for (table, _, _, _) in written {
             try context.run("""
                 INSERT OR IGNORE INTO temp.rewritten_households
@@ -269,8 +264,7 @@ extension LedgerDelta {
     /// Only for a night the rules projected this ledger (the dates are read from it).
     func rebalance(_ context: SyncContext, left: [String: Int64], previous: LocalDate, asOf: LocalDate) throws -> Int {
         let database = context.database
-        try database.execute("DROP TABLE IF EXISTS temp.rebalanced_households")
-        try database.execute("CREATE TEMP TABLE rebalanced_households (resident_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        try TempTables.empty("rebalanced_households", definition: "(resident_id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
         for (table, id, _, _) in written {
             let (gone, new) = differences(table, id: id)
             let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0)]
@@ -293,7 +287,6 @@ extension LedgerDelta {
             """, asOf: asOf, [":previous": .text(previous.iso)])
         var rows = try context.run(HouseholdBalances.keepOthers)
         rows += try context.run(HouseholdBalances.insertRebalanced, asOf: asOf)
-        try database.execute("DROP TABLE temp.rebalanced_households")
         return rows
     }
 }

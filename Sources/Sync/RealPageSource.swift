@@ -63,7 +63,6 @@ struct RealPageSource: PropertySource {
         }
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
                                                                 projection.parameters)
-        if forwardByChange { try context.database.execute("DROP TABLE temp.rewritten_households") }
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft

@@ -221,6 +221,13 @@ public struct Synchronizer {
     /// SHA-256 of what projects a ledger row into a charge or payment besides the row: the charge categories and the
     /// build. A ledger mark (LedgerDelta) left under other rules is void; the raw state's fingerprint counts it too.
     let ledgerRules: String
+    /// The TEMP twins stay on the store's connection, empty, when `sync` returns, for the next property synced there
+    /// (the ingest's pipeline and the sync workers, which sync one property per call): each property then finds the
+    /// twins and scratch tables it needs made, and SQLite compiles the rules once per connection, not once per
+    /// property (every TEMP table made or dropped makes it compile again each statement that reads a TEMP table:
+    /// 9 % of a churned night's sync). The caller reads nothing unqualified on that connection until it calls
+    /// `dropTwins(_:)`, since an unqualified name reads the (empty) twin.
+    let keepsTwins: Bool
     /// Shared with the synchronizers working beside this one, each on its own connection (`RecordedSync`'s
     /// `parallel`): whose turn it is to write unified.db. Nil: this one syncs alone, a property in one transaction.
     let turns: WriteTurns?
@@ -228,11 +235,13 @@ public struct Synchronizer {
     /// `chargeCategories`: report_definitions.json's charge code -> ledger category map; `glCategories`: its GL
     /// account -> expense category map; `logsChanges`: the synced properties are published (`--database-url`);
     /// `turns`: other synchronizers write the same unified.db at the same time (each property then computes its rows
-    /// apart and writes them in its turn).
+    /// apart and writes them in its turn); `keepsTwins`: the TEMP twins outlive `sync` (the caller then calls
+    /// `dropTwins(_:)` when its syncs are done).
     public init(store: UnifiedStore, runID: String, chargeCategories: ChargeCategories = .standard,
                 glCategories: GLCategories = .standard, mode: Mode = .incremental, logsChanges: Bool = false,
-                turns: WriteTurns? = nil) {
+                turns: WriteTurns? = nil, keepsTwins: Bool = false) {
         self.store = store
+        self.keepsTwins = keepsTwins
         self.turns = turns
         self.runID = runID
         self.chargeCategories = chargeCategories
@@ -246,8 +255,10 @@ public struct Synchronizer {
     }
 
     /// Syncs each property in its own transaction; a failure rolls back that property only and the rest go on.
+    /// Without `keepsTwins`, the TEMP twins are dropped when it returns, and unqualified names mean main's tables again.
     public func sync(_ properties: [Property], log: Diagnostics) -> [PropertySyncOutcome] {
-        properties.map { property in
+        defer { if !keepsTwins { Self.dropTwins(store) } }
+        return properties.map { property in
             let started = Date()
             do {
                 let outcome = try syncOne(property)
@@ -287,9 +298,9 @@ public struct Synchronizer {
         outcome.unchangedSinceRun = run
         guard let stored = try? store.database.query("""
             SELECT as_of_date,
-                   (SELECT count(*) FROM unified_units WHERE unified_property_id = :property) AS units,
-                   (SELECT count(*) FROM unified_residents WHERE unified_property_id = :property) AS residents
-            FROM unified_properties WHERE unified_property_id = :property
+                   (SELECT count(*) FROM main.unified_units WHERE unified_property_id = :property) AS units,
+                   (SELECT count(*) FROM main.unified_residents WHERE unified_property_id = :property) AS residents
+            FROM main.unified_properties WHERE unified_property_id = :property
             """, [":property": .text(property.key)]).first, stored.count == 3 else { return outcome }
         let (asOf, units, residents) = (stored[0], stored[1], stored[2])
         outcome.asOf = asOf.textValue.flatMap(LocalDate.init(iso:))
@@ -430,8 +441,8 @@ public struct Synchronizer {
                            started: Date) throws -> PropertySyncOutcome {
         let database = store.database
         let diff = stored ? try CurrentStateDiff(database, tables: Self.twinned(context)) : nil
-        try diff?.createTwins(database)
-        defer { diff?.dropTwins(database) }
+        try CurrentStateDiff.prepareTwins(database, tables: diff?.tables ?? [], universe: Self.twinUniverse)
+        defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
         return try database.withTransaction {
             // The property's row first: on a first sync the rules write main, whose rows refer to it.
             try upsertProperty(context)
@@ -448,20 +459,17 @@ public struct Synchronizer {
         let database = store.database
         let diff = try CurrentStateDiff(database, tables: Self.twinned(context))
         let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
-        try diff.createTwins(database)
-        defer {
-            diff.dropTwins(database)
-            try? database.execute("DROP TABLE IF EXISTS temp.\(Self.nightTwinned)")
-        }
-        for sql in night.createTwin { try database.execute(sql) }
+        try CurrentStateDiff.prepareTwins(database, tables: diff.tables + [night], universe: Self.twinUniverse)
+        defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
         let computed = try database.withDeferredTransaction { try compute(context) { _ in } }
         return try turns.take {
             try database.withTransaction {
                 try upsertProperty(context)
                 try clearNight(context, asOf: computed.asOf)
                 let names = night.columns.joined(separator: ", ")
+                // The twin keeps its rows until the property is done: they are main's now, and what `finish` reads of
+                // the night (the delinquency totals and checks, all of this property and night) reads the same there.
                 try database.execute("INSERT INTO main.\(night.name) (\(names)) SELECT \(names) FROM temp.\(night.name) ORDER BY rowid")
-                try database.execute("DROP TABLE temp.\(night.name)")
                 return try finish(context, computed, diff: diff, firstSync: !stored, ledger: ledger, started: started)
             }
         }
@@ -473,6 +481,15 @@ public struct Synchronizer {
         currentStateTables.filter {
             (context.ledgerDelta == nil || !LedgerDelta.tables.contains($0)) && !context.inputMarks.kept.contains($0)
         }
+    }
+
+    /// Every table a property's sync may twin.
+    static let twinUniverse = currentStateTables + [nightTwinned]
+
+    /// Drops the TEMP twins a sync left on `store`'s connection (`keepsTwins`): unqualified names mean main's tables
+    /// again. The scratch tables stay (no unified table has their names).
+    public static func dropTwins(_ store: UnifiedStore) {
+        CurrentStateDiff.dropTwins(store.database, universe: twinUniverse)
     }
 
     /// The snapshot table the rules themselves write (the night's residents who owe): twinned when staged.

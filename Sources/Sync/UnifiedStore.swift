@@ -15,7 +15,7 @@ public final class UnifiedStore {
     public init(dataDirectory: DataDirectory, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         database = try Database(path: dataDirectory.unifiedDatabase, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
                                 pageSize: Self.pageSize)
-        // The rules write a property's rows into TEMP twins and scratch tables, dropped after it (CurrentStateDiff):
+        // The rules write a property's rows into TEMP twins and scratch tables, emptied after it (CurrentStateDiff):
         // a property's worth of rows, held in memory, in pages as large as unified.db's (the charges' twin filled 12 %
         // faster in 32 KiB pages than in 4).
         try database.keepTemporaryTablesInMemory(pageSize: Self.pageSize)

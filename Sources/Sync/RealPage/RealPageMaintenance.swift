@@ -53,10 +53,9 @@ enum RealPageMaintenance {
         """
 
     /// `temp.closed_turn`: the closed turns read, made once for the work orders and their lines, which each ranked
-    /// every kept snapshot's turns (a year of them) again. Replaces the previous property's.
+    /// every kept snapshot's turns (a year of them) again. Refills the previous property's (`TempTables`).
     static func makeClosedTurns(_ realpage: RealPageSync) throws {
-        try realpage.context.database.execute("DROP TABLE IF EXISTS temp.closed_turn")
-        try realpage.run("CREATE TEMP TABLE closed_turn AS \(closedTurns)")
+        try TempTables.refill("closed_turn", with: closedTurns, in: realpage.context.database) { _ = try realpage.run($0) }
     }
 
     static let insertLines = """

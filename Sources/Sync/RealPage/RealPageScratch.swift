@@ -27,16 +27,12 @@ enum RealPageScratch {
         ("delinquency_account", "WITH \(RealPageDelinquency.accounts) SELECT * FROM account", ["source_row"]),
     ]
 
-    /// Makes the tables for the property `realpage` syncs, replacing the previous property's.
+    /// Fills the tables for the property `realpage` syncs, in place of the previous property's (`TempTables`).
     static func make(_ realpage: RealPageSync) throws {
         let database = realpage.context.database
         for table in tables {
-            try database.execute("DROP TABLE IF EXISTS temp.\(table.name)")
-            try realpage.run("CREATE TEMP TABLE \(table.name) AS \(table.query)")
-            for column in table.lookups {
-                let name = column.replacingOccurrences(of: ", ", with: "_")
-                try database.execute("CREATE INDEX temp.\(table.name)_\(name) ON \(table.name) (\(column))")
-            }
+            let indexes = table.lookups.map { (name: table.name + "_" + $0.replacingOccurrences(of: ", ", with: "_"), columns: $0) }
+            try TempTables.refill(table.name, with: table.query, indexes: indexes, in: database) { _ = try realpage.run($0) }
         }
     }
 }

@@ -77,13 +77,12 @@ enum YardiDelinquency {
     /// `yardi_household` (TEMP): `households`' balances, made once per property for its five readers (the residents'
     /// balance, the delinquency, the ledger's balance forward, the window check and the charges' own check), which
     /// each read the property's whole ledger before (five passes over every transaction kept, a sixth of a Yardi
-    /// property's sync, growing with the ledger). Replaces the previous property's.
+    /// property's sync, growing with the ledger). Refills the previous property's (`TempTables`).
     static func makeHouseholds(_ yardi: YardiSync) throws {
-        try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_household")
-        try yardi.run("CREATE TEMP TABLE yardi_household AS WITH \(households) SELECT * FROM balance")
         // The residents' rule joins each resident to its household: without the index the planner scanned every
         // household per resident.
-        try yardi.context.database.execute("CREATE INDEX temp.yardi_household_tenant ON yardi_household (tenant_code)")
+        try TempTables.refill("yardi_household", with: "WITH \(households) SELECT * FROM balance",
+                              indexes: [("yardi_household_tenant", "tenant_code")], in: yardi.context.database) { _ = try yardi.run($0) }
     }
 
     static let insert = """

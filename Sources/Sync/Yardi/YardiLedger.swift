@@ -147,15 +147,11 @@ enum YardiLedger {
     /// index, each of 24 months of details scanned every period: 295 against 71 ms for yp_juniper_flats). Made before
     /// the rule runs; replaces the previous property's.
     static func makePeriodLeases(_ yardi: YardiSync) throws {
-        try yardi.context.database.execute("DROP TABLE IF EXISTS temp.yardi_period_lease")
-        try yardi.run("""
-            CREATE TEMP TABLE yardi_period_lease AS
+        try TempTables.refill("yardi_period_lease", with: """
             WITH \(periodLeases)
             SELECT tenant_code, service_from_date, service_to, lease_id FROM period_lease
-            """)
-        try yardi.context.database.execute("""
-            CREATE INDEX temp.yardi_period_lease_key ON yardi_period_lease (tenant_code, service_from_date, service_to)
-            """)
+            """, indexes: [("yardi_period_lease_key", "tenant_code, service_from_date, service_to")],
+            in: yardi.context.database) { _ = try yardi.run($0) }
     }
 
     /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): each lease-charge statement
