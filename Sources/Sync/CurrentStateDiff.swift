@@ -278,12 +278,18 @@ struct CurrentStateDiff {
             """, "SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
     }
 
+    /// Main's rows to delete (`fill`'s list unless named).
+    static let diffRows = ScratchTable(name: "diff_rows", shape: .definition("(rid INTEGER PRIMARY KEY)"))
+    /// In `drift`, the rebuild's rows to describe.
+    static let diffNewRows = ScratchTable(name: "diff_new_rows", shape: .definition("(rid INTEGER PRIMARY KEY)"))
+    /// The row-id lists `fill` fills.
+    static let rowLists = [diffRows, diffNewRows]
+
     /// The row-id list `table` (`temp.diff_rows` unless named: main's rows to delete, or in `drift` to describe) holds
     /// exactly `rows`.
-    private static func fill(_ database: Database, rows: [Int64], into table: String = "diff_rows") throws {
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(table) (rid INTEGER PRIMARY KEY)")
-        try database.execute("DELETE FROM temp.\(table)")
-        let insert = try database.prepare("INSERT INTO temp.\(table) (rid) VALUES (?)")
+    private static func fill(_ database: Database, rows: [Int64], into table: ScratchTable = diffRows) throws {
+        try TempTables.empty(table, in: database)
+        let insert = try database.prepare("INSERT INTO temp.\(table.name) (rid) VALUES (?)")
         for row in rows { try insert.execute([.integer(row)]) }
     }
 
@@ -342,7 +348,7 @@ struct CurrentStateDiff {
                                               storedCondition: own)
             guard !gone.isEmpty || !new.isEmpty else { continue }
             try Self.fill(database, rows: gone)
-            try Self.fill(database, rows: new, into: "diff_new_rows")
+            try Self.fill(database, rows: new, into: Self.diffNewRows)
             let key = table.key.joined(separator: ", ")
             let rows = try database.query("""
                 WITH differing AS (

@@ -145,7 +145,7 @@ struct LedgerDelta {
         var left: [String: Int64] = [:]
         for (table, id, kind, projected) in written {
             let parameters: [String: SQLValue] = [":kind": .text(kind), ":since": .integer(since)]
-            try TempTables.empty("delta_keys", definition: "(id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
+            try TempTables.empty(Self.deltaKeys, in: database)
             if fromLedger {
                 try context.run("""
                     INSERT OR IGNORE INTO temp.delta_keys
@@ -173,8 +173,11 @@ struct LedgerDelta {
                 try context.run("INSERT INTO temp.delta_keys SELECT \(id) FROM main.\(table.name) WHERE unified_property_id = :property")
             }
             let scope = "o.unified_property_id = :property AND o.\(id) IN (SELECT id FROM temp.delta_keys)"
-            try TempTables.refill("delta_\(table.name)", with: "SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)",
-                                  indexes: [("delta_\(table.name)_key", "unified_property_id, \(id)")], in: database) { try context.run($0) }
+            // Made by the first property written by change (its columns are main's, read at run time).
+            let setAside = ScratchTable(name: "delta_\(table.name)", shape: .query("SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o"),
+                                        indexes: ["delta_\(table.name)_key": "unified_property_id, \(id)"])
+            try TempTables.refill(setAside, with: "SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)",
+                                  in: database) { try context.run($0) }
             try context.run("DELETE FROM main.\(table.name) AS o WHERE \(scope)")
             left[table.name] = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
         }
@@ -208,6 +211,19 @@ struct LedgerDelta {
 }
 
 extension LedgerDelta {
+    /// The ledger ids a table's rewrite covers (`clear`).
+    static let deltaKeys = ScratchTable(name: "delta_keys", shape: .definition("(id TEXT PRIMARY KEY) WITHOUT ROWID"))
+    /// The households whose balance-forward line the rewrite can move (`listRewrittenHouseholds`).
+    static let rewrittenHouseholds = ScratchTable(name: "rewritten_households",
+                                                  shape: .definition("(resh_id TEXT PRIMARY KEY) WITHOUT ROWID"))
+    /// The households whose balance is summed again (`rebalance`).
+    static let rebalancedHouseholds = ScratchTable(name: "rebalanced_households",
+                                                   shape: .definition("(resident_id TEXT PRIMARY KEY) WITHOUT ROWID"))
+    /// Its scratch tables of a fixed shape.
+    static let scratchTables = [deltaKeys, rewrittenHouseholds, rebalancedHouseholds]
+}
+
+extension LedgerDelta {
     /// Before RPX's balance forward by household (`RealPageLedger.insertBalanceForward(byChange:)`), after the charge and
     /// payment rules: lists in `temp.rewritten_households` the household of every charge and payment `clear` set aside
     /// (every stored balance-forward line among them) or the rules wrote since (`left`). Returns false, listing none,
@@ -223,7 +239,7 @@ extension LedgerDelta {
             """, [":since": .integer(since), ":charge": .text(ledger.chargeKind), ":payment": .text(ledger.paymentKind)])
         guard dated.first?.first?.integerValue == 1 else { return false }
         let database = context.database
-        try TempTables.empty("rewritten_households", definition: "(resh_id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
+        try TempTables.empty(Self.rewrittenHouseholds, in: database)
         for (table, _, _, _) in written {
             try context.run("""
                 INSERT OR IGNORE INTO temp.rewritten_households
@@ -264,7 +280,7 @@ extension LedgerDelta {
     /// Only for a night the rules projected this ledger (the dates are read from it).
     func rebalance(_ context: SyncContext, left: [String: Int64], previous: LocalDate, asOf: LocalDate) throws -> Int {
         let database = context.database
-        try TempTables.empty("rebalanced_households", definition: "(resident_id TEXT PRIMARY KEY) WITHOUT ROWID", in: database)
+        try TempTables.empty(Self.rebalancedHouseholds, in: database)
         for (table, id, _, _) in written {
             let (gone, new) = differences(table, id: id)
             let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0)]

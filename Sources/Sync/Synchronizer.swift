@@ -411,6 +411,9 @@ public struct Synchronizer {
         guard try store.hasRaw(rawSchema) else {
             throw SyncError.noRawData(property: property.key, detail: "no \(rawSchema).db in the data directory")
         }
+        // Every scratch table any property fills, made (empty) before this property's rules run when the connection
+        // lacks it, so that no property after the first changes the TEMP schema for one (`TempTables.declare`).
+        try TempTables.declare(Self.scratchTables, in: database) { try context.run($0) }
         // The rules write the property's current state into empty TEMP twins of its tables; what differs from the
         // stored rows is written at the end. Created and dropped outside the transaction (CurrentStateDiff). A
         // property with no stored rows (its first sync) has nothing to compare with: the rules write unified.db.
@@ -670,11 +673,20 @@ public struct Synchronizer {
         "unified_work_order_lines", "unified_work_orders", "unified_make_ready_periods", "unified_expenses", "unified_income", "unified_ledger_balances", "unified_household_balances",
     ]
 
+    /// `temp.charge_category`, filled by `fillChargeCategories`.
+    static let chargeCategoryTable = ScratchTable(name: "charge_category",
+                                                  shape: .definition("(code TEXT PRIMARY KEY, category TEXT NOT NULL)"))
+
+    /// Every scratch table a property's rules may fill, in the order they may be made (`TempTables.declare`); the
+    /// ledger delta's set-aside rows are made by the first property written by change.
+    static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
+        + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
+        + RealPageScratch.tables + [RealPageMaintenance.closedTurn, YardiDelinquency.householdTable, YardiLedger.periodLeaseTable]
+
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
     /// so that the table always matches this synchronizer's configuration.
     private func fillChargeCategories(_ database: Database) throws {
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS charge_category (code TEXT PRIMARY KEY, category TEXT NOT NULL)")
-        try database.execute("DELETE FROM temp.charge_category")
+        try TempTables.empty(Self.chargeCategoryTable, in: database)
         let insert = try database.prepare("INSERT INTO temp.charge_category (code, category) VALUES (:code, :category)")
         for (code, category) in chargeCategories.byCode.sorted(by: { $0.key < $1.key }) {
             try insert.execute([":code": .text(code), ":category": .text(category.rawValue)])

@@ -71,11 +71,14 @@ enum RealPageExpenses {
         try ExpenseAccountCategories.fill(context, accounts: accounts)
     }
 
+    /// `temp.gl_income_category`.
+    static let incomeCategoryTable = ScratchTable(name: "gl_income_category",
+                                                  shape: .definition("(account TEXT PRIMARY KEY, category TEXT NOT NULL)"))
+
     /// Fills `temp.gl_income_category` (account -> income category) for the property's accounts.
     static func fillIncomeCategories(_ context: SyncContext) throws {
         let database = context.database
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS gl_income_category (account TEXT PRIMARY KEY, category TEXT NOT NULL)")
-        try database.execute("DELETE FROM temp.gl_income_category")
+        try TempTables.empty(incomeCategoryTable, in: database)
         let insert = try database.prepare("INSERT INTO temp.gl_income_category (account, category) VALUES (:account, :category)")
         for row in try database.query(incomeAccounts, [":property": .text(context.property.key)]) {
             guard let account = row[0].textValue else { continue }

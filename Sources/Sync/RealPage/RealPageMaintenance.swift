@@ -52,10 +52,13 @@ enum RealPageMaintenance {
         WHERE k.pick = 1
         """
 
+    /// `temp.closed_turn`, of `closedTurns`' rows.
+    static let closedTurn = ScratchTable(name: "closed_turn", shape: .query(closedTurns))
+
     /// `temp.closed_turn`: the closed turns read, made once for the work orders and their lines, which each ranked
     /// every kept snapshot's turns (a year of them) again. Refills the previous property's (`TempTables`).
     static func makeClosedTurns(_ realpage: RealPageSync) throws {
-        try TempTables.refill("closed_turn", with: closedTurns, in: realpage.context.database) { _ = try realpage.run($0) }
+        try TempTables.refill(closedTurn, in: realpage.context.database) { _ = try realpage.run($0) }
     }
 
     static let insertLines = """

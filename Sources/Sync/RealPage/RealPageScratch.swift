@@ -13,26 +13,28 @@ import SQLiteKit
 /// time, the largest single cost of a night's sync. Each is a function of the raw snapshots the property's sync reads
 /// (`RealPageSnapshots`), made again at the start of every RealPage property's sync, inside its transaction.
 enum RealPageScratch {
-    /// In the order they are made (each may read the ones before it), with the columns their readers look rows up by
-    /// (each an index; `a, b` one index on both).
-    static let tables: [(name: String, query: String, lookups: [String])] = [
-        ("rpx_unit", RealPageUnits.rpxUnit, ["unit_id"]),
-        ("rpx_member", RealPageResidents.rpxMember, ["household_id"]),
-        ("rpx_household", RealPageResidents.rpxHousehold, ["household_id"]),
-        ("rpx_lease", RealPageLeases.rpxLease, ["household_id"]),
-        ("rent_roll_unit", "WITH \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit",
-         ["unit_number", "id"]),
-        ("report_activity", "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity", []),
-        ("household_unit", RealPageDelinquency.householdUnit, ["unit_key, name_key"]),
-        ("delinquency_account", "WITH \(RealPageDelinquency.accounts) SELECT * FROM account", ["source_row"]),
+    /// In the order they are made (each may read the ones before it), with the indexes their readers look rows up by.
+    static let tables: [ScratchTable] = [
+        ScratchTable(name: "rpx_unit", shape: .query(RealPageUnits.rpxUnit), indexes: ["rpx_unit_unit_id": "unit_id"]),
+        ScratchTable(name: "rpx_member", shape: .query(RealPageResidents.rpxMember),
+                     indexes: ["rpx_member_household_id": "household_id"]),
+        ScratchTable(name: "rpx_household", shape: .query(RealPageResidents.rpxHousehold),
+                     indexes: ["rpx_household_household_id": "household_id"]),
+        ScratchTable(name: "rpx_lease", shape: .query(RealPageLeases.rpxLease), indexes: ["rpx_lease_household_id": "household_id"]),
+        ScratchTable(name: "rent_roll_unit", shape: .query("WITH \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit"),
+                     indexes: ["rent_roll_unit_unit_number": "unit_number", "rent_roll_unit_id": "id"]),
+        ScratchTable(name: "report_activity", shape: .query(
+            "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity")),
+        ScratchTable(name: "household_unit", shape: .query(RealPageDelinquency.householdUnit),
+                     indexes: ["household_unit_unit_key_name_key": "unit_key, name_key"]),
+        ScratchTable(name: "delinquency_account", shape: .query("WITH \(RealPageDelinquency.accounts) SELECT * FROM account"),
+                     indexes: ["delinquency_account_source_row": "source_row"]),
     ]
 
     /// Fills the tables for the property `realpage` syncs, in place of the previous property's (`TempTables`).
     static func make(_ realpage: RealPageSync) throws {
-        let database = realpage.context.database
         for table in tables {
-            let indexes = table.lookups.map { (name: table.name + "_" + $0.replacingOccurrences(of: ", ", with: "_"), columns: $0) }
-            try TempTables.refill(table.name, with: table.query, indexes: indexes, in: database) { _ = try realpage.run($0) }
+            try TempTables.refill(table, in: realpage.context.database) { _ = try realpage.run($0) }
         }
     }
 }

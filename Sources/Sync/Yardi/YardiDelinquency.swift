@@ -74,15 +74,17 @@ enum YardiDelinquency {
         )
         """
 
+    /// `temp.yardi_household`, of `households`' balances, indexed by tenant: the residents' rule joins each resident to
+    /// its household, and without the index the planner scanned every household per resident.
+    static let householdTable = ScratchTable(name: "yardi_household", shape: .query("WITH \(households) SELECT * FROM balance"),
+                                             indexes: ["yardi_household_tenant": "tenant_code"])
+
     /// `yardi_household` (TEMP): `households`' balances, made once per property for its five readers (the residents'
     /// balance, the delinquency, the ledger's balance forward, the window check and the charges' own check), which
     /// each read the property's whole ledger before (five passes over every transaction kept, a sixth of a Yardi
     /// property's sync, growing with the ledger). Refills the previous property's (`TempTables`).
     static func makeHouseholds(_ yardi: YardiSync) throws {
-        // The residents' rule joins each resident to its household: without the index the planner scanned every
-        // household per resident.
-        try TempTables.refill("yardi_household", with: "WITH \(households) SELECT * FROM balance",
-                              indexes: [("yardi_household_tenant", "tenant_code")], in: yardi.context.database) { _ = try yardi.run($0) }
+        try TempTables.refill(householdTable, in: yardi.context.database) { _ = try yardi.run($0) }
     }
 
     static let insert = """

@@ -143,15 +143,17 @@ enum YardiLedger {
         )
         """
 
+    /// `temp.yardi_period_lease`, of `periodLeases`' rows.
+    static let periodLeaseTable = ScratchTable(
+        name: "yardi_period_lease",
+        shape: .query("WITH \(periodLeases) SELECT tenant_code, service_from_date, service_to, lease_id FROM period_lease"),
+        indexes: ["yardi_period_lease_key": "tenant_code, service_from_date, service_to"])
+
     /// `yardi_period_lease` (TEMP): `periodLeases` keyed for the rule's lookup per detail (from a CTE, which has no
     /// index, each of 24 months of details scanned every period: 295 against 71 ms for yp_juniper_flats). Made before
-    /// the rule runs; replaces the previous property's.
+    /// the rule runs, in place of the previous property's (`TempTables`).
     static func makePeriodLeases(_ yardi: YardiSync) throws {
-        try TempTables.refill("yardi_period_lease", with: """
-            WITH \(periodLeases)
-            SELECT tenant_code, service_from_date, service_to, lease_id FROM period_lease
-            """, indexes: [("yardi_period_lease_key", "tenant_code, service_from_date, service_to")],
-            in: yardi.context.database) { _ = try yardi.run($0) }
+        try TempTables.refill(periodLeaseTable, in: yardi.context.database) { _ = try yardi.run($0) }
     }
 
     /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): each lease-charge statement
