@@ -415,7 +415,7 @@ public struct Synchronizer {
         // lacks it, so that no property after the first changes the TEMP schema for one (`TempTables.declare`).
         try TempTables.declare(Self.scratchTables, in: database) { try context.run($0) }
         // The rules write the property's current state into empty TEMP twins of its tables; what differs from the
-        // stored rows is written at the end. Created and dropped outside the transaction (CurrentStateDiff). A
+        // stored rows is written at the end. Made or emptied outside the transaction (CurrentStateDiff). A
         // property with no stored rows (its first sync) has nothing to compare with: the rules write unified.db.
         let stored = try Self.currentStateTables.contains { table in
             try database.scalar("SELECT EXISTS (SELECT 1 FROM main.\(table) WHERE unified_property_id = :property)",
