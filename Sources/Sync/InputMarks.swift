@@ -4,8 +4,9 @@ import SQLiteKit
 /// Current-state tables kept as the last sync wrote them while what their rule reads is unchanged: a source names,
 /// for each table it can keep, the raw state its rule reads (`PropertySource.ruleInputs`); a sync that finds the
 /// digest of that state, the build and the charge categories equal to the one the last sync recorded
-/// (`sync_input_marks`) neither twins the table nor runs its rule, and main's rows stand: they are what the rule
-/// would write again (docs/sync-rules.md, "Tables kept while their inputs are unchanged").
+/// (`sync_input_marks`) neither runs its rule nor writes the table (its twin holds main's rows, for what reads it:
+/// `Synchronizer.prepareTwins`), and main's rows stand: they are what the rule would write again
+/// (docs/sync-rules.md, "Tables kept while their inputs are unchanged").
 ///
 /// Yardi's recurring charges are the case (`YardiLedger.recurringInputs`): the rule reads every monthly
 /// lease-charge statement of the window (tens of thousands of rows, two sorts: 150-350 ms a property every night),

@@ -444,7 +444,7 @@ public struct Synchronizer {
                            started: Date) throws -> PropertySyncOutcome {
         let database = store.database
         let diff = stored ? try CurrentStateDiff(database, tables: Self.twinned(context)) : nil
-        try CurrentStateDiff.prepareTwins(database, tables: diff?.tables ?? [], universe: Self.twinUniverse)
+        try Self.prepareTwins(context, tables: diff?.tables ?? [])
         defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
         return try database.withTransaction {
             // The property's row first: on a first sync the rules write main, whose rows refer to it.
@@ -462,7 +462,7 @@ public struct Synchronizer {
         let database = store.database
         let diff = try CurrentStateDiff(database, tables: Self.twinned(context))
         let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
-        try CurrentStateDiff.prepareTwins(database, tables: diff.tables + [night], universe: Self.twinUniverse)
+        try Self.prepareTwins(context, tables: diff.tables + [night])
         defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
         let computed = try database.withDeferredTransaction { try compute(context) { _ in } }
         return try turns.take {
@@ -483,6 +483,22 @@ public struct Synchronizer {
     private static func twinned(_ context: SyncContext) -> [String] {
         currentStateTables.filter {
             (context.ledgerDelta == nil || !LedgerDelta.tables.contains($0)) && !context.inputMarks.kept.contains($0)
+        }
+    }
+
+    /// Makes the property's twins, empty (`CurrentStateDiff.prepareTwins`), and those of the tables kept as main holds
+    /// them (InputMarks), filled with main's rows and left out of the diff: what reads them reads what main holds, as
+    /// without a twin, and the TEMP schema is the one of a property that computes them (a Yardi property's kept
+    /// recurring charges dropped that twin, and the property after it made it again: both compiled every rule again).
+    private static func prepareTwins(_ context: SyncContext, tables: [CurrentStateDiff.Table]) throws {
+        let database = context.database
+        let kept = try context.inputMarks.kept.sorted().map { try CurrentStateDiff.table($0, in: database) }
+        try CurrentStateDiff.prepareTwins(database, tables: tables + kept, universe: twinUniverse)
+        for table in kept {
+            let names = table.columns.joined(separator: ", ")
+            try context.run("""
+                INSERT INTO temp.\(table.name) (\(names)) SELECT \(names) FROM main.\(table.name) WHERE unified_property_id = :property
+                """)
         }
     }
 
