@@ -90,14 +90,16 @@ struct CurrentStateDiff {
     }
 
     /// Makes the twins of `tables` exist and empty, and drops any other twin of `universe` (outside the property's
-    /// transaction, so that its rollback cannot bring back rows or a twin removed here).
-    static func prepareTwins(_ database: Database, tables: [Table], universe: [String]) throws {
+    /// transaction, so that its rollback cannot bring back rows or a twin removed here); returns the twins' names, for
+    /// `emptyTwins`.
+    @discardableResult
+    static func prepareTwins(_ database: Database, tables: [Table], universe: [String]) throws -> [String] {
         let wanted = Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) })
         for name in universe {
             let exists = try TempTables.exists(name, in: database)
             if let table = wanted[name] {
                 if exists {
-                    try database.execute("DELETE FROM temp.\(name)")
+                    try database.prepare("DELETE FROM temp.\(name)").execute()
                 } else {
                     for sql in table.createTwin { try database.execute(sql) }
                 }
@@ -105,6 +107,7 @@ struct CurrentStateDiff {
                 try database.execute("DROP TABLE temp.\(name)")
             }
         }
+        return tables.map(\.name)
     }
 
     /// Makes this diff's twins, empty, whatever other twins there are (`prepareTwins` over these tables alone).
@@ -117,12 +120,10 @@ struct CurrentStateDiff {
         Self.dropTwins(database, universe: tables.map(\.name))
     }
 
-    /// Empties every twin of `universe` there is, once a property's rows are written (a twin left is read by nothing
-    /// until the next property's `prepareTwins`, but holds no rows meanwhile).
-    static func emptyTwins(_ database: Database, universe: [String]) {
-        for name in universe where (try? TempTables.exists(name, in: database)) == true {
-            try? database.prepare("DELETE FROM temp.\(name)").execute()
-        }
+    /// Empties the twins `prepareTwins` made (`names`), once a property's rows are written (a twin left is read by
+    /// nothing until the next property's `prepareTwins`, but holds no rows meanwhile).
+    static func emptyTwins(_ database: Database, names: [String]) {
+        for name in names { try? database.prepare("DELETE FROM temp.\(name)").execute() }
     }
 
     /// Drops every twin of `universe`: unqualified names mean main's tables again.

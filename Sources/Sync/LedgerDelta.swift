@@ -174,10 +174,10 @@ struct LedgerDelta {
             }
             let scope = "o.unified_property_id = :property AND o.\(id) IN (SELECT id FROM temp.delta_keys)"
             // Made by the first property written by change (its columns are main's, read at run time).
-            let setAside = ScratchTable(name: "delta_\(table.name)", shape: .query("SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o"),
+            let stored = "SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o"
+            let setAside = ScratchTable(name: "delta_\(table.name)", shape: .query(stored),
                                         indexes: ["delta_\(table.name)_key": "unified_property_id, \(id)"])
-            try TempTables.refill(setAside, with: "SELECT \(table.columns.joined(separator: ", ")) FROM main.\(table.name) o WHERE \(scope)",
-                                  in: database) { try context.run($0) }
+            try TempTables.refill(setAside, with: "\(stored) WHERE \(scope)", in: database) { try context.run($0) }
             try context.run("DELETE FROM main.\(table.name) AS o WHERE \(scope)")
             left[table.name] = try database.scalar("SELECT coalesce(max(rowid), 0) FROM main.\(table.name)")?.integerValue ?? 0
         }
@@ -188,7 +188,6 @@ struct LedgerDelta {
     /// it was is no change); with `logChanges`, the keys of those rows noted for publication, as
     /// `CurrentStateDiff.apply` notes the others'. `left`: what `clear` returned.
     func finish(_ context: SyncContext, left: [String: Int64], logChanges: Bool) throws -> [String: RowChanges] {
-        let database = context.database
         var changes: [String: RowChanges] = [:]
         for (table, id, _, _) in written {
             let parameters: [String: SQLValue] = [":left": .integer(left[table.name] ?? 0), ":table": .text(table.name)]

@@ -444,8 +444,8 @@ public struct Synchronizer {
                            started: Date) throws -> PropertySyncOutcome {
         let database = store.database
         let diff = stored ? try CurrentStateDiff(database, tables: Self.twinned(context)) : nil
-        try Self.prepareTwins(context, tables: diff?.tables ?? [])
-        defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
+        let twins = try Self.prepareTwins(context, tables: diff?.tables ?? [])
+        defer { CurrentStateDiff.emptyTwins(database, names: twins) }
         return try database.withTransaction {
             // The property's row first: on a first sync the rules write main, whose rows refer to it.
             try upsertProperty(context)
@@ -462,8 +462,8 @@ public struct Synchronizer {
         let database = store.database
         let diff = try CurrentStateDiff(database, tables: Self.twinned(context))
         let night = try CurrentStateDiff.table(Self.nightTwinned, in: database)
-        try Self.prepareTwins(context, tables: diff.tables + [night])
-        defer { CurrentStateDiff.emptyTwins(database, universe: Self.twinUniverse) }
+        let twins = try Self.prepareTwins(context, tables: diff.tables + [night])
+        defer { CurrentStateDiff.emptyTwins(database, names: twins) }
         let computed = try database.withDeferredTransaction { try compute(context) { _ in } }
         return try turns.take {
             try database.withTransaction {
@@ -490,16 +490,18 @@ public struct Synchronizer {
     /// them (InputMarks), filled with main's rows and left out of the diff: what reads them reads what main holds, as
     /// without a twin, and the TEMP schema is the one of a property that computes them (a Yardi property's kept
     /// recurring charges dropped that twin, and the property after it made it again: both compiled every rule again).
-    private static func prepareTwins(_ context: SyncContext, tables: [CurrentStateDiff.Table]) throws {
+    /// Returns the twins' names.
+    private static func prepareTwins(_ context: SyncContext, tables: [CurrentStateDiff.Table]) throws -> [String] {
         let database = context.database
         let kept = try context.inputMarks.kept.sorted().map { try CurrentStateDiff.table($0, in: database) }
-        try CurrentStateDiff.prepareTwins(database, tables: tables + kept, universe: twinUniverse)
+        let twins = try CurrentStateDiff.prepareTwins(database, tables: tables + kept, universe: twinUniverse)
         for table in kept {
             let names = table.columns.joined(separator: ", ")
             try context.run("""
                 INSERT INTO temp.\(table.name) (\(names)) SELECT \(names) FROM main.\(table.name) WHERE unified_property_id = :property
                 """)
         }
+        return twins
     }
 
     /// Every table a property's sync may twin.
