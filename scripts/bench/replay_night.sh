@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The night after a year.sh run, replayed as often as asked, each time over a fresh copy of the run's data directory:
+# the tool behind a churned night's profile (docs/contributors.md, "Where a churned night goes"). The simulator is
+# started again and advanced to the day after the run's last night, which gives the same world as a year that went on
+# (its churn is drawn from the seed and the day); ownerdash is the run's own (DIR/ownerdash) unless --binary, and only
+# a build that ran the nights before should be measured: a new build voids every ledger mark (the sync's rules name the
+# build), so its first night projects and compares every ledger whole.
+#
+#   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
+#                                 [--without-refresh | --refresh-share]
+#     --runs N            replays the night N times (default 1)
+#     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I/perf.data)
+#     --sql-profile       each sync statement's thread CPU in OUT/run_I/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
+#     --without-refresh   holds off the weekly whole ledgers (OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
+#     --refresh-share     each run twice, with and then without them, to read what the weekly refresh costs the night
+# Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/ensure_packages.sh
+source scripts/lib/bench_year.sh
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config time
+YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with
+usage() {
+    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share]" >&2
+    exit 1
+}
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --year) YEAR=$(realpath "$2"); shift 2 ;;
+        --runs) RUNS=$2; shift 2 ;;
+        --binary) BINARY=$(realpath "$2"); shift 2 ;;
+        --out) OUT=$2; shift 2 ;;
+        --perf) PERF=1; shift ;;
+        --sql-profile) PROFILE=1; shift ;;
+        --without-refresh) MODES=without; shift ;;
+        --refresh-share) MODES="with without"; shift ;;
+        *) usage ;;
+    esac
+done
+[ -n "$YEAR" ] || usage
+[ -s "$YEAR/nights.csv" ] && [ -s "$YEAR/properties" ] && [ -d "$YEAR/data" ] ||
+    { echo "replay_night.sh: $YEAR holds no year.sh run (nights.csv, properties, data)" >&2; exit 1; }
+BIN=${BINARY:-$YEAR/ownerdash}
+[ -x "$BIN" ] || { echo "replay_night.sh: no ownerdash at $BIN" >&2; exit 1; }
+[ "$PERF" = 0 ] || ensure_packages linux-perf
+IFS=, read -r LAST_NIGHT LAST_DAY _ < <(tail -n 1 "$YEAR/nights.csv")
+FIRST_CPU=$(awk -F, 'NR == 2 { print $7 }' "$YEAR/nights.csv")
+DAY=$(date -u -d "$LAST_DAY + 1 day" +%F)
+START=2026-11-20   # year.sh's first night
+ADVANCE=$(( ($(date -u -d "$DAY" +%s) - $(date -u -d "$START" +%s)) / 86400 ))
+read -r -a KEYS < "$YEAR/properties"
+SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
+rm -rf "$OUT"; mkdir -p "$OUT"
+SIM=
+trap 'stop_bench_simulator' EXIT
+bench_simulator_credentials
+echo "replay: night $((LAST_NIGHT + 1)) ($DAY) of $YEAR, ${#KEYS[@]} properties, $RUNS run(s) ($MODES the weekly whole ledgers)" >&2
+for run in $(seq "$RUNS"); do
+    for mode in $MODES; do
+        dir=$OUT/run_${run}_$mode
+        mkdir -p "$dir"
+        cp -a "$YEAR/data" "$dir/data"
+        # A fresh world each replay: an answer already served would otherwise be the same bytes, landed already.
+        start_bench_simulator "$dir" "$START"
+        bench_simulator_sources "$BASE"
+        curl -s -X POST "$BASE/_sim/advance?days=$ADVANCE" > "$dir/advance.json"
+        env=(OWNERDASH_CLOCK="${DAY}T02:30:00Z")
+        [ "$mode" = with ] || env+=(OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
+        [ "$PROFILE" = 0 ] || env+=(OWNERDASH_SQL_PROFILE_MS=0)
+        command=("$BIN" ingest "${SELECT[@]}" --as-of "$DAY" --config "$CONFIG_FILE" --data-dir "$dir/data" --verbose)
+        code=0
+        if [ "$PERF" = 1 ]; then
+            env "${env[@]}" perf record -F 250 --call-graph dwarf -o "$dir/perf.data" -- "${command[@]}" \
+                > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
+            echo "run $run, $mode the weekly whole ledgers: exit $code, profile in $dir/perf.data"
+        else
+            env "${env[@]}" /usr/bin/time -f "%U %S %M" -o "$dir/time" "${command[@]}" \
+                > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
+            read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$dir/time" | tail -n 1)
+            awk -v u="$user" -v s="$system" -v p="$peak" -v f="$FIRST_CPU" -v r="$run" -v m="$mode" -v c="$code" 'BEGIN {
+                printf "run %s, %s the weekly whole ledgers: exit %s, %.2f s of CPU (%.1f %% of the first night'"'"'s %.2f s), peak %d MB\n",
+                       r, m, c, u + s, 100 * (u + s) / f, f, p / 1024 }'
+        fi
+        stop_bench_simulator
+    done
+done
