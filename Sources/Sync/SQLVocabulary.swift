@@ -20,6 +20,20 @@ struct SQLVocabulary: Sendable {
         "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN \(Self.literal($0.value))" }.joined(separator: " ") + " END"
     }
 
+    /// 1 when `text` is one of `members`, 0 for the vocabulary's other texts, NULL for a text it lacks: a flag a rule
+    /// reads by the row, as `value(of:)` reads the value.
+    func flag(of text: String, members: Set<String>) -> String {
+        "CASE \(text) " + values.map { "WHEN '\($0.text)' THEN \(members.contains($0.text) ? 1 : 0)" }.joined(separator: " ")
+            + " END"
+    }
+
+    /// `('a', 'b')`: the texts whose value is one of `wanted`, for an `IN`; `('')` when none is, which no normalized
+    /// text equals.
+    func texts(valued wanted: Set<String>) -> String {
+        let texts = values.filter { $0.value.map(wanted.contains) ?? false }.map { "'\($0.text)'" }
+        return "(" + (texts.isEmpty ? "''" : texts.joined(separator: ", ")) + ")"
+    }
+
     /// A value as an SQL literal (the texts are the project's own words, never quoted inside).
     private static func literal(_ value: String?) -> String { value.map { "'\($0)'" } ?? "NULL" }
 

@@ -39,42 +39,48 @@
 /// Columns: `pms_event_type` keeps the report's `Type`, or for resident events the RPX field the date came from;
 /// report events: `party_name` the report's Name (`Last, First`), `unit_number` its Bldg/Unit matched to a
 /// unified unit (`01-1401` -> `1401`), `source` the Ad Source, `agent` the Leasing Consultant; resident events:
-/// `party_name` the head of household, `party_id` the household's ReshID. A report type not in `activityVocabulary`
+/// `party_name` the head of household, `party_id` the household's ReshID. A report type not in `activityTypes`
 /// is kept as `other` and warned about by RealPageCrossChecks.
 enum RealPageActivity {
-    /// Activity report types (lower case) -> event_type; `resident_event` types are RPX's when RPX residents are
-    /// loaded; `also_tour` rows give a tour too.
-    static let activityVocabulary = """
-        realpage_activity_type (type_text, event_type, resident_event, also_tour) AS (VALUES
-            ('e-mail',                   'lead',         0, 0),
-            ('email',                    'lead',         0, 0),
-            ('phone call',               'lead',         0, 0),
-            ('internet',                 'lead',         0, 0),
-            ('text message',             'lead',         0, 0),
-            ('text conversation',        'lead',         0, 0),
-            ('fax/letter',               'lead',         0, 0),
-            ('visit',                    'lead',         0, 1),
-            ('visit (return)',           'tour',         0, 0),
-            ('videotelephony - tour',    'tour',         0, 0),
-            ('self-guided - tour',       'tour',         0, 0),
-            ('pre-recorded - tour',      'tour',         0, 0),
-            ('tour',                     'tour',         0, 0),
-            ('online leasing agreement', 'application',  0, 0),
-            ('application',              'application',  0, 0),
-            ('application approved',     'approval',     0, 0),
-            ('application denied',       'denial',       0, 0),
-            ('application canceled',     'cancellation', 0, 0),
-            ('application cancelled',    'cancellation', 0, 0),
-            ('leased',                   'lease_signed', 1, 0),
-            ('move-in',                  'move_in',      1, 0),
-            ('move-out',                 'move_out',     1, 0),
-            ('notice to vacate',         'notice',       1, 0),
-            ('renewal signed',           'renewal',      1, 0),
-            ('notes',                    'other',        0, 0),
-            ('event',                    'other',        0, 0),
-            ('signature',                'other',        0, 0)
-        )
-        """
+    /// Activity report types (lower case, trimmed) -> event_type, the vocabulary `activityRows` reads each row's type
+    /// by (`SQLVocabulary.value(of:)`: a CASE over the row's type, where a join to a table of the types compared each
+    /// row with every type, most of the statement that reads a year of the report's rows).
+    static let activityTypes = SQLVocabulary(table: "realpage_activity_type", textColumn: "type_text",
+                                             valueColumn: "event_type", values: [
+        ("e-mail",                    "lead"),
+        ("email",                     "lead"),
+        ("phone call",                "lead"),
+        ("internet",                  "lead"),
+        ("text message",              "lead"),
+        ("text conversation",         "lead"),
+        ("fax/letter",                "lead"),
+        ("visit",                     "lead"),
+        ("visit (return)",            "tour"),
+        ("videotelephony - tour",     "tour"),
+        ("self-guided - tour",        "tour"),
+        ("pre-recorded - tour",       "tour"),
+        ("tour",                      "tour"),
+        ("online leasing agreement",  "application"),
+        ("application",               "application"),
+        ("application approved",      "approval"),
+        ("application denied",        "denial"),
+        ("application canceled",      "cancellation"),
+        ("application cancelled",     "cancellation"),
+        ("leased",                    "lease_signed"),
+        ("move-in",                   "move_in"),
+        ("move-out",                  "move_out"),
+        ("notice to vacate",          "notice"),
+        ("renewal signed",            "renewal"),
+        ("notes",                     "other"),
+        ("event",                     "other"),
+        ("signature",                 "other"),
+    ])
+
+    /// The types that are RPX's resident events when RPX residents are loaded (`resident_event`).
+    static let residentEventTypes: Set<String> = ["leased", "move-in", "move-out", "notice to vacate", "renewal signed"]
+
+    /// The types whose row gives a tour too (`also_tour`): a walk-in's Visit.
+    static let alsoTourTypes: Set<String> = ["visit"]
 
     /// Report rows to read (RealPageScratch's `report_activity`, which the rule and the unknown-type check both read: a
     /// year's snapshots made it the largest statement of a late night's sync, run twice): each day from the newest
@@ -109,7 +115,8 @@ enum RealPageActivity {
         ),
         -- The Activity report rows read, with the type they are looked up by computed once per row: joined on
         -- `lower(trim(activity_type))` the planner scanned the vocabulary for each row and computed it for each
-        -- entry (the largest statement of a late night's RealPage sync, 65 ms a property after a year of snapshots).
+        -- entry (the largest statement of a late night's RealPage sync, 65 ms a property after a year of snapshots);
+        -- `activityTypes`' CASEs read it below.
         activity_read AS MATERIALIZED (
             SELECT a.*, lower(trim(a.activity_type)) AS type_key
             FROM realpage_raw.realpage_activity a
@@ -120,11 +127,13 @@ enum RealPageActivity {
         activity AS (
             SELECT 'activity' AS report, 'a' || a.id AS row_key, a.as_of_date, a.source_row, a.activity_date,
                    a.activity_type, a.unit_number, a.party_name, a.source, a.agent,
-                   v.event_type AS mapped_type, v.resident_event, v.also_tour, 1 AS may_be_first
+                   \(activityTypes.value(of: "a.type_key")) AS mapped_type,
+                   \(activityTypes.flag(of: "a.type_key", members: residentEventTypes)) AS resident_event,
+                   \(activityTypes.flag(of: "a.type_key", members: alsoTourTypes)) AS also_tour, 1 AS may_be_first
             FROM activity_read a
-            LEFT JOIN realpage_activity_type v ON v.type_text = a.type_key
-            WHERE NOT ((coalesce(v.event_type, '') IN ('lead', 'tour')
-                        OR (v.event_type = 'lease_signed' AND :residents_from_rpx = 0)) AND EXISTS (
+            WHERE NOT ((a.type_key IN \(activityTypes.texts(valued: ["lead", "tour"]))
+                        OR (a.type_key IN \(activityTypes.texts(valued: ["lease_signed"])) AND :residents_from_rpx = 0))
+                       AND EXISTS (
                   SELECT 1 FROM activity_covered d WHERE d.report = 'leasing_activity_detail'
                     AND a.activity_date BETWEEN d.first_date AND d.as_of_date))
             UNION ALL
@@ -133,7 +142,7 @@ enum RealPageActivity {
                    CASE WHEN l.leases > 0 THEN 'lease_signed'
                         WHEN lower(trim(l.contact_type)) IN ('lease', 'waitlist', 'cancelled/denied', 'unknown')
                             THEN NULL
-                        WHEN v.event_type = 'tour' THEN 'tour'
+                        WHEN lower(trim(l.contact_type)) IN \(activityTypes.texts(valued: ["tour"])) THEN 'tour'
                         ELSE 'lead' END,
                    CASE WHEN l.leases > 0 THEN 1 ELSE 0 END,
                    CASE WHEN lower(trim(l.contact_type)) = 'visit' THEN 1 ELSE 0 END,
@@ -141,7 +150,6 @@ enum RealPageActivity {
                           OR lower(trim(l.initial_contact_type)) = lower(trim(l.contact_type)) THEN 1 ELSE 0 END
             FROM realpage_raw.realpage_leasing_activity_detail l
             JOIN activity_covered c ON c.report = 'leasing_activity_detail' AND c.as_of_date = l.as_of_date
-            LEFT JOIN realpage_activity_type v ON v.type_text = lower(trim(l.contact_type))
             WHERE l.property_id = :property AND (c.newer_from IS NULL OR l.contact_date < c.newer_from)
               AND l.contact_date <= :as_of
         )

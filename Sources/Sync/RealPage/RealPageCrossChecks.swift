@@ -15,7 +15,7 @@ import SQLiteKit
 /// | monthly_summary | Monthly Activity Summary move-ins, move-outs, notices, renewals of its month vs the unified resident events from the first of that month to the summary's as-of date; only when it is as of the property date and resident events come from RPX | exact |
 /// | notice_move_out | an on-notice unit without a move-out date (exposure 30/60 cannot place it) | none allowed |
 /// | current_resident | an occupied unit (unitlist) with no Current household in getresidentlistinfo (no resident, lease or in-place rent) | none allowed |
-/// | activity_type | Activity report types not in RealPageActivity.activityVocabulary (kept as `other`) | none allowed |
+/// | activity_type | Activity report types not in RealPageActivity.activityTypes (kept as `other`) | none allowed |
 /// | ledger_balance | per household of getresidentledger: its `Balance` vs its charges' `OpenAmount` less its `Prepaid` | $0.01 |
 /// | ledger_type | getresidentledger transactions neither Charge nor Payment (left out of the ledger) | none allowed |
 /// | transaction_detail_rows | Transaction Detail by Code rows of a snapshot the ledger reads that cannot be read (no code, unknown group, no amount, no date, no fiscal period), per snapshot and reason | none allowed |
@@ -281,7 +281,7 @@ enum RealPageCrossChecks {
 
     static let activityType = """
         SELECT activity_type, 'a known type', printf('%d rows', count(*)),
-               printf('%s activity_type: the Activity report type ''%s'' (%d rows) is not in RealPageActivity.activityVocabulary; kept as other',
+               printf('%s activity_type: the Activity report type ''%s'' (%d rows) is not in RealPageActivity.activityTypes; kept as other',
                       :property, activity_type, count(*))
         FROM report_activity
         WHERE mapped_type IS NULL AND report = 'activity'

@@ -24,7 +24,7 @@ enum RealPageScratch {
         ScratchTable(name: "rent_roll_unit", shape: .query("WITH \(RealPageUnits.rentRollUnit) SELECT * FROM rent_roll_unit"),
                      indexes: ["rent_roll_unit_unit_number": "unit_number", "rent_roll_unit_id": "id"]),
         ScratchTable(name: "report_activity", shape: .query(
-            "WITH \(RealPageActivity.activityVocabulary), \(RealPageActivity.activityRows) SELECT * FROM activity")),
+            "WITH \(RealPageActivity.activityRows) SELECT * FROM activity")),
         ScratchTable(name: "household_unit", shape: .query(RealPageDelinquency.householdUnit),
                      indexes: ["household_unit_unit_key_name_key": "unit_key, name_key"]),
         ScratchTable(name: "delinquency_account", shape: .query("WITH \(RealPageDelinquency.accounts) SELECT * FROM account"),
