@@ -7,7 +7,7 @@ import Testing
     @Test func theTableAndTheExpressionAgreeOnEveryTextItsRankIsItsPlaceAndAnUnknownTextHasNeither() throws {
         let database = try Database(path: ":memory:")
         for vocabulary in [RealPageLeases.leaseStatuses, RealPageUnits.rentRollStatuses, RealPageResidents.residentStatuses,
-                           RealPageActivity.activityTypes] {
+                           RealPageActivity.activityTypes, YardiActivity.eventTypes] {
             let texts = vocabulary.values.map(\.text) + ["pending renewal"]
             for text in texts {
                 let row = try #require(try database.query("""

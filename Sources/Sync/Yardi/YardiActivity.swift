@@ -22,62 +22,62 @@
 /// `MoveOutDate`, `NoticeDate`, `LeaseFromDate`). Guest events: `party_name` is the prospect (`Last, First`),
 /// `party_id` the prospect id (p…), else the tenant code; `unit_number` is the unit the prospect leased when the
 /// guest card names a tenant code GetResidentsByStatus knows; `source` is the `TransactionSource` (ad source);
-/// `agent` the agent's name. An event type not in `eventVocabulary` is kept as `other` and warned about by
+/// `agent` the agent's name. An event type not in `eventTypes` is kept as `other` and warned about by
 /// `YardiCrossChecks` (counts would otherwise drift without notice).
 ///
 /// Limits (documented tolerances): GetResidentsByStatus carries one lease per household and no signing dates, so
 /// renewals are the current lease's start (not the signing day) and earlier renewals of the household are not seen;
 /// lease_signed counts only what the guest-card history holds (the simulator serves 210 days of it).
 enum YardiActivity {
-    /// Yardi guest-card event types (lower case) -> unified event_type, for events that are not a first contact.
-    static let eventVocabulary = """
-        yardi_guest_event (event_text, event_type) AS (VALUES
-            ('show',              'tour'),
-            ('application',       'application'),
-            ('approve',           'approval'),
-            ('applicationdenied', 'denial'),
-            ('cancelapplication', 'cancellation'),
-            ('leasesign',         'lease_signed'),
-            ('email',             'other'),
-            ('callfromprospect',  'other'),
-            ('calltoprospect',    'other'),
-            ('walkin',            'other'),
-            ('webservice',        'other'),
-            ('other',             'other'),
-            ('appointment',       'other'),
-            ('returnvisit',       'other'),
-            ('cancel',            'other'),
-            ('hold',              'other'),
-            ('reactivate',        'other'),
-            ('reapply',           'other'),
-            ('transfer',          'other'),
-            ('movein',            'other'),
-            ('moveout',           'other'),
-            ('notice',            'other'),
-            ('cancelnotice',      'other'),
-            ('renew',             'other'),
-            ('monthtomonth',      'other')
-        )
-        """
+    /// Yardi guest-card event types (lower case, trimmed) -> unified event_type, for events that are not a first
+    /// contact; the rule reads an event's by `value(of:)`, a CASE (joined as a table, each event was compared with
+    /// every type), the check names the types it lacks from its table (`cte`).
+    static let eventTypes = SQLVocabulary(table: "yardi_guest_event", textColumn: "event_text", valueColumn: "event_type",
+                                          values: [
+        ("show",                "tour"),
+        ("application",         "application"),
+        ("approve",             "approval"),
+        ("applicationdenied",   "denial"),
+        ("cancelapplication",   "cancellation"),
+        ("leasesign",           "lease_signed"),
+        ("email",               "other"),
+        ("callfromprospect",    "other"),
+        ("calltoprospect",      "other"),
+        ("walkin",              "other"),
+        ("webservice",          "other"),
+        ("other",               "other"),
+        ("appointment",         "other"),
+        ("returnvisit",         "other"),
+        ("cancel",              "other"),
+        ("hold",                "other"),
+        ("reactivate",          "other"),
+        ("reapply",             "other"),
+        ("transfer",            "other"),
+        ("movein",              "other"),
+        ("moveout",             "other"),
+        ("notice",              "other"),
+        ("cancelnotice",        "other"),
+        ("renew",               "other"),
+        ("monthtomonth",        "other"),
+    ])
 
     static let insertGuestEvents = """
-        WITH \(eventVocabulary),
-        resident AS (
+        WITH resident AS (
             SELECT tenant_code, unit_code FROM yardi_raw.yardi_residents
             WHERE property_id = :property AND as_of_date = :residents_snapshot
         )
         INSERT INTO unified_activity (
             unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
         SELECT :property, g.event_date,
-               CASE WHEN g.first_contact = 1 AND g.contact_rank = 1 THEN 'lead' ELSE coalesce(e.event_type, 'other') END,
+               CASE WHEN g.first_contact = 1 AND g.contact_rank = 1 THEN 'lead' ELSE coalesce(\(eventTypes.value(of: "g.type_key")), 'other') END,
                g.event_type, resident.unit_code,
                CASE WHEN g.first_name IS NULL THEN g.last_name
                     WHEN g.last_name IS NULL THEN g.first_name
                     ELSE g.last_name || ', ' || g.first_name END,
                coalesce(g.prospect_id, g.tenant_code), nullif(g.transaction_source, ''), g.agent_name
         FROM (SELECT a.*,
-                     -- The type the vocabulary is looked up by, once per event: joined on the expression, the
-                     -- vocabulary was scanned for each event and the expression computed for each entry.
+                     -- The type `eventTypes`' CASE reads, once per event: joined on the expression, the vocabulary
+                     -- was scanned for each event and the expression computed for each entry.
                      lower(trim(a.event_type)) AS type_key,
                      -- One lead per prospect (Metrics.funnel's definition): its earliest first-contact event.
                      row_number() OVER (PARTITION BY a.first_contact = 1,
@@ -85,7 +85,6 @@ enum YardiActivity {
                                         ORDER BY a.event_date, a.source_row) AS contact_rank
               FROM yardi_raw.yardi_guest_activity a
               WHERE a.property_id = :property AND a.as_of_date = :guest_snapshot AND a.event_date <= :as_of) g
-        LEFT JOIN yardi_guest_event e ON e.event_text = g.type_key
         LEFT JOIN resident ON resident.tenant_code = g.tenant_code
         ORDER BY g.event_date, g.source_row
         """

@@ -15,7 +15,7 @@
 /// | ledger_balance | per household: Σ charge Amount vs Σ AmountPaid + Σ BalanceDue (the charges' own figures; the aging follows BalanceDue) | $0.01 |
 /// | ledger_window | per household: the window's Σ charges − Σ payments vs Σ BalanceDue (YardiDelinquency: BalanceDue wins; a gap is payments applied that the window lacks, carried as a balance-forward line: YardiLedger.insertBalanceForward) | exact |
 /// | ledger_tenant | ledger rows without a tenant code (left out of delinquency) | none allowed |
-/// | guest_event_type | guest-card event types not in YardiActivity.eventVocabulary (kept as `other`) | none allowed |
+/// | guest_event_type | guest-card event types not in YardiActivity.eventTypes (kept as `other`) | none allowed |
 enum YardiCrossChecks {
     /// Runs every check for one property; a check that finds nothing returns no warning.
     static func warnings(_ yardi: YardiSync) throws -> [SyncWarning] {
@@ -192,7 +192,7 @@ enum YardiCrossChecks {
         """
 
     static let guestEventType = """
-        WITH \(YardiActivity.eventVocabulary)
+        WITH \(YardiActivity.eventTypes.cte)
         SELECT g.event_type, 'a known event type', count(*),
                printf('guest-card event type ''%s'' (%d events) is not in the Yardi rules: counted as other',
                       g.event_type, count(*))
