@@ -9,10 +9,11 @@
 #   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
 #                                 [--without-refresh | --refresh-share]
 #     --runs N            replays the night N times (default 1)
-#     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I/perf.data)
-#     --sql-profile       each sync statement's thread CPU in OUT/run_I/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
+#     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I_MODE/perf.data)
+#     --sql-profile       each sync statement's thread CPU in OUT/run_I_MODE/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
 #     --without-refresh   holds off the weekly whole ledgers (OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
 #     --refresh-share     each run twice, with and then without them, to read what the weekly refresh costs the night
+# Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers).
 # Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,9 +45,9 @@ BIN=${BINARY:-$YEAR/ownerdash}
 [ -x "$BIN" ] || { echo "replay_night.sh: no ownerdash at $BIN" >&2; exit 1; }
 [ "$PERF" = 0 ] || ensure_packages linux-perf
 IFS=, read -r LAST_NIGHT LAST_DAY _ < <(tail -n 1 "$YEAR/nights.csv")
-FIRST_CPU=$(awk -F, 'NR == 2 { print $7 }' "$YEAR/nights.csv")
+# The run's first night (its day, where the simulator starts, and its CPU, what each replay is a share of).
+IFS=, read -r _ START _ _ _ _ FIRST_CPU _ < <(sed -n 2p "$YEAR/nights.csv")
 DAY=$(date -u -d "$LAST_DAY + 1 day" +%F)
-START=2026-11-20   # year.sh's first night
 ADVANCE=$(( ($(date -u -d "$DAY" +%s) - $(date -u -d "$START" +%s)) / 86400 ))
 read -r -a KEYS < "$YEAR/properties"
 SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
