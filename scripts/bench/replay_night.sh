@@ -7,12 +7,14 @@
 # build), so its first night projects and compares every ledger whole.
 #
 #   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
-#                                 [--without-refresh | --refresh-share]
+#                                 [--without-refresh | --refresh-share] [--first-night]
 #     --runs N            replays the night N times (default 1)
 #     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I_MODE/perf.data)
 #     --sql-profile       each sync statement's thread CPU in OUT/run_I_MODE/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
 #     --without-refresh   holds off the weekly whole ledgers (OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
 #     --refresh-share     each run twice, with and then without them, to read what the weekly refresh costs the night
+#     --first-night       replays the run's first night instead (its first day into an empty data directory): with
+#                         --perf, the profile a churned night's is a share of
 # Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers).
 # Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
 set -euo pipefail
@@ -20,9 +22,9 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config time
-YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with
+YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0
 usage() {
-    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share]" >&2
+    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night]" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
         --sql-profile) PROFILE=1; shift ;;
         --without-refresh) MODES=without; shift ;;
         --refresh-share) MODES="with without"; shift ;;
+        --first-night) FIRST=1; shift ;;
         *) usage ;;
     esac
 done
@@ -48,6 +51,7 @@ IFS=, read -r LAST_NIGHT LAST_DAY _ < <(tail -n 1 "$YEAR/nights.csv")
 # The run's first night (its day, where the simulator starts, and its CPU, what each replay is a share of).
 IFS=, read -r _ START _ _ _ _ FIRST_CPU _ < <(sed -n 2p "$YEAR/nights.csv")
 DAY=$(date -u -d "$LAST_DAY + 1 day" +%F)
+[ "$FIRST" = 0 ] || { DAY=$START; LAST_NIGHT=0; }
 ADVANCE=$(( ($(date -u -d "$DAY" +%s) - $(date -u -d "$START" +%s)) / 86400 ))
 read -r -a KEYS < "$YEAR/properties"
 SELECT=(); for k in "${KEYS[@]}"; do SELECT+=(--property "$k"); done
@@ -60,11 +64,11 @@ for run in $(seq "$RUNS"); do
     for mode in $MODES; do
         dir=$OUT/run_${run}_$mode
         mkdir -p "$dir"
-        cp -a "$YEAR/data" "$dir/data"
+        if [ "$FIRST" = 1 ]; then mkdir -p "$dir/data"; else cp -a "$YEAR/data" "$dir/data"; fi
         # A fresh world each replay: an answer already served would otherwise be the same bytes, landed already.
         start_bench_simulator "$dir" "$START"
         bench_simulator_sources "$BASE"
-        curl -s -X POST "$BASE/_sim/advance?days=$ADVANCE" > "$dir/advance.json"
+        [ "$FIRST" = 1 ] || curl -s -X POST "$BASE/_sim/advance?days=$ADVANCE" > "$dir/advance.json"
         env=(OWNERDASH_CLOCK="${DAY}T02:30:00Z")
         [ "$mode" = with ] || env+=(OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
         [ "$PROFILE" = 0 ] || env+=(OWNERDASH_SQL_PROFILE_MS=0)

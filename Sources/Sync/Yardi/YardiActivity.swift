@@ -90,16 +90,15 @@ enum YardiActivity {
         """
 
     static let insertResidentEvents = """
-        WITH \(YardiResidents.statusVocabulary),
-        household AS (
+        WITH household AS (
             SELECT r.*,
                    CASE WHEN r.first_name IS NULL THEN r.last_name
                         WHEN r.last_name IS NULL THEN r.first_name
                         ELSE r.last_name || ', ' || r.first_name END AS name
             FROM yardi_raw.yardi_residents r
-            CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
             WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-              AND s.status IN ('current', 'notice', 'future', 'former') AND coalesce(r.is_roommate, 0) = 0
+              AND \(YardiResidents.residentStatus("r")) IN ('current', 'notice', 'future', 'former')
+              AND coalesce(r.is_roommate, 0) = 0
         ),
         event (event_date, event_type, pms_event_type, unit_code, name, tenant_code, source_row) AS (
             SELECT move_in_date, 'move_in', 'MoveInDate', unit_code, name, tenant_code, source_row FROM household

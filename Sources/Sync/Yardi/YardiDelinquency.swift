@@ -88,7 +88,6 @@ enum YardiDelinquency {
     }
 
     static let insert = """
-        WITH \(YardiResidents.statusVocabulary)
         INSERT INTO unified_delinquency (
             unified_property_id, as_of_date, resident_id, unit_number, name, resident_status, current_balance,
             balance_0_30, balance_31_60, balance_61_90, balance_over_90, prepaid, under_eviction, source, run_id)
@@ -96,7 +95,7 @@ enum YardiDelinquency {
                CASE WHEN r.first_name IS NULL THEN r.last_name
                     WHEN r.last_name IS NULL THEN r.first_name
                     ELSE r.last_name || ', ' || r.first_name END,
-               coalesce(s.status, r.status),
+               coalesce(\(YardiResidents.residentStatus("r")), r.status),
                (h.delinquent_cents - h.prepaid_cents) / 100.0,
                h.aged_0_30 / 100.0, h.aged_31_60 / 100.0, h.aged_61_90 / 100.0, h.aged_over_90 / 100.0,
                h.prepaid_cents / 100.0,
@@ -105,7 +104,6 @@ enum YardiDelinquency {
         FROM yardi_household h
         LEFT JOIN yardi_raw.yardi_residents r
           ON r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.tenant_code = h.tenant_code
-        LEFT JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         WHERE h.delinquent_cents <> 0 OR h.prepaid_cents <> 0
         ORDER BY coalesce(r.unit_code, h.unit_code), h.tenant_code
         """

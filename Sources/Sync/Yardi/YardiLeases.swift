@@ -18,15 +18,16 @@
 ///   Other occupants (`OtherOccupants`) are only counted by the payload, so they have no rows.
 enum YardiLeases {
     static let insert = """
-        WITH \(YardiResidents.statusVocabulary),
-        lease_row AS (
-            SELECT r.*, s.status AS resident_status,
-                   row_number() OVER (PARTITION BY r.lease_id
-                                      ORDER BY coalesce(r.is_roommate, 0), r.source_row) AS n
+        WITH resident AS (
+            SELECT r.*, \(YardiResidents.residentStatus("r")) AS resident_status
             FROM yardi_raw.yardi_residents r
-            CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
-            WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-              AND r.lease_id IS NOT NULL AND s.status IS NOT NULL
+            WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot AND r.lease_id IS NOT NULL
+        ),
+        lease_row AS (
+            SELECT r.*, row_number() OVER (PARTITION BY r.lease_id
+                                           ORDER BY coalesce(r.is_roommate, 0), r.source_row) AS n
+            FROM resident r
+            WHERE r.resident_status IS NOT NULL
         )
         INSERT INTO unified_leases (
             unified_property_id, lease_id, unit_number, resident_id, start_date, end_date, signed_date, move_in_date,
@@ -44,14 +45,12 @@ enum YardiLeases {
         """
 
     static let insertLeaseResidents = """
-        WITH \(YardiResidents.statusVocabulary)
         INSERT INTO unified_lease_residents (unified_property_id, lease_id, resident_id, role)
         SELECT :property, r.lease_id, r.tenant_code,
                CASE WHEN coalesce(r.is_roommate, 0) = 1 THEN 'co_resident' ELSE 'head' END
         FROM yardi_raw.yardi_residents r
-        CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-          AND r.lease_id IS NOT NULL AND s.status IS NOT NULL
+          AND r.lease_id IS NOT NULL AND \(YardiResidents.residentStatus("r")) IS NOT NULL
         ORDER BY r.source_row
         """
 }

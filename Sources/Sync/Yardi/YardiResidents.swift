@@ -22,25 +22,32 @@
 ///
 /// Any other status, or a tenant code listed twice, fails the property naming the residents (`requireKnownStatuses`).
 enum YardiResidents {
-    /// The Yardi resident status vocabulary as a CTE (`yardi_resident_status`); `status` NULL = known, not a resident.
-    /// Rules join it `CROSS JOIN` after the residents: joined plainly, the planner made the vocabulary the outer loop
-    /// and read the snapshot's rows once per status.
-    static let statusVocabulary = """
-        yardi_resident_status (status_text, status) AS (VALUES
-            ('current',   'current'),
-            ('notice',    'notice'),
-            ('eviction',  'current'),
-            ('future',    'future'),
-            ('past',      'former'),
-            ('former',    'former'),
-            ('applicant', 'applicant'),
-            ('approved',  'applicant'),
-            ('waitlist',  'applicant'),
-            ('denied',    NULL),
-            ('canceled',  NULL),
-            ('cancelled', NULL)
-        )
-        """
+    /// Yardi `Status` (lowercased, trimmed) -> unified status (NULL: known, not a resident). The rules read a row's
+    /// status by `CASE` (`residentStatus`); the check names the texts the table (`statusVocabulary`) lacks, and a
+    /// property with one fails before any rule runs, so no rule meets a status it does not know.
+    static let residentStatuses = SQLVocabulary(table: "yardi_resident_status", textColumn: "status_text",
+                                                valueColumn: "status", values: [
+        ("current",   "current"),
+        ("notice",    "notice"),
+        ("eviction",  "current"),
+        ("future",    "future"),
+        ("past",      "former"),
+        ("former",    "former"),
+        ("applicant", "applicant"),
+        ("approved",  "applicant"),
+        ("waitlist",  "applicant"),
+        ("denied",    nil),
+        ("canceled",  nil),
+        ("cancelled", nil),
+    ])
+
+    /// The vocabulary as a table (`yardi_resident_status`), for the check.
+    static let statusVocabulary = residentStatuses.cte
+
+    /// The unified status of the yardi_residents row aliased `alias` (NULL: not a resident).
+    static func residentStatus(_ alias: String) -> String {
+        residentStatuses.value(of: "lower(trim(\(alias).status))")
+    }
 
     static let unknownStatuses = """
         WITH \(statusVocabulary)
@@ -60,7 +67,7 @@ enum YardiResidents {
             throw YardiRuleError("""
                 GetResidentsByStatus (as of \(yardi.snapshots.dates["GetResidentsByStatus"] ?? "?")) has a resident \
                 status no Yardi rule maps: \(residents); known: Current, Notice, Eviction, Future, Past, Former, \
-                Applicant, Approved, Waitlist, Denied, Canceled (add it to YardiResidents.statusVocabulary)
+                Applicant, Approved, Waitlist, Denied, Canceled (add it to YardiResidents.residentStatuses)
                 """)
         }
         try yardi.requireListedOnce("tenant_code", in: "yardi_residents", snapshot: ":residents_snapshot",
@@ -70,7 +77,6 @@ enum YardiResidents {
     /// The balance is the household's window balance (charges − payments, in cents) as `yardi_household`
     /// (YardiDelinquency.makeHouseholds) summed it: a second pass over the whole merged ledger here grew with it.
     static let insert = """
-        WITH \(statusVocabulary)
         INSERT INTO unified_residents (
             unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
             status, pms_status, move_in_date, notice_date, move_out_date, current_rent, balance)
@@ -79,13 +85,12 @@ enum YardiResidents {
                     WHEN r.last_name IS NULL THEN r.first_name
                     ELSE r.last_name || ', ' || r.first_name END,
                r.first_name, r.last_name, r.email, r.phone,
-               s.status, r.status, r.move_in_date, r.notice_date, r.move_out_date, r.rent,
+               \(residentStatus("r")), r.status, r.move_in_date, r.notice_date, r.move_out_date, r.rent,
                ledger.window_cents / 100.0
         FROM yardi_raw.yardi_residents r
-        CROSS JOIN yardi_resident_status s ON s.status_text = lower(trim(r.status))
         LEFT JOIN yardi_household ledger ON ledger.tenant_code = r.tenant_code
         WHERE r.property_id = :property AND r.as_of_date = :residents_snapshot
-          AND s.status IS NOT NULL
+          AND \(residentStatus("r")) IS NOT NULL
         ORDER BY r.source_row
         """
 }
