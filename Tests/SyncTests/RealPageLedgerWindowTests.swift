@@ -181,4 +181,47 @@ import Testing
         #expect(try fullSync("20261126T000000Z-test").contains { $0.hasPrefix("unified_charges") && $0.contains("9300003") })
         #expect(try forward()["9300003"]?[0] == .real(75))
     }
+
+    /// A balance-forward line is rewritten when its household's postings or stated Balance move, not because the
+    /// merged ledger's date did: a night that brings the ledger to the next day and two postings of 9300003 (which has
+    /// no line) leaves the lines of 9300001 and 9300002 as they were, neither written nor counted as changes (their
+    /// description named the ledger's date, and every line of every household the window had passed was written again,
+    /// and published, each night).
+    @Test func theBalanceForwardLinesStayWhenOnlyTheLedgersDateMoves() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        func load(_ xml: String, run: String, asOf: LocalDate) throws {
+            let path = realpage.directory.appendingPathComponent("getresidentledger-\(run).xml")
+            try Data(xml.utf8).write(to: path)
+            _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID(run)).load(
+                path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
+        }
+        let asOf = LocalDate(iso: RealPageFixture.asOf)!
+        try load(Self.windowPassed, run: "run1", asOf: asOf)
+        #expect(realpage.sync().first?.error == nil)
+        let lines = "SELECT resident_id, description, amount FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'"
+        let before = try realpage.keyed(lines)
+        #expect(before.keys.sorted() == ["9300001", "9300002"])
+
+        let postings = """
+            <Transaction><TransactionID>9300003903</TransactionID><TransactionType>Charge</TransactionType>
+              <TransactionDate>11/10/2026</TransactionDate><PostMonth>112026</PostMonth><TransactionCode>LATEFEE</TransactionCode>
+              <Description>Late fee</Description><LeaseID>9400103</LeaseID><Amount>25.00</Amount>
+              <AmountPaid>25.00</AmountPaid><OpenAmount>0.00</OpenAmount><Reference /></Transaction>
+            <Transaction><TransactionID>9300003904</TransactionID><TransactionType>Payment</TransactionType>
+              <TransactionDate>11/10/2026</TransactionDate><PostMonth>112026</PostMonth><TransactionCode>PAYMENT</TransactionCode>
+              <Description>Payment - ACH</Description><LeaseID>9400103</LeaseID><Amount>-25.00</Amount>
+              <AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount><Reference>EP3904</Reference></Transaction>
+            """
+        var night2 = Self.windowPassed
+        let third = try #require(night2.range(of: "<TransactionID>9300003902</TransactionID>"))
+        let end = try #require(night2.range(of: "</Transaction>", range: third.upperBound ..< night2.endIndex))
+        night2.replaceSubrange(end, with: "</Transaction>" + postings)
+        try load(night2, run: "run2", asOf: asOf.adding(days: 1))
+        let outcome = try #require(realpage.sync(runID: "20261121T000000Z-test").first)
+        #expect(outcome.error == nil && outcome.unchangedSinceRun == nil, "\(String(describing: outcome.error))")
+        #expect(try realpage.rows("SELECT count(*) FROM ledger_sync_marks") == [[.integer(1)]], "the ledger went by change")
+        #expect(outcome.changes["unified_charges"] == RowChanges(deleted: 0, inserted: 1), "only the late fee: \(outcome.changes)")
+        #expect(try realpage.keyed(lines) == before)
+    }
 }

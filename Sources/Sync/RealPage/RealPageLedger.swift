@@ -138,7 +138,9 @@ enum RealPageLedger {
                (SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = f.resh_id),
                f.unit, 'BALFWD',
                -- Worded apart from the Delinquent and Prepaid forward's, which SyncChecks.ledgerOpenBalance skips.
-               'balance forward: the Balance RPX stated on ' || :ledger_snapshot || ', less the postings stored',
+               -- No date in it: the merged ledger's date moves every night, and with it every line of every household
+               -- the 24-month window has passed was rewritten, and published, each night for its wording alone.
+               'balance forward: the Balance RPX states, less the postings stored',
                'OTHER', 1, substr(start.day, 1, 7), start.day, start.day,
                f.cents / 100.0,
                CASE WHEN f.cents > 0 THEN (f.cents - min(max(f.open, 0), f.cents)) / 100.0 ELSE f.cents / 100.0 END,
