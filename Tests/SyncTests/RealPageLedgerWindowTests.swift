@@ -49,11 +49,7 @@ import Testing
     @Test func householdsWhoseHistoryStartsBeforeTheWindowKeepRealPagesBalance() throws {
         let realpage = try RealPageFixture()
         try realpage.loadedEverything()
-        let path = realpage.directory.appendingPathComponent("getresidentledger.xml")
-        try Data(Self.windowPassed.utf8).write(to: path)
-        _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID("run")).load(
-            path: path.path, operation: .getresidentledger, property: RealPageFixture.property,
-            asOf: LocalDate(iso: RealPageFixture.asOf)!)
+        try Self.load(Self.windowPassed, into: realpage, run: "run")
         // The Delinquent and Prepaid report of the day: the one household owing.
         try realpage.delinquency("1107", residentID: "9300002", name: "Diaz, Pat", balance: 1400, aging: [1000, 400, 0, 0])
         let outcome = try #require(realpage.sync().first)
@@ -96,13 +92,9 @@ import Testing
         }
         let others = [other("9300003911", "Adjustment"), other("9300003912", "Adjustment"), other("9300003913", "Deposit"),
                       other("9300003914", "Refund")].joined()
-        let path = realpage.directory.appendingPathComponent("getresidentledger.xml")
         // Household 9300003's, after its own two.
         let last = try #require(Self.windowPassed.range(of: "</Transactions>", options: .backwards))
-        try Data(Self.windowPassed.replacingCharacters(in: last, with: others + "</Transactions>").utf8).write(to: path)
-        _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID("run")).load(
-            path: path.path, operation: .getresidentledger, property: RealPageFixture.property,
-            asOf: LocalDate(iso: RealPageFixture.asOf)!)
+        try Self.load(Self.windowPassed.replacingCharacters(in: last, with: others + "</Transactions>"), into: realpage, run: "run")
         let outcome = try #require(realpage.sync().first)
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         let listed = outcome.warnings.filter { $0.check == "ledger_type" }.map { "\($0.subject): \($0.message)" }
@@ -110,6 +102,16 @@ import Testing
                            "Deposit: 1 getresidentledger transaction(s) of type 'Deposit' left out of the ledger",
                            "Refund: 1 getresidentledger transaction(s) of type 'Refund' left out of the ledger"])
         #expect(try realpage.rows("SELECT count(*) FROM unified_charges WHERE charge_id LIKE '93000039__'") == [[.integer(1)]])
+    }
+
+    /// Loads `xml` as the fixture property's getresidentledger answer of run `run`, as of `asOf` (the fixture's date
+    /// by default): merged into the ledger the loads before it left.
+    static func load(_ xml: String, into realpage: RealPageFixture, run: String,
+                     asOf: LocalDate = LocalDate(iso: RealPageFixture.asOf)!) throws {
+        let path = realpage.directory.appendingPathComponent("getresidentledger-\(run).xml")
+        try Data(xml.utf8).write(to: path)
+        _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID(run)).load(
+            path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
     }
 
     /// A night by change (LedgerDelta) sums again only the households whose line can have moved: those with a charge
@@ -121,13 +123,7 @@ import Testing
     @Test func aNightByChangeSumsOnlyTheHouseholdsWhoseLineCanHaveMoved() throws {
         let realpage = try RealPageFixture()
         try realpage.loadedEverything()
-        let asOf = LocalDate(iso: RealPageFixture.asOf)!
-        func load(_ xml: String, run: String) throws {
-            let path = realpage.directory.appendingPathComponent("getresidentledger-\(run).xml")
-            try Data(xml.utf8).write(to: path)
-            _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID(run)).load(
-                path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
-        }
+        func load(_ xml: String, run: String) throws { try Self.load(xml, into: realpage, run: run) }
         func forward() throws -> [String: [SQLValue]] {
             try realpage.keyed("SELECT resident_id, amount, amount_paid, balance FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'")
         }
@@ -190,14 +186,8 @@ import Testing
     @Test func theBalanceForwardLinesStayWhenOnlyTheLedgersDateMoves() throws {
         let realpage = try RealPageFixture()
         try realpage.loadedEverything()
-        func load(_ xml: String, run: String, asOf: LocalDate) throws {
-            let path = realpage.directory.appendingPathComponent("getresidentledger-\(run).xml")
-            try Data(xml.utf8).write(to: path)
-            _ = try RPXArtifactLoader(store: realpage.raw, runID: RunID(run)).load(
-                path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
-        }
         let asOf = LocalDate(iso: RealPageFixture.asOf)!
-        try load(Self.windowPassed, run: "run1", asOf: asOf)
+        try Self.load(Self.windowPassed, into: realpage, run: "run1", asOf: asOf)
         #expect(realpage.sync().first?.error == nil)
         let lines = "SELECT resident_id, description, amount FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'"
         let before = try realpage.keyed(lines)
@@ -217,7 +207,7 @@ import Testing
         let third = try #require(night2.range(of: "<TransactionID>9300003902</TransactionID>"))
         let end = try #require(night2.range(of: "</Transaction>", range: third.upperBound ..< night2.endIndex))
         night2.replaceSubrange(end, with: "</Transaction>" + postings)
-        try load(night2, run: "run2", asOf: asOf.adding(days: 1))
+        try Self.load(night2, into: realpage, run: "run2", asOf: asOf.adding(days: 1))
         let outcome = try #require(realpage.sync(runID: "20261121T000000Z-test").first)
         #expect(outcome.error == nil && outcome.unchangedSinceRun == nil, "\(String(describing: outcome.error))")
         #expect(try realpage.rows("SELECT count(*) FROM ledger_sync_marks") == [[.integer(1)]], "the ledger went by change")
