@@ -51,8 +51,6 @@ enum RealPageResidents {
         ("former applicant", nil),
     ])
 
-    static let residentStatusVocabulary = residentStatuses.cte
-
     /// `rpx_member` (RealPageScratch): one row per household member of the residents snapshot, status mapped, the
     /// household's head marked (`is_head`).
     ///
@@ -105,7 +103,7 @@ enum RealPageResidents {
     }
 
     static let unknownStatuses = """
-        WITH \(residentStatusVocabulary)
+        WITH \(residentStatuses.cte)
         SELECT coalesce(household_id, '?') || '/' || coalesce(resident_member_id, '?'), coalesce(lease_status, '')
         FROM realpage_raw.realpage_residents
         WHERE property_id = :property AND as_of_date = :residents_snapshot

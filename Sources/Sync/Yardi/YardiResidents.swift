@@ -23,7 +23,7 @@
 /// Any other status, or a tenant code listed twice, fails the property naming the residents (`requireKnownStatuses`).
 enum YardiResidents {
     /// Yardi `Status` (lowercased, trimmed) -> unified status (NULL: known, not a resident). The rules read a row's
-    /// status by `CASE` (`residentStatus`); the check names the texts the table (`statusVocabulary`) lacks, and a
+    /// status by `CASE` (`residentStatus`); the check names the texts its table (`cte`) lacks, and a
     /// property with one fails before any rule runs, so no rule meets a status it does not know.
     static let residentStatuses = SQLVocabulary(table: "yardi_resident_status", textColumn: "status_text",
                                                 valueColumn: "status", values: [
@@ -41,16 +41,13 @@ enum YardiResidents {
         ("cancelled", nil),
     ])
 
-    /// The vocabulary as a table (`yardi_resident_status`), for the check.
-    static let statusVocabulary = residentStatuses.cte
-
     /// The unified status of the yardi_residents row aliased `alias` (NULL: not a resident).
     static func residentStatus(_ alias: String) -> String {
         residentStatuses.value(of: "lower(trim(\(alias).status))")
     }
 
     static let unknownStatuses = """
-        WITH \(statusVocabulary)
+        WITH \(residentStatuses.cte)
         SELECT tenant_code, coalesce(status, '')
         FROM yardi_raw.yardi_residents
         WHERE property_id = :property AND as_of_date = :residents_snapshot
