@@ -42,7 +42,11 @@ final class SilentServer: @unchecked Sendable {
     }
 
     deinit {
+        // Ended by a signal, not by closing its stdin alone: a process started meanwhile by another test (the shared
+        // simulator, a PostgreSQL server) can hold the pipe's other end open for as long as it lives, and waiting for
+        // the end of the input then hung the test process.
         try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 

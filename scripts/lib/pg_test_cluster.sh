@@ -11,15 +11,25 @@
 pg_test_cluster_bin=/usr/lib/postgresql/15/bin
 _pg_test_cluster_dir=""
 
-# _pg_test_cluster_run DIR CMD...: runs CMD in DIR, as the postgres user when root.
+# _pg_test_cluster_run DIR CMD...: runs CMD in DIR, as the postgres user when root, with no descriptor of the caller
+# but stdin, stdout and stderr: the server pg_ctl starts outlives the caller, and a pipe it inherited (a test process's
+# stdin to a helper it waits on to end) would never reach its end (a `swift test` once hung so).
 _pg_test_cluster_run() {
     local dir=$1
     shift
-    if [ "$(id -u)" -eq 0 ]; then
-        (cd "$dir" && runuser -u postgres -- "$@")
-    else
-        (cd "$dir" && "$@")
-    fi
+    (
+        local fd
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null; fi
+        done
+        cd "$dir" || exit 1
+        if [ "$(id -u)" -eq 0 ]; then
+            runuser -u postgres -- "$@"
+        else
+            "$@"
+        fi
+    )
 }
 
 # _pg_test_cluster_fail DIR MESSAGE [LOG...]: prints one line naming what failed and the logs' tails, stops and
