@@ -11,8 +11,9 @@ import SQLiteKit
 /// it is inserted or changes, and deleted when it ages out or the vendor's answer says it is gone. A charge
 /// (`RealPageLedger.insertCharges`, `YardiLedger.insertCharges`) or payment is a projection of one ledger row and the
 /// charge categories alone, so the rows to rewrite are those of ledger rows newer than the mark the last sync left
-/// (`ledger_sync_marks`), those whose ledger row is gone, and the balance-forward lines, which sum a household's
-/// postings (one per household, recomputed every time). Lineage ids only grow while the mark's lineage row is there:
+/// (`ledger_sync_marks`) and those whose ledger row is gone; the balance-forward lines, which sum a household's
+/// postings, are set aside after the charge and payment rules (`setAsideBalanceForward`), those of the households
+/// whose line can have moved. Lineage ids only grow while the mark's lineage row is there:
 /// SQLite numbers a new row after the highest, so the mark also names that row and is void once it is gone.
 ///
 /// The rows go to main directly (no twin): the rules after the ledger's (the balance forward, the household balances,
@@ -132,8 +133,8 @@ struct LedgerDelta {
 
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
     /// deletes them from main: with `fromLedger` (the rules project this ledger tonight), those of ledger rows written
-    /// since the mark, the balance-forward lines, and those whose ledger row is gone; otherwise (the ledger now comes
-    /// from elsewhere) all of them. Returns the highest row id left per table: the rules' rows come after it.
+    /// since the mark and those whose ledger row is gone (the balance-forward lines come later,
+    /// `setAsideBalanceForward`); otherwise (the ledger now comes from elsewhere) all of them. Returns the highest row id left per table: the rules' rows come after it.
     ///
     /// A ledger row changed since the mark carries a newer lineage (the merge rewrites it whole), so a stored row the
     /// rules will not write again can only have lost its ledger row, and that is looked for only on a night the ledger
@@ -152,14 +153,6 @@ struct LedgerDelta {
                     SELECT \(ledger.id) FROM \(raw)
                     WHERE \(a).property_id = :property AND \(a).\(ledger.kindColumn) = :kind AND \(a).lineage_id > :since
                     """, parameters)
-                if id == "charge_id" {
-                    // `balance-forward:<household>`, on the key's index.
-                    try context.run("""
-                        INSERT OR IGNORE INTO temp.delta_keys
-                        SELECT charge_id FROM main.unified_charges
-                        WHERE unified_property_id = :property AND charge_id >= 'balance-forward:' AND charge_id < 'balance-forward;'
-                        """)
-                }
                 if removedSinceMark {
                     // One set difference (no lookup per row): the stored ids the ledger no longer projects.
                     try context.run("""
@@ -225,9 +218,10 @@ extension LedgerDelta {
 extension LedgerDelta {
     /// Before RPX's balance forward by household (`RealPageLedger.insertBalanceForward(byChange:)`), after the charge and
     /// payment rules: lists in `temp.rewritten_households` the household of every charge and payment `clear` set aside
-    /// (every stored balance-forward line among them) or the rules wrote since (`left`). Returns false, listing none,
-    /// when the last sync may have written no line for want of a dated posting (the rule dates each line the day before
-    /// the first): none of the ledger rows it read is left, so every household is summed.
+    /// or the rules wrote since (`left`); the rule's own reasons a line can move besides its postings are added by
+    /// `RealPageLedger.listMovedForwardHouseholds`. Returns false, listing none, when the last sync may have written no
+    /// line for want of a dated posting (the rule dates each line the day before the first): none of the ledger rows it
+    /// read is left, so every household is summed.
     func listRewrittenHouseholds(_ context: SyncContext, left: [String: Int64]) throws -> Bool {
         let a = ledger.alias
         let dated = try context.rows("""
@@ -249,6 +243,32 @@ extension LedgerDelta {
                 """, [":left": .integer(left[table.name] ?? 0)])
         }
         return true
+    }
+
+    /// Which of the property's balance-forward lines (`balance-forward:<household>`) a source's rule writes again.
+    enum BalanceForwardLines {
+        /// Every line: the rule sums every household.
+        case all
+        /// Those of the households in `temp.rewritten_households`: the rule sums only them.
+        case rewrittenHouseholds
+    }
+
+    /// Before a source's balance-forward rule, after its charge and payment rules: sets `lines` aside with the
+    /// charges `clear` set aside (`temp.delta_unified_charges`, compared by `finish`) and deletes them from main, so
+    /// that the rule writes them again and the households' postings it sums leave them out. A line not set aside is as
+    /// the last sync wrote it, and stays: after two years RPX's window has passed thousands of households, and
+    /// rewriting each one's line summed its 24 months of postings every night.
+    func setAsideBalanceForward(_ context: SyncContext, _ lines: BalanceForwardLines) throws {
+        let scope = switch lines {
+        case .all:
+            // On the key's index.
+            "o.charge_id >= 'balance-forward:' AND o.charge_id < 'balance-forward;'"
+        case .rewrittenHouseholds:
+            "o.charge_id IN (SELECT 'balance-forward:' || resh_id FROM temp.rewritten_households)"
+        }
+        let table = charges, stored = "main.unified_charges o WHERE o.unified_property_id = :property AND \(scope)"
+        try context.run("INSERT INTO temp.delta_unified_charges SELECT \(table.columns.joined(separator: ", ")) FROM \(stored)")
+        try context.run("DELETE FROM main.unified_charges AS o WHERE o.unified_property_id = :property AND \(scope)")
     }
 
     /// The rows set aside that are not back as they were (`o`), and the rows written that were not there so (`n`):

@@ -55,11 +55,15 @@ struct RealPageSource: PropertySource {
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges(projection), projection.parameters)
         rows["unified_payments"] = try realpage.run(RealPageLedger.insertPayments(projection), projection.parameters)
-        // The balance-forward lines by household when the rules projected the ledger by change (LedgerDelta), else
-        // every household's.
+        // The balance-forward lines by household when the rules projected the ledger by change (LedgerDelta): those
+        // whose household can have moved are set aside and written again, the others stay; else every household's.
         var forwardByChange = false
         if projection.since != nil, let deltaLeft, let delta = context.ledgerDelta {
             forwardByChange = try delta.listRewrittenHouseholds(context, left: deltaLeft)
+            if forwardByChange {
+                try realpage.run(RealPageLedger.listMovedForwardHouseholds, projection.parameters)
+            }
+            try delta.setAsideBalanceForward(context, forwardByChange ? .rewrittenHouseholds : .all)
         }
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
                                                                 projection.parameters)

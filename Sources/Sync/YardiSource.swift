@@ -61,7 +61,11 @@ struct YardiSource: PropertySource {
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges(projection), projection.parameters)
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments(projection), projection.parameters)
-        // After both: the gap between the window's charges − payments and BalanceDue, carried forward.
+        // After both: the gap between the window's charges − payments and BalanceDue, carried forward (every household's
+        // line written again: on a night by change, the stored ones are set aside first).
+        if projection.since != nil, context.ledgerDelta != nil {
+            try context.ledgerDelta?.setAsideBalanceForward(context, .all)
+        }
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         // Kept as main holds it while the lease-charge statements it reads are unchanged (InputMarks).
         if !context.inputMarks.kept.contains("unified_recurring_charges") {

@@ -114,6 +114,15 @@ import Testing
             path: path.path, operation: .getresidentledger, property: RealPageFixture.property, asOf: asOf)
     }
 
+    /// Syncs the fixture's property whole (`sync --full`, run `run`); returns the subjects of the differences it found
+    /// from what the syncs before it left (`sync_drift`).
+    static func fullSyncDrift(_ realpage: RealPageFixture, run: String) throws -> [String] {
+        let outcome = try #require(Synchronizer(store: realpage.store, runID: run, mode: .full)
+            .sync([RealPageFixture.property], log: Diagnostics(sink: { _ in })).first)
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        return outcome.warnings.filter { $0.check == "sync_drift" }.map(\.subject)
+    }
+
     /// A night by change (LedgerDelta) sums again only the households whose line can have moved: those with a charge
     /// or payment rewritten (every household with a line among them) and those whose stated Balance was written
     /// since. 9300002 pays $400 (its line stays $400), 9300003's Balance becomes $50 (a line appears), 9300001 is
@@ -127,12 +136,7 @@ import Testing
         func forward() throws -> [String: [SQLValue]] {
             try realpage.keyed("SELECT resident_id, amount, amount_paid, balance FROM unified_charges WHERE charge_id LIKE 'balance-forward:%'")
         }
-        func fullSync(_ run: String) throws -> [String] {
-            let outcome = try #require(Synchronizer(store: realpage.store, runID: run, mode: .full)
-                .sync([RealPageFixture.property], log: Diagnostics(sink: { _ in })).first)
-            #expect(outcome.error == nil, "\(String(describing: outcome.error))")
-            return outcome.warnings.filter { $0.check == "sync_drift" }.map(\.subject)
-        }
+        func fullSync(_ run: String) throws -> [String] { try Self.fullSyncDrift(realpage, run: run) }
         try load(Self.windowPassed, run: "run1")
         #expect(realpage.sync().first?.error == nil)
         #expect(try forward().keys.sorted() == ["9300001", "9300002"])
@@ -213,5 +217,72 @@ import Testing
         #expect(try realpage.rows("SELECT count(*) FROM ledger_sync_marks") == [[.integer(1)]], "the ledger went by change")
         #expect(outcome.changes["unified_charges"] == RowChanges(deleted: 0, inserted: 1), "only the late fee: \(outcome.changes)")
         #expect(try realpage.keyed(lines) == before)
+    }
+
+    /// A night by change writes a balance-forward line again only when it can have moved (LedgerDelta
+    /// .setAsideBalanceForward, RealPageLedger.listMovedForwardHouseholds): postings of a household without a line
+    /// leave both lines as they were (not deleted and written again: the same rows); a renewed head's lease moves its
+    /// household's line alone; a posting dated before every other moves every line's date. After each night the rows
+    /// are a full rebuild's.
+    @Test func aNightByChangeWritesAgainOnlyTheLinesThatCanHaveMoved() throws {
+        let realpage = try RealPageFixture()
+        let asOf = LocalDate(iso: RealPageFixture.asOf)!
+        var ledger = Self.windowPassed
+        func night(_ day: Int, lease: String) throws -> PropertySyncOutcome {
+            let date = asOf.adding(days: day)
+            try realpage.loadedEverything(asOf: date.iso)
+            try realpage.resident(household: "9300002", unit: "1107", status: "Current", lease: lease, asOf: date.iso)
+            try Self.load(ledger, into: realpage, run: "run\(day)", asOf: date)
+            let outcome = try #require(realpage.sync(runID: "2026112\(day)T000000Z-test").first)
+            #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+            return outcome
+        }
+        func lines() throws -> [String: [SQLValue]] {
+            try realpage.keyed("""
+                SELECT resident_id, rowid, lease_id, charge_date, amount FROM unified_charges
+                WHERE charge_id LIKE 'balance-forward:%'
+                """)
+        }
+        func after(_ transaction: String, add postings: String) throws {
+            let found = try #require(ledger.range(of: "<TransactionID>\(transaction)</TransactionID>"))
+            let end = try #require(ledger.range(of: "</Transaction>", range: found.upperBound ..< ledger.endIndex))
+            ledger.replaceSubrange(end, with: "</Transaction>" + postings)
+        }
+        func pair(_ id: String, _ date: String, _ amount: String) -> String {
+            """
+            <Transaction><TransactionID>\(id)1</TransactionID><TransactionType>Charge</TransactionType>
+              <TransactionDate>\(date)</TransactionDate><TransactionCode>LATEFEE</TransactionCode><Description>Late fee</Description>
+              <LeaseID>9400103</LeaseID><Amount>\(amount)</Amount><AmountPaid>\(amount)</AmountPaid><OpenAmount>0.00</OpenAmount></Transaction>
+            <Transaction><TransactionID>\(id)2</TransactionID><TransactionType>Payment</TransactionType>
+              <TransactionDate>\(date)</TransactionDate><TransactionCode>PAYMENT</TransactionCode><Description>Payment - ACH</Description>
+              <LeaseID>9400103</LeaseID><Amount>-\(amount)</Amount><AmountPaid>0.00</AmountPaid><OpenAmount>0.00</OpenAmount></Transaction>
+            """
+        }
+        _ = try night(0, lease: "9400102")
+        let first = try lines()
+        #expect(first.keys.sorted() == ["9300001", "9300002"])
+        #expect(first["9300002"]?[1] == .text("9400102") && first["9300002"]?[2] == .text("2025-01-08"), "\(first)")
+
+        // 9300003 (no line) is charged and pays a late fee.
+        try after("9300003902", add: pair("930000393", "11/10/2026", "25.00"))
+        let quiet = try night(1, lease: "9400102")
+        #expect(try realpage.rows("SELECT count(*) FROM ledger_sync_marks") == [[.integer(1)]], "the ledger went by change")
+        #expect(quiet.changes["unified_charges"] == RowChanges(deleted: 0, inserted: 1), "\(quiet.changes)")
+        #expect(try lines() == first, "neither line written again")
+        #expect(try Self.fullSyncDrift(realpage, run: "20261201T000000Z-test") == [])
+
+        // 9300002's head renews: its line takes the new lease; 9300001's stays as it was.
+        _ = try night(2, lease: "9400202")
+        let renewed = try lines()
+        #expect(renewed["9300002"]?[1] == .text("9400202") && renewed["9300001"] == first["9300001"], "\(renewed)")
+        #expect(try Self.fullSyncDrift(realpage, run: "20261202T000000Z-test") == [])
+
+        // A late fee of 9300003 posted and paid in December 2024, before every stored posting: every line's date moves.
+        try after("9300003902", add: pair("930000394", "12/15/2024", "10.00"))
+        _ = try night(3, lease: "9400202")
+        let earlier = try lines()
+        #expect(earlier.mapValues { $0[2] } == ["9300001": .text("2024-12-14"), "9300002": .text("2024-12-14")], "\(earlier)")
+        #expect(earlier.mapValues { $0[3] } == ["9300001": .real(630), "9300002": .real(400)])
+        #expect(try Self.fullSyncDrift(realpage, run: "20261203T000000Z-test") == [])
     }
 }

@@ -86,11 +86,11 @@ enum RealPageLedger {
     /// Its open part is what the stored charges' open amounts leave of `Balance` + `Prepaid` (never below 0 nor above
     /// the line); a credit line counts as applied in full.
     ///
-    /// `byChange` (LedgerDelta.listRewrittenHouseholds): only the households in `temp.rewritten_households` (every
-    /// household of a charge or payment the night set aside or wrote, which includes every stored balance-forward
-    /// line) and those whose stated balance was written since the mark (`:ledger_since`). Any other household's
-    /// postings and stated balance are as the last sync read them, and it had no line then, so it gets none now:
-    /// a night sums a few dozen households' postings instead of every household's 24 months.
+    /// `byChange`: only the households in `temp.rewritten_households` (LedgerDelta.listRewrittenHouseholds: those of a
+    /// charge or payment the night set aside or wrote; `listMovedForwardHouseholds`: the others whose line can have
+    /// moved), whose stored lines LedgerDelta.setAsideBalanceForward set aside. Any other household's line, or its
+    /// want of one, is what the last sync wrote: a night sums a few dozen households' postings instead of the 24
+    /// months of every household the window has passed.
     static func insertBalanceForward(byChange: Bool) -> String {
         """
         WITH stated AS MATERIALIZED (
@@ -98,7 +98,7 @@ enum RealPageLedger {
                    CAST(round(coalesce(prepaid, 0) * 100) AS INTEGER) AS prepaid
             FROM realpage_raw.realpage_ledger_households
             WHERE property_id = :property AND balance IS NOT NULL AND :ledger_snapshot IS NOT NULL
-              \(byChange ? "AND (lineage_id > :ledger_since OR resh_id IN (SELECT resh_id FROM temp.rewritten_households))" : "")
+              \(byChange ? "AND resh_id IN (SELECT resh_id FROM temp.rewritten_households)" : "")
         ),
         posted AS (
             -- Each side summed on its by-resident index before the two are put together (HouseholdBalances).
@@ -115,13 +115,7 @@ enum RealPageLedger {
                 GROUP BY resident_id)
             GROUP BY resident_id
         ),
-        start AS (
-            -- The first posting on the date index, in date order (`+`: not the type index, which would read every
-            -- posting of the property to find the least date).
-            SELECT date(transaction_date, '-1 day') AS day FROM realpage_raw.realpage_ledger
-            WHERE property_id = :property AND +transaction_type IN ('Charge', 'Payment') AND transaction_date IS NOT NULL
-            ORDER BY transaction_date LIMIT 1
-        ),
+        start AS (\(forwardDay)),
         forward AS (
             -- One grouping of both sides (a join to the grouped postings scanned them once per household).
             SELECT resh_id, max(unit) AS unit, sum(balance) - sum(cents) AS cents, sum(balance) + sum(prepaid) - sum(open) AS open
@@ -135,7 +129,7 @@ enum RealPageLedger {
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
         SELECT :property, 'balance-forward:' || f.resh_id, f.resh_id,
-               (SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = f.resh_id),
+               \(forwardLease("f.resh_id")),
                f.unit, 'BALFWD',
                -- Worded apart from the Delinquent and Prepaid forward's, which SyncChecks.ledgerOpenBalance skips.
                -- No date in it: the merged ledger's date moves every night, and with it every line of every household
@@ -149,6 +143,40 @@ enum RealPageLedger {
         WHERE f.cents <> 0 AND start.day IS NOT NULL
         """
     }
+
+    /// The balance-forward lines' date, the day before the property's first stored posting (`day`): the first posting
+    /// on the date index, in date order (`+`: not the type index, which would read every posting of the property to
+    /// find the least date).
+    static let forwardDay = """
+        SELECT date(transaction_date, '-1 day') AS day FROM realpage_raw.realpage_ledger
+        WHERE property_id = :property AND +transaction_type IN ('Charge', 'Payment') AND transaction_date IS NOT NULL
+        ORDER BY transaction_date LIMIT 1
+        """
+
+    /// The lease of household `household` on its balance-forward line: its head's in tonight's unified_residents.
+    static func forwardLease(_ household: String) -> String {
+        "(SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = \(household))"
+    }
+
+    /// On a night by change, after LedgerDelta.listRewrittenHouseholds: the other households whose balance-forward
+    /// line can have moved, added to `temp.rewritten_households`. A line reads, besides its household's postings, the
+    /// household's stated row (written again, with a new lineage, when its Balance, Prepaid or unit changes; a row
+    /// gone, or stated without a Balance, takes the line with it), its head's lease in unified_residents, and the
+    /// date of the property's first posting (which moves every line: RPX's window is kept by whole months, so that is
+    /// one night a month).
+    static let listMovedForwardHouseholds = """
+        INSERT OR IGNORE INTO temp.rewritten_households
+        SELECT resh_id FROM realpage_raw.realpage_ledger_households
+        WHERE property_id = :property AND lineage_id > :ledger_since
+        UNION ALL
+        SELECT c.resident_id FROM main.unified_charges c
+        WHERE c.unified_property_id = :property AND c.charge_id >= 'balance-forward:' AND c.charge_id < 'balance-forward;'
+          AND (:ledger_snapshot IS NULL
+               OR c.charge_date IS NOT (\(forwardDay))
+               OR c.lease_id IS NOT \(forwardLease("c.resident_id"))
+               OR NOT EXISTS (SELECT 1 FROM realpage_raw.realpage_ledger_households h
+                              WHERE h.property_id = :property AND h.resh_id = c.resident_id AND h.balance IS NOT NULL))
+        """
 
     static let insertRecurring = """
         INSERT INTO unified_recurring_charges (
