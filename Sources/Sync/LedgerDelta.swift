@@ -134,7 +134,8 @@ struct LedgerDelta {
     /// Before the ledger rules: sets the property's charges and payments to be rewritten aside (`temp.delta_*`) and
     /// deletes them from main: with `fromLedger` (the rules project this ledger tonight), those of ledger rows written
     /// since the mark and those whose ledger row is gone (the balance-forward lines come later,
-    /// `setAsideBalanceForward`); otherwise (the ledger now comes from elsewhere) all of them. Returns the highest row id left per table: the rules' rows come after it.
+    /// `setAsideBalanceForward`); otherwise (the ledger now comes from elsewhere) all of them. Returns the highest row
+    /// id left per table: the rules' rows come after it.
     ///
     /// A ledger row changed since the mark carries a newer lineage (the merge rewrites it whole), so a stored row the
     /// rules will not write again can only have lost its ledger row, and that is looked for only on a night the ledger
@@ -266,8 +267,8 @@ extension LedgerDelta {
         case .rewrittenHouseholds:
             "o.charge_id IN (SELECT 'balance-forward:' || resh_id FROM temp.rewritten_households)"
         }
-        let table = charges, stored = "main.unified_charges o WHERE o.unified_property_id = :property AND \(scope)"
-        try context.run("INSERT INTO temp.delta_unified_charges SELECT \(table.columns.joined(separator: ", ")) FROM \(stored)")
+        let stored = "main.unified_charges o WHERE o.unified_property_id = :property AND \(scope)"
+        try context.run("INSERT INTO temp.delta_unified_charges SELECT \(charges.columns.joined(separator: ", ")) FROM \(stored)")
         try context.run("DELETE FROM main.unified_charges AS o WHERE o.unified_property_id = :property AND \(scope)")
     }
 
