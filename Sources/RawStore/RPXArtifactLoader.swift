@@ -124,7 +124,7 @@ public struct RPXArtifactLoader {
     /// decoded household's record (realpage_ledger_records).
     private func loadLedger(path: String, property: Property, asOf: LocalDate, expectedSHA256: String?,
                             coverage: LedgerCoverage, key: String, byHousehold: LedgerHouseholds?) throws -> LedgerLoad.Loaded {
-        var households: [String: RPXLedgerTransaction] = [:]
+        var households: [String: RPXLedgerHousehold] = [:]
         var plan: LedgerHouseholds.Plan?
         return try LedgerLoad.load(
             into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
@@ -138,22 +138,27 @@ public struct RPXArtifactLoader {
             }) { bytes, merger in
             plan = try LedgerHouseholds.read(bytes, by: byHousehold, database: store.database, property: property.key,
                                              asOf: asOf, merger: merger) { document, plan in
-                try GetResidentLedger.decode(document, household: { plan?.listed(household: $0, key: $1) }) { transaction in
+                // Every household decoded, also one without transactions: its Balance is what is left of postings
+                // the window no longer holds (the sync's balance-forward line), and storing it only from a
+                // transaction lost a former household's debt once its last posting aged out.
+                try GetResidentLedger.decode(document, household: { household in
+                    plan?.listed(household: household.place, key: household.reshID)
+                    if households[household.reshID] == nil { households[household.reshID] = household }
+                }) { transaction in
                     let row = Self.ledgerRow(transaction)
                     // RPX requires a TransactionID of every transaction.
                     try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, row: row,
                                        merger: merger)
-                    if households[transaction.reshID] == nil { households[transaction.reshID] = transaction }
                     try merger.merge(row)
                 }
             }
         }
     }
 
-    /// Each household the answer names, as it states its Balance and Prepaid (on every one of its transactions);
+    /// Each household the answer names, as it states its Balance and Prepaid, with transactions or without;
     /// a household's row is written only when it changed, and never by an answer older than the one that wrote it.
     /// Returns the households written.
-    static func mergeHouseholds(_ households: [RPXLedgerTransaction], into database: Database,
+    static func mergeHouseholds(_ households: [RPXLedgerHousehold], into database: Database,
                                 lineage: SOAPSnapshot.Lineage) throws -> Int {
         let upsert = try database.prepare("""
             INSERT INTO realpage_ledger_households (property_id, resh_id, unit_id, unit_number, balance, prepaid,
@@ -172,8 +177,8 @@ public struct RPXArtifactLoader {
             try upsert.execute([
                 ":property": .text(lineage.propertyID), ":resh": .text(household.reshID),
                 ":unit_id": SQLValue(household.unitID), ":unit_number": SQLValue(household.unitNumber),
-                ":balance": SOAPSnapshot.money(household.householdBalance),
-                ":prepaid": SOAPSnapshot.money(household.householdPrepaid),
+                ":balance": SOAPSnapshot.money(household.balance),
+                ":prepaid": SOAPSnapshot.money(household.prepaid),
                 ":lineage": .integer(lineageID), ":as_of": .text(lineage.asOf),
             ])
             written += database.changes

@@ -81,6 +81,29 @@ import Testing
         #expect(stated.first?.message == "household 9300002: Balance 1400.00 but its open charges 1000.00 less prepaid 0.00 make 1000.00")
     }
 
+    /// A household whose postings all lie before the window is still listed, with its Balance and no transaction (a
+    /// former household that left owing): its debt is one balance-forward line, as when its last postings aged out of
+    /// a ledger kept night by night. Stored only from a transaction, the Balance of such a household was lost by a
+    /// fresh ingest (after two years of the simulator, 584 debtors and $1.75 million missing from `report debtors`).
+    @Test func aHouseholdListedWithoutTransactionsKeepsItsDebt() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        let listed = """
+            <Resident><ReshID>9300004</ReshID><UnitID>9001109</UnitID><UnitNumber>1109</UnitNumber>
+              <Balance>3,027.03</Balance><Prepaid>0.00</Prepaid><Transactions></Transactions></Resident>
+            """
+        let end = try #require(Self.windowPassed.range(of: "</ResidentLedger>"))
+        try Self.load(Self.windowPassed.replacingCharacters(in: end, with: listed + "</ResidentLedger>"), into: realpage, run: "run")
+        let outcome = try #require(realpage.sync().first)
+        #expect(outcome.error == nil, "\(String(describing: outcome.error))")
+        let line = try realpage.rows("""
+            SELECT unit_number, amount, amount_paid, balance FROM unified_charges WHERE charge_id = 'balance-forward:9300004'
+            """)
+        #expect(line == [[.text("1109"), .real(3027.03), .real(0), .real(3027.03)]])
+        let balance = try realpage.rows("SELECT balance FROM unified_household_balances WHERE resident_id = '9300004'")
+        #expect(balance == [[.real(3027.03)]])
+    }
+
     /// Transactions neither Charge nor Payment are left out of the ledger and listed, one warning per type and its
     /// count, whichever side of Charge and Payment the type's name sorts on.
     @Test func transactionsOfOtherTypesAreListed() throws {

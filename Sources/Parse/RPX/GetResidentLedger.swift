@@ -30,6 +30,21 @@ public struct RPXLedgerTransaction: Sendable, Equatable {
     public var reference: String?
 }
 
+/// One `Resident` of getresidentledger: a household as the answer states it, with or without transactions in it.
+public struct RPXLedgerHousehold: Sendable, Equatable {
+    /// Its place in the answer (1-based, in document order): its record.
+    public var place: Int
+    /// `ReshID`, `UnitID`, `UnitNumber`.
+    public var reshID: String
+    public var unitID: String?
+    public var unitNumber: String?
+    /// What the household owes (`Balance`) and its prepaid credit (`Prepaid`), whatever part of its ledger the answer
+    /// holds: a household whose postings all lie before the window is still listed, with its Balance and no
+    /// transaction.
+    public var balance: Money?
+    public var prepaid: Money?
+}
+
 /// Decodes getresidentledger (`ResidentLedger/Resident*/Transactions/Transaction*`).
 ///
 /// No public capture of this response exists (docs/rpx-soap.md: "often not authorized"); the element names are those of
@@ -48,8 +63,8 @@ public enum GetResidentLedger {
     /// Streams the response one `Resident` (household) at a time (24 months of a property's ledger run to tens of MB,
     /// and a tree of them to several times that), handing each transaction to `each` as it is read. Throws a
     /// `SOAPError` for every error shape, possibly after transactions were handed out. `household` is handed each
-    /// household's place (1-based) and `ReshID` once its header is read, before its transactions, if any.
-    public static func decode(_ bytes: [UInt8], household listed: ((Int, String) throws -> Void)? = nil,
+    /// household once its header is read, before its transactions, if any.
+    public static func decode(_ bytes: [UInt8], household listed: ((RPXLedgerHousehold) throws -> Void)? = nil,
                               each: (RPXLedgerTransaction) throws -> Void) throws {
         var count = 0, householdOffset = 0
         try SOAPResponse.rpxStream(bytes, operation, records: ["Resident"]) { household in
@@ -58,7 +73,8 @@ public enum GetResidentLedger {
             let reshID = try h.required("ReshID")
             let unitID = h.text("UnitID"), unitNumber = h.text("UnitNumber")
             let balance = try h.money("Balance"), prepaid = try h.money("Prepaid")
-            try listed?(householdOffset, reshID)
+            try listed?(RPXLedgerHousehold(place: householdOffset, reshID: reshID, unitID: unitID, unitNumber: unitNumber,
+                                           balance: balance, prepaid: prepaid))
             for element in household.descendants(named: "Transaction") {
                 let index = count + 1
                 let f = SOAPFields(element, operation: operation.name, record: "Resident \(reshID) Transaction \(index)")
