@@ -125,6 +125,7 @@ public struct RPXArtifactLoader {
     private func loadLedger(path: String, property: Property, asOf: LocalDate, expectedSHA256: String?,
                             coverage: LedgerCoverage, key: String, byHousehold: LedgerHouseholds?) throws -> LedgerLoad.Loaded {
         var households: [String: RPXLedgerHousehold] = [:]
+        let whole = if case .whole = coverage { true } else { false }
         var plan: LedgerHouseholds.Plan?
         return try LedgerLoad.load(
             into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
@@ -138,13 +139,19 @@ public struct RPXArtifactLoader {
             }) { bytes, merger in
             plan = try LedgerHouseholds.read(bytes, by: byHousehold, database: store.database, property: property.key,
                                              asOf: asOf, merger: merger) { document, plan in
-                // Every household decoded, also one without transactions: its Balance is what is left of postings
-                // the window no longer holds (the sync's balance-forward line), and storing it only from a
-                // transaction lost a former household's debt once its last posting aged out.
+                // A whole answer's every household, also one without transactions: its Balance is what is left of
+                // postings the window no longer holds (the sync's balance-forward line), and storing it only from a
+                // transaction lost a former household's debt once its last posting aged out. A nightly answer's
+                // households only with a transaction in it, as before: a Balance that moved for a posting the night's
+                // windows missed would be carried, silently, by the household's balance-forward line, where the ledger
+                // check (ledger against delinquency) is there to find it and have the ledger pulled whole.
+                var current: RPXLedgerHousehold?
                 try GetResidentLedger.decode(document, household: { household in
                     plan?.listed(household: household.place, key: household.reshID)
-                    if households[household.reshID] == nil { households[household.reshID] = household }
+                    current = household
+                    if whole, households[household.reshID] == nil { households[household.reshID] = household }
                 }) { transaction in
+                    if households[transaction.reshID] == nil { households[transaction.reshID] = current }
                     let row = Self.ledgerRow(transaction)
                     // RPX requires a TransactionID of every transaction.
                     try plan?.decoding(household: transaction.household, key: transaction.reshID, hasID: true, row: row,
