@@ -162,8 +162,9 @@ public struct RPXArtifactLoader {
         }
     }
 
-    /// Each household the answer names, as it states its Balance and Prepaid, with transactions or without;
-    /// a household's row is written only when it changed, and never by an answer older than the one that wrote it.
+    /// Each of `households` (`loadLedger`: every one a whole answer names, a nightly answer's with a transaction in
+    /// it) as the answer states its Balance and Prepaid; a household's row is written only when it changed, and never
+    /// by an answer older than the one that wrote it.
     /// Returns the households written.
     static func mergeHouseholds(_ households: [RPXLedgerHousehold], into database: Database,
                                 lineage: SOAPSnapshot.Lineage) throws -> Int {
