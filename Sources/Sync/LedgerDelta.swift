@@ -262,8 +262,7 @@ extension LedgerDelta {
     func setAsideBalanceForward(_ context: SyncContext, _ lines: BalanceForwardLines) throws {
         let scope = switch lines {
         case .all:
-            // On the key's index.
-            "o.charge_id >= 'balance-forward:' AND o.charge_id < 'balance-forward;'"
+            RealPageTransactionLedger.isBalanceForwardLine("o")
         case .rewrittenHouseholds:
             "o.charge_id IN (SELECT 'balance-forward:' || resh_id FROM temp.rewritten_households)"
         }

@@ -340,9 +340,8 @@ enum SyncChecks {
                 WHERE unified_property_id = :property AND as_of_date = :as_of) AS actual,
                (SELECT CASE WHEN ledger_source IS NULL THEN 'no tenant ledger'
                             WHEN ledger_coverage = 'partial' THEN 'partial ledger (balances only): nothing to hold them against'
-                            -- The balance-forward lines on the key's index (`LIKE` cannot use it: every charge read).
                             WHEN EXISTS (SELECT 1 FROM unified_charges WHERE unified_property_id = :property
-                                           AND charge_id >= 'balance-forward:' AND charge_id < 'balance-forward;'
+                                           AND \(RealPageTransactionLedger.isBalanceForwardLine("unified_charges"))
                                            AND description LIKE '%as of ' || :as_of || ' less%')
                                 THEN 'the balance forward was taken from this same Delinquent and Prepaid report: not an independent check'
                             WHEN NOT EXISTS (SELECT 1 FROM unified_household_balances WHERE unified_property_id = :property)

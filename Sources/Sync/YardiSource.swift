@@ -63,8 +63,8 @@ struct YardiSource: PropertySource {
         rows["unified_payments"] = try yardi.run(YardiLedger.insertPayments(projection), projection.parameters)
         // After both: the gap between the window's charges − payments and BalanceDue, carried forward (every household's
         // line written again: on a night by change, the stored ones are set aside first).
-        if projection.since != nil, context.ledgerDelta != nil {
-            try context.ledgerDelta?.setAsideBalanceForward(context, .all)
+        if projection.since != nil, let delta = context.ledgerDelta {
+            try delta.setAsideBalanceForward(context, .all)
         }
         rows["unified_charges", default: 0] += try yardi.run(YardiLedger.insertBalanceForward)
         // Kept as main holds it while the lease-charge statements it reads are unchanged (InputMarks).

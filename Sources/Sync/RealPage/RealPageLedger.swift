@@ -170,7 +170,7 @@ enum RealPageLedger {
         WHERE property_id = :property AND lineage_id > :ledger_since
         UNION ALL
         SELECT c.resident_id FROM main.unified_charges c
-        WHERE c.unified_property_id = :property AND c.charge_id >= 'balance-forward:' AND c.charge_id < 'balance-forward;'
+        WHERE c.unified_property_id = :property AND \(RealPageTransactionLedger.isBalanceForwardLine("c"))
           AND (:ledger_snapshot IS NULL
                OR c.charge_date IS NOT (\(forwardDay))
                OR c.lease_id IS NOT \(forwardLease("c.resident_id"))

@@ -54,6 +54,12 @@ enum RealPageTransactionLedger {
     static let source = "realpage_onesite_transaction_detail"
     static let balanceForwardCode = "BALFWD"
 
+    /// Whether the unified_charges row `alias` is a balance-forward line (`charge_id` `balance-forward:<household>`, the
+    /// convention of every ledger's line): a range of the key's index (`LIKE` cannot use it: every charge read).
+    static func isBalanceForwardLine(_ alias: String) -> String {
+        "\(alias).charge_id >= 'balance-forward:' AND \(alias).charge_id < 'balance-forward;'"
+    }
+
     /// The raw table exists (raw databases older than report tables' version 20 lack it) and holds rows.
     static let hasSnapshots = """
         SELECT EXISTS (SELECT 1 FROM realpage_raw.sqlite_master WHERE type = 'table' AND name = 'realpage_transaction_detail')
