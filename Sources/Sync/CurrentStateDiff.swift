@@ -34,6 +34,14 @@ struct CurrentStateDiff {
         var storedByTheRules: String { name == "unified_sync_warnings" ? " AND check_name <> 'sync_drift'" : "" }
     }
 
+    /// Main's rows of a table the rules computed only in part (RealPageActivityDays: the report events of some days):
+    /// the twin holds those rows alone, `apply` compares them with main's rows that meet `condition` (appended to the
+    /// property's, with `parameters`) and leaves main's others as they are.
+    struct Scope {
+        let condition: String
+        let parameters: [String: SQLValue]
+    }
+
     /// A row whose stored (incremental) value differs from a full rebuild's: `Synchronizer.Mode.full` reports them.
     struct Drift {
         let table: String
@@ -141,7 +149,10 @@ struct CurrentStateDiff {
     ///
     /// `logChanges` (the unified data is published to PostgreSQL): the key of every row deleted or inserted is noted
     /// in `unpublished_changes`, for `UnifiedPublisher.publishChanges` to send those rows alone.
-    func apply(_ database: Database, property: String, logChanges: Bool = false) throws -> [String: RowChanges] {
+    ///
+    /// `scopes`: per table computed in part, main's rows its twin stands for (`Scope`); main's other rows stay.
+    func apply(_ database: Database, property: String, logChanges: Bool = false,
+               scopes: [String: Scope] = [:]) throws -> [String: RowChanges] {
         var changes: [String: RowChanges] = [:]
         let parameters: [String: SQLValue] = [":property": .text(property)]
         // Per table, the twin's rows main lacks (or, without a key, has fewer of), found before any delete.
@@ -149,8 +160,10 @@ struct CurrentStateDiff {
         let twinned = Set(tables.map(\.name))
         for table in tables {
             // Main's rows to delete, into `temp.diff_rows`.
+            let scope = scopes[table.name]
             let (gone, new) = try SQLProfile.measure(property, "diff walk \(table.name)") {
-                try differences(table, database, parameters)
+                try differences(table, database, parameters.merging(scope?.parameters ?? [:]) { $1 },
+                                storedCondition: scope?.condition ?? "")
             }
             added[table.name] = new
             try Self.fill(database, rows: gone)

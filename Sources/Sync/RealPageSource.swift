@@ -25,7 +25,7 @@ struct RealPageSource: PropertySource {
     }
 
     func sync(_ context: SyncContext, asOf: LocalDate) throws -> SourceSyncResult {
-        let realpage = try RealPageSync(context: context, asOf: asOf)
+        var realpage = try RealPageSync(context: context, asOf: asOf)
         try RealPageScratch.make(realpage)
         // Unknown vocabulary fails the property before anything is written (see each rule file).
         try RealPageUnits.requireKnownStatuses(realpage)
@@ -47,6 +47,10 @@ struct RealPageSource: PropertySource {
         }
         rows["unified_leases"] = try realpage.run(RealPageLeases.insert)
         rows["unified_lease_residents"] = try realpage.run(RealPageLeases.insertLeaseResidents)
+        // The report events of the days a snapshot changed (all on a full sync), the resident events whole.
+        let activityDays = try RealPageActivityDays(realpage, byChange: context.byChange)
+        realpage.activityFrom = activityDays.from
+        try RealPageScratch.makeReportActivity(realpage)
         rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
             + realpage.run(RealPageActivity.insertResidentEvents)
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
@@ -70,6 +74,7 @@ struct RealPageSource: PropertySource {
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
+        result.activityDays = activityDays
         if hasLedger {
             result.noteWholeLedger(try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,
                                    merged: realpage.snapshots.dates["getresidentledger"])
@@ -246,10 +251,14 @@ struct RealPageSync {
     let hasUnitList: Bool
     /// The getresidentlistinfo snapshot read holds residents: RPX wins for people and resident events.
     let hasResidents: Bool
+    /// The first day of report events the sync computes (`:activity_from`, RealPageActivityDays): the context's
+    /// until the activity rule decides it.
+    var activityFrom: String
 
     init(context: SyncContext, asOf: LocalDate) throws {
         self.context = context
         self.asOf = asOf
+        activityFrom = context.activityFrom
         snapshots = try RealPageSnapshots(context, asOf: asOf)
         let parameters = snapshots.parameters.merging([":property": .text(context.property.key)]) { $1 }
         hasUnitList = try context.database.scalar("""
@@ -267,6 +276,7 @@ struct RealPageSync {
             ":run_id": .text(context.runID),
             ":units_from_rpx": .integer(hasUnitList ? 1 : 0),
             ":residents_from_rpx": .integer(hasResidents ? 1 : 0),
+            ":activity_from": .text(activityFrom),
         ]) { $1 }
     }
 

@@ -53,6 +53,9 @@ struct SourceSyncResult {
     var incomeSource: String? = nil
     /// With a ledger delta: the highest row id of each ledger table its `clear` left (`LedgerDelta.finish` reads it).
     var ledgerDeltaLeft: [String: Int64]? = nil
+    /// RealPage: the days of report events computed (RealPageActivityDays), recorded with the write and limiting the
+    /// diff of unified_activity to them.
+    var activityDays: RealPageActivityDays? = nil
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -73,6 +76,11 @@ struct SyncContext {
     var inputMarks: InputMarks = .none
     /// GL account -> expense category (report_definitions.json `gl_categories` over the defaults).
     var glCategories: GLCategories = .standard
+    /// The property has stored rows and the sync is incremental: rules may compute only what changed.
+    var byChange = false
+    /// The first day of report events the sync computed (RealPageActivityDays), for the checks that read them; ""
+    /// (every day) until decided.
+    var activityFrom = ""
 
     /// Named parameters every rule binds: the property key (`:property`) and its PMS id (`:pms_property_id`).
     var propertyParameters: [String: SQLValue] {
@@ -427,8 +435,9 @@ public struct Synchronizer {
         if stored && mode != .full {
             context.ledgerDelta = try LedgerDelta.available(database, property: property.key, ledger: ledger, rules: ledgerRules)
         }
+        context.byChange = stored && mode != .full
         context.inputMarks = try InputMarks.read(context, source: source(for: property), rules: ledgerRules,
-                                                 mayKeep: stored && mode != .full)
+                                                 mayKeep: context.byChange)
         guard let turns else { return try syncWhole(context, stored: stored, ledger: ledger, started: started) }
         // Side by side with other synchronizers: the rules run under no lock, into twins, and the property writes
         // unified.db in its turn. A ledger written by change is written in main as its rules run: that property
@@ -572,7 +581,9 @@ public struct Synchronizer {
                 result.rows["unified_household_balances"] = try context.run(HouseholdBalances.insert, asOf: asOf)
             }
         }
-        var warnings = try source.crossCheck(context, asOf: asOf)
+        var checked = context
+        checked.activityFrom = result.activityDays?.from ?? ""
+        var warnings = try source.crossCheck(checked, asOf: asOf)
         warnings += try unknownChargeCodes(context)
         warnings += try UnknownGLAccounts.warnings(context)
         try record(warnings, property: property.key, asOf: asOf, sql: Self.insertWarning)
@@ -620,7 +631,10 @@ public struct Synchronizer {
         try LedgerDelta.mark(database, property: property.key, ledger: ledger, rules: ledgerRules,
                              projected: result.ledgerSource == ledger.source)
         try context.inputMarks.record(database, property: property.key)
-        var (changes, drift) = try write(diff, firstSync: firstSync, property: property.key, asOf: asOf,
+        try result.activityDays?.record(context)
+        var scopes: [String: CurrentStateDiff.Scope] = [:]
+        scopes["unified_activity"] = result.activityDays?.scope
+        var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
                                          rawAsLastSynced: computed.rawAsLastSynced)
         changes.merge(ledgerChanges) { $1 }
         return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: computed.warnings + drift,
@@ -632,8 +646,9 @@ public struct Synchronizer {
 
     /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
     /// (also stored in unified_sync_warnings, as `sync_drift`).
-    private func write(_ diff: CurrentStateDiff?, firstSync: Bool, property: String, asOf: LocalDate,
-                       rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
+    /// `scopes`: the tables the rules computed only in part, and main's rows compared with them (an incremental sync).
+    private func write(_ diff: CurrentStateDiff?, scopes: [String: CurrentStateDiff.Scope], firstSync: Bool,
+                       property: String, asOf: LocalDate, rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
         let database = store.database
         guard let diff, !firstSync else {
             // A first sync: every row is new; its publication sends the property whole.
@@ -649,7 +664,9 @@ public struct Synchronizer {
             return (changes, [])
         }
         try notePublication(property: property, asOf: asOf)
-        guard mode == .full else { return (try diff.apply(database, property: property, logChanges: logsChanges), []) }
+        guard mode == .full else {
+            return (try diff.apply(database, property: property, logChanges: logsChanges, scopes: scopes), [])
+        }
         // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
         var found = rawAsLastSynced ? try diff.drift(database, property: property) : []
         var changes = try diff.apply(database, property: property, logChanges: logsChanges)
@@ -699,7 +716,7 @@ public struct Synchronizer {
     /// ledger delta's set-aside rows are made by the first property written by change.
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
-        + RealPageScratch.tables + [RealPageMaintenance.closedTurn, YardiDelinquency.householdTable, YardiLedger.periodLeaseTable]
+        + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiDelinquency.householdTable, YardiLedger.periodLeaseTable]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
     /// so that the table always matches this synchronizer's configuration.

@@ -540,6 +540,18 @@ public enum UnifiedDictionary {
             table_name | the unified table kept (unified_recurring_charges)
             inputs | SHA-256 of what its rule read: the raw snapshots and rows, the build, the charge categories
             """),
+        table("sync_activity_marks", "What a RealPage property's report events (unified_activity from the Activity report and the Leasing Activity Detail) were computed from at its last sync: the next sync computes again only the days a snapshot changed since; this host's own, not published.", """
+            unified_property_id | property key
+            inputs | SHA-256 of the build, whether RPX gave the residents and the units' numbers the events are matched to
+            as_of_date | the property date then
+            snapshots | one line per Activity report and Leasing Activity Detail snapshot read: report, as-of date, first day, rows, lowest and highest raw row id
+            unknown_types | JSON array of the Activity report types no event type names, per day read: {day, type, rows}
+            """),
+        table("sync_activity_prospects", "Each prospect of a RealPage property's report events and the day of their first contact read (the lead rank's memory of the days a sync does not compute again); this host's own, not published.", """
+            unified_property_id | property key
+            prospect_key | the prospect's name, trimmed and in lower case (the reports' only prospect key)
+            first_date | the day of the prospect's first contact row read
+            """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use
             trained_at | when (UTC)

@@ -862,6 +862,28 @@ public enum UnifiedSchema {
         Migration(version: 61, name: "audit: what a line was expected from", sql: """
             ALTER TABLE audit_lease_charges ADD COLUMN expected_from TEXT;
             """),
+        // What a RealPage property's report events were computed from at its last sync (Sync/RealPage/
+        // RealPageActivityDays.swift): the next sync computes again only the days on or after the first day of a
+        // snapshot loaded, reloaded or pruned since, instead of every day of the report's history every night (the
+        // largest cost that still grew with the years). The prospects first seen before those days keep their first
+        // contact's day here, since the lead rank reads every contact since the first snapshot. This host's own
+        // bookkeeping: not published.
+        Migration(version: 62, name: "activity marks", sql: """
+            CREATE TABLE sync_activity_marks (
+                unified_property_id TEXT PRIMARY KEY REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                inputs              TEXT NOT NULL,
+                as_of_date          TEXT NOT NULL,
+                snapshots           TEXT NOT NULL,
+                unknown_types       TEXT NOT NULL
+            ) STRICT;
+            CREATE TABLE sync_activity_prospects (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                prospect_key        TEXT NOT NULL,
+                first_date          TEXT NOT NULL,
+                PRIMARY KEY (unified_property_id, prospect_key)
+            ) STRICT;
+            CREATE INDEX sync_activity_prospects_by_date ON sync_activity_prospects (unified_property_id, first_date);
+            """),
     ]
 }
 

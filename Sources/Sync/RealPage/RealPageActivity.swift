@@ -82,7 +82,8 @@ enum RealPageActivity {
     /// The types whose row gives a tour too (`also_tour`): a walk-in's Visit.
     static let alsoTourTypes: Set<String> = ["visit"]
 
-    /// Report rows to read (RealPageScratch's `report_activity`, which the rule and the unknown-type check both read: a
+    /// Report rows to read of the days the sync computes, `:activity_from` on (RealPageActivityDays; "" every day)
+    /// (RealPageScratch's `report_activity`, which the rule and the unknown-type check both read: a
     /// year's snapshots made it the largest statement of a late night's sync, run twice): each day from the newest
     /// snapshot of its report (on or before the chosen one) that covers it; on a day a Leasing Activity Detail covers,
     /// the prospect contacts (lead and tour rows) come from it and the Activity report's contact rows of that day are
@@ -122,7 +123,7 @@ enum RealPageActivity {
             FROM realpage_raw.realpage_activity a
             JOIN activity_covered c ON c.report = 'activity' AND c.as_of_date = a.as_of_date
             WHERE a.property_id = :property AND (c.newer_from IS NULL OR a.activity_date < c.newer_from)
-              AND a.activity_date <= :as_of
+              AND a.activity_date >= :activity_from AND a.activity_date <= :as_of
         ),
         activity AS (
             SELECT 'activity' AS report, 'a' || a.id AS row_key, a.as_of_date, a.source_row, a.activity_date,
@@ -151,7 +152,7 @@ enum RealPageActivity {
             FROM realpage_raw.realpage_leasing_activity_detail l
             JOIN activity_covered c ON c.report = 'leasing_activity_detail' AND c.as_of_date = l.as_of_date
             WHERE l.property_id = :property AND (c.newer_from IS NULL OR l.contact_date < c.newer_from)
-              AND l.contact_date <= :as_of
+              AND l.contact_date >= :activity_from AND l.contact_date <= :as_of
         )
         """
 
@@ -159,12 +160,17 @@ enum RealPageActivity {
         WITH
         -- One lead per prospect (Metrics.funnel's definition): the report's only prospect key is its Name. Ranked on
         -- the contact rows alone, by their few columns (a window over every row read, each carried whole through its
-        -- sort, was half of the statement and grew with the history kept).
+        -- sort, was half of the statement and grew with the history kept). A prospect whose first contact falls on a
+        -- day before those computed (RealPageActivityDays) ranks after it.
         lead_rank AS MATERIALIZED (
-            SELECT row_key, row_number() OVER (PARTITION BY coalesce(lower(trim(party_name)), row_key)
-                                               ORDER BY activity_date, as_of_date, source_row) AS contact_rank
-            FROM report_activity
-            WHERE mapped_type = 'lead'
+            SELECT r.row_key,
+                   row_number() OVER (PARTITION BY coalesce(lower(trim(r.party_name)), r.row_key)
+                                      ORDER BY r.activity_date, r.as_of_date, r.source_row)
+                   + EXISTS (SELECT 1 FROM main.sync_activity_prospects p
+                             WHERE p.unified_property_id = :property AND p.prospect_key = lower(trim(r.party_name))
+                               AND p.first_date < :activity_from) AS contact_rank
+            FROM report_activity r
+            WHERE r.mapped_type = 'lead'
         ),
         contact AS (
             SELECT a.*, r.contact_rank

@@ -279,13 +279,14 @@ enum RealPageCrossChecks {
         ORDER BY unit_number
         """
 
+    /// Over every day read: the days the sync computed and, before them, the counts the mark keeps
+    /// (RealPageActivityDays.unknownTypes).
     static let activityType = """
-        SELECT activity_type, 'a known type', printf('%d rows', count(*)),
+        SELECT type, 'a known type', printf('%d rows', sum(rows)),
                printf('%s activity_type: the Activity report type ''%s'' (%d rows) is not in RealPageActivity.activityTypes; kept as other',
-                      :property, activity_type, count(*))
-        FROM report_activity
-        WHERE mapped_type IS NULL AND report = 'activity'
-        GROUP BY activity_type
-        ORDER BY activity_type
+                      :property, type, sum(rows))
+        FROM (\(RealPageActivityDays.unknownTypes))
+        GROUP BY type
+        ORDER BY type
         """
 }

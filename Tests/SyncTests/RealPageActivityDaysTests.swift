@@ -1,0 +1,111 @@
+import Foundation
+import OwnerDashCore
+import SQLiteKit
+@testable import Sync
+import Testing
+
+/// RealPage's report events by day (RealPageActivityDays): an incremental sync computes only the days on or after the
+/// first day of a snapshot that changed, and gives what a full sync gives.
+@Suite struct RealPageActivityDaysTests {
+    static let firstNight = "2026-11-10", secondNight = "2026-11-20"
+
+    /// The first night: a unit, a household, and an Activity report of 11-06 .. 11-09 (Lee's first contact, an
+    /// unknown type, Kim's lead and tour), synced.
+    static func firstNight(building: String = "01") throws -> RealPageFixture {
+        let realpage = try RealPageFixture()
+        try night(realpage, firstNight, building: building)
+        try realpage.activity("2026-11-06", "E-mail", unit: "01-1401", name: "Lee, Ann", asOf: firstNight)
+        try realpage.activity("2026-11-07", "Carrier Pigeon", unit: "01-1401", name: "Stone, Bo", asOf: firstNight)
+        try realpage.activity("2026-11-08", "Phone call", unit: "01-1401", name: "Kim, Jo", asOf: firstNight)
+        try realpage.activity("2026-11-09", "Visit (return)", unit: "01-1401", name: "Kim, Jo", asOf: firstNight)
+        #expect(try sync(realpage, run: "20261110T000000Z-test").error == nil)
+        return realpage
+    }
+
+    /// Everything loaded for `asOf`: the site's date, unit 1401 in `building`, household h1 on it.
+    static func night(_ realpage: RealPageFixture, _ asOf: String, building: String = "01",
+                      noticeGiven: String? = nil) throws {
+        try realpage.loadedEverything(asOf: asOf)
+        try realpage.site(sysDate: asOf, asOf: asOf)
+        try realpage.unit("1401", .occupied, building: building, asOf: asOf)
+        try realpage.resident(household: "h1", unit: "1401", status: "Current", moveIn: "2024-03-01",
+                              noticeGiven: noticeGiven, asOf: asOf)
+    }
+
+    /// The second night's Activity report: 11-12 .. 11-14 (Lee's follow-up, the unknown type again, Ng's lead).
+    static func secondReport(_ realpage: RealPageFixture) throws {
+        try realpage.activity("2026-11-12", "Phone call", unit: "01-1401", name: "Lee, Ann", asOf: secondNight)
+        try realpage.activity("2026-11-13", "Carrier Pigeon", unit: "01-1401", name: "Stone, Bo", asOf: secondNight)
+        try realpage.activity("2026-11-14", "E-mail", unit: "01-1401", name: "Ng, Al", asOf: secondNight)
+    }
+
+    static func sync(_ realpage: RealPageFixture, run: String) throws -> PropertySyncOutcome {
+        try #require(realpage.sync(runID: run).first)
+    }
+
+    /// The property's events, one line each, in date order.
+    static func events(_ realpage: RealPageFixture) throws -> [String] {
+        try realpage.rows("""
+            SELECT event_date, event_type, pms_event_type, unit_number, party_name FROM unified_activity
+            ORDER BY event_date, event_type, party_name
+            """).map { $0.map { $0.textValue ?? "-" }.joined(separator: " ") }
+    }
+
+    /// The second night computes 11-11 on (the day after the last sync's date; the new snapshot starts 11-12): the
+    /// days before stay as stored (a row altered there stays altered), Lee's follow-up is no lead (her first contact,
+    /// on a day not computed, is remembered), the unknown type's warning counts both nights' rows, the household's
+    /// notice dated before those days is there (resident events are computed whole). A full sync of the same raw
+    /// data gives the same rows but for the altered one, which it names and rewrites.
+    @Test func aNightComputesOnlyTheDaysASnapshotChanged() throws {
+        let realpage = try Self.firstNight()
+        try Self.night(realpage, Self.secondNight, noticeGiven: "2026-11-01")
+        try Self.secondReport(realpage)
+        _ = try realpage.rows("UPDATE unified_activity SET agent = 'altered' WHERE event_date = '2026-11-08'")
+        let outcome = try Self.sync(realpage, run: "20261120T000000Z-test")
+        #expect(outcome.error == nil)
+
+        #expect(try Self.events(realpage) == [
+            "2024-03-01 move_in moveindate 1401 Lee, Ann",
+            "2026-11-01 notice noticegivendate 1401 Lee, Ann",
+            "2026-11-06 lead E-mail 1401 Lee, Ann",
+            "2026-11-07 other Carrier Pigeon 1401 Stone, Bo",
+            "2026-11-08 lead Phone call 1401 Kim, Jo",
+            "2026-11-09 tour Visit (return) 1401 Kim, Jo",
+            "2026-11-12 other Phone call 1401 Lee, Ann",
+            "2026-11-13 other Carrier Pigeon 1401 Stone, Bo",
+            "2026-11-14 lead E-mail 1401 Ng, Al",
+        ])
+        #expect(try realpage.texts("SELECT agent FROM unified_activity WHERE event_date = '2026-11-08'") == ["altered"])
+        let unknown = try #require(outcome.warnings.first { $0.check == "activity_type" })
+        #expect(unknown.actual == "2 rows", "\(unknown.message)")
+
+        let stored = try Self.events(realpage)
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
+                == ["unified_activity (no key)"])
+        #expect(try Self.events(realpage) == stored)
+        #expect(try realpage.texts("SELECT agent FROM unified_activity WHERE event_date = '2026-11-08'") == ["Alex Rivera"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+    }
+
+    /// What moves every day makes the night compute every day: the units the report's Bldg/Unit is matched to (unit
+    /// 1401 moves to building 02, so `01-1401` of the first night's rows matches no unit any more). And a snapshot
+    /// pruned (its rows gone) moves the days it held. Either way the rows are a full sync's.
+    @Test func aChangeOfUnitsOrAPrunedSnapshotComputesTheDaysItMoves() throws {
+        let moved = try Self.firstNight()
+        try Self.night(moved, Self.secondNight, building: "02")
+        try Self.secondReport(moved)
+        #expect(try Self.sync(moved, run: "20261120T000000Z-test").error == nil)
+        #expect(try moved.texts("SELECT DISTINCT unit_number FROM unified_activity WHERE party_id IS NULL") == ["01-1401"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(moved, run: "20261120T010000Z-test") == [])
+
+        let pruned = try Self.firstNight()
+        try Self.night(pruned, Self.secondNight)
+        try Self.secondReport(pruned)
+        try pruned.raw.database.execute("""
+            DELETE FROM realpage_activity WHERE as_of_date = '\(Self.firstNight)' AND activity_date = '2026-11-09'
+            """)
+        #expect(try Self.sync(pruned, run: "20261120T000000Z-test").error == nil)
+        #expect(try pruned.texts("SELECT event_type FROM unified_activity WHERE party_name = 'Kim, Jo'") == ["lead"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(pruned, run: "20261120T010000Z-test") == [])
+    }
+}
