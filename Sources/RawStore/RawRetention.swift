@@ -348,49 +348,47 @@ public enum RawRetention {
         /// (`Rule.acrossSnapshots`).
         private func dropRows(_ database: Database, across rows: String, property: String, snapshots: [LocalDate],
                               lines: (table: String, parentRow: String)?, dryRun: Bool) throws -> Int {
-            try database.execute("""
-                CREATE TEMP TABLE IF NOT EXISTS superseded_snapshot_row (
-                    as_of_date TEXT, source_row INTEGER, PRIMARY KEY (as_of_date, source_row))
-                """)
-            try database.execute("DELETE FROM temp.superseded_snapshot_row")
             let dates = "[" + snapshots.map { "\"\($0.iso)\"" }.joined(separator: ",") + "]"
-            try database.prepare("""
-                INSERT INTO temp.superseded_snapshot_row
-                SELECT as_of_date, source_row FROM (\(rows)) WHERE as_of_date IN (SELECT value FROM json_each(:released))
-                """).execute([":property": .text(property), ":released": .text(dates)])
             let values: [String: SQLValue] = [":property": .text(property)]
-            let lineCount = try lines.map { lines in
-                try database.deleteRows(from: lines.table, where: """
-                    property_id = :property
-                      AND (as_of_date, \(lines.parentRow)) IN (SELECT as_of_date, source_row FROM temp.superseded_snapshot_row)
-                    """, values, dryRun: dryRun)
-            } ?? 0
-            return try lineCount + database.deleteRows(from: table, where: """
-                property_id = :property
-                  AND (as_of_date, source_row) IN (SELECT as_of_date, source_row FROM temp.superseded_snapshot_row)
-                """, values, dryRun: dryRun)
+            try list(database, """
+                SELECT as_of_date, source_row FROM (\(rows)) WHERE as_of_date IN (SELECT value FROM json_each(:released))
+                """, values.merging([":released": .text(dates)]) { $1 })
+            return try dropListed(database, values, lines: lines, dryRun: dryRun)
         }
 
         /// Drops (or counts) one snapshot's superseded rows (`condition`, `Rule.ofSnapshot`) and their lines; `values`
         /// name the snapshot (and `:from`).
         private func dropRows(_ database: Database, _ superseded: String, _ values: [String: SQLValue],
                               lines: (table: String, parentRow: String)?, dryRun: Bool) throws -> Int {
-            guard let lines else { return try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun) }
-            // The superseded rows are found once, before their lines go: the condition may read the lines (a closed
-            // turn's key is its work orders' number, MakeReadyTurn).
-            try database.execute("CREATE TEMP TABLE IF NOT EXISTS superseded_row (source_row INTEGER PRIMARY KEY)")
+            guard lines != nil else { return try database.deleteRows(from: table, where: superseded, values, dryRun: dryRun) }
+            // The superseded rows are found once, before their lines go: the condition may read the lines.
+            try list(database, "SELECT as_of_date, source_row FROM \(table) WHERE \(superseded)", values)
+            return try dropListed(database, values.filter { $0.key == ":property" }, lines: lines, dryRun: dryRun)
+        }
+
+        /// Makes `temp.superseded_row` hold the rows `query` selects (`as_of_date, source_row` of `table`).
+        private func list(_ database: Database, _ query: String, _ values: [String: SQLValue]) throws {
+            try database.execute("""
+                CREATE TEMP TABLE IF NOT EXISTS superseded_row (
+                    as_of_date TEXT, source_row INTEGER, PRIMARY KEY (as_of_date, source_row))
+                """)
             try database.execute("DELETE FROM temp.superseded_row")
-            try database.prepare("INSERT INTO temp.superseded_row SELECT source_row FROM \(table) WHERE \(superseded)")
-                .execute(values)
-            let snapshot = values.filter { [":property", ":as_of"].contains($0.key) }
-            return try database.deleteRows(from: lines.table, where: """
-                property_id = :property AND as_of_date = :as_of
-                  AND \(lines.parentRow) IN (SELECT source_row FROM temp.superseded_row)
-                """, snapshot, dryRun: dryRun)
-                + database.deleteRows(from: table, where: """
-                    property_id = :property AND as_of_date = :as_of
-                      AND source_row IN (SELECT source_row FROM temp.superseded_row)
-                    """, snapshot, dryRun: dryRun)
+            try database.prepare("INSERT INTO temp.superseded_row \(query)").execute(values)
+        }
+
+        /// Drops (or counts) the rows `list` listed, of the property `property` names, and their lines.
+        private func dropListed(_ database: Database, _ property: [String: SQLValue],
+                                lines: (table: String, parentRow: String)?, dryRun: Bool) throws -> Int {
+            let lineCount = try lines.map { lines in
+                try database.deleteRows(from: lines.table, where: """
+                    property_id = :property
+                      AND (as_of_date, \(lines.parentRow)) IN (SELECT as_of_date, source_row FROM temp.superseded_row)
+                    """, property, dryRun: dryRun)
+            } ?? 0
+            return try lineCount + database.deleteRows(from: table, where: """
+                property_id = :property
+                  AND (as_of_date, source_row) IN (SELECT as_of_date, source_row FROM temp.superseded_row)
+                """, property, dryRun: dryRun)
         }
     }
 
