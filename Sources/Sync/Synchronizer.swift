@@ -56,6 +56,8 @@ struct SourceSyncResult {
     /// RealPage: the days of report events computed (RealPageActivityDays), recorded with the write and limiting the
     /// diff of unified_activity to them.
     var activityDays: RealPageActivityDays? = nil
+    /// Yardi: the households' sums (YardiHouseholds), kept with the write for the next sync by change.
+    var yardiHouseholds: YardiHouseholds? = nil
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -632,6 +634,7 @@ public struct Synchronizer {
                              projected: result.ledgerSource == ledger.source)
         try context.inputMarks.record(database, property: property.key)
         try result.activityDays?.record(context)
+        try result.yardiHouseholds?.record(context)
         var scopes: [String: CurrentStateDiff.Scope] = [:]
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
@@ -716,7 +719,8 @@ public struct Synchronizer {
     /// ledger delta's set-aside rows are made by the first property written by change.
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
-        + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiDelinquency.householdTable, YardiLedger.periodLeaseTable]
+        + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiLedger.periodLeaseTable]
+        + YardiHouseholds.scratchTables
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
     /// so that the table always matches this synchronizer's configuration.

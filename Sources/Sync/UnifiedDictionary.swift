@@ -552,6 +552,21 @@ public enum UnifiedDictionary {
             prospect_key | the prospect's name, trimmed and in lower case (the reports' only prospect key)
             first_date | the day of the prospect's first contact row read
             """),
+        table("sync_yardi_households", "Each Yardi household's sums over the merged ledger (yardi_transactions) that do not move with the property date, as the property's last sync summed them: the next sync by change sums again only the households of a transaction written since; this host's own, not published.", """
+            unified_property_id | property key
+            tenant_code | the household (Yardi tenant code)
+            unit_code | its transactions' greatest unit code
+            transactions | how many transactions the ledger holds for it
+            window_cents | its charges less its payments, in cents
+            charged_cents | its charges, in cents
+            paid_cents | its payments, in cents
+            charge_applied_cents | its charges' AmountPaid, in cents
+            charge_due_cents | its charges' BalanceDue, in cents
+            """),
+        table("sync_yardi_household_marks", "The merged Yardi ledger's newest lineage when the property's household sums (sync_yardi_households) were kept; this host's own, not published.", """
+            unified_property_id | property key
+            lineage_id | the newest raw_lineage id among the property's ledger rows then
+            """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use
             trained_at | when (UTC)

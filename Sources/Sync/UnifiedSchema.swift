@@ -884,6 +884,28 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX sync_activity_prospects_by_date ON sync_activity_prospects (unified_property_id, first_date);
             """),
+        // Each Yardi household's sums over the merged ledger that do not move with the property date, and the ledger
+        // lineage they were summed at (Sync/Yardi/YardiHouseholds.swift): the next sync by change sums again only the
+        // households of a transaction written since, instead of the whole ledger, which keeps every transaction since
+        // the first whole pull and grew every night. This host's own bookkeeping: not published.
+        Migration(version: 63, name: "Yardi household sums", sql: """
+            CREATE TABLE sync_yardi_households (
+                unified_property_id  TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                tenant_code          TEXT NOT NULL,
+                unit_code            TEXT,
+                transactions         INTEGER NOT NULL,
+                window_cents         INTEGER NOT NULL,
+                charged_cents        INTEGER NOT NULL,
+                paid_cents           INTEGER NOT NULL,
+                charge_applied_cents INTEGER NOT NULL,
+                charge_due_cents     INTEGER NOT NULL,
+                PRIMARY KEY (unified_property_id, tenant_code)
+            ) STRICT, WITHOUT ROWID;
+            CREATE TABLE sync_yardi_household_marks (
+                unified_property_id TEXT PRIMARY KEY REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                lineage_id          INTEGER NOT NULL
+            ) STRICT;
+            """),
     ]
 }
 

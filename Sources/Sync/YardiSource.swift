@@ -49,14 +49,14 @@ struct YardiSource: PropertySource {
         case .ilsFeed: rows["unified_units"] = try yardi.run(YardiUnits.insertFromILS)
         case .none: rows["unified_units"] = 0
         }
+        let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // The households' balances first: the residents read theirs from it.
-        try YardiDelinquency.makeHouseholds(yardi)
+        let households = try YardiHouseholds.make(yardi, hasLedger: hasLedger)
         rows["unified_residents"] = try yardi.run(YardiResidents.insert)
         rows["unified_leases"] = try yardi.run(YardiLeases.insert)
         rows["unified_lease_residents"] = try yardi.run(YardiLeases.insertLeaseResidents)
         rows["unified_activity"] = try yardi.run(YardiActivity.insertGuestEvents) + yardi.run(YardiActivity.insertResidentEvents)
         rows["unified_delinquency"] = try yardi.run(YardiDelinquency.insert, [":source": .text(YardiDelinquency.source)])
-        let hasLedger = yardi.snapshots.dates["GetResidentTransactions_Login"] != nil
         // By change (LedgerDelta): only the transactions written since the last sync are projected, over main's rows.
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try yardi.run(YardiLedger.insertCharges(projection), projection.parameters)
@@ -76,6 +76,7 @@ struct YardiSource: PropertySource {
         var result = SourceSyncResult(rows: rows, unitSource: unitSource,
                                       ledgerSource: hasLedger ? YardiLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
+        result.yardiHouseholds = households
         if hasLedger {
             result.noteWholeLedger(try yardi.rows(YardiLedger.wholeAsOf).first?.first?.textValue,
                                    merged: yardi.snapshots.dates["GetResidentTransactions_Login"])

@@ -119,7 +119,7 @@ struct LineageMigrationTests {
         let indexes = try database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'yardi_transactions' ORDER BY 1")
             .compactMap { $0[0].textValue }
         #expect(indexes == ["yardi_transactions_date", "yardi_transactions_lineage", "yardi_transactions_merged_vendor_id",
-                            "yardi_transactions_tenant"])
+                            "yardi_transactions_open_charges", "yardi_transactions_tenant"])
         // The kind's CHECK came along.
         #expect(throws: SQLiteError.self) {
             try database.execute("""

@@ -172,7 +172,7 @@ enum YardiCrossChecks {
         """
 
     /// Households whose charges' `AmountPaid` + `BalanceDue` do not add up to their `Amount` (beyond a cent), from the
-    /// property's households (`YardiDelinquency.makeHouseholds`, which reads the ledger once for every reader).
+    /// property's households (`YardiHouseholds.make`, made once for every reader).
     static let ledgerBalance = """
         SELECT tenant_code, printf('%.2f', charged_cents / 100.0), printf('%.2f', (charge_applied_cents + charge_due_cents) / 100.0),
                printf('household %s: charges total %.2f but AmountPaid %.2f + BalanceDue %.2f = %.2f: the charges'' own figures disagree (the aging follows BalanceDue)',

@@ -30,62 +30,8 @@
 enum YardiDelinquency {
     static let source = "yardi: yardi_transactions (GetResidentTransactions_Login)"
 
-    /// `household`: per tenant code, the window balance, the delinquent (open) amount and its aging, in cents;
-    /// `balance` adds the prepaid credit (read through `yardi_household`, `makeHouseholds`).
-    ///
-    /// A charge's age is read from its date against each bucket's first day (`:as_of` less 30, 60 and 90 days, which
-    /// SQLite works out once per statement): the loader stores every date as `YYYY-MM-DD`, so the text order is the
-    /// date order, and 31 days old is before the day 30 days back. `julianday` on each of a property's transactions was
-    /// a quarter of the rule's instructions (a joined one-row CTE of the three days cost more than it saved).
-    static let households = """
-        posting AS (
-            SELECT tenant_code, unit_code, kind,
-                   CAST(round(amount * 100) AS INTEGER) AS amount_cents,
-                   CASE WHEN kind = 'charge' AND balance_due > 0
-                        THEN CAST(round(balance_due * 100) AS INTEGER) ELSE 0 END AS open_cents,
-                   CAST(round(coalesce(amount_paid, 0) * 100) AS INTEGER) AS applied_cents,
-                   CAST(round(coalesce(balance_due, 0) * 100) AS INTEGER) AS due_cents,
-                   coalesce(transaction_date, service_from_date) AS dated
-            FROM yardi_raw.yardi_transactions
-            WHERE property_id = :property AND tenant_code IS NOT NULL
-        ),
-        household AS (
-            SELECT tenant_code, max(unit_code) AS unit_code,
-                   sum(CASE kind WHEN 'charge' THEN amount_cents ELSE -amount_cents END) AS window_cents,
-                   sum(CASE kind WHEN 'charge' THEN amount_cents ELSE 0 END) AS charged_cents,
-                   sum(CASE kind WHEN 'payment' THEN amount_cents ELSE 0 END) AS paid_cents,
-                   -- The charges' own AmountPaid and BalanceDue, for the check that they add up to Amount.
-                   sum(CASE kind WHEN 'charge' THEN applied_cents ELSE 0 END) AS charge_applied_cents,
-                   sum(CASE kind WHEN 'charge' THEN due_cents ELSE 0 END) AS charge_due_cents,
-                   sum(open_cents) AS delinquent_cents,
-                   sum(CASE WHEN dated IS NULL OR dated >= date(:as_of, '-30 days')
-                            THEN open_cents ELSE 0 END) AS aged_0_30,
-                   sum(CASE WHEN dated < date(:as_of, '-30 days') AND dated >= date(:as_of, '-60 days')
-                            THEN open_cents ELSE 0 END) AS aged_31_60,
-                   sum(CASE WHEN dated < date(:as_of, '-60 days') AND dated >= date(:as_of, '-90 days')
-                            THEN open_cents ELSE 0 END) AS aged_61_90,
-                   sum(CASE WHEN dated < date(:as_of, '-90 days') THEN open_cents ELSE 0 END) AS aged_over_90
-            FROM posting
-            GROUP BY tenant_code
-        ),
-        balance AS (
-            SELECT *, max(delinquent_cents - window_cents, 0) AS prepaid_cents
-            FROM household
-        )
-        """
-
-    /// `temp.yardi_household`, of `households`' balances, indexed by tenant: the residents' rule joins each resident to
-    /// its household, and without the index the planner scanned every household per resident.
-    static let householdTable = ScratchTable(name: "yardi_household", shape: .query("WITH \(households) SELECT * FROM balance"),
-                                             indexes: ["yardi_household_tenant": "tenant_code"])
-
-    /// `yardi_household` (TEMP): `households`' balances, made once per property for its five readers (the residents'
-    /// balance, the delinquency, the ledger's balance forward, the window check and the charges' own check), which
-    /// each read the property's whole ledger before (five passes over every transaction kept, a sixth of a Yardi
-    /// property's sync, growing with the ledger). Refills the previous property's (`TempTables`).
-    static func makeHouseholds(_ yardi: YardiSync) throws {
-        try TempTables.refill(householdTable, in: yardi.context.database) { _ = try yardi.run($0) }
-    }
+    /// One row per household of `temp.yardi_household` (YardiHouseholds: its sums, open amount, aging and prepaid
+    /// credit) that owes or is owed anything.
 
     static let insert = """
         INSERT INTO unified_delinquency (

@@ -72,7 +72,7 @@ enum YardiResidents {
     }
 
     /// The balance is the household's window balance (charges − payments, in cents) as `yardi_household`
-    /// (YardiDelinquency.makeHouseholds) summed it: a second pass over the whole merged ledger here grew with it.
+    /// (YardiHouseholds) summed it: a second pass over the whole merged ledger here grew with it.
     static let insert = """
         INSERT INTO unified_residents (
             unified_property_id, resident_id, unit_number, lease_id, name, first_name, last_name, email, phone,
