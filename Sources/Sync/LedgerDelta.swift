@@ -339,3 +339,28 @@ struct LedgerProjection {
     /// the kind's index, and a night read each property's whole ledger for its few new rows.
     func rows(_ alias: String) -> String { since == nil ? "" : "AND \(alias).lineage_id > :ledger_since" }
 }
+
+/// Where a property's kept household sums stand (YardiHouseholds, RealPagePostings): the newest lineage of its merged
+/// ledger when the last sync kept them (`sync_household_sum_marks`). They can be added to by change only on a night
+/// whose ledger delta stands on that same lineage: the ledger rows up to it are those they were summed from (the delta
+/// has checked the build, the charge categories and the lineage row).
+enum HouseholdSumMark {
+    /// The lineage the kept sums stood on, when it is the ledger delta's; nil: sum every household.
+    static func keptSince(_ context: SyncContext) throws -> Int64? {
+        guard let since = context.ledgerDelta?.since,
+              try context.rows("SELECT lineage_id FROM main.sync_household_sum_marks WHERE unified_property_id = :property", [:])
+                  .first?.first?.integerValue == since else { return nil }
+        return since
+    }
+
+    /// Records the ledger's newest lineage as the one tonight's sums stand on (as `LedgerDelta.mark` does), none
+    /// without a ledger row.
+    static func record(_ context: SyncContext, ledger: LedgerDelta.Ledger) throws {
+        try context.run("DELETE FROM main.sync_household_sum_marks WHERE unified_property_id = :property")
+        try context.run("""
+            INSERT INTO main.sync_household_sum_marks (unified_property_id, lineage_id)
+            SELECT :property, max(lineage_id) FROM \(ledger.schema).\(ledger.name) WHERE property_id = :property
+            HAVING max(lineage_id) IS NOT NULL
+            """)
+    }
+}

@@ -69,12 +69,15 @@ struct RealPageSource: PropertySource {
             }
             try delta.setAsideBalanceForward(context, forwardByChange ? .rewrittenHouseholds : .all)
         }
+        let postings = try RealPagePostings.make(realpage, hasLedger: hasLedger, linesByChange: forwardByChange,
+                                                 left: deltaLeft)
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
                                                                 projection.parameters)
         rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
         result.activityDays = activityDays
+        result.realpagePostings = postings
         if hasLedger {
             result.noteWholeLedger(try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,
                                    merged: realpage.snapshots.dates["getresidentledger"])

@@ -58,6 +58,8 @@ struct SourceSyncResult {
     var activityDays: RealPageActivityDays? = nil
     /// Yardi: the households' sums (YardiHouseholds), kept with the write for the next sync by change.
     var yardiHouseholds: YardiHouseholds? = nil
+    /// RealPage: the households' postings summed (RealPagePostings), kept the same way.
+    var realpagePostings: RealPagePostings? = nil
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -635,6 +637,7 @@ public struct Synchronizer {
         try context.inputMarks.record(database, property: property.key)
         try result.activityDays?.record(context)
         try result.yardiHouseholds?.record(context)
+        try result.realpagePostings?.record(context)
         var scopes: [String: CurrentStateDiff.Scope] = [:]
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
@@ -720,7 +723,7 @@ public struct Synchronizer {
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
         + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiLedger.periodLeaseTable]
-        + YardiHouseholds.scratchTables
+        + YardiHouseholds.scratchTables + [RealPagePostings.table]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
     /// so that the table always matches this synchronizer's configuration.

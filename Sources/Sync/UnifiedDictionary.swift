@@ -563,7 +563,14 @@ public enum UnifiedDictionary {
             charge_applied_cents | its charges' AmountPaid, in cents
             charge_due_cents | its charges' BalanceDue, in cents
             """),
-        table("sync_yardi_household_marks", "The merged Yardi ledger's newest lineage when the property's household sums (sync_yardi_households) were kept; this host's own, not published.", """
+        table("sync_realpage_postings", "Each RealPage household's charges and payments (unified_charges but the balance-forward lines, unified_payments) summed as the property's last sync left them: the balance-forward rule weighs a household's stated Balance against them, and the next sync by change adds to them only what it rewrote; this host's own, not published.", """
+            unified_property_id | property key
+            resident_id | the household (RPX ReshID)
+            postings | how many charges and payments it has
+            cents | its charges less its payments, in cents
+            open_cents | its charges' open balances, in cents
+            """),
+        table("sync_household_sum_marks", "The merged ledger's newest lineage when the property's household sums (sync_yardi_households, sync_realpage_postings) were kept; this host's own, not published.", """
             unified_property_id | property key
             lineage_id | the newest raw_lineage id among the property's ledger rows then
             """),

@@ -884,11 +884,14 @@ public enum UnifiedSchema {
             ) STRICT;
             CREATE INDEX sync_activity_prospects_by_date ON sync_activity_prospects (unified_property_id, first_date);
             """),
-        // Each Yardi household's sums over the merged ledger that do not move with the property date, and the ledger
-        // lineage they were summed at (Sync/Yardi/YardiHouseholds.swift): the next sync by change sums again only the
-        // households of a transaction written since, instead of the whole ledger, which keeps every transaction since
-        // the first whole pull and grew every night. This host's own bookkeeping: not published.
-        Migration(version: 63, name: "Yardi household sums", sql: """
+        // Per household, the sums over its ledger that do not move with the property date, and the ledger lineage
+        // they were summed at: Yardi's over the merged ledger (Sync/Yardi/YardiHouseholds.swift), RealPage's over
+        // the charges and payments the balance-forward lines are weighed against (Sync/RealPage/RealPagePostings.swift).
+        // The next sync by change sums again only the households whose postings moved, instead of every household's
+        // whole history (Yardi's ledger keeps every transaction since the first whole pull and grew every night; RPX's
+        // keeps 24 months, summed for every household with a posting that night). This host's own bookkeeping: not
+        // published.
+        Migration(version: 63, name: "household sums kept by change", sql: """
             CREATE TABLE sync_yardi_households (
                 unified_property_id  TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
                 tenant_code          TEXT NOT NULL,
@@ -901,7 +904,15 @@ public enum UnifiedSchema {
                 charge_due_cents     INTEGER NOT NULL,
                 PRIMARY KEY (unified_property_id, tenant_code)
             ) STRICT, WITHOUT ROWID;
-            CREATE TABLE sync_yardi_household_marks (
+            CREATE TABLE sync_realpage_postings (
+                unified_property_id TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                resident_id         TEXT NOT NULL,
+                postings            INTEGER NOT NULL,
+                cents               INTEGER NOT NULL,
+                open_cents          INTEGER NOT NULL,
+                PRIMARY KEY (unified_property_id, resident_id)
+            ) STRICT, WITHOUT ROWID;
+            CREATE TABLE sync_household_sum_marks (
                 unified_property_id TEXT PRIMARY KEY REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
                 lineage_id          INTEGER NOT NULL
             ) STRICT;

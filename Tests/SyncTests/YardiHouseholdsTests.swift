@@ -40,7 +40,7 @@ import Testing
         #expect(try yardi.rows(Self.sums) == [
             [.text("t1"), .integer(2), .integer(60000)], [.text("t2"), .integer(1), .integer(100000)],
             [.text("t3"), .integer(2), .integer(75000)]])
-        #expect(try yardi.rows("SELECT count(*) FROM sync_yardi_household_marks") == [[.integer(1)]])
+        #expect(try yardi.rows("SELECT count(*) FROM sync_household_sum_marks") == [[.integer(1)]])
 
         // t2's kept sums altered behind the sync's back: a night that does not sum t2 again keeps them.
         try yardi.store.database.execute("UPDATE sync_yardi_households SET window_cents = 1 WHERE tenant_code = 't2'")

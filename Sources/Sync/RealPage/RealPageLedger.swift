@@ -86,11 +86,14 @@ enum RealPageLedger {
     /// Its open part is what the stored charges' open amounts leave of `Balance` + `Prepaid` (never below 0 nor above
     /// the line); a credit line counts as applied in full.
     ///
+    /// The postings are summed per household beforehand (RealPagePostings, `temp.household_postings`: by change, a
+    /// household's kept sum plus what the night rewrote).
+    ///
     /// `byChange`: only the households in `temp.rewritten_households` (LedgerDelta.listRewrittenHouseholds: those of a
     /// charge or payment the night set aside or wrote; `listMovedForwardHouseholds`: the others whose line can have
     /// moved), whose stored lines LedgerDelta.setAsideBalanceForward set aside. Any other household's line, or its
-    /// want of one, is what the last sync wrote: a night sums a few dozen households' postings instead of the 24
-    /// months of every household the window has passed.
+    /// want of one, is what the last sync wrote: a night weighs a few dozen households instead of every household
+    /// the window has passed.
     static func insertBalanceForward(byChange: Bool) -> String {
         """
         WITH stated AS MATERIALIZED (
@@ -100,21 +103,7 @@ enum RealPageLedger {
             WHERE property_id = :property AND balance IS NOT NULL AND :ledger_snapshot IS NOT NULL
               \(byChange ? "AND resh_id IN (SELECT resh_id FROM temp.rewritten_households)" : "")
         ),
-        posted AS (
-            -- Each side summed on its by-resident index before the two are put together (HouseholdBalances).
-            SELECT resident_id, sum(cents) AS cents, sum(open) AS open FROM (
-                SELECT resident_id, sum(CAST(round(amount * 100) AS INTEGER)) AS cents,
-                       sum(CAST(round(coalesce(balance, 0) * 100) AS INTEGER)) AS open
-                FROM unified_charges WHERE unified_property_id = :property
-                  \(byChange ? "AND resident_id IN (SELECT resh_id FROM stated)" : "")
-                GROUP BY resident_id
-                UNION ALL
-                SELECT resident_id, -sum(CAST(round(amount * 100) AS INTEGER)), 0
-                FROM unified_payments WHERE unified_property_id = :property
-                  \(byChange ? "AND resident_id IN (SELECT resh_id FROM stated)" : "")
-                GROUP BY resident_id)
-            GROUP BY resident_id
-        ),
+        posted AS (SELECT resident_id, cents, open_cents AS open FROM temp.household_postings),
         start AS (\(forwardDay)),
         forward AS (
             -- One grouping of both sides (a join to the grouped postings scanned them once per household).

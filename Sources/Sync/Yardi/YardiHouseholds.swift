@@ -10,7 +10,7 @@ import SQLiteKit
 /// each night grew with every month kept. The sums that do not move with the property date (each household's charges,
 /// payments, their AmountPaid and BalanceDue, its unit and how many transactions it has) are kept in
 /// `sync_yardi_households` (unified migration 63) beside the ledger mark they were summed at
-/// (`sync_yardi_household_marks`: the ledger's newest lineage then). An incremental sync whose ledger delta stands on
+/// (HouseholdSumMark: the ledger's newest lineage then). An incremental sync whose ledger delta stands on
 /// that same mark (LedgerDelta: the same build and charge categories, the mark's lineage row unchanged) sums again
 /// only the households of a transaction written since, and keeps the others' sums; a household that lost a
 /// transaction (an answer said it is gone, or moved it to another tenant) shows in the count: the kept and the new
@@ -134,8 +134,7 @@ struct YardiHouseholds {
     static func make(_ yardi: YardiSync, hasLedger: Bool) throws -> YardiHouseholds {
         let context = yardi.context, database = context.database
         var keptSince: Int64? = nil
-        if hasLedger, let since = context.ledgerDelta?.since,
-           try yardi.rows(storedMark).first?.first?.integerValue == since {
+        if hasLedger, let since = try HouseholdSumMark.keptSince(context) {
             try TempTables.empty(changedTable, in: database)
             try yardi.run(listChanged, [":since": .integer(since)])
             try TempTables.refill(sumsTable, with: keptAndChanged, in: database) { _ = try yardi.run($0) }
@@ -148,48 +147,25 @@ struct YardiHouseholds {
         return YardiHouseholds(keptSince: keptSince, hasLedger: hasLedger)
     }
 
-    /// The ledger lineage the property's kept sums were summed at.
-    static let storedMark = "SELECT lineage_id FROM main.sync_yardi_household_marks WHERE unified_property_id = :property"
-
-    /// Keeps tonight's sums and their mark (the ledger's newest lineage, as LedgerDelta.mark records it), in the
-    /// property's write: only the changed households' rows when the others were kept, else every row; without a
-    /// ledger, none (the next night with one sums every household).
+    /// Keeps tonight's sums and their mark (HouseholdSumMark), in the property's write: only the changed households'
+    /// rows when the others were kept, else every row; without a ledger, none (the next night with one sums every
+    /// household).
     func record(_ context: SyncContext) throws {
-        try context.run("DELETE FROM main.sync_yardi_household_marks WHERE unified_property_id = :property")
-        if !hasLedger {
-            try context.run("DELETE FROM main.sync_yardi_households WHERE unified_property_id = :property")
+        let changed = keptSince == nil ? "" : "AND tenant_code IN (SELECT tenant_code FROM temp.yardi_changed_households)"
+        try context.run("DELETE FROM main.sync_yardi_households WHERE unified_property_id = :property \(changed)")
+        guard hasLedger else {
+            try context.run("DELETE FROM main.sync_household_sum_marks WHERE unified_property_id = :property")
             return
         }
-        if keptSince != nil {
-            try context.run("""
-                DELETE FROM main.sync_yardi_households
-                WHERE unified_property_id = :property
-                  AND tenant_code IN (SELECT tenant_code FROM temp.yardi_changed_households)
-                """)
-            try context.run("""
-                INSERT INTO main.sync_yardi_households (
-                    unified_property_id, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
-                    charge_applied_cents, charge_due_cents)
-                SELECT :property, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
-                       charge_applied_cents, charge_due_cents
-                FROM temp.yardi_household_sums
-                WHERE tenant_code IN (SELECT tenant_code FROM temp.yardi_changed_households)
-                """)
-        } else {
-            try context.run("DELETE FROM main.sync_yardi_households WHERE unified_property_id = :property")
-            try context.run("""
-                INSERT INTO main.sync_yardi_households (
-                    unified_property_id, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
-                    charge_applied_cents, charge_due_cents)
-                SELECT :property, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
-                       charge_applied_cents, charge_due_cents
-                FROM temp.yardi_household_sums
-                """)
-        }
         try context.run("""
-            INSERT INTO main.sync_yardi_household_marks (unified_property_id, lineage_id)
-            SELECT :property, max(lineage_id) FROM yardi_raw.yardi_transactions WHERE property_id = :property
-            HAVING max(lineage_id) IS NOT NULL
+            INSERT INTO main.sync_yardi_households (
+                unified_property_id, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
+                charge_applied_cents, charge_due_cents)
+            SELECT :property, tenant_code, unit_code, transactions, window_cents, charged_cents, paid_cents,
+                   charge_applied_cents, charge_due_cents
+            FROM temp.yardi_household_sums
+            WHERE true \(changed)
             """)
+        try HouseholdSumMark.record(context, ledger: .yardi)
     }
 }
