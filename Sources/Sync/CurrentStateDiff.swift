@@ -35,10 +35,13 @@ struct CurrentStateDiff {
     }
 
     /// Main's rows of a table the rules computed only in part (RealPageActivityDays: the report events of some days):
-    /// the twin holds those rows alone, `apply` compares them with main's rows that meet `condition` (appended to the
-    /// property's, with `parameters`) and leaves main's others as they are.
+    /// the twin holds those rows alone, `apply` compares them with main's rows that meet one of `conditions` (each
+    /// appended to the property's, with `parameters`) and leaves main's others as they are. The conditions select
+    /// rows apart, each off an index in the walk's order, so the walk reads them merged in order (SQLite's merge of a
+    /// `UNION ALL`), none sorted and no row outside them read: one condition with an `OR` read every row of the
+    /// property's index to keep a few.
     struct Scope {
-        let condition: String
+        let conditions: [String]
         let parameters: [String: SQLValue]
     }
 
@@ -50,9 +53,9 @@ struct CurrentStateDiff {
     }
 
     /// Indexes of main no sync rule looks rows up by (the audit's and lease status's by lease, six columns wide; the
-    /// summary's activity counts by type): not made on the twins, where each would be kept up row by row for nothing
-    /// (a third of the charges' insert time).
-    static let readersOnlyIndexes = ["unified_charges_by_lease", "unified_activity_by_type"]
+    /// summary's activity counts by type; the resident events the diff reads of main alone, `Scope`): not made on the
+    /// twins, where each would be kept up row by row for nothing (a third of the charges' insert time).
+    static let readersOnlyIndexes = ["unified_charges_by_lease", "unified_activity_by_type", "unified_activity_residents"]
 
     /// Children before parents (`unified_lease_residents` before `unified_leases`), as `currentStateTables` lists them.
     let tables: [Table]
@@ -163,7 +166,7 @@ struct CurrentStateDiff {
             let scope = scopes[table.name]
             let (gone, new) = try SQLProfile.measure(property, "diff walk \(table.name)") {
                 try differences(table, database, parameters.merging(scope?.parameters ?? [:]) { $1 },
-                                storedCondition: scope?.condition ?? "")
+                                storedConditions: scope?.conditions ?? [""])
             }
             added[table.name] = new
             try Self.fill(database, rows: gone)
@@ -240,13 +243,14 @@ struct CurrentStateDiff {
     /// the table's date index leaves tied). Should the two orders ever disagree, rows are only written again, never
     /// lost: a row is kept only beside its identical twin.
     /// `columns`: those a row is compared by (all by default; `drift` leaves out the sync's stamp), keys included;
-    /// `storedCondition`: more of main's rows left out (`Table.storedByTheRules`).
+    /// `storedConditions`: main's rows walked, those meeting any one (each selecting rows apart from the others'):
+    /// more left out (`Table.storedByTheRules`), or a `Scope`'s.
     private func differences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
                              columns: [String]? = nil,
-                             storedCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
+                             storedConditions: [String] = [""]) throws -> (gone: [Int64], new: [Int64]) {
         let compared = columns ?? table.columns
         let walked = table.key.isEmpty ? compared : table.key
-        let queries = Self.walk(table, columns: compared, storedCondition: storedCondition)
+        let queries = Self.walk(table, columns: compared, storedConditions: storedConditions)
         let stored = try database.prepare(queries.stored)
         let rebuilt = try database.prepare(queries.rebuilt)
         try stored.bind(parameters)
@@ -283,13 +287,14 @@ struct CurrentStateDiff {
     /// `columns`, in key order (a table without a key: the order of every column, then the row id). Main's indexes
     /// give that order (`unified_activity_by_date` holds every column of `unified_activity` for it), so neither side
     /// is sorted, nor main's rows read from its table.
-    static func walk(_ table: Table, columns: [String], storedCondition: String = "") -> (stored: String, rebuilt: String) {
+    static func walk(_ table: Table, columns: [String],
+                     storedConditions: [String] = [""]) -> (stored: String, rebuilt: String) {
         let names = columns.joined(separator: ", ")
         let keyOrder = (table.key.isEmpty ? columns + ["rowid"] : table.key).joined(separator: ", ")
-        return ("""
-            SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\(storedCondition)
-            ORDER BY \(keyOrder)
-            """, "SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
+        let stored = storedConditions.map {
+            "SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\($0)"
+        }.joined(separator: "\nUNION ALL\n")
+        return ("\(stored)\nORDER BY \(keyOrder)", "SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
     }
 
     /// Main's rows to delete (`fill`'s list unless named).
@@ -359,7 +364,7 @@ struct CurrentStateDiff {
             // Keys on either side without an identical row on the other (the walk, on the compared columns; two
             // `EXCEPT`s of every column were a third of a `sync --full`); each with both sides' values.
             let (gone, new) = try differences(table, database, parameters, columns: table.comparedColumns,
-                                              storedCondition: own)
+                                              storedConditions: [own])
             guard !gone.isEmpty || !new.isEmpty else { continue }
             try Self.fill(database, rows: gone)
             try Self.fill(database, rows: new, into: Self.diffNewRows)

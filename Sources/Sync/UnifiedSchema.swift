@@ -917,6 +917,16 @@ public enum UnifiedSchema {
                 lineage_id          INTEGER NOT NULL
             ) STRICT;
             """),
+        // The resident events (those naming their household) in the activity compare's order: a sync that computes the
+        // report events of some days only compares main's events of those days and its resident events of the days
+        // before (RealPageActivityDays.scope), each read off an index in order; one condition with an OR read every
+        // event of the property's history to keep those, a pass that grew with every day kept. The twins leave it out
+        // (CurrentStateDiff.readersOnlyIndexes).
+        Migration(version: 64, name: "activity: resident events", sql: """
+            CREATE INDEX unified_activity_residents ON unified_activity (
+                unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
+                WHERE party_id IS NOT NULL;
+            """),
     ]
 }
 

@@ -154,5 +154,16 @@ import Testing
                 #expect(plan.contains { $0.contains("COVERING INDEX") }, "\(table.name): \(plan)")
             }
         }
+        // The activity compared in part (RealPageActivityDays): the resident events before the days computed and
+        // those days' events, each read off its index and merged in order, no other event read.
+        let activity = try #require(diff.tables.first { $0.name == "unified_activity" })
+        let walk = CurrentStateDiff.walk(activity, columns: activity.columns,
+                                         storedConditions: RealPageActivityDays.scopeConditions).stored
+        let plan = try store.database.query("EXPLAIN QUERY PLAN " + walk, [":property": .text("p1"), ":activity_from": .text("2026-11-01")])
+            .compactMap { $0[3].textValue }
+        #expect(plan.contains("MERGE (UNION ALL)") && !plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        #expect(plan.filter { $0.contains("COVERING INDEX unified_activity_residents (unified_property_id=? AND event_date<?)")
+                              || $0.contains("COVERING INDEX unified_activity_by_date (unified_property_id=? AND event_date>?)") }.count == 2,
+                "\(plan)")
     }
 }

@@ -38,9 +38,13 @@ struct RealPageActivityDays {
     /// events and every resident event (RPX's, which name their household in `party_id`; report events name none);
     /// nil when every day was computed.
     var scope: CurrentStateDiff.Scope? {
-        isWhole ? nil : CurrentStateDiff.Scope(condition: " AND (event_date >= :activity_from OR party_id IS NOT NULL)",
-                                               parameters: parameters)
+        isWhole ? nil : CurrentStateDiff.Scope(conditions: Self.scopeConditions, parameters: parameters)
     }
+
+    /// The scope's rows: the resident events before the days computed, off their own index (unified migration 64; a
+    /// resident event always has its date), and every event of those days, off the date index.
+    static let scopeConditions = [" AND party_id IS NOT NULL AND event_date < :activity_from",
+                                  " AND event_date >= :activity_from"]
 
     /// Decides the days for the property `realpage` syncs, once its units are in unified_units (the twin) and its RPX
     /// scratch tables made; `byChange`: the property has stored rows and the sync is incremental.
