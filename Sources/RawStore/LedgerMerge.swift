@@ -107,6 +107,43 @@ public enum LedgerRemovals {
     }
 }
 
+extension LedgerRemovals {
+    /// How many of a property's latest removals the log keeps: a sync whose mark is further back than that compares
+    /// the ledger whole, as before the log.
+    public static let loggedRemovals = 5_000
+
+    /// The log of the removed rows (`ledger_removed_rows`: property, the removal's number in the property's count, and
+    /// the row's kind, transaction id and row id, all a sync needs to name the charge or payment it projected), kept
+    /// by `ledger`'s trigger beside the count, the oldest beyond `loggedRemovals` dropped as each is added. A sync by
+    /// change (Sync's LedgerDelta) reads the removals since its mark from it: finding them by comparing every stored
+    /// charge and payment with the ledger was the largest statement of a night that lost a row (the window passing a
+    /// month, a reversal).
+    static func logMigration(version: Int, ledger: String, kindColumn: String) -> Migration {
+        Migration(version: version, name: "\(ledger) removals logged", sql: """
+            CREATE TABLE ledger_removed_rows (
+                property_id    TEXT    NOT NULL,
+                removal        INTEGER NOT NULL,
+                \(kindColumn)  TEXT,
+                transaction_id TEXT,
+                id             INTEGER NOT NULL,
+                PRIMARY KEY (property_id, removal)
+            ) STRICT, WITHOUT ROWID;
+            DROP TRIGGER \(ledger)_removed;
+            CREATE TRIGGER \(ledger)_removed AFTER DELETE ON \(ledger)
+            BEGIN
+                INSERT INTO ledger_removals (property_id, removed) VALUES (old.property_id, 1)
+                ON CONFLICT (property_id) DO UPDATE SET removed = removed + 1;
+                INSERT INTO ledger_removed_rows (property_id, removal, \(kindColumn), transaction_id, id)
+                SELECT old.property_id, removed, old.\(kindColumn), old.transaction_id, old.id
+                FROM ledger_removals WHERE property_id = old.property_id;
+                DELETE FROM ledger_removed_rows
+                WHERE property_id = old.property_id
+                  AND removal = (SELECT removed FROM ledger_removals WHERE property_id = old.property_id) - \(loggedRemovals);
+            END;
+            """)
+    }
+}
+
 /// What merging one answer did to the merged ledger.
 struct LedgerMergeCounts: Equatable {
     var inserted = 0, updated = 0, removed = 0, unchanged = 0

@@ -826,6 +826,8 @@ public enum RealPageRawSchema {
                 PRIMARY KEY (property_id, answer, resh_id)
             ) STRICT, WITHOUT ROWID;
             """),
+        // Each removed ledger row's key beside the count (LedgerRemovals.logMigration).
+        LedgerRemovals.logMigration(version: 60, ledger: "realpage_ledger", kindColumn: "transaction_type"),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -337,5 +337,7 @@ public enum YardiRawSchema {
                 ON yardi_transactions (property_id, tenant_code, transaction_date, service_from_date, balance_due, kind)
                 WHERE kind = 'charge' AND balance_due > 0;
             """),
+        // As realpage_raw.db's migration 60.
+        LedgerRemovals.logMigration(version: 18, ledger: "yardi_transactions", kindColumn: "kind"),
     ]
 }

@@ -67,6 +67,9 @@ struct LedgerDelta {
     /// Whether the merged ledger can have lost a row since the mark (its `ledger_removals` count moved, or one of the
     /// two counts is missing): only then is a stored charge or payment looked for whose ledger row is gone.
     let removedSinceMark: Bool
+    /// The removals since the mark as the raw log lists them (`ledger_removed_rows`: numbers above the mark's count,
+    /// up to the ledger's), when it lists every one of them; nil: found by comparing the stored rows with the ledger.
+    let loggedRemovals: ClosedRange<Int64>?
     private let charges: CurrentStateDiff.Table
     private let payments: CurrentStateDiff.Table
 
@@ -82,12 +85,26 @@ struct LedgerDelta {
         guard let mark = try database.query("""
             SELECT m.lineage_id,
                    m.lineage = (SELECT \(lineageIdentity("r")) FROM \(ledger.schema).raw_lineage r WHERE r.id = m.lineage_id),
-                   m.removals IS NOT NULL AND m.removals = \(try removals(database, ledger: ledger))
+                   m.removals, \(try removals(database, ledger: ledger))
             FROM ledger_sync_marks m
             WHERE m.unified_property_id = :property AND m.ledger = :ledger AND m.rules = :rules
             """, [":property": .text(property), ":ledger": .text(ledger.name), ":rules": .text(rules)]).first,
               mark[1].integerValue == 1, let since = mark[0].integerValue else { return nil }
-        return LedgerDelta(ledger: ledger, since: since, removedSinceMark: mark[2].integerValue != 1,
+        let marked = mark[2].integerValue, now = mark[3].integerValue
+        var logged: ClosedRange<Int64>? = nil
+        if let marked, let now, now > marked,
+           try database.scalar("""
+               SELECT count(*) FROM \(ledger.schema).sqlite_master WHERE type = 'table' AND name = 'ledger_removed_rows'
+               """)?.integerValue == 1,
+           try database.scalar("""
+               SELECT count(*) FROM \(ledger.schema).ledger_removed_rows
+               WHERE property_id = :property AND removal > :marked AND removal <= :now
+               """, [":property": .text(property), ":marked": .integer(marked), ":now": .integer(now)])?.integerValue
+               == now - marked {
+            logged = (marked + 1)...now
+        }
+        return LedgerDelta(ledger: ledger, since: since, removedSinceMark: marked == nil || marked != now,
+                           loggedRemovals: logged,
                            charges: try CurrentStateDiff.table("unified_charges", in: database),
                            payments: try CurrentStateDiff.table("unified_payments", in: database))
     }
@@ -154,7 +171,16 @@ struct LedgerDelta {
                     SELECT \(ledger.id) FROM \(raw)
                     WHERE \(a).property_id = :property AND \(a).\(ledger.kindColumn) = :kind AND \(a).lineage_id > :since
                     """, parameters)
-                if removedSinceMark {
+                if let logged = loggedRemovals {
+                    // The rows the ledger lost since the mark, from the log its trigger keeps (a stored row of another
+                    // id, or none, is untouched): a few rows where the set difference below reads every one.
+                    try context.run("""
+                        INSERT OR IGNORE INTO temp.delta_keys
+                        SELECT \(ledger.id) FROM \(ledger.schema).ledger_removed_rows \(a)
+                        WHERE \(a).property_id = :property AND \(a).removal BETWEEN :first AND :last
+                          AND \(a).\(ledger.kindColumn) = :kind
+                        """, parameters.merging([":first": .integer(logged.lowerBound), ":last": .integer(logged.upperBound)]) { $1 })
+                } else if removedSinceMark {
                     // One set difference (no lookup per row): the stored ids the ledger no longer projects.
                     try context.run("""
                         INSERT OR IGNORE INTO temp.delta_keys

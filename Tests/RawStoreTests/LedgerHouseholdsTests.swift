@@ -55,7 +55,7 @@ import Testing
         /// Each table the merge writes, row for row in both (row ids and lineage ids included).
         func expectSame(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
             for table in ["realpage_ledger", "realpage_ledger_changes", "realpage_ledger_households", "raw_lineage",
-                          "ledger_removals"] {
+                          "ledger_removals", "ledger_removed_rows"] {
                 let sql = "SELECT * FROM \(table) ORDER BY 1, 2"
                 #expect(try byHousehold.store.database.query(sql) == whole.store.database.query(sql),
                         "\(table)\(comment.map { ": \($0)" } ?? "")", sourceLocation: sourceLocation)

@@ -122,6 +122,26 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                 "one row per transaction after three nights")
         // The removal is counted for the property (LedgerRemovals), which tells a sync by change to look for it.
         #expect(try fixture.rows("SELECT property_id, removed FROM ledger_removals") == [[.text(fixture.property.key), .integer(1)]])
+        // And logged with what names its charge (LedgerRemovals.logMigration): a sync reads the removals since its mark.
+        #expect(try fixture.rows("SELECT property_id, removal, kind, transaction_id FROM ledger_removed_rows")
+                == [[.text(fixture.property.key), .integer(1), .text("charge"), .text("c4")]])
+    }
+
+    /// The removals' log keeps each property's latest `LedgerRemovals.loggedRemovals`, numbered as the count numbers
+    /// them: it does not grow with the years.
+    @Test func theRemovalsLogKeepsTheLatestOnly() throws {
+        let fixture = try YardiFixture()
+        let database = fixture.store.database
+        let removals = LedgerRemovals.loggedRemovals + 2
+        try database.prepare("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :removals)
+            INSERT INTO yardi_transactions (lineage_id, property_id, as_of_date, source_row, kind, transaction_id, amount)
+            SELECT 1, 'p1', '2026-11-20', i, 'payment', 'x' || i, 1 FROM n
+            """).execute([":removals": .integer(Int64(removals))])
+        try database.execute("DELETE FROM yardi_transactions WHERE property_id = 'p1'")
+        #expect(try fixture.rows("SELECT removed FROM ledger_removals WHERE property_id = 'p1'") == [[.integer(Int64(removals))]])
+        #expect(try fixture.rows("SELECT count(*), min(removal), max(removal) FROM ledger_removed_rows WHERE property_id = 'p1'")
+                == [[.integer(Int64(LedgerRemovals.loggedRemovals)), .integer(3), .integer(Int64(removals))]])
     }
 
     @Test func anApplicationDateAnswerUpdatesOldChargesButRemovesNothing() throws {
@@ -296,6 +316,8 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
         #expect(week == "1 new, 2 updated, 1 removed, 4 unchanged, 4 change(s) logged")
         #expect(try fixture.store.database.query("SELECT property_id, removed FROM ledger_removals")
                 == [[.text("nexus_east"), .integer(1)]], "T4's removal counted, no update counted as one")
+        #expect(try fixture.store.database.query("SELECT removal, transaction_type, transaction_id FROM ledger_removed_rows")
+                == [[.integer(1), .text("Charge"), .text("T4")]], "and logged")
         #expect(try fixture.store.database.query("""
             SELECT c.transaction_id, c.change, l.run_id FROM realpage_ledger_changes c JOIN raw_lineage l ON l.id = c.lineage_id
             WHERE c.found_by = 'full_refresh' ORDER BY c.id

@@ -71,7 +71,7 @@ import Testing
 
         /// Each table the merge writes, row for row in both (row ids and lineage ids included).
         func expectSame(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            for table in ["yardi_transactions", "yardi_transaction_changes", "raw_lineage", "ledger_removals"] {
+            for table in ["yardi_transactions", "yardi_transaction_changes", "raw_lineage", "ledger_removals", "ledger_removed_rows"] {
                 let sql = "SELECT * FROM \(table) ORDER BY 1, 2"
                 #expect(try byCustomer.store.database.query(sql) == whole.store.database.query(sql),
                         "\(table)\(comment.map { ": \($0)" } ?? "")", sourceLocation: sourceLocation)
