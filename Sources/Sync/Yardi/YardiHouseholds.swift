@@ -18,8 +18,8 @@ import SQLiteKit
 /// aging move with the property date, so they are summed every night, but only over the charges still open (a partial
 /// index, yardi_raw migration 17).
 struct YardiHouseholds {
-    /// The ledger lineage the kept sums stood on (the sync's ledger delta's), nil when every household was summed.
-    let keptSince: Int64?
+    /// Only the changed households were summed again, the others' sums kept (as RealPagePostings.byChange).
+    let byChange: Bool
     /// The property has a ledger snapshot tonight; without one its kept sums are forgotten.
     let hasLedger: Bool
 
@@ -133,25 +133,25 @@ struct YardiHouseholds {
     /// Refills the previous property's tables (`TempTables`).
     static func make(_ yardi: YardiSync, hasLedger: Bool) throws -> YardiHouseholds {
         let context = yardi.context, database = context.database
-        var keptSince: Int64? = nil
+        var byChange = false
         if hasLedger, let since = try HouseholdSumMark.keptSince(context) {
             try TempTables.empty(changedTable, in: database)
             try yardi.run(listChanged, [":since": .integer(since)])
             try TempTables.refill(sumsTable, with: keptAndChanged, in: database) { _ = try yardi.run($0) }
-            if try yardi.rows(countsAgree).first?.first?.integerValue == 1 { keptSince = since }
+            byChange = try yardi.rows(countsAgree).first?.first?.integerValue == 1
         }
-        if keptSince == nil {
+        if !byChange {
             try TempTables.refill(sumsTable, in: database) { _ = try yardi.run($0) }
         }
         try TempTables.refill(householdTable, in: database) { _ = try yardi.run($0) }
-        return YardiHouseholds(keptSince: keptSince, hasLedger: hasLedger)
+        return YardiHouseholds(byChange: byChange, hasLedger: hasLedger)
     }
 
     /// Keeps tonight's sums and their mark (HouseholdSumMark), in the property's write: only the changed households'
     /// rows when the others were kept, else every row; without a ledger, none (the next night with one sums every
     /// household).
     func record(_ context: SyncContext) throws {
-        let changed = keptSince == nil ? "" : "AND tenant_code IN (SELECT tenant_code FROM temp.yardi_changed_households)"
+        let changed = byChange ? "AND tenant_code IN (SELECT tenant_code FROM temp.yardi_changed_households)" : ""
         try context.run("DELETE FROM main.sync_yardi_households WHERE unified_property_id = :property \(changed)")
         guard hasLedger else {
             try context.run("DELETE FROM main.sync_household_sum_marks WHERE unified_property_id = :property")
