@@ -326,6 +326,8 @@ extension Metrics {
                 tables.append(MetricTable(name: "top_residents", title: "Top \(top) delinquent residents by balance owed",
                                           rows: report.topResidents))
             }
+            let lags = try delinquencyLags(database: database, shown: report.properties.map { ($0.property, $0.asOf) })
+            if let lagging = LedgerWholeAsOf.table(lags) { tables.append(lagging) }
             var answered = result(tables)
             answered.warnings += report.residentsPruned.map(\.reason)
             return answered
@@ -347,8 +349,12 @@ extension Metrics {
                                        total: ActivityRow.rollUp(rows, label: label))])
         case .summary:
             let rows = try summary(database: database, properties: keys, asOf: query.asOf)
-            var answered = result([MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
-                                       total: rollUp(query, rows, SummaryRow.rollUp))])
+            var tables = [MetricTable(name: "rows", title: "Summary \(at) — \(scope)", rows: rows,
+                                      total: rollUp(query, rows, SummaryRow.rollUp))]
+            // Its delinquent and net_delinquent are the delinquency metric's, with the same lag named.
+            let lags = try delinquencyLags(database: database, shown: rows.map { ($0.property, $0.asOf) })
+            if let lagging = LedgerWholeAsOf.table(lags) { tables.append(lagging) }
+            var answered = result(tables)
             answered.warnings = rows.flatMap(\.missingFigures)
                 + (try leadCountNotes(database: database, properties: keys, asOf: query.asOf))
             return answered

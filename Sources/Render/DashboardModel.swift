@@ -263,6 +263,9 @@ public struct DelinquencyAging: Sendable, Equatable {
     /// The accounts placed with a collection agency and what they owe of the delinquent
     /// (`Metrics.markedHouseholds`); nil: no report says either way.
     public var inCollections: MarkedShare? = nil
+    /// The as-of date of the last whole pull of the tenant ledger the aging was summed from, when the nightly windows
+    /// have brought that ledger past it (Metrics' `delinquencyLags`: Yardi); nil otherwise.
+    public var ledgerWholeAsOf: String? = nil
 
     /// The aging of one property (or the portfolio).
     public init(balance0to30: Money, balance31to60: Money, balance61to90: Money, balanceOver90: Money,

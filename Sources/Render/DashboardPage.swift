@@ -1,3 +1,4 @@
+import Metrics
 import OwnerDashCore
 
 /// The dashboard as one self-contained HTML page: inline CSS, inline SVG charts, a small inline script to sort
@@ -266,6 +267,10 @@ public enum DashboardPage {
                             + (share.households == 1 ? "" : "s")
                         html.element("p", [("class", "note \(style)")], text: "\(what): \(households) owing "
                                         + "\(DashboardFormat.money(share.delinquent, cents: true)) of the delinquent")
+                    }
+                    if let whole = aging.ledgerWholeAsOf {
+                        html.element("p", [("class", "note")], text: "Summed from the tenant ledger as last pulled whole "
+                                        + "on \(whole) and the nightly windows since: \(LedgerWholeAsOf.consequence).")
                     }
                 } else {
                     noData(&html, property.missingReasons["delinquency"].map { "No delinquency for \(property.name): \($0)" }

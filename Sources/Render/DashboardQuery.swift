@@ -29,6 +29,7 @@ extension Dashboard {
         let trend = try Metrics.occupancyTrend(database: database, properties: keys, from: nil, to: asOf)
         let delinquency = try Metrics.delinquency(database: database, properties: keys, asOf: asOf, top: 0)
         let marked = try Metrics.markedHouseholds(database: database, properties: keys, asOf: asOf)
+        let lags = try Metrics.delinquencyLags(database: database, shown: delinquency.properties.map { ($0.property, $0.asOf) })
         let funnels = try Metrics.funnel(database: database, properties: keys, asOf: asOf)
         let pricing = try Metrics.pricing(database: database, properties: keys, asOf: asOf)
 
@@ -61,7 +62,9 @@ extension Dashboard {
                 trend: (backfilledByKey[property.key] ?? []).map {
                     OccupancyPoint(date: $0.asOf, occupancyPct: $0.occupancyPct, leasedPct: $0.leasedPct, backfilled: true)
                 } + (trendByKey[property.key] ?? []).compactMap(OccupancyPoint.init),
-                aging: agingByKey[property.key].map { DelinquencyAging($0, marked: marked[property.key]) },
+                aging: agingByKey[property.key].map {
+                    DelinquencyAging($0, marked: marked[property.key], ledgerWholeAsOf: lags[property.key])
+                },
                 // Only beside a snapshot: with --as-of the funnel metric also answers (zeros) for a property that
                 // has none, and the table's leads and leases (from the summary) say "no data" there.
                 funnel: summary == nil ? nil : funnelByKey[property.key].map(LeasingFunnel.init),
@@ -193,12 +196,14 @@ extension OccupancyPoint {
 }
 
 extension DelinquencyAging {
-    /// The buckets of a delinquency row, and the households of its night under eviction or in collections.
-    init(_ row: DelinquencyRow, marked: MarkedDelinquency?) {
+    /// The buckets of a delinquency row, the households of its night under eviction or in collections, and the last
+    /// whole pull of the ledger it was summed from when windows have brought that ledger past it.
+    init(_ row: DelinquencyRow, marked: MarkedDelinquency?, ledgerWholeAsOf: LedgerWholeAsOf? = nil) {
         self.init(balance0to30: row.balance0to30, balance31to60: row.balance31to60, balance61to90: row.balance61to90,
                   balanceOver90: row.balanceOver90, prepaid: row.prepaid, net: row.net)
         underEviction = marked?.underEviction.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
         inCollections = marked?.inCollections.map { MarkedShare(households: $0.households, delinquent: $0.delinquent) }
+        self.ledgerWholeAsOf = ledgerWholeAsOf?.wholeAsOf
     }
 }
 

@@ -1,4 +1,5 @@
 import Ledger
+import Metrics
 import OwnerDashCore
 
 /// The lease payment-status grid as one printable, self-contained HTML page (inline CSS, no script, no requests):

@@ -1,4 +1,5 @@
 import Ledger
+import Metrics
 import OwnerDashCore
 import XLSXKit
 

@@ -64,7 +64,8 @@ extension APIRoutes {
                  parameters: [asOf],
                  response: .init(name: "PortfolioSummary", description: "One row per property and the portfolio's total.",
                                  schema: metricSchema(.summary, [.init(name: "rows", description: "One per property.",
-                                                                        columns: SummaryRow.columns, total: true)])),
+                                                                        columns: SummaryRow.columns, total: true),
+                                                                  ResponseSchema.ledgerWholeAsOf])),
                  problems: [(404, "No synced property the user may see, or none with a snapshot at as_of.")],
                  answer: .read { call in
                      let visible = call.viewer.visible(try Metrics.properties(database: call.database).map(\.key))
@@ -92,14 +93,16 @@ extension APIRoutes {
         ("delinquency", .delinquency, "Delinquency", "Delinquency by age of balance, and the residents owing most", [
             .init(name: "rows", description: "The property at the snapshot.", columns: DelinquencyRow.columns, total: true),
             .init(name: "top_residents", description: "The residents owing most (left out with top=0).",
-                  columns: DelinquentResident.columns, optional: true)]),
+                  columns: DelinquentResident.columns, optional: true),
+            ResponseSchema.ledgerWholeAsOf]),
         ("leasing-funnel", .funnel, "LeasingFunnel", "Leads, tours, applications and leases, and leads by source", [
             .init(name: "rows", description: "The property over the window.", columns: FunnelRow.columns, total: true),
             .init(name: "leads_by_source", description: "Leads by advertising source.", columns: LeadSourceRow.columns)]),
         ("activity", .activity, "Activity", "Move-ins, move-outs, notices and renewals by month", [
             .init(name: "rows", description: "One per month.", columns: ActivityRow.columns, total: true)]),
         ("summary", .summary, "PropertySummary", "The property's summary: occupancy, exposure, delinquency, leasing", [
-            .init(name: "rows", description: "The property at the snapshot.", columns: SummaryRow.columns, total: true)]),
+            .init(name: "rows", description: "The property at the snapshot.", columns: SummaryRow.columns, total: true),
+            ResponseSchema.ledgerWholeAsOf]),
     ]
 
     /// A metric answer's schema: the metric's parameters (`MetricQuery`'s) and its tables.

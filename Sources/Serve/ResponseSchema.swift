@@ -20,7 +20,8 @@ enum ResponseSchema {
         var optional = false
     }
 
-    /// The ledger reports' `ledger_whole_as_of` table (Ledger's `LedgerWholeAsOf`).
+    /// The `ledger_whole_as_of` table of the ledger reports and of the delinquency a ledger sums (Metrics'
+    /// `LedgerWholeAsOf`).
     static let ledgerWholeAsOf = Table(
         name: "ledger_whole_as_of",
         description: "Properties whose ledger nightly windows have brought past its last whole pull (whole_as_of): a "

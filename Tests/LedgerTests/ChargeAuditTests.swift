@@ -2,6 +2,7 @@ import Foundation
 import OwnerDashCore
 import SQLiteKit
 @testable import Ledger
+import Metrics
 import Sync
 import Testing
 

@@ -106,4 +106,35 @@ import Testing
         #expect(report.properties.count == 1 && report.properties[0].delinquent == .zero && report.properties[0].residentsDelinquent == 0)
         #expect(report.topResidents.isEmpty)
     }
+
+    /// Yardi's delinquency is its tenant ledger's open charges, and a ledger the nightly windows brought forward since
+    /// its last whole pull misses a posting dated back before them (a credit to a four-month-old rent leaves the
+    /// household in credit) until the next whole pull: `query delinquency` and `query summary` name such a property
+    /// and that pull's date, as the ledger reports do. Not a RealPage property (its delinquency is the Delinquent and
+    /// Prepaid report, whole every night), nor a night before the property's latest (the lag describes that night).
+    @Test func aYardiLedgerBroughtForwardByWindowsIsNamedWithItsLastWholePull() throws {
+        let fixture = try Self.fixture()
+        try fixture.property("gamma", pms: "yardi", asOf: "2026-11-20")
+        for night in ["2026-11-01", "2026-11-20"] {
+            try fixture.occupancy("gamma", night, total: 10, occupied: 9, leased: 9)
+            try fixture.delinquency("gamma", night, resident: "t1", unit: "301", name: "Ford", 50, 0, 0, 0)
+        }
+        try fixture.database.prepare("""
+            UPDATE unified_properties SET ledger_whole_as_of = '2026-11-17', as_of_date = '2026-11-20'
+            WHERE unified_property_id IN ('alpha', 'gamma')
+            """).execute()
+        let database = try fixture.reader()
+        for metric in [MetricQuery.Metric.delinquency, .summary] {
+            let latest = try Metrics.run(MetricQuery(metric: metric), database: database)
+            let table = try #require(latest.tables.first { $0.name == "ledger_whole_as_of" }, "\(metric)")
+            #expect(table.rows == [[.text("gamma"), .text("2026-11-20"), .text("2026-11-17")]], "\(metric)")
+            #expect(table.title.contains("next whole ledger pull"))
+            let older = try Metrics.run(MetricQuery(metric: metric, properties: ["gamma"], asOf: day("2026-11-10")),
+                                        database: database)
+            #expect(!older.tables.contains { $0.name == "ledger_whole_as_of" }, "\(metric) of an older night")
+        }
+        try fixture.database.prepare("UPDATE unified_properties SET ledger_whole_as_of = NULL").execute()
+        let whole = try Metrics.run(MetricQuery(metric: .delinquency), database: try fixture.reader())
+        #expect(!whole.tables.contains { $0.name == "ledger_whole_as_of" }, "a ledger pulled whole tonight")
+    }
 }

@@ -200,6 +200,24 @@ final class UnifiedFixture {
         #expect(root.descendants(named: "p", classed: "collections").map(\.text)
                 == ["With a collection agency: 1 household owing $1,500.25 of the delinquent"])
     }
+
+    /// Riverwalk's delinquency is its Yardi ledger's, which the nightly windows have brought forward since its last
+    /// whole pull: a credit dated back before them reaches its balances at the next whole pull, and the panel says
+    /// so. Nexus East's is the Delinquent and Prepaid report, whole every night: no such note, whatever its ledger.
+    @Test func theDelinquencyPanelNamesTheLastWholePullOfTheLedgerItIsSummedFrom() throws {
+        let fixture = try UnifiedFixture()
+        let store = try UnifiedStore(dataDirectory: fixture.dataDirectory)
+        try store.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16'")
+        let dashboard = try load(fixture)
+        #expect(dashboard.properties.map { $0.aging?.ledgerWholeAsOf } == [nil, "2026-11-16", nil])
+        let root = try DashboardFixtures.parse(DashboardPage.render(dashboard))
+        let notes = { (id: String) in
+            (root.element(id: id)?.descendants(named: "p", classed: "note").map(\.text) ?? []).filter { $0.contains("pulled whole") }
+        }
+        #expect(notes("p-yp_riverwalk") == ["Summed from the tenant ledger as last pulled whole on 2026-11-16 and the "
+                                            + "nightly windows since: \(LedgerWholeAsOf.consequence)."])
+        #expect(notes("p-nexus_east").isEmpty)
+    }
 }
 
 @Suite struct DashboardCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Metrics
 @testable import Render
 import Testing
 import XMLKit
