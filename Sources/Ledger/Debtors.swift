@@ -73,6 +73,9 @@ public struct Debtors: Sendable {
     public var noLedger: [String]
     /// Properties asked for whose ledger is partial: their debts come from the Delinquent and Prepaid balances.
     public var partialLedger: [String] = []
+    /// Properties whose ledger the nightly windows have brought past its last whole pull (`LedgerWholeAsOf`): a
+    /// posting dated back before the windows (a credit to an old month) is not in their debts until the next one.
+    public var ledgerWholeAsOf: [String: LedgerWholeAsOf] = [:]
     /// The date each property's debts were judged on.
     public var asOf: [String: String]
     public var totalCents: Int64 { people.reduce(0) { $0 + $1.totalCents } }
@@ -121,6 +124,7 @@ public struct Debtors: Sendable {
             }
             let date = asOf?.iso ?? info.asOf ?? "9999-12-31"
             report.asOf[property] = date
+            if let lag = LedgerWholeAsOf.of(info) { report.ledgerWholeAsOf[property] = lag }
             let parameters: [String: SQLValue] = [":property": .text(property), ":as_of": .text(date)]
             // On the property's own date the sync has summed every household already (one row each instead of every
             // posting); another date, or a unified.db synced before those sums existed, sums the postings here.
@@ -305,7 +309,8 @@ extension Debtors {
             } } })
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
             + partialLedger.map { PartialLedger.note($0, asOf: asOf[$0], "its months are aging buckets, not posting months") }
-        return MetricResult(metric: "debtors", parameters: parameters, tables: [peopleTable, unitsTable, monthsTable],
+        return MetricResult(metric: "debtors", parameters: parameters,
+                            tables: [peopleTable, unitsTable, monthsTable] + [LedgerWholeAsOf.table(ledgerWholeAsOf)].compactMap { $0 },
                             warnings: warnings)
     }
 }

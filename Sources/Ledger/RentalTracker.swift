@@ -68,6 +68,9 @@ public struct RentalTracker: Sendable {
     public var asOf: [String: String]
     /// Properties whose ledger is partial: read from the Delinquent and Prepaid balances.
     public var partialLedger: [String] = []
+    /// Properties whose ledger the nightly windows have brought past its last whole pull (`LedgerWholeAsOf`): a
+    /// posting dated back before the windows (a credit to an old month) is not in their months until the next one.
+    public var ledgerWholeAsOf: [String: LedgerWholeAsOf] = [:]
 
     public static func run(database: Database, properties: [String], asOf: LocalDate?, minBalance: Double?,
                            minMonthsBehind: Int, sort: Sort) throws -> RentalTracker {
@@ -110,6 +113,7 @@ public struct RentalTracker: Sendable {
             }
             let date = asOf?.iso ?? info.asOf ?? ""
             tracker.asOf[property] = date
+            if let lag = LedgerWholeAsOf.of(info) { tracker.ledgerWholeAsOf[property] = lag }
             try households.forEachRow([":property": .text(property), ":as_of": .text(date)]) { row in
                 let balance = Int64(row.int("cents") ?? 0)
                 let missing = (row.text("months") ?? "").split(separator: ",").map(String.init).sorted()
@@ -253,7 +257,8 @@ extension RentalTracker {
             } })
         let warnings = noLedger.map { "\($0): no tenant ledger synced for this property (left out, not shown as zeros)" }
             + partialLedger.map { PartialLedger.note($0, asOf: asOf[$0], "months behind are aging buckets holding unpaid rent, no payments listed") }
-        return MetricResult(metric: "rental-tracker", parameters: parameters, tables: [residentsTable, owedTable, paidTable],
+        return MetricResult(metric: "rental-tracker", parameters: parameters,
+                            tables: [residentsTable, owedTable, paidTable] + [LedgerWholeAsOf.table(ledgerWholeAsOf)].compactMap { $0 },
                             warnings: warnings)
     }
 }

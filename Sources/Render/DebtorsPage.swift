@@ -96,6 +96,7 @@ public enum DebtorsPage {
                 }
                 LeaseStatusPage.noLedgerNote(report.noLedger, &body)
                 LeaseStatusPage.partialLedgerNote(report.partialLedger, consequence: "months are aging buckets", &body)
+                LeaseStatusPage.wholeAsOfNote(report.ledgerWholeAsOf, &body)
                 if let risk {
                     body.element("p", [("class", "meta")],
                                  text: "Risk next month: the probability of owing more than 30 days at the next month end (delinquency forecast, model \(risk.modelID), which passed its backtest); \u{2013}: no forecast for the household (not in residence at the last month end, or its property's ledger cannot be scored).")

@@ -13,10 +13,14 @@ public enum RentalTrackerWorkbook {
             : "as of " + tracker.asOf.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let parameters = ReportWorkbook.heading(result.parameters.filter { $0.name != "as_of" })
         let subtitle = [asOf, parameters, "written \(generatedAt)"].filter { !$0.isEmpty }.joined(separator: " · ")
+        // A ledger the nightly windows brought past its last whole pull is named under the title, as on every report.
+        let lagging = tracker.ledgerWholeAsOf.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.wholeAsOf))" }
+        let wholeNote = lagging.isEmpty ? []
+            : ["Ledgers last pulled whole on an earlier night: \(lagging.joined(separator: ", ")): \(LedgerWholeAsOf.consequence)"]
         var sheets: [TabularSheet] = []
         if let residents = result.tables.first {
             sheets.append(TabularSheet(
-                name: "Residents", heading: ["Rental tracker — residents behind on rent", subtitle],
+                name: "Residents", heading: ["Rental tracker — residents behind on rent", subtitle] + wholeNote,
                 columns: residents.columns.map { WorkbookColumn(ColumnHeader.text($0.name), $0.kind) },
                 rows: residents.rows, total: residents.total))
         }

@@ -229,6 +229,7 @@ extension APIRoutes {
                               columns: Debtors.unitColumns, optionalColumns: [riskColumn]),
                         .init(name: "months", description: "One per debtor, unit and month owed.",
                               columns: Debtors.monthColumns),
+                        ResponseSchema.ledgerWholeAsOf,
                     ])),
                  answer: .read { call in
                      MetricOutput.render(try ReportAnswers.debtors(
@@ -253,6 +254,7 @@ extension APIRoutes {
                               columns: RentalTracker.residentColumns, optionalColumns: [riskColumn], total: true),
                         .init(name: "owed", description: "The unpaid charges.", columns: RentalTracker.owedColumns),
                         .init(name: "paid", description: "The payments.", columns: RentalTracker.paidColumns),
+                        ResponseSchema.ledgerWholeAsOf,
                     ])),
                  answer: .read { call in
                      let sort = try call.choice("sort").flatMap(RentalTracker.Sort.init(rawValue:)) ?? .balance

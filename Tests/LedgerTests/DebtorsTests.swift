@@ -1,5 +1,6 @@
 import Foundation
 @testable import Ledger
+import Metrics
 import OwnerDashCore
 import Testing
 
@@ -106,6 +107,21 @@ import Testing
         #expect(result.tables[0].total?.last == .real(4490))
         #expect(result.tables[1].rows.count == 5)
         #expect(result.warnings == ["rp: no tenant ledger synced for this property (left out, not shown as zeros)"])
+    }
+
+    /// A ledger the nightly windows have brought past its last whole pull misses a posting dated back before them (a
+    /// credit to an old month lowers a debt) until the next one: the debts' answer names the property and that pull's
+    /// date, as the ledger reports do; none once the ledger was pulled whole (NULL).
+    @Test func aLedgerBroughtForwardByWindowsIsNamedWithItsLastWholePull() throws {
+        let fixture = try Self.fixture()
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
+        let report = try Debtors.run(database: fixture.database, properties: ["rp", "yp", "yq"], asOf: nil, minDebt: nil)
+        #expect(report.ledgerWholeAsOf == ["yp": LedgerWholeAsOf(asOf: "2026-11-20", wholeAsOf: "2026-11-16")])
+        let table = try #require(report.result(parameters: []).tables.first { $0.name == "ledger_whole_as_of" })
+        #expect(table.rows == [[.text("yp"), .text("2026-11-20"), .text("2026-11-16")]])
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = NULL")
+        let whole = try Debtors.run(database: fixture.database, properties: ["rp", "yp", "yq"], asOf: nil, minDebt: nil)
+        #expect(whole.result(parameters: []).tables.map(\.name) == ["rows", "units", "months"])
     }
 
     @Test func theIdentityRule() {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Ledger
+import Metrics
 import OwnerDashCore
 import Testing
 
@@ -41,6 +42,18 @@ import Testing
 
     /// The former tenant paid September's rent on 09-02 and nothing since; October is the first month missing. The
     /// payments since then are none, but the last payment is September's, not "-".
+    /// The months behind of a ledger the nightly windows have brought past its last whole pull may lack a posting
+    /// dated back before them until the next one: the tracker names the property and that pull's date.
+    @Test func aLedgerBroughtForwardByWindowsIsNamedWithItsLastWholePull() throws {
+        let fixture = try LedgerFixture()
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
+        let tracker = try RentalTracker.run(database: fixture.database, properties: ["rp", "yp"], asOf: nil,
+                                            minBalance: nil, minMonthsBehind: 1, sort: .balance)
+        #expect(tracker.ledgerWholeAsOf == ["yp": LedgerWholeAsOf(asOf: "2026-11-20", wholeAsOf: "2026-11-16")])
+        let table = try #require(tracker.result(parameters: []).tables.first { $0.name == "ledger_whole_as_of" })
+        #expect(table.rows == [[.text("yp"), .text("2026-11-20"), .text("2026-11-16")]])
+    }
+
     @Test func theLastPaymentIsTheLatestEverMadeNotOnlySinceTheFirstMonthMissing() throws {
         let fixture = try LedgerFixture()
         try fixture.database.execute("""

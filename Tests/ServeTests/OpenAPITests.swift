@@ -19,6 +19,9 @@ import Testing
         // A forecast model that passed its backtest, so the forecast's routes answer and the reports carry their
         // optional risk column (documented, not required).
         try fixture.storePassingForecastModel()
+        // yp's ledger brought forward by nightly windows since a whole pull: the answers read from it carry their
+        // optional `ledger_whole_as_of` table, which must be documented too.
+        try fixture.database.execute("UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp'")
         owner = try fixture.server(viewer: Viewer(email: "owner@example.com", role: .owner))
     }
 
@@ -141,6 +144,11 @@ import Testing
         }
         // Each operation answered 200 at least once; every answer's status documented and body valid (the script).
         let answered = Set(answers.filter { $0.status == 200 }.map { "\($0.method) \($0.path)" })
+        // The answers summed from yp's ledger named it (and were validated with the table, below).
+        for route in ["debtors", "rental-tracker", "delinquency", "summary", "lease-status"] {
+            #expect(answers.contains { $0.status == 200 && $0.path.hasSuffix("/\(route)") && $0.body.contains("\"ledger_whole_as_of\"") },
+                    "\(route)")
+        }
         #expect(answered == Set(Self.operations(document).map { "\($0.method) \($0.path)" }))
         let result = try Self.validate(document: try JSONSerialization.data(withJSONObject: document), answers: answers)
         #expect(result.status == 0, "\(result.output)")
