@@ -201,6 +201,18 @@ import Testing
                     + "no notice (--include-evictions writes one)"], "\(held.stderr)")
         let all = try OwnerDash.run(["notices", "generate", "--include-evictions", "--out", out.path, "--data-dir", data.path])
         #expect(all.status == 0 && all.stdout.contains("notices   2 written") && !all.stderr.contains("under eviction"))
+        #expect(!all.stderr.contains("pulled whole"))
+
+        // Riverwalk's ledger brought forward by nightly windows since its last whole pull: an amount may still lack an
+        // adjustment dated back before them, and the operator writing the notices is told which property and since when.
+        try Self.execute(data, "UPDATE unified_properties SET ledger_whole_as_of = '2026-11-16' WHERE unified_property_id = 'yp_riverwalk'")
+        let lagging = try OwnerDash.run(["notices", "generate", "--out", out.path, "--data-dir", data.path])
+        #expect(lagging.status == 0)
+        #expect(lagging.stderrLines.filter { $0.contains("pulled whole") }
+                == ["warning: ownerdash notices generate: yp_riverwalk: ledger last pulled whole on 2026-11-16: a posting "
+                    + "entered since, dated before the nightly windows (an adjustment to an old month), shows from the "
+                    + "property's next whole ledger pull (weekly) (`ownerdash ingest --full-ledger --property yp_riverwalk` "
+                    + "pulls it now)"], "\(lagging.stderr)")
     }
 
     /// Ken's account is placed with a collection agency at Riverwalk's delinquency snapshot (the Collections Report's

@@ -3,6 +3,7 @@ import CurlKit
 import Fetch
 import Ingest
 import Ledger
+import Metrics
 import Notices
 import OwnerDashCore
 import SQLiteKit
@@ -316,6 +317,11 @@ struct NoticeSelection {
         var debtors = try Debtors.run(database: database, properties: properties, asOf: asOf, minDebt: minDebt)
         for property in debtors.noLedger {
             log.warning(nil, "\(command): \(property): no tenant ledger synced for this property (no notices for it)")
+        }
+        // A notice states an amount: the operator learns which amounts may still lack an adjustment dated back.
+        for (property, lag) in debtors.ledgerWholeAsOf.sorted(by: { $0.key < $1.key }) {
+            log.warning(nil, "\(command): \(property): ledger last pulled whole on \(lag.wholeAsOf): \(LedgerWholeAsOf.consequence) "
+                            + "(`ownerdash ingest --full-ledger --property \(property)` pulls it now)")
         }
         // Holds back every debtor with a unit `marked`, one line each naming the units and `why`.
         func holdBack(_ marked: (Debtors.UnitDebt) -> Bool, _ why: String) {
