@@ -6,8 +6,9 @@ import SQLiteKit
 /// charge four months back is in no window. The answers read from such a ledger name, per property, the date of that
 /// last whole answer when windows have brought the ledger past it (`unified_properties.ledger_whole_as_of`, written by
 /// the sync's `RealPageLedger.wholeAsOf` / `YardiLedger.wholeAsOf`), so a reader knows which figures follow the vendor
-/// as of which day: the ledger reports (Ledger's `LeasePaymentStatus`, `AuditReport`, `ResidentStatement`) and, where
-/// the delinquency is the ledger's own (Yardi), `query delinquency` and `query summary` (`Metrics.delinquencyLags`).
+/// as of which day: the ledger reports (Ledger's `LeasePaymentStatus`, `AuditReport`, `ResidentStatement`, `Debtors`,
+/// `RentalTracker`) and, where the delinquency is the ledger's own (Yardi), `query delinquency` and `query summary`
+/// (`Metrics.delinquencyLags`).
 public struct LedgerWholeAsOf: Sendable, Equatable {
     /// The property date the ledger was synced for.
     public var asOf: String
@@ -19,6 +20,14 @@ public struct LedgerWholeAsOf: Sendable, Equatable {
     /// What a reader must know, in one sentence the table's title and the pages share.
     public static let consequence = "a posting entered since, dated before the nightly windows (an adjustment to an "
         + "old month), shows from the property's next whole ledger pull (weekly)"
+
+    /// The line a page or a workbook's heading says of `lags`: each property with the date of its last whole pull, and
+    /// what follows; nil when there is none.
+    public static func note(_ lags: [String: LedgerWholeAsOf]) -> String? {
+        guard !lags.isEmpty else { return nil }
+        let named = lags.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.wholeAsOf))" }
+        return "Ledgers last pulled whole on an earlier night: \(named.joined(separator: ", ")): " + consequence
+    }
 
     /// The `ledger_whole_as_of` table of an answer: one row per property whose ledger windows have brought past its
     /// last whole answer; nil when there is none.

@@ -109,11 +109,8 @@ public enum LeaseStatusPage {
     /// The properties whose ledger nightly windows have brought past its last whole pull, each with that pull's date,
     /// and what follows.
     static func wholeAsOfNote(_ lags: [String: LedgerWholeAsOf], _ body: inout HTMLWriter) {
-        guard !lags.isEmpty else { return }
-        let named = lags.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.wholeAsOf))" }
-        body.element("p", [("class", "meta")],
-                     text: "Ledgers last pulled whole on an earlier night: \(named.joined(separator: ", ")): "
-                         + LedgerWholeAsOf.consequence)
+        guard let note = LedgerWholeAsOf.note(lags) else { return }
+        body.element("p", [("class", "meta")], text: note)
     }
 
     private static func badge(_ letter: String, _ kind: String, _ cell: LeasePaymentStatusReport.Cell?,

@@ -14,9 +14,7 @@ public enum RentalTrackerWorkbook {
         let parameters = ReportWorkbook.heading(result.parameters.filter { $0.name != "as_of" })
         let subtitle = [asOf, parameters, "written \(generatedAt)"].filter { !$0.isEmpty }.joined(separator: " · ")
         // A ledger the nightly windows brought past its last whole pull is named under the title, as on every report.
-        let lagging = tracker.ledgerWholeAsOf.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.wholeAsOf))" }
-        let wholeNote = lagging.isEmpty ? []
-            : ["Ledgers last pulled whole on an earlier night: \(lagging.joined(separator: ", ")): \(LedgerWholeAsOf.consequence)"]
+        let wholeNote = LedgerWholeAsOf.note(tracker.ledgerWholeAsOf).map { [$0] } ?? []
         var sheets: [TabularSheet] = []
         if let residents = result.tables.first {
             sheets.append(TabularSheet(

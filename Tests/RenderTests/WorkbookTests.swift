@@ -258,5 +258,17 @@ private final class Scratch {
             [.text("yp"), .text("101"), .text("t1"), .text("Lee, Ann"), .text("paid"), .date(ExcelDateTime(year: 2026, month: 11, day: 5)),
              .text("2026-11"), .text("ACH 77"), .number(500)],
         ])
+
+        // yp's ledger brought forward by nightly windows since its last whole pull: named under the title, the rows
+        // one line lower.
+        var lagging = tracker
+        lagging.ledgerWholeAsOf = ["yp": LedgerWholeAsOf(asOf: "2026-11-20", wholeAsOf: "2026-11-16")]
+        let laggingPath = scratch.path("lagging.xlsx")
+        try RentalTrackerWorkbook.write(lagging, result: lagging.result(parameters: result.parameters),
+                                        generatedAt: "2026-11-22 14:00", to: laggingPath)
+        let named = try WrittenWorkbook(laggingPath).rows("Residents")
+        #expect(named[2].cells == [.text("Ledgers last pulled whole on an earlier night: yp (2026-11-16): "
+                                         + LedgerWholeAsOf.consequence)])
+        #expect(named[4].cells == residents[3].cells)
     }
 }
