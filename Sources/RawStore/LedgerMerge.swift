@@ -27,8 +27,14 @@ enum LedgerCoverage: Equatable {
     case dated(from: String, to: String, ageOutBefore: String?)
     /// Some transactions, none missing for not being here (Yardi by application date).
     case partial
-    /// Every charge still open: a stored charge with an open amount that is not here was settled.
-    case openItems
+    /// Every charge still open: a stored charge with an open amount that is not here was settled. `ageOutBefore`: the
+    /// whole ledger's window start (RPX: `ledgerMonths`). RPX lists every open charge whatever its date (`allopen`),
+    /// those dated before the window too, which no whole answer holds: they are left out, and a stored row dated
+    /// before it ages out, as from a whole answer, so the merged ledger keeps one window night after night. (Merged,
+    /// they came back each night and aged out at each weekly whole pull: after two years of the simulator some 2,000
+    /// rows a week at one property, and the household's balance forward moved with them.) Their households' Balance,
+    /// which counts them, is the sync's balance-forward line.
+    case openItems(ageOutBefore: String?)
 
     /// The stored transactions of `table` this answer speaks for short of the whole ledger (a window's dated ones, the
     /// open charges), as a condition with its parameters and the table as read (the open charges through their
@@ -39,8 +45,11 @@ enum LedgerCoverage: Equatable {
         switch self {
         case .dated(let from, let to, _):
             ("\(table.dateColumn) BETWEEN :from AND :to", [":from": .text(from), ":to": .text(to)], table.name)
-        case .openItems:
-            (table.openChargeCondition, [:], table.name + (table.openChargesIndex.map { " INDEXED BY \($0)" } ?? ""))
+        case .openItems(let before):
+            (table.openChargeCondition
+                + (before == nil ? "" : " AND (\(table.dateColumn) >= :open_from OR \(table.dateColumn) IS NULL)"),
+             before.map { [":open_from": .text($0)] } ?? [:],
+             table.name + (table.openChargesIndex.map { " INDEXED BY \($0)" } ?? ""))
         case .whole, .partial:
             nil
         }
@@ -156,6 +165,8 @@ struct LedgerMergeCounts: Equatable {
     /// Households of a whole answer held as stored, not decoded (LedgerHouseholds); their transactions count as
     /// unchanged.
     var heldHouseholds = 0
+    /// Open charges an open-items answer lists dated before the ledger's window, left out (`LedgerCoverage.openItems`).
+    var beforeWindow = 0
     /// Rows written with this answer's lineage (inserted or updated, the ledger's and those beside it).
     var written: Int { inserted + updated + besides }
 
@@ -165,6 +176,7 @@ struct LedgerMergeCounts: Equatable {
             + (changesRecorded > 0 ? ", \(changesRecorded) change(s) logged" : "")
             + (besides > 0 ? ", \(besides) household balance(s) written" : "")
             + (heldHouseholds > 0 ? ", \(heldHouseholds) household(s) as stored, not decoded" : "")
+            + (beforeWindow > 0 ? ", \(beforeWindow) open charge(s) dated before the window left to the balance forward" : "")
     }
 }
 
@@ -249,6 +261,10 @@ final class LedgerMerger {
         // A column's value looked up in the row itself (the last where a name repeats): a dictionary of the row, a
         // name hashed per column, costs more than the few lookups most transactions need; built only to log one.
         func value(_ name: String) -> SQLValue? { row.last { $0.0 == name }?.1 }
+        if case .openItems(let before?) = coverage, let date = value(table.dateColumn)?.textValue, date < before {
+            counts.beforeWindow += 1
+            return
+        }
         let kind = value(table.kindColumn) ?? .null
         if let text = kind.textValue { kindsSeen.insert(text) }
         guard let id = value("transaction_id"), id != .null else {
@@ -502,14 +518,18 @@ final class LedgerMerger {
             gone = kinds.isEmpty ? nil : unseen + " AND \(table.dateColumn) BETWEEN :from AND :to AND \(table.kindColumn) IN (\(kinds))"
         case .partial:
             break
-        case .openItems:
-            try run(Self.openChargesSettled(table, unseen: unseen), property.merging(lineageValues) { $1 })
-            counts.updated += database.changes
+        case .openItems(let before):
+            ageOut = before
         }
         if let ageOut {
             property[":age_out"] = .text(ageOut)
             try run("DELETE FROM \(table.name) WHERE \(unseen) AND \(table.dateColumn) < :age_out", property)
             counts.removed += database.changes
+        }
+        if case .openItems = coverage {
+            // After the age-out: what is left before the window is not the open items' to settle.
+            try run(Self.openChargesSettled(table, unseen: unseen), property.merging(lineageValues) { $1 })
+            counts.updated += database.changes
         }
         if let gone {
             let statement = try database.prepare("SELECT * FROM \(table.name) WHERE \(gone) ORDER BY id")

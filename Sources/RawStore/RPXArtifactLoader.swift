@@ -83,7 +83,7 @@ public struct RPXArtifactLoader {
             case .whole: (coverage, key) = (.whole(ageOutBefore: windowStart), operation.name)
             case .dated(let from, let to): (coverage, key) = (.dated(from: from, to: to, ageOutBefore: windowStart), operation.name + ".dated")
             case .applied: (coverage, key) = (.partial, operation.name + ".applied")
-            case .openItems: (coverage, key) = (.openItems, operation.name + ".open")
+            case .openItems: (coverage, key) = (.openItems(ageOutBefore: windowStart), operation.name + ".open")
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
             // that changed since the last whole answer; where that cannot stand, once more, whole.

@@ -290,7 +290,7 @@ extension LedgerDelta {
         case .all:
             RealPageTransactionLedger.isBalanceForwardLine("o")
         case .rewrittenHouseholds:
-            "o.charge_id IN (SELECT 'balance-forward:' || resh_id FROM temp.rewritten_households)"
+            "o.charge_id IN (SELECT \(RealPageTransactionLedger.balanceForwardID("resh_id")) FROM temp.rewritten_households)"
         }
         let stored = "main.unified_charges o WHERE o.unified_property_id = :property AND \(scope)"
         try context.run("INSERT INTO temp.delta_unified_charges SELECT \(charges.columns.joined(separator: ", ")) FROM \(stored)")

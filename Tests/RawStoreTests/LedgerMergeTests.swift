@@ -270,6 +270,29 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                      [.text("getresidentledger.open"), .text("2026-11-20")]])
     }
 
+    /// RPX's open items list every charge still open, those dated before the ledger's 24-month window too, which no
+    /// whole answer holds: left out, and a stored one the window has passed ages out, so the merged ledger holds one
+    /// window whichever answer wrote it last (merged, they came back each night and aged out at each whole pull).
+    @Test func theOpenItemsLeaveChargesDatedBeforeTheWindowToTheBalanceForward() throws {
+        let fixture = try LoaderFixture()
+        let property = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+        // As of 2026-11-13 the window starts 2024-12-01: T0, of 2024-12-05, is in it.
+        _ = try RPXArtifactLoader(store: fixture.store, runID: RunID("night-1")).load(
+            path: try rpxAnswer(fixture, "full.xml", balance: "1300.00", [("T0", "12/05/2024", "300.00", "300.00"),
+                                                                         ("T1", "11/01/2026", "1000.00", "1000.00")]),
+            operation: .getresidentledger, property: property, asOf: LocalDate(iso: "2026-11-13")!)
+        // As of 2027-01-02 it starts 2025-02-01: T0, still open, is listed by the open items but lies before it.
+        let open = try RPXArtifactLoader(store: fixture.store, runID: RunID("night-2")).load(
+            path: try rpxAnswer(fixture, "open.xml", balance: "1300.00", [("T0", "12/05/2024", "300.00", "300.00"),
+                                                                         ("T1", "11/01/2026", "1000.00", "1000.00")]),
+            operation: .getresidentledger, property: property, asOf: LocalDate(iso: "2027-01-02")!, answer: .openItems)
+        #expect(open.note == "0 new, 0 updated, 1 removed, 1 unchanged, 1 open charge(s) dated before the window left to the balance forward")
+        #expect(try fixture.store.database.query("SELECT transaction_id, open_amount FROM realpage_ledger")
+                == [[.text("T1"), .real(1000)]])
+        #expect(try fixture.store.database.query("SELECT resh_id, balance FROM realpage_ledger_households")
+                == [[.text("900"), .real(1300)]], "the Balance still counts T0")
+    }
+
     /// The nightly open-items answer settles what it no longer lists by reading the property's open charges, not
     /// every charge of its ledger (a scan that grew with the ledger every night of a year).
     @Test func theOpenItemsSettleReadsOnlyTheOpenCharges() throws {

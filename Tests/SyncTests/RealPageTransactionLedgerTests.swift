@@ -117,12 +117,15 @@ import Testing
 
     /// The balance check sums each household's open charges from the partial index of the charges still open
     /// (realpage_raw migration 51), not from 24 months of transactions: its cost follows what is owed, not the ledger.
+    /// Each household's balance-forward line is one lookup by its key, not the property's lines read for each.
     @Test func theBalanceCheckReadsOnlyTheOpenCharges() throws {
         let fixture = try RealPageFixture()
         let database = try Database(path: fixture.directory.appendingPathComponent("plan.db").path)
         try database.attach(path: fixture.raw.database.path, as: "realpage_raw")
+        try database.attach(path: fixture.store.database.path, as: "unified")
         let plan = try database.query("EXPLAIN QUERY PLAN " + RealPageLedger.balanceCheck).compactMap { $0.last?.textValue }
         #expect(plan.contains { $0.contains("realpage_ledger USING INDEX realpage_ledger_open_charges") }, "\(plan)")
+        #expect(plan.contains { $0.contains("unified_charges_1 (unified_property_id=? AND charge_id=?)") }, "\(plan)")
     }
 
     @Test func chargesCreditsAndPaymentsOfThePeriodByHouseholdWithABalanceForward() throws {

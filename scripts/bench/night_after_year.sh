@@ -20,7 +20,10 @@
 #       writes, or --properties "KEY ...");  FILE: the ownerdash to measure (default: this checkout's release build)
 #
 # Prints each night, both weeks' totals and late / early; callgrind files stay in OUT (default
-# scripts/bench/out/night_after_year).
+# scripts/bench/out/night_after_year). Then, as year.sh does at its end, the late week's last night against a fresh
+# full ingest of its day (every answer) and its unified.db against a full sync of the same raw data (every row):
+# nights one day apart after years, which a `--step 7` year's end, where every ledger is pulled whole, never checks.
+# Exit 2 when an answer or a table differs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
@@ -114,6 +117,9 @@ for night in $(seq 1 "$NIGHTS"); do
     [ "$night" -eq 1 ] || day=$(advance 1)
     ingest "$OUT/late/data" "$day" "late-$night"
 done
+# Nights after years, one a day: what a stride year's end (every ledger pulled whole) cannot check.
+echo "late: a fresh full ingest of $day to compare ..." >&2
+OWNERDASH_CLOCK="${day}T02:30:00Z" bench_fresh_ingest "$OUT/late/data" "$day" "$OUT/late"
 stop_bench_simulator
 
 echo "## $NIGHTS night(s) after a year of $(($(wc -l < "$YEAR/nights.csv") - 1)) nights ($PROPERTY_KEYS), $( [ "$CALLGRIND" -eq 1 ] && echo "instructions" || echo "CPU seconds, peak memory")"
@@ -135,3 +141,4 @@ late = week("late", range(1, nights + 1))
 print(f"early nights {first}-{first + nights - 1}: {show(early)}; the {nights} after the year: {show(late)}")
 print(f"late / early: {late / early:.3f}")
 PY
+bench_compare "$OUT/late" "$OUT/late/data" "$day" "$NIGHTS nights after the year"

@@ -157,30 +157,10 @@ LAST=$day
 NIGHTS=$night   # fewer than DAYS when the year was stopped
 [ "$FAIL_NIGHT" -le "$NIGHTS" ] || FAIL_NIGHT=0   # stopped before its failed night
 
-# A fresh data directory ingests the last day in full: every answer must be the same.
+# A fresh data directory ingests the last day in full: every answer must be the same (compared at the end).
 bench_simulator_sources "$BASE"
 FRESH=$OUT/fresh
-"$BIN" ingest "${SELECT[@]}" --as-of "$LAST" --config "$CONFIG_FILE" --data-dir "$FRESH" --quiet > "$OUT/fresh.out" 2> "$OUT/fresh.err" || true
-answers() {   # the answers of one data directory, each command's exit status after it
-    local dir=$1 command
-    local start
-    start=$(python3 -c "import datetime as d,sys; t=d.date.fromisoformat(sys.argv[1]); m=t.year*12+t.month-1-5; print('%04d-%02d' % (m // 12, m % 12 + 1))" "$LAST")
-    for command in "query summary" "query occupancy" "query exposure" "query pricing" "query delinquency" "query funnel" \
-                   "query activity" "report debtors" "report rental-tracker" "report lease-status --start $start --months 6" \
-                   "report maintenance" "report expenses"; do
-        echo "== $command"
-        # shellcheck disable=SC2086
-        "$BIN" $command --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
-    done
-    echo "== audit run, then audit show"
-    "$BIN" audit run --as-of "$LAST" --months 6 --data-dir "$dir" >/dev/null 2>&1 && echo "exit 0" || echo "exit $?"
-    "$BIN" audit show --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
-}
-blank() {   # run ids and timestamps differ between any two runs
-    sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
-}
-answers "$DATA" | blank > "$OUT/answers_year.txt"
-answers "$FRESH" | blank > "$OUT/answers_fresh.txt"
+bench_fresh_ingest "$DATA" "$LAST" "$OUT"
 
 echo
 echo "## A year of nightly ingests: $NIGHTS night(s), ${#KEYS[@]} propert(ies), prune on, night $FAIL_NIGHT failed"
@@ -233,20 +213,4 @@ print("last night: %d of %d snapshots recorded unchanged (not stored again)" % (
 PY
 printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n" \
     "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
-# Identical, but for history the nightly directory kept beyond the window a fresh ingest sees (year_compare.py).
-echo "answers on $LAST against a fresh full ingest ($(wc -c < "$OUT/answers_fresh.txt") bytes; diff $OUT/answers_year.txt $OUT/answers_fresh.txt):"
-status=0
-python3 scripts/bench/year_compare.py "$OUT/answers_year.txt" "$OUT/answers_fresh.txt" || status=$?
-
-# The year's unified.db, written night by night by change, against a full sync of the same raw data into a fresh one.
-REBUILT=$OUT/rebuilt
-rm -rf "$REBUILT"
-mkdir -p "$REBUILT"
-for raw in realpage_raw.db yardi_raw.db; do
-    [ -f "$DATA/$raw" ] && python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))" \
-        "$DATA/$raw" "$REBUILT/$raw"
-done
-"$BIN" sync "${SELECT[@]}" --config "$CONFIG_FILE" --data-dir "$REBUILT" --quiet > "$OUT/rebuilt.out" 2> "$OUT/rebuilt.err" || true
-echo "unified.db after $NIGHTS nights against a full sync of the same raw data (scripts/bench/unified_compare.py):"
-python3 scripts/bench/unified_compare.py "$DATA/unified.db" "$REBUILT/unified.db" || status=2
-exit $status
+bench_compare "$OUT" "$DATA" "$LAST" "$NIGHTS nights"

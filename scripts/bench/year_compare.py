@@ -15,6 +15,8 @@ blanked). Every answer must be identical, with two exceptions that are history, 
 
 The ledger reports' `ledger_whole_as_of` table is left out of the comparison and counted: it names the ledgers nightly
 windows have brought past their last whole pull, which a fresh full ingest never has (its ledgers are whole tonight).
+So is the audit's run number (`parameters.run`): it counts the audits the directory ran before (a copy of a year's
+directory, as night_after_year.sh measures, has the year's own), where the fresh directory's is its first.
 
   python3 scripts/bench/year_compare.py ANSWERS_YEAR ANSWERS_FRESH
 
@@ -68,6 +70,16 @@ def without_disclosure(text):
     document, start, end = found
     rows = document.pop(DISCLOSURE, None) or []
     return text[:start] + json.dumps(document, indent=2) + text[end:], sorted(r.get("property") for r in rows)
+
+
+def without_run_number(text):
+    """The section with its JSON document's `parameters.run` (an audit's number) written as 0, and that number."""
+    found = document_of(text)
+    if found is None or not isinstance(found[0].get("parameters"), dict) or "run" not in found[0]["parameters"]:
+        return text, None
+    document, start, end = found
+    run, document["parameters"]["run"] = document["parameters"]["run"], 0
+    return text[:start] + json.dumps(document, indent=2) + text[end:], run
 
 
 def differing_properties(year_text, fresh_text):
@@ -195,9 +207,14 @@ def main(year_path, fresh_path):
         disclosed = []
         if DISCLOSURE in year[command] or DISCLOSURE in fresh[command]:
             (year[command], disclosed), (fresh[command], _) = without_disclosure(year[command]), without_disclosure(fresh[command])
+        runs = None
+        if command.startswith("audit"):
+            (year[command], run_a), (fresh[command], run_b) = without_run_number(year[command]), without_run_number(fresh[command])
+            runs = (run_a, run_b) if run_a != run_b else None
         if year[command] == fresh[command]:
-            print("%s: identical%s" % (command, " (%d ledger(s) named as brought forward by windows since their whole pull)"
-                                        % len(disclosed) if disclosed else ""))
+            print("%s: identical%s%s" % (command, " (%d ledger(s) named as brought forward by windows since their whole pull)"
+                                          % len(disclosed) if disclosed else "",
+                                          " (audit run %s, the fresh directory's %s)" % runs if runs else ""))
             continue
         rule = RULES.get(command)
         differences, history = [], []

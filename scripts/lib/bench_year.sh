@@ -11,6 +11,13 @@
 #   bench_simulator_sources BASE       points ownerdash at the simulator at BASE (its three endpoint variables)
 #   bench_simulator_credentials        exports the simulator's credentials
 #   stop_bench_simulator               stops the simulator SIM names and waits for it; clears SIM
+#   bench_fresh_ingest DATA DAY OUT    a fresh data directory (OUT/fresh) ingests DAY in full from the simulator (which
+#                                      must be at DAY), and the answers of DATA and of it go to OUT/answers_year.txt and
+#                                      OUT/answers_fresh.txt (BIN, SELECT, CONFIG_FILE as set by the caller)
+#   bench_compare OUT DATA DAY WHAT    prints whether those answers are the same (scripts/bench/year_compare.py), then
+#                                      DATA's unified.db, written night by night by change, against a full sync of the
+#                                      same raw data into OUT/rebuilt (scripts/bench/unified_compare.py); WHAT names the
+#                                      nights for the heading; returns 2 when an answer or a table differs
 # The caller's EXIT trap stops it (set the trap first: SIM is set before anything can fail).
 start_bench_simulator() {
     local out=$1 start=$2
@@ -55,4 +62,48 @@ bench_simulator_credentials() {
 stop_bench_simulator() {
     [ -z "$SIM" ] || { kill "$SIM" 2>/dev/null && wait "$SIM" 2>/dev/null; } || true
     SIM=
+}
+
+bench_fresh_ingest() {
+    local data=$1 day=$2 out=$3
+    "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$out/fresh" --quiet \
+        > "$out/fresh.out" 2> "$out/fresh.err" || true
+    bench_answers "$data" "$day" | bench_blank > "$out/answers_year.txt"
+    bench_answers "$out/fresh" "$day" | bench_blank > "$out/answers_fresh.txt"
+}
+
+bench_answers() {   # bench_answers DIR DAY: the answers of one data directory, each command's exit status after it
+    local dir=$1 day=$2 command start
+    start=$(python3 -c "import datetime as d,sys; t=d.date.fromisoformat(sys.argv[1]); m=t.year*12+t.month-1-5; print('%04d-%02d' % (m // 12, m % 12 + 1))" "$day")
+    for command in "query summary" "query occupancy" "query exposure" "query pricing" "query delinquency" "query funnel" \
+                   "query activity" "report debtors" "report rental-tracker" "report lease-status --start $start --months 6" \
+                   "report maintenance" "report expenses"; do
+        echo "== $command"
+        # shellcheck disable=SC2086
+        "$BIN" $command --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
+    done
+    echo "== audit run, then audit show"
+    "$BIN" audit run --as-of "$day" --months 6 --data-dir "$dir" >/dev/null 2>&1 && echo "exit 0" || echo "exit $?"
+    "$BIN" audit show --format json --data-dir "$dir" 2>/dev/null && echo "exit 0" || echo "exit $?"
+}
+
+bench_blank() {   # run ids and timestamps differ between any two runs
+    sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
+}
+
+bench_compare() {
+    local out=$1 data=$2 day=$3 what=$4 status=0 raw
+    # Identical, but for history the nightly directory kept beyond the window a fresh ingest sees (year_compare.py).
+    echo "answers on $day against a fresh full ingest ($(wc -c < "$out/answers_fresh.txt") bytes; diff $out/answers_year.txt $out/answers_fresh.txt):"
+    python3 scripts/bench/year_compare.py "$out/answers_year.txt" "$out/answers_fresh.txt" || status=$?
+    rm -rf "$out/rebuilt"
+    mkdir -p "$out/rebuilt"
+    for raw in realpage_raw.db yardi_raw.db; do
+        [ -f "$data/$raw" ] && python3 -c "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))" \
+            "$data/$raw" "$out/rebuilt/$raw"
+    done
+    "$BIN" sync "${SELECT[@]}" --config "$CONFIG_FILE" --data-dir "$out/rebuilt" --quiet > "$out/rebuilt.out" 2> "$out/rebuilt.err" || true
+    echo "unified.db after the $what against a full sync of the same raw data (scripts/bench/unified_compare.py):"
+    python3 scripts/bench/unified_compare.py "$data/unified.db" "$out/rebuilt/unified.db" || status=2
+    return $status
 }

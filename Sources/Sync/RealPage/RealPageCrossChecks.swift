@@ -16,7 +16,7 @@ import SQLiteKit
 /// | notice_move_out | an on-notice unit without a move-out date (exposure 30/60 cannot place it) | none allowed |
 /// | current_resident | an occupied unit (unitlist) with no Current household in getresidentlistinfo (no resident, lease or in-place rent) | none allowed |
 /// | activity_type | Activity report types not in RealPageActivity.activityTypes (kept as `other`) | none allowed |
-/// | ledger_balance | per household of getresidentledger: its `Balance` vs its charges' `OpenAmount` less its `Prepaid` | $0.01 |
+/// | ledger_balance | per household of getresidentledger: its `Balance` vs its charges' `OpenAmount`, and what its balance-forward line carries open (postings before the 24-month window), less its `Prepaid` | $0.01 |
 /// | ledger_type | getresidentledger transactions neither Charge nor Payment (left out of the ledger) | none allowed |
 /// | transaction_detail_rows | Transaction Detail by Code rows of a snapshot the ledger reads that cannot be read (no code, unknown group, no amount, no date, no fiscal period), per snapshot and reason | none allowed |
 /// | charge_journal_only | a Charge and Adjustment Journal period without Transaction Detail by Code on a site without getresidentledger (not read as the ledger) | none allowed |

@@ -60,6 +60,11 @@ enum RealPageTransactionLedger {
         "\(alias).charge_id >= 'balance-forward:' AND \(alias).charge_id < 'balance-forward;'"
     }
 
+    /// The `charge_id` of household `household`'s balance-forward line (an SQL expression): one key lookup.
+    static func balanceForwardID(_ household: String) -> String {
+        "'balance-forward:' || \(household)"
+    }
+
     /// The raw table exists (raw databases older than report tables' version 20 lack it) and holds rows.
     static let hasSnapshots = """
         SELECT EXISTS (SELECT 1 FROM realpage_raw.sqlite_master WHERE type = 'table' AND name = 'realpage_transaction_detail')
@@ -193,7 +198,7 @@ enum RealPageTransactionLedger {
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
-        SELECT :property, 'balance-forward:' || o.resident_key, o.resident_key,
+        SELECT :property, \(balanceForwardID("o.resident_key")), o.resident_key,
                (SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = o.resident_key),
                o.unit, '\(balanceForwardCode)',
                'balance forward: Delinquent and Prepaid net balance as of ' || :balance_forward_snapshot

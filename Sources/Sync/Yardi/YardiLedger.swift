@@ -107,7 +107,7 @@ enum YardiLedger {
         INSERT INTO unified_charges (
             unified_property_id, charge_id, resident_id, lease_id, unit_number, charge_code, description, category,
             category_known, period, charge_date, due_date, amount, amount_paid, balance)
-        SELECT :property, 'balance-forward:' || h.tenant_code, h.tenant_code,
+        SELECT :property, \(RealPageTransactionLedger.balanceForwardID("h.tenant_code")), h.tenant_code,
                (SELECT lease_id FROM unified_residents
                 WHERE unified_property_id = :property AND resident_id = h.tenant_code),
                h.unit_code, '\(RealPageTransactionLedger.balanceForwardCode)',

@@ -160,6 +160,20 @@ class YearCompareTests(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("audit run, then audit show: DIFFERS: differs (diff the two files); in kalaco; each named", out)
 
+    def test_the_audit_run_number_is_history_its_parameters_still_compared(self):
+        # A copy of a year's directory has run the year's own audits: tonight's is its third, the fresh one's its first.
+        def audit(run, as_of="2028-12-01"):
+            document = {"metric": "audit", "parameters": {"run": run, "as_of": as_of, "first_month": "2028-07"},
+                        "exceptions": []}
+            return "== audit run, then audit show\nexit 0\n" + json.dumps(document, indent=1) + "\nexit 0\n"
+
+        code, out = self.compare(audit(3), audit(1))
+        self.assertEqual(code, 0, out)
+        self.assertIn("audit run, then audit show: identical (audit run 3, the fresh directory's 1)", out)
+        code, out = self.compare(audit(3, as_of="2028-11-30"), audit(1))
+        self.assertEqual(code, 2, out)
+        self.assertIn("audit run, then audit show: DIFFERS", out)
+
     def test_any_other_answer_must_be_identical(self):
         code, out = self.compare(answers(MAINTENANCE, EXPENSES), answers(MAINTENANCE, EXPENSES, '{"occupancy": 0.94}'))
         self.assertEqual(code, 2)
