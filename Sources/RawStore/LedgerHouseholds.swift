@@ -141,11 +141,26 @@ struct LedgerHouseholds {
             if let earlier = decoded[index] {
                 decoded[index] = (earlier.household, earlier.transactions + 1,
                                   earlier.holdable && hasID && within && key != nil && key == earlier.household,
-                                  [earlier.first, date].compactMap { $0 }.min(), [earlier.last, date].compactMap { $0 }.max())
+                                  LedgerHouseholds.least(earlier.first, date), LedgerHouseholds.greatest(earlier.last, date))
             } else {
                 decoded[index] = (key, 1, hasID && within && key != nil, date, date)
             }
         }
+    }
+
+    /// The earlier of two dates either of which may be missing (a record's first date, per transaction: two arrays
+    /// built for it were 2 % of a night whose ledgers were read whole).
+    static func least(_ a: String?, _ b: String?) -> String? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
+    /// The later of two dates either of which may be missing (a record's last date).
+    static func greatest(_ a: String?, _ b: String?) -> String? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return max(a, b)
     }
 
     /// Loads a whole answer with `load`, by household when `households` is given, and once more whole (`load(nil)`)
