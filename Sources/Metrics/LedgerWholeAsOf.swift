@@ -43,26 +43,34 @@ public struct LedgerWholeAsOf: Sendable, Equatable {
 extension Metrics {
     /// The properties whose delinquency at the snapshot shown is summed from a ledger the nightly windows had brought
     /// past its last whole pull: Yardi's, whose delinquency is its tenant ledger's open charges and credit (Sync's
-    /// `YardiDelinquency`), at the property's latest night (`unified_properties.as_of_date`, the night
-    /// `ledger_whole_as_of` describes). A posting dated back before the windows (a credit to an old rent) moves such a
-    /// property's balances only at its next whole pull; RealPage's delinquency is the Delinquent and Prepaid report,
-    /// whole every night, whose disagreement with the ledger pulls the ledger whole the next night.
+    /// `YardiDelinquency`). A posting dated back before the windows (a credit to an old rent) moves such a property's
+    /// balances only at its next whole pull; RealPage's delinquency is the Delinquent and Prepaid report, whole every
+    /// night, whose disagreement with the ledger pulls the ledger whole the next night.
+    ///
+    /// The lag of the night shown as its sync kept it with the night's totals
+    /// (`unified_delinquency_metrics.ledger_whole_as_of`), so an earlier night (`--as-of`) is named as the latest is;
+    /// a night synced before that column (unified migration 65) is named only when it is the property's latest
+    /// (`unified_properties.ledger_whole_as_of`, the night it describes).
     public static func delinquencyLags(database: Database, shown: [(property: String, asOf: LocalDate?)]) throws
         -> [String: LedgerWholeAsOf] {
-        guard !shown.isEmpty else { return [:] }
-        let lagging = try database.rows("""
-            SELECT unified_property_id AS property, as_of_date, ledger_whole_as_of FROM unified_properties
-            WHERE pms_source = 'yardi' AND ledger_whole_as_of IS NOT NULL
-            """) { row -> (String, String, String)? in
+        // Each night shown as `property<TAB>date`: one bound list, each looked up by the totals' key.
+        let asked = shown.compactMap { shown in shown.asOf.map { shown.property + "\t" + $0.iso } }
+        guard !asked.isEmpty else { return [:] }
+        let rows = try database.rows("""
+            SELECT m.unified_property_id AS property, m.as_of_date,
+                   coalesce(m.ledger_whole_as_of,
+                            CASE WHEN p.as_of_date = m.as_of_date THEN p.ledger_whole_as_of END) AS whole_as_of
+            FROM json_each(:shown) s
+            JOIN unified_delinquency_metrics m
+              ON m.unified_property_id = substr(s.value, 1, instr(s.value, char(9)) - 1)
+             AND m.as_of_date = substr(s.value, instr(s.value, char(9)) + 1)
+            JOIN unified_properties p ON p.unified_property_id = m.unified_property_id
+            WHERE p.pms_source = 'yardi'
+            """, [":shown": .jsonArray(asked)]) { row -> (String, LedgerWholeAsOf)? in
             guard let property = row.text("property"), let asOf = row.text("as_of_date"),
-                  let whole = row.text("ledger_whole_as_of") else { return nil }
-            return (property, asOf, whole)
-        }.compactMap { $0 }
-        let asked = Dictionary(shown.map { ($0.property, $0.asOf?.iso) }, uniquingKeysWith: { first, _ in first })
-        var lags: [String: LedgerWholeAsOf] = [:]
-        for (property, asOf, whole) in lagging where asked[property] == .some(asOf) {
-            lags[property] = LedgerWholeAsOf(asOf: asOf, wholeAsOf: whole)
+                  let whole = row.text("whole_as_of") else { return nil }
+            return (property, LedgerWholeAsOf(asOf: asOf, wholeAsOf: whole))
         }
-        return lags
+        return Dictionary(rows.compactMap { $0 }, uniquingKeysWith: { first, _ in first })
     }
 }

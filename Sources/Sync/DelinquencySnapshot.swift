@@ -25,9 +25,12 @@ public enum DelinquencySnapshot {
     /// alone: a property synced without units (no occupancy row) but with a ledger has its delinquency all the same.
     /// The sync writes it when the night has an occupancy row or a ledger, and a delinquency source (`Synchronizer`:
     /// Yardi's ledger, RealPage's Delinquent and Prepaid report); without one the night has no totals row.
+    ///
+    /// `:ledger_whole_as_of`: the night's `unified_properties.ledger_whole_as_of` (the ledger's lag), kept with the
+    /// totals so an earlier night's answer names it too (Metrics' `delinquencyLags`).
     static let insert = """
-        INSERT OR REPLACE INTO unified_delinquency_metrics (\(columns))
-        SELECT :property, :as_of, \(sums), :run_id
+        INSERT OR REPLACE INTO unified_delinquency_metrics (\(columns), ledger_whole_as_of)
+        SELECT :property, :as_of, \(sums), :run_id, :ledger_whole_as_of
         FROM unified_delinquency d
         WHERE d.unified_property_id = :property AND d.as_of_date = :as_of
         """

@@ -610,8 +610,9 @@ public struct Synchronizer {
         // delinquency source has no totals at all: zeros would read as "nobody owes" (the real Nexus East files
         // give a ledger from Transaction Detail by Code but no Delinquent and Prepaid report).
         if result.hasDelinquency && (rows["unified_occupancy_metrics", default: 0] > 0 || result.ledgerSource != nil) {
-            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf,
-                                                                  [":run_id": .text(runID)])
+            rows["unified_delinquency_metrics"] = try context.run(DelinquencySnapshot.insert, asOf: asOf, [
+                ":run_id": .text(runID), ":ledger_whole_as_of": SQLValue(result.ledgerWholeAsOf),
+            ])
         }
         try context.run(Self.finishProperty, asOf: asOf, [
             ":run_id": .text(runID), ":synced_at": .text(Timestamp.iso()), ":ledger_source": SQLValue(result.ledgerSource),

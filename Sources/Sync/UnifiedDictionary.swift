@@ -207,6 +207,7 @@ public enum UnifiedDictionary {
             balance_over_90_cents | in cents
             prepaid_cents | credit balances, in cents
             run_id
+            ledger_whole_as_of | unified_properties.ledger_whole_as_of as that night's sync wrote it: the totals were summed from a ledger nightly windows had brought past its last whole answer, of this date (NULL: whole that night, a report, or a night synced before migration 65)
             """),
         table("unified_delinquency", "Snapshot: one row per property, date and household that owes or is in credit, for the nights prune keeps (v_delinquency_latest: the latest).", """
             unified_property_id

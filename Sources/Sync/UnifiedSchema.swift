@@ -927,6 +927,11 @@ public enum UnifiedSchema {
                 unified_property_id, event_date, event_type, pms_event_type, unit_number, party_name, party_id, source, agent)
                 WHERE party_id IS NOT NULL;
             """),
+        // A night's delinquency remembers the lag of the ledger it was summed from (unified_properties keeps the
+        // latest night's only): `query delinquency --as-of` an earlier night names it as the latest night's answer does.
+        Migration(version: 65, name: "delinquency: the ledger's last whole pull", sql: """
+            ALTER TABLE unified_delinquency_metrics ADD COLUMN ledger_whole_as_of TEXT;
+            """),
     ]
 }
 

@@ -111,7 +111,8 @@ import Testing
     /// its last whole pull misses a posting dated back before them (a credit to a four-month-old rent leaves the
     /// household in credit) until the next whole pull: `query delinquency` and `query summary` name such a property
     /// and that pull's date, as the ledger reports do. Not a RealPage property (its delinquency is the Delinquent and
-    /// Prepaid report, whole every night), nor a night before the property's latest (the lag describes that night).
+    /// Prepaid report, whole every night). An earlier night is named by the lag its sync kept with its totals
+    /// (`unified_delinquency_metrics.ledger_whole_as_of`), not by the latest night's.
     @Test func aYardiLedgerBroughtForwardByWindowsIsNamedWithItsLastWholePull() throws {
         let fixture = try Self.fixture()
         try fixture.property("gamma", pms: "yardi", asOf: "2026-11-20")
@@ -131,7 +132,18 @@ import Testing
             #expect(table.title.contains("next whole ledger pull"))
             let older = try Metrics.run(MetricQuery(metric: metric, properties: ["gamma"], asOf: day("2026-11-10")),
                                         database: database)
-            #expect(!older.tables.contains { $0.name == "ledger_whole_as_of" }, "\(metric) of an older night")
+            #expect(!older.tables.contains { $0.name == "ledger_whole_as_of" }, "\(metric) of an older night pulled whole")
+        }
+        // The night of 2026-11-01 was summed from a ledger last pulled whole on 2026-10-28.
+        try fixture.database.prepare("""
+            UPDATE unified_delinquency_metrics SET ledger_whole_as_of = '2026-10-28'
+            WHERE unified_property_id = 'gamma' AND as_of_date = '2026-11-01'
+            """).execute()
+        for metric in [MetricQuery.Metric.delinquency, .summary] {
+            let older = try Metrics.run(MetricQuery(metric: metric, properties: ["gamma"], asOf: day("2026-11-10")),
+                                        database: try fixture.reader())
+            let table = try #require(older.tables.first { $0.name == "ledger_whole_as_of" }, "\(metric) of an older night")
+            #expect(table.rows == [[.text("gamma"), .text("2026-11-01"), .text("2026-10-28")]], "\(metric)")
         }
         try fixture.database.prepare("UPDATE unified_properties SET ledger_whole_as_of = NULL").execute()
         let whole = try Metrics.run(MetricQuery(metric: .delinquency), database: try fixture.reader())
