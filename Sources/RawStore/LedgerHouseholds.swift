@@ -244,16 +244,15 @@ struct LedgerHouseholds {
         case .dated(let from, let to, _):
             guard let date = value(ledger.dateColumn).textValue else { return false }
             return date >= from && date <= to
-        case .openItems(let before):
+        case .openItems:
             let open: Bool
             switch value(ledger.balanceColumn) {
             case .integer(let n): open = n != 0
             case .real(let x): open = x != 0
             default: open = false
             }
-            // A charge dated before the window is left out of the merge (`LedgerCoverage.openItems`).
-            let dated = before.map { before in value(ledger.dateColumn).textValue.map { $0 >= before } ?? true } ?? true
-            return value(ledger.kindColumn) == .text(ledger.chargeKind) && open && dated
+            return value(ledger.kindColumn) == .text(ledger.chargeKind) && open
+                && !coverage.leavesOut(dated: value(ledger.dateColumn).textValue)
         case .whole, .partial:
             return true
         }

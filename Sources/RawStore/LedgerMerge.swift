@@ -36,6 +36,13 @@ enum LedgerCoverage: Equatable {
     /// which counts them, is the sync's balance-forward line.
     case openItems(ageOutBefore: String?)
 
+    /// Whether this answer leaves a transaction dated `date` out of the merge: an open-items answer's charge dated
+    /// before the whole ledger's window (`openItems`). The date is read only for such an answer.
+    func leavesOut(dated date: @autoclosure () -> String?) -> Bool {
+        guard case .openItems(let before?) = self, let date = date() else { return false }
+        return date < before
+    }
+
     /// The stored transactions of `table` this answer speaks for short of the whole ledger (a window's dated ones, the
     /// open charges), as a condition with its parameters and the table as read (the open charges through their
     /// partial index: the planner otherwise reads every charge of the property by household): what a household it
@@ -261,7 +268,7 @@ final class LedgerMerger {
         // A column's value looked up in the row itself (the last where a name repeats): a dictionary of the row, a
         // name hashed per column, costs more than the few lookups most transactions need; built only to log one.
         func value(_ name: String) -> SQLValue? { row.last { $0.0 == name }?.1 }
-        if case .openItems(let before?) = coverage, let date = value(table.dateColumn)?.textValue, date < before {
+        if coverage.leavesOut(dated: value(table.dateColumn)?.textValue) {
             counts.beforeWindow += 1
             return
         }
