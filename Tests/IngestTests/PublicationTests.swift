@@ -118,5 +118,27 @@ import Testing
         #expect(back.status == 0, "\(back.stderr.suffix(1500))")
         #expect(try sent("kalaco") >= whole, "after a night off the server, kalaco went whole")
         try Self.expectServerHoldsWhatWasSynced(directory, server, "after a night off the server")
+
+        // A night the server refuses every publication after the host synced: the next night's publication sends
+        // what both nights changed, by change (the server still holds the night before the refused one).
+        try postgres.execute("""
+            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused tonight'; END $$
+            """)
+        try postgres.execute("""
+            CREATE TRIGGER refuse BEFORE INSERT OR UPDATE OR DELETE ON unified_properties
+            FOR EACH STATEMENT EXECUTE FUNCTION refuse()
+            """)
+        let refused = try directory.ownerdash(["ingest", "--as-of", "2026-11-17", "--database-url", server.uri] + selection,
+                                              environment: simulator.environment)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("kalaco: error: sync: synced locally, but publishing to") && refused.stderr.contains("refused tonight"),
+                "\(refused.stderr.suffix(1500))")
+        try postgres.execute("DROP TRIGGER refuse ON unified_properties")
+        let caughtUp = try directory.ownerdash(["ingest", "--as-of", "2026-11-18", "--database-url", server.uri] + selection,
+                                               environment: simulator.environment)
+        #expect(caughtUp.status == 0, "\(caughtUp.stderr.suffix(1500))")
+        let twoNights = try sent("kalaco")
+        #expect(twoNights > 0 && twoNights * 10 < whole, "after a refused night kalaco sent \(twoNights) rows, the first night \(whole)")
+        try Self.expectServerHoldsWhatWasSynced(directory, server, "the night after a refused publication")
     }
 }

@@ -7,6 +7,7 @@
 # ingests the last day in full and every answer is compared.
 #
 #   scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE] [--resume]
+#                         [--postgres]
 #                                               (default: 365 nights, 30 properties, debug build, scripts/bench/out/year;
 #                                                --binary: that ownerdash instead of this checkout's build, to compare two;
 #                                                --step D: the simulator advances D days between nights, default 1:
@@ -19,6 +20,15 @@
 #                                               first day and is advanced to the last night's, which gives the same
 #                                               world (its churn is drawn from the seed and the day). Give the --days
 #                                               and --step of the first run.
+#   --postgres                                  each night's ingest also publishes to a throwaway PostgreSQL 15 cluster
+#                                               (`--database-url`, scripts/lib/pg_test_cluster.sh; not with --resume):
+#                                               at the end a reader's answers from the server are compared with the
+#                                               year's own, and the server's rows (the reader's mirror) with unified.db,
+#                                               every table both hold at every date (unified_compare.py --every-date);
+#                                               two nights after the failed one the server refuses every write to
+#                                               unified_properties (a trigger), so that night syncs on the host and
+#                                               fails every publication, and the nights after it must bring the server
+#                                               up to date
 #
 # K properties: the first K of the registry, Yardi ones interleaved (K=3: kalaco, yp_riverwalk, 7_east).
 # Prints: disk of the landing zone and the databases after each 30 nights; the first night's time and the average of
@@ -42,7 +52,7 @@ cd "$(dirname "$YEAR_SH_ORIGINAL")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
-DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY= STEP=1 RESUME=0
+DAYS=365 PROPERTIES=30 CONFIG=debug OUT=scripts/bench/out/year BINARY= STEP=1 RESUME=0 POSTGRES=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --days) DAYS=$2; shift 2 ;;
@@ -52,7 +62,8 @@ while [ $# -gt 0 ]; do
         --out) OUT=$2; shift 2 ;;
         --binary) BINARY=$(realpath "$2"); shift 2 ;;
         --resume) RESUME=1; shift ;;
-        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE] [--resume]" >&2; exit 1 ;;
+        --postgres) POSTGRES=1; shift ;;
+        *) echo "usage: scripts/bench/year.sh [--days N] [--properties K] [--step D] [--release] [--out DIR] [--binary FILE] [--resume] [--postgres]" >&2; exit 1 ;;
     esac
 done
 START=2026-11-20
@@ -73,8 +84,27 @@ fi
 FAIL_NIGHT=$(( (DAYS + 1) / 2 )); [ "$DAYS" -ge 3 ] || FAIL_NIGHT=0   # a failed night needs nights around it
 
 SIM=
-trap 'stop_bench_simulator; rm -f "$0"' EXIT
+PUBLISH=() UNPUBLISHED_NIGHT=0   # --postgres: where each night publishes, and the night it cannot
+trap 'stop_bench_simulator; [ "$POSTGRES" = 0 ] || pg_test_cluster_stop; rm -f "$0"' EXIT
 start_bench_simulator "$OUT" "$START"
+if [ "$POSTGRES" = 1 ]; then
+    [ "$RESUME" = 0 ] || { echo "year.sh: --postgres starts a new server; it cannot go on with a year (--resume)" >&2; exit 1; }
+    ensure_packages postgresql-15
+    source scripts/lib/pg_test_cluster.sh
+    pg_test_cluster_start
+    PUBLISH=(--database-url "$OWNERDASH_TEST_DATABASE_URL")
+    UNPUBLISHED_NIGHT=$((FAIL_NIGHT + 2)); [ "$FAIL_NIGHT" -gt 0 ] && [ "$UNPUBLISHED_NIGHT" -lt "$DAYS" ] || UNPUBLISHED_NIGHT=0
+    echo "year: publishing to $OWNERDASH_TEST_DATABASE_URL; night $UNPUBLISHED_NIGHT every publication fails (0: none)" >&2
+fi
+refuse_publications() {   # refuse_publications on|off: the server refuses (or takes again) every property's publication
+    if [ "$1" = on ]; then
+        psql "$OWNERDASH_TEST_DATABASE_URL" -q \
+            -c "CREATE FUNCTION year_refuse() RETURNS trigger LANGUAGE plpgsql AS \$\$ BEGIN RAISE EXCEPTION 'year.sh: this night refuses publications'; END \$\$" \
+            -c "CREATE TRIGGER year_refuse BEFORE INSERT OR UPDATE OR DELETE ON unified_properties FOR EACH STATEMENT EXECUTE FUNCTION year_refuse()"
+    else
+        psql "$OWNERDASH_TEST_DATABASE_URL" -q -c "DROP TRIGGER year_refuse ON unified_properties" -c "DROP FUNCTION year_refuse()"
+    fi
+}
 
 bench_simulator_credentials
 
@@ -122,13 +152,15 @@ for night in $(seq "$FIRST" "$DAYS"); do
     export OWNERDASH_CLOCK="${day}T02:30:00Z"
     # The failed night: a port nothing listens on.
     if [ "$night" -eq "$FAIL_NIGHT" ]; then bench_simulator_sources http://127.0.0.1:9; else bench_simulator_sources "$BASE"; fi
+    [ "$night" -ne "$UNPUBLISHED_NIGHT" ] || refuse_publications on
     start=$(date +%s.%N)
     sim_before=$(sim_cpu)
     code=0
     /usr/bin/time -f "%U %S %M" -o "$OUT/time_$night" \
-        "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" --quiet \
+        "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" "${PUBLISH[@]}" --quiet \
         > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
+    [ "$night" -ne "$UNPUBLISHED_NIGHT" ] || refuse_publications off
     read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
     # The night's prune, timed too: it is part of an operator's night (it once grew by a month every month).
     /usr/bin/time -f "%U %S" -o "$OUT/prune_time_$night" \
@@ -142,7 +174,7 @@ for night in $(seq "$FIRST" "$DAYS"); do
         # The issue's "unchanged property": the same day ingested again, nothing changed at the source since.
         start=$(date +%s.%N)
         /usr/bin/time -f "%U %S %M" -o "$OUT/time_unchanged" \
-            "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" --quiet \
+            "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" "${PUBLISH[@]}" --quiet \
             > "$OUT/ingest_unchanged.out" 2> "$OUT/ingest_unchanged.err" || true
         seconds=$(echo "$(date +%s.%N) - $start" | bc)
         read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_unchanged" | tail -n 1)
@@ -213,4 +245,7 @@ print("last night: %d of %d snapshots recorded unchanged (not stored again)" % (
 PY
 printf "fresh full ingest of the last day: landing %.1f MB, databases %.1f MB\n" \
     "$(echo "$(bytes "$FRESH/landing") / 1048576" | bc -l)" "$(echo "$(bytes "$FRESH"/*.db "$FRESH"/*.db-wal) / 1048576" | bc -l)"
-bench_compare "$OUT" "$DATA" "$LAST" "$NIGHTS nights"
+status=0
+bench_compare "$OUT" "$DATA" "$LAST" "$NIGHTS nights" || status=$?
+[ "$POSTGRES" = 0 ] || bench_compare_server "$OUT" "$DATA" "$LAST" "${PUBLISH[1]}" || status=2
+exit $status

@@ -91,6 +91,24 @@ bench_blank() {   # run ids and timestamps differ between any two runs
     sed -E 's/[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}/RUN/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/TIME/g'
 }
 
+bench_compare_server() {   # bench_compare_server OUT DATA DAY URL: what a year published to the server at URL, read by a fresh reader
+    local out=$1 data=$2 day=$3 url=$4 status=0
+    rm -rf "$out/reader"
+    mkdir -p "$out/reader"
+    OWNERDASH_DATABASE_URL=$url bench_answers "$out/reader" "$day" | bench_blank > "$out/answers_server.txt"
+    echo "answers on $day read from the PostgreSQL server against the year's own from unified.db:"
+    if cmp -s "$out/answers_year.txt" "$out/answers_server.txt"; then
+        echo "  identical ($(wc -c < "$out/answers_server.txt") bytes)"
+    else
+        echo "  DIFFER (diff $out/answers_year.txt $out/answers_server.txt):"
+        diff "$out/answers_year.txt" "$out/answers_server.txt" | head -n 20 | cut -c1-300
+        status=2
+    fi
+    echo "the server's rows (the reader's mirror) against the year's unified.db, every table both hold, every date:"
+    python3 scripts/bench/unified_compare.py --every-date "$data/unified.db" "$out/reader/postgres-mirror/unified.db" || status=2
+    return $status
+}
+
 bench_compare() {
     local out=$1 data=$2 day=$3 what=$4 status=0 raw
     # Identical, but for history the nightly directory kept beyond the window a fresh ingest sees (year_compare.py).
