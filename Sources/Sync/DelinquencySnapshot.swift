@@ -61,13 +61,25 @@ public enum UnifiedRetention {
         /// Property nights whose resident rows went.
         public var nights: Int
         public var rows: Int
+        /// The properties those nights are of, in order.
+        public var properties: [String]
 
-        public init(nights: Int, rows: Int) { self.nights = nights; self.rows = rows }
+        public init(nights: Int, rows: Int, properties: [String] = []) {
+            self.nights = nights
+            self.rows = rows
+            self.properties = properties
+        }
     }
 
     /// Removes (or with `dryRun` counts) the resident delinquency rows of every property night `kept` (the policy,
     /// over one property's dates) does not keep. Nights without a totals row (synced before the totals existed and
     /// not migrated) keep their rows: the trend would lose them.
+    ///
+    /// A property this host has published to PostgreSQL (`published_syncs`) has each removed night noted as a change
+    /// (`unpublished_changes`, as the sync notes its own night), so that its next publication removes the night's
+    /// rows on the server too, by change (UnifiedPublisher.publishChanges): published whole, every property went
+    /// whole every night a night fell out of the policy, and a prune run without the server's URL left the server
+    /// every night's list for good.
     public static func pruneResidentDelinquency(path: String, dryRun: Bool,
                                                 kept: ([LocalDate]) -> Set<LocalDate>) throws -> Result {
         let database = try Database(path: path)
@@ -78,17 +90,26 @@ public enum UnifiedRetention {
             JOIN unified_delinquency_metrics m USING (unified_property_id, as_of_date)
             ORDER BY 1, 2
             """)
+        let note = try database.tableExists("published_syncs") && !dryRun ? try database.prepare("""
+            INSERT OR IGNORE INTO unpublished_changes (unified_property_id, table_name, row_key)
+            SELECT unified_property_id, 'unified_delinquency', :as_of FROM published_syncs
+            WHERE unified_property_id = :property
+            """) : nil
         try database.withTransaction {
             for (property, rows) in Dictionary(grouping: dates, by: { $0[0].textValue ?? "" }).sorted(by: { $0.key < $1.key }) {
                 let nights = rows.compactMap { $0[1].textValue.flatMap(LocalDate.init(iso:)) }
                 // The policy always keeps the newest of these nights.
                 let keep = kept(nights)
-                for night in nights where !keep.contains(night) {
+                let removed = nights.filter { !keep.contains($0) }
+                for night in removed {
+                    let values: [String: SQLValue] = [":property": .text(property), ":as_of": .text(night.iso)]
                     result.rows += try database.deleteRows(
                         from: "unified_delinquency", where: "unified_property_id = :property AND as_of_date = :as_of",
-                        [":property": .text(property), ":as_of": .text(night.iso)], dryRun: dryRun)
+                        values, dryRun: dryRun)
+                    try note?.execute(values)
                     result.nights += 1
                 }
+                if !removed.isEmpty { result.properties.append(property) }
             }
         }
         return result

@@ -54,6 +54,55 @@ import Testing
         #expect(third.stderr.contains("no_such_database"), "\(third.stderr.suffix(800))")
     }
 
+    /// `prune` removes the households of a night its policy no longer keeps from the server too, by change: with
+    /// `--database-url` at once, without it with the property's next publication.
+    @Test func aNightPruneRemovesLeavesTheServerByChangeWithOrWithoutItsURL() throws {
+        let simulator = try PMSSimulator.shared.get()
+        let directory = try DataDir()
+        let server = try TestPostgres.freshDatabase("prune")
+        let postgres = try PostgresConnection(url: server)
+        let selection = ["--property", "yp_riverwalk"]
+        func ingest(_ asOf: String, publishing: Bool = true) throws {
+            let result = try directory.ownerdash(["ingest", "--as-of", asOf] + selection + (publishing ? ["--database-url", server.uri] : []),
+                                                 environment: simulator.environment)
+            #expect(result.status == 0, "\(asOf): \(result.stderr.suffix(1500))")
+        }
+        // The policy keeps the newest night alone.
+        let prune = ["prune", "--keep-days", "0", "--keep-monthly", "0", "--grace-hours", "0"]
+        let households = { (night: String) in
+            (local: try directory.unified().scalar("SELECT count(*) FROM unified_delinquency WHERE as_of_date = :n", [":n": .text(night)])?.integerValue ?? -1,
+             server: Int(try postgres.scalar("SELECT count(*) FROM unified_delinquency WHERE as_of_date = :n", ["n": .text(night)]) ?? "") ?? -1)
+        }
+        let publication = { () throws -> (generation: String?, rows: String?) in
+            let row = try postgres.query("SELECT generation, rows FROM ownerdash_publications WHERE scope = 'property:yp_riverwalk'").values.first
+            return (row?[0], row?[1])
+        }
+
+        try ingest("2026-11-14")
+        try ingest("2026-11-15")
+        let first = try households("2026-11-14")
+        #expect(first.local > 0 && first.server == first.local, "\(first)")
+        let before = try publication()
+        let pruned = try directory.ownerdash(prune + ["--database-url", server.uri])
+        #expect(pruned.status == 0, "\(pruned.stderr.suffix(1500))")
+        #expect(pruned.stdout.contains("published the trimmed nights of 1 property to"), "\(pruned.stdout)")
+        #expect(try households("2026-11-14") == (local: 0, server: 0))
+        let after = try publication()
+        #expect(after.generation != before.generation, "the publication moved on, so readers copy the property again")
+        #expect(after.rows == "0", "by change: no row sent for a night that is gone, \(after)")
+        #expect(try households("2026-11-15").server > 0)
+
+        // Without the URL the host notes the night; its next publication removes it from the server.
+        try ingest("2026-11-16")
+        let offline = try directory.ownerdash(prune)
+        #expect(offline.status == 0 && !offline.stdout.contains("published"), "\(offline.stdout)\(offline.stderr)")
+        let noted = try households("2026-11-15")
+        #expect(noted.local == 0 && noted.server > 0, "\(noted)")
+        try ingest("2026-11-17")
+        #expect(try households("2026-11-15") == (local: 0, server: 0))
+        try Self.expectServerHoldsWhatWasSynced(directory, server, "after two prunes")
+    }
+
     /// A nightly `ingest --database-url` retrains the forecast from the server's data and stores the model there; a
     /// second host's night after it finds the month already learnt and trains nothing.
     @Test func aNightlyIngestRetrainsTheForecastOnTheServerOnce() throws {

@@ -88,7 +88,7 @@ import Testing
         let result = try UnifiedRetention.pruneResidentDelinquency(path: fixture.dataDirectory.unifiedDatabase, dryRun: false) {
             Set($0.filter { $0 == day("2026-11-20") })
         }
-        #expect(result == UnifiedRetention.Result(nights: 1, rows: 1))
+        #expect(result == UnifiedRetention.Result(nights: 1, rows: 1, properties: ["alpha"]))
         let after = try Metrics.run(query, database: try fixture.reader())
         #expect(after.tables[0].rows == before.tables[0].rows, "the night's totals")
         #expect(before.tables[1].rows.count == 1 && after.tables[1].rows.isEmpty)

@@ -20,7 +20,7 @@
 #                                               first day and is advanced to the last night's, which gives the same
 #                                               world (its churn is drawn from the seed and the day). Give the --days
 #                                               and --step of the first run.
-#   --postgres                                  each night's ingest also publishes to a throwaway PostgreSQL 15 cluster
+#   --postgres                                  each night's ingest and prune also publish to a throwaway PostgreSQL 15 cluster
 #                                               (`--database-url`, scripts/lib/pg_test_cluster.sh; not with --resume):
 #                                               at the end a reader's answers from the server are compared with the
 #                                               year's own, and the server's rows (the reader's mirror) with unified.db,
@@ -164,7 +164,7 @@ for night in $(seq "$FIRST" "$DAYS"); do
     read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
     # The night's prune, timed too: it is part of an operator's night (it once grew by a month every month).
     /usr/bin/time -f "%U %S" -o "$OUT/prune_time_$night" \
-        "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" > "$OUT/prune_$night.out" 2>&1 || true
+        "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" "${PUBLISH[@]}" > "$OUT/prune_$night.out" 2>&1 || true
     read -r prune_user prune_system < <(grep -E '^[0-9.]+ [0-9.]+$' "$OUT/prune_time_$night" | tail -n 1)
     printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d,%.2f,%.2f\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
         "$(echo "$user + $system" | bc)" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" \

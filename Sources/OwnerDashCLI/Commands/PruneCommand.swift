@@ -26,7 +26,8 @@ struct PruneCommand: Command {
         metric rows the trends read, stay. On Sundays (UTC, by the run clock) the prune also sweeps the lineage
         rows no raw row names any more (raw_lineage), a pass over every raw table. In unified.db, the households
         of each night's delinquency list (unified_delinquency) are kept for the same nights; every night's totals
-        stay. Like a load, prune first
+        stay. With --database-url the nights removed are removed on the server too, by change; without it, a
+        property this host publishes takes them there with its next publication. Like a load, prune first
         migrates the raw databases to this build's schema (not with --dry-run, which changes nothing). Prune
         takes the data directory's lock (data/ingest.lock): while an ingest runs, it exits 3 naming it.
         """
@@ -84,13 +85,18 @@ struct PruneCommand: Command {
             // and readers (serve) are never locked out by a VACUUM.
             output.write("unified.db: \(dryRun ? "would remove" : "removed") the households of \(unified.nights) property "
                          + "night(s) of delinquency (\(unified.rows) rows) the policy no longer keeps; every night's totals stay\n")
-            // With --database-url the server holds what this host synced: its properties go there as trimmed.
-            if let url = global.databaseURL, !dryRun, unified.rows > 0 {
+            // With --database-url the server holds what this host synced: the properties trimmed go there as trimmed,
+            // by change (the removed nights were noted; a property the server holds otherwise goes whole). Without it,
+            // the noted nights travel with the property's next publication.
+            if let url = global.databaseURL, !dryRun, !unified.properties.isEmpty {
                 let publisher = try UnifiedPublisher(url: url)
-                let database = try Database(path: global.dataDirectory.unifiedDatabase, mode: .readOnly)
-                let keys = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY 1").compactMap { $0[0].textValue }
-                for key in keys { try publisher.publishProperty(key, from: database) }
-                output.write("published \(keys.count) propert\(keys.count == 1 ? "y" : "ies") to \(url)\n")
+                let database = try Database(path: global.dataDirectory.unifiedDatabase)
+                var whole = 0
+                for key in unified.properties where try publisher.publishChanges(key, from: database).whole { whole += 1 }
+                let count = unified.properties.count
+                output.write("published the trimmed nights of \(count) propert\(count == 1 ? "y" : "ies") to \(url)"
+                             + (whole > 0 ? " (\(whole) whole: the server did not hold them as this host last published them)" : "")
+                             + "\n")
             }
         }
         return .success
