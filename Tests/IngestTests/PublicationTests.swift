@@ -57,14 +57,11 @@ import Testing
     /// `prune` removes the households of a night its policy no longer keeps from the server too, by change: with
     /// `--database-url` at once, without it with the property's next publication.
     @Test func aNightPruneRemovesLeavesTheServerByChangeWithOrWithoutItsURL() throws {
-        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let server = try TestPostgres.freshDatabase("prune")
         let postgres = try PostgresConnection(url: server)
-        let selection = ["--property", "yp_riverwalk"]
-        func ingest(_ asOf: String, publishing: Bool = true) throws {
-            let result = try directory.ownerdash(["ingest", "--as-of", asOf] + selection + (publishing ? ["--database-url", server.uri] : []),
-                                                 environment: simulator.environment)
+        func ingest(_ asOf: String) throws {
+            let result = try Self.ingest(directory, asOf, ["--property", "yp_riverwalk"], server: server)
             #expect(result.status == 0, "\(asOf): \(result.stderr.suffix(1500))")
         }
         // The policy keeps the newest night alone.
@@ -127,6 +124,12 @@ import Testing
         #expect(try postgres.scalar("SELECT count(*) FROM forecast_models") == "1")
     }
 
+    /// One night of the shared simulator's properties `selection` into `directory`, published to `server` when given.
+    static func ingest(_ directory: DataDir, _ asOf: String, _ selection: [String], server: DatabaseURL?) throws -> CommandResult {
+        try directory.ownerdash(["ingest", "--as-of", asOf] + selection + (server.map { ["--database-url", $0.uri] } ?? []),
+                                environment: try PMSSimulator.shared.get().environment)
+    }
+
     /// The server's rows of every property, as a reader's mirror copies them, against the host's unified.db.
     static func expectServerHoldsWhatWasSynced(_ directory: DataDir, _ server: DatabaseURL, _ when: String) throws {
         let reader = try DataDir()
@@ -140,7 +143,6 @@ import Testing
     }
 
     @Test func aChurnedNightSendsOnlyTheRowsItChangedAndTheServerHoldsWhatWasSynced() throws {
-        let simulator = try PMSSimulator.shared.get()
         let directory = try DataDir()
         let server = try TestPostgres.freshDatabase("changes")
         let postgres = try PostgresConnection(url: server)
@@ -148,20 +150,18 @@ import Testing
         let sent = { (property: String) in
             Int(try postgres.scalar("SELECT rows FROM ownerdash_publications WHERE scope = :s", ["s": .text("property:\(property)")]) ?? "") ?? -1
         }
-        let first = try directory.ownerdash(["ingest", "--as-of", "2026-11-14", "--database-url", server.uri] + selection,
-                                            environment: simulator.environment)
+        let first = try Self.ingest(directory, "2026-11-14", selection, server: server)
         #expect(first.status == 0, "\(first.stderr.suffix(1500))")
         let whole = try sent("kalaco")
 
-        let second = try directory.ownerdash(["ingest", "--as-of", "2026-11-15", "--database-url", server.uri] + selection,
-                                             environment: simulator.environment)
+        let second = try Self.ingest(directory, "2026-11-15", selection, server: server)
         #expect(second.status == 0, "\(second.stderr.suffix(1500))")
         let churned = try sent("kalaco")
         #expect(churned > 0 && churned * 10 < whole, "a churned night sent \(churned) rows, the first \(whole)")
         try Self.expectServerHoldsWhatWasSynced(directory, server, "after a night of changes")
 
         // A night synced without the server: its changes were not noted, so the next publication sends everything.
-        let offline = try directory.ownerdash(["ingest", "--as-of", "2026-11-16"] + selection, environment: simulator.environment)
+        let offline = try Self.ingest(directory, "2026-11-16", selection, server: nil)
         #expect(offline.status == 0, "\(offline.stderr.suffix(1500))")
         let back = try directory.ownerdash(["sync", "--property", "kalaco", "--property", "yp_riverwalk", "--database-url", server.uri])
         #expect(back.status == 0, "\(back.stderr.suffix(1500))")
@@ -177,14 +177,12 @@ import Testing
             CREATE TRIGGER refuse BEFORE INSERT OR UPDATE OR DELETE ON unified_properties
             FOR EACH STATEMENT EXECUTE FUNCTION refuse()
             """)
-        let refused = try directory.ownerdash(["ingest", "--as-of", "2026-11-17", "--database-url", server.uri] + selection,
-                                              environment: simulator.environment)
+        let refused = try Self.ingest(directory, "2026-11-17", selection, server: server)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("kalaco: error: sync: synced locally, but publishing to") && refused.stderr.contains("refused tonight"),
                 "\(refused.stderr.suffix(1500))")
         try postgres.execute("DROP TRIGGER refuse ON unified_properties")
-        let caughtUp = try directory.ownerdash(["ingest", "--as-of", "2026-11-18", "--database-url", server.uri] + selection,
-                                               environment: simulator.environment)
+        let caughtUp = try Self.ingest(directory, "2026-11-18", selection, server: server)
         #expect(caughtUp.status == 0, "\(caughtUp.stderr.suffix(1500))")
         let twoNights = try sent("kalaco")
         #expect(twoNights > 0 && twoNights * 10 < whole, "after a refused night kalaco sent \(twoNights) rows, the first night \(whole)")
