@@ -112,10 +112,17 @@ public final class UnifiedMirror: @unchecked Sendable {
         return refresh
     }
 
-    /// Streams the server's rows of `table` matching `condition` into the mirror's table. A host-numbered row id
-    /// (`UnifiedShape.Table.hostRowID`) is left for the mirror's SQLite to number, in the server's key order: two hosts'
-    /// rows may carry the same id.
+    /// Streams the server's rows of `table` matching `condition` into the mirror's table.
     private func copy(_ table: UnifiedShape.Table, where condition: String) throws -> Int {
+        try Self.copy(table, where: condition, from: connection, into: database)
+    }
+
+    /// Streams the server's rows of `table` matching `condition` into the same table of the SQLite unified data
+    /// `database` (a mirror; a host's unified.db taking a property's history over, UnifiedPublisher). A host-numbered
+    /// row id (`UnifiedShape.Table.hostRowID`) is left for SQLite to number, in the server's key order: two hosts' rows
+    /// may carry the same id.
+    static func copy(_ table: UnifiedShape.Table, where condition: String, from connection: PostgresConnection,
+                     into database: Database) throws -> Int {
         let columns = table.columns.filter { $0.name != table.hostRowID }
         let names = columns.map(\.name)
         let insert = try database.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")

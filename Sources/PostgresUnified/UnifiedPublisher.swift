@@ -69,16 +69,14 @@ public final class UnifiedPublisher {
     @discardableResult
     public func publishChanges(_ key: String, from database: Database) throws -> Sent {
         let property: [String: SQLValue] = [":key": .text(key)]
-        let base = try database.scalar("SELECT synced_run FROM published_syncs WHERE unified_property_id = :key", property)?.textValue
+        let base = try Self.publishedSync(key, in: database)
         var noted: [String: [String]] = [:]
         for row in try database.query("SELECT table_name, row_key FROM unpublished_changes WHERE unified_property_id = :key", property) {
             if let table = row[0].textValue, let rowKey = row[1].textValue { noted[table, default: []].append(rowKey) }
         }
         let (sent, syncedRun) = try connection.transaction { () -> (Sent, String?) in
             try lock(key)
-            let held = Array(try connection.query("SELECT synced_run FROM ownerdash_publications WHERE scope = :scope",
-                                                  ["scope": .text("property:\(key)")])).first?["synced_run"] ?? nil
-            guard let base, held == base, !noted.isEmpty else {
+            guard let base, try heldSync(key) == base, !noted.isEmpty else {
                 let (rows, syncedRun) = try sendWhole(key, from: database)
                 return (Sent(rows: rows, whole: true), syncedRun)
             }
@@ -146,8 +144,14 @@ public final class UnifiedPublisher {
     }
 
     /// Replaces every row of the property on the server and records the publication; returns the rows sent and the
-    /// sync they are of.
+    /// sync they are of. When the server holds the property as another publication than this host's last (another
+    /// host had it: a host that died, an operator's re-sync elsewhere), its history is first taken into `database`
+    /// (`takeHistory`), so the whole publication keeps it.
     private func sendWhole(_ key: String, from database: Database) throws -> (rows: Int, syncedRun: String?) {
+        if let held = try heldSync(key), held != (try Self.publishedSync(key, in: database)),
+           try database.scalar("SELECT count(*) FROM unified_properties WHERE unified_property_id = :key", [":key": .text(key)])?.integerValue == 1 {
+            try takeHistory(key, into: database)
+        }
         var rows = 0
         for table in propertyTables {
             try connection.execute("DELETE FROM \(table.name) WHERE unified_property_id = :key", ["key": .text(key)])
@@ -156,6 +160,39 @@ public final class UnifiedPublisher {
         let syncedRun = try Self.syncedRun(key, in: database)
         try record(scope: "property:\(key)", rows: rows, syncedRun: syncedRun)
         return (rows, syncedRun)
+    }
+
+    /// The sync whose rows the server holds for the property (`ownerdash_publications.synced_run`); nil when it holds
+    /// none.
+    private func heldSync(_ key: String) throws -> String? {
+        Array(try connection.query("SELECT synced_run FROM ownerdash_publications WHERE scope = :scope",
+                                   ["scope": .text("property:\(key)")])).first?["synced_run"] ?? nil
+    }
+
+    /// The sync this host last published of the property (`published_syncs`); nil when none.
+    private static func publishedSync(_ key: String, in database: Database) throws -> String? {
+        try database.scalar("SELECT synced_run FROM published_syncs WHERE unified_property_id = :key", [":key": .text(key)])?.textValue
+    }
+
+    /// The property's tables whose rows are its history by night (`as_of_date` in the key: the metrics' snapshots, the
+    /// delinquency lists, the checks, the occupancy a backfill rebuilt): a host that did not sync a night has none of it.
+    var historyTables: [UnifiedShape.Table] { propertyTables.filter { $0.primaryKey.contains("as_of_date") } }
+
+    /// Copies into `database` the server's nights of the property's history tables that `database` lacks: what the
+    /// hosts that had the property before synced. Without it a whole publication from a host that took the property
+    /// over (its unified.db holding tonight alone) replaced the property's trends, delinquency history and checks on
+    /// the server with that one night. History a host rebuilds from its raw data (Income Statement months, closed work
+    /// orders) is not taken: its sync keeps what its own raw data holds, as on a first night.
+    private func takeHistory(_ key: String, into database: Database) throws {
+        try database.withTransaction {
+            for table in historyTables {
+                let nights = try database.query("SELECT DISTINCT as_of_date FROM \(table.name) WHERE unified_property_id = :key",
+                                                [":key": .text(key)]).compactMap { $0[0].textValue.flatMap(LocalDate.init(iso:)) }
+                let lacking = nights.isEmpty ? "" : " AND as_of_date NOT IN (" + nights.map { "'\($0.iso)'" }.joined(separator: ", ") + ")"
+                _ = try UnifiedMirror.copy(table, where: "unified_property_id = \(PostgresSchema.literal(key))" + lacking,
+                                           from: connection, into: database)
+            }
+        }
     }
 
     /// The run of the property's last sync in `database`.

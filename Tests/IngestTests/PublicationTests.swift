@@ -100,6 +100,45 @@ import Testing
         try Self.expectServerHoldsWhatWasSynced(directory, server, "after two prunes")
     }
 
+    /// A property synced on another host (an operator's re-sync there, or a host taking over the properties of one
+    /// that died) keeps its history on the server: the new host takes the nights only the server holds into its
+    /// unified.db before its whole publication, and so does the first host when the property comes back to it.
+    @Test func aPropertySyncedOnAnotherHostKeepsItsHistoryOnTheServer() throws {
+        let hostA = try DataDir(), hostB = try DataDir()
+        let server = try TestPostgres.freshDatabase("takeover")
+        let postgres = try PostgresConnection(url: server)
+        func ingest(_ host: DataDir, _ name: String, _ asOf: String) throws {
+            let result = try Self.ingest(host, asOf, ["--property", "yp_riverwalk", "--host-name", name], server: server)
+            #expect(result.status == 0, "\(name) \(asOf): \(result.stderr.suffix(1500))")
+        }
+        let history = ["unified_occupancy_metrics", "unified_delinquency_metrics", "unified_delinquency", "sync_checks"]
+        func serverNights(_ table: String) throws -> [String?] {
+            try postgres.query("SELECT DISTINCT as_of_date::text FROM \(table) WHERE unified_property_id = 'yp_riverwalk' ORDER BY 1")
+                .values.map { $0[0] }
+        }
+        func localNights(_ host: DataDir, _ table: String) throws -> [String?] {
+            try host.unified().query("SELECT DISTINCT as_of_date FROM \(table) WHERE unified_property_id = 'yp_riverwalk' ORDER BY 1")
+                .map { $0[0].textValue }
+        }
+
+        try ingest(hostA, "host-a", "2026-11-14")
+        try ingest(hostA, "host-a", "2026-11-15")
+        try ingest(hostB, "host-b", "2026-11-16")
+        for table in history {
+            #expect(try serverNights(table) == ["2026-11-14", "2026-11-15", "2026-11-16"], "\(table) on the server after host B's night")
+            #expect(try localNights(hostB, table) == ["2026-11-14", "2026-11-15", "2026-11-16"], "\(table) in host B's unified.db")
+        }
+        let trend = try hostB.ownerdash(["query", "occupancy", "--property", "yp_riverwalk", "--from", "2026-11-14",
+                                         "--to", "2026-11-16", "--format", "csv", "--database-url", server.uri])
+        #expect(trend.status == 0 && trend.stdoutLines.filter { $0.hasPrefix("yp_riverwalk,2026-11-1") }.count == 3, "\(trend.stdout)")
+
+        try ingest(hostA, "host-a", "2026-11-17")
+        for table in history {
+            #expect(try serverNights(table) == ["2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17"], "\(table) back on host A")
+        }
+        try Self.expectServerHoldsWhatWasSynced(hostA, server, "the property back on host A")
+    }
+
     /// A nightly `ingest --database-url` retrains the forecast from the server's data and stores the model there; a
     /// second host's night after it finds the month already learnt and trains nothing.
     @Test func aNightlyIngestRetrainsTheForecastOnTheServerOnce() throws {

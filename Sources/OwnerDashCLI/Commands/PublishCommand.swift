@@ -19,7 +19,9 @@ struct PublishCommand: Command {
         readers see it whole; other properties, and other hosts publishing theirs, are not touched. Without
         --property, the delinquency forecast's models go too while the server holds none (models there were
         trained on the server's data since, and are kept). The server's schema is created or brought up to date
-        first. unified.db is only read.
+        first. A property another host published since this unified.db last did keeps its history: the nights only
+        the server holds are taken into unified.db first. Publish takes the data directory's lock
+        (data/ingest.lock) and records in unified.db what it published.
         """
 
     let global: GlobalOptions
@@ -34,8 +36,13 @@ struct PublishCommand: Command {
     }
 
     func run(_ log: Diagnostics) throws -> ExitCode {
-        let database = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
         guard let url = global.databaseURL else { return .usage }
+        // A writer: a property another host published since this unified.db's last publication has its history on the
+        // server taken into unified.db first (UnifiedPublisher), and what was published is recorded there.
+        _ = try UnifiedStore.openForReading(dataDirectory: global.dataDirectory)
+        let lock = try global.writerLock(command: "publish", log: log)
+        defer { lock.release() }
+        let database = try UnifiedStore(dataDirectory: global.dataDirectory).database
         let publisher = try UnifiedPublisher(url: url)
         let output = StandardOutput()
         defer { output.flush() }
