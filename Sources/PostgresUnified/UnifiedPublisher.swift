@@ -43,12 +43,27 @@ public final class UnifiedPublisher {
         }
     }
 
+    /// Refused: a publication that does not come from syncing the property now (`prune`, `ownerdash publish`) found
+    /// the server holding another host's sync of it, which it would have replaced with this host's older rows.
+    public struct PublishedElsewhere: Error, CustomStringConvertible {
+        public let property: String
+        /// The sync the server holds (`ownerdash_publications.synced_run`), a run of another host.
+        public let syncedRun: String
+        public var description: String {
+            "\(property): left as the server holds it: another host's sync \(syncedRun) is there, newer than this unified.db's "
+                + "(the host that syncs a property publishes it; `ownerdash ingest --property \(property)` here takes it over)"
+        }
+    }
+
     /// Replaces the property's rows on the server with those of `database` (its unified.db) in one transaction;
-    /// returns the rows sent. A property `database` does not hold is removed from the server.
+    /// returns the rows sent. A property `database` does not hold is removed from the server. `keepingOtherHosts`:
+    /// not after a sync of the property (`prune`, `ownerdash publish`), so a server holding another host's sync of it
+    /// is left as it is (`PublishedElsewhere`).
     @discardableResult
-    public func publishProperty(_ key: String, from database: Database) throws -> Int {
+    public func publishProperty(_ key: String, from database: Database, keepingOtherHosts: Bool = false) throws -> Int {
         let (rows, syncedRun) = try connection.transaction {
             try lock(key)
+            if keepingOtherHosts { try requireNotElsewhere(key, in: database) }
             return try sendWhole(key, from: database)
         }
         Self.remember(key, syncedRun: syncedRun, in: database)
@@ -67,7 +82,7 @@ public final class UnifiedPublisher {
     /// property as that publication left it (`published_syncs` is the server's `synced_run`); else, or when nothing
     /// was noted, the property goes whole (`publishProperty`).
     @discardableResult
-    public func publishChanges(_ key: String, from database: Database) throws -> Sent {
+    public func publishChanges(_ key: String, from database: Database, keepingOtherHosts: Bool = false) throws -> Sent {
         let property: [String: SQLValue] = [":key": .text(key)]
         let base = try Self.publishedSync(key, in: database)
         var noted: [String: [String]] = [:]
@@ -76,6 +91,7 @@ public final class UnifiedPublisher {
         }
         let (sent, syncedRun) = try connection.transaction { () -> (Sent, String?) in
             try lock(key)
+            if keepingOtherHosts { try requireNotElsewhere(key, in: database) }
             guard let base, try heldSync(key) == base, !noted.isEmpty else {
                 let (rows, syncedRun) = try sendWhole(key, from: database)
                 return (Sent(rows: rows, whole: true), syncedRun)
@@ -169,6 +185,15 @@ public final class UnifiedPublisher {
                                    ["scope": .text("property:\(key)")])).first?["synced_run"] ?? nil
     }
 
+    /// Throws `PublishedElsewhere` when the server holds a sync of the property that no run of `database` made
+    /// (`etl_runs`): another host's.
+    private func requireNotElsewhere(_ key: String, in database: Database) throws {
+        guard let held = try heldSync(key),
+              try database.scalar("SELECT count(*) FROM etl_runs WHERE run_id = :run", [":run": .text(held)])?.integerValue == 0
+        else { return }
+        throw PublishedElsewhere(property: key, syncedRun: held)
+    }
+
     /// The sync this host last published of the property (`published_syncs`); nil when none.
     private static func publishedSync(_ key: String, in database: Database) throws -> String? {
         try database.scalar("SELECT synced_run FROM published_syncs WHERE unified_property_id = :key", [":key": .text(key)])?.textValue
@@ -238,17 +263,28 @@ public final class UnifiedPublisher {
         public var runs: Int
         /// The forecast's models sent; nil when the server kept its own (or `database` holds none).
         public var models: Int?
+        /// The properties left as the server holds them, another host's sync there (`PublishedElsewhere`, said).
+        public var left: [String] = []
     }
 
     /// Publishes every property and every run `database` holds (`ownerdash publish`: a unified.db moved to the server),
-    /// and its forecast models when the server holds none yet.
+    /// and its forecast models when the server holds none yet. A property the server holds as another host's sync is
+    /// left as it is.
     public func publishAll(from database: Database, progress: (String, Int) -> Void = { _, _ in }) throws -> Moved {
         let keys = try database.query("SELECT unified_property_id FROM unified_properties ORDER BY unified_property_id")
             .compactMap { $0[0].textValue }
-        for key in keys { progress(key, try publishProperty(key, from: database)) }
+        var left: [String] = []
+        for key in keys {
+            do {
+                progress(key, try publishProperty(key, from: database, keepingOtherHosts: true))
+            } catch let elsewhere as PublishedElsewhere {
+                left.append(elsewhere.description)
+            }
+        }
         let runs = try database.query("SELECT run_id FROM etl_runs ORDER BY started_at").compactMap { $0[0].textValue }
         try publishRuns(runs, from: database)
-        return Moved(properties: keys.count, runs: runs.count, models: try publishFirstModels(from: database))
+        return Moved(properties: keys.count - left.count, runs: runs.count, models: try publishFirstModels(from: database),
+                     left: left)
     }
 
     /// The models of `database` (the forecast scope, whole) when the server has none: readers on the server then

@@ -132,6 +132,19 @@ import Testing
                                          "--to", "2026-11-16", "--format", "csv", "--database-url", server.uri])
         #expect(trend.status == 0 && trend.stdoutLines.filter { $0.hasPrefix("yp_riverwalk,2026-11-1") }.count == 3, "\(trend.stdout)")
 
+        // Host A's publication and prune, which sync nothing, leave the property as host B synced it.
+        let held = { try postgres.scalar("SELECT synced_run FROM ownerdash_publications WHERE scope = 'property:yp_riverwalk'") }
+        let heldByB = try held()
+        let publish = try hostA.ownerdash(["publish", "--database-url", server.uri])
+        #expect(publish.status == 2 && publish.stdout.contains("yp_riverwalk: left as the server holds it: another host's sync"),
+                "\(publish.stdout)\(publish.stderr)")
+        let prune = try hostA.ownerdash(["prune", "--keep-days", "0", "--keep-monthly", "0", "--grace-hours", "0", "--database-url", server.uri])
+        #expect(prune.status == 0 && prune.stdout.contains("yp_riverwalk: left as the server holds it"), "\(prune.stdout)\(prune.stderr)")
+        #expect(try held() == heldByB)
+        for table in history {
+            #expect(try serverNights(table) == ["2026-11-14", "2026-11-15", "2026-11-16"], "\(table) after host A's publish and prune")
+        }
+
         try ingest(hostA, "host-a", "2026-11-17")
         for table in history {
             #expect(try serverNights(table) == ["2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17"], "\(table) back on host A")

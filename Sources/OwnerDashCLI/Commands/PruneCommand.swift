@@ -91,9 +91,15 @@ struct PruneCommand: Command {
             if let url = global.databaseURL, !dryRun, !unified.properties.isEmpty {
                 let publisher = try UnifiedPublisher(url: url)
                 let database = try Database(path: global.dataDirectory.unifiedDatabase)
-                var whole = 0
-                for key in unified.properties where try publisher.publishChanges(key, from: database).whole { whole += 1 }
-                let count = unified.properties.count
+                var whole = 0, count = 0
+                for key in unified.properties {
+                    do {
+                        if try publisher.publishChanges(key, from: database, keepingOtherHosts: true).whole { whole += 1 }
+                        count += 1
+                    } catch let elsewhere as UnifiedPublisher.PublishedElsewhere {
+                        output.write("\(elsewhere)\n")
+                    }
+                }
                 output.write("published the trimmed nights of \(count) propert\(count == 1 ? "y" : "ies") to \(url)"
                              + (whole > 0 ? " (\(whole) whole: the server did not hold them as this host last published them)" : "")
                              + "\n")

@@ -19,9 +19,9 @@ struct PublishCommand: Command {
         readers see it whole; other properties, and other hosts publishing theirs, are not touched. Without
         --property, the delinquency forecast's models go too while the server holds none (models there were
         trained on the server's data since, and are kept). The server's schema is created or brought up to date
-        first. A property another host published since this unified.db last did keeps its history: the nights only
-        the server holds are taken into unified.db first. Publish takes the data directory's lock
-        (data/ingest.lock) and records in unified.db what it published.
+        first. A property the server holds as another host's sync is left as it is, said in a line (exit 2): the
+        host that syncs a property publishes it. Publish takes the data directory's lock (data/ingest.lock) and
+        records in unified.db what it published.
         """
 
     let global: GlobalOptions
@@ -50,20 +50,29 @@ struct PublishCommand: Command {
             let published = try publisher.publishAll(from: database) { key, rows in
                 output.write("\(key)  \(rows) rows\n")
             }
+            for line in published.left { output.write(line + "\n") }
             output.write("published \(published.properties) propert\(published.properties == 1 ? "y" : "ies") and \(published.runs) run(s) to \(url)\n")
             if let models = published.models {
                 output.write("published \(models) forecast model(s): readers on the server score as this unified.db does\n")
             } else if try database.scalar("SELECT count(*) FROM forecast_models")?.integerValue ?? 0 > 0 {
                 output.write("the forecast models of this unified.db were not sent: the server holds models of its own (trained there since)\n")
             }
-            return .success
+            return published.left.isEmpty ? .success : .partial
         }
         let known = Set(try database.query("SELECT unified_property_id FROM unified_properties").compactMap { $0[0].textValue })
         if let unknown = keys.first(where: { !known.contains($0) }) {
             throw UsageError("ownerdash publish: \(unknown) is not in \(global.dataDirectory.unifiedDatabase) (synced properties: \(known.sorted().joined(separator: ", ")))")
         }
-        for key in keys { output.write("\(key)  \(try publisher.publishProperty(key, from: database)) rows\n") }
-        output.write("published \(keys.count) propert\(keys.count == 1 ? "y" : "ies") to \(url)\n")
-        return .success
+        var published = 0
+        for key in keys {
+            do {
+                output.write("\(key)  \(try publisher.publishProperty(key, from: database, keepingOtherHosts: true)) rows\n")
+                published += 1
+            } catch let elsewhere as UnifiedPublisher.PublishedElsewhere {
+                output.write("\(elsewhere)\n")
+            }
+        }
+        output.write("published \(published) propert\(published == 1 ? "y" : "ies") to \(url)\n")
+        return published == keys.count ? .success : .partial
     }
 }
