@@ -29,7 +29,12 @@ for suite in scripts/pms_sim/tests scripts/bench/tests scripts/package/tests; do
 done
 # CI shows only the tail of the output, so a failure's own lines are repeated after the summary.
 test_log=$(mktemp)
-if ! swift test --skip-build 2>&1 | tee "$test_log"; then
+# swift test writes into the file, shown as it grows: through a pipe (`| tee`) the run's last lines, its summary among
+# them, were lost more than once while the run passed (exit 0), where the same run into a file printed all of it.
+swift test --skip-build > "$test_log" 2>&1 &
+test_pid=$!
+tail -f --pid="$test_pid" "$test_log"
+if ! wait "$test_pid"; then
     # Only the lines that open an issue, cut short: an expectation on a page prints the whole page after its first line.
     echo "--- failed tests and their issues, repeated from above:"
     grep -E '^✘|error:' "$test_log" | cut -c1-600 | tail -n 60
