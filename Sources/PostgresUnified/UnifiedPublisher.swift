@@ -63,8 +63,9 @@ public final class UnifiedPublisher {
     public func publishProperty(_ key: String, from database: Database, keepingOtherHosts: Bool = false) throws -> Int {
         let (rows, syncedRun) = try connection.transaction {
             try lock(key)
-            if keepingOtherHosts { try requireNotElsewhere(key, in: database) }
-            return try sendWhole(key, from: database)
+            let held = try heldSync(key)
+            if keepingOtherHosts { try requireNotElsewhere(key, held: held, in: database) }
+            return try sendWhole(key, from: database, held: held)
         }
         Self.remember(key, syncedRun: syncedRun, in: database)
         return rows
@@ -91,9 +92,10 @@ public final class UnifiedPublisher {
         }
         let (sent, syncedRun) = try connection.transaction { () -> (Sent, String?) in
             try lock(key)
-            if keepingOtherHosts { try requireNotElsewhere(key, in: database) }
-            guard let base, try heldSync(key) == base, !noted.isEmpty else {
-                let (rows, syncedRun) = try sendWhole(key, from: database)
+            let held = try heldSync(key)
+            if keepingOtherHosts { try requireNotElsewhere(key, held: held, in: database) }
+            guard let base, held == base, !noted.isEmpty else {
+                let (rows, syncedRun) = try sendWhole(key, from: database, held: held)
                 return (Sent(rows: rows, whole: true), syncedRun)
             }
             var rows = 0
@@ -160,11 +162,11 @@ public final class UnifiedPublisher {
     }
 
     /// Replaces every row of the property on the server and records the publication; returns the rows sent and the
-    /// sync they are of. When the server holds the property as another publication than this host's last (another
-    /// host had it: a host that died, an operator's re-sync elsewhere), its history is first taken into `database`
-    /// (`takeHistory`), so the whole publication keeps it.
-    private func sendWhole(_ key: String, from database: Database) throws -> (rows: Int, syncedRun: String?) {
-        if let held = try heldSync(key), held != (try Self.publishedSync(key, in: database)),
+    /// sync they are of. When the server holds the property (`held`, read under the property's lock) as another
+    /// publication than this host's last (another host had it: a host that died, an operator's re-sync elsewhere),
+    /// its history is first taken into `database` (`takeHistory`), so the whole publication keeps it.
+    private func sendWhole(_ key: String, from database: Database, held: String?) throws -> (rows: Int, syncedRun: String?) {
+        if let held, held != (try Self.publishedSync(key, in: database)),
            try database.scalar("SELECT count(*) FROM unified_properties WHERE unified_property_id = :key", [":key": .text(key)])?.integerValue == 1 {
             try takeHistory(key, into: database)
         }
@@ -185,10 +187,10 @@ public final class UnifiedPublisher {
                                    ["scope": .text("property:\(key)")])).first?["synced_run"] ?? nil
     }
 
-    /// Throws `PublishedElsewhere` when the server holds a sync of the property that no run of `database` made
-    /// (`etl_runs`): another host's.
-    private func requireNotElsewhere(_ key: String, in database: Database) throws {
-        guard let held = try heldSync(key),
+    /// Throws `PublishedElsewhere` when the sync the server holds of the property (`held`) is one no run of
+    /// `database` made (`etl_runs`): another host's.
+    private func requireNotElsewhere(_ key: String, held: String?, in database: Database) throws {
+        guard let held,
               try database.scalar("SELECT count(*) FROM etl_runs WHERE run_id = :run", [":run": .text(held)])?.integerValue == 0
         else { return }
         throw PublishedElsewhere(property: key, syncedRun: held)
