@@ -18,6 +18,9 @@
 #                                      DATA's unified.db, written night by night by change, against a full sync of the
 #                                      same raw data into OUT/rebuilt (scripts/bench/unified_compare.py); WHAT names the
 #                                      nights for the heading; returns 2 when an answer or a table differs
+#   bench_compare_server OUT DATA DAY URL  a fresh reader's answers from the server at URL against OUT/answers_year.txt,
+#                                      and the server's rows (the reader's mirror) against DATA's unified.db at every
+#                                      date (scripts/bench/unified_compare.py --every-date); returns 2 when either differs
 # The caller's EXIT trap stops it (set the trap first: SIM is set before anything can fail).
 start_bench_simulator() {
     local out=$1 start=$2
