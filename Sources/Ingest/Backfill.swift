@@ -13,6 +13,8 @@ public struct BackfillRun {
     public let dataDirectory: DataDirectory
     /// Where each backfilled property is published when the unified data lives on PostgreSQL; nil: unified.db only.
     public var publication: UnifiedPublication?
+    /// This host's name, recorded in etl_runs.host (`OWNERDASH_HOST_NAME`, else the machine's).
+    public var hostName = LockHolder.hostName()
 
     public init(dataDirectory: DataDirectory, publication: UnifiedPublication? = nil) {
         self.dataDirectory = dataDirectory
@@ -25,7 +27,7 @@ public struct BackfillRun {
                     log: Diagnostics) throws -> (runID: RunID, status: RunStatus, outcomes: [BackfillOutcome]) {
         let runID = RunID.new()
         try dataDirectory.create()
-        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "backfill", runID: runID.value))
+        let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: "backfill", runID: runID.value, host: hostName))
         defer { lock.release() }
         let store = try UnifiedStore(dataDirectory: dataDirectory)
         _ = try IngestRun.takeOver(lock, database: store, runID: runID, log: log)

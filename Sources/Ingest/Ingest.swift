@@ -24,13 +24,16 @@ public struct IngestRequest: Sendable {
     public var environment: [String: String]
     /// `--full-ledger`: every selected property's ledger pulled whole tonight, whatever the schedule says.
     public var fullLedger: Bool
+    /// This host's name, recorded in etl_runs.host (`--host-name`, `OWNERDASH_HOST_NAME`, else the machine's).
+    public var hostName: String
 
     public init(properties: [Property], reportNames: [String]? = nil, asOf: LocalDate, parallel: Int = 4,
                 trigger: String = "ingest", commandLine: String, caBundle: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment, fullLedger: Bool = false) {
+                environment: [String: String] = ProcessInfo.processInfo.environment, fullLedger: Bool = false,
+                hostName: String = LockHolder.hostName()) {
         self.properties = properties; self.reportNames = reportNames; self.asOf = asOf; self.parallel = parallel
         self.trigger = trigger; self.commandLine = commandLine; self.caBundle = caBundle; self.environment = environment
-        self.fullLedger = fullLedger
+        self.fullLedger = fullLedger; self.hostName = hostName
     }
 }
 
@@ -139,7 +142,7 @@ public struct IngestRun {
                     started: (RunID) -> Void = { _ in }) throws -> IngestResult {
         let runID = RunID.new()
         try dataDirectory.create()
-        let holder = LockHolder(command: "ingest", runID: runID.value)
+        let holder = LockHolder(command: "ingest", runID: runID.value, host: request.hostName)
         let lock = try IngestRun.acquire(dataDirectory: dataDirectory, log: log, refused: RunJournal.Start(
             runID: runID.value, trigger: request.trigger, commandLine: request.commandLine, asOf: request.asOf,
             properties: request.properties.count, holder: holder))
@@ -308,6 +311,8 @@ public struct RecordedSync {
     /// How many properties sync side by side, each worker on its own connection, taking turns to write (`sync
     /// --parallel`); 1: one after the other, each in one transaction.
     public var parallel = 1
+    /// This host's name, recorded in etl_runs.host (`OWNERDASH_HOST_NAME`, else the machine's).
+    public var hostName = LockHolder.hostName()
 
     /// `chargeCategories`: the configuration's charge code -> ledger category map; `glCategories`: its GL account ->
     /// expense category map.
@@ -326,7 +331,7 @@ public struct RecordedSync {
         try dataDirectory.create()
         let lock = try IngestRun.acquire(dataDirectory: dataDirectory, log: log, refused: RunJournal.Start(
             runID: runID.value, trigger: trigger, commandLine: commandLine, asOf: nil, properties: properties.count,
-            holder: LockHolder(command: "sync", runID: runID.value)))
+            holder: LockHolder(command: "sync", runID: runID.value, host: hostName)))
         defer { lock.release() }
         log.runID = runID.value
         let store = try UnifiedStore(dataDirectory: dataDirectory)

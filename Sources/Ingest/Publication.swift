@@ -14,10 +14,11 @@ public final class UnifiedPublication {
     /// The server, password redacted (for messages).
     public let url: DatabaseURL
 
-    /// Connects and brings the server's schema up to date; the error names the redacted URL.
-    public init(url: DatabaseURL) throws {
+    /// Connects and brings the server's schema up to date; the error names the redacted URL. `host`: recorded in
+    /// `ownerdash_publications.host`.
+    public init(url: DatabaseURL, host: String) throws {
         self.url = url
-        publisher = try UnifiedPublisher(url: url)
+        publisher = try UnifiedPublisher(url: url, host: host)
     }
 
     /// Publishes a property just synced; the one-line reason when it could not be. `changesNoted`: its syncs noted

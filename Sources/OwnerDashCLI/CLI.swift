@@ -105,7 +105,7 @@ public enum CLI {
             case .reads: try global.readFromServer(log: log)
             case .writesThrough(let scope):
                 if let url = global.databaseURL {
-                    writer = try ScopeWriter(url: url, scope: scope)
+                    writer = try ScopeWriter(url: url, scope: scope, host: global.hostName)
                     try global.readFromServer(log: log)
                 }
             case .writesLocally where global.databaseURL != nil:

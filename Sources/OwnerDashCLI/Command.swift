@@ -40,6 +40,9 @@ public struct GlobalOptions: Sendable {
     public var logFormat: Diagnostics.Format
     /// `--log-timestamps` or `OWNERDASH_LOG_TIMESTAMPS=1` (what cron, appending to one log file, sets).
     public var logTimestamps: Bool
+    /// This host's name among the hosts sharing a server: `OWNERDASH_HOST_NAME`, else the machine's (`ingest
+    /// --host-name` names it for one run). Recorded in etl_runs.host and ownerdash_publications.host.
+    public var hostName: String
 
     init(_ parsed: ParsedArguments, command: String) throws {
         dataDirectory = DataDirectory.resolve(option: parsed.value("--data-dir"))
@@ -51,6 +54,8 @@ public struct GlobalOptions: Sendable {
         quiet = parsed.flag("--quiet")
         verbose = parsed.flag("--verbose")
         logTimestamps = parsed.flag("--log-timestamps") || ProcessInfo.processInfo.environment["OWNERDASH_LOG_TIMESTAMPS"] == "1"
+        hostName = ProcessInfo.processInfo.environment["OWNERDASH_HOST_NAME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? LockHolder.hostName()
         switch parsed.value("--log-format") ?? "text" {
         case "text": logFormat = .text
         case "json": logFormat = .json
@@ -77,7 +82,7 @@ public struct GlobalOptions: Sendable {
 
     /// A publication to the server for a command that syncs, or nil without `--database-url`.
     func publication() throws -> UnifiedPublication? {
-        try databaseURL.map(UnifiedPublication.init)
+        try databaseURL.map { try UnifiedPublication(url: $0, host: hostName) }
     }
 }
 

@@ -17,7 +17,7 @@ public final class UnifiedPublisher {
     public let host: String
 
     /// Connects and brings the server's schema up to date.
-    public init(url: DatabaseURL, host: String = ProcessInfo.processInfo.hostName, shape: UnifiedShape = .current) throws {
+    public init(url: DatabaseURL, host: String, shape: UnifiedShape = .current) throws {
         connection = try PostgresConnection(url: url, applicationName: "ownerdash publish")
         self.shape = shape
         self.host = host
@@ -390,10 +390,10 @@ public final class ScopeWriter {
     let publisher: UnifiedPublisher
     public let scope: String
 
-    /// Connects and waits for the scope's lock.
-    public init(url: DatabaseURL, scope: String) throws {
+    /// Connects and waits for the scope's lock; `host` is recorded with the scope's publication.
+    public init(url: DatabaseURL, scope: String, host: String) throws {
         self.scope = scope
-        publisher = try UnifiedPublisher(url: url)
+        publisher = try UnifiedPublisher(url: url, host: host)
         lock = try PostgresConnection(url: url, applicationName: "ownerdash \(scope)")
         try lock.execute("SELECT pg_advisory_lock(hashtext('ownerdash:scope:' || :scope))", ["scope": .text(scope)])
     }

@@ -61,7 +61,14 @@ import Testing
             #expect(synced == mine)
         }
         #expect(try postgres.scalar("SELECT count(DISTINCT unified_property_id) FROM unified_units") == "4")
-        #expect(try postgres.scalar("SELECT count(*) FROM etl_runs WHERE host IS NOT NULL") != "0")
+        // Each run and each property's publication is recorded under the host's --host-name, not the machine's name
+        // (both hosts run on this one machine).
+        let runHosts = Set(try postgres.query("SELECT DISTINCT host FROM etl_runs").compactMap { $0["host"] })
+        #expect(runHosts == ["host-a", "host-b"], "etl_runs.host: \(runHosts.sorted())")
+        for row in try postgres.query("SELECT scope, host FROM ownerdash_publications WHERE scope LIKE 'property:%'") {
+            let property = String(row["scope"]?.dropFirst("property:".count) ?? "")
+            #expect(row["host"] == night1[property]?.host, "\(property) published by \(row["host"] ?? "-")")
+        }
 
         // The next night each property goes back to the host holding its raw history, whichever host asks first.
         let second = "2026-11-20"

@@ -295,12 +295,12 @@ final class UnifiedSample {
                                            "channel": .text("webhook"), "destination": .text("https://hooks.example/x"),
                                            "sent_at": .text("2026-11-20T05:00:00Z"), "attempts": .integer(1)])
         let url = try TestPostgres.freshDatabase("scopes")
-        let first = try ScopeWriter(url: url, scope: "notices")
+        let first = try ScopeWriter(url: url, scope: "notices", host: "host-a")
         // A second writer of the scope waits for the first to publish and let go.
         let secondHasLock = Locked(false)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let second = try? ScopeWriter(url: url, scope: "notices")
+            let second = try? ScopeWriter(url: url, scope: "notices", host: "host-a")
             secondHasLock.withLock { $0 = second != nil }
             done.signal()
         }
@@ -330,7 +330,7 @@ final class UnifiedSample {
         let server = try PostgresConnection(url: url)
         try PostgresSchema.migrate(server)
         try server.execute("DROP TABLE forecast_models")
-        try ScopeWriter(url: url, scope: "forecast").publish(from: sample.data.unifiedDatabase)
+        try ScopeWriter(url: url, scope: "forecast", host: "host-a").publish(from: sample.data.unifiedDatabase)
         #expect(try server.scalar("SELECT data_type FROM information_schema.columns WHERE table_name = 'forecast_models' AND column_name = 'model_json'") == "bytea")
         #expect(try server.scalar("SELECT encode(model_json, 'hex') FROM forecast_models WHERE model_id = 4") == "7b005c090a0dffc3287d")
 

@@ -63,8 +63,9 @@ struct BackfillCommand: Command {
         if let through { words += ["--through", through.iso] }
         let result: (runID: RunID, status: RunStatus, outcomes: [BackfillOutcome])
         do {
-            result = try BackfillRun(dataDirectory: global.dataDirectory, publication: global.publication())
-                .run(properties, months: months, through: through, commandLine: words.joined(separator: " "), log: log)
+            var backfill = BackfillRun(dataDirectory: global.dataDirectory, publication: try global.publication())
+            backfill.hostName = global.hostName
+            result = try backfill.run(properties, months: months, through: through, commandLine: words.joined(separator: " "), log: log)
         } catch let busy as IngestLockBusy {
             throw WriterLockRefused(busy: busy, command: "backfill")
         }

@@ -130,8 +130,7 @@ struct IngestCommand: Command {
         self.trigger = trigger
         fullLedger = parsed.flag("--full-ledger")
         retrainForecast = trigger == "schedule" && !parsed.flag("--no-forecast-retrain")
-        hostName = parsed.value("--host-name") ?? ProcessInfo.processInfo.environment["OWNERDASH_HOST_NAME"]
-            ?? ProcessInfo.processInfo.hostName
+        hostName = parsed.value("--host-name") ?? global.hostName
         let timeoutText = parsed.value("--claim-timeout") ?? "300"
         guard let timeout = Int(timeoutText), (2...86_400).contains(timeout) else {
             throw UsageError("ownerdash ingest: --claim-timeout must be a number of seconds from 2 to 86400, not \"\(timeoutText)\"")
@@ -179,7 +178,7 @@ struct IngestCommand: Command {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
         var ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
-        ingest.publication = try global.publication()
+        ingest.publication = try global.databaseURL.map { try UnifiedPublication(url: $0, host: hostName) }
         let output = StandardOutput()
         defer { output.flush() }
         var code = ExitCode.success
@@ -257,7 +256,8 @@ struct IngestCommand: Command {
     private func runOnce(_ properties: [Property], ingest: IngestRun, output: StandardOutput,
                          log: Diagnostics) throws -> (code: ExitCode, result: IngestResult?, document: String?) {
         let request = IngestRequest(properties: properties, reportNames: reportNames, asOf: asOf, parallel: parallel,
-                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger)
+                                    trigger: trigger, commandLine: commandLine, caBundle: caBundle, fullLedger: fullLedger,
+                                    hostName: hostName)
         let plan: FetchPlan
         do {
             plan = try ingest.plan(request)
@@ -298,7 +298,7 @@ struct IngestCommand: Command {
         let lock = try global.writerLock(command: "ingest --notices", log: log)
         defer { lock.release() }
         var global = global
-        let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "notices") }
+        let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "notices", host: hostName) }
         if writer != nil { try global.readFromServer(log: log) }
         let selection = NoticeSelection(template: template, properties: properties)
         let store = try UnifiedStore(dataDirectory: global.dataDirectory)
@@ -331,7 +331,7 @@ struct IngestCommand: Command {
         }
         do {
             var global = global
-            let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "forecast") }
+            let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "forecast", host: hostName) }
             if writer != nil { try global.readFromServer(log: log) }
             let store = try UnifiedStore(dataDirectory: global.dataDirectory)
             let why: String
@@ -398,7 +398,7 @@ extension GlobalOptions {
     func writerLock(command: String, log: Diagnostics) throws -> IngestLock {
         try dataDirectory.create()
         do {
-            let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: command, runID: nil))
+            let lock = try IngestLock.acquire(dataDirectory: dataDirectory, holder: LockHolder(command: command, runID: nil, host: hostName))
             if let stale = lock.staleHolder {
                 log.warning(lock.path, "took over a stale lock: \(stale.command)\(stale.runID.map { " run \($0)" } ?? "") (pid \(stale.pid) on host \(stale.host) since \(stale.startedAt)) died holding it")
             }

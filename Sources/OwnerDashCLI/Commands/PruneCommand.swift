@@ -27,7 +27,8 @@ struct PruneCommand: Command {
         rows no raw row names any more (raw_lineage), a pass over every raw table. In unified.db, the households
         of each night's delinquency list (unified_delinquency) are kept for the same nights; every night's totals
         stay. With --database-url the nights removed are removed on the server too, by change; without it, a
-        property this host publishes takes them there with its next publication. Like a load, prune first
+        property this host publishes takes them there with its next publication. A property another host has
+        synced since is left to that host on the server (said in a line). Like a load, prune first
         migrates the raw databases to this build's schema (not with --dry-run, which changes nothing). Prune
         takes the data directory's lock (data/ingest.lock): while an ingest runs, it exits 3 naming it.
         """
@@ -89,7 +90,7 @@ struct PruneCommand: Command {
             // by change (the removed nights were noted; a property the server holds otherwise goes whole). Without it,
             // the noted nights travel with the property's next publication.
             if let url = global.databaseURL, !dryRun, !unified.properties.isEmpty {
-                let publisher = try UnifiedPublisher(url: url)
+                let publisher = try UnifiedPublisher(url: url, host: global.hostName)
                 let database = try Database(path: global.dataDirectory.unifiedDatabase)
                 var whole = 0, count = 0
                 for key in unified.properties {

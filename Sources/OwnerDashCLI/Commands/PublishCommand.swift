@@ -43,7 +43,7 @@ struct PublishCommand: Command {
         let lock = try global.writerLock(command: "publish", log: log)
         defer { lock.release() }
         let database = try UnifiedStore(dataDirectory: global.dataDirectory).database
-        let publisher = try UnifiedPublisher(url: url)
+        let publisher = try UnifiedPublisher(url: url, host: global.hostName)
         let output = StandardOutput()
         defer { output.flush() }
         if keys.isEmpty {

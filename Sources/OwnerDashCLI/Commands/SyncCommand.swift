@@ -72,6 +72,7 @@ struct SyncCommand: Command {
             var sync = RecordedSync(dataDirectory: global.dataDirectory, chargeCategories: configuration.chargeCategories,
                                     glCategories: configuration.glCategories)
             sync.publication = try global.publication()
+            sync.hostName = global.hostName
             sync.mode = full ? .full : .incremental
             sync.parallel = parallel
             outcomes = try sync.run(properties, commandLine: words.joined(separator: " "), log: log).outcomes
