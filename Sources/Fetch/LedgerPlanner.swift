@@ -25,19 +25,31 @@ public enum LedgerFetch: Sendable, Equatable {
     /// Only what changed: the transactions dated in the window (its end is the run's as-of date), plus the old
     /// charges whose open amount changed meanwhile (Yardi: by application date; RPX: every open charge).
     case incremental(LedgerWindow)
+    /// An incremental night that also asks for a few households' whole ledgers (RPX `reshid`): those whose open
+    /// balance the last ledger check found off the delinquency report's (`LedgerDisagreement.households`), where a
+    /// posting dated before the window is looked for, instead of the property's whole ledger.
+    case households(LedgerWindow, [String], reason: String)
 
-    /// The window of an incremental fetch; nil for a full one.
+    /// The window of an incremental fetch (with or without households whole); nil for a full one.
     public var window: LedgerWindow? {
-        if case .incremental(let window) = self { return window }
-        return nil
+        switch self {
+        case .incremental(let window), .households(let window, _, _): window
+        case .full: nil
+        }
     }
 
     /// The windowed calls to make: the incremental window, or the reconciling window of a full pull.
     public var windowedCalls: LedgerWindow? {
         switch self {
-        case .incremental(let window): window
+        case .incremental(let window), .households(let window, _, _): window
         case .full(_, let reconcile, _): reconcile
         }
+    }
+
+    /// The households asked for whole beside the window (`households`); none otherwise.
+    public var wholeHouseholds: [String] {
+        if case .households(_, let households, _) = self { return households }
+        return []
     }
 
     /// Whether the whole ledger is fetched.
@@ -65,6 +77,9 @@ public enum LedgerFetch: Sendable, Equatable {
         case .full(let reason, let reconcile, _):
             "full (\(reason))" + (reconcile.map { ", reconciled with the window \($0.from.iso)...\($0.to.iso)" } ?? "")
         case .incremental(let window): "incremental \(window.from.iso)...\(window.to.iso)"
+        case .households(let window, let households, let reason):
+            "incremental \(window.from.iso)...\(window.to.iso), and \(households.count) household\(households.count == 1 ? "" : "s") whole "
+                + "(\(reason): \(households.joined(separator: ", ")))"
         }
     }
 }
@@ -129,8 +144,13 @@ public struct LedgerDisagreement: Sendable, Equatable {
     public var asOf: LocalDate
     /// The two figures, for the plan's reason (`ledger 158531.26, delinquency 158521.26`).
     public var figures: String
+    /// The households whose open balance was off, when a vendor can be asked for one household's ledger (RPX) and
+    /// they are few enough (`LedgerPlanner.householdLimit`) to ask one by one; empty: the whole ledger is pulled.
+    public var households: [String]
 
-    public init(asOf: LocalDate, figures: String) { self.asOf = asOf; self.figures = figures }
+    public init(asOf: LocalDate, figures: String, households: [String] = []) {
+        self.asOf = asOf; self.figures = figures; self.households = households
+    }
 }
 
 /// A property's night in the cycle of scheduled full ledger pulls (`LedgerPlanner.refreshNights`).
@@ -145,6 +165,10 @@ public struct RefreshSlot: Sendable, Equatable {
 
 /// Decides each night's ledger fetch from the run history, and cuts windows into the calls a vendor accepts.
 public enum LedgerPlanner {
+    /// The most households whose ledgers a night asks for one by one after a failed ledger check; more are pulled
+    /// with the property's whole ledger (one call, not dozens).
+    public static let householdLimit = 20
+
     /// Full when nothing was pulled whole yet, when the last full pull is `fullRefreshDays` old, when asked, when the
     /// last sync found the ledger's open balance off the delinquency report's (`LedgerHistory.disagreement`: what the
     /// windows missed is then found the next night, not at the weekly refresh), or when
@@ -173,6 +197,10 @@ public enum LedgerPlanner {
         let window = LedgerWindow(from: lastSuccess.adding(days: -schedule.overlapDays), to: asOf)
         if forceFull { return .full(reason: "asked for (--full-ledger)", reconcile: window, refresh: true) }
         if let disagreement = history.disagreement {
+            let households = disagreement.households
+            if !households.isEmpty, households.count <= householdLimit {
+                return .households(window, households, reason: "the ledger check of \(disagreement.asOf.iso) found their open balance off the delinquency (\(disagreement.figures)): a posting dated before the window is looked for in their whole ledgers")
+            }
             return .full(reason: "the ledger check of \(disagreement.asOf.iso) found the ledger's open balance off the delinquency (\(disagreement.figures)): a posting dated before the window is looked for in the whole ledger",
                          reconcile: window)
         }

@@ -36,14 +36,19 @@ public struct LedgerScope: Codable, Sendable, Equatable {
         case applied
         /// Every charge still open, whatever its date (RPX `allopen` true).
         case openItems = "open_items"
+        /// One household's whole ledger, every transaction of it dated `from`...`to` (RPX `reshid`): what the ledger
+        /// check found off is asked for household by household.
+        case household
     }
 
     public var part: Part
     public var from: String?
     public var to: String?
+    /// The household of a `household` answer (its ReshID).
+    public var household: String?
 
-    public init(part: Part, from: String? = nil, to: String? = nil) {
-        self.part = part; self.from = from; self.to = to
+    public init(part: Part, from: String? = nil, to: String? = nil, household: String? = nil) {
+        self.part = part; self.from = from; self.to = to; self.household = household
     }
 
     /// A window of a dated or applied answer.

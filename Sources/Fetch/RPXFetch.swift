@@ -17,7 +17,8 @@ public struct RPXJob: Sendable, Equatable {
 
     /// The RPX calls of one property: each operation once, getresidentledger of a property whose `ledger` plan is
     /// incremental as two calls instead: the transactions dated in the window, then every charge still open (a full
-    /// plan that reconciles makes those two and the full one).
+    /// plan that reconciles makes those two and the full one; a plan with households whole, those two and one call
+    /// per household for its whole ledger window).
     public static func jobs(property: Property, operations: [RPXOperation], ledger: LedgerFetch?) -> [RPXJob] {
         operations.flatMap { operation -> [RPXJob] in
             guard operation == .getresidentledger, let ledger, let window = ledger.windowedCalls else {
@@ -26,6 +27,11 @@ public struct RPXJob: Sendable, Equatable {
             return [RPXJob(property: property, operation: operation, ledger: LedgerScope(.dated, window: window)),
                     RPXJob(property: property, operation: operation, ledger: LedgerScope(part: .openItems))]
                 + (ledger.isFull ? [RPXJob(property: property, operation: operation)] : [])
+                + ledger.wholeHouseholds.map { household in
+                    RPXJob(property: property, operation: operation, ledger: LedgerScope(
+                        part: .household, from: RPXOperation.ledgerStart(asOf: window.to.iso), to: window.to.iso,
+                        household: household))
+                }
         }
     }
 }
@@ -34,6 +40,8 @@ public struct RPXJob: Sendable, Equatable {
 public final class RPXClient: Sendable {
     /// The full partner endpoint (`.../rpxgateway/partner/<Partner>/<Partner>.svc`).
     public let url: String
+    /// What a household's whole ledger's artifact name carries after `getresidentledger.`: `resh-<ReshID>.xml`.
+    public static let householdArtifact = "resh-"
     private let pmcID: String
     private let licenseKey: String
     private let username: String?
@@ -73,18 +81,23 @@ public final class RPXClient: Sendable {
         if operation == .getresidentledger, let ledger {
             // allopen true makes RPX ignore the dates: the whole window is sent so the request stays well-formed.
             arguments = RPXOperation.ledgerArguments(from: ledger.from ?? RPXOperation.ledgerStart(asOf: asOf.iso),
-                                                     to: ledger.to ?? asOf.iso, openItems: ledger.part == .openItems)
+                                                     to: ledger.to ?? asOf.iso, openItems: ledger.part == .openItems,
+                                                     household: ledger.part == .household ? ledger.household : nil)
         }
         return operation.request(url: url, auth: auth, asOf: asOf.iso, arguments: arguments)
     }
 
     /// Calls one operation and lands its response; never throws (the entry carries the error). A part of the ledger
-    /// (`ledger`) lands as `getresidentledger.<from>_<to>.xml` or `getresidentledger.open.xml`, with its scope in the
-    /// manifest entry.
+    /// (`ledger`) lands as `getresidentledger.<from>_<to>.xml`, `getresidentledger.open.xml` or
+    /// `getresidentledger.resh-<ReshID>.xml`, with its scope in the manifest entry.
     public func fetch(_ operation: RPXOperation, property: Property, asOf: LocalDate, into landing: LandingZone,
                       ledger: LedgerScope? = nil) -> ManifestEntry {
         let artifact = ledger.map { scope in
-            scope.part == .openItems ? "\(operation.name).open.xml" : "\(operation.name).\(scope.from ?? "")_\(scope.to ?? "").xml"
+            switch scope.part {
+            case .openItems: "\(operation.name).open.xml"
+            case .household: "\(operation.name).\(Self.householdArtifact)\(scope.household ?? "").xml"
+            case .dated, .applied: "\(operation.name).\(scope.from ?? "")_\(scope.to ?? "").xml"
+            }
         }
         return SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name,
                                  expectedRoot: operation.payloadRoot, asOf: asOf, landing: landing, http: http,

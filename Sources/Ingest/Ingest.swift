@@ -132,7 +132,8 @@ public struct IngestRun {
     static func disagreement(_ miss: LedgerRuns.OpenBalanceMiss) -> LedgerDisagreement {
         func money(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "none" }
         return LedgerDisagreement(asOf: miss.asOf,
-                                  figures: "ledger \(money(miss.ledger)), delinquency \(money(miss.delinquency))")
+                                  figures: "ledger \(money(miss.ledger)), delinquency \(money(miss.delinquency))",
+                                  households: miss.households)
     }
 
     /// Runs the ingest. Throws `IngestLockBusy` when another process holds the data directory (nothing done);

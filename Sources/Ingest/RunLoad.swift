@@ -276,6 +276,9 @@ public struct RunLoad {
             return .dated(from: from, to: to)
         case .applied: return .applied
         case .openItems: return .openItems
+        case .household:
+            guard let household = scope.household, let from = scope.from, let to = scope.to else { return .applied }
+            return .household(household, from: from, to: to)
         }
     }
 

@@ -70,7 +70,7 @@ struct LedgerHouseholds {
         switch coverage {
         case .dated: "dated"
         case .openItems: "open"
-        case .whole, .partial: nil
+        case .whole, .partial, .household: nil
         }
     }
 
@@ -244,6 +244,9 @@ struct LedgerHouseholds {
         case .dated(let from, let to, _):
             guard let date = value(ledger.dateColumn).textValue else { return false }
             return date >= from && date <= to
+        case .household(let household, let from, let to, _):
+            guard let date = value(ledger.dateColumn).textValue, let column = ledger.householdColumn else { return false }
+            return date >= from && date <= to && value(column) == .text(household)
         case .openItems:
             let open: Bool
             switch value(ledger.balanceColumn) {

@@ -14,6 +14,8 @@ public enum LedgerAnswer: Sendable, Equatable {
     case applied
     /// Every charge still open (RPX `allopen`).
     case openItems
+    /// One household's transactions dated `from`...`to` (RPX `reshid`): its whole ledger.
+    case household(String, from: String, to: String)
 }
 
 /// What part of a tenant ledger one answer speaks for: which stored transactions it says are gone when they are not
@@ -35,6 +37,9 @@ enum LedgerCoverage: Equatable {
     /// rows a week at one property, and the household's balance forward moved with them.) Their households' Balance,
     /// which counts them, is the sync's balance-forward line.
     case openItems(ageOutBefore: String?)
+    /// Every transaction of one household (`LedgerTable.householdColumn`) dated `from`...`to`: a window of that
+    /// household alone, which says nothing of the others.
+    case household(String, from: String, to: String, ageOutBefore: String?)
 
     /// Whether this answer leaves a transaction dated `date` out of the merge: an open-items answer's charge dated
     /// before the whole ledger's window (`openItems`). The date is read only for such an answer.
@@ -52,6 +57,9 @@ enum LedgerCoverage: Equatable {
         switch self {
         case .dated(let from, let to, _):
             ("\(table.dateColumn) BETWEEN :from AND :to", [":from": .text(from), ":to": .text(to)], table.name)
+        case .household(let household, let from, let to, _):
+            ("\(table.dateColumn) BETWEEN :from AND :to AND \(table.householdColumn ?? "NULL") = :household",
+             [":from": .text(from), ":to": .text(to), ":household": .text(household)], table.name)
         case .openItems(let before):
             (table.openChargeCondition
                 + (before == nil ? "" : " AND (\(table.dateColumn) >= :open_from OR \(table.dateColumn) IS NULL)"),
@@ -245,18 +253,19 @@ final class LedgerMerger {
         let property: [String: SQLValue] = [":property": .text(lineage.propertyID)]
         fresh = (try database.scalar(
             "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE property_id = :property)", property)?.integerValue ?? 0) == 0
-        if case .whole = coverage { counts.reconciled = !fresh }
-        readsWhole = counts.reconciled
+        readsWhole = if case .whole = coverage { !fresh } else { false }
+        // A household's whole ledger reconciles that household: what it finds is logged as a whole pull's is.
+        counts.reconciled = readsWhole || (!fresh && { if case .household = coverage { true } else { false } }())
         // Rows without an id are replaced by the answer's own, within what it covers.
         switch coverage {
         case .whole:
             try database.prepare("DELETE FROM \(table.name) WHERE property_id = :property AND transaction_id IS NULL")
                 .execute(property)
-        case .dated(let from, let to, _):
+        case .dated, .household:
+            let scope = coverage.scope(in: table)!
             try database.prepare("""
-                DELETE FROM \(table.name) WHERE property_id = :property AND transaction_id IS NULL
-                  AND \(table.dateColumn) BETWEEN :from AND :to
-                """).execute(property.merging([":from": .text(from), ":to": .text(to)]) { $1 })
+                DELETE FROM \(table.name) WHERE property_id = :property AND transaction_id IS NULL AND \(scope.condition)
+                """).execute(property.merging(scope.values) { $1 })
         case .partial, .openItems:
             break
         }
@@ -277,7 +286,7 @@ final class LedgerMerger {
         guard let id = value("transaction_id"), id != .null else {
             // Without an id only a whole or dated answer may say what the transaction is (its rows were replaced).
             switch coverage {
-            case .whole, .dated: try insertRow(row)
+            case .whole, .dated, .household: try insertRow(row)
             case .partial, .openItems: break
             }
             return
@@ -516,13 +525,13 @@ final class LedgerMerger {
         case .whole(let before):
             ageOut = before
             gone = unseen
-        case .dated(let from, let to, let before):
+        case .dated(_, _, let before), .household(_, _, _, let before):
             ageOut = before
-            property[":from"] = .text(from)
-            property[":to"] = .text(to)
+            let scope = coverage.scope(in: table)!
+            property.merge(scope.values) { $1 }
             // Judged only on the kinds the answer holds: a window without a single payment says nothing of payments.
             let kinds = kindsSeen.sorted().map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ", ")
-            gone = kinds.isEmpty ? nil : unseen + " AND \(table.dateColumn) BETWEEN :from AND :to AND \(table.kindColumn) IN (\(kinds))"
+            gone = kinds.isEmpty ? nil : unseen + " AND \(scope.condition) AND \(table.kindColumn) IN (\(kinds))"
         case .partial:
             break
         case .openItems(let before):
@@ -658,6 +667,7 @@ final class LedgerMerger {
         switch coverage {
         case .whole: "the whole ledger"
         case .dated(let from, let to, _): "\(from)...\(to)"
+        case .household(let household, let from, let to, _): "household \(household) \(from)...\(to)"
         case .partial: "part of the ledger"
         case .openItems: "the open charges"
         }
@@ -926,17 +936,23 @@ enum LedgerLoad {
     }
 
     /// The warning a reconciling full pull leaves when it found differences: one line naming the property and how
-    /// many of each change, so the run's warnings show that the incremental nights missed something.
+    /// many of each change, so the run's warnings show that the incremental nights missed something. `artifact`: the
+    /// answer whose changes are counted (`household`: one household's whole ledger, one of several a night can ask
+    /// for); nil: every whole answer of the run.
     static func differences(_ counts: LedgerMergeCounts, in database: Database, changesTable: String,
-                            property: String, runID: RunID, operation: String) throws -> [String] {
+                            property: String, runID: RunID, operation: String,
+                            household: (id: String, artifact: String)? = nil) throws -> [String] {
         guard counts.reconciled, counts.changesRecorded > 0 else { return [] }
         let rows = try database.query("""
             SELECT c.change, count(*) FROM \(changesTable) c JOIN raw_lineage l ON l.id = c.lineage_id
             WHERE c.property_id = :property AND l.run_id = :run AND c.found_by = 'full_refresh'
+              AND (:artifact IS NULL OR l.artifact = :artifact)
             GROUP BY c.change ORDER BY c.change
-            """, [":property": .text(property), ":run": .text(runID.value)])
+            """, [":property": .text(property), ":run": .text(runID.value),
+                   ":artifact": household.map { .text($0.artifact) } ?? .null])
         let parts = rows.map { "\($0[1].integerValue ?? 0) \($0[0].textValue ?? "")" }.joined(separator: ", ")
-        return ["\(property): the full \(operation) pull differs from the ledger merged by the incremental nights: \(parts) "
+        let pull = household.map { "whole \(operation) pull of household \($0.id)" } ?? "full \(operation) pull"
+        return ["\(property): the \(pull) differs from the ledger merged by the incremental nights: \(parts) "
                 + "(listed in \(changesTable), found_by = 'full_refresh')"]
     }
 }

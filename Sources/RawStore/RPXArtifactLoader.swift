@@ -84,20 +84,27 @@ public struct RPXArtifactLoader {
             case .dated(let from, let to): (coverage, key) = (.dated(from: from, to: to, ageOutBefore: windowStart), operation.name + ".dated")
             case .applied: (coverage, key) = (.partial, operation.name + ".applied")
             case .openItems: (coverage, key) = (.openItems(ageOutBefore: windowStart), operation.name + ".open")
+            case .household(let household, let from, let to):
+                (coverage, key) = (.household(household, from: from, to: to, ageOutBefore: windowStart), operation.name + ".household." + household)
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the households
             // that changed since the last whole answer; where that cannot stand, once more, whole.
-            // So are the nightly window and open items (most of their records repeat the night before's).
+            // So are the nightly window and open items (most of their records repeat the night before's). One
+            // household's answer is decoded whole: it is asked for because that household is off.
             var byHousehold: LedgerHouseholds?
-            if !reload, let build, coverage != .partial {
+            let oneHousehold = if case .household = coverage { true } else { false }
+            if !reload, let build, coverage != .partial, !oneHousehold {
                 byHousehold = LedgerHouseholds(source: Self.households, build: build, coverage: coverage)
             }
             let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
                 try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
                                coverage: coverage, key: key, byHousehold: $0)
             }
+            var household: (id: String, artifact: String)?
+            if case .household(let id, _, _, _) = coverage { household = (id, merged.artifact) }
             let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
-                                                      property: property.key, runID: runID, operation: operation.name)
+                                                      property: property.key, runID: runID, operation: operation.name,
+                                                      household: household)
             return RPXLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                   rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
                                   alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
@@ -125,7 +132,11 @@ public struct RPXArtifactLoader {
     private func loadLedger(path: String, property: Property, asOf: LocalDate, expectedSHA256: String?,
                             coverage: LedgerCoverage, key: String, byHousehold: LedgerHouseholds?) throws -> LedgerLoad.Loaded {
         var households: [String: RPXLedgerHousehold] = [:]
-        let whole = if case .whole = coverage { true } else { false }
+        // A household's whole ledger states its Balance as a whole answer does, with or without a transaction.
+        let whole = switch coverage {
+        case .whole, .household: true
+        case .dated, .openItems, .partial: false
+        }
         var plan: LedgerHouseholds.Plan?
         return try LedgerLoad.load(
             into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,

@@ -91,7 +91,7 @@ public struct YardiArtifactLoader {
             switch answer ?? (operation == .getResidentTransactions ? .whole : .applied) {
             case .whole: coverage = .whole(ageOutBefore: nil)
             case .dated(let from, let to): coverage = .dated(from: from, to: to, ageOutBefore: nil)
-            case .applied, .openItems: coverage = .partial
+            case .applied, .openItems, .household: coverage = .partial
             }
             // A whole answer is decoded by household where the build is known (LedgerHouseholds): only the customers
             // whose record changed since the last whole answer; where that cannot stand, once more, whole.

@@ -30,9 +30,15 @@ public struct LedgerRuns: Sendable, Equatable {
         public var asOf: LocalDate
         public var ledger: Double?
         public var delinquency: Double?
+        /// Where the vendor answers for one household (`Artifacts.households`): the households whose ledger balance
+        /// (unified_household_balances) is off their delinquency (unified_delinquency of the check's date), by
+        /// ReshID, to be asked for whole. Empty when the ledger cannot be asked by household, when no household's
+        /// figures tell where the difference is, or when those households were asked for on the night of the check
+        /// already and did not mend it: then the whole ledger is pulled.
+        public var households: [String]
 
-        public init(asOf: LocalDate, ledger: Double?, delinquency: Double?) {
-            self.asOf = asOf; self.ledger = ledger; self.delinquency = delinquency
+        public init(asOf: LocalDate, ledger: Double?, delinquency: Double?, households: [String] = []) {
+            self.asOf = asOf; self.ledger = ledger; self.delinquency = delinquency; self.households = households
         }
     }
 
@@ -47,8 +53,13 @@ public struct LedgerRuns: Sendable, Equatable {
     public struct Artifacts: Sendable {
         public var whole: String
         public var partsPrefix: String
+        /// The prefix of a household's whole ledger (RPX `getresidentledger.resh-<ReshID>.xml`); nil where the vendor
+        /// has no such call (Yardi).
+        public var householdsPrefix: String?
 
-        public init(whole: String, partsPrefix: String) { self.whole = whole; self.partsPrefix = partsPrefix }
+        public init(whole: String, partsPrefix: String, householdsPrefix: String? = nil) {
+            self.whole = whole; self.partsPrefix = partsPrefix; self.householdsPrefix = householdsPrefix
+        }
 
         /// Yardi: `yardi/<p>/GetResidentTransactions_Login.xml`, `yardi/<p>/GetResidentTransactions_By...`.
         public static func yardi(_ property: String) -> Artifacts {
@@ -56,9 +67,11 @@ public struct LedgerRuns: Sendable, Equatable {
                       partsPrefix: "yardi/\(property)/GetResidentTransactions_By")
         }
 
-        /// RPX: `realpage/<p>/getresidentledger.xml`, `realpage/<p>/getresidentledger.<window>.xml` and `.open.xml`.
+        /// RPX: `realpage/<p>/getresidentledger.xml`, `realpage/<p>/getresidentledger.<window>.xml`, `.open.xml` and
+        /// `.resh-<ReshID>.xml`.
         public static func rpx(_ property: String) -> Artifacts {
-            Artifacts(whole: "realpage/\(property)/getresidentledger.xml", partsPrefix: "realpage/\(property)/getresidentledger.")
+            Artifacts(whole: "realpage/\(property)/getresidentledger.xml", partsPrefix: "realpage/\(property)/getresidentledger.",
+                      householdsPrefix: "realpage/\(property)/getresidentledger.resh-")
         }
     }
 
@@ -68,15 +81,22 @@ public struct LedgerRuns: Sendable, Equatable {
             ":property": .text(property), ":whole": .text(artifacts.whole),
             ":parts": .text(escapeLike(artifacts.partsPrefix) + "%"),
             ":parts_from": .text(artifacts.partsPrefix), ":parts_to": .text(artifacts.partsPrefix + "\u{10FFFF}"),
+            ":households": artifacts.householdsPrefix.map { .text($0) } ?? .null,
         ])
         let row = rows.first
         let lastFull = row?[1].textValue.flatMap { LocalDate(iso: $0) }
-        let miss = try database.query(openBalanceQuery, [
+        let lastHouseholds = row?[2].textValue
+        var miss = try database.query(openBalanceQuery, [
             ":property": .text(property), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
         ]).first.flatMap { check in
             check[0].textValue.flatMap { LocalDate(iso: $0) }.map {
                 OpenBalanceMiss(asOf: $0, ledger: check[1].doubleValue, delinquency: check[2].doubleValue)
             }
+        }
+        if let found = miss, artifacts.householdsPrefix != nil, lastHouseholds != found.asOf.iso {
+            miss?.households = try database.query(householdsOffQuery, [
+                ":property": .text(property), ":as_of": .text(found.asOf.iso),
+            ]).compactMap { $0[0].textValue }
         }
         let refusal = try database.query(refusalQuery, [
             ":property": .text(property), ":whole": .text(artifacts.whole), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
@@ -117,6 +137,29 @@ public struct LedgerRuns: Sendable, Equatable {
                             AND check_name = 'ledger_open_balance' AND status = 'failed')
         """
 
+    /// The households of a failed `ledger_open_balance` check whose ledger balance (unified_household_balances, as
+    /// the check's sync left it) is off their delinquency (unified_delinquency of the check's date) by a cent or
+    /// more, either missing counting as zero: where the two sums part. Only ReshIDs (digits): a report row without
+    /// one (`unit/row N`) names no household the vendor can be asked for.
+    static let householdsOffQuery = """
+        WITH ledger AS (
+            SELECT resident_id, balance FROM unified_household_balances WHERE unified_property_id = :property
+        ), report AS (
+            SELECT resident_id, sum(current_balance) AS balance FROM unified_delinquency
+            WHERE unified_property_id = :property AND as_of_date = :as_of
+            GROUP BY resident_id
+        ), off AS (
+            SELECT l.resident_id, l.balance - coalesce(r.balance, 0) AS difference
+            FROM ledger l LEFT JOIN report r ON r.resident_id = l.resident_id
+            UNION ALL
+            SELECT r.resident_id, r.balance FROM report r
+            WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.resident_id = r.resident_id)
+        )
+        SELECT resident_id FROM off
+        WHERE abs(difference) >= 0.005 AND resident_id <> '' AND resident_id NOT GLOB '*[^0-9]*'
+        ORDER BY resident_id
+        """
+
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
@@ -137,7 +180,9 @@ public struct LedgerRuns: Sendable, Equatable {
               AND artifact LIKE :parts ESCAPE '\\' AND artifact <> :whole
         ), ledger_runs AS (
             SELECT r.run_id, r.as_of_date,
-                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole
+                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole,
+                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')
+                       AND substr(i.artifact, 1, length(:households)) = :households) AS households
             FROM ledger_item i
             JOIN etl_runs r ON r.run_id = i.run_id
             WHERE r.as_of_date IS NOT NULL AND r.status IN ('succeeded', 'partial')
@@ -145,6 +190,7 @@ public struct LedgerRuns: Sendable, Equatable {
             HAVING sum(i.status = 'failed') = 0
                AND sum(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')) > 0
         )
-        SELECT (SELECT max(as_of_date) FROM ledger_runs), (SELECT max(as_of_date) FROM ledger_runs WHERE whole)
+        SELECT (SELECT max(as_of_date) FROM ledger_runs), (SELECT max(as_of_date) FROM ledger_runs WHERE whole),
+               (SELECT max(as_of_date) FROM ledger_runs WHERE households)
         """
 }

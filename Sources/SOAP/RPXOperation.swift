@@ -110,9 +110,10 @@ public enum RPXOperation: String, CaseIterable, Sendable {
 
     /// getresidentledger's arguments for part of the ledger: every transaction dated `from`...`to` (an incremental
     /// night), or with `openItems` every charge still open whatever its date (`allopen` true: RPX then ignores the
-    /// dates), which is how a charge paid tonight but posted months ago gets its new open amount.
-    public static func ledgerArguments(from: String, to: String, openItems: Bool) -> [SOAPParameter] {
-        [.group("getresidentledger", [.value("reshid", "0"), .value("startdate", from), .value("enddate", to),
+    /// dates), which is how a charge paid tonight but posted months ago gets its new open amount. `household`: one
+    /// household's transactions only (its ReshID; `reshid` 0 asks for every household).
+    public static func ledgerArguments(from: String, to: String, openItems: Bool, household: String? = nil) -> [SOAPParameter] {
+        [.group("getresidentledger", [.value("reshid", household ?? "0"), .value("startdate", from), .value("enddate", to),
                                       .value("allopen", openItems ? "true" : "false")])]
     }
 

@@ -179,9 +179,10 @@ import Testing
     }
 
     /// The night the credit is posted, the ledger check fails (the ledger's open balance above the report's); the
-    /// next night pulls that ledger whole out of its weekly turn, finds the credit, and the check passes; the night
-    /// after is incremental again.
-    @Test func theNightAfterTheLedgerCheckMissesAPostingTheLedgerIsPulledWholeAndFindsIt() throws {
+    /// next night asks for the whole ledger of the one household whose balance is off (RPX `reshid`), not the
+    /// property's, finds the credit, and the check passes: the ledger answers as a fresh full pull's; the night after
+    /// is incremental again.
+    @Test func theNightAfterTheLedgerCheckMissesAPostingTheHouseholdsOffArePulledWholeAndFindIt() throws {
         // nexus_east's weekly night is the 29th, none of this test's (a full pull that night would find the credit).
         let registry = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
         #expect(LedgerPlanner.refreshNights(registry.properties.map(\.key), every: 7)["nexus_east"]
@@ -206,19 +207,35 @@ import Testing
 
         #expect(try simulator.advance(days: 1) == "2026-12-01")
         let found = try night("2026-12-01")
-        #expect(found.stderr.contains("nexus_east: ledger: full (the ledger check of 2026-11-30 found the ledger's open balance off the delinquency"),
+        let plan = found.stderr.split(separator: "\n").first { $0.contains("nexus_east: ledger: ") }.map(String.init) ?? ""
+        #expect(plan.contains("nexus_east: ledger: incremental 2026-11-23...2026-12-01, and 1 household whole (the ledger check of 2026-11-30 found their open balance off the delinquency"),
                 "\(found.stderr)")
-        #expect(found.stderr.contains("nexus_east: the full getresidentledger pull differs from the ledger merged by the incremental nights: 1 added"),
+        let household = plan.split(separator: " ").last.map { String($0.dropLast()) } ?? ""
+        #expect(!household.isEmpty && household.allSatisfy(\.isNumber), "a ReshID: \(plan)")
+        #expect(found.stderr.contains("nexus_east: the whole getresidentledger pull of household \(household) differs from the ledger merged by the incremental nights: 1 added"),
                 "\(found.stderr)")
+        #expect(!found.stderr.contains("realpage/nexus_east/getresidentledger.xml"), "the property's whole ledger was not asked for")
         #expect(try Self.ledgerCheck(nightly, asOf: "2026-12-01").first == .text("passed"))
+        // The households pulled whole leave the ledger as a fresh full pull of the day has it.
+        let fresh = try DataDir()
+        let full = try fresh.ownerdash(["ingest", "--as-of", "2026-12-01"] + Self.selection, environment: simulator.environment())
+        #expect(full.status == 0, "\(full.stderr)")
+        let mended = try IncrementalLedgerTests.answers(nightly), whole = try IncrementalLedgerTests.answers(fresh)
+        for (name, rows) in whole {
+            #expect(rows.count > 10, "\(name): the simulator's ledger has rows")
+            #expect(mended[name] == rows, "\(name) after the household's pull equals a fresh full pull")
+        }
         // The pull mended the raw ledger; the sync went by change (the credit reached unified.db, the check passed),
         // not against a full rebuild, which is the scheduled refresh's.
         #expect(found.stderr.contains("nexus_east") && found.stderr.contains(" changed")
                 && !found.stderr.contains("checked against a full rebuild"), "\(found.stderr)")
 
         #expect(try simulator.advance(days: 1) == "2026-12-02")
+        // The check passed: the next night chases nothing. (A household's pull is no full pull: the property's whole
+        // ledger, last pulled on the 25th, is due by age that night.)
         let after = try night("2026-12-02")
-        #expect(after.stderr.contains("nexus_east: ledger: incremental"), "\(after.stderr)")
+        #expect(after.stderr.contains("nexus_east: ledger: full (scheduled refresh: the last full pull, as of 2026-11-25, is 7 days old"),
+                "\(after.stderr)")
     }
 }
 
@@ -399,5 +416,87 @@ import Testing
         try check("2026-12-09", "failed", ledger: 95, delinquency: 100)
         #expect(try LedgerRuns.read(store.database, property: "nexus_east", artifacts: .rpx("nexus_east")).openBalanceMiss?.asOf
                 == LocalDate(iso: "2026-12-09"))
+    }
+
+    /// RPX answers for one household (`reshid`): a failed check asks first for the whole ledgers of the households
+    /// whose balance is off their delinquency, and only when that did not mend it (the check failed again on the night
+    /// of their pull), or when too many are off, for the property's whole ledger. Yardi has no such call.
+    @Test func aFailedLedgerCheckAsksForTheHouseholdsOffFirstThenTheWholeLedger() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        let prefix = "realpage/nexus_east/getresidentledger"
+        try store.database.execute("""
+            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('nexus_east', 'Nexus East', 'realpage');
+            INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
+            VALUES ('nexus_east', '101', 50, 0, 50), ('nexus_east', '102', 60, 0, 60), ('nexus_east', '104', 0, 0, 0);
+            """)
+        func delinquency(_ asOf: String, _ rows: [(String, Double)]) throws {
+            for (resident, balance) in rows {
+                _ = try store.database.query("""
+                    INSERT INTO unified_delinquency (unified_property_id, as_of_date, resident_id, current_balance, balance_0_30,
+                                                     balance_31_60, balance_61_90, balance_over_90, prepaid, source)
+                    VALUES ('nexus_east', :as_of, :resident, :balance, :balance, 0, 0, 0, 0, 'delinquency')
+                    """, [":as_of": .text(asOf), ":resident": .text(resident), ":balance": .real(balance)])
+            }
+        }
+        func check(_ asOf: String, _ status: String) throws {
+            _ = try store.database.query("""
+                INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
+                                         expected, actual_source, actual, difference, status, detail)
+                VALUES ('nexus_east', :as_of, 'r', 'ledger_open_balance', 'net balance', 'tenant ledger open balance',
+                        110, 'unified_delinquency net balance', 100, -10, :status, '')
+                """, [":as_of": .text(asOf), ":status": .text(status)])
+        }
+        func plan(_ asOf: String, artifacts: LedgerRuns.Artifacts = .rpx("nexus_east")) throws -> LedgerFetch {
+            let runs = try LedgerRuns.read(store.database, property: "nexus_east", artifacts: artifacts)
+            return LedgerPlanner.plan(history: LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull,
+                                                             disagreement: runs.openBalanceMiss.map(IngestRun.disagreement)),
+                                      asOf: LocalDate(iso: asOf)!, schedule: .standard)
+        }
+        try Self.record(store, "r1", asOf: "2026-11-25", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
+        ])
+        try Self.record(store, "r2", asOf: "2026-11-30", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-18_2026-11-30.xml", status: .succeeded, rows: 40),
+        ])
+        // 102 is 10.00 off; 101 agrees; 103 is in neither at a balance; a report row without a ReshID names no household.
+        try delinquency("2026-11-30", [("101", 50), ("102", 50), ("103", 0), ("2310/row 9", 7)])
+        try check("2026-11-30", "failed")
+        let window = LedgerWindow(from: LocalDate(iso: "2026-11-23")!, to: LocalDate(iso: "2026-12-01")!)
+        let households = try plan("2026-12-01")
+        #expect(households.wholeHouseholds == ["102"] && households.window == window && !households.isFull, "\(households)")
+        #expect(households.summary.hasPrefix("incremental 2026-11-23...2026-12-01, and 1 household whole (the ledger check of 2026-11-30 found their open balance off the delinquency (ledger 110.00, delinquency 100.00)"),
+                "\(households.summary)")
+        let jobs = RPXJob.jobs(property: Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "1"),
+                               operations: [.getresidentledger], ledger: households)
+        #expect(jobs.map(\.ledger?.part) == [.dated, .openItems, .household])
+        #expect(jobs.last?.ledger == LedgerScope(part: .household, from: "2025-01-01", to: "2026-12-01", household: "102"))
+        // Yardi's ledger is asked for whole, as before.
+        #expect(try plan("2026-12-01", artifacts: .yardi("nexus_east")).isFull)
+
+        // Their pull did not mend it (the check failed on its night): the next night pulls the whole ledger.
+        try Self.record(store, "r3", asOf: "2026-12-01", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-23_2026-12-01.xml", status: .succeeded, rows: 40),
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".resh-102.xml", status: .succeeded, rows: 30),
+        ])
+        try delinquency("2026-12-01", [("101", 50), ("102", 50)])
+        try check("2026-12-01", "failed")
+        let whole = try plan("2026-12-02")
+        #expect(whole.isFull && whole.wholeHouseholds.isEmpty, "\(whole)")
+        #expect(whole.summary.hasPrefix("full (the ledger check of 2026-12-01 found the ledger's open balance off"), "\(whole.summary)")
+
+        // More households off than a night asks for one by one: the whole ledger.
+        let many = (0...LedgerPlanner.householdLimit).map { String(200 + $0) }
+        try store.database.execute("DELETE FROM unified_household_balances")
+        for resident in many {
+            _ = try store.database.query("""
+                INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
+                VALUES ('nexus_east', :resident, 1, 0, 1)
+                """, [":resident": .text(resident)])
+        }
+        try delinquency("2026-12-02", [])
+        try check("2026-12-02", "failed")
+        #expect(try plan("2026-12-03").isFull)
     }
 }

@@ -225,20 +225,59 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
     /// open amount; a negative amount is a payment).
     private func rpxAnswer(_ fixture: LoaderFixture, _ name: String, balance: String,
                            _ transactions: [(String, String, String, String)]) throws -> String {
-        let rows = transactions.map { t in
-            "<Transaction><TransactionID>\(t.0)</TransactionID><TransactionType>\(t.2.hasPrefix("-") ? "Payment" : "Charge")"
-                + "</TransactionType><TransactionDate>\(t.1)</TransactionDate><TransactionCode>RENT</TransactionCode>"
-                + "<Amount>\(t.2)</Amount><OpenAmount>\(t.3)</OpenAmount></Transaction>"
+        try rpxAnswer(fixture, name, households: [("900", balance, transactions)])
+    }
+
+    /// A getresidentledger answer of several households (ReshID, balance, transactions as above).
+    private func rpxAnswer(_ fixture: LoaderFixture, _ name: String,
+                           households: [(String, String, [(String, String, String, String)])]) throws -> String {
+        let residents = households.map { household in
+            let rows = household.2.map { t in
+                "<Transaction><TransactionID>\(t.0)</TransactionID><TransactionType>\(t.2.hasPrefix("-") ? "Payment" : "Charge")"
+                    + "</TransactionType><TransactionDate>\(t.1)</TransactionDate><TransactionCode>RENT</TransactionCode>"
+                    + "<Amount>\(t.2)</Amount><OpenAmount>\(t.3)</OpenAmount></Transaction>"
+            }.joined()
+            return "<Resident><ReshID>\(household.0)</ReshID><UnitNumber>101</UnitNumber><Balance>\(household.1)</Balance>"
+                + "<Prepaid>0.00</Prepaid><Transactions>\(rows)</Transactions></Resident>"
         }.joined()
         let text = """
             <s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><getresidentledgerResponse \
-            xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns=""><Resident><ReshID>900</ReshID>\
-            <UnitNumber>101</UnitNumber><Balance>\(balance)</Balance><Prepaid>0.00</Prepaid><Transactions>\(rows)\
-            </Transactions></Resident></ResidentLedger></getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>
+            xmlns="http://tempuri.org/"><getresidentledgerResult><ResidentLedger xmlns="">\(residents)\
+            </ResidentLedger></getresidentledgerResult></getresidentledgerResponse></s:Body></s:Envelope>
             """
         let path = fixture.directory.appendingPathComponent(name).path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// One household's whole ledger (`reshid`, asked for when the ledger check finds its balance off) speaks for that
+    /// household alone: what it adds and what it no longer lists of the household are merged and reported as a full
+    /// pull's differences are; every other household's transactions stand.
+    @Test func aHouseholdsWholeLedgerMendsThatHouseholdAlone() throws {
+        let fixture = try LoaderFixture()
+        let property = Property(key: "nexus_east", name: "Nexus East", pms: .realpage, siteID: "5472172")
+        _ = try RPXArtifactLoader(store: fixture.store, runID: RunID("night-1")).load(
+            path: try rpxAnswer(fixture, "full.xml", households: [
+                ("900", "1100.00", [("T1", "10/01/2026", "1000.00", "100.00"), ("T2", "11/01/2026", "1000.00", "1000.00")]),
+                ("901", "500.00", [("U1", "11/01/2026", "500.00", "500.00")]),
+            ]), operation: .getresidentledger, property: property, asOf: LocalDate(iso: "2026-11-13")!)
+        // 900 as RPX has it on the 20th: a credit dated back in July that no window listed, T2 gone.
+        let mended = try RPXArtifactLoader(store: fixture.store, runID: RunID("night-2")).load(
+            path: try rpxAnswer(fixture, "resh-900.xml", households: [
+                ("900", "90.00", [("C1", "07/15/2026", "-10.00", "0.00"), ("T1", "10/01/2026", "1000.00", "100.00")]),
+            ]), operation: .getresidentledger, property: property, asOf: LocalDate(iso: "2026-11-20")!,
+            answer: .household("900", from: "2024-12-01", to: "2026-11-20"))
+        #expect(mended.note == "1 new, 0 updated, 1 removed, 1 unchanged, 2 change(s) logged, 1 household balance(s) written",
+                "\(mended.note ?? "")")
+        #expect(mended.warnings == ["nexus_east: the whole getresidentledger pull of household 900 differs from the ledger merged by "
+                                    + "the incremental nights: 1 added, 1 removed (listed in realpage_ledger_changes, found_by = 'full_refresh')"],
+                "\(mended.warnings)")
+        #expect(try fixture.store.database.query("SELECT resh_id, transaction_id FROM realpage_ledger ORDER BY transaction_id")
+                == [[.text("900"), .text("C1")], [.text("900"), .text("T1")], [.text("901"), .text("U1")]])
+        #expect(try fixture.store.database.query("SELECT resh_id, balance FROM realpage_ledger_households ORDER BY resh_id")
+                == [[.text("900"), .real(90)], [.text("901"), .real(500)]])
+        #expect(try fixture.store.database.scalar(
+            "SELECT count(*) FROM loaded_artifacts WHERE report_type = 'getresidentledger.household.900'") == .integer(1))
     }
 
     @Test func anRPXNightSettlesOpenChargesTheOpenItemsNoLongerListAndKeepsTheHouseholdBalance() throws {
