@@ -30,7 +30,7 @@ public struct LedgerRuns: Sendable, Equatable {
         public var asOf: LocalDate
         public var ledger: Double?
         public var delinquency: Double?
-        /// Where the vendor answers for one household (`Artifacts.households`): the households whose ledger balance
+        /// Where the vendor answers for one household (`Artifacts.householdsPrefix`): the households whose ledger balance
         /// (unified_household_balances) is off their delinquency (unified_delinquency of the check's date), by
         /// ReshID, to be asked for whole. Empty when the ledger cannot be asked by household, when no household's
         /// figures tell where the difference is, or when those households were asked for on the night of the check
