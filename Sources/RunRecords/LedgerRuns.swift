@@ -33,8 +33,8 @@ public struct LedgerRuns: Sendable, Equatable {
         /// Where the vendor answers for one household (`Artifacts.householdsPrefix`): the households whose ledger balance
         /// (unified_household_balances) is off their delinquency (unified_delinquency of the check's date), by
         /// ReshID, to be asked for whole. Empty when the ledger cannot be asked by household, when no household's
-        /// figures tell where the difference is, or when those households were asked for on the night of the check
-        /// already and did not mend it: then the whole ledger is pulled.
+        /// figures tell where the difference is, or when households were asked for on the night of the check or
+        /// since (they did not mend it, or the vendor refused them): then the whole ledger is pulled.
         public var households: [String]
 
         public init(asOf: LocalDate, ledger: Double?, delinquency: Double?, households: [String] = []) {
@@ -81,11 +81,9 @@ public struct LedgerRuns: Sendable, Equatable {
             ":property": .text(property), ":whole": .text(artifacts.whole),
             ":parts": .text(escapeLike(artifacts.partsPrefix) + "%"),
             ":parts_from": .text(artifacts.partsPrefix), ":parts_to": .text(artifacts.partsPrefix + "\u{10FFFF}"),
-            ":households": artifacts.householdsPrefix.map { .text($0) } ?? .null,
         ])
         let row = rows.first
         let lastFull = row?[1].textValue.flatMap { LocalDate(iso: $0) }
-        let lastHouseholds = row?[2].textValue
         var miss = try database.query(openBalanceQuery, [
             ":property": .text(property), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
         ]).first.flatMap { check in
@@ -93,10 +91,17 @@ public struct LedgerRuns: Sendable, Equatable {
                 OpenBalanceMiss(asOf: $0, ledger: check[1].doubleValue, delinquency: check[2].doubleValue)
             }
         }
-        if let found = miss, artifacts.householdsPrefix != nil, lastHouseholds != found.asOf.iso {
-            miss?.households = try database.query(householdsOffQuery, [
-                ":property": .text(property), ":as_of": .text(found.asOf.iso),
-            ]).compactMap { $0[0].textValue }
+        if let found = miss, let prefix = artifacts.householdsPrefix {
+            // Households asked for on the night of the check or after it (fetched or not: a gateway refusing `reshid`
+            // fails the night once) did not mend it: the whole ledger then.
+            let asked = try database.scalar(householdsAskedQuery, [
+                ":property": .text(property), ":from": .text(prefix), ":to": .text(prefix + "\u{10FFFF}"),
+            ])?.textValue
+            if asked.map({ $0 < found.asOf.iso }) ?? true {
+                miss?.households = try database.query(householdsOffQuery, [
+                    ":property": .text(property), ":as_of": .text(found.asOf.iso),
+                ]).compactMap { $0[0].textValue }
+            }
         }
         let refusal = try database.query(refusalQuery, [
             ":property": .text(property), ":whole": .text(artifacts.whole), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
@@ -160,6 +165,13 @@ public struct LedgerRuns: Sendable, Equatable {
         ORDER BY resident_id
         """
 
+    /// The as-of date of the newest run that asked for a household's whole ledger of the property (any item, any
+    /// status), through the index by property and artifact (`:from`..`:to`, the households' artifact prefix).
+    static let householdsAskedQuery = """
+        SELECT max(r.as_of_date) FROM etl_run_items i JOIN etl_runs r ON r.run_id = i.run_id
+        WHERE i.property_id = :property AND i.artifact >= :from AND i.artifact < :to
+        """
+
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_")
@@ -180,9 +192,7 @@ public struct LedgerRuns: Sendable, Equatable {
               AND artifact LIKE :parts ESCAPE '\\' AND artifact <> :whole
         ), ledger_runs AS (
             SELECT r.run_id, r.as_of_date,
-                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole,
-                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')
-                       AND substr(i.artifact, 1, length(:households)) = :households) AS households
+                   max(i.stage = 'load' AND i.status IN ('succeeded', 'skipped') AND i.artifact = :whole) AS whole
             FROM ledger_item i
             JOIN etl_runs r ON r.run_id = i.run_id
             WHERE r.as_of_date IS NOT NULL AND r.status IN ('succeeded', 'partial')
@@ -190,7 +200,6 @@ public struct LedgerRuns: Sendable, Equatable {
             HAVING sum(i.status = 'failed') = 0
                AND sum(i.stage = 'load' AND i.status IN ('succeeded', 'skipped')) > 0
         )
-        SELECT (SELECT max(as_of_date) FROM ledger_runs), (SELECT max(as_of_date) FROM ledger_runs WHERE whole),
-               (SELECT max(as_of_date) FROM ledger_runs WHERE households)
+        SELECT (SELECT max(as_of_date) FROM ledger_runs), (SELECT max(as_of_date) FROM ledger_runs WHERE whole)
         """
 }

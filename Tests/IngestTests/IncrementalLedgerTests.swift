@@ -475,16 +475,30 @@ import Testing
         // Yardi's ledger is asked for whole, as before.
         #expect(try plan("2026-12-01", artifacts: .yardi("nexus_east")).isFull)
 
-        // Their pull did not mend it (the check failed on its night): the next night pulls the whole ledger.
-        try Self.record(store, "r3", asOf: "2026-12-01", status: .succeeded, items: [
+        // A gateway that refused `reshid` failed the night's ledger (and the check failed again): the night after
+        // pulls the whole ledger, not the households again.
+        try Self.record(store, "r3", asOf: "2026-12-01", status: .partial, items: [
             RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-23_2026-12-01.xml", status: .succeeded, rows: 40),
-            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".resh-102.xml", status: .succeeded, rows: 30),
+            RunItem(stage: .fetch, property: "nexus_east", artifact: prefix + ".resh-102.xml", status: .failed, error: "inv_Param"),
         ])
         try delinquency("2026-12-01", [("101", 50), ("102", 50)])
         try check("2026-12-01", "failed")
         let whole = try plan("2026-12-02")
         #expect(whole.isFull && whole.wholeHouseholds.isEmpty, "\(whole)")
         #expect(whole.summary.hasPrefix("full (the ledger check of 2026-12-01 found the ledger's open balance off"), "\(whole.summary)")
+
+        // A later disagreement is asked for by household again; when their pull did not mend it (the check failed on
+        // its night), the next night pulls the whole ledger.
+        try check("2026-12-05", "failed")
+        try delinquency("2026-12-05", [("101", 50), ("102", 50)])
+        #expect(try plan("2026-12-06").wholeHouseholds == ["102"])
+        try Self.record(store, "r4", asOf: "2026-12-06", status: .succeeded, items: [
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".2026-11-29_2026-12-06.xml", status: .succeeded, rows: 40),
+            RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".resh-102.xml", status: .succeeded, rows: 30),
+        ])
+        try delinquency("2026-12-06", [("101", 50), ("102", 50)])
+        try check("2026-12-06", "failed")
+        #expect(try plan("2026-12-07").isFull)
 
         // More households off than a night asks for one by one: the whole ledger.
         let many = (0...LedgerPlanner.householdLimit).map { String(200 + $0) }
@@ -495,8 +509,8 @@ import Testing
                 VALUES ('nexus_east', :resident, 1, 0, 1)
                 """, [":resident": .text(resident)])
         }
-        try delinquency("2026-12-02", [])
-        try check("2026-12-02", "failed")
-        #expect(try plan("2026-12-03").isFull)
+        try delinquency("2026-12-08", [])
+        try check("2026-12-08", "failed")
+        #expect(try plan("2026-12-09").isFull)
     }
 }
