@@ -250,6 +250,27 @@ import Testing
         try journal.finish(status: status, warnings: 0)
     }
 
+    /// A data directory whose unified.db holds Nexus East (RealPage), for its ledger checks and runs.
+    static func nexusEast() throws -> (directory: DataDir, store: UnifiedStore) {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        try store.database.execute("""
+            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('nexus_east', 'Nexus East', 'realpage')
+            """)
+        return (directory, store)
+    }
+
+    /// Nexus East's `ledger_open_balance` check as of `asOf`, as a sync records it.
+    static func ledgerCheck(_ store: UnifiedStore, _ asOf: String, _ status: String, ledger: Double, delinquency: Double) throws {
+        _ = try store.database.query("""
+            INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
+                                     expected, actual_source, actual, difference, status, detail)
+            VALUES ('nexus_east', :as_of, 'r', 'ledger_open_balance', 'net balance', 'tenant ledger open balance',
+                    :ledger, 'unified_delinquency net balance', :delinquency, :delinquency - :ledger, :status, '')
+            """, [":as_of": .text(asOf), ":status": .text(status), ":ledger": .real(ledger), ":delinquency": .real(delinquency)])
+    }
+
     @Test func aFailedNightIsNotTheLastSuccessSoTheNextWindowReachesBackOverIt() throws {
         let directory = try DataDir()
         try directory.data.create()
@@ -363,20 +384,10 @@ import Testing
     /// The last sync's failed ledger check is chased by one full pull, not every night: once the check failed on the
     /// night of a full pull too, the whole ledger did not mend it and the weekly refresh takes it up.
     @Test func aFailedLedgerCheckIsReportedUntilAFullPullMetIt() throws {
-        let directory = try DataDir()
-        try directory.data.create()
-        let store = try UnifiedStore(dataDirectory: directory.data)
+        let (_, store) = try Self.nexusEast()
         let prefix = "realpage/nexus_east/getresidentledger"
-        try store.database.execute("""
-            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('nexus_east', 'Nexus East', 'realpage')
-            """)
         func check(_ asOf: String, _ status: String, ledger: Double, delinquency: Double) throws {
-            _ = try store.database.query("""
-                INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
-                                         expected, actual_source, actual, difference, status, detail)
-                VALUES ('nexus_east', :as_of, 'r', 'ledger_open_balance', 'net balance', 'tenant ledger open balance',
-                        :ledger, 'unified_delinquency net balance', :delinquency, :delinquency - :ledger, :status, '')
-                """, [":as_of": .text(asOf), ":status": .text(status), ":ledger": .real(ledger), ":delinquency": .real(delinquency)])
+            try Self.ledgerCheck(store, asOf, status, ledger: ledger, delinquency: delinquency)
         }
         try Self.record(store, "r1", asOf: "2026-11-25", status: .succeeded, items: [
             RunItem(stage: .load, property: "nexus_east", artifact: prefix + ".xml", status: .succeeded, rows: 30_000),
@@ -422,12 +433,9 @@ import Testing
     /// whose balance is off their delinquency, and only when that did not mend it (the check failed again on the night
     /// of their pull), or when too many are off, for the property's whole ledger. Yardi has no such call.
     @Test func aFailedLedgerCheckAsksForTheHouseholdsOffFirstThenTheWholeLedger() throws {
-        let directory = try DataDir()
-        try directory.data.create()
-        let store = try UnifiedStore(dataDirectory: directory.data)
+        let (_, store) = try Self.nexusEast()
         let prefix = "realpage/nexus_east/getresidentledger"
         try store.database.execute("""
-            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('nexus_east', 'Nexus East', 'realpage');
             INSERT INTO unified_household_balances (unified_property_id, resident_id, charges, payments, balance)
             VALUES ('nexus_east', '101', 50, 0, 50), ('nexus_east', '102', 60, 0, 60), ('nexus_east', '104', 0, 0, 0);
             """)
@@ -441,12 +449,7 @@ import Testing
             }
         }
         func check(_ asOf: String, _ status: String) throws {
-            _ = try store.database.query("""
-                INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
-                                         expected, actual_source, actual, difference, status, detail)
-                VALUES ('nexus_east', :as_of, 'r', 'ledger_open_balance', 'net balance', 'tenant ledger open balance',
-                        110, 'unified_delinquency net balance', 100, -10, :status, '')
-                """, [":as_of": .text(asOf), ":status": .text(status)])
+            try Self.ledgerCheck(store, asOf, status, ledger: 110, delinquency: 100)
         }
         func plan(_ asOf: String, artifacts: LedgerRuns.Artifacts = .rpx("nexus_east")) throws -> LedgerFetch {
             let runs = try LedgerRuns.read(store.database, property: "nexus_east", artifacts: artifacts)
