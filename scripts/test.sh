@@ -37,6 +37,8 @@ tail -f --pid="$test_pid" "$test_log"
 if ! wait "$test_pid"; then
     # Only the lines that open an issue, cut short: an expectation on a page prints the whole page after its first line.
     echo "--- failed tests and their issues, repeated from above:"
-    grep -E '^✘|error:' "$test_log" | cut -c1-600 | tail -n 60
+    grep -a -E '^✘|error:' "$test_log" | cut -c1-600 | tail -n 60
     exit 1
 fi
+# The run's summary once more, read from the file: the view above has still lost its last lines now and then.
+echo "swift test: $(grep -a -E '^(✔|✘) Test run with' "$test_log" | tail -n 1)"
