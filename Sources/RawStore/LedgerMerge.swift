@@ -182,6 +182,8 @@ struct LedgerMergeCounts: Equatable {
     var heldHouseholds = 0
     /// Open charges an open-items answer lists dated before the ledger's window, left out (`LedgerCoverage.openItems`).
     var beforeWindow = 0
+    /// Households a one-household answer (`LedgerCoverage.household`) listed besides the one asked for.
+    var otherHouseholds = 0
     /// Rows written with this answer's lineage (inserted or updated, the ledger's and those beside it).
     var written: Int { inserted + updated + besides }
 

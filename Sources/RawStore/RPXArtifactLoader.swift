@@ -102,9 +102,15 @@ public struct RPXArtifactLoader {
             }
             var household: (id: String, artifact: String)?
             if case .household(let id, _, _, _) = coverage { household = (id, merged.artifact) }
-            let warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
+            var warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name,
                                                       household: household)
+            if let household, merged.counts.otherHouseholds > 0 {
+                // Merged as current all the same; but a gateway that ignores `reshid` makes each such call a whole pull.
+                warnings.append("\(property.key): asked for household \(household.id)'s ledger (reshid), RPX answered "
+                                + "\(merged.counts.otherHouseholds + 1) households: this gateway seems to ignore reshid, and each "
+                                + "household asked for costs a whole ledger")
+            }
             return RPXLoadOutcome(artifact: merged.artifact, operation: operation, propertyKey: property.key, asOf: asOf,
                                   rows: merged.alreadyLoaded ? merged.counts.unchanged : merged.counts.written,
                                   alreadyLoaded: merged.alreadyLoaded, warnings: merged.alreadyLoaded ? [] : warnings,
@@ -138,7 +144,7 @@ public struct RPXArtifactLoader {
         case .dated, .openItems, .partial: false
         }
         var plan: LedgerHouseholds.Plan?
-        return try LedgerLoad.load(
+        var loaded = try LedgerLoad.load(
             into: store.database, keyColumn: "report_type", operationKey: key, table: Self.ledger, coverage: coverage,
             path: path, property: property, asOf: asOf, runID: runID, expectedSHA256: expectedSHA256, reload: reload,
             afterMerge: { database, lineage in
@@ -171,6 +177,10 @@ public struct RPXArtifactLoader {
                 }
             }
         }
+        if case .household(let asked, _, _, _) = coverage {
+            loaded.counts.otherHouseholds = households.keys.filter { $0 != asked }.count
+        }
+        return loaded
     }
 
     /// Each of `households` (`loadLedger`: every one a whole answer names, a nightly answer's with a transaction in

@@ -278,6 +278,19 @@ private func yardiAnswer(_ operation: YardiOperation, _ transactions: [Txn]) -> 
                 == [[.text("900"), .real(90)], [.text("901"), .real(500)]])
         #expect(try fixture.store.database.scalar(
             "SELECT count(*) FROM loaded_artifacts WHERE report_type = 'getresidentledger.household.900'") == .integer(1))
+
+        // A gateway that ignores `reshid` answers every household: merged as current, and said, since every household
+        // asked for then costs a whole ledger.
+        let everyone = try RPXArtifactLoader(store: fixture.store, runID: RunID("night-3")).load(
+            path: try rpxAnswer(fixture, "resh-901.xml", households: [
+                ("900", "90.00", [("C1", "07/15/2026", "-10.00", "0.00"), ("T1", "10/01/2026", "1000.00", "100.00")]),
+                ("901", "0.00", [("U1", "11/01/2026", "500.00", "0.00"), ("V1", "11/20/2026", "-500.00", "0.00")]),
+            ]), operation: .getresidentledger, property: property, asOf: LocalDate(iso: "2026-11-21")!,
+            answer: .household("901", from: "2024-12-01", to: "2026-11-21"))
+        #expect(everyone.warnings.last == "nexus_east: asked for household 901's ledger (reshid), RPX answered 2 households: this "
+                + "gateway seems to ignore reshid, and each household asked for costs a whole ledger", "\(everyone.warnings)")
+        #expect(try fixture.store.database.query("SELECT transaction_id, open_amount FROM realpage_ledger ORDER BY transaction_id")
+                == [[.text("C1"), .real(0)], [.text("T1"), .real(100)], [.text("U1"), .real(0)], [.text("V1"), .real(0)]])
     }
 
     @Test func anRPXNightSettlesOpenChargesTheOpenItemsNoLongerListAndKeepsTheHouseholdBalance() throws {
