@@ -41,6 +41,12 @@ enum LedgerCoverage: Equatable {
     /// household alone, which says nothing of the others.
     case household(String, from: String, to: String, ageOutBefore: String?)
 
+    /// The household a one-household answer speaks for; nil for any other.
+    var household: String? {
+        if case .household(let household, _, _, _) = self { return household }
+        return nil
+    }
+
     /// Whether this answer leaves a transaction dated `date` out of the merge: an open-items answer's charge dated
     /// before the whole ledger's window (`openItems`). The date is read only for such an answer.
     func leavesOut(dated date: @autoclosure () -> String?) -> Bool {
@@ -257,7 +263,7 @@ final class LedgerMerger {
             "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE property_id = :property)", property)?.integerValue ?? 0) == 0
         readsWhole = if case .whole = coverage { !fresh } else { false }
         // A household's whole ledger reconciles that household: what it finds is logged as a whole pull's is.
-        counts.reconciled = readsWhole || (!fresh && { if case .household = coverage { true } else { false } }())
+        counts.reconciled = readsWhole || (!fresh && coverage.household != nil)
         // Rows without an id are replaced by the answer's own, within what it covers.
         switch coverage {
         case .whole:

@@ -92,16 +92,14 @@ public struct RPXArtifactLoader {
             // So are the nightly window and open items (most of their records repeat the night before's). One
             // household's answer is decoded whole: it is asked for because that household is off.
             var byHousehold: LedgerHouseholds?
-            let oneHousehold = if case .household = coverage { true } else { false }
-            if !reload, let build, coverage != .partial, !oneHousehold {
+            if !reload, let build, coverage != .partial, coverage.household == nil {
                 byHousehold = LedgerHouseholds(source: Self.households, build: build, coverage: coverage)
             }
             let merged = try LedgerHouseholds.loadingWholeIfNeeded(byHousehold) {
                 try loadLedger(path: path, property: property, asOf: asOf, expectedSHA256: expectedSHA256,
                                coverage: coverage, key: key, byHousehold: $0)
             }
-            var household: (id: String, artifact: String)?
-            if case .household(let id, _, _, _) = coverage { household = (id, merged.artifact) }
+            let household = coverage.household.map { (id: $0, artifact: merged.artifact) }
             var warnings = try LedgerLoad.differences(merged.counts, in: store.database, changesTable: Self.ledger.changes,
                                                       property: property.key, runID: runID, operation: operation.name,
                                                       household: household)
@@ -177,7 +175,7 @@ public struct RPXArtifactLoader {
                 }
             }
         }
-        if case .household(let asked, _, _, _) = coverage {
+        if let asked = coverage.household {
             loaded.counts.otherHouseholds = households.keys.filter { $0 != asked }.count
         }
         return loaded

@@ -81,7 +81,7 @@ struct IngestCommand: Command {
         is committed); 3 nothing could be done (another ingest holds the lock, or nothing could be fetched).
         """
 
-    let global: GlobalOptions
+    var global: GlobalOptions
     let selection: PropertySelection
     let reportNames: [String]?
     let asOf: LocalDate
@@ -98,8 +98,9 @@ struct IngestCommand: Command {
     /// Retrain the delinquency forecast after the run when a month closed: nightly runs (`--trigger schedule`)
     /// unless `--no-forecast-retrain`.
     let retrainForecast: Bool
-    /// `--host-name`: who this host is among those sharing the night on the server.
-    let hostName: String
+    /// `--host-name` (else `OWNERDASH_HOST_NAME`, else the machine's): who this host is among those sharing the night
+    /// on the server, in its claims, its lock, its run's record and its publications (`global.hostName`).
+    var hostName: String { global.hostName }
     /// `--claim-timeout`: seconds a claim holds without its host renewing it.
     let claimTimeout: Int
 
@@ -131,7 +132,7 @@ struct IngestCommand: Command {
         self.trigger = trigger
         fullLedger = parsed.flag("--full-ledger")
         retrainForecast = trigger == "schedule" && !parsed.flag("--no-forecast-retrain")
-        hostName = parsed.value("--host-name") ?? global.hostName
+        if let name = parsed.value("--host-name") { self.global.hostName = name }
         let timeoutText = parsed.value("--claim-timeout") ?? "300"
         guard let timeout = Int(timeoutText), (2...86_400).contains(timeout) else {
             throw UsageError("ownerdash ingest: --claim-timeout must be a number of seconds from 2 to 86400, not \"\(timeoutText)\"")
@@ -179,7 +180,7 @@ struct IngestCommand: Command {
         let configuration = try global.configuration()
         let properties = try selection.resolve(configuration, configPath: global.configPath, command: "ownerdash ingest")
         var ingest = IngestRun(dataDirectory: global.dataDirectory, configuration: configuration, configPath: global.configPath)
-        ingest.publication = try global.databaseURL.map { try UnifiedPublication(url: $0, host: hostName) }
+        ingest.publication = try global.publication()
         let output = StandardOutput()
         defer { output.flush() }
         var code = ExitCode.success
@@ -299,7 +300,7 @@ struct IngestCommand: Command {
         let lock = try global.writerLock(command: "ingest --notices", log: log)
         defer { lock.release() }
         var global = global
-        let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "notices", host: hostName) }
+        let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "notices", host: global.hostName) }
         if writer != nil { try global.readFromServer(log: log) }
         let selection = NoticeSelection(template: template, properties: properties)
         let store = try UnifiedStore(dataDirectory: global.dataDirectory)
@@ -332,7 +333,7 @@ struct IngestCommand: Command {
         }
         do {
             var global = global
-            let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "forecast", host: hostName) }
+            let writer = try global.databaseURL.map { try ScopeWriter(url: $0, scope: "forecast", host: global.hostName) }
             if writer != nil { try global.readFromServer(log: log) }
             let store = try UnifiedStore(dataDirectory: global.dataDirectory)
             let why: String
