@@ -136,20 +136,24 @@ public struct LedgerHistory: Sendable, Equatable {
     }
 }
 
-/// A sync's failed `ledger_open_balance` check: the tenant ledger merged night by night leaves a different open balance
-/// than the delinquency the vendor reports whole, as when a posting is dated before every incremental window (a credit
-/// to a months-old charge), which only the whole ledger shows.
+/// A sync's failed ledger check: the tenant ledger merged night by night leaves a different open balance than the
+/// delinquency the vendor reports whole (`ledger_open_balance`), or, on Yardi, whose delinquency is its own ledger's,
+/// open charges lowered by a posting no window held (`ledger_window_gaps`), as when a posting is dated before every
+/// incremental window (a credit to a months-old charge), which only the whole ledger shows.
 public struct LedgerDisagreement: Sendable, Equatable {
     /// The property date of the check.
     public var asOf: LocalDate
     /// The two figures, for the plan's reason (`ledger 158531.26, delinquency 158521.26`).
     public var figures: String
+    /// What the check found, for the plan's reason (`the ledger's open balance off the delinquency (figures)`).
+    public var finding: String
     /// The households whose open balance was off, when a vendor can be asked for one household's ledger (RPX) and
     /// they are few enough (`LedgerPlanner.householdLimit`) to ask one by one; empty: the whole ledger is pulled.
     public var households: [String]
 
-    public init(asOf: LocalDate, figures: String, households: [String] = []) {
+    public init(asOf: LocalDate, figures: String, finding: String? = nil, households: [String] = []) {
         self.asOf = asOf; self.figures = figures; self.households = households
+        self.finding = finding ?? "the ledger's open balance off the delinquency (\(figures))"
     }
 }
 
@@ -201,7 +205,7 @@ public enum LedgerPlanner {
             if !households.isEmpty, households.count <= householdLimit {
                 return .households(window, households, reason: "the ledger check of \(disagreement.asOf.iso) found their open balance off the delinquency (\(disagreement.figures)): a posting dated before the window is looked for in their whole ledgers")
             }
-            return .full(reason: "the ledger check of \(disagreement.asOf.iso) found the ledger's open balance off the delinquency (\(disagreement.figures)): a posting dated before the window is looked for in the whole ledger",
+            return .full(reason: "the ledger check of \(disagreement.asOf.iso) found \(disagreement.finding): a posting dated before the window is looked for in the whole ledger",
                          reconcile: window)
         }
         let age = asOf.daysSinceEpoch - lastFull.daysSinceEpoch

@@ -128,9 +128,14 @@ public struct IngestRun {
         return plans
     }
 
-    /// A failed `ledger_open_balance` check as the ledger plan's reason names it.
+    /// A failed ledger check as the ledger plan's reason names it.
     static func disagreement(_ miss: LedgerRuns.OpenBalanceMiss) -> LedgerDisagreement {
         func money(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "none" }
+        if miss.check == LedgerRuns.windowGapsCheck {
+            let figures = "\(money(miss.ledger)) of them found by the last sync, \(money(miss.delinquency)) tonight"
+            return LedgerDisagreement(asOf: miss.asOf, figures: figures,
+                                      finding: "households' open charges lowered by payments no window holds (window gaps: \(figures))")
+        }
         return LedgerDisagreement(asOf: miss.asOf,
                                   figures: "ledger \(money(miss.ledger)), delinquency \(money(miss.delinquency))",
                                   households: miss.households)

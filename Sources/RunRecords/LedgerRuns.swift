@@ -9,8 +9,9 @@ public struct LedgerRuns: Sendable, Equatable {
     public var lastSuccess: LocalDate?
     /// As-of date of the newest such run that loaded the whole ledger.
     public var lastFull: LocalDate?
-    /// The property's newest `ledger_open_balance` check (sync_checks), when it failed and the check of the last full
-    /// pull's night did not: the merged ledger has come to disagree with the delinquency since it was last pulled whole.
+    /// The property's newest ledger check (sync_checks: `ledger_open_balance`, Yardi's `ledger_window_gaps`), when it
+    /// failed and the check of the last full pull's night did not: the merged ledger has come to disagree with what the
+    /// vendor reports whole since it was last pulled whole.
     public var openBalanceMiss: OpenBalanceMiss?
     /// The newest run that asked for the whole ledger and was refused it (a fetch item `skipped` with its reason: the
     /// license key not authorized for it, a contract without it), when no run has loaded it whole since: a property
@@ -25,9 +26,14 @@ public struct LedgerRuns: Sendable, Equatable {
         public init(asOf: LocalDate, reason: String) { self.asOf = asOf; self.reason = reason }
     }
 
-    /// A failed `ledger_open_balance` check: the tenant ledger's open balance against unified_delinquency's net balance.
+    /// A failed ledger check: `ledger_open_balance`, the tenant ledger's open balance (`ledger`) against
+    /// unified_delinquency's net balance (`delinquency`); or Yardi's `ledger_window_gaps`, the window gaps the last
+    /// sync found that are still there (`ledger`) against tonight's (`delinquency`: the open charges less what the
+    /// ledger explains, grown by a posting no window held).
     public struct OpenBalanceMiss: Sendable, Equatable {
         public var asOf: LocalDate
+        /// The check that failed (`ledger_open_balance` unless named).
+        public var check: String
         public var ledger: Double?
         public var delinquency: Double?
         /// Where the vendor answers for one household (`Artifacts.householdsPrefix`): the households whose ledger balance
@@ -37,8 +43,10 @@ public struct LedgerRuns: Sendable, Equatable {
         /// since (they did not mend it, or the vendor refused them): then the whole ledger is pulled.
         public var households: [String]
 
-        public init(asOf: LocalDate, ledger: Double?, delinquency: Double?, households: [String] = []) {
-            self.asOf = asOf; self.ledger = ledger; self.delinquency = delinquency; self.households = households
+        public init(asOf: LocalDate, check: String = LedgerRuns.openBalanceCheck, ledger: Double?, delinquency: Double?,
+                    households: [String] = []) {
+            self.asOf = asOf; self.check = check; self.ledger = ledger; self.delinquency = delinquency
+            self.households = households
         }
     }
 
@@ -88,10 +96,11 @@ public struct LedgerRuns: Sendable, Equatable {
             ":property": .text(property), ":last_full": lastFull.map { .text($0.iso) } ?? .null,
         ]).first.flatMap { check in
             check[0].textValue.flatMap { LocalDate(iso: $0) }.map {
-                OpenBalanceMiss(asOf: $0, ledger: check[1].doubleValue, delinquency: check[2].doubleValue)
+                OpenBalanceMiss(asOf: $0, check: check[3].textValue ?? Self.openBalanceCheck, ledger: check[1].doubleValue,
+                                delinquency: check[2].doubleValue)
             }
         }
-        if let found = miss, let prefix = artifacts.householdsPrefix {
+        if let found = miss, found.check == Self.openBalanceCheck, let prefix = artifacts.householdsPrefix {
             // Households asked for on the night of the check or after it (fetched or not: a gateway refusing `reshid`
             // fails the night once) did not mend it: the whole ledger then.
             let asked = try database.scalar(householdsAskedQuery, [
@@ -124,22 +133,28 @@ public struct LedgerRuns: Sendable, Equatable {
         LIMIT 1
         """
 
-    /// The newest `ledger_open_balance` check of the property (any of its measures failed), when it failed and none
-    /// failed on the night of the last full pull: a disagreement the whole ledger already met is not chased again
-    /// (the weekly refresh takes it up), so a vendor whose two figures differ for good costs one extra pull, not one
-    /// a night. The property's checks are read by its key's prefix, newest date first (the table's primary key).
+    /// The sync check of the ledger's open balance against the vendor's delinquency.
+    public static let openBalanceCheck = "ledger_open_balance"
+    /// Yardi's, whose delinquency is its own ledger's: window gaps new or grown since the last sync.
+    public static let windowGapsCheck = "ledger_window_gaps"
+
+    /// The newest ledger check of the property (`openBalanceCheck`, `windowGapsCheck`; any of its measures failed),
+    /// when it failed and it did not fail on the night of the last full pull: a disagreement the whole ledger already
+    /// met is not chased again (the weekly refresh takes it up), so a vendor whose two figures differ for good costs one
+    /// extra pull, not one a night. The property's checks are read by its key's prefix, newest date first (the
+    /// table's primary key).
     static let openBalanceQuery = """
         WITH latest AS (
-            SELECT as_of_date, expected, actual, status FROM sync_checks
-            WHERE unified_property_id = :property AND check_name = 'ledger_open_balance'
+            SELECT as_of_date, expected, actual, status, check_name FROM sync_checks
+            WHERE unified_property_id = :property AND check_name IN ('\(openBalanceCheck)', '\(windowGapsCheck)')
             ORDER BY as_of_date DESC, status = 'failed' DESC
             LIMIT 1
         )
-        SELECT as_of_date, expected, actual FROM latest
+        SELECT as_of_date, expected, actual, check_name FROM latest
         WHERE status = 'failed'
           AND NOT EXISTS (SELECT 1 FROM sync_checks
                           WHERE unified_property_id = :property AND as_of_date = :last_full
-                            AND check_name = 'ledger_open_balance' AND status = 'failed')
+                            AND check_name = latest.check_name AND status = 'failed')
         """
 
     /// The households of a failed `ledger_open_balance` check whose ledger balance (unified_household_balances, as

@@ -239,6 +239,98 @@ import Testing
     }
 }
 
+/// The same credit at a Yardi property, whose delinquency is its own ledger's (Σ BalanceDue), so the open balance
+/// cannot show it: the answer by application date brings the old charge with its BalanceDue lowered, the credit is in
+/// no window, and the household's window balance exceeds what is open by it (a `ledger_window` gap).
+@Suite struct YardiBackDatedPostingTests {
+    static func selection(_ property: String) -> [String] {
+        ["--property", property, "--reports", "GetUnitInformation,GetResidentsByStatus,GetResidentTransactions_Login"]
+    }
+
+    /// The property's `ledger_window_gaps` check as of `asOf`: its status and its two figures.
+    static func gapsCheck(_ directory: DataDir, _ property: String, asOf: String) throws -> [SQLValue] {
+        try directory.unified().query("""
+            SELECT status, expected, actual FROM sync_checks
+            WHERE unified_property_id = :property AND as_of_date = :as_of AND check_name = 'ledger_window_gaps'
+            """, [":property": .text(property), ":as_of": .text(asOf)]).first ?? []
+    }
+
+    /// The credit of the 30th shows in the answer by application date of the 1st: that night the window gaps grow and
+    /// the check fails; the next night pulls the ledger whole (Yardi has no call for one household), finds the credit,
+    /// and answers as a fresh full pull, the gap gone; the night after is incremental again.
+    @Test func aGapGrownByAPostingNoWindowHoldsPullsTheLedgerWholeTheNextNight() throws {
+        // A Yardi property whose weekly night is none of this test's (a full pull would find the credit on its own).
+        let registry = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
+        let slots = LedgerPlanner.refreshNights(registry.properties.map(\.key), every: 7)
+        let nights = ["2026-12-01", "2026-12-02", "2026-12-03"].map { LocalDate(iso: $0)!.daysSinceEpoch % 7 }
+        let property = try #require(registry.properties.first { $0.pms == .yardi && !nights.contains(slots[$0.key] ?? -1) }?.key)
+        let simulator = try PMSSimulator()
+        #expect(try simulator.advance(days: 6) == "2026-11-26")
+        let nightly = try DataDir()
+        func night(_ asOf: String) throws -> CommandResult {
+            let result = try nightly.ownerdash(["ingest", "--as-of", asOf] + Self.selection(property),
+                                               environment: simulator.environment())
+            #expect(result.status == 0, "\(asOf): \(result.stderr)")
+            return result
+        }
+        _ = try night("2026-11-26")
+        #expect(try Self.gapsCheck(nightly, property, asOf: "2026-11-26").first == .text("skipped"), "the first pull is whole")
+        #expect(try simulator.advance(days: 5) == "2026-12-01")
+        let posted = try night("2026-12-01")
+        #expect(posted.stderr.contains("\(property): ledger: incremental 2026-11-19...2026-12-01"), "\(posted.stderr)")
+        let grown = try Self.gapsCheck(nightly, property, asOf: "2026-12-01")
+        #expect(grown.first == .text("failed"), "\(grown)")
+        if let before = grown.dropFirst().first?.doubleValue, let tonight = grown.last?.doubleValue {
+            #expect(abs(tonight - before - 10) < 0.005, "the credit of 10.00 no window holds: \(grown)")
+        }
+
+        #expect(try simulator.advance(days: 1) == "2026-12-02")
+        let found = try night("2026-12-02")
+        #expect(found.stderr.contains("\(property): ledger: full (the ledger check of 2026-12-01 found households' open charges lowered by payments no window holds (window gaps: "),
+                "\(found.stderr)")
+        #expect(try Self.gapsCheck(nightly, property, asOf: "2026-12-02").first == .text("skipped"))
+        let fresh = try DataDir()
+        let full = try fresh.ownerdash(["ingest", "--as-of", "2026-12-02"] + Self.selection(property),
+                                       environment: simulator.environment())
+        #expect(full.status == 0, "\(full.stderr)")
+        let mended = try IncrementalLedgerTests.answers(nightly), whole = try IncrementalLedgerTests.answers(fresh)
+        for (name, rows) in whole {
+            #expect(rows.count > 10, "\(name): the simulator's ledger has rows")
+            #expect(mended[name] == rows, "\(name) after the whole pull equals a fresh full pull")
+        }
+        let gaps = "SELECT subject FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'"
+        #expect(try nightly.unified().query(gaps, [":property": .text(property)])
+                == fresh.unified().query(gaps, [":property": .text(property)]), "the gap the credit made is gone")
+
+        #expect(try simulator.advance(days: 1) == "2026-12-03")
+        // The whole pull met the check's finding: the next night is incremental again, and the check passes.
+        let after = try night("2026-12-03")
+        #expect(after.stderr.contains("\(property): ledger: incremental 2026-11-25...2026-12-03"), "\(after.stderr)")
+        #expect(try Self.gapsCheck(nightly, property, asOf: "2026-12-03").first == .text("passed"))
+    }
+
+    /// Gaps a Yardi export has for good (AmountPaid counting payments before the ledger's reach:
+    /// yardi_amount_paid_beyond_window) are in the whole pull too: the incremental nights after it find them as they
+    /// were, pass, and chase nothing.
+    @Test func gapsTheWholeLedgerHasTooAreNotChased() throws {
+        let simulator = try PMSSimulator(flags: ["--quirk", "yardi_amount_paid_beyond_window"])
+        let property = try #require(try simulator.quirks("yardi_amount_paid_beyond_window").first)
+        let nightly = try DataDir()
+        for (offset, asOf) in ["2026-11-20", "2026-11-21", "2026-11-22"].enumerated() {
+            if offset > 0 { _ = try simulator.advance(days: 1) }
+            let result = try nightly.ownerdash(["ingest", "--as-of", asOf] + Self.selection(property),
+                                               environment: simulator.environment())
+            #expect(result.status == 0, "\(asOf): \(result.stderr)")
+            #expect(result.stderr.contains("\(property): ledger: \(offset == 0 ? "full" : "incremental")"), "\(asOf): \(result.stderr)")
+            #expect(try Self.gapsCheck(nightly, property, asOf: asOf).first == .text(offset == 0 ? "skipped" : "passed"), "\(asOf)")
+        }
+        let gaps = try nightly.unified().query("""
+            SELECT count(*) FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'
+            """, [":property": .text(property)]).first?.first?.integerValue ?? 0
+        #expect(gaps > 0, "the export's gaps are there, warned")
+    }
+}
+
 /// Where the next window starts, read from etl_runs / etl_run_items: a night whose ledger failed is not a success.
 @Suite struct LedgerRunsTests {
     /// Records one run of yp_riverwalk as of `asOf` with its ledger items.

@@ -49,8 +49,9 @@ struct IngestCommand: Command {
 
         The tenant ledger (Yardi GetResidentTransactions_Login, RPX getresidentledger) is pulled whole on a
         property's first ingest, then every ledger.full_refresh_days (default 7), and the night after its
-        ledger_open_balance check failed (a posting dated before the window; on RPX only the ledgers of the
-        households found off, at most 20, while that mends it); the nights between fetch
+        ledger check failed (a posting dated before the window: ledger_open_balance, on Yardi
+        ledger_window_gaps; on RPX only the ledgers of the households found off, at most 20, while that mends
+        it); the nights between fetch
         only what changed since the last successful run less ledger.overlap_days (default 7): the transactions
         dated in that window and the old charges paid meanwhile, merged into the raw ledger by transaction id.
         A failed night does not move the window. A full pull over a merged ledger reports (as a warning) every
