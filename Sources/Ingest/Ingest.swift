@@ -132,7 +132,7 @@ public struct IngestRun {
     static func disagreement(_ miss: LedgerRuns.OpenBalanceMiss) -> LedgerDisagreement {
         func money(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "none" }
         if miss.check == LedgerRuns.windowGapsCheck {
-            let figures = "\(money(miss.ledger)) of them found by the last sync, \(money(miss.delinquency)) tonight"
+            let figures = "\(money(miss.ledger)) of them in the last whole ledger, \(money(miss.delinquency)) tonight"
             return LedgerDisagreement(asOf: miss.asOf, figures: figures,
                                       finding: "households' open charges lowered by payments no window holds (window gaps: \(figures))")
         }

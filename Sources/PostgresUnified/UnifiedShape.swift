@@ -53,11 +53,12 @@ public struct UnifiedShape: Sendable {
     /// own record of what it has not published yet, and where this host's last sync of each property left its ledger
     /// (`ledger_sync_marks`), what the rules of the tables it keeps read (`sync_input_marks`) and what its report
     /// events were computed from (`sync_activity_marks`, `sync_activity_prospects`) and its households' sums
-    /// (`sync_yardi_households`, `sync_realpage_postings`, `sync_household_sum_marks`).
+    /// (`sync_yardi_households`, `sync_realpage_postings`, `sync_household_sum_marks`) and Yardi's window gaps of the
+    /// last whole ledger (`sync_yardi_gap_baselines`).
     static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs",
                                            "ledger_sync_marks", "sync_input_marks", "sync_activity_marks",
                                            "sync_activity_prospects", "sync_yardi_households", "sync_realpage_postings",
-                                           "sync_household_sum_marks"]
+                                           "sync_household_sum_marks", "sync_yardi_gap_baselines"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {

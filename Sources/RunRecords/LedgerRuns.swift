@@ -27,9 +27,8 @@ public struct LedgerRuns: Sendable, Equatable {
     }
 
     /// A failed ledger check: `ledger_open_balance`, the tenant ledger's open balance (`ledger`) against
-    /// unified_delinquency's net balance (`delinquency`); or Yardi's `ledger_window_gaps`, the window gaps the last
-    /// sync found that are still there (`ledger`) against tonight's (`delinquency`: the open charges less what the
-    /// ledger explains, grown by a posting no window held).
+    /// unified_delinquency's net balance (`delinquency`); or Yardi's `ledger_window_gaps`, the part of tonight's window
+    /// gaps the last whole ledger had (`ledger`) against tonight's (`delinquency`: grown by a posting no window held).
     public struct OpenBalanceMiss: Sendable, Equatable {
         public var asOf: LocalDate
         /// The check that failed (`ledger_open_balance` unless named).
@@ -135,7 +134,7 @@ public struct LedgerRuns: Sendable, Equatable {
 
     /// The sync check of the ledger's open balance against the vendor's delinquency.
     public static let openBalanceCheck = "ledger_open_balance"
-    /// Yardi's, whose delinquency is its own ledger's: window gaps new or grown since the last sync.
+    /// Yardi's, whose delinquency is its own ledger's: window gaps new or grown since the last whole ledger.
     public static let windowGapsCheck = "ledger_window_gaps"
 
     /// The newest ledger check of the property (`openBalanceCheck`, `windowGapsCheck`; any of its measures failed),

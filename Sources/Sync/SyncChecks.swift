@@ -12,7 +12,7 @@ import SQLiteKit
 /// | unit_information | Yardi GetUnitInformation units of the property date | unified_units | 0 |
 /// | ils_unit_count | where the Yardi units come from the AvailableUnits_Login feed (GetUnitInformation lists none): the unit count the feed declares (`Property/Information/UnitCount`) | unified_units (the units it lists) | 0 |
 /// | ledger_open_balance | the tenant ledger's open balance (Σ unified_household_balances) | unified_delinquency's net balance | $0.00 |
-/// | ledger_window_gaps | Yardi: the part of tonight's window gaps (`ledger_window` warnings: AmountPaid the ledger holds no payment for) that the last sync found too, household by household | tonight's window gaps | $0.00 |
+/// | ledger_window_gaps | Yardi: the part of tonight's window gaps (`ledger_window` warnings: AmountPaid the ledger holds no payment for) that the last whole ledger had too, household by household | tonight's window gaps | $0.00 |
 /// | transaction_detail_totals | per fiscal period of a Transaction Detail by Code ledger: its Summary sheet's printed rows (charges, credits, payments on the resident ledger accounts); the Charge and Adjustment Journal's printed `Totals` | unified_charges / unified_payments of the period | $0.00 |
 /// | income_expense_totals | per month synced, the printed total of the report snapshot the month was read from: Income Statement `TOTAL EXPENSES` / `TOTAL INCOME` (period amount), Monthly Income Summary `Charges/Credits Totals:` (income cash basis); measures `expenses YYYY-MM`, `income YYYY-MM` | Σ unified_expenses / unified_income of the month | $0.00 |
 /// | leasing_activity_totals | the latest Leasing Activity Detail on or before the property date: its `Totals for Property` as printed (new prospects, visits, return visits, off-site conversions, each contact type, leases, waitlist, cancelled/denied, net leases) | the snapshot's stored contacts counted as OneSite counts them; new prospects: unified_activity leads dated in the snapshot's days | 0 |
@@ -76,6 +76,9 @@ enum SyncChecks {
                 }
             }
         }
+        if context.property.pms == .yardi {
+            try context.run(recordGapBaseline, asOf: asOf)
+        }
         return results
     }
 
@@ -134,7 +137,7 @@ enum SyncChecks {
               actualSource: "unified_units", tolerance: 0, sql: ilsUnitCount),
         Check(name: "ledger_open_balance", pms: nil, expectedSource: "tenant ledger open balance",
               actualSource: "unified_delinquency net balance", tolerance: 0, sql: ledgerOpenBalance),
-        Check(name: "ledger_window_gaps", pms: .yardi, expectedSource: "window gaps the last sync found",
+        Check(name: "ledger_window_gaps", pms: .yardi, expectedSource: "window gaps the last whole ledger had",
               actualSource: "window gaps tonight", tolerance: 0, sql: ledgerWindowGaps),
         Check(name: "transaction_detail_totals", pms: .realpage,
               expectedSource: "Transaction Detail by Code Summary / Charge and Adjustment Journal Totals",
@@ -358,33 +361,50 @@ enum SyncChecks {
     /// Yardi's stand-in for `ledger_open_balance`, whose delinquency is its own ledger's: a posting dated before every
     /// window (a credit to a months-old charge) lowers that charge's BalanceDue, which the answer by application date
     /// brings, while the credit itself is in no window. The household's window balance then exceeds what is open by
-    /// the credit: a `ledger_window` gap (YardiDelinquency.windowGaps) that was not there, or grew, since the last
-    /// sync. Gaps that stay as they were (payments before the whole ledger's reach, transfers in: real Voyager exports
-    /// have them for good) or shrink pass. Compared household by household with the warnings the last sync wrote
-    /// (main's rows, still there: this sync's are in the twin): expected is the part of tonight's gaps those held,
-    /// actual tonight's whole, so a household's gap that is new or larger fails by that much. Skipped on a night the
-    /// ledger is whole (`ledger_whole_as_of` unset): its gaps are what the vendor's whole ledger leaves, no window's.
+    /// the credit: a `ledger_window` gap (YardiDelinquency.windowGaps) that the last whole ledger did not have, or had
+    /// smaller. Gaps the whole ledger has too (payments before its reach, transfers in: real Voyager exports have them
+    /// for good) pass, and so do gaps that shrank. Held household by household against the gaps the last whole ledger
+    /// left (`sync_yardi_gap_baselines`, `recordGapBaseline`), not the last sync's, so a re-sync of the night answers
+    /// as its first sync did: expected is the part of tonight's gaps the whole ledger had, actual tonight's whole, so a
+    /// gap new or larger fails by that much. Skipped on a night the ledger is whole (`ledger_whole_as_of` unset: the
+    /// baseline is made that night), and when the baseline is not that of the ledger's last whole pull.
     static let ledgerWindowGaps = """
-        WITH gap (household, cents, tonight) AS (
-            SELECT subject, CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER), 1
+        WITH tonight AS (
+            SELECT subject AS household,
+                   CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER) AS cents
             FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'
-            UNION ALL
-            SELECT subject, CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER), 0
-            FROM main.unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'
         ),
-        household AS (
-            SELECT max(CASE WHEN tonight = 1 THEN cents END) AS tonight, max(CASE WHEN tonight = 0 THEN cents END) AS before
-            FROM gap GROUP BY household
+        baseline AS (
+            SELECT g.key AS household, g.value AS cents
+            FROM sync_yardi_gap_baselines b, json_each(b.gaps) g
+            WHERE b.unified_property_id = :property
         )
         SELECT 'window gaps' AS measure,
-               (SELECT coalesce(sum(min(tonight, coalesce(before, 0))), 0) FROM household WHERE tonight IS NOT NULL) / 100.0
-                   AS expected,
-               (SELECT coalesce(sum(tonight), 0) FROM household) / 100.0 AS actual,
-               (SELECT CASE WHEN ledger_source IS NULL THEN 'no tenant ledger'
-                            WHEN ledger_whole_as_of IS NULL
-                                THEN 'the ledger is whole as of ' || :as_of || ': its gaps are the whole ledger''s, no window''s'
+               (SELECT coalesce(sum(min(t.cents, coalesce(b.cents, 0))), 0)
+                FROM tonight t LEFT JOIN baseline b USING (household)) / 100.0 AS expected,
+               (SELECT coalesce(sum(cents), 0) FROM tonight) / 100.0 AS actual,
+               (SELECT CASE WHEN p.ledger_source IS NULL THEN 'no tenant ledger'
+                            WHEN p.ledger_whole_as_of IS NULL
+                                THEN 'the ledger is whole as of ' || :as_of || ': its gaps are the whole ledger''s, kept to hold the next nights'' against'
+                            WHEN b.whole_as_of IS NOT p.ledger_whole_as_of
+                                THEN 'no window gaps kept from the whole ledger of ' || p.ledger_whole_as_of
+                                     || ' (synced by an earlier build) to hold tonight''s against'
                        END
-                FROM unified_properties WHERE unified_property_id = :property) AS skipped
+                FROM unified_properties p
+                LEFT JOIN sync_yardi_gap_baselines b ON b.unified_property_id = p.unified_property_id
+                WHERE p.unified_property_id = :property) AS skipped
+        """
+
+    /// After the checks, on a night the Yardi ledger is whole: its window gaps (tonight's `ledger_window` warnings) are
+    /// what `ledgerWindowGaps` holds the next incremental nights' against.
+    static let recordGapBaseline = """
+        INSERT INTO sync_yardi_gap_baselines (unified_property_id, whole_as_of, gaps)
+        SELECT :property, :as_of,
+               (SELECT json_group_object(subject, CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER))
+                FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window')
+        FROM unified_properties
+        WHERE unified_property_id = :property AND ledger_source IS NOT NULL AND ledger_whole_as_of IS NULL
+        ON CONFLICT (unified_property_id) DO UPDATE SET whole_as_of = excluded.whole_as_of, gaps = excluded.gaps
         """
 
     /// Per fiscal period of a ledger read from Transaction Detail by Code (RealPageTransactionLedger): its charges,

@@ -575,6 +575,11 @@ public enum UnifiedDictionary {
             unified_property_id | property key
             lineage_id | the newest raw_lineage id among the property's ledger rows then
             """),
+        table("sync_yardi_gap_baselines", "A Yardi property's window gaps (ledger_window warnings) as its last whole ledger left them: the ledger_window_gaps check fails on a gap new or larger since; this host's own, not published.", """
+            unified_property_id | property key
+            whole_as_of | the property date of that whole ledger (unified_properties.ledger_whole_as_of while windows bring it forward)
+            gaps | JSON object: tenant code -> its gap in cents (window balance less Σ BalanceDue)
+            """),
         table("forecast_models", "The delinquency forecast's trained models (ownerdash forecast train); the latest is used (docs/forecast.md).", """
             model_id | increasing; the highest is the model in use
             trained_at | when (UTC)

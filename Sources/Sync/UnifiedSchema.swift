@@ -932,6 +932,16 @@ public enum UnifiedSchema {
         Migration(version: 65, name: "delinquency: the ledger's last whole pull", sql: """
             ALTER TABLE unified_delinquency_metrics ADD COLUMN ledger_whole_as_of TEXT;
             """),
+        // Yardi's window gaps as the property's last whole ledger left them: what the `ledger_window_gaps` check holds
+        // each incremental night's gaps against (Sync/SyncChecks.swift), so that a re-sync of a night answers as its
+        // first sync did. This host's own bookkeeping: not published.
+        Migration(version: 66, name: "Yardi window gaps of the last whole ledger", sql: """
+            CREATE TABLE sync_yardi_gap_baselines (
+                unified_property_id TEXT PRIMARY KEY REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,
+                whole_as_of         TEXT NOT NULL,
+                gaps                TEXT NOT NULL
+            ) STRICT;
+            """),
     ]
 }
 

@@ -283,6 +283,11 @@ import Testing
         if let before = grown.dropFirst().first?.doubleValue, let tonight = grown.last?.doubleValue {
             #expect(abs(tonight - before - 10) < 0.005, "the credit of 10.00 no window holds: \(grown)")
         }
+        // An operator's re-sync of the night answers as its first sync did (the gaps are held against the whole
+        // ledger's, not the last sync's).
+        let resync = try nightly.ownerdash(["sync", "--property", property])
+        #expect(resync.status == 0, "\(resync.stderr)")
+        #expect(try Self.gapsCheck(nightly, property, asOf: "2026-12-01") == grown)
 
         #expect(try simulator.advance(days: 1) == "2026-12-02")
         let found = try night("2026-12-02")
