@@ -526,6 +526,46 @@ import Testing
                 == LocalDate(iso: "2026-12-09"))
     }
 
+    /// Yardi's check, whose figures are window gaps: a failed one is chased with the whole ledger (no call answers for
+    /// one household), the reason naming the gaps the last whole ledger had and tonight's; a passing one since ends it.
+    @Test func aFailedYardiWindowGapsCheckPullsTheWholeLedgerNamingTheGaps() throws {
+        let directory = try DataDir()
+        try directory.data.create()
+        let store = try UnifiedStore(dataDirectory: directory.data)
+        try store.database.execute("""
+            INSERT INTO unified_properties (unified_property_id, name, pms_source) VALUES ('yp_riverwalk', 'Riverwalk', 'yardi')
+            """)
+        try Self.record(store, "r1", asOf: "2026-11-25", status: .succeeded, items: [
+            RunItem(stage: .load, property: "yp_riverwalk", artifact: "yardi/yp_riverwalk/GetResidentTransactions_Login.xml",
+                    status: .succeeded, rows: 20_000),
+        ])
+        try Self.record(store, "r2", asOf: "2026-12-01", status: .succeeded, items: [
+            RunItem(stage: .load, property: "yp_riverwalk",
+                    artifact: "yardi/yp_riverwalk/GetResidentTransactions_ByChargeDate_Login.2026-11-18_2026-12-01.xml",
+                    status: .succeeded, rows: 40),
+        ])
+        func check(_ asOf: String, _ status: String, whole: Double, tonight: Double) throws {
+            _ = try store.database.query("""
+                INSERT INTO sync_checks (unified_property_id, as_of_date, run_id, check_name, measure, expected_source,
+                                         expected, actual_source, actual, difference, status, detail)
+                VALUES ('yp_riverwalk', :as_of, 'r', 'ledger_window_gaps', 'window gaps', 'window gaps the last whole ledger had',
+                        :whole, 'window gaps tonight', :tonight, :tonight - :whole, :status, '')
+                """, [":as_of": .text(asOf), ":status": .text(status), ":whole": .real(whole), ":tonight": .real(tonight)])
+        }
+        try check("2026-12-01", "failed", whole: 12.5, tonight: 22.5)
+        let runs = try LedgerRuns.read(store.database, property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk"))
+        #expect(runs.openBalanceMiss == LedgerRuns.OpenBalanceMiss(asOf: LocalDate(iso: "2026-12-01")!,
+                                                                   check: LedgerRuns.windowGapsCheck, ledger: 12.5,
+                                                                   delinquency: 22.5))
+        let plan = LedgerPlanner.plan(history: LedgerHistory(lastSuccess: runs.lastSuccess, lastFull: runs.lastFull,
+                                                             disagreement: runs.openBalanceMiss.map(IngestRun.disagreement)),
+                                      asOf: LocalDate(iso: "2026-12-02")!, schedule: .standard)
+        #expect(plan == .full(reason: "the ledger check of 2026-12-01 found households' open charges lowered by payments no window holds (window gaps: 12.50 of them in the last whole ledger, 22.50 tonight): a posting dated before the window is looked for in the whole ledger",
+                              reconcile: LedgerWindow(from: LocalDate(iso: "2026-11-24")!, to: LocalDate(iso: "2026-12-02")!)))
+        try check("2026-12-02", "passed", whole: 22.5, tonight: 22.5)
+        #expect(try LedgerRuns.read(store.database, property: "yp_riverwalk", artifacts: .yardi("yp_riverwalk")).openBalanceMiss == nil)
+    }
+
     /// RPX answers for one household (`reshid`): a failed check asks first for the whole ledgers of the households
     /// whose balance is off their delinquency, and only when that did not mend it (the check failed again on the night
     /// of their pull), or when too many are off, for the property's whole ledger. Yardi has no such call.
