@@ -376,7 +376,7 @@ enum SyncChecks {
         ),
         baseline AS (
             SELECT g.key AS household, g.value AS cents
-            FROM sync_yardi_gap_baselines b, json_each(b.gaps) g
+            FROM main.sync_yardi_gap_baselines b, json_each(b.gaps) g
             WHERE b.unified_property_id = :property
         )
         SELECT 'window gaps' AS measure,
@@ -391,14 +391,14 @@ enum SyncChecks {
                                      || ' (synced by an earlier build) to hold tonight''s against'
                        END
                 FROM unified_properties p
-                LEFT JOIN sync_yardi_gap_baselines b ON b.unified_property_id = p.unified_property_id
+                LEFT JOIN main.sync_yardi_gap_baselines b ON b.unified_property_id = p.unified_property_id
                 WHERE p.unified_property_id = :property) AS skipped
         """
 
     /// After the checks, on a night the Yardi ledger is whole: its window gaps (tonight's `ledger_window` warnings) are
     /// what `ledgerWindowGaps` holds the next incremental nights' against.
     static let recordGapBaseline = """
-        INSERT INTO sync_yardi_gap_baselines (unified_property_id, whole_as_of, gaps)
+        INSERT INTO main.sync_yardi_gap_baselines (unified_property_id, whole_as_of, gaps)
         SELECT :property, :as_of,
                (SELECT json_group_object(subject, CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER))
                 FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window')
