@@ -139,5 +139,6 @@ if Context.environment["OWNERDASH_FUZZ"] == "1" {
 if Context.environment["OWNERDASH_BENCH"] == "1" {
     package.targets += [
         .executableTarget(name: "WorkbookWriteBench", dependencies: ["XLSXKit"], path: "Bench/WorkbookWriteBench"),
+        .executableTarget(name: "SOAPCheckBench", dependencies: ["SOAP"], path: "Bench/SOAPCheckBench"),
     ]
 }

@@ -5,12 +5,15 @@ import SOAP
 
 /// Calling one SOAP operation and landing its response as `<pms>/<property>/<operation>.xml`.
 enum SOAPLanding {
-    /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root;
-    /// records the manifest entry either way. Never throws.
+    /// Lands the response only when it is HTTP 200, XML, free of faults and error messages, and has its payload root
+    /// (a list answer's records held to their frame: `SOAPResponse.check(path:records:)`); records the manifest entry
+    /// either way. Never throws.
     /// `optional`: the operation is licensed separately, so a "not authorized" fault means the property has no such
     /// data (the entry is `skipped`), not that the run failed. `artifact`: the landed file's name when one property
-    /// calls the operation more than once in a run (default `<operation>.xml`).
-    static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, asOf: LocalDate,
+    /// calls the operation more than once in a run (default `<operation>.xml`). `records`: the element the payload
+    /// lists its records in, which the check frames the answer by (`SOAPResponse.check(path:records:)`).
+    static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, records: String? = nil,
+                      asOf: LocalDate,
                       landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
                       optional: Bool = false, artifact: String? = nil, ledger: LedgerScope? = nil,
                       request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
@@ -44,7 +47,7 @@ enum SOAPLanding {
                 do {
                     // Checked before landing: a fault or an error message in a 200 is a failure, not an artifact.
                     try SOAPResponse.check(path: staged, status: response.status, operation: operation,
-                                           expectedRoot: expectedRoot, property: property)
+                                           expectedRoot: expectedRoot, property: property, records: records)
                     break
                 } catch let error as SOAPError {
                     // A 200 whose body is not XML was cut or garbled on the way: the same call usually comes back

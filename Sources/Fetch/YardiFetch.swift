@@ -107,7 +107,7 @@ public final class YardiClient: Sendable {
         // ItfServiceRequests and ItfVendorInvoicing are licensed apart from the resident interfaces: an entity without
         // one has no work orders (or expenses) from Yardi (the entry is skipped, the run does not fail).
         return SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name,
-                                 expectedRoot: operation.payloadRoot, asOf: month, landing: landing, http: settings.http,
+                                 expectedRoot: operation.payloadRoot, records: operation.listedRecord, asOf: month, landing: landing, http: settings.http,
                                  limiter: limiter, redactor: redactor, optional: operation.interface.isLicensedApart,
                                  artifact: artifact, ledger: window.map { LedgerScope(operation == .getResidentTransactionsByApplicationDate ? .applied : .dated,
                                                                    window: $0) }) {

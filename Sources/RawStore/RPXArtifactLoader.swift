@@ -63,10 +63,10 @@ public struct RPXArtifactLoader {
 
     /// A getresidentledger answer's households (`Resident`), read by household (LedgerHouseholds): the whole ones, the
     /// window's and the open items'.
-    static let households = LedgerHouseholds.Source(record: "Resident", records: "realpage_ledger_records", ledger: ledger,
-                                                    keyColumn: "report_type", answers: "getresidentledger%",
-                                                    balances: "realpage_ledger_households",
-                                                    nightlyRecords: "realpage_ledger_nightly_records")
+    static let households = LedgerHouseholds.Source(
+        record: RPXOperation.getresidentledger.listedRecord!, records: "realpage_ledger_records",
+        ledger: ledger, keyColumn: "report_type", answers: "getresidentledger%", balances: "realpage_ledger_households",
+        nightlyRecords: "realpage_ledger_nightly_records")
 
     /// Loads one response. `expectedSHA256` (from a run's manifest) refuses bytes edited after they landed.
     /// getresidentledger is merged into realpage_ledger (`LedgerMerger`), each household's balance into

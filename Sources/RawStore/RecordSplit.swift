@@ -1,15 +1,13 @@
 import Foundation
 import LibCryptoKit
+import SOAP
 
 /// A whole-state RPX answer cut into its record elements on its bytes, before any XML parser sees it
 /// (`RPXOperation.wholeStateRecord`: `<Lease>...</Lease>` of getleaseinfo, one raw row each, in order).
 ///
-/// The cut is taken only where it is certainly the decoder's list: every record opens as `<Name>` or `<Name ` and
-/// closes as `</Name>`, none is nested in another or empty (`<Name/>`), the records stand side by side with nothing
-/// but whitespace between them, and the answer holds no comment, CDATA section, DOCTYPE or processing instruction
-/// (past its XML declaration), any of which could hide a record from this scan or show one the decoder does not read.
-/// Otherwise `init` fails and the answer is decoded whole. A record elsewhere in the answer with the same name (the
-/// decoder reads only the payload's) is caught by the loader's counts (`RecordLoad`), not here.
+/// The cut is taken only where it is certainly the decoder's list (`RecordFrame`, which the fetch's check frames an
+/// answer by too); otherwise `init` fails and the answer is decoded whole. A record elsewhere in the answer with the
+/// same name (the decoder reads only the payload's) is caught by the loader's counts (`RecordLoad`), not here.
 struct RecordSplit {
     let bytes: [UInt8]
     /// Each record element's bytes, from its `<` to the end of its closing tag, in document order.
@@ -17,8 +15,7 @@ struct RecordSplit {
 
     /// Nil when the answer cannot be cut cleanly, or lists no record (nothing to gain).
     init?(_ bytes: [UInt8], record name: String) {
-        let name = Array(name.utf8)
-        guard !name.isEmpty, let records = Self.cut(bytes, name: name), !records.isEmpty else { return nil }
+        guard let records = Self.cut(bytes, name: name), !records.isEmpty else { return nil }
         self.bytes = bytes
         self.records = records
     }
@@ -65,51 +62,11 @@ struct RecordSplit {
         return document
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-
-    /// One pass over the answer's `<`s: the records' ranges, or nil where a cut would not be certain.
-    private static func cut(_ bytes: [UInt8], name: [UInt8]) -> [Range<Int>]? {
-        bytes.withUnsafeBufferPointer { buffer -> [Range<Int>]? in
-            let count = buffer.count
-            guard let base = buffer.baseAddress else { return nil }
-            let first = name[0]
-            // The first byte compared before calling memcmp: nearly every tag of an answer has another name.
-            func named(at start: Int) -> Bool {
-                start + name.count <= count && base[start] == first && memcmp(base + start, name, name.count) == 0
-            }
-            var records: [Range<Int>] = []
-            var open: Int?          // the `<` of the record being read
-            var lastEnd: Int?       // the end of the previous record
-            var at = 0
-            while at < count {
-                guard let found = memchr(base + at, 0x3C /* < */, count - at) else { break }
-                let lt = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                guard lt + 1 < count else { return nil }
-                let next = base[lt + 1]
-                if next == 0x21 /* ! */ { return nil }
-                if next == 0x3F /* ? */ {
-                    guard lt == 0 else { return nil }
-                } else if next == 0x2F /* / */ {
-                    let after = lt + 2 + name.count
-                    if named(at: lt + 2), after < count, base[after] == 0x3E /* > */ {
-                        guard let start = open else { return nil }
-                        records.append(start..<after + 1)
-                        lastEnd = after + 1
-                        open = nil
-                    }
-                } else if named(at: lt + 1), lt + 1 + name.count < count {
-                    let after = base[lt + 1 + name.count]
-                    if after == 0x3E || isSpace(after) {
-                        guard open == nil else { return nil }
-                        if let lastEnd, !(lastEnd..<lt).allSatisfy({ isSpace(base[$0]) }) { return nil }
-                        open = lt
-                    } else if after == 0x2F { // `<Name/>`: a record the decoder reads, with nothing in it
-                        return nil
-                    }
-                }
-                at = lt + 1
-            }
-            return open == nil ? records : nil
-        }
+    /// The records' ranges (`RecordFrame`, the whole answer in one piece), or nil where a cut would not be certain.
+    private static func cut(_ bytes: [UInt8], name: String) -> [Range<Int>]? {
+        var frame = RecordFrame(record: name)
+        var records: [Range<Int>] = []
+        bytes.withUnsafeBytes { frame.feed($0, at: 0, last: true) { records.append($0) } }
+        return frame.finish { records.append($0) } ? records : nil
     }
 }

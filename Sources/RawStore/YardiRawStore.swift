@@ -21,9 +21,9 @@ public final class YardiRawStore {
                                     householdColumn: "tenant_code")
 
     /// A whole GetResidentTransactions_Login answer's households (`RT_Customer`), read by household (LedgerHouseholds).
-    static let households = LedgerHouseholds.Source(record: "RT_Customer", records: "yardi_ledger_records", ledger: ledger,
-                                                    keyColumn: "operation", answers: "GetResidentTransactions%",
-                                                    balances: nil)
+    static let households = LedgerHouseholds.Source(
+        record: YardiOperation.getResidentTransactions.listedRecord!, records: "yardi_ledger_records",
+        ledger: ledger, keyColumn: "operation", answers: "GetResidentTransactions%", balances: nil)
 
     /// The raw table an operation's records go to.
     public static func table(of operation: YardiOperation) -> String {

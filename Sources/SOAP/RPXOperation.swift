@@ -73,6 +73,13 @@ public enum RPXOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// The element an answer lists its records in, side by side in the payload: the whole-state record, and a ledger's
+    /// household (`Resident`). The fetch's check frames an answer by it (`SOAPResponse.check(path:records:)`) and the
+    /// load reads a ledger by household (LedgerHouseholds); nil for the answers too small to be worth it.
+    public var listedRecord: String? {
+        self == .getresidentledger ? "Resident" : wholeStateRecord
+    }
+
     /// The request namespace of every RPX operation.
     public static let namespace = "http://tempuri.org/"
     /// SOAPAction = this prefix + the operation name.

@@ -68,6 +68,17 @@ public enum YardiOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// The element a ledger answer lists its households in (`RT_Customer`, side by side in the Property): the fetch's
+    /// check frames the answer by it (`SOAPResponse.check(path:records:)`) and the load reads the ledger by household
+    /// (LedgerHouseholds); nil for the other answers.
+    public var listedRecord: String? {
+        switch self {
+        case .getResidentTransactions, .getResidentTransactionsByChargeDate, .getResidentTransactionsByApplicationDate,
+             .getResidentLeaseCharges: "RT_Customer"
+        default: nil
+        }
+    }
+
     /// The operations a run selects by name (`--reports`, the default run): the windowed ledger calls are not among
     /// them, they are how GetResidentTransactions_Login is fetched on an incremental night (`LedgerPlanner`).
     public static var catalogue: [YardiOperation] { allCases.filter { !$0.isLedgerWindow } }

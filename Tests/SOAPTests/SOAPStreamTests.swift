@@ -53,12 +53,17 @@ import XMLKit
             let bytes = try soapFixture(name)
             let path = directory.appendingPathComponent(name).path
             #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-            for (operation, root) in [("GetUnitInformation", "UnitInformation"), ("unitlist", "UnitList"),
-                                      ("GetResidentTransactions_Login", "ResidentTransactions")] {
+            for (operation, root, records) in [("GetUnitInformation", "UnitInformation", "Unit"), ("unitlist", "UnitList", "Unit"),
+                                               ("GetResidentTransactions_Login", "ResidentTransactions", "RT_Customer")] {
                 for status in [200, 500] {
                     let fromBytes = verdict { try SOAPResponse.check(bytes: bytes, status: status, operation: operation, expectedRoot: root) }
                     let fromFile = verdict { try SOAPResponse.check(path: path, status: status, operation: operation, expectedRoot: root) }
                     #expect(fromFile == fromBytes, "\(name) as \(operation), HTTP \(status)")
+                    let framed = verdict {
+                        try SOAPResponse.check(path: path, status: status, operation: operation, expectedRoot: root,
+                                               records: records)
+                    }
+                    #expect(framed == fromBytes, "\(name) as \(operation) framed by \(records), HTTP \(status)")
                     if fromFile == "accepted" { accepted += 1 }
                 }
             }
@@ -76,6 +81,55 @@ import XMLKit
             } catch let error as SOAPError {
                 guard case .notXML = error.kind else { Issue.record("\(path): \(error)"); continue }
             }
+        }
+    }
+
+    /// The fetch's check of a list answer parses only what lies around its records and holds the records to their
+    /// frame: every fixture's verdict is the same as the whole answer's, an answer cut anywhere is not XML either way,
+    /// and only a record garbled inside an intact frame passes, for the load to find (RecordLoadTests'
+    /// `aChangedRecordThatFailsIsNamedByItsPlaceInTheAnswer`).
+    @Test func aListAnswerIsCheckedAroundItsRecordsAndTheRecordsByTheirFrame() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("soap-frame-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func save(_ bytes: [UInt8], _ name: String) -> String {
+            let path = directory.appendingPathComponent(name).path
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            return path
+        }
+        func verdict(_ path: String, _ operation: RPXOperation, framed: Bool) -> String {
+            do {
+                try SOAPResponse.check(path: path, operation: operation.name, expectedRoot: operation.payloadRoot,
+                                       records: framed ? operation.listedRecord : nil)
+                return "accepted"
+            } catch { return "\(error)" }
+        }
+        let operations: [RPXOperation] = [.unitlist, .getunitlist, .getresidentlistinfo, .getleaseinfo, .getresidentledger,
+                                          .getscheduledcharges]
+        for operation in operations {
+            let bytes = try soapFixture("rpx_\(operation.name).xml")
+            let path = save(bytes, "\(operation.name).xml")
+            let around = try #require(SOAPResponse.around(operation.listedRecord!, inFile: path), "\(operation.name)")
+            #expect(around.count < bytes.count / 2, "\(operation.name): \(around.count) of \(bytes.count) bytes parsed")
+            #expect(verdict(path, operation, framed: true) == "accepted")
+            for eighth in 1..<8 {
+                let cut = save(Array(bytes[..<(bytes.count * eighth / 8)]), "\(operation.name)-cut\(eighth).xml")
+                let framed = verdict(cut, operation, framed: true)
+                #expect(framed == verdict(cut, operation, framed: false), "\(operation.name) cut at \(eighth)/8")
+                #expect(framed.contains("not XML"), "\(operation.name) cut at \(eighth)/8: \(framed)")
+            }
+        }
+        let leases = String(decoding: try soapFixture("rpx_getleaseinfo.xml"), as: UTF8.self)
+        let trailing = save(Array(leases.replacingOccurrences(of: "</Leases>", with: "<broken & unclosed</Leases>").utf8),
+                            "trailing.xml")
+        #expect(verdict(trailing, .getleaseinfo, framed: true).contains("not XML"))
+        let garbled = save(Array(leases.replacingOccurrences(of: "</Rent>", with: "</Ren>").utf8), "garbled.xml")
+        #expect(verdict(garbled, .getleaseinfo, framed: false).contains("not XML"))
+        #expect(verdict(garbled, .getleaseinfo, framed: true) == "accepted")
+        for fault in ["rpx_inv_param_fault.xml", "rpx_not_authorized_fault.xml", "rpx_action_not_supported_fault.xml"] {
+            let path = save(try soapFixture(fault), fault)
+            #expect(verdict(path, .getleaseinfo, framed: true) == verdict(path, .getleaseinfo, framed: false))
+            #expect(verdict(path, .getleaseinfo, framed: true) != "accepted")
         }
     }
 }
