@@ -100,9 +100,9 @@ public final class RPXClient: Sendable {
             }
         }
         return SOAPLanding.fetch(pms: .realpage, property: property.key, operation: operation.name,
-                                 expectedRoot: operation.payloadRoot, records: operation.listedRecord, asOf: asOf, landing: landing, http: http,
-                                 limiter: limiter, redactor: redactor, optional: operation.isOptional, artifact: artifact,
-                                 ledger: ledger) {
+                                 expectedRoot: operation.payloadRoot, records: operation.listedRecord, asOf: asOf,
+                                 landing: landing, http: http, limiter: limiter, redactor: redactor,
+                                 optional: operation.isOptional, artifact: artifact, ledger: ledger) {
             try request(operation, property: property, asOf: asOf, ledger: ledger)
         }
     }

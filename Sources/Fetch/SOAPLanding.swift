@@ -13,8 +13,8 @@ enum SOAPLanding {
     /// calls the operation more than once in a run (default `<operation>.xml`). `records`: the element the payload
     /// lists its records in, which the check frames the answer by (`SOAPResponse.check(path:records:)`).
     static func fetch(pms: PMS, property: String, operation: String, expectedRoot: String, records: String? = nil,
-                      asOf: LocalDate,
-                      landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter, redactor: Redactor,
+                      asOf: LocalDate, landing: LandingZone, http: HTTPClientSettings, limiter: HostLimiter,
+                      redactor: Redactor,
                       optional: Bool = false, artifact: String? = nil, ledger: LedgerScope? = nil,
                       request makeRequest: () throws -> SOAPRequest) -> ManifestEntry {
         let started = Date()

@@ -107,9 +107,10 @@ public final class YardiClient: Sendable {
         // ItfServiceRequests and ItfVendorInvoicing are licensed apart from the resident interfaces: an entity without
         // one has no work orders (or expenses) from Yardi (the entry is skipped, the run does not fail).
         return SOAPLanding.fetch(pms: .yardi, property: property.key, operation: operation.name,
-                                 expectedRoot: operation.payloadRoot, records: operation.listedRecord, asOf: month, landing: landing, http: settings.http,
-                                 limiter: limiter, redactor: redactor, optional: operation.interface.isLicensedApart,
-                                 artifact: artifact, ledger: window.map { LedgerScope(operation == .getResidentTransactionsByApplicationDate ? .applied : .dated,
+                                 expectedRoot: operation.payloadRoot, records: operation.listedRecord, asOf: month,
+                                 landing: landing, http: settings.http, limiter: limiter, redactor: redactor,
+                                 optional: operation.interface.isLicensedApart, artifact: artifact,
+                                 ledger: window.map { LedgerScope(operation == .getResidentTransactionsByApplicationDate ? .applied : .dated,
                                                                    window: $0) }) {
             try request(operation, property: property, asOf: month, window: window)
         }

@@ -14,7 +14,7 @@ public struct RecordFrame {
     /// The record element's name.
     private let name: [UInt8]
     /// The `<` of the record being read, as an offset from the answer's first byte.
-    public private(set) var open: Int?
+    private var open: Int?
     /// The end of the last record closed (the byte after its `>`).
     public private(set) var lastEnd: Int?
     /// The start of the first record.
@@ -24,8 +24,8 @@ public struct RecordFrame {
     /// The bytes fed that could not be read yet (a `<` too close to a piece's end to tell its name), and their offset.
     private var carry: [UInt8] = []
     private var carryOffset = 0
-    /// The frame cannot be taken (see the type's comment): the answer is to be read whole.
-    public private(set) var failed = false
+    /// The frame cannot be taken (see the type's comment): the answer is to be read whole (`finish` says so).
+    private var failed = false
 
     public init(record name: String) {
         self.name = Array(name.utf8)
