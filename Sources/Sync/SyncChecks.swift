@@ -370,11 +370,7 @@ enum SyncChecks {
     /// gap new or larger fails by that much. Skipped on a night the ledger is whole (`ledger_whole_as_of` unset: the
     /// baseline is made that night), and when the baseline is not that of the ledger's last whole pull.
     static let ledgerWindowGaps = """
-        WITH tonight AS (
-            SELECT subject AS household,
-                   CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER) AS cents
-            FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'
-        ),
+        WITH tonight AS (\(windowGaps)),
         baseline AS (
             SELECT g.key AS household, g.value AS cents
             FROM main.sync_yardi_gap_baselines b, json_each(b.gaps) g
@@ -396,13 +392,20 @@ enum SyncChecks {
                 WHERE p.unified_property_id = :property) AS skipped
         """
 
+    /// Tonight's window gaps, a row per household (`household`, `cents`): its `ledger_window` warning
+    /// (`YardiDelinquency.windowGaps`), the window balance beyond what is open. What `ledgerWindowGaps` holds against
+    /// the baseline and `recordGapBaseline` keeps as one.
+    static let windowGaps = """
+        SELECT subject AS household,
+               CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER) AS cents
+        FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window'
+        """
+
     /// After the checks, on a night the Yardi ledger is whole: its window gaps (tonight's `ledger_window` warnings) are
     /// what `ledgerWindowGaps` holds the next incremental nights' against.
     static let recordGapBaseline = """
         INSERT INTO main.sync_yardi_gap_baselines (unified_property_id, whole_as_of, gaps)
-        SELECT :property, :as_of,
-               (SELECT json_group_object(subject, CAST(round((CAST(actual AS REAL) - CAST(expected AS REAL)) * 100) AS INTEGER))
-                FROM unified_sync_warnings WHERE unified_property_id = :property AND check_name = 'ledger_window')
+        SELECT :property, :as_of, (SELECT json_group_object(household, cents) FROM (\(windowGaps)))
         FROM unified_properties
         WHERE unified_property_id = :property AND ledger_source IS NOT NULL AND ledger_whole_as_of IS NULL
         ON CONFLICT (unified_property_id) DO UPDATE SET whole_as_of = excluded.whole_as_of, gaps = excluded.gaps
