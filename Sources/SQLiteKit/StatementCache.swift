@@ -21,6 +21,13 @@ final class StatementCache: Sendable {
         var idle: [String: [Handle]] = [:]
         /// When a statement of each SQL kept was last given back (`given`'s count then).
         var lastGiven: [String: Int] = [:]
+        /// Every give back in order, with its count: the SQL given back longest ago is the first entry still its SQL's
+        /// `lastGiven` (a later give leaves the earlier entry stale). Found by walking the stale ones off the front,
+        /// each once: looking for the least `lastGiven` over every key kept hashed each kept SQL text twice per give
+        /// once the cache was full, 2 % of a churned night's CPU.
+        var order: [(given: Int, sql: String)] = []
+        /// The entries of `order` before it are stale.
+        var orderStart = 0
         var given = 0
         var count = 0
         var closed = false
@@ -33,6 +40,36 @@ final class StatementCache: Sendable {
             if handles.isEmpty { lastGiven[sql] = nil }
             count -= 1
             return handle
+        }
+
+        /// Keeps `handle` of `sql`, given back now.
+        mutating func keep(_ handle: Handle, sql: String) {
+            idle[sql, default: []].append(handle)
+            given += 1
+            lastGiven[sql] = given
+            count += 1
+            order.append((given, sql))
+            // The walked-off front goes once it is longer than the limit; stale entries behind it pile up while
+            // nothing is let go: past twice the limit, `order` is made again of the entries still current (at most
+            // the limit and one). Each at most once per some limit gives.
+            if orderStart > StatementCache.limit {
+                order.removeFirst(orderStart)
+                orderStart = 0
+            }
+            if order.count - orderStart > 2 * StatementCache.limit {
+                order = lastGiven.map { (given: $0.value, sql: $0.key) }.sorted { $0.given < $1.given }
+                orderStart = 0
+            }
+        }
+
+        /// The SQL whose statements were given back longest ago (the least `lastGiven`), or nil when none is kept.
+        mutating func oldest() -> String? {
+            while orderStart < order.count {
+                let entry = order[orderStart]
+                if lastGiven[entry.sql] == entry.given { return entry.sql }
+                orderStart += 1
+            }
+            return nil
         }
     }
 
@@ -56,14 +93,10 @@ final class StatementCache: Sendable {
         sqlite3_clear_bindings(handle)
         let evicted = kept.withLock { kept -> Handle? in
             guard !kept.closed else { return Handle(pointer: handle) }
-            kept.idle[sql, default: []].append(Handle(pointer: handle))
-            kept.given += 1
-            kept.lastGiven[sql] = kept.given
-            kept.count += 1
+            kept.keep(Handle(pointer: handle), sql: sql)
             guard kept.count > Self.limit else { return nil }
             // Past the limit, a statement of the SQL given back longest ago goes.
-            guard let oldest = kept.idle.keys.min(by: { kept.lastGiven[$0, default: 0] < kept.lastGiven[$1, default: 0] })
-            else { return nil }
+            guard let oldest = kept.oldest() else { return nil }
             return kept.remove(oldest, oldest: true)
         }
         if let evicted { sqlite3_finalize(evicted.pointer) }
@@ -76,7 +109,7 @@ final class StatementCache: Sendable {
     func close() {
         let handles = kept.withLock { kept -> [Handle] in
             kept.closed = true
-            defer { kept.idle = [:]; kept.lastGiven = [:]; kept.count = 0 }
+            defer { kept.idle = [:]; kept.lastGiven = [:]; kept.order = []; kept.orderStart = 0; kept.count = 0 }
             return kept.idle.values.flatMap { $0 }
         }
         for handle in handles { sqlite3_finalize(handle.pointer) }

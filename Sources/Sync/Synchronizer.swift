@@ -148,7 +148,8 @@ enum SQLProfile {
         let result = try body()
         let milliseconds = threadCPU() - started
         if milliseconds >= threshold {
-            let words = label.split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
+            // Twelve words of the SQL's first 600 characters: split whole, a rule's text was 1.6 % of a profiled night.
+            let words = label.prefix(600).split(whereSeparator: \.isWhitespace).prefix(12).joined(separator: " ")
             StandardStreams.writeError(String(format: "sql %8.1f ms  %@  %@\n", milliseconds, property, words))
             if let plan { StandardStreams.writeError(plan) }
         }

@@ -82,4 +82,33 @@ import Testing
             withExtendedLifetime(oldest) {}
         }
     }
+    @Test func aStatementGivenBackAgainIsNotTheOldest() throws {
+        let dir = try TemporaryDirectory()
+        let db = try database(dir)
+        for index in 0..<StatementCache.limit {
+            _ = try db.scalar("SELECT \(index) + count(*) FROM units")
+        }
+        // The first SQL is used again: given back last, it is now the newest, and the second the oldest.
+        _ = try db.scalar("SELECT 0 + count(*) FROM units")
+        // Many rounds past the limit, each letting the oldest go, and SQL given back again in between (stale order).
+        for round in 0..<5 {
+            for index in 0..<(StatementCache.limit / 2) {
+                _ = try db.scalar("SELECT \(10_000 * (round + 1) + index) + count(*) FROM units")
+                _ = try db.scalar("SELECT 0 + count(*) FROM units")
+            }
+        }
+        #expect(db.statements.keptCount == StatementCache.limit)
+        do {
+            // Kept through every round: taking it leaves one fewer kept.
+            let first = try db.prepare("SELECT 0 + count(*) FROM units")
+            #expect(db.statements.keptCount == StatementCache.limit - 1, "the SQL given back each round was kept")
+            withExtendedLifetime(first) {}
+        }
+        do {
+            // The second was the oldest after the first round: long let go, so compiled anew.
+            let second = try db.prepare("SELECT 1 + count(*) FROM units")
+            #expect(db.statements.keptCount == StatementCache.limit, "the oldest was let go")
+            withExtendedLifetime(second) {}
+        }
+    }
 }
