@@ -119,4 +119,29 @@ struct YardiLedgerTests {
         #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
         #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9")]])
     }
+    /// The resident list changes every night (a rent, a household moving in) while the lease it names for a tenant
+    /// whose lines carry no LeaseID stays: the recurring charges are kept as unified.db holds them (the rule not run:
+    /// a row changed by hand stays), as at a property whose every line has a LeaseID.
+    @Test func aLineWithoutALeaseIDKeepsItsChargesWhileTheListNamesTheSameLease() throws {
+        let yardi = try YardiFixture()
+        try yardi.loadedEverything()
+        try yardi.resident("t9", "Current", unit: "101", leaseID: "L9")
+        try yardi.insert("yardi_lease_charges", [
+            "tenant_code": .text("t9"), "unit_code": .text("101"), "charge_code": .text("RENT"), "amount": .real(1100),
+            "service_from_date": .text("2026-06-01"),
+        ], asOf: "2026-11-01")
+        #expect(yardi.sync().first?.error == nil)
+        let recurring = "SELECT lease_id, resident_id, amount FROM unified_recurring_charges"
+        #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9"), .real(1100)]])
+        // The list loaded again: t9's rent changed and a household moved in ahead of it; t9's lease is L9 still.
+        try yardi.raw.database.execute("DELETE FROM yardi_residents")
+        try yardi.resident("t8", "Current", unit: "102", leaseID: "L8")
+        try yardi.resident("t9", "Current", unit: "101", rent: 1500, leaseID: "L9")
+        try yardi.raw.database.execute("""
+            UPDATE loaded_artifacts SET run_id = 'run2', artifact_sha256 = 'sha2' WHERE operation = 'GetResidentsByStatus'
+            """)
+        try yardi.store.database.execute("UPDATE unified_recurring_charges SET amount = 1")
+        #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
+        #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9"), .real(1)]], "the same lease: the rule did not run")
+    }
 }
