@@ -103,22 +103,16 @@ struct YardiLedgerTests {
         let yardi = try YardiFixture()
         try yardi.loadedEverything()
         try yardi.resident("t9", "Current", unit: "101")
-        try yardi.insert("yardi_lease_charges", [
-            "tenant_code": .text("t9"), "unit_code": .text("101"), "charge_code": .text("RENT"), "amount": .real(1100),
-            "service_from_date": .text("2026-06-01"),
-        ], asOf: "2026-11-01")
+        try chargeWithoutLease(yardi)
         #expect(yardi.sync().first?.error == nil)
         let recurring = "SELECT lease_id, resident_id FROM unified_recurring_charges"
         #expect(try yardi.rows(recurring) == [[.text("t9"), .text("t9")]], "no lease listed: the tenant code stands for it")
-        // The list loaded again for the same day, now naming the lease (as the loader does: a new load of the snapshot).
-        try yardi.raw.database.execute("DELETE FROM yardi_residents")
-        try yardi.resident("t9", "Current", unit: "101", leaseID: "L9")
-        try yardi.raw.database.execute("""
-            UPDATE loaded_artifacts SET run_id = 'run2', artifact_sha256 = 'sha2' WHERE operation = 'GetResidentsByStatus'
-            """)
+        // The list loaded again for the same day, now naming the lease.
+        try reloadResidents(yardi) { try yardi.resident("t9", "Current", unit: "101", leaseID: "L9") }
         #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
         #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9")]])
     }
+
     /// The resident list changes every night (a rent, a household moving in) while the lease it names for a tenant
     /// whose lines carry no LeaseID stays: the recurring charges are kept as unified.db holds them (the rule not run:
     /// a row changed by hand stays), as at a property whose every line has a LeaseID.
@@ -126,22 +120,35 @@ struct YardiLedgerTests {
         let yardi = try YardiFixture()
         try yardi.loadedEverything()
         try yardi.resident("t9", "Current", unit: "101", leaseID: "L9")
-        try yardi.insert("yardi_lease_charges", [
-            "tenant_code": .text("t9"), "unit_code": .text("101"), "charge_code": .text("RENT"), "amount": .real(1100),
-            "service_from_date": .text("2026-06-01"),
-        ], asOf: "2026-11-01")
+        try chargeWithoutLease(yardi)
         #expect(yardi.sync().first?.error == nil)
         let recurring = "SELECT lease_id, resident_id, amount FROM unified_recurring_charges"
         #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9"), .real(1100)]])
         // The list loaded again: t9's rent changed and a household moved in ahead of it; t9's lease is L9 still.
-        try yardi.raw.database.execute("DELETE FROM yardi_residents")
-        try yardi.resident("t8", "Current", unit: "102", leaseID: "L8")
-        try yardi.resident("t9", "Current", unit: "101", rent: 1500, leaseID: "L9")
-        try yardi.raw.database.execute("""
-            UPDATE loaded_artifacts SET run_id = 'run2', artifact_sha256 = 'sha2' WHERE operation = 'GetResidentsByStatus'
-            """)
+        try reloadResidents(yardi) {
+            try yardi.resident("t8", "Current", unit: "102", leaseID: "L8")
+            try yardi.resident("t9", "Current", unit: "101", rent: 1500, leaseID: "L9")
+        }
         try yardi.store.database.execute("UPDATE unified_recurring_charges SET amount = 1")
         #expect(yardi.sync(runID: "20261121T000000Z-test").first?.error == nil)
         #expect(try yardi.rows(recurring) == [[.text("L9"), .text("t9"), .real(1)]], "the same lease: the rule did not run")
+    }
+
+    /// t9's rent in the November statement, without a LeaseID (Yardi's own sample sends none).
+    private func chargeWithoutLease(_ yardi: YardiFixture) throws {
+        try yardi.insert("yardi_lease_charges", [
+            "tenant_code": .text("t9"), "unit_code": .text("101"), "charge_code": .text("RENT"), "amount": .real(1100),
+            "service_from_date": .text("2026-06-01"),
+        ], asOf: "2026-11-01")
+    }
+
+    /// The resident list loaded again for the same day, as the loader does (a new load of the snapshot): its rows
+    /// those `residents` inserts.
+    private func reloadResidents(_ yardi: YardiFixture, _ residents: () throws -> Void) throws {
+        try yardi.raw.database.execute("DELETE FROM yardi_residents")
+        try residents()
+        try yardi.raw.database.execute("""
+            UPDATE loaded_artifacts SET run_id = 'run2', artifact_sha256 = 'sha2' WHERE operation = 'GetResidentsByStatus'
+            """)
     }
 }
