@@ -828,6 +828,13 @@ public enum RealPageRawSchema {
             """),
         // Each removed ledger row's key beside the count (LedgerRemovals.logMigration).
         LedgerRemovals.logMigration(version: 60, ledger: "realpage_ledger", kindColumn: "transaction_type"),
+        // The residents' and leases' rows a load by record copies (RecordLoad) keep the date of the snapshot that
+        // decoded their record (`changed_on`; NULL: the row's own snapshot decoded it), so that the sync can tell the
+        // households whose records moved since the snapshot it last read (RealPageResidentEvents) from the rows alone.
+        Migration(version: 61, name: "date a list record was decoded", sql: """
+            ALTER TABLE realpage_residents ADD COLUMN changed_on TEXT;
+            ALTER TABLE realpage_leases ADD COLUMN changed_on TEXT;
+            """),
     ]
 
     // MARK: - Tables declared by report descriptors

@@ -60,15 +60,24 @@ struct RecordLoad {
 
         /// Inside the load's transaction, after `writer` has cleared the snapshot: the rows in `source_row` order, runs
         /// of repeated records copied with one statement each.
+        ///
+        /// A table with a `changed_on` column (realpage_residents, realpage_leases) keeps in it, on each copied row,
+        /// the date of the snapshot that decoded its record: the row copied's own (`coalesce(changed_on,
+        /// as_of_date)`), so that its content is known unchanged since that date. A record copied out of its order
+        /// (found before one copied ahead of it: the list re-sorted there) is dated tonight, as a decoded one is: the
+        /// sync's rules break ties by `source_row`, so a household's rows that swapped places have moved.
         func write(_ database: Database, table: String, lineage: SOAPSnapshot.Lineage,
                    writer: SOAPSnapshot.SnapshotWriter) throws {
-            let stamped: Set<String> = ["id", "lineage_id", "property_id", "as_of_date", "source_row"]
-            let columns = try database.query("SELECT name FROM pragma_table_info(:table) ORDER BY cid", [":table": .text(table)])
-                .compactMap { $0[0].textValue }.filter { !stamped.contains($0) }
+            let stamped: Set<String> = ["id", "lineage_id", "property_id", "as_of_date", "source_row", "changed_on"]
+            let names = try database.query("SELECT name FROM pragma_table_info(:table) ORDER BY cid", [":table": .text(table)])
+                .compactMap { $0[0].textValue }
+            let columns = names.filter { !stamped.contains($0) }
+            let dated = names.contains("changed_on")
             let list = columns.joined(separator: ", ")
             let copy = try database.prepare("""
-                INSERT INTO \(table) (lineage_id, property_id, as_of_date, source_row, \(list))
-                SELECT :lineage, property_id, :as_of, source_row + :shift, \(list)
+                INSERT INTO \(table) (lineage_id, property_id, as_of_date, source_row, \(dated ? "changed_on, " : "")\(list))
+                SELECT :lineage, property_id, :as_of, source_row + :shift,
+                       \(dated ? "CASE WHEN :in_order THEN coalesce(changed_on, as_of_date) END, " : "")\(list)
                 FROM \(table)
                 WHERE property_id = :property AND as_of_date = :from AND source_row BETWEEN :first AND :last
                 ORDER BY source_row
@@ -77,7 +86,7 @@ struct RecordLoad {
                 ":lineage": .integer(try lineage.id(database)), ":as_of": .text(lineage.asOf),
                 ":property": .text(lineage.propertyID), ":from": .text(previous.asOf),
             ]
-            var next = 0, index = 0
+            var next = 0, index = 0, lastCopied = 0
             while index < sources.count {
                 guard let first = sources[index] else {
                     try writer.insert(decoded[next])
@@ -91,10 +100,13 @@ struct RecordLoad {
                     last += 1
                     index += 1
                 }
-                try copy.execute(fixed.merging([
+                var run: [String: SQLValue] = [
                     ":first": .integer(Int64(first)), ":last": .integer(Int64(last)),
                     ":shift": .integer(Int64(index - (last - first) - first)),
-                ]) { $1 })
+                ]
+                if dated { run[":in_order"] = .integer(first > lastCopied ? 1 : 0) }
+                try copy.execute(fixed.merging(run) { $1 })
+                lastCopied = max(lastCopied, last)
             }
         }
     }

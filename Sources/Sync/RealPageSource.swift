@@ -50,9 +50,10 @@ struct RealPageSource: PropertySource {
         // The report events of the days a snapshot changed (all on a full sync), the resident events whole.
         let activityDays = try RealPageActivityDays(realpage, byChange: context.byChange)
         realpage.activityFrom = activityDays.from
+        realpage.eventsByHousehold = activityDays.households.byHousehold
         try RealPageScratch.makeReportActivity(realpage)
         rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
-            + realpage.run(RealPageActivity.insertResidentEvents)
+            + realpage.run(RealPageActivity.insertResidentEvents(byHousehold: activityDays.households.byHousehold))
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         // By change (LedgerDelta): only the ledger rows written since the last sync are projected, over main's rows.
@@ -257,11 +258,15 @@ struct RealPageSync {
     /// The first day of report events the sync computes (`:activity_from`, RealPageActivityDays): the context's
     /// until the activity rule decides it.
     var activityFrom: String
+    /// The resident events were computed for the households of `temp.event_households` alone
+    /// (`:events_by_household`, RealPageEventHouseholds): the context's until the activity rule decides it.
+    var eventsByHousehold: Bool
 
     init(context: SyncContext, asOf: LocalDate) throws {
         self.context = context
         self.asOf = asOf
         activityFrom = context.activityFrom
+        eventsByHousehold = context.eventsByHousehold
         snapshots = try RealPageSnapshots(context, asOf: asOf)
         let parameters = snapshots.parameters.merging([":property": .text(context.property.key)]) { $1 }
         hasUnitList = try context.database.scalar("""
@@ -280,6 +285,7 @@ struct RealPageSync {
             ":units_from_rpx": .integer(hasUnitList ? 1 : 0),
             ":residents_from_rpx": .integer(hasResidents ? 1 : 0),
             ":activity_from": .text(activityFrom),
+            ":events_by_household": .integer(eventsByHousehold ? 1 : 0),
         ]) { $1 }
     }
 

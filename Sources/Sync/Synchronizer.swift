@@ -85,6 +85,8 @@ struct SyncContext {
     /// The first day of report events the sync computed (RealPageActivityDays), for the checks that read them; ""
     /// (every day) until decided.
     var activityFrom = ""
+    /// The resident events were computed by household (RealPageEventHouseholds), for the check that counts them.
+    var eventsByHousehold = false
 
     /// Named parameters every rule binds: the property key (`:property`) and its PMS id (`:pms_property_id`).
     var propertyParameters: [String: SQLValue] {
@@ -588,6 +590,7 @@ public struct Synchronizer {
         }
         var checked = context
         checked.activityFrom = result.activityDays?.from ?? ""
+        checked.eventsByHousehold = result.activityDays?.households.byHousehold ?? false
         var warnings = try source.crossCheck(checked, asOf: asOf)
         warnings += try unknownChargeCodes(context)
         warnings += try UnknownGLAccounts.warnings(context)
@@ -725,7 +728,7 @@ public struct Synchronizer {
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
         + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiLedger.periodLeaseTable]
-        + YardiHouseholds.scratchTables + [RealPagePostings.table]
+        + YardiHouseholds.scratchTables + [RealPagePostings.table, RealPageEventHouseholds.table]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property
     /// so that the table always matches this synchronizer's configuration.

@@ -541,12 +541,13 @@ public enum UnifiedDictionary {
             table_name | the unified table kept (unified_recurring_charges)
             inputs | SHA-256 of what its rule read: the raw snapshots and rows, the build, the charge categories
             """),
-        table("sync_activity_marks", "What a RealPage property's report events (unified_activity from the Activity report and the Leasing Activity Detail) were computed from at its last sync: the next sync computes again only the days a snapshot changed since; this host's own, not published.", """
+        table("sync_activity_marks", "What a RealPage property's events (unified_activity) were computed from at its last sync: the next sync computes again only the report events of the days a snapshot changed since and the resident events of the households whose RPX rows moved since; this host's own, not published.", """
             unified_property_id | property key
-            inputs | SHA-256 of the build, whether RPX gave the residents and the units' numbers the events are matched to
+            inputs | SHA-256 of the build, whether RPX gave the residents, the units' numbers the report events are matched to and the RPX unit ids' numbers the resident events are
             as_of_date | the property date then
             snapshots | one line per Activity report and Leasing Activity Detail snapshot read: report, as-of date, first day, rows, lowest and highest raw row id
             unknown_types | JSON array of the Activity report types no event type names, per day read: {day, type, rows}
+            resident_lists | the getresidentlistinfo and getleaseinfo snapshots read, one line each: list, the rows' as-of date, lowest and highest raw row id, rows
             """),
         table("sync_activity_prospects", "Each prospect of a RealPage property's report events and the day of their first contact read (the lead rank's memory of the days a sync does not compute again); this host's own, not published.", """
             unified_property_id | property key

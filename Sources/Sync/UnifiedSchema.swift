@@ -942,6 +942,12 @@ public enum UnifiedSchema {
                 gaps                TEXT NOT NULL
             ) STRICT;
             """),
+        // The residents and leases snapshots a RealPage property's last sync read, for the next one to compute only
+        // the resident events of the households whose rows moved since (RealPageEventHouseholds); NULL before: the
+        // first sync after computes every household's once.
+        Migration(version: 67, name: "activity marks: the resident lists read", sql: """
+            ALTER TABLE sync_activity_marks ADD COLUMN resident_lists TEXT;
+            """),
     ]
 }
 

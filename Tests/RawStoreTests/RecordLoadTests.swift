@@ -30,14 +30,22 @@ import Testing
         return RPXArtifactLoader(store: fixture.store, runID: RunID(run), landedAnswer: { landed[$0] }, build: build)
     }
 
-    /// The rows a snapshot holds (wherever they are stored), in order, without the row id and lineage.
-    func snapshot(_ store: RealPageRawStore, _ date: LocalDate) throws -> [[SQLValue]] {
-        try store.database.query("""
-            SELECT r.* FROM realpage_leases r
+    /// The rows a snapshot holds (wherever they are stored), in order, without the row id, the lineage and the date
+    /// their record was decoded (`changed_on`, which only a load by record sets: `decodedOn`).
+    func snapshot(_ store: RealPageRawStore, _ date: LocalDate, columns: [String]? = nil) throws -> [[SQLValue]] {
+        let names = try columns ?? store.database.query("SELECT name FROM pragma_table_info('realpage_leases') ORDER BY cid")
+            .compactMap { $0[0].textValue }.filter { !["id", "lineage_id", "changed_on"].contains($0) }
+        return try store.database.query("""
+            SELECT \(names.map { "r." + $0 }.joined(separator: ", ")) FROM realpage_leases r
             JOIN loaded_artifacts l ON l.report_type = 'getleaseinfo' AND l.property_id = r.property_id
              AND r.as_of_date = coalesce(l.stored_as_of, l.as_of_date)
             WHERE l.as_of_date = :as_of ORDER BY r.source_row
-            """, [":as_of": .text(date.iso)]).map { Array($0.dropFirst(2)).enumerated().filter { $0.offset != 1 }.map(\.element) }
+            """, [":as_of": .text(date.iso)])
+    }
+
+    /// Each row's `changed_on` of the snapshot of `date`, in order ("-": NULL, decoded by the snapshot's own load).
+    func decodedOn(_ store: RealPageRawStore, _ date: LocalDate) throws -> [String] {
+        try snapshot(store, date, columns: ["changed_on"]).map { $0[0].textValue ?? "-" }
     }
 
     @Test func aListLoadedByRecordHoldsWhatAWholeDecodeHolds() throws {
@@ -79,7 +87,34 @@ import Testing
         }
         #expect(try byRecord.store.database.scalar(
             "SELECT rent FROM realpage_leases WHERE as_of_date = '2026-11-22' AND source_row = 1") == .real(2295))
+        // Each copied row keeps the date of the snapshot that decoded its record: what the sync's households by change
+        // read (RealPageEventHouseholds); a whole decode dates none.
+        #expect(try decodedOn(byRecord.store, night(20)) == ["-", "-", "-"])
+        #expect(try decodedOn(byRecord.store, night(21)) == ["2026-11-20", "-", "2026-11-20", "-"])
+        #expect(try decodedOn(byRecord.store, night(22)) == ["2026-11-21", "2026-11-20", "2026-11-21"])
+        #expect(try decodedOn(byRecord.store, night(23)) == ["2026-11-21", "2026-11-20", "2026-11-21"])
+        #expect(try decodedOn(whole.store, night(22)) == ["-", "-", "-"])
         #expect(try byRecord.store.database.query("SELECT DISTINCT decoded_by FROM loaded_artifacts") == [[.text("build-a")]])
+    }
+
+    /// Records copied in another order than the night before's (the list re-sorted) are dated as decoded tonight but
+    /// the first: the sync breaks ties by a row's place, so their households count as moved.
+    @Test func aRecordCopiedOutOfItsOrderIsDatedTonight() throws {
+        let fixture = try LoaderFixture()
+        let files = [try leases(fixture, night: 20), try leases(fixture, night: 21) { $0.reversed() }]
+        let notes = try files.enumerated().map { offset, file in
+            try loader(fixture, run: "run-\(offset)", files: files)
+                .load(path: file, operation: .getleaseinfo, property: nexus, asOf: night(20 + offset)).note
+        }
+        #expect(notes == [nil, "by record: 0 of 3 records decoded, the rest copied from the snapshot of 2026-11-20"])
+        // The same rows, in the reversed order (each numbered by its new place, under the new date).
+        #expect(try snapshot(fixture.store, night(21)) == (try snapshot(fixture.store, night(20))).reversed().enumerated().map {
+            var row = $0.element
+            row[1] = .text(night(21).iso)
+            row[2] = .integer(Int64($0.offset + 1))
+            return row
+        })
+        #expect(try decodedOn(fixture.store, night(21)) == ["2026-11-20", "-", "-"])
     }
 
     @Test func rowsAreCopiedOnlyFromASnapshotThisBuildDecoded() throws {

@@ -87,6 +87,70 @@ import Testing
         #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
     }
 
+    /// The second night's residents and leases as a load by record leaves them: the first night's rows copied, each
+    /// dated by the snapshot that decoded it (`changed_on`), but `decoded` (household -> its new move-out date), whose
+    /// rows are written anew.
+    static func copyLists(_ realpage: RealPageFixture, decoded: [String: String]) throws {
+        for table in ["realpage_residents", "realpage_leases"] {
+            let columns = try realpage.raw.database.query("SELECT name FROM pragma_table_info(:t)", [":t": .text(table)])
+                .compactMap { $0[0].textValue }
+                .filter { !["id", "as_of_date", "changed_on"].contains($0) }.joined(separator: ", ")
+            try realpage.raw.database.execute("""
+                INSERT INTO \(table) (as_of_date, changed_on, \(columns))
+                SELECT '\(secondNight)', coalesce(changed_on, as_of_date), \(columns) FROM \(table) WHERE as_of_date = '\(firstNight)'
+                """)
+            try realpage.loaded(table == "realpage_residents" ? "getresidentlistinfo" : "getleaseinfo", asOf: secondNight)
+        }
+        for (household, moveOut) in decoded {
+            try realpage.raw.database.execute("""
+                UPDATE realpage_residents SET changed_on = NULL, move_out_date = '\(moveOut)', lease_status = 'Former'
+                WHERE as_of_date = '\(secondNight)' AND household_id = '\(household)'
+                """)
+        }
+    }
+
+    /// A night whose report events go by day computes the resident events of the households whose rows moved since
+    /// the lists the last sync read (h2 moved out) and of those with an event dated since its property date (h3 moves
+    /// in on 11-15), and no other household's: h1's row altered in unified.db stays altered. A full sync of the same
+    /// raw data gives the same rows but the altered one, which it names.
+    @Test func aNightComputesTheResidentEventsOfTheHouseholdsThatMoved() throws {
+        let realpage = try RealPageFixture()
+        func household(_ id: String, _ unit: String, moveIn: String, name: String, asOf: String) throws {
+            try realpage.unit(unit, .occupied, asOf: asOf)
+            try realpage.resident(household: id, unit: unit, status: "Current", lease: "l\(id)", last: name, moveIn: moveIn,
+                                  asOf: asOf)
+            try realpage.lease("l\(id)", household: id, unit: unit, signed: "2024-02-01", asOf: asOf)
+        }
+        for night in [Self.firstNight, Self.secondNight] {
+            try realpage.loadedEverything(asOf: night)
+            try realpage.site(sysDate: night, asOf: night)
+            if night == Self.firstNight {
+                try household("h1", "1401", moveIn: "2024-03-01", name: "Lee", asOf: night)
+                try household("h2", "1402", moveIn: "2024-04-01", name: "Ng", asOf: night)
+                try household("h3", "1403", moveIn: "2026-11-15", name: "Kim", asOf: night)
+                #expect(try Self.sync(realpage, run: "20261110T000000Z-test").error == nil)
+            } else {
+                for unit in ["1401", "1402", "1403"] { try realpage.unit(unit, .occupied, asOf: night) }
+                try Self.copyLists(realpage, decoded: ["h2": "2026-11-18"])
+            }
+        }
+        _ = try realpage.rows("UPDATE unified_activity SET agent = 'altered' WHERE party_id = 'h1' AND event_type = 'move_in'")
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h2", "h3"])
+        #expect(try realpage.rows("""
+            SELECT party_id, event_date, event_type, coalesce(agent, '-') FROM unified_activity
+            WHERE party_id IS NOT NULL ORDER BY 1, 2, 3
+            """).map { $0.map { $0.textValue ?? "" }.joined(separator: " ") } == [
+            "h1 2024-02-01 lease_signed -", "h1 2024-03-01 move_in altered",
+            "h2 2024-02-01 lease_signed -", "h2 2024-04-01 move_in -", "h2 2026-11-18 move_out -",
+            "h3 2024-02-01 lease_signed -", "h3 2026-11-15 move_in -",
+        ])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
+                == ["unified_activity (no key)"])
+        #expect(try realpage.texts("SELECT agent FROM unified_activity WHERE party_id = 'h1' AND event_type = 'move_in'") == [nil])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+    }
+
     /// What moves every day makes the night compute every day: the units the report's Bldg/Unit is matched to (unit
     /// 1401 moves to building 02, so `01-1401` of the first night's rows matches no unit any more). And a snapshot
     /// pruned (its rows gone) moves the days it held. Either way the rows are a full sync's.

@@ -203,16 +203,25 @@ enum RealPageActivity {
         ORDER BY e.activity_date, e.as_of_date, e.source_row, e.k
         """
 
-    static let insertResidentEvents = """
+    /// RPX's resident events: every household's, or (`byHousehold`) those of the households in
+    /// `temp.event_households` alone (RealPageEventHouseholds), each looked up by its household.
+    static func insertResidentEvents(byHousehold: Bool) -> String {
+        let households = byHousehold ? """
+            (SELECT h.* FROM temp.event_households x CROSS JOIN rpx_household h ON h.household_id = x.household_id)
+            """ : "rpx_household"
+        let leases = byHousehold ? """
+            (SELECT l.* FROM temp.event_households x CROSS JOIN rpx_lease l ON l.household_id = x.household_id)
+            """ : "rpx_lease"
+        return """
         WITH resident_event (event_date, event_type, pms_event_type, unit_id, unit_number, name, household_id, source_row) AS (
             SELECT move_in_date, 'move_in', 'moveindate', unit_id, unit_number, name, household_id, source_row
-            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            FROM \(households) WHERE unified_status IN ('current', 'notice', 'former')
             UNION ALL
             SELECT move_out_date, 'move_out', 'moveoutdate', unit_id, unit_number, name, household_id, source_row
-            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            FROM \(households) WHERE unified_status IN ('current', 'notice', 'former')
             UNION ALL
             SELECT notice_given_date, 'notice', 'noticegivendate', unit_id, unit_number, name, household_id, source_row
-            FROM rpx_household WHERE unified_status IN ('current', 'notice', 'former')
+            FROM \(households) WHERE unified_status IN ('current', 'notice', 'former')
             UNION ALL
             SELECT l.signed_date, CASE WHEN l.is_renewal THEN 'renewal' ELSE 'lease_signed' END,
                    CASE WHEN l.from_residents = 1 THEN 'leasesigneddate' ELSE 'LeaseSignedDate' END,
@@ -220,7 +229,7 @@ enum RealPageActivity {
                    coalesce((SELECT name FROM rpx_household h WHERE h.household_id = l.household_id),
                             l.head_of_household_name),
                    l.household_id, l.source_row
-            FROM rpx_lease l
+            FROM \(leases) l
             WHERE l.signed_date <= :as_of
         )
         INSERT INTO unified_activity (
@@ -232,4 +241,5 @@ enum RealPageActivity {
         WHERE :residents_from_rpx = 1 AND e.event_date IS NOT NULL AND e.event_date <= :as_of
         ORDER BY e.event_date, e.event_type, e.household_id, e.source_row
         """
+    }
 }

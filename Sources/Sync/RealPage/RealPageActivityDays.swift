@@ -17,8 +17,9 @@ import SQLiteKit
 /// (`sync_activity_marks.unknown_types`, its counts by day).
 ///
 /// Main keeps the days before `from` as the last sync wrote them: the twin holds only the days computed and the
-/// resident events (RPX's, computed whole every night), and the diff compares main's rows of those alone (`scope`).
-/// The full sync computes every day and names any row that differs.
+/// resident events (RPX's: every household's, or only those of the households whose rows moved,
+/// RealPageEventHouseholds), and the diff compares main's rows of those alone (`scope`). The full sync computes every
+/// day and every household and names any row that differs.
 struct RealPageActivityDays {
     /// The first day whose report events this sync computes; "" (before every day) when it computes them all.
     let from: String
@@ -27,6 +28,8 @@ struct RealPageActivityDays {
     let inputs: String
     let asOf: String
     let snapshots: [String]
+    /// The households whose resident events this sync computes (every one's unless `households.byHousehold`).
+    let households: RealPageEventHouseholds
 
     /// Every day is computed.
     var isWhole: Bool { from.isEmpty }
@@ -38,13 +41,22 @@ struct RealPageActivityDays {
     /// events and every resident event (RPX's, which name their household in `party_id`; report events name none);
     /// nil when every day was computed.
     var scope: CurrentStateDiff.Scope? {
-        isWhole ? nil : CurrentStateDiff.Scope(conditions: Self.scopeConditions, parameters: parameters)
+        isWhole ? nil : CurrentStateDiff.Scope(
+            conditions: households.byHousehold ? Self.householdScopeConditions : Self.scopeConditions,
+            parameters: parameters)
     }
 
     /// The scope's rows: the resident events before the days computed, off their own index (unified migration 64; a
     /// resident event always has its date), and every event of those days, off the date index.
     static let scopeConditions = [" AND party_id IS NOT NULL AND event_date < :activity_from",
                                   " AND event_date >= :activity_from"]
+
+    /// The scope's rows when the resident events were computed by household: those households' resident events,
+    /// off their own index, and the report events (which name no household) of the days computed, off the date index.
+    static let householdScopeConditions = [
+        " AND party_id IS NOT NULL AND party_id IN (SELECT household_id FROM temp.event_households)",
+        " AND party_id IS NULL AND event_date >= :activity_from",
+    ]
 
     /// Decides the days for the property `realpage` syncs, once its units are in unified_units (the twin) and its RPX
     /// scratch tables made; `byChange`: the property has stored rows and the sync is incremental.
@@ -57,15 +69,21 @@ struct RealPageActivityDays {
         hasher.updateField(Synchronizer.executableDigest)
         hasher.updateField(realpage.hasResidents ? "rpx residents" : "report residents")
         for field in InputMarks.fields(try realpage.rows(Self.unitAliases)) { hasher.updateField(field) }
+        // The unit numbers the resident events' unit ids are matched to (insertResidentEvents' `rpx_unit`).
+        for field in InputMarks.fields(try realpage.rows(Self.eventUnits)) { hasher.updateField(field) }
         inputs = hasher.finalizeHex()
-        from = try Self.firstDay(realpage, byChange: byChange, inputs: inputs, snapshots: snapshots) ?? ""
+        let mark = byChange ? try realpage.rows(Self.storedMark).first : nil
+        from = try Self.firstDay(realpage, mark: mark, inputs: inputs, snapshots: snapshots) ?? ""
+        households = try RealPageEventHouseholds(realpage, marked: from.isEmpty ? nil : mark.map {
+            (lists: $0[3].textValue, asOf: $0[1].textValue ?? "")
+        })
     }
 
     /// The first day to compute, nil for every day: the mark's inputs differ, the property date went back, or a
     /// resident event would name no household (the diff could not tell it from a report event).
-    private static func firstDay(_ realpage: RealPageSync, byChange: Bool, inputs: String,
+    private static func firstDay(_ realpage: RealPageSync, mark: [SQLValue]?, inputs: String,
                                  snapshots: [String]) throws -> String? {
-        guard byChange, let mark = try realpage.rows(storedMark).first, mark[0].textValue == inputs,
+        guard let mark, mark[0].textValue == inputs,
               let markedDate = mark[1].textValue.flatMap(LocalDate.init(iso:)), markedDate <= realpage.asOf,
               try realpage.rows(residentEventWithoutHousehold).first?.first?.integerValue == 0 else { return nil }
         let marked = Set((mark[2].textValue ?? "").split(separator: "\n").map(String.init))
@@ -88,6 +106,7 @@ struct RealPageActivityDays {
     func record(_ context: SyncContext) throws {
         let values = parameters.merging([
             ":inputs": .text(inputs), ":as_of": .text(asOf), ":snapshots": .text(snapshots.joined(separator: "\n")),
+            ":resident_lists": .text(households.lists),
         ]) { $1 }
         try context.run(Self.forgetProspects, values)
         try context.run(Self.recordProspects, values)
@@ -114,8 +133,11 @@ struct RealPageActivityDays {
         SELECT unit_number, building FROM unified_units WHERE unified_property_id = :property ORDER BY 1, 2
         """
 
+    /// The RPX unit ids and the unit numbers they are matched to (`rpx_unit`).
+    static let eventUnits = "SELECT unit_id, unified_unit FROM rpx_unit ORDER BY 1, 2"
+
     static let storedMark = """
-        SELECT inputs, as_of_date, snapshots FROM main.sync_activity_marks WHERE unified_property_id = :property
+        SELECT inputs, as_of_date, snapshots, resident_lists FROM main.sync_activity_marks WHERE unified_property_id = :property
         """
 
     /// A lease whose signing is a resident event (insertResidentEvents) without a household (getleaseinfo's ReshID).
@@ -150,14 +172,15 @@ struct RealPageActivityDays {
     /// The mark, its unknown types those of the days before the ones computed (the stored mark's) and of the days
     /// computed (RealPageCrossChecks.activityType reads both the same way).
     static let recordMark = """
-        INSERT INTO main.sync_activity_marks (unified_property_id, inputs, as_of_date, snapshots, unknown_types)
-        VALUES (:property, :inputs, :as_of, :snapshots, (
+        INSERT INTO main.sync_activity_marks (unified_property_id, inputs, as_of_date, snapshots, resident_lists,
+                                              unknown_types)
+        VALUES (:property, :inputs, :as_of, :snapshots, :resident_lists, (
             SELECT json_group_array(json_object('day', day, 'type', type, 'rows', rows)) FROM (
                 SELECT day, type, rows FROM (\(unknownTypes))
                 ORDER BY day, type)))
         ON CONFLICT (unified_property_id) DO UPDATE SET
             inputs = excluded.inputs, as_of_date = excluded.as_of_date, snapshots = excluded.snapshots,
-            unknown_types = excluded.unknown_types
+            resident_lists = excluded.resident_lists, unknown_types = excluded.unknown_types
         """
 
     /// The Activity report's rows of a type no event type names, counted by day and type: those of the days computed

@@ -228,6 +228,19 @@ enum RealPageCrossChecks {
         WHERE :delinquency_snapshot_date = :as_of AND :residents_from_rpx = 1 AND report_cents <> rpx_cents
         """
 
+    /// The property's resident events of `type` from the month's first day (`s.period_start`) to the property date:
+    /// the twin's, and when they were computed by household (RealPageEventHouseholds) main's of the other households,
+    /// which the twin does not hold.
+    static func residentEvents(_ type: String) -> String {
+        """
+        ((SELECT count(*) FROM unified_activity a WHERE a.unified_property_id = :property
+            AND a.event_type = '\(type)' AND a.event_date BETWEEN s.period_start AND :as_of)
+         + (SELECT count(*) FROM main.unified_activity a WHERE :events_by_household = 1 AND a.unified_property_id = :property
+            AND a.event_type = '\(type)' AND a.event_date BETWEEN s.period_start AND :as_of AND a.party_id IS NOT NULL
+            AND a.party_id NOT IN (SELECT household_id FROM temp.event_households)))
+        """
+    }
+
     static let monthlySummary = """
         WITH summary AS (
             SELECT month, move_ins, move_outs, notices, renewals, month || '-01' AS period_start
@@ -237,14 +250,10 @@ enum RealPageCrossChecks {
         ),
         counted AS (
             SELECT s.*,
-                   (SELECT count(*) FROM unified_activity a WHERE a.unified_property_id = :property
-                      AND a.event_type = 'move_in' AND a.event_date BETWEEN s.period_start AND :as_of) AS unified_move_ins,
-                   (SELECT count(*) FROM unified_activity a WHERE a.unified_property_id = :property
-                      AND a.event_type = 'move_out' AND a.event_date BETWEEN s.period_start AND :as_of) AS unified_move_outs,
-                   (SELECT count(*) FROM unified_activity a WHERE a.unified_property_id = :property
-                      AND a.event_type = 'notice' AND a.event_date BETWEEN s.period_start AND :as_of) AS unified_notices,
-                   (SELECT count(*) FROM unified_activity a WHERE a.unified_property_id = :property
-                      AND a.event_type = 'renewal' AND a.event_date BETWEEN s.period_start AND :as_of) AS unified_renewals
+                   \(residentEvents("move_in")) AS unified_move_ins,
+                   \(residentEvents("move_out")) AS unified_move_outs,
+                   \(residentEvents("notice")) AS unified_notices,
+                   \(residentEvents("renewal")) AS unified_renewals
             FROM summary s
         ),
         pair (measure, month, period_start, summary, unified) AS (
