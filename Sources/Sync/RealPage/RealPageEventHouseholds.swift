@@ -72,66 +72,46 @@ struct RealPageEventHouseholds {
     /// it than it had, every household named by a row of a lease one of those rows names, and those with an event
     /// dated after the marked property date, up to tonight's.
     static let fill = """
-        WITH row_moved (household_id, lease_id) AS (
-            SELECT household_id, lease_id FROM realpage_raw.realpage_residents
-            WHERE property_id = :property AND as_of_date = :residents_snapshot
-              AND coalesce(changed_on, as_of_date) > :marked_residents
+        WITH
+        -- Each list's rows, tonight's and the marked snapshot's, read once: household ('' for none), lease, and whether
+        -- tonight's row was decoded since the marked snapshot.
+        tonight_rows AS MATERIALIZED (
+            SELECT 'residents' AS list, coalesce(household_id, '') AS household_id, lease_id,
+                   coalesce(changed_on, as_of_date) > :marked_residents AS moved
+            FROM realpage_raw.realpage_residents WHERE property_id = :property AND as_of_date = :residents_snapshot
             UNION ALL
-            SELECT resh_id, lease_id FROM realpage_raw.realpage_leases
-            WHERE property_id = :property AND as_of_date = :leases_snapshot
-              AND coalesce(changed_on, as_of_date) > :marked_leases
+            SELECT 'leases', coalesce(resh_id, ''), lease_id, coalesce(changed_on, as_of_date) > :marked_leases
+            FROM realpage_raw.realpage_leases WHERE property_id = :property AND as_of_date = :leases_snapshot
         ),
-        -- Rows per list and household ('' for none), joined by equality: an `IS` join read every pair.
-        marked (list, household_id, rows) AS MATERIALIZED (
-            SELECT 'residents', coalesce(household_id, ''), count(*) FROM realpage_raw.realpage_residents
-            WHERE property_id = :property AND as_of_date = :marked_residents
-            GROUP BY 2
+        marked_rows AS MATERIALIZED (
+            SELECT 'residents' AS list, coalesce(household_id, '') AS household_id, lease_id
+            FROM realpage_raw.realpage_residents WHERE property_id = :property AND as_of_date = :marked_residents
             UNION ALL
-            SELECT 'leases', coalesce(resh_id, ''), count(*) FROM realpage_raw.realpage_leases
-            WHERE property_id = :property AND as_of_date = :marked_leases
-            GROUP BY 2
+            SELECT 'leases', coalesce(resh_id, ''), lease_id
+            FROM realpage_raw.realpage_leases WHERE property_id = :property AND as_of_date = :marked_leases
         ),
-        kept (list, household_id, rows) AS MATERIALIZED (
-            SELECT 'residents', coalesce(household_id, ''), count(*) FROM realpage_raw.realpage_residents
-            WHERE property_id = :property AND as_of_date = :residents_snapshot
-              AND coalesce(changed_on, as_of_date) <= :marked_residents
-            GROUP BY 2
-            UNION ALL
-            SELECT 'leases', coalesce(resh_id, ''), count(*) FROM realpage_raw.realpage_leases
-            WHERE property_id = :property AND as_of_date = :leases_snapshot
-              AND coalesce(changed_on, as_of_date) <= :marked_leases
-            GROUP BY 2
-        ),
+        marked AS MATERIALIZED (SELECT list, household_id, count(*) AS rows FROM marked_rows GROUP BY 1, 2),
+        kept AS MATERIALIZED (SELECT list, household_id, count(*) AS rows FROM tonight_rows WHERE NOT moved GROUP BY 1, 2),
         moved AS MATERIALIZED (
-            SELECT household_id FROM row_moved
+            SELECT household_id FROM tonight_rows WHERE moved
             UNION
-            SELECT nullif(m.household_id, '') FROM marked m
+            SELECT m.household_id FROM marked m
             LEFT JOIN kept k ON k.household_id = m.household_id AND k.list = m.list
             WHERE k.rows IS NOT m.rows
         ),
         -- Every lease a row of those households names, tonight or in the marked snapshots.
         lease_moved AS MATERIALIZED (
-            SELECT lease_id FROM row_moved WHERE lease_id IS NOT NULL
+            SELECT lease_id FROM tonight_rows WHERE household_id IN moved AND lease_id IS NOT NULL
             UNION
-            SELECT lease_id FROM realpage_raw.realpage_residents
-            WHERE property_id = :property AND as_of_date IN (:residents_snapshot, :marked_residents)
-              AND household_id IN (SELECT household_id FROM moved) AND lease_id IS NOT NULL
-            UNION
-            SELECT lease_id FROM realpage_raw.realpage_leases
-            WHERE property_id = :property AND as_of_date IN (:leases_snapshot, :marked_leases)
-              AND resh_id IN (SELECT household_id FROM moved)
+            SELECT lease_id FROM marked_rows WHERE household_id IN moved AND lease_id IS NOT NULL
         )
         INSERT INTO temp.event_households (household_id)
         SELECT household_id FROM (
             SELECT household_id FROM moved
             UNION
-            SELECT household_id FROM realpage_raw.realpage_residents
-            WHERE property_id = :property AND as_of_date IN (:residents_snapshot, :marked_residents)
-              AND lease_id IN (SELECT lease_id FROM lease_moved)
+            SELECT household_id FROM tonight_rows WHERE lease_id IN lease_moved
             UNION
-            SELECT resh_id FROM realpage_raw.realpage_leases
-            WHERE property_id = :property AND as_of_date IN (:leases_snapshot, :marked_leases)
-              AND lease_id IN (SELECT lease_id FROM lease_moved)
+            SELECT household_id FROM marked_rows WHERE lease_id IN lease_moved
             UNION
             SELECT household_id FROM rpx_household
             WHERE (move_in_date > :marked_as_of AND move_in_date <= :as_of)
@@ -140,6 +120,6 @@ struct RealPageEventHouseholds {
             UNION
             SELECT household_id FROM rpx_lease WHERE signed_date > :marked_as_of AND signed_date <= :as_of
         )
-        WHERE household_id IS NOT NULL
+        WHERE household_id IS NOT NULL AND household_id <> ''
         """
 }
