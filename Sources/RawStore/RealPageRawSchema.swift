@@ -830,10 +830,25 @@ public enum RealPageRawSchema {
         LedgerRemovals.logMigration(version: 60, ledger: "realpage_ledger", kindColumn: "transaction_type"),
         // The residents' and leases' rows a load by record copies (RecordLoad) keep the date of the snapshot that
         // decoded their record (`changed_on`; NULL: the row's own snapshot decoded it), so that the sync can tell the
-        // households whose records moved since the snapshot it last read (RealPageResidentEvents) from the rows alone.
+        // households whose records moved since the snapshot it last read (RealPageEventHouseholds) from the rows alone.
         Migration(version: 61, name: "date a list record was decoded", sql: """
             ALTER TABLE realpage_residents ADD COLUMN changed_on TEXT;
             ALTER TABLE realpage_leases ADD COLUMN changed_on TEXT;
+            """),
+        // The household and lease of each residents or leases row of the night before that a load by record did not
+        // copy (its record changed or left the list), under the snapshot that dropped it, and how many such rows
+        // each snapshot written by record dropped (`rows_dropped`; NULL: decoded whole): with `changed_on`, what
+        // moved since a snapshot without reading that snapshot again (RealPageEventHouseholds).
+        Migration(version: 62, name: "list rows a load by record dropped", sql: """
+            CREATE TABLE list_rows_dropped (
+                list         TEXT NOT NULL,
+                property_id  TEXT NOT NULL,
+                as_of_date   TEXT NOT NULL,
+                household_id TEXT,
+                lease_id     TEXT
+            ) STRICT;
+            CREATE INDEX list_rows_dropped_by_snapshot ON list_rows_dropped (list, property_id, as_of_date);
+            ALTER TABLE loaded_artifacts ADD COLUMN rows_dropped INTEGER;
             """),
     ]
 

@@ -66,8 +66,13 @@ struct RecordLoad {
         /// as_of_date)`), so that its content is known unchanged since that date. A record copied out of its order
         /// (found before one copied ahead of it: the list re-sorted there) is dated tonight, as a decoded one is: the
         /// sync's rules break ties by `source_row`, so a household's rows that swapped places have moved.
+        ///
+        /// For the lists whose households the sync follows (`droppedColumns`), the night before's rows not copied (their
+        /// record changed or left the list) are noted with their household and lease in `list_rows_dropped`; returns
+        /// how many, nil for another list.
+        @discardableResult
         func write(_ database: Database, table: String, lineage: SOAPSnapshot.Lineage,
-                   writer: SOAPSnapshot.SnapshotWriter) throws {
+                   writer: SOAPSnapshot.SnapshotWriter) throws -> Int? {
             let stamped: Set<String> = ["id", "lineage_id", "property_id", "as_of_date", "source_row", "changed_on"]
             let names = try database.query("SELECT name FROM pragma_table_info(:table) ORDER BY cid", [":table": .text(table)])
                 .compactMap { $0[0].textValue }
@@ -108,8 +113,35 @@ struct RecordLoad {
                 try copy.execute(fixed.merging(run) { $1 })
                 lastCopied = max(lastCopied, last)
             }
+            guard let people = RecordLoad.droppedColumns[table] else { return nil }
+            var copied = Set<Int>()
+            for case let source? in sources { copied.insert(source) }
+            let previousRows = Int(previous.rowCount ?? 0)
+            let dropped = previousRows > 0 ? (1...previousRows).filter { !copied.contains($0) } : []
+            let place: [String: SQLValue] = [":list": .text(table), ":property": .text(lineage.propertyID),
+                                             ":as_of": .text(lineage.asOf)]
+            try database.prepare("""
+                DELETE FROM list_rows_dropped WHERE list = :list AND property_id = :property AND as_of_date = :as_of
+                """).execute(place)
+            let note = try database.prepare("""
+                INSERT INTO list_rows_dropped (list, property_id, as_of_date, household_id, lease_id)
+                SELECT :list, property_id, :as_of, \(people.household), \(people.lease) FROM \(table)
+                WHERE property_id = :property AND as_of_date = :from AND source_row = :row
+                """)
+            var noted = 0
+            for row in dropped {
+                try note.execute(place.merging([":from": .text(previous.asOf), ":row": .integer(Int64(row))]) { $1 })
+                noted += database.changes
+            }
+            return noted
         }
     }
+
+    /// The lists whose dropped rows a load by record notes (`Plan.write`): table -> its household and lease columns.
+    static let droppedColumns: [String: (household: String, lease: String)] = [
+        "realpage_residents": ("household_id", "lease_id"),
+        "realpage_leases": ("resh_id", "lease_id"),
+    ]
 
     /// An answer cut into its records (`RecordSplit`), each digested.
     struct Cut {

@@ -169,6 +169,8 @@ enum SOAPSnapshot {
                 }
             }
             var unchanged: UnchangedSnapshots.Stored?
+            // The night before's rows a load by record did not copy (RecordLoad.Plan.write); nil: decoded whole.
+            var rowsDropped: Int?
             let count = try database.withTransaction {
                 try UnchangedSnapshots.releaseDependents(database, keyColumn: keyColumn, key: operation, property: property.key,
                                                          asOf: asOf, tables: [table], totals: false)
@@ -183,7 +185,7 @@ enum SOAPSnapshot {
                         unchanged = plan.previous
                         rowsSHA256 = plan.previous.rowsSHA256
                     } else {
-                        try plan.write(database, table: table, lineage: lineage, writer: writer)
+                        rowsDropped = try plan.write(database, table: table, lineage: lineage, writer: writer)
                     }
                 } else if let decoded {
                     // Identical to the previous snapshot: recorded as unchanged since its run, its rows not stored again.
@@ -207,9 +209,9 @@ enum SOAPSnapshot {
                 if let byRecord {
                     try RecordLoad.remember(cut, database, key: operation, property: property.key, sha256: sha256)
                     try database.prepare("""
-                        UPDATE loaded_artifacts SET decoded_by = :build
+                        UPDATE loaded_artifacts SET decoded_by = :build, rows_dropped = :dropped
                         WHERE \(keyColumn) = :operation AND property_id = :property AND as_of_date = :as_of
-                        """).execute(key.merging([":build": .text(byRecord.build)]) { $1 })
+                        """).execute(key.merging([":build": .text(byRecord.build), ":dropped": SQLValue(rowsDropped)]) { $1 })
                 }
                 return rows
             }

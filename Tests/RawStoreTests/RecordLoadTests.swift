@@ -94,6 +94,16 @@ import Testing
         #expect(try decodedOn(byRecord.store, night(22)) == ["2026-11-21", "2026-11-20", "2026-11-21"])
         #expect(try decodedOn(byRecord.store, night(23)) == ["2026-11-21", "2026-11-20", "2026-11-21"])
         #expect(try decodedOn(whole.store, night(22)) == ["-", "-", "-"])
+        // The night before's rows not copied, each under the snapshot that dropped it: night 21 replaced the second
+        // lease's record, night 22 left the first out; each snapshot counts them (NULL: decoded whole, or unchanged).
+        #expect(try byRecord.store.database.query("""
+            SELECT as_of_date, lease_id, household_id FROM list_rows_dropped WHERE list = 'realpage_leases' ORDER BY 1
+            """).map { $0.map { $0.textValue ?? "-" } }
+            == [["2026-11-21", "9400002", "9200001"], ["2026-11-22", "9400001", "9200001"]])
+        #expect(try byRecord.store.database.query("""
+            SELECT as_of_date, rows_dropped FROM loaded_artifacts ORDER BY 1
+            """).map { "\($0[0].textValue ?? "") \($0[1].integerValue.map(String.init) ?? "-")" }
+            == ["2026-11-20 -", "2026-11-21 1", "2026-11-22 1", "2026-11-23 -"])
         #expect(try byRecord.store.database.query("SELECT DISTINCT decoded_by FROM loaded_artifacts") == [[.text("build-a")]])
     }
 

@@ -88,21 +88,38 @@ import Testing
     }
 
     /// The second night's residents and leases as a load by record leaves them: the first night's rows copied, each
-    /// dated by the snapshot that decoded it (`changed_on`), but `decoded` (household -> its new move-out date), whose
-    /// rows are written anew.
-    static func copyLists(_ realpage: RealPageFixture, decoded: [String: String]) throws {
-        for table in ["realpage_residents", "realpage_leases"] {
-            let columns = try realpage.raw.database.query("SELECT name FROM pragma_table_info(:t)", [":t": .text(table)])
+    /// dated by the snapshot that decoded it (`changed_on`), but those of `decoded` (household -> its new move-out
+    /// date), whose residents row is decoded anew, and of `gone`, whose rows left both lists; the rows of the first
+    /// night not copied are noted with the count of each snapshot (`list_rows_dropped`, `rows_dropped`).
+    static func copyLists(_ realpage: RealPageFixture, decoded: [String: String], gone: [String]) throws {
+        let database = realpage.raw.database
+        for (table, report, household) in [("realpage_residents", "getresidentlistinfo", "household_id"),
+                                           ("realpage_leases", "getleaseinfo", "resh_id")] {
+            let columns = try database.query("SELECT name FROM pragma_table_info(:t)", [":t": .text(table)])
                 .compactMap { $0[0].textValue }
                 .filter { !["id", "as_of_date", "changed_on"].contains($0) }.joined(separator: ", ")
-            try realpage.raw.database.execute("""
+            let leaving = gone.map { "'\($0)'" }.joined(separator: ", ")
+            try database.execute("""
                 INSERT INTO \(table) (as_of_date, changed_on, \(columns))
-                SELECT '\(secondNight)', coalesce(changed_on, as_of_date), \(columns) FROM \(table) WHERE as_of_date = '\(firstNight)'
+                SELECT '\(secondNight)', coalesce(changed_on, as_of_date), \(columns) FROM \(table)
+                WHERE as_of_date = '\(firstNight)' AND \(household) NOT IN (\(leaving))
                 """)
-            try realpage.loaded(table == "realpage_residents" ? "getresidentlistinfo" : "getleaseinfo", asOf: secondNight)
+            let replaced = table == "realpage_residents" ? Array(decoded.keys) : []
+            let dropped = (replaced + gone).map { "'\($0)'" }.joined(separator: ", ")
+            try database.execute("""
+                INSERT INTO list_rows_dropped (list, property_id, as_of_date, household_id, lease_id)
+                SELECT '\(table)', property_id, '\(secondNight)', \(household), lease_id FROM \(table)
+                WHERE as_of_date = '\(firstNight)' AND \(household) IN (\(dropped))
+                """)
+            try realpage.loaded(report, asOf: secondNight)
+            try database.execute("""
+                UPDATE loaded_artifacts SET rows_dropped = (
+                    SELECT count(*) FROM list_rows_dropped WHERE list = '\(table)' AND as_of_date = '\(secondNight)')
+                WHERE report_type = '\(report)' AND as_of_date = '\(secondNight)'
+                """)
         }
         for (household, moveOut) in decoded {
-            try realpage.raw.database.execute("""
+            try database.execute("""
                 UPDATE realpage_residents SET changed_on = NULL, move_out_date = '\(moveOut)', lease_status = 'Former'
                 WHERE as_of_date = '\(secondNight)' AND household_id = '\(household)'
                 """)
@@ -110,10 +127,51 @@ import Testing
     }
 
     /// A night whose report events go by day computes the resident events of the households whose rows moved since
-    /// the lists the last sync read (h2 moved out) and of those with an event dated since its property date (h3 moves
-    /// in on 11-15), and no other household's: h1's row altered in unified.db stays altered. A full sync of the same
-    /// raw data gives the same rows but the altered one, which it names.
+    /// the lists the last sync read (h2 moved out, h4 left both lists) and of those with an event dated since its
+    /// property date (h3 moves in on 11-15), and no other household's: h1's row altered in unified.db stays altered.
+    /// A full sync of the same raw data gives the same rows but the altered one, which it names.
     @Test func aNightComputesTheResidentEventsOfTheHouseholdsThatMoved() throws {
+        let realpage = try Self.householdNights()
+        _ = try realpage.rows("UPDATE unified_activity SET agent = 'altered' WHERE party_id = 'h1' AND event_type = 'move_in'")
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h2", "h3", "h4"])
+        #expect(try Self.residentEvents(realpage) == Self.secondNightEvents(h1MoveIn: "altered"))
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
+                == ["unified_activity (no key)"])
+        #expect(try realpage.texts("SELECT agent FROM unified_activity WHERE party_id = 'h1' AND event_type = 'move_in'") == [nil])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+    }
+
+    /// A leases snapshot written since without its dropped rows noted (decoded whole: another build, a reload) makes
+    /// the night compute every household's events: h1's altered row is written again.
+    @Test func aListDecodedWholeSinceComputesEveryHousehold() throws {
+        let realpage = try Self.householdNights()
+        try realpage.raw.database.execute("""
+            UPDATE loaded_artifacts SET rows_dropped = NULL WHERE report_type = 'getleaseinfo' AND as_of_date = '\(Self.secondNight)'
+            """)
+        _ = try realpage.rows("UPDATE unified_activity SET agent = 'altered' WHERE party_id = 'h1' AND event_type = 'move_in'")
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try Self.residentEvents(realpage) == Self.secondNightEvents(h1MoveIn: "-"))
+    }
+
+    /// The property's resident events, one line each: household, date, type, agent ("-" for none).
+    static func residentEvents(_ realpage: RealPageFixture) throws -> [String] {
+        try realpage.rows("""
+            SELECT party_id, event_date, event_type, coalesce(agent, '-') FROM unified_activity
+            WHERE party_id IS NOT NULL ORDER BY 1, 2, 3
+            """).map { $0.map { $0.textValue ?? "" }.joined(separator: " ") }
+    }
+
+    /// `householdNights`' events after its second night, h1's move-in with the agent `h1MoveIn`.
+    static func secondNightEvents(h1MoveIn: String) -> [String] {
+        ["h1 2024-02-01 lease_signed -", "h1 2024-03-01 move_in \(h1MoveIn)",
+         "h2 2024-02-01 lease_signed -", "h2 2024-04-01 move_in -", "h2 2026-11-18 move_out -",
+         "h3 2024-02-01 lease_signed -", "h3 2026-11-15 move_in -"]
+    }
+
+    /// Four households synced on the first night (h3 moving in on 11-15); the second night's lists as a load by
+    /// record leaves them, h2 moved out and h4 gone (`copyLists`), not synced yet.
+    static func householdNights() throws -> RealPageFixture {
         let realpage = try RealPageFixture()
         func household(_ id: String, _ unit: String, moveIn: String, name: String, asOf: String) throws {
             try realpage.unit(unit, .occupied, asOf: asOf)
@@ -128,27 +186,14 @@ import Testing
                 try household("h1", "1401", moveIn: "2024-03-01", name: "Lee", asOf: night)
                 try household("h2", "1402", moveIn: "2024-04-01", name: "Ng", asOf: night)
                 try household("h3", "1403", moveIn: "2026-11-15", name: "Kim", asOf: night)
+                try household("h4", "1404", moveIn: "2025-01-01", name: "Roe", asOf: night)
                 #expect(try Self.sync(realpage, run: "20261110T000000Z-test").error == nil)
             } else {
-                for unit in ["1401", "1402", "1403"] { try realpage.unit(unit, .occupied, asOf: night) }
-                try Self.copyLists(realpage, decoded: ["h2": "2026-11-18"])
+                for unit in ["1401", "1402", "1403", "1404"] { try realpage.unit(unit, .occupied, asOf: night) }
+                try Self.copyLists(realpage, decoded: ["h2": "2026-11-18"], gone: ["h4"])
             }
         }
-        _ = try realpage.rows("UPDATE unified_activity SET agent = 'altered' WHERE party_id = 'h1' AND event_type = 'move_in'")
-        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
-        #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h2", "h3"])
-        #expect(try realpage.rows("""
-            SELECT party_id, event_date, event_type, coalesce(agent, '-') FROM unified_activity
-            WHERE party_id IS NOT NULL ORDER BY 1, 2, 3
-            """).map { $0.map { $0.textValue ?? "" }.joined(separator: " ") } == [
-            "h1 2024-02-01 lease_signed -", "h1 2024-03-01 move_in altered",
-            "h2 2024-02-01 lease_signed -", "h2 2024-04-01 move_in -", "h2 2026-11-18 move_out -",
-            "h3 2024-02-01 lease_signed -", "h3 2026-11-15 move_in -",
-        ])
-        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
-                == ["unified_activity (no key)"])
-        #expect(try realpage.texts("SELECT agent FROM unified_activity WHERE party_id = 'h1' AND event_type = 'move_in'") == [nil])
-        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+        return realpage
     }
 
     /// What moves every day makes the night compute every day: the units the report's Bldg/Unit is matched to (unit

@@ -8,12 +8,15 @@ import SQLiteKit
 /// Why that is enough: a household's events are a function of its head row (rpx_household: its rows of the residents
 /// snapshot), the rows chosen for its leases (rpx_lease: the rows of both lists naming the lease), the unit numbers
 /// its unit ids are matched to (in the activity mark's inputs: a change makes every day and household computed), and
-/// the property date (an event is kept once dated on or before it). A load by record keeps on each copied row the
-/// date of the snapshot that decoded its record (realpage_raw `changed_on`, RecordLoad), so the rows unchanged since
-/// the marked snapshot are known without reading that snapshot whole: per household, as many rows tonight dated on
-/// or before it as it had then means the same rows, in the same order (a record copied out of order is dated
-/// tonight). A lease whose rows moved brings in every household any of its rows names, tonight or then (the lease's
-/// chosen row may pass from one to another).
+/// the property date (an event is kept once dated on or before it). What moved is known without reading the marked
+/// snapshots again: a load by record keeps on each copied row the date of the snapshot that decoded its record
+/// (realpage_raw `changed_on`; a record copied out of its order, or copied twice, is dated tonight) and notes the
+/// household and lease of each row of the night before it did not copy (`list_rows_dropped`). So a household with no
+/// row decoded since the marked snapshot and none dropped since has, tonight, the rows it had then, in the same order
+/// (each of its marked rows was copied in order every night since). That holds only when every snapshot written since
+/// was written by record with its dropped rows noted (`droppedNoted`), else every household is computed. A lease whose
+/// rows moved brings in every household a row of it names (the lease's chosen row may pass from one to another): its
+/// rows tonight, and its rows then, which are tonight's not decoded since or were dropped since.
 ///
 /// The twin holds those households' events alone; the diff compares main's resident events of the same households
 /// (`RealPageActivityDays.scope`), and the monthly summary check counts main's others beside the twin's.
@@ -46,10 +49,17 @@ struct RealPageEventHouseholds {
             byHousehold = false
             return
         }
-        try TempTables.empty(Self.table, in: realpage.context.database)
-        try realpage.run(Self.fill, [
+        let parameters: [String: SQLValue] = [
             ":marked_residents": .text(fields[0][1]), ":marked_leases": .text(fields[1][1]), ":marked_as_of": .text(marked.asOf),
-        ])
+        ]
+        // Every snapshot written since the marked ones was written by record and its dropped rows are all noted.
+        guard try realpage.context.rows(Self.droppedNoted, realpage.parameters.merging(parameters) { $1 })
+            .first?.first?.integerValue == 1 else {
+            byHousehold = false
+            return
+        }
+        try TempTables.empty(Self.table, in: realpage.context.database)
+        try realpage.run(Self.fill, parameters)
         byHousehold = true
     }
 
@@ -68,50 +78,72 @@ struct RealPageEventHouseholds {
         WHERE property_id = :property AND as_of_date = :leases_date
         """
 
-    /// The households to compute: those with a row decoded since the marked snapshot, those with fewer rows kept from
-    /// it than it had, every household named by a row of a lease one of those rows names, and those with an event
-    /// dated after the marked property date, up to tonight's.
+    /// Whether every residents and leases snapshot whose rows were written after the marked ones, up to tonight's,
+    /// was written by record (`loaded_artifacts.rows_dropped` set) and `list_rows_dropped` holds every row each noted.
+    static let droppedNoted = """
+        WITH written (list, unnoted, noted) AS (
+            SELECT CASE report_type WHEN 'getresidentlistinfo' THEN 'realpage_residents' ELSE 'realpage_leases' END,
+                   count(*) - count(rows_dropped), coalesce(sum(rows_dropped), 0)
+            FROM realpage_raw.loaded_artifacts
+            WHERE property_id = :property AND stored_as_of IS NULL
+              AND ((report_type = 'getresidentlistinfo' AND as_of_date > :marked_residents AND as_of_date <= :residents_snapshot)
+                OR (report_type = 'getleaseinfo' AND as_of_date > :marked_leases AND as_of_date <= :leases_snapshot))
+            GROUP BY 1
+        ),
+        listed (list, noted) AS (
+            SELECT list, count(*) FROM realpage_raw.list_rows_dropped
+            WHERE property_id = :property
+              AND ((list = 'realpage_residents' AND as_of_date > :marked_residents AND as_of_date <= :residents_snapshot)
+                OR (list = 'realpage_leases' AND as_of_date > :marked_leases AND as_of_date <= :leases_snapshot))
+            GROUP BY 1
+        )
+        SELECT NOT EXISTS (
+            SELECT 1 FROM written w LEFT JOIN listed l ON l.list = w.list
+            WHERE w.unnoted > 0 OR w.noted <> coalesce(l.noted, 0))
+           AND NOT EXISTS (
+            SELECT 1 FROM listed l WHERE NOT EXISTS (SELECT 1 FROM written w WHERE w.list = l.list))
+        """
+
+    /// The households to compute: those with a row tonight decoded since the marked snapshot or a row dropped since
+    /// (`list_rows_dropped`: its record changed or left the list), every household named by tonight's rows of a lease
+    /// one of those rows names, and those with an event dated after the marked property date, up to tonight's.
     static let fill = """
         WITH
-        -- Each list's rows, tonight's and the marked snapshot's, read once: household ('' for none), lease, and whether
-        -- tonight's row was decoded since the marked snapshot.
+        -- Tonight's rows of each list, read once: household ('' for none), lease, and whether decoded since.
         tonight_rows AS MATERIALIZED (
-            SELECT 'residents' AS list, coalesce(household_id, '') AS household_id, lease_id,
+            SELECT coalesce(household_id, '') AS household_id, lease_id,
                    coalesce(changed_on, as_of_date) > :marked_residents AS moved
             FROM realpage_raw.realpage_residents WHERE property_id = :property AND as_of_date = :residents_snapshot
             UNION ALL
-            SELECT 'leases', coalesce(resh_id, ''), lease_id, coalesce(changed_on, as_of_date) > :marked_leases
+            SELECT coalesce(resh_id, ''), lease_id, coalesce(changed_on, as_of_date) > :marked_leases
             FROM realpage_raw.realpage_leases WHERE property_id = :property AND as_of_date = :leases_snapshot
         ),
-        marked_rows AS MATERIALIZED (
-            SELECT 'residents' AS list, coalesce(household_id, '') AS household_id, lease_id
-            FROM realpage_raw.realpage_residents WHERE property_id = :property AND as_of_date = :marked_residents
+        dropped AS MATERIALIZED (
+            SELECT coalesce(household_id, '') AS household_id, lease_id FROM realpage_raw.list_rows_dropped
+            WHERE list = 'realpage_residents' AND property_id = :property
+              AND as_of_date > :marked_residents AND as_of_date <= :residents_snapshot
             UNION ALL
-            SELECT 'leases', coalesce(resh_id, ''), lease_id
-            FROM realpage_raw.realpage_leases WHERE property_id = :property AND as_of_date = :marked_leases
+            SELECT coalesce(household_id, ''), lease_id FROM realpage_raw.list_rows_dropped
+            WHERE list = 'realpage_leases' AND property_id = :property
+              AND as_of_date > :marked_leases AND as_of_date <= :leases_snapshot
         ),
-        marked AS MATERIALIZED (SELECT list, household_id, count(*) AS rows FROM marked_rows GROUP BY 1, 2),
-        kept AS MATERIALIZED (SELECT list, household_id, count(*) AS rows FROM tonight_rows WHERE NOT moved GROUP BY 1, 2),
         moved AS MATERIALIZED (
             SELECT household_id FROM tonight_rows WHERE moved
             UNION
-            SELECT m.household_id FROM marked m
-            LEFT JOIN kept k ON k.household_id = m.household_id AND k.list = m.list
-            WHERE k.rows IS NOT m.rows
+            SELECT household_id FROM dropped
         ),
-        -- Every lease a row of those households names, tonight or in the marked snapshots.
+        -- Every lease a row of those households names: tonight's rows, and the marked snapshot's, which are tonight's
+        -- not decoded since or were dropped since.
         lease_moved AS MATERIALIZED (
             SELECT lease_id FROM tonight_rows WHERE household_id IN moved AND lease_id IS NOT NULL
             UNION
-            SELECT lease_id FROM marked_rows WHERE household_id IN moved AND lease_id IS NOT NULL
+            SELECT lease_id FROM dropped WHERE lease_id IS NOT NULL
         )
         INSERT INTO temp.event_households (household_id)
         SELECT household_id FROM (
             SELECT household_id FROM moved
             UNION
             SELECT household_id FROM tonight_rows WHERE lease_id IN lease_moved
-            UNION
-            SELECT household_id FROM marked_rows WHERE lease_id IN lease_moved
             UNION
             SELECT household_id FROM rpx_household
             WHERE (move_in_date > :marked_as_of AND move_in_date <= :as_of)
