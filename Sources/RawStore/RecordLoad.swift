@@ -120,8 +120,12 @@ struct RecordLoad {
             let dropped = previousRows > 0 ? (1...previousRows).filter { !copied.contains($0) } : []
             let place: [String: SQLValue] = [":list": .text(table), ":property": .text(lineage.propertyID),
                                              ":as_of": .text(lineage.asOf)]
+            // Tonight's notes replace any of the same date; those of more than a month ago go (a sync marked before
+            // them finds its snapshots' notes incomplete and computes every household).
             try database.prepare("""
-                DELETE FROM list_rows_dropped WHERE list = :list AND property_id = :property AND as_of_date = :as_of
+                DELETE FROM list_rows_dropped
+                WHERE list = :list AND property_id = :property
+                  AND (as_of_date = :as_of OR as_of_date < date(:as_of, '-\(RecordLoad.droppedKeptDays) days'))
                 """).execute(place)
             let note = try database.prepare("""
                 INSERT INTO list_rows_dropped (list, property_id, as_of_date, household_id, lease_id)
@@ -136,6 +140,9 @@ struct RecordLoad {
             return noted
         }
     }
+
+    /// How long a load's notes of the rows it dropped are kept (`Plan.write`).
+    static let droppedKeptDays = 31
 
     /// The lists whose dropped rows a load by record notes (`Plan.write`): table -> its household and lease columns.
     static let droppedColumns: [String: (household: String, lease: String)] = [
