@@ -34,6 +34,11 @@ struct RealPageActivityDays {
     /// Every day is computed.
     var isWhole: Bool { from.isEmpty }
 
+    /// One line of the mark (`snapshots`, `resident_lists`): a snapshot's fields, space-separated, "-" for NULL.
+    static func markLine(_ row: [SQLValue]) -> String {
+        row.map { $0.textValue ?? $0.integerValue.map(String.init) ?? "-" }.joined(separator: " ")
+    }
+
     /// `:activity_from`, the parameter of the rules and the checks that read the days computed.
     var parameters: [String: SQLValue] { [":activity_from": .text(from)] }
 
@@ -62,9 +67,7 @@ struct RealPageActivityDays {
     /// scratch tables made; `byChange`: the property has stored rows and the sync is incremental.
     init(_ realpage: RealPageSync, byChange: Bool) throws {
         asOf = realpage.asOf.iso
-        snapshots = try realpage.rows(Self.snapshotLines).map { row in
-            row.map { $0.textValue ?? $0.integerValue.map(String.init) ?? "-" }.joined(separator: " ")
-        }
+        snapshots = try realpage.rows(Self.snapshotLines).map(Self.markLine)
         let hasher = SHA256()
         hasher.updateField(Synchronizer.executableDigest)
         hasher.updateField(realpage.hasResidents ? "rpx residents" : "report residents")

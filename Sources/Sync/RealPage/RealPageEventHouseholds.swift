@@ -64,9 +64,8 @@ struct RealPageEventHouseholds {
     }
 
     private static func lines(_ realpage: RealPageSync, residents: SQLValue, leases: SQLValue) throws -> String {
-        try realpage.context.rows(listLines, [":residents_date": residents, ":leases_date": leases]).map { row in
-            row.map { $0.textValue ?? $0.integerValue.map(String.init) ?? "-" }.joined(separator: " ")
-        }.joined(separator: "\n")
+        try realpage.context.rows(listLines, [":residents_date": residents, ":leases_date": leases])
+            .map(RealPageActivityDays.markLine).joined(separator: "\n")
     }
 
     /// A residents and a leases snapshot by its rows' date: list, date, lowest and highest row id, rows.
