@@ -45,17 +45,20 @@ struct RealPageSource: PropertySource {
         } else {
             rows["unified_residents"] = try realpage.run(RealPageResidents.insertFromRentRoll)
         }
-        rows["unified_leases"] = try realpage.run(RealPageLeases.insert)
-        rows["unified_lease_residents"] = try realpage.run(RealPageLeases.insertLeaseResidents)
-        // The report events of the days a snapshot changed (all on a full sync), the resident events whole.
+        // The report events of the days a snapshot changed (all on a full sync), the resident events whole or of the
+        // households whose rows moved, and those households' leases (RealPageEventHouseholds). Not the leases where
+        // the Rent Roll's charges stand in for the ledger: RealPageReportLedger reads every lease of the twin.
         let activityDays = try RealPageActivityDays(realpage, byChange: context.byChange)
         realpage.activityFrom = activityDays.from
         realpage.eventsByHousehold = activityDays.households.byHousehold
+        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
+        let leasesByHousehold = activityDays.households.byHousehold && hasLedger
+        rows["unified_leases"] = try realpage.run(RealPageLeases.insert(byHousehold: leasesByHousehold))
+        rows["unified_lease_residents"] = try realpage.run(RealPageLeases.insertLeaseResidents(byHousehold: leasesByHousehold))
         try RealPageScratch.makeReportActivity(realpage)
         rows["unified_activity"] = try realpage.run(RealPageActivity.insertReportEvents)
             + realpage.run(RealPageActivity.insertResidentEvents(byHousehold: activityDays.households.byHousehold))
         rows["unified_delinquency"] = try realpage.run(RealPageDelinquency.insert, [":source": .text(RealPageDelinquency.source)])
-        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         // By change (LedgerDelta): only the ledger rows written since the last sync are projected, over main's rows.
         let (deltaLeft, projection) = try LedgerDelta.begin(context, fromLedger: hasLedger)
         rows["unified_charges"] = try realpage.run(RealPageLedger.insertCharges(projection), projection.parameters)
@@ -78,6 +81,7 @@ struct RealPageSource: PropertySource {
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
         result.activityDays = activityDays
+        if leasesByHousehold { result.scopes.merge(RealPageLeases.householdScopes) { $1 } }
         result.realpagePostings = postings
         if hasLedger {
             result.noteWholeLedger(try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,

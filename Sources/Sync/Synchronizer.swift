@@ -56,6 +56,9 @@ struct SourceSyncResult {
     /// RealPage: the days of report events computed (RealPageActivityDays), recorded with the write and limiting the
     /// diff of unified_activity to them.
     var activityDays: RealPageActivityDays? = nil
+    /// The current-state tables the rules computed only in part, and main's rows their twins stand for (besides
+    /// unified_activity's, `activityDays.scope`): RealPage's leases by household (RealPageLeases.householdScopes).
+    var scopes: [String: CurrentStateDiff.Scope] = [:]
     /// Yardi: the households' sums (YardiHouseholds), kept with the write for the next sync by change.
     var yardiHouseholds: YardiHouseholds? = nil
     /// RealPage: the households' postings summed (RealPagePostings), kept the same way.
@@ -643,7 +646,7 @@ public struct Synchronizer {
         try result.activityDays?.record(context)
         try result.yardiHouseholds?.record(context)
         try result.realpagePostings?.record(context)
-        var scopes: [String: CurrentStateDiff.Scope] = [:]
+        var scopes = result.scopes
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
                                          rawAsLastSynced: computed.rawAsLastSynced)

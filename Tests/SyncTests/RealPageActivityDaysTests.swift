@@ -142,6 +142,26 @@ import Testing
         #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
     }
 
+    /// The same night computes the leases and lease members of those households alone (the RPX ledger is read, so no
+    /// rule reads the leases' twin whole), and of a household none of whose rows moved but whose lease the property
+    /// date made month-to-month (h5's ends on 11-15): h1's altered lease and member rows stay altered; a full sync of the
+    /// same raw data gives the same rows but those two, which it names.
+    @Test func aNightComputesTheLeasesOfTheHouseholdsThatMoved() throws {
+        let realpage = try Self.householdNights(endingLease: "2026-11-15")
+        _ = try realpage.rows("UPDATE unified_leases SET rent_amount = 999 WHERE lease_id = 'lh1'")
+        _ = try realpage.rows("UPDATE unified_lease_residents SET role = 'occupant' WHERE lease_id = 'lh1'")
+        #expect(try realpage.texts("SELECT lease_id FROM unified_leases WHERE is_month_to_month = 1") == [])
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h2", "h3", "h4", "h5"])
+        #expect(try realpage.texts("SELECT lease_id FROM unified_leases WHERE is_month_to_month = 1") == ["lh5"])
+        #expect(try realpage.texts("SELECT lease_id FROM unified_leases ORDER BY 1") == ["lh1", "lh2", "lh3", "lh5"])
+        #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["occupant"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
+                == ["unified_lease_residents lease_id='lh1' resident_id='h1'", "unified_leases lease_id='lh1'"])
+        #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["head"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+    }
+
     /// A leases snapshot written since without its dropped rows noted (decoded whole: another build, a reload) makes
     /// the night compute every household's events: h1's altered row is written again.
     @Test func aListDecodedWholeSinceComputesEveryHousehold() throws {
@@ -170,26 +190,34 @@ import Testing
     }
 
     /// Four households synced on the first night (h3 moving in on 11-15); the second night's lists as a load by
-    /// record leaves them, h2 moved out and h4 gone (`copyLists`), not synced yet.
-    static func householdNights() throws -> RealPageFixture {
+    /// record leaves them, h2 moved out and h4 gone (`copyLists`), not synced yet. `endingLease`: a fifth household,
+    /// h5, whose lease ends that day, no row of it moving, and each night an RPX ledger loaded (empty).
+    static func householdNights(endingLease: String? = nil) throws -> RealPageFixture {
         let realpage = try RealPageFixture()
-        func household(_ id: String, _ unit: String, moveIn: String, name: String, asOf: String) throws {
+        func household(_ id: String, _ unit: String, moveIn: String, name: String, end: String? = nil,
+                       asOf: String) throws {
             try realpage.unit(unit, .occupied, asOf: asOf)
             try realpage.resident(household: id, unit: unit, status: "Current", lease: "l\(id)", last: name, moveIn: moveIn,
                                   asOf: asOf)
-            try realpage.lease("l\(id)", household: id, unit: unit, signed: "2024-02-01", asOf: asOf)
+            try realpage.lease("l\(id)", household: id, unit: unit, signed: "2024-02-01", end: end, asOf: asOf)
         }
         for night in [Self.firstNight, Self.secondNight] {
             try realpage.loadedEverything(asOf: night)
             try realpage.site(sysDate: night, asOf: night)
+            if endingLease != nil { try realpage.loaded("getresidentledger", asOf: night) }
             if night == Self.firstNight {
                 try household("h1", "1401", moveIn: "2024-03-01", name: "Lee", asOf: night)
                 try household("h2", "1402", moveIn: "2024-04-01", name: "Ng", asOf: night)
                 try household("h3", "1403", moveIn: "2026-11-15", name: "Kim", asOf: night)
                 try household("h4", "1404", moveIn: "2025-01-01", name: "Roe", asOf: night)
+                if let endingLease {
+                    try household("h5", "1405", moveIn: "2025-01-01", name: "Poe", end: endingLease, asOf: night)
+                }
                 #expect(try Self.sync(realpage, run: "20261110T000000Z-test").error == nil)
             } else {
-                for unit in ["1401", "1402", "1403", "1404"] { try realpage.unit(unit, .occupied, asOf: night) }
+                for unit in ["1401", "1402", "1403", "1404"] + (endingLease == nil ? [] : ["1405"]) {
+                    try realpage.unit(unit, .occupied, asOf: night)
+                }
                 try Self.copyLists(realpage, decoded: ["h2": "2026-11-18"], gone: ["h4"])
             }
         }

@@ -1,8 +1,9 @@
 import SQLiteKit
 
-/// Which households' resident events (unified_activity from RPX: RealPageActivity.insertResidentEvents) a RealPage
-/// property's incremental sync computes: those whose getresidentlistinfo or getleaseinfo rows moved since the
-/// snapshots its last sync read, and those with an event dated after that sync's property date; every household
+/// Which households' resident events (unified_activity from RPX: RealPageActivity.insertResidentEvents) and leases
+/// (unified_leases, unified_lease_residents: RealPageLeases, where the RPX ledger is read) a RealPage property's
+/// incremental sync computes: those whose getresidentlistinfo or getleaseinfo rows moved since the snapshots its last
+/// sync read, and those with an event or a lease date crossed since that sync's property date; every household
 /// otherwise (docs/sync-rules.md, "The resident events by household").
 ///
 /// Why that is enough: a household's events are a function of its head row (rpx_household: its rows of the residents
@@ -18,8 +19,13 @@ import SQLiteKit
 /// rows moved brings in every household a row of it names (the lease's chosen row may pass from one to another): its
 /// rows tonight, and its rows then, which are tonight's not decoded since or were dropped since.
 ///
+/// A lease is a function of the same rows (its chosen row, its household's head row for the unit number), the unit
+/// numbers, and the property date through `is_month_to_month` (its end date passed, its month-to-month date reached:
+/// crossings brought in as the events' are); its members' rows are their household's.
+///
 /// The twin holds those households' events alone; the diff compares main's resident events of the same households
-/// (`RealPageActivityDays.scope`), and the monthly summary check counts main's others beside the twin's.
+/// (`RealPageActivityDays.scope`), and the monthly summary check counts main's others beside the twin's. The leases'
+/// twins likewise (`RealPageLeases.householdScopes`).
 struct RealPageEventHouseholds {
     /// The households whose events this sync computes, when not every household's.
     static let table = ScratchTable(name: "event_households", shape: .definition("(household_id TEXT PRIMARY KEY) WITHOUT ROWID"))
@@ -105,7 +111,8 @@ struct RealPageEventHouseholds {
 
     /// The households to compute: those with a row tonight decoded since the marked snapshot or a row dropped since
     /// (`list_rows_dropped`: its record changed or left the list), every household named by tonight's rows of a lease
-    /// one of those rows names, and those with an event dated after the marked property date, up to tonight's.
+    /// one of those rows names, and those with an event dated, or a lease date crossed (`is_month_to_month`), after the
+    /// marked property date, up to tonight's.
     static let fill = """
         WITH
         -- Tonight's rows of each list, read once: household ('' for none), lease, and whether decoded since.
@@ -150,6 +157,14 @@ struct RealPageEventHouseholds {
                OR (notice_given_date > :marked_as_of AND notice_given_date <= :as_of)
             UNION
             SELECT household_id FROM rpx_lease WHERE signed_date > :marked_as_of AND signed_date <= :as_of
+            UNION
+            -- A lease's is_month_to_month follows the property date (RealPageLeases.rpxLease): its end date passed,
+            -- or its month-to-month date reached.
+            SELECT household_id FROM rpx_lease WHERE end_date >= :marked_as_of AND end_date < :as_of
+            UNION
+            SELECT resh_id FROM realpage_raw.realpage_leases
+            WHERE property_id = :property AND as_of_date = :leases_snapshot
+              AND month_to_month_date > :marked_as_of AND month_to_month_date <= :as_of
         )
         WHERE household_id IS NOT NULL AND household_id <> ''
         """

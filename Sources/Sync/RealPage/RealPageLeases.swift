@@ -106,7 +106,14 @@ enum RealPageLeases {
             """)
     }
 
-    static let insert = """
+    /// Every lease's row, or (`byHousehold`) those of the households in `temp.event_households` alone and the leases
+    /// that name no household (RealPageEventHouseholds; main keeps the others' rows: `householdScopes`).
+    static func insert(byHousehold: Bool) -> String {
+        let leases = byHousehold ? """
+            (SELECT l.* FROM rpx_lease l
+             WHERE l.household_id IS NULL OR l.household_id IN (SELECT household_id FROM temp.event_households))
+            """ : "rpx_lease"
+        return """
         INSERT INTO unified_leases (
             unified_property_id, lease_id, unit_number, resident_id, start_date, end_date, signed_date, move_in_date,
             rent_amount, security_deposit, status, pms_status, is_renewal, is_month_to_month, prior_lease_id)
@@ -115,13 +122,19 @@ enum RealPageLeases {
                         (SELECT unit_number FROM rpx_household h WHERE h.household_id = l.household_id)),
                l.household_id, l.start_date, l.end_date, l.signed_date, l.move_in_date, l.rent_amount,
                l.security_deposit, l.status, l.pms_status, l.is_renewal, l.is_month_to_month, l.prior_lease_id
-        FROM rpx_lease l
+        FROM \(leases) l
         ORDER BY l.from_residents, l.source_row
         """
+    }
 
     /// Every member of a household on each of its leases: rpx_lease is looked up on its household index (RealPageScratch),
     /// each household's leases in their order in rpx_lease (getleaseinfo's first, then getresidentlistinfo's).
-    static let insertLeaseResidents = """
+    /// `byHousehold`: the members of the households in `temp.event_households` alone, as `insert`.
+    static func insertLeaseResidents(byHousehold: Bool) -> String {
+        let members = byHousehold ? """
+            (SELECT m.* FROM temp.event_households x CROSS JOIN rpx_member m ON m.household_id = x.household_id)
+            """ : "rpx_member"
+        return """
         INSERT INTO unified_lease_residents (unified_property_id, lease_id, resident_id, role)
         SELECT :property, l.lease_id, \(RealPageResidents.residentID("m")),
                CASE WHEN m.is_head THEN 'head'
@@ -130,8 +143,25 @@ enum RealPageLeases {
                     WHEN lower(m.relationship) GLOB '*occupant*' OR lower(m.relationship) GLOB '*child*'
                          OR lower(m.relationship) GLOB '*minor*' OR lower(m.relationship) GLOB '*dependent*' THEN 'occupant'
                     ELSE 'co_resident' END
-        FROM rpx_member m
+        FROM \(members) m
         JOIN rpx_lease l ON l.household_id = m.household_id
         ORDER BY m.source_row, l.from_residents, l.source_row
         """
+    }
+
+    /// Main's rows the twins stand for when the leases were computed by household (`insert(byHousehold:)`): the leases
+    /// of those households and those naming none, and the members on the leases of those households. A lease of
+    /// another household is as the last sync wrote it: its rows, its household's and the property date's crossings of
+    /// its dates are what RealPageEventHouseholds follows. A lease that passed from one household to another brings
+    /// both in (its rows moved), so main's household of a lease decides which of its member rows are compared.
+    static let householdScopes: [String: CurrentStateDiff.Scope] = [
+        "unified_leases": CurrentStateDiff.Scope(conditions: [
+            " AND (resident_id IS NULL OR resident_id IN (SELECT household_id FROM temp.event_households))",
+        ], parameters: [:]),
+        "unified_lease_residents": CurrentStateDiff.Scope(conditions: ["""
+             AND lease_id IN (SELECT lease_id FROM main.unified_leases
+                              WHERE unified_property_id = :property
+                                AND resident_id IN (SELECT household_id FROM temp.event_households))
+            """], parameters: [:]),
+    ]
 }
