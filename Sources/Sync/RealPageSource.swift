@@ -40,19 +40,21 @@ struct RealPageSource: PropertySource {
             rows["unified_units"] = try realpage.run(RealPageUnits.insertFromRentRoll)
             unitSource = RealPageUnits.rentRollSource
         }
-        if realpage.hasResidents {
-            rows["unified_residents"] = try realpage.run(RealPageResidents.insert)
-        } else {
-            rows["unified_residents"] = try realpage.run(RealPageResidents.insertFromRentRoll)
-        }
         // The report events of the days a snapshot changed (all on a full sync), the resident events whole or of the
-        // households whose rows moved, and those households' leases (RealPageEventHouseholds). Not the leases where
-        // the Rent Roll's charges stand in for the ledger: RealPageReportLedger reads every lease of the twin.
+        // households whose rows moved, and those households' residents and leases (RealPageEventHouseholds). Not the
+        // residents and leases where the ledger comes from the reports: RealPageTransactionLedger and
+        // RealPageReportLedger read every one of the twins.
         let activityDays = try RealPageActivityDays(realpage, byChange: context.byChange)
         realpage.activityFrom = activityDays.from
         realpage.eventsByHousehold = activityDays.households.byHousehold
         let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
         let leasesByHousehold = activityDays.households.byHousehold && hasLedger
+        realpage.residentsByHousehold = leasesByHousehold && activityDays.households.undashed
+        if realpage.hasResidents {
+            rows["unified_residents"] = try realpage.run(RealPageResidents.insert(byHousehold: realpage.residentsByHousehold))
+        } else {
+            rows["unified_residents"] = try realpage.run(RealPageResidents.insertFromRentRoll)
+        }
         rows["unified_leases"] = try realpage.run(RealPageLeases.insert(byHousehold: leasesByHousehold))
         rows["unified_lease_residents"] = try realpage.run(RealPageLeases.insertLeaseResidents(byHousehold: leasesByHousehold))
         try RealPageScratch.makeReportActivity(realpage)
@@ -82,6 +84,7 @@ struct RealPageSource: PropertySource {
         result.ledgerDeltaLeft = deltaLeft
         result.activityDays = activityDays
         if leasesByHousehold { result.scopes.merge(RealPageLeases.householdScopes) { $1 } }
+        if realpage.residentsByHousehold { result.scopes["unified_residents"] = RealPageResidents.householdScope }
         result.realpagePostings = postings
         if hasLedger {
             result.noteWholeLedger(try realpage.rows(RealPageLedger.wholeAsOf).first?.first?.textValue,
@@ -265,6 +268,9 @@ struct RealPageSync {
     /// The resident events were computed for the households of `temp.event_households` alone
     /// (`:events_by_household`, RealPageEventHouseholds): the context's until the activity rule decides it.
     var eventsByHousehold: Bool
+    /// The residents were computed for the households of `temp.event_households` alone (`:residents_by_household`,
+    /// which the balance-forward lines' lease lookup follows: RealPageLedger.forwardLease).
+    var residentsByHousehold = false
 
     init(context: SyncContext, asOf: LocalDate) throws {
         self.context = context
@@ -290,6 +296,7 @@ struct RealPageSync {
             ":residents_from_rpx": .integer(hasResidents ? 1 : 0),
             ":activity_from": .text(activityFrom),
             ":events_by_household": .integer(eventsByHousehold ? 1 : 0),
+            ":residents_by_household": .integer(residentsByHousehold ? 1 : 0),
         ]) { $1 }
     }
 

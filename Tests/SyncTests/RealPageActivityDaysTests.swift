@@ -142,24 +142,48 @@ import Testing
         #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
     }
 
-    /// The same night computes the leases and lease members of those households alone (the RPX ledger is read, so no
-    /// rule reads the leases' twin whole), and of a household none of whose rows moved but whose lease the property
-    /// date made month-to-month (h5's ends on 11-15): h1's altered lease and member rows stay altered; a full sync of the
-    /// same raw data gives the same rows but those two, which it names.
-    @Test func aNightComputesTheLeasesOfTheHouseholdsThatMoved() throws {
+    /// The same night computes the residents, leases and lease members of those households alone (the RPX ledger is
+    /// read, so no rule reads those twins whole), and of a household none of whose rows moved but whose lease the
+    /// property date made month-to-month (h5's ends on 11-15): h1's altered rows stay altered, h2's move-out and h4's
+    /// leaving are written; a full sync of the same raw data gives the same rows but h1's three, which it names.
+    @Test func aNightComputesThePeopleOfTheHouseholdsThatMoved() throws {
         let realpage = try Self.householdNights(endingLease: "2026-11-15")
-        _ = try realpage.rows("UPDATE unified_leases SET rent_amount = 999 WHERE lease_id = 'lh1'")
-        _ = try realpage.rows("UPDATE unified_lease_residents SET role = 'occupant' WHERE lease_id = 'lh1'")
+        try Self.alterH1(realpage)
         #expect(try realpage.texts("SELECT lease_id FROM unified_leases WHERE is_month_to_month = 1") == [])
         #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
         #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h2", "h3", "h4", "h5"])
         #expect(try realpage.texts("SELECT lease_id FROM unified_leases WHERE is_month_to_month = 1") == ["lh5"])
         #expect(try realpage.texts("SELECT lease_id FROM unified_leases ORDER BY 1") == ["lh1", "lh2", "lh3", "lh5"])
+        #expect(try realpage.texts("SELECT resident_id || ' ' || status FROM unified_residents ORDER BY 1")
+                == ["h1 current", "h2 former", "h3 current", "h5 current"])
         #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["occupant"])
+        #expect(try realpage.texts("SELECT email FROM unified_residents WHERE resident_id = 'h1'") == ["altered"])
         #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test")
-                == ["unified_lease_residents lease_id='lh1' resident_id='h1'", "unified_leases lease_id='lh1'"])
+                == ["unified_lease_residents lease_id='lh1' resident_id='h1'", "unified_leases lease_id='lh1'",
+                    "unified_residents resident_id='h1'"])
         #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["head"])
         #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T020000Z-test") == [])
+    }
+
+    /// A household id with a `-` in the marked residents snapshot (h4's, gone tonight) could be read off a member's
+    /// resident_id (`household-member`) wrongly: the residents are computed whole that night (h1's altered row is
+    /// written again), the leases still by household.
+    @Test func aDashedHouseholdComputesEveryResident() throws {
+        let realpage = try Self.householdNights(endingLease: "2026-11-15")
+        try realpage.raw.database.execute("""
+            UPDATE realpage_residents SET household_id = 'h-4' WHERE household_id = 'h4' AND as_of_date = '\(Self.firstNight)'
+            """)
+        try Self.alterH1(realpage)
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT email FROM unified_residents WHERE resident_id = 'h1'") == [nil])
+        #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["occupant"])
+    }
+
+    /// h1's lease, its member row and its resident row altered in unified.db.
+    static func alterH1(_ realpage: RealPageFixture) throws {
+        _ = try realpage.rows("UPDATE unified_leases SET rent_amount = 999 WHERE lease_id = 'lh1'")
+        _ = try realpage.rows("UPDATE unified_lease_residents SET role = 'occupant' WHERE lease_id = 'lh1'")
+        _ = try realpage.rows("UPDATE unified_residents SET email = 'altered' WHERE resident_id = 'h1'")
     }
 
     /// A leases snapshot written since without its dropped rows noted (decoded whole: another build, a reload) makes

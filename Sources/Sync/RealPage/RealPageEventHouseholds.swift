@@ -35,6 +35,9 @@ struct RealPageEventHouseholds {
     let lists: String
     /// Only the households of `table` are computed.
     let byHousehold: Bool
+    /// No household id of tonight's residents snapshot or the marked one holds a `-`, so a unified resident_id names
+    /// its household unambiguously (`household` or `household-member`: RealPageResidents.householdScope).
+    private(set) var undashed = false
 
     /// `marked`: the last sync's mark (its lists and property date) when the activity days go by change; nil
     /// computes every household.
@@ -67,7 +70,16 @@ struct RealPageEventHouseholds {
         try TempTables.empty(Self.table, in: realpage.context.database)
         try realpage.run(Self.fill, parameters)
         byHousehold = true
+        undashed = try realpage.context.rows(Self.dashedHouseholds, realpage.parameters.merging(parameters) { $1 })
+            .first?.first?.integerValue == 0
     }
+
+    /// Whether a household id of tonight's residents snapshot or the marked one holds a `-`.
+    static let dashedHouseholds = """
+        SELECT EXISTS (SELECT 1 FROM realpage_raw.realpage_residents
+                       WHERE property_id = :property AND as_of_date IN (:marked_residents, :residents_snapshot)
+                         AND instr(household_id, '-') > 0)
+        """
 
     private static func lines(_ realpage: RealPageSync, residents: SQLValue, leases: SQLValue) throws -> String {
         try realpage.context.rows(listLines, [":residents_date": residents, ":leases_date": leases])

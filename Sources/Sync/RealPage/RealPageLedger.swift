@@ -142,9 +142,16 @@ enum RealPageLedger {
         ORDER BY transaction_date LIMIT 1
         """
 
-    /// The lease of household `household` on its balance-forward line: its head's in tonight's unified_residents.
+    /// The lease of household `household` on its balance-forward line: its head's in tonight's unified_residents (the
+    /// twin; main's, as the last sync wrote it, for a household the residents were not computed for tonight:
+    /// `:residents_by_household`, RealPageEventHouseholds).
     static func forwardLease(_ household: String) -> String {
-        "(SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = \(household))"
+        """
+        (CASE WHEN :residents_by_household = 1 AND \(household) NOT IN (SELECT household_id FROM temp.event_households)
+              THEN (SELECT lease_id FROM main.unified_residents WHERE unified_property_id = :property AND resident_id = \(household))
+              ELSE (SELECT lease_id FROM unified_residents WHERE unified_property_id = :property AND resident_id = \(household))
+         END)
+        """
     }
 
     /// On a night by change, after LedgerDelta.listRewrittenHouseholds: the other households whose balance-forward

@@ -124,10 +124,17 @@ enum RealPageResidents {
             """)
     }
 
-    static let insert = """
+    /// Every member's row, or (`byHousehold`) those of the households in `temp.event_households` alone
+    /// (RealPageEventHouseholds; main keeps the others' rows: `householdScope`).
+    static func insert(byHousehold: Bool) -> String {
+        let members = byHousehold ? """
+            (SELECT m.* FROM temp.event_households x CROSS JOIN rpx_member m ON m.household_id = x.household_id)
+            """ : "rpx_member"
+        return """
         WITH lease AS MATERIALIZED (
             SELECT lease_id, max(rent) AS rent FROM realpage_raw.realpage_leases
             WHERE property_id = :property AND as_of_date = :leases_snapshot
+              \(byHousehold ? "AND lease_id IN (SELECT lease_id FROM \(members))" : "")
             GROUP BY lease_id
         )
         INSERT INTO unified_residents (
@@ -138,9 +145,19 @@ enum RealPageResidents {
                m.name, m.first_name, m.last_name, m.email, m.phone,
                m.unified_status, m.lease_status, m.move_in_date, m.notice_given_date, m.move_out_date,
                (SELECT rent FROM lease WHERE lease.lease_id = m.lease_id), CASE WHEN m.is_head THEN m.balance END
-        FROM rpx_member m
+        FROM \(members) m
         ORDER BY m.source_row
         """
+    }
+
+    /// Main's rows the twin stands for when the residents were computed by household (`insert(byHousehold:)`): the
+    /// head's (its resident_id is the household's) and the members' (`household-member`) of those households. Exact
+    /// only while no household id holds a `-` (RealPageEventHouseholds.undashed).
+    static let householdScope = CurrentStateDiff.Scope(conditions: ["""
+         AND (resident_id IN (SELECT household_id FROM temp.event_households)
+              OR (instr(resident_id, '-') > 0
+                  AND substr(resident_id, 1, instr(resident_id, '-') - 1) IN (SELECT household_id FROM temp.event_households)))
+        """], parameters: [:])
 
     static let insertFromRentRoll = """
         WITH \(RealPageUnits.rentRollCodeRent),
