@@ -57,7 +57,8 @@ struct SourceSyncResult {
     /// diff of unified_activity to them.
     var activityDays: RealPageActivityDays? = nil
     /// The current-state tables the rules computed only in part, and main's rows their twins stand for (besides
-    /// unified_activity's, `activityDays.scope`): RealPage's leases by household (RealPageLeases.householdScopes).
+    /// unified_activity's, `activityDays.scope`): RealPage's residents and leases by household (RealPageResidents.householdScope,
+    /// RealPageLeases.householdScopes).
     var scopes: [String: CurrentStateDiff.Scope] = [:]
     /// Yardi: the households' sums (YardiHouseholds), kept with the write for the next sync by change.
     var yardiHouseholds: YardiHouseholds? = nil

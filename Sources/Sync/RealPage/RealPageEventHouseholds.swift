@@ -1,10 +1,11 @@
 import SQLiteKit
 
-/// Which households' resident events (unified_activity from RPX: RealPageActivity.insertResidentEvents) and leases
-/// (unified_leases, unified_lease_residents: RealPageLeases, where the RPX ledger is read) a RealPage property's
-/// incremental sync computes: those whose getresidentlistinfo or getleaseinfo rows moved since the snapshots its last
-/// sync read, and those with an event or a lease date crossed since that sync's property date; every household
-/// otherwise (docs/sync-rules.md, "The resident events by household").
+/// Which households' resident events (unified_activity from RPX: RealPageActivity.insertResidentEvents), residents and
+/// leases (unified_residents, unified_leases, unified_lease_residents: RealPageResidents, RealPageLeases, where the RPX
+/// ledger is read) a RealPage property's incremental sync computes: those whose getresidentlistinfo or getleaseinfo
+/// rows moved since the snapshots its last sync read, and those with an event or a lease date crossed since that
+/// sync's property date; every household otherwise (docs/sync-rules.md, "The resident events by household", "The
+/// residents and leases by household").
 ///
 /// Why that is enough: a household's events are a function of its head row (rpx_household: its rows of the residents
 /// snapshot), the rows chosen for its leases (rpx_lease: the rows of both lists naming the lease), the unit numbers
@@ -21,11 +22,13 @@ import SQLiteKit
 ///
 /// A lease is a function of the same rows (its chosen row, its household's head row for the unit number), the unit
 /// numbers, and the property date through `is_month_to_month` (its end date passed, its month-to-month date reached:
-/// crossings brought in as the events' are); its members' rows are their household's.
+/// crossings brought in as the events' are); its members' rows are their household's. A resident row is a function
+/// of its household's rows, the unit numbers and the leases rows naming its lease (its rent: a lease whose rows moved
+/// brings in every household naming it).
 ///
 /// The twin holds those households' events alone; the diff compares main's resident events of the same households
-/// (`RealPageActivityDays.scope`), and the monthly summary check counts main's others beside the twin's. The leases'
-/// twins likewise (`RealPageLeases.householdScopes`).
+/// (`RealPageActivityDays.scope`), and the monthly summary check counts main's others beside the twin's. The residents'
+/// and leases' twins likewise (`RealPageResidents.householdScope`, `RealPageLeases.householdScopes`).
 struct RealPageEventHouseholds {
     /// The households whose events this sync computes, when not every household's.
     static let table = ScratchTable(name: "event_households", shape: .definition("(household_id TEXT PRIMARY KEY) WITHOUT ROWID"))
