@@ -207,6 +207,10 @@ public struct PropertySyncOutcome: Sendable {
     /// Not synced again: its unified rows are what this run that synced them left (`Synchronizer.upToDateRun`), and
     /// `asOf` and `rows` (units and residents) are the stored ones.
     public var unchangedSinceRun: String?
+    /// The current-state tables an incremental sync computed only in part, for what changed (RealPage's days of report
+    /// events, and the resident events, residents and leases of the households whose rows moved), main keeping the
+    /// rest: named in the verbose log, so that which rules went by change can be seen.
+    public var computedInPart: [String] = []
     /// Current-state rows written, deletions and insertions together (an update counts twice).
     public var rowsChanged: Int { changes.values.reduce(0) { $0 + $1.deleted + $1.inserted } }
 }
@@ -284,7 +288,8 @@ public struct Synchronizer {
                 let fields = LogFields(stage: "sync", property: property.key)
                 let written = outcome.changes.filter { $0.value != RowChanges() }.sorted { $0.key < $1.key }
                 log.debug(property.key, "sync: rows written: " + (written.isEmpty ? "none" : written.map {
-                    "\($0.key) -\($0.value.deleted) +\($0.value.inserted)" }.joined(separator: ", ")))
+                    "\($0.key) -\($0.value.deleted) +\($0.value.inserted)" }.joined(separator: ", "))
+                    + (outcome.computedInPart.isEmpty ? "" : "; computed in part: " + outcome.computedInPart.joined(separator: ", ")))
                 for warning in outcome.warnings { log.warning(property.key, warning.message, fields) }
                 for failed in outcome.failedChecks { log.warning(property.key, "check failed: \(failed)", fields) }
                 return outcome
@@ -652,11 +657,13 @@ public struct Synchronizer {
         var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
                                          rawAsLastSynced: computed.rawAsLastSynced)
         changes.merge(ledgerChanges) { $1 }
-        return PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: computed.warnings + drift,
-                                   duration: Date().timeIntervalSince(started), error: nil,
-                                   failedChecks: checks.filter { $0.status == "failed" }.map {
-                                       "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
-                                   changes: changes)
+        var outcome = PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: computed.warnings + drift,
+                                          duration: Date().timeIntervalSince(started), error: nil,
+                                          failedChecks: checks.filter { $0.status == "failed" }.map {
+                                              "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
+                                          changes: changes)
+        outcome.computedInPart = diff == nil || firstSync || mode == .full ? [] : scopes.keys.sorted()
+        return outcome
     }
 
     /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
