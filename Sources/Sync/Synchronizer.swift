@@ -654,40 +654,43 @@ public struct Synchronizer {
         try result.realpagePostings?.record(context)
         var scopes = result.scopes
         scopes["unified_activity"] = result.activityDays?.scope
-        var (changes, drift) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key, asOf: asOf,
-                                         rawAsLastSynced: computed.rawAsLastSynced)
+        var (changes, drift, inPart) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key,
+                                                 asOf: asOf, rawAsLastSynced: computed.rawAsLastSynced)
         changes.merge(ledgerChanges) { $1 }
         var outcome = PropertySyncOutcome(property: property.key, asOf: asOf, rows: rows, warnings: computed.warnings + drift,
                                           duration: Date().timeIntervalSince(started), error: nil,
                                           failedChecks: checks.filter { $0.status == "failed" }.map {
                                               "\(property.key) \($0.check) \($0.measure): \($0.detail)" },
                                           changes: changes)
-        outcome.computedInPart = diff == nil || firstSync || mode == .full ? [] : scopes.keys.sorted()
+        outcome.computedInPart = inPart
         return outcome
     }
 
-    /// Writes the twins' rows to main as `mode` says; returns what was written and, in `.full`, every drift found
-    /// (also stored in unified_sync_warnings, as `sync_drift`).
+    /// Writes the twins' rows to main as `mode` says; returns what was written, in `.full` every drift found (also
+    /// stored in unified_sync_warnings, as `sync_drift`), and the tables whose scope the write kept to (an incremental
+    /// sync's; `PropertySyncOutcome.computedInPart`).
     /// `scopes`: the tables the rules computed only in part, and main's rows compared with them (an incremental sync).
     private func write(_ diff: CurrentStateDiff?, scopes: [String: CurrentStateDiff.Scope], firstSync: Bool,
-                       property: String, asOf: LocalDate, rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning]) {
+                       property: String, asOf: LocalDate,
+                       rawAsLastSynced: Bool) throws -> ([String: RowChanges], [SyncWarning], [String]) {
         let database = store.database
         guard let diff, !firstSync else {
             // A first sync: every row is new; its publication sends the property whole.
             try database.prepare(Self.forgetPublication).execute([":property": .text(property)])
             // Computed into the twins (a staged sync): written now, every one an insert.
-            if let diff { return (try diff.replace(database, property: property), []) }
+            if let diff { return (try diff.replace(database, property: property), [], []) }
             var changes: [String: RowChanges] = [:]
             for table in Self.currentStateTables {
                 let rows = try database.scalar("SELECT count(*) FROM \(table) WHERE unified_property_id = :property",
                                                [":property": .text(property)])?.integerValue ?? 0
                 changes[table] = RowChanges(deleted: 0, inserted: Int(rows))
             }
-            return (changes, [])
+            return (changes, [], [])
         }
         try notePublication(property: property, asOf: asOf)
         guard mode == .full else {
-            return (try diff.apply(database, property: property, logChanges: logsChanges, scopes: scopes), [])
+            return (try diff.apply(database, property: property, logChanges: logsChanges, scopes: scopes), [],
+                    scopes.keys.sorted())
         }
         // Stored against rebuilt from the same raw state: any difference is one an incremental sync left.
         var found = rawAsLastSynced ? try diff.drift(database, property: property) : []
@@ -706,7 +709,7 @@ public struct Synchronizer {
                         message: "sync --full: \(drift.table) \(drift.key) differed from a full rebuild: \(drift.detail) (rewritten)")
         }
         try record(warnings, property: property, asOf: asOf, sql: Self.insertStoredWarning)
-        return (changes, warnings)
+        return (changes, warnings, [])
     }
 
     /// Writes `warnings` of the property's night with `sql` (`insertWarning`: the twin the rules write; or

@@ -206,12 +206,8 @@ enum RealPageActivity {
     /// RPX's resident events: every household's, or (`byHousehold`) those of the households in
     /// `temp.event_households` alone (RealPageEventHouseholds), each looked up by its household.
     static func insertResidentEvents(byHousehold: Bool) -> String {
-        let households = byHousehold ? """
-            (SELECT h.* FROM temp.event_households x CROSS JOIN rpx_household h ON h.household_id = x.household_id)
-            """ : "rpx_household"
-        let leases = byHousehold ? """
-            (SELECT l.* FROM temp.event_households x CROSS JOIN rpx_lease l ON l.household_id = x.household_id)
-            """ : "rpx_lease"
+        let households = RealPageEventHouseholds.rows(of: "rpx_household", byHousehold: byHousehold)
+        let leases = RealPageEventHouseholds.rows(of: "rpx_lease", byHousehold: byHousehold)
         return """
         WITH resident_event (event_date, event_type, pms_event_type, unit_id, unit_number, name, household_id, source_row) AS (
             SELECT move_in_date, 'move_in', 'moveindate', unit_id, unit_number, name, household_id, source_row

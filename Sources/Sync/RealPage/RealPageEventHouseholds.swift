@@ -77,6 +77,14 @@ struct RealPageEventHouseholds {
             .first?.first?.integerValue == 0
     }
 
+    /// The RPX scratch table `scratch` (keyed by `household_id`), or (`byHousehold`) its rows of the households of
+    /// `table` alone, each looked up by its household.
+    static func rows(of scratch: String, byHousehold: Bool) -> String {
+        byHousehold ? """
+            (SELECT s.* FROM temp.event_households x CROSS JOIN \(scratch) s ON s.household_id = x.household_id)
+            """ : scratch
+    }
+
     /// Whether a household id of tonight's residents snapshot or the marked one holds a `-`.
     static let dashedHouseholds = """
         SELECT EXISTS (SELECT 1 FROM realpage_raw.realpage_residents

@@ -131,9 +131,7 @@ enum RealPageLeases {
     /// each household's leases in their order in rpx_lease (getleaseinfo's first, then getresidentlistinfo's).
     /// `byHousehold`: the members of the households in `temp.event_households` alone, as `insert`.
     static func insertLeaseResidents(byHousehold: Bool) -> String {
-        let members = byHousehold ? """
-            (SELECT m.* FROM temp.event_households x CROSS JOIN rpx_member m ON m.household_id = x.household_id)
-            """ : "rpx_member"
+        let members = RealPageEventHouseholds.rows(of: "rpx_member", byHousehold: byHousehold)
         return """
         INSERT INTO unified_lease_residents (unified_property_id, lease_id, resident_id, role)
         SELECT :property, l.lease_id, \(RealPageResidents.residentID("m")),

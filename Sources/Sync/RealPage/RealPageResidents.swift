@@ -127,9 +127,7 @@ enum RealPageResidents {
     /// Every member's row, or (`byHousehold`) those of the households in `temp.event_households` alone
     /// (RealPageEventHouseholds; main keeps the others' rows: `householdScope`).
     static func insert(byHousehold: Bool) -> String {
-        let members = byHousehold ? """
-            (SELECT m.* FROM temp.event_households x CROSS JOIN rpx_member m ON m.household_id = x.household_id)
-            """ : "rpx_member"
+        let members = RealPageEventHouseholds.rows(of: "rpx_member", byHousehold: byHousehold)
         return """
         WITH lease AS MATERIALIZED (
             SELECT lease_id, max(rent) AS rent FROM realpage_raw.realpage_leases
