@@ -43,6 +43,7 @@ public enum CLI {
 
     /// Runs the process's command line and exits with its code.
     public static func main() {
+        StandardStreams.outputFailureEndsProcess = true
         var code = run(Array(CommandLine.arguments.dropFirst()))
         // A result cut short on its way out (stdout on a full disk) is an error a script must see, not exit 0.
         if let reason = StandardStreams.outputFailure() {

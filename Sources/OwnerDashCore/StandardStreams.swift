@@ -8,6 +8,13 @@
 /// nowhere left to report it); stdout's failure is an error, not a silent success: found as it is written
 /// (`StandardOutput`) or, for what `print` wrote, once at exit (`outputFailure`).
 public enum StandardStreams {
+    /// Whether a stdout that cannot be written ends the process: set by the `ownerdash` executable (`CLI.main`), where
+    /// it is the command's own output (`| head` closing the pipe stops the work quietly, exit 0; a full disk, exit 3).
+    /// A command run in-process (the tests, `CLI.run`) shares stdout with everything else there: an `exit(0)` from a
+    /// write once ended a whole `swift test` run mid-way with status 0 and no summary, a CI run that ran no test. There
+    /// the failure is said and the rest of that output dropped. Set once, before any command runs.
+    nonisolated(unsafe) public static var outputFailureEndsProcess = false
+
     /// Writes `text` to stderr as it is (no line break added); a write that fails is dropped.
     public static func writeError(_ text: String) {
         _ = fputs(text, stderr)
@@ -31,9 +38,18 @@ public enum StandardStreams {
 public final class StandardOutput {
     private var buffer: [UInt8] = []
     private let capacity: Int
+    private let descriptor: Int32
+    private let report: @Sendable (String) -> Void
+    /// The error number of the write that failed (EPIPE: the reader left), nil while all went; what follows is dropped.
+    public private(set) var failure: Int32?
 
-    public init(capacity: Int = 1 << 16) {
+    /// Writes to `descriptor` and says a failed write with `report`: stdout and its one line on stderr unless a test
+    /// gives others.
+    public init(capacity: Int = 1 << 16, descriptor: Int32 = 1,
+                report: @escaping @Sendable (String) -> Void = StandardStreams.reportOutputFailure) {
         self.capacity = capacity
+        self.descriptor = descriptor
+        self.report = report
         buffer.reserveCapacity(capacity)
     }
 
@@ -54,13 +70,17 @@ public final class StandardOutput {
     /// Writes everything queued.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        if let failure = buffer.withUnsafeBufferPointer({ ResultFile.writeAll($0, to: 1) }) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil,
+              let failure = buffer.withUnsafeBufferPointer({ ResultFile.writeAll($0, to: descriptor) }) else { return }
+        self.failure = failure
+        if StandardStreams.outputFailureEndsProcess {
             // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a full
             // disk) leaves the result cut short: said, and not a success.
             guard failure != EPIPE else { exit(0) }
-            StandardStreams.reportOutputFailure(String(cString: strerror(failure)))
+            report(String(cString: strerror(failure)))
             exit(3)  // ExitCode.failure
         }
-        buffer.removeAll(keepingCapacity: true)
+        report(String(cString: strerror(failure)))
     }
 }
