@@ -10,7 +10,8 @@ import SQLiteKit
 ///
 /// Yardi's recurring charges are the case (`YardiLedger.recurringInputs`): the rule reads every monthly
 /// lease-charge statement of the window (tens of thousands of rows, two sorts: 150-350 ms a property every night),
-/// and those statements change a few times a month.
+/// and those statements change a few times a month. RealPage's too, where getscheduledcharges gives them
+/// (`RealPageLedger.recurringInputs`): a night whose schedule is the night before's stores it once, under that date.
 ///
 /// Not used by `sync --full` nor on the nights a ledger is pulled whole (`Synchronizer.Mode.full`): those run every
 /// rule into the twins and name any row a kept table held that differs from the rebuild (`sync_drift`).
@@ -27,7 +28,7 @@ struct InputMarks {
     /// Tonight's inputs of the tables `source` can keep, and which of them are unchanged since the last sync
     /// (`mayKeep`: the property has stored rows and the sync is incremental). `rules`: the build and the charge
     /// categories (`Synchronizer.ledgerRules`), which every kept rule also reads.
-    /// A source that keeps no table (RealPage's) costs nothing here; on an incremental sync it records nothing either.
+    /// A night that keeps no table records no mark, and removes the ones a night before recorded.
     static func read(_ context: SyncContext, source: any PropertySource, rules: String, mayKeep: Bool) throws -> InputMarks {
         var inputs: [String: String] = [:]
         for (table, state) in try source.ruleInputs(context) {
@@ -36,10 +37,13 @@ struct InputMarks {
             inputs[table] = hasher.finalizeHex()
         }
         guard mayKeep else { return InputMarks(inputs: inputs, kept: []) }
-        guard !inputs.isEmpty else { return InputMarks(inputs: [:], kept: [], recorded: true) }
         let marks = try context.database.query("""
             SELECT table_name, inputs FROM sync_input_marks WHERE unified_property_id = :property
             """, [":property": .text(context.property.key)])
+        // Nothing to keep tonight: the marks a night that had something leaves are removed with the write, or a later
+        // night with the same inputs would keep rows a rule from other inputs wrote in between (a RealPage site's
+        // schedule from the reports while its RPX ledger was refused).
+        guard !inputs.isEmpty else { return InputMarks(inputs: [:], kept: [], recorded: marks.isEmpty) }
         let kept = marks.compactMap { row -> String? in
             guard let table = row[0].textValue, let digest = row[1].textValue, inputs[table] == digest else { return nil }
             return table

@@ -79,7 +79,10 @@ struct RealPageSource: PropertySource {
                                                  left: deltaLeft)
         rows["unified_charges", default: 0] += try realpage.run(RealPageLedger.insertBalanceForward(byChange: forwardByChange),
                                                                 projection.parameters)
-        rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
+        // Kept as main holds it while the schedule it reads is unchanged (InputMarks, `ruleInputs`).
+        if !context.inputMarks.kept.contains("unified_recurring_charges") {
+            rows["unified_recurring_charges"] = try realpage.run(RealPageLedger.insertRecurring)
+        }
         var result = SourceSyncResult(rows: rows, unitSource: unitSource, ledgerSource: hasLedger ? RealPageLedger.source : nil)
         result.ledgerDeltaLeft = deltaLeft
         result.activityDays = activityDays
@@ -152,6 +155,17 @@ struct RealPageSource: PropertySource {
     /// After `sync` of the same property, in its transaction: reads the RealPageScratch tables it made.
     func crossCheck(_ context: SyncContext, asOf: LocalDate) throws -> [SyncWarning] {
         try RealPageCrossChecks.warnings(RealPageSync(context: context, asOf: asOf))
+    }
+
+    /// The recurring charges' inputs where they come from getscheduledcharges (`RealPageLedger.recurringInputs`): a
+    /// site without the RPX ledger may take them from the reports (`RealPageReportLedger.insertSchedule`), which read
+    /// what changes every night, so there the rule runs every night.
+    func ruleInputs(_ context: SyncContext) throws -> [String: [String]] {
+        guard let asOf = try propertyDate(context) else { return [:] }
+        let realpage = try RealPageSync(context: context, asOf: asOf)
+        guard realpage.snapshots.dates["getresidentledger"] != nil,
+              realpage.snapshots.dates["getscheduledcharges"] != nil else { return [:] }
+        return ["unified_recurring_charges": InputMarks.fields(try realpage.rows(RealPageLedger.recurringInputs))]
     }
 
     static let propertyDateQuery = """

@@ -174,6 +174,23 @@ enum RealPageLedger {
                               WHERE h.property_id = :property AND h.resh_id = c.resident_id AND h.balance IS NOT NULL))
         """
 
+    /// What `insertRecurring` reads (InputMarks, which skips it while this is unchanged): the scheduled-charges
+    /// snapshot it reads as loaded (a night whose rows are the night before's is stored once, under the same date),
+    /// the count and row ids of its rows (which a reload changes), and the property date's month (a schedule without
+    /// a start date starts on its first). The charge categories and the build are in every kept rule's mark.
+    static let recurringInputs = """
+        SELECT 'snapshot', l.as_of_date, l.run_id, l.artifact_sha256, l.row_count, l.loaded_at
+        FROM realpage_raw.loaded_artifacts l
+        WHERE l.report_type = 'getscheduledcharges' AND l.property_id = :property
+          AND l.as_of_date = :scheduled_charges_snapshot
+        UNION ALL
+        SELECT 'rows', count(*), total(s.rowid), min(s.rowid), max(s.rowid), NULL
+        FROM realpage_raw.realpage_scheduled_charges s
+        WHERE s.property_id = :property AND s.as_of_date = :scheduled_charges_snapshot
+        UNION ALL
+        SELECT 'month', date(:as_of, 'start of month'), NULL, NULL, NULL, NULL
+        """
+
     static let insertRecurring = """
         INSERT INTO unified_recurring_charges (
             unified_property_id, lease_id, resident_id, unit_number, charge_code, description, category,
