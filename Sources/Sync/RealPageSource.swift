@@ -47,7 +47,7 @@ struct RealPageSource: PropertySource {
         let activityDays = try RealPageActivityDays(realpage, byChange: context.byChange)
         realpage.activityFrom = activityDays.from
         realpage.eventsByHousehold = activityDays.households.byHousehold
-        let hasLedger = realpage.snapshots.dates["getresidentledger"] != nil
+        let hasLedger = realpage.hasLedger
         let leasesByHousehold = activityDays.households.byHousehold && hasLedger
         realpage.residentsByHousehold = leasesByHousehold && activityDays.households.undashed
         if realpage.hasResidents {
@@ -163,8 +163,7 @@ struct RealPageSource: PropertySource {
     func ruleInputs(_ context: SyncContext) throws -> [String: [String]] {
         guard let asOf = try propertyDate(context) else { return [:] }
         let realpage = try RealPageSync(context: context, asOf: asOf)
-        guard realpage.snapshots.dates["getresidentledger"] != nil,
-              realpage.snapshots.dates["getscheduledcharges"] != nil else { return [:] }
+        guard realpage.hasLedger, realpage.snapshots.dates["getscheduledcharges"] != nil else { return [:] }
         return ["unified_recurring_charges": InputMarks.fields(try realpage.rows(RealPageLedger.recurringInputs))]
     }
 
@@ -302,6 +301,10 @@ struct RealPageSync {
                            WHERE property_id = :property AND as_of_date = :residents_snapshot)
             """, parameters.filter { [":property", ":residents_snapshot"].contains($0.key) })?.integerValue == 1
     }
+
+    /// The RPX ledger (getresidentledger) is read: the ledger, and the schedule where getscheduledcharges gives one,
+    /// are RPX's; else the reports' (RealPageTransactionLedger, RealPageReportLedger), if any.
+    var hasLedger: Bool { snapshots.dates["getresidentledger"] != nil }
 
     var parameters: [String: SQLValue] {
         snapshots.parameters.merging([
