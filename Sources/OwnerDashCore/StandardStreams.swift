@@ -74,13 +74,11 @@ public final class StandardOutput {
         guard failure == nil,
               let failure = buffer.withUnsafeBufferPointer({ ResultFile.writeAll($0, to: descriptor) }) else { return }
         self.failure = failure
-        if StandardStreams.outputFailureEndsProcess {
-            // stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other failure (a full
-            // disk) leaves the result cut short: said, and not a success.
-            guard failure != EPIPE else { exit(0) }
-            report(String(cString: strerror(failure)))
-            exit(3)  // ExitCode.failure
-        }
+        // The executable's stdout closed (e.g. piped into `head`): stop quietly, like other CLI tools. Any other
+        // failure (a full disk) leaves the result cut short: said, and not a success.
+        let endsProcess = StandardStreams.outputFailureEndsProcess
+        if endsProcess && failure == EPIPE { exit(0) }
         report(String(cString: strerror(failure)))
+        if endsProcess { exit(3) }  // ExitCode.failure
     }
 }
