@@ -67,7 +67,7 @@ struct RecordLoad {
         /// (found before one copied ahead of it: the list re-sorted there) is dated tonight, as a decoded one is: the
         /// sync's rules break ties by `source_row`, so a household's rows that swapped places have moved.
         ///
-        /// For the lists whose households the sync follows (`droppedColumns`), the night before's rows not copied (their
+        /// For the lists whose households the sync follows (`FollowedLists`), the night before's rows not copied (their
         /// record changed or left the list) are noted with their household and lease in `list_rows_dropped`; returns
         /// how many, nil for another list.
         @discardableResult
@@ -113,7 +113,7 @@ struct RecordLoad {
                 try copy.execute(fixed.merging(run) { $1 })
                 lastCopied = max(lastCopied, last)
             }
-            guard let people = RecordLoad.droppedColumns[table] else { return nil }
+            guard let followed = FollowedLists.list(table: table) else { return nil }
             var copied = Set<Int>()
             for case let source? in sources { copied.insert(source) }
             let previousRows = Int(previous.rowCount ?? 0)
@@ -129,7 +129,7 @@ struct RecordLoad {
                 """).execute(place)
             let note = try database.prepare("""
                 INSERT INTO list_rows_dropped (list, property_id, as_of_date, household_id, lease_id)
-                SELECT :list, property_id, :as_of, \(people.household), \(people.lease) FROM \(table)
+                SELECT :list, property_id, :as_of, \(followed.household), \(followed.lease) FROM \(table)
                 WHERE property_id = :property AND as_of_date = :from AND source_row = :row
                 """)
             var noted = 0
@@ -143,12 +143,6 @@ struct RecordLoad {
 
     /// How long a load's notes of the rows it dropped are kept (`Plan.write`).
     static let droppedKeptDays = 31
-
-    /// The lists whose dropped rows a load by record notes (`Plan.write`): table -> its household and lease columns.
-    static let droppedColumns: [String: (household: String, lease: String)] = [
-        "realpage_residents": ("household_id", "lease_id"),
-        "realpage_leases": ("resh_id", "lease_id"),
-    ]
 
     /// An answer cut into its records (`RecordSplit`), each digested.
     struct Cut {

@@ -1,3 +1,4 @@
+import OwnerDashCore
 import SQLiteKit
 
 /// Which households' resident events (unified_activity from RPX: RealPageActivity.insertResidentEvents), residents and
@@ -110,7 +111,7 @@ struct RealPageEventHouseholds {
     /// was written by record (`loaded_artifacts.rows_dropped` set) and `list_rows_dropped` holds every row each noted.
     static let droppedNoted = """
         WITH written (list, unnoted, noted) AS (
-            SELECT CASE report_type WHEN 'getresidentlistinfo' THEN 'realpage_residents' ELSE 'realpage_leases' END,
+            SELECT \(FollowedLists.table(ofOperation: "report_type")),
                    count(*) - count(rows_dropped), coalesce(sum(rows_dropped), 0)
             FROM realpage_raw.loaded_artifacts
             WHERE property_id = :property AND stored_as_of IS NULL
