@@ -46,6 +46,8 @@ def parse(text):
 
 
 DISCLOSURE = "ledger_whole_as_of"
+# The `property` of the line that sums every property (`query summary`'s and `query delinquency`'s `total`).
+PORTFOLIO = "portfolio"
 
 
 def document_of(text):
@@ -84,8 +86,9 @@ def without_run_number(text):
 
 def differing_properties(year_text, fresh_text):
     """The properties of the rows one document's tables have and the other's lack (a row's `property`, else the
-    property its audit `key` starts with, or a warning's text before its first colon); None when a section is not
-    JSON or a differing row names none."""
+    property its audit `key` starts with, or a warning's text before its first colon; a table that is one row, as
+    `query summary`'s portfolio `total`, read as that row); None when a section is not JSON or a differing row names
+    none."""
     found = document_of(year_text), document_of(fresh_text)
     if None in found:
         return None
@@ -95,6 +98,8 @@ def differing_properties(year_text, fresh_text):
         a, b = year.get(table), fresh.get(table)
         if a == b:
             continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            a, b = [a], [b]
         if not isinstance(a, list) or not isinstance(b, list):
             return None
         rows_a, rows_b = [json.dumps(r, sort_keys=True) for r in a], [json.dumps(r, sort_keys=True) for r in b]
@@ -223,11 +228,13 @@ def main(year_path, fresh_path):
             # Still a difference; said of which properties, and whether the answer named their ledgers as behind.
             properties = differing_properties(year[command], fresh[command]) if disclosed else None
             if properties:
-                named = [p for p in properties if p in disclosed]
+                # The portfolio line sums the properties: it differs with them, and is named when each of them is.
+                unnamed = [p for p in properties if p not in disclosed and p != PORTFOLIO]
+                if properties == [PORTFOLIO]:
+                    unnamed = [PORTFOLIO]
                 differences.append("in %s; %s" % (", ".join(properties),
-                                                 "each named in ledger_whole_as_of" if len(named) == len(properties)
-                                                 else "not named in ledger_whole_as_of: %s"
-                                                 % ", ".join(p for p in properties if p not in disclosed)))
+                                                 "not named in ledger_whole_as_of: %s" % ", ".join(unnamed) if unnamed
+                                                 else "each named in ledger_whole_as_of"))
         else:
             try:
                 (a, code_a), (b, code_b) = parse(year[command]), parse(fresh[command])

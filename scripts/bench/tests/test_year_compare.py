@@ -160,6 +160,28 @@ class YearCompareTests(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("audit run, then audit show: DIFFERS: differs (diff the two files); in kalaco; each named", out)
 
+    def test_a_portfolio_line_differs_with_the_properties_it_sums(self):
+        # `query delinquency` after a week of windows: a credit dated back months reached a fresh ingest's whole pull,
+        # not the nightly's windows; the property's row and the portfolio total both differ.
+        def delinquency(prepaid, total, lagging=None):
+            document = {"properties": [{"property": "kalaco", "prepaid": prepaid}, {"property": "luna", "prepaid": 5.0}],
+                        "total": {"property": "portfolio", "prepaid": total}}
+            if lagging:
+                document["ledger_whole_as_of"] = [{"property": p, "as_of": "2027-11-26", "whole_as_of": "2027-11-21"}
+                                                  for p in lagging]
+            return "== query delinquency\n" + json.dumps(document, indent=1) + "\nexit 0\n"
+
+        code, out = self.compare(delinquency(4450.26, 4455.26, ["kalaco"]), delinquency(4460.26, 4465.26))
+        self.assertEqual(code, 2, out)
+        self.assertIn("query delinquency: DIFFERS: differs (diff the two files); in kalaco, portfolio; "
+                      "each named in ledger_whole_as_of", out)
+        code, out = self.compare(delinquency(4450.26, 4455.26, ["luna"]), delinquency(4460.26, 4465.26))
+        self.assertIn("in kalaco, portfolio; not named in ledger_whole_as_of: kalaco", out)
+        # A total that differs while no property does sums nothing the answer named.
+        code, out = self.compare(delinquency(4450.26, 4455.26, ["kalaco"]), delinquency(4450.26, 4465.26))
+        self.assertEqual(code, 2, out)
+        self.assertIn("in portfolio; not named in ledger_whole_as_of: portfolio", out)
+
     def test_the_audit_run_number_is_history_its_parameters_still_compared(self):
         # A copy of a year's directory has run the year's own audits: tonight's is its third, the fresh one's its first.
         def audit(run, as_of="2028-12-01"):
