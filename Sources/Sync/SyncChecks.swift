@@ -257,6 +257,10 @@ enum SyncChecks {
 
     /// One row per month and kind synced from a report: its snapshot's printed total (the last one of the measure
     /// whose label names the kind), against the synced sum. The Cash Basis G/L prints totals over every account only.
+    ///
+    /// Each report's total is looked up by its own measure, which the snapshot index (report, property, date,
+    /// measure) finds: one lookup over both reports' measures read every total line of the month's snapshot, and a
+    /// property checks every month it keeps each night (0.5 -> 4.4 ms a property after a year; 1.7 times less so).
     static let incomeExpenseTotals = """
         WITH month_total (kind, month, report, as_of, actual) AS (
             SELECT 'expenses', month, source_report, max(source_as_of), sum(amount) FROM unified_expenses
@@ -266,16 +270,20 @@ enum SyncChecks {
             WHERE unified_property_id = :property GROUP BY month, source_report
         ),
         printed AS (
-            SELECT m.*, (
-                SELECT t.printed FROM realpage_raw.loaded_report_totals t
-                WHERE t.report_type = m.report AND t.property_id = :property AND t.as_of_date = m.as_of
-                  AND ((m.report = 'income_statement' AND t.measure IN ('period amount', 'amount')
-                        AND upper(t.label) LIKE 'TOTAL%'
-                        AND CASE m.kind WHEN 'expenses' THEN upper(t.label) LIKE '%EXPENSE%'
-                                 ELSE upper(t.label) NOT LIKE '%EXPENSE%'
-                                      AND (upper(t.label) LIKE '%INCOME%' OR upper(t.label) LIKE '%REVENUE%') END)
-                       OR (m.report = 'monthly_income_summary' AND t.measure = 'income cash basis'))
-                ORDER BY t.source_row DESC LIMIT 1) AS printed
+            SELECT m.*, CASE m.report
+                WHEN 'income_statement' THEN (
+                    SELECT t.printed FROM realpage_raw.loaded_report_totals t
+                    WHERE t.report_type = 'income_statement' AND t.property_id = :property AND t.as_of_date = m.as_of
+                      AND t.measure IN ('period amount', 'amount') AND upper(t.label) LIKE 'TOTAL%'
+                      AND CASE m.kind WHEN 'expenses' THEN upper(t.label) LIKE '%EXPENSE%'
+                               ELSE upper(t.label) NOT LIKE '%EXPENSE%'
+                                    AND (upper(t.label) LIKE '%INCOME%' OR upper(t.label) LIKE '%REVENUE%') END
+                    ORDER BY t.source_row DESC LIMIT 1)
+                WHEN 'monthly_income_summary' THEN (
+                    SELECT t.printed FROM realpage_raw.loaded_report_totals t
+                    WHERE t.report_type = 'monthly_income_summary' AND t.property_id = :property
+                      AND t.as_of_date = m.as_of AND t.measure = 'income cash basis'
+                    ORDER BY t.source_row DESC LIMIT 1) END AS printed
             FROM month_total m
         )
         SELECT kind || ' ' || month AS measure,
