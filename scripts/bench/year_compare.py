@@ -228,10 +228,10 @@ def main(year_path, fresh_path):
             # Still a difference; said of which properties, and whether the answer named their ledgers as behind.
             properties = differing_properties(year[command], fresh[command]) if disclosed else None
             if properties:
-                # The portfolio line sums the properties: it differs with them, and is named when each of them is.
-                unnamed = [p for p in properties if p not in disclosed and p != PORTFOLIO]
-                if properties == [PORTFOLIO]:
-                    unnamed = [PORTFOLIO]
+                # The portfolio line sums the properties: it differs with them, and is named when each of them is;
+                # differing alone, it sums nothing the answer named.
+                summed = [p for p in properties if p != PORTFOLIO]
+                unnamed = [p for p in summed if p not in disclosed] if summed else [PORTFOLIO]
                 differences.append("in %s; %s" % (", ".join(properties),
                                                  "not named in ledger_whole_as_of: %s" % ", ".join(unnamed) if unnamed
                                                  else "each named in ledger_whole_as_of"))
