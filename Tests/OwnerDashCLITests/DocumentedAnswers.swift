@@ -8,9 +8,10 @@ import Testing
 /// `runs`, `audit run` and `audit show`, `dashboard`, `sync --property`, `prune --dry-run`, `completion`, `sheet dump`
 /// of a workbook an earlier command wrote, and `--version`; from a directory holding the checkout's
 /// report_definitions.json (with the simulator's report ids), as a reader in the checkout would. The vendors' commands
-/// go first, then each `audit run` (the pages show `audit show` before it), then the rest in page order. Each must end
-/// with status 0 (2: done, with warnings) and write the file its `--out` names. `users` runs too, and, given a
-/// PostgreSQL server standing in for the pages' `postgresql://` ones, `publish` and `query --database-url`.
+/// go first, then each `audit run` (the pages show `audit show` before it), then each `publish` (the pages show a
+/// reader's `query --database-url` before it), then the rest in page order; a command two pages show alike runs once.
+/// Each must end with status 0 (2: done, with warnings) and write the file its `--out` names. `users` runs too, and,
+/// given a PostgreSQL server standing in for the pages' `postgresql://` ones, `publish` and `query --database-url`.
 /// DemoTests runs them after the demo.
 ///
 /// The rest are parsed only (`DocumentedCommandsTests.everyDocumentedCommandParses`): commands that reach another kind
@@ -74,13 +75,17 @@ enum DocumentedAnswers {
             }
         }
         var ran = 0
-        func order(_ command: [String]) -> Int { asksTheVendors(command) ? 0 : command.starts(with: ["audit", "run"]) ? 1 : 2 }
+        var seen: Set<[String]> = []
+        func order(_ command: [String]) -> Int {
+            asksTheVendors(command) ? 0 : command.starts(with: ["audit", "run"]) ? 1 : command.first == "publish" ? 2 : 3
+        }
         for (document, line, documented) in documented.enumerated().sorted(by: {
             (order($0.element.command), $0.offset) < (order($1.element.command), $1.offset) }).map(\.element) {
             guard skipped(documented, in: directory, server: server) == nil else { continue }
             var command = try standingIn(documented, unified: unified).map { word in
                 word.hasPrefix("postgresql://") ? server ?? word : word
             }
+            guard seen.insert(command).inserted else { continue }
             if !["--version", "completion"].contains(command[0]) { command += ["--data-dir", data.path] }
             let result = try OwnerDash.run(command, in: directory,
                                            environment: asksTheVendors(command) ? simulator.environment() : [:])
