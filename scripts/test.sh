@@ -2,6 +2,11 @@
 # Installs what is missing (Debian packages), builds, and runs every test. `.ci/run` calls this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI may hand this script a non-blocking pipe as its output: a burst of lines faster than CI reads them then fails with
+# EAGAIN, and the test log's live view (tail) ended the whole run there, status 1 and not a word, while the tests went
+# on. Our writes block instead, as into a terminal. perl-base is part of every Debian system.
+perl -MFcntl -e 'for my $fd (1, 2) { open(my $h, ">&=", $fd) or next;
+    my $flags = fcntl($h, F_GETFL, 0) or next; fcntl($h, F_SETFL, $flags & ~O_NONBLOCK) }'
 source scripts/lib/ensure_packages.sh
 source scripts/lib/pg_test_cluster.sh
 # One trap for everything this script leaves behind: the test log and the PostgreSQL test cluster.
@@ -33,11 +38,14 @@ test_log=$(mktemp)
 # them, were lost more than once while the run passed (exit 0), where the same run into a file printed all of it.
 swift test --skip-build > "$test_log" 2>&1 &
 test_pid=$!
-tail -f --pid="$test_pid" "$test_log"
+# The view is only a view: if it fails, the run still ends here and is judged from the file.
+tail -f --pid="$test_pid" "$test_log" || echo "--- the live view of the test log ended early (status $?)" >&2
 if ! wait "$test_pid"; then
     # Only the lines that open an issue, cut short: an expectation on a page prints the whole page after its first line.
     echo "--- failed tests and their issues, repeated from above:"
     grep -a -E '^✘|error:' "$test_log" | cut -c1-600 | tail -n 60
+    echo "--- the test log's last lines:"
+    tail -n 15 "$test_log" | cut -c1-300
     exit 1
 fi
 # The run's summary once more, read from the file: the view above has still lost its last lines now and then. A run
