@@ -3,8 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # CI may hand this script a non-blocking pipe as its output: a burst of lines faster than CI reads them then fails with
-# EAGAIN, and the test log's live view (tail) ended the whole run there, status 1 and not a word, while the tests went
-# on. Our writes block instead, as into a terminal. perl-base is part of every Debian system.
+# EAGAIN, and tail (the test log's live view below) exits 1 on it, which ended a run mid-burst without a word while
+# the tests went on. Our writes block instead, as into a terminal. perl-base is part of every Debian system.
 perl -MFcntl -e 'for my $fd (1, 2) { open(my $h, ">&=", $fd) or next;
     my $flags = fcntl($h, F_GETFL, 0) or next; fcntl($h, F_SETFL, $flags & ~O_NONBLOCK) }'
 source scripts/lib/ensure_packages.sh
@@ -12,6 +12,8 @@ source scripts/lib/pg_test_cluster.sh
 # One trap for everything this script leaves behind: the test log and the PostgreSQL test cluster.
 test_log=""
 trap '[ -z "$test_log" ] || rm -f "$test_log"; pg_test_cluster_stop' EXIT
+# set -e ends the script at a failing command without a word of its own: name the command, so no run ends unexplained.
+trap 'echo "scripts/test.sh: line $LINENO: $BASH_COMMAND: status $?" >&2' ERR
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libxgboost-dev python3 pkg-config openssl \
     chromium chromium-driver python3-selenium fonts-dejavu-core python3-aiosmtpd binutils postgresql-15 libpq-dev man-db \
     python3-jsonschema

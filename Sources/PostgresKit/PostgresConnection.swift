@@ -118,13 +118,15 @@ public final class PostgresConnection {
         return count
     }
 
-    /// Streams `COPY (query) TO STDOUT` (text format) row by row into `body`; returns the rows read.
+    /// Streams `COPY (query) TO STDOUT` (text format) row by row into `body`, each row read in place (`CopyRow`);
+    /// returns the rows read.
     @discardableResult
-    public func copyOut(_ sql: String, _ body: ([String?]) throws -> Void) throws -> Int {
+    public func copyOut(_ sql: String, _ body: (CopyRow) throws -> Void) throws -> Int {
         let context = PostgresError.describe(sql: sql)
         try startCopy(sql, expecting: PGRES_COPY_OUT, context: context)
         var count = 0
         var failure: Error?
+        var spans: [CopyRow.Span] = []
         while true {
             var line: UnsafeMutablePointer<CChar>?
             let length = PQgetCopyData(handle, &line, 0)
@@ -134,7 +136,8 @@ public final class PostgresConnection {
             }
             if failure == nil {
                 let bytes = UnsafeRawBufferPointer(start: line, count: Int(length))
-                do { try body(CopyText.fields(of: bytes)); count += 1 } catch { failure = error }
+                CopyText.cut(bytes, into: &spans)
+                do { try body(CopyRow(line: bytes, spans: spans)); count += 1 } catch { failure = error }
             }
             PQfreemem(line)
         }

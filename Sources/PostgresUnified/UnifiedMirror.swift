@@ -128,16 +128,21 @@ public final class UnifiedMirror: @unchecked Sendable {
         let insert = try database.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))")
         let select = columns.map(PublishedValue.selectExpression).joined(separator: ", ")
         let order = table.hostRowID == nil ? "" : " ORDER BY \(table.primaryKey.joined(separator: ", "))"
-        return try connection.copyOut("COPY (SELECT \(select) FROM \(table.name) WHERE \(condition)\(order)) TO STDOUT") { fields in
-            var values: [SQLValue] = []
-            values.reserveCapacity(fields.count)
-            for (index, column) in columns.enumerated() {
-                guard let value = PublishedValue.sqlite(fields[index], sqliteType: column.sqliteType) else {
-                    throw ConfigurationError("\(connection.url): \(table.name).\(column.name) holds \"\(fields[index] ?? "")\", not a \(column.sqliteType)")
-                }
-                values.append(value)
+        let storage = columns.map { PublishedValue.Storage(sqliteType: $0.sqliteType) }
+        return try connection.copyOut("COPY (SELECT \(select) FROM \(table.name) WHERE \(condition)\(order)) TO STDOUT") { row in
+            guard row.count == columns.count else {
+                throw ConfigurationError("\(connection.url): \(table.name) sent \(row.count) fields a row, not its \(columns.count) columns")
             }
-            try insert.execute(values)
+            for (offset, column) in columns.enumerated() {
+                let bound = try row.withBytes(offset) { field in
+                    try PublishedValue.bind(field, as: storage[offset], to: insert, at: Int32(offset + 1))
+                }
+                guard bound else {
+                    throw ConfigurationError("\(connection.url): \(table.name).\(column.name) holds \"\(row.text(offset) ?? "")\", not a \(column.sqliteType)")
+                }
+            }
+            while try insert.step() {}
+            insert.resetKeepingBindings()
         }
     }
 }

@@ -433,14 +433,52 @@ enum PublishedValue {
         }
     }
 
-    /// The SQLite value of a mirrored field for a column of SQLite type `sqliteType`; nil when the text is not one.
-    static func sqlite(_ text: String?, sqliteType: String) -> SQLValue? {
-        guard let text else { return .null }
-        switch sqliteType {
-        case "INTEGER": return Int64(text).map(SQLValue.integer)
-        case "REAL": return Double(text).map(SQLValue.real)
-        case "BLOB": return Hex.decode(text).map(SQLValue.blob)
-        default: return .text(text)
+    /// A column's SQLite storage class, told apart once per table rather than once per field copied.
+    enum Storage {
+        case integer, real, blob, text
+
+        init(sqliteType: String) {
+            switch sqliteType {
+            case "INTEGER": self = .integer
+            case "REAL": self = .real
+            case "BLOB": self = .blob
+            default: self = .text
+            }
         }
+    }
+
+    /// Binds a mirrored field (its bytes as the server sent them, escapes undone; nil for NULL) at `index` of
+    /// `statement` as `storage`; false when the text is not one (the caller names the table and column). Text is bound
+    /// from the bytes themselves: a reader's first copy binds a million fields.
+    static func bind(_ field: UnsafeRawBufferPointer?, as storage: Storage, to statement: Statement, at index: Int32) throws -> Bool {
+        guard let field else { try statement.bind(.null, at: index); return true }
+        switch storage {
+        case .text:
+            try statement.bindText(field, at: index)
+        case .integer:
+            guard let number = integer(field) else { return false }
+            try statement.bind(.integer(number), at: index)
+        case .real:
+            guard let number = Double(String(decoding: field, as: UTF8.self)) else { return false }
+            try statement.bind(.real(number), at: index)
+        case .blob:
+            guard let bytes = Hex.decode(String(decoding: field, as: UTF8.self)) else { return false }
+            try statement.bind(.blob(bytes), at: index)
+        }
+        return true
+    }
+
+    /// A bigint's decimal digits (and sign) as PostgreSQL prints them, read without a String; anything else is read
+    /// as Swift reads an Int64's text, so both give the same answer.
+    static func integer(_ field: UnsafeRawBufferPointer) -> Int64? {
+        var negative = false
+        var digits = field[...]
+        if digits.first == 0x2D { negative = true; digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return Int64(String(decoding: field, as: UTF8.self))
+        }
+        var value: Int64 = 0
+        for digit in digits { value = value * 10 + Int64(digit - 0x30) }
+        return negative ? -value : value
     }
 }

@@ -69,6 +69,18 @@ public final class Statement {
         guard code == SQLITE_OK else { throw error(code) }
     }
 
+    /// Binds text given as its UTF-8 bytes (SQLite copies them) at a 1-based parameter index: a caller reading bytes
+    /// from elsewhere (a PostgreSQL COPY) binds them without making a String first.
+    public func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        // An empty field may have no base address; bind a zero-length text, not NULL.
+        let code = if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
+            sqlite3_bind_text(handle, index, base, Int32(bytes.count), sqliteTransient)
+        } else {
+            sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        }
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
     /// Binds values by parameter name (`[":unit": .text("101")]`).
     public func bind(_ values: [String: SQLValue]) throws {
         for (name, value) in values { try bind(value, at: parameterIndex(name)) }

@@ -53,7 +53,7 @@ import Testing
         let sent = try db.copyIn("COPY notes (id, body) FROM STDIN", rows: bodies.enumerated().map { [String($0.offset), $0.element] })
         #expect(sent == bodies.count)
         var read: [String?] = []
-        try db.copyOut("COPY (SELECT body FROM notes ORDER BY id) TO STDOUT") { read.append($0[0]) }
+        try db.copyOut("COPY (SELECT body FROM notes ORDER BY id) TO STDOUT") { read.append($0.text(0)) }
         #expect(read == bodies)
         #expect(try db.scalar("SELECT count(*) FROM notes WHERE body IS NULL") == "1")
     }

@@ -369,3 +369,14 @@ extension UnifiedSample {
         return DataDirectory(root: directory.path)
     }
 }
+
+/// The mirror reads a bigint from the bytes the server sent, without a String: the same answer as Swift's own reading
+/// of the text, at the edges too.
+@Suite struct MirroredIntegerTests {
+    @Test(arguments: ["0", "-0", "7", "-42", "999999999999999999", "-999999999999999999", "9223372036854775807",
+                      "-9223372036854775808", "9223372036854775808", "", "-", "+5", "1.0", "12a", " 3", "00012"])
+    func readsWhatInt64ReadsFromTheText(text: String) {
+        let read = Array(text.utf8).withUnsafeBytes { PublishedValue.integer($0) }
+        #expect(read == Int64(text), "\(text)")
+    }
+}
