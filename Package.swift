@@ -2,6 +2,12 @@
 import PackageDescription
 
 // Dependencies point down only: C shims <- Kits <- Core <- stages <- CLI <- executable.
+
+/// The modules every loaded byte runs through (SQLite's wrapper, zip, XML, workbooks, SOAP, the parsers, the raw store):
+/// optimized in debug builds too, which the tests run. Unoptimized, the load was half of the demo's CPU in its
+/// end-to-end test and ran about ten times slower than a release build's.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "OwnerDash",
     platforms: [.macOS(.v13)],
@@ -35,9 +41,9 @@ let package = Package(
                        providers: [.apt(["libxgboost-dev"])]),
 
         // MARK: - One Swift wrapper per C library
-        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        .target(name: "ZipKit", dependencies: ["CZlib"]),
-        .target(name: "XMLKit", dependencies: ["CLibXML2"]),
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: optimizedInDebug),
+        .target(name: "ZipKit", dependencies: ["CZlib"], swiftSettings: optimizedInDebug),
+        .target(name: "XMLKit", dependencies: ["CLibXML2"], swiftSettings: optimizedInDebug),
         .target(name: "CurlKit", dependencies: ["CCurl", "CCurlShim"]),
         // The HTTP server (libmicrohttpd daemon, thread pool, limits) turning requests into typed values.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"]),
@@ -49,14 +55,14 @@ let package = Package(
         .target(name: "XGBoostKit", dependencies: ["CXGBoost"]),
 
         // MARK: - Formats and domain
-        .target(name: "XLSXKit", dependencies: ["OwnerDashCore", "ZipKit", "XMLKit", "CXlsxWriter"]),
+        .target(name: "XLSXKit", dependencies: ["OwnerDashCore", "ZipKit", "XMLKit", "CXlsxWriter"], swiftSettings: optimizedInDebug),
         .target(name: "OwnerDashCore"),
         // SOAP envelopes, response checks (one SOAPError), vendor value formats, the Yardi/RPX operation catalogues.
-        .target(name: "SOAP", dependencies: ["XMLKit", "OwnerDashCore"]),
+        .target(name: "SOAP", dependencies: ["XMLKit", "OwnerDashCore"], swiftSettings: optimizedInDebug),
 
         // MARK: - Stages
-        .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit", "XMLKit", "SOAP"]),
-        .target(name: "RawStore", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"]),
+        .target(name: "Parse", dependencies: ["OwnerDashCore", "XLSXKit", "XMLKit", "SOAP"], swiftSettings: optimizedInDebug),
+        .target(name: "RawStore", dependencies: ["OwnerDashCore", "LibCryptoKit", "SQLiteKit", "XLSXKit", "Parse", "SOAP", "ZipKit"], swiftSettings: optimizedInDebug),
         .target(name: "Fetch", dependencies: ["OwnerDashCore", "LibCryptoKit", "CurlKit", "XLSXKit", "XMLKit", "SOAP", "ZipKit"]),
         // Raw -> unified.db: reads the raw databases (attached read-only) in SQL, never imports Parse or Fetch.
         .target(name: "Sync", dependencies: ["OwnerDashCore", "SQLiteKit", "LibCryptoKit"]),
