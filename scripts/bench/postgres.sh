@@ -11,6 +11,12 @@
 #   - a reader's first answer (its mirror copies everything) and an answer with the mirror current, against the
 #     same answer from unified.db;
 #   - publishing one property again, and the next answer (the mirror copies that property alone).
+#
+#   scripts/bench/postgres.sh --against OTHER_BINARY [--rounds N]
+#
+# then also alternates a reader's first answer between this build and OTHER_BINARY (an earlier release build of
+# ownerdash) N times (3), each into a fresh reader directory: each run's CPU (user + system) and wall time, the
+# medians' ratio, and whether the two builds' answers are byte for byte the same.
 # The machine is shared: run it when nothing else builds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,11 +24,18 @@ source scripts/lib/ensure_packages.sh
 source scripts/lib/pg_test_cluster.sh
 ensure_packages postgresql-15 libpq-dev pgloader libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev \
     libmicrohttpd-dev libssl-dev libxlsxwriter-dev
-case "${1:-}" in
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
-    "") ;;
-    *) echo "postgres.sh: unknown option $1 (see --help)" >&2; exit 1;;
-esac
+AGAINST="" ROUNDS=3
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0;;
+        --against) AGAINST=${2:?--against needs a binary}; shift 2;;
+        --rounds) ROUNDS=${2:?--rounds needs a number}; shift 2;;
+        *) echo "postgres.sh: unknown option $1 (see --help)" >&2; exit 1;;
+    esac
+done
+if [ -n "$AGAINST" ] && [ ! -x "$AGAINST" ]; then
+    echo "postgres.sh: --against $AGAINST is not an executable" >&2; exit 1
+fi
 OUT=scripts/bench/out
 DATA="$OUT/serve_demo"
 READER="$OUT/postgres_reader"
@@ -77,4 +90,35 @@ print(f"publish / pgloader:                    {publish / peer:.2f}x the time")
 print(f"one property / every property:         {one / publish * 100:.1f} %")
 print(f"refresh of one property / first copy:  {after / first * 100:.1f} %")
 print(f"answer, mirror current / unified.db:   {current / local:.1f}x ({current - local:.2f} s more: connect, check, one query)")
+EOF
+[ -n "$AGAINST" ] || exit 0
+# A reader's first copy, this build against the other, alternated; CPU from wait4, as run_timed.py takes it.
+python3 - "$BIN" "$AGAINST" "$ROUNDS" "$SERVER" "$READER" <<'EOF'
+import filecmp, os, shutil, statistics, subprocess, sys, time
+this, other, rounds, server, reader = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+runs = {"this build": [], "the other": []}
+suffix = {"this build": "this", "the other": "other"}
+for _ in range(rounds):
+    for name, binary in (("this build", this), ("the other", other)):
+        shutil.rmtree(reader, ignore_errors=True)
+        with open(f"{reader}.{suffix[name]}.json", "wb") as answer:
+            start = time.perf_counter()
+            child = subprocess.Popen([binary, "query", "summary", "--format", "json", "--data-dir", reader,
+                                      "--database-url", server], stdout=answer)
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"postgres.sh: {binary} query summary failed (exit {os.waitstatus_to_exitcode(status)})")
+        cpu = usage.ru_utime + usage.ru_stime
+        runs[name].append((cpu, wall))
+        print(f"a reader's first answer, {name:10} {cpu:6.2f} s CPU {wall:6.2f} s wall")
+cpu = {name: statistics.median(c for c, _ in values) for name, values in runs.items()}
+wall = {name: statistics.median(w for _, w in values) for name, values in runs.items()}
+print(f"this build / the other (medians):      {cpu['this build'] / cpu['the other']:.2f}x the CPU, "
+      f"{wall['this build'] / wall['the other']:.2f}x the wall time")
+same = filecmp.cmp(f"{reader}.this.json", f"{reader}.other.json", shallow=False)
+print("the answers:                           " + ("identical" if same else "DIFFER"))
+for name in suffix.values():
+    os.remove(f"{reader}.{name}.json")
+sys.exit(0 if same else 2)
 EOF
