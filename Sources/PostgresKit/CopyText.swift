@@ -96,9 +96,6 @@ public struct CopyRow {
     /// How many fields the row has.
     public var count: Int { spans.count }
 
-    /// Whether field `index` is NULL.
-    public func isNull(_ index: Int) -> Bool { spans[index].isNull }
-
     /// Calls `body` with the bytes field `index` stands for (escapes undone), or nil for NULL.
     public func withBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer?) throws -> Result) rethrows -> Result {
         let span = spans[index]
@@ -112,7 +109,4 @@ public struct CopyRow {
     public func text(_ index: Int) -> String? {
         withBytes(index) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
     }
-
-    /// Every field as text (nil for NULL).
-    public var texts: [String?] { (0..<count).map(text) }
 }
