@@ -7,7 +7,7 @@
 # build), so its first night projects and compares every ledger whole.
 #
 #   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
-#                                 [--without-refresh | --refresh-share] [--first-night]
+#                                 [--without-refresh | --refresh-share] [--first-night | --paired]
 #     --runs N            replays the night N times (default 1)
 #     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I_MODE/perf.data)
 #     --sql-profile       each sync statement's thread CPU in OUT/run_I_MODE/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
@@ -15,16 +15,20 @@
 #     --refresh-share     each run twice, with and then without them, to read what the weekly refresh costs the night
 #     --first-night       replays the run's first night instead (its first day into an empty data directory): with
 #                         --perf, the profile a churned night's is a share of
-# Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers).
+#     --paired            each run replays the first night too, just before the night after the year, and the share is
+#                         of that replay: the two measured side by side, so that a machine faster or slower than on the
+#                         year's first night (a shared VM's speed drifts by half from one day to the next) leaves the
+#                         ratio alone; ends with the median of the runs' shares (not with --perf)
+# Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers, `first`).
 # Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config time
-YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0
+YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0 PAIRED=0
 usage() {
-    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night]" >&2
+    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night | --paired]" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
@@ -38,10 +42,13 @@ while [ $# -gt 0 ]; do
         --without-refresh) MODES=without; shift ;;
         --refresh-share) MODES="with without"; shift ;;
         --first-night) FIRST=1; shift ;;
+        --paired) PAIRED=1; shift ;;
         *) usage ;;
     esac
 done
 [ -n "$YEAR" ] || usage
+[ "$PAIRED" = 0 ] || { [ "$FIRST" = 0 ] && [ "$PERF" = 0 ]; } ||
+    { echo "replay_night.sh: --paired replays both nights and times them: not with --first-night or --perf" >&2; exit 1; }
 [ -s "$YEAR/nights.csv" ] && [ -s "$YEAR/properties" ] && [ -d "$YEAR/data" ] ||
     { echo "replay_night.sh: $YEAR holds no year.sh run (nights.csv, properties, data)" >&2; exit 1; }
 BIN=${BINARY:-$YEAR/ownerdash}
@@ -60,32 +67,57 @@ SIM=
 trap 'stop_bench_simulator' EXIT
 bench_simulator_credentials
 echo "replay: night $((LAST_NIGHT + 1)) ($DAY) of $YEAR, ${#KEYS[@]} properties, $RUNS run(s) ($MODES the weekly whole ledgers)" >&2
-for run in $(seq "$RUNS"); do
-    for mode in $MODES; do
-        dir=$OUT/run_${run}_$mode
-        mkdir -p "$dir"
-        if [ "$FIRST" = 1 ]; then mkdir -p "$dir/data"; else cp -a "$YEAR/data" "$dir/data"; fi
-        # A fresh world each replay: an answer already served would otherwise be the same bytes, landed already.
-        start_bench_simulator "$dir" "$START"
-        bench_simulator_sources "$BASE"
-        [ "$FIRST" = 1 ] || curl -s -X POST "$BASE/_sim/advance?days=$ADVANCE" > "$dir/advance.json"
-        env=(OWNERDASH_CLOCK="${DAY}T02:30:00Z")
-        [ "$mode" = with ] || env+=(OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
-        [ "$PROFILE" = 0 ] || env+=(OWNERDASH_SQL_PROFILE_MS=0)
-        command=("$BIN" ingest "${SELECT[@]}" --as-of "$DAY" --config "$CONFIG_FILE" --data-dir "$dir/data" --verbose)
-        code=0
-        if [ "$PERF" = 1 ]; then
-            env "${env[@]}" perf record -F 250 --call-graph dwarf -o "$dir/perf.data" -- "${command[@]}" \
-                > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
-            echo "run $run, $mode the weekly whole ledgers: exit $code, profile in $dir/perf.data"
+# replay RUN MODE FIRST: one replay into OUT/run_RUN_MODE (FIRST 1: the run's first day into an empty data directory);
+# sets CPU to its CPU seconds (empty under --perf).
+replay() {
+    local run=$1 mode=$2 first=$3 dir=$OUT/run_${1}_$2 day=$DAY code=0 user system peak
+    mkdir -p "$dir"
+    if [ "$first" = 1 ]; then mkdir -p "$dir/data"; day=$START; else cp -a "$YEAR/data" "$dir/data"; fi
+    # A fresh world each replay: an answer already served would otherwise be the same bytes, landed already.
+    start_bench_simulator "$dir" "$START"
+    bench_simulator_sources "$BASE"
+    [ "$first" = 1 ] || curl -s -X POST "$BASE/_sim/advance?days=$ADVANCE" > "$dir/advance.json"
+    local env=(OWNERDASH_CLOCK="${day}T02:30:00Z")
+    [ "$mode" != without ] || env+=(OWNERDASH_LEDGER_FULL_REFRESH_DAYS=1000)
+    [ "$PROFILE" = 0 ] || env+=(OWNERDASH_SQL_PROFILE_MS=0)
+    local command=("$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$dir/data" --verbose)
+    CPU=
+    if [ "$PERF" = 1 ]; then
+        env "${env[@]}" perf record -F 250 --call-graph dwarf -o "$dir/perf.data" -- "${command[@]}" \
+            > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
+        echo "run $run, $mode the weekly whole ledgers: exit $code, profile in $dir/perf.data"
+    else
+        env "${env[@]}" /usr/bin/time -f "%U %S %M" -o "$dir/time" "${command[@]}" \
+            > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
+        read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$dir/time" | tail -n 1)
+        CPU=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }')
+        if [ "$mode" = first ]; then
+            printf 'run %s, the first night: exit %s, %s s of CPU, peak %d MB\n' "$run" "$code" "$CPU" $((peak / 1024))
         else
-            env "${env[@]}" /usr/bin/time -f "%U %S %M" -o "$dir/time" "${command[@]}" \
-                > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
-            read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$dir/time" | tail -n 1)
-            awk -v u="$user" -v s="$system" -v p="$peak" -v f="$FIRST_CPU" -v r="$run" -v m="$mode" -v c="$code" 'BEGIN {
-                printf "run %s, %s the weekly whole ledgers: exit %s, %.2f s of CPU (%.1f %% of the first night'"'"'s %.2f s), peak %d MB\n",
-                       r, m, c, u + s, 100 * (u + s) / f, f, p / 1024 }'
+            awk -v c="$CPU" -v p="$peak" -v f="$FIRST_CPU" -v r="$run" -v m="$mode" -v x="$code" -v w="$WHOSE" 'BEGIN {
+                printf "run %s, %s the weekly whole ledgers: exit %s, %.2f s of CPU (%.1f %% of %s %.2f s), peak %d MB\n",
+                       r, m, x, c, 100 * c / f, w, f, p / 1024 }'
         fi
-        stop_bench_simulator
+    fi
+    stop_bench_simulator
+}
+WHOSE="the first night's"
+SHARES=()
+for run in $(seq "$RUNS"); do
+    if [ "$PAIRED" = 1 ]; then
+        replay "$run" first 1
+        FIRST_CPU=$CPU WHOSE="this run's first night,"
+    fi
+    for mode in $MODES; do
+        replay "$run" "$mode" "$FIRST"
+        [ "$PAIRED" = 0 ] || SHARES+=("$(awk -v c="$CPU" -v f="$FIRST_CPU" 'BEGIN { printf "%.1f", 100 * c / f }') $mode")
     done
 done
+if [ "$PAIRED" = 1 ]; then
+    for mode in $MODES; do
+        printf '%s\n' "${SHARES[@]}" | awk -v m="$mode" '$2 == m { print $1 }' | sort -n | awk -v m="$mode" -v n="$RUNS" '
+            { v[NR] = $1 } END { median = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                printf "paired, %s the weekly whole ledgers: the median of %d run(s) %.1f %% of the first night (%.1f-%.1f %%)\n",
+                       m, n, median, v[1], v[NR] }'
+    done
+fi
