@@ -7,7 +7,7 @@
 # build), so its first night projects and compares every ledger whole.
 #
 #   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
-#                                 [--without-refresh | --refresh-share] [--first-night | --paired]
+#                                 [--without-refresh | --refresh-share] [--first-night | --paired] [--keep-data]
 #     --runs N            replays the night N times (default 1)
 #     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I_MODE/perf.data)
 #     --sql-profile       each sync statement's thread CPU in OUT/run_I_MODE/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
@@ -19,6 +19,8 @@
 #                         of that replay: the two measured side by side, so that a machine faster or slower than on the
 #                         year's first night (a shared VM's speed drifts by half from one day to the next) leaves the
 #                         ratio alone; ends with the median of the runs' shares (not with --perf)
+#     --keep-data         keeps each replay's data directory (OUT/run_I_MODE/data, a copy of the year's: some 0.9 GB
+#                         after 8 nights of the 30), which is otherwise removed once the replay is measured
 # Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers, `first`).
 # Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
 set -euo pipefail
@@ -26,9 +28,9 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config time
-YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0 PAIRED=0
+YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0 PAIRED=0 KEEP=0
 usage() {
-    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night | --paired]" >&2
+    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night | --paired] [--keep-data]" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
         --refresh-share) MODES="with without"; shift ;;
         --first-night) FIRST=1; shift ;;
         --paired) PAIRED=1; shift ;;
+        --keep-data) KEEP=1; shift ;;
         *) usage ;;
     esac
 done
@@ -100,6 +103,7 @@ replay() {
         fi
     fi
     stop_bench_simulator
+    [ "$KEEP" = 1 ] || rm -rf "$dir/data"
 }
 WHOSE="the first night's"
 SHARES=()
