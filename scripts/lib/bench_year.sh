@@ -13,7 +13,11 @@
 #   stop_bench_simulator               stops the simulator SIM names and waits for it; clears SIM
 #   bench_fresh_ingest DATA DAY OUT    a fresh data directory (OUT/fresh) ingests DAY in full from the simulator (which
 #                                      must be at DAY), and the answers of DATA and of it go to OUT/answers_year.txt and
-#                                      OUT/answers_fresh.txt (BIN, SELECT, CONFIG_FILE as set by the caller)
+#                                      OUT/answers_fresh.txt (BIN, SELECT, CONFIG_FILE as set by the caller); its CPU
+#                                      and peak memory (GNU time) go to OUT/fresh.time: a first night of that day,
+#                                      measured right after the benchmark's last night (`bench_paired_share`)
+#   bench_paired_share OUT CSV NIGHT   prints night NIGHT's CPU (CSV: the benchmark's nights.csv) as a share of that
+#                                      fresh full ingest's, the two measured minutes apart on the same machine
 #   bench_compare OUT DATA DAY WHAT    prints whether those answers are the same (scripts/bench/year_compare.py), then
 #                                      DATA's unified.db, written night by night by change, against a full sync of the
 #                                      same raw data into OUT/rebuilt (scripts/bench/unified_compare.py); WHAT names the
@@ -69,10 +73,18 @@ stop_bench_simulator() {
 
 bench_fresh_ingest() {
     local data=$1 day=$2 out=$3
-    "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$out/fresh" --quiet \
+    /usr/bin/time -f "%U %S %M" -o "$out/fresh.time" \
+        "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$out/fresh" --quiet \
         > "$out/fresh.out" 2> "$out/fresh.err" || true
     bench_answers "$data" "$day" | bench_blank > "$out/answers_year.txt"
     bench_answers "$out/fresh" "$day" | bench_blank > "$out/answers_fresh.txt"
+}
+
+bench_paired_share() {
+    local out=$1 csv=$2 night=$3 user system
+    read -r user system _ < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$out/fresh.time" | tail -n 1) || return 0
+    awk -F, -v night="$night" -v fresh="$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')" '$1 == night {
+        printf "night %s against a full ingest of its day measured right after it (a first night of that day, the pair on one machine state): %.2f s against %.2f s of ownerdash CPU, %.1f%%\n", night, $7, fresh, 100 * $7 / fresh }' "$csv"
 }
 
 bench_answers() {   # bench_answers DIR DAY: the answers of one data directory, each command's exit status after it
