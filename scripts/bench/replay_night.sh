@@ -73,7 +73,7 @@ echo "replay: night $((LAST_NIGHT + 1)) ($DAY) of $YEAR, ${#KEYS[@]} properties,
 # replay RUN MODE FIRST: one replay into OUT/run_RUN_MODE (FIRST 1: the run's first day into an empty data directory);
 # sets CPU to its CPU seconds (empty under --perf).
 replay() {
-    local run=$1 mode=$2 first=$3 dir=$OUT/run_${1}_$2 day=$DAY code=0 user system peak
+    local run=$1 mode=$2 first=$3 dir=$OUT/run_${1}_$2 day=$DAY code=0 peak
     mkdir -p "$dir"
     if [ "$first" = 1 ]; then mkdir -p "$dir/data"; day=$START; else cp -a "$YEAR/data" "$dir/data"; fi
     # A fresh world each replay: an answer already served would otherwise be the same bytes, landed already.
@@ -92,8 +92,7 @@ replay() {
     else
         env "${env[@]}" /usr/bin/time -f "%U %S %M" -o "$dir/time" "${command[@]}" \
             > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
-        read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$dir/time" | tail -n 1)
-        CPU=$(awk -v u="$user" -v s="$system" 'BEGIN { printf "%.2f", u + s }')
+        read -r CPU peak < <(bench_time "$dir/time")
         if [ "$mode" = first ]; then
             printf 'run %s, the first night: exit %s, %s s of CPU, peak %d MB\n' "$run" "$code" "$CPU" $((peak / 1024))
         else

@@ -161,14 +161,13 @@ for night in $(seq "$FIRST" "$DAYS"); do
         > "$OUT/ingest_$night.out" 2> "$OUT/ingest_$night.err" || code=$?
     seconds=$(echo "$(date +%s.%N) - $start" | bc)
     [ "$night" -ne "$UNPUBLISHED_NIGHT" ] || refuse_publications off
-    read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_$night" | tail -n 1)
+    read -r cpu peak < <(bench_time "$OUT/time_$night")
     # The night's prune, timed too: it is part of an operator's night (it once grew by a month every month).
     /usr/bin/time -f "%U %S" -o "$OUT/prune_time_$night" \
         "$BIN" prune --keep-days 14 --keep-monthly 12 --grace-hours 0 --data-dir "$DATA" "${PUBLISH[@]}" > "$OUT/prune_$night.out" 2>&1 || true
-    read -r prune_user prune_system < <(grep -E '^[0-9.]+ [0-9.]+$' "$OUT/prune_time_$night" | tail -n 1)
+    read -r prune_cpu _ < <(bench_time "$OUT/prune_time_$night")
     printf "%d,%s,%d,%.2f,%d,%d,%.2f,%d,%.2f,%.2f\n" "$night" "$day" "$code" "$seconds" "$(bytes "$DATA/landing")" "$(databases)" \
-        "$(echo "$user + $system" | bc)" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" \
-        "$(echo "$prune_user + $prune_system" | bc)" >> "$OUT/nights.csv"
+        "$cpu" "$peak" "$(echo "$(sim_cpu) - $sim_before" | bc)" "$prune_cpu" >> "$OUT/nights.csv"
     echo "night $night ($day): exit $code, ${seconds}s" >&2
     if [ "$night" -eq 1 ]; then
         # The issue's "unchanged property": the same day ingested again, nothing changed at the source since.
@@ -177,8 +176,8 @@ for night in $(seq "$FIRST" "$DAYS"); do
             "$BIN" ingest "${SELECT[@]}" --as-of "$day" --config "$CONFIG_FILE" --data-dir "$DATA" "${PUBLISH[@]}" --quiet \
             > "$OUT/ingest_unchanged.out" 2> "$OUT/ingest_unchanged.err" || true
         seconds=$(echo "$(date +%s.%N) - $start" | bc)
-        read -r user system peak < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$OUT/time_unchanged" | tail -n 1)
-        printf "%.2f,%.2f\n" "$seconds" "$(echo "$user + $system" | bc)" > "$OUT/unchanged.csv"
+        read -r cpu _ < <(bench_time "$OUT/time_unchanged")
+        printf "%.2f,%.2f\n" "$seconds" "$cpu" > "$OUT/unchanged.csv"
     fi
     [ "$night" -lt "$DAYS" ] || break
     if [ -e "$OUT/stop" ]; then echo "stopped after night $night ($OUT/stop)" >&2; break; fi

@@ -16,6 +16,9 @@
 #                                      OUT/answers_fresh.txt (BIN, SELECT, CONFIG_FILE as set by the caller); its CPU
 #                                      and peak memory (GNU time) go to OUT/fresh.time: a first night of that day,
 #                                      measured right after the benchmark's last night (`bench_paired_share`)
+#   bench_time FILE                    what GNU time wrote to FILE (-f "%U %S %M", or "%U %S"): "CPU PEAK", CPU the user
+#                                      and system seconds summed (two decimals), PEAK the peak memory in KB (0 unmeasured);
+#                                      nothing when FILE holds no such line
 #   bench_paired_share OUT CSV NIGHT   prints night NIGHT's CPU (CSV: the benchmark's nights.csv) as a share of that
 #                                      fresh full ingest's, the two measured minutes apart on the same machine
 #   bench_compare OUT DATA DAY WHAT    prints whether those answers are the same (scripts/bench/year_compare.py), then
@@ -80,10 +83,16 @@ bench_fresh_ingest() {
     bench_answers "$out/fresh" "$day" | bench_blank > "$out/answers_fresh.txt"
 }
 
+bench_time() {
+    # The last such line: a command that fails has GNU time write "Command exited with non-zero status N" before it.
+    awk '/^[0-9.]+ [0-9.]+( [0-9]+)?$/ { cpu = $1 + $2; peak = $3 + 0; seen = 1 }
+         END { if (seen) printf "%.2f %d\n", cpu, peak }' "$1"
+}
+
 bench_paired_share() {
-    local out=$1 csv=$2 night=$3 user system
-    read -r user system _ < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' "$out/fresh.time" | tail -n 1) || return 0
-    awk -F, -v night="$night" -v fresh="$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')" '$1 == night {
+    local out=$1 csv=$2 night=$3 fresh
+    read -r fresh _ < <(bench_time "$out/fresh.time") || return 0
+    awk -F, -v night="$night" -v fresh="$fresh" '$1 == night {
         printf "night %s against a full ingest of its day measured right after it (a first night of that day, the pair on one machine state): %.2f s against %.2f s of ownerdash CPU, %.1f%%\n", night, $7, fresh, 100 * $7 / fresh }' "$csv"
 }
 
