@@ -179,6 +179,44 @@ import Testing
         #expect(try realpage.texts("SELECT role FROM unified_lease_residents WHERE lease_id = 'lh1'") == ["occupant"])
     }
 
+    /// A member RPX sends without a ResidentMemberID is keyed by its place in the list (`h1-row3`): when the household
+    /// listed before it leaves, a load by record copies its rows unchanged one place up, and its resident_id becomes
+    /// `h1-row2`. The night computes h1 although none of its rows moved, and its rows are a full sync's.
+    @Test func aMemberKeyedByItsPlaceComputesItsHousehold() throws {
+        let realpage = try RealPageFixture()
+        func night(_ asOf: String) throws {
+            try realpage.loadedEverything(asOf: asOf)
+            try realpage.site(sysDate: asOf, asOf: asOf)
+            try realpage.loaded("getresidentledger", asOf: asOf)
+            for unit in ["1400", "1401"] { try realpage.unit(unit, .occupied, asOf: asOf) }
+        }
+        let first = Self.firstNight
+        try night(first)
+        try realpage.resident(household: "h0", unit: "1400", status: "Current", lease: "lh0", last: "Roe",
+                              moveIn: "2025-01-01", asOf: first)
+        try realpage.resident(household: "h1", unit: "1401", status: "Current", lease: "lh1", last: "Lee",
+                              moveIn: "2024-03-01", asOf: first)
+        try realpage.resident(household: "h1", member: "unnamed", unit: "1401", status: "Current", lease: "lh1",
+                              head: false, first: "Bo", last: "Lee", moveIn: "2024-03-01", asOf: first)
+        try realpage.raw.database.execute("UPDATE realpage_residents SET resident_member_id = NULL WHERE resident_member_id = 'unnamed'")
+        try realpage.lease("lh0", household: "h0", unit: "1400", signed: "2024-12-01", asOf: first)
+        try realpage.lease("lh1", household: "h1", unit: "1401", signed: "2024-02-01", asOf: first)
+        #expect(try Self.sync(realpage, run: "20261110T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT resident_id FROM unified_residents ORDER BY 1") == ["h0", "h1", "h1-row3"])
+
+        try night(Self.secondNight)
+        try Self.copyLists(realpage, decoded: [:], gone: ["h0"])
+        for table in ["realpage_residents", "realpage_leases"] {
+            try realpage.raw.database.execute("""
+                UPDATE \(table) SET source_row = source_row - 1 WHERE as_of_date = '\(Self.secondNight)'
+                """)
+        }
+        #expect(try Self.sync(realpage, run: "20261120T000000Z-test").error == nil)
+        #expect(try realpage.texts("SELECT household_id FROM event_households ORDER BY 1") == ["h0", "h1"])
+        #expect(try realpage.texts("SELECT resident_id FROM unified_residents ORDER BY 1") == ["h1", "h1-row2"])
+        #expect(try RealPageLedgerWindowTests.fullSyncDrift(realpage, run: "20261120T010000Z-test") == [])
+    }
+
     /// h1's lease, its member row and its resident row altered in unified.db.
     static func alterH1(_ realpage: RealPageFixture) throws {
         _ = try realpage.rows("UPDATE unified_leases SET rent_amount = 999 WHERE lease_id = 'lh1'")

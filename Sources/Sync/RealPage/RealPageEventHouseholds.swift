@@ -17,9 +17,11 @@ import SQLiteKit
 /// household and lease of each row of the night before it did not copy (`list_rows_dropped`). So a household with no
 /// row decoded since the marked snapshot and none dropped since has, tonight, the rows it had then, in the same order
 /// (each of its marked rows was copied in order every night since). That holds only when every snapshot written since
-/// was written by record with its dropped rows noted (`droppedNoted`), else every household is computed. A lease whose
-/// rows moved brings in every household a row of it names (the lease's chosen row may pass from one to another): its
-/// rows tonight, and its rows then, which are tonight's not decoded since or were dropped since.
+/// was written by record with its dropped rows noted (`droppedNoted`), else every household is computed. The same
+/// rows, not at the same places: a member without a ResidentMemberID is keyed by its place, so its household is
+/// computed every night. A lease whose rows moved brings in every household a row of it names (the lease's chosen row
+/// may pass from one to another): its rows tonight, and its rows then, which are tonight's not decoded since or were
+/// dropped since.
 ///
 /// A lease is a function of the same rows (its chosen row, its household's head row for the unit number), the unit
 /// numbers, and the property date through `is_month_to_month` (its end date passed, its month-to-month date reached:
@@ -134,15 +136,18 @@ struct RealPageEventHouseholds {
         """
 
     /// The households to compute: those with a row tonight decoded since the marked snapshot or a row dropped since
-    /// (`list_rows_dropped`: its record changed or left the list), every household named by tonight's rows of a lease
+    /// (`list_rows_dropped`: its record changed or left the list), or a member keyed by its place in the list (no
+    /// ResidentMemberID: its resident_id follows the rows before it), every household named by tonight's rows of a lease
     /// one of those rows names, and those with an event dated, or a lease date crossed (`is_month_to_month`), after the
     /// marked property date, up to tonight's.
     static let fill = """
         WITH
-        -- Tonight's rows of each list, read once: household ('' for none), lease, and whether decoded since.
+        -- Tonight's rows of each list, read once: household ('' for none), lease, and whether decoded since. A member
+        -- without a ResidentMemberID counts as moved: it is keyed by its place in the list (RealPageResidents.rpxMember's
+        -- `'row' || source_row`), which a row added or dropped before it moves while its own row is copied unchanged.
         tonight_rows AS MATERIALIZED (
             SELECT coalesce(household_id, '') AS household_id, lease_id,
-                   coalesce(changed_on, as_of_date) > :marked_residents AS moved
+                   coalesce(changed_on, as_of_date) > :marked_residents OR resident_member_id IS NULL AS moved
             FROM realpage_raw.realpage_residents WHERE property_id = :property AND as_of_date = :residents_snapshot
             UNION ALL
             SELECT coalesce(resh_id, ''), lease_id, coalesce(changed_on, as_of_date) > :marked_leases
