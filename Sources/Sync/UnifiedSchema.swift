@@ -948,6 +948,12 @@ public enum UnifiedSchema {
         Migration(version: 67, name: "activity marks: the resident lists read", sql: """
             ALTER TABLE sync_activity_marks ADD COLUMN resident_lists TEXT;
             """),
+        // A RealPage sync by household compares main's leases of the households it computed (RealPageLeases
+        // .householdScopes), and their members: looked up by household here, not read off every lease of the property
+        // (a scan that grew with each former household's leases the vendor keeps listing).
+        Migration(version: 68, name: "leases by household", sql: """
+            CREATE INDEX unified_leases_by_resident ON unified_leases (unified_property_id, resident_id);
+            """),
     ]
 }
 

@@ -165,5 +165,17 @@ import Testing
         #expect(plan.filter { $0.contains("COVERING INDEX unified_activity_residents (unified_property_id=? AND event_date<?)")
                               || $0.contains("COVERING INDEX unified_activity_by_date (unified_property_id=? AND event_date>?)") }.count == 2,
                 "\(plan)")
+        // The residents, leases and lease members compared by household (RealPageEventHouseholds): each looked up by
+        // key from the households computed and read in key order, not one row of the property's others read (a scan
+        // by the property alone grew with every former household the vendor keeps listing).
+        try store.database.execute("CREATE TEMP TABLE event_households (household_id TEXT PRIMARY KEY) WITHOUT ROWID")
+        let byHousehold = RealPageLeases.householdScopes.merging(["unified_residents": RealPageResidents.householdScope]) { $1 }
+        for (name, scope) in byHousehold.sorted(by: { $0.key < $1.key }) {
+            let table = try #require(diff.tables.first { $0.name == name })
+            let walk = CurrentStateDiff.walk(table, columns: table.columns, storedConditions: scope.conditions).stored
+            let plan = try store.database.query("EXPLAIN QUERY PLAN " + walk, [":property": .text("p1")]).compactMap { $0[3].textValue }
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") || $0.hasPrefix("SCAN main.") || $0.hasSuffix("(unified_property_id=?)") },
+                    "\(name): \(plan)")
+        }
     }
 }

@@ -151,10 +151,20 @@ enum RealPageLeases {
     /// of those households and those naming none, and the members on the leases of those households. A lease of
     /// another household is as the last sync wrote it: its rows, its household's and the property date's crossings of
     /// its dates are what RealPageEventHouseholds follows. A lease that passed from one household to another brings
-    /// both in (its rows moved), so main's household of a lease decides which of its member rows are compared.
+    /// both in (its rows moved), so main's household of a lease decides which of its member rows are compared. Each
+    /// condition looks its leases up by household (`unified_leases_by_resident`, unified migration 68) and reads them
+    /// by key, in key order: one condition with an `OR` read every lease of the property to keep a few.
     static let householdScopes: [String: CurrentStateDiff.Scope] = [
         "unified_leases": CurrentStateDiff.Scope(conditions: [
-            " AND (resident_id IS NULL OR resident_id IN (SELECT household_id FROM temp.event_households))",
+            """
+             AND lease_id IN (SELECT lease_id FROM main.unified_leases
+                              WHERE unified_property_id = :property AND resident_id IS NULL)
+            """,
+            """
+             AND lease_id IN (SELECT lease_id FROM main.unified_leases
+                              WHERE unified_property_id = :property
+                                AND resident_id IN (SELECT household_id FROM temp.event_households))
+            """,
         ], parameters: [:]),
         "unified_lease_residents": CurrentStateDiff.Scope(conditions: ["""
              AND lease_id IN (SELECT lease_id FROM main.unified_leases

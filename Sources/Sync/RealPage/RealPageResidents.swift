@@ -149,13 +149,20 @@ enum RealPageResidents {
     }
 
     /// Main's rows the twin stands for when the residents were computed by household (`insert(byHousehold:)`): the
-    /// head's (its resident_id is the household's) and the members' (`household-member`) of those households. Exact
-    /// only while no household id holds a `-` (RealPageEventHouseholds.undashed).
-    static let householdScope = CurrentStateDiff.Scope(conditions: ["""
-         AND (resident_id IN (SELECT household_id FROM temp.event_households)
-              OR (instr(resident_id, '-') > 0
-                  AND substr(resident_id, 1, instr(resident_id, '-') - 1) IN (SELECT household_id FROM temp.event_households)))
-        """], parameters: [:])
+    /// head's (its resident_id is the household's) and the members' (`household-member`, each household's a range of
+    /// the key from `household-` to `household.`, `.` following `-`) of those households. Exact only while no
+    /// household id holds a `-` (RealPageEventHouseholds.undashed). Each condition is a lookup by key, in key order:
+    /// the household read off the resident_id with `instr` and `substr` read every resident of the property to keep a
+    /// few, a scan that grew with every former household the vendor keeps listing.
+    static let householdScope = CurrentStateDiff.Scope(conditions: [
+        " AND resident_id IN (SELECT household_id FROM temp.event_households)",
+        """
+         AND resident_id IN (SELECT r.resident_id FROM temp.event_households x
+                             JOIN main.unified_residents r
+                               ON r.unified_property_id = :property
+                              AND r.resident_id >= x.household_id || '-' AND r.resident_id < x.household_id || '.')
+        """,
+    ], parameters: [:])
 
     static let insertFromRentRoll = """
         WITH \(RealPageUnits.rentRollCodeRent),
