@@ -156,20 +156,21 @@ enum RealPageLeases {
     /// by key, in key order: one condition with an `OR` read every lease of the property to keep a few.
     static let householdScopes: [String: CurrentStateDiff.Scope] = [
         "unified_leases": CurrentStateDiff.Scope(conditions: [
-            """
-             AND lease_id IN (SELECT lease_id FROM main.unified_leases
-                              WHERE unified_property_id = :property AND resident_id IS NULL)
-            """,
-            """
-             AND lease_id IN (SELECT lease_id FROM main.unified_leases
-                              WHERE unified_property_id = :property
-                                AND resident_id IN (SELECT household_id FROM temp.event_households))
-            """,
+            mainLeases(household: "resident_id IS NULL"), mainLeases(household: ofEventHouseholds),
         ], parameters: [:]),
-        "unified_lease_residents": CurrentStateDiff.Scope(conditions: ["""
-             AND lease_id IN (SELECT lease_id FROM main.unified_leases
-                              WHERE unified_property_id = :property
-                                AND resident_id IN (SELECT household_id FROM temp.event_households))
-            """], parameters: [:]),
+        "unified_lease_residents": CurrentStateDiff.Scope(conditions: [mainLeases(household: ofEventHouseholds)],
+                                                          parameters: [:]),
     ]
+
+    /// A scope condition: the rows whose lease is one of main's leases of the property with `household` true of its
+    /// resident_id (looked up through `unified_leases_by_resident`).
+    private static func mainLeases(household: String) -> String {
+        """
+         AND lease_id IN (SELECT lease_id FROM main.unified_leases
+                          WHERE unified_property_id = :property AND \(household))
+        """
+    }
+
+    /// A lease of a household computed tonight (RealPageEventHouseholds).
+    private static let ofEventHouseholds = "resident_id IN (SELECT household_id FROM temp.event_households)"
 }
