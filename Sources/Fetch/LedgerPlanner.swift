@@ -157,13 +157,17 @@ public struct LedgerDisagreement: Sendable, Equatable {
     }
 }
 
-/// A property's night in the cycle of scheduled full ledger pulls (`LedgerPlanner.refreshNights`).
+/// A property's night in the cycle of scheduled full ledger pulls, and how late its catch-up comes when that night
+/// is missed (`LedgerPlanner.refreshSlots`).
 public struct RefreshSlot: Sendable, Equatable {
     public var property: String
     public var night: Int
+    /// Nights past the missed one before the catch-up pull (0: the night after): the properties of one night's share
+    /// are caught up one a night, not all on top of the next night's own share.
+    public var catchUpDelay: Int
 
-    public init(property: String, night: Int) {
-        self.property = property; self.night = night
+    public init(property: String, night: Int, catchUpDelay: Int = 0) {
+        self.property = property; self.night = night; self.catchUpDelay = catchUpDelay
     }
 }
 
@@ -182,10 +186,13 @@ public enum LedgerPlanner {
     /// next window reaches back to the last success by itself.
     ///
     /// The scheduled refresh is spread over the cycle: the property has a night of its own in every
-    /// `fullRefreshDays` (`slot`, from `refreshNights`), and is pulled whole on it, so a seventh of a portfolio
+    /// `fullRefreshDays` (`slot`, from `refreshSlots`), and is pulled whole on it, so a seventh of a portfolio
     /// refreshes each night of a weekly cycle instead of all of it on one (after the first night, when every ledger
-    /// is new). A missed night still gets its refresh once the last full pull is `fullRefreshDays` old. Without a
-    /// slot, the refresh comes `fullRefreshDays` after the last one.
+    /// is new). A property whose night was missed (a failed run, a registry that moved it) is caught up once its last
+    /// full pull is more than `fullRefreshDays` old, `slot.catchUpDelay` nights after the first night it could be:
+    /// the night after a failed one pulls its own share and one or two of the missed share's, not both shares whole,
+    /// and every catch-up comes before the property's next night. Without a slot, the refresh comes
+    /// `fullRefreshDays` after the last one.
     public static func plan(history: LedgerHistory, asOf: LocalDate, schedule: LedgerSchedule,
                             forceFull: Bool = false, slot: RefreshSlot? = nil) -> LedgerFetch {
         guard let lastSuccess = history.lastSuccess, let lastFull = history.lastFull else {
@@ -208,13 +215,18 @@ public enum LedgerPlanner {
             return .full(reason: "the ledger check of \(disagreement.asOf.iso) found \(disagreement.finding): a posting dated before the window is looked for in the whole ledger",
                          reconcile: window)
         }
-        let age = asOf.daysSinceEpoch - lastFull.daysSinceEpoch
-        if age >= schedule.fullRefreshDays {
-            return .full(reason: "scheduled refresh: the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old (every \(schedule.fullRefreshDays))",
+        let age = asOf.daysSinceEpoch - lastFull.daysSinceEpoch, cycle = schedule.fullRefreshDays
+        let old = "the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old"
+        guard let slot, cycle > 1 else {
+            return age >= cycle ? .full(reason: "scheduled refresh: \(old) (every \(cycle))", reconcile: window, refresh: true)
+                                : .incremental(window)
+        }
+        if age >= 1, asOf.daysSinceEpoch % cycle == slot.night {
+            return .full(reason: "scheduled refresh: \(slot.property)'s night of the \(cycle)-day cycle (\(old))",
                          reconcile: window, refresh: true)
         }
-        if let slot, age >= 1, asOf.daysSinceEpoch % schedule.fullRefreshDays == slot.night {
-            return .full(reason: "scheduled refresh: \(slot.property)'s night of the \(schedule.fullRefreshDays)-day cycle (the last full pull, as of \(lastFull.iso), is \(age) day\(age == 1 ? "" : "s") old)",
+        if age > cycle + slot.catchUpDelay {
+            return .full(reason: "scheduled refresh, caught up: \(old), past \(slot.property)'s night of the \(cycle)-day cycle (missed ones are caught up one property a night)",
                          reconcile: window, refresh: true)
         }
         return .incremental(window)
@@ -224,11 +236,16 @@ public enum LedgerPlanner {
     /// (a key's own bytes, ties by the key), the n-th on night n mod `days`. Every night gets the same share of the
     /// portfolio, give or take one (a hash of each key alone put 7 of 30 properties on one night and 2 on another), and
     /// the same on every host and every run that reads the same registry. A property added or removed moves the
-    /// nights of the keys after it by one: such a property is pulled whole a night early, or a night late by the
-    /// `fullRefreshDays` age rule, once.
-    public static func refreshNights(_ properties: [String], every days: Int) -> [String: Int] {
+    /// nights of the keys after it by one: such a property is pulled whole a night early, or caught up late, once.
+    /// The catch-up delay is the property's place in its night's share (n / `days`), counted in the `days - 1` nights
+    /// before that night comes again: a missed night's share is caught up one property a night (at 30 properties,
+    /// 4 or 5 spread over the 4 or 5 nights after it; at 500, 71 or 72 over 6, a share and a sixth a night).
+    public static func refreshSlots(_ properties: [String], every days: Int) -> [String: RefreshSlot] {
         let ordered = Set(properties).sorted { (fnv1a($0), $0) < (fnv1a($1), $1) }
-        return Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, days > 1 ? $0 % days : 0) })
+        return Dictionary(uniqueKeysWithValues: ordered.enumerated().map { index, key in
+            (key, days > 1 ? RefreshSlot(property: key, night: index % days, catchUpDelay: index / days % (days - 1))
+                           : RefreshSlot(property: key, night: 0))
+        })
     }
 
     private static func fnv1a(_ key: String) -> UInt64 {

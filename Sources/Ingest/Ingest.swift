@@ -104,8 +104,8 @@ public struct IngestRun {
         var plans: [String: LedgerFetch] = [:]
         // Nights from the whole registry, so that a night's selection (`--property`) never moves them; a selected
         // property the registry lacks (a library caller's own `Property`) is dealt a night among them.
-        let nights = LedgerPlanner.refreshNights(configuration.properties.map(\.key) + request.properties.map(\.key),
-                                                 every: schedule.fullRefreshDays)
+        let slots = LedgerPlanner.refreshSlots(configuration.properties.map(\.key) + request.properties.map(\.key),
+                                               every: schedule.fullRefreshDays)
         for property in request.properties {
             let artifacts: LedgerRuns.Artifacts = property.pms == .yardi ? .yardi(property.key) : .rpx(property.key)
             var history = LedgerHistory(lastSuccess: nil, lastFull: nil)
@@ -123,7 +123,7 @@ public struct IngestRun {
             }
             plans[property.key] = LedgerPlanner.plan(history: history, asOf: request.asOf, schedule: schedule,
                                                      forceFull: request.fullLedger,
-                                                     slot: nights[property.key].map { RefreshSlot(property: property.key, night: $0) })
+                                                     slot: slots[property.key])
         }
         return plans
     }

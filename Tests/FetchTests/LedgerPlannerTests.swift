@@ -60,22 +60,8 @@ import Testing
     /// property's full pulls come exactly 7 days apart.
     @Test func theWeeklyRefreshIsSpreadOverTheWeekAndStablePerProperty() {
         let keys = (1...70).map { "property_\($0)" }
-        let nights = LedgerPlanner.refreshNights(keys, every: 7)
-        var history = Dictionary(uniqueKeysWithValues: keys.map { ($0, LedgerHistory(lastSuccess: nil, lastFull: nil)) })
-        var fullDays: [String: [Int]] = [:]
-        var fullsPerNight: [Int] = []
-        let start = Self.date("2026-01-05")
-        for night in 0..<56 {
-            let asOf = start.adding(days: night)
-            var fulls = 0
-            for key in keys {
-                let plan = LedgerPlanner.plan(history: history[key]!, asOf: asOf, schedule: Self.schedule,
-                                              slot: RefreshSlot(property: key, night: nights[key]!))
-                if plan.isFull { fulls += 1; fullDays[key, default: []].append(night) }
-                history[key] = LedgerHistory(lastSuccess: asOf, lastFull: plan.isFull ? asOf : history[key]!.lastFull)
-            }
-            fullsPerNight.append(fulls)
-        }
+        let slots = LedgerPlanner.refreshSlots(keys, every: 7)
+        let (fullsPerNight, fullDays) = Self.nights(keys, slots: slots, count: 56)
         #expect(fullsPerNight[0] == 70, "the first night pulls every ledger whole")
         #expect(fullsPerNight.dropFirst().allSatisfy { $0 <= 10 }, "no night pulls more than a seventh whole: \(fullsPerNight)")
         #expect(fullsPerNight.dropFirst(7).allSatisfy { $0 == 10 }, "every night of every later week pulls a seventh")
@@ -84,25 +70,70 @@ import Testing
             let days = fullDays[key]!.dropFirst()
             #expect(zip(days, days.dropFirst()).allSatisfy { $1 - $0 == 7 }, "\(key): \(days)")
             #expect(days.first! <= 7, "\(key): its first refresh within the first week")
-            #expect(days.allSatisfy { start.adding(days: $0).daysSinceEpoch % 7 == nights[key]! })
+            #expect(days.allSatisfy { Self.start.adding(days: $0).daysSinceEpoch % 7 == slots[key]!.night })
         }
-        // A missed night: the refresh comes the night after, once the last full pull is 7 days old.
-        let key = keys[0]
-        let slotDay = fullDays[key]![1]
-        let missed = LedgerHistory(lastSuccess: start.adding(days: slotDay + 6), lastFull: start.adding(days: slotDay))
-        #expect(LedgerPlanner.plan(history: missed, asOf: start.adding(days: slotDay + 8), schedule: Self.schedule,
-                                   slot: RefreshSlot(property: key, night: nights[key]!)).isFull)
+    }
+
+    /// A failed night (every source down) leaves its share of the weekly refresh undone. The nights after it catch
+    /// that share up one property a night on top of their own, never both shares on one night (which had made the
+    /// night after a failure, or the night the age rule fell on, cost double: 8 ledgers whole instead of 4 in a
+    /// `year.sh` run of the 30), and each before the property's next night comes; then the week is as before.
+    @Test func aMissedNightsRefreshIsCaughtUpOnePropertyANight() {
+        for count in [30, 70, 500] {
+            let keys = (1...count).map { "property_\($0)" }
+            let slots = LedgerPlanner.refreshSlots(keys, every: 7)
+            let share = (count + 6) / 7, failed = 17
+            let (fullsPerNight, fullDays) = Self.nights(keys, slots: slots, count: 35, failed: [failed])
+            let missed = keys.filter { Self.start.adding(days: failed).daysSinceEpoch % 7 == slots[$0]!.night }
+            #expect(!missed.isEmpty && fullsPerNight[failed] == 0)
+            let extra = (missed.count + 5) / 6
+            #expect(fullsPerNight[(failed + 1)...].allSatisfy { $0 <= share + extra },
+                    "\(count): no night after the failed one pulls more than its share and \(extra) more: \(fullsPerNight)")
+            #expect(fullsPerNight[(failed + 1)..<(failed + 7)].reduce(0, +) == count,
+                    "\(count): the six nights after it pull every ledger whole once, the missed ones too")
+            for key in missed {
+                let caughtUp = fullDays[key]!.first { $0 > failed }!
+                #expect(caughtUp < failed + 7, "\(key): caught up at night \(caughtUp), before its next night (\(failed + 7))")
+                #expect(fullDays[key]!.contains(failed + 7), "\(key): its own night again the week after")
+            }
+            #expect(fullsPerNight[(failed + 7)...].allSatisfy { $0 <= share }, "\(count): the week after, a share a night")
+        }
+        // The old rule, the refresh the night the last pull turns 7 days old, still holds without a slot.
+        let lapsed = LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-13"))
+        #expect(LedgerPlanner.plan(history: lapsed, asOf: Self.date("2026-11-20"), schedule: Self.schedule).isFull)
+    }
+
+    static let start = date("2026-01-05")
+
+    /// `count` nights of `keys` ingested from `start`, but the nights in `failed`, which plan nothing and change no
+    /// history: how many ledgers each night pulled whole, and the nights each property did.
+    static func nights(_ keys: [String], slots: [String: RefreshSlot], count: Int,
+                       failed: Set<Int> = []) -> (perNight: [Int], days: [String: [Int]]) {
+        var history = Dictionary(uniqueKeysWithValues: keys.map { ($0, LedgerHistory(lastSuccess: nil, lastFull: nil)) })
+        var fullDays: [String: [Int]] = [:]
+        var fullsPerNight: [Int] = []
+        for night in 0..<count {
+            let asOf = start.adding(days: night)
+            var fulls = 0
+            for key in keys where !failed.contains(night) {
+                let plan = LedgerPlanner.plan(history: history[key]!, asOf: asOf, schedule: schedule, slot: slots[key])
+                if plan.isFull { fulls += 1; fullDays[key, default: []].append(night) }
+                history[key] = LedgerHistory(lastSuccess: asOf, lastFull: plan.isFull ? asOf : history[key]!.lastFull)
+            }
+            fullsPerNight.append(fulls)
+        }
+        return (fullsPerNight, fullDays)
     }
 
     /// The nights are the registry's, whatever its size or order: 30 properties (the demo's) give 4 or 5 a night
     /// (a hash of each key alone had put 7 on one night and 2 on another), listed in any order or twice the same.
     @Test func everyNightOfTheCycleGetsItsShareOfTheRegistry() {
         let keys = (1...30).map { "property_\($0)" }
-        let nights = LedgerPlanner.refreshNights(keys, every: 7)
-        let perNight = Dictionary(grouping: nights.values, by: { $0 }).mapValues(\.count)
+        let slots = LedgerPlanner.refreshSlots(keys, every: 7)
+        let perNight = Dictionary(grouping: slots.values, by: \.night).mapValues(\.count)
         #expect(perNight.keys.sorted() == Array(0..<7) && perNight.values.allSatisfy { $0 == 4 || $0 == 5 }, "\(perNight)")
-        #expect(LedgerPlanner.refreshNights(keys.reversed() + keys, every: 7) == nights)
-        #expect(Set(LedgerPlanner.refreshNights(keys, every: 1).values) == [0])
+        #expect(LedgerPlanner.refreshSlots(keys.reversed() + keys, every: 7) == slots)
+        #expect(Set(LedgerPlanner.refreshSlots(keys, every: 1).values.map(\.night)) == [0])
     }
 
     @Test func windowsAreCutIntoCallsOfAtMost31Days() {

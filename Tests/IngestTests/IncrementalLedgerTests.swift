@@ -185,7 +185,7 @@ import Testing
     @Test func theNightAfterTheLedgerCheckMissesAPostingTheHouseholdsOffArePulledWholeAndFindIt() throws {
         // nexus_east's weekly night is the 29th, none of this test's (a full pull that night would find the credit).
         let registry = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
-        #expect(LedgerPlanner.refreshNights(registry.properties.map(\.key), every: 7)["nexus_east"]
+        #expect(LedgerPlanner.refreshSlots(registry.properties.map(\.key), every: 7)["nexus_east"]?.night
                 == LocalDate(iso: "2026-11-29")!.daysSinceEpoch % 7)
         let simulator = try PMSSimulator()
         #expect(try simulator.advance(days: 5) == "2026-11-25")
@@ -232,10 +232,9 @@ import Testing
 
         #expect(try simulator.advance(days: 1) == "2026-12-02")
         // The check passed: the next night chases nothing. (A household's pull is no full pull: the property's whole
-        // ledger, last pulled on the 25th, is due by age that night.)
+        // ledger, last pulled on the 25th, missed its night of the 29th, and is caught up once more than 7 days old.)
         let after = try night("2026-12-02")
-        #expect(after.stderr.contains("nexus_east: ledger: full (scheduled refresh: the last full pull, as of 2026-11-25, is 7 days old"),
-                "\(after.stderr)")
+        #expect(after.stderr.contains("nexus_east: ledger: incremental 2026-11-24...2026-12-02"), "\(after.stderr)")
     }
 }
 
@@ -261,9 +260,9 @@ import Testing
     @Test func aGapGrownByAPostingNoWindowHoldsPullsTheLedgerWholeTheNextNight() throws {
         // A Yardi property whose weekly night is none of this test's (a full pull would find the credit on its own).
         let registry = try Configuration.load(path: repositoryRoot.appendingPathComponent("report_definitions.json").path)
-        let slots = LedgerPlanner.refreshNights(registry.properties.map(\.key), every: 7)
+        let slots = LedgerPlanner.refreshSlots(registry.properties.map(\.key), every: 7)
         let nights = ["2026-12-01", "2026-12-02", "2026-12-03"].map { LocalDate(iso: $0)!.daysSinceEpoch % 7 }
-        let property = try #require(registry.properties.first { $0.pms == .yardi && !nights.contains(slots[$0.key] ?? -1) }?.key)
+        let property = try #require(registry.properties.first { $0.pms == .yardi && !nights.contains(slots[$0.key]?.night ?? -1) }?.key)
         let simulator = try PMSSimulator()
         #expect(try simulator.advance(days: 6) == "2026-11-26")
         let nightly = try DataDir()
