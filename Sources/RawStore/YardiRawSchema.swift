@@ -339,5 +339,15 @@ public enum YardiRawSchema {
             """),
         // As realpage_raw.db's migration 60.
         LedgerRemovals.logMigration(version: 18, ledger: "yardi_transactions", kindColumn: "kind"),
+        // The tenant index holds what the lease of a tenant's service period is found by (Sync's YardiLedger
+        // `periodLeases`: the lease most of the tenant's charges of the period carry), so that each period reads its
+        // tenant's charges from the index alone: that lookup ran for every period of every kept lease-charge statement
+        // each night, reading each charge's row from the table (yp_juniper_flats after a year, 1,005 periods: 62 ms
+        // against 25 ms from the index). Same name and leading columns, so every reader by tenant keeps it.
+        Migration(version: 19, name: "tenant charges by lease", sql: """
+            DROP INDEX yardi_transactions_tenant;
+            CREATE INDEX yardi_transactions_tenant
+                ON yardi_transactions (property_id, tenant_code, kind, lease_id, service_from_date, transaction_date);
+            """),
     ]
 }

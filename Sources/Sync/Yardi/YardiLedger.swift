@@ -124,7 +124,9 @@ enum YardiLedger {
     /// customer, a renewed tenant's earlier period would otherwise take the lease the resident list names now, and
     /// the audit would find each of its months missing on the new lease and its postings on the old one not
     /// audited); NULL when none was posted (a period not yet billed), which falls back to the resident list. Read by
-    /// the rule and by its inputs (`recurringInputs`): a posting that moves the answer runs the rule again.
+    /// the rule and by its inputs (`recurringInputs`): a posting that moves the answer runs the rule again. Each
+    /// period's lookup reads the tenant index alone (yardi_raw.db migration 19 put the charge's lease and dates in it),
+    /// not each charge's row: it runs for every period of every kept statement, each night.
     static let periodLeases = """
         period AS (
             SELECT DISTINCT tenant_code, service_from_date, service_to_date FROM yardi_raw.yardi_lease_charges
