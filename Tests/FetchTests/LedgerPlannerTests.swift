@@ -98,9 +98,6 @@ import Testing
             }
             #expect(fullsPerNight[(failed + 7)...].allSatisfy { $0 <= share }, "\(count): the week after, a share a night")
         }
-        // The old rule, the refresh the night the last pull turns 7 days old, still holds without a slot.
-        let lapsed = LedgerHistory(lastSuccess: Self.date("2026-11-19"), lastFull: Self.date("2026-11-13"))
-        #expect(LedgerPlanner.plan(history: lapsed, asOf: Self.date("2026-11-20"), schedule: Self.schedule).isFull)
     }
 
     static let start = date("2026-01-05")
