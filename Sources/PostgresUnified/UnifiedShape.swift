@@ -54,11 +54,12 @@ public struct UnifiedShape: Sendable {
     /// (`ledger_sync_marks`), what the rules of the tables it keeps read (`sync_input_marks`) and what its report
     /// events were computed from (`sync_activity_marks`, `sync_activity_prospects`) and its households' sums
     /// (`sync_yardi_households`, `sync_realpage_postings`, `sync_household_sum_marks`) and Yardi's window gaps of the
-    /// last whole ledger (`sync_yardi_gap_baselines`).
+    /// last whole ledger (`sync_yardi_gap_baselines`) and the snapshots its rules by snapshot read (`sync_snapshot_marks`).
     static let bookkeeping: Set<String> = ["schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs",
                                            "ledger_sync_marks", "sync_input_marks", "sync_activity_marks",
                                            "sync_activity_prospects", "sync_yardi_households", "sync_realpage_postings",
-                                           "sync_household_sum_marks", "sync_yardi_gap_baselines"]
+                                           "sync_household_sum_marks", "sync_yardi_gap_baselines",
+                                           "sync_snapshot_marks"]
 
     /// The shape of the current `UnifiedSchema`, read from an in-memory database migrated to it (once per process).
     public static let current: UnifiedShape = {

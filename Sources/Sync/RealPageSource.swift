@@ -123,13 +123,17 @@ struct RealPageSource: PropertySource {
         }
         if try realpage.rows(RealPageMaintenance.hasSnapshots).first?.first?.integerValue == 1 {
             let source: [String: SQLValue] = [":source": .text(RealPageMaintenance.source)]
-            try RealPageMaintenance.makeClosedTurns(realpage)
+            // By change (RealPageClosedTurns): only the turns the snapshots loaded since the last sync list.
+            let turns = try RealPageClosedTurns(realpage, byChange: context.byChange)
+            try RealPageMaintenance.makeClosedTurns(realpage, turns: turns)
             result.rows["unified_work_orders"] = try realpage.run(RealPageMaintenance.insertClosed, source)
-                + realpage.run(RealPageMaintenance.insertOpen, source)
+                + realpage.run(RealPageMaintenance.insertOpen(byChange: !turns.isWhole), source)
             result.rows["unified_work_order_lines"] = try realpage.run(RealPageMaintenance.insertLines, source)
             result.rows["unified_make_ready_periods"] = try realpage.run(
                 RealPageMaintenance.insertPeriods, [":analysis_source": .text(RealPageMaintenance.analysisSource)])
             result.workOrderSource = RealPageMaintenance.source
+            result.closedTurns = turns
+            result.scopes.merge(turns.scopes) { $1 }
         }
         if try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1 {
             try RealPageExpenses.fillAccountCategories(context)

@@ -64,6 +64,9 @@ struct SourceSyncResult {
     var yardiHouseholds: YardiHouseholds? = nil
     /// RealPage: the households' postings summed (RealPagePostings), kept the same way.
     var realpagePostings: RealPagePostings? = nil
+    /// RealPage: the closed make-ready turns computed (RealPageClosedTurns), whose snapshots are recorded with the
+    /// write; by change, `scopes` holds the work orders' and their lines'.
+    var closedTurns: RealPageClosedTurns? = nil
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -652,6 +655,7 @@ public struct Synchronizer {
         try result.activityDays?.record(context)
         try result.yardiHouseholds?.record(context)
         try result.realpagePostings?.record(context)
+        try result.closedTurns?.record(context)
         var scopes = result.scopes
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift, inPart) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key,
@@ -742,6 +746,7 @@ public struct Synchronizer {
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
         + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiLedger.periodLeaseTable]
+        + [RealPageClosedTurns.changedTurnsTable]
         + YardiHouseholds.scratchTables + [RealPagePostings.table, RealPageEventHouseholds.table]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property

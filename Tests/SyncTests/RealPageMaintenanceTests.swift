@@ -98,6 +98,80 @@ import Testing
         }
     }
 
+    /// A night computes only the turns its new Closed Make Ready snapshot lists (RealPageClosedTurns): a turn only an
+    /// earlier snapshot lists stays as stored (its row altered there stays altered), a turn the new snapshot corrects
+    /// reads the correction and keeps its work-order lines. A full sync of the same raw data names the altered row
+    /// alone and gives every other row as the night did; a snapshot loaded again computes every turn.
+    @Test func aNightComputesOnlyTheTurnsItsNewSnapshotLists() throws {
+        let loaded = try Loaded(["real-onesite/Closed_Make_Ready_Nexus_East.xls"])
+        let raw = loaded.raw.database, unified = loaded.store.database
+        let first = try #require(try raw.scalar("SELECT min(as_of_date) FROM realpage_closed_make_ready")?.textValue)
+        #expect(try loaded.sync().computedInPart.isEmpty)
+        let next = LocalDate(iso: first)!.adding(days: 1).iso
+        try Self.copySnapshot(raw, from: first, to: next)
+        let units = try raw.query("""
+            SELECT unit_number FROM realpage_closed_make_ready
+            WHERE as_of_date = :next AND completed_date IS NOT NULL ORDER BY source_row LIMIT 2
+            """, [":next": .text(next)]).compactMap { $0[0].textValue }
+        try #require(units.count == 2)
+        let (corrected, dropped) = (units[0], units[1])
+        // The new night's report: one turn completed a day later than the first said, another no longer listed.
+        try raw.prepare("""
+            UPDATE realpage_closed_make_ready SET completed_date = date(completed_date, '+1 day')
+            WHERE as_of_date = :next AND unit_number = :unit
+            """).execute([":next": .text(next), ":unit": .text(corrected)])
+        for table in ["realpage_closed_make_ready_work_orders", "realpage_closed_make_ready"] {
+            try raw.prepare("DELETE FROM \(table) WHERE as_of_date = :next AND unit_number = :unit")
+                .execute([":next": .text(next), ":unit": .text(dropped)])
+        }
+        try raw.prepare("""
+            INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+            VALUES ('closed_make_ready', 'nexus_east', :next, 'closed-next.xls', 'sha-next', 'run-2', 4)
+            """).execute([":next": .text(next)])
+        let alter = "UPDATE unified_work_orders SET description = 'altered' WHERE unit_number = :unit"
+        try unified.prepare(alter).execute([":unit": .text(dropped)])
+        let orders = "SELECT work_order_id, status, completed_date, days_to_complete, description FROM unified_work_orders ORDER BY 1"
+        let lines = "SELECT work_order_id, line_id, description, completed_date, amount, minutes_worked FROM unified_work_order_lines ORDER BY 1, 2"
+        let linesBefore = try unified.query(lines)
+
+        let night = try loaded.sync()
+        #expect(night.computedInPart.contains("unified_work_orders"), "\(night.computedInPart)")
+        func described(_ unit: String) throws -> [String] {
+            try unified.query("SELECT description FROM unified_work_orders WHERE unit_number = :unit", [":unit": .text(unit)])
+                .compactMap { $0[0].textValue }
+        }
+        #expect(try described(dropped) == ["altered"], "a turn no new snapshot lists is not computed again")
+        let completed = try raw.scalar("""
+            SELECT completed_date FROM realpage_closed_make_ready WHERE as_of_date = :next AND unit_number = :unit
+            """, [":next": .text(next), ":unit": .text(corrected)])
+        #expect(try unified.scalar("SELECT completed_date FROM unified_work_orders WHERE unit_number = :unit",
+                                   [":unit": .text(corrected)]) == completed)
+        #expect(try unified.query(lines) == linesBefore, "the corrected turn's lines are the new snapshot's, the same")
+        let nightOrders = try unified.query(orders)
+
+        let full = try #require(Synchronizer(store: loaded.store, runID: "sync-full", mode: .full)
+            .sync([loaded.property], log: Diagnostics(sink: { _ in })).first)
+        #expect(full.error == nil)
+        let drift = full.warnings.filter { $0.check == "sync_drift" }.map(\.subject)
+        #expect(drift.count == 1 && drift.allSatisfy { $0.hasPrefix("unified_work_orders") && $0.contains(dropped) },
+                "\(drift)")
+        let rebuilt = try unified.query(orders)
+        #expect(rebuilt.count == nightOrders.count)
+        let differing = zip(rebuilt, nightOrders).filter { $0 != $1 }.compactMap { $0.0[0].textValue }
+        #expect(differing.count == 1 && differing.allSatisfy { $0.hasPrefix("MR-\(dropped)-") }, "\(differing)")
+        #expect(try described(dropped) != ["altered"])
+        #expect(try unified.query(lines) == linesBefore)
+
+        // The first snapshot loaded again: every turn is computed, the altered row written again.
+        try unified.prepare(alter).execute([":unit": .text(dropped)])
+        try raw.prepare("""
+            UPDATE loaded_artifacts SET run_id = 'run-3' WHERE report_type = 'closed_make_ready' AND as_of_date = :first
+            """).execute([":first": .text(first)])
+        let again = try loaded.sync()
+        #expect(!again.computedInPart.contains("unified_work_orders"), "\(again.computedInPart)")
+        #expect(try unified.query(orders) == rebuilt)
+    }
+
     @Test func pruningTurnsALaterSnapshotListsLeavesTheWorkOrdersAsTheyWere() throws {
         let loaded = try Loaded(["real-onesite/Closed_Make_Ready_Nexus_East.xls"])
         let database = loaded.raw.database

@@ -6,7 +6,8 @@ import OwnerDashCore
 /// Rules:
 /// - Closed: every Closed Make Ready snapshot loaded (each covers its own date range, so together they are the
 ///   history), one row per turn (unit_number and `MakeReadyTurn.key`: the vacate date, else the make-ready request
-///   number its work orders share, as the real report prints no vacate date), from the latest snapshot that lists it.
+///   number its work orders share, as the real report prints no vacate date), from the latest snapshot that lists it;
+///   an incremental sync computes only the turns the snapshots loaded since the last sync list (RealPageClosedTurns).
 ///   opened_date = `move_out_date` (Date Vacated), due_date = `due_date`, completed_date = `completed_date`;
 ///   days_to_complete = completed_date − move_out_date in days, else the report's own `days_to_complete` when the
 ///   vacate date is not printed.
@@ -41,24 +42,37 @@ enum RealPageMaintenance {
     /// The closed turns read: each (unit, turn key) from the latest Closed Make Ready snapshot listing it, with its
     /// `turn` (`MakeReadyTurn.key`). Ranked on the few columns that order them and read again by id (every kept
     /// snapshot's rows carried whole through the sort cost a third more, growing with the snapshots kept).
-    static let closedTurns = """
+    static let closedTurns = closedTurns(byChange: false)
+
+    /// `closedTurns`, or by change (RealPageClosedTurns) only the turns of `temp.changed_turns`: their units' rows
+    /// alone are read, off the unit index.
+    static func closedTurns(byChange: Bool) -> String {
+        """
         SELECT c.*, k.turn
         FROM (
             SELECT id, turn, row_number() OVER (PARTITION BY unit_number, turn ORDER BY as_of_date DESC, source_row) AS pick
             FROM (SELECT t.id, t.unit_number, t.as_of_date, t.source_row, \(MakeReadyTurn.key("t", schema: "realpage_raw.")) AS turn
                   FROM realpage_raw.realpage_closed_make_ready t
-                  WHERE t.property_id = :property AND t.completed_date IS NOT NULL)) k
+                  WHERE t.property_id = :property AND t.completed_date IS NOT NULL\(byChange ? """
+
+                    AND t.unit_number IN (SELECT unit_number FROM temp.changed_turns)) x
+                  WHERE (unit_number, turn) IN (SELECT unit_number, turn FROM temp.changed_turns)
+            """ : ")")) k
         JOIN realpage_raw.realpage_closed_make_ready c ON c.id = k.id
         WHERE k.pick = 1
         """
+    }
 
     /// `temp.closed_turn`, of `closedTurns`' rows.
     static let closedTurn = ScratchTable(name: "closed_turn", shape: .query(closedTurns))
 
-    /// `temp.closed_turn`: the closed turns read, made once for the work orders and their lines, which each ranked
-    /// every kept snapshot's turns (a year of them) again. Refills the previous property's (`TempTables`).
-    static func makeClosedTurns(_ realpage: RealPageSync) throws {
-        try TempTables.refill(closedTurn, in: realpage.context.database) { _ = try realpage.run($0) }
+    /// `temp.closed_turn`: the closed turns read (every one, or by change those `turns` computes), made once for the
+    /// work orders and their lines, which each ranked every kept snapshot's turns (a year of them) again. Refills the
+    /// previous property's (`TempTables`).
+    static func makeClosedTurns(_ realpage: RealPageSync, turns: RealPageClosedTurns) throws {
+        try TempTables.refill(closedTurn, with: closedTurns(byChange: !turns.isWhole), in: realpage.context.database) {
+            _ = try realpage.run($0)
+        }
     }
 
     static let insertLines = """
@@ -114,6 +128,18 @@ enum RealPageMaintenance {
                :source
         FROM temp.closed_turn
         """
+
+    /// The open turns; by change (RealPageClosedTurns) also without the ids main holds as closed, whose turns were
+    /// not computed (a closed turn stays listed, so stays closed).
+    static func insertOpen(byChange: Bool) -> String {
+        insertOpen + (byChange ? """
+
+              AND NOT EXISTS (
+                  SELECT 1 FROM main.unified_work_orders w
+                  WHERE w.unified_property_id = :property AND w.status = 'closed'
+                    AND w.work_order_id = 'MR-' || m.unit_number || '-' || coalesce(m.move_out_date, 'open'))
+            """ : "")
+    }
 
     static let insertOpen = """
         INSERT INTO unified_work_orders (
