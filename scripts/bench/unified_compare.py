@@ -29,7 +29,7 @@ CURRENT_STATE = [
 HOST_ONLY = {
     "schema_migrations", "sqlite_sequence", "unpublished_changes", "published_syncs", "ledger_sync_marks",
     "sync_input_marks", "sync_activity_marks", "sync_activity_prospects", "sync_yardi_households",
-    "sync_realpage_postings", "sync_household_sum_marks", "sync_yardi_gap_baselines",
+    "sync_realpage_postings", "sync_household_sum_marks", "sync_yardi_gap_baselines", "sync_snapshot_marks",
 }
 SNAPSHOTS = ["unified_occupancy_metrics", "unified_pricing_metrics", "unified_delinquency", "unified_delinquency_metrics"]
 
