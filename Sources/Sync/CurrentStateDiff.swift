@@ -39,10 +39,13 @@ struct CurrentStateDiff {
     /// appended to the property's, with `parameters`) and leaves main's others as they are. The conditions select
     /// rows apart, each off an index in the walk's order, so the walk reads them merged in order (SQLite's merge of a
     /// `UNION ALL`), none sorted and no row outside them read: one condition with an `OR` read every row of the
-    /// property's index to keep a few.
+    /// property's index to keep a few. `twinCondition` (a `WHERE` clause without parameters), where the twin holds
+    /// more than the rows computed (RealPageExpenseMonths keeps main's other months there for the checks): its rows
+    /// compared, those of the same part.
     struct Scope {
         let conditions: [String]
         let parameters: [String: SQLValue]
+        var twinCondition = ""
     }
 
     /// A row whose stored (incremental) value differs from a full rebuild's: `Synchronizer.Mode.full` reports them.
@@ -166,7 +169,7 @@ struct CurrentStateDiff {
             let scope = scopes[table.name]
             let (gone, new) = try SQLProfile.measure(property, "diff walk \(table.name)") {
                 try differences(table, database, parameters.merging(scope?.parameters ?? [:]) { $1 },
-                                storedConditions: scope?.conditions ?? [""])
+                                storedConditions: scope?.conditions ?? [""], twinCondition: scope?.twinCondition ?? "")
             }
             added[table.name] = new
             try Self.fill(database, rows: gone)
@@ -247,10 +250,11 @@ struct CurrentStateDiff {
     /// more left out (`Table.storedByTheRules`), or a `Scope`'s.
     private func differences(_ table: Table, _ database: Database, _ parameters: [String: SQLValue],
                              columns: [String]? = nil,
-                             storedConditions: [String] = [""]) throws -> (gone: [Int64], new: [Int64]) {
+                             storedConditions: [String] = [""],
+                             twinCondition: String = "") throws -> (gone: [Int64], new: [Int64]) {
         let compared = columns ?? table.columns
         let walked = table.key.isEmpty ? compared : table.key
-        let queries = Self.walk(table, columns: compared, storedConditions: storedConditions)
+        let queries = Self.walk(table, columns: compared, storedConditions: storedConditions, twinCondition: twinCondition)
         let stored = try database.prepare(queries.stored)
         let rebuilt = try database.prepare(queries.rebuilt)
         try stored.bind(parameters)
@@ -287,14 +291,15 @@ struct CurrentStateDiff {
     /// `columns`, in key order (a table without a key: the order of every column, then the row id). Main's indexes
     /// give that order (`unified_activity_by_date` holds every column of `unified_activity` for it), so neither side
     /// is sorted, nor main's rows read from its table.
-    static func walk(_ table: Table, columns: [String],
-                     storedConditions: [String] = [""]) -> (stored: String, rebuilt: String) {
+    static func walk(_ table: Table, columns: [String], storedConditions: [String] = [""],
+                     twinCondition: String = "") -> (stored: String, rebuilt: String) {
         let names = columns.joined(separator: ", ")
         let keyOrder = (table.key.isEmpty ? columns + ["rowid"] : table.key).joined(separator: ", ")
         let stored = storedConditions.map {
             "SELECT rowid, \(names) FROM main.\(table.name) WHERE unified_property_id = :property\($0)"
         }.joined(separator: "\nUNION ALL\n")
-        return ("\(stored)\nORDER BY \(keyOrder)", "SELECT rowid, \(names) FROM temp.\(table.name) ORDER BY \(keyOrder)")
+        return ("\(stored)\nORDER BY \(keyOrder)",
+                "SELECT rowid, \(names) FROM temp.\(table.name)\(twinCondition) ORDER BY \(keyOrder)")
     }
 
     /// Main's rows to delete (`fill`'s list unless named).

@@ -135,15 +135,27 @@ struct RealPageSource: PropertySource {
             result.closedTurns = turns
             result.scopes.merge(turns.scopes) { $1 }
         }
-        if try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1 {
-            try RealPageExpenses.fillAccountCategories(context)
-            result.rows["unified_expenses"] = try realpage.run(RealPageExpenses.insert, RealPageExpenses.reportSources)
-            result.expenseSource = RealPageExpenses.source
-        }
-        if try realpage.rows(RealPageExpenses.hasIncomeSnapshots).first?.first?.integerValue == 1 {
-            try RealPageExpenses.fillIncomeCategories(context)
-            result.rows["unified_income"] = try realpage.run(RealPageExpenses.insertIncome, RealPageExpenses.reportSources)
-            result.incomeSource = RealPageExpenses.incomeSource
+        let hasExpenses = try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1
+        let hasIncome = try realpage.rows(RealPageExpenses.hasIncomeSnapshots).first?.first?.integerValue == 1
+        if hasExpenses || hasIncome {
+            // By change (RealPageExpenseMonths): only the months the snapshots loaded since the last sync cover.
+            let months = try RealPageExpenseMonths(realpage, byChange: context.byChange)
+            if hasExpenses {
+                try RealPageExpenses.fillAccountCategories(context)
+                result.rows["unified_expenses"] = try realpage.run(RealPageExpenses.insert(byMonth: !months.isWhole),
+                                                                   RealPageExpenses.reportSources)
+                try months.keepOtherMonths("unified_expenses", context)
+                result.expenseSource = RealPageExpenses.source
+            }
+            if hasIncome {
+                try RealPageExpenses.fillIncomeCategories(context)
+                result.rows["unified_income"] = try realpage.run(RealPageExpenses.insertIncome(byMonth: !months.isWhole),
+                                                                 RealPageExpenses.reportSources)
+                try months.keepOtherMonths("unified_income", context)
+                result.incomeSource = RealPageExpenses.incomeSource
+            }
+            result.expenseMonths = months
+            result.scopes.merge(months.scopes((hasExpenses ? ["unified_expenses"] : []) + (hasIncome ? ["unified_income"] : []))) { $1 }
         }
         return result
     }

@@ -67,6 +67,8 @@ struct SourceSyncResult {
     /// RealPage: the closed make-ready turns computed (RealPageClosedTurns), whose snapshots are recorded with the
     /// write; by change, `scopes` holds the work orders' and their lines'.
     var closedTurns: RealPageClosedTurns? = nil
+    /// RealPage: the months of expenses and income computed (RealPageExpenseMonths), recorded the same way.
+    var expenseMonths: RealPageExpenseMonths? = nil
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -656,6 +658,7 @@ public struct Synchronizer {
         try result.yardiHouseholds?.record(context)
         try result.realpagePostings?.record(context)
         try result.closedTurns?.record(context)
+        try result.expenseMonths?.record(context)
         var scopes = result.scopes
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift, inPart) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key,
@@ -746,7 +749,7 @@ public struct Synchronizer {
     static let scratchTables = [chargeCategoryTable, ExpenseAccountCategories.table, RealPageExpenses.incomeCategoryTable]
         + LedgerDelta.scratchTables + CurrentStateDiff.rowLists
         + RealPageScratch.tables + [RealPageScratch.reportActivity, RealPageMaintenance.closedTurn, YardiLedger.periodLeaseTable]
-        + [RealPageClosedTurns.changedTurnsTable]
+        + [RealPageClosedTurns.changedTurnsTable, RealPageExpenseMonths.changedMonthsTable]
         + YardiHouseholds.scratchTables + [RealPagePostings.table, RealPageEventHouseholds.table]
 
     /// `temp.charge_category` (code -> category), which the ledger rules join; per connection, refilled per property

@@ -549,11 +549,11 @@ public enum UnifiedDictionary {
             unknown_types | JSON array of the Activity report types no event type names, per day read: {day, type, rows}
             resident_lists | the getresidentlistinfo and getleaseinfo snapshots read, one line each: list, the rows' as-of date, lowest and highest raw row id, rows
             """),
-        table("sync_snapshot_marks", "The snapshots a rule that computes by snapshot read at the property's last sync (RealPage's closed make-ready turns): the next sync computes again only what the snapshots loaded since list; this host's own, not published.", """
+        table("sync_snapshot_marks", "The snapshots a rule that computes by snapshot read at the property's last sync (RealPage's closed make-ready turns, its expenses and income by month): the next sync computes again only what the snapshots loaded since list or cover; this host's own, not published.", """
             unified_property_id | property key
-            rule | the rule (closed_turns)
-            inputs | SHA-256 of the build that computed the rows
-            snapshots | one line per snapshot loaded: as-of date, the run that loaded it and its artifact's SHA-256
+            rule | the rule (closed_turns, expense_months)
+            inputs | SHA-256 of the build that computed the rows (and for expense_months the GL categories)
+            snapshots | one line per snapshot loaded: (its report,) as-of date, the run that loaded it and its artifact's SHA-256
             """),
         table("sync_activity_prospects", "Each prospect of a RealPage property's report events and the day of their first contact read (the lead rank's memory of the days a sync does not compute again); this host's own, not published.", """
             unified_property_id | property key

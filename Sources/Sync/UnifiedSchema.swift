@@ -955,9 +955,9 @@ public enum UnifiedSchema {
             CREATE INDEX unified_leases_by_resident ON unified_leases (unified_property_id, resident_id);
             """),
         // The snapshots a rule computed by snapshot read at the property's last sync (Sync/RealPage/
-        // RealPageClosedTurns.swift: the closed make-ready turns): the next sync computes again only what the
-        // snapshots loaded since list, instead of ranking every kept snapshot's turns every night. This host's own
-        // bookkeeping: not published.
+        // RealPageClosedTurns.swift: the closed make-ready turns; RealPageExpenseMonths.swift: the expenses and income
+        // by month): the next sync computes again only what the snapshots loaded since list or cover, instead of
+        // every kept snapshot's turns and months every night. This host's own bookkeeping: not published.
         Migration(version: 69, name: "snapshot marks", sql: """
             CREATE TABLE sync_snapshot_marks (
                 unified_property_id TEXT NOT NULL REFERENCES unified_properties (unified_property_id) ON DELETE CASCADE,

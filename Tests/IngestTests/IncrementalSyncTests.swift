@@ -103,10 +103,11 @@ import Testing
                 #expect(written == RowsWritten(deleted: moved + gone, inserted: moved + new),
                         "\(night): \(written) household balances written; \(moved) moved, \(gone) gone, \(new) new of \(balancesAfter.count)")
                 #expect(moved + gone + new < balancesAfter.count / 4, "\(night): \(moved + gone + new) of \(balancesAfter.count) balances moved")
-                // The report events went by day, the people by household (RealPageEventHouseholds), the closed turns by
-                // the snapshot loaded that night (RealPageClosedTurns), main keeping the rest.
+                // The report events went by day, the people by household (RealPageEventHouseholds), the closed turns and
+                // the expense and income months by the snapshots loaded that night (RealPageClosedTurns,
+                // RealPageExpenseMonths), main keeping the rest.
                 let rowsLine = run.stderr.split(separator: "\n").first { $0.contains("kalaco: sync: rows written") } ?? ""
-                #expect(rowsLine.hasSuffix("; computed in part: unified_activity, unified_lease_residents, unified_leases, unified_residents, unified_work_order_lines, unified_work_orders"),
+                #expect(rowsLine.hasSuffix("; computed in part: unified_activity, unified_expenses, unified_income, unified_lease_residents, unified_leases, unified_residents, unified_work_order_lines, unified_work_orders"),
                         "\(night): \(rowsLine)")
             }
         }

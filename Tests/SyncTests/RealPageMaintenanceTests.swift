@@ -317,14 +317,18 @@ import Testing
         #expect(try loaded.store.database.scalar("SELECT round(sum(amount), 2) FROM unified_expenses") == .real(72_010.5),
                 "the later snapshot's lines, each twice the first's 36,005.25 in all")
         #expect(try loaded.store.database.scalar("SELECT count(DISTINCT source_as_of) FROM unified_expenses")?.integerValue == 1)
-        // An older month, printed once, three days before.
+        // An older month, printed once, three days before (loaded as a load records it: a sync by change computes
+        // the months of the snapshots loaded since, RealPageExpenseMonths).
         let database = loaded.raw.database
         try database.execute("""
             INSERT INTO realpage_income_statement (lineage_id, property_id, as_of_date, source_row, section, category,
                 account_number, account_name, period_amount, fiscal_period)
             SELECT lineage_id, property_id, date(as_of_date, '-3 days'), source_row, section, category, account_number,
                    account_name, period_amount, '2025-12'
-            FROM realpage_income_statement WHERE as_of_date = (SELECT min(as_of_date) FROM realpage_income_statement)
+            FROM realpage_income_statement WHERE as_of_date = (SELECT min(as_of_date) FROM realpage_income_statement);
+            INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+            SELECT 'income_statement', property_id, as_of_date, 'older.xlsx', 'sha-older', 'run-2', count(*)
+            FROM realpage_income_statement WHERE fiscal_period = '2025-12' GROUP BY property_id, as_of_date;
             """)
         _ = try loaded.sync()
         let expenses = "SELECT month, gl_account, amount, source_as_of FROM unified_expenses ORDER BY 1, 2"
@@ -362,6 +366,58 @@ import Testing
         _ = try loaded.sync()
         #expect(try loaded.store.database.query(expenses) == before)
         #expect(try loaded.store.database.query(checks) == checked)
+    }
+
+    /// A night computes only the months its new Income Statement covers (RealPageExpenseMonths): a month no new
+    /// snapshot covers stays as stored (its row altered there stays altered) and is still checked against its
+    /// printed total; the new month is there. A full sync of the same raw data names the altered row alone; other
+    /// GL categories compute every month.
+    @Test func aNightComputesOnlyTheMonthsItsNewStatementCovers() throws {
+        let loaded = try Loaded(["income_statement_by_gl.xlsx"])
+        #expect(try loaded.sync().computedInPart.isEmpty)
+        let unified = loaded.store.database
+        // February's statement, loaded a month on as a load records it, every amount twice January's.
+        try loaded.raw.database.execute("""
+            INSERT INTO realpage_income_statement (lineage_id, property_id, as_of_date, source_row, section, category,
+                account_number, account_name, period_amount, fiscal_period)
+            SELECT lineage_id, property_id, date(as_of_date, '+1 month'), source_row, section, category, account_number,
+                   account_name, period_amount * 2, '2026-02'
+            FROM realpage_income_statement;
+            INSERT INTO loaded_artifacts (report_type, property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
+            SELECT 'income_statement', property_id, as_of_date, 'february.xlsx', 'sha-february', 'run-2', count(*)
+            FROM realpage_income_statement WHERE fiscal_period = '2026-02' GROUP BY property_id, as_of_date;
+            """)
+        let account = try #require(try unified.scalar("SELECT min(gl_account) FROM unified_expenses")?.textValue)
+        let alter = "UPDATE unified_expenses SET amount = amount + 1 WHERE month = '2026-01' AND gl_account = :account"
+        try unified.prepare(alter).execute([":account": .text(account)])
+        let january = "SELECT gl_account, amount FROM unified_expenses WHERE month = '2026-01' ORDER BY 1"
+        let alteredJanuary = try unified.query(january)
+
+        let night = try loaded.sync()
+        #expect(night.computedInPart.contains("unified_expenses"), "\(night.computedInPart)")
+        #expect(try unified.query(january) == alteredJanuary, "a month no new snapshot covers is not computed again")
+        let february = try unified.query("""
+            SELECT gl_account, amount FROM unified_expenses WHERE month = '2026-02' ORDER BY 1
+            """)
+        #expect(february.count == alteredJanuary.count)
+        #expect(try unified.scalar("""
+            SELECT count(DISTINCT measure) FROM sync_checks
+            WHERE check_name = 'income_expense_totals' AND run_id = 'sync-1' AND measure LIKE 'expenses %'
+              AND as_of_date = (SELECT max(as_of_date) FROM sync_checks)
+            """) == .integer(2), "both months checked")
+
+        let full = try #require(Synchronizer(store: loaded.store, runID: "sync-full", mode: .full)
+            .sync([loaded.property], log: Diagnostics(sink: { _ in })).first)
+        #expect(full.error == nil)
+        let drift = full.warnings.filter { $0.check == "sync_drift" }.map(\.subject)
+        #expect(drift.count == 1 && drift.allSatisfy { $0.hasPrefix("unified_expenses") && $0.contains(account) }, "\(drift)")
+        let rebuilt = try unified.query(january)
+        #expect(rebuilt != alteredJanuary && rebuilt.count == alteredJanuary.count)
+
+        try unified.prepare(alter).execute([":account": .text(account)])
+        let recategorized = try loaded.sync(GLCategories(overrides: ["Bad Debt": ["81"]]))
+        #expect(!recategorized.computedInPart.contains("unified_expenses"), "other categories compute every month")
+        #expect(try unified.query(january) == rebuilt)
     }
 
     @Test func anAccountNoCategoryNamesCountsAsOtherAndIsNamedInAWarning() throws {

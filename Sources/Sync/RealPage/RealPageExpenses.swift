@@ -19,6 +19,8 @@ import SQLiteKit
 /// is never added up from two reports: expenses of month M come from the best-ranked report covering M among those
 /// with expense lines (Income Statement, Cash Basis G/L), income from the best-ranked among all three.
 ///
+/// An incremental sync computes only the months the snapshots loaded since the last sync cover (RealPageExpenseMonths).
+///
 /// Within one report:
 /// - Income Statement and Monthly Income Summary: per month, the latest snapshot (a re-run replaces the earlier).
 /// - Cash Basis G/L: every snapshot loaded; each batch (period-control number) from the latest snapshot listing it,
@@ -109,17 +111,23 @@ enum RealPageExpenses {
         WHERE property_id = :property
         """
 
-    /// Every candidate line of every report, as (report, rank, month, snapshot, kind, account, name, amount).
-    static let lines = """
+    /// Every candidate line of every report, as (report, rank, month, snapshot, kind, account, name, amount); by
+    /// month (RealPageExpenseMonths) the Income Statement's and Monthly Income Summary's of `temp.changed_months`
+    /// alone (the Cash Basis G/L's batches are placed across every snapshot: their lines are kept to those months by
+    /// the inserts).
+    static func lines(byMonth: Bool) -> String {
+        let statementMonths = byMonth ? "\n              AND coalesce(i.fiscal_period, substr(i.as_of_date, 1, 7)) IN (SELECT month FROM temp.changed_months)" : ""
+        let monthlyMonths = byMonth ? " AND substr(m.as_of_date, 1, 7) IN (SELECT month FROM temp.changed_months)" : ""
+        return """
         statement AS (
             SELECT i.*, coalesce(i.fiscal_period, substr(i.as_of_date, 1, 7)) AS month
             FROM realpage_raw.realpage_income_statement i
-            WHERE i.property_id = :property AND i.period_amount IS NOT NULL
+            WHERE i.property_id = :property AND i.period_amount IS NOT NULL\(statementMonths)
         ),
         statement_snapshot AS (SELECT month, max(as_of_date) AS as_of_date FROM statement GROUP BY month),
         monthly AS (
             SELECT m.*, substr(m.as_of_date, 1, 7) AS month FROM realpage_raw.realpage_monthly_income m
-            WHERE m.property_id = :property
+            WHERE m.property_id = :property\(monthlyMonths)
         ),
         monthly_snapshot AS (SELECT month, max(as_of_date) AS as_of_date FROM monthly GROUP BY month),
         cash AS (
@@ -160,6 +168,7 @@ enum RealPageExpenses {
             UNION ALL SELECT DISTINCT 'cash_basis_gl', 3, month FROM cash
         )
         """
+    }
 
     static func sourceName(_ report: String) -> String {
         """
@@ -169,8 +178,12 @@ enum RealPageExpenses {
         """
     }
 
-    static let insert = """
-        WITH \(lines),
+    static let insert = insert(byMonth: false)
+
+    /// The expense lines, every month's or by month (RealPageExpenseMonths) those of `temp.changed_months`.
+    static func insert(byMonth: Bool) -> String {
+        """
+        WITH \(lines(byMonth: byMonth)),
         winner AS (SELECT month, min(rank) AS rank FROM coverage WHERE report <> 'monthly_income_summary' GROUP BY month)
         INSERT INTO unified_expenses (
             unified_property_id, month, gl_account, account_name, gl_category, category_known, amount, source,
@@ -180,12 +193,17 @@ enum RealPageExpenses {
         FROM line l
         JOIN winner w ON w.month = l.month AND w.rank = l.rank
         LEFT JOIN temp.gl_account_category g ON g.account = l.account
-        WHERE l.kind = 'expense'
+        WHERE l.kind = 'expense'\(byMonth ? " AND l.month IN (SELECT month FROM temp.changed_months)" : "")
         GROUP BY l.month, l.account
         """
+    }
 
-    static let insertIncome = """
-        WITH \(lines),
+    static let insertIncome = insertIncome(byMonth: false)
+
+    /// The income lines, every month's or by month (RealPageExpenseMonths) those of `temp.changed_months`.
+    static func insertIncome(byMonth: Bool) -> String {
+        """
+        WITH \(lines(byMonth: byMonth)),
         winner AS (SELECT month, min(rank) AS rank FROM coverage GROUP BY month)
         INSERT INTO unified_income (
             unified_property_id, month, gl_account, account_name, gl_category, amount, source, source_report,
@@ -195,9 +213,10 @@ enum RealPageExpenses {
         FROM line l
         JOIN winner w ON w.month = l.month AND w.rank = l.rank
         LEFT JOIN temp.gl_income_category g ON g.account = l.account
-        WHERE l.kind = 'income' AND l.account IS NOT NULL AND l.amount IS NOT NULL
+        WHERE l.kind = 'income' AND l.account IS NOT NULL AND l.amount IS NOT NULL\(byMonth ? " AND l.month IN (SELECT month FROM temp.changed_months)" : "")
         GROUP BY l.month, l.account
         """
+    }
 }
 
 /// GL accounts no `gl_categories` prefix names: counted as Other and listed, so the registry can name them.
