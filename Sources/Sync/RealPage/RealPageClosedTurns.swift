@@ -1,4 +1,3 @@
-import LibCryptoKit
 import OwnerDashCore
 import SQLiteKit
 
@@ -18,11 +17,8 @@ import SQLiteKit
 /// Main keeps the other turns as the last sync wrote them: the diff compares main's open turns and its closed ones
 /// among those computed (`scopes`). The full sync computes every turn and names any row that differs.
 struct RealPageClosedTurns {
-    /// The mark's rule name.
-    static let rule = "closed_turns"
-    /// The snapshots loaded tonight, one line each (`snapshotLines`), and the build: the mark `record` writes.
-    let inputs: String
-    let snapshots: [String]
+    /// The snapshots loaded tonight (`snapshotLines`) and the build: the mark `record` writes.
+    let mark: SnapshotMark
     /// The as-of dates of the snapshots loaded since the last sync, whose turns this sync computes; nil: every turn.
     let newDates: [String]?
 
@@ -32,22 +28,12 @@ struct RealPageClosedTurns {
     /// Decides the turns for the property `realpage` syncs; `byChange`: the property has stored rows and the sync is
     /// incremental. By change, fills `temp.changed_turns` with the turns the new snapshots list.
     init(_ realpage: RealPageSync, byChange: Bool) throws {
-        inputs = Synchronizer.executableDigest
-        snapshots = try realpage.rows(Self.snapshotLines).map(RealPageActivityDays.markLine)
-        let mark = byChange ? try realpage.rows(Self.storedMark).first : nil
-        newDates = Self.newDates(mark: mark, inputs: inputs, snapshots: snapshots)
+        mark = SnapshotMark(rule: "closed_turns", inputs: Synchronizer.executableDigest,
+                            snapshots: try realpage.rows(Self.snapshotLines))
+        newDates = try mark.added(realpage.context, byChange: byChange)?.compactMap(\.first)
         guard let newDates else { return }
         try TempTables.empty(Self.changedTurnsTable, in: realpage.context.database)
         try realpage.run(Self.fillChangedTurns, [":new_dates": .text(Self.jsonArray(newDates))])
-    }
-
-    /// The as-of dates of the snapshots added since `mark`, nil when the mark is missing, from another build, or
-    /// names a snapshot tonight's lines do not hold as they were (loaded again, or removed).
-    static func newDates(mark: [SQLValue]?, inputs: String, snapshots: [String]) -> [String]? {
-        guard let mark, mark[0].textValue == inputs else { return nil }
-        let marked = Set((mark[1].textValue ?? "").split(separator: "\n").map(String.init))
-        guard marked.isSubset(of: snapshots) else { return nil }
-        return snapshots.filter { !marked.contains($0) }.compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
     private static func jsonArray(_ values: [String]) -> String {
@@ -69,11 +55,7 @@ struct RealPageClosedTurns {
     }
 
     /// Records tonight's mark in the property's write.
-    func record(_ context: SyncContext) throws {
-        try context.run(Self.recordMark, [
-            ":rule": .text(Self.rule), ":inputs": .text(inputs), ":snapshots": .text(snapshots.joined(separator: "\n")),
-        ])
-    }
+    func record(_ context: SyncContext) throws { try mark.record(context) }
 
     /// `temp.changed_turns`: the turns a sync by change computes, by work order id (`MR-<unit>-<turn>`).
     static let changedTurnsTable = ScratchTable(name: "changed_turns", shape: .definition("""
@@ -96,15 +78,5 @@ struct RealPageClosedTurns {
         SELECT as_of_date, run_id, artifact_sha256 FROM realpage_raw.loaded_artifacts
         WHERE report_type = 'closed_make_ready' AND property_id = :property
         ORDER BY as_of_date
-        """
-
-    static let storedMark = """
-        SELECT inputs, snapshots FROM main.sync_snapshot_marks WHERE unified_property_id = :property AND rule = 'closed_turns'
-        """
-
-    static let recordMark = """
-        INSERT INTO main.sync_snapshot_marks (unified_property_id, rule, inputs, snapshots)
-        VALUES (:property, :rule, :inputs, :snapshots)
-        ON CONFLICT (unified_property_id, rule) DO UPDATE SET inputs = excluded.inputs, snapshots = excluded.snapshots
         """
 }

@@ -18,11 +18,8 @@ import SQLiteKit
 /// property's every month before the write (the `income_expense_totals` check, the unknown-account warning); the
 /// diff compares the months computed alone, on both sides (`scopes`).
 struct RealPageExpenseMonths {
-    /// The mark's rule name.
-    static let rule = "expense_months"
-    /// The build and the GL categories, and each snapshot loaded (`snapshotLines`): the mark `record` writes.
-    let inputs: String
-    let snapshots: [String]
+    /// The snapshots loaded tonight (`snapshotLines`), the build and the GL categories: the mark `record` writes.
+    let mark: SnapshotMark
     /// The months computed by change (also in `temp.changed_months`); nil: every month.
     let months: [String]?
 
@@ -38,33 +35,20 @@ struct RealPageExpenseMonths {
             hasher.updateField(prefix)
             hasher.updateField(category)
         }
-        inputs = hasher.finalizeHex()
-        snapshots = try realpage.rows(Self.snapshotLines).map(RealPageActivityDays.markLine)
-        let mark = byChange ? try realpage.rows(Self.storedMark).first : nil
-        guard let added = Self.addedSnapshots(mark: mark, inputs: inputs, snapshots: snapshots),
-              !added.contains(where: { $0.report == "cash_basis_gl" }) else {
+        mark = SnapshotMark(rule: "expense_months", inputs: hasher.finalizeHex(),
+                            snapshots: try realpage.rows(Self.snapshotLines))
+        // Each line added: report, as-of date, run, artifact digest.
+        guard let added = try mark.added(realpage.context, byChange: byChange)?.filter({ $0.count > 1 }),
+              !added.contains(where: { $0[0] == "cash_basis_gl" }) else {
             months = nil
             return
         }
         let database = realpage.context.database
         try TempTables.empty(Self.changedMonthsTable, in: database)
         for snapshot in added {
-            try realpage.context.run(Self.fillChangedMonths, [":report": .text(snapshot.report), ":as_of": .text(snapshot.asOf)])
+            try realpage.context.run(Self.fillChangedMonths, [":report": .text(snapshot[0]), ":as_of": .text(snapshot[1])])
         }
         months = try database.query("SELECT month FROM temp.changed_months ORDER BY month").compactMap { $0[0].textValue }
-    }
-
-    /// The snapshots loaded since `mark` (report and as-of date), nil when the mark is missing, from other inputs, or
-    /// names a snapshot tonight's lines do not hold as they were (loaded again, or removed).
-    static func addedSnapshots(mark: [SQLValue]?, inputs: String,
-                               snapshots: [String]) -> [(report: String, asOf: String)]? {
-        guard let mark, mark[0].textValue == inputs else { return nil }
-        let marked = Set((mark[1].textValue ?? "").split(separator: "\n").map(String.init))
-        guard marked.isSubset(of: snapshots) else { return nil }
-        return snapshots.filter { !marked.contains($0) }.compactMap { line in
-            let fields = line.split(separator: " ").map(String.init)
-            return fields.count > 1 ? (fields[0], fields[1]) : nil
-        }
     }
 
     /// Main's rows the diff compares with the twins' when only some months were computed, those months' on both sides:
@@ -89,11 +73,7 @@ struct RealPageExpenseMonths {
     }
 
     /// Records tonight's mark in the property's write.
-    func record(_ context: SyncContext) throws {
-        try context.run(RealPageClosedTurns.recordMark, [
-            ":rule": .text(Self.rule), ":inputs": .text(inputs), ":snapshots": .text(snapshots.joined(separator: "\n")),
-        ])
-    }
+    func record(_ context: SyncContext) throws { try mark.record(context) }
 
     /// `temp.changed_months`: the months a sync by change computes (`YYYY-MM`).
     static let changedMonthsTable = ScratchTable(name: "changed_months",
@@ -115,9 +95,5 @@ struct RealPageExpenseMonths {
         SELECT report_type, as_of_date, run_id, artifact_sha256 FROM realpage_raw.loaded_artifacts
         WHERE property_id = :property AND report_type IN ('income_statement', 'monthly_income_summary', 'cash_basis_gl')
         ORDER BY report_type, as_of_date
-        """
-
-    static let storedMark = """
-        SELECT inputs, snapshots FROM main.sync_snapshot_marks WHERE unified_property_id = :property AND rule = 'expense_months'
         """
 }
