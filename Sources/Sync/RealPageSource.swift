@@ -132,7 +132,7 @@ struct RealPageSource: PropertySource {
             result.rows["unified_make_ready_periods"] = try realpage.run(
                 RealPageMaintenance.insertPeriods, [":analysis_source": .text(RealPageMaintenance.analysisSource)])
             result.workOrderSource = RealPageMaintenance.source
-            result.closedTurns = turns
+            result.snapshotMarks.append(turns.mark)
             result.scopes.merge(turns.scopes) { $1 }
         }
         let hasExpenses = try realpage.rows(RealPageExpenses.hasSnapshots).first?.first?.integerValue == 1
@@ -154,7 +154,7 @@ struct RealPageSource: PropertySource {
                 try months.keepOtherMonths("unified_income", context)
                 result.incomeSource = RealPageExpenses.incomeSource
             }
-            result.expenseMonths = months
+            result.snapshotMarks.append(months.mark)
             result.scopes.merge(months.scopes((hasExpenses ? ["unified_expenses"] : []) + (hasIncome ? ["unified_income"] : []))) { $1 }
         }
         return result

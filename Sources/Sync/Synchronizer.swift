@@ -64,11 +64,9 @@ struct SourceSyncResult {
     var yardiHouseholds: YardiHouseholds? = nil
     /// RealPage: the households' postings summed (RealPagePostings), kept the same way.
     var realpagePostings: RealPagePostings? = nil
-    /// RealPage: the closed make-ready turns computed (RealPageClosedTurns), whose snapshots are recorded with the
-    /// write; by change, `scopes` holds the work orders' and their lines'.
-    var closedTurns: RealPageClosedTurns? = nil
-    /// RealPage: the months of expenses and income computed (RealPageExpenseMonths), recorded the same way.
-    var expenseMonths: RealPageExpenseMonths? = nil
+    /// The snapshots the rules by snapshot read (RealPage's closed turns and expense months), recorded with the write;
+    /// by change, `scopes` holds the tables they computed in part.
+    var snapshotMarks: [SnapshotMark] = []
 
     /// Sets `ledgerWholeAsOf` to `whole`, the as-of date of the last whole ledger answer, when it is older than
     /// `merged`, the date the windows have brought the merged ledger to.
@@ -657,8 +655,7 @@ public struct Synchronizer {
         try result.activityDays?.record(context)
         try result.yardiHouseholds?.record(context)
         try result.realpagePostings?.record(context)
-        try result.closedTurns?.record(context)
-        try result.expenseMonths?.record(context)
+        for mark in result.snapshotMarks { try mark.record(context) }
         var scopes = result.scopes
         scopes["unified_activity"] = result.activityDays?.scope
         var (changes, drift, inPart) = try write(diff, scopes: scopes, firstSync: firstSync, property: property.key,

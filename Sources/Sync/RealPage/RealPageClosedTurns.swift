@@ -17,27 +17,26 @@ import SQLiteKit
 /// Main keeps the other turns as the last sync wrote them: the diff compares main's open turns and its closed ones
 /// among those computed (`scopes`). The full sync computes every turn and names any row that differs.
 struct RealPageClosedTurns {
-    /// The snapshots loaded tonight (`snapshotLines`) and the build: the mark `record` writes.
+    /// The snapshots loaded tonight (`snapshotLines`) and the build: the mark the property's write records.
     let mark: SnapshotMark
-    /// The as-of dates of the snapshots loaded since the last sync, whose turns this sync computes; nil: every turn.
-    let newDates: [String]?
-
-    /// Every turn is computed.
-    var isWhole: Bool { newDates == nil }
+    /// Every turn is computed (not by change).
+    let isWhole: Bool
 
     /// Decides the turns for the property `realpage` syncs; `byChange`: the property has stored rows and the sync is
-    /// incremental. By change, fills `temp.changed_turns` with the turns the new snapshots list.
+    /// incremental. By change, fills `temp.changed_turns` with the turns the snapshots loaded since list.
     init(_ realpage: RealPageSync, byChange: Bool) throws {
         mark = SnapshotMark(rule: "closed_turns", inputs: Synchronizer.executableDigest,
                             snapshots: try realpage.rows(Self.snapshotLines))
-        newDates = try mark.added(realpage.context, byChange: byChange)?.compactMap(\.first)
-        guard let newDates else { return }
+        // Each line added: as-of date, run, artifact digest.
+        guard let added = try mark.added(realpage.context, byChange: byChange) else {
+            isWhole = true
+            return
+        }
+        isWhole = false
         try TempTables.empty(Self.changedTurnsTable, in: realpage.context.database)
-        try realpage.run(Self.fillChangedTurns, [":new_dates": .text(Self.jsonArray(newDates))])
-    }
-
-    private static func jsonArray(_ values: [String]) -> String {
-        "[" + values.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        for snapshot in added {
+            try realpage.context.run(Self.fillChangedTurns, [":as_of": .text(snapshot[0])])
+        }
     }
 
     /// Main's rows the diff compares with the twins when only some turns were computed: every open turn, and the
@@ -54,21 +53,18 @@ struct RealPageClosedTurns {
         ]
     }
 
-    /// Records tonight's mark in the property's write.
-    func record(_ context: SyncContext) throws { try mark.record(context) }
-
     /// `temp.changed_turns`: the turns a sync by change computes, by work order id (`MR-<unit>-<turn>`).
     static let changedTurnsTable = ScratchTable(name: "changed_turns", shape: .definition("""
         (work_order_id TEXT PRIMARY KEY, unit_number TEXT NOT NULL, turn TEXT NOT NULL) WITHOUT ROWID
         """))
 
-    /// The completed turns the new snapshots list (`:new_dates`, a JSON array of as-of dates).
+    /// The completed turns one new snapshot lists (`:as_of`).
     static let fillChangedTurns = """
         INSERT OR IGNORE INTO temp.changed_turns (work_order_id, unit_number, turn)
         SELECT 'MR-' || unit_number || '-' || turn, unit_number, turn
         FROM (SELECT t.unit_number, \(MakeReadyTurn.key("t", schema: "realpage_raw.")) AS turn
               FROM realpage_raw.realpage_closed_make_ready t
-              WHERE t.property_id = :property AND t.as_of_date IN (SELECT value FROM json_each(:new_dates))
+              WHERE t.property_id = :property AND t.as_of_date = :as_of
                 AND t.completed_date IS NOT NULL)
         """
 

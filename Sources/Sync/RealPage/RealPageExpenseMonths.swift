@@ -18,13 +18,11 @@ import SQLiteKit
 /// property's every month before the write (the `income_expense_totals` check, the unknown-account warning); the
 /// diff compares the months computed alone, on both sides (`scopes`).
 struct RealPageExpenseMonths {
-    /// The snapshots loaded tonight (`snapshotLines`), the build and the GL categories: the mark `record` writes.
+    /// The snapshots loaded tonight (`snapshotLines`), the build and the GL categories: the mark the property's write
+    /// records.
     let mark: SnapshotMark
-    /// The months computed by change (also in `temp.changed_months`); nil: every month.
-    let months: [String]?
-
-    /// Every month is computed.
-    var isWhole: Bool { months == nil }
+    /// Every month is computed (not by change; else those of `temp.changed_months`).
+    let isWhole: Bool
 
     /// Decides the months for the property `realpage` syncs; `byChange`: the property has stored rows and the sync
     /// is incremental. By change, fills `temp.changed_months`.
@@ -40,15 +38,14 @@ struct RealPageExpenseMonths {
         // Each line added: report, as-of date, run, artifact digest.
         guard let added = try mark.added(realpage.context, byChange: byChange)?.filter({ $0.count > 1 }),
               !added.contains(where: { $0[0] == "cash_basis_gl" }) else {
-            months = nil
+            isWhole = true
             return
         }
-        let database = realpage.context.database
-        try TempTables.empty(Self.changedMonthsTable, in: database)
+        isWhole = false
+        try TempTables.empty(Self.changedMonthsTable, in: realpage.context.database)
         for snapshot in added {
             try realpage.context.run(Self.fillChangedMonths, [":report": .text(snapshot[0]), ":as_of": .text(snapshot[1])])
         }
-        months = try database.query("SELECT month FROM temp.changed_months ORDER BY month").compactMap { $0[0].textValue }
     }
 
     /// Main's rows the diff compares with the twins' when only some months were computed, those months' on both sides:
@@ -71,9 +68,6 @@ struct RealPageExpenseMonths {
             WHERE unified_property_id = :property AND month NOT IN (SELECT month FROM temp.changed_months)
             """)
     }
-
-    /// Records tonight's mark in the property's write.
-    func record(_ context: SyncContext) throws { try mark.record(context) }
 
     /// `temp.changed_months`: the months a sync by change computes (`YYYY-MM`).
     static let changedMonthsTable = ScratchTable(name: "changed_months",
