@@ -8,6 +8,7 @@
 #
 #   scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile]
 #                                 [--without-refresh | --refresh-share] [--first-night | --paired] [--keep-data]
+#                                 [--wrap 'COMMAND ...']
 #     --runs N            replays the night N times (default 1)
 #     --perf              records each replay with `perf record -F 250 --call-graph dwarf` (OUT/run_I_MODE/perf.data)
 #     --sql-profile       each sync statement's thread CPU in OUT/run_I_MODE/ingest.err (OWNERDASH_SQL_PROFILE_MS=0)
@@ -21,16 +22,21 @@
 #                         ratio alone; ends with the median of the runs' shares (not with --perf)
 #     --keep-data         keeps each replay's data directory (OUT/run_I_MODE/data, a copy of the year's: some 0.9 GB
 #                         after 8 nights of the 30), which is otherwise removed once the replay is measured
+#     --wrap 'COMMAND ...' runs ownerdash under COMMAND (split on blanks, the replay's command line after it): `strace
+#                         -f -c -o FILE` for its system calls, `perf record -e page-faults -g -o FILE --` for where it
+#                         touches new memory, `gdb -batch -x FILE --args` for who calls what (not with --perf)
 # Each replay's files are in OUT/run_I_MODE (I from 1, MODE `with` or `without` the weekly whole ledgers, `first`).
-# Prints one line per replay: its CPU seconds (user + system), peak memory, and the share of the run's first night.
+# Prints one line per replay: its CPU seconds (user + system, then each, and its minor page faults: a night's system
+# time is a fifth to a quarter of its CPU, most of it the kernel zeroing pages and copying file writes), peak memory,
+# and the share of the run's first night.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
 ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config time
-YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0 PAIRED=0 KEEP=0
+YEAR= RUNS=1 BINARY= OUT=scripts/bench/out/replay PERF=0 PROFILE=0 MODES=with FIRST=0 PAIRED=0 KEEP=0 WRAP=()
 usage() {
-    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night | --paired] [--keep-data]" >&2
+    echo "usage: scripts/bench/replay_night.sh --year DIR [--runs N] [--binary FILE] [--out DIR] [--perf] [--sql-profile] [--without-refresh | --refresh-share] [--first-night | --paired] [--keep-data] [--wrap 'COMMAND ...']" >&2
     exit 1
 }
 while [ $# -gt 0 ]; do
@@ -46,10 +52,12 @@ while [ $# -gt 0 ]; do
         --first-night) FIRST=1; shift ;;
         --paired) PAIRED=1; shift ;;
         --keep-data) KEEP=1; shift ;;
+        --wrap) read -r -a WRAP <<< "$2"; shift 2 ;;
         *) usage ;;
     esac
 done
 [ -n "$YEAR" ] || usage
+[ "$PERF" = 0 ] || [ ${#WRAP[@]} = 0 ] || { echo "replay_night.sh: --wrap runs ownerdash under another command: not with --perf" >&2; exit 1; }
 [ "$PAIRED" = 0 ] || { [ "$FIRST" = 0 ] && [ "$PERF" = 0 ]; } ||
     { echo "replay_night.sh: --paired replays both nights and times them: not with --first-night or --perf" >&2; exit 1; }
 [ -s "$YEAR/nights.csv" ] && [ -s "$YEAR/properties" ] && [ -d "$YEAR/data" ] ||
@@ -90,15 +98,19 @@ replay() {
             > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
         echo "run $run, $mode the weekly whole ledgers: exit $code, profile in $dir/perf.data"
     else
-        env "${env[@]}" /usr/bin/time -f "%U %S %M" -o "$dir/time" "${command[@]}" \
+        env "${env[@]}" /usr/bin/time -f "%U %S %M %R" -o "$dir/time" "${WRAP[@]}" "${command[@]}" \
             > "$dir/ingest.out" 2> "$dir/ingest.err" || code=$?
         read -r CPU peak < <(bench_time "$dir/time")
+        # user s, system s and minor page faults, from the same line (the last: a failed command's comes after a note)
+        local split
+        split=$(awk '/^[0-9.]+ [0-9.]+ [0-9]+ [0-9]+$/ { s = sprintf("user %.2f s + system %.2f s, %d minor faults", $1, $2, $4) }
+                     END { print s }' "$dir/time")
         if [ "$mode" = first ]; then
-            printf 'run %s, the first night: exit %s, %s s of CPU, peak %d MB\n' "$run" "$code" "$CPU" $((peak / 1024))
+            printf 'run %s, the first night: exit %s, %s s of CPU (%s), peak %d MB\n' "$run" "$code" "$CPU" "$split" $((peak / 1024))
         else
-            awk -v c="$CPU" -v p="$peak" -v f="$FIRST_CPU" -v r="$run" -v m="$mode" -v x="$code" -v w="$WHOSE" 'BEGIN {
-                printf "run %s, %s the weekly whole ledgers: exit %s, %.2f s of CPU (%.1f %% of %s %.2f s), peak %d MB\n",
-                       r, m, x, c, 100 * c / f, w, f, p / 1024 }'
+            awk -v c="$CPU" -v p="$peak" -v f="$FIRST_CPU" -v r="$run" -v m="$mode" -v x="$code" -v w="$WHOSE" -v s="$split" 'BEGIN {
+                printf "run %s, %s the weekly whole ledgers: exit %s, %.2f s of CPU (%s; %.1f %% of %s %.2f s), peak %d MB\n",
+                       r, m, x, c, s, 100 * c / f, w, f, p / 1024 }'
         fi
     fi
     stop_bench_simulator

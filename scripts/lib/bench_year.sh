@@ -16,9 +16,10 @@
 #                                      OUT/answers_fresh.txt (BIN, SELECT, CONFIG_FILE as set by the caller); its CPU
 #                                      and peak memory (GNU time) go to OUT/fresh.time: a first night of that day,
 #                                      measured right after the benchmark's last night (`bench_paired_share`)
-#   bench_time FILE                    what GNU time wrote to FILE (-f "%U %S %M", or "%U %S"): "CPU PEAK", CPU the user
-#                                      and system seconds summed (two decimals), PEAK the peak memory in KB (0 unmeasured);
-#                                      nothing when FILE holds no such line
+#   bench_time FILE                    what GNU time wrote to FILE (-f "%U %S %M", "%U %S", or "%U %S %M %R": the minor
+#                                      page faults after): "CPU PEAK", CPU the user and system seconds summed (two
+#                                      decimals), PEAK the peak memory in KB (0 unmeasured); nothing when FILE holds no such
+#                                      line
 #   bench_paired_share OUT CSV NIGHT   prints night NIGHT's CPU (CSV: the benchmark's nights.csv) as a share of that
 #                                      fresh full ingest's, the two measured minutes apart on the same machine
 #   bench_compare OUT DATA DAY WHAT    prints whether those answers are the same (scripts/bench/year_compare.py), then
@@ -85,7 +86,7 @@ bench_fresh_ingest() {
 
 bench_time() {
     # The last such line: a command that fails has GNU time write "Command exited with non-zero status N" before it.
-    awk '/^[0-9.]+ [0-9.]+( [0-9]+)?$/ { cpu = $1 + $2; peak = $3 + 0; seen = 1 }
+    awk '/^[0-9.]+ [0-9.]+( [0-9]+)?( [0-9]+)?$/ { cpu = $1 + $2; peak = $3 + 0; seen = 1 }
          END { if (seen) printf "%.2f %d\n", cpu, peak }' "$1"
 }
 
