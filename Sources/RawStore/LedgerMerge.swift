@@ -890,7 +890,8 @@ struct ComparedValues: Equatable {
 
 /// The load flow of a ledger answer, beside `SOAPSnapshot.load`'s: the same sha256 check against the manifest and the
 /// same "these bytes were loaded already" skip, then one transaction that merges the answer into the ledger
-/// (`LedgerMerger`) and records the artifact in `loaded_artifacts` under `operationKey`, with the rows it wrote.
+/// (`LedgerMerger`) and records the artifact in `loaded_artifacts` under `operationKey`, with the rows it wrote; an
+/// answer of a date recorded already that changed nothing leaves that date's record as it was.
 enum LedgerLoad {
     struct Loaded {
         var artifact: String
@@ -927,6 +928,11 @@ enum LedgerLoad {
                 try stream(bytes, merger)
                 var counts = try merger.finish()
                 counts.besides = try afterMerge(database, lineage)
+                // The same answer again in other bytes (the night run twice, a retry) that changed nothing: its date's
+                // record stays the load's that did, whose rows the ledger holds. Written over it, a record of no rows
+                // said the ledger's latest write was older than it is, and renewed the property's raw-state token
+                // (RawStateTokens): every property of a night run again was synced again, to change no row.
+                if previous != nil, counts.written == 0, counts.removed == 0, counts.changesRecorded == 0 { return counts }
                 try database.prepare("""
                     INSERT INTO loaded_artifacts (\(keyColumn), property_id, as_of_date, artifact, artifact_sha256, run_id, row_count)
                     VALUES (:operation, :property, :as_of, :artifact, :sha, :run, :rows)

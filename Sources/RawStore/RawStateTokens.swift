@@ -9,7 +9,9 @@ import SQLiteKit
 /// The token is a fresh random number on each change, not a count: a database restored from a copy carries its own
 /// token, never one a later change could reach again. One change leaves it as it was: a ledger answer that merged
 /// without writing a row (`row_count` 0) while an answer of the same ledger that wrote is dated the same day or later,
-/// which leaves the ledger as it was (the fingerprint passed such rows over before the token, by the same rule).
+/// which leaves the ledger as it was (the fingerprint passed such rows over before the token, by the same rule). The
+/// same answer loaded again over its own date without a change writes no record at all (`LedgerLoad`), so it renews
+/// nothing either.
 public enum RawStateTokens {
     /// The token table and `loaded_artifacts`' triggers; `keyColumn` names the answer (`report_type`, `operation`),
     /// `ledgerAnswers` the LIKE pattern of a ledger's answers (`getresidentledger%`, `GetResidentTransactions%`).

@@ -55,6 +55,36 @@ import Testing
         #expect(try upToDate(wrote) == nil)
     }
 
+    /// The same ledger answer loaded again in other bytes over its own date (the night run twice, a retry) that
+    /// changes nothing leaves the property up to date: its date's record stays the first load's (RawStore's
+    /// `LedgerLoad`), where a record of no rows written over it renewed the raw-state token, and a night run again
+    /// synced every property again to change no row. The same answer with a posting changed is not.
+    @Test func aLedgerAnswerLoadedAgainWithoutAChangeIsUpToDate() throws {
+        let realpage = try RealPageFixture()
+        try realpage.loadedEverything()
+        func load(_ xml: String, run: String) throws { try RealPageLedgerWindowTests.load(xml, into: realpage, run: run) }
+        func upToDate() throws -> String? {
+            try Synchronizer(store: realpage.store, runID: "next").upToDateRun(RealPageFixture.property)
+        }
+        func recordedRun() throws -> SQLValue? {
+            try realpage.raw.database.scalar("SELECT run_id FROM loaded_artifacts WHERE report_type = 'getresidentledger'")
+        }
+        try load(RealPageLedgerWindowTests.windowPassed, run: "run1")
+        #expect(realpage.sync().first?.error == nil)
+        #expect(try upToDate() == Self.run)
+
+        try load(RealPageLedgerWindowTests.windowPassed + "\n", run: "run2")
+        #expect(try upToDate() == Self.run, "the answer again, every transaction as stored")
+        #expect(try recordedRun() == .text("run1"))
+
+        let corrected = RealPageLedgerWindowTests.windowPassed
+            .replacingOccurrences(of: "<Amount>900.00</Amount>", with: "<Amount>950.00</Amount>")
+        #expect(corrected != RealPageLedgerWindowTests.windowPassed)
+        try load(corrected, run: "run3")
+        #expect(try upToDate() == nil, "a posting corrected")
+        #expect(try recordedRun() == .text("run3"))
+    }
+
     @Test func aRemovalLoggedInTheChangeLogIsNot() throws {
         let fixture = try synced()
         try artifact(fixture, "GetResidentTransactions_ByChargeDate_Login", rows: 0)
