@@ -726,7 +726,7 @@ public enum RealPageRawSchema {
             CREATE INDEX realpage_ledger_lineage ON realpage_ledger (property_id, lineage_id);
             """),
         // The artifacts by their bytes' sha256: loading a report first asks whether those bytes were loaded before
-        // (ReportFileLoader.previousLoad, RealPageRawStore.wasLoaded), which read the whole table for each of a night's
+        // (ReportFileLoader.previousLoad), which read the whole table for each of a night's
         // ~320 reports. The table keeps a row per snapshot kept, so the cost grew with every night (2.3 s of night
         // 107's CPU, against 0.4 s on night 9: a year's nights ever slower).
         Migration(version: 48, name: "loaded artifacts by sha256", sql: """

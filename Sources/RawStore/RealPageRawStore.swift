@@ -39,12 +39,6 @@ public final class RealPageRawStore {
             ])
         }
     }
-
-    /// Whether these exact bytes were loaded before (under any name).
-    func wasLoaded(sha256: String) throws -> Bool {
-        try database.scalar("SELECT 1 FROM loaded_artifacts WHERE artifact_sha256 = :sha LIMIT 1",
-                            [":sha": .text(sha256)]) != nil
-    }
 }
 
 /// Lineage stamped on every raw row of one artifact.

@@ -73,12 +73,15 @@ public struct SOAPResponse {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var frame = RecordFrame(record: record)
-        var piece = [UInt8](repeating: 0, count: 1 << 18)
+        // Read through 64 KiB, left as fread fills it: a 256 KiB array zeroed for every answer checked was some 8
+        // thousand of a night's page faults (above glibc's mmap threshold, and handed back by each property's trim).
+        let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { piece.deallocate() }
         var offset = 0
         while true {
-            let read = piece.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            let read = fread(piece.baseAddress, 1, piece.count, file)
             if read > 0 {
-                piece.withUnsafeBytes { frame.feed(UnsafeRawBufferPointer(rebasing: $0[..<read]), at: offset) { _ in } }
+                frame.feed(UnsafeRawBufferPointer(rebasing: piece[..<read]), at: offset) { _ in }
                 offset += read
             }
             if read < piece.count { break }

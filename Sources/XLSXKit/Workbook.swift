@@ -242,9 +242,9 @@ struct CellStyles {
 /// Reads sharedStrings.xml with the byte scanner: the table of a big sheet can be tens of MB, which as a DOM would be ten times that.
 enum SharedStringsReader {
     static func read(_ archive: ZipArchive, _ entry: ZipEntry) throws -> [String] {
-        let reader: PrefetchingEntryReader
+        let reader: any EntryByteStream
         do {
-            reader = try PrefetchingEntryReader(archive.reader(for: entry))
+            reader = try PrefetchingEntryReader.stream(archive.reader(for: entry))
         } catch {
             throw XLSXError.wrap(error, part: entry.name)
         }

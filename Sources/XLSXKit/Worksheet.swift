@@ -60,8 +60,8 @@ public final class Worksheet {
     private func scanner(chunk: Int = PartWindow.standardChunk) throws -> ByteScanner {
         guard let entry = workbook.archive.entry(named: part) else { throw XLSXError.missingPart(part) }
         do {
-            // Inflating runs on a second thread, overlapping with tokenizing (about a quarter of the time on big sheets).
-            let reader = try PrefetchingEntryReader(workbook.archive.reader(for: entry))
+            // A big sheet is inflated on a second thread, overlapping with tokenizing (about a quarter of its time).
+            let reader = try PrefetchingEntryReader.stream(workbook.archive.reader(for: entry))
             return ByteScanner(reader: reader, chunk: chunk)
         } catch {
             throw XLSXError.wrap(error, part: part)
