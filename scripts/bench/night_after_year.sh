@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/ensure_packages.sh
 source scripts/lib/bench_year.sh
-ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config
+ensure_packages libcurl4-openssl-dev libxml2-dev libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libxlsxwriter-dev libpq-dev python3 pkg-config binutils
 YEAR= BINARY= CALLGRIND=0 OUT=scripts/bench/out/night_after_year PROPERTY_KEYS= NIGHTS=7
 usage() {
     echo "usage: scripts/bench/night_after_year.sh --year DIR [--nights N] [--binary FILE] [--callgrind] [--properties \"KEY ...\"] [--out DIR]" >&2
@@ -53,6 +53,13 @@ done
 rm -rf "$OUT"; mkdir -p "$OUT"
 copy_bench_binary "$OUT" release "$BINARY"
 SELECT=(); for key in $PROPERTY_KEYS; do SELECT+=(--property "$key"); done
+# The raw databases remember which build decoded each list and each household of a whole ledger, and copy or hold
+# only what this very build decoded: another build's late week first decodes whole what the year's would copy (on
+# 2026-12-03 its first three nights 20.3, 16.4 and 15.3 s of CPU against 11.1-13.6 s after), which no early week pays.
+build_id() { readelf -n "$1" 2>/dev/null | sed -n 's/.*Build ID: //p'; }
+if [ -f "$YEAR/ownerdash" ] && [ "$(build_id "$YEAR/ownerdash")" != "$(build_id "$BIN")" ]; then
+    echo "note: $BIN is not the build that ran the year ($YEAR/ownerdash): the late week's first nights decode whole what the year's build decoded (its lists and ledgers); for a week like the early one, --binary $YEAR/ownerdash" >&2
+fi
 
 # The year's first and last nights, the day after it, and the early night that falls on that day's weekday.
 read -r START LAST LATE EARLY_NIGHT < <(python3 - "$YEAR/nights.csv" <<'PY'
