@@ -145,7 +145,7 @@ public final class LandingZone: Sendable {
     /// redacted excerpt of an error body, so `HTTP 500: An error has occurred.` reaches the operator.
     public static func check(staged path: String, status: Int, expected: ExpectedContent,
                              redactor: Redactor = Redactor(secrets: [])) throws -> Int {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = FileStatus.size(atPath: path) ?? 0
         let head = Self.head(of: path, bytes: 4096)
         guard status == 200 else {
             let excerpt = Self.excerpt(head, redactor: redactor)
@@ -196,7 +196,10 @@ public final class LandingZone: Sendable {
 
     /// Turns a checked staging file into the artifact's object: an object with the same sha256 already there is
     /// reused (identical bytes are stored once); otherwise XML is compressed into it and anything else linked into
-    /// place. The staging file is removed once the object is there.
+    /// place. A file linked into place is the object now and leaves the staging folder; one whose bytes were
+    /// compressed or are stored already stays the caller's, to `discard` (emptied, for the run's next download: a
+    /// churned night compresses some 150 answers, and creating a staging file for each cost a millisecond of the
+    /// kernel's time on this ext4, which scans past recently deleted inodes for a free one).
     /// `digest`: the staging file's, when the caller read it since the file was last written (`digest(staged:)`).
     public func commit(staged path: String, pms: PMS, property: String, name: String,
                        digest known: StagedDigest? = nil) throws -> LandedArtifact {
@@ -244,13 +247,14 @@ public final class LandingZone: Sendable {
         guard link(temporary, target) == 0 || errno == EEXIST else {
             throw LandingError("\(relative): cannot land the file as \(object): \(String(cString: strerror(errno)))")
         }
-        unlink(path)
+        // Linked, the staging name is the object's second: gone before a `discard` could empty the object through it.
+        if !object.hasSuffix(".z") { unlink(path) }
         return LandedArtifact(relativePath: relative, object: object, size: size, sha256: sha256)
     }
 
     /// A staged file's sha256 and size.
     private static func digest(of path: String) throws -> (String, Int) {
-        (try SHA256.hexDigest(ofFile: path), (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+        (try SHA256.hexDigest(ofFile: path), FileStatus.size(atPath: path) ?? 0)
     }
 
     /// The artifact of bytes whose object is already there (the caller's `discard` lets go of the staging file); nil
@@ -265,7 +269,7 @@ public final class LandingZone: Sendable {
     /// Lets go of a staging file once its bytes landed or will not: the file, emptied, waits for the next download
     /// of the run (`stagingPath`) instead of being unlinked, since an unchanged night stages ~650 bodies that are
     /// all already landed, and creating a file was most of what staging one cost (ext4 inode allocation, 13 % of the
-    /// night's CPU). A file that became an object (`commit`) is gone already; the idle ones go with the run.
+    /// night's CPU). A file linked into place as an object (`commit`) is gone already; the idle ones go with the run.
     public func discard(staged path: String) {
         guard truncate(path, 0) == 0 else { return }
         let kept = idleStaging.withLock { idle -> Bool in

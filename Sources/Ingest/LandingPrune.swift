@@ -181,13 +181,12 @@ public struct LandingPrune {
 
     /// Modified less than `grace` seconds ago by the wall clock.
     static func isRecent(_ path: String, grace: TimeInterval) -> Bool {
-        guard grace > 0, let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-        else { return false }
+        guard grace > 0, let modified = FileStatus.modified(atPath: path) else { return false }
         return Date().timeIntervalSince(modified) < grace
     }
 
     static func fileSize(_ path: String) -> Int64 {
-        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
+        Int64(FileStatus.size(atPath: path) ?? 0)
     }
 
     static func bytes(under directory: String) -> Int64 {

@@ -89,6 +89,7 @@ final class PropertyPipeline: @unchecked Sendable {
         } catch {
             throw IngestError("cannot record the load in \(dataDirectory.unifiedDatabase): \(error)")
         }
+        defer { checkpointRawDatabases() }
         return try syncQueue.sync {
             if let failure = failure.withLock({ $0 }) { throw failure }
             if anythingLanded {
@@ -103,6 +104,18 @@ final class PropertyPipeline: @unchecked Sendable {
                     properties.inSelectionOrder(syncs, property: \.property),
                     properties.inSelectionOrder(loadItems, property: \.property)
                         + properties.inSelectionOrder(syncItems, property: \.property))
+        }
+    }
+
+    /// The raw databases' WAL copied into their files, the loads and syncs done: SQLite checkpoints only every 32 MiB
+    /// of WAL (`Database.walBytesBetweenCheckpoints`), and a night writes less than that to a raw database.
+    private func checkpointRawDatabases() {
+        loadQueue.sync {
+            do {
+                try runLoad.checkpoint()
+            } catch {
+                log.warning(nil, "load: the raw databases' write-ahead log could not be copied into their files (they stay whole: SQLite reads the log with them): \(error)")
+            }
         }
     }
 

@@ -111,6 +111,11 @@ public struct RunLoad {
         stores = RawStores(dataDirectory: dataDirectory)
     }
 
+    /// Copies the raw databases' WAL into their files once the loads are done (`Database.checkpoint`).
+    func checkpoint() throws {
+        try stores.checkpoint()
+    }
+
     /// This loader for one property's artifacts of `manifest` (the run's, as it stands once they have all ended),
     /// with the same open raw databases.
     func property(_ key: String, of manifest: RunManifest) -> RunLoad {
@@ -389,5 +394,11 @@ private final class RawStores {
         let store = try YardiRawStore(path: dataDirectory.yardiRawDatabase)
         openYardi = store
         return store
+    }
+
+    /// Checkpoints the databases opened so far (`Database.checkpoint`): the loads are done.
+    func checkpoint() throws {
+        try openRealPage?.database.checkpoint()
+        try openYardi?.database.checkpoint()
     }
 }

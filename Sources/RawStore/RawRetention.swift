@@ -421,7 +421,7 @@ public enum RawRetention {
     /// The database file plus its WAL.
     static func fileBytes(_ path: String) -> Int64 {
         [path, path + "-wal"].reduce(Int64(0)) { total, file in
-            total + (((try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber)?.int64Value ?? 0)
+            total + Int64(FileStatus.size(atPath: file) ?? 0)
         }
     }
 }

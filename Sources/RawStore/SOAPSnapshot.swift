@@ -230,7 +230,7 @@ enum SOAPSnapshot {
             var bytes: [UInt8] = []
             // XML answers deflate 10 to 15 times: room for that once, instead of a ledger's array copied at each
             // doubling (pages of the room not written are never touched).
-            if let compressed = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int {
+            if let compressed = FileStatus.size(atPath: path) {
                 bytes.reserveCapacity(compressed * 16)
             }
             do {

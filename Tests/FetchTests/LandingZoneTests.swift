@@ -122,6 +122,29 @@ import ZipKit
         #expect(try FileManager.default.contentsOfDirectory(atPath: nextNight.runDirectory) == ["manifest.json"])
     }
 
+    /// An answer compressed into its object leaves its staging file to the caller, which empties it for the run's
+    /// next download: the object is untouched by that, and the next staging path is the same file, not a new one.
+    @Test func aCompressedAnswersStagingFileServesTheNextDownload() throws {
+        let xml = ledgerXML
+        let staged = try stageXML(landing, xml)
+        let landed = try landing.commit(staged: staged, pms: .yardi, property: "yp_cedar_bluff",
+                                        name: "GetResidentTransactions_Login.xml")
+        #expect(FileManager.default.fileExists(atPath: staged), "compressed, not linked: still the caller's")
+        landing.discard(staged: staged)
+        #expect(FileStatus.size(atPath: staged) == 0)
+        var inflated: [UInt8] = []
+        try DeflatedFile.inflate((data.landing as NSString).appendingPathComponent(landed.object)) { inflated.append(contentsOf: $0) }
+        #expect(inflated == xml, "emptying the staging file left the object whole")
+        #expect(try landing.stagingPath(pms: .yardi, property: "yp_cedar_bluff", name: "GetUnitInformation.xml") == staged)
+
+        // A report is linked into place: its staging name goes with the commit, and a discard after it touches nothing.
+        let report = try stage(zipBytes)
+        let object = try landing.commit(staged: report, pms: .realpage, property: "nexus_east", name: "rent_roll.xlsx")
+        landing.discard(staged: report)
+        #expect(!FileManager.default.fileExists(atPath: report))
+        #expect(FileManager.default.contents(atPath: (data.landing as NSString).appendingPathComponent(object.object)) == Data(zipBytes))
+    }
+
     /// A later night's load finds an answer by its sha256 alone, whichever run landed it (RecordLoad's night before).
     @Test func aLandedAnswerIsFoundByItsDigest() throws {
         let landed = try landing.commit(staged: try stageXML(landing, ledgerXML), pms: .yardi, property: "yp_cedar_bluff",

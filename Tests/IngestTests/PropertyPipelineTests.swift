@@ -89,6 +89,9 @@ import Testing
             "SELECT unified_property_id FROM unified_properties WHERE last_run_id = :run ORDER BY 1",
             [":run": .text(run.runID.value)]).compactMap { $0.first?.textValue }
         #expect(synced == ["yp_cedar_bluff", "yp_riverwalk"])
+        // The loads are in the raw database's own file once the run is done, its connection still open: a copy of
+        // the file alone holds them (SQLite would otherwise copy its log back only every 32 MiB).
+        #expect(FileStatus.size(atPath: run.directory.data.yardiRawDatabase + "-wal") == 0)
     }
 
     @Test func aRunThatLandedNothingLoadsAndSyncsNothing() throws {
