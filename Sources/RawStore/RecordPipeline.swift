@@ -5,8 +5,10 @@ import Parse
 ///
 /// Parsing a sheet and writing SQLite pages each take a good part of a large load; on two
 /// cores they overlap. Records travel in batches through a bounded channel, so memory stays
-/// flat however many rows a sheet has. The database is touched by one thread at a time:
-/// the writer thread between `init` and `finish`/`abort`, the caller's thread otherwise.
+/// flat however many rows a sheet has. The writer thread starts with the first full batch: a
+/// sheet of fewer rows (most of a night's: a Box Score, a month's summary) is written by the
+/// caller at `finish`, without a thread started and waited for. The database is touched by one
+/// thread at a time: the writer thread from its start to `finish`/`abort`, the caller's otherwise.
 final class RecordPipeline: @unchecked Sendable {
     // @unchecked: `writer` and `writeError` belong to the writer thread until `done` is signalled;
     // `batch` belongs to the caller's thread.
@@ -18,13 +20,12 @@ final class RecordPipeline: @unchecked Sendable {
     private var joined = false
     @exclusivity(unchecked) private var batch: [ReportRecord] = []
     private let batchSize = 2048
+    /// Whether the writer thread was started (by the first full batch).
+    private var started = false
 
     init(writer: RawReportWriter) {
         self.writer = writer
         batch.reserveCapacity(batchSize)
-        let thread = Thread { [self] in drain() }
-        thread.name = "ownerdash-raw-writer"
-        thread.start()
     }
 
     /// Queues a record; throws the writer's error as soon as it has failed.
@@ -35,6 +36,12 @@ final class RecordPipeline: @unchecked Sendable {
 
     /// Writes what is queued, waits for the writer thread, and returns the rows inserted.
     func finish() throws -> Int {
+        guard started else {
+            // Fewer records than a batch: written here, the writer never started.
+            for record in batch { try writer.insert(record) }
+            batch.removeAll()
+            return writer.rowCount
+        }
         do {
             try send()
         } catch {
@@ -62,13 +69,19 @@ final class RecordPipeline: @unchecked Sendable {
 
     /// Waits for the writer thread once; later calls return at once.
     private func join() {
-        guard !joined else { return }
+        guard !joined, started else { return }
         done.wait()
         joined = true
     }
 
     private func send() throws {
         guard !batch.isEmpty else { return }
+        if !started {
+            started = true
+            let thread = Thread { [self] in drain() }
+            thread.name = "ownerdash-raw-writer"
+            thread.start()
+        }
         try channel.put(batch)
         batch.removeAll(keepingCapacity: true)
     }

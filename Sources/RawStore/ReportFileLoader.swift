@@ -91,19 +91,20 @@ public struct ReportFileLoader {
         if !reload, let verifiedSHA256, let earlier = try previousLoad(sha256: verifiedSHA256, hints: hints) {
             return earlier
         }
-        // Hashing reads the whole file: beside opening it, on the other core; not again when the caller verified it.
-        let hashing = BackgroundWork { try verifiedSHA256 ?? SHA256.hexDigest(ofFile: path) }
+        // Hashing reads the whole file: beside opening it, on the other core; not at all when the caller verified it
+        // (the ingest's loads: no thread started for it).
+        let hashing = verifiedSHA256 == nil ? BackgroundWork { try SHA256.hexDigest(ofFile: path) } : nil
         // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.
         let workbook: SpreadsheetFile
         do {
             workbook = try SpreadsheetFile(path: path)
         } catch {
-            _ = try? hashing.result()
+            _ = try? hashing?.result()
             throw error
         }
         let sha256: String
         do {
-            sha256 = try hashing.result()
+            sha256 = try verifiedSHA256 ?? hashing?.result() ?? SHA256.hexDigest(ofFile: path)
         } catch {
             throw ReportLoadError("cannot read the file")
         }
