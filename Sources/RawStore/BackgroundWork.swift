@@ -6,6 +6,12 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private var outcome: Result<Value, any Error>?
     private let done = DispatchSemaphore(value: 0)
 
+    /// Work already done: `value`, without a thread.
+    init(finished value: Value) {
+        outcome = .success(value)
+        done.signal()
+    }
+
     init(_ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in
             outcome = Result { try work() }

@@ -93,18 +93,18 @@ public struct ReportFileLoader {
         }
         // Hashing reads the whole file: beside opening it, on the other core; not at all when the caller verified it
         // (the ingest's loads: no thread started for it).
-        let hashing = verifiedSHA256 == nil ? BackgroundWork { try SHA256.hexDigest(ofFile: path) } : nil
+        let hashing = verifiedSHA256.map(BackgroundWork.init(finished:)) ?? BackgroundWork { try SHA256.hexDigest(ofFile: path) }
         // Opened by its bytes: .xlsx, legacy .xls, an HTML export or CSV, whatever the file name says.
         let workbook: SpreadsheetFile
         do {
             workbook = try SpreadsheetFile(path: path)
         } catch {
-            _ = try? hashing?.result()
+            _ = try? hashing.result()
             throw error
         }
         let sha256: String
         do {
-            sha256 = try verifiedSHA256 ?? hashing?.result() ?? SHA256.hexDigest(ofFile: path)
+            sha256 = try hashing.result()
         } catch {
             throw ReportLoadError("cannot read the file")
         }
