@@ -108,7 +108,8 @@ final class PropertyPipeline: @unchecked Sendable {
     }
 
     /// The raw databases' WAL copied into their files, the loads and syncs done: SQLite checkpoints only every 32 MiB
-    /// of WAL (`Database.walBytesBetweenCheckpoints`), and a night writes less than that to a raw database.
+    /// of WAL (`Database.walBytesBetweenCheckpoints`), and the last connection to let go of them, the sync's read-only
+    /// attachment, cannot checkpoint them on close.
     private func checkpointRawDatabases() {
         loadQueue.sync {
             do {
